@@ -1,0 +1,49 @@
+// The contract between api/ and its callers (commands, ui). Implemented by createBrokerApi in operations.ts.
+import type { CreatedKey, NewKeyRequest, SubAccountKey, Transfer, TransferQuery } from './types';
+
+export interface ClientConfig {
+  baseUrl: string;
+  apiKey: string;
+  /** Held only in memory by the client; never logged, never in an error. */
+  secretKey: string;
+  /** Header carrying the API key; default X-MEXC-APIKEY. */
+  apiKeyHeader?: string;
+  /** Default 5000 ms, at most 60000. */
+  recvWindow?: number;
+  /** Per-request timeout; default 10000 ms. */
+  timeoutMs?: number;
+  /** Sign query + body (default) or the query only (some SDKs). */
+  signBody?: boolean;
+  /** Tries in all for a GET, first included; default 3. POSTs are never retried. */
+  maxTries?: number;
+  /** First backoff delay; doubles each retry (jittered), capped. Default 250 ms. */
+  retryBaseDelayMs?: number;
+  /** Called after every HTTP exchange (each try), for the status bar and logs. Never sees secrets. */
+  onExchange?: (exchange: ExchangeInfo) => void;
+  /** Local clock; tests may replace it. */
+  now?: () => number;
+}
+
+export interface ExchangeInfo {
+  operation: string;
+  method: 'GET' | 'POST';
+  path: string;
+  /** HTTP status, or undefined when no answer came. */
+  status?: number;
+  ok: boolean;
+  latencyMs: number;
+  attempt: number;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+export interface BrokerApi {
+  listSubAccountKeys(subAccount: string, options?: CallOptions): Promise<SubAccountKey[]>;
+  createSubAccountKey(request: NewKeyRequest, options?: CallOptions): Promise<CreatedKey>;
+  listUniversalTransfers(query: TransferQuery, options?: CallOptions): Promise<Transfer[]>;
+  /** Current estimated server-minus-local clock offset in ms (0 until measured beyond 1 s). */
+  clockOffsetMs(): number;
+  close(): Promise<void>;
+}

@@ -1,0 +1,61 @@
+// The one signing rule (DESIGN §4): totalParams = query string + raw body, HMAC-SHA256 hex, signature last.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+export type QueryValue = string | number | undefined;
+/** Ordered query parameters; undefined values are left out. Order matters: it is what gets signed. */
+export type QueryParams = ReadonlyArray<readonly [name: string, value: QueryValue]>;
+
+export const DEFAULT_RECV_WINDOW = 5000;
+export const MAX_RECV_WINDOW = 60_000;
+export const DEFAULT_API_KEY_HEADER = 'X-MEXC-APIKEY';
+
+/** Form-urlencodes the parameters in the given order, skipping undefined ones. */
+export function buildQuery(params: QueryParams): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of params) {
+    if (value !== undefined) search.append(name, String(value));
+  }
+  return search.toString();
+}
+
+/** Lowercase hex HMAC-SHA256 of the signed content, keyed with the secret. */
+export function signPayload(secret: string, totalParams: string): string {
+  return createHmac('sha256', secret).update(totalParams, 'utf8').digest('hex');
+}
+
+/** What gets signed: the exact query string followed directly by the raw body (empty for GET). */
+export function totalParams(query: string, body: string, signBody: boolean): string {
+  return signBody ? query + body : query;
+}
+
+export interface SignInput {
+  params: QueryParams;
+  recvWindow: number;
+  timestamp: number;
+  body: string;
+  secret: string;
+  signBody: boolean;
+}
+
+/** The full signed query string: params, recvWindow, timestamp, then &signature=… last. */
+export function signQuery(input: SignInput): string {
+  const query = buildQuery([...input.params, ['recvWindow', input.recvWindow], ['timestamp', input.timestamp]]);
+  const signature = signPayload(input.secret, totalParams(query, input.body, input.signBody));
+  return `${query}&signature=${signature}`;
+}
+
+/** Splits a raw query at its last `&signature=`; what comes before is exactly what the client signed. */
+export function splitSignedQuery(rawQuery: string): { unsigned: string; signature: string } | undefined {
+  const at = rawQuery.lastIndexOf('&signature=');
+  if (at < 0) return undefined;
+  const signature = rawQuery.slice(at + '&signature='.length);
+  if (signature.includes('&')) return undefined;
+  return { unsigned: rawQuery.slice(0, at), signature };
+}
+
+/** Constant-time comparison of a received signature with the expected one. */
+export function signatureMatches(secret: string, signedContent: string, received: string): boolean {
+  const expected = Buffer.from(signPayload(secret, signedContent), 'utf8');
+  const given = Buffer.from(received.toLowerCase(), 'utf8');
+  return expected.length === given.length && timingSafeEqual(expected, given);
+}

@@ -1,0 +1,90 @@
+// Domain types: what the rest of the program sees. Wire shapes live in schemas.ts and stop at api/.
+
+/** An API key of a sub-account, as listed (the list never carries the secret). */
+export interface SubAccountKey {
+  note: string;
+  apiKey: string;
+  permissions: string[];
+  ips: string[];
+  /** Creation time, Unix ms. */
+  createdAt: number;
+}
+
+/** A freshly created key: the only record that ever carries the secret. */
+export interface CreatedKey {
+  subAccount: string;
+  note: string;
+  apiKey: string;
+  secretKey: string;
+  permissions: string[];
+  ips: string[];
+  createdAt: number;
+}
+
+export interface NewKeyRequest {
+  subAccount: string;
+  permissions: string[];
+  ips?: string[];
+  note: string;
+}
+
+export interface Transfer {
+  tranId: string;
+  fromAccount: string;
+  toAccount: string;
+  clientTranId: string;
+  asset: string;
+  /** Decimal in a string, exactly as the service sent it; never a float. */
+  amount: string;
+  fromAccountType: string;
+  toAccountType: string;
+  fromSymbol: string;
+  toSymbol: string;
+  status: string;
+  /** Transfer time, Unix ms. */
+  timestamp: number;
+}
+
+export interface TransferQuery {
+  fromAccountType: string;
+  toAccountType: string;
+  fromAccount?: string;
+  toAccount?: string;
+  startTime?: number;
+  endTime?: number;
+  clientTranId?: string;
+  page?: number;
+  limit?: number;
+}
+
+export const MAX_PAGE_SIZE = 500;
+export const DEFAULT_PAGE_SIZE = 500;
+export const MAX_LINKED_IPS = 4;
+export const MAX_KEYS_PER_SUB_ACCOUNT = 30;
+
+/** Known values are offered; others are accepted (DESIGN §4). */
+export const KNOWN_PERMISSIONS = [
+  'SPOT_ACCOUNT_READ',
+  'SPOT_ACCOUNT_WRITE',
+  'SPOT_DEAL_READ',
+  'SPOT_DEAL_WRITE',
+  'CONTRACT_ACCOUNT_READ',
+  'CONTRACT_ACCOUNT_WRITE',
+  'CONTRACT_DEAL_READ',
+  'CONTRACT_DEAL_WRITE',
+  'SPOT_WITHDRAW_READ',
+  'SPOT_WITHDRAW_WRITE',
+  'SPOT_TRANSFER_READ',
+  'SPOT_TRANSFER_WRITE',
+  'SPOT_DEPOSIT_READ',
+  'SPOT_DEPOSIT_WRITE',
+] as const;
+
+export const KNOWN_ACCOUNT_TYPES = ['SPOT', 'FUTURE'] as const;
+
+/** The permission each operation needs on the master key (spec §5). */
+export const OPERATION_PERMISSIONS = {
+  listSubAccountKeys: 'SPOT_ACCOUNT_READ',
+  createSubAccountKey: 'SPOT_ACCOUNT_WRITE',
+  listUniversalTransfers: 'SPOT_TRANSFER_READ',
+} as const;

@@ -1,0 +1,64 @@
+// The contract of the embedded sandbox: tests, the demo and the `sandbox` command all start it this way.
+
+export type SandboxFault =
+  | { kind: 'status'; status: number; code?: number; msg?: string } // JSON error envelope with that status
+  | { kind: 'html'; status: number } // a non-JSON error page (as a proxy would send)
+  | { kind: 'envelope'; status: number } // the other envelope: {"code":"0","message":"",...}
+  | { kind: 'reset' } // destroy the socket before handling: nothing happened
+  | { kind: 'reset-after-handling' } // handle the request (e.g. create the key), then destroy the socket
+  | { kind: 'malformed' } // 200 with a body that is not valid JSON
+  | { kind: 'wrong-shape' } // 200 with valid JSON of the wrong shape
+  | { kind: 'rate-limit'; retryAfterSec: number } // 429 with Retry-After
+  | { kind: 'delay'; ms: number }; // answer normally after a delay
+
+export interface SandboxFaultRates {
+  /** Added to every answer. */
+  latencyMs?: number;
+  /** Probability 0..1 of a 5xx answer. */
+  errorRate?: number;
+  /** Probability 0..1 of a connection reset. */
+  resetRate?: number;
+  /** Probability 0..1 of a malformed 200 body. */
+  malformedRate?: number;
+}
+
+export interface SandboxOptions {
+  host?: string; // default 127.0.0.1
+  port?: number; // default 0 (any free port)
+  seed?: number; // default 1
+  apiKey?: string; // default derived from the seed
+  secretKey?: string; // default derived from the seed
+  apiKeyHeader?: string; // default X-MEXC-APIKEY
+  /** Permissions of the master key; default all three operations' permissions. */
+  permissions?: string[];
+  /** Verify query + body (default) or the query only. */
+  signBody?: boolean;
+  /** Requests per window per API key before 429; default 100 per 1000 ms. */
+  rateLimit?: { max: number; windowMs: number };
+  /** Server clock minus real clock, ms (to test clock-offset handling). Default 0. */
+  clockOffsetMs?: number;
+  faults?: SandboxFaultRates;
+}
+
+export interface SandboxRequestRecord {
+  method: string;
+  path: string;
+  /** Raw query string, signature included. */
+  query: string;
+  status: number;
+}
+
+export interface RunningSandbox {
+  baseUrl: string;
+  apiKey: string;
+  secretKey: string;
+  apiKeyHeader: string;
+  subAccounts: string[];
+  /** Every request received, in order (kept for the server's lifetime, bounded to the last 10,000). */
+  requests(): readonly SandboxRequestRecord[];
+  /** Faults applied to the next requests, one each, in order. */
+  queueFaults(...faults: SandboxFault[]): void;
+  setFaultRates(rates: SandboxFaultRates): void;
+  setPermissions(permissions: string[]): void;
+  close(): Promise<void>;
+}
