@@ -1,6 +1,15 @@
 // One production bundle: React's production build and a single file load far faster than node_modules.
 import { build } from 'esbuild';
 
+// Ink imports react-devtools-core only for development (DEV=true); the production bundle gets an empty stand-in.
+const noDevtools = {
+  name: 'no-devtools',
+  setup(b) {
+    b.onResolve({ filter: /^react-devtools-core$/ }, () => ({ path: 'react-devtools-core', namespace: 'stub' }));
+    b.onLoad({ filter: /.*/, namespace: 'stub' }, () => ({ contents: 'export default { initialize() {}, connectToDevTools() {} };', loader: 'js' }));
+  },
+};
+
 await build({
   entryPoints: ['src/cli.tsx'],
   outfile: 'dist/broker-console.js',
@@ -12,8 +21,9 @@ await build({
   sourcemap: false,
   legalComments: 'none',
   define: { 'process.env.NODE_ENV': '"production"' },
-  // keytar is a native addon loaded lazily; react-devtools-core is only used by Ink in development.
-  external: ['keytar', 'react-devtools-core'],
+  // keytar is a native addon, loaded lazily from node_modules when a profile needs it.
+  external: ['keytar'],
+  plugins: [noDevtools],
   banner: {
     js: "#!/usr/bin/env node\nimport { createRequire as __bcCreateRequire } from 'node:module';\nconst require = __bcCreateRequire(import.meta.url);",
   },

@@ -57,7 +57,8 @@ function describe(d: BrokerErrorDetails): string {
     case 'service': {
       const codePart = d.code !== undefined && d.code !== '' ? ` code ${d.code}` : '';
       const msgPart = d.serviceMessage ? `: ${oneLine(d.serviceMessage)}` : '';
-      const hint = HINTS[String(d.code)] ?? (d.status === 429 ? HINTS['429'] : undefined);
+      const retryIn = d.retryAfterMs !== undefined && d.retryAfterMs > 0 ? `rate limited: try again in ${Math.ceil(d.retryAfterMs / 1000)} s` : undefined;
+      const hint = (d.status === 429 ? retryIn : undefined) ?? HINTS[String(d.code)] ?? (d.status === 429 ? HINTS['429'] : undefined);
       return `${d.operation} failed (HTTP ${d.status ?? '?'}${codePart})${msgPart}${hint ? ` — ${hint}` : ''}`;
     }
     case 'network':

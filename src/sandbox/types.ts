@@ -38,6 +38,9 @@ export interface SandboxOptions {
   /** Server clock minus real clock, ms (to test clock-offset handling). Default 0. */
   clockOffsetMs?: number;
   faults?: SandboxFaultRates;
+  /** Moment (server-clock ms) the seeded history is laid out back from; default the server clock at start.
+   *  Fix it to get byte-identical data across runs. */
+  dataAnchorMs?: number;
 }
 
 export interface SandboxRequestRecord {
@@ -54,6 +57,8 @@ export interface RunningSandbox {
   secretKey: string;
   apiKeyHeader: string;
   subAccounts: string[];
+  /** Name the master account has in transfer records (fromAccount/toAccount). */
+  masterAccount?: string;
   /** Every request received, in order (kept for the server's lifetime, bounded to the last 10,000). */
   requests(): readonly SandboxRequestRecord[];
   /** Faults applied to the next requests, one each, in order. */

@@ -1,0 +1,126 @@
+// The three typed operations (spec §4): each one describes its request and maps the wire answer to domain types.
+import type { BrokerApi, ClientConfig } from './contract';
+import { createSignedClient } from './http';
+import { WireCreatedKey, WireKeyList, type WireListedKeyOutput, WireTransferList, type WireTransferOutput } from './schemas';
+import type { CreatedKey, NewKeyRequest, SubAccountKey, Transfer } from './types';
+
+export const API_KEY_PATH = '/api/v3/broker/sub-account/apiKey';
+export const UNIVERSAL_TRANSFER_PATH = '/api/v3/broker/sub-account/universalTransfer';
+
+/** Operation names as the operator reads them at the start of an error line. */
+export const OPERATION_LABELS = {
+  listSubAccountKeys: 'list keys',
+  createSubAccountKey: 'create key',
+  listUniversalTransfers: 'list transfers',
+} as const;
+
+/** "A, B,,C" → ["A", "B", "C"]: the service joins permissions and IPs with commas in one string. */
+export function splitCommaList(value: string | null | undefined): string[] {
+  if (!value) return [];
+  return value
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+}
+
+function joinCommaList(values: readonly string[] | undefined): string | undefined {
+  const parts = (values ?? []).map((value) => value.trim()).filter((value) => value !== '');
+  return parts.length === 0 ? undefined : parts.join(',');
+}
+
+export function toSubAccountKey(wire: WireListedKeyOutput): SubAccountKey {
+  return {
+    note: wire.note,
+    apiKey: wire.apiKey,
+    permissions: splitCommaList(wire.permissions),
+    ips: splitCommaList(wire.ip),
+    createdAt: wire.creatTime,
+  };
+}
+
+export function toTransfer(wire: WireTransferOutput): Transfer {
+  return {
+    tranId: wire.tranId,
+    fromAccount: wire.fromAccount,
+    toAccount: wire.toAccount,
+    clientTranId: wire.clientTranId,
+    asset: wire.asset,
+    amount: wire.amount,
+    fromAccountType: wire.fromAccountType,
+    toAccountType: wire.toAccountType,
+    fromSymbol: wire.fromSymbol,
+    toSymbol: wire.toSymbol,
+    status: wire.status,
+    timestamp: wire.timestamp,
+  };
+}
+
+export function createBrokerApi(config: ClientConfig): BrokerApi {
+  const client = createSignedClient(config);
+
+  return {
+    async listSubAccountKeys(subAccount, options) {
+      const wire = await client.request({
+        operation: OPERATION_LABELS.listSubAccountKeys,
+        method: 'GET',
+        path: API_KEY_PATH,
+        query: [['subAccount', subAccount]],
+        schema: WireKeyList,
+        signal: options?.signal,
+      });
+      return wire.subAccount.map(toSubAccountKey);
+    },
+
+    async createSubAccountKey(request: NewKeyRequest, options): Promise<CreatedKey> {
+      const permissions = joinCommaList(request.permissions);
+      const wire = await client.request({
+        operation: OPERATION_LABELS.createSubAccountKey,
+        method: 'POST',
+        path: API_KEY_PATH,
+        body: [
+          ['subAccount', request.subAccount],
+          ['permissions', permissions ?? ''],
+          ['ip', joinCommaList(request.ips)],
+          ['note', request.note],
+        ],
+        schema: WireCreatedKey,
+        signal: options?.signal,
+      });
+      // The secret is shown once: fields the answer leaves out fall back to what was asked, never to an error.
+      return {
+        subAccount: wire.subAccount ?? request.subAccount,
+        note: wire.note ?? request.note,
+        apiKey: wire.apiKey ?? wire.apikey ?? '',
+        secretKey: wire.secretKey,
+        permissions: wire.permissions == null ? splitCommaList(permissions) : splitCommaList(wire.permissions),
+        ips: splitCommaList(wire.ip),
+        createdAt: wire.createTime ?? client.serverNow(),
+      };
+    },
+
+    async listUniversalTransfers(query, options) {
+      const wire = await client.request({
+        operation: OPERATION_LABELS.listUniversalTransfers,
+        method: 'GET',
+        path: UNIVERSAL_TRANSFER_PATH,
+        query: [
+          ['clientTranId', query.clientTranId],
+          ['fromAccount', query.fromAccount],
+          ['toAccount', query.toAccount],
+          ['fromAccountType', query.fromAccountType],
+          ['toAccountType', query.toAccountType],
+          ['startTime', query.startTime],
+          ['endTime', query.endTime],
+          ['page', query.page],
+          ['limit', query.limit],
+        ],
+        schema: WireTransferList,
+        signal: options?.signal,
+      });
+      return wire.map(toTransfer);
+    },
+
+    clockOffsetMs: () => client.clockOffsetMs(),
+    close: () => client.close(),
+  };
+}

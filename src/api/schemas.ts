@@ -1,0 +1,88 @@
+// Wire shapes of the three responses (spec §2, DESIGN §4 "wire quirks"). They stop at api/: operations.ts
+// maps them to the domain types. Unknown extra fields are ignored; messages never echo received values.
+import * as v from 'valibot';
+
+/** Unix ms as a number, or as a string of digits (some gateways quote longs). */
+const Millis = v.union(
+  [
+    v.pipe(v.number('a number'), v.integer('whole milliseconds'), v.minValue(0, 'non-negative milliseconds')),
+    v.pipe(v.string('a number'), v.regex(/^\d{1,16}$/, 'milliseconds as digits'), v.transform(Number)),
+  ],
+  'Unix milliseconds',
+);
+
+/** A text field the service may leave out or send as null. */
+const OptionalText = v.nullish(v.string('a string'), '');
+
+/** A decimal in a string; it stays a string all the way to the screen (never a float). */
+const DecimalString = v.pipe(v.string('a decimal string'), v.regex(/^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/, 'a decimal string'));
+
+/** An identifier that should be a string; a number is accepted and kept as its decimal text. */
+const Id = v.union([v.string(), v.pipe(v.number(), v.transform(String))], 'an identifier');
+
+/** 2.1, one record of the list response. Note the spelling creatTime. */
+export const WireListedKey = v.object({
+  note: OptionalText,
+  apiKey: v.string('a string'),
+  permissions: OptionalText,
+  ip: OptionalText,
+  creatTime: Millis,
+});
+
+/** 4.1 response: {"subAccount": [records]}. */
+export const WireKeyList = v.object({ subAccount: v.array(WireListedKey, 'a list of keys') }, 'an object with subAccount');
+
+/**
+ * 4.2 response (2.2). Spelled createTime here; the id comes as apiKey or (in the service's own docs) apikey.
+ * Only the key and its secret are required: the secret is shown once, so an otherwise odd answer must not lose it.
+ */
+export const WireCreatedKey = v.pipe(
+  v.object(
+    {
+      subAccount: v.nullish(v.string('a string')),
+      note: v.nullish(v.string('a string')),
+      apiKey: v.nullish(v.string('a string')),
+      apikey: v.nullish(v.string('a string')),
+      secretKey: v.pipe(v.string('a string'), v.minLength(1, 'a non-empty secret')),
+      permissions: v.nullish(v.string('a string')),
+      ip: v.nullish(v.string('a string')),
+      createTime: v.nullish(Millis),
+    },
+    'an object with the created key',
+  ),
+  v.check((key) => Boolean(key.apiKey ?? key.apikey), 'apiKey: missing'),
+);
+
+/** 2.3, one record of the transfer history. */
+export const WireTransfer = v.object({
+  tranId: Id,
+  fromAccount: OptionalText,
+  toAccount: OptionalText,
+  clientTranId: OptionalText,
+  asset: v.string('a string'),
+  amount: DecimalString,
+  fromAccountType: v.string('a string'),
+  toAccountType: v.string('a string'),
+  fromSymbol: OptionalText,
+  toSymbol: OptionalText,
+  status: v.string('a string'),
+  timestamp: Millis,
+});
+
+/** 4.3 response: a JSON array of transfer records. */
+export const WireTransferList = v.array(WireTransfer, 'a list of transfers');
+
+export type WireListedKeyOutput = v.InferOutput<typeof WireListedKey>;
+export type WireCreatedKeyOutput = v.InferOutput<typeof WireCreatedKey>;
+export type WireTransferOutput = v.InferOutput<typeof WireTransfer>;
+
+/** One short line naming where the answer went wrong, e.g. "subAccount.0.creatTime: expected Unix milliseconds". */
+export function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string {
+  const first = issues[0];
+  if (first === undefined) return 'unexpected shape';
+  // Every schema above carries its own message naming what was expected; valibot's default messages would
+  // quote the received value (possibly a secret), so they are replaced by the bare expectation.
+  const expected = first.message.startsWith('Invalid ') ? (first.expected ?? 'another value') : first.message;
+  const text = first.type === 'check' ? first.message : `${v.getDotPath(first) ?? 'response'}: expected ${expected}`;
+  return issues.length > 1 ? `${text} (and ${issues.length - 1} more)` : text;
+}

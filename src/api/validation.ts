@@ -1,0 +1,318 @@
+// The one validation module for operator input (DESIGN §3): the commands and the Ink forms call the same
+// functions, so the same input gets the same message everywhere. Pure: no I/O; "now" is passed in.
+import { isIP } from 'node:net';
+import { parseTime, shorten } from './timeInput';
+import {
+  KNOWN_PERMISSIONS,
+  MAX_LINKED_IPS,
+  MAX_PAGE_SIZE,
+  type NewKeyRequest,
+  type TransferQuery,
+} from './types';
+
+export type FieldName =
+  | 'subAccount'
+  | 'permissions'
+  | 'ip'
+  | 'note'
+  | 'clientTranId'
+  | 'startTime'
+  | 'endTime'
+  | 'page'
+  | 'limit'
+  | 'fromAccountType'
+  | 'toAccountType'
+  | 'fromAccount'
+  | 'toAccount';
+
+/** message always starts with "<field>: ", e.g. "ip: at most 4 addresses (got 5)". */
+export interface FieldError {
+  field: FieldName;
+  message: string;
+}
+
+export type Checked<T> = { ok: true; value: T } | { ok: false; error: FieldError };
+export type Validated<T> = { ok: true; value: T } | { ok: false; errors: FieldError[] };
+
+export class ValidationError extends Error {
+  readonly errors: FieldError[];
+  constructor(errors: FieldError[]) {
+    super(errors.map((e) => e.message).join('; '));
+    this.name = 'ValidationError';
+    this.errors = errors;
+  }
+}
+
+export const MAX_SUB_ACCOUNT_LENGTH = 64;
+export const MAX_ACCOUNT_LENGTH = 64;
+export const MAX_NOTE_LENGTH = 100;
+export const MAX_PERMISSION_LENGTH = 64;
+export const MAX_ACCOUNT_TYPE_LENGTH = 32;
+export const CLIENT_TRAN_ID_LENGTH = 32;
+
+export const PERMISSION_TOKEN = /^[A-Za-z][A-Za-z0-9_]*$/;
+const ACCOUNT_TYPE_TOKEN = /^[A-Za-z_]+$/;
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+const WHITESPACE = /\s/;
+
+function ok<T>(value: T): Checked<T> {
+  return { ok: true, value };
+}
+function fail<T>(field: FieldName, reason: string): Checked<T> {
+  return { ok: false, error: { field, message: `${field}: ${reason}` } };
+}
+function length(text: string): number {
+  return [...text].length;
+}
+
+/** A name-like value: trimmed, no whitespace or control characters inside, bounded. */
+function checkName(field: FieldName, raw: string, max: number): Checked<string> {
+  const value = raw.trim();
+  if (value === '') return fail(field, 'required');
+  if (CONTROL.test(value)) return fail(field, 'must not contain control characters');
+  if (WHITESPACE.test(value)) return fail(field, `must not contain spaces ('${shorten(value)}')`);
+  const n = length(value);
+  if (n > max) return fail(field, `at most ${max} characters (got ${n})`);
+  return ok(value);
+}
+
+export function checkSubAccount(raw: string): Checked<string> {
+  return checkName('subAccount', raw, MAX_SUB_ACCOUNT_LENGTH);
+}
+
+/** Optional source/destination account: blank means "the master account" (undefined). */
+export function checkAccount(field: 'fromAccount' | 'toAccount', raw: string | undefined): Checked<string | undefined> {
+  if (raw === undefined || raw.trim() === '') return ok(undefined);
+  return checkName(field, raw, MAX_ACCOUNT_LENGTH);
+}
+
+const KNOWN_BY_UPPER = new Map<string, string>(KNOWN_PERMISSIONS.map((p) => [p, p]));
+
+/**
+ * One or more permissions, comma-separated or as a list. Trimmed and de-duplicated (first order kept).
+ * A known permission in another case is given its known spelling; other well-formed tokens (e.g.
+ * read_only) are accepted as written.
+ */
+export function checkPermissions(raw: string | readonly string[]): Checked<string[]> {
+  const entries = typeof raw === 'string' ? (raw.trim() === '' ? [] : raw.split(',')) : raw.flatMap((p) => p.split(','));
+  const result: string[] = [];
+  for (const entry of entries) {
+    const token = entry.trim();
+    if (token === '') return fail('permissions', 'empty permission between commas');
+    if (!PERMISSION_TOKEN.test(token)) {
+      return fail(
+        'permissions',
+        `'${shorten(token)}' is not a permission name (letters, digits and _, starting with a letter; e.g. SPOT_ACCOUNT_READ)`,
+      );
+    }
+    if (token.length > MAX_PERMISSION_LENGTH) {
+      return fail('permissions', `'${shorten(token)}' is longer than ${MAX_PERMISSION_LENGTH} characters`);
+    }
+    const canonical = KNOWN_BY_UPPER.get(token.toUpperCase()) ?? token;
+    if (!result.includes(canonical)) result.push(canonical);
+  }
+  if (result.length === 0) return fail('permissions', 'at least one is required (e.g. SPOT_ACCOUNT_READ)');
+  return ok(result);
+}
+
+/** Linked IPs: comma-separated single IPv4/IPv6 addresses, at most MAX_LINKED_IPS; blank means none. */
+export function checkIps(raw: string): Checked<string[]> {
+  if (raw.trim() === '') return ok([]);
+  const parts = raw.split(',');
+  const ips: string[] = [];
+  const seen = new Set<string>();
+  for (const [index, part] of parts.entries()) {
+    const ip = part.trim();
+    if (ip === '') {
+      const where = index === 0 ? 'before the first comma' : index === parts.length - 1 ? 'after the last comma' : 'between commas';
+      return fail('ip', `empty address ${where}`);
+    }
+    if (ip.includes('/')) return fail('ip', `'${shorten(ip)}' is a range (CIDR); give single addresses`);
+    if (ip.includes('%')) return fail('ip', `'${shorten(ip)}' has a zone index (%…); give the address alone`);
+    if (isIP(ip) === 0) return fail('ip', `'${shorten(ip)}' is not an IPv4 or IPv6 address`);
+    const key = ip.toLowerCase();
+    if (seen.has(key)) return fail('ip', `'${ip}' is listed twice`);
+    seen.add(key);
+    ips.push(ip);
+  }
+  if (ips.length > MAX_LINKED_IPS) return fail('ip', `at most ${MAX_LINKED_IPS} addresses (got ${ips.length})`);
+  return ok(ips);
+}
+
+export function checkNote(raw: string): Checked<string> {
+  const value = raw.trim();
+  if (value === '') return fail('note', 'required (a short description of the key)');
+  if (CONTROL.test(value)) return fail('note', 'must not contain control characters (tabs, line breaks)');
+  const n = length(value);
+  if (n > MAX_NOTE_LENGTH) return fail('note', `at most ${MAX_NOTE_LENGTH} characters (got ${n})`);
+  return ok(value);
+}
+
+export function checkClientTranId(raw: string): Checked<string> {
+  const value = raw.trim();
+  const bad = /[^A-Za-z0-9]/u.exec(value);
+  if (bad) return fail('clientTranId', `only letters and digits allowed (found '${shorten(bad[0])}')`);
+  if (value.length !== CLIENT_TRAN_ID_LENGTH) {
+    return fail('clientTranId', `must be exactly ${CLIENT_TRAN_ID_LENGTH} letters and digits (got ${value.length})`);
+  }
+  return ok(value);
+}
+
+/** Account types: letters and underscore, upper-cased (SPOT, FUTURE, …; others are accepted). */
+export function checkAccountType(field: 'fromAccountType' | 'toAccountType', raw: string): Checked<string> {
+  const value = raw.trim();
+  if (value === '') return fail(field, 'required (e.g. SPOT, FUTURE)');
+  if (!ACCOUNT_TYPE_TOKEN.test(value)) {
+    return fail(field, `'${shorten(value)}' is not an account type (letters and _ only, e.g. SPOT, FUTURE)`);
+  }
+  if (value.length > MAX_ACCOUNT_TYPE_LENGTH) return fail(field, `at most ${MAX_ACCOUNT_TYPE_LENGTH} characters (got ${value.length})`);
+  return ok(value.toUpperCase());
+}
+
+function checkWholeNumber(field: FieldName, raw: string, min: number, max: number): Checked<number> {
+  const value = raw.trim();
+  const range = max === Number.MAX_SAFE_INTEGER ? `of ${min} or more` : `from ${min} to ${max}`;
+  if (!/^\d+$/.test(value)) return fail(field, `must be a whole number ${range} (got '${shorten(value)}')`);
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < min || n > max) return fail(field, `must be a whole number ${range} (got ${shorten(value)})`);
+  return ok(n);
+}
+
+export function checkPage(raw: string): Checked<number> {
+  return checkWholeNumber('page', raw, 1, Number.MAX_SAFE_INTEGER);
+}
+
+export function checkLimit(raw: string): Checked<number> {
+  return checkWholeNumber('limit', raw, 1, MAX_PAGE_SIZE);
+}
+
+/**
+ * A time as the operator types it → Unix ms: 2026-11-01 (local midnight), 2026-11-01T12:00[:ss][Z|±hh:mm]
+ * (also with a space), epoch milliseconds, "now", or 30m / 24h / 7d / 2w meaning that long before now.
+ */
+export function parseTimeInput(field: 'startTime' | 'endTime', raw: string, now: number): Checked<number> {
+  const parsed = parseTime(raw, now);
+  return parsed.ok ? ok(parsed.ms) : fail(field, parsed.reason);
+}
+
+// ---- whole forms -------------------------------------------------------------------------------
+
+export interface NewKeyInput {
+  subAccount: string;
+  permissions: string | readonly string[];
+  /** Blank or absent: no linked IPs. */
+  ip?: string;
+  note: string;
+}
+
+/** Every field is checked; all errors are returned, in form order. */
+export function validateNewKey(input: NewKeyInput): Validated<NewKeyRequest> {
+  const sub = checkSubAccount(input.subAccount);
+  const permissions = checkPermissions(input.permissions);
+  const ips = checkIps(input.ip ?? '');
+  const note = checkNote(input.note);
+  if (sub.ok && permissions.ok && ips.ok && note.ok) {
+    const request: NewKeyRequest = { subAccount: sub.value, permissions: permissions.value, note: note.value };
+    if (ips.value.length > 0) request.ips = ips.value;
+    return { ok: true, value: request };
+  }
+  return { ok: false, errors: collect(sub, permissions, ips, note) };
+}
+
+/** Raw strings as typed; absent or blank optional fields are left out of the query. */
+export interface TransferQueryInput {
+  fromAccountType: string;
+  toAccountType: string;
+  fromAccount?: string;
+  toAccount?: string;
+  start?: string;
+  end?: string;
+  clientTranId?: string;
+  page?: string;
+  limit?: string;
+}
+
+export function validateTransferQuery(input: TransferQueryInput, now: number): Validated<TransferQuery> {
+  const fromType = checkAccountType('fromAccountType', input.fromAccountType);
+  const toType = checkAccountType('toAccountType', input.toAccountType);
+  const fromAccount = checkAccount('fromAccount', input.fromAccount);
+  const toAccount = checkAccount('toAccount', input.toAccount);
+  const start = optional(input.start, (raw) => parseTimeInput('startTime', raw, now));
+  const end = optional(input.end, (raw) => parseTimeInput('endTime', raw, now));
+  const clientTranId = optional(input.clientTranId, checkClientTranId);
+  const page = optional(input.page, checkPage);
+  const limit = optional(input.limit, checkLimit);
+  const errors = collect(fromType, toType, fromAccount, toAccount, start, end, clientTranId, page, limit);
+  if (start.ok && end.ok && start.value !== undefined && end.value !== undefined && start.value > end.value) {
+    errors.push({
+      field: 'endTime',
+      message: `endTime: must not be before startTime (${new Date(end.value).toISOString()} is before ${new Date(start.value).toISOString()})`,
+    });
+  }
+  if (!fromType.ok || !toType.ok || errors.length > 0) return { ok: false, errors };
+  const query: TransferQuery = { fromAccountType: fromType.value, toAccountType: toType.value };
+  if (fromAccount.ok && fromAccount.value !== undefined) query.fromAccount = fromAccount.value;
+  if (toAccount.ok && toAccount.value !== undefined) query.toAccount = toAccount.value;
+  if (start.ok && start.value !== undefined) query.startTime = start.value;
+  if (end.ok && end.value !== undefined) query.endTime = end.value;
+  if (clientTranId.ok && clientTranId.value !== undefined) query.clientTranId = clientTranId.value;
+  if (page.ok && page.value !== undefined) query.page = page.value;
+  if (limit.ok && limit.value !== undefined) query.limit = limit.value;
+  return { ok: true, value: query };
+}
+
+// ---- per-field live use (forms) ------------------------------------------------------------------
+
+/**
+ * The error for one field as typed, or undefined when it is acceptable — the same rule the whole-form
+ * validators apply (optional fields may be blank). For live feedback in the forms.
+ */
+export function fieldError(field: FieldName, raw: string, now: number = Date.now()): FieldError | undefined {
+  const result = checkField(field, raw, now);
+  return result.ok ? undefined : result.error;
+}
+
+function checkField(field: FieldName, raw: string, now: number): Checked<unknown> {
+  switch (field) {
+    case 'subAccount':
+      return checkSubAccount(raw);
+    case 'permissions':
+      return checkPermissions(raw);
+    case 'ip':
+      return checkIps(raw);
+    case 'note':
+      return checkNote(raw);
+    case 'fromAccountType':
+    case 'toAccountType':
+      return checkAccountType(field, raw);
+    case 'fromAccount':
+    case 'toAccount':
+      return checkAccount(field, raw);
+    case 'clientTranId':
+      return optional(raw, checkClientTranId);
+    case 'startTime':
+    case 'endTime':
+      return optional(raw, (text) => parseTimeInput(field, text, now));
+    case 'page':
+      return optional(raw, checkPage);
+    case 'limit':
+      return optional(raw, checkLimit);
+  }
+}
+
+/** Lines for stderr: "error: <field>: <reason>". */
+export function formatFieldErrors(errors: readonly FieldError[]): string[] {
+  return errors.map((e) => `error: ${e.message}`);
+}
+
+function optional<T>(raw: string | undefined, check: (raw: string) => Checked<T>): Checked<T | undefined> {
+  if (raw === undefined || raw.trim() === '') return ok(undefined);
+  return check(raw);
+}
+
+function collect(...results: Checked<unknown>[]): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const r of results) if (!r.ok) errors.push(r.error);
+  return errors;
+}

@@ -1,0 +1,204 @@
+// Entry: parse argv with commander, pick interactive or command mode, wire dependencies, set the exit code.
+// Ink and React are not imported here: commands must start fast (the console is loaded lazily).
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { version } from '../package.json';
+import { createBrokerApi } from './api/operations';
+import { MAX_RECV_WINDOW } from './api/signing';
+import { type CommandContext, EXIT, type GlobalOptions } from './commands/context';
+import { runInteractive } from './commands/interactive';
+import { runKeysCreate } from './commands/keysCreate';
+import { runKeysList } from './commands/keysList';
+import { runProfile } from './commands/profile';
+import { runSandboxCommand } from './commands/sandbox';
+import { runTransfers } from './commands/transfers';
+
+/** A strict whole-number option parser: digits only, within [min, max]. */
+function wholeNumber(min: number, max: number): (raw: string) => number {
+  return (raw) => {
+    const text = raw.trim();
+    const value = Number(text);
+    if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value < min || value > max) {
+      throw new InvalidArgumentError(`must be a whole number from ${min} to ${max}`);
+    }
+    return value;
+  };
+}
+
+interface ProgramOptions {
+  profile?: string;
+  baseUrl?: string;
+  recvWindow?: number;
+  timeout?: number;
+  demo?: boolean;
+}
+
+export interface ExitRequest {
+  /** A server was started (sandbox): do not end the process when the action returns. */
+  keepRunning?: boolean;
+}
+
+export function buildProgram(
+  context: (globals: GlobalOptions) => CommandContext,
+  setExit: (code: number, request?: ExitRequest) => void,
+): Command {
+  const program = new Command('broker-console');
+  program
+    .description('Broker sub-account API keys and universal transfer history, from the terminal.')
+    .version(version, '--version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .option('--profile <name>', 'use a saved profile (env BROKER_PROFILE)')
+    .option('--base-url <url>', 'service base URL (overrides BROKER_BASE_URL)')
+    .option('--recv-window <ms>', `signature validity window, 1..${MAX_RECV_WINDOW} ms`, wholeNumber(1, MAX_RECV_WINDOW))
+    .option('--timeout <ms>', 'per-request timeout, ms', wholeNumber(1, 600_000))
+    .option('--demo', 'open the console against an embedded sandbox')
+    .exitOverride()
+    .showSuggestionAfterError(true)
+    .addHelpText(
+      'after',
+      '\nCredentials come from BROKER_API_KEY, BROKER_API_SECRET and BROKER_BASE_URL; a secret is never a flag.\n' +
+        'Exit codes: 0 ok, 1 service or network failure, 2 usage or validation error (nothing sent), 3 outcome unknown.',
+    );
+
+  const globals = (): GlobalOptions => {
+    const o = program.opts<ProgramOptions>();
+    return { profile: o.profile, baseUrl: o.baseUrl, recvWindow: o.recvWindow, timeoutMs: o.timeout };
+  };
+
+  program.action(async () => {
+    setExit(await runInteractive({ demo: program.opts<ProgramOptions>().demo === true }, context(globals())));
+  });
+
+  const keys = program.command('keys').description('API keys of a sub-account');
+  keys
+    .command('list')
+    .description('list the API keys of a sub-account')
+    .option('--sub <name>', 'sub-account name')
+    .option('--json', 'print a JSON array')
+    .action(async (options: { sub?: string; json?: boolean }) => {
+      setExit(await runKeysList(options, context(globals())));
+    });
+  keys
+    .command('create')
+    .description('create an API key for a sub-account (its secret is shown once)')
+    .option('--sub <name>', 'sub-account name')
+    .option('--permissions <list>', 'comma-separated, e.g. SPOT_ACCOUNT_READ,SPOT_ACCOUNT_WRITE')
+    .option('--ip <list>', 'up to 4 comma-separated IPv4/IPv6 addresses')
+    .option('--note <text>', 'note for the key (required)')
+    .option('--json', 'print one JSON object (secretKey included)')
+    .action(async (options: { sub?: string; permissions?: string; ip?: string; note?: string; json?: boolean }) => {
+      setExit(await runKeysCreate(options, context(globals())));
+    });
+
+  program
+    .command('transfers')
+    .description('universal transfer history')
+    .option('--from-type <type>', 'source account type, e.g. SPOT')
+    .option('--to-type <type>', 'destination account type, e.g. FUTURE')
+    .option('--from-account <account>', 'source account (default: the master account)')
+    .option('--to-account <account>', 'destination account (default: the master account)')
+    .option('--start <time>', 'from: 2026-11-01, 2026-11-01T12:00, epoch ms, now, 7d (ago)…')
+    .option('--end <time>', 'until (same forms as --start)')
+    .option('--client-tran-id <id>', '32 letters and digits')
+    .option('--page <n>', 'page number (default 1)')
+    .option('--limit <n>', 'rows per page, 1..500 (default 500)')
+    .option('--all', 'every page from --page on, streamed as each arrives')
+    .option('--format <format>', 'table, json or csv', 'table')
+    .action(async (options: Record<string, string | boolean | undefined>) => {
+      const text = (name: string): string | undefined => {
+        const value = options[name];
+        return typeof value === 'string' ? value : undefined;
+      };
+      setExit(
+        await runTransfers(
+          {
+            fromType: text('fromType'),
+            toType: text('toType'),
+            fromAccount: text('fromAccount'),
+            toAccount: text('toAccount'),
+            start: text('start'),
+            end: text('end'),
+            clientTranId: text('clientTranId'),
+            page: text('page'),
+            limit: text('limit'),
+            all: options.all === true,
+            format: text('format'),
+          },
+          context(globals()),
+        ),
+      );
+    });
+
+  program
+    .command('sandbox')
+    .description('run the embedded sandbox service alone, until Ctrl-C')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--port <port>', 'port (0: any free port)', wholeNumber(0, 65_535))
+    .option('--seed <n>', 'seed of the demo data', wholeNumber(0, 2 ** 31 - 1))
+    .option('--api-key <key>', 'master API key of the sandbox')
+    // The one secret flag allowed (DESIGN §4): the sandbox's own throwaway secret.
+    .option('--secret-key <secret>', 'master secret of the sandbox (a throwaway)')
+    .option('--json', 'print one JSON line with baseUrl, apiKey, secretKey, subAccounts')
+    .action(async (options: { host?: string; port?: number; seed?: number; apiKey?: string; secretKey?: string; json?: boolean }) => {
+      // It keeps serving after this returns; its own SIGINT/SIGTERM handler closes it and exits.
+      await runSandboxCommand(options);
+      setExit(EXIT.ok, { keepRunning: true });
+    });
+
+  program
+    .command('profile')
+    .description('saved profiles (add, list, remove, use): arrive with keychain support')
+    .argument('[action]')
+    .argument('[args...]')
+    .allowUnknownOption()
+    .action(() => {
+      setExit(runProfile(context(globals())));
+    });
+
+  return program;
+}
+
+export async function main(argv: readonly string[]): Promise<{ code: number; keepRunning: boolean }> {
+  let exitCode: number = EXIT.ok;
+  let keepRunning = false;
+  const context = (globals: GlobalOptions): CommandContext => ({
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stderrIsTTY: process.stderr.isTTY === true,
+    env: process.env,
+    now: () => Date.now(),
+    globals,
+    createApi: createBrokerApi,
+  });
+  const program = buildProgram(context, (code, request) => {
+    exitCode = code;
+    keepRunning = request?.keepRunning === true;
+  });
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+  } catch (error) {
+    // commander has already printed its own message (or the help / version).
+    if (error instanceof CommanderError) return { code: error.exitCode === 0 ? EXIT.ok : EXIT.usage, keepRunning: false };
+    throw error;
+  }
+  return { code: exitCode, keepRunning };
+}
+
+function lastResort(error: unknown): void {
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`error: ${message.split('\n')[0] ?? ''}\n`);
+  process.exit(EXIT.failure);
+}
+
+// The reader of stdout went away (e.g. `| head`): stop quietly, as other command-line tools do.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(EXIT.ok);
+  lastResort(error);
+});
+process.on('uncaughtException', lastResort);
+process.on('unhandledRejection', lastResort);
+
+main(process.argv.slice(2)).then(({ code, keepRunning }) => {
+  process.exitCode = code;
+  // Normally the loop is empty by now; if something still holds it open, do not hang a script.
+  if (!keepRunning) setTimeout(() => process.exit(code), 1000).unref();
+}, lastResort);

@@ -1,0 +1,127 @@
+// Output helpers for the scriptable commands: text tables, RFC 4180 CSV, local times, and a writer that
+// respects backpressure and notices a closed pipe (EPIPE) instead of crashing.
+
+export type Align = 'left' | 'right';
+
+export interface Column {
+  header: string;
+  /** Fixed width for streamed tables; computed from the rows by formatTable when absent. */
+  width?: number;
+  align?: Align;
+}
+
+function displayLength(text: string): number {
+  return [...text].length;
+}
+
+export function pad(text: string, width: number, align: Align = 'left'): string {
+  const fill = ' '.repeat(Math.max(0, width - displayLength(text)));
+  return align === 'right' ? fill + text : text + fill;
+}
+
+/** One table line: cells padded to their widths, two spaces apart, no trailing spaces. */
+export function tableLine(columns: readonly Column[], cells: readonly string[], widths: readonly number[]): string {
+  return columns
+    .map((column, i) => pad(cells[i] ?? '', widths[i] ?? 0, column.align))
+    .join('  ')
+    .trimEnd();
+}
+
+/** A whole table (header + rows), each column as wide as its widest cell. Lines end with \n. */
+export function formatTable(columns: readonly Column[], rows: readonly (readonly string[])[]): string {
+  const widths = columns.map((column, i) =>
+    Math.max(displayLength(column.header), ...rows.map((row) => displayLength(row[i] ?? ''))),
+  );
+  const lines = [tableLine(columns, columns.map((c) => c.header), widths)];
+  for (const row of rows) lines.push(tableLine(columns, row, widths));
+  return `${lines.join('\n')}\n`;
+}
+
+/** RFC 4180: a field with a comma, quote, CR or LF is quoted, and quotes inside are doubled. */
+export function csvField(value: string): string {
+  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+/** One CSV record, CRLF-terminated as RFC 4180 says. */
+export function csvRecord(values: readonly string[]): string {
+  return `${values.map(csvField).join(',')}\r\n`;
+}
+
+function two(n: number): string {
+  return String(n).padStart(2, '0');
+}
+
+/** Local time as 2026-11-20 14:03 (or with :ss). */
+export function formatLocalTime(ms: number, withSeconds = false): string {
+  const d = new Date(ms);
+  if (Number.isNaN(d.getTime())) return '?';
+  const base = `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
+  return withSeconds ? `${base}:${two(d.getSeconds())}` : base;
+}
+
+/** Thrown by OutputSink.write once the reader has gone away (EPIPE) or the stream failed. */
+export class OutputClosedError extends Error {
+  readonly code: string | undefined;
+  constructor(cause: Error) {
+    super(`output closed: ${cause.message}`, { cause });
+    this.name = 'OutputClosedError';
+    const code = (cause as { code?: unknown }).code;
+    this.code = typeof code === 'string' ? code : undefined;
+  }
+
+  /** The reader went away (e.g. `| head`): stop quietly, it is not a failure. */
+  get readerGone(): boolean {
+    return this.code === 'EPIPE' || this.code === 'ERR_STREAM_DESTROYED';
+  }
+}
+
+/**
+ * Writes text to a stream one chunk at a time, awaiting 'drain' when the stream asks to wait, so the
+ * producer never runs ahead of the reader and memory stays flat however much is written.
+ */
+export class OutputSink {
+  private failure: Error | undefined;
+  private readonly onError = (error: Error): void => {
+    this.failure ??= error;
+  };
+
+  constructor(private readonly stream: NodeJS.WritableStream) {
+    stream.on('error', this.onError);
+  }
+
+  get closed(): boolean {
+    return this.failure !== undefined;
+  }
+
+  async write(text: string): Promise<void> {
+    if (this.failure) throw new OutputClosedError(this.failure);
+    let flushed: boolean;
+    try {
+      flushed = this.stream.write(text);
+    } catch (error) {
+      this.failure ??= error instanceof Error ? error : new Error(String(error));
+      throw new OutputClosedError(this.failure);
+    }
+    if (!flushed && !this.failure) await this.waitForDrain();
+    if (this.failure) throw new OutputClosedError(this.failure);
+  }
+
+  private waitForDrain(): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => {
+        this.stream.off('drain', done);
+        this.stream.off('error', done);
+        this.stream.off('close', done);
+        resolve();
+      };
+      this.stream.on('drain', done);
+      this.stream.on('error', done);
+      this.stream.on('close', done);
+    });
+  }
+
+  /** Stops listening; a late EPIPE after this is the process-level handler's business. */
+  release(): void {
+    this.stream.off('error', this.onError);
+  }
+}

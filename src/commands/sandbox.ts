@@ -1,0 +1,72 @@
+// `broker-console sandbox`: run the embedded sandbox alone until SIGINT/SIGTERM, saying how to reach it.
+import { startSandbox } from '../sandbox/server';
+import type { RunningSandbox } from '../sandbox/types';
+
+export interface SandboxCommandOptions {
+  host?: string;
+  port?: number;
+  seed?: number;
+  apiKey?: string;
+  secretKey?: string;
+  json?: boolean;
+}
+
+export interface SandboxCommandHooks {
+  /** Called after a signal closed the sandbox; default process.exit. */
+  exit?: (code: number) => void;
+  /** Install the SIGINT/SIGTERM handlers (default true). */
+  handleSignals?: boolean;
+}
+
+const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+
+export async function runSandboxCommand(
+  opts: SandboxCommandOptions,
+  out: NodeJS.WritableStream = process.stdout,
+  hooks: SandboxCommandHooks = {},
+): Promise<RunningSandbox> {
+  const sandbox = await startSandbox({
+    host: opts.host,
+    port: opts.port,
+    seed: opts.seed,
+    apiKey: opts.apiKey,
+    secretKey: opts.secretKey,
+  });
+  out.write(opts.json ? `${describeJson(sandbox)}\n` : describeText(sandbox, opts.seed ?? 1));
+  if (hooks.handleSignals === false) return sandbox;
+
+  const exit = hooks.exit ?? ((code: number) => process.exit(code));
+  const onSignal = (): void => {
+    void sandbox.close().then(() => exit(0));
+  };
+  for (const signal of SIGNALS) process.once(signal, onSignal);
+  const close = sandbox.close;
+  // Closing by hand (tests, the demo) leaves no handlers behind.
+  return {
+    ...sandbox,
+    close: () => {
+      for (const signal of SIGNALS) process.off(signal, onSignal);
+      return close();
+    },
+  };
+}
+
+function describeJson(sandbox: RunningSandbox): string {
+  return JSON.stringify({
+    baseUrl: sandbox.baseUrl,
+    apiKey: sandbox.apiKey,
+    secretKey: sandbox.secretKey,
+    subAccounts: sandbox.subAccounts,
+  });
+}
+
+function describeText(sandbox: RunningSandbox, seed: number): string {
+  return [
+    `base URL:     ${sandbox.baseUrl}`,
+    `API key:      ${sandbox.apiKey}`,
+    `secret key:   ${sandbox.secretKey}`,
+    `sub-accounts: ${sandbox.subAccounts.join(', ')}`,
+    `(sandbox with seed ${seed}; API key header ${sandbox.apiKeyHeader}; Ctrl-C stops it)`,
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,48 @@
+// Recently used sub-accounts, remembered per base URL, most recent first.
+import { join } from 'node:path';
+import * as v from 'valibot';
+import { readFileIfExists, writeFileAtomic } from './atomicFile';
+
+export const RECENT_LIMIT = 20;
+const RecentFile = v.record(v.string(), v.array(v.string()));
+
+export interface RecentSubAccounts {
+  list(): string[];
+  remember(subAccount: string): Promise<void>;
+}
+
+/** Loads the remembered names for one target (a base URL, or "demo"). A damaged file counts as empty. */
+export async function openRecentSubAccounts(folder: string, target: string): Promise<RecentSubAccounts> {
+  const path = join(folder, 'recent-sub-accounts.json');
+  const readAll = async (): Promise<Record<string, string[]>> => {
+    const text = await readFileIfExists(path);
+    if (text === undefined) return {};
+    try {
+      const parsed = v.safeParse(RecentFile, JSON.parse(text));
+      return parsed.success ? parsed.output : {};
+    } catch {
+      return {};
+    }
+  };
+  let names = (await readAll())[target] ?? [];
+  return {
+    list: () => names,
+    async remember(subAccount) {
+      names = [subAccount, ...names.filter((n) => n !== subAccount)].slice(0, RECENT_LIMIT);
+      const all = await readAll();
+      all[target] = names;
+      await writeFileAtomic(path, `${JSON.stringify(all, null, 2)}\n`);
+    },
+  };
+}
+
+/** In-memory variant (tests, or when the config folder cannot be written). */
+export function memoryRecentSubAccounts(initial: string[] = []): RecentSubAccounts {
+  let names = [...initial];
+  return {
+    list: () => names,
+    async remember(subAccount) {
+      names = [subAccount, ...names.filter((n) => n !== subAccount)].slice(0, RECENT_LIMIT);
+    },
+  };
+}

@@ -1,0 +1,94 @@
+// Where the master credentials come from. For now only the environment (DESIGN §4); profiles and the
+// keychain arrive later and slot in as another source inside resolveCredentials.
+
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+export interface Credentials {
+  baseUrl: string;
+  apiKey: string;
+  /** Never printed, logged or put in an error message. */
+  secretKey: string;
+  source: 'environment';
+}
+
+export interface CredentialFlags {
+  /** --base-url: overrides BROKER_BASE_URL (and, later, the profile's). */
+  baseUrl?: string;
+  /** --profile: overrides BROKER_PROFILE. */
+  profile?: string;
+}
+
+export type CredentialResult = { ok: true; credentials: Credentials } | { ok: false; message: string };
+
+export const ENV = {
+  baseUrl: 'BROKER_BASE_URL',
+  apiKey: 'BROKER_API_KEY',
+  secret: 'BROKER_API_SECRET',
+  profile: 'BROKER_PROFILE',
+} as const;
+
+function read(env: Environment, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value === undefined || value === '' ? undefined : value;
+}
+
+/** An http(s) URL without user info, query or fragment; returned without a trailing slash. */
+export function checkBaseUrl(raw: string): { ok: true; url: string } | { ok: false; reason: string } {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    return { ok: false, reason: `'${raw.trim().slice(0, 60)}' is not a URL (e.g. https://api.example.com)` };
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return { ok: false, reason: `must start with http:// or https:// (got ${url.protocol})` };
+  }
+  if (url.username !== '' || url.password !== '') return { ok: false, reason: 'must not contain a user name or password' };
+  if (url.search !== '' || url.hash !== '') return { ok: false, reason: 'must not contain a query (?…) or fragment (#…)' };
+  return { ok: true, url: `${url.origin}${url.pathname.replace(/\/+$/, '')}` };
+}
+
+/** Credentials from BROKER_API_KEY / BROKER_API_SECRET / BROKER_BASE_URL, or why they cannot be used. */
+export function credentialsFromEnvironment(env: Environment, flags: CredentialFlags = {}): CredentialResult {
+  const apiKey = read(env, ENV.apiKey);
+  const secretKey = read(env, ENV.secret);
+  if (apiKey === undefined && secretKey === undefined) {
+    return {
+      ok: false,
+      message: `no credentials: set ${ENV.apiKey} and ${ENV.secret} (and ${ENV.baseUrl}), or try the demo service with \`broker-console sandbox\``,
+    };
+  }
+  if (apiKey === undefined) return { ok: false, message: `no credentials: ${ENV.secret} is set but ${ENV.apiKey} is not` };
+  if (secretKey === undefined) return { ok: false, message: `no credentials: ${ENV.apiKey} is set but ${ENV.secret} is not` };
+
+  const rawBase = flags.baseUrl ?? read(env, ENV.baseUrl);
+  const origin = flags.baseUrl !== undefined ? '--base-url' : ENV.baseUrl;
+  if (rawBase === undefined) return { ok: false, message: `no base URL: set ${ENV.baseUrl} or pass --base-url` };
+  const base = checkBaseUrl(rawBase);
+  if (!base.ok) return { ok: false, message: `${origin}: ${base.reason}` };
+  return { ok: true, credentials: { baseUrl: base.url, apiKey, secretKey, source: 'environment' } };
+}
+
+export interface ResolveInput {
+  flags: CredentialFlags;
+  env: Environment;
+}
+
+/**
+ * The one place that decides which credentials a command uses. The environment wins over a profile
+ * (for automation); profiles are not built yet, so asking for one without environment credentials is
+ * an error that says so.
+ */
+export function resolveCredentials({ flags, env }: ResolveInput): CredentialResult {
+  const fromEnv = credentialsFromEnvironment(env, flags);
+  if (fromEnv.ok) return fromEnv;
+  const profile = flags.profile ?? read(env, ENV.profile);
+  const hasEnvKeys = read(env, ENV.apiKey) !== undefined || read(env, ENV.secret) !== undefined;
+  if (profile !== undefined && !hasEnvKeys) {
+    return {
+      ok: false,
+      message: `profile '${profile}': profiles arrive with keychain support and are not available yet; set ${ENV.apiKey} and ${ENV.secret} (and ${ENV.baseUrl}) instead`,
+    };
+  }
+  return fromEnv;
+}

@@ -1,0 +1,66 @@
+// The console's export: this page or every page, to a CSV or JSON file in a folder, streamed, cancellable.
+import { createWriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import type { BrokerApi } from '../api/contract';
+import type { Transfer } from '../api/types';
+import { forEachTransferPage } from './transferPages';
+import { csvWriter, jsonWriter } from './transferWriters';
+import type { ExportProgress, ExportRequest, ExportResult, TransferExporter } from './types';
+
+export function fileExporter(api: BrokerApi, folder: string, now: () => number = Date.now): TransferExporter {
+  return {
+    async run(request: ExportRequest, onProgress: (progress: ExportProgress) => void, signal: AbortSignal): Promise<ExportResult> {
+      const stamp = new Date(now()).toISOString().replace(/[:.]/g, '-').replace(/-\d{3}Z$/, 'Z');
+      const path = join(folder, `transfers-${stamp}${request.scope === 'all' ? '-all' : `-page${request.query.page ?? 1}`}.${request.format}`);
+      const file = createWriteStream(path, { flags: 'wx', mode: 0o600 });
+      await once(file, 'open');
+      const write = async (text: string): Promise<void> => {
+        if (!file.write(text)) await once(file, 'drain');
+      };
+      const writer = request.format === 'csv' ? csvWriter(write) : jsonWriter(write);
+      const writeRows = async (rows: readonly Transfer[]): Promise<void> => {
+        for (const row of rows) await writer.row(row);
+      };
+      try {
+        let result: { pages: number; rows: number };
+        if (request.scope === 'page') {
+          const rows = request.rows ?? (await api.listUniversalTransfers(request.query, { signal }));
+          await writeRows(rows);
+          result = { pages: 1, rows: rows.length };
+          onProgress({ ...result, fraction: 1 });
+        } else {
+          const query = { ...request.query, page: 1 };
+          let written = 0;
+          result = await forEachTransferPage(
+            api,
+            query,
+            async ({ page, rows, last }) => {
+              if (signal.aborted) throw new Error('export cancelled');
+              await writeRows(rows);
+              written += rows.length;
+              onProgress({ pages: page, rows: written, fraction: last ? 1 : timeFraction(query.startTime, query.endTime ?? now(), rows) });
+            },
+            signal,
+          );
+        }
+        await writer.end();
+        file.end();
+        await once(file, 'finish');
+        return { path, ...result };
+      } catch (error) {
+        file.destroy();
+        await rm(path, { force: true });
+        throw error;
+      }
+    },
+  };
+}
+
+/** Newest first: how much of [start, end] the pages so far have covered, when a start bounds it. */
+function timeFraction(start: number | undefined, end: number, rows: readonly Transfer[]): number | undefined {
+  const oldest = rows[rows.length - 1]?.timestamp;
+  if (start === undefined || oldest === undefined || end <= start) return undefined;
+  return Math.min(0.99, Math.max(0, (end - oldest) / (end - start)));
+}

@@ -1,0 +1,30 @@
+// Exporting transfers to a file: the console asks, src/export does the file work.
+import type { Transfer, TransferQuery } from '../api/types';
+
+export type ExportFormat = 'csv' | 'json';
+export type ExportScope = 'page' | 'all';
+
+export interface ExportRequest {
+  query: TransferQuery;
+  scope: ExportScope;
+  format: ExportFormat;
+  /** The page already on screen, exported as is for scope "page". */
+  rows?: readonly Transfer[];
+}
+
+export interface ExportProgress {
+  pages: number;
+  rows: number;
+  /** 0..1 when it can be known (a start time bounds the range), else undefined. */
+  fraction?: number;
+}
+
+export interface ExportResult {
+  path: string;
+  rows: number;
+  pages: number;
+}
+
+export interface TransferExporter {
+  run(request: ExportRequest, onProgress: (progress: ExportProgress) => void, signal: AbortSignal): Promise<ExportResult>;
+}

@@ -1,0 +1,64 @@
+// Request authentication, in the service's order: API key, signature, recvWindow, timestamp, permission.
+import type { IncomingHttpHeaders } from 'node:http';
+import { DEFAULT_RECV_WINDOW, MAX_RECV_WINDOW, signatureMatches, splitSignedQuery, totalParams } from '../api/signing';
+import { ERR, paramError, SandboxHttpError } from './errors';
+
+export interface AuthConfig {
+  apiKey: string;
+  secretKey: string;
+  apiKeyHeader: string;
+  signBody: boolean;
+  /** Allowed timestamp lead over the server clock, ms. */
+  maxAheadMs: number;
+}
+
+/** The API key presented in the configured header; 10072 when missing or unknown. */
+export function checkApiKey(headers: IncomingHttpHeaders, config: AuthConfig): string {
+  const value = headers[config.apiKeyHeader.toLowerCase()];
+  const presented = Array.isArray(value) ? value[0] : value;
+  if (presented === undefined || presented === '') throw new SandboxHttpError(ERR.invalidApiKey, '(no API key sent)');
+  if (presented !== config.apiKey) throw new SandboxHttpError(ERR.invalidApiKey);
+  return presented;
+}
+
+/**
+ * Verifies the signature over the raw query as received (everything before `&signature=`) plus the raw
+ * body, then recvWindow and the timestamp. Returns the parsed unsigned query parameters.
+ */
+export function verifySignedRequest(rawQuery: string, rawBody: string, now: number, config: AuthConfig): URLSearchParams {
+  const split = splitSignedQuery(rawQuery);
+  if (!split || split.signature === '') throw paramError('signature');
+  const params = new URLSearchParams(split.unsigned);
+  const timestampText = params.get('timestamp');
+  if (timestampText === null || timestampText === '') throw paramError('timestamp');
+
+  const signed = totalParams(split.unsigned, rawBody, config.signBody);
+  if (!signatureMatches(config.secretKey, signed, split.signature)) throw new SandboxHttpError(ERR.badSignature);
+
+  const timestamp = parseWholeNumber(timestampText);
+  if (timestamp === undefined) throw paramError('timestamp');
+  const recvWindowText = params.get('recvWindow');
+  let recvWindow = DEFAULT_RECV_WINDOW;
+  if (recvWindowText !== null) {
+    const parsed = parseWholeNumber(recvWindowText);
+    if (parsed === undefined || parsed <= 0) throw paramError('recvWindow');
+    if (parsed > MAX_RECV_WINDOW) throw new SandboxHttpError(ERR.recvWindowTooLarge);
+    recvWindow = parsed;
+  }
+  if (timestamp - now > config.maxAheadMs || now - timestamp > recvWindow) {
+    throw new SandboxHttpError(ERR.badTimestamp, `(server time ${now})`);
+  }
+  return params;
+}
+
+/** 700007 when the master key lacks the operation's permission. */
+export function checkPermission(granted: ReadonlySet<string>, needed: string): void {
+  if (!granted.has(needed)) throw new SandboxHttpError(ERR.noPermission, `(needs ${needed})`);
+}
+
+/** A non-negative integer written in plain digits, or undefined. */
+export function parseWholeNumber(text: string): number | undefined {
+  if (!/^\d{1,16}$/.test(text)) return undefined;
+  const value = Number(text);
+  return Number.isSafeInteger(value) ? value : undefined;
+}

@@ -1,0 +1,84 @@
+// List and create the API keys of a sub-account (spec §4.1, §4.2), with the service's validation codes.
+import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
+import { KNOWN_PERMISSIONS, MAX_KEYS_PER_SUB_ACCOUNT, MAX_LINKED_IPS } from '../../api/types';
+import { ERR, paramError, SandboxHttpError } from '../errors';
+import type { WireCreatedKey, WireKey } from '../model';
+import { jsonReply, type Reply } from '../reply';
+import type { SandboxState } from '../state';
+
+const ACCEPTED_PERMISSIONS: ReadonlySet<string> = new Set<string>([...KNOWN_PERMISSIONS, 'read_only']);
+
+export function listKeys(state: SandboxState, params: URLSearchParams): Reply {
+  const keys = keysOf(state, params.get('subAccount') ?? undefined);
+  return jsonReply({ subAccount: keys.map((k): WireKey => ({ ...k })) });
+}
+
+export function createKey(state: SandboxState, rawBody: string, contentType: string | undefined, now: number): Reply {
+  const body = parseBody(rawBody, contentType);
+  const subAccount = stringField(body, 'subAccount');
+  const keys = keysOf(state, subAccount);
+  const note = stringField(body, 'note');
+  if (note === undefined || note.trim() === '') throw new SandboxHttpError(ERR.noteMissing);
+  const permissions = splitList(stringField(body, 'permissions'));
+  if (permissions.length === 0) throw new SandboxHttpError(ERR.permissionsMissing);
+  const unknown = permissions.find((p) => !ACCEPTED_PERMISSIONS.has(p));
+  if (unknown !== undefined) throw new SandboxHttpError(ERR.permissionUnknown, `(${unknown})`);
+  const ips = splitList(stringField(body, 'ip'));
+  if (ips.length > MAX_LINKED_IPS) throw new SandboxHttpError(ERR.tooManyIps);
+  const badIp = ips.find((ip) => isIP(ip) === 0);
+  if (badIp !== undefined) throw new SandboxHttpError(ERR.badIp, `(${badIp})`);
+  if (keys.length >= MAX_KEYS_PER_SUB_ACCOUNT) throw new SandboxHttpError(ERR.tooManyKeys);
+
+  const apiKey = `mx0v${randomBytes(14).toString('hex')}`;
+  const record: WireKey = { note, apiKey, permissions: permissions.join(','), ip: ips.join(','), creatTime: now };
+  keys.push(record);
+  const created: WireCreatedKey = {
+    subAccount: subAccount as string,
+    note,
+    apiKey,
+    secretKey: randomBytes(32).toString('hex'),
+    permissions: record.permissions,
+    ...(ips.length > 0 ? { ip: record.ip } : {}),
+    createTime: now,
+  };
+  return jsonReply(created);
+}
+
+function keysOf(state: SandboxState, subAccount: string | undefined): WireKey[] {
+  if (subAccount === undefined || subAccount === '') throw new SandboxHttpError(ERR.subAccountMissing);
+  const keys = state.subAccounts.get(subAccount);
+  if (!keys) throw new SandboxHttpError(ERR.subAccountUnknown, `(${subAccount})`);
+  return keys;
+}
+
+/** A JSON object body (the documented way) or a form-encoded one. */
+function parseBody(rawBody: string, contentType: string | undefined): Record<string, unknown> {
+  if (contentType?.toLowerCase().includes('application/x-www-form-urlencoded')) {
+    return Object.fromEntries(new URLSearchParams(rawBody));
+  }
+  if (rawBody.trim() === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(rawBody);
+  } catch {
+    throw paramError('body');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw paramError('body');
+  return parsed as Record<string, unknown>;
+}
+
+function stringField(body: Record<string, unknown>, name: string): string | undefined {
+  const value = body[name];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') throw paramError(name);
+  return value;
+}
+
+function splitList(value: string | undefined): string[] {
+  if (value === undefined) return [];
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+}

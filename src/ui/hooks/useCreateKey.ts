@@ -1,0 +1,48 @@
+// Sends a create-key request at most once at a time: a second submit while one is in flight does nothing.
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { BrokerError } from '../../api/errors';
+import type { CreatedKey, NewKeyRequest } from '../../api/types';
+import { useServices } from '../services';
+
+export type CreateState =
+  | { status: 'idle' }
+  | { status: 'sending' }
+  | { status: 'failed'; error: Error; outcomeUnknown: boolean };
+
+export function useCreateKey(onCreated: (created: CreatedKey) => void) {
+  const { api } = useServices();
+  const [state, setState] = useState<CreateState>({ status: 'idle' });
+  const inFlight = useRef(false);
+  const mounted = useRef(true);
+  useEffect(() => () => {
+    mounted.current = false;
+  }, []);
+
+  const submit = useCallback(
+    (request: NewKeyRequest): boolean => {
+      if (inFlight.current) return false;
+      inFlight.current = true;
+      setState({ status: 'sending' });
+      api.createSubAccountKey(request).then(
+        (created) => {
+          inFlight.current = false;
+          // The created key (with its secret) goes straight to the secret screen; this hook keeps none of it.
+          if (mounted.current) {
+            setState({ status: 'idle' });
+            onCreated(created);
+          }
+        },
+        (error: unknown) => {
+          inFlight.current = false;
+          const err = error instanceof Error ? error : new Error(String(error));
+          const outcomeUnknown = err instanceof BrokerError && err.kind === 'outcome-unknown';
+          if (mounted.current) setState({ status: 'failed', error: err, outcomeUnknown });
+        },
+      );
+      return true;
+    },
+    [api, onCreated],
+  );
+
+  return { state, submit, sending: state.status === 'sending' };
+}

@@ -1,0 +1,52 @@
+// A windowed list: the cursor and the first visible row, kept in a reducer so rapid keys never see stale state.
+import { useEffect, useReducer } from 'react';
+
+export interface ListWindow {
+  cursor: number;
+  offset: number;
+}
+
+export type ListMove = 'up' | 'down' | 'pageUp' | 'pageDown' | 'home' | 'end';
+
+type Action = { type: 'move'; move: ListMove } | { type: 'fit'; count: number; height: number } | { type: 'set'; cursor: number };
+
+interface State extends ListWindow {
+  count: number;
+  height: number;
+}
+
+function clampWindow(cursor: number, offset: number, count: number, height: number): ListWindow {
+  const c = count === 0 ? 0 : Math.min(Math.max(0, cursor), count - 1);
+  let o = Math.min(Math.max(0, offset), Math.max(0, count - height));
+  if (c < o) o = c;
+  if (c >= o + height) o = c - height + 1;
+  return { cursor: c, offset: Math.max(0, o) };
+}
+
+function reducer(state: State, action: Action): State {
+  switch (action.type) {
+    case 'fit':
+      return { ...state, ...clampWindow(state.cursor, state.offset, action.count, action.height), count: action.count, height: action.height };
+    case 'set':
+      return { ...state, ...clampWindow(action.cursor, state.offset, state.count, state.height) };
+    case 'move': {
+      const step = { up: -1, down: 1, pageUp: -state.height, pageDown: state.height, home: -Infinity, end: Infinity }[action.move];
+      const target = Number.isFinite(step) ? state.cursor + step : step < 0 ? 0 : state.count - 1;
+      return { ...state, ...clampWindow(target, state.offset, state.count, state.height) };
+    }
+  }
+}
+
+export function useListCursor(count: number, height: number) {
+  const visible = Math.max(1, height);
+  const [state, dispatch] = useReducer(reducer, { cursor: 0, offset: 0, count, height: visible });
+  useEffect(() => dispatch({ type: 'fit', count, height: visible }), [count, visible]);
+  const window = clampWindow(state.cursor, state.offset, count, visible);
+  return {
+    cursor: window.cursor,
+    from: window.offset,
+    to: Math.min(count, window.offset + visible),
+    move: (move: ListMove) => dispatch({ type: 'move', move }),
+    setCursor: (cursor: number) => dispatch({ type: 'set', cursor }),
+  };
+}

@@ -1,0 +1,144 @@
+// Key bindings are data: screens match keys through this table, and the help overlay and footer are drawn
+// from it, so help never drifts from behaviour.
+import type { Key } from 'ink';
+
+export type ScreenId = 'global' | 'picker' | 'keys' | 'keyDetail' | 'createKey' | 'review' | 'secret' | 'transferFilter' | 'transfers' | 'transferDetail' | 'export';
+
+export interface Binding {
+  command: string;
+  /** Key specs: a single character, or one of up, down, left, right, pageup, pagedown, home, end, enter, esc, tab, shift+tab, space, ctrl+<c>. */
+  keys: readonly string[];
+  /** Short words for the footer; omit to keep it out of the footer. */
+  hint?: string;
+  description: string;
+}
+
+const global: Binding[] = [
+  { command: 'help', keys: ['?'], hint: '? help', description: 'Show or hide this help' },
+  { command: 'back', keys: ['esc'], hint: 'esc back', description: 'Go back one screen' },
+  { command: 'quit', keys: ['q'], description: 'Quit (from the first screen)' },
+  { command: 'interrupt', keys: ['ctrl+c'], description: 'Quit at once, from anywhere' },
+];
+
+export const KEYMAP: Record<ScreenId, Binding[]> = {
+  global,
+  picker: [
+    { command: 'up', keys: ['up'], description: 'Previous suggestion' },
+    { command: 'down', keys: ['down'], hint: '↑↓ choose', description: 'Next suggestion' },
+    { command: 'open', keys: ['enter'], hint: 'enter open', description: 'Open the typed or highlighted sub-account' },
+    { command: 'transfers', keys: ['ctrl+t'], hint: '^t transfers', description: 'Browse universal transfers' },
+  ],
+  keys: [
+    { command: 'up', keys: ['up', 'k'], description: 'Previous key' },
+    { command: 'down', keys: ['down', 'j'], hint: '↑↓ move', description: 'Next key' },
+    { command: 'detail', keys: ['enter'], hint: 'enter detail', description: 'Every field of the selected key' },
+    { command: 'create', keys: ['n'], hint: 'n new key', description: 'Create an API key for this sub-account' },
+    { command: 'copy', keys: ['c'], hint: 'c copy key', description: 'Copy the selected API key (OSC 52)' },
+    { command: 'refresh', keys: ['r'], hint: 'r refresh', description: 'Reload the keys (also: retry after an error)' },
+    { command: 'transfers', keys: ['t'], hint: 't transfers', description: 'Browse universal transfers' },
+  ],
+  keyDetail: [
+    { command: 'copy', keys: ['c'], hint: 'c copy key', description: 'Copy the API key (OSC 52)' },
+    { command: 'close', keys: ['enter', 'esc'], hint: 'enter close', description: 'Back to the list' },
+  ],
+  createKey: [
+    { command: 'next', keys: ['tab'], hint: 'tab next', description: 'Next field' },
+    { command: 'previous', keys: ['shift+tab'], description: 'Previous field' },
+    { command: 'toggle', keys: ['space'], hint: 'space toggle', description: 'Toggle the highlighted permission' },
+    { command: 'move', keys: ['up', 'down', 'left', 'right'], description: 'Move in the permission checklist' },
+    { command: 'review', keys: ['enter'], hint: 'enter review', description: 'Check the form and show what will be sent' },
+  ],
+  review: [
+    { command: 'submit', keys: ['enter', 'y'], hint: 'enter send', description: 'Create the key (once; ignored while sending)' },
+    { command: 'edit', keys: ['e', 'esc'], hint: 'e edit', description: 'Back to the form, nothing sent' },
+    { command: 'refresh', keys: ['r'], description: 'After an unknown outcome: open the key list, refreshed' },
+  ],
+  secret: [
+    { command: 'reveal', keys: ['v'], hint: 'v show/hide', description: 'Show or hide the secret key' },
+    { command: 'copySecret', keys: ['s'], hint: 's copy secret', description: 'Copy the secret key (OSC 52)' },
+    { command: 'copyKey', keys: ['c'], hint: 'c copy key', description: 'Copy the API key (OSC 52)' },
+    { command: 'leave', keys: ['esc', 'enter'], hint: 'enter done', description: 'Leave; asks you to confirm the secret is stored' },
+    { command: 'confirm', keys: ['y'], description: 'Confirm you stored the secret (it is then gone for good)' },
+  ],
+  transferFilter: [
+    { command: 'next', keys: ['tab', 'down'], hint: 'tab next', description: 'Next field' },
+    { command: 'previous', keys: ['shift+tab', 'up'], description: 'Previous field' },
+    { command: 'cycle', keys: ['left', 'right'], hint: '←→ type', description: 'Cycle known account types' },
+    { command: 'search', keys: ['enter'], hint: 'enter search', description: 'Search with this filter' },
+  ],
+  transfers: [
+    { command: 'up', keys: ['up', 'k'], description: 'Previous transfer' },
+    { command: 'down', keys: ['down', 'j'], hint: '↑↓ move', description: 'Next transfer' },
+    { command: 'pageUp', keys: ['pageup'], description: 'Scroll up a screenful' },
+    { command: 'pageDown', keys: ['pagedown'], description: 'Scroll down a screenful' },
+    { command: 'detail', keys: ['enter'], hint: 'enter detail', description: 'Every field of the selected transfer' },
+    { command: 'nextPage', keys: [']', 'n'], hint: 'n/] next page', description: 'Next page' },
+    { command: 'previousPage', keys: ['[', 'p'], hint: 'p/[ prev', description: 'Previous page' },
+    { command: 'jump', keys: ['g'], hint: 'g go to page', description: 'Jump to a page number' },
+    { command: 'pageSize', keys: ['s'], description: 'Change the page size (1–500)' },
+    { command: 'export', keys: ['x'], hint: 'x export', description: 'Export this page or all pages to CSV or JSON' },
+    { command: 'filter', keys: ['f'], hint: 'f filter', description: 'Change the filter' },
+    { command: 'refresh', keys: ['r'], description: 'Reload this page (also: retry after an error)' },
+  ],
+  transferDetail: [{ command: 'close', keys: ['enter', 'esc'], hint: 'enter close', description: 'Back to the list' }],
+  export: [
+    { command: 'scope', keys: ['a'], hint: 'a page/all', description: 'Export this page or all pages' },
+    { command: 'format', keys: ['f'], hint: 'f csv/json', description: 'Export as CSV or JSON' },
+    { command: 'start', keys: ['enter'], hint: 'enter start', description: 'Start the export' },
+    { command: 'cancel', keys: ['esc'], hint: 'esc cancel', description: 'Cancel (stops an export in progress)' },
+  ],
+};
+
+export const SCREEN_TITLES: Record<ScreenId, string> = {
+  global: 'Everywhere',
+  picker: 'Choose a sub-account',
+  keys: 'API keys',
+  keyDetail: 'Key detail',
+  createKey: 'New key form',
+  review: 'Review before sending',
+  secret: 'One-time secret',
+  transferFilter: 'Transfer filter',
+  transfers: 'Transfers',
+  transferDetail: 'Transfer detail',
+  export: 'Export',
+};
+
+/** True when the key press matches the spec (see Binding.keys). */
+export function keyMatches(spec: string, input: string, key: Key): boolean {
+  switch (spec) {
+    case 'up': return key.upArrow;
+    case 'down': return key.downArrow;
+    case 'left': return key.leftArrow;
+    case 'right': return key.rightArrow;
+    case 'pageup': return key.pageUp;
+    case 'pagedown': return key.pageDown;
+    case 'home': return key.home;
+    case 'end': return key.end;
+    case 'enter': return key.return;
+    case 'esc': return key.escape;
+    case 'tab': return key.tab && !key.shift;
+    case 'shift+tab': return key.tab && key.shift;
+    case 'space': return input === ' ';
+    default:
+      if (spec.startsWith('ctrl+')) return key.ctrl && input === spec.slice(5);
+      return !key.ctrl && !key.meta && input === spec;
+  }
+}
+
+/** The command of a screen's table that this key press triggers, if any. */
+export function commandFor(screen: ScreenId, input: string, key: Key): string | undefined {
+  for (const binding of KEYMAP[screen]) {
+    if (binding.keys.some((spec) => keyMatches(spec, input, key))) return binding.command;
+  }
+  return undefined;
+}
+
+/** Footer text of a screen: its hinted bindings, then the global ones. */
+export function footerHints(screen: ScreenId): string[] {
+  return [...KEYMAP[screen], ...global].flatMap((b) => (b.hint ? [b.hint] : []));
+}
+
+export function displayKey(spec: string): string {
+  const names: Record<string, string> = { up: '↑', down: '↓', left: '←', right: '→', enter: 'enter', esc: 'esc', tab: 'tab', 'shift+tab': 'shift+tab', space: 'space', pageup: 'pgup', pagedown: 'pgdn' };
+  return names[spec] ?? spec;
+}

@@ -1,0 +1,84 @@
+// The screen stack: routes are plain data, and leaving a screen drops what its route carried (the secret too).
+import React, { createContext, useContext, type Dispatch, type ReactNode } from 'react';
+import type { CreatedKey, TransferQuery } from '../api/types';
+
+export type Route =
+  | { screen: 'picker' }
+  | { screen: 'keys'; subAccount: string; highlightApiKey?: string; refreshToken?: number }
+  | { screen: 'createKey'; subAccount: string }
+  | { screen: 'secret'; created: CreatedKey }
+  | { screen: 'transferFilter'; initial?: TransferQuery }
+  | { screen: 'transfers'; query: TransferQuery };
+
+export interface StackEntry {
+  id: number;
+  route: Route;
+}
+
+export interface NavigationState {
+  stack: StackEntry[];
+  nextId: number;
+  helpOpen: boolean;
+}
+
+export type NavigationAction =
+  | { type: 'push'; route: Route }
+  | { type: 'back' }
+  | { type: 'replaceTop'; route: Route }
+  /** Back to the key list, refreshed: drops the form and the secret screen (and with it the secret). */
+  | { type: 'returnToKeys'; subAccount: string; highlightApiKey?: string }
+  | { type: 'toggleHelp' }
+  | { type: 'closeHelp' };
+
+export const initialNavigation: NavigationState = { stack: [{ id: 0, route: { screen: 'picker' } }], nextId: 1, helpOpen: false };
+
+export function navigationReducer(state: NavigationState, action: NavigationAction): NavigationState {
+  switch (action.type) {
+    case 'push':
+      return { ...state, stack: [...state.stack, { id: state.nextId, route: action.route }], nextId: state.nextId + 1, helpOpen: false };
+    case 'back':
+      return state.stack.length > 1 ? { ...state, stack: state.stack.slice(0, -1), helpOpen: false } : state;
+    case 'replaceTop':
+      return { ...state, stack: [...state.stack.slice(0, -1), { id: state.nextId, route: action.route }], nextId: state.nextId + 1 };
+    case 'returnToKeys': {
+      const stack = state.stack
+        .filter((entry) => entry.route.screen !== 'secret' && entry.route.screen !== 'createKey')
+        .map((entry) =>
+          entry.route.screen === 'keys' && entry.route.subAccount === action.subAccount
+            ? { ...entry, route: { ...entry.route, highlightApiKey: action.highlightApiKey, refreshToken: state.nextId } }
+            : entry,
+        );
+      return { ...state, stack, nextId: state.nextId + 1, helpOpen: false };
+    }
+    case 'toggleHelp':
+      return { ...state, helpOpen: !state.helpOpen };
+    case 'closeHelp':
+      return { ...state, helpOpen: false };
+  }
+}
+
+const NavigationContext = createContext<Dispatch<NavigationAction> | undefined>(undefined);
+
+export function NavigationProvider({ dispatch, children }: { dispatch: Dispatch<NavigationAction>; children: ReactNode }) {
+  return <NavigationContext.Provider value={dispatch}>{children}</NavigationContext.Provider>;
+}
+
+export function useNavigate(): Dispatch<NavigationAction> {
+  const dispatch = useContext(NavigationContext);
+  if (!dispatch) throw new Error('useNavigate outside NavigationProvider');
+  return dispatch;
+}
+
+/** Breadcrumb words for the stack, in the operator's terms. */
+export function breadcrumbs(stack: readonly StackEntry[]): string[] {
+  return stack.flatMap(({ route }) => {
+    switch (route.screen) {
+      case 'picker': return ['Sub-accounts'];
+      case 'keys': return [route.subAccount, 'Keys'];
+      case 'createKey': return ['New key'];
+      case 'secret': return ['Secret'];
+      case 'transferFilter': return ['Transfers'];
+      case 'transfers': return ['Results'];
+    }
+  });
+}

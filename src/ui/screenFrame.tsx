@@ -1,0 +1,29 @@
+// What each screen knows of its place: whether it is on top (owns the keys) and the room it has.
+import React, { createContext, useContext, useEffect, type ReactNode } from 'react';
+import type { ScreenId } from './keymap';
+
+export interface ScreenFrame {
+  active: boolean;
+  width: number;
+  height: number;
+  /** Tells the chrome which key table is in force (a screen's modes: list, detail, review…). */
+  setMode: (mode: ScreenId) => void;
+}
+
+const ScreenFrameContext = createContext<ScreenFrame>({ active: true, width: 80, height: 20, setMode: () => undefined });
+
+export function ScreenFrameProvider({ value, children }: { value: ScreenFrame; children: ReactNode }) {
+  return <ScreenFrameContext.Provider value={value}>{children}</ScreenFrameContext.Provider>;
+}
+
+export function useScreenFrame(): ScreenFrame {
+  return useContext(ScreenFrameContext);
+}
+
+/** Declares the screen's current mode while it is on top, so footer and help show its keys. */
+export function useScreenMode(mode: ScreenId): void {
+  const { active, setMode } = useScreenFrame();
+  useEffect(() => {
+    if (active) setMode(mode);
+  }, [active, mode, setMode]);
+}

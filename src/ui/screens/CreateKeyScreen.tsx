@@ -1,0 +1,158 @@
+// New key: permissions checklist (+ typed ones), linked IPs validated live with a counter, a note; then a
+// review of exactly what will be sent, sent once. What was typed survives every error.
+import React, { useCallback, useState } from 'react';
+import { Box, Text } from 'ink';
+import { KNOWN_PERMISSIONS, MAX_LINKED_IPS, type CreatedKey, type NewKeyRequest } from '../../api/types';
+import { fieldError, validateNewKey, type FieldError, type FieldName } from '../../api/validation';
+import { ErrorLine } from '../components/ErrorLine';
+import { FieldList } from '../components/FieldList';
+import { LabeledInput } from '../components/LabeledInput';
+import { PermissionChecklist, moveInChecklist } from '../components/PermissionChecklist';
+import { Spinner } from '../components/Spinner';
+import { commandFor } from '../keymap';
+import { useCreateKey } from '../hooks/useCreateKey';
+import { useScreenKeys } from '../hooks/useKeys';
+import { errorLine } from '../hooks/useResource';
+import { useNavigate } from '../navigation';
+import { useScreenFrame, useScreenMode } from '../screenFrame';
+import { useServices } from '../services';
+
+type Focus = 'permissions' | 'other' | 'ip' | 'note';
+const FOCUS_ORDER: Focus[] = ['permissions', 'other', 'ip', 'note'];
+const FIELD_FOCUS: Partial<Record<FieldName, Focus>> = { permissions: 'permissions', ip: 'ip', note: 'note' };
+
+/** The IPs typed so far, and the live error; a trailing comma is still typing, not an error. */
+export function liveIps(raw: string): { count: number; error: string | undefined } {
+  const settled = raw.replace(/[\s,]+$/, '');
+  const count = settled.split(',').filter((part) => part.trim() !== '').length;
+  return { count, error: settled === '' ? undefined : fieldError('ip', settled)?.message };
+}
+
+export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
+  const { theme } = useServices();
+  const { active, width } = useScreenFrame();
+  const navigate = useNavigate();
+  const [checked, setChecked] = useState<string[]>([]);
+  const [other, setOther] = useState('');
+  const [ip, setIp] = useState('');
+  const [note, setNote] = useState('');
+  const [focus, setFocus] = useState<Focus>('permissions');
+  const [gridCursor, setGridCursor] = useState(0);
+  const [errors, setErrors] = useState<FieldError[]>([]);
+  const [review, setReview] = useState<NewKeyRequest | undefined>();
+  useScreenMode(review ? 'review' : 'createKey');
+
+  const onCreated = useCallback(
+    (created: CreatedKey) => navigate({ type: 'replaceTop', route: { screen: 'secret', created } }),
+    [navigate],
+  );
+  const create = useCreateKey(onCreated);
+  const permissions = [...checked, ...other.split(',').map((p) => p.trim()).filter((p) => p !== '')];
+
+  const toReview = () => {
+    const result = validateNewKey({ subAccount, permissions, ip, note });
+    if (!result.ok) {
+      setErrors(result.errors);
+      const first = result.errors[0];
+      const target = first ? FIELD_FOCUS[first.field] : undefined;
+      if (target) setFocus(target === 'permissions' && checked.length === 0 && other !== '' ? 'other' : target);
+      return;
+    }
+    setErrors([]);
+    setReview(result.value);
+  };
+
+  useScreenKeys(
+    (input, key) => {
+      if (review) {
+        const command = commandFor('review', input, key);
+        if (create.sending) return command !== undefined; // nothing happens while the request is in flight
+        if (create.state.status === 'failed' && create.state.outcomeUnknown) {
+          if (command === 'refresh') navigate({ type: 'returnToKeys', subAccount });
+          else if (command === 'edit') setReview(undefined);
+          return command !== undefined; // never resend blindly after an unknown outcome
+        }
+        if (command === 'submit') create.submit(review);
+        else if (command === 'edit') setReview(undefined);
+        return command !== undefined;
+      }
+      const command = commandFor('createKey', input, key);
+      if (command === 'next' || command === 'previous') {
+        setFocus((f) => FOCUS_ORDER[(FOCUS_ORDER.indexOf(f) + (command === 'next' ? 1 : FOCUS_ORDER.length - 1)) % FOCUS_ORDER.length]!);
+        return true;
+      }
+      if (command === 'review') {
+        toReview();
+        return true;
+      }
+      if (focus === 'permissions') {
+        if (command === 'toggle') {
+          const permission = KNOWN_PERMISSIONS[gridCursor]!;
+          setChecked((list) => (list.includes(permission) ? list.filter((p) => p !== permission) : [...list, permission]));
+          return true;
+        }
+        if (command === 'move') {
+          const direction = key.upArrow ? 'up' : key.downArrow ? 'down' : key.leftArrow ? 'left' : 'right';
+          setGridCursor((c) => moveInChecklist(c, direction));
+          return true;
+        }
+      }
+      return false;
+    },
+    { active, textEntry: !review && focus !== 'permissions' },
+  );
+
+  const errorOf = (field: FieldName) => errors.find((e) => e.field === field)?.message;
+
+  if (review) {
+    const failed = create.state.status === 'failed' ? create.state : undefined;
+    return (
+      <Box flexDirection="column">
+        <Text bold>Review: this is exactly what will be sent to create the key</Text>
+        <Box marginY={1} flexDirection="column">
+          <FieldList
+            fields={[
+              ['subAccount', review.subAccount],
+              ['permissions', review.permissions.join(',')],
+              ['ip', review.ips?.join(',') ?? '(none: the key works from any address)'],
+              ['note', review.note],
+            ]}
+          />
+        </Box>
+        {create.sending ? <Spinner label="Creating the key… (sent once; keys are ignored until the answer)" /> : null}
+        {failed?.outcomeUnknown ? (
+          <Box flexDirection="column">
+            <Text color={theme.warn}>⚠ The request was sent but no answer came: the key may exist.</Text>
+            <Text>Press r to open the key list, refreshed, and check before trying again. Nothing is resent.</Text>
+          </Box>
+        ) : failed ? (
+          <ErrorLine message={errorLine(failed.error)} retryKey="enter" width={width} />
+        ) : null}
+        {!create.sending && !failed?.outcomeUnknown ? <Text color={theme.muted}>enter sends · e edits (nothing is sent)</Text> : null}
+      </Box>
+    );
+  }
+
+  const ips = liveIps(ip);
+  return (
+    <Box flexDirection="column">
+      <Text bold>New API key for {subAccount}</Text>
+      <Text color={focus === 'permissions' ? theme.accent : undefined} bold={focus === 'permissions'}>
+        {focus === 'permissions' ? '› ' : '  '}Permissions <Text color={theme.muted}>({permissions.length} chosen · space toggles)</Text>
+      </Text>
+      <PermissionChecklist checked={checked} cursor={gridCursor} focused={focus === 'permissions' && active} />
+      {errorOf('permissions') ? <Text color={theme.error}>  ✗ {errorOf('permissions')}</Text> : null}
+      <LabeledInput label="Other" value={other} onChange={setOther} focused={active && focus === 'other'} placeholder="more, comma-separated (e.g. read_only)" />
+      <LabeledInput
+        label="Linked IPs"
+        value={ip}
+        onChange={setIp}
+        focused={active && focus === 'ip'}
+        placeholder="optional, e.g. 203.0.113.7, 2001:db8::1"
+        aside={`${ips.count}/${MAX_LINKED_IPS}`}
+        error={ips.error ?? errorOf('ip')}
+      />
+      <LabeledInput label="Note" value={note} onChange={setNote} focused={active && focus === 'note'} placeholder="required, e.g. market-maker bot" error={errorOf('note')} />
+    </Box>
+  );
+}

@@ -1,0 +1,39 @@
+// What the console is given by its caller (cli or tests): the api, where it points, and small side effects.
+import React, { createContext, useContext, type ReactNode } from 'react';
+import type { BrokerApi } from '../api/contract';
+import type { RecentSubAccounts } from '../config/recentSubAccounts';
+import type { CopyToClipboard } from './clipboard';
+import type { ExchangeLog } from './exchangeLog';
+import type { TransferExporter } from '../export/types';
+import type { Theme } from './theme';
+
+export interface ConsoleServices {
+  api: BrokerApi;
+  mode: 'demo' | 'live';
+  /** Host (and port) the console talks to, shown next to the LIVE badge. */
+  target: string;
+  /** Profile name, or "demo". */
+  profile: string;
+  /** Where the credentials came from: sandbox, environment, keychain, session. */
+  credentialSource: string;
+  exchanges: ExchangeLog;
+  recent: RecentSubAccounts;
+  /** Names offered in the picker besides the recent ones (the demo's seeded sub-accounts). */
+  suggestions: string[];
+  copy: CopyToClipboard;
+  exporter: TransferExporter;
+  theme: Theme;
+  now: () => number;
+}
+
+const ServicesContext = createContext<ConsoleServices | undefined>(undefined);
+
+export function ServicesProvider({ services, children }: { services: ConsoleServices; children: ReactNode }) {
+  return <ServicesContext.Provider value={services}>{children}</ServicesContext.Provider>;
+}
+
+export function useServices(): ConsoleServices {
+  const services = useContext(ServicesContext);
+  if (!services) throw new Error('useServices outside ServicesProvider');
+  return services;
+}

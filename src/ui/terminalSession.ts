@@ -1,0 +1,48 @@
+// The console draws on the alternate screen and leaves the terminal exactly as it found it, on every way out:
+// quit, Ctrl-C, a signal, or a crash. Leaving is idempotent and synchronous (it also runs in 'exit').
+import { writeSync } from 'node:fs';
+
+const ENTER = '\u001b[?1049h\u001b[H';
+const LEAVE = '\u001b[?25h\u001b[?1049l';
+
+export interface TerminalSession {
+  leave(): void;
+}
+
+export function enterAlternateScreen(stdout: NodeJS.WriteStream, onSignal: (code: number) => void): TerminalSession {
+  let active = true;
+  const fd = (stdout as NodeJS.WriteStream & { fd?: number }).fd ?? 1;
+  const leave = () => {
+    if (!active) return;
+    active = false;
+    try {
+      if (process.stdin.isTTY && process.stdin.isRaw) process.stdin.setRawMode(false);
+    } catch {
+      // stdin already gone
+    }
+    try {
+      writeSync(fd, LEAVE);
+    } catch {
+      // the terminal is gone: nothing to restore
+    }
+    process.off('exit', leave);
+    for (const [signal] of SIGNALS) process.off(signal, handlers[signal]!);
+  };
+  const handlers: Partial<Record<NodeJS.Signals, () => void>> = {};
+  for (const [signal, code] of SIGNALS) {
+    handlers[signal] = () => {
+      leave();
+      onSignal(code);
+    };
+    process.on(signal, handlers[signal]!);
+  }
+  process.on('exit', leave);
+  writeSync(fd, ENTER);
+  return { leave };
+}
+
+const SIGNALS: Array<[NodeJS.Signals, number]> = [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+  ['SIGHUP', 129],
+];

@@ -1,0 +1,445 @@
+// The signed client and the three operations against the real embedded sandbox, over real sockets.
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { BrokerApi, ClientConfig, ExchangeInfo } from '../../src/api/contract';
+import { BrokerError } from '../../src/api/errors';
+import { poolStats } from '../../src/api/http';
+import { API_KEY_PATH, UNIVERSAL_TRANSFER_PATH, createBrokerApi } from '../../src/api/operations';
+import { splitSignedQuery } from '../../src/api/signing';
+import { startSandbox } from '../../src/sandbox/server';
+import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/types';
+
+const opened: BrokerApi[] = [];
+const sandboxes: RunningSandbox[] = [];
+
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((api) => api.close()));
+});
+
+afterAll(async () => {
+  await Promise.all(sandboxes.splice(0).map((sb) => sb.close()));
+});
+
+async function sandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  const sb = await startSandbox(options);
+  sandboxes.push(sb);
+  return sb;
+}
+
+function apiFor(sb: RunningSandbox, overrides: Partial<ClientConfig> = {}): BrokerApi {
+  const api = createBrokerApi({ baseUrl: sb.baseUrl, apiKey: sb.apiKey, secretKey: sb.secretKey, retryBaseDelayMs: 5, ...overrides });
+  opened.push(api);
+  return api;
+}
+
+async function failure(promise: Promise<unknown>): Promise<BrokerError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof BrokerError) return error;
+    throw error;
+  }
+  throw new Error('expected the call to fail');
+}
+
+/** Requests the sandbox received since `from`, for one path. */
+function requestsSince(sb: RunningSandbox, from: number, path: string) {
+  return sb.requests().slice(from).filter((r) => r.path === path);
+}
+
+const transferQuery = (sb: RunningSandbox) => ({ fromAccountType: 'SPOT', toAccountType: 'FUTURE', toAccount: sb.subAccounts[0], limit: 20 });
+
+describe('the three operations against the sandbox', () => {
+  let sb: RunningSandbox;
+  beforeAll(async () => {
+    sb = await sandbox({ seed: 7 });
+  });
+
+  it('lists the keys of a sub-account, mapped to domain types', async () => {
+    const api = apiFor(sb);
+    const sub = sb.subAccounts[0] ?? '';
+    const keys = await api.listSubAccountKeys(sub);
+    expect(Array.isArray(keys)).toBe(true);
+    for (const key of keys) {
+      expect(typeof key.apiKey).toBe('string');
+      expect(Array.isArray(key.permissions)).toBe(true);
+      expect(Array.isArray(key.ips)).toBe(true);
+      expect(Number.isInteger(key.createdAt)).toBe(true);
+      expect(key).not.toHaveProperty('creatTime');
+    }
+    const [record] = requestsSince(sb, 0, API_KEY_PATH).slice(-1);
+    expect(record?.query).toMatch(new RegExp(`^subAccount=${encodeURIComponent(sub)}&recvWindow=5000&timestamp=\\d+&signature=[0-9a-f]{64}$`));
+  });
+
+  it('creates a key (JSON body in spec order, query with recvWindow, timestamp, signature only) and lists it', async () => {
+    const api = apiFor(sb);
+    const sub = sb.subAccounts[1] ?? '';
+    const from = sb.requests().length;
+    const created = await api.createSubAccountKey({
+      subAccount: sub,
+      permissions: ['SPOT_ACCOUNT_READ', 'SPOT_DEAL_WRITE'],
+      ips: ['10.0.0.1', '10.0.0.2'],
+      note: 'made by a test',
+    });
+    expect(created).toMatchObject({
+      subAccount: sub,
+      note: 'made by a test',
+      permissions: ['SPOT_ACCOUNT_READ', 'SPOT_DEAL_WRITE'],
+      ips: ['10.0.0.1', '10.0.0.2'],
+    });
+    expect(created.apiKey).not.toBe('');
+    expect(created.secretKey.length).toBeGreaterThan(10);
+    expect(Math.abs(created.createdAt - Date.now())).toBeLessThan(60_000);
+    const [post] = requestsSince(sb, from, API_KEY_PATH);
+    expect(post?.method).toBe('POST');
+    expect(post?.query).toMatch(/^recvWindow=5000&timestamp=\d+&signature=[0-9a-f]{64}$/);
+
+    const listed = await api.listSubAccountKeys(sub);
+    expect(listed.find((k) => k.apiKey === created.apiKey)).toMatchObject({ note: 'made by a test', ips: ['10.0.0.1', '10.0.0.2'] });
+  });
+
+  it('creates a key without IPs (the answer omits ip)', async () => {
+    const created = await apiFor(sb).createSubAccountKey({ subAccount: sb.subAccounts[1] ?? '', permissions: ['read_only'], note: 'no ip' });
+    expect(created.ips).toEqual([]);
+    expect(created.permissions).toEqual(['read_only']);
+  });
+
+  it('lists universal transfers with the query in the spec order; amounts stay strings', async () => {
+    const from = sb.requests().length;
+    const query = { ...transferQuery(sb), startTime: 0, endTime: Date.now() + 60_000, page: 1 };
+    const transfers = await apiFor(sb).listUniversalTransfers(query);
+    expect(transfers.length).toBeGreaterThan(0);
+    for (const t of transfers) {
+      expect(t.amount).toMatch(/^\d+(\.\d+)?$/);
+      expect(typeof t.timestamp).toBe('number');
+      expect(t.fromAccountType).toBe('SPOT');
+      expect(t.toAccountType).toBe('FUTURE');
+    }
+    const [record] = requestsSince(sb, from, UNIVERSAL_TRANSFER_PATH);
+    const names = [...new URLSearchParams(splitSignedQuery(record?.query ?? '')?.unsigned)].map(([n]) => n);
+    expect(names).toEqual(['toAccount', 'fromAccountType', 'toAccountType', 'startTime', 'endTime', 'page', 'limit', 'recvWindow', 'timestamp']);
+  });
+
+  it('calls onExchange after every try, without the query', async () => {
+    const seen: ExchangeInfo[] = [];
+    const api = apiFor(sb, { onExchange: (e) => seen.push(e) });
+    sb.queueFaults({ kind: 'status', status: 503 });
+    await api.listSubAccountKeys(sb.subAccounts[0] ?? '');
+    expect(seen.map((e) => [e.attempt, e.status, e.ok])).toEqual([
+      [1, 503, false],
+      [2, 200, true],
+    ]);
+    expect(seen.every((e) => e.path === API_KEY_PATH && e.method === 'GET' && e.operation === 'list keys')).toBe(true);
+  });
+});
+
+describe('service errors', () => {
+  it('surfaces a wrong secret as 700002, without the secret or the signature in the message', async () => {
+    const sb = await sandbox();
+    const api = apiFor(sb, { secretKey: 'not-the-secret' });
+    const error = await failure(api.listSubAccountKeys(sb.subAccounts[0] ?? ''));
+    expect(error).toMatchObject({ kind: 'service', status: 401, code: 700002 });
+    const signature = splitSignedQuery(sb.requests().at(-1)?.query ?? '')?.signature ?? 'missing';
+    expect(error.message).not.toContain('not-the-secret');
+    expect(error.message).not.toContain(signature);
+    expect(error.message).not.toContain('timestamp=');
+    expect(sb.requests()).toHaveLength(1);
+  });
+
+  it('signs only the query with signBody false, matching a sandbox with the same switch', async () => {
+    const sb = await sandbox({ signBody: false });
+    const created = await apiFor(sb, { signBody: false }).createSubAccountKey({ subAccount: sb.subAccounts[0] ?? '', permissions: ['SPOT_ACCOUNT_READ'], note: 'q' });
+    expect(created.secretKey).not.toBe('');
+    const mismatch = await failure(apiFor(sb).createSubAccountKey({ subAccount: sb.subAccounts[0] ?? '', permissions: ['SPOT_ACCOUNT_READ'], note: 'q' }));
+    expect(mismatch.code).toBe(700002);
+  });
+
+  it('surfaces a master key without the permission as 700007', async () => {
+    const sb = await sandbox();
+    sb.setPermissions(['SPOT_ACCOUNT_READ']);
+    const error = await failure(apiFor(sb).listUniversalTransfers(transferQuery(sb)));
+    expect(error).toMatchObject({ kind: 'service', status: 403, code: 700007 });
+    expect(error.message).toContain('lacks the permission');
+    expect(sb.requests()).toHaveLength(1);
+  });
+
+  it('uses the configured API key header', async () => {
+    const sb = await sandbox({ apiKeyHeader: 'X-Other-Key' });
+    const keys = await apiFor(sb, { apiKeyHeader: 'X-Other-Key' }).listSubAccountKeys(sb.subAccounts[0] ?? '');
+    expect(Array.isArray(keys)).toBe(true);
+    const error = await failure(apiFor(sb).listSubAccountKeys(sb.subAccounts[0] ?? ''));
+    expect(error.code).toBe(10072);
+  });
+
+  it('reads a non-JSON HTML error page as a service error with one short line', async () => {
+    const sb = await sandbox();
+    sb.queueFaults({ kind: 'html', status: 404 });
+    const error = await failure(apiFor(sb).listSubAccountKeys(sb.subAccounts[0] ?? ''));
+    expect(error).toMatchObject({ kind: 'service', status: 404, serviceMessage: '404 Not Found' });
+    expect(error.message).not.toMatch(/[<\n]/);
+  });
+
+  it('reads the other envelope {"code":"0","message":""}', async () => {
+    const sb = await sandbox();
+    sb.queueFaults({ kind: 'envelope', status: 400 });
+    const error = await failure(apiFor(sb).listSubAccountKeys(sb.subAccounts[0] ?? ''));
+    expect(error).toMatchObject({ kind: 'service', status: 400, code: 0 });
+    expect(error.message).toMatch(/^list keys failed \(HTTP 400/);
+  });
+
+  it('calls a 200 that is not JSON malformed', async () => {
+    const sb = await sandbox();
+    sb.queueFaults({ kind: 'malformed' });
+    const error = await failure(apiFor(sb).listSubAccountKeys(sb.subAccounts[0] ?? ''));
+    expect(error).toMatchObject({ kind: 'malformed', status: 200 });
+    expect(sb.requests()).toHaveLength(1);
+  });
+
+  it('calls JSON of the wrong shape malformed', async () => {
+    const sb = await sandbox();
+    sb.queueFaults({ kind: 'wrong-shape' });
+    const error = await failure(apiFor(sb).listUniversalTransfers(transferQuery(sb)));
+    expect(error.kind).toBe('malformed');
+    expect(error.message).toContain('unexpected answer');
+  });
+});
+
+describe('retries', () => {
+  it('retries a GET on 503 with a fresh timestamp and signature: two 503s then success → 3 requests', async () => {
+    const sb = await sandbox();
+    sb.queueFaults({ kind: 'status', status: 503 }, { kind: 'status', status: 503 });
+    const keys = await apiFor(sb).listSubAccountKeys(sb.subAccounts[0] ?? '');
+    expect(Array.isArray(keys)).toBe(true);
+    const records = sb.requests();
+    expect(records.map((r) => r.status)).toEqual([503, 503, 200]);
+    expect(new Set(records.map((r) => splitSignedQuery(r.query)?.signature)).size).toBe(3);
+  });
+
+  it('gives up after maxTries and throws the last error', async () => {
+    const sb = await sandbox();
+    sb.queueFaults({ kind: 'status', status: 502 }, { kind: 'status', status: 503 }, { kind: 'status', status: 504 });
+    const error = await failure(apiFor(sb, { maxTries: 2 }).listSubAccountKeys(sb.subAccounts[0] ?? ''));
+    expect(error).toMatchObject({ kind: 'service', status: 503 });
+    expect(sb.requests()).toHaveLength(2);
+  });
+
+  it('never retries a POST: one 503 → exactly one POST and an error', async () => {
+    const sb = await sandbox();
+    sb.queueFaults({ kind: 'status', status: 503 });
+    const error = await failure(apiFor(sb).createSubAccountKey({ subAccount: sb.subAccounts[0] ?? '', permissions: ['SPOT_ACCOUNT_READ'], note: 'x' }));
+    expect(error).toMatchObject({ kind: 'service', status: 503 });
+    expect(sb.requests().filter((r) => r.method === 'POST')).toHaveLength(1);
+  });
+
+  it('honours Retry-After on 429, then succeeds', async () => {
+    const sb = await sandbox();
+    sb.queueFaults({ kind: 'rate-limit', retryAfterSec: 1 });
+    const started = performance.now();
+    await apiFor(sb).listSubAccountKeys(sb.subAccounts[0] ?? '');
+    expect(performance.now() - started).toBeGreaterThanOrEqual(950);
+    expect(sb.requests().map((r) => r.status)).toEqual([429, 200]);
+  });
+
+  it('fails at once when Retry-After is beyond the cap, carrying retryAfterMs', async () => {
+    const sb = await sandbox();
+    sb.queueFaults({ kind: 'rate-limit', retryAfterSec: 60 });
+    const started = performance.now();
+    const error = await failure(apiFor(sb).listSubAccountKeys(sb.subAccounts[0] ?? ''));
+    expect(error).toMatchObject({ kind: 'service', status: 429, retryAfterMs: 60_000 });
+    expect(error.message).toContain('try again in 60 s');
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(sb.requests()).toHaveLength(1);
+  });
+
+  it('lets the caller abort the wait between tries', async () => {
+    const sb = await sandbox();
+    sb.queueFaults({ kind: 'rate-limit', retryAfterSec: 5 });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 200);
+    const started = performance.now();
+    const error = await failure(apiFor(sb).listSubAccountKeys(sb.subAccounts[0] ?? '', { signal: controller.signal }));
+    expect(error.kind).toBe('aborted');
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(sb.requests()).toHaveLength(1);
+  });
+
+  it('retries a GET whose connection was reset', async () => {
+    const sb = await sandbox();
+    sb.queueFaults({ kind: 'reset' });
+    const keys = await apiFor(sb).listSubAccountKeys(sb.subAccounts[0] ?? '');
+    expect(Array.isArray(keys)).toBe(true);
+    expect(sb.requests()).toHaveLength(2);
+  });
+});
+
+describe('connections and time', () => {
+  it('a POST whose connection drops after handling is outcome-unknown, and the key exists', async () => {
+    const sb = await sandbox();
+    const sub = sb.subAccounts[0] ?? '';
+    const api = apiFor(sb);
+    sb.queueFaults({ kind: 'reset-after-handling' });
+    const error = await failure(api.createSubAccountKey({ subAccount: sub, permissions: ['SPOT_ACCOUNT_READ'], note: 'maybe-made' }));
+    expect(error.kind).toBe('outcome-unknown');
+    expect(error.message).toContain('check before sending it again');
+    expect(sb.requests().filter((r) => r.method === 'POST')).toHaveLength(1);
+    const keys = await api.listSubAccountKeys(sub);
+    expect(keys.some((k) => k.note === 'maybe-made')).toBe(true);
+  });
+
+  it('a POST that cannot connect is a network error: nothing was sent', async () => {
+    const closedPort = await new Promise<number>((resolve) => {
+      const server = createServer();
+      server.listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as AddressInfo;
+        server.close(() => resolve(port));
+      });
+    });
+    const api = createBrokerApi({ baseUrl: `http://127.0.0.1:${closedPort}`, apiKey: 'k', secretKey: 's' });
+    opened.push(api);
+    const error = await failure(api.createSubAccountKey({ subAccount: 'a', permissions: ['SPOT_ACCOUNT_READ'], note: 'n' }));
+    expect(error.kind).toBe('network');
+    expect(error.message).toContain('ECONNREFUSED');
+  });
+
+  it('times out when the answer comes later than timeoutMs', async () => {
+    const sb = await sandbox();
+    sb.queueFaults({ kind: 'delay', ms: 2_000 });
+    const started = performance.now();
+    const error = await failure(apiFor(sb, { timeoutMs: 200, maxTries: 1 }).listSubAccountKeys(sb.subAccounts[0] ?? ''));
+    expect(error.kind).toBe('timeout');
+    expect(performance.now() - started).toBeLessThan(1_500);
+  });
+
+  it('retries a GET that timed out', async () => {
+    const sb = await sandbox();
+    sb.queueFaults({ kind: 'delay', ms: 1_000 });
+    const keys = await apiFor(sb, { timeoutMs: 200 }).listSubAccountKeys(sb.subAccounts[0] ?? '');
+    expect(Array.isArray(keys)).toBe(true);
+    expect(sb.requests()).toHaveLength(2);
+  });
+
+  it('a POST that times out is outcome-unknown', async () => {
+    const sb = await sandbox();
+    sb.queueFaults({ kind: 'delay', ms: 1_000 });
+    const error = await failure(apiFor(sb, { timeoutMs: 200 }).createSubAccountKey({ subAccount: sb.subAccounts[0] ?? '', permissions: ['SPOT_ACCOUNT_READ'], note: 'slow' }));
+    expect(error.kind).toBe('outcome-unknown');
+  });
+
+  it('an abort through the caller signal is aborted, not a timeout', async () => {
+    const sb = await sandbox();
+    sb.queueFaults({ kind: 'delay', ms: 2_000 });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const error = await failure(apiFor(sb, { timeoutMs: 5_000 }).listSubAccountKeys(sb.subAccounts[0] ?? '', { signal: controller.signal }));
+    expect(error.kind).toBe('aborted');
+    expect(sb.requests()).toHaveLength(1);
+  });
+
+  it('does not send at all when the signal is already aborted', async () => {
+    const sb = await sandbox();
+    const error = await failure(apiFor(sb).listSubAccountKeys(sb.subAccounts[0] ?? '', { signal: AbortSignal.abort() }));
+    expect(error.kind).toBe('aborted');
+    expect(sb.requests()).toHaveLength(0);
+  });
+
+  for (const clockOffsetMs of [30_000, -30_000]) {
+    it(`recovers from a server clock ${clockOffsetMs > 0 ? 'ahead' : 'behind'} by 30 s for a GET`, async () => {
+      const sb = await sandbox({ clockOffsetMs });
+      const api = apiFor(sb, { maxTries: 1 });
+      const keys = await api.listSubAccountKeys(sb.subAccounts[0] ?? '');
+      expect(Array.isArray(keys)).toBe(true);
+      expect(Math.abs(api.clockOffsetMs() - clockOffsetMs)).toBeLessThan(1_500);
+      expect(sb.requests().map((r) => r.status)).toEqual([400, 200]);
+      // Once measured, the next request is right the first time, a POST included.
+      await api.createSubAccountKey({ subAccount: sb.subAccounts[0] ?? '', permissions: ['SPOT_ACCOUNT_READ'], note: 'clock' });
+      expect(sb.requests().map((r) => r.status)).toEqual([400, 200, 200]);
+    });
+  }
+
+  it('does not retry a POST rejected for its timestamp, but learns the offset from it', async () => {
+    const sb = await sandbox({ clockOffsetMs: 30_000 });
+    const api = apiFor(sb);
+    const error = await failure(api.createSubAccountKey({ subAccount: sb.subAccounts[0] ?? '', permissions: ['SPOT_ACCOUNT_READ'], note: 'c' }));
+    expect(error.code).toBe(700003);
+    expect(sb.requests()).toHaveLength(1);
+    expect(api.clockOffsetMs()).toBeGreaterThan(28_000);
+  });
+
+  it('keeps the offset at 0 when the clocks agree', async () => {
+    const sb = await sandbox();
+    const api = apiFor(sb);
+    await api.listSubAccountKeys(sb.subAccounts[0] ?? '');
+    expect(api.clockOffsetMs()).toBe(0);
+  });
+});
+
+describe('behind a proxy path, over few connections', () => {
+  let sb: RunningSandbox;
+  let proxy: Server;
+  let proxyUrl: string;
+  let connections = 0;
+
+  beforeAll(async () => {
+    sb = await sandbox();
+    // A reverse proxy serving the sandbox under /proxy; it counts the client's TCP connections.
+    proxy = createServer((req, res) => {
+      const target = new URL(sb.baseUrl);
+      const upstream = httpRequest(
+        { host: target.hostname, port: target.port, method: req.method, path: (req.url ?? '').replace(/^\/proxy/, ''), headers: req.headers },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      upstream.on('error', () => res.destroy());
+      req.pipe(upstream);
+    });
+    proxy.on('connection', () => {
+      connections += 1;
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/proxy/`;
+  });
+
+  afterAll(async () => {
+    await new Promise<void>((resolve) => {
+      proxy.close(() => resolve());
+      proxy.closeAllConnections();
+    });
+  });
+
+  it('joins a base URL with a path prefix and reuses keep-alive connections (21 calls, at most 2 sockets)', async () => {
+    const api = createBrokerApi({ baseUrl: proxyUrl, apiKey: sb.apiKey, secretKey: sb.secretKey });
+    opened.push(api);
+    const before = sb.requests().length;
+    for (let i = 0; i < 20; i += 1) await api.listSubAccountKeys(sb.subAccounts[0] ?? '');
+    await api.createSubAccountKey({ subAccount: sb.subAccounts[0] ?? '', permissions: ['SPOT_ACCOUNT_READ'], note: 'via proxy' });
+    const received = sb.requests().slice(before);
+    expect(received).toHaveLength(21);
+    expect(received.every((r) => r.path === API_KEY_PATH && r.status === 200)).toBe(true);
+    // undici's Pool may open a second socket when the next request is dispatched before the first socket is
+    // marked free again (same tick as the body's end); what matters is reuse, not one new socket per call.
+    expect(connections).toBeGreaterThanOrEqual(1);
+    expect(connections).toBeLessThanOrEqual(2);
+  });
+});
+
+describe('pool ownership', () => {
+  it('shares one pool per origin between clients and closes it with the last one', async () => {
+    const sb = await sandbox();
+    const config = { baseUrl: sb.baseUrl, apiKey: sb.apiKey, secretKey: sb.secretKey };
+    const one = createBrokerApi(config);
+    const two = createBrokerApi({ ...config, baseUrl: `${sb.baseUrl}/` });
+    await Promise.all([one.listSubAccountKeys(sb.subAccounts[0] ?? ''), two.listSubAccountKeys(sb.subAccounts[0] ?? '')]);
+    expect(poolStats(sb.baseUrl)?.connected).toBeGreaterThanOrEqual(1);
+    await one.close();
+    await one.close();
+    expect(poolStats(sb.baseUrl)).toBeDefined();
+    expect((await two.listSubAccountKeys(sb.subAccounts[0] ?? '')).length).toBeGreaterThanOrEqual(0);
+    const closedError = await failure(one.listSubAccountKeys(sb.subAccounts[0] ?? ''));
+    expect(closedError.kind).toBe('network');
+    await two.close();
+    expect(poolStats(sb.baseUrl)).toBeUndefined();
+  });
+});

@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { BrokerError } from '../../src/api/errors';
+import { CLOCK_SKEW_THRESHOLD_MS, offsetFromSkew, skewFromDateHeader } from '../../src/api/clock';
+import { MAX_BACKOFF_MS, backoffDelay, isRetryableStatus, parseRetryAfter, sleep } from '../../src/api/retry';
+
+describe('skewFromDateHeader', () => {
+  const local = Date.UTC(2024, 0, 1, 12, 0, 0, 250);
+
+  it('compares Date + 500 ms with the midpoint of send and receive', () => {
+    const date = new Date(Date.UTC(2024, 0, 1, 12, 0, 30)).toUTCString();
+    // midpoint = local + 100; server ≈ 12:00:30.500 → skew = 30 500 − 350
+    expect(skewFromDateHeader(date, local, local + 200)).toBe(30_150);
+  });
+
+  it('is negative when the server is behind', () => {
+    const date = new Date(Date.UTC(2024, 0, 1, 11, 59, 30)).toUTCString();
+    expect(skewFromDateHeader(date, local, local)).toBe(-29_750);
+  });
+
+  it('is undefined without a readable header', () => {
+    expect(skewFromDateHeader(undefined, 0, 0)).toBeUndefined();
+    expect(skewFromDateHeader('yesterday-ish', 0, 0)).toBeUndefined();
+  });
+
+  it('stays within the Date header resolution of the true skew', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -100_000, max: 100_000 }), fc.integer({ min: 0, max: 2_000 }), (trueSkew, rtt) => {
+        const sentAt = 1_700_000_000_000;
+        const serverAtAnswer = sentAt + rtt / 2 + trueSkew;
+        const date = new Date(Math.floor(serverAtAnswer / 1000) * 1000).toUTCString();
+        const skew = skewFromDateHeader(date, sentAt, sentAt + rtt);
+        expect(skew).toBeDefined();
+        expect(Math.abs((skew ?? 0) - trueSkew)).toBeLessThanOrEqual(501);
+      }),
+    );
+  });
+});
+
+describe('offsetFromSkew', () => {
+  it('applies a skew only beyond the threshold', () => {
+    expect(offsetFromSkew(CLOCK_SKEW_THRESHOLD_MS)).toBe(0);
+    expect(offsetFromSkew(-999)).toBe(0);
+    expect(offsetFromSkew(1001)).toBe(1001);
+    expect(offsetFromSkew(-30_000)).toBe(-30_000);
+  });
+});
+
+describe('backoffDelay', () => {
+  it('doubles from the base with jitter between half and all of it', () => {
+    expect(backoffDelay(1, 100, () => 0)).toBe(50);
+    expect(backoffDelay(1, 100, () => 1)).toBe(100);
+    expect(backoffDelay(3, 100, () => 1)).toBe(400);
+    expect(backoffDelay(3, 100, () => 0)).toBe(200);
+  });
+
+  it('is capped', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 60 }), fc.integer({ min: 0, max: 10_000 }), fc.double({ min: 0, max: 1, noNaN: true }), (n, base, r) => {
+        const delay = backoffDelay(n, base, () => r);
+        expect(delay).toBeGreaterThanOrEqual(0);
+        expect(delay).toBeLessThanOrEqual(MAX_BACKOFF_MS);
+      }),
+    );
+  });
+});
+
+describe('parseRetryAfter', () => {
+  it('reads delta-seconds', () => {
+    expect(parseRetryAfter('2', 0)).toBe(2000);
+    expect(parseRetryAfter(' 0 ', 0)).toBe(0);
+  });
+
+  it('reads an HTTP-date against the reference time', () => {
+    const ref = Date.UTC(2024, 0, 1, 0, 0, 0);
+    expect(parseRetryAfter(new Date(ref + 5000).toUTCString(), ref)).toBe(5000);
+    expect(parseRetryAfter(new Date(ref - 5000).toUTCString(), ref)).toBe(0);
+  });
+
+  it('ignores absent or unreadable values', () => {
+    expect(parseRetryAfter(undefined, 0)).toBeUndefined();
+    expect(parseRetryAfter('soon', 0)).toBeUndefined();
+  });
+});
+
+describe('isRetryableStatus', () => {
+  it('retries 429 and 5xx only', () => {
+    expect([429, 500, 502, 503, 504].every(isRetryableStatus)).toBe(true);
+    expect([200, 400, 401, 403, 404].some(isRetryableStatus)).toBe(false);
+  });
+});
+
+describe('sleep', () => {
+  it('waits', async () => {
+    const start = performance.now();
+    await sleep(30, undefined, 'op');
+    expect(performance.now() - start).toBeGreaterThanOrEqual(25);
+  });
+
+  it('is cut short by the caller signal with an aborted BrokerError', async () => {
+    const controller = new AbortController();
+    const start = performance.now();
+    setTimeout(() => controller.abort(), 20);
+    const error = await sleep(5_000, controller.signal, 'op').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BrokerError);
+    expect((error as BrokerError).kind).toBe('aborted');
+    expect(performance.now() - start).toBeLessThan(1_000);
+  });
+
+  it('rejects at once when already aborted', async () => {
+    await expect(sleep(5_000, AbortSignal.abort(), 'op')).rejects.toMatchObject({ kind: 'aborted' });
+  });
+});

@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { createHmac } from 'node:crypto';
+import fc from 'fast-check';
+import { buildQuery, signPayload, signQuery, signatureMatches, splitSignedQuery, totalParams } from '../../src/api/signing';
+
+describe('signPayload', () => {
+  it('is lowercase hex HMAC-SHA256 (RFC 4231 test case 2)', () => {
+    expect(signPayload('Jefe', 'what do ya want for nothing?')).toBe('5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843');
+  });
+});
+
+describe('signQuery', () => {
+  const base = { recvWindow: 5000, timestamp: 1_700_000_000_000, secret: 's3cret', signBody: true } as const;
+
+  it('puts params in the given order, then recvWindow, timestamp, and the signature last', () => {
+    const signed = signQuery({ ...base, params: [['subAccount', 'alice'], ['page', 2]], body: '' });
+    expect(signed).toMatch(/^subAccount=alice&page=2&recvWindow=5000&timestamp=1700000000000&signature=[0-9a-f]{64}$/);
+  });
+
+  it('signs the query followed directly by the body (DESIGN §4 totalParams)', () => {
+    const body = '{"subAccount":"alice","permissions":"SPOT_ACCOUNT_READ","note":"n"}';
+    const signed = signQuery({ ...base, params: [], body });
+    const split = splitSignedQuery(signed);
+    expect(split?.unsigned).toBe('recvWindow=5000&timestamp=1700000000000');
+    const expected = createHmac('sha256', 's3cret').update(`recvWindow=5000&timestamp=1700000000000${body}`).digest('hex');
+    expect(split?.signature).toBe(expected);
+  });
+
+  it('signs the query only when signBody is false', () => {
+    const withBody = signQuery({ ...base, params: [], body: '{"a":1}', signBody: false });
+    const withoutBody = signQuery({ ...base, params: [], body: '', signBody: false });
+    expect(withBody).toBe(withoutBody);
+  });
+
+  it('form-urlencodes values', () => {
+    expect(buildQuery([['note', 'a b&c=d'], ['skip', undefined], ['n', 0]])).toBe('note=a+b%26c%3Dd&n=0');
+  });
+});
+
+describe('signatureMatches', () => {
+  it('accepts the signature and rejects another', () => {
+    const sig = signPayload('k', 'x=1');
+    expect(signatureMatches('k', 'x=1', sig)).toBe(true);
+    expect(signatureMatches('k', 'x=1', sig.toUpperCase())).toBe(true);
+    expect(signatureMatches('k', 'x=2', sig)).toBe(false);
+    expect(signatureMatches('k', 'x=1', 'short')).toBe(false);
+  });
+});
+
+// ---- properties ----
+
+const name = fc.stringMatching(/^[A-Za-z][A-Za-z0-9_]{0,11}$/);
+const value = fc.oneof(fc.string({ maxLength: 20 }), fc.integer(), fc.constant(undefined));
+const params = fc.array(fc.tuple(name, value), { maxLength: 8 });
+const secret = fc.string({ minLength: 1, maxLength: 40 });
+
+describe('signing properties', () => {
+  it('the signature is deterministic', () => {
+    fc.assert(
+      fc.property(params, fc.nat(), fc.string(), secret, fc.boolean(), (p, ts, body, s, signBody) => {
+        const input = { params: p, recvWindow: 5000, timestamp: ts, body, secret: s, signBody };
+        expect(signQuery(input)).toBe(signQuery(input));
+      }),
+    );
+  });
+
+  it('any change to the query changes the signature', () => {
+    fc.assert(
+      fc.property(params, params, fc.nat(), secret, (a, b, ts, s) => {
+        fc.pre(buildQuery(a) !== buildQuery(b));
+        const sigA = splitSignedQuery(signQuery({ params: a, recvWindow: 5000, timestamp: ts, body: '', secret: s, signBody: true }))?.signature;
+        const sigB = splitSignedQuery(signQuery({ params: b, recvWindow: 5000, timestamp: ts, body: '', secret: s, signBody: true }))?.signature;
+        expect(sigA).not.toBe(sigB);
+      }),
+    );
+  });
+
+  it('any change to the timestamp or the body changes the signature (when the body is signed)', () => {
+    fc.assert(
+      fc.property(params, fc.nat(), fc.nat(), fc.string(), fc.string(), secret, (p, t1, t2, b1, b2, s) => {
+        fc.pre(t1 !== t2 || b1 !== b2);
+        const one = signQuery({ params: p, recvWindow: 5000, timestamp: t1, body: b1, secret: s, signBody: true });
+        const two = signQuery({ params: p, recvWindow: 5000, timestamp: t2, body: b2, secret: s, signBody: true });
+        expect(splitSignedQuery(one)?.signature).not.toBe(splitSignedQuery(two)?.signature);
+      }),
+    );
+  });
+
+  it('splitSignedQuery returns exactly what was signed, and the signature verifies', () => {
+    fc.assert(
+      fc.property(params, fc.nat(), fc.string(), secret, fc.boolean(), (p, ts, body, s, signBody) => {
+        const signed = signQuery({ params: p, recvWindow: 5000, timestamp: ts, body, secret: s, signBody });
+        const split = splitSignedQuery(signed);
+        expect(split).toBeDefined();
+        if (!split) return;
+        expect(`${split.unsigned}&signature=${split.signature}`).toBe(signed);
+        expect(split.unsigned).toBe(buildQuery([...p, ['recvWindow', 5000], ['timestamp', ts]]));
+        expect(signatureMatches(s, totalParams(split.unsigned, body, signBody), split.signature)).toBe(true);
+      }),
+    );
+  });
+
+  it('buildQuery keeps the order and skips undefined values', () => {
+    fc.assert(
+      fc.property(params, (p) => {
+        const decoded = [...new URLSearchParams(buildQuery(p))];
+        const expected = p.filter(([, v]) => v !== undefined).map(([n, v]) => [n, String(v)]);
+        expect(decoded).toEqual(expected);
+      }),
+    );
+  });
+});

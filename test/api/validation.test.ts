@@ -1,0 +1,416 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  type Checked,
+  ValidationError,
+  checkAccount,
+  checkAccountType,
+  checkClientTranId,
+  checkIps,
+  checkLimit,
+  checkNote,
+  checkPage,
+  checkPermissions,
+  checkSubAccount,
+  fieldError,
+  formatFieldErrors,
+  parseTimeInput,
+  validateNewKey,
+  validateTransferQuery,
+} from '../../src/api/validation';
+
+function value<T>(result: Checked<T>): T {
+  if (!result.ok) throw new Error(`expected ok, got ${result.error.message}`);
+  return result.value;
+}
+function message<T>(result: Checked<T>): string {
+  if (result.ok) throw new Error(`expected an error, got ${JSON.stringify(result.value)}`);
+  return result.error.message;
+}
+
+const NOW = new Date(2026, 10, 21, 12, 0, 0).getTime(); // local 2026-11-21 12:00
+
+describe('subAccount', () => {
+  it('trims and accepts a name', () => {
+    expect(value(checkSubAccount('  deskalpha01 '))).toBe('deskalpha01');
+  });
+  it.each([
+    ['', 'subAccount: required'],
+    ['   ', 'subAccount: required'],
+    ['desk alpha', "subAccount: must not contain spaces ('desk alpha')"],
+    ['desk\u0007', 'subAccount: must not contain control characters'],
+    ['x'.repeat(65), 'subAccount: at most 64 characters (got 65)'],
+  ])('%j → %s', (raw, expected) => {
+    expect(message(checkSubAccount(raw))).toBe(expected);
+  });
+  it('accepts exactly 64 characters', () => {
+    expect(value(checkSubAccount('x'.repeat(64)))).toHaveLength(64);
+  });
+});
+
+describe('permissions', () => {
+  it('splits, trims and de-duplicates a comma list, keeping order', () => {
+    expect(value(checkPermissions(' SPOT_ACCOUNT_READ , SPOT_DEAL_READ,SPOT_ACCOUNT_READ'))).toEqual([
+      'SPOT_ACCOUNT_READ',
+      'SPOT_DEAL_READ',
+    ]);
+  });
+  it('takes an array (entries may themselves hold commas)', () => {
+    expect(value(checkPermissions(['SPOT_ACCOUNT_READ', ' SPOT_DEAL_WRITE,SPOT_DEAL_READ ']))).toEqual([
+      'SPOT_ACCOUNT_READ',
+      'SPOT_DEAL_WRITE',
+      'SPOT_DEAL_READ',
+    ]);
+  });
+  it('accepts unknown but well-formed tokens as written (read_only)', () => {
+    expect(value(checkPermissions('read_only,FUTURE_THING2'))).toEqual(['read_only', 'FUTURE_THING2']);
+  });
+  it('gives a known permission in another case its known spelling', () => {
+    expect(value(checkPermissions('spot_account_read,SPOT_ACCOUNT_READ'))).toEqual(['SPOT_ACCOUNT_READ']);
+  });
+  it.each([
+    ['', 'permissions: at least one is required (e.g. SPOT_ACCOUNT_READ)'],
+    ['  ', 'permissions: at least one is required (e.g. SPOT_ACCOUNT_READ)'],
+    ['SPOT_ACCOUNT_READ,,SPOT_DEAL_READ', 'permissions: empty permission between commas'],
+    ['SPOT_ACCOUNT_READ,', 'permissions: empty permission between commas'],
+    ['SPOT-READ', "permissions: 'SPOT-READ' is not a permission name (letters, digits and _, starting with a letter; e.g. SPOT_ACCOUNT_READ)"],
+    ['1SPOT', "permissions: '1SPOT' is not a permission name (letters, digits and _, starting with a letter; e.g. SPOT_ACCOUNT_READ)"],
+    ['SPOT READ', "permissions: 'SPOT READ' is not a permission name (letters, digits and _, starting with a letter; e.g. SPOT_ACCOUNT_READ)"],
+    [`A${'B'.repeat(64)}`, `permissions: 'A${'B'.repeat(38)}…' is longer than 64 characters`],
+  ])('%j → %s', (raw, expected) => {
+    expect(message(checkPermissions(raw))).toBe(expected);
+  });
+  it('rejects an empty array', () => {
+    expect(message(checkPermissions([]))).toMatch(/^permissions: at least one/);
+  });
+});
+
+describe('ip', () => {
+  it('blank means none', () => {
+    expect(value(checkIps(''))).toEqual([]);
+    expect(value(checkIps('   '))).toEqual([]);
+  });
+  it('trims and accepts up to 4 IPv4/IPv6 addresses', () => {
+    expect(value(checkIps(' 10.0.0.1, 2001:db8::1 ,192.168.1.2,::1'))).toEqual(['10.0.0.1', '2001:db8::1', '192.168.1.2', '::1']);
+  });
+  it.each([
+    ['1.1.1.1,2.2.2.2,3.3.3.3,4.4.4.4,5.5.5.5', 'ip: at most 4 addresses (got 5)'],
+    ['10.0.0.0/24', "ip: '10.0.0.0/24' is a range (CIDR); give single addresses"],
+    ['2001:db8::/32', "ip: '2001:db8::/32' is a range (CIDR); give single addresses"],
+    ['1.1.1.1,,2.2.2.2', 'ip: empty address between commas'],
+    [',1.1.1.1', 'ip: empty address before the first comma'],
+    ['1.1.1.1,', 'ip: empty address after the last comma'],
+    ['1.1.1.1,1.1.1.1', "ip: '1.1.1.1' is listed twice"],
+    ['2001:DB8::1,2001:db8::1', "ip: '2001:db8::1' is listed twice"],
+    ['1.2.3', "ip: '1.2.3' is not an IPv4 or IPv6 address"],
+    ['256.1.1.1', "ip: '256.1.1.1' is not an IPv4 or IPv6 address"],
+    ['example.com', "ip: 'example.com' is not an IPv4 or IPv6 address"],
+    ['1.1.1.1 2.2.2.2', "ip: '1.1.1.1 2.2.2.2' is not an IPv4 or IPv6 address"],
+    ['fe80::1%eth0', "ip: 'fe80::1%eth0' has a zone index (%…); give the address alone"],
+  ])('%j → %s', (raw, expected) => {
+    expect(message(checkIps(raw))).toBe(expected);
+  });
+
+  const ipv4 = fc.tuple(fc.nat(255), fc.nat(255), fc.nat(255), fc.nat(255)).map((parts) => parts.join('.'));
+
+  it('property: any 1–4 distinct IPv4s are accepted and round-trip', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(ipv4, { minLength: 1, maxLength: 4 }), fc.constantFrom(',', ', ', ' , '), (ips, sep) => {
+        expect(value(checkIps(ips.join(sep)))).toEqual(ips);
+      }),
+    );
+  });
+  it('property: 5 or more distinct addresses are always rejected, naming ip', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(ipv4, { minLength: 5, maxLength: 20 }), (ips) => {
+        const result = checkIps(ips.join(','));
+        expect(result.ok).toBe(false);
+        if (!result.ok) {
+          expect(result.error.field).toBe('ip');
+          expect(result.error.message).toBe(`ip: at most 4 addresses (got ${ips.length})`);
+        }
+      }),
+    );
+  });
+  it('property: a list with a CIDR entry is rejected as a range', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(ipv4, { minLength: 0, maxLength: 3 }), ipv4, fc.integer({ min: 0, max: 32 }), (ips, net, bits) => {
+        expect(message(checkIps([...ips, `${net}/${bits}`].join(',')))).toMatch(/is a range \(CIDR\)/);
+      }),
+    );
+  });
+});
+
+describe('note', () => {
+  it('trims and accepts', () => {
+    expect(value(checkNote('  trading bot '))).toBe('trading bot');
+    expect(value(checkNote('n'.repeat(100)))).toHaveLength(100);
+  });
+  it.each([
+    ['', 'note: required (a short description of the key)'],
+    ['  ', 'note: required (a short description of the key)'],
+    ['a\tb', 'note: must not contain control characters (tabs, line breaks)'],
+    ['a\nb', 'note: must not contain control characters (tabs, line breaks)'],
+    ['n'.repeat(101), 'note: at most 100 characters (got 101)'],
+  ])('%j → %s', (raw, expected) => {
+    expect(message(checkNote(raw))).toBe(expected);
+  });
+  it('counts characters, not UTF-16 units', () => {
+    expect(value(checkNote('🔑'.repeat(100)))).toHaveLength(200);
+  });
+});
+
+describe('clientTranId', () => {
+  it('accepts exactly 32 letters and digits (trimmed)', () => {
+    expect(value(checkClientTranId(' abcdefghijklmnopqrstuvwxyzABCDEF '))).toBe('abcdefghijklmnopqrstuvwxyzABCDEF');
+  });
+  it.each([
+    ['a'.repeat(31), 'clientTranId: must be exactly 32 letters and digits (got 31)'],
+    ['a'.repeat(33), 'clientTranId: must be exactly 32 letters and digits (got 33)'],
+    ['', 'clientTranId: must be exactly 32 letters and digits (got 0)'],
+    [`${'a'.repeat(31)}-`, "clientTranId: only letters and digits allowed (found '-')"],
+    [`${'a'.repeat(30)} b`, "clientTranId: only letters and digits allowed (found ' ')"],
+  ])('%j → %s', (raw, expected) => {
+    expect(message(checkClientTranId(raw))).toBe(expected);
+  });
+  const alnum = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'.split(''));
+  it('property: any 32-character alphanumeric string is accepted', () => {
+    fc.assert(
+      fc.property(fc.array(alnum, { minLength: 32, maxLength: 32 }), (chars) => {
+        expect(value(checkClientTranId(chars.join('')))).toBe(chars.join(''));
+      }),
+    );
+  });
+  it('property: any other length is rejected, saying how many were given', () => {
+    fc.assert(
+      fc.property(
+        fc.array(alnum, { minLength: 0, maxLength: 80 }).filter((a) => a.length !== 32),
+        (chars) => {
+          expect(message(checkClientTranId(chars.join('')))).toBe(
+            `clientTranId: must be exactly 32 letters and digits (got ${chars.length})`,
+          );
+        },
+      ),
+    );
+  });
+});
+
+describe('page and limit', () => {
+  it('accepts whole numbers in range', () => {
+    expect(value(checkPage('1'))).toBe(1);
+    expect(value(checkPage(' 42 '))).toBe(42);
+    expect(value(checkLimit('1'))).toBe(1);
+    expect(value(checkLimit('500'))).toBe(500);
+  });
+  it.each([
+    ['0', 'page: must be a whole number of 1 or more (got 0)'],
+    ['-1', "page: must be a whole number of 1 or more (got '-1')"],
+    ['1.5', "page: must be a whole number of 1 or more (got '1.5')"],
+    ['1e3', "page: must be a whole number of 1 or more (got '1e3')"],
+    ['two', "page: must be a whole number of 1 or more (got 'two')"],
+    ['', "page: must be a whole number of 1 or more (got '')"],
+    ['99999999999999999999', 'page: must be a whole number of 1 or more (got 99999999999999999999)'],
+  ])('page %j → %s', (raw, expected) => {
+    expect(message(checkPage(raw))).toBe(expected);
+  });
+  it.each([
+    ['0', 'limit: must be a whole number from 1 to 500 (got 0)'],
+    ['501', 'limit: must be a whole number from 1 to 500 (got 501)'],
+    ['0x10', "limit: must be a whole number from 1 to 500 (got '0x10')"],
+  ])('limit %j → %s', (raw, expected) => {
+    expect(message(checkLimit(raw))).toBe(expected);
+  });
+  it('property: every integer 1..500 is a limit, nothing above', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -1000, max: 100_000 }), (n) => {
+        expect(checkLimit(String(n)).ok).toBe(n >= 1 && n <= 500);
+      }),
+    );
+  });
+});
+
+describe('account types and accounts', () => {
+  it('upper-cases account types and accepts unknown ones', () => {
+    expect(value(checkAccountType('fromAccountType', ' spot '))).toBe('SPOT');
+    expect(value(checkAccountType('toAccountType', 'futures'))).toBe('FUTURES');
+    expect(value(checkAccountType('toAccountType', 'ISOLATED_MARGIN'))).toBe('ISOLATED_MARGIN');
+  });
+  it.each([
+    ['fromAccountType', '', 'fromAccountType: required (e.g. SPOT, FUTURE)'],
+    ['toAccountType', 'SPOT1', "toAccountType: 'SPOT1' is not an account type (letters and _ only, e.g. SPOT, FUTURE)"],
+    ['toAccountType', 'SP OT', "toAccountType: 'SP OT' is not an account type (letters and _ only, e.g. SPOT, FUTURE)"],
+    ['fromAccountType', 'A'.repeat(33), 'fromAccountType: at most 32 characters (got 33)'],
+  ] as const)('%s %j → %s', (field, raw, expected) => {
+    expect(message(checkAccountType(field, raw))).toBe(expected);
+  });
+  it('accounts are optional and trimmed', () => {
+    expect(value(checkAccount('fromAccount', undefined))).toBeUndefined();
+    expect(value(checkAccount('fromAccount', '  '))).toBeUndefined();
+    expect(value(checkAccount('toAccount', ' desk01 '))).toBe('desk01');
+    expect(message(checkAccount('toAccount', 'desk 01'))).toBe("toAccount: must not contain spaces ('desk 01')");
+  });
+});
+
+describe('time input', () => {
+  const t = (raw: string): number => value(parseTimeInput('startTime', raw, NOW));
+  const err = (raw: string): string => message(parseTimeInput('endTime', raw, NOW));
+
+  it('a date is local midnight', () => {
+    expect(t('2026-11-01')).toBe(new Date(2026, 10, 1).getTime());
+  });
+  it('date-times with or without seconds, with T or a space, local unless zoned', () => {
+    expect(t('2026-11-01T12:00')).toBe(new Date(2026, 10, 1, 12, 0).getTime());
+    expect(t('2026-11-01 12:00')).toBe(new Date(2026, 10, 1, 12, 0).getTime());
+    expect(t('2026-11-01T12:00:30')).toBe(new Date(2026, 10, 1, 12, 0, 30).getTime());
+    expect(t('2026-11-01T12:00:30.250')).toBe(new Date(2026, 10, 1, 12, 0, 30, 250).getTime());
+    expect(t('2026-11-01T12:00Z')).toBe(Date.UTC(2026, 10, 1, 12, 0));
+    expect(t('2026-11-01T12:00:00+02:00')).toBe(Date.UTC(2026, 10, 1, 10, 0));
+    expect(t('2026-11-01T12:00:00-0530')).toBe(Date.UTC(2026, 10, 1, 17, 30));
+  });
+  it('epoch milliseconds', () => {
+    expect(t('1763726400000')).toBe(1_763_726_400_000);
+    expect(t('100000000000')).toBe(100_000_000_000);
+  });
+  it('now and spans before now', () => {
+    expect(t('now')).toBe(NOW);
+    expect(t('NOW')).toBe(NOW);
+    expect(t('30m')).toBe(NOW - 30 * 60_000);
+    expect(t('24h')).toBe(NOW - 24 * 3_600_000);
+    expect(t('7d')).toBe(NOW - 7 * 86_400_000);
+    expect(t('2w')).toBe(NOW - 14 * 86_400_000);
+    expect(t('90s')).toBe(NOW - 90_000);
+    expect(t('7d ago')).toBe(NOW - 7 * 86_400_000);
+  });
+  it.each([
+    ['1763726400', "endTime: '1763726400' looks like epoch seconds; give milliseconds (1763726400000)"],
+    ['2026-13-01', "endTime: '2026-13-01': no month 13"],
+    ['2026-02-30', "endTime: '2026-02-30': day 30 is not in that month"],
+    ['2026-11-01T24:00', "endTime: '2026-11-01T24:00': no hour 24"],
+    ['2026-11-01T12:60', "endTime: '2026-11-01T12:60': no minute 60"],
+    ['1969-12-31', "endTime: '1969-12-31': year before 1970"],
+    ['2026-11-01T12:00+15:00', "endTime: '2026-11-01T12:00+15:00': time zone offset out of range"],
+  ])('%j → %s', (raw, expected) => {
+    expect(err(raw)).toBe(expected);
+  });
+  it.each(['yesterday', '12345', '01/11/2026', '7 days', '2026-11-1'])('%j is not a time, with the forms listed', (raw) => {
+    const m = err(raw);
+    expect(m.startsWith(`endTime: '${raw}' is not a time; use a date (2026-11-01)`)).toBe(true);
+    expect(m).toContain('30m, 24h, 7d, 2w');
+  });
+  it('empty input says so', () => {
+    expect(err('  ')).toMatch(/^endTime: empty; use a date/);
+  });
+  it('control characters in the echo are made visible, long input cut', () => {
+    expect(err('bad\u001b[31m')).toContain("'bad?[31m'");
+    expect(err('x'.repeat(100))).toContain(`'${'x'.repeat(39)}…'`);
+  });
+  it('property: epoch ms round-trip, plausible epoch seconds are refused with a hint', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 100_000_000_000, max: 8_000_000_000_000 }), (ms) => {
+        expect(t(String(ms))).toBe(ms);
+      }),
+    );
+    fc.assert(
+      fc.property(fc.integer({ min: 1_000_000_000, max: 99_999_999_999 }), (s) => {
+        expect(err(String(s))).toContain('looks like epoch seconds');
+      }),
+    );
+  });
+});
+
+describe('validateNewKey', () => {
+  it('returns the request; no ips when none were given', () => {
+    expect(validateNewKey({ subAccount: ' desk01 ', permissions: 'SPOT_ACCOUNT_READ', note: ' bot ' })).toEqual({
+      ok: true,
+      value: { subAccount: 'desk01', permissions: ['SPOT_ACCOUNT_READ'], note: 'bot' },
+    });
+    expect(validateNewKey({ subAccount: 'd', permissions: ['read_only'], ip: '1.2.3.4', note: 'n' })).toEqual({
+      ok: true,
+      value: { subAccount: 'd', permissions: ['read_only'], ips: ['1.2.3.4'], note: 'n' },
+    });
+  });
+  it('reports every bad field, in form order', () => {
+    const result = validateNewKey({ subAccount: '', permissions: '', ip: '1.1.1.1/8', note: '' });
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(result.errors.map((e) => e.field)).toEqual(['subAccount', 'permissions', 'ip', 'note']);
+      expect(formatFieldErrors(result.errors)[2]).toBe("error: ip: '1.1.1.1/8' is a range (CIDR); give single addresses");
+    }
+  });
+});
+
+describe('validateTransferQuery', () => {
+  it('builds the query, leaving blank optional fields out', () => {
+    const result = validateTransferQuery(
+      { fromAccountType: 'spot', toAccountType: 'future', fromAccount: ' ', start: '2026-11-01', end: 'now', page: '2', limit: '100', clientTranId: '' },
+      NOW,
+    );
+    expect(result).toEqual({
+      ok: true,
+      value: { fromAccountType: 'SPOT', toAccountType: 'FUTURE', startTime: new Date(2026, 10, 1).getTime(), endTime: NOW, page: 2, limit: 100 },
+    });
+  });
+  it('start after end is an endTime error', () => {
+    const result = validateTransferQuery({ fromAccountType: 'SPOT', toAccountType: 'FUTURE', start: '1d', end: '2d' }, NOW);
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(result.errors).toHaveLength(1);
+      expect(result.errors[0]?.field).toBe('endTime');
+      expect(result.errors[0]?.message).toMatch(/^endTime: must not be before startTime \(/);
+    }
+  });
+  it('start equal to end is fine', () => {
+    expect(validateTransferQuery({ fromAccountType: 'SPOT', toAccountType: 'FUTURE', start: 'now', end: 'now' }, NOW).ok).toBe(true);
+  });
+  it('collects all errors', () => {
+    const result = validateTransferQuery(
+      { fromAccountType: '', toAccountType: '1', toAccount: 'a b', start: 'x', clientTranId: 'short', page: '0', limit: '600' },
+      NOW,
+    );
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(result.errors.map((e) => e.field)).toEqual(['fromAccountType', 'toAccountType', 'toAccount', 'startTime', 'clientTranId', 'page', 'limit']);
+    }
+  });
+});
+
+describe('fieldError (live, per field)', () => {
+  it('agrees with the whole-form rules, optional fields may be blank', () => {
+    expect(fieldError('ip', '1.1.1.1,1.1.1.1')?.message).toBe("ip: '1.1.1.1' is listed twice");
+    expect(fieldError('ip', '')).toBeUndefined();
+    expect(fieldError('clientTranId', '')).toBeUndefined();
+    expect(fieldError('clientTranId', 'abc')?.message).toBe('clientTranId: must be exactly 32 letters and digits (got 3)');
+    expect(fieldError('startTime', '')).toBeUndefined();
+    expect(fieldError('startTime', '1700000000', NOW)?.message).toContain('epoch seconds');
+    expect(fieldError('page', '')).toBeUndefined();
+    expect(fieldError('limit', '0')?.field).toBe('limit');
+    expect(fieldError('note', '')?.message).toMatch(/^note: required/);
+    expect(fieldError('subAccount', 'a b')?.field).toBe('subAccount');
+    expect(fieldError('permissions', 'A,,B')?.field).toBe('permissions');
+    expect(fieldError('fromAccountType', '')?.field).toBe('fromAccountType');
+    expect(fieldError('toAccount', '')).toBeUndefined();
+  });
+  it('property: every message starts with its field name', () => {
+    const fields = ['subAccount', 'permissions', 'ip', 'note', 'clientTranId', 'startTime', 'endTime', 'page', 'limit', 'fromAccountType', 'toAccountType', 'fromAccount', 'toAccount'] as const;
+    fc.assert(
+      fc.property(fc.constantFrom(...fields), fc.string({ maxLength: 60 }), (field, raw) => {
+        const error = fieldError(field, raw, NOW);
+        if (error) {
+          expect(error.field).toBe(field);
+          expect(error.message.startsWith(`${field}: `)).toBe(true);
+          expect(error.message).not.toMatch(/[\n\r]/);
+        }
+      }),
+    );
+  });
+});
+
+describe('ValidationError', () => {
+  it('carries the field errors', () => {
+    const errors = [{ field: 'ip' as const, message: 'ip: at most 4 addresses (got 5)' }];
+    const error = new ValidationError(errors);
+    expect(error).toBeInstanceOf(Error);
+    expect(error.errors).toEqual(errors);
+    expect(error.message).toBe('ip: at most 4 addresses (got 5)');
+  });
+});

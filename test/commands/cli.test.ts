@@ -1,0 +1,254 @@
+// The built bundle as a child process, against a sandbox in this test process.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Transfer } from '../../src/api/types';
+import { startSandbox } from '../../src/sandbox/server';
+import type { RunningSandbox } from '../../src/sandbox/types';
+import { buildCli, fetchAllTransfers, runCli, sandboxEnv, transferPagesRequested } from './helpers';
+
+let sandbox: RunningSandbox;
+let env: Record<string, string>;
+beforeAll(async () => {
+  [sandbox] = await Promise.all([startSandbox({ seed: 11 }), buildCli()]);
+  env = sandboxEnv(sandbox);
+});
+afterAll(async () => {
+  await sandbox.close();
+});
+
+const noStack = (text: string): void => {
+  expect(text).not.toMatch(/^\s+at /m);
+  expect(text).not.toContain('node:internal');
+};
+
+describe('validation happens before anything is sent', () => {
+  it('keys create with five IPs exits 2, names ip, and the sandbox received nothing', async () => {
+    const fresh = await startSandbox({ seed: 2 });
+    try {
+      const result = await runCli(
+        ['keys', 'create', '--sub', fresh.subAccounts[0] ?? 'x', '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'n', '--ip', '1.1.1.1,2.2.2.2,3.3.3.3,4.4.4.4,5.5.5.5'],
+        sandboxEnv(fresh),
+      );
+      expect(result.code).toBe(2);
+      expect(result.stderr).toBe('error: ip: at most 4 addresses (got 5)\n');
+      expect(result.stdout).toBe('');
+      expect(fresh.requests()).toHaveLength(0);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  const cases: [string, string[], RegExp][] = [
+    ['keys list without --sub', ['keys', 'list'], /^error: subAccount: required\n$/],
+    ['keys list, spaces in --sub', ['keys', 'list', '--sub', 'a b'], /^error: subAccount: must not contain spaces/],
+    ['keys create without anything', ['keys', 'create'], /^error: subAccount: required\nerror: permissions: .*\nerror: note: required/],
+    ['keys create, bad permission', ['keys', 'create', '--sub', 'd', '--permissions', 'A-B', '--note', 'n'], /^error: permissions: 'A-B' is not a permission name/],
+    ['keys create, CIDR', ['keys', 'create', '--sub', 'd', '--permissions', 'A', '--note', 'n', '--ip', '10.0.0.0/24'], /^error: ip: '10\.0\.0\.0\/24' is a range \(CIDR\); give single addresses\n$/],
+    ['keys create, empty ip entry', ['keys', 'create', '--sub', 'd', '--permissions', 'A', '--note', 'n', '--ip', '1.1.1.1,,2.2.2.2'], /^error: ip: empty address between commas\n$/],
+    ['keys create, duplicate ip', ['keys', 'create', '--sub', 'd', '--permissions', 'A', '--note', 'n', '--ip', '1.1.1.1,1.1.1.1'], /^error: ip: '1\.1\.1\.1' is listed twice\n$/],
+    ['keys create, long note', ['keys', 'create', '--sub', 'd', '--permissions', 'A', '--note', 'x'.repeat(101)], /^error: note: at most 100 characters \(got 101\)\n$/],
+    ['transfers without types', ['transfers'], /^error: fromAccountType: required.*\nerror: toAccountType: required/],
+    ['transfers, bad start', ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--start', 'soon'], /^error: startTime: 'soon' is not a time/],
+    ['transfers, epoch seconds', ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--end', '1763726400'], /^error: endTime: '1763726400' looks like epoch seconds; give milliseconds \(1763726400000\)\n$/],
+    ['transfers, start after end', ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--start', 'now', '--end', '7d'], /^error: endTime: must not be before startTime/],
+    ['transfers, short clientTranId', ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--client-tran-id', 'abc'], /^error: clientTranId: must be exactly 32 letters and digits \(got 3\)\n$/],
+    ['transfers, page 0', ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--page', '0'], /^error: page: must be a whole number of 1 or more \(got 0\)\n$/],
+    ['transfers, limit 501', ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--limit', '501'], /^error: limit: must be a whole number from 1 to 500 \(got 501\)\n$/],
+    ['transfers, limit 1.5', ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--limit', '1.5'], /^error: limit: must be a whole number from 1 to 500 \(got '1\.5'\)\n$/],
+    ['transfers, bad account', ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--to-account', 'a b'], /^error: toAccount: must not contain spaces/],
+    ['transfers, bad type', ['transfers', '--from-type', 'SP-OT', '--to-type', 'FUTURE'], /^error: fromAccountType: 'SP-OT' is not an account type/],
+    ['transfers, bad format', ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--format', 'xml'], /^error: --format: must be table, json or csv \(got 'xml'\)\n$/],
+  ];
+  it.each(cases)('%s → exit 2, field named, nothing sent', async (_name, args, stderr) => {
+    const before = sandbox.requests().length;
+    const result = await runCli(args, env);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(stderr);
+    expect(result.stdout).toBe('');
+    expect(sandbox.requests().length).toBe(before);
+  });
+});
+
+describe('keys', () => {
+  it('keys list prints a table, --json an array of domain records', async () => {
+    let sub = '';
+    let listed: unknown[] = [];
+    for (const candidate of sandbox.subAccounts) {
+      const json = await runCli(['keys', 'list', '--sub', candidate, '--json'], env);
+      expect(json.code).toBe(0);
+      listed = JSON.parse(json.stdout) as unknown[];
+      if (listed.length > 0) {
+        sub = candidate;
+        break;
+      }
+    }
+    expect(sub).not.toBe('');
+    expect(listed[0]).toMatchObject({ apiKey: expect.stringMatching(/^mx0v/), createdAt: expect.any(Number) });
+    const table = await runCli(['keys', 'list', '--sub', sub], env);
+    expect(table.code).toBe(0);
+    expect(table.stdout.split('\n')[0]).toMatch(/^note\s+apiKey\s+permissions\s+ips\s+created$/);
+    expect(table.stdout.trimEnd().split('\n')).toHaveLength(listed.length + 1);
+  });
+
+  it('keys create prints the secret once and warns on stderr; --json is one object', async () => {
+    const sub = sandbox.subAccounts[1] ?? 'x';
+    const text = await runCli(['keys', 'create', '--sub', sub, '--permissions', 'SPOT_ACCOUNT_READ', '--ip', '10.1.1.1', '--note', 'from cli'], env);
+    expect(text.code).toBe(0);
+    const secret = /^secretKey\s+(\S+)$/m.exec(text.stdout)?.[1] ?? '';
+    expect(secret).not.toBe('');
+    expect(text.stdout.split(secret).length).toBe(2);
+    expect(text.stderr).toMatch(/^warning: the secret key is shown only this once/);
+    expect(text.stderr).not.toContain(secret);
+
+    const json = await runCli(['keys', 'create', '--sub', sub, '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'json', '--json'], env);
+    expect(json.code).toBe(0);
+    const created = JSON.parse(json.stdout) as { secretKey: string; subAccount: string };
+    expect(created.subAccount).toBe(sub);
+    expect(created.secretKey.length).toBeGreaterThan(0);
+  });
+
+  it('a create whose answer never came exits 3 and says to check with keys list', async () => {
+    sandbox.queueFaults({ kind: 'reset-after-handling' });
+    const sub = sandbox.subAccounts[2] ?? 'x';
+    const result = await runCli(['keys', 'create', '--sub', sub, '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'lost'], env);
+    expect(result.code).toBe(3);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('may have taken effect');
+    expect(result.stderr).toContain(`keys list --sub ${sub}`);
+    noStack(result.stderr);
+  });
+
+  it('a service error is one line and exit 1, no stack', async () => {
+    sandbox.queueFaults({ kind: 'status', status: 400, code: 700004, msg: 'Mandatory parameter missing' });
+    const result = await runCli(['keys', 'list', '--sub', sandbox.subAccounts[0] ?? 'x'], env);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^error: .*700004.*\n$/);
+    noStack(result.stderr);
+  });
+
+  it('an unreachable service is exit 1, one line', async () => {
+    const result = await runCli(['--timeout', '2000', 'keys', 'list', '--sub', 'x'], { ...env, BROKER_BASE_URL: 'http://127.0.0.1:1' });
+    expect(result.code).toBe(1);
+    expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+    noStack(result.stderr);
+  });
+});
+
+describe('transfers', () => {
+  let expected: Transfer[];
+  beforeAll(async () => {
+    expected = await fetchAllTransfers(sandbox, { fromAccountType: 'SPOT', toAccountType: 'FUTURE' });
+  });
+
+  it('--all --format csv writes every matching transfer, pages 1..n in order', async () => {
+    const before = transferPagesRequested(sandbox).length;
+    const result = await runCli(['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--all', '--limit', '100', '--format', 'csv'], env);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    const lines = result.stdout.split('\r\n');
+    expect(lines.pop()).toBe('');
+    expect(lines[0]).toBe('tranId,fromAccount,toAccount,clientTranId,asset,amount,fromAccountType,toAccountType,fromSymbol,toSymbol,status,timestamp');
+    expect(lines.length - 1).toBe(expected.length);
+    expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(expected.map((t) => t.tranId));
+    const pages = transferPagesRequested(sandbox).slice(before);
+    expect(pages).toEqual(Array.from({ length: Math.floor(expected.length / 100) + 1 }, (_, i) => String(i + 1)));
+  });
+
+  it('--all --format json parses to every matching transfer', async () => {
+    const result = await runCli(['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--all', '--format', 'json'], env);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual(expected);
+  });
+
+  it('one page as a table ends with totals', async () => {
+    const result = await runCli(['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--limit', '20'], env);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('totals of page 1 (20 rows):');
+  });
+
+  it('a closed pipe (| head) ends quietly', async () => {
+    const bin = await buildCli();
+    const child = spawn(process.execPath, [bin, 'transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--all', '--limit', '50', '--format', 'csv'], {
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
+    child.stdout.once('data', () => child.stdout.destroy());
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+    expect(stderr).toBe('');
+  });
+});
+
+describe('command line', () => {
+  it('no credentials: a clear message, exit 2', async () => {
+    const result = await runCli(['keys', 'list', '--sub', 'x'], {});
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      'error: no credentials: set BROKER_API_KEY and BROKER_API_SECRET (and BROKER_BASE_URL), or try the demo service with `broker-console sandbox`\n',
+    );
+  });
+
+  it('a bad base URL is named, exit 2', async () => {
+    const result = await runCli(['--base-url', 'ftp://x', 'keys', 'list', '--sub', 'x'], env);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('error: --base-url: must start with http:// or https:// (got ftp:)\n');
+  });
+
+  it('--base-url overrides BROKER_BASE_URL', async () => {
+    const result = await runCli(['--base-url', sandbox.baseUrl, 'keys', 'list', '--sub', sandbox.subAccounts[0] ?? 'x', '--json'], {
+      ...env,
+      BROKER_BASE_URL: 'http://127.0.0.1:1',
+    });
+    expect(result.code).toBe(0);
+  });
+
+  it('a secret is never accepted as a flag', async () => {
+    for (const flag of ['--api-secret', '--secret', '--secret-key', '--api-key']) {
+      const result = await runCli(['keys', 'list', '--sub', 'x', flag, 's3cr3t'], env);
+      expect(result.code, flag).toBe(2);
+      expect(result.stderr, flag).toMatch(/^error: unknown option/);
+    }
+    const global = await runCli(['--api-secret', 's3cr3t', 'keys', 'list', '--sub', 'x'], env);
+    expect(global.code).toBe(2);
+  });
+
+  it('the source declares no secret-taking option outside the sandbox command', () => {
+    const source = readFileSync(new URL('../../src/cli.tsx', import.meta.url), 'utf8');
+    const options = [...source.matchAll(/\.option\('([^']+)'/g)].map((m) => m[1] ?? '');
+    const secretish = options.filter((o) => /secret|password|token/i.test(o));
+    expect(secretish).toEqual(['--secret-key <secret>']);
+    const sandboxBlock = source.slice(source.indexOf(".command('sandbox')"), source.indexOf(".command('profile')"));
+    expect(sandboxBlock).toContain("'--secret-key <secret>'");
+  });
+
+  it.each([
+    [['--version'], 0, /^0\.\d+\.\d+/],
+    [['--help'], 0, /Usage: broker-console/],
+    [['keys', 'create', '--help'], 0, /--permissions <list>/],
+    [['nosuch'], 2, /unknown command 'nosuch'/],
+    [['transfers', '--bogus'], 2, /unknown option '--bogus'/],
+    [['--recv-window', 'abc', 'keys', 'list', '--sub', 'x'], 2, /--recv-window.*must be a whole number from 1 to 60000/],
+    [['--recv-window', '60001', 'keys', 'list', '--sub', 'x'], 2, /must be a whole number from 1 to 60000/],
+    [['--timeout', '1e3', 'keys', 'list', '--sub', 'x'], 2, /--timeout/],
+    [['sandbox', '--port', '70000'], 2, /--port/],
+    [['profile', 'list'], 2, /profiles arrive with keychain support/],
+    [[], 2, /the interactive console is not built yet/],
+    [['--demo'], 2, /the interactive console is not built yet/],
+  ])('%j → exit %i', async (args, code, pattern) => {
+    const result = await runCli(args, env);
+    expect(result.code).toBe(code);
+    expect(result.stdout + result.stderr).toMatch(pattern);
+    noStack(result.stderr);
+  });
+
+  it('--profile without environment credentials says profiles are not available yet', async () => {
+    const result = await runCli(['--profile', 'prod', 'keys', 'list', '--sub', 'x'], {});
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^error: profile 'prod': profiles arrive with keychain support/);
+  });
+});

@@ -1,0 +1,201 @@
+// transfers, run in-process against a real sandbox: paging, formats, totals, backpressure, EPIPE.
+import { Writable } from 'node:stream';
+import Big from 'big.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Transfer } from '../../src/api/types';
+import { EXIT } from '../../src/commands/context';
+import { CSV_FIELDS, runTransfers } from '../../src/commands/transfers';
+import { startSandbox } from '../../src/sandbox/server';
+import type { RunningSandbox } from '../../src/sandbox/types';
+import { fetchAllTransfers, requestCount, testContext, transferPagesRequested } from './helpers';
+
+let sandbox: RunningSandbox;
+let spotToFuture: Transfer[];
+beforeAll(async () => {
+  sandbox = await startSandbox({ seed: 3 });
+  spotToFuture = await fetchAllTransfers(sandbox, { fromAccountType: 'SPOT', toAccountType: 'FUTURE' });
+});
+afterAll(async () => {
+  await sandbox.close();
+});
+
+/** Parses our CSV (RFC 4180, CRLF records); enough for the fields the sandbox produces. */
+function parseCsv(text: string): string[][] {
+  const records: string[][] = [];
+  let field = '';
+  let record: string[] = [];
+  let quoted = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text[i] ?? '';
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i += 1;
+      } else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') {
+      record.push(field);
+      field = '';
+    } else if (c === '\r' && text[i + 1] === '\n') {
+      record.push(field);
+      records.push(record);
+      record = [];
+      field = '';
+      i += 1;
+    } else field += c;
+  }
+  return records;
+}
+
+describe('transfers --all', () => {
+  it('the seeded data spans several pages of 100', () => {
+    expect(spotToFuture.length).toBeGreaterThan(250);
+  });
+
+  it('--format csv writes every matching transfer, requesting pages 1..n in order', async () => {
+    const pagesBefore = transferPagesRequested(sandbox).length;
+    const { ctx, out, err } = testContext(sandbox);
+    const code = await runTransfers({ fromType: 'SPOT', toType: 'FUTURE', all: true, limit: '100', format: 'csv' }, ctx);
+    expect(err.text()).toBe('');
+    expect(code).toBe(EXIT.ok);
+    const [header, ...rows] = parseCsv(out.text());
+    expect(header).toEqual([...CSV_FIELDS]);
+    expect(rows.map((r) => r[0])).toEqual(spotToFuture.map((t) => t.tranId));
+    expect(rows.map((r) => r[5])).toEqual(spotToFuture.map((t) => t.amount));
+    const n = Math.floor(spotToFuture.length / 100) + 1;
+    expect(transferPagesRequested(sandbox).slice(pagesBefore)).toEqual(Array.from({ length: n }, (_, i) => String(i + 1)));
+  });
+
+  it('--format json is one valid array with every transfer', async () => {
+    const { ctx, out } = testContext(sandbox);
+    expect(await runTransfers({ fromType: 'spot', toType: 'future', all: true, format: 'json' }, ctx)).toBe(EXIT.ok);
+    const parsed = JSON.parse(out.text()) as Transfer[];
+    expect(parsed).toEqual(spotToFuture);
+  });
+
+  it('json with no matches is []', async () => {
+    const { ctx, out } = testContext(sandbox);
+    expect(await runTransfers({ fromType: 'SPOT', toType: 'NOSUCH', all: true, format: 'json' }, ctx)).toBe(EXIT.ok);
+    expect(JSON.parse(out.text())).toEqual([]);
+  });
+
+  it('reports progress on stderr only when it is a terminal', async () => {
+    const { ctx, err } = testContext(sandbox, { stderrIsTTY: true });
+    expect(await runTransfers({ fromType: 'SPOT', toType: 'FUTURE', all: true, limit: '100', format: 'csv' }, ctx)).toBe(EXIT.ok);
+    expect(err.text().split('\n')[0]).toBe('page 1: 100 rows');
+  });
+
+  it('awaits drain: never more than one write is buffered, however slow the reader', async () => {
+    let maxBuffered = 0;
+    let largestWrite = 0;
+    const slow = new Writable({
+      highWaterMark: 256,
+      write(chunk: Buffer, _enc, done) {
+        largestWrite = Math.max(largestWrite, chunk.length);
+        setImmediate(done);
+      },
+    });
+    const originalWrite = slow.write.bind(slow);
+    slow.write = ((chunk: string) => {
+      const result = originalWrite(chunk);
+      maxBuffered = Math.max(maxBuffered, slow.writableLength);
+      return result;
+    }) as typeof slow.write;
+    const { ctx } = testContext(sandbox, { stdout: slow });
+    expect(await runTransfers({ fromType: 'SPOT', toType: 'FUTURE', all: true, limit: '100', format: 'csv' }, ctx)).toBe(EXIT.ok);
+    expect(maxBuffered).toBeLessThanOrEqual(Math.max(256, largestWrite) * 2);
+  });
+
+  it('stops quietly when the reader goes away (EPIPE), without fetching further pages', async () => {
+    let written = 0;
+    const closing = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        written += chunk.length;
+        if (written > 2000) {
+          const error: NodeJS.ErrnoException = new Error('write EPIPE');
+          error.code = 'EPIPE';
+          done(error);
+        } else done();
+      },
+    });
+    const before = requestCount(sandbox);
+    const { ctx, err } = testContext(sandbox, { stdout: closing });
+    expect(await runTransfers({ fromType: 'SPOT', toType: 'FUTURE', all: true, limit: '100', format: 'csv' }, ctx)).toBe(EXIT.ok);
+    expect(err.text()).toBe('');
+    expect(requestCount(sandbox) - before).toBe(1);
+  });
+
+  it('a failure mid-way says how far it got, exit 1', async () => {
+    // page 1 answers, page 2 fails (maxTries 1 in the test context).
+    const { ctx, err } = testContext(sandbox);
+    sandbox.queueFaults({ kind: 'delay', ms: 0 }, { kind: 'status', status: 400, code: 700004, msg: 'bad page' });
+    expect(await runTransfers({ fromType: 'SPOT', toType: 'FUTURE', all: true, limit: '100', format: 'csv' }, ctx)).toBe(EXIT.failure);
+    expect(err.text()).toMatch(/^error: .*\(after 1 page, 100 rows written\)\n$/);
+  });
+});
+
+describe('transfers, one page as a table', () => {
+  it('prints fixed-width rows, decimal-exact per-asset totals and whether more pages exist', async () => {
+    const { ctx, out } = testContext(sandbox);
+    expect(await runTransfers({ fromType: 'SPOT', toType: 'FUTURE', limit: '50' }, ctx)).toBe(EXIT.ok);
+    const text = out.text();
+    const lines = text.split('\n');
+    expect(lines[0]).toMatch(/^time\s+tranId\s+from\s+fromAccount\s+to\s+toAccount\s+asset\s+amount\s+status\s+clientTranId$/);
+    const page = spotToFuture.slice(0, 50);
+    for (const [i, t] of page.entries()) expect(lines[i + 1]).toContain(t.tranId);
+    const sums = new Map<string, Big>();
+    for (const t of page) sums.set(t.asset, (sums.get(t.asset) ?? new Big(0)).plus(t.amount));
+    expect(text).toContain('totals of page 1 (50 rows):');
+    for (const [asset, sum] of sums) expect(text).toMatch(new RegExp(`^  ${asset}\\s+${sum.toFixed().replace('.', '\\.')}$`, 'm'));
+    expect(text).toContain('more pages: --page 2, or --all for every page');
+  });
+
+  it('says "no more pages" on a short page', async () => {
+    const last = Math.ceil(spotToFuture.length / 100);
+    const { ctx, out } = testContext(sandbox);
+    expect(await runTransfers({ fromType: 'SPOT', toType: 'FUTURE', limit: '100', page: String(last) }, ctx)).toBe(EXIT.ok);
+    expect(out.text().trimEnd().endsWith('no more pages')).toBe(true);
+  });
+
+  it('no matches', async () => {
+    const { ctx, out } = testContext(sandbox);
+    expect(await runTransfers({ fromType: 'SPOT', toType: 'NOSUCH' }, ctx)).toBe(EXIT.ok);
+    expect(out.text()).toBe('no transfers match\n');
+  });
+
+  it('sends only what was given: one page, no page or limit parameters by default', async () => {
+    const before = sandbox.requests().length;
+    const { ctx } = testContext(sandbox);
+    await runTransfers({ fromType: 'SPOT', toType: 'FUTURE', format: 'json' }, ctx);
+    const sent = sandbox.requests().slice(before);
+    expect(sent).toHaveLength(1);
+    const query = new URLSearchParams(sent[0]?.query);
+    expect(query.get('page')).toBeNull();
+    expect(query.get('limit')).toBeNull();
+  });
+});
+
+describe('transfers input errors: exit 2, field named, nothing sent', () => {
+  it.each([
+    [{ toType: 'FUTURE' }, 'error: fromAccountType: required'],
+    [{ fromType: 'SPOT' }, 'error: toAccountType: required'],
+    [{ fromType: 'SP0T', toType: 'FUTURE' }, "error: fromAccountType: 'SP0T' is not an account type"],
+    [{ fromType: 'SPOT', toType: 'FUTURE', fromAccount: 'a b' }, 'error: fromAccount: must not contain spaces'],
+    [{ fromType: 'SPOT', toType: 'FUTURE', toAccount: 'a\tb' }, 'error: toAccount: must not contain control characters'],
+    [{ fromType: 'SPOT', toType: 'FUTURE', start: 'yesterday' }, "error: startTime: 'yesterday' is not a time"],
+    [{ fromType: 'SPOT', toType: 'FUTURE', end: '1700000000' }, "error: endTime: '1700000000' looks like epoch seconds"],
+    [{ fromType: 'SPOT', toType: 'FUTURE', start: '1d', end: '2d' }, 'error: endTime: must not be before startTime'],
+    [{ fromType: 'SPOT', toType: 'FUTURE', clientTranId: 'abc' }, 'error: clientTranId: must be exactly 32 letters and digits (got 3)'],
+    [{ fromType: 'SPOT', toType: 'FUTURE', page: '0' }, 'error: page: must be a whole number of 1 or more (got 0)'],
+    [{ fromType: 'SPOT', toType: 'FUTURE', limit: '501' }, 'error: limit: must be a whole number from 1 to 500 (got 501)'],
+    [{ fromType: 'SPOT', toType: 'FUTURE', format: 'xml' }, "error: --format: must be table, json or csv (got 'xml')"],
+  ])('%j → %s', async (options, expected) => {
+    const before = requestCount(sandbox);
+    const { ctx, out, err } = testContext(sandbox);
+    expect(await runTransfers(options, ctx)).toBe(EXIT.usage);
+    expect(err.text().startsWith(expected)).toBe(true);
+    expect(out.text()).toBe('');
+    expect(requestCount(sandbox)).toBe(before);
+  });
+});

@@ -1,0 +1,153 @@
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { buildQuery, signPayload } from '../../src/api/signing';
+import { startSandbox } from '../../src/sandbox/server';
+import type { RunningSandbox } from '../../src/sandbox/types';
+import { call, createKey, errorCode, KEYS_PATH, listKeys, listTransfers, TRANSFERS_PATH } from './helpers';
+
+let sb: RunningSandbox;
+let sub: string;
+beforeAll(async () => {
+  sb = await startSandbox({ seed: 7, rateLimit: { max: 10_000, windowMs: 1000 } });
+  sub = sb.subAccounts[0] as string;
+});
+afterAll(async () => {
+  await sb.close();
+});
+
+const expectError = (res: { status: number; json: unknown }, status: number, code: number): void => {
+  expect(res.status).toBe(status);
+  expect(res.json).toEqual({ code, msg: expect.any(String) });
+};
+
+describe('authentication', () => {
+  test('a correctly signed request passes (GET and POST)', async () => {
+    expect((await listKeys(sb, sub)).status).toBe(200);
+    expect((await createKey(sb, { subAccount: sub, permissions: 'SPOT_ACCOUNT_READ', note: 'ok' })).status).toBe(200);
+  });
+
+  test('missing or unknown API key → 401 10072, checked before the signature', async () => {
+    expectError(await listKeys(sb, sub, { apiKey: null }), 401, 10072);
+    expectError(await listKeys(sb, sub, { apiKey: 'mx0vnotakey', secret: 'wrong' }), 401, 10072);
+  });
+
+  test('wrong secret → 401 700002', async () => {
+    expectError(await listKeys(sb, sub, { secret: 'f'.repeat(64) }), 401, 700002);
+  });
+
+  test('query altered after signing → 401 700002', async () => {
+    const res = await listKeys(sb, sub, { tamperQuery: (q) => q.replace(`subAccount=${sub}`, `subAccount=${sb.subAccounts[1]}`) });
+    expectError(res, 401, 700002);
+  });
+
+  test('body altered after signing → 401 700002, and nothing is created', async () => {
+    const before = (await listKeys(sb, sub)).text;
+    const body = { subAccount: sub, permissions: 'SPOT_ACCOUNT_READ', note: 'signed' };
+    const res = await createKey(sb, body, { sendBody: JSON.stringify({ ...body, permissions: 'SPOT_WITHDRAW_WRITE' }) });
+    expectError(res, 401, 700002);
+    expect((await listKeys(sb, sub)).text).toBe(before);
+  });
+
+  test('missing signature or timestamp → 400 700004', async () => {
+    expectError(await listKeys(sb, sub, { tamperQuery: (q) => q.replace(/&signature=.*$/, '') }), 400, 700004);
+    const query = buildQuery([['subAccount', sub], ['recvWindow', 5000]]);
+    const signed = `${query}&signature=${signPayload(sb.secretKey, query)}`;
+    const res = await request(`${sb.baseUrl}${KEYS_PATH}?${signed}`, { headers: { [sb.apiKeyHeader]: sb.apiKey } });
+    expect(res.statusCode).toBe(400);
+    expect(await res.body.json()).toMatchObject({ code: 700004 });
+  });
+
+  test('stale timestamp → 400 700003; within a larger recvWindow it passes', async () => {
+    expectError(await listKeys(sb, sub, { timestamp: Date.now() - 6000 }), 400, 700003);
+    expect((await listKeys(sb, sub, { timestamp: Date.now() - 6000, recvWindow: 10_000 })).status).toBe(200);
+  });
+
+  test('timestamp more than 1 s ahead → 400 700003; slightly ahead passes', async () => {
+    expectError(await listKeys(sb, sub, { timestamp: Date.now() + 3000 }), 400, 700003);
+    expect((await listKeys(sb, sub, { timestamp: Date.now() + 500 })).status).toBe(200);
+  });
+
+  test('recvWindow 60001 → 400 700005; 60000 passes', async () => {
+    expectError(await listKeys(sb, sub, { recvWindow: 60_001 }), 400, 700005);
+    expect((await listKeys(sb, sub, { recvWindow: 60_000 })).status).toBe(200);
+  });
+
+  test('master key without the permission → 403 700007, live after setPermissions', async () => {
+    sb.setPermissions(['SPOT_ACCOUNT_READ']);
+    try {
+      expect((await listKeys(sb, sub)).status).toBe(200);
+      expectError(await createKey(sb, { subAccount: sub, permissions: 'SPOT_ACCOUNT_READ', note: 'n' }), 403, 700007);
+      expectError(await listTransfers(sb, [['fromAccountType', 'SPOT'], ['toAccountType', 'FUTURE']]), 403, 700007);
+      sb.setPermissions([]);
+      expectError(await listKeys(sb, sub), 403, 700007);
+    } finally {
+      sb.setPermissions(['SPOT_ACCOUNT_READ', 'SPOT_ACCOUNT_WRITE', 'SPOT_TRANSFER_READ']);
+    }
+    expect((await listTransfers(sb, [['fromAccountType', 'SPOT'], ['toAccountType', 'FUTURE'], ['limit', 1]])).status).toBe(200);
+  });
+});
+
+describe('options', () => {
+  test('custom credentials, header, query-only signing and a skewed clock with a matching Date header', async () => {
+    const skewed = await startSandbox({
+      apiKey: 'mx0vcustomkey',
+      secretKey: 'custom-secret',
+      apiKeyHeader: 'X-Custom-Key',
+      signBody: false,
+      clockOffsetMs: 120_000,
+    });
+    try {
+      expect(skewed.apiKey).toBe('mx0vcustomkey');
+      expect(skewed.apiKeyHeader).toBe('X-Custom-Key');
+      const body = { subAccount: skewed.subAccounts[0], permissions: 'SPOT_ACCOUNT_READ', note: 'q' };
+      // Local clock: outside the window of a server two minutes ahead.
+      const stale = await createKey(skewed, body, { signBody: false });
+      expectError(stale, 400, 700003);
+      const dateHeader = Date.parse(String(stale.headers.date));
+      expect(dateHeader - Date.now()).toBeGreaterThan(115_000);
+      expect(dateHeader - Date.now()).toBeLessThan(125_000);
+      // Server clock, query-only signature: passes even though the body is not signed.
+      const ok = await createKey(skewed, body, { timestamp: Date.now() + 120_000, signBody: false });
+      expect(ok.status).toBe(200);
+      // A query + body signature does not match a query-only sandbox.
+      expectError(await createKey(skewed, body, { timestamp: Date.now() + 120_000, signBody: true }), 401, 700002);
+    } finally {
+      await skewed.close();
+    }
+  });
+
+  test('the Date header follows the sandbox clock', async () => {
+    const res = await listKeys(sb, sub);
+    expect(Math.abs(Date.parse(String(res.headers.date)) - Date.now())).toBeLessThan(2000);
+  });
+});
+
+describe('routing', () => {
+  test('unknown path → 404 JSON, wrong method → 405 with Allow', async () => {
+    const missing = await call(sb, { path: '/api/v3/broker/sub-account/nothing' });
+    expectError(missing, 404, 404);
+    const wrong = await call(sb, { method: 'DELETE', path: KEYS_PATH });
+    expectError(wrong, 405, 405);
+    expect(wrong.headers.allow).toBe('GET, POST');
+    const post = await call(sb, { method: 'POST', path: TRANSFERS_PATH });
+    expectError(post, 405, 405);
+    expect(post.headers.allow).toBe('GET');
+  });
+});
+
+describe('rate limit', () => {
+  test('over the per-key limit → 429 with Retry-After; the window resets', async () => {
+    const limited = await startSandbox({ rateLimit: { max: 3, windowMs: 1500 } });
+    try {
+      const sub0 = limited.subAccounts[0] as string;
+      for (let i = 0; i < 3; i++) expect((await listKeys(limited, sub0)).status).toBe(200);
+      const over = await listKeys(limited, sub0);
+      expectError(over, 429, 429);
+      expect(over.headers['retry-after']).toMatch(/^[12]$/);
+      await new Promise((r) => setTimeout(r, 1600));
+      expect((await listKeys(limited, sub0)).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+});

@@ -1,0 +1,99 @@
+// Talks to a running sandbox over a real socket, signing the way the client does (src/api/signing.ts).
+import { request } from 'undici';
+import { signQuery, type QueryParams } from '../../src/api/signing';
+import type { RunningSandbox } from '../../src/sandbox/types';
+
+export const KEYS_PATH = '/api/v3/broker/sub-account/apiKey';
+export const TRANSFERS_PATH = '/api/v3/broker/sub-account/universalTransfer';
+
+export interface CallInput {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  path: string;
+  params?: QueryParams;
+  /** JSON-encoded when an object. */
+  body?: Record<string, unknown> | string;
+  apiKey?: string | null;
+  secret?: string;
+  timestamp?: number;
+  recvWindow?: number;
+  signBody?: boolean;
+  /** Last chance to change the signed query (to test tampering). */
+  tamperQuery?: (query: string) => string;
+  /** Sent instead of the signed body (to test tampering). */
+  sendBody?: string;
+  headers?: Record<string, string>;
+}
+
+export interface CallResult {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  json: unknown;
+}
+
+export async function call(sandbox: RunningSandbox, input: CallInput): Promise<CallResult> {
+  const body = input.body === undefined ? '' : typeof input.body === 'string' ? input.body : JSON.stringify(input.body);
+  let query = signQuery({
+    params: input.params ?? [],
+    recvWindow: input.recvWindow ?? 5000,
+    timestamp: input.timestamp ?? Date.now(),
+    body,
+    secret: input.secret ?? sandbox.secretKey,
+    signBody: input.signBody ?? true,
+  });
+  if (input.tamperQuery) query = input.tamperQuery(query);
+  const headers: Record<string, string> = { ...input.headers };
+  if (input.apiKey !== null) headers[sandbox.apiKeyHeader] = input.apiKey ?? sandbox.apiKey;
+  const sent = input.sendBody ?? body;
+  if (sent !== '') headers['content-type'] ??= 'application/json';
+  const res = await request(`${sandbox.baseUrl}${input.path}?${query}`, {
+    method: input.method ?? 'GET',
+    headers,
+    body: sent === '' ? undefined : sent,
+  });
+  const text = await res.body.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.statusCode, headers: res.headers, text, json };
+}
+
+export function listKeys(sandbox: RunningSandbox, subAccount: string, extra: Partial<CallInput> = {}): Promise<CallResult> {
+  return call(sandbox, { path: KEYS_PATH, params: [['subAccount', subAccount]], ...extra });
+}
+
+export function createKey(sandbox: RunningSandbox, body: Record<string, unknown>, extra: Partial<CallInput> = {}): Promise<CallResult> {
+  return call(sandbox, { method: 'POST', path: KEYS_PATH, body, ...extra });
+}
+
+export function listTransfers(sandbox: RunningSandbox, params: QueryParams, extra: Partial<CallInput> = {}): Promise<CallResult> {
+  return call(sandbox, { path: TRANSFERS_PATH, params, ...extra });
+}
+
+export interface WireTransferRow {
+  tranId: string;
+  fromAccount: string;
+  toAccount: string;
+  clientTranId: string;
+  asset: string;
+  amount: string;
+  fromAccountType: string;
+  toAccountType: string;
+  fromSymbol: string;
+  toSymbol: string;
+  status: string;
+  timestamp: number;
+}
+
+export function rows(result: CallResult): WireTransferRow[] {
+  if (!Array.isArray(result.json)) throw new Error(`expected an array, got ${result.text.slice(0, 200)}`);
+  return result.json as WireTransferRow[];
+}
+
+export function errorCode(result: CallResult): number | undefined {
+  const json = result.json as { code?: unknown } | undefined;
+  return typeof json?.code === 'number' ? json.code : undefined;
+}
