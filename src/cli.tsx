@@ -64,7 +64,9 @@ export function buildProgram(
     return { profile: o.profile, baseUrl: o.baseUrl, recvWindow: o.recvWindow, timeoutMs: o.timeout };
   };
 
-  program.action(async () => {
+  program.argument('[command]').action(async (command: string | undefined) => {
+    // With an action of its own, commander would call a mistyped command "too many arguments".
+    if (command !== undefined) program.error(`error: unknown command '${command}' (see broker-console --help)`, { exitCode: EXIT.usage });
     setExit(await runInteractive({ demo: program.opts<ProgramOptions>().demo === true }, context(globals())));
   });
 

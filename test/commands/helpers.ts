@@ -1,10 +1,9 @@
 // Shared test helpers: capture streams, run commands in-process, build and spawn the real bundle.
-import { spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { createBrokerApi } from '../../src/api/operations';
 import { signQuery } from '../../src/api/signing';
 import type { Transfer } from '../../src/api/types';
@@ -54,29 +53,47 @@ export function testContext(sandbox: RunningSandbox | undefined, overrides: Part
 
 let built: Promise<string> | undefined;
 
-/** Builds the CLI bundle once per test file, to a file of its own (test files run in parallel). */
+const BUNDLE = join(ROOT, 'dist', 'broker-console.js');
+
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestSource(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+function bundleIsFresh(): boolean {
+  if (!existsSync(BUNDLE)) return false;
+  const sources = Math.max(newestSource(join(ROOT, 'src')), statSync(join(ROOT, 'package.json')).mtimeMs, statSync(join(ROOT, 'scripts', 'build.mjs')).mtimeMs);
+  return statSync(BUNDLE).mtimeMs >= sources;
+}
+
+/**
+ * The bundle exactly as `npm run build` makes it (scripts/build.mjs), rebuilt only when a source is newer.
+ * Test files run in parallel, so a lock directory makes one of them build while the others wait.
+ */
 export function buildCli(): Promise<string> {
   built ??= (async () => {
-    const dir = join(ROOT, 'node_modules', '.cache', 'broker-console-test');
-    mkdirSync(dir, { recursive: true });
-    const outfile = join(dir, `cli-${process.pid}-${Date.now()}.js`);
-    // The same options as scripts/build.mjs, to a private path.
-    await build({
-      entryPoints: [join(ROOT, 'src/cli.tsx')],
-      outfile,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      define: { 'process.env.NODE_ENV': '"production"' },
-      external: ['keytar', 'react-devtools-core'],
-      banner: {
-        js: "#!/usr/bin/env node\nimport { createRequire as __bcCreateRequire } from 'node:module';\nconst require = __bcCreateRequire(import.meta.url);",
-      },
-      logLevel: 'error',
-      absWorkingDir: ROOT,
-    });
-    return outfile;
+    const lock = join(ROOT, 'node_modules', '.cache', 'broker-console-build.lock');
+    mkdirSync(dirname(lock), { recursive: true });
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      try {
+        mkdirSync(lock);
+        break;
+      } catch {
+        if (Date.now() > deadline) rmSync(lock, { recursive: true, force: true });
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+    try {
+      if (!bundleIsFresh()) execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'pipe' });
+    } finally {
+      rmSync(lock, { recursive: true, force: true });
+    }
+    return BUNDLE;
   })();
   return built;
 }

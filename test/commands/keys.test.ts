@@ -9,7 +9,7 @@ import { requestCount, testContext } from './helpers';
 
 let sandbox: RunningSandbox;
 beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 7 });
+  sandbox = await startSandbox({ seed: 7, rateLimit: { max: 100_000, windowMs: 1000 } });
 });
 afterAll(async () => {
   await sandbox.close();

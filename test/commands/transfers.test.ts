@@ -12,7 +12,7 @@ import { fetchAllTransfers, requestCount, testContext, transferPagesRequested } 
 let sandbox: RunningSandbox;
 let spotToFuture: Transfer[];
 beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 3 });
+  sandbox = await startSandbox({ seed: 3, rateLimit: { max: 100_000, windowMs: 1000 } });
   spotToFuture = await fetchAllTransfers(sandbox, { fromAccountType: 'SPOT', toAccountType: 'FUTURE' });
 });
 afterAll(async () => {

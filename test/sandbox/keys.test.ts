@@ -104,7 +104,7 @@ describe('create key', () => {
     ['bad IP', { subAccount: 'SUB', permissions: 'SPOT_ACCOUNT_READ', ip: '1.2.3.999', note: 'n' }, 730704],
     ['CIDR', { subAccount: 'SUB', permissions: 'SPOT_ACCOUNT_READ', ip: '10.0.0.0/8', note: 'n' }, 730704],
     ['non-string permissions', { subAccount: 'SUB', permissions: ['SPOT_ACCOUNT_READ'], note: 'n' }, 700004],
-  ])('%s → 400 code %i, nothing created', async (_label, body, code) => {
+  ] as [string, Record<string, unknown>, number][])('%s → 400 code %i, nothing created', async (_label, body, code) => {
     const sub = sb.subAccounts[3] as string;
     const before = (await listed(sub)).length;
     const withSub = body.subAccount === 'SUB' ? { ...body, subAccount: sub } : body;

@@ -1,6 +1,6 @@
 import React from 'react';
 import { Box, Text } from 'ink';
-import TextInput from 'ink-text-input';
+import { TextField } from './TextField';
 import { useServices } from '../services';
 
 /** A one-line text field with its label, a note on the right (counter, preview) and its error below. */
@@ -24,7 +24,7 @@ export function LabeledInput(props: {
             {props.label}
           </Text>
         </Box>
-        <TextInput value={props.value} onChange={props.onChange} focus={props.focused} placeholder={props.placeholder ?? ''} showCursor />
+        <TextField value={props.value} onChange={props.onChange} focus={props.focused} placeholder={props.placeholder ?? ''} />
         {props.aside ? <Text color={theme.muted}>  {props.aside}</Text> : null}
       </Box>
       {props.error ? <Text color={theme.error}>{' '.repeat(props.labelWidth ?? 14)}✗ {props.error}</Text> : null}

@@ -1,6 +1,7 @@
 // New key: permissions checklist (+ typed ones), linked IPs validated live with a counter, a note; then a
 // review of exactly what will be sent, sent once. What was typed survives every error.
 import React, { useCallback, useState } from 'react';
+import { useSyncedState } from '../hooks/useSyncedState';
 import { Box, Text } from 'ink';
 import { KNOWN_PERMISSIONS, MAX_LINKED_IPS, type CreatedKey, type NewKeyRequest } from '../../api/types';
 import { fieldError, validateNewKey, type FieldError, type FieldName } from '../../api/validation';
@@ -32,14 +33,14 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
   const { theme } = useServices();
   const { active, width } = useScreenFrame();
   const navigate = useNavigate();
-  const [checked, setChecked] = useState<string[]>([]);
-  const [other, setOther] = useState('');
-  const [ip, setIp] = useState('');
-  const [note, setNote] = useState('');
-  const [focus, setFocus] = useState<Focus>('permissions');
-  const [gridCursor, setGridCursor] = useState(0);
+  const [checked, setChecked, checkedRef] = useSyncedState<string[]>([]);
+  const [other, setOther, otherRef] = useSyncedState('');
+  const [ip, setIp, ipRef] = useSyncedState('');
+  const [note, setNote, noteRef] = useSyncedState('');
+  const [focus, setFocus, focusRef] = useSyncedState<Focus>('permissions');
+  const [gridCursor, setGridCursor, gridCursorRef] = useSyncedState(0);
   const [errors, setErrors] = useState<FieldError[]>([]);
-  const [review, setReview] = useState<NewKeyRequest | undefined>();
+  const [review, setReview, reviewRef] = useSyncedState<NewKeyRequest | undefined>(undefined);
   useScreenMode(review ? 'review' : 'createKey');
 
   const onCreated = useCallback(
@@ -47,15 +48,15 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
     [navigate],
   );
   const create = useCreateKey(onCreated);
-  const permissions = [...checked, ...other.split(',').map((p) => p.trim()).filter((p) => p !== '')];
+  const permissions = allPermissions(checked, other);
 
   const toReview = () => {
-    const result = validateNewKey({ subAccount, permissions, ip, note });
+    const result = validateNewKey({ subAccount, permissions: allPermissions(checkedRef.current, otherRef.current), ip: ipRef.current, note: noteRef.current });
     if (!result.ok) {
       setErrors(result.errors);
       const first = result.errors[0];
       const target = first ? FIELD_FOCUS[first.field] : undefined;
-      if (target) setFocus(target === 'permissions' && checked.length === 0 && other !== '' ? 'other' : target);
+      if (target) setFocus(target === 'permissions' && otherRef.current.trim() !== '' ? 'other' : target);
       return;
     }
     setErrors([]);
@@ -64,6 +65,7 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
 
   useScreenKeys(
     (input, key) => {
+      const review = reviewRef.current;
       if (review) {
         const command = commandFor('review', input, key);
         if (create.sending) return command !== undefined; // nothing happens while the request is in flight
@@ -85,9 +87,9 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
         toReview();
         return true;
       }
-      if (focus === 'permissions') {
+      if (focusRef.current === 'permissions') {
         if (command === 'toggle') {
-          const permission = KNOWN_PERMISSIONS[gridCursor]!;
+          const permission = KNOWN_PERMISSIONS[gridCursorRef.current]!;
           setChecked((list) => (list.includes(permission) ? list.filter((p) => p !== permission) : [...list, permission]));
           return true;
         }
@@ -155,4 +157,8 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
       <LabeledInput label="Note" value={note} onChange={setNote} focused={active && focus === 'note'} placeholder="required, e.g. market-maker bot" error={errorOf('note')} />
     </Box>
   );
+}
+
+function allPermissions(checked: readonly string[], other: string): string[] {
+  return [...checked, ...other.split(',').map((p) => p.trim()).filter((p) => p !== '')];
 }

@@ -1,5 +1,5 @@
 // The API keys of a sub-account: a windowed table, a detail view, copy, refresh, and the way to a new key.
-import React, { useState } from 'react';
+import React, { useEffect, useState } from 'react';
 import { Box, Text } from 'ink';
 import type { SubAccountKey } from '../../api/types';
 import { ErrorLine } from '../components/ErrorLine';
@@ -29,6 +29,12 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
   const tableRoom = Math.max(1, height - 4);
   const list = useListCursor(rows.length, tableRoom);
   const selected = rows[list.cursor];
+  const highlightAt = highlightApiKey ? rows.findIndex((k) => k.apiKey === highlightApiKey) : -1;
+  // After a key was created, the cursor lands on it.
+  useEffect(() => {
+    if (highlightAt >= 0) list.setCursor(highlightAt);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [highlightAt, refreshToken]);
 
   const copyKey = (key: SubAccountKey | undefined) => {
     if (!key) return;

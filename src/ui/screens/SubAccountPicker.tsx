@@ -1,7 +1,8 @@
 // First screen: type a sub-account name, or pick a recent one (filtered as you type).
 import React, { useMemo, useState } from 'react';
+import { useSyncedState } from '../hooks/useSyncedState';
 import { Box, Text } from 'ink';
-import TextInput from 'ink-text-input';
+import { TextField } from '../components/TextField';
 import { checkSubAccount } from '../../api/validation';
 import { commandFor } from '../keymap';
 import { useScreenKeys } from '../hooks/useKeys';
@@ -14,17 +15,12 @@ export function SubAccountPicker() {
   const { active, height } = useScreenFrame();
   const navigate = useNavigate();
   useScreenMode('picker');
-  const [typed, setTyped] = useState('');
-  const [highlight, setHighlight] = useState(-1);
+  const [typed, setTyped, typedRef] = useSyncedState('');
+  const [highlight, setHighlight, highlightRef] = useSyncedState(-1);
   const [problem, setProblem] = useState<string | undefined>();
 
   const recentNames = recent.list();
-  const choices = useMemo(() => {
-    const seen = new Set<string>();
-    const all = [...recentNames.map((name) => ({ name, recent: true })), ...suggestions.map((name) => ({ name, recent: false }))];
-    const needle = typed.trim().toLowerCase();
-    return all.filter(({ name }) => !seen.has(name) && seen.add(name) && name.toLowerCase().includes(needle));
-  }, [recentNames, suggestions, typed]);
+  const choices = useMemo(() => matchingChoices(recentNames, suggestions, typed), [recentNames, suggestions, typed]);
   const listRoom = Math.max(1, height - 6);
   const offset = Math.max(0, highlight - listRoom + 1);
 
@@ -43,11 +39,12 @@ export function SubAccountPicker() {
           setHighlight((h) => Math.max(-1, h - 1));
           return true;
         case 'down':
-          setHighlight((h) => Math.min(choices.length - 1, h + 1));
+          setHighlight((h) => Math.min(matchingChoices(recentNames, suggestions, typedRef.current).length - 1, h + 1));
           return true;
         case 'open': {
-          const picked = highlight >= 0 ? choices[highlight]?.name : undefined;
-          open(picked ?? typed);
+          const latest = matchingChoices(recentNames, suggestions, typedRef.current);
+          const picked = highlightRef.current >= 0 ? latest[highlightRef.current]?.name : undefined;
+          open(picked ?? typedRef.current);
           return true;
         }
         case 'transfers':
@@ -65,7 +62,7 @@ export function SubAccountPicker() {
       <Text bold>Choose a sub-account</Text>
       <Box>
         <Text>Sub-account: </Text>
-        <TextInput
+        <TextField
           value={typed}
           focus={active}
           placeholder="type a name"
@@ -81,7 +78,7 @@ export function SubAccountPicker() {
       {choices.length === 0 ? (
         <Text color={theme.muted}>{recentNames.length === 0 && suggestions.length === 0 ? 'No recent sub-accounts yet.' : 'No match: enter opens the name as typed.'}</Text>
       ) : (
-        <Text color={theme.muted}>{recentNames.length > 0 ? 'Recent' : 'Sub-accounts'} ({choices.length})</Text>
+        <Text color={theme.muted}>{recentNames.length === 0 ? 'Demo sub-accounts' : suggestions.length === 0 ? 'Recent' : 'Recent, then the demo sub-accounts'} ({choices.length})</Text>
       )}
       {choices.slice(offset, offset + listRoom).map((choice, i) => {
         const selected = offset + i === highlight;
@@ -95,4 +92,16 @@ export function SubAccountPicker() {
       })}
     </Box>
   );
+}
+
+/** Recent names first, then suggestions, without repeats, containing what was typed. */
+function matchingChoices(recent: readonly string[], suggestions: readonly string[], typed: string): Array<{ name: string; recent: boolean }> {
+  const seen = new Set<string>();
+  const needle = typed.trim().toLowerCase();
+  const all = [...recent.map((name) => ({ name, recent: true })), ...suggestions.map((name) => ({ name, recent: false }))];
+  return all.filter(({ name }) => {
+    if (seen.has(name)) return false;
+    seen.add(name);
+    return name.toLowerCase().includes(needle);
+  });
 }

@@ -1,8 +1,9 @@
 // Transfers for a filter: a windowed table with a cursor, paging (next, previous, jump, size), the page's
 // per-asset totals, the detail of a transfer, and export. The active filter stays in view.
 import React, { useMemo, useState } from 'react';
+import { useSyncedState } from '../hooks/useSyncedState';
 import { Box, Text } from 'ink';
-import TextInput from 'ink-text-input';
+import { TextField } from '../components/TextField';
 import { DEFAULT_PAGE_SIZE, type Transfer, type TransferQuery } from '../../api/types';
 import { checkLimit, checkPage } from '../../api/validation';
 import { totalsOf } from '../../export/totals';
@@ -39,17 +40,18 @@ export function TransferBrowser({ query }: { query: TransferQuery }) {
   const { theme } = useServices();
   const { active, width, height } = useScreenFrame();
   const navigate = useNavigate();
-  const [page, setPage] = useState(query.page ?? 1);
+  const [page, setPage, pageRef] = useSyncedState(query.page ?? 1);
   const [limit, setLimit] = useState(query.limit ?? DEFAULT_PAGE_SIZE);
   const [reloadToken, setReloadToken] = useState(0);
-  const [mode, setMode] = useState<Mode>({ name: 'list' });
+  const [mode, setMode, modeRef] = useSyncedState<Mode>({ name: 'list' });
   const [notice, setNotice] = useState<string | undefined>();
   useScreenMode(mode.name === 'detail' ? 'transferDetail' : mode.name === 'export' ? 'export' : 'transfers');
   const transfers = useTransfers(query, page, limit, reloadToken);
   const rows = transfers.data ?? [];
   const loaded = transfers.status === 'ready';
   const lastPage = loaded && rows.length < limit;
-  const tableRoom = Math.max(1, height - 6);
+  // filter, page line, two lines of totals, the table's header
+  const tableRoom = Math.max(1, height - 5 - (mode.name === 'prompt' ? 2 : 0));
   const list = useListCursor(rows.length, tableRoom);
   const selected = rows[list.cursor];
   const totals = useMemo(() => totalsOf(rows).entries(), [rows]);
@@ -62,6 +64,8 @@ export function TransferBrowser({ query }: { query: TransferQuery }) {
 
   useScreenKeys(
     (input, key) => {
+      const mode = modeRef.current;
+      const page = pageRef.current;
       if (mode.name === 'export') return false;
       if (mode.name === 'detail') {
         if (commandFor('transferDetail', input, key) === 'close') setMode({ name: 'list' });
@@ -133,7 +137,7 @@ export function TransferBrowser({ query }: { query: TransferQuery }) {
     );
   }
 
-  const { fixed, flexible } = sizeColumns(width, [16, 11, 6, 9], [2, 1]);
+  const { fixed, flexible } = sizeColumns(width, [16, 11, 5, 10], [2, 1]);
   const columns: TableColumn<Transfer>[] = [
     { title: 'TIME', width: fixed[0]!, cell: (t) => localTime(t.timestamp) },
     { title: 'FROM → TO', width: flexible[0]!, cell: (t) => `${t.fromAccount || 'master'} → ${t.toAccount || 'master'}` },
@@ -144,9 +148,9 @@ export function TransferBrowser({ query }: { query: TransferQuery }) {
   ];
 
   const status =
-    transfers.status === 'loading' ? (transfers.slow ? <Spinner label={`Loading page ${page}…`} /> : <Text> </Text>)
-    : transfers.status === 'error' ? <ErrorLine message={errorLine(transfers.error)} retryKey="r" width={width} />
-    : <Text color={notice ? theme.warn : theme.muted}>{fit(notice ?? totalsLine(totals), width)}</Text>;
+    transfers.status === 'loading' ? <Box height={2}>{transfers.slow ? <Spinner label={`Loading page ${page}…`} /> : <Text> </Text>}</Box>
+    : transfers.status === 'error' ? <Box height={2}><ErrorLine message={errorLine(transfers.error)} retryKey="r" width={width} /></Box>
+    : <Box height={2}><Text color={notice ? theme.warn : theme.muted} wrap="truncate-end">{notice ?? totalsLine(totals)}</Text></Box>;
 
   return (
     <Box flexDirection="column">
@@ -156,7 +160,7 @@ export function TransferBrowser({ query }: { query: TransferQuery }) {
         <Box flexDirection="column">
           <Box>
             <Text>{mode.what === 'page' ? 'Go to page: ' : `Page size (1–500): `}</Text>
-            <TextInput value={mode.text} onChange={(text) => setMode({ ...mode, text, error: undefined })} focus={active} />
+            <TextField value={mode.text} onChange={(text) => setMode((m) => (m.name === 'prompt' ? { ...m, text, error: undefined } : m))} focus={active} />
           </Box>
           {mode.error ? <Text color={theme.error}>✗ {mode.error}</Text> : <Text color={theme.muted}>enter goes · esc cancels</Text>}
         </Box>

@@ -1,6 +1,7 @@
 // The transfer filter: account types (known values or typed), optional accounts, a time range in the
 // operator's words (dates, date-times, epoch ms, 24h, 7d), clientTranId, and the page size.
 import React, { useState } from 'react';
+import { useSyncedState } from '../hooks/useSyncedState';
 import { Box, Text } from 'ink';
 import { DEFAULT_PAGE_SIZE, KNOWN_ACCOUNT_TYPES, MAX_PAGE_SIZE, type TransferQuery } from '../../api/types';
 import { fieldError, parseTimeInput, validateTransferQuery, type FieldError, type FieldName } from '../../api/validation';
@@ -55,10 +56,9 @@ export function TransferFilterForm({ initial }: { initial?: TransferQuery }) {
   const { active } = useScreenFrame();
   const navigate = useNavigate();
   useScreenMode('transferFilter');
-  const [values, setValues] = useState<Values>(() => initialValues(initial));
-  const [focus, setFocus] = useState(0);
+  const [values, setValues, valuesRef] = useSyncedState<Values>(() => initialValues(initial));
+  const [focus, setFocus, focusRef] = useSyncedState(0);
   const [errors, setErrors] = useState<FieldError[]>([]);
-  const focused = FIELDS[focus]!;
 
   const set = (name: FieldName) => (value: string) => {
     setValues((v) => ({ ...v, [name]: value }));
@@ -66,6 +66,7 @@ export function TransferFilterForm({ initial }: { initial?: TransferQuery }) {
   };
 
   const search = () => {
+    const values = valuesRef.current;
     const result = validateTransferQuery(
       {
         fromAccountType: values.fromAccountType,
@@ -100,9 +101,10 @@ export function TransferFilterForm({ initial }: { initial?: TransferQuery }) {
         search();
         return true;
       }
+      const focused = FIELDS[focusRef.current]!;
       if (command === 'cycle' && focused.choices) {
         const choices = focused.choices;
-        const current = choices.indexOf(values[focused.name].toUpperCase() as (typeof choices)[number]);
+        const current = choices.indexOf(valuesRef.current[focused.name].toUpperCase() as (typeof choices)[number]);
         const next = (current + (key.leftArrow ? choices.length - 1 : 1) + (current < 0 ? 1 : 0)) % choices.length;
         set(focused.name)(choices[next]!);
         return true;
@@ -141,6 +143,7 @@ export function TransferFilterForm({ initial }: { initial?: TransferQuery }) {
             placeholder={field.placeholder}
             aside={aside(field)}
             error={submitted ?? (i === focus ? undefined : live)}
+            labelWidth={16}
           />
         );
       })}

@@ -1,0 +1,131 @@
+import { describe, expect, test } from 'vitest';
+import { KNOWN_PERMISSIONS } from '../../src/api/types';
+import type { WireTransfer } from '../../src/sandbox/model';
+import { formatUnits } from '../../src/sandbox/seedTransfers';
+import { startSandbox } from '../../src/sandbox/server';
+import { createState } from '../../src/sandbox/state';
+import { listKeys, listTransfers } from './helpers';
+
+const DAY = 86_400_000;
+const ANCHOR = Date.UTC(2025, 5, 1);
+
+const allTransfers = (seed: number): WireTransfer[] => {
+  const { transfers } = createState(seed, ANCHOR);
+  return Array.from({ length: transfers.count }, (_, i) => transfers.at(i));
+};
+
+describe('seeded data', () => {
+  test('the same seed gives the same accounts, keys, credentials and transfers', () => {
+    const a = createState(1, ANCHOR);
+    const b = createState(1, ANCHOR);
+    expect([...a.subAccounts.entries()]).toEqual([...b.subAccounts.entries()]);
+    expect(a.master).toEqual(b.master);
+    expect(allTransfers(1)).toEqual(allTransfers(1));
+  });
+
+  test('a different seed gives different data', () => {
+    const a = createState(1, ANCHOR);
+    const b = createState(2, ANCHOR);
+    expect([...a.subAccounts.keys()]).not.toEqual([...b.subAccounts.keys()]);
+    expect(a.master.apiKey).not.toBe(b.master.apiKey);
+    expect(a.master.secretKey).not.toBe(b.master.secretKey);
+    expect(a.transfers.at(0)).not.toEqual(b.transfers.at(0));
+  });
+
+  test('seed 1 sub-accounts: at least 10, alphanumeric 8–32 chars, 0–6 keys each', () => {
+    for (const seed of [1, 2, 3, 42, 99_999]) {
+      const { subAccounts, master } = createState(seed, ANCHOR);
+      expect(subAccounts.size).toBeGreaterThanOrEqual(10);
+      expect(master.apiKey).toMatch(/^mx0v[0-9a-z]{28}$/);
+      expect(master.secretKey).toMatch(/^[0-9a-f]{64}$/);
+      const counts: number[] = [];
+      for (const [name, keys] of subAccounts) {
+        expect(name).toMatch(/^[a-z0-9]{8,32}$/);
+        counts.push(keys.length);
+        expect(keys.length).toBeLessThanOrEqual(6);
+        for (const key of keys) {
+          expect(key.creatTime).toBeLessThan(ANCHOR);
+          for (const p of key.permissions.split(',')) expect(KNOWN_PERMISSIONS as readonly string[]).toContain(p);
+          expect(key.ip === '' ? 0 : key.ip.split(',').length).toBeLessThanOrEqual(4);
+        }
+      }
+      expect(counts).toContain(0);
+      expect(counts).toContain(6);
+    }
+  });
+
+  test('at least 20,000 transfers over the last 120 days, newest first, unique ids, every route and type pair', () => {
+    const list = allTransfers(1);
+    const master = createState(1, ANCHOR).master.name;
+    expect(list.length).toBeGreaterThanOrEqual(20_000);
+    expect(new Set(list.map((t) => t.tranId)).size).toBe(list.length);
+    for (let i = 1; i < list.length; i++) expect((list[i - 1] as WireTransfer).timestamp >= (list[i] as WireTransfer).timestamp).toBe(true);
+    expect((list[0] as WireTransfer).timestamp).toBeLessThan(ANCHOR);
+    expect((list.at(-1) as WireTransfer).timestamp).toBeGreaterThan(ANCHOR - 120 * DAY);
+    expect((list.at(-1) as WireTransfer).timestamp).toBeLessThan(ANCHOR - 115 * DAY);
+
+    const routes = new Set(list.map((t) => `${t.fromAccount === master ? 'master' : 'sub'}>${t.toAccount === master ? 'master' : 'sub'}`));
+    expect([...routes].sort()).toEqual(['master>master', 'master>sub', 'sub>master', 'sub>sub']);
+    const pairs = new Set(list.map((t) => `${t.fromAccountType}>${t.toAccountType}`));
+    expect([...pairs].sort()).toEqual(['FUTURE>FUTURE', 'FUTURE>SPOT', 'SPOT>FUTURE', 'SPOT>SPOT']);
+    for (const t of list) {
+      if (t.fromAccount === master && t.toAccount === master) expect(t.fromAccountType).not.toBe(t.toAccountType);
+      if (t.fromAccount !== master || t.toAccount !== master) expect(t.fromAccount === t.toAccount).toBe(false);
+    }
+    const masterSpotFuture = list.filter((t) => t.fromAccount === master && t.toAccount === master && t.fromAccountType === 'SPOT' && t.toAccountType === 'FUTURE');
+    expect(masterSpotFuture.length).toBeGreaterThan(2000);
+    expect(masterSpotFuture.length).toBeLessThan(6000);
+
+    const statuses = new Map<string, number>();
+    for (const t of list) statuses.set(t.status, (statuses.get(t.status) ?? 0) + 1);
+    expect([...statuses.keys()].sort()).toEqual(['FAILED', 'INTERRUPTED', 'PROCESSING', 'SUCCESS']);
+    expect((statuses.get('SUCCESS') ?? 0) / list.length).toBeGreaterThan(0.85);
+    expect(new Set(list.map((t) => t.asset))).toEqual(new Set(['BTC', 'ETH', 'USDT', 'USDC', 'MX', 'SOL']));
+    for (const t of list) {
+      expect(t.clientTranId).toMatch(/^[A-Za-z0-9]{32}$/);
+      expect(t.amount).toMatch(/^(0|[1-9]\d*)(\.\d*[1-9])?$/);
+    }
+    const precisions = new Set(list.map((t) => (t.amount.split('.')[1] ?? '').length));
+    expect(precisions.size).toBeGreaterThanOrEqual(6);
+    expect(list.some((t) => t.fromSymbol !== '' || t.toSymbol !== '')).toBe(true);
+  });
+
+  test('amounts are formatted from integers, never floats', () => {
+    expect(formatUnits(123_450_000, 8)).toBe('1.2345');
+    expect(formatUnits(5, 8)).toBe('0.00000005');
+    expect(formatUnits(1_000, 2)).toBe('10');
+    expect(formatUnits(42, 0)).toBe('42');
+  });
+
+  test('generating the data takes well under 100 ms', () => {
+    createState(5, ANCHOR); // warm-up
+    const times: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const started = performance.now();
+      createState(10 + i, ANCHOR);
+      times.push(performance.now() - started);
+    }
+    times.sort((x, y) => x - y);
+    console.log(`seed generation: median ${(times[2] as number).toFixed(1)} ms (runs ${times.map((t) => t.toFixed(1)).join(', ')})`);
+    expect(times[2]).toBeLessThan(100);
+  });
+
+  test('two sandboxes with the same seed and anchor answer identically over HTTP', async () => {
+    const anchor = Date.now();
+    const [a, b] = await Promise.all([startSandbox({ seed: 11, dataAnchorMs: anchor }), startSandbox({ seed: 11, dataAnchorMs: anchor })]);
+    try {
+      expect(a.subAccounts).toEqual(b.subAccounts);
+      expect(a.apiKey).toBe(b.apiKey);
+      const sub = a.subAccounts[2] as string;
+      expect((await listKeys(a, sub)).text).toBe((await listKeys(b, sub)).text);
+      const params = [['fromAccountType', 'SPOT'], ['toAccountType', 'SPOT'], ['toAccount', sub], ['limit', 100]] as const;
+      const ta = await listTransfers(a, params);
+      const tb = await listTransfers(b, params);
+      expect(ta.status).toBe(200);
+      expect((ta.json as unknown[]).length).toBeGreaterThan(0);
+      expect(ta.text).toBe(tb.text);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+});
