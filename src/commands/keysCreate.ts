@@ -26,7 +26,7 @@ export function createdKeyText(key: CreatedKey): string {
     ['note', key.note],
     ['created', formatLocalTime(key.createdAt)],
   ];
-  return rows.map(([name, value]) => `${pad(name, 12)}${value}`).join('\n') + '\n';
+  return rows.map(([name, value]) => `${pad(name, 13)}${value}`).join('\n') + '\n';
 }
 
 export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandContext): Promise<ExitCode> {

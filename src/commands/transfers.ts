@@ -53,13 +53,13 @@ export const CSV_FIELDS = [
 export const TABLE_COLUMNS: readonly Column[] = [
   { header: 'time', width: 19 },
   { header: 'tranId', width: 20 },
-  { header: 'from', width: 8 },
+  { header: 'from', width: 7 },
   { header: 'fromAccount', width: 14 },
-  { header: 'to', width: 8 },
+  { header: 'to', width: 7 },
   { header: 'toAccount', width: 14 },
   { header: 'asset', width: 6 },
   { header: 'amount', width: 20, align: 'right' },
-  { header: 'status', width: 8 },
+  { header: 'status', width: 10 },
   { header: 'clientTranId', width: 0 },
 ];
 const TABLE_WIDTHS = TABLE_COLUMNS.map((c) => c.width ?? 0);

@@ -91,6 +91,7 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
         if (command === 'toggle') {
           const permission = KNOWN_PERMISSIONS[gridCursorRef.current]!;
           setChecked((list) => (list.includes(permission) ? list.filter((p) => p !== permission) : [...list, permission]));
+          setErrors((list) => list.filter((e) => e.field !== 'permissions'));
           return true;
         }
         if (command === 'move') {
@@ -105,6 +106,11 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
   );
 
   const errorOf = (field: FieldName) => errors.find((e) => e.field === field)?.message;
+  // Editing a field retires the error the last check gave it; live checks take over from there.
+  const edited = (field: FieldName, set: (value: string) => void) => (value: string) => {
+    set(value);
+    setErrors((list) => (list.some((e) => e.field === field) ? list.filter((e) => e.field !== field) : list));
+  };
 
   if (review) {
     const failed = create.state.status === 'failed' ? create.state : undefined;
@@ -144,17 +150,17 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
       </Text>
       <PermissionChecklist checked={checked} cursor={gridCursor} focused={focus === 'permissions' && active} />
       {errorOf('permissions') ? <Text color={theme.error}>  ✗ {errorOf('permissions')}</Text> : null}
-      <LabeledInput label="Other" value={other} onChange={setOther} focused={active && focus === 'other'} placeholder="more, comma-separated (e.g. read_only)" />
+      <LabeledInput label="Other" value={other} onChange={edited('permissions', setOther)} focused={active && focus === 'other'} placeholder="more, comma-separated (e.g. read_only)" />
       <LabeledInput
         label="Linked IPs"
         value={ip}
-        onChange={setIp}
+        onChange={edited('ip', setIp)}
         focused={active && focus === 'ip'}
         placeholder="optional, e.g. 203.0.113.7, 2001:db8::1"
         aside={`${ips.count}/${MAX_LINKED_IPS}`}
         error={ips.error ?? errorOf('ip')}
       />
-      <LabeledInput label="Note" value={note} onChange={setNote} focused={active && focus === 'note'} placeholder="required, e.g. market-maker bot" error={errorOf('note')} />
+      <LabeledInput label="Note" value={note} onChange={edited('note', setNote)} focused={active && focus === 'note'} placeholder="required, e.g. market-maker bot" error={errorOf('note')} />
     </Box>
   );
 }

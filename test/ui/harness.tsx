@@ -1,0 +1,210 @@
+// Our thin harness over ink-testing-library (STYLE.md §8): the real App, a real sandbox over 127.0.0.1 and a
+// real client; keys go in one at a time and each waits for the frame; assertions read ANSI-stripped text.
+import React from 'react';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
+import { render } from 'ink-testing-library';
+import { createBrokerApi } from '../../src/api/operations';
+import type { BrokerApi } from '../../src/api/contract';
+import { memoryRecentSubAccounts, type RecentSubAccounts } from '../../src/config/recentSubAccounts';
+import { fileExporter } from '../../src/export/fileExporter';
+import { startSandbox } from '../../src/sandbox/server';
+import type { RunningSandbox, SandboxOptions, SandboxRequestRecord } from '../../src/sandbox/types';
+import { App } from '../../src/ui/App';
+import { createExchangeLog, type ExchangeLog } from '../../src/ui/exchangeLog';
+import type { NavigationState, Route } from '../../src/ui/navigation';
+import type { ConsoleServices } from '../../src/ui/services';
+import { makeTheme } from '../../src/ui/theme';
+
+export const KEYS = {
+  up: '\u001b[A',
+  down: '\u001b[B',
+  right: '\u001b[C',
+  left: '\u001b[D',
+  enter: '\r',
+  esc: '\u001b',
+  tab: '\t',
+  shiftTab: '\u001b[Z',
+  backspace: '\u007f',
+  space: ' ',
+  ctrlC: '\u0003',
+  ctrlT: '\u0014',
+  pageUp: '\u001b[5~',
+  pageDown: '\u001b[6~',
+} as const;
+
+export type KeyName = keyof typeof KEYS;
+
+export interface ConsoleOptions {
+  mode?: 'demo' | 'live';
+  noColor?: boolean;
+  columns?: number;
+  rows?: number;
+  /** Names already remembered, most recent first. */
+  recent?: string[];
+  /** Offered in the picker; default the sandbox's sub-accounts. */
+  suggestions?: string[];
+  sandbox?: SandboxOptions;
+  initialRoute?: Route;
+}
+
+export interface TestConsole {
+  sandbox: RunningSandbox;
+  api: BrokerApi;
+  exchanges: ExchangeLog;
+  recent: RecentSubAccounts;
+  /** Every text passed to the copy service, in order. */
+  copies: string[];
+  /** Folder the exporter writes into. */
+  exportDir: string;
+  press(key: KeyName | (string & {})): Promise<void>;
+  type(text: string): Promise<void>;
+  waitForText(text: string | RegExp, timeoutMs?: number): Promise<void>;
+  waitForNoText(text: string | RegExp, timeoutMs?: number): Promise<void>;
+  /** The last frame, ANSI-stripped. */
+  frame(): string;
+  /** The last frame as written, escape codes included. */
+  rawFrame(): string;
+  /** Every frame written so far, raw. */
+  frames(): readonly string[];
+  navState(): NavigationState | undefined;
+  exitCode(): number | undefined;
+  resize(columns: number, rows: number): Promise<void>;
+  requests(): readonly SandboxRequestRecord[];
+  /** Requests of one method received since `from` (an index into requests()). */
+  requestsOf(method: string, from?: number): SandboxRequestRecord[];
+  settle(ms?: number): Promise<void>;
+  cleanup(): Promise<void>;
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+const matches = (frame: string, text: string | RegExp): boolean => (typeof text === 'string' ? frame.includes(text) : text.test(frame));
+
+export async function startConsole(options: ConsoleOptions = {}): Promise<TestConsole> {
+  const sandbox = await startSandbox({ seed: 1, ...options.sandbox });
+  const exchanges = createExchangeLog();
+  // A short backoff keeps retry tests quick; everything else is the client as shipped.
+  const api = createBrokerApi({
+    baseUrl: sandbox.baseUrl,
+    apiKey: sandbox.apiKey,
+    secretKey: sandbox.secretKey,
+    retryBaseDelayMs: 5,
+    onExchange: exchanges.record,
+  });
+  const exportDir = await mkdtemp(join(tmpdir(), 'broker-console-ui-'));
+  const recent = memoryRecentSubAccounts(options.recent ?? []);
+  const copies: string[] = [];
+  const services: ConsoleServices = {
+    api,
+    mode: options.mode ?? 'demo',
+    target: new URL(sandbox.baseUrl).host,
+    profile: options.mode === 'live' ? 'ops' : 'demo',
+    credentialSource: options.mode === 'live' ? 'environment' : 'sandbox',
+    exchanges,
+    recent,
+    suggestions: options.suggestions ?? sandbox.subAccounts,
+    copy: (text) => copies.push(text),
+    exporter: fileExporter(api, exportDir),
+    theme: makeTheme(options.noColor ?? false),
+    now: Date.now,
+  };
+
+  let nav: NavigationState | undefined;
+  let exit: number | undefined;
+  const onNavigation = (state: NavigationState) => {
+    nav = state;
+  };
+  const onExit = (code: number) => {
+    exit ??= code;
+  };
+  const instance = render(<App services={services} onExit={onExit} onNavigation={onNavigation} initialRoute={options.initialRoute} />);
+  const { stdin, stdout } = instance;
+
+  const rawFrame = () => stdout.lastFrame() ?? '';
+  const frame = () => stripVTControlCharacters(rawFrame());
+
+  const waitForFrameAfter = async (count: number, timeoutMs: number) => {
+    const until = Date.now() + timeoutMs;
+    while (stdout.frames.length <= count && Date.now() < until) await sleep(2);
+  };
+
+  const waitFor = async (ok: () => boolean, what: string, timeoutMs: number) => {
+    const until = Date.now() + timeoutMs;
+    while (!ok()) {
+      if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last frame:\n${frame()}`);
+      await sleep(5);
+    }
+  };
+
+  const resize = async (columns: number, rows: number) => {
+    Object.defineProperty(stdout, 'columns', { configurable: true, get: () => columns });
+    Object.defineProperty(stdout, 'rows', { configurable: true, get: () => rows });
+    const before = stdout.frames.length;
+    stdout.emit('resize');
+    await waitForFrameAfter(before, 100);
+    await sleep(10);
+  };
+
+  const console: TestConsole = {
+    sandbox,
+    api,
+    exchanges,
+    recent,
+    copies,
+    exportDir,
+    async press(key) {
+      const sequence = (KEYS as Record<string, string>)[key] ?? key;
+      const before = stdout.frames.length;
+      stdin.write(sequence);
+      // Ink holds a lone Escape for a tick (it may start a sequence).
+      if (sequence === KEYS.esc) await sleep(60);
+      await waitForFrameAfter(before, 80);
+      await sleep(10);
+    },
+    async type(text) {
+      for (const ch of text) {
+        const before = stdout.frames.length;
+        stdin.write(ch);
+        await waitForFrameAfter(before, 50);
+      }
+      await sleep(10);
+    },
+    waitForText: (text, timeoutMs = 3000) => waitFor(() => matches(frame(), text), `text ${String(text)}`, timeoutMs),
+    waitForNoText: (text, timeoutMs = 3000) => waitFor(() => !matches(frame(), text), `no text ${String(text)}`, timeoutMs),
+    frame,
+    rawFrame,
+    frames: () => stdout.frames,
+    navState: () => nav,
+    exitCode: () => exit,
+    resize,
+    requests: () => sandbox.requests(),
+    requestsOf: (method, from = 0) => sandbox.requests().slice(from).filter((r) => r.method === method),
+    settle: (ms = 50) => sleep(ms),
+    async cleanup() {
+      instance.unmount();
+      instance.cleanup();
+      await api.close().catch(() => undefined);
+      await sandbox.close().catch(() => undefined);
+      await rm(exportDir, { recursive: true, force: true });
+    },
+  };
+
+  // ink-testing-library reports 100 columns and no rows; give it a terminal size of our choosing.
+  await resize(options.columns ?? 100, options.rows ?? 30);
+  // Input listeners attach in an effect: a key written right after render would be lost.
+  await sleep(20);
+  return console;
+}
+
+/** Lines of a raw frame, as the terminal would show them. */
+export function frameLines(raw: string): string[] {
+  return raw.split('\n');
+}
+
+/** Display width of a line (ANSI stripped; every code point one cell, which holds for our glyphs). */
+export function lineWidth(line: string): number {
+  return Array.from(stripVTControlCharacters(line)).length;
+}

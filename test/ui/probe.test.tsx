@@ -1,0 +1,20 @@
+import { test } from 'vitest';
+import { startConsole } from './harness';
+test('probe', async () => {
+  const c = await startConsole();
+  console.log(c.frame());
+  await c.type('desk');
+  console.log(c.frame());
+  await c.press('down');
+  await c.press('enter');
+  await c.waitForText('API keys of');
+  await c.settle(200);
+  console.log(c.frame());
+  await c.press('enter');
+  console.log(c.frame());
+  await c.press('esc');
+  await c.press('n');
+  console.log(c.frame());
+  console.log(JSON.stringify(c.sandbox.subAccounts));
+  await c.cleanup();
+});
