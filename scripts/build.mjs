@@ -1,4 +1,5 @@
-// One production bundle: React's production build and a single file load far faster than node_modules.
+// One production bundle (plus lazily loaded chunks): React's production build and a single file load far faster than node_modules.
+import { rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
 // Ink imports react-devtools-core only for development (DEV=true); the production bundle gets an empty stand-in.
@@ -10,14 +11,18 @@ const noDevtools = {
   },
 };
 
+rmSync('dist', { recursive: true, force: true });
 await build({
-  entryPoints: ['src/cli.tsx'],
-  outfile: 'dist/broker-console.js',
+  entryPoints: { 'broker-console': 'src/cli.tsx' },
+  outdir: 'dist',
+  // The console (Ink, React) goes in chunks loaded on first use: commands never parse them.
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
   bundle: true,
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  minify: false,
+  minify: true,
   sourcemap: false,
   legalComments: 'none',
   define: { 'process.env.NODE_ENV': '"production"' },

@@ -44,6 +44,7 @@ export function buildProgram(
   const program = new Command('broker-console');
   program
     .description('Broker sub-account API keys and universal transfer history, from the terminal.')
+    .usage('[options] [command]')
     .version(version, '--version', 'print the version')
     .helpOption('-h, --help', 'show help')
     .option('--profile <name>', 'use a saved profile (env BROKER_PROFILE)')
@@ -87,6 +88,12 @@ export function buildProgram(
     .option('--ip <list>', 'up to 4 comma-separated IPv4/IPv6 addresses')
     .option('--note <text>', 'note for the key (required)')
     .option('--json', 'print one JSON object (secretKey included)')
+    .addHelpText(
+      'after',
+      '\nThe key, its secret included, goes to stdout once; the reminder that the secret cannot be shown again\n' +
+        'goes to stderr, so stdout can be piped straight into a password manager. Exit 3: no answer came, the key\n' +
+        'may exist; check with `keys list` before creating it again.',
+    )
     .action(async (options: { sub?: string; permissions?: string; ip?: string; note?: string; json?: boolean }) => {
       setExit(await runKeysCreate(options, context(globals())));
     });
@@ -105,6 +112,13 @@ export function buildProgram(
     .option('--limit <n>', 'rows per page, 1..500 (default 500)')
     .option('--all', 'every page from --page on, streamed as each arrives')
     .option('--format <format>', 'table, json or csv', 'table')
+    .addHelpText(
+      'after',
+      '\nTimes: 2026-11-01 (local midnight), 2026-11-01T12:00 or "2026-11-01 12:00[:ss]" (local unless Z/+hh:mm),\n' +
+        'epoch milliseconds, now, or 30m / 24h / 7d / 2w before now.\n' +
+        'Rows are streamed page by page: csv (RFC 4180, header once, amounts exactly as sent), json (one array),\n' +
+        'table (with per-asset totals). Progress goes to stderr when it is a terminal.',
+    )
     .action(async (options: Record<string, string | boolean | undefined>) => {
       const text = (name: string): string | undefined => {
         const value = options[name];

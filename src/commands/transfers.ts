@@ -1,8 +1,10 @@
 // `transfers --from-type T --to-type T [filters] [--page N] [--limit N] [--all] [--format table|json|csv]`.
 // Rows are streamed as each page arrives: nothing holds more than one page, and writes await 'drain'.
-import Big from 'big.js';
-import { DEFAULT_PAGE_SIZE, type Transfer, type TransferQuery } from '../api/types';
+import { DEFAULT_PAGE_SIZE, type Transfer } from '../api/types';
 import { validateTransferQuery } from '../api/validation';
+import { AssetTotals } from '../export/totals';
+import { type PageVisit, forEachTransferPage } from '../export/transferPages';
+import { type TextSink, csvWriter, jsonWriter } from '../export/transferWriters';
 import {
   type CommandContext,
   EXIT,
@@ -14,7 +16,7 @@ import {
   reportInvalid,
   reportUsage,
 } from './context';
-import { type Column, OutputSink, csvRecord, formatLocalTime, pad, tableLine } from './output';
+import { type Column, OutputSink, formatLocalTime, pad, tableLine } from './output';
 
 export type TransferFormat = 'table' | 'json' | 'csv';
 export const TRANSFER_FORMATS: readonly TransferFormat[] = ['table', 'json', 'csv'];
@@ -32,22 +34,6 @@ export interface TransfersOptions {
   all?: boolean;
   format?: string;
 }
-
-/** CSV columns: every field of the domain record, in its order; amounts exactly as the service sent them. */
-export const CSV_FIELDS = [
-  'tranId',
-  'fromAccount',
-  'toAccount',
-  'clientTranId',
-  'asset',
-  'amount',
-  'fromAccountType',
-  'toAccountType',
-  'fromSymbol',
-  'toSymbol',
-  'status',
-  'timestamp',
-] as const satisfies readonly (keyof Transfer)[];
 
 /** Fixed widths so the table can be printed page by page; a longer value pushes its row, never gets cut. */
 export const TABLE_COLUMNS: readonly Column[] = [
@@ -83,77 +69,33 @@ export function transferTableLine(t: Transfer): string {
   );
 }
 
-/** Decimal-exact sums per asset (big.js); amounts that are not decimals are counted, not summed. */
-export class AssetTotals {
-  private readonly sums = new Map<string, Big>();
-  unparsable = 0;
-
-  add(t: Transfer): void {
-    let amount: Big;
-    try {
-      amount = new Big(t.amount);
-    } catch {
-      this.unparsable += 1;
-      return;
-    }
-    this.sums.set(t.asset, (this.sums.get(t.asset) ?? new Big(0)).plus(amount));
-  }
-
-  /** [asset, sum in plain decimal notation], assets sorted. */
-  entries(): [string, string][] {
-    return [...this.sums.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([asset, sum]) => [asset, sum.toFixed()]);
-  }
+interface Summary {
+  pages: number;
+  lastPage: number;
+  /** The last page that arrived was shorter than the limit: there are no more. */
+  short: boolean;
+  all: boolean;
 }
 
-interface RowWriter {
+/** How rows reach stdout; end runs once after the last page that arrived (never after a failure). */
+interface TransferOutput {
   row(t: Transfer): Promise<void>;
-  /** Called once after the last page that arrived (not after a failure). */
-  end(summary: { pages: number; rows: number; lastPage: number; short: boolean; all: boolean }): Promise<void>;
+  end(summary: Summary): Promise<void>;
 }
 
-function csvWriter(out: OutputSink): RowWriter {
-  let started = false;
-  const header = async (): Promise<void> => {
-    if (!started) await out.write(csvRecord(CSV_FIELDS));
-    started = true;
-  };
-  return {
-    async row(t) {
-      await header();
-      await out.write(csvRecord(CSV_FIELDS.map((f) => String(t[f]))));
-    },
-    async end() {
-      await header();
-    },
-  };
-}
-
-function jsonWriter(out: OutputSink): RowWriter {
-  let count = 0;
-  return {
-    async row(t) {
-      await out.write(`${count === 0 ? '[\n' : ',\n'}${JSON.stringify(t)}`);
-      count += 1;
-    },
-    async end() {
-      await out.write(count === 0 ? '[]\n' : '\n]\n');
-    },
-  };
-}
-
-function tableWriter(out: OutputSink): RowWriter {
+function tableWriter(write: TextSink): TransferOutput {
   let count = 0;
   const totals = new AssetTotals();
   return {
     async row(t) {
-      if (count === 0) await out.write(`${tableLine(TABLE_COLUMNS, TABLE_COLUMNS.map((c) => c.header), TABLE_WIDTHS)}\n`);
-      await out.write(`${transferTableLine(t)}\n`);
+      if (count === 0) await write(`${tableLine(TABLE_COLUMNS, TABLE_COLUMNS.map((c) => c.header), TABLE_WIDTHS)}\n`);
+      await write(`${transferTableLine(t)}\n`);
       totals.add(t);
       count += 1;
     },
     async end({ pages, lastPage, short, all }) {
       if (count === 0) {
-        await out.write(all || lastPage === 1 ? 'no transfers match\n' : `no transfers on page ${lastPage}\n`);
+        await write(all || lastPage === 1 ? 'no transfers match\n' : `no transfers on page ${lastPage}\n`);
         return;
       }
       const lines = ['', all ? `totals (${count} rows, ${pages} pages):` : `totals of page ${lastPage} (${count} rows):`];
@@ -162,16 +104,18 @@ function tableWriter(out: OutputSink): RowWriter {
       for (const [asset, sum] of entries) lines.push(`  ${pad(asset, width)}  ${sum}`);
       if (totals.unparsable > 0) lines.push(`  (${totals.unparsable} amounts were not decimals and are left out)`);
       if (!all) lines.push(short ? 'no more pages' : `more pages: --page ${lastPage + 1}, or --all for every page`);
-      await out.write(`${lines.join('\n')}\n`);
+      await write(`${lines.join('\n')}\n`);
     },
   };
 }
 
+function plain(writer: { row(t: Transfer): Promise<void>; end(): Promise<void> }): TransferOutput {
+  return { row: (t) => writer.row(t), end: () => writer.end() };
+}
+
 export async function runTransfers(options: TransfersOptions, ctx: CommandContext): Promise<ExitCode> {
   const format = (options.format ?? 'table').trim().toLowerCase();
-  if (!(TRANSFER_FORMATS as readonly string[]).includes(format)) {
-    return reportUsage(ctx, `--format: must be table, json or csv (got '${options.format ?? ''}')`);
-  }
+  const badFormat = !(TRANSFER_FORMATS as readonly string[]).includes(format);
   const checked = validateTransferQuery(
     {
       fromAccountType: options.fromType ?? '',
@@ -186,35 +130,47 @@ export async function runTransfers(options: TransfersOptions, ctx: CommandContex
     },
     ctx.now(),
   );
-  if (!checked.ok) return reportInvalid(ctx, checked.errors);
+  if (!checked.ok) reportInvalid(ctx, checked.errors);
+  if (badFormat) reportUsage(ctx, `--format: must be table, json or csv (got '${options.format ?? ''}')`);
+  if (!checked.ok || badFormat) return EXIT.usage;
 
   const api = connect(ctx);
   if (!api) return EXIT.usage;
   const out = new OutputSink(ctx.stdout);
-  const writer = format === 'csv' ? csvWriter(out) : format === 'json' ? jsonWriter(out) : tableWriter(out);
+  const write: TextSink = (text) => out.write(text);
+  const output: TransferOutput =
+    format === 'table' ? tableWriter(write) : plain(format === 'csv' ? csvWriter(write) : jsonWriter(write));
   const all = options.all === true;
-  const limit = checked.value.limit ?? DEFAULT_PAGE_SIZE;
-  const firstPage = checked.value.page ?? 1;
-  // --all always sends the limit, so "a page shorter than the limit" reliably means the last page.
-  const base: TransferQuery = all ? { ...checked.value, limit } : checked.value;
-  let page = firstPage;
-  let pages = 0;
+  const query = checked.value;
+  const summary: Summary = { pages: 0, lastPage: query.page ?? 1, short: false, all };
   let rows = 0;
-  try {
-    for (;;) {
-      const batch = await api.listUniversalTransfers(all ? { ...base, page } : base);
-      pages += 1;
-      rows += batch.length;
-      if (ctx.stderrIsTTY) printLines(ctx.stderr, [`page ${page}: ${batch.length} rows`]);
-      for (const transfer of batch) await writer.row(transfer);
-      const short = batch.length < limit;
-      if (!all || short) {
-        await writer.end({ pages, rows, lastPage: page, short, all });
-        return EXIT.ok;
-      }
-      page += 1;
+  let previousEdge = '';
+  const visit = async ({ page, rows: batch, last }: PageVisit): Promise<void> => {
+    if (ctx.stderrIsTTY) printLines(ctx.stderr, [`page ${page}: ${batch.length} rows`]);
+    // A service that ignored `page` would send page 1 forever: --all must not loop on it.
+    const edge = batch.length > 0 ? `${batch[0]?.tranId}…${batch[batch.length - 1]?.tranId}` : '';
+    if (edge !== '' && edge === previousEdge) {
+      throw new Error(`page ${page} repeats page ${page - 1} (the service may ignore the page parameter); stopped`);
     }
+    previousEdge = edge;
+    for (const transfer of batch) await output.row(transfer);
+    summary.pages += 1;
+    summary.lastPage = page;
+    summary.short = last;
+    rows += batch.length;
+  };
+  try {
+    if (all) {
+      await forEachTransferPage(api, query, visit);
+    } else {
+      // One page: send only what was given (the service defaults page 1, limit 500).
+      const batch = await api.listUniversalTransfers(query);
+      await visit({ page: query.page ?? 1, rows: batch, last: batch.length < (query.limit ?? DEFAULT_PAGE_SIZE) });
+    }
+    await output.end(summary);
+    return EXIT.ok;
   } catch (error) {
+    const { pages } = summary;
     const context = pages > 0 ? ` (after ${pages} page${pages === 1 ? '' : 's'}, ${rows} rows written)` : '';
     return reportFailure(ctx, error, context);
   } finally {

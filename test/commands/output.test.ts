@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { csvField, csvRecord, formatLocalTime, formatTable, pad, tableLine } from '../../src/commands/output';
-import { AssetTotals } from '../../src/commands/transfers';
+import { AssetTotals } from '../../src/export/totals';
 import type { Transfer } from '../../src/api/types';
 
 /** A reference RFC 4180 reader for one record (fields separated by commas, CRLF at the end). */

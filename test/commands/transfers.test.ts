@@ -2,9 +2,11 @@
 import { Writable } from 'node:stream';
 import Big from 'big.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrokerApi } from '../../src/api/contract';
 import type { Transfer } from '../../src/api/types';
 import { EXIT } from '../../src/commands/context';
-import { CSV_FIELDS, runTransfers } from '../../src/commands/transfers';
+import { runTransfers } from '../../src/commands/transfers';
+import { CSV_FIELDS } from '../../src/export/transferWriters';
 import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { fetchAllTransfers, requestCount, testContext, transferPagesRequested } from './helpers';
@@ -124,6 +126,25 @@ describe('transfers --all', () => {
     expect(await runTransfers({ fromType: 'SPOT', toType: 'FUTURE', all: true, limit: '100', format: 'csv' }, ctx)).toBe(EXIT.ok);
     expect(err.text()).toBe('');
     expect(requestCount(sandbox) - before).toBe(1);
+  });
+
+  it('stops, exit 1, when the service repeats a page instead of paging', async () => {
+    const samePage = spotToFuture.slice(0, 2);
+    let calls = 0;
+    const fake: BrokerApi = {
+      listSubAccountKeys: () => Promise.reject(new Error('unused')),
+      createSubAccountKey: () => Promise.reject(new Error('unused')),
+      listUniversalTransfers: () => {
+        calls += 1;
+        return Promise.resolve(samePage);
+      },
+      clockOffsetMs: () => 0,
+      close: () => Promise.resolve(),
+    };
+    const { ctx, err } = testContext(sandbox, { createApi: () => fake });
+    expect(await runTransfers({ fromType: 'SPOT', toType: 'FUTURE', all: true, limit: '2', format: 'csv' }, ctx)).toBe(EXIT.failure);
+    expect(err.text()).toMatch(/^error: page 2 repeats page 1 .*\(after 1 page, 2 rows written\)\n$/);
+    expect(calls).toBe(2);
   });
 
   it('a failure mid-way says how far it got, exit 1', async () => {

@@ -54,10 +54,19 @@ describe.skipIf(missing !== undefined)('console in tmux (80x24)', () => {
     // Create with five IPs: the error names ip, and nothing is sent (the last request is still the list).
     await session.keys('n');
     await session.waitFor('New API key for mmbot5143');
-    await session.keys('Space', 'Tab', 'Tab');
-    await session.type('10.0.0.1,10.0.0.2,10.0.0.3,10.0.0.4,10.0.0.5');
+    // Each key waits for its visible effect, so no key races a focus change on a loaded machine.
+    await session.keys('Space');
+    await session.waitFor('(1 chosen');
     await session.keys('Tab');
+    await session.waitFor('› Other');
+    await session.keys('Tab');
+    await session.waitFor('› Linked IPs');
+    await session.type('10.0.0.1,10.0.0.2,10.0.0.3,10.0.0.4,10.0.0.5');
+    await session.waitFor('5/4');
+    await session.keys('Tab');
+    await session.waitFor('› Note');
     await session.type('e2e bot');
+    await session.waitFor('› Note        e2e bot');
     await session.keys('Enter');
     screen = await session.waitFor('ip: at most 4 addresses');
     expect(screen).toContain('5/4');

@@ -1,5 +1,6 @@
 // Our thin harness over ink-testing-library (STYLE.md §8): the real App, a real sandbox over 127.0.0.1 and a
 // real client; keys go in one at a time and each waits for the frame; assertions read ANSI-stripped text.
+import './forceColor';
 import React from 'react';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -63,6 +64,9 @@ export interface TestConsole {
   type(text: string): Promise<void>;
   waitForText(text: string | RegExp, timeoutMs?: number): Promise<void>;
   waitForNoText(text: string | RegExp, timeoutMs?: number): Promise<void>;
+  /** Waits until the screen on top of the navigation stack is `screen`. */
+  waitForScreen(screen: Route['screen'], timeoutMs?: number): Promise<void>;
+  waitFor(ok: () => boolean, what: string, timeoutMs?: number): Promise<void>;
   /** The last frame, ANSI-stripped. */
   frame(): string;
   /** The last frame as written, escape codes included. */
@@ -174,6 +178,8 @@ export async function startConsole(options: ConsoleOptions = {}): Promise<TestCo
     },
     waitForText: (text, timeoutMs = 3000) => waitFor(() => matches(frame(), text), `text ${String(text)}`, timeoutMs),
     waitForNoText: (text, timeoutMs = 3000) => waitFor(() => !matches(frame(), text), `no text ${String(text)}`, timeoutMs),
+    waitForScreen: (screen, timeoutMs = 3000) => waitFor(() => nav?.stack.at(-1)?.route.screen === screen, `screen ${screen}`, timeoutMs),
+    waitFor: (ok, what, timeoutMs = 3000) => waitFor(ok, what, timeoutMs),
     frame,
     rawFrame,
     frames: () => stdout.frames,

@@ -8,7 +8,7 @@ export interface ListWindow {
 
 export type ListMove = 'up' | 'down' | 'pageUp' | 'pageDown' | 'home' | 'end';
 
-type Action = { type: 'move'; move: ListMove } | { type: 'fit'; count: number; height: number } | { type: 'set'; cursor: number };
+type Action = { type: 'move'; move: ListMove; count: number; height: number } | { type: 'fit'; count: number; height: number } | { type: 'set'; cursor: number };
 
 interface State extends ListWindow {
   count: number;
@@ -30,9 +30,12 @@ function reducer(state: State, action: Action): State {
     case 'set':
       return { ...state, ...clampWindow(action.cursor, state.offset, state.count, state.height) };
     case 'move': {
-      const step = { up: -1, down: 1, pageUp: -state.height, pageDown: state.height, home: -Infinity, end: Infinity }[action.move];
-      const target = Number.isFinite(step) ? state.cursor + step : step < 0 ? 0 : state.count - 1;
-      return { ...state, ...clampWindow(target, state.offset, state.count, state.height) };
+      // The move carries the rendered count: a key right after the rows arrive must not meet the old count
+      // (the 'fit' effect may not have run yet).
+      const { count, height } = action;
+      const step = { up: -1, down: 1, pageUp: -height, pageDown: height, home: -Infinity, end: Infinity }[action.move];
+      const target = Number.isFinite(step) ? state.cursor + step : step < 0 ? 0 : count - 1;
+      return { ...state, ...clampWindow(target, state.offset, count, height), count, height };
     }
   }
 }
@@ -46,7 +49,7 @@ export function useListCursor(count: number, height: number) {
     cursor: window.cursor,
     from: window.offset,
     to: Math.min(count, window.offset + visible),
-    move: (move: ListMove) => dispatch({ type: 'move', move }),
+    move: (move: ListMove) => dispatch({ type: 'move', move, count, height: visible }),
     setCursor: (cursor: number) => dispatch({ type: 'set', cursor }),
   };
 }

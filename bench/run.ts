@@ -1,0 +1,110 @@
+// `npm run bench`: each figure is a ratio against a baseline measured in the same run, on this machine.
+import { spawn, spawnSync } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import { join } from 'node:path';
+import { request } from 'undici';
+import { createBrokerApi } from '../src/api/operations';
+import { signQuery } from '../src/api/signing';
+import { startSandbox } from '../src/sandbox/server';
+
+// Run from the project root (scripts/bench.mjs), wherever the bundled copy of this file lives.
+const ROOT = process.cwd();
+const BIN = join(ROOT, 'dist', 'broker-console.js');
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+function timeCommand(args: string[], runs: number, env: NodeJS.ProcessEnv = process.env): number {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const start = process.hrtime.bigint();
+    const result = spawnSync(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    if (result.status !== 0) throw new Error(`${args.join(' ')} failed: ${result.stderr.toString()}`);
+    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  return median(times);
+}
+
+function row(name: string, value: string, baseline: string, ratio: number): void {
+  console.log(`${name.padEnd(44)} ${value.padStart(12)}  vs ${baseline.padStart(12)}  ratio ${ratio.toFixed(2)}`);
+}
+
+async function startup(): Promise<void> {
+  const bare = timeCommand(['-e', '0'], 15);
+  const version = timeCommand([BIN, '--version'], 15);
+  row('start-up: broker-console --version', `${version.toFixed(0)} ms`, `node -e 0 ${bare.toFixed(0)} ms`, version / bare);
+  const help = timeCommand([BIN, 'keys', 'list', '--help'], 15);
+  row('start-up: broker-console keys list --help', `${help.toFixed(0)} ms`, `node -e 0 ${bare.toFixed(0)} ms`, help / bare);
+}
+
+async function signing(): Promise<void> {
+  const n = 50_000;
+  const secret = 'f'.repeat(64);
+  const params = [['fromAccountType', 'SPOT'], ['toAccountType', 'FUTURE'], ['page', 3], ['limit', 500]] as const;
+  let start = process.hrtime.bigint();
+  for (let i = 0; i < n; i++) createHmac('sha256', secret).update(`fromAccountType=SPOT&toAccountType=FUTURE&page=3&limit=500&recvWindow=5000&timestamp=${i}`).digest('hex');
+  const raw = Number(process.hrtime.bigint() - start) / n;
+  start = process.hrtime.bigint();
+  for (let i = 0; i < n; i++) signQuery({ params, recvWindow: 5000, timestamp: i, body: '', secret, signBody: true });
+  const ours = Number(process.hrtime.bigint() - start) / n;
+  row('signing one query (signQuery)', `${(ours / 1000).toFixed(2)} µs`, `bare HMAC ${(raw / 1000).toFixed(2)} µs`, ours / raw);
+}
+
+async function keepAlive(): Promise<void> {
+  const sandbox = await startSandbox({ seed: 1, rateLimit: { max: 100_000, windowMs: 1000 } });
+  const sub = sandbox.subAccounts[1]!;
+  const n = 200;
+  const api = createBrokerApi({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, secretKey: sandbox.secretKey });
+  await api.listSubAccountKeys(sub);
+  let start = process.hrtime.bigint();
+  for (let i = 0; i < n; i++) await api.listSubAccountKeys(sub);
+  const pooled = Number(process.hrtime.bigint() - start) / 1e6 / n;
+  start = process.hrtime.bigint();
+  for (let i = 0; i < n; i++) {
+    const query = signQuery({ params: [['subAccount', sub]], recvWindow: 5000, timestamp: Date.now(), body: '', secret: sandbox.secretKey, signBody: true });
+    const res = await request(`${sandbox.baseUrl}/api/v3/broker/sub-account/apiKey?${query}`, {
+      headers: { 'X-MEXC-APIKEY': sandbox.apiKey, connection: 'close' },
+      reset: true,
+    });
+    await res.body.text();
+  }
+  const fresh = Number(process.hrtime.bigint() - start) / 1e6 / n;
+  row('list keys, signed + validated, keep-alive', `${pooled.toFixed(2)} ms`, `new conn ${fresh.toFixed(2)} ms`, pooled / fresh);
+  await api.close();
+  await sandbox.close();
+}
+
+function runForRss(args: string[], env: NodeJS.ProcessEnv): Promise<{ kb: number; bytes: number }> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, ['--require', join(ROOT, 'bench', 'rss-at-exit.cjs'), BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let bytes = 0;
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => (bytes += chunk.length));
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const kb = Number(/BENCH_MAX_RSS_KB=(\d+)/.exec(err)?.[1]);
+      if (code !== 0 || !kb) reject(new Error(`transfers failed (${code}): ${err}`));
+      else resolvePromise({ kb, bytes });
+    });
+  });
+}
+
+async function streamingMemory(): Promise<void> {
+  const sandbox = await startSandbox({ seed: 1, rateLimit: { max: 100_000, windowMs: 1000 } });
+  const env = { PATH: process.env.PATH, BROKER_BASE_URL: sandbox.baseUrl, BROKER_API_KEY: sandbox.apiKey, BROKER_API_SECRET: sandbox.secretKey };
+  const args = ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--limit', '50', '--format', 'csv'];
+  const one = await runForRss(args, env);
+  const all = await runForRss([...args, '--all'], env);
+  const pages = Math.ceil(all.bytes / Math.max(1, one.bytes));
+  row(`transfers --all peak RSS (~${pages} pages of 50)`, `${(all.kb / 1024).toFixed(1)} MiB`, `1 page ${(one.kb / 1024).toFixed(1)} MiB`, all.kb / one.kb);
+  await sandbox.close();
+}
+
+console.log(`broker-console benchmarks · node ${process.version} · ${new Date().toISOString()}`);
+await startup();
+await signing();
+await keepAlive();
+await streamingMemory();

@@ -1,0 +1,217 @@
+import { afterEach, describe, expect, test } from 'vitest';
+import { KNOWN_PERMISSIONS } from '../../src/api/types';
+import { startConsole, type TestConsole } from './harness';
+import { fillCreateForm, lineWith, openCreateForm, reachReview } from './flows';
+
+let c: TestConsole;
+afterEach(async () => c?.cleanup());
+
+const posts = () => c.requestsOf('POST');
+
+async function start(): Promise<string> {
+  c = await startConsole();
+  const name = c.sandbox.subAccounts[0]!;
+  await openCreateForm(c, name);
+  return name;
+}
+
+describe('CreateKeyScreen: validation (nothing is sent)', () => {
+  test.each([
+    ['five IPs', { toggle: [0], ip: '192.0.2.1,192.0.2.2,192.0.2.3,192.0.2.4,192.0.2.5', note: 'n' }, 'ip: at most 4 addresses (got 5)', '5/4'],
+    ['a bad IP', { toggle: [0], ip: '192.0.2.300', note: 'n' }, "ip: '192.0.2.300' is not an IPv4 or IPv6 address", '1/4'],
+    ['a duplicate IP', { toggle: [0], ip: '192.0.2.1, 192.0.2.1', note: 'n' }, "ip: '192.0.2.1' is listed twice", '2/4'],
+    ['a CIDR range', { toggle: [0], ip: '192.0.2.0/24', note: 'n' }, "ip: '192.0.2.0/24' is a range (CIDR); give single addresses", '1/4'],
+    ['no permissions', { ip: '', note: 'n' }, 'permissions: at least one is required (e.g. SPOT_ACCOUNT_READ)', '0/4'],
+    ['no note', { toggle: [0], ip: '192.0.2.1' }, 'note: required (a short description of the key)', '1/4'],
+  ])('%s', async (_what, input, message, counter) => {
+    await start();
+    await fillCreateForm(c, input);
+    expect(c.frame()).toContain(`Linked IPs  ${input.ip || 'optional'}`.slice(0, 20));
+    expect(c.frame()).toContain(counter);
+    await c.press('enter');
+    await c.waitForText(`✗ ${message}`);
+    expect(c.frame()).not.toContain('Review');
+    expect(c.navState()!.stack.at(-1)!.route.screen).toBe('createKey');
+    await c.settle(100);
+    expect(posts()).toHaveLength(0);
+  });
+
+  test('IP errors show live, before enter; a trailing comma is still typing', async () => {
+    await start();
+    await c.press('tab');
+    await c.press('tab');
+    await c.type('192.0.2.1,');
+    expect(c.frame()).toContain('1/4');
+    expect(c.frame()).not.toContain('✗');
+    await c.type('192.0.2.2');
+    expect(c.frame()).toContain('2/4');
+    expect(c.frame()).not.toContain('✗');
+    await c.type(',10.0.0.0/8');
+    expect(c.frame()).toContain('3/4');
+    expect(c.frame()).toContain("✗ ip: '10.0.0.0/8' is a range (CIDR)");
+    for (let i = 0; i < ',10.0.0.0/8'.length; i++) await c.press('backspace');
+    expect(c.frame()).toContain('2/4');
+    expect(c.frame()).not.toContain('✗');
+    expect(posts()).toHaveLength(0);
+  });
+});
+
+describe('CreateKeyScreen: fields', () => {
+  test('Tab and Shift-Tab move the focus, wrapping around', async () => {
+    await start();
+    const focused = () => c.frame().split('\n').find((l) => l.startsWith('› '))!;
+    expect(focused()).toContain('Permissions');
+    await c.press('tab');
+    expect(focused()).toContain('Other');
+    await c.press('tab');
+    expect(focused()).toContain('Linked IPs');
+    await c.press('tab');
+    expect(focused()).toContain('Note');
+    await c.press('tab');
+    expect(focused()).toContain('Permissions');
+    await c.press('shiftTab');
+    expect(focused()).toContain('Note');
+    await c.press('shiftTab');
+    expect(focused()).toContain('Linked IPs');
+    // Typed text lands in the focused field.
+    await c.type('192.0.2.9');
+    expect(lineWith(c.frame(), 'Linked IPs')).toContain('192.0.2.9');
+    expect(lineWith(c.frame(), 'Note')).not.toContain('192.0.2.9');
+  });
+
+  test('space toggles the highlighted permission; arrows move in the checklist', async () => {
+    await start();
+    expect(c.frame()).toContain('(0 chosen');
+    await c.press('space');
+    expect(c.frame()).toContain(`[x] ${KNOWN_PERMISSIONS[0]}`);
+    expect(c.frame()).toContain('(1 chosen');
+    await c.press('down');
+    await c.press('right');
+    await c.press('space');
+    expect(c.frame()).toContain(`[x] ${KNOWN_PERMISSIONS[3]}`);
+    expect(c.frame()).toContain('(2 chosen');
+    await c.press('space');
+    expect(c.frame()).toContain(`[ ] ${KNOWN_PERMISSIONS[3]}`);
+    expect(c.frame()).toContain('(1 chosen');
+    // Space in a text field is text, not a toggle.
+    await c.press('tab');
+    await c.press('tab');
+    await c.press('tab');
+    await c.type('two words');
+    expect(lineWith(c.frame(), 'Note')).toContain('two words');
+    expect(c.frame()).toContain('(1 chosen');
+  });
+
+  test('q and ? are typed into text fields; the console does not quit', async () => {
+    await start();
+    await c.press('tab');
+    await c.press('tab');
+    await c.press('tab');
+    await c.type('quick? q');
+    expect(lineWith(c.frame(), 'Note')).toContain('quick? q');
+    expect(c.exitCode()).toBeUndefined();
+    expect(c.navState()!.helpOpen).toBe(false);
+  });
+
+  test('the review shows exactly the fields that will be sent', async () => {
+    c = await startConsole();
+    const name = c.sandbox.subAccounts[0]!;
+    await reachReview(c, name, { toggle: [0, 2], other: 'read_only', ip: ' 203.0.113.7 ,2001:db8::1', note: '  desk bot  ' });
+    const frame = c.frame();
+    const fields = frame
+      .split('\n')
+      .map((l) => /^(subAccount|permissions|ip|note)\s+(.*?)\s*$/.exec(l))
+      .filter((m): m is RegExpExecArray => m !== null)
+      .map((m) => [m[1], m[2]]);
+    expect(fields).toEqual([
+      ['subAccount', name],
+      ['permissions', 'SPOT_ACCOUNT_READ,SPOT_DEAL_READ,read_only'],
+      ['ip', '203.0.113.7,2001:db8::1'],
+      ['note', 'desk bot'],
+    ]);
+    expect(frame).toContain('enter sends · e edits (nothing is sent)');
+    await c.settle(100);
+    expect(posts()).toHaveLength(0);
+  });
+
+  test('a review without IPs says the key works from any address', async () => {
+    c = await startConsole();
+    await reachReview(c, c.sandbox.subAccounts[0]!, { toggle: [0], note: 'anywhere' });
+    expect(lineWith(c.frame(), 'ip ')).toContain('(none: the key works from any address)');
+  });
+});
+
+describe('CreateKeyScreen: sending', () => {
+  test('submit once: three quick enters while the POST is in flight send one request', async () => {
+    c = await startConsole();
+    await reachReview(c, c.sandbox.subAccounts[0]!);
+    c.sandbox.queueFaults({ kind: 'delay', ms: 600 });
+    await c.press('enter');
+    await c.press('enter');
+    await c.press('y');
+    await c.press('enter');
+    expect(c.frame()).toContain('Creating the key…');
+    await c.waitForText('Key created for');
+    await c.settle(200);
+    expect(posts()).toHaveLength(1);
+    expect(posts()[0]!.path).toBe('/api/v3/broker/sub-account/apiKey');
+  });
+
+  test('an error keeps every typed value: e goes back to the form intact', async () => {
+    c = await startConsole();
+    const name = c.sandbox.subAccounts[0]!;
+    await reachReview(c, name, { toggle: [0, 1], other: 'read_only', ip: '203.0.113.7,198.51.100.20', note: 'kept note' });
+    c.sandbox.queueFaults({ kind: 'status', status: 503 });
+    await c.press('enter');
+    await c.waitForText('(enter retry)');
+    const errorLines = c.frame().split('\n').filter((l) => l.includes('✗ create key failed'));
+    expect(errorLines).toHaveLength(1);
+    expect(errorLines[0]).toContain('HTTP 503');
+    expect(c.frame()).toMatch(/✗ create key 503 · \d+ ms/);
+    expect(posts()).toHaveLength(1);
+
+    await c.press('e');
+    await c.waitForText(`New API key for ${name}`);
+    const frame = c.frame();
+    expect(frame).toContain(`[x] ${KNOWN_PERMISSIONS[0]}`);
+    expect(frame).toContain(`[x] ${KNOWN_PERMISSIONS[1]}`);
+    expect(frame).toContain(`[ ] ${KNOWN_PERMISSIONS[2]}`);
+    expect(lineWith(frame, 'Other')).toContain('read_only');
+    expect(lineWith(frame, 'Linked IPs')).toContain('203.0.113.7,198.51.100.20');
+    expect(lineWith(frame, 'Note')).toContain('kept note');
+    expect(frame).toContain('2/4');
+
+    // And it can be sent again from there.
+    await c.press('enter');
+    await c.waitForText('Review');
+    await c.press('enter');
+    await c.waitForText('Key created for');
+    expect(posts()).toHaveLength(2);
+  });
+
+  test('outcome unknown: says the key may exist, never resends, r opens the refreshed key list', async () => {
+    c = await startConsole();
+    const name = c.sandbox.subAccounts[0]!;
+    const before = await c.api.listSubAccountKeys(name);
+    await reachReview(c, name, { toggle: [0], note: 'maybe created' });
+    c.sandbox.queueFaults({ kind: 'reset-after-handling' });
+    await c.press('enter');
+    await c.waitForText('the key may exist');
+    expect(c.frame()).toContain('Press r to open the key list, refreshed');
+    expect(posts()).toHaveLength(1);
+    await c.press('enter');
+    await c.press('y');
+    await c.settle(150);
+    expect(posts()).toHaveLength(1);
+    expect(c.frame()).toContain('the key may exist');
+
+    const gets = c.requestsOf('GET').length;
+    await c.press('r');
+    await c.waitForText(`API keys of ${name} · ${before.length + 1} keys`);
+    expect(c.requestsOf('GET').length).toBeGreaterThan(gets);
+    expect(c.frame()).toContain('maybe created');
+    await c.waitFor(() => c.navState()!.stack.length === 2, 'two screens');
+    expect(c.navState()!.stack.map((e) => e.route.screen)).toEqual(['picker', 'keys']);
+    expect(posts()).toHaveLength(1);
+  });
+});

@@ -1,0 +1,151 @@
+import { afterEach, beforeAll, afterAll, describe, expect, test } from 'vitest';
+import { startConsole, type TestConsole } from './harness';
+import { lineWith, openKeys, seededAccounts } from './flows';
+
+let c: TestConsole;
+afterEach(async () => c?.cleanup());
+
+// Created times are shown in local time: a zone far from UTC makes that visible.
+const savedTz = process.env.TZ;
+beforeAll(() => {
+  process.env.TZ = 'Asia/Kathmandu';
+});
+afterAll(() => {
+  if (savedTz === undefined) delete process.env.TZ;
+  else process.env.TZ = savedTz;
+});
+
+/** Local time as "YYYY-MM-DD HH:MM[:SS]", computed independently of the console's helper. */
+function local(ms: number, seconds = false): string {
+  const text = new Date(ms).toLocaleString('sv-SE', { hour12: false });
+  return seconds ? text : text.slice(0, 16);
+}
+
+describe('KeyList', () => {
+  test('a slow answer shows the loading spinner, then the rows', async () => {
+    c = await startConsole();
+    const { busy } = await seededAccounts(c);
+    c.sandbox.queueFaults({ kind: 'delay', ms: 400 });
+    await openKeys(c, busy, { wait: false });
+    await c.waitForText('Loading keys…');
+    await c.waitForText(new RegExp(`API keys of ${busy} · \\d+ keys`));
+    expect(c.frame()).not.toContain('Loading keys…');
+  });
+
+  test('a fast answer never shows the spinner', async () => {
+    c = await startConsole();
+    const { busy } = await seededAccounts(c); // also warms the connection
+    const from = c.frames().length;
+    await openKeys(c, busy);
+    await c.settle(150);
+    expect(c.frames().slice(from).some((f) => f.includes('Loading keys'))).toBe(false);
+  });
+
+  test('rows show note, API key, permissions, IPs and the created time in local time', async () => {
+    c = await startConsole({ columns: 220, rows: 30 });
+    const { busy, busyKeys } = await seededAccounts(c);
+    await openKeys(c, busy);
+    const frame = c.frame();
+    expect(frame).toContain(`API keys of ${busy} · ${busyKeys.length} keys`);
+    expect(frame).toMatch(/NOTE +API KEY +PERMISSIONS +IPS +CREATED/);
+    for (const key of busyKeys) {
+      const line = lineWith(frame, key.apiKey);
+      expect(line).toContain(key.note);
+      expect(line).toContain(key.permissions.join(',').slice(0, 30));
+      expect(line).toContain(key.ips.length === 0 ? 'any' : key.ips[0]!);
+      expect(line).toContain(local(key.createdAt));
+    }
+    // The rows come in the service's order.
+    const order = busyKeys.map((k) => frame.indexOf(k.apiKey));
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expect(frame).toContain(`1/${busyKeys.length}`);
+  });
+
+  test('narrow terminals show the short API key', async () => {
+    c = await startConsole({ columns: 80, rows: 24 });
+    const { busy, busyKeys } = await seededAccounts(c);
+    await openKeys(c, busy);
+    const key = busyKeys[0]!.apiKey;
+    expect(c.frame()).not.toContain(key);
+    expect(c.frame()).toContain(`${key.slice(0, 4)}…${key.slice(-4)}`);
+  });
+
+  test('an empty sub-account shows the empty state', async () => {
+    c = await startConsole();
+    const { empty } = await seededAccounts(c);
+    await c.type(empty);
+    await c.press('enter');
+    await c.waitForText(`No API keys for ${empty} yet.`);
+    expect(c.frame()).toContain(`API keys of ${empty} · 0 keys`);
+    expect(c.frame()).toContain('Press n to create one.');
+    expect(c.frame()).not.toContain('API KEY');
+  });
+
+  test('an error shows one line with the retry key; r retries and shows the rows', async () => {
+    c = await startConsole();
+    const { busy, busyKeys } = await seededAccounts(c);
+    const lineCount = c.rawFrame().split('\n').length;
+    // Three tries in all for a GET: three 503s exhaust them.
+    c.sandbox.queueFaults({ kind: 'status', status: 503 }, { kind: 'status', status: 503 }, { kind: 'status', status: 503 });
+    await openKeys(c, busy, { wait: false });
+    await c.waitForText('(r retry)');
+    const errorLines = c.frame().split('\n').filter((l) => l.includes('✗ list keys failed'));
+    expect(errorLines).toHaveLength(1);
+    expect(errorLines[0]).toContain('HTTP 503');
+    expect(errorLines[0]).toMatch(/\(r retry\)\s*$/);
+    expect(c.rawFrame().split('\n')).toHaveLength(lineCount);
+    expect(c.frame()).not.toContain(busyKeys[0]!.apiKey);
+    expect(c.frame()).toMatch(/✗ list keys 503 · \d+ ms · try 3/);
+
+    await c.press('r');
+    await c.waitForText(busyKeys[0]!.apiKey);
+    expect(c.frame()).not.toContain('(r retry)');
+    expect(c.frame()).toMatch(/✓ list keys 200 · \d+ ms/);
+  });
+
+  test('refresh (r) reloads the list', async () => {
+    c = await startConsole();
+    const { busy } = await seededAccounts(c);
+    await openKeys(c, busy);
+    const before = c.requestsOf('GET').length;
+    await c.press('r');
+    await c.settle(150);
+    expect(c.requestsOf('GET').length).toBe(before + 1);
+    expect(c.requests().at(-1)!.query).toContain(`subAccount=${busy}`);
+  });
+
+  test('the detail view shows every field with the full API key, and copies it', async () => {
+    c = await startConsole({ columns: 80, rows: 24 });
+    const { busy, busyKeys } = await seededAccounts(c);
+    await openKeys(c, busy);
+    await c.press('down');
+    await c.press('j');
+    const key = busyKeys[2]!;
+    expect(c.frame()).toContain(`3/${busyKeys.length}`);
+    await c.press('enter');
+    await c.waitForText(`Key ${key.apiKey.slice(0, 4)}…${key.apiKey.slice(-4)} of ${busy}`);
+    const frame = c.frame();
+    expect(lineWith(frame, 'Note')).toContain(key.note);
+    expect(lineWith(frame, 'API key')).toContain(key.apiKey);
+    expect(frame.replace(/\s+/g, ' ')).toContain(key.permissions.join(', '));
+    expect(lineWith(frame, 'Linked IPs')).toContain(key.ips.length === 0 ? '—' : key.ips.join(', '));
+    expect(lineWith(frame, 'Created')).toContain(`${local(key.createdAt, true)} (local) · ${new Date(key.createdAt).toISOString()}`);
+
+    await c.press('c');
+    expect(c.copies).toEqual([key.apiKey]);
+    await c.waitForText('Copied API key');
+    await c.press('enter');
+    await c.waitForText(`API keys of ${busy}`);
+    expect(c.navState()!.stack.at(-1)!.route.screen).toBe('keys');
+  });
+
+  test('c copies the selected API key from the list', async () => {
+    c = await startConsole();
+    const { busy, busyKeys } = await seededAccounts(c);
+    await openKeys(c, busy);
+    await c.press('down');
+    await c.press('c');
+    expect(c.copies).toEqual([busyKeys[1]!.apiKey]);
+    await c.waitForText(`Copied API key ${busyKeys[1]!.apiKey.slice(0, 4)}…`);
+  });
+});

@@ -1,0 +1,99 @@
+import { afterEach, describe, expect, test } from 'vitest';
+import { startConsole, type TestConsole } from './harness';
+import { lineWith } from './flows';
+
+let c: TestConsole;
+afterEach(async () => c?.cleanup());
+
+describe('SubAccountPicker', () => {
+  test('lists the demo sub-accounts as suggestions', async () => {
+    c = await startConsole();
+    const frame = c.frame();
+    expect(frame).toContain('Choose a sub-account');
+    expect(frame).toContain(`Demo sub-accounts (${c.sandbox.subAccounts.length})`);
+    for (const name of c.sandbox.subAccounts) expect(lineWith(frame, name)).toContain('(demo)');
+    expect(c.requests()).toHaveLength(0);
+  });
+
+  test('typing filters the list', async () => {
+    c = await startConsole();
+    await c.type('desk');
+    const matching = c.sandbox.subAccounts.filter((n) => n.includes('desk'));
+    const others = c.sandbox.subAccounts.filter((n) => !n.includes('desk'));
+    expect(matching.length).toBeGreaterThan(0);
+    expect(others.length).toBeGreaterThan(0);
+    const frame = c.frame();
+    expect(frame).toContain('Sub-account: desk');
+    expect(frame).toContain(`Demo sub-accounts (${matching.length})`);
+    for (const name of matching) expect(frame).toContain(name);
+    for (const name of others) expect(frame).not.toContain(name);
+
+    await c.type('zzz');
+    expect(c.frame()).toContain('No match: enter opens the name as typed.');
+    for (let i = 0; i < 3; i++) await c.press('backspace');
+    expect(c.frame()).toContain(`Demo sub-accounts (${matching.length})`);
+  });
+
+  test.each([
+    ['a name with a space', 'bad name', "subAccount: must not contain spaces ('bad name')"],
+    ['an empty name', '', 'subAccount: required'],
+  ])('%s shows the subAccount message and sends nothing', async (_what, typed, message) => {
+    c = await startConsole();
+    await c.type(typed);
+    await c.press('enter');
+    await c.waitForText(`✗ ${message}`);
+    expect(c.navState()!.stack).toHaveLength(1);
+    expect(c.recent.list()).toEqual([]);
+    await c.settle(100);
+    expect(c.requests()).toHaveLength(0);
+    // Typing again clears the message.
+    await c.type('x');
+    expect(c.frame()).not.toContain(message);
+  });
+
+  test('choosing opens the keys screen and remembers the name, most recent first', async () => {
+    c = await startConsole();
+    const [first, second] = c.sandbox.subAccounts as [string, string];
+    // Pick the second suggestion with the arrows.
+    await c.press('down');
+    await c.press('down');
+    expect(lineWith(c.frame(), second)).toMatch(/^› /);
+    await c.press('enter');
+    await c.waitForText(`API keys of ${second}`);
+    await c.waitForScreen('keys');
+    expect(c.navState()!.stack.at(-1)!.route).toEqual({ screen: 'keys', subAccount: second });
+    expect(c.frame()).toContain(`Sub-accounts › ${second} › Keys`);
+    expect(c.recent.list()).toEqual([second]);
+
+    await c.press('esc');
+    await c.waitForText('Choose a sub-account');
+    expect(c.frame()).toContain(`Recent, then the demo sub-accounts (${c.sandbox.subAccounts.length})`);
+    // A recent name is listed once, first, without the demo mark.
+    expect(lineWith(c.frame(), second)).not.toContain('(demo)');
+
+    // Open another by typing its name: it becomes the most recent.
+    await c.type(first);
+    await c.press('enter');
+    await c.waitForText(`API keys of ${first}`);
+    expect(c.recent.list()).toEqual([first, second]);
+    await c.press('esc');
+    await c.waitForText('Choose a sub-account');
+    // The typed name is still there when coming back; clear it to see the whole list.
+    expect(c.frame()).toContain(`Sub-account: ${first}`);
+    await c.press('\u0015');
+    const lines = c.frame().split('\n');
+    const at = (name: string) => lines.findIndex((l) => l.trim() === name);
+    expect(at(first)).toBeGreaterThan(0);
+    expect(at(first)).toBeLessThan(at(second));
+    expect(lines[at(first) + 1]!.trim()).toBe(second);
+  });
+
+  test('recent names are filtered as you type too', async () => {
+    c = await startConsole({ recent: ['alpha01', 'beta02'], suggestions: [] });
+    expect(c.frame()).toContain('Recent (2)');
+    await c.type('bet');
+    expect(c.frame()).toContain('Recent (1)');
+    expect(c.frame()).toContain('beta02');
+    expect(c.frame()).not.toContain('alpha01');
+  });
+});

@@ -1,0 +1,79 @@
+import { afterEach, describe, expect, test } from 'vitest';
+import { startConsole, type TestConsole } from './harness';
+import { lineWith, reachReview } from './flows';
+
+let c: TestConsole;
+afterEach(async () => c?.cleanup());
+
+describe('SecretReveal', () => {
+  test('masked until revealed, leaves only after confirmation, then gone from screen and state', async () => {
+    c = await startConsole();
+    const name = c.sandbox.subAccounts[0]!;
+    const before = await c.api.listSubAccountKeys(name);
+    await reachReview(c, name, { toggle: [0], ip: '203.0.113.7,198.51.100.20', note: 'secret test' });
+    await c.press('enter');
+    await c.waitForText(`Key created for ${name}`);
+    await c.waitForScreen('secret');
+    const top = c.navState()!.stack.at(-1)!.route;
+    if (top.screen !== 'secret') throw new Error('expected the secret screen');
+    const { secretKey, apiKey } = top.created;
+    expect(secretKey.length).toBeGreaterThan(16);
+
+    // Masked by default, with the plain warning.
+    expect(c.frame()).toContain('it will not be shown again');
+    expect(lineWith(c.frame(), 'API key')).toContain(apiKey);
+    expect(lineWith(c.frame(), 'Secret key')).toContain('••••');
+    expect(c.frames().some((f) => f.includes(secretKey))).toBe(false);
+    expect(lineWith(c.frame(), 'Linked IPs')).toContain('203.0.113.7, 198.51.100.20');
+
+    await c.press('v');
+    expect(lineWith(c.frame(), 'Secret key')).toContain(secretKey);
+    await c.press('v');
+    expect(c.frame()).not.toContain(secretKey);
+    await c.press('s');
+    await c.press('c');
+    expect(c.copies).toEqual([secretKey, apiKey]);
+    await c.press('v');
+    expect(c.frame()).toContain(secretKey);
+
+    // Esc alone does not leave: it asks.
+    await c.press('esc');
+    await c.waitForText('Have you stored the secret key?');
+    expect(c.navState()!.stack.at(-1)!.route.screen).toBe('secret');
+    // Any other key stays.
+    await c.press('x');
+    expect(c.frame()).not.toContain('Have you stored the secret key?');
+    expect(c.navState()!.stack.at(-1)!.route.screen).toBe('secret');
+    await c.press('enter');
+    await c.waitForText('Have you stored the secret key?');
+
+    const from = c.frames().length;
+    await c.press('y');
+    await c.waitForText(`API keys of ${name} · ${before.length + 1} keys`);
+    await c.waitForScreen('keys');
+    await c.settle(150);
+
+    // Gone from every later frame and from the navigation state.
+    const later = c.frames().slice(from);
+    expect(later.length).toBeGreaterThan(0);
+    expect(later.some((f) => f.includes(secretKey))).toBe(false);
+    expect(JSON.stringify(c.navState())).not.toContain(secretKey);
+    expect(c.navState()!.stack.map((e) => e.route.screen)).toEqual(['picker', 'keys']);
+
+    // The new key is listed, and the cursor is on it.
+    expect(lineWith(c.frame(), apiKey)).toMatch(/^› /);
+    expect(lineWith(c.frame(), apiKey)).toContain('secret test');
+    await c.press('enter');
+    expect(lineWith(c.frame(), 'API key')).toContain(apiKey);
+    expect(c.frame()).not.toContain(secretKey);
+  });
+
+  test('Ctrl-C on the secret screen exits 130 at once', async () => {
+    c = await startConsole();
+    await reachReview(c, c.sandbox.subAccounts[1]!);
+    await c.press('enter');
+    await c.waitForText('Key created for');
+    await c.press('ctrlC');
+    expect(c.exitCode()).toBe(130);
+  });
+});

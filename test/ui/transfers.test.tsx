@@ -1,0 +1,229 @@
+import { readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import Big from 'big.js';
+import { afterEach, describe, expect, test } from 'vitest';
+import type { Transfer, TransferQuery } from '../../src/api/types';
+import { startConsole, type TestConsole } from './harness';
+import { CTRL_U, lineWith, openTransferFilter, openTransfers, setFilter } from './flows';
+
+let c: TestConsole;
+afterEach(async () => c?.cleanup());
+
+const transferGets = (from = 0) => c.requestsOf('GET', from).filter((r) => r.path.endsWith('/universalTransfer'));
+const param = (query: string, name: string) => new URLSearchParams(query).get(name);
+
+async function allMatching(query: TransferQuery): Promise<Transfer[]> {
+  const rows: Transfer[] = [];
+  for (let page = 1; ; page++) {
+    const batch = await c.api.listUniversalTransfers({ ...query, page, limit: 500 });
+    rows.push(...batch);
+    if (batch.length < 500) return rows;
+  }
+}
+
+describe('TransferFilterForm', () => {
+  test('a clientTranId of 5 characters is refused and nothing is sent', async () => {
+    c = await startConsole();
+    await openTransferFilter(c);
+    await setFilter(c, { clientTranId: 'abc12' });
+    // The live error shows once the field has lost focus.
+    expect(c.frame()).toContain('✗ clientTranId: must be exactly 32 letters and digits (got 5)');
+    await c.press('enter');
+    await c.settle(100);
+    expect(c.frame()).toContain('✗ clientTranId: must be exactly 32 letters and digits (got 5)');
+    expect(c.navState()!.stack.at(-1)!.route.screen).toBe('transferFilter');
+    expect(lineWith(c.frame(), 'Client id')).toMatch(/^› /);
+    expect(transferGets()).toHaveLength(0);
+  });
+
+  test('since after until is refused with the endTime message', async () => {
+    c = await startConsole();
+    await openTransferFilter(c);
+    await setFilter(c, { startTime: '2d', endTime: '3d' });
+    await c.press('enter');
+    await c.waitForText('✗ endTime: must not be before startTime');
+    expect(c.navState()!.stack.at(-1)!.route.screen).toBe('transferFilter');
+    expect(transferGets()).toHaveLength(0);
+  });
+
+  test('account types cycle with the arrows; times show what they mean', async () => {
+    c = await startConsole();
+    await openTransferFilter(c);
+    expect(lineWith(c.frame(), 'From type')).toContain('SPOT');
+    await c.press('right');
+    expect(lineWith(c.frame(), 'From type')).toContain('FUTURE');
+    for (let i = 0; i < 4; i++) await c.press('tab');
+    await c.type('24h');
+    expect(lineWith(c.frame(), 'Since')).toMatch(/= \d{4}-\d\d-\d\d \d\d:\d\d:\d\d/);
+  });
+});
+
+describe('TransferBrowser', () => {
+  test('results table: the page the api returns, the active filter, and paging by n, p and g', async () => {
+    c = await startConsole({ columns: 100, rows: 30 });
+    const query = await openTransfers(c, { startTime: '3d', limit: '10' });
+    expect(query).toMatchObject({ fromAccountType: 'SPOT', toAccountType: 'FUTURE', limit: 10 });
+    const page1 = await c.api.listUniversalTransfers({ ...query, page: 1 });
+    expect(page1).toHaveLength(10);
+    const frame = c.frame();
+    expect(frame).toContain('Filter: SPOT → FUTURE · from master · to master · since');
+    expect(frame).toContain('Page 1 · 10 per page · 10 rows · row 1');
+    expect(frame).toMatch(/TIME +FROM → TO +TYPES +ASSET +AMOUNT +STATUS/);
+    for (const t of page1) expect(frame).toContain(` ${t.amount} `);
+
+    const from = c.requests().length;
+    await c.press('n');
+    await c.waitForText('Page 2 · 10 per page · 10 rows');
+    expect(transferGets(from).map((r) => param(r.query, 'page'))).toEqual(['2']);
+    const page2 = await c.api.listUniversalTransfers({ ...query, page: 2 });
+    for (const t of page2) expect(c.frame()).toContain(` ${t.amount} `);
+
+    await c.press(']');
+    await c.waitForText('Page 3 ·');
+    await c.press('p');
+    await c.waitForText('Page 2 ·');
+    await c.press('[');
+    await c.waitForText('Page 1 · 10 per page · 10 rows');
+    await c.press('p');
+    await c.waitForText('this is the first page');
+
+    await c.press('g');
+    await c.waitForText('Go to page:');
+    await c.type('0');
+    await c.press('enter');
+    await c.waitForText('✗ page: must be a whole number of 1 or more');
+    await c.press('backspace');
+    await c.type('4');
+    await c.press('enter');
+    await c.waitForText('Page 4 · 10 per page · 10 rows');
+    expect(transferGets(from).map((r) => param(r.query, 'page'))).toContain('4');
+  });
+
+  test('page size: s accepts 1..500 and refuses 501', async () => {
+    c = await startConsole();
+    const query = await openTransfers(c, { startTime: '3d', limit: '10' });
+    await c.press('s');
+    await c.waitForText('Page size (1–500):');
+    await c.press(CTRL_U);
+    await c.type('501');
+    await c.press('enter');
+    await c.waitForText('✗ limit: must be a whole number from 1 to 500 (got 501)');
+    const from = c.requests().length;
+    await c.press(CTRL_U);
+    await c.type('3');
+    await c.press('enter');
+    await c.waitForText('Page 1 · 3 per page · 3 rows');
+    expect(transferGets(from).map((r) => param(r.query, 'limit'))).toEqual(['3']);
+    const rows = await c.api.listUniversalTransfers({ ...query, page: 1, limit: 3 });
+    for (const t of rows) expect(c.frame()).toContain(` ${t.amount} `);
+  });
+
+  test('"no more pages" on a short page; n then sends nothing', async () => {
+    c = await startConsole();
+    const query = await openTransfers(c, { startTime: '12h' });
+    const all = await allMatching(query);
+    expect(all.length).toBeGreaterThan(0);
+    expect(all.length).toBeLessThan(500);
+    expect(c.frame()).toContain(`Page 1 · 500 per page · ${all.length} rows · no more pages`);
+    const from = c.requests().length;
+    await c.press('n');
+    await c.waitForText('no more pages: page 1 is the last');
+    await c.settle(100);
+    expect(transferGets(from)).toHaveLength(0);
+  });
+
+  test('a page past the end says so', async () => {
+    c = await startConsole();
+    await openTransfers(c, { startTime: '3d', limit: '50' });
+    await c.press('g');
+    await c.type('999');
+    await c.press('enter');
+    await c.waitForText('Page 999 is empty: there are fewer transfers than that.');
+    expect(c.frame()).toContain('0 rows · no more pages');
+  });
+
+  test('per-asset totals of the page equal an exact sum of the same page', async () => {
+    c = await startConsole({ columns: 220, rows: 30 });
+    const query = await openTransfers(c, { startTime: '7d', limit: '40' });
+    const rows = await c.api.listUniversalTransfers({ ...query, page: 1 });
+    const sums = new Map<string, Big>();
+    for (const t of rows) sums.set(t.asset, (sums.get(t.asset) ?? new Big(0)).plus(new Big(t.amount)));
+    expect(sums.size).toBeGreaterThan(1);
+    const expected = [...sums.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([asset, sum]) => `${asset} ${sum.toFixed()}`);
+    expect(lineWith(c.frame(), 'Page totals:').trim()).toBe(`Page totals: ${expected.join(' · ')}`);
+  });
+
+  test('the detail of the selected transfer shows every field', async () => {
+    c = await startConsole({ columns: 100, rows: 30 });
+    const query = await openTransfers(c, { startTime: '3d', limit: '10' });
+    const rows = await c.api.listUniversalTransfers({ ...query, page: 1 });
+    await c.press('down');
+    await c.press('j');
+    expect(c.frame()).toContain('row 3');
+    await c.press('enter');
+    const t = rows[2]!;
+    await c.waitForText(`Transfer ${t.tranId}`);
+    const frame = c.frame();
+    expect(lineWith(frame, 'Client id')).toContain(t.clientTranId || '—');
+    expect(lineWith(frame, 'Time')).toContain(new Date(t.timestamp).toISOString());
+    expect(lineWith(frame, 'From account')).toContain('master');
+    expect(lineWith(frame, 'From type')).toContain(t.fromAccountType);
+    expect(lineWith(frame, 'To type')).toContain(t.toAccountType);
+    expect(lineWith(frame, 'To symbol')).toContain(t.toSymbol || '—');
+    expect(lineWith(frame, 'Asset')).toContain(t.asset);
+    expect(lineWith(frame, 'Amount')).toContain(t.amount);
+    expect(lineWith(frame, 'Status')).toContain(t.status);
+    await c.press('esc');
+    await c.waitForText('Page 1 · 10 per page');
+    expect(c.navState()!.stack.at(-1)!.route.screen).toBe('transfers');
+  });
+
+  test('export of the page to CSV writes the header and the rows', async () => {
+    c = await startConsole();
+    await openTransfers(c, { startTime: '3d', limit: '10' });
+    await c.press('x');
+    await c.waitForText('Export transfers');
+    expect(c.frame()).toContain('this page (10 rows)');
+    await c.press('enter');
+    await c.waitForText(/✓ Wrote 10 rows \(1 page\) to/);
+    const files = await readdir(c.exportDir);
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(/\.csv$/);
+    const lines = (await readFile(join(c.exportDir, files[0]!), 'utf8')).trim().split(/\r?\n/);
+    expect(lines[0]).toContain('tranId');
+    expect(lines).toHaveLength(11);
+    await c.press('enter');
+    await c.waitForNoText('Export transfers');
+  });
+
+  test('export of all pages to JSON shows progress and writes every matching transfer', async () => {
+    c = await startConsole();
+    const query = await openTransfers(c, { startTime: '3d', limit: '20' });
+    const all = await allMatching(query);
+    expect(all.length).toBeGreaterThan(40);
+    c.sandbox.setFaultRates({ latencyMs: 40 });
+    await c.press('x');
+    await c.press('a');
+    await c.press('f');
+    await c.press('enter');
+    await c.waitForText(/\d+ pages? · \d+ rows · esc cancels/);
+    await c.waitForText(/✓ Wrote \d+ rows \(\d+ pages\) to/, 10_000);
+    c.sandbox.setFaultRates({ latencyMs: 0 });
+    expect(c.frame()).toContain(`Wrote ${all.length} rows (${Math.floor(all.length / 20) + 1} pages)`);
+    const files = await readdir(c.exportDir);
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(/-all\.json$/);
+    const parsed = JSON.parse(await readFile(join(c.exportDir, files[0]!), 'utf8')) as Transfer[];
+    expect(parsed).toHaveLength(all.length);
+    expect(parsed.map((t) => t.tranId)).toEqual(all.map((t) => t.tranId));
+  });
+
+  test('f goes back to the filter with its values', async () => {
+    c = await startConsole();
+    await openTransfers(c, { startTime: '3d', limit: '10' });
+    await c.press('f');
+    await c.waitForText('Universal transfers: filter');
+    expect(lineWith(c.frame(), 'Since')).toContain('3d');
+    expect(lineWith(c.frame(), 'Page size')).toContain('10');
+  });
+});
