@@ -1,6 +1,6 @@
 // Shared test helpers: capture streams, run commands in-process, build and spawn the real bundle.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -73,6 +73,7 @@ function bundleIsFresh(): boolean {
 /**
  * The bundle exactly as `npm run build` makes it (scripts/build.mjs), rebuilt only when a source is newer.
  * Test files run in parallel, so a lock directory makes one of them build while the others wait.
+ * Returns the path of a private copy (in node_modules/.cache, so lazily required packages still resolve).
  */
 export function buildCli(): Promise<string> {
   built ??= (async () => {
@@ -88,12 +89,18 @@ export function buildCli(): Promise<string> {
         await new Promise((r) => setTimeout(r, 50));
       }
     }
+    // A private copy, taken under the lock: a rebuild started later by another test file (after a source
+    // changed) cannot swap the file under this file's running children.
+    // The bundle is an entry plus lazily loaded chunks: the whole dist folder is copied.
+    const copy = join(dirname(lock), `broker-console-test-${process.pid}`);
     try {
       if (!bundleIsFresh()) execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'pipe' });
+      cpSync(dirname(BUNDLE), copy, { recursive: true });
     } finally {
       rmSync(lock, { recursive: true, force: true });
     }
-    return BUNDLE;
+    process.once('exit', () => rmSync(copy, { recursive: true, force: true }));
+    return join(copy, 'broker-console.js');
   })();
   return built;
 }

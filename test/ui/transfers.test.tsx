@@ -227,3 +227,20 @@ describe('TransferBrowser', () => {
     expect(lineWith(c.frame(), 'Page size')).toContain('10');
   });
 });
+
+describe('TransferBrowser at 60 columns', () => {
+  test('each row fits on one line: the types column goes, the filter line stays', async () => {
+    c = await startConsole({ columns: 60, rows: 20 });
+    const query = await openTransfers(c, { startTime: '3d', limit: '10' });
+    const rows = await c.api.listUniversalTransfers({ ...query, page: 1 });
+    const frame = c.frame();
+    expect(frame).toContain('Filter: SPOT → FUTURE');
+    expect(frame).not.toContain('TYPES');
+    const rowLines = frame.split('\n').filter((l) => /^[› ] \d{4}-\d\d-\d\d \d\d:\d\d /.test(l));
+    expect(rowLines.length).toBeGreaterThan(0);
+    rowLines.forEach((line, i) => {
+      expect(line).toContain(rows[i]!.status.slice(0, 9));
+      expect(line).toContain(rows[i]!.asset);
+    });
+  });
+});

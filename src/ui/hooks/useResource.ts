@@ -1,5 +1,5 @@
 // One resource, loaded with cancellation: {status, data, error, reload}; the spinner shows only after 100 ms.
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { BrokerError } from '../../api/errors';
 
 export type ResourceStatus = 'loading' | 'ready' | 'error';
@@ -16,7 +16,8 @@ export interface Resource<T> {
 export const SPINNER_DELAY_MS = 100;
 
 export function useResource<T>(load: (signal: AbortSignal) => Promise<T>, deps: readonly unknown[]): Resource<T> {
-  const [state, setState] = useState<{ status: ResourceStatus; data: T | undefined; error: Error | undefined }>({
+  const [state, setState] = useState<{ request: number; status: ResourceStatus; data: T | undefined; error: Error | undefined }>({
+    request: 0,
     status: 'loading',
     data: undefined,
     error: undefined,
@@ -25,30 +26,35 @@ export function useResource<T>(load: (signal: AbortSignal) => Promise<T>, deps: 
   const [generation, setGeneration] = useState(0);
   const loadRef = useRef(load);
   loadRef.current = load;
+  // Each set of deps is a new request; an answer counts only for the request it belongs to, so the render
+  // right after a change (before the effect runs) already says "loading", never the old page as ready.
+  const requests = useRef(0);
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const request = useMemo(() => ++requests.current, [...deps, generation]);
 
   useEffect(() => {
     const controller = new AbortController();
-    setState((s) => ({ status: 'loading', data: s.data, error: undefined }));
+    setState((s) => ({ request, status: 'loading', data: s.data, error: undefined }));
     setSlow(false);
     const spinner = setTimeout(() => setSlow(true), SPINNER_DELAY_MS);
     loadRef.current(controller.signal).then(
       (data) => {
-        if (!controller.signal.aborted) setState({ status: 'ready', data, error: undefined });
+        if (!controller.signal.aborted) setState({ request, status: 'ready', data, error: undefined });
       },
       (error: unknown) => {
         if (controller.signal.aborted) return;
-        setState((s) => ({ status: 'error', data: s.data, error: error instanceof Error ? error : new Error(String(error)) }));
+        setState((s) => ({ request, status: 'error', data: s.data, error: error instanceof Error ? error : new Error(String(error)) }));
       },
     ).finally(() => clearTimeout(spinner));
     return () => {
       clearTimeout(spinner);
       controller.abort();
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [...deps, generation]);
+  }, [request]);
 
   const reload = useCallback(() => setGeneration((g) => g + 1), []);
-  return { ...state, slow, reload };
+  const current = state.request === request;
+  return { status: current ? state.status : 'loading', data: state.data, error: current ? state.error : undefined, slow: current && slow, reload };
 }
 
 /** One line for any error the console shows. */

@@ -49,17 +49,18 @@ export function ExportPanel({ query, page, onClose }: { query: TransferQuery; pa
           controller.current?.abort();
           setPhase({ name: 'failed', error: new Error('export cancelled; the partial file was removed') });
         }
-        return true;
+        return command !== undefined;
       }
       if (phase.name !== 'choose') {
         if (command === 'cancel' || command === 'start') onClose();
-        return true;
+        return command !== undefined;
       }
       if (command === 'scope') setScope((s) => (s === 'page' ? 'all' : 'page'));
       else if (command === 'format') setFormat((f) => (f === 'csv' ? 'json' : 'csv'));
       else if (command === 'start') start();
       else if (command === 'cancel') onClose();
-      return true;
+      // Other keys reach the global ones (? help); the browser ignores them while the panel is open.
+      return command !== undefined;
     },
     { active },
   );

@@ -68,8 +68,9 @@ export function TransferBrowser({ query }: { query: TransferQuery }) {
       const page = pageRef.current;
       if (mode.name === 'export') return false;
       if (mode.name === 'detail') {
-        if (commandFor('transferDetail', input, key) === 'close') setMode({ name: 'list' });
-        return true;
+        const command = commandFor('transferDetail', input, key);
+        if (command === 'close') setMode({ name: 'list' });
+        return command !== undefined; // other keys reach the global ones (? help)
       }
       if (mode.name === 'prompt') {
         if (key.escape) setMode({ name: 'list' });
@@ -137,14 +138,17 @@ export function TransferBrowser({ query }: { query: TransferQuery }) {
     );
   }
 
-  const { fixed, flexible } = sizeColumns(width, [16, 11, 5, 10], [2, 1]);
+  // Below 80 columns the types column goes (the filter line names them): the row must fit on one line.
+  const narrow = width < 80;
+  const { fixed, flexible } = narrow ? sizeColumns(width, [16, 5, 10], [1, 1]) : sizeColumns(width, [16, 11, 5, 10], [2, 1]);
+  const [timeWidth, assetWidth, statusWidth] = narrow ? [fixed[0]!, fixed[1]!, fixed[2]!] : [fixed[0]!, fixed[2]!, fixed[3]!];
   const columns: TableColumn<Transfer>[] = [
-    { title: 'TIME', width: fixed[0]!, cell: (t) => localTime(t.timestamp) },
+    { title: 'TIME', width: timeWidth, cell: (t) => localTime(t.timestamp) },
     { title: 'FROM → TO', width: flexible[0]!, cell: (t) => `${t.fromAccount || 'master'} → ${t.toAccount || 'master'}` },
-    { title: 'TYPES', width: fixed[1]!, cell: (t) => `${t.fromAccountType}→${t.toAccountType}` },
-    { title: 'ASSET', width: fixed[2]!, cell: (t) => t.asset },
+    ...(narrow ? [] : [{ title: 'TYPES', width: fixed[1]!, cell: (t: Transfer) => `${t.fromAccountType}→${t.toAccountType}` }]),
+    { title: 'ASSET', width: assetWidth, cell: (t) => t.asset },
     { title: 'AMOUNT', width: flexible[1]!, align: 'right', cell: (t) => t.amount },
-    { title: 'STATUS', width: fixed[3]!, cell: (t) => t.status },
+    { title: 'STATUS', width: statusWidth, cell: (t) => t.status },
   ];
 
   const status =
