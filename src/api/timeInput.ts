@@ -111,3 +111,10 @@ export function shorten(text: string, max = 40): string {
   const visible = text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
   return visible.length > max ? `${visible.slice(0, max - 1)}…` : visible;
 }
+
+/** A time as the operator would type it back: local 2026-11-01 12:00:30. */
+export function formatLocalTime(ms: number): string {
+  const d = new Date(ms);
+  const two = (n: number): string => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
+}

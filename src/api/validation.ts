@@ -1,7 +1,7 @@
 // The one validation module for operator input (DESIGN §3): the commands and the Ink forms call the same
 // functions, so the same input gets the same message everywhere. Pure: no I/O; "now" is passed in.
 import { isIP } from 'node:net';
-import { parseTime, shorten } from './timeInput';
+import { formatLocalTime, parseTime, shorten } from './timeInput';
 import {
   KNOWN_PERMISSIONS,
   MAX_LINKED_IPS,
@@ -95,7 +95,13 @@ const KNOWN_BY_UPPER = new Map<string, string>(KNOWN_PERMISSIONS.map((p) => [p, 
  * read_only) are accepted as written.
  */
 export function checkPermissions(raw: string | readonly string[]): Checked<string[]> {
-  const entries = typeof raw === 'string' ? (raw.trim() === '' ? [] : raw.split(',')) : raw.flatMap((p) => p.split(','));
+  // A list (from a form) may carry blank slots; in typed text an empty entry is a mistake worth naming.
+  const entries =
+    typeof raw === 'string'
+      ? raw.trim() === ''
+        ? []
+        : raw.split(',')
+      : raw.filter((p) => p.trim() !== '').flatMap((p) => p.split(','));
   const result: string[] = [];
   for (const entry of entries) {
     const token = entry.trim();
@@ -243,13 +249,11 @@ export function validateTransferQuery(input: TransferQueryInput, now: number): V
   const clientTranId = optional(input.clientTranId, checkClientTranId);
   const page = optional(input.page, checkPage);
   const limit = optional(input.limit, checkLimit);
-  const errors = collect(fromType, toType, fromAccount, toAccount, start, end, clientTranId, page, limit);
-  if (start.ok && end.ok && start.value !== undefined && end.value !== undefined && start.value > end.value) {
-    errors.push({
-      field: 'endTime',
-      message: `endTime: must not be before startTime (${new Date(end.value).toISOString()} is before ${new Date(start.value).toISOString()})`,
-    });
-  }
+  const order: Checked<unknown> =
+    start.ok && end.ok && start.value !== undefined && end.value !== undefined && start.value > end.value
+      ? fail('endTime', `must not be before startTime (${formatLocalTime(end.value)} is before ${formatLocalTime(start.value)})`)
+      : ok(undefined);
+  const errors = collect(fromType, toType, fromAccount, toAccount, start, end, order, clientTranId, page, limit);
   if (!fromType.ok || !toType.ok || errors.length > 0) return { ok: false, errors };
   const query: TransferQuery = { fromAccountType: fromType.value, toAccountType: toType.value };
   if (fromAccount.ok && fromAccount.value !== undefined) query.fromAccount = fromAccount.value;
@@ -266,7 +270,8 @@ export function validateTransferQuery(input: TransferQueryInput, now: number): V
 
 /**
  * The error for one field as typed, or undefined when it is acceptable — the same rule the whole-form
- * validators apply (optional fields may be blank). For live feedback in the forms.
+ * validators apply (optional fields may be blank). For live feedback in the forms. `now` matters only for
+ * startTime/endTime; pass it to stay pure.
  */
 export function fieldError(field: FieldName, raw: string, now: number = Date.now()): FieldError | undefined {
   const result = checkField(field, raw, now);

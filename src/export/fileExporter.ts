@@ -1,5 +1,5 @@
 // The console's export: this page or every page, to a CSV or JSON file in a folder, streamed, cancellable.
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, type WriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import { join } from 'node:path';
@@ -13,9 +13,8 @@ export function fileExporter(api: BrokerApi, folder: string, now: () => number =
   return {
     async run(request: ExportRequest, onProgress: (progress: ExportProgress) => void, signal: AbortSignal): Promise<ExportResult> {
       const stamp = new Date(now()).toISOString().replace(/[:.]/g, '-').replace(/-\d{3}Z$/, 'Z');
-      const path = join(folder, `transfers-${stamp}${request.scope === 'all' ? '-all' : `-page${request.query.page ?? 1}`}.${request.format}`);
-      const file = createWriteStream(path, { flags: 'wx', mode: 0o600 });
-      await once(file, 'open');
+      const base = `transfers-${stamp}${request.scope === 'all' ? '-all' : `-page${request.query.page ?? 1}`}`;
+      const { path, file } = await createNewFile(folder, base, request.format);
       const write = async (text: string): Promise<void> => {
         if (!file.write(text)) await once(file, 'drain');
       };
@@ -56,6 +55,20 @@ export function fileExporter(api: BrokerApi, folder: string, now: () => number =
       }
     },
   };
+}
+
+/** A file that did not exist before (never overwrites): base.ext, else base-2.ext, base-3.ext, … */
+async function createNewFile(folder: string, base: string, extension: string): Promise<{ path: string; file: WriteStream }> {
+  for (let n = 1; ; n++) {
+    const path = join(folder, `${base}${n === 1 ? '' : `-${n}`}.${extension}`);
+    const file = createWriteStream(path, { flags: 'wx', mode: 0o600 });
+    try {
+      await once(file, 'open');
+      return { path, file };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || n >= 100) throw error;
+    }
+  }
 }
 
 /** Newest first: how much of [start, end] the pages so far have covered, when a start bounds it. */

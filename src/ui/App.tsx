@@ -7,7 +7,7 @@ import { Footer } from './components/Footer';
 import { HelpOverlay } from './components/HelpOverlay';
 import { KeyRouterProvider, createKeyRouter } from './hooks/useKeys';
 import { useTerminalSize } from './hooks/useTerminalSize';
-import { keyMatches, type ScreenId } from './keymap';
+import { keyMatches, quitsWithQ, type ScreenId } from './keymap';
 import { NavigationProvider, breadcrumbs, initialNavigation, navigationReducer, type NavigationState, type Route } from './navigation';
 import { ScreenFrameProvider } from './screenFrame';
 import { ServicesProvider, type ConsoleServices } from './services';
@@ -53,12 +53,13 @@ export function App({ services, onExit, onNavigation, initialRoute }: AppProps) 
     const { consumed, textEntry } = router.dispatch(input, key);
     if (consumed) return;
     if (key.escape) {
+      // Esc backs out; on the first screen (when the screen has nothing left to clear) it quits.
       if (nav.stack.length > 1) dispatch({ type: 'back' });
+      else onExit(0);
       return;
     }
-    if (textEntry) return;
-    if (input === '?') dispatch({ type: 'toggleHelp' });
-    else if (input === 'q' && nav.stack.length === 1) onExit(0);
+    if (input === '?' && textEntry !== 'all') dispatch({ type: 'toggleHelp' });
+    else if (input === 'q' && !textEntry && quitsWithQ(topScreen)) onExit(0);
   });
 
   return (

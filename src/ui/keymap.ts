@@ -14,9 +14,8 @@ export interface Binding {
 }
 
 const global: Binding[] = [
-  { command: 'help', keys: ['?'], hint: '? help', description: 'Show or hide this help' },
+  { command: 'help', keys: ['?'], hint: '? help', description: 'Show or hide this help (in the note field, ? is text)' },
   { command: 'back', keys: ['esc'], hint: 'esc back', description: 'Go back one screen' },
-  { command: 'quit', keys: ['q'], description: 'Quit (from the first screen)' },
   { command: 'interrupt', keys: ['ctrl+c'], description: 'Quit at once, from anywhere' },
 ];
 
@@ -27,6 +26,7 @@ export const KEYMAP: Record<ScreenId, Binding[]> = {
     { command: 'down', keys: ['down'], hint: '↑↓ choose', description: 'Next suggestion' },
     { command: 'open', keys: ['enter'], hint: 'enter open', description: 'Open the typed or highlighted sub-account' },
     { command: 'transfers', keys: ['ctrl+t'], hint: '^t transfers', description: 'Browse universal transfers' },
+    { command: 'quit', keys: ['esc'], hint: 'esc quit', description: 'Clear the name; when it is empty, quit' },
   ],
   keys: [
     { command: 'up', keys: ['up', 'k'], description: 'Previous key' },
@@ -36,6 +36,7 @@ export const KEYMAP: Record<ScreenId, Binding[]> = {
     { command: 'copy', keys: ['c'], hint: 'c copy key', description: 'Copy the selected API key (OSC 52)' },
     { command: 'refresh', keys: ['r'], hint: 'r refresh', description: 'Reload the keys (also: retry after an error)' },
     { command: 'transfers', keys: ['t'], hint: 't transfers', description: 'Browse universal transfers' },
+    { command: 'quit', keys: ['q'], description: 'Quit' },
   ],
   keyDetail: [
     { command: 'copy', keys: ['c'], hint: 'c copy key', description: 'Copy the API key (OSC 52)' },
@@ -79,6 +80,7 @@ export const KEYMAP: Record<ScreenId, Binding[]> = {
     { command: 'export', keys: ['x'], hint: 'x export', description: 'Export this page or all pages to CSV or JSON' },
     { command: 'filter', keys: ['f'], hint: 'f filter', description: 'Change the filter' },
     { command: 'refresh', keys: ['r'], description: 'Reload this page (also: retry after an error)' },
+    { command: 'quit', keys: ['q'], description: 'Quit' },
   ],
   transferDetail: [{ command: 'close', keys: ['enter', 'esc'], hint: 'enter close', description: 'Back to the list' }],
   export: [
@@ -133,9 +135,16 @@ export function commandFor(screen: ScreenId, input: string, key: Key): string | 
   return undefined;
 }
 
+/** Whether q quits here: only where nothing typed could be lost (the screen's table says so). */
+export function quitsWithQ(screen: ScreenId): boolean {
+  return KEYMAP[screen].some((b) => b.command === 'quit' && b.keys.includes('q'));
+}
+
 /** Footer text of a screen: its hinted bindings, then the global ones. */
 export function footerHints(screen: ScreenId): string[] {
-  return [...KEYMAP[screen], ...global].flatMap((b) => (b.hint ? [b.hint] : []));
+  const own = KEYMAP[screen];
+  const ownEsc = own.some((b) => b.keys.includes('esc') && b.hint);
+  return [...own, ...global.filter((b) => !(ownEsc && b.command === 'back'))].flatMap((b) => (b.hint ? [b.hint] : []));
 }
 
 export function displayKey(spec: string): string {

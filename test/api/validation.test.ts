@@ -80,8 +80,10 @@ describe('permissions', () => {
   ])('%j → %s', (raw, expected) => {
     expect(message(checkPermissions(raw))).toBe(expected);
   });
-  it('rejects an empty array', () => {
+  it('rejects an empty array; blank slots of an array are skipped', () => {
     expect(message(checkPermissions([]))).toMatch(/^permissions: at least one/);
+    expect(message(checkPermissions(['', ' ']))).toMatch(/^permissions: at least one/);
+    expect(value(checkPermissions(['', 'SPOT_DEAL_READ']))).toEqual(['SPOT_DEAL_READ']);
   });
 });
 
@@ -356,7 +358,7 @@ describe('validateTransferQuery', () => {
     if (!result.ok) {
       expect(result.errors).toHaveLength(1);
       expect(result.errors[0]?.field).toBe('endTime');
-      expect(result.errors[0]?.message).toMatch(/^endTime: must not be before startTime \(/);
+      expect(result.errors[0]?.message).toBe('endTime: must not be before startTime (2026-11-19 12:00:00 is before 2026-11-20 12:00:00)');
     }
   });
   it('start equal to end is fine', () => {

@@ -64,6 +64,20 @@ function newestSource(dir: string): number {
   return newest;
 }
 
+/** Copies of the bundle folder older than an hour (their test run is long over) are removed. */
+function pruneOldCopies(dir: string): void {
+  const cutoff = Date.now() - 3_600_000;
+  for (const name of readdirSync(dir)) {
+    if (!/^broker-console-test-\d+(\.js)?$/.test(name)) continue;
+    const path = join(dir, name);
+    try {
+      if (statSync(path).mtimeMs < cutoff) rmSync(path, { recursive: true, force: true });
+    } catch {
+      // another worker removed it first
+    }
+  }
+}
+
 function bundleIsFresh(): boolean {
   if (!existsSync(BUNDLE)) return false;
   const sources = Math.max(newestSource(join(ROOT, 'src')), statSync(join(ROOT, 'package.json')).mtimeMs, statSync(join(ROOT, 'scripts', 'build.mjs')).mtimeMs);
@@ -99,7 +113,9 @@ export function buildCli(): Promise<string> {
     } finally {
       rmSync(lock, { recursive: true, force: true });
     }
+    // Test workers may be killed before 'exit' handlers run, so old copies are also pruned on the next run.
     process.once('exit', () => rmSync(copy, { recursive: true, force: true }));
+    pruneOldCopies(dirname(lock));
     return join(copy, 'broker-console.js');
   })();
   return built;

@@ -28,7 +28,7 @@ async function walkEveryScreen(): Promise<void> {
   await c.press('c');
   await c.press('esc');
   await c.press('n');
-  await c.waitForText('New API key for');
+  await c.waitForText('Permissions (0 chosen');
   await c.press('tab');
   await c.press('tab');
   await c.type('192.0.2.1,192.0.2.2,192.0.2.3,192.0.2.4,192.0.2.5,10.0.0.0/8');
@@ -138,25 +138,36 @@ describe('everywhere', () => {
     await c.press('esc');
     await c.waitForScreen('picker');
     expect(c.frame()).toContain('Choose a sub-account');
+    // On the first screen Esc first clears what was typed, and only then quits (exit 0).
+    await c.type('half typed');
     await c.press('esc');
-    expect(c.navState()!.stack).toHaveLength(1);
+    expect(c.frame()).not.toContain('half typed');
     expect(c.exitCode()).toBeUndefined();
+    await c.press('esc');
+    expect(c.exitCode()).toBe(0);
   });
 
-  test('q quits (exit 0) from the first screen only, and is text in text fields', async () => {
+  test('q quits (exit 0) only from browsing screens, and is text in text fields', async () => {
     c = await startConsole();
     // In the picker q is part of a name.
     await c.press('q');
     expect(c.frame()).toContain('Sub-account: q');
     expect(c.exitCode()).toBeUndefined();
     await c.press('backspace');
-    // On a deeper screen q does nothing.
+    // In the create form, where typed input could be lost, q does nothing (not even on the checklist).
     const { busy } = await seededAccounts(c);
     await openKeys(c, busy);
+    await c.press('n');
+    await c.waitForScreen('createKey');
     await c.press('q');
     await c.settle(50);
     expect(c.exitCode()).toBeUndefined();
-    expect(c.navState()!.stack).toHaveLength(2);
+    expect(c.navState()!.stack).toHaveLength(3);
+    // From the key list (a browsing screen) q quits with 0.
+    await c.press('esc');
+    await c.waitForScreen('keys');
+    await c.press('q');
+    expect(c.exitCode()).toBe(0);
     await c.cleanup();
 
     // On the first screen, when it is not a text field, q quits with 0.
@@ -164,6 +175,27 @@ describe('everywhere', () => {
     await c.waitForText(`API keys of ${busy}`);
     await c.press('q');
     expect(c.exitCode()).toBe(0);
+  });
+
+  test('? opens help even while a name field has the keys; in the note field ? is text', async () => {
+    c = await startConsole();
+    await c.type('abc');
+    await c.press('?');
+    await c.waitForText('press ? or esc to close');
+    expect(c.frame()).toContain('Clear the name; when it is empty, quit');
+    await c.press('?');
+    await c.waitForNoText('press ? or esc to close');
+    expect(c.frame()).toContain('Sub-account: abc');
+    expect(c.frame()).not.toContain('abc?');
+    await c.press('\u0015');
+    const { busy } = await seededAccounts(c);
+    await openKeys(c, busy);
+    await c.press('n');
+    await c.waitForScreen('createKey');
+    await c.press('shiftTab');
+    await c.type('why?');
+    expect(c.frame()).toContain('Note        why?');
+    expect(c.frame()).not.toContain('press ? or esc to close');
   });
 
   test('Ctrl-C exits 130 from a deep screen', async () => {

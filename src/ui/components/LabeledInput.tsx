@@ -13,6 +13,8 @@ export function LabeledInput(props: {
   aside?: string;
   error?: string;
   labelWidth?: number;
+  /** Characters that stay keys (default '?', help); '' lets every character be typed. */
+  reserved?: string;
 }) {
   const { theme } = useServices();
   return (
@@ -24,7 +26,7 @@ export function LabeledInput(props: {
             {props.label}
           </Text>
         </Box>
-        <TextField value={props.value} onChange={props.onChange} focus={props.focused} placeholder={props.placeholder ?? ''} />
+        <TextField value={props.value} onChange={props.onChange} focus={props.focused} placeholder={props.placeholder ?? ''} reserved={props.reserved} />
         {props.aside ? <Text color={theme.muted}>  {props.aside}</Text> : null}
       </Box>
       {props.error ? <Text color={theme.error}>{' '.repeat(props.labelWidth ?? 14)}✗ {props.error}</Text> : null}

@@ -6,8 +6,10 @@ import { useServices } from '../services';
 export const CHECKLIST_COLUMNS = 2;
 
 /** The known permissions in two columns; the highlighted cell shows only while the checklist has focus. */
-export function PermissionChecklist({ checked, cursor, focused }: { checked: readonly string[]; cursor: number; focused: boolean }) {
+export function PermissionChecklist({ checked, cursor, focused, width }: { checked: readonly string[]; cursor: number; focused: boolean; width: number }) {
   const { theme } = useServices();
+  // Two cells a row that always fit the width, so a row never wraps into the next.
+  const cell = Math.max(12, Math.min(30, Math.floor((width - 2) / CHECKLIST_COLUMNS)));
   const rows: string[][] = [];
   KNOWN_PERMISSIONS.forEach((permission, i) => {
     const row = Math.floor(i / CHECKLIST_COLUMNS);
@@ -16,14 +18,14 @@ export function PermissionChecklist({ checked, cursor, focused }: { checked: rea
   return (
     <Box flexDirection="column">
       {rows.map((row, r) => (
-        <Box key={row.join()}>
+        <Box key={row.join()} paddingLeft={2}>
           {row.map((permission, c) => {
             const index = r * CHECKLIST_COLUMNS + c;
             const on = checked.includes(permission);
             const here = focused && index === cursor;
             return (
-              <Box key={permission} width={30}>
-                <Text inverse={here} color={on && !here ? theme.ok : undefined}>
+              <Box key={permission} width={cell}>
+                <Text inverse={here} color={on && !here ? theme.ok : undefined} wrap="truncate-end">
                   {on ? '[x] ' : '[ ] '}
                   {permission}
                 </Text>

@@ -11,6 +11,8 @@ export interface TextFieldProps {
   placeholder?: string;
   /** Shown instead of each character (secret entry). */
   mask?: string;
+  /** Characters that are keys, not text, here (default '?', which opens help). */
+  reserved?: string;
 }
 
 interface Edit {
@@ -19,7 +21,12 @@ interface Edit {
 }
 
 /** Applies one chunk of input to the text: printable characters insert, DEL/BS erase, ^U clears, ^W drops a word. */
-export function applyInput(edit: Edit, input: string, key: { backspace: boolean; delete: boolean; leftArrow: boolean; rightArrow: boolean; home: boolean; end: boolean; ctrl: boolean; meta: boolean }): Edit {
+export function applyInput(
+  edit: Edit,
+  input: string,
+  key: { backspace: boolean; delete: boolean; leftArrow: boolean; rightArrow: boolean; home: boolean; end: boolean; ctrl: boolean; meta: boolean },
+  reserved = '',
+): Edit {
   let { value, cursor } = edit;
   if (key.leftArrow) return { value, cursor: Math.max(0, cursor - 1) };
   if (key.rightArrow) return { value, cursor: Math.min(value.length, cursor + 1) };
@@ -39,7 +46,7 @@ export function applyInput(edit: Edit, input: string, key: { backspace: boolean;
         value = value.slice(0, cursor - 1) + value.slice(cursor);
         cursor -= 1;
       }
-    } else if (ch >= ' ' && ch !== '\u001b') {
+    } else if (ch >= ' ' && ch !== '\u001b' && !reserved.includes(ch)) {
       value = value.slice(0, cursor) + ch + value.slice(cursor);
       cursor += ch.length;
     }
@@ -47,7 +54,7 @@ export function applyInput(edit: Edit, input: string, key: { backspace: boolean;
   return { value, cursor };
 }
 
-export function TextField({ value, onChange, focus, placeholder = '', mask }: TextFieldProps) {
+export function TextField({ value, onChange, focus, placeholder = '', mask, reserved = '?' }: TextFieldProps) {
   const { theme } = useServices();
   const latest = useRef<Edit>({ value, cursor: value.length });
   if (latest.current.value !== value) latest.current = { value, cursor: Math.min(latest.current.cursor, value.length) };
@@ -57,7 +64,7 @@ export function TextField({ value, onChange, focus, placeholder = '', mask }: Te
   useInput(
     (input, key) => {
       if (key.return || key.tab || key.escape || key.upArrow || key.downArrow || key.pageUp || key.pageDown) return;
-      const next = applyInput(latest.current, input, key);
+      const next = applyInput(latest.current, input, key, reserved);
       if (next === latest.current) return;
       const changed = next.value !== latest.current.value;
       latest.current = next;

@@ -4,17 +4,19 @@ import React, { createContext, useContext, useEffect, useMemo, useRef, type Reac
 import type { Key } from 'ink';
 
 export type KeyHandler = (input: string, key: Key) => boolean;
+/** false: keys are commands; 'text': printable keys are typed, but ? still opens help; 'all': ? is typed too. */
+export type TextEntry = false | 'text' | 'all';
 
 interface Registration {
   handler: { current: KeyHandler };
-  /** While true, printable keys are text: App does not read them as global commands. */
-  textEntry: { current: boolean };
+  /** While set, printable keys are text: App does not read them as global commands ('all': not even ?). */
+  textEntry: { current: TextEntry };
 }
 
 export interface KeyRouter {
   register(registration: Registration): () => void;
   /** Offers the key to handlers, newest first. Returns whether one consumed it, and whether text entry is on. */
-  dispatch(input: string, key: Key): { consumed: boolean; textEntry: boolean };
+  dispatch(input: string, key: Key): { consumed: boolean; textEntry: TextEntry };
 }
 
 export function createKeyRouter(): KeyRouter {
@@ -28,7 +30,8 @@ export function createKeyRouter(): KeyRouter {
       };
     },
     dispatch(input, key) {
-      const textEntry = registrations.some((r) => r.textEntry.current);
+      const modes = registrations.map((r) => r.textEntry.current);
+      const textEntry: TextEntry = modes.includes('all') ? 'all' : modes.includes('text') ? 'text' : false;
       for (let i = registrations.length - 1; i >= 0; i--) {
         if (registrations[i]!.handler.current(input, key)) return { consumed: true, textEntry };
       }
@@ -44,11 +47,11 @@ export function KeyRouterProvider({ router, children }: { router: KeyRouter; chi
 }
 
 /** Registers a screen's key handler while `active`; the latest handler is always the one called. */
-export function useScreenKeys(handler: KeyHandler, options: { active: boolean; textEntry?: boolean }): void {
+export function useScreenKeys(handler: KeyHandler, options: { active: boolean; textEntry?: TextEntry }): void {
   const router = useContext(KeyRouterContext);
   const handlerRef = useRef(handler);
   handlerRef.current = handler;
-  const textEntryRef = useRef(options.textEntry ?? false);
+  const textEntryRef = useRef<TextEntry>(options.textEntry ?? false);
   textEntryRef.current = options.textEntry ?? false;
   const registration = useMemo<Registration>(() => ({ handler: handlerRef, textEntry: textEntryRef }), []);
   useEffect(() => {

@@ -31,7 +31,7 @@ export function liveIps(raw: string): { count: number; error: string | undefined
 
 export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
   const { theme } = useServices();
-  const { active, width } = useScreenFrame();
+  const { active, width, height } = useScreenFrame();
   const navigate = useNavigate();
   const [checked, setChecked, checkedRef] = useSyncedState<string[]>([]);
   const [other, setOther, otherRef] = useSyncedState('');
@@ -102,7 +102,7 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
       }
       return false;
     },
-    { active, textEntry: !review && focus !== 'permissions' },
+    { active, textEntry: review || focus === 'permissions' ? false : focus === 'note' ? 'all' : 'text' },
   );
 
   const errorOf = (field: FieldName) => errors.find((e) => e.field === field)?.message;
@@ -144,11 +144,11 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
   const ips = liveIps(ip);
   return (
     <Box flexDirection="column">
-      <Text bold>New API key for {subAccount}</Text>
-      <Text color={focus === 'permissions' ? theme.accent : undefined} bold={focus === 'permissions'}>
+      {height >= 18 ? <Text bold>New API key for {subAccount}</Text> : null}
+      <Text color={focus === 'permissions' ? theme.accent : undefined} bold={focus === 'permissions'} wrap="truncate-end">
         {focus === 'permissions' ? '› ' : '  '}Permissions <Text color={theme.muted}>({permissions.length} chosen · space toggles)</Text>
       </Text>
-      <PermissionChecklist checked={checked} cursor={gridCursor} focused={focus === 'permissions' && active} />
+      <PermissionChecklist checked={checked} cursor={gridCursor} focused={focus === 'permissions' && active} width={width} />
       {errorOf('permissions') ? <Text color={theme.error}>  ✗ {errorOf('permissions')}</Text> : null}
       <LabeledInput label="Other" value={other} onChange={edited('permissions', setOther)} focused={active && focus === 'other'} placeholder="more, comma-separated (e.g. read_only)" />
       <LabeledInput
@@ -160,7 +160,7 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
         aside={`${ips.count}/${MAX_LINKED_IPS}`}
         error={ips.error ?? errorOf('ip')}
       />
-      <LabeledInput label="Note" value={note} onChange={edited('note', setNote)} focused={active && focus === 'note'} placeholder="required, e.g. market-maker bot" error={errorOf('note')} />
+      <LabeledInput label="Note" value={note} onChange={edited('note', setNote)} focused={active && focus === 'note'} placeholder="required, e.g. market-maker bot" error={errorOf('note')} reserved="" />
     </Box>
   );
 }

@@ -29,6 +29,9 @@ export function SubAccountPicker() {
     if (!checked.ok) return setProblem(checked.error.message);
     void recent.remember(checked.value).catch(() => undefined);
     setProblem(undefined);
+    // Coming back finds the picker fresh, with the name just opened at the top of the recent list.
+    setTyped('');
+    setHighlight(-1);
     navigate({ type: 'push', route: { screen: 'keys', subAccount: checked.value } });
   };
 
@@ -50,11 +53,18 @@ export function SubAccountPicker() {
         case 'transfers':
           navigate({ type: 'push', route: { screen: 'transferFilter' } });
           return true;
+        case 'quit':
+          // Esc clears what was typed first; on an empty picker it is left to App, which quits.
+          if (typedRef.current === '' && highlightRef.current < 0) return false;
+          setTyped('');
+          setHighlight(-1);
+          setProblem(undefined);
+          return true;
         default:
           return false;
       }
     },
-    { active, textEntry: true },
+    { active, textEntry: 'text' },
   );
 
   return (
@@ -73,7 +83,7 @@ export function SubAccountPicker() {
           }}
         />
       </Box>
-      {problem ? <Text color={theme.error}>✗ {problem}</Text> : <Text color={theme.muted}>enter opens it · ↓ picks from the list · ctrl+t transfers</Text>}
+      {problem ? <Text color={theme.error}>✗ {problem}</Text> : <Text color={theme.muted}>enter opens it · ↓ picks from the list · ctrl+t transfers · esc quits</Text>}
       <Text> </Text>
       {choices.length === 0 ? (
         <Text color={theme.muted}>{recentNames.length === 0 && suggestions.length === 0 ? 'No recent sub-accounts yet.' : 'No match: enter opens the name as typed.'}</Text>

@@ -111,7 +111,7 @@ export function TransferBrowser({ query }: { query: TransferQuery }) {
         default: return false;
       }
     },
-    { active, textEntry: mode.name === 'prompt' },
+    { active, textEntry: mode.name === 'prompt' ? 'text' : false },
   );
 
   const header = (
@@ -140,14 +140,19 @@ export function TransferBrowser({ query }: { query: TransferQuery }) {
 
   // Below 80 columns the types column goes (the filter line names them): the row must fit on one line.
   const narrow = width < 80;
-  const { fixed, flexible } = narrow ? sizeColumns(width, [16, 5, 10], [1, 1]) : sizeColumns(width, [16, 11, 5, 10], [2, 1]);
-  const [timeWidth, assetWidth, statusWidth] = narrow ? [fixed[0]!, fixed[1]!, fixed[2]!] : [fixed[0]!, fixed[2]!, fixed[3]!];
+  // Amounts and statuses are never cut: their columns are as wide as the page's longest value.
+  const amountWidth = Math.min(24, Math.max(6, ...rows.map((t) => t.amount.length)));
+  const statusWidth = Math.min(12, Math.max(6, ...rows.map((t) => t.status.length)));
+  const { fixed, flexible } = narrow
+    ? sizeColumns(width, [16, 5, amountWidth, statusWidth], [1])
+    : sizeColumns(width, [16, 11, 5, amountWidth, statusWidth], [1]);
+  const [timeWidth, assetWidth] = narrow ? [fixed[0]!, fixed[1]!] : [fixed[0]!, fixed[2]!];
   const columns: TableColumn<Transfer>[] = [
     { title: 'TIME', width: timeWidth, cell: (t) => localTime(t.timestamp) },
     { title: 'FROM → TO', width: flexible[0]!, cell: (t) => `${t.fromAccount || 'master'} → ${t.toAccount || 'master'}` },
     ...(narrow ? [] : [{ title: 'TYPES', width: fixed[1]!, cell: (t: Transfer) => `${t.fromAccountType}→${t.toAccountType}` }]),
     { title: 'ASSET', width: assetWidth, cell: (t) => t.asset },
-    { title: 'AMOUNT', width: flexible[1]!, align: 'right', cell: (t) => t.amount },
+    { title: 'AMOUNT', width: amountWidth, align: 'right', cell: (t) => t.amount },
     { title: 'STATUS', width: statusWidth, cell: (t) => t.status },
   ];
 

@@ -111,7 +111,7 @@ export function TransferFilterForm({ initial }: { initial?: TransferQuery }) {
       }
       return false;
     },
-    { active, textEntry: true },
+    { active, textEntry: 'text' },
   );
 
   const aside = (field: Field): string | undefined => {
