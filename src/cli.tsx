@@ -9,7 +9,6 @@ import { runInteractive } from './commands/interactive';
 import { runKeysCreate } from './commands/keysCreate';
 import { runKeysList } from './commands/keysList';
 import { runProfile } from './commands/profile';
-import { runSandboxCommand } from './commands/sandbox';
 import { runTransfers } from './commands/transfers';
 
 /** A strict whole-number option parser: digits only, within [min, max]. */
@@ -156,6 +155,7 @@ export function buildProgram(
     .option('--json', 'print one JSON line with baseUrl, apiKey, secretKey, subAccounts')
     .action(async (options: { host?: string; port?: number; seed?: number; apiKey?: string; secretKey?: string; json?: boolean }) => {
       // It keeps serving after this returns; its own SIGINT/SIGTERM handler closes it and exits.
+      const { runSandboxCommand } = await import('./commands/sandbox');
       await runSandboxCommand(options);
       setExit(EXIT.ok, { keepRunning: true });
     });

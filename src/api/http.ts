@@ -1,6 +1,6 @@
 // The signed client (DESIGN §4, §5): one closure owning the keep-alive pool, the clock offset and the retry
 // policy. Operations describe a request; this module signs it, sends it, and turns every failure into a BrokerError.
-import { Pool } from 'undici';
+import type { Pool } from 'undici';
 import * as v from 'valibot';
 import { offsetFromSkew, skewFromDateHeader } from './clock';
 import type { ClientConfig, ExchangeInfo } from './contract';
@@ -48,33 +48,47 @@ export interface SignedClient {
 // ---------------------------------------------------------------------------------------------------------
 // Connection pools: one keep-alive Pool per origin, shared by the clients using it, closed with the last one.
 
-const pools = new Map<string, { pool: Pool; users: number }>();
+// undici is most of the bundle: it is loaded at the first request, so --help and the console's first frame
+// do not wait for it.
+interface PoolEntry {
+  pool: Promise<Pool>;
+  ready?: Pool;
+  users: number;
+}
+const pools = new Map<string, PoolEntry>();
 
-function acquirePool(origin: string): Pool {
-  const entry = pools.get(origin);
-  if (entry) {
-    entry.users += 1;
-    return entry.pool;
+function acquirePool(origin: string): PoolEntry {
+  const existing = pools.get(origin);
+  if (existing) {
+    existing.users += 1;
+    return existing;
   }
-  // Pool-level timeouts are per-request below; keepAliveTimeout bounds how long an idle socket is trusted.
-  const pool = new Pool(origin, { connections: 16, keepAliveTimeout: 4_000, keepAliveMaxTimeout: 30_000 });
-  pools.set(origin, { pool, users: 1 });
-  return pool;
+  const entry: PoolEntry = {
+    // Pool-level timeouts are per-request below; keepAliveTimeout bounds how long an idle socket is trusted.
+    // undici is CommonJS: bundled and split, its chunk exports module.exports as the default.
+    pool: import('undici').then((undici) => {
+      const { Pool } = (undici as unknown as { default?: typeof undici }).default ?? undici;
+      entry.ready = new Pool(origin, { connections: 16, keepAliveTimeout: 4_000, keepAliveMaxTimeout: 30_000 });
+      return entry.ready;
+    }),
+    users: 1,
+  };
+  pools.set(origin, entry);
+  return entry;
 }
 
-async function releasePool(origin: string, pool: Pool): Promise<void> {
-  const entry = pools.get(origin);
-  if (!entry || entry.pool !== pool) return;
+async function releasePool(origin: string, entry: PoolEntry): Promise<void> {
+  if (pools.get(origin) !== entry) return;
   entry.users -= 1;
   if (entry.users > 0) return;
   pools.delete(origin);
-  await pool.close();
+  await (await entry.pool).close();
 }
 
 /** Open sockets of the shared pool for a base URL (for tests and benchmarks). */
 export function poolStats(baseUrl: string): { connected: number; free: number } | undefined {
-  const entry = pools.get(new URL(baseUrl).origin);
-  return entry ? { connected: entry.pool.stats.connected, free: entry.pool.stats.free } : undefined;
+  const pool = pools.get(new URL(baseUrl).origin)?.ready;
+  return pool ? { connected: pool.stats.connected, free: pool.stats.free } : undefined;
 }
 
 /** Splits a base URL into the pool's origin and a path prefix (a base URL may sit below a proxy path). */
@@ -276,7 +290,7 @@ export function createSignedClient(config: ClientConfig): SignedClient {
     let status: number | undefined;
     let ok = false;
     try {
-      const response = await pool.request({
+      const response = await (await pool.pool).request({
         method,
         path: `${prefix}${spec.path}?${query}`,
         headers,

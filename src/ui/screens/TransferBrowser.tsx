@@ -159,7 +159,7 @@ export function TransferBrowser({ query }: { query: TransferQuery }) {
   const status =
     transfers.status === 'loading' ? <Box height={2}>{transfers.slow ? <Spinner label={`Loading page ${page}…`} /> : <Text> </Text>}</Box>
     : transfers.status === 'error' ? <Box height={2}><ErrorLine message={errorLine(transfers.error)} retryKey="r" width={width} /></Box>
-    : <Box height={2}><Text color={notice ? theme.warn : theme.muted} wrap="truncate-end">{notice ?? totalsLine(totals)}</Text></Box>;
+    : <Box height={2} overflow="hidden"><Text color={notice ? theme.warn : theme.muted} wrap="wrap">{notice ?? totalsLine(totals)}</Text></Box>;
 
   return (
     <Box flexDirection="column">
