@@ -8,7 +8,7 @@ import { type CommandContext, EXIT, type GlobalOptions } from './commands/contex
 import { runInteractive } from './commands/interactive';
 import { runKeysCreate } from './commands/keysCreate';
 import { runKeysList } from './commands/keysList';
-import { runProfile } from './commands/profile';
+import { runProfileAdd, runProfileList, runProfileRemove, runProfileUse } from './commands/profile';
 import { runTransfers } from './commands/transfers';
 
 /** A strict whole-number option parser: digits only, within [min, max]. */
@@ -28,6 +28,7 @@ interface ProgramOptions {
   baseUrl?: string;
   recvWindow?: number;
   timeout?: number;
+  logFile?: string;
   demo?: boolean;
 }
 
@@ -50,18 +51,20 @@ export function buildProgram(
     .option('--base-url <url>', 'service base URL (overrides BROKER_BASE_URL)')
     .option('--recv-window <ms>', `signature validity window, 1..${MAX_RECV_WINDOW} ms`, wholeNumber(1, MAX_RECV_WINDOW))
     .option('--timeout <ms>', 'per-request timeout, ms', wholeNumber(1, 600_000))
+    .option('--log-file <path>', 'append one line per HTTP request (no secrets, no signatures) to this file')
     .option('--demo', 'open the console against an embedded sandbox')
     .exitOverride()
     .showSuggestionAfterError(true)
     .addHelpText(
       'after',
-      '\nCredentials come from BROKER_API_KEY, BROKER_API_SECRET and BROKER_BASE_URL; a secret is never a flag.\n' +
+      '\nCredentials: BROKER_API_KEY, BROKER_API_SECRET (and BROKER_BASE_URL) from the environment first; else the profile\n' +
+        'named by --profile or BROKER_PROFILE, else the default profile, with its secret in the keychain. A secret is never a flag.\n' +
         'Exit codes: 0 ok, 1 service or network failure, 2 usage or validation error (nothing sent), 3 outcome unknown.',
     );
 
   const globals = (): GlobalOptions => {
     const o = program.opts<ProgramOptions>();
-    return { profile: o.profile, baseUrl: o.baseUrl, recvWindow: o.recvWindow, timeoutMs: o.timeout };
+    return { profile: o.profile, baseUrl: o.baseUrl, recvWindow: o.recvWindow, timeoutMs: o.timeout, logFile: o.logFile };
   };
 
   program.argument('[command]').action(async (command: string | undefined) => {
@@ -160,14 +163,45 @@ export function buildProgram(
       setExit(EXIT.ok, { keepRunning: true });
     });
 
-  program
+  const profile = program
     .command('profile')
-    .description('saved profiles (add, list, remove, use): arrive with keychain support')
-    .argument('[action]')
-    .argument('[args...]')
-    .allowUnknownOption()
-    .action(() => {
-      setExit(runProfile(context(globals())));
+    .description('saved profiles: settings in the config folder, the API key and secret in the keychain');
+  profile
+    .command('add')
+    .description('save a profile; asks for the API key and secret (not shown), or reads them from two stdin lines')
+    .argument('<name>', '1-64 letters, digits, ".", "_" or "-"')
+    .option('--api-key-header <header>', 'header carrying the API key (default X-MEXC-APIKEY)')
+    .option('--no-sign-body', 'sign the query only, not the JSON body (some SDKs)')
+    .option('--default', 'make it the default profile (the first profile always is)')
+    .addHelpText(
+      'after',
+      '\nTakes the global --base-url URL (required) and --recv-window MS. On a terminal the API key and secret are\n' +
+        'asked for without echo; otherwise stdin gives the API key on its first line and the secret on its second.\n' +
+        'The secret goes to the keychain (service broker-console, account NAME) before the settings are written.',
+    )
+    .action(async (name: string, options: { apiKeyHeader?: string; signBody?: boolean; default?: boolean }) => {
+      setExit(await runProfileAdd(name, options, context(globals())));
+    });
+  profile
+    .command('list')
+    .description('the saved profiles and where each secret comes from (never the secret)')
+    .option('--json', 'print a JSON array')
+    .action(async (options: { json?: boolean }) => {
+      setExit(await runProfileList(options, context(globals())));
+    });
+  profile
+    .command('remove')
+    .description('remove a profile: its settings and its keychain entry')
+    .argument('<name>')
+    .action(async (name: string) => {
+      setExit(await runProfileRemove(name, context(globals())));
+    });
+  profile
+    .command('use')
+    .description('make a profile the default')
+    .argument('<name>')
+    .action(async (name: string) => {
+      setExit(await runProfileUse(name, context(globals())));
     });
 
   return program;

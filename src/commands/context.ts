@@ -2,7 +2,11 @@
 import type { BrokerApi, ClientConfig } from '../api/contract';
 import { BrokerError } from '../api/errors';
 import { type FieldError, formatFieldErrors } from '../api/validation';
-import { type Environment, resolveCredentials } from '../credentials/fromEnvironment';
+import { openExchangeLog } from '../config/logFile';
+import { configFolder } from '../config/paths';
+import type { Environment } from '../credentials/fromEnvironment';
+import type { Keychain } from '../credentials/keychain';
+import { resolveTarget } from '../credentials/resolve';
 import { OutputClosedError } from './output';
 
 export const EXIT = {
@@ -22,6 +26,8 @@ export interface GlobalOptions {
   baseUrl?: string;
   recvWindow?: number;
   timeoutMs?: number;
+  /** --log-file: one line per HTTP exchange, no secrets (DESIGN §5). */
+  logFile?: string;
 }
 
 export interface CommandContext {
@@ -33,6 +39,16 @@ export interface CommandContext {
   now: () => number;
   globals: GlobalOptions;
   createApi: (config: ClientConfig) => BrokerApi;
+  /** Where profiles.json lives; default configFolder(env) (BROKER_CONSOLE_HOME or the XDG config folder). */
+  configFolder?: string;
+  /** Opens the keychain; default openKeychain (keytar, loaded only when a profile's secret is needed). */
+  keychain?: () => Promise<Keychain>;
+  /** Where `profile add` reads the API key and secret; default process.stdin. */
+  stdin?: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown; isRaw?: boolean };
+}
+
+export function contextFolder(ctx: CommandContext): string {
+  return ctx.configFolder ?? configFolder(ctx.env);
 }
 
 export function printLines(stream: NodeJS.WritableStream, lines: readonly string[]): void {
@@ -50,18 +66,57 @@ export function reportUsage(ctx: CommandContext, message: string): ExitCode {
   return EXIT.usage;
 }
 
-/** Resolves credentials and builds the client; undefined (after printing why) when that cannot be done. */
-export function connect(ctx: CommandContext): BrokerApi | undefined {
-  const resolved = resolveCredentials({ flags: { baseUrl: ctx.globals.baseUrl, profile: ctx.globals.profile }, env: ctx.env });
+/**
+ * Resolves the target (environment, else a profile with its secret from the keychain) and builds the
+ * client; undefined (after printing why, in one or two lines) when that cannot be done: nothing was sent.
+ * With --log-file, the client's exchanges are appended to it and close() closes it.
+ */
+export async function connect(ctx: CommandContext): Promise<BrokerApi | undefined> {
+  const resolved = await resolveTarget({
+    flags: { baseUrl: ctx.globals.baseUrl, profile: ctx.globals.profile },
+    env: ctx.env,
+    folder: contextFolder(ctx),
+    ...(ctx.keychain ? { keychain: ctx.keychain } : {}),
+  });
   if (!resolved.ok) {
-    printLines(ctx.stderr, [`error: ${resolved.message}`]);
+    const [first = '', ...rest] = resolved.message.split('\n');
+    const named = resolved.profile && resolved.reason === 'keychain' && resolved.problem?.kind !== 'missing-entry';
+    printLines(ctx.stderr, [`error: ${named ? `profile '${resolved.profile?.name ?? ''}': ` : ''}${first}`, ...rest]);
     return undefined;
   }
-  const { baseUrl, apiKey, secretKey } = resolved.credentials;
-  const config: ClientConfig = { baseUrl, apiKey, secretKey };
-  if (ctx.globals.recvWindow !== undefined) config.recvWindow = ctx.globals.recvWindow;
+  const target = resolved.target;
+  const config: ClientConfig = { baseUrl: target.baseUrl, apiKey: target.apiKey, secretKey: target.secretKey };
+  if (target.apiKeyHeader !== undefined) config.apiKeyHeader = target.apiKeyHeader;
+  if (target.signBody !== undefined) config.signBody = target.signBody;
+  const recvWindow = ctx.globals.recvWindow ?? target.recvWindow;
+  if (recvWindow !== undefined) config.recvWindow = recvWindow;
   if (ctx.globals.timeoutMs !== undefined) config.timeoutMs = ctx.globals.timeoutMs;
-  return ctx.createApi(config);
+  if (ctx.globals.logFile === undefined) return ctx.createApi(config);
+
+  let log;
+  try {
+    log = await openExchangeLog(ctx.globals.logFile);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
+    printLines(ctx.stderr, [`error: --log-file: cannot open ${ctx.globals.logFile} (${code})`]);
+    return undefined;
+  }
+  const apiKey = target.apiKey;
+  config.onExchange = (exchange) => log.record(exchange, apiKey);
+  const api = ctx.createApi(config);
+  return {
+    listSubAccountKeys: (subAccount, options) => api.listSubAccountKeys(subAccount, options),
+    createSubAccountKey: (request, options) => api.createSubAccountKey(request, options),
+    listUniversalTransfers: (query, options) => api.listUniversalTransfers(query, options),
+    clockOffsetMs: () => api.clockOffsetMs(),
+    close: async () => {
+      try {
+        await api.close();
+      } finally {
+        await log.close();
+      }
+    },
+  };
 }
 
 /** One line on stderr, never a stack; the exit code that fits the failure. */

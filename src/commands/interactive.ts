@@ -1,11 +1,13 @@
-// The interactive console (no arguments, or --demo). Ink and React are loaded here, lazily, so the
-// scriptable commands never pay for them.
-import { createBrokerApi } from '../api/operations';
+// The interactive console (no arguments, or --demo). Decides where it starts: the environment's or a
+// profile's credentials (LIVE), the demo, or the welcome screen when there is no profile or the keychain
+// cannot be used. Ink and React are loaded here, lazily, so the scriptable commands never pay for them.
+import type { ExchangeInfo } from '../api/contract';
+import { openExchangeLog } from '../config/logFile';
 import { configFolder } from '../config/paths';
-import { memoryRecentSubAccounts, openRecentSubAccounts, type RecentSubAccounts } from '../config/recentSubAccounts';
-import { resolveCredentials } from '../credentials/fromEnvironment';
+import { resolveTarget } from '../credentials/resolve';
 import type { CommandContext, ExitCode } from './context';
 import { EXIT, printLines } from './context';
+import { createConsoleTargets } from './consoleTargets';
 
 export interface InteractiveOptions {
   demo: boolean;
@@ -29,48 +31,45 @@ export async function runInteractive(options: InteractiveOptions, ctx: CommandCo
     return EXIT.usage;
   }
 
-  const credentials = options.demo ? undefined : resolveCredentials({ flags: { baseUrl: ctx.globals.baseUrl, profile: ctx.globals.profile }, env: ctx.env });
-  const live = credentials?.ok ? credentials.credentials : undefined;
-  if (!options.demo && credentials && !credentials.ok && (ctx.env.BROKER_API_KEY || ctx.env.BROKER_API_SECRET || ctx.globals.profile)) {
-    // The operator meant a live target and it is incomplete: say so rather than quietly opening the demo.
-    printLines(ctx.stderr, [`error: ${credentials.message}`, 'or start the demo: broker-console --demo']);
-    return EXIT.usage;
+  const folder = configFolder(ctx.env);
+  let log: Awaited<ReturnType<typeof openExchangeLog>> | undefined;
+  if (ctx.globals.logFile !== undefined) {
+    try {
+      log = await openExchangeLog(ctx.globals.logFile);
+    } catch (error) {
+      printLines(ctx.stderr, [`error: --log-file: cannot open ${ctx.globals.logFile} (${(error as NodeJS.ErrnoException).code ?? String(error)})`]);
+      return EXIT.usage;
+    }
   }
-
-  const { createExchangeLog } = await import('../ui/exchangeLog');
-  const exchanges = createExchangeLog();
-  const { startSandbox } = await import('../sandbox/server');
-  const sandbox = live ? undefined : await startSandbox({ seed: 1 });
-  const baseUrl = live?.baseUrl ?? sandbox!.baseUrl;
-  const api = createBrokerApi({
-    baseUrl,
-    apiKey: live?.apiKey ?? sandbox!.apiKey,
-    secretKey: live?.secretKey ?? sandbox!.secretKey,
-    ...(ctx.globals.recvWindow !== undefined ? { recvWindow: ctx.globals.recvWindow } : {}),
-    ...(ctx.globals.timeoutMs !== undefined ? { timeoutMs: ctx.globals.timeoutMs } : {}),
-    onExchange: exchanges.record,
+  const targets = createConsoleTargets({
+    folder,
+    exportFolder: process.cwd(),
+    recvWindow: ctx.globals.recvWindow,
+    timeoutMs: ctx.globals.timeoutMs,
+    ...(log ? { onExchange: (exchange: ExchangeInfo, apiKey: string) => log.record(exchange, apiKey) } : {}),
   });
-  let recent: RecentSubAccounts;
-  try {
-    recent = await openRecentSubAccounts(configFolder(ctx.env), live ? baseUrl : 'demo');
-  } catch {
-    recent = memoryRecentSubAccounts();
+  if (options.demo) {
+    await targets.openDemo();
+  } else {
+    const resolved = await resolveTarget({ flags: { profile: ctx.globals.profile, baseUrl: ctx.globals.baseUrl }, env: ctx.env, folder });
+    if (resolved.ok) {
+      await targets.openResolved(resolved.target);
+    } else if (resolved.reason === 'no-profile' && !ctx.globals.baseUrl) {
+      // First run: nothing configured. The welcome screen offers a profile, session credentials, or the demo.
+      targets.setStartupProblem({ kind: 'no-profile', message: 'No profile is set up yet.' });
+    } else if (resolved.reason === 'keychain' && resolved.profile) {
+      const { name, baseUrl } = resolved.profile;
+      targets.setStartupProblem({ kind: 'keychain', message: resolved.message, profile: { name, baseUrl, isDefault: false } });
+    } else {
+      // The operator named something that does not work (a partial environment, an unknown profile): say so.
+      printLines(ctx.stderr, [`error: ${resolved.message}`, 'or start the demo: broker-console --demo']);
+      return EXIT.usage;
+    }
   }
   try {
-    return (await runConsole({
-      api,
-      exchanges,
-      mode: live ? 'live' : 'demo',
-      target: new URL(baseUrl).host,
-      profile: live ? (ctx.globals.profile ?? 'environment') : 'demo',
-      credentialSource: live ? live.source : 'sandbox',
-      recent,
-      suggestions: sandbox?.subAccounts ?? [],
-      noColor,
-      exportFolder: process.cwd(),
-    })) as ExitCode | 130;
+    return (await runConsole(targets, { noColor })) as ExitCode | 130;
   } finally {
-    await api.close().catch(() => undefined);
-    await sandbox?.close().catch(() => undefined);
+    await targets.close();
+    await log?.close();
   }
 }

@@ -37,7 +37,7 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
     note: options.note ?? '',
   });
   if (!checked.ok) return reportInvalid(ctx, checked.errors);
-  const api = connect(ctx);
+  const api = await connect(ctx);
   if (!api) return EXIT.usage;
   const out = new OutputSink(ctx.stdout);
   let created: CreatedKey | undefined;

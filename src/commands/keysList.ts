@@ -27,7 +27,7 @@ export function keysTable(keys: readonly SubAccountKey[]): string {
 export async function runKeysList(options: KeysListOptions, ctx: CommandContext): Promise<ExitCode> {
   const sub = checkSubAccount(options.sub ?? '');
   if (!sub.ok) return reportInvalid(ctx, [sub.error]);
-  const api = connect(ctx);
+  const api = await connect(ctx);
   if (!api) return EXIT.usage;
   const out = new OutputSink(ctx.stdout);
   try {

@@ -1,11 +1,327 @@
-// `profile add|list|remove|use`: arrives with keychain support; until then it says so.
-import { ENV } from '../credentials/fromEnvironment';
-import { type CommandContext, EXIT, type ExitCode, printLines } from './context';
+// `profile add|list|remove|use`: saved targets. The non-secret settings go to profiles.json in the config
+// folder; the master API key and secret go to the keychain only (service broker-console, account = name).
+// No secret is ever printed, and no secret is ever accepted as a flag (it would show in `ps`).
+import { DEFAULT_RECV_WINDOW } from '../api/signing';
+import { shortenApiKey } from '../config/logFile';
+import { ENV, checkBaseUrl, envValue } from '../credentials/fromEnvironment';
+import { KEYCHAIN_SERVICE, type Keychain, KeychainError, type KeychainProblem, type KeychainProblemKind, openKeychain, problem } from '../credentials/keychain';
+import {
+  PROFILE_DEFAULTS,
+  type Profile,
+  type ProfileConfig,
+  checkApiKeyHeader,
+  checkProfileName,
+  findProfile,
+  loadProfiles,
+  removeProfile,
+  saveProfile,
+  setDefaultProfile,
+} from '../credentials/profiles';
+import { type CommandContext, EXIT, type ExitCode, contextFolder, printLines, reportUsage } from './context';
+import { formatTable } from './output';
+import { type TerminalIn, readHiddenLine, readLines } from './terminalInput';
 
-export function runProfile(ctx: CommandContext): ExitCode {
-  printLines(ctx.stderr, [
-    'error: profiles arrive with keychain support and are not available yet',
-    `for now set ${ENV.apiKey}, ${ENV.secret} and ${ENV.baseUrl} in the environment`,
+/** Exit code of an add interrupted with Ctrl-C at the prompt (128 + SIGINT, as shells report it). */
+export const EXIT_INTERRUPTED = 130;
+
+export interface ProfileAddOptions {
+  /** --api-key-header H */
+  apiKeyHeader?: string;
+  /** false with --no-sign-body */
+  signBody?: boolean;
+  /** --default */
+  default?: boolean;
+}
+
+const MAX_API_KEY = 256;
+const MAX_SECRET = 1024;
+
+function keychainOf(ctx: CommandContext): () => Promise<Keychain> {
+  return ctx.keychain ?? (() => openKeychain());
+}
+
+function asProblem(error: unknown): KeychainProblem {
+  if (error instanceof KeychainError) return error.problem;
+  return problem('failed', error instanceof Error ? error.message : String(error));
+}
+
+/** "error: <first line>" then the line saying what to do. */
+function reportProblem(ctx: CommandContext, found: KeychainProblem, prefix = ''): void {
+  const [first = '', ...rest] = found.message.split('\n');
+  printLines(ctx.stderr, [`error: ${prefix}${first}`, ...rest]);
+}
+
+function checkApiKey(raw: string): string | undefined {
+  if (raw === '') return 'the API key is empty';
+  if (raw.length > MAX_API_KEY) return `the API key is longer than ${MAX_API_KEY} characters`;
+  if (/[\s\p{Cc}]/u.test(raw)) return 'the API key must not contain spaces or control characters';
+  if (!/^[\x21-\x7e]+$/.test(raw)) return 'the API key must be printable ASCII (it travels in an HTTP header)';
+  return undefined;
+}
+
+function checkSecret(raw: string): string | undefined {
+  if (raw === '') return 'the secret is empty';
+  if (raw.length > MAX_SECRET) return `the secret is longer than ${MAX_SECRET} characters`;
+  if (/\p{Cc}/u.test(raw)) return 'the secret must not contain control characters';
+  return undefined;
+}
+
+async function loadOrReport(ctx: CommandContext): Promise<ProfileConfig | undefined> {
+  try {
+    return await loadProfiles(contextFolder(ctx));
+  } catch (error) {
+    printLines(ctx.stderr, [`error: ${(error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''}`]);
+    return undefined;
+  }
+}
+
+/** The API key and secret: hidden prompts on a terminal, else the first two lines of stdin. */
+async function readCredentials(
+  ctx: CommandContext,
+): Promise<{ ok: true; apiKey: string; secretKey: string } | { ok: false; code: ExitCode | typeof EXIT_INTERRUPTED; message?: string }> {
+  const stdin: TerminalIn = ctx.stdin ?? process.stdin;
+  if (stdin.isTTY === true && typeof stdin.setRawMode === 'function') {
+    const key = await readHiddenLine(stdin, ctx.stderr, 'API key (not shown): ');
+    if (!key.ok) return key.reason === 'interrupted' ? { ok: false, code: EXIT_INTERRUPTED } : { ok: false, code: EXIT.usage, message: 'no API key entered' };
+    const secret = await readHiddenLine(stdin, ctx.stderr, 'Secret key (not shown): ');
+    if (!secret.ok) return secret.reason === 'interrupted' ? { ok: false, code: EXIT_INTERRUPTED } : { ok: false, code: EXIT.usage, message: 'no secret entered' };
+    return { ok: true, apiKey: key.value.trim(), secretKey: secret.value.trim() };
+  }
+  const lines = await readLines(stdin, 2);
+  if (lines.length < 2) {
+    return {
+      ok: false,
+      code: EXIT.usage,
+      message: 'stdin is not a terminal: give the API key on its first line and the secret on its second (e.g. from a password manager)',
+    };
+  }
+  return { ok: true, apiKey: (lines[0] ?? '').trim(), secretKey: (lines[1] ?? '').trim() };
+}
+
+export async function runProfileAdd(rawName: string, options: ProfileAddOptions, ctx: CommandContext): Promise<ExitCode | typeof EXIT_INTERRUPTED> {
+  const name = checkProfileName(rawName);
+  if (!name.ok) return reportUsage(ctx, name.message);
+  if (ctx.globals.baseUrl === undefined || ctx.globals.baseUrl.trim() === '') {
+    return reportUsage(ctx, `--base-url URL is required: broker-console profile add ${name.value} --base-url https://api.example.com`);
+  }
+  const base = checkBaseUrl(ctx.globals.baseUrl);
+  if (!base.ok) return reportUsage(ctx, `--base-url: ${base.reason}`);
+  const header = checkApiKeyHeader(options.apiKeyHeader ?? PROFILE_DEFAULTS.apiKeyHeader);
+  if (!header.ok) return reportUsage(ctx, `--api-key-header: ${header.message}`);
+  const profile: Profile = {
+    name: name.value,
+    baseUrl: base.url,
+    apiKeyHeader: header.value,
+    recvWindow: ctx.globals.recvWindow ?? DEFAULT_RECV_WINDOW,
+    signBody: options.signBody !== false,
+  };
+
+  const config = await loadOrReport(ctx);
+  if (!config) return EXIT.usage;
+
+  // Reach the keychain before asking for anything: a missing Secret Service is said before the secret is typed.
+  // Reach the keychain before asking for anything: a missing Secret Service is said before a secret is typed.
+  let keychain: Keychain;
+  try {
+    keychain = await keychainOf(ctx)();
+  } catch (error) {
+    reportProblem(ctx, asProblem(error));
+    return EXIT.usage;
+  }
+  let previous = false;
+  try {
+    previous = (await keychain.get(name.value)) !== undefined;
+  } catch (error) {
+    const found = asProblem(error);
+    // An old entry that cannot be read is replaced below; a keychain that cannot be reached stops here.
+    if (found.kind !== 'failed') {
+      reportProblem(ctx, found);
+      return EXIT.usage;
+    }
+    previous = true;
+  }
+
+  const read = await readCredentials(ctx);
+  if (!read.ok) {
+    if (read.code === EXIT_INTERRUPTED) printLines(ctx.stderr, ['interrupted: nothing was saved']);
+    else if (read.message) printLines(ctx.stderr, [`error: ${read.message}`]);
+    return read.code;
+  }
+  const invalid = checkApiKey(read.apiKey) ?? checkSecret(read.secretKey);
+  if (invalid) return reportUsage(ctx, `${invalid}; nothing was saved`);
+
+  // The secret first: if the keychain refuses, nothing is left behind.
+  try {
+    await keychain.set(profile.name, { apiKey: read.apiKey, secretKey: read.secretKey });
+  } catch (error) {
+    reportProblem(ctx, asProblem(error));
+    printLines(ctx.stderr, ['nothing was saved']);
+    return EXIT.usage;
+  }
+  try {
+    await saveProfile(contextFolder(ctx), profile, { makeDefault: options.default === true });
+  } catch (error) {
+    if (!previous) await keychain.remove(profile.name).catch(() => false);
+    printLines(ctx.stderr, [`error: the profile could not be saved: ${(error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''}`]);
+    return EXIT.failure;
+  }
+  const isDefault = options.default === true || config.defaultProfile === undefined || config.defaultProfile === profile.name;
+  printLines(ctx.stdout, [
+    `${previous || findProfile(config, profile.name) ? 'updated' : 'added'} profile ${profile.name}${isDefault ? ' (default)' : ''}: ${profile.baseUrl}, ` +
+      `API key ${shortenApiKey(read.apiKey)}; the secret is in the keychain (service ${KEYCHAIN_SERVICE}, account ${profile.name})`,
   ]);
-  return EXIT.usage;
+  if (envValue(ctx.env, ENV.apiKey) !== undefined || envValue(ctx.env, ENV.secret) !== undefined) {
+    printLines(ctx.stderr, [`note: ${ENV.apiKey}/${ENV.secret} are set and take precedence over any profile`]);
+  }
+  return EXIT.ok;
+}
+
+type SecretSource = 'keychain' | 'keychain-missing' | 'keychain-unavailable' | 'environment';
+
+interface ListedProfile {
+  name: string;
+  default: boolean;
+  baseUrl: string;
+  apiKeyHeader: string;
+  recvWindow: number;
+  signBody: boolean;
+  /** Shortened (mx0v…a1b2), never whole. */
+  apiKey: string | null;
+  secret: SecretSource;
+  /** What the secret column shows. */
+  secretNote: string;
+}
+
+const SHORT_PROBLEM: Record<KeychainProblemKind, string> = {
+  'not-built': 'keytar not built',
+  'no-dbus': 'no D-Bus session',
+  'no-secret-service': 'no Secret Service',
+  locked: 'locked',
+  'missing-entry': 'entry missing',
+  failed: 'failed',
+};
+
+export async function runProfileList(options: { json?: boolean }, ctx: CommandContext): Promise<ExitCode> {
+  const config = await loadOrReport(ctx);
+  if (!config) return EXIT.usage;
+  const envKey = envValue(ctx.env, ENV.apiKey);
+  const fromEnv = envKey !== undefined && envValue(ctx.env, ENV.secret) !== undefined;
+  let keychain: Keychain | undefined;
+  let unavailable: KeychainProblem | undefined;
+  const listed: ListedProfile[] = [];
+  for (const p of config.profiles) {
+    const row: ListedProfile = {
+      name: p.name,
+      default: p.name === config.defaultProfile,
+      baseUrl: p.baseUrl,
+      apiKeyHeader: p.apiKeyHeader,
+      recvWindow: p.recvWindow,
+      signBody: p.signBody,
+      apiKey: null,
+      secret: 'keychain',
+      secretNote: 'keychain',
+    };
+    if (fromEnv) {
+      row.secret = 'environment';
+      row.secretNote = `environment (${ENV.apiKey}/SECRET set)`;
+      row.apiKey = shortenApiKey(envKey);
+    } else if (!unavailable) {
+      try {
+        keychain ??= await keychainOf(ctx)();
+        const stored = await keychain.get(p.name);
+        if (stored) row.apiKey = shortenApiKey(stored.apiKey);
+        else {
+          row.secret = 'keychain-missing';
+          row.secretNote = 'keychain: entry missing';
+        }
+      } catch (error) {
+        const found = asProblem(error);
+        if (found.kind === 'failed' && keychain) {
+          row.secret = 'keychain-unavailable';
+          row.secretNote = 'keychain: entry unreadable';
+        } else unavailable = found;
+      }
+    }
+    if (unavailable) {
+      row.secret = 'keychain-unavailable';
+      row.secretNote = `keychain unavailable: ${SHORT_PROBLEM[unavailable.kind]}`;
+    }
+    listed.push(row);
+  }
+  if (options.json) {
+    ctx.stdout.write(`${JSON.stringify(listed, null, 2)}\n`);
+  } else if (listed.length === 0) {
+    printLines(ctx.stdout, [`no profiles: add one with \`broker-console profile add NAME --base-url URL\``]);
+  } else {
+    ctx.stdout.write(
+      formatTable(
+        [{ header: ' ' }, { header: 'name' }, { header: 'base URL' }, { header: 'API key' }, { header: 'secret' }],
+        listed.map((r) => [r.default ? '*' : ' ', r.name, r.baseUrl, r.apiKey ?? '-', r.secretNote]),
+      ),
+    );
+  }
+  if (unavailable) {
+    const [first = '', ...rest] = unavailable.message.split('\n');
+    printLines(ctx.stderr, [`note: ${first}`, ...rest]);
+  }
+  return EXIT.ok;
+}
+
+export async function runProfileRemove(rawName: string, ctx: CommandContext): Promise<ExitCode> {
+  const name = checkProfileName(rawName);
+  if (!name.ok) return reportUsage(ctx, name.message);
+  const config = await loadOrReport(ctx);
+  if (!config) return EXIT.usage;
+  const saved = findProfile(config, name.value);
+
+  let secretRemoved = false;
+  let keychainProblem: KeychainProblem | undefined;
+  try {
+    const keychain = await keychainOf(ctx)();
+    secretRemoved = await keychain.remove(name.value);
+  } catch (error) {
+    keychainProblem = asProblem(error);
+  }
+  if (!saved && !secretRemoved) {
+    const known = config.profiles.map((p) => p.name).join(', ');
+    return reportUsage(ctx, `no profile named '${name.value}'${known === '' ? ' (there are no profiles)' : ` (profiles: ${known})`}`);
+  }
+  if (saved) {
+    try {
+      await removeProfile(contextFolder(ctx), name.value);
+    } catch (error) {
+      printLines(ctx.stderr, [`error: the profile could not be removed: ${(error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''}`]);
+      return EXIT.failure;
+    }
+  }
+  if (keychainProblem) {
+    printLines(ctx.stdout, [`removed profile ${name.value}'s settings`]);
+    reportProblem(ctx, keychainProblem, `its keychain entry (service ${KEYCHAIN_SERVICE}, account ${name.value}) could not be removed: `);
+    return EXIT.failure;
+  }
+  const parts = saved && secretRemoved ? 'settings and keychain entry' : saved ? 'settings; it had no keychain entry' : 'keychain entry; it had no settings';
+  printLines(ctx.stdout, [`removed profile ${name.value} (${parts})`]);
+  if (saved && config.defaultProfile === name.value && config.profiles.length > 1) {
+    printLines(ctx.stderr, ['note: there is no default profile now: choose one with `broker-console profile use NAME`']);
+  }
+  return EXIT.ok;
+}
+
+export async function runProfileUse(rawName: string, ctx: CommandContext): Promise<ExitCode> {
+  const name = checkProfileName(rawName);
+  if (!name.ok) return reportUsage(ctx, name.message);
+  const config = await loadOrReport(ctx);
+  if (!config) return EXIT.usage;
+  if (!findProfile(config, name.value)) {
+    const known = config.profiles.map((p) => p.name).join(', ');
+    return reportUsage(ctx, `no profile named '${name.value}'${known === '' ? ' (there are no profiles yet)' : ` (profiles: ${known})`}`);
+  }
+  try {
+    await setDefaultProfile(contextFolder(ctx), name.value);
+  } catch (error) {
+    printLines(ctx.stderr, [`error: ${(error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''}`]);
+    return EXIT.failure;
+  }
+  printLines(ctx.stdout, [`default profile: ${name.value}`]);
+  return EXIT.ok;
 }

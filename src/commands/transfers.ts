@@ -134,7 +134,7 @@ export async function runTransfers(options: TransfersOptions, ctx: CommandContex
   if (badFormat) reportUsage(ctx, `--format: must be table, json or csv (got '${options.format ?? ''}')`);
   if (!checked.ok || badFormat) return EXIT.usage;
 
-  const api = connect(ctx);
+  const api = await connect(ctx);
   if (!api) return EXIT.usage;
   const out = new OutputSink(ctx.stdout);
   const write: TextSink = (text) => out.write(text);

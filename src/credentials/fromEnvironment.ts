@@ -1,5 +1,5 @@
-// Where the master credentials come from. For now only the environment (DESIGN §4); profiles and the
-// keychain arrive later and slot in as another source inside resolveCredentials.
+// Master credentials from the environment (DESIGN §4): BROKER_API_KEY, BROKER_API_SECRET, BROKER_BASE_URL.
+// Which source wins (environment, or a profile with its secret in the keychain) is decided in resolve.ts.
 
 export type Environment = Readonly<Record<string, string | undefined>>;
 
@@ -27,7 +27,8 @@ export const ENV = {
   profile: 'BROKER_PROFILE',
 } as const;
 
-function read(env: Environment, name: string): string | undefined {
+/** A variable's trimmed value; undefined when unset or blank. */
+export function envValue(env: Environment, name: string): string | undefined {
   const value = env[name]?.trim();
   return value === undefined || value === '' ? undefined : value;
 }
@@ -50,8 +51,8 @@ export function checkBaseUrl(raw: string): { ok: true; url: string } | { ok: fal
 
 /** Credentials from BROKER_API_KEY / BROKER_API_SECRET / BROKER_BASE_URL, or why they cannot be used. */
 export function credentialsFromEnvironment(env: Environment, flags: CredentialFlags = {}): CredentialResult {
-  const apiKey = read(env, ENV.apiKey);
-  const secretKey = read(env, ENV.secret);
+  const apiKey = envValue(env, ENV.apiKey);
+  const secretKey = envValue(env, ENV.secret);
   if (apiKey === undefined && secretKey === undefined) {
     return {
       ok: false,
@@ -61,7 +62,7 @@ export function credentialsFromEnvironment(env: Environment, flags: CredentialFl
   if (apiKey === undefined) return { ok: false, message: `no credentials: ${ENV.secret} is set but ${ENV.apiKey} is not` };
   if (secretKey === undefined) return { ok: false, message: `no credentials: ${ENV.apiKey} is set but ${ENV.secret} is not` };
 
-  const rawBase = flags.baseUrl ?? read(env, ENV.baseUrl);
+  const rawBase = flags.baseUrl ?? envValue(env, ENV.baseUrl);
   const origin = flags.baseUrl !== undefined ? '--base-url' : ENV.baseUrl;
   if (rawBase === undefined) return { ok: false, message: `no base URL: set ${ENV.baseUrl} or pass --base-url` };
   const base = checkBaseUrl(rawBase);
@@ -69,26 +70,5 @@ export function credentialsFromEnvironment(env: Environment, flags: CredentialFl
   return { ok: true, credentials: { baseUrl: base.url, apiKey, secretKey, source: 'environment' } };
 }
 
-export interface ResolveInput {
-  flags: CredentialFlags;
-  env: Environment;
-}
-
-/**
- * The one place that decides which credentials a command uses. The environment wins over a profile
- * (for automation); profiles are not built yet, so asking for one without environment credentials is
- * an error that says so.
- */
-export function resolveCredentials({ flags, env }: ResolveInput): CredentialResult {
-  const fromEnv = credentialsFromEnvironment(env, flags);
-  if (fromEnv.ok) return fromEnv;
-  const profile = flags.profile ?? read(env, ENV.profile);
-  const hasEnvKeys = read(env, ENV.apiKey) !== undefined || read(env, ENV.secret) !== undefined;
-  if (profile !== undefined && !hasEnvKeys) {
-    return {
-      ok: false,
-      message: `profile '${profile}': profiles arrive with keychain support and are not available yet; set ${ENV.apiKey} and ${ENV.secret} (and ${ENV.baseUrl}) instead`,
-    };
-  }
-  return fromEnv;
-}
+// resolveCredentials moved to resolve.ts (beside resolveTarget); re-exported for existing callers.
+export { type ResolveInput, resolveCredentials } from './resolve';

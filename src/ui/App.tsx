@@ -52,6 +52,10 @@ export function App({ services, onExit, onNavigation, initialRoute }: AppProps) 
     }
     const { consumed, textEntry } = router.dispatch(input, key);
     if (consumed) return;
+    if (keyMatches('ctrl+p', input, key) && services.switcher && topScreen !== 'profiles') {
+      dispatch({ type: 'push', route: { screen: 'profiles' } });
+      return;
+    }
     if (key.escape) {
       // Esc backs out; on the first screen (when the screen has nothing left to clear) it quits.
       if (nav.stack.length > 1) dispatch({ type: 'back' });

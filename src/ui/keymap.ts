@@ -2,7 +2,7 @@
 // from it, so help never drifts from behaviour.
 import type { Key } from 'ink';
 
-export type ScreenId = 'global' | 'picker' | 'keys' | 'keyDetail' | 'createKey' | 'review' | 'secret' | 'transferFilter' | 'transfers' | 'transferDetail' | 'export';
+export type ScreenId = 'global' | 'welcome' | 'credentials' | 'profiles' | 'picker' | 'keys' | 'keyDetail' | 'createKey' | 'review' | 'secret' | 'transferFilter' | 'transfers' | 'transferDetail' | 'export';
 
 export interface Binding {
   command: string;
@@ -16,11 +16,30 @@ export interface Binding {
 const global: Binding[] = [
   { command: 'help', keys: ['?'], hint: '? help', description: 'Show or hide this help (in the note field, ? is text)' },
   { command: 'back', keys: ['esc'], hint: 'esc back', description: 'Go back one screen' },
+  { command: 'profiles', keys: ['ctrl+p'], description: 'Switch profile, the demo, or add a profile' },
   { command: 'interrupt', keys: ['ctrl+c'], description: 'Quit at once, from anywhere' },
 ];
 
 export const KEYMAP: Record<ScreenId, Binding[]> = {
   global,
+  welcome: [
+    { command: 'up', keys: ['up'], description: 'Previous choice' },
+    { command: 'down', keys: ['down'], hint: '↑↓ choose', description: 'Next choice' },
+    { command: 'open', keys: ['enter'], hint: 'enter open', description: 'Open the highlighted choice' },
+    { command: 'quit', keys: ['q', 'esc'], hint: 'q quit', description: 'Quit' },
+  ],
+  credentials: [
+    { command: 'next', keys: ['tab', 'down'], hint: 'tab next', description: 'Next field' },
+    { command: 'previous', keys: ['shift+tab', 'up'], description: 'Previous field' },
+    { command: 'submit', keys: ['enter'], hint: 'enter check', description: 'Check the connection, then save or use it (after a keychain failure: use for this session only)' },
+  ],
+  profiles: [
+    { command: 'up', keys: ['up', 'k'], description: 'Previous profile' },
+    { command: 'down', keys: ['down', 'j'], hint: '↑↓ choose', description: 'Next profile' },
+    { command: 'open', keys: ['enter'], hint: 'enter switch', description: 'Switch to the highlighted profile' },
+    { command: 'add', keys: ['a'], hint: 'a add profile', description: 'Add a profile' },
+    { command: 'session', keys: ['s'], hint: 's session only', description: 'Enter credentials for this session only' },
+  ],
   picker: [
     { command: 'up', keys: ['up'], description: 'Previous suggestion' },
     { command: 'down', keys: ['down'], hint: '↑↓ choose', description: 'Next suggestion' },
@@ -93,6 +112,9 @@ export const KEYMAP: Record<ScreenId, Binding[]> = {
 
 export const SCREEN_TITLES: Record<ScreenId, string> = {
   global: 'Everywhere',
+  welcome: 'Welcome',
+  credentials: 'Credentials',
+  profiles: 'Profiles',
   picker: 'Choose a sub-account',
   keys: 'API keys',
   keyDetail: 'Key detail',

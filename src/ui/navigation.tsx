@@ -3,6 +3,10 @@ import React, { createContext, useContext, type Dispatch, type ReactNode } from 
 import type { CreatedKey, TransferQuery } from '../api/types';
 
 export type Route =
+  | { screen: 'welcome' }
+  | { screen: 'addProfile' }
+  | { screen: 'sessionCredentials'; profile?: string; baseUrl?: string }
+  | { screen: 'profiles' }
   | { screen: 'picker' }
   | { screen: 'keys'; subAccount: string; highlightApiKey?: string; refreshToken?: number }
   | { screen: 'createKey'; subAccount: string }
@@ -73,6 +77,10 @@ export function useNavigate(): Dispatch<NavigationAction> {
 export function breadcrumbs(stack: readonly StackEntry[]): string[] {
   return stack.flatMap(({ route }) => {
     switch (route.screen) {
+      case 'welcome': return ['Welcome'];
+      case 'addProfile': return ['Add a profile'];
+      case 'sessionCredentials': return ['Session credentials'];
+      case 'profiles': return ['Profiles'];
       case 'picker': return ['Sub-accounts'];
       case 'keys': return [route.subAccount, 'Keys'];
       case 'createKey': return ['New key'];

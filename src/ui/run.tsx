@@ -1,28 +1,18 @@
-// Starts the console: checks for a terminal, enters the alternate screen, renders App, and returns the exit
-// code once the operator quits (0) or interrupts (130).
-import React from 'react';
+// Starts the console: checks for a terminal, enters the alternate screen, renders the console for the
+// current target (starting afresh whenever the target changes), and returns the exit code once the
+// operator quits (0) or interrupts (130).
+import React, { useMemo, useSyncExternalStore } from 'react';
 import { render } from 'ink';
 import type { BrokerApi } from '../api/contract';
-import type { RecentSubAccounts } from '../config/recentSubAccounts';
-import { fileExporter } from '../export/fileExporter';
+import { memoryRecentSubAccounts } from '../config/recentSubAccounts';
+import type { TransferExporter } from '../export/types';
 import { App } from './App';
-import { osc52Clipboard } from './clipboard';
-import type { ExchangeLog } from './exchangeLog';
-import { makeTheme } from './theme';
+import { osc52Clipboard, type CopyToClipboard } from './clipboard';
+import { createExchangeLog } from './exchangeLog';
+import type { ConsoleServices } from './services';
+import type { TargetSwitcher } from './targets';
+import { makeTheme, type Theme } from './theme';
 import { enterAlternateScreen } from './terminalSession';
-
-export interface ConsoleTarget {
-  api: BrokerApi;
-  exchanges: ExchangeLog;
-  mode: 'demo' | 'live';
-  target: string;
-  profile: string;
-  credentialSource: string;
-  recent: RecentSubAccounts;
-  suggestions: string[];
-  noColor: boolean;
-  exportFolder: string;
-}
 
 /** Why the console cannot run here, or undefined when stdin and stdout are terminals with raw mode. */
 export function terminalProblem(stdin: NodeJS.ReadStream, stdout: NodeJS.WriteStream): string | undefined {
@@ -33,36 +23,45 @@ export function terminalProblem(stdin: NodeJS.ReadStream, stdout: NodeJS.WriteSt
   return undefined;
 }
 
-export async function runConsole(target: ConsoleTarget): Promise<number> {
+const notConnected = (): Promise<never> => Promise.reject(new Error('not connected yet: add a profile, enter credentials, or open the demo'));
+/** Stands in while there is no target: the welcome screens never call it. */
+const NO_API: BrokerApi = {
+  listSubAccountKeys: notConnected,
+  createSubAccountKey: notConnected,
+  listUniversalTransfers: notConnected,
+  clockOffsetMs: () => 0,
+  close: async () => undefined,
+};
+const NO_EXPORT: TransferExporter = { run: notConnected };
+
+/** The console for the switcher's current target; a new target mounts a fresh console (nothing carries over). */
+export function ConsoleRoot({ switcher, theme, copy, onExit, now = Date.now }: { switcher: TargetSwitcher; theme: Theme; copy: CopyToClipboard; onExit: (code: number) => void; now?: () => number }) {
+  const target = useSyncExternalStore(switcher.subscribe, switcher.current);
+  const services = useMemo<ConsoleServices>(
+    () =>
+      target
+        ? { api: target.api, mode: target.mode, target: target.host, profile: target.profile, credentialSource: target.credentialSource, exchanges: target.exchanges, recent: target.recent, suggestions: target.suggestions, copy, exporter: target.exporter, theme, now, switcher }
+        : { api: NO_API, mode: 'setup', target: '', profile: 'no profile', credentialSource: 'none yet', exchanges: createExchangeLog(), recent: memoryRecentSubAccounts(), suggestions: [], copy, exporter: NO_EXPORT, theme, now, switcher },
+    [target, switcher, theme, copy, now],
+  );
+  return <App key={target?.id ?? 0} services={services} onExit={onExit} initialRoute={target ? undefined : { screen: 'welcome' }} />;
+}
+
+export async function runConsole(switcher: TargetSwitcher, options: { noColor: boolean }): Promise<number> {
   let exitCode = 0;
   let done: (() => void) | undefined;
   const session = enterAlternateScreen(process.stdout, (code) => {
     exitCode = code;
     done?.();
   });
-  const app = render(
-    <App
-      services={{
-        api: target.api,
-        mode: target.mode,
-        target: target.target,
-        profile: target.profile,
-        credentialSource: target.credentialSource,
-        exchanges: target.exchanges,
-        recent: target.recent,
-        suggestions: target.suggestions,
-        copy: osc52Clipboard(process.stdout),
-        exporter: fileExporter(target.api, target.exportFolder),
-        theme: makeTheme(target.noColor),
-        now: Date.now,
-      }}
-      onExit={(code) => {
-        exitCode = code;
-        done?.();
-      }}
-    />,
-    { exitOnCtrlC: false, patchConsole: true },
-  );
+  const onExit = (code: number) => {
+    exitCode = code;
+    done?.();
+  };
+  const app = render(<ConsoleRoot switcher={switcher} theme={makeTheme(options.noColor)} copy={osc52Clipboard(process.stdout)} onExit={onExit} />, {
+    exitOnCtrlC: false,
+    patchConsole: true,
+  });
   try {
     await Promise.race([app.waitUntilExit(), new Promise<void>((resolve) => (done = resolve))]);
   } finally {

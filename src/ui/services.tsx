@@ -5,11 +5,13 @@ import type { RecentSubAccounts } from '../config/recentSubAccounts';
 import type { CopyToClipboard } from './clipboard';
 import type { ExchangeLog } from './exchangeLog';
 import type { TransferExporter } from '../export/types';
+import type { TargetSwitcher } from './targets';
 import type { Theme } from './theme';
 
 export interface ConsoleServices {
   api: BrokerApi;
-  mode: 'demo' | 'live';
+  /** setup: nothing to connect to yet (the welcome screens). */
+  mode: 'demo' | 'live' | 'setup';
   /** Host (and port) the console talks to, shown next to the LIVE badge. */
   target: string;
   /** Profile name, or "demo". */
@@ -24,6 +26,8 @@ export interface ConsoleServices {
   exporter: TransferExporter;
   theme: Theme;
   now: () => number;
+  /** Changes the target (profiles, demo, session credentials); absent in tests that do not need it. */
+  switcher?: TargetSwitcher;
 }
 
 const ServicesContext = createContext<ConsoleServices | undefined>(undefined);

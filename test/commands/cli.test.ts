@@ -1,6 +1,8 @@
 // The built bundle as a child process, against a sandbox in this test process.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Transfer } from '../../src/api/types';
 import { startSandbox } from '../../src/sandbox/server';
@@ -186,10 +188,11 @@ describe('transfers', () => {
 
 describe('command line', () => {
   it('no credentials: a clear message, exit 2', async () => {
-    const result = await runCli(['keys', 'list', '--sub', 'x'], {});
+    // No profiles (a config folder that does not exist) and no environment credentials.
+    const result = await runCli(['keys', 'list', '--sub', 'x'], { BROKER_CONSOLE_HOME: join(tmpdir(), `bc-no-such-config-${process.pid}`) });
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
-      'error: no credentials: set BROKER_API_KEY and BROKER_API_SECRET (and BROKER_BASE_URL), or try the demo service with `broker-console sandbox`\n',
+      'error: no credentials: add a profile with `broker-console profile add NAME --base-url URL`, set BROKER_API_KEY, BROKER_API_SECRET and BROKER_BASE_URL, or try the demo with `broker-console --demo`\n',
     );
   });
 
@@ -236,7 +239,8 @@ describe('command line', () => {
     [['--recv-window', '60001', 'keys', 'list', '--sub', 'x'], 2, /must be a whole number from 1 to 60000/],
     [['--timeout', '1e3', 'keys', 'list', '--sub', 'x'], 2, /--timeout/],
     [['sandbox', '--port', '70000'], 2, /--port/],
-    [['profile', 'list'], 2, /profiles arrive with keychain support/],
+    [['profile', 'add'], 2, /missing required argument 'name'/],
+    [['profile', 'add', 'x'], 2, /--base-url URL is required/],
     // Not a terminal here: the console refuses with a readable message instead of Ink's raw-mode crash.
     [[], 2, /^error: /],
     [['--demo'], 2, /^error: /],
@@ -247,9 +251,15 @@ describe('command line', () => {
     noStack(result.stderr);
   });
 
-  it('--profile without environment credentials says profiles are not available yet', async () => {
-    const result = await runCli(['--profile', 'prod', 'keys', 'list', '--sub', 'x'], {});
-    expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^error: profile 'prod': profiles arrive with keychain support/);
+  it('--profile without environment credentials and no such profile: exit 2, naming it', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'bc-cli-profile-'));
+    try {
+      const result = await runCli(['--profile', 'prod', 'keys', 'list', '--sub', 'x'], { BROKER_CONSOLE_HOME: home });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/^error: no profile named 'prod' \(--profile\); there are no profiles yet/);
+      noStack(result.stderr);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 });

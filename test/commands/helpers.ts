@@ -46,6 +46,8 @@ export function testContext(sandbox: RunningSandbox | undefined, overrides: Part
     now: () => Date.now(),
     globals,
     createApi: (config) => createBrokerApi({ ...config, maxTries: 1 }),
+    // Never the operator's own profiles: a folder that does not exist holds none.
+    configFolder: join(ROOT, 'node_modules', '.cache', 'broker-console-no-profiles'),
     ...overrides,
   };
   return { ctx, out, err };
@@ -127,18 +129,19 @@ export interface RunResult {
   stderr: string;
 }
 
-/** Runs the built CLI with exactly this environment (plus PATH), no inherited BROKER_* variables. */
-export async function runCli(args: readonly string[], env: Record<string, string> = {}): Promise<RunResult> {
+/** Runs the built CLI with exactly this environment (plus PATH), no inherited BROKER_* variables; `input` is piped to stdin. */
+export async function runCli(args: readonly string[], env: Record<string, string> = {}, options: { input?: string } = {}): Promise<RunResult> {
   const bin = await buildCli();
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, [bin, ...args], {
       env: { PATH: process.env.PATH ?? '', TZ: process.env.TZ ?? 'UTC', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
+    if (options.input !== undefined) child.stdin?.end(options.input);
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    child.stdout.on('data', (c: Buffer) => out.push(c));
-    child.stderr.on('data', (c: Buffer) => err.push(c));
+    child.stdout?.on('data', (c: Buffer) => out.push(c));
+    child.stderr?.on('data', (c: Buffer) => err.push(c));
     child.on('error', reject);
     child.on('close', (code) => {
       resolvePromise({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });

@@ -71,7 +71,7 @@ describe('keys list', () => {
   it('without credentials exits 2 with a clear message', async () => {
     const { ctx, err } = testContext(undefined);
     expect(await runKeysList({ sub: 'desk01' }, ctx)).toBe(EXIT.usage);
-    expect(err.text()).toMatch(/^error: no credentials: set BROKER_API_KEY and BROKER_API_SECRET/);
+    expect(err.text()).toMatch(/^error: no credentials: add a profile with `broker-console profile add NAME --base-url URL`, set BROKER_API_KEY, BROKER_API_SECRET/);
   });
 
   it('a service error is one line, exit 1', async () => {

@@ -6,8 +6,8 @@ import { fit } from '../text';
 /** First line: name, DEMO/LIVE badge, and where the operator is. */
 export function Header({ crumbs, width }: { crumbs: string[]; width: number }) {
   const { mode, target, theme } = useServices();
-  const badge = mode === 'demo' ? ' DEMO ' : ' LIVE ';
-  const badgeStyle = mode === 'demo' ? theme.demoBadge : theme.liveBadge;
+  const badge = mode === 'demo' ? ' DEMO ' : mode === 'setup' ? ' SETUP ' : ' LIVE ';
+  const badgeStyle = mode === 'live' ? theme.liveBadge : theme.demoBadge;
   const left = `broker-console ${badge} ${mode === 'live' ? `${target} ` : ''}`;
   const trail = crumbs.join(' › ');
   const room = Math.max(0, width - left.length - 2);

@@ -15,6 +15,8 @@ export function LabeledInput(props: {
   labelWidth?: number;
   /** Characters that stay keys (default '?', help); '' lets every character be typed. */
   reserved?: string;
+  /** Shown instead of each character (the secret). */
+  mask?: string;
 }) {
   const { theme } = useServices();
   return (
@@ -26,7 +28,7 @@ export function LabeledInput(props: {
             {props.label}
           </Text>
         </Box>
-        <TextField value={props.value} onChange={props.onChange} focus={props.focused} placeholder={props.placeholder ?? ''} reserved={props.reserved} />
+        <TextField value={props.value} onChange={props.onChange} focus={props.focused} placeholder={props.placeholder ?? ''} reserved={props.reserved} mask={props.mask} />
         {props.aside ? <Text color={theme.muted}>  {props.aside}</Text> : null}
       </Box>
       {props.error ? <Text color={theme.error}>{' '.repeat(props.labelWidth ?? 14)}✗ {props.error}</Text> : null}

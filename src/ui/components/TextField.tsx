@@ -74,7 +74,8 @@ export function TextField({ value, onChange, focus, placeholder = '', mask, rese
     { isActive: focus },
   );
 
-  const shown = mask === undefined ? value : mask.repeat(value.length);
+  // A masked value shows how much was typed, up to a bound, never what.
+  const shown = mask === undefined ? value : `${mask.repeat(Math.min(value.length, 24))}${value.length > 24 ? ` (${value.length})` : ''}`;
   if (shown === '') {
     return focus ? (
       <Text>
@@ -86,7 +87,7 @@ export function TextField({ value, onChange, focus, placeholder = '', mask, rese
     );
   }
   if (!focus) return <Text>{shown}</Text>;
-  const at = latest.current.cursor;
+  const at = mask === undefined ? latest.current.cursor : shown.length;
   return (
     <Text>
       {shown.slice(0, at)}

@@ -1,6 +1,6 @@
 // The one owner of the keyboard: App reads every key once and offers it to the active screen's handler
 // first; a handler that returns true has consumed the key.
-import React, { createContext, useContext, useEffect, useMemo, useRef, type ReactNode } from 'react';
+import React, { createContext, useContext, useLayoutEffect, useMemo, useRef, type ReactNode } from 'react';
 import type { Key } from 'ink';
 
 export type KeyHandler = (input: string, key: Key) => boolean;
@@ -54,7 +54,9 @@ export function useScreenKeys(handler: KeyHandler, options: { active: boolean; t
   const textEntryRef = useRef<TextEntry>(options.textEntry ?? false);
   textEntryRef.current = options.textEntry ?? false;
   const registration = useMemo<Registration>(() => ({ handler: handlerRef, textEntry: textEntryRef }), []);
-  useEffect(() => {
+  // A layout effect runs in the same task as the commit that draws the screen, so no key can arrive
+  // between the frame appearing and its handler being registered.
+  useLayoutEffect(() => {
     if (!router || !options.active) return undefined;
     return router.register(registration);
   }, [router, options.active, registration]);

@@ -1,7 +1,11 @@
 import React from 'react';
 import type { ScreenId } from '../keymap';
 import type { Route } from '../navigation';
+import { AddProfileScreen } from './AddProfileScreen';
 import { CreateKeyScreen } from './CreateKeyScreen';
+import { ProfileSwitcher } from './ProfileSwitcher';
+import { SessionCredentialsScreen } from './SessionCredentialsScreen';
+import { WelcomeScreen } from './WelcomeScreen';
 import { KeyList } from './KeyList';
 import { SecretReveal } from './SecretReveal';
 import { SubAccountPicker } from './SubAccountPicker';
@@ -10,6 +14,10 @@ import { TransferFilterForm } from './TransferFilterForm';
 
 export function ScreenForRoute({ route }: { route: Route }) {
   switch (route.screen) {
+    case 'welcome': return <WelcomeScreen />;
+    case 'addProfile': return <AddProfileScreen />;
+    case 'sessionCredentials': return <SessionCredentialsScreen profile={route.profile} baseUrl={route.baseUrl} />;
+    case 'profiles': return <ProfileSwitcher />;
     case 'picker': return <SubAccountPicker />;
     case 'keys': return <KeyList subAccount={route.subAccount} highlightApiKey={route.highlightApiKey} refreshToken={route.refreshToken} />;
     case 'createKey': return <CreateKeyScreen subAccount={route.subAccount} />;
@@ -20,5 +28,11 @@ export function ScreenForRoute({ route }: { route: Route }) {
 }
 
 export function screenIdOf(route: Route): ScreenId {
-  return route.screen;
+  switch (route.screen) {
+    case 'addProfile':
+    case 'sessionCredentials':
+      return 'credentials';
+    default:
+      return route.screen;
+  }
 }

@@ -1,0 +1,193 @@
+// The console's targets: the embedded demo, a saved profile (secret from the keychain), or credentials
+// given for this session only (memory). Builds the client for each and checks new credentials against the
+// service before anything is saved.
+import type { BrokerApi, ClientConfig, ExchangeInfo } from '../api/contract';
+import { BrokerError } from '../api/errors';
+import { createBrokerApi } from '../api/operations';
+import { DEFAULT_API_KEY_HEADER } from '../api/signing';
+import { memoryRecentSubAccounts, openRecentSubAccounts, type RecentSubAccounts } from '../config/recentSubAccounts';
+import { checkBaseUrl } from '../credentials/fromEnvironment';
+import { KeychainError, openKeychain, type Keychain } from '../credentials/keychain';
+import { checkProfileName, loadProfiles, saveProfile, type Profile } from '../credentials/profiles';
+import type { ResolvedTarget } from '../credentials/resolve';
+import { fileExporter } from '../export/fileExporter';
+import type { RunningSandbox } from '../sandbox/types';
+import { createExchangeLog, type ExchangeLog } from '../ui/exchangeLog';
+import type { CheckOutcome, ConsoleTarget, CredentialsInput, NewProfileInput, ProfileSummary, StartupProblem, TargetSwitcher } from '../ui/targets';
+
+export interface TargetOptions {
+  folder: string;
+  exportFolder: string;
+  recvWindow?: number;
+  timeoutMs?: number;
+  /** Extra observer of every exchange (the --log-file), told which API key made it. */
+  onExchange?: (exchange: ExchangeInfo, apiKey: string) => void;
+  keychain?: () => Promise<Keychain>;
+}
+
+export interface ConsoleTargets extends TargetSwitcher {
+  openResolved(target: ResolvedTarget): Promise<void>;
+  setStartupProblem(problem: StartupProblem | undefined): void;
+  close(): Promise<void>;
+}
+
+export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
+  const keychain = options.keychain ?? openKeychain;
+  const listeners = new Set<() => void>();
+  let current: ConsoleTarget | undefined;
+  let sandbox: RunningSandbox | undefined;
+  let problem: StartupProblem | undefined;
+  let nextId = 1;
+
+  const recentFor = async (key: string): Promise<RecentSubAccounts> => {
+    try {
+      return await openRecentSubAccounts(options.folder, key);
+    } catch {
+      return memoryRecentSubAccounts();
+    }
+  };
+
+  const clientConfig = (base: Omit<ClientConfig, 'onExchange'>, exchanges: ExchangeLog): ClientConfig => ({
+    ...base,
+    ...(options.recvWindow !== undefined ? { recvWindow: options.recvWindow } : {}),
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    onExchange: (exchange) => {
+      exchanges.record(exchange);
+      options.onExchange?.(exchange, base.apiKey);
+    },
+  });
+
+  async function switchTo(build: (exchanges: ExchangeLog) => Promise<Omit<ConsoleTarget, 'id' | 'exchanges' | 'exporter'>>): Promise<void> {
+    const exchanges = createExchangeLog();
+    const next = await build(exchanges);
+    const previous = current;
+    current = { ...next, id: nextId++, exchanges, exporter: fileExporter(next.api, options.exportFolder) };
+    problem = undefined;
+    for (const listener of listeners) listener();
+    await previous?.api.close().catch(() => undefined);
+    if (previous?.mode === 'demo' && next.mode !== 'demo') {
+      await sandbox?.close().catch(() => undefined);
+      sandbox = undefined;
+    }
+  }
+
+  const live = (config: ClientConfig, profile: string, source: string) => async (exchanges: ExchangeLog) => {
+    const api = createBrokerApi(clientConfig(config, exchanges));
+    return { api, mode: 'live' as const, host: new URL(config.baseUrl).host, profile, credentialSource: source, recent: await recentFor(config.baseUrl), suggestions: [] };
+  };
+
+  /** Checks credentials with the cheapest signed call there is; an answer that proves the key and secret is a pass. */
+  async function check(config: ClientConfig): Promise<CheckOutcome> {
+    const api: BrokerApi = createBrokerApi({ ...config, maxTries: 1, timeoutMs: options.timeoutMs ?? 8000 });
+    try {
+      await api.listUniversalTransfers({ fromAccountType: 'SPOT', toAccountType: 'FUTURE', limit: 1 });
+      return { ok: true };
+    } catch (error) {
+      if (!(error instanceof BrokerError)) return { ok: false, message: error instanceof Error ? error.message : String(error) };
+      if (error.kind === 'service') {
+        if (error.code === 10072) return { ok: false, field: 'apiKey', message: 'the service does not know this API key' };
+        if (error.code === 700002) return { ok: false, field: 'secretKey', message: 'the service rejected the signature: check the secret (and the API-key header)' };
+        if (error.code === 700007) return { ok: true, notice: 'connected, but this key may not read transfers (no SPOT_TRANSFER_READ)' };
+        if (error.status !== undefined && error.status < 500 && error.code !== undefined) return { ok: true, notice: `connected; the check answered: ${error.toLine()}` };
+      }
+      return { ok: false, field: error.kind === 'network' || error.kind === 'timeout' ? 'baseUrl' : undefined, message: error.toLine() };
+    } finally {
+      await api.close().catch(() => undefined);
+    }
+  }
+
+  function validCredentials(input: CredentialsInput): CheckOutcome & { url?: string } {
+    const base = checkBaseUrl(input.baseUrl);
+    if (!base.ok) return { ok: false, field: 'baseUrl', message: `base URL: ${base.reason}` };
+    if (input.apiKey.trim() === '') return { ok: false, field: 'apiKey', message: 'API key: required' };
+    if (input.secretKey === '') return { ok: false, field: 'secretKey', message: 'secret: required' };
+    return { ok: true, url: base.url };
+  }
+
+  const keychainMessage = (error: unknown): string =>
+    error instanceof KeychainError ? error.problem.message : error instanceof Error ? error.message : String(error);
+
+  return {
+    current: () => current,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    startupProblem: () => problem,
+    setStartupProblem(next) {
+      problem = next;
+    },
+    async profiles(): Promise<ProfileSummary[]> {
+      const config = await loadProfiles(options.folder);
+      return config.profiles.map((p) => ({ name: p.name, baseUrl: p.baseUrl, isDefault: p.name === config.defaultProfile }));
+    },
+    async openDemo() {
+      await switchTo(async (exchanges) => {
+        const { startSandbox } = await import('../sandbox/server');
+        sandbox ??= await startSandbox({ seed: 1 });
+        const api = createBrokerApi(clientConfig({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, secretKey: sandbox.secretKey }, exchanges));
+        return { api, mode: 'demo', host: new URL(sandbox.baseUrl).host, profile: 'demo', credentialSource: 'sandbox', recent: await recentFor('demo'), suggestions: sandbox.subAccounts };
+      });
+    },
+    async openResolved(target) {
+      const config: ClientConfig = { baseUrl: target.baseUrl, apiKey: target.apiKey, secretKey: target.secretKey };
+      if (target.apiKeyHeader) config.apiKeyHeader = target.apiKeyHeader;
+      if (target.recvWindow !== undefined) config.recvWindow = target.recvWindow;
+      if (target.signBody !== undefined) config.signBody = target.signBody;
+      await switchTo(live(config, target.profile?.name ?? 'environment', target.source));
+    },
+    async openProfile(name) {
+      const config = await loadProfiles(options.folder);
+      const profile = config.profiles.find((p) => p.name === name);
+      if (!profile) return { ok: false, message: `no profile named ${name}` };
+      let stored;
+      try {
+        stored = await (await keychain()).get(name);
+      } catch (error) {
+        return { ok: false, keychainFailed: true, message: keychainMessage(error) };
+      }
+      if (!stored) return { ok: false, keychainFailed: true, message: `the keychain has no secret for profile ${name}: add it again, or enter the credentials for this session` };
+      await switchTo(live(profileConfig(profile, stored.apiKey, stored.secretKey), name, 'keychain'));
+      return { ok: true };
+    },
+    async addProfile(input: NewProfileInput) {
+      const name = checkProfileName(input.name);
+      if (!name.ok) return { ok: false, field: 'name', message: name.message };
+      const valid = validCredentials(input);
+      if (!valid.ok || !valid.url) return valid;
+      const existing = await loadProfiles(options.folder);
+      if (existing.profiles.some((p) => p.name === name.value)) return { ok: false, field: 'name', message: `a profile named ${name.value} exists already` };
+      const header = input.apiKeyHeader.trim() || DEFAULT_API_KEY_HEADER;
+      const profile: Profile = { name: name.value, baseUrl: valid.url, apiKeyHeader: header, recvWindow: options.recvWindow ?? 5000, signBody: true };
+      const checked = await check(profileConfig(profile, input.apiKey.trim(), input.secretKey));
+      if (!checked.ok) return checked;
+      try {
+        // The secret first: if the keychain refuses, nothing is left behind.
+        await (await keychain()).set(profile.name, { apiKey: input.apiKey.trim(), secretKey: input.secretKey });
+      } catch (error) {
+        return { ok: false, keychainFailed: true, message: keychainMessage(error) };
+      }
+      await saveProfile(options.folder, profile);
+      await switchTo(live(profileConfig(profile, input.apiKey.trim(), input.secretKey), profile.name, 'keychain'));
+      return checked;
+    },
+    async useForSession(input, profileName) {
+      const valid = validCredentials(input);
+      if (!valid.ok || !valid.url) return valid;
+      const saved = profileName ? (await loadProfiles(options.folder)).profiles.find((p) => p.name === profileName) : undefined;
+      const config = saved ? profileConfig({ ...saved, baseUrl: valid.url }, input.apiKey.trim(), input.secretKey) : { baseUrl: valid.url, apiKey: input.apiKey.trim(), secretKey: input.secretKey };
+      const checked = await check(config);
+      if (!checked.ok) return checked;
+      await switchTo(live(config, profileName ?? 'session', 'memory only'));
+      return checked;
+    },
+    async close() {
+      await current?.api.close().catch(() => undefined);
+      await sandbox?.close().catch(() => undefined);
+    },
+  };
+}
+
+function profileConfig(profile: Profile, apiKey: string, secretKey: string): ClientConfig {
+  return { baseUrl: profile.baseUrl, apiKey, secretKey, apiKeyHeader: profile.apiKeyHeader, recvWindow: profile.recvWindow, signBody: profile.signBody };
+}

@@ -1,0 +1,67 @@
+// --log-file PATH (DESIGN §5, off by default): one line per HTTP exchange, appended to a file only the user
+// can read. A line holds the time, operation, method, path (never the query: it carries the signature),
+// status, latency, attempt and a shortened API key. Never a body, a signature or a secret.
+import { open } from 'node:fs/promises';
+import type { ExchangeInfo } from '../api/contract';
+
+export interface ExchangeLogFile {
+  /** Queues one line; never throws (a failing log must not fail the command). */
+  record(exchange: ExchangeInfo, apiKey?: string): void;
+  /** Writes what is queued and closes the file. */
+  close(): Promise<void>;
+}
+
+/** mx0vglabcdefa1b2 → mx0v…a1b2; short keys keep even less. */
+export function shortenApiKey(apiKey: string): string {
+  const key = apiKey.trim();
+  if (key.length >= 12) return `${key.slice(0, 4)}…${key.slice(-4)}`;
+  if (key.length >= 6) return `${key.slice(0, 2)}…`;
+  return '…';
+}
+
+/** One field value without spaces or line breaks, so a line stays one line and splits on spaces. */
+function token(text: string): string {
+  return text.replace(/[\s\p{Cc}]+/gu, '_') || '-';
+}
+
+export function exchangeLine(exchange: ExchangeInfo, apiKey: string | undefined, at: Date): string {
+  const path = exchange.path.split('?')[0] ?? '';
+  const fields = [
+    at.toISOString(),
+    `op=${token(exchange.operation)}`,
+    exchange.method,
+    token(path),
+    `status=${exchange.status ?? 'none'}`,
+    `ok=${exchange.ok}`,
+    `latency=${Math.round(exchange.latencyMs)}ms`,
+    `attempt=${exchange.attempt}`,
+  ];
+  if (apiKey !== undefined) fields.push(`key=${token(shortenApiKey(apiKey))}`);
+  return `${fields.join(' ')}\n`;
+}
+
+/** Opens (creating with mode 0600) the file for appending. Rejects when it cannot be opened. */
+export async function openExchangeLog(path: string, now: () => Date = () => new Date()): Promise<ExchangeLogFile> {
+  const handle = await open(path, 'a', 0o600);
+  // An existing file keeps its owner; make it private too (a file of someone else's: leave it be).
+  await handle.chmod(0o600).catch(() => undefined);
+  let queue: Promise<void> = Promise.resolve();
+  let closed = false;
+  return {
+    record(exchange, apiKey) {
+      if (closed) return;
+      const line = exchangeLine(exchange, apiKey, now());
+      queue = queue.then(
+        () => handle.write(line).then(() => undefined),
+        () => undefined,
+      );
+      queue.catch(() => undefined);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await queue.catch(() => undefined);
+      await handle.close();
+    },
+  };
+}

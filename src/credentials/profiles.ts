@@ -1,0 +1,179 @@
+// Profiles: the non-secret half of a target (name, base URL, API-key header, recvWindow, signing option),
+// kept in <configFolder>/profiles.json, written atomically and readable only by the user. The secret half
+// (API key + secret) lives in the keychain (keychain.ts), never here.
+import { join } from 'node:path';
+import * as v from 'valibot';
+import { DEFAULT_API_KEY_HEADER, DEFAULT_RECV_WINDOW, MAX_RECV_WINDOW } from '../api/signing';
+import { readFileIfExists, writeFileAtomic } from '../config/atomicFile';
+import { checkBaseUrl } from './fromEnvironment';
+
+export interface Profile {
+  name: string;
+  baseUrl: string;
+  apiKeyHeader: string;
+  recvWindow: number;
+  signBody: boolean;
+}
+
+export interface ProfileConfig {
+  defaultProfile?: string;
+  profiles: Profile[];
+}
+
+export const PROFILES_FILE = 'profiles.json';
+export const PROFILE_DEFAULTS = { apiKeyHeader: DEFAULT_API_KEY_HEADER, recvWindow: DEFAULT_RECV_WINDOW, signBody: true } as const;
+
+export function profilesPath(folder: string): string {
+  return join(folder, PROFILES_FILE);
+}
+
+/** A damaged or unreadable profiles.json: the message names the file and says what to do. */
+export class ProfileConfigError extends Error {
+  constructor(
+    readonly path: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ProfileConfigError';
+  }
+}
+
+const NAME = /^[A-Za-z0-9._-]{1,64}$/;
+/** An HTTP header name (RFC 9110 token). */
+const HEADER = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
+
+export function checkProfileName(raw: string): { ok: true; value: string } | { ok: false; message: string } {
+  const value = raw.trim();
+  if (value === '') return { ok: false, message: 'a profile name is required (1-64 letters, digits, ".", "_" or "-")' };
+  if (!NAME.test(value)) {
+    return { ok: false, message: `'${value.slice(0, 70)}' is not a profile name: use 1-64 letters, digits, ".", "_" or "-"` };
+  }
+  return { ok: true, value };
+}
+
+export function checkApiKeyHeader(raw: string): { ok: true; value: string } | { ok: false; message: string } {
+  const value = raw.trim();
+  if (!HEADER.test(value)) return { ok: false, message: `'${value.slice(0, 70)}' is not an HTTP header name (e.g. X-MEXC-APIKEY)` };
+  return { ok: true, value };
+}
+
+const ProfileSchema = v.object({
+  name: v.pipe(v.string('must be a text'), v.regex(NAME, 'must be 1-64 letters, digits, ".", "_" or "-"')),
+  baseUrl: v.pipe(
+    v.string('must be a text'),
+    v.check((url) => checkBaseUrl(url).ok, 'must be an http(s) URL without user, query or fragment'),
+  ),
+  apiKeyHeader: v.optional(v.pipe(v.string(), v.regex(HEADER, 'must be an HTTP header name')), PROFILE_DEFAULTS.apiKeyHeader),
+  recvWindow: v.optional(
+    v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(1), v.maxValue(MAX_RECV_WINDOW)),
+    PROFILE_DEFAULTS.recvWindow,
+  ),
+  signBody: v.optional(v.boolean(), PROFILE_DEFAULTS.signBody),
+});
+
+const ConfigSchema = v.object(
+  {
+    version: v.optional(v.literal(1, 'must be 1 (a newer program wrote this file?)')),
+    defaultProfile: v.optional(v.string('must be a profile name')),
+    profiles: v.array(ProfileSchema, 'must be a list of profiles'),
+  },
+  'must be an object with a "profiles" list',
+);
+
+function issuePath(issue: v.BaseIssue<unknown>): string {
+  const keys = (issue.path ?? []).map((item) => (typeof item.key === 'number' ? `[${item.key}]` : `.${String(item.key)}`));
+  return keys.join('').replace(/^\./, '') || '(top level)';
+}
+
+function damaged(path: string, what: string): ProfileConfigError {
+  return new ProfileConfigError(path, `the profile file ${path} is damaged (${what}); fix it, or move it away and add the profiles again`);
+}
+
+/** The saved profiles; none when the file does not exist. Throws ProfileConfigError for a damaged file. */
+export async function loadProfiles(folder: string): Promise<ProfileConfig> {
+  const path = profilesPath(folder);
+  let text: string | undefined;
+  try {
+    text = await readFileIfExists(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
+    throw new ProfileConfigError(path, `cannot read the profile file ${path} (${code})`);
+  }
+  if (text === undefined) return { profiles: [] };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw damaged(path, `not valid JSON: ${(error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''}`);
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw damaged(path, '(top level): must be an object with a "profiles" list');
+  const parsed = v.safeParse(ConfigSchema, raw);
+  if (!parsed.success) {
+    const issue = parsed.issues[0];
+    throw damaged(path, issue ? `${issuePath(issue)}: ${issue.message}` : 'unexpected content');
+  }
+  const seen = new Set<string>();
+  const profiles: Profile[] = [];
+  for (const p of parsed.output.profiles) {
+    if (seen.has(p.name)) throw damaged(path, `profile '${p.name}' appears twice`);
+    seen.add(p.name);
+    const base = checkBaseUrl(p.baseUrl);
+    profiles.push({ name: p.name, baseUrl: base.ok ? base.url : p.baseUrl, apiKeyHeader: p.apiKeyHeader, recvWindow: p.recvWindow, signBody: p.signBody });
+  }
+  const config: ProfileConfig = { profiles };
+  // A default naming a profile that is gone is simply no default.
+  const fallback = parsed.output.defaultProfile;
+  if (fallback !== undefined && seen.has(fallback)) config.defaultProfile = fallback;
+  return config;
+}
+
+async function writeProfiles(folder: string, config: ProfileConfig): Promise<void> {
+  const body: { version: 1; defaultProfile?: string; profiles: Profile[] } =
+    config.defaultProfile === undefined ? { version: 1, profiles: config.profiles } : { version: 1, defaultProfile: config.defaultProfile, profiles: config.profiles };
+  await writeFileAtomic(profilesPath(folder), `${JSON.stringify(body, null, 2)}\n`);
+}
+
+export function findProfile(config: ProfileConfig, name: string): Profile | undefined {
+  return config.profiles.find((p) => p.name === name);
+}
+
+/** Adds the profile, or replaces the one of the same name. The first profile becomes the default. */
+export async function saveProfile(folder: string, profile: Profile, options: { makeDefault?: boolean } = {}): Promise<void> {
+  const name = checkProfileName(profile.name);
+  if (!name.ok) throw new Error(name.message);
+  const base = checkBaseUrl(profile.baseUrl);
+  if (!base.ok) throw new Error(`base URL ${base.reason}`);
+  const header = checkApiKeyHeader(profile.apiKeyHeader);
+  if (!header.ok) throw new Error(header.message);
+  if (!Number.isInteger(profile.recvWindow) || profile.recvWindow < 1 || profile.recvWindow > MAX_RECV_WINDOW) {
+    throw new Error(`recvWindow must be a whole number from 1 to ${MAX_RECV_WINDOW}`);
+  }
+  const clean: Profile = { name: name.value, baseUrl: base.url, apiKeyHeader: header.value, recvWindow: profile.recvWindow, signBody: profile.signBody };
+  const config = await loadProfiles(folder);
+  const index = config.profiles.findIndex((p) => p.name === clean.name);
+  if (index >= 0) config.profiles[index] = clean;
+  else config.profiles.push(clean);
+  if (options.makeDefault === true || config.defaultProfile === undefined) config.defaultProfile = clean.name;
+  await writeProfiles(folder, config);
+}
+
+/** False when there was no such profile. Clears the default if it was this one. */
+export async function removeProfile(folder: string, name: string): Promise<boolean> {
+  const config = await loadProfiles(folder);
+  const remaining = config.profiles.filter((p) => p.name !== name);
+  if (remaining.length === config.profiles.length) return false;
+  const next: ProfileConfig = { profiles: remaining };
+  if (config.defaultProfile !== undefined && config.defaultProfile !== name) next.defaultProfile = config.defaultProfile;
+  await writeProfiles(folder, next);
+  return true;
+}
+
+export async function setDefaultProfile(folder: string, name: string): Promise<void> {
+  const config = await loadProfiles(folder);
+  if (!findProfile(config, name)) {
+    const known = config.profiles.map((p) => p.name).join(', ');
+    throw new Error(`no profile named '${name}'${known === '' ? ' (there are no profiles yet)' : ` (profiles: ${known})`}`);
+  }
+  config.defaultProfile = name;
+  await writeProfiles(folder, config);
+}

@@ -1,0 +1,193 @@
+// The one place that decides which target and credentials a command (or the console) uses.
+// Order (issue 4, DESIGN §4): BROKER_API_KEY/BROKER_API_SECRET from the environment first; else the profile
+// named by --profile, else BROKER_PROFILE, else the default profile, with its secret from the keychain.
+// --base-url, then BROKER_BASE_URL, override the profile's base URL.
+import {
+  type CredentialFlags,
+  type CredentialResult,
+  ENV,
+  type Environment,
+  checkBaseUrl,
+  credentialsFromEnvironment,
+  envValue,
+} from './fromEnvironment';
+import { type Keychain, KeychainError, type KeychainProblem, openKeychain, problem } from './keychain';
+import { type Profile, type ProfileConfig, ProfileConfigError, findProfile, loadProfiles } from './profiles';
+
+export type CredentialSource = 'environment' | 'keychain' | 'session' | 'sandbox';
+
+export interface ResolvedTarget {
+  profile?: Profile;
+  baseUrl: string;
+  apiKey: string;
+  /** Never printed, logged or put in an error message. */
+  secretKey: string;
+  source: CredentialSource;
+  apiKeyHeader?: string;
+  recvWindow?: number;
+  signBody?: boolean;
+}
+
+export type ResolveFailureReason = 'no-credentials' | 'no-profile' | 'unknown-profile' | 'keychain';
+
+export type ResolveResult =
+  | { ok: true; target: ResolvedTarget }
+  | { ok: false; reason: ResolveFailureReason; message: string; profile?: Profile; problem?: KeychainProblem };
+
+export interface ResolveTargetInput {
+  flags: { profile?: string; baseUrl?: string };
+  env: Environment;
+  /** The config folder (profiles.json). */
+  folder: string;
+  /** Opens the keychain; default openKeychain (keytar, loaded only now). */
+  keychain?: () => Promise<Keychain>;
+}
+
+export const ADD_PROFILE_HINT = 'broker-console profile add NAME --base-url URL';
+
+function settings(profile: Profile): Pick<ResolvedTarget, 'apiKeyHeader' | 'recvWindow' | 'signBody'> {
+  return { apiKeyHeader: profile.apiKeyHeader, recvWindow: profile.recvWindow, signBody: profile.signBody };
+}
+
+function profileNames(config: ProfileConfig): string {
+  return config.profiles.map((p) => p.name).join(', ');
+}
+
+/** --base-url, else BROKER_BASE_URL, else the fallback (the profile's). */
+function pickBaseUrl(
+  flags: ResolveTargetInput['flags'],
+  env: Environment,
+  fallback: string | undefined,
+): { ok: true; url: string } | { ok: false; message: string } | undefined {
+  const fromFlag = flags.baseUrl?.trim() === '' ? undefined : flags.baseUrl;
+  const raw = fromFlag ?? envValue(env, ENV.baseUrl);
+  if (raw === undefined) return fallback === undefined ? undefined : { ok: true, url: fallback };
+  const checked = checkBaseUrl(raw);
+  if (!checked.ok) return { ok: false, message: `${fromFlag !== undefined ? '--base-url' : ENV.baseUrl}: ${checked.reason}` };
+  return checked;
+}
+
+export async function resolveTarget(input: ResolveTargetInput): Promise<ResolveResult> {
+  const { flags, env, folder } = input;
+  const wanted = (flags.profile?.trim() || undefined) ?? envValue(env, ENV.profile);
+  const wantedFrom = flags.profile?.trim() ? '--profile' : ENV.profile;
+  const envKey = envValue(env, ENV.apiKey);
+  const envSecret = envValue(env, ENV.secret);
+
+  if (envKey !== undefined || envSecret !== undefined) {
+    if (envKey === undefined || envSecret === undefined) {
+      const partial = credentialsFromEnvironment(env, flags);
+      return { ok: false, reason: 'no-credentials', message: partial.ok ? 'incomplete environment credentials' : partial.message };
+    }
+    // Environment credentials: a profile lends its settings only when named, or (the default profile) when
+    // no base URL was given; a broken or unknown profile matters only when the base URL must come from it.
+    const explicitBase = pickBaseUrl(flags, env, undefined);
+    if (explicitBase && !explicitBase.ok) return { ok: false, reason: 'no-credentials', message: explicitBase.message };
+    let profile: Profile | undefined;
+    if (wanted !== undefined || explicitBase === undefined) {
+      let config: ProfileConfig | undefined;
+      try {
+        config = await loadProfiles(folder);
+      } catch (error) {
+        if (explicitBase === undefined) return { ok: false, reason: 'no-profile', message: errorMessage(error) };
+      }
+      if (config) {
+        profile = findProfile(config, wanted ?? config.defaultProfile ?? '');
+        if (!profile && wanted !== undefined && explicitBase === undefined) {
+          return { ok: false, reason: 'unknown-profile', message: unknownProfileMessage(wanted, wantedFrom, config) };
+        }
+      }
+    }
+    const baseUrl = explicitBase?.ok ? explicitBase.url : profile?.baseUrl;
+    if (baseUrl === undefined) {
+      return { ok: false, reason: 'no-credentials', message: `no base URL: set ${ENV.baseUrl} or pass --base-url` };
+    }
+    return {
+      ok: true,
+      target: { ...(profile ? { profile, ...settings(profile) } : {}), baseUrl, apiKey: envKey, secretKey: envSecret, source: 'environment' },
+    };
+  }
+
+  let config: ProfileConfig;
+  try {
+    config = await loadProfiles(folder);
+  } catch (error) {
+    return { ok: false, reason: 'no-profile', message: errorMessage(error) };
+  }
+  const name = wanted ?? config.defaultProfile;
+  if (name === undefined) {
+    if (config.profiles.length === 0) {
+      return {
+        ok: false,
+        reason: 'no-profile',
+        message:
+          `no credentials: add a profile with \`${ADD_PROFILE_HINT}\`, set ${ENV.apiKey}, ${ENV.secret} and ${ENV.baseUrl}, ` +
+          'or try the demo with `broker-console --demo`',
+      };
+    }
+    return {
+      ok: false,
+      reason: 'no-profile',
+      message: `no default profile: pass --profile NAME or choose one with \`broker-console profile use NAME\` (profiles: ${profileNames(config)})`,
+    };
+  }
+  const profile = findProfile(config, name);
+  if (!profile) return { ok: false, reason: 'unknown-profile', message: unknownProfileMessage(name, wanted !== undefined ? wantedFrom : 'default', config) };
+
+  const base = pickBaseUrl(flags, env, profile.baseUrl);
+  if (!base || !base.ok) return { ok: false, reason: 'no-credentials', message: base ? base.message : 'no base URL', profile };
+
+  let stored;
+  try {
+    const keychain = await (input.keychain ?? (() => openKeychain()))();
+    stored = await keychain.get(profile.name);
+  } catch (error) {
+    const found = error instanceof KeychainError ? error.problem : problem('failed', errorMessage(error));
+    return { ok: false, reason: 'keychain', message: found.message, profile, problem: found };
+  }
+  if (!stored) {
+    const missing = problem('missing-entry', '', profile.name);
+    return { ok: false, reason: 'keychain', message: missing.message, profile, problem: missing };
+  }
+  return {
+    ok: true,
+    target: { profile, baseUrl: base.url, apiKey: stored.apiKey, secretKey: stored.secretKey, source: 'keychain', ...settings(profile) },
+  };
+}
+
+function unknownProfileMessage(name: string, from: string, config: ProfileConfig): string {
+  const known = profileNames(config);
+  return (
+    `no profile named '${name}' (${from})${known === '' ? '; there are no profiles yet' : `; profiles: ${known}`}: ` +
+    `add it with \`broker-console profile add ${name} --base-url URL\``
+  );
+}
+
+function errorMessage(error: unknown): string {
+  if (error instanceof ProfileConfigError) return error.message;
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+}
+
+export interface ResolveInput {
+  flags: CredentialFlags;
+  env: Environment;
+}
+
+/**
+ * Environment credentials only, synchronously (kept for callers written before profiles; new code uses
+ * resolveTarget). A profile without environment credentials is an error pointing to resolveTarget's path.
+ * @deprecated use resolveTarget
+ */
+export function resolveCredentials({ flags, env }: ResolveInput): CredentialResult {
+  const fromEnv = credentialsFromEnvironment(env, flags);
+  if (fromEnv.ok) return fromEnv;
+  const profile = flags.profile ?? envValue(env, ENV.profile);
+  const hasEnvKeys = envValue(env, ENV.apiKey) !== undefined || envValue(env, ENV.secret) !== undefined;
+  if (profile !== undefined && !hasEnvKeys) {
+    return {
+      ok: false,
+      message: `profile '${profile}': profiles arrive with keychain support and are not available yet; set ${ENV.apiKey} and ${ENV.secret} (and ${ENV.baseUrl}) instead`,
+    };
+  }
+  return fromEnv;
+}

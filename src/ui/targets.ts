@@ -1,0 +1,69 @@
+// What the console works against, and how it changes target: the demo, a saved profile, or credentials
+// given for this session only. Implemented outside ui/ (src/commands/consoleTargets.ts): screens never see
+// URLs being called, the keychain or the sandbox.
+import type { BrokerApi } from '../api/contract';
+import type { RecentSubAccounts } from '../config/recentSubAccounts';
+import type { TransferExporter } from '../export/types';
+import type { ExchangeLog } from './exchangeLog';
+
+export interface ConsoleTarget {
+  /** Changes whenever the target does: the console starts afresh on a new one. */
+  id: number;
+  api: BrokerApi;
+  mode: 'demo' | 'live';
+  /** Host (and port) shown next to the LIVE badge. */
+  host: string;
+  /** Profile name, "demo", or "session". */
+  profile: string;
+  /** Where the credentials came from: sandbox, environment, keychain, session (memory only). */
+  credentialSource: string;
+  recent: RecentSubAccounts;
+  suggestions: string[];
+  exporter: TransferExporter;
+  exchanges: ExchangeLog;
+}
+
+export interface ProfileSummary {
+  name: string;
+  baseUrl: string;
+  isDefault: boolean;
+}
+
+export type CredentialField = 'name' | 'baseUrl' | 'apiKey' | 'secretKey' | 'apiKeyHeader';
+
+export interface CredentialsInput {
+  baseUrl: string;
+  apiKey: string;
+  secretKey: string;
+}
+
+export interface NewProfileInput extends CredentialsInput {
+  name: string;
+  apiKeyHeader: string;
+}
+
+/** The result of checking credentials against the service (and, for a new profile, of saving it). */
+export type CheckOutcome =
+  | { ok: true; notice?: string }
+  | { ok: false; message: string; field?: CredentialField; keychainFailed?: boolean };
+
+/** Why the console opened without a target (shown by the first screen), if it did. */
+export interface StartupProblem {
+  kind: 'no-profile' | 'keychain';
+  message: string;
+  /** The profile whose secret could not be read (kind keychain). */
+  profile?: ProfileSummary;
+}
+
+export interface TargetSwitcher {
+  current(): ConsoleTarget | undefined;
+  subscribe(listener: () => void): () => void;
+  startupProblem(): StartupProblem | undefined;
+  profiles(): Promise<ProfileSummary[]>;
+  openDemo(): Promise<void>;
+  openProfile(name: string): Promise<CheckOutcome>;
+  /** Checks the credentials against the service, then stores the secret in the keychain and the profile. */
+  addProfile(input: NewProfileInput): Promise<CheckOutcome>;
+  /** Checks the credentials, then uses them for this session only: kept in memory, never written. */
+  useForSession(input: CredentialsInput, profile?: string): Promise<CheckOutcome>;
+}

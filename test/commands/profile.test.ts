@@ -1,0 +1,366 @@
+// `profile add|list|use|remove` and profile-based commands against the real keychain and an in-process
+// sandbox over real sockets; the secret-leak scan (issue 4); the binary's own paths (stdin lines).
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { CommandContext, GlobalOptions } from '../../src/commands/context';
+import { runKeysCreate } from '../../src/commands/keysCreate';
+import { runKeysList } from '../../src/commands/keysList';
+import { runProfileAdd, runProfileList, runProfileRemove, runProfileUse } from '../../src/commands/profile';
+import { openKeychain } from '../../src/credentials/keychain';
+import { loadProfiles, profilesPath } from '../../src/credentials/profiles';
+import { startSandbox } from '../../src/sandbox/server';
+import type { RunningSandbox } from '../../src/sandbox/types';
+import { probeKeychain, uniqueProfile } from '../credentials/keychainProbe';
+import { runCli, testContext } from './helpers';
+
+const availability = await probeKeychain();
+if (!availability.ok) console.warn(`SKIPPED keychain tests: ${availability.reason}`);
+
+/** What the binary needs to reach the same Secret Service as this test process. */
+function busEnv(): Record<string, string> {
+  const env: Record<string, string> = { HOME: process.env.HOME ?? tmpdir() };
+  for (const name of ['DBUS_SESSION_BUS_ADDRESS', 'XDG_RUNTIME_DIR', 'GNOME_KEYRING_CONTROL']) {
+    const value = process.env[name];
+    if (value !== undefined) env[name] = value;
+  }
+  return env;
+}
+
+function stdinOf(text: string): PassThrough {
+  const stream = new PassThrough();
+  stream.end(text);
+  return stream;
+}
+
+/** Every file under a folder, recursively. */
+function allFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    return entry.isDirectory() ? allFiles(path) : [path];
+  });
+}
+
+let home: string;
+const used: string[] = [];
+const name = (prefix = 'cmd'): string => {
+  const n = uniqueProfile(prefix);
+  used.push(n);
+  return n;
+};
+
+beforeEach(() => {
+  home = mkdtempSync(join(tmpdir(), 'bc-profile-cmd-'));
+});
+afterEach(async () => {
+  rmSync(home, { recursive: true, force: true });
+  if (!availability.ok) return;
+  const keychain = await openKeychain();
+  for (const n of used.splice(0)) await keychain.remove(n).catch(() => false);
+});
+
+/** A context with no environment credentials, profiles in `home`, and the given stdin. */
+function ctxFor(globals: GlobalOptions = {}, stdin?: string, env: Record<string, string> = {}): ReturnType<typeof testContext> {
+  const overrides: Partial<CommandContext> = { env, configFolder: join(home, 'config') };
+  if (stdin !== undefined) overrides.stdin = stdinOf(stdin);
+  return testContext(undefined, overrides, globals);
+}
+
+describe('profile commands that need no keychain', () => {
+  it('add: the name, --base-url and the header are checked before anything is read', async () => {
+    let t = ctxFor({ baseUrl: 'http://127.0.0.1:9' }, 'k\ns\n');
+    expect(await runProfileAdd('bad name', {}, t.ctx)).toBe(2);
+    expect(t.err.text()).toMatch(/^error: 'bad name' is not a profile name/);
+    t = ctxFor({}, 'k\ns\n');
+    expect(await runProfileAdd('ok', {}, t.ctx)).toBe(2);
+    expect(t.err.text()).toMatch(/^error: --base-url URL is required/);
+    t = ctxFor({ baseUrl: 'ftp://x' }, 'k\ns\n');
+    expect(await runProfileAdd('ok', {}, t.ctx)).toBe(2);
+    expect(t.err.text()).toBe('error: --base-url: must start with http:// or https:// (got ftp:)\n');
+    t = ctxFor({ baseUrl: 'http://x' }, 'k\ns\n');
+    expect(await runProfileAdd('ok', { apiKeyHeader: 'X Key' }, t.ctx)).toBe(2);
+    expect(t.err.text()).toMatch(/--api-key-header: 'X Key' is not an HTTP header name/);
+  });
+
+  it('list with no profiles says how to add one; --json is []', async () => {
+    let t = ctxFor();
+    expect(await runProfileList({}, t.ctx)).toBe(0);
+    expect(t.out.text()).toBe('no profiles: add one with `broker-console profile add NAME --base-url URL`\n');
+    t = ctxFor();
+    expect(await runProfileList({ json: true }, t.ctx)).toBe(0);
+    expect(JSON.parse(t.out.text())).toEqual([]);
+  });
+
+  it('use and remove of an unknown profile: exit 2', async () => {
+    let t = ctxFor();
+    expect(await runProfileUse('ghost', t.ctx)).toBe(2);
+    expect(t.err.text()).toBe("error: no profile named 'ghost' (there are no profiles yet)\n");
+    t = ctxFor();
+    const code = await runProfileRemove('ghost', t.ctx);
+    expect(code).toBe(2);
+    expect(t.err.text()).toMatch(/^error: no profile named 'ghost'/);
+  });
+
+  it('a command with no profile and no environment credentials: exit 2, what to do, nothing sent', async () => {
+    const t = ctxFor();
+    expect(await runKeysList({ sub: 'alpha' }, t.ctx)).toBe(2);
+    expect(t.err.text()).toBe(
+      'error: no credentials: add a profile with `broker-console profile add NAME --base-url URL`, set BROKER_API_KEY, BROKER_API_SECRET and BROKER_BASE_URL, or try the demo with `broker-console --demo`\n',
+    );
+  });
+
+  it('the binary with a profile but NO D-Bus session at all: two clear lines, exit 2, no stack trace', async () => {
+    const config = join(home, 'config');
+    // A profile saved by the binary itself is not possible without a keychain; write the settings directly.
+    const { saveProfile } = await import('../../src/credentials/profiles');
+    await saveProfile(config, { name: 'nobus', baseUrl: 'http://127.0.0.1:9', apiKeyHeader: 'X-MEXC-APIKEY', recvWindow: 5000, signBody: true });
+    for (const args of [['keys', 'list', '--sub', 'alpha'], ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE'], ['profile', 'remove', 'nobus']]) {
+      const r = await runCli(args, { BROKER_CONSOLE_HOME: config, HOME: home });
+      expect(r.code, args.join(' ')).not.toBe(0);
+      const lines = r.stderr.trim().split('\n');
+      expect(lines.length).toBeLessThanOrEqual(2);
+      expect(r.stderr).toMatch(/no D-Bus session \(Cannot autolaunch D-Bus without X11 \$DISPLAY\)/);
+      expect(r.stderr).toMatch(/dbus-run-session|BROKER_API_KEY/);
+      expect(r.stderr).not.toMatch(/^\s+at /m);
+    }
+  });
+
+  it('environment credentials never touch the keychain (keytar is not even loaded)', async () => {
+    const sandbox = await startSandbox({ seed: 3 });
+    try {
+      const t = testContext(sandbox, {
+        configFolder: join(home, 'config'),
+        keychain: () => Promise.reject(new Error('the keychain was opened')),
+      });
+      expect(await runKeysList({ sub: sandbox.subAccounts[0] ?? '' }, t.ctx)).toBe(0);
+      const r = await runCli(['keys', 'list', '--sub', sandbox.subAccounts[0] ?? '', '--json'], {
+        BROKER_API_KEY: sandbox.apiKey,
+        BROKER_API_SECRET: sandbox.secretKey,
+        BROKER_BASE_URL: sandbox.baseUrl,
+        BROKER_CONSOLE_HOME: join(home, 'config'),
+      });
+      expect(r.code).toBe(0);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
+
+describe.skipIf(!availability.ok)('profiles with the real keychain', () => {
+  let sandboxA: RunningSandbox;
+  let sandboxB: RunningSandbox;
+  beforeAll(async () => {
+    sandboxA = await startSandbox({ seed: 11 });
+    // Another target with an unusual secret and its own header name.
+    sandboxB = await startSandbox({ seed: 12, secretKey: `sp ace "dq" 'sq' \\bs {"j":1} ünï 密钥 🔑`, apiKeyHeader: 'X-Other-Key', signBody: false });
+  });
+  afterAll(async () => {
+    await sandboxA.close();
+    await sandboxB.close();
+  });
+  const sub = (s: RunningSandbox): string => s.subAccounts[0] ?? '';
+  const addVia = async (n: string, s: RunningSandbox, globals: GlobalOptions = {}, options = {}) => {
+    const t = ctxFor({ baseUrl: s.baseUrl, ...globals }, `${s.apiKey}\n${s.secretKey}\n`);
+    const code = await runProfileAdd(n, options, t.ctx);
+    return { code, out: t.out.text(), err: t.err.text() };
+  };
+
+  it('add → list → use against the sandbox → remove (both parts gone)', async () => {
+    const n = name();
+    const added = await addVia(n, sandboxA);
+    expect(added.code).toBe(0);
+    expect(added.err).toBe('');
+    expect(added.out).toContain(`added profile ${n} (default): ${sandboxA.baseUrl}, API key ${sandboxA.apiKey.slice(0, 4)}…`);
+    expect(added.out).not.toContain(sandboxA.secretKey);
+    expect(added.out).not.toContain(sandboxA.apiKey);
+    expect(await (await openKeychain()).get(n)).toEqual({ apiKey: sandboxA.apiKey, secretKey: sandboxA.secretKey });
+
+    let t = ctxFor();
+    expect(await runProfileList({}, t.ctx)).toBe(0);
+    const line = t.out.text().split('\n').find((l) => l.includes(n)) ?? '';
+    expect(line).toMatch(new RegExp(`^\\*\\s+${n}\\s+${sandboxA.baseUrl.replace(/[.]/g, '\\.')}\\s+\\S+…\\S+\\s+keychain$`));
+    expect(t.out.text()).not.toContain(sandboxA.secretKey);
+
+    // A command through the profile (no environment credentials): the default profile's keychain secret.
+    const before = sandboxA.requests().length;
+    t = ctxFor();
+    expect(await runKeysList({ sub: sub(sandboxA), json: true }, t.ctx)).toBe(0);
+    expect(t.err.text()).toBe('');
+    expect(Array.isArray(JSON.parse(t.out.text()))).toBe(true);
+    expect(sandboxA.requests().length).toBe(before + 1);
+
+    t = ctxFor();
+    expect(await runProfileUse(n, t.ctx)).toBe(0);
+    expect(t.out.text()).toBe(`default profile: ${n}\n`);
+
+    t = ctxFor();
+    expect(await runProfileRemove(n, t.ctx)).toBe(0);
+    expect(t.out.text()).toBe(`removed profile ${n} (settings and keychain entry)\n`);
+    expect(await (await openKeychain()).get(n)).toBeUndefined();
+    expect((await loadProfiles(join(home, 'config'))).profiles).toEqual([]);
+    t = ctxFor();
+    expect(await runKeysList({ sub: sub(sandboxA) }, t.ctx)).toBe(2);
+  });
+
+  it('two profiles: the default, --profile, BROKER_PROFILE and `use` pick the target', async () => {
+    const [a, b] = [name('a'), name('b')];
+    expect((await addVia(a, sandboxA)).code).toBe(0);
+    const addedB = await addVia(b, sandboxB, { recvWindow: 9000 }, { apiKeyHeader: 'X-Other-Key', signBody: false });
+    expect(addedB.code).toBe(0);
+    expect(addedB.out).not.toContain('(default)');
+
+    /** Which sandbox a `keys list` reached (whatever it answered). */
+    const hits = async (globals: GlobalOptions, env: Record<string, string> = {}): Promise<string> => {
+      const [na, nb] = [sandboxA.requests().length, sandboxB.requests().length];
+      const t = ctxFor(globals, undefined, env);
+      await runKeysList({ sub: 'anyone' }, t.ctx);
+      return sandboxA.requests().length > na ? 'A' : sandboxB.requests().length > nb ? 'B' : `none: ${t.err.text()}`;
+    };
+    expect(await hits({})).toBe('A'); // the first profile is the default
+    expect(await hits({ profile: b })).toBe('B');
+    expect(await hits({}, { BROKER_PROFILE: b })).toBe('B');
+    expect(await hits({ profile: a }, { BROKER_PROFILE: b })).toBe('A'); // --profile beats BROKER_PROFILE
+    expect(await hits({ profile: b, baseUrl: sandboxA.baseUrl })).toBe('A'); // --base-url beats the profile's
+
+    let t = ctxFor();
+    expect(await runProfileUse(b, t.ctx)).toBe(0);
+    t = ctxFor();
+    expect(await runKeysList({ sub: sub(sandboxB) }, t.ctx)).toBe(0); // header, signBody false and the odd secret all work
+    expect(t.err.text()).toBe('');
+    const last = sandboxB.requests().at(-1);
+    expect(last?.status).toBe(200);
+    expect(new URLSearchParams(last?.query ?? '').get('recvWindow')).toBe('9000');
+    t = ctxFor({ recvWindow: 1234 });
+    expect(await runKeysList({ sub: sub(sandboxB) }, t.ctx)).toBe(0);
+    expect(new URLSearchParams(sandboxB.requests().at(-1)?.query ?? '').get('recvWindow')).toBe('1234');
+
+    t = ctxFor();
+    expect(await runProfileList({ json: true }, t.ctx)).toBe(0);
+    const listed = (JSON.parse(t.out.text()) as { name: string; default: boolean; secret: string; apiKey: string }[]).filter((p) => p.name === a || p.name === b);
+    expect(listed.map((p) => [p.name, p.default, p.secret])).toEqual([
+      [a, false, 'keychain'],
+      [b, true, 'keychain'],
+    ]);
+    expect(t.out.text()).not.toContain(sandboxB.secretKey);
+    expect(t.out.text()).not.toContain(sandboxB.apiKey);
+
+    // Environment credentials win over every profile, and list says so.
+    t = ctxFor({}, undefined, { BROKER_API_KEY: 'mx0venvironmentkey', BROKER_API_SECRET: 'x' });
+    expect(await runProfileList({}, t.ctx)).toBe(0);
+    expect(t.out.text()).toContain('environment (BROKER_API_KEY/SECRET set)');
+    expect(t.out.text()).toContain('mx0v…tkey');
+  });
+
+  it('a secret with spaces, quotes and non-ASCII round-trips through add and signs correctly', async () => {
+    const n = name();
+    expect((await addVia(n, sandboxB, {}, { apiKeyHeader: 'X-Other-Key', signBody: false })).code).toBe(0);
+    expect(await (await openKeychain()).get(n)).toEqual({ apiKey: sandboxB.apiKey, secretKey: sandboxB.secretKey });
+    const t = ctxFor({ profile: n });
+    expect(await runKeysList({ sub: sub(sandboxB) }, t.ctx)).toBe(0);
+    expect(t.err.text()).toBe('');
+    // Like an environment value, a pasted line is trimmed at its ends (inner spaces are kept).
+    const m = name();
+    const padded = ctxFor({ baseUrl: sandboxB.baseUrl }, `  ${sandboxB.apiKey} \n\t${sandboxB.secretKey}  \n`);
+    expect(await runProfileAdd(m, {}, padded.ctx)).toBe(0);
+    expect((await (await openKeychain()).get(m))?.secretKey).toBe(sandboxB.secretKey);
+  });
+
+  it('a missing keychain entry: clear message, exit 2, nothing sent', async () => {
+    const n = name();
+    expect((await addVia(n, sandboxA)).code).toBe(0);
+    await (await openKeychain()).remove(n);
+    const before = sandboxA.requests().length;
+    const t = ctxFor({ profile: n });
+    expect(await runKeysList({ sub: sub(sandboxA) }, t.ctx)).toBe(2);
+    expect(t.err.text()).toBe(
+      `error: the keychain has no entry for profile '${n}' (or the login keyring is locked)\n` +
+        `store it again with \`broker-console profile add ${n} --base-url URL\`, unlock the keyring, or set BROKER_API_KEY and BROKER_API_SECRET (with BROKER_BASE_URL) instead\n`,
+    );
+    expect(sandboxA.requests().length).toBe(before);
+    const list = ctxFor();
+    await runProfileList({}, list.ctx);
+    expect(list.out.text()).toContain('keychain: entry missing');
+  });
+
+  it('an unknown --profile: exit 2 naming the known ones', async () => {
+    const n = name();
+    expect((await addVia(n, sandboxA)).code).toBe(0);
+    const t = ctxFor({ profile: 'nope' });
+    expect(await runKeysList({ sub: sub(sandboxA) }, t.ctx)).toBe(2);
+    expect(t.err.text()).toBe(`error: no profile named 'nope' (--profile); profiles: ${n}: add it with \`broker-console profile add nope --base-url URL\`\n`);
+  });
+
+  it('add rejects an empty secret or a missing second line, and leaves nothing behind', async () => {
+    const n = name();
+    for (const input of ['mx0vkey\n', 'mx0vkey\n\n', '\nsecret\n', 'mx0v key\nsecret\n']) {
+      const t = ctxFor({ baseUrl: sandboxA.baseUrl }, input);
+      expect(await runProfileAdd(n, {}, t.ctx)).toBe(2);
+      expect(t.err.text()).toMatch(/^error: /);
+    }
+    expect(await (await openKeychain()).get(n)).toBeUndefined();
+    expect((await loadProfiles(join(home, 'config'))).profiles).toEqual([]);
+  });
+
+  it('the binary: non-TTY `profile add` reads the two stdin lines; config file 0600', async () => {
+    const n = name('bin');
+    const config = join(home, 'config');
+    const env = { ...busEnv(), BROKER_CONSOLE_HOME: config };
+    const r = await runCli(['profile', 'add', n, '--base-url', sandboxA.baseUrl], env, { input: `${sandboxA.apiKey}\r\n${sandboxA.secretKey}\r\n` });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(statSync(profilesPath(config)).mode & 0o777).toBe(0o600);
+    expect(await (await openKeychain()).get(n)).toEqual({ apiKey: sandboxA.apiKey, secretKey: sandboxA.secretKey });
+    const listed = await runCli(['keys', 'list', '--sub', sub(sandboxA)], env);
+    expect(listed.stderr).toBe('');
+    expect(listed.code).toBe(0);
+    const removed = await runCli(['profile', 'remove', n], env);
+    expect(removed.stdout).toBe(`removed profile ${n} (settings and keychain entry)\n`);
+  });
+
+  it('secret-leak scan: after add and keys create (with --log-file), no file holds the master secret or a created secret', async () => {
+    const master = `master-${Math.random().toString(36).slice(2)}-sécret "q"`;
+    const sandbox = await startSandbox({ seed: 21, secretKey: master });
+    const config = join(home, 'config');
+    const logFile = join(home, 'exchanges.log');
+    const created: string[] = [];
+    try {
+      const n = name('leak');
+      // In-process command…
+      let t = ctxFor({ baseUrl: sandbox.baseUrl }, `${sandbox.apiKey}\n${master}\n`);
+      expect(await runProfileAdd(n, {}, t.ctx)).toBe(0);
+      t = ctxFor({ logFile });
+      expect(await runKeysCreate({ sub: sandbox.subAccounts[0], permissions: 'SPOT_ACCOUNT_READ', note: 'leak-1', json: true }, t.ctx)).toBe(0);
+      created.push((JSON.parse(t.out.text()) as { secretKey: string }).secretKey);
+      // …and the binary, profile added through it too.
+      const env = { ...busEnv(), BROKER_CONSOLE_HOME: config };
+      const m = name('leakbin');
+      expect((await runCli(['profile', 'add', m, '--base-url', sandbox.baseUrl], env, { input: `${sandbox.apiKey}\n${master}\n` })).code).toBe(0);
+      const r = await runCli(['--profile', m, '--log-file', logFile, 'keys', 'create', '--sub', sandbox.subAccounts[0] ?? '', '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'leak-2', '--json'], env);
+      expect(r.code).toBe(0);
+      created.push((JSON.parse(r.stdout) as { secretKey: string }).secretKey);
+      await runCli(['--log-file', logFile, 'keys', 'list', '--sub', sandbox.subAccounts[0] ?? ''], env);
+      expect(created.every((s) => s.length >= 16)).toBe(true);
+
+      const log = readFileSync(logFile, 'utf8');
+      const lines = log.trim().split('\n');
+      expect(lines.length).toBe(3);
+      expect(lines[0]).toMatch(/^\d{4}-\d\d-\d\dT\S+Z op=\S+ POST \/api\/v3\/\S+ status=200 ok=true latency=\d+ms attempt=1 key=\S{4}…\S{4}$/);
+      expect(log).not.toMatch(/signature|timestamp=|\?/);
+      expect(log).not.toContain(sandbox.apiKey);
+      expect(statSync(logFile).mode & 0o777).toBe(0o600);
+
+      const files = [...allFiles(config), logFile];
+      expect(files.length).toBeGreaterThanOrEqual(2);
+      for (const file of files) {
+        const bytes = readFileSync(file);
+        for (const secret of [master, ...created]) {
+          expect(bytes.includes(Buffer.from(secret)), `${file} holds a secret`).toBe(false);
+        }
+      }
+    } finally {
+      await sandbox.close();
+    }
+  });
+});

@@ -1,0 +1,240 @@
+// The console's first run and profiles: the welcome screen, adding a profile (connection checked before
+// anything is saved; the secret to the real keychain), a keychain that fails (session-only credentials),
+// the profile switcher, and no secret left in any file or later frame.
+import './forceColor';
+import React from 'react';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
+import { render } from 'ink-testing-library';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createConsoleTargets, type ConsoleTargets } from '../../src/commands/consoleTargets';
+import { KeychainError, openKeychain, problem, type Keychain } from '../../src/credentials/keychain';
+import { loadProfiles } from '../../src/credentials/profiles';
+import { startSandbox } from '../../src/sandbox/server';
+import type { RunningSandbox } from '../../src/sandbox/types';
+import { ConsoleRoot } from '../../src/ui/run';
+import { makeTheme } from '../../src/ui/theme';
+import { KEYS, sleep } from './harness';
+
+/** Whether a real Secret Service answers here; the reason when it does not. */
+async function keychainReachable(): Promise<string | undefined> {
+  try {
+    const keychain = await openKeychain();
+    const probe = `probe-${process.pid}-${Date.now()}`;
+    await keychain.set(probe, { apiKey: 'k', secretKey: 's' });
+    const back = await keychain.get(probe);
+    await keychain.remove(probe);
+    return back?.secretKey === 's' ? undefined : 'the keychain did not give back what was stored';
+  } catch (error) {
+    return error instanceof KeychainError ? error.problem.message : String(error);
+  }
+}
+
+interface Driver {
+  frame(): string;
+  frames(): string[];
+  press(key: keyof typeof KEYS | (string & {})): Promise<void>;
+  type(text: string): Promise<void>;
+  waitForText(text: string | RegExp, timeoutMs?: number): Promise<void>;
+  cleanup(): Promise<void>;
+}
+
+function drive(targets: ConsoleTargets): Driver {
+  const instance = render(<ConsoleRoot switcher={targets} theme={makeTheme(false)} copy={() => undefined} onExit={() => undefined} />);
+  const frame = () => stripVTControlCharacters(instance.stdout.lastFrame() ?? '');
+  const settle = async (before: number) => {
+    const until = Date.now() + 80;
+    while (instance.stdout.frames.length <= before && Date.now() < until) await sleep(2);
+    await sleep(10);
+  };
+  return {
+    frame,
+    frames: () => instance.stdout.frames.map((f) => stripVTControlCharacters(f)),
+    async press(key) {
+      const sequence = (KEYS as Record<string, string>)[key] ?? key;
+      const before = instance.stdout.frames.length;
+      instance.stdin.write(sequence);
+      if (sequence === KEYS.esc) await sleep(60);
+      await settle(before);
+    },
+    async type(text) {
+      for (const ch of text) {
+        const before = instance.stdout.frames.length;
+        instance.stdin.write(ch);
+        await settle(before);
+      }
+    },
+    async waitForText(text, timeoutMs = 5000) {
+      const until = Date.now() + timeoutMs;
+      const ok = () => (typeof text === 'string' ? frame().includes(text) : text.test(frame()));
+      while (!ok()) {
+        if (Date.now() > until) throw new Error(`timed out waiting for ${String(text)}; frames:\n${instance.stdout.frames.slice(-3).map((f) => stripVTControlCharacters(f)).join("\n-----\n")}`);
+        await sleep(5);
+      }
+    },
+    async cleanup() {
+      instance.unmount();
+      instance.cleanup();
+      await targets.close();
+    },
+  };
+}
+
+async function filesUnder(folder: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const entry of await readdir(folder, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) found.push(join(entry.parentPath, entry.name));
+  }
+  return found;
+}
+
+const keychainMissing = await keychainReachable();
+if (keychainMissing) console.warn(`SKIPPED console keychain tests: ${keychainMissing}`);
+
+describe('first run and profiles in the console', () => {
+  let sandbox: RunningSandbox;
+  let folder: string;
+  let driver: Driver | undefined;
+  const profileName = `ui${process.pid}${Math.floor(Math.random() * 1e6)}`;
+
+  afterEach(async () => {
+    await driver?.cleanup();
+    driver = undefined;
+    await sandbox?.close();
+    if (folder) await rm(folder, { recursive: true, force: true });
+    if (!keychainMissing) await (await openKeychain()).remove(profileName).catch(() => false);
+  });
+
+  const setUp = async (keychain?: () => Promise<Keychain>) => {
+    sandbox = await startSandbox({ seed: 1 });
+    folder = await mkdtemp(join(tmpdir(), 'bc-profiles-ui-'));
+    const targets = createConsoleTargets({ folder, exportFolder: folder, ...(keychain ? { keychain } : {}) });
+    targets.setStartupProblem({ kind: 'no-profile', message: 'No profile is set up yet.' });
+    driver = drive(targets);
+    await sleep(30);
+    return driver;
+  };
+
+  const fillProfile = async (d: Driver, secret: string) => {
+    await d.type(profileName);
+    await d.press('tab');
+    await d.type(sandbox.baseUrl);
+    await d.press('tab');
+    await d.type(sandbox.apiKey);
+    await d.press('tab');
+    await d.type(secret);
+  };
+
+  it('opens on the welcome screen with the demo one key away', async () => {
+    const d = await setUp();
+    await d.waitForText('Welcome to broker-console');
+    expect(d.frame()).toContain('SETUP');
+    expect(d.frame()).toMatch(/› Open the demo/);
+    await d.press('enter');
+    await d.waitForText('Choose a sub-account');
+    expect(d.frame()).toContain('DEMO');
+    expect(d.frame()).toContain('demo · sandbox');
+  });
+
+  it.skipIf(keychainMissing !== undefined)('adds a profile: a wrong secret is refused and nothing saved; the right one goes to the keychain only', async () => {
+    const d = await setUp();
+    await d.press('down');
+    await d.press('enter');
+    await d.waitForText('Add a profile');
+    await fillProfile(d, 'not-the-secret');
+    await d.press('enter');
+    await d.waitForText('the service rejected the signature');
+    expect((await loadProfiles(folder)).profiles).toHaveLength(0);
+    expect(await (await openKeychain()).get(profileName)).toBeUndefined();
+
+    await d.press('\u0015');
+    await d.type(sandbox.secretKey);
+    await d.press('enter');
+    await d.waitForText('Choose a sub-account');
+    expect(d.frame()).toContain('LIVE');
+    expect(d.frame()).toContain(new URL(sandbox.baseUrl).host);
+    expect(d.frame()).toContain(`${profileName} · keychain`);
+    const saved = await loadProfiles(folder);
+    expect(saved.profiles.map((p) => p.name)).toEqual([profileName]);
+    expect(saved.defaultProfile).toBe(profileName);
+    expect(await (await openKeychain()).get(profileName)).toEqual({ apiKey: sandbox.apiKey, secretKey: sandbox.secretKey });
+
+    // Create a key in the console; then neither secret is in any file, nor in a frame after the secret screen.
+    await d.type(sandbox.subAccounts[1]!);
+    await d.press('enter');
+    await d.waitForText(`API keys of ${sandbox.subAccounts[1]}`);
+    await d.press('n');
+    await d.press('space');
+    await d.press('tab');
+    await d.press('tab');
+    await d.press('tab');
+    await d.type('leak scan');
+    await d.press('enter');
+    await d.waitForText('exactly what will be sent');
+    await d.press('enter');
+    await d.waitForText('Store the secret key now');
+    await d.press('v');
+    await d.waitForText(/Secret key\s+[0-9a-f]{64}/);
+    const created = /Secret key\s+([0-9a-f]{64})/.exec(d.frame())![1]!;
+    const shownAt = d.frames().length;
+    await d.press('enter');
+    await d.press('y');
+    await d.waitForText(`API keys of ${sandbox.subAccounts[1]}`);
+    // From the first frame that is no longer the secret screen, no frame holds the secret.
+    const after = d.frames().slice(shownAt);
+    const left = after.findIndex((f) => !f.includes('Store the secret key now'));
+    expect(left).toBeGreaterThanOrEqual(0);
+    expect(after.slice(left).some((f) => f.includes(created))).toBe(false);
+    for (const file of await filesUnder(folder)) {
+      const text = await readFile(file, 'utf8');
+      expect(text, file).not.toContain(sandbox.secretKey);
+      expect(text, file).not.toContain(created);
+    }
+  });
+
+  it('when the keychain fails, saves nothing and offers the same credentials for this session only', async () => {
+    const failing = async (): Promise<Keychain> => ({
+      get: async () => undefined,
+      set: async () => {
+        throw new KeychainError(problem('no-dbus', 'Cannot autolaunch D-Bus without X11 $DISPLAY'));
+      },
+      remove: async () => false,
+    });
+    const d = await setUp(failing);
+    await d.press('down');
+    await d.press('enter');
+    await d.waitForText('Add a profile');
+    await fillProfile(d, sandbox.secretKey);
+    expect(d.frame()).not.toContain(sandbox.secretKey);
+    await d.press('enter');
+    await d.waitForText('Nothing was saved');
+    expect(d.frame()).toContain('D-Bus');
+    expect((await loadProfiles(folder)).profiles).toHaveLength(0);
+    await d.press('enter');
+    await d.waitForText('Choose a sub-account');
+    expect(d.frame()).toContain('session · memory only');
+    expect(await filesUnder(folder)).toEqual([]);
+    expect(d.frames().some((f) => f.includes(sandbox.secretKey))).toBe(false);
+  });
+
+  it('ctrl+p switches between the demo and a session target', async () => {
+    const d = await setUp();
+    await d.press('enter');
+    await d.waitForText('Choose a sub-account');
+    await d.press('\u0010');
+    await d.waitForText('Profiles');
+    expect(d.frame()).toMatch(/demo\s+embedded sandbox/);
+    await d.press('s');
+    await d.waitForText('for this session only');
+    await d.type(sandbox.baseUrl);
+    await d.press('tab');
+    await d.type(sandbox.apiKey);
+    await d.press('tab');
+    await d.type(sandbox.secretKey);
+    await d.press('enter');
+    await d.waitForText('LIVE');
+    expect(d.frame()).toContain('session · memory only');
+  });
+});
