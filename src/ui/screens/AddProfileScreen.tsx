@@ -1,36 +1,25 @@
 // Add a profile: the connection is checked against the service before anything is saved; the secret goes
 // to the keychain. If the keychain cannot be used, the same credentials can serve this session only.
-import React, { useState } from 'react';
+import React from 'react';
 import { Box, Text } from 'ink';
 import { CredentialsForm, type CredentialValues } from '../components/CredentialsForm';
 import { Spinner } from '../components/Spinner';
 import { useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
-import type { CheckOutcome } from '../targets';
+import { useCredentialCheck } from '../hooks/useCredentialCheck';
 
 export function AddProfileScreen() {
   const { switcher, theme } = useServices();
   const { active } = useScreenFrame();
   useScreenMode('credentials');
-  const [busy, setBusy] = useState(false);
-  const [outcome, setOutcome] = useState<Extract<CheckOutcome, { ok: false }> | undefined>();
+  const { busy, failure: outcome, run } = useCredentialCheck();
 
   const submit = (values: CredentialValues) => {
-    if (!switcher || busy) return;
-    setBusy(true);
-    const run = outcome?.keychainFailed
-      ? switcher.useForSession(values)
-      : switcher.addProfile({ name: values.name, baseUrl: values.baseUrl, apiKey: values.apiKey, secretKey: values.secretKey, apiKeyHeader: values.apiKeyHeader });
-    run.then(
-      (result) => {
-        // On success the console moves to the new target; this screen goes with the old one.
-        if (!result.ok) setOutcome(result);
-        setBusy(false);
-      },
-      (error: unknown) => {
-        setOutcome({ ok: false, message: error instanceof Error ? error.message : String(error) });
-        setBusy(false);
-      },
+    if (!switcher) return;
+    run(() =>
+      outcome?.keychainFailed
+        ? switcher.useForSession(values)
+        : switcher.addProfile({ name: values.name, baseUrl: values.baseUrl, apiKey: values.apiKey, secretKey: values.secretKey, apiKeyHeader: values.apiKeyHeader }),
     );
   };
 

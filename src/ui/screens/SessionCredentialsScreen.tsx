@@ -1,32 +1,21 @@
 // Credentials for this session only: checked against the service, kept in memory, never written.
-import React, { useState } from 'react';
+import React from 'react';
 import { Box, Text } from 'ink';
 import { CredentialsForm, type CredentialValues } from '../components/CredentialsForm';
 import { Spinner } from '../components/Spinner';
 import { useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
-import type { CheckOutcome } from '../targets';
+import { useCredentialCheck } from '../hooks/useCredentialCheck';
 
 export function SessionCredentialsScreen({ profile, baseUrl }: { profile?: string; baseUrl?: string }) {
   const { switcher, theme } = useServices();
   const { active } = useScreenFrame();
   useScreenMode('credentials');
-  const [busy, setBusy] = useState(false);
-  const [outcome, setOutcome] = useState<Extract<CheckOutcome, { ok: false }> | undefined>();
+  const { busy, failure: outcome, run } = useCredentialCheck();
 
   const submit = (values: CredentialValues) => {
-    if (!switcher || busy) return;
-    setBusy(true);
-    switcher.useForSession({ baseUrl: values.baseUrl, apiKey: values.apiKey, secretKey: values.secretKey }, profile).then(
-      (result) => {
-        if (!result.ok) setOutcome(result);
-        setBusy(false);
-      },
-      (error: unknown) => {
-        setOutcome({ ok: false, message: error instanceof Error ? error.message : String(error) });
-        setBusy(false);
-      },
-    );
+    if (!switcher) return;
+    run(() => switcher.useForSession({ baseUrl: values.baseUrl, apiKey: values.apiKey, secretKey: values.secretKey }, profile));
   };
 
   return (
