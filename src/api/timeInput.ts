@@ -113,8 +113,10 @@ export function shorten(text: string, max = 40): string {
 }
 
 /** A time as the operator would type it back: local 2026-11-01 12:00:30. */
-export function formatLocalTime(ms: number): string {
+export function formatLocalTime(ms: number, withSeconds = false): string {
   const d = new Date(ms);
+  if (Number.isNaN(d.getTime())) return '?';
   const two = (n: number): string => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
+  const base = `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
+  return withSeconds ? `${base}:${two(d.getSeconds())}` : base;
 }

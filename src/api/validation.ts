@@ -251,7 +251,7 @@ export function validateTransferQuery(input: TransferQueryInput, now: number): V
   const limit = optional(input.limit, checkLimit);
   const order: Checked<unknown> =
     start.ok && end.ok && start.value !== undefined && end.value !== undefined && start.value > end.value
-      ? fail('endTime', `must not be before startTime (${formatLocalTime(end.value)} is before ${formatLocalTime(start.value)})`)
+      ? fail('endTime', `must not be before startTime (${formatLocalTime(end.value, true)} is before ${formatLocalTime(start.value, true)})`)
       : ok(undefined);
   const errors = collect(fromType, toType, fromAccount, toAccount, start, end, order, clientTranId, page, limit);
   if (!fromType.ok || !toType.ok || errors.length > 0) return { ok: false, errors };

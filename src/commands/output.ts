@@ -47,17 +47,7 @@ export function csvRecord(values: readonly string[]): string {
   return `${values.map(csvField).join(',')}\r\n`;
 }
 
-function two(n: number): string {
-  return String(n).padStart(2, '0');
-}
-
-/** Local time as 2026-11-20 14:03 (or with :ss). */
-export function formatLocalTime(ms: number, withSeconds = false): string {
-  const d = new Date(ms);
-  if (Number.isNaN(d.getTime())) return '?';
-  const base = `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
-  return withSeconds ? `${base}:${two(d.getSeconds())}` : base;
-}
+export { formatLocalTime } from '../api/timeInput';
 
 /** Thrown by OutputSink.write once the reader has gone away (EPIPE) or the stream failed. */
 export class OutputClosedError extends Error {

@@ -7,15 +7,6 @@ export function fit(text: string, width: number, align: 'left' | 'right' = 'left
   return align === 'right' ? pad + text : text + pad;
 }
 
-/** Shortens an API key for tables and logs: mx0v…a1b2. */
-export function shortKey(apiKey: string): string {
-  return apiKey.length <= 12 ? apiKey : `${apiKey.slice(0, 4)}…${apiKey.slice(-4)}`;
-}
-
-/** Local time as YYYY-MM-DD HH:MM (or with seconds). */
-export function localTime(ms: number, seconds = false): string {
-  const d = new Date(ms);
-  const two = (n: number) => String(n).padStart(2, '0');
-  const base = `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
-  return seconds ? `${base}:${two(d.getSeconds())}` : base;
-}
+// One way to shorten a key and to show a local time, for the console, the commands and the log file alike.
+export { shortenApiKey as shortKey } from '../config/logFile';
+export { formatLocalTime as localTime } from '../api/timeInput';
