@@ -1,7 +1,7 @@
 // `transfers --from-type T --to-type T [filters] [--page N] [--limit N] [--all] [--format table|json|csv]`.
 // Rows are streamed as each page arrives: nothing holds more than one page, and writes await 'drain'.
 import { DEFAULT_PAGE_SIZE, type Transfer } from '../api/types';
-import { validateTransferQuery } from '../api/validation';
+import { type TransferQueryInput, validateTransferQuery } from '../api/validation';
 import { AssetTotals } from '../export/totals';
 import { type PageVisit, forEachTransferPage } from '../export/transferPages';
 import { type TextSink, csvWriter, jsonWriter } from '../export/transferWriters';
@@ -21,16 +21,10 @@ import { type Column, OutputSink, formatLocalTime, pad, tableLine } from './outp
 export type TransferFormat = 'table' | 'json' | 'csv';
 export const TRANSFER_FORMATS: readonly TransferFormat[] = ['table', 'json', 'csv'];
 
-export interface TransfersOptions {
+/** The validation input, with the account types under their flag names (--from-type, --to-type). */
+export interface TransfersOptions extends Omit<Partial<TransferQueryInput>, 'fromAccountType' | 'toAccountType'> {
   fromType?: string;
   toType?: string;
-  fromAccount?: string;
-  toAccount?: string;
-  start?: string;
-  end?: string;
-  clientTranId?: string;
-  page?: string;
-  limit?: string;
   all?: boolean;
   format?: string;
 }

@@ -70,5 +70,3 @@ export function credentialsFromEnvironment(env: Environment, flags: CredentialFl
   return { ok: true, credentials: { baseUrl: base.url, apiKey, secretKey, source: 'environment' } };
 }
 
-// resolveCredentials moved to resolve.ts (beside resolveTarget); re-exported for existing callers.
-export { type ResolveInput, resolveCredentials } from './resolve';

@@ -3,8 +3,6 @@
 // named by --profile, else BROKER_PROFILE, else the default profile, with its secret from the keychain.
 // --base-url, then BROKER_BASE_URL, override the profile's base URL.
 import {
-  type CredentialFlags,
-  type CredentialResult,
   ENV,
   type Environment,
   checkBaseUrl,
@@ -166,28 +164,4 @@ function unknownProfileMessage(name: string, from: string, config: ProfileConfig
 function errorMessage(error: unknown): string {
   if (error instanceof ProfileConfigError) return error.message;
   return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
-}
-
-export interface ResolveInput {
-  flags: CredentialFlags;
-  env: Environment;
-}
-
-/**
- * Environment credentials only, synchronously (kept for callers written before profiles; new code uses
- * resolveTarget). A profile without environment credentials is an error pointing to resolveTarget's path.
- * @deprecated use resolveTarget
- */
-export function resolveCredentials({ flags, env }: ResolveInput): CredentialResult {
-  const fromEnv = credentialsFromEnvironment(env, flags);
-  if (fromEnv.ok) return fromEnv;
-  const profile = flags.profile ?? envValue(env, ENV.profile);
-  const hasEnvKeys = envValue(env, ENV.apiKey) !== undefined || envValue(env, ENV.secret) !== undefined;
-  if (profile !== undefined && !hasEnvKeys) {
-    return {
-      ok: false,
-      message: `profile '${profile}': profiles arrive with keychain support and are not available yet; set ${ENV.apiKey} and ${ENV.secret} (and ${ENV.baseUrl}) instead`,
-    };
-  }
-  return fromEnv;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkBaseUrl, credentialsFromEnvironment, resolveCredentials } from '../../src/credentials/fromEnvironment';
+import { checkBaseUrl, credentialsFromEnvironment } from '../../src/credentials/fromEnvironment';
 
 const full = { BROKER_BASE_URL: 'https://api.example.com/', BROKER_API_KEY: ' mx0vkey ', BROKER_API_SECRET: 'sekret\n' };
 
@@ -37,16 +37,5 @@ describe('base URL', () => {
     ['https://x.com/?a=1', 'must not contain a query (?…) or fragment (#…)'],
   ])('%s → %s', (raw, reason) => {
     expect(checkBaseUrl(raw)).toEqual({ ok: false, reason });
-  });
-});
-
-describe('resolveCredentials', () => {
-  it('the environment wins over a profile', () => {
-    expect(resolveCredentials({ flags: { profile: 'prod' }, env: full }).ok).toBe(true);
-  });
-  it('a profile without environment credentials says profiles are not available yet', () => {
-    const result = resolveCredentials({ flags: {}, env: { BROKER_PROFILE: 'prod' } });
-    expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.message).toMatch(/^profile 'prod': profiles arrive with keychain support/);
   });
 });

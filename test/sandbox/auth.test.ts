@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildQuery, signPayload } from '../../src/api/signing';
 import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
-import { call, createKey, errorCode, KEYS_PATH, listKeys, listTransfers, TRANSFERS_PATH } from './helpers';
+import { call, createKey, KEYS_PATH, listKeys, listTransfers, TRANSFERS_PATH } from './helpers';
 
 let sb: RunningSandbox;
 let sub: string;

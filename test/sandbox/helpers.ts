@@ -1,6 +1,7 @@
 // Talks to a running sandbox over a real socket, signing the way the client does (src/api/signing.ts).
 import { request } from 'undici';
 import { signQuery, type QueryParams } from '../../src/api/signing';
+import type { WireTransfer } from '../../src/sandbox/model';
 import type { RunningSandbox } from '../../src/sandbox/types';
 
 export const KEYS_PATH = '/api/v3/broker/sub-account/apiKey';
@@ -73,20 +74,8 @@ export function listTransfers(sandbox: RunningSandbox, params: QueryParams, extr
   return call(sandbox, { path: TRANSFERS_PATH, params, ...extra });
 }
 
-export interface WireTransferRow {
-  tranId: string;
-  fromAccount: string;
-  toAccount: string;
-  clientTranId: string;
-  asset: string;
-  amount: string;
-  fromAccountType: string;
-  toAccountType: string;
-  fromSymbol: string;
-  toSymbol: string;
-  status: string;
-  timestamp: number;
-}
+/** A transfer as the sandbox sends it. */
+export type WireTransferRow = WireTransfer;
 
 export function rows(result: CallResult): WireTransferRow[] {
   if (!Array.isArray(result.json)) throw new Error(`expected an array, got ${result.text.slice(0, 200)}`);

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { KEYMAP, type ScreenId } from '../../src/ui/keymap';
 import { frameLines, lineWidth, startConsole, type TestConsole } from './harness';
-import { lineWith, openKeys, openTransfers, reachReview, seededAccounts } from './flows';
+import { lineWith, openKeys, reachReview, seededAccounts } from './flows';
 
 let c: TestConsole;
 afterEach(async () => c?.cleanup());
