@@ -1,0 +1,110 @@
+// Text not written by the project is hostile until it passes here (DESIGN §5b): controls, escape sequences
+// and bidi overrides become visible marks, a field never breaks a line, and widths are what the eye sees.
+import stringWidth from 'string-width';
+
+/** Graphemes of one field kept before layout: a 200,000-character field costs what a short one costs. */
+export const FIELD_LIMIT = 1000;
+
+const ELLIPSIS = '…';
+
+/** The visible mark for one code point that must not reach a terminal as it is, or undefined when it may. */
+function markFor(cp: number): string | undefined {
+  // C0 controls and DEL: their Unicode control pictures (ESC is ␛, LF ␊, CR ␍, BEL ␇, NUL ␀, DEL ␡).
+  if (cp < 0x20) return String.fromCodePoint(0x2400 + cp);
+  if (cp === 0x7f) return '\u2421';
+  // C1 controls (0x9B is a one-byte CSI, 0x9D an OSC, 0x85 a line break), bidi embeddings, overrides and
+  // isolates (U+202A–U+202E, U+2066–U+2069), line and paragraph separators, and lone surrogates.
+  if ((cp >= 0x80 && cp <= 0x9f) || (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) || cp === 0x2028 || cp === 0x2029 || cp === 0x200e || cp === 0x200f || cp === 0x061c) {
+    return `<U+${cp.toString(16).toUpperCase().padStart(4, '0')}>`;
+  }
+  if (cp >= 0xd800 && cp <= 0xdfff) return '\ufffd';
+  return undefined;
+}
+
+// Anything a mark is needed for; text without it (the common case) is returned as it is.
+// eslint-disable-next-line no-control-regex
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]/;
+
+/**
+ * One line of outside text made safe for a terminal: every control character (so every escape sequence:
+ * CSI, OSC, DCS, APC and a lone ESC all start with one), DEL, C1 controls and bidi controls become visible
+ * marks; line breaks become ␊/␍ and never start a new line. Longer than `limit` code points, it is cut with "…".
+ */
+export function sanitize(text: string, limit = FIELD_LIMIT): string {
+  // limit+1 code points take at most 2*(limit+1) code units: nothing past that can be shown.
+  const cut = text.length > 2 * limit + 2 ? text.slice(0, 2 * limit + 2) : text;
+  if (cut === text && text.length <= limit && !UNSAFE.test(text)) return text;
+  let out = '';
+  let count = 0;
+  for (const ch of cut) {
+    if (count === limit) return out + ELLIPSIS;
+    out += markFor(ch.codePointAt(0)!) ?? ch;
+    count += 1;
+  }
+  return cut === text ? out : out + ELLIPSIS;
+}
+
+const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+// Printable ASCII: one grapheme and one cell per character, so the fast paths below can skip segmentation.
+const PLAIN = /^[\x20-\x7e]*$/;
+
+/** The grapheme clusters of a text: what the eye sees as one character (an emoji with its modifiers, a letter with its accents). */
+export function graphemes(text: string): string[] {
+  if (PLAIN.test(text)) return text.split('');
+  return Array.from(segmenter.segment(text), (s) => s.segment);
+}
+
+/** Terminal cells the text takes (CJK and most emoji take two; combining marks none). */
+export function displayWidth(text: string): number {
+  return PLAIN.test(text) ? text.length : stringWidth(text);
+}
+
+/** The longest start of `text` that fits in `width` cells, cut at a grapheme boundary. */
+export function takeWidth(text: string, width: number): string {
+  if (PLAIN.test(text)) return text.slice(0, Math.max(0, width));
+  let used = 0;
+  let out = '';
+  for (const g of graphemes(text)) {
+    const w = stringWidth(g);
+    if (used + w > width) break;
+    used += w;
+    out += g;
+  }
+  return out;
+}
+
+/** Exactly `width` cells: cut with "…" when longer, padded with spaces when shorter (by display width). */
+export function fit(text: string, width: number, align: 'left' | 'right' = 'left'): string {
+  if (width <= 0) return '';
+  const w = displayWidth(text);
+  if (w > width) {
+    const head = takeWidth(text, width - 1);
+    return head + ELLIPSIS + ' '.repeat(width - 1 - displayWidth(head));
+  }
+  const pad = ' '.repeat(width - w);
+  return align === 'right' ? pad + text : text + pad;
+}
+
+/** Outside text made safe and fitted to a cell: the one call a table cell needs. */
+export function cell(text: string, width: number, align: 'left' | 'right' = 'left'): string {
+  return fit(sanitize(text, Math.max(width, 1) + 1), width, align);
+}
+
+/** Hard-wraps text into lines of at most `width` cells, cut at grapheme boundaries (for values that must be shown whole). */
+export function wrapByWidth(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  let used = 0;
+  for (const g of graphemes(text)) {
+    const w = displayWidth(g);
+    if (used + w > Math.max(1, width) && line !== '') {
+      lines.push(line);
+      line = '';
+      used = 0;
+    }
+    line += g;
+    used += w;
+  }
+  if (line !== '' || lines.length === 0) lines.push(line);
+  return lines;
+}
