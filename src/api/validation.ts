@@ -122,12 +122,47 @@ export function checkPermissions(raw: string | readonly string[]): Checked<strin
   return ok(result);
 }
 
-/** Linked IPs: comma-separated single IPv4/IPv6 addresses, at most MAX_LINKED_IPS; blank means none. */
+/**
+ * One text per address, whatever way it was written: IPv6 as eight lower-case hex groups without leading
+ * zeros (so 2001:DB8:0:0:0:0:0:1 and 2001:db8::1 agree), an IPv4-mapped IPv6 address (::ffff:192.0.2.1,
+ * ::ffff:c000:201) as its IPv4 address. Undefined for what is not a single address (isIP decides; an
+ * address with a zone index is refused too).
+ */
+export function canonicalIp(text: string): string | undefined {
+  const family = isIP(text);
+  if (family === 4) return text;
+  // A zone index (fe80::1%eth0) names a link, not an address the service can match.
+  if (family !== 6 || text.includes('%')) return undefined;
+  let address = text.toLowerCase();
+  // A dotted IPv4 tail (::ffff:192.0.2.1, 64:ff9b::1.2.3.4) is two groups.
+  const tail = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(address);
+  if (tail) {
+    const [a, b, c, d] = tail.slice(1).map(Number) as [number, number, number, number];
+    address = `${address.slice(0, tail.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = '', rest] = address.split('::');
+  const left = head === '' ? [] : head.split(':');
+  const right = rest === undefined || rest === '' ? [] : rest.split(':');
+  const groups = rest === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
+  const words = groups.map((g) => parseInt(g, 16));
+  if (words.length !== 8 || words.some((w) => Number.isNaN(w))) return undefined;
+  if (words.slice(0, 5).every((w) => w === 0) && words[5] === 0xffff) {
+    const [hi = 0, lo = 0] = words.slice(6);
+    return `${hi >> 8}.${hi & 0xff}.${lo >> 8}.${lo & 0xff}`;
+  }
+  return words.map((w) => w.toString(16)).join(':');
+}
+
+/**
+ * Linked IPs: comma-separated single IPv4/IPv6 addresses, at most MAX_LINKED_IPS; blank means none. Two
+ * spellings of one address (2001:DB8::1 and 2001:db8:0:0:0:0:0:1, ::ffff:192.0.2.1 and 192.0.2.1) are a
+ * duplicate, and count once. The addresses are kept as typed.
+ */
 export function checkIps(raw: string): Checked<string[]> {
   if (raw.trim() === '') return ok([]);
   const parts = raw.split(',');
   const ips: string[] = [];
-  const seen = new Set<string>();
+  const seen = new Map<string, string>();
   for (const [index, part] of parts.entries()) {
     const ip = part.trim();
     if (ip === '') {
@@ -136,10 +171,12 @@ export function checkIps(raw: string): Checked<string[]> {
     }
     if (ip.includes('/')) return fail('ip', `'${shorten(ip)}' is a range (CIDR); give single addresses`);
     if (ip.includes('%')) return fail('ip', `'${shorten(ip)}' has a zone index (%…); give the address alone`);
-    if (isIP(ip) === 0) return fail('ip', `'${shorten(ip)}' is not an IPv4 or IPv6 address`);
-    const key = ip.toLowerCase();
-    if (seen.has(key)) return fail('ip', `'${ip}' is listed twice`);
-    seen.add(key);
+    const key = canonicalIp(ip);
+    if (key === undefined) return fail('ip', `'${shorten(ip)}' is not an IPv4 or IPv6 address`);
+    const earlier = seen.get(key);
+    if (earlier === ip) return fail('ip', `'${shorten(ip)}' is listed twice`);
+    if (earlier !== undefined) return fail('ip', `'${shorten(ip)}' is the same address as '${shorten(earlier)}' (listed twice)`);
+    seen.set(key, ip);
     ips.push(ip);
   }
   if (ips.length > MAX_LINKED_IPS) return fail('ip', `at most ${MAX_LINKED_IPS} addresses (got ${ips.length})`);

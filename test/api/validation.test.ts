@@ -1,8 +1,10 @@
+import { SocketAddress } from 'node:net';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   type Checked,
   ValidationError,
+  canonicalIp,
   checkAccount,
   checkAccountType,
   checkClientTranId,
@@ -103,7 +105,11 @@ describe('ip', () => {
     [',1.1.1.1', 'ip: empty address before the first comma'],
     ['1.1.1.1,', 'ip: empty address after the last comma'],
     ['1.1.1.1,1.1.1.1', "ip: '1.1.1.1' is listed twice"],
-    ['2001:DB8::1,2001:db8::1', "ip: '2001:db8::1' is listed twice"],
+    ['2001:DB8::1,2001:db8::1', "ip: '2001:db8::1' is the same address as '2001:DB8::1' (listed twice)"],
+    ['2001:DB8:0:0:0:0:0:1,2001:db8::1', "ip: '2001:db8::1' is the same address as '2001:DB8:0:0:0:0:0:1' (listed twice)"],
+    ['192.0.2.1,::ffff:192.0.2.1', "ip: '::ffff:192.0.2.1' is the same address as '192.0.2.1' (listed twice)"],
+    ['::ffff:c000:201,192.0.2.1', "ip: '192.0.2.1' is the same address as '::ffff:c000:201' (listed twice)"],
+    ['2001:0db8:0000::0001,2001:db8::1', "ip: '2001:db8::1' is the same address as '2001:0db8:0000::0001' (listed twice)"],
     ['1.2.3', "ip: '1.2.3' is not an IPv4 or IPv6 address"],
     ['256.1.1.1', "ip: '256.1.1.1' is not an IPv4 or IPv6 address"],
     ['example.com', "ip: 'example.com' is not an IPv4 or IPv6 address"],
@@ -114,6 +120,83 @@ describe('ip', () => {
   });
 
   const ipv4 = fc.tuple(fc.nat(255), fc.nat(255), fc.nat(255), fc.nat(255)).map((parts) => parts.join('.'));
+
+  it.each([
+    ['2001:DB8:0:0:0:0:0:1', '2001:db8:0:0:0:0:0:1'],
+    ['2001:db8::1', '2001:db8:0:0:0:0:0:1'],
+    ['::', '0:0:0:0:0:0:0:0'],
+    ['::1', '0:0:0:0:0:0:0:1'],
+    ['fe80::', 'fe80:0:0:0:0:0:0:0'],
+    ['::ffff:192.0.2.1', '192.0.2.1'],
+    ['0:0:0:0:0:FFFF:C000:0201', '192.0.2.1'],
+    ['64:ff9b::192.0.2.1', '64:ff9b:0:0:0:0:c000:201'],
+    ['192.0.2.1', '192.0.2.1'],
+    ['1.2.3', undefined],
+    ['fe80::1%eth0', undefined],
+  ])('canonicalIp(%j) = %j', (raw, expected) => {
+    expect(canonicalIp(raw)).toBe(expected);
+  });
+
+  it('five spellings of two addresses count as two: accepted when each is given once, refused when repeated', () => {
+    expect(value(checkIps('2001:db8::1,192.0.2.1'))).toEqual(['2001:db8::1', '192.0.2.1']);
+    expect(message(checkIps('2001:db8::1,192.0.2.1,2001:DB8:0:0:0:0:0:1'))).toMatch(/is the same address as '2001:db8::1'/);
+    expect(message(checkIps('2001:db8::1,192.0.2.1,::FFFF:192.0.2.1'))).toMatch(/is the same address as '192\.0\.2\.1'/);
+  });
+
+  // Eight 16-bit groups, written in any of the ways IPv6 allows.
+  const ipv6Words = fc.array(fc.nat(0xffff), { minLength: 8, maxLength: 8 });
+  const spell = (words: readonly number[], seed: number): string => {
+    const hex = words.map((w, i) => {
+      const h = w.toString(16);
+      const padded = (seed >> i) & 1 ? h.padStart(4, '0') : h;
+      return (seed >> (i + 8)) & 1 ? padded.toUpperCase() : padded;
+    });
+    // Compress the first run of zero groups when the seed says so.
+    const start = words.indexOf(0);
+    if (start >= 0 && (seed >> 16) & 1) {
+      let end = start;
+      while (end < 8 && words[end] === 0) end += 1;
+      return `${hex.slice(0, start).join(':')}::${hex.slice(end).join(':')}`;
+    }
+    return hex.join(':');
+  };
+
+  it('property: every spelling of an IPv6 address has one canonical form, the one node:net agrees with', () => {
+    fc.assert(
+      fc.property(ipv6Words, fc.nat(), fc.nat(), (words, a, b) => {
+        const first = spell(words, a);
+        const second = spell(words, b);
+        const canonical = canonicalIp(first);
+        expect(canonical).toBeDefined();
+        expect(canonicalIp(second)).toBe(canonical);
+        // node:net's own canonical text (inet_ntop) is the same address.
+        const viaNode = new SocketAddress({ address: first, family: 'ipv6' }).address;
+        expect(canonicalIp(viaNode)).toBe(canonical);
+        expect(message(checkIps(`${first},${second}`))).toMatch(/listed twice/);
+      }),
+    );
+  });
+
+  it('property: an IPv4 address and its IPv4-mapped IPv6 forms are one address', () => {
+    fc.assert(
+      fc.property(ipv4, fc.boolean(), (ip, hexTail) => {
+        const [a = 0, b = 0, c = 0, d = 0] = ip.split('.').map(Number);
+        const mapped = hexTail ? `::ffff:${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}` : `::FFFF:${ip}`;
+        expect(canonicalIp(mapped)).toBe(ip);
+        expect(message(checkIps(`${ip},${mapped}`))).toBe(`ip: '${mapped}' is the same address as '${ip}' (listed twice)`);
+      }),
+    );
+  });
+
+  it('property: distinct addresses are never called duplicates', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(ipv6Words, { minLength: 2, maxLength: 4, selector: (w) => w.join(':') }), fc.nat(), (list, seed) => {
+        const text = list.map((w) => spell(w, seed)).join(',');
+        const canonical = new Set(list.map((w) => canonicalIp(spell(w, 0))));
+        if (canonical.size === list.length) expect(checkIps(text).ok).toBe(true);
+      }),
+    );
+  });
 
   it('property: any 1–4 distinct IPv4s are accepted and round-trip', () => {
     fc.assert(
@@ -379,6 +462,7 @@ describe('validateTransferQuery', () => {
 describe('fieldError (live, per field)', () => {
   it('agrees with the whole-form rules, optional fields may be blank', () => {
     expect(fieldError('ip', '1.1.1.1,1.1.1.1')?.message).toBe("ip: '1.1.1.1' is listed twice");
+    expect(fieldError('ip', '2001:DB8:0:0:0:0:0:1, 2001:db8::1')?.message).toMatch(/is the same address as/);
     expect(fieldError('ip', '')).toBeUndefined();
     expect(fieldError('clientTranId', '')).toBeUndefined();
     expect(fieldError('clientTranId', 'abc')?.message).toBe('clientTranId: must be exactly 32 letters and digits (got 3)');
