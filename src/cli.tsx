@@ -9,7 +9,9 @@ import { runInteractive } from './commands/interactive';
 import { runKeysCreate } from './commands/keysCreate';
 import { runKeysList } from './commands/keysList';
 import { runProfileAdd, runProfileList, runProfileRemove, runProfileUse } from './commands/profile';
+import { similar, suggestCommand, suggestionText } from './commands/suggest';
 import { runTransfers } from './commands/transfers';
+import { sanitize } from './terminal/text';
 
 /** A strict whole-number option parser: digits only, within [min, max]. */
 function wholeNumber(min: number, max: number): (raw: string) => number {
@@ -55,6 +57,8 @@ export function buildProgram(
     .option('--demo', 'open the console against an embedded sandbox')
     .exitOverride()
     .showSuggestionAfterError(true)
+    // commander's errors echo argv (an unknown option, a bad value): each line is sanitised (DESIGN §5b).
+    .configureOutput({ outputError: (text, write) => write(sanitizeLines(text)) })
     .addHelpText(
       'after',
       '\nCredentials: BROKER_API_KEY, BROKER_API_SECRET (and BROKER_BASE_URL) from the environment first; else the profile\n' +
@@ -67,9 +71,12 @@ export function buildProgram(
     return { profile: o.profile, baseUrl: o.baseUrl, recvWindow: o.recvWindow, timeoutMs: o.timeout, logFile: o.logFile };
   };
 
-  program.argument('[command]').action(async (command: string | undefined) => {
-    // With an action of its own, commander would call a mistyped command "too many arguments".
-    if (command !== undefined) program.error(`error: unknown command '${command}' (see broker-console --help)`, { exitCode: EXIT.usage });
+  // No command opens the console. The root has an action for that, so commander hands it any unknown word
+  // (and the flags after it) instead of saying "unknown command": the suggestion is made here.
+  program.argument('[words...]').allowUnknownOption();
+  program.action(async () => {
+    const [first] = program.args;
+    if (first !== undefined) unknownWords(program, program.args);
     setExit(await runInteractive({ demo: program.opts<ProgramOptions>().demo === true }, context(globals())));
   });
 
@@ -207,6 +214,29 @@ export function buildProgram(
   return program;
 }
 
+/** Commander's text for stderr, each line sanitised; the line breaks commander put in are kept. */
+function sanitizeLines(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => sanitize(line, 4000))
+    .join('\n');
+}
+
+/** An unknown first word (or an unknown root option): an error naming it, with a suggestion; exit 2. */
+function unknownWords(program: Command, words: readonly string[]): never {
+  const first = words[0] ?? '';
+  if (first.startsWith('-')) {
+    const flag = first.split('=')[0] ?? first;
+    const longs = program.options.flatMap((o) => (o.long ? [o.long] : []));
+    const near = flag.startsWith('--') ? similar(flag.slice(2), longs.map((l) => l.slice(2))).map((l) => `--${l}`) : [];
+    program.error(`error: unknown option '${flag}'${suggestionText(near)}`, { exitCode: EXIT.usage, code: 'commander.unknownOption' });
+  }
+  const commands = program.commands.map((c) => ({ name: c.name(), subcommands: c.commands.map((s) => s.name()) }));
+  const suggestion = suggestionText(suggestCommand(words, [...commands, { name: 'help', subcommands: [] }]));
+  const seeHelp = suggestion === '' ? ' (see broker-console --help)' : '';
+  program.error(`error: unknown command '${first}'${seeHelp}${suggestion}`, { exitCode: EXIT.usage, code: 'commander.unknownCommand' });
+}
+
 export async function main(argv: readonly string[]): Promise<{ code: number; keepRunning: boolean }> {
   let exitCode: number = EXIT.ok;
   let keepRunning = false;
@@ -214,6 +244,7 @@ export async function main(argv: readonly string[]): Promise<{ code: number; kee
     stdout: process.stdout,
     stderr: process.stderr,
     stderrIsTTY: process.stderr.isTTY === true,
+    stdoutIsTTY: process.stdout.isTTY === true,
     env: process.env,
     now: () => Date.now(),
     globals,
@@ -235,7 +266,7 @@ export async function main(argv: readonly string[]): Promise<{ code: number; kee
 
 function lastResort(error: unknown): void {
   const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`error: ${message.split('\n')[0] ?? ''}\n`);
+  process.stderr.write(`error: ${sanitize(message.split('\n')[0] ?? '')}\n`);
   process.exit(EXIT.failure);
 }
 

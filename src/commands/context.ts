@@ -1,12 +1,13 @@
 // What every scriptable command gets from cli.tsx (or a test), and the shared exit-code rules (DESIGN §4).
 import type { BrokerApi, ClientConfig } from '../api/contract';
 import { BrokerError } from '../api/errors';
-import { type FieldError, formatFieldErrors } from '../api/validation';
+import type { FieldError, FieldName } from '../api/validation';
 import { openExchangeLog } from '../config/logFile';
 import { configFolder } from '../config/paths';
 import type { Environment } from '../credentials/fromEnvironment';
 import type { Keychain } from '../credentials/keychain';
 import { resolveTarget } from '../credentials/resolve';
+import { sanitize } from '../terminal/text';
 import { OutputClosedError } from './output';
 
 export const EXIT = {
@@ -35,6 +36,8 @@ export interface CommandContext {
   stderr: NodeJS.WritableStream;
   /** Progress lines go to stderr only when it is a terminal. */
   stderrIsTTY: boolean;
+  /** JSON and CSV are sanitised like the table when stdout is a terminal; default: stdout's own isTTY. */
+  stdoutIsTTY?: boolean;
   env: Environment;
   now: () => number;
   globals: GlobalOptions;
@@ -51,13 +54,61 @@ export function contextFolder(ctx: CommandContext): string {
   return ctx.configFolder ?? configFolder(ctx.env);
 }
 
-export function printLines(stream: NodeJS.WritableStream, lines: readonly string[]): void {
-  if (lines.length > 0) stream.write(`${lines.join('\n')}\n`);
+/** Whether stdout is a terminal (then JSON and CSV are sanitised as the table is). */
+export function stdoutIsTerminal(ctx: CommandContext): boolean {
+  return ctx.stdoutIsTTY ?? (ctx.stdout as { isTTY?: boolean }).isTTY === true;
 }
 
-/** Prints "error: <field>: <reason>" lines; the caller returns EXIT.usage without sending anything. */
+/** A line of text may hold this many code points of outside text; anything longer is cut with "…". */
+export const LINE_LIMIT = 4000;
+
+/**
+ * Lines for the operator (stderr messages, the commands' text answers). Each line is sanitised (DESIGN §5b):
+ * a control, an escape sequence or a line break that came from outside (a service message, an argv value
+ * echoed back, a file) becomes a visible mark, so it can neither drive the terminal nor start a line.
+ */
+export function printLines(stream: NodeJS.WritableStream, lines: readonly string[]): void {
+  if (lines.length > 0) stream.write(`${lines.map((line) => sanitize(line, LINE_LIMIT)).join('\n')}\n`);
+}
+
+/** The flag the operator typed for each field of the shared validation (which names wire fields). */
+export const FLAG_OF_FIELD: Readonly<Record<FieldName, string>> = {
+  subAccount: '--sub',
+  permissions: '--permissions',
+  ip: '--ip',
+  note: '--note',
+  clientTranId: '--client-tran-id',
+  startTime: '--start',
+  endTime: '--end',
+  page: '--page',
+  limit: '--limit',
+  fromAccountType: '--from-type',
+  toAccountType: '--to-type',
+  fromAccount: '--from-account',
+  toAccount: '--to-account',
+};
+
+// Wire names that only a field can mean (not plain words such as "note" or "page"), longest first.
+const WIRE_NAMES = /\b(fromAccountType|toAccountType|fromAccount|toAccount|subAccount|clientTranId|startTime|endTime)\b/g;
+
+/**
+ * A validation message as a command says it: "--to-type: required" rather than "toAccountType: required".
+ * Wire names mentioned in the reason ("must not be before startTime") become flags too, but never inside
+ * a quoted value the operator typed ('…').
+ */
+export function flagMessage(error: FieldError): string {
+  const prefix = `${error.field}: `;
+  const reason = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+  const renamed = reason
+    .split(/('[^']*')/)
+    .map((part, i) => (i % 2 === 1 ? part : part.replace(WIRE_NAMES, (name) => FLAG_OF_FIELD[name as FieldName])))
+    .join('');
+  return `${FLAG_OF_FIELD[error.field]}: ${renamed}`;
+}
+
+/** Prints "error: <flag>: <reason>" lines; the caller returns EXIT.usage without sending anything. */
 export function reportInvalid(ctx: CommandContext, errors: readonly FieldError[]): ExitCode {
-  printLines(ctx.stderr, formatFieldErrors(errors));
+  printLines(ctx.stderr, errors.map((e) => `error: ${flagMessage(e)}`));
   return EXIT.usage;
 }
 
@@ -79,7 +130,9 @@ export async function connect(ctx: CommandContext): Promise<BrokerApi | undefine
     ...(ctx.keychain ? { keychain: ctx.keychain } : {}),
   });
   if (!resolved.ok) {
-    const [first = '', ...rest] = resolved.message.split('\n');
+    // Only keychain problems are several lines (what failed, then what to do); any other message may echo
+    // an argv value (--profile), whose line breaks must not start lines of their own.
+    const [first = '', ...rest] = resolved.reason === 'keychain' ? resolved.message.split('\n') : [resolved.message];
     const named = resolved.profile && resolved.reason === 'keychain' && resolved.problem?.kind !== 'missing-entry';
     printLines(ctx.stderr, [`error: ${named ? `profile '${resolved.profile?.name ?? ''}': ` : ''}${first}`, ...rest]);
     return undefined;

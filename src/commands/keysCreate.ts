@@ -3,7 +3,8 @@
 // so stdout can be piped straight into a password manager or file of the operator's choosing.
 import type { CreatedKey } from '../api/types';
 import { validateNewKey } from '../api/validation';
-import { type CommandContext, EXIT, type ExitCode, closeQuietly, connect, printLines, reportFailure, reportInvalid } from './context';
+import { sanitize, sanitizeDeep, toJson } from '../terminal/text';
+import { type CommandContext, EXIT, type ExitCode, LINE_LIMIT, closeQuietly, connect, printLines, reportFailure, reportInvalid, stdoutIsTerminal } from './context';
 import { OutputClosedError, OutputSink, formatLocalTime, pad } from './output';
 
 export interface KeysCreateOptions {
@@ -16,6 +17,7 @@ export interface KeysCreateOptions {
 
 export const SECRET_WARNING = 'the secret key is shown only this once: store it now, it cannot be retrieved again';
 
+/** One line per field, each value sanitised (what the service sent cannot drive the terminal or add a line). */
 export function createdKeyText(key: CreatedKey): string {
   const rows: [string, string][] = [
     ['subAccount', key.subAccount],
@@ -26,7 +28,9 @@ export function createdKeyText(key: CreatedKey): string {
     ['note', key.note],
     ['created', formatLocalTime(key.createdAt)],
   ];
-  return rows.map(([name, value]) => `${pad(name, 13)}${value}`).join('\n') + '\n';
+  // The key and its secret are never cut (a copy from the screen must be whole); other fields are cut long.
+  const whole = new Set(['apiKey', 'secretKey']);
+  return rows.map(([name, value]) => `${pad(name, 13)}${sanitize(value, whole.has(name) ? LINE_LIMIT : undefined)}`).join('\n') + '\n';
 }
 
 export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandContext): Promise<ExitCode> {
@@ -42,8 +46,9 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
   const out = new OutputSink(ctx.stdout);
   let created: CreatedKey | undefined;
   try {
-    created = await api.createSubAccountKey(checked.value);
-    await out.write(options.json ? `${JSON.stringify(created)}\n` : createdKeyText(created));
+    const key = await api.createSubAccountKey(checked.value);
+    created = key;
+    await out.write(options.json ? `${toJson(stdoutIsTerminal(ctx) ? sanitizeDeep(key, LINE_LIMIT) : key)}\n` : createdKeyText(key));
     printLines(ctx.stderr, [`warning: ${SECRET_WARNING}`]);
     return EXIT.ok;
   } catch (error) {

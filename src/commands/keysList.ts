@@ -1,7 +1,8 @@
 // `keys list --sub NAME [--json]`: the API keys of one sub-account, as a table or a JSON array.
 import type { SubAccountKey } from '../api/types';
 import { checkSubAccount } from '../api/validation';
-import { type CommandContext, EXIT, type ExitCode, closeQuietly, connect, reportFailure, reportInvalid } from './context';
+import { sanitize, sanitizeDeep, toJson } from '../terminal/text';
+import { type CommandContext, EXIT, type ExitCode, closeQuietly, connect, reportFailure, reportInvalid, stdoutIsTerminal } from './context';
 import { type Column, OutputSink, formatLocalTime, formatTable } from './output';
 
 export interface KeysListOptions {
@@ -17,6 +18,7 @@ const COLUMNS: readonly Column[] = [
   { header: 'created' },
 ];
 
+/** The keys as a table for a terminal: every cell sanitised, columns aligned by display width. */
 export function keysTable(keys: readonly SubAccountKey[]): string {
   return formatTable(
     COLUMNS,
@@ -32,8 +34,9 @@ export async function runKeysList(options: KeysListOptions, ctx: CommandContext)
   const out = new OutputSink(ctx.stdout);
   try {
     const keys = await api.listSubAccountKeys(sub.value);
-    if (options.json) await out.write(`${JSON.stringify(keys, null, 2)}\n`);
-    else if (keys.length === 0) await out.write(`no API keys for ${sub.value}\n`);
+    // JSON keeps the data exact (controls escaped as \u); on a terminal it is sanitised like the table.
+    if (options.json) await out.write(`${toJson(stdoutIsTerminal(ctx) ? sanitizeDeep(keys) : keys, 2)}\n`);
+    else if (keys.length === 0) await out.write(`no API keys for ${sanitize(sub.value)}\n`);
     else await out.write(keysTable(keys));
     return EXIT.ok;
   } catch (error) {

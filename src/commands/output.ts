@@ -1,5 +1,7 @@
 // Output helpers for the scriptable commands: text tables, RFC 4180 CSV, local times, and a writer that
 // respects backpressure and notices a closed pipe (EPIPE) instead of crashing.
+// Tables are text for a terminal: every cell is sanitised (DESIGN §5b) and aligned by display width.
+import { displayWidth, sanitize } from '../terminal/text';
 
 export type Align = 'left' | 'right';
 
@@ -10,30 +12,34 @@ export interface Column {
   align?: Align;
 }
 
-function displayLength(text: string): number {
-  return [...text].length;
-}
-
+/** Padded with spaces to `width` terminal cells (CJK and emoji count two); never cut. */
 export function pad(text: string, width: number, align: Align = 'left'): string {
-  const fill = ' '.repeat(Math.max(0, width - displayLength(text)));
+  const fill = ' '.repeat(Math.max(0, width - displayWidth(text)));
   return align === 'right' ? fill + text : text + fill;
 }
 
-/** One table line: cells padded to their widths, two spaces apart, no trailing spaces. */
-export function tableLine(columns: readonly Column[], cells: readonly string[], widths: readonly number[]): string {
+/** Cells already sanitised, padded to their widths, two spaces apart, no trailing spaces. */
+function joinCells(columns: readonly Column[], cells: readonly string[], widths: readonly number[]): string {
   return columns
     .map((column, i) => pad(cells[i] ?? '', widths[i] ?? 0, column.align))
     .join('  ')
     .trimEnd();
 }
 
-/** A whole table (header + rows), each column as wide as its widest cell. Lines end with \n. */
+/**
+ * One table line: each cell sanitised (a control, an escape sequence or a line break in it becomes a visible
+ * mark, so the line stays one line), padded to its width in terminal cells, two spaces apart.
+ */
+export function tableLine(columns: readonly Column[], cells: readonly string[], widths: readonly number[]): string {
+  return joinCells(columns, cells.map((c) => sanitize(c)), widths);
+}
+
+/** A whole table (header + rows), each column as wide as its widest cell, cells sanitised. Lines end with \n. */
 export function formatTable(columns: readonly Column[], rows: readonly (readonly string[])[]): string {
-  const widths = columns.map((column, i) =>
-    Math.max(displayLength(column.header), ...rows.map((row) => displayLength(row[i] ?? ''))),
-  );
-  const lines = [tableLine(columns, columns.map((c) => c.header), widths)];
-  for (const row of rows) lines.push(tableLine(columns, row, widths));
+  const safe = rows.map((row) => columns.map((_, i) => sanitize(row[i] ?? '')));
+  const widths = columns.map((column, i) => Math.max(displayWidth(column.header), ...safe.map((row) => displayWidth(row[i] ?? ''))));
+  const lines = [joinCells(columns, columns.map((c) => c.header), widths)];
+  for (const row of safe) lines.push(joinCells(columns, row, widths));
   return `${lines.join('\n')}\n`;
 }
 
@@ -45,6 +51,26 @@ export function csvField(value: string): string {
 /** One CSV record, CRLF-terminated as RFC 4180 says. */
 export function csvRecord(values: readonly string[]): string {
   return `${values.map(csvField).join(',')}\r\n`;
+}
+
+/** A decimal number as the service writes amounts (the same rule the answer's schema applies). */
+const PLAIN_DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
+
+export function isPlainDecimal(value: string): boolean {
+  return PLAIN_DECIMAL.test(value);
+}
+
+/** What a spreadsheet would read as a formula (or a DDE command): =, +, -, @, tab or CR first. */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * A CSV cell a spreadsheet cannot run (OWASP "CSV injection"): a value starting with =, +, -, @, tab or CR
+ * gets a leading single quote, so it is shown as text. A number is left alone when `numeric` says the
+ * column holds numbers and the value is a plain decimal (an amount of -12.5 stays -12.5; "-1+1" does not).
+ */
+export function neutraliseCsvCell(value: string, numeric = false): string {
+  if (numeric && isPlainDecimal(value)) return value;
+  return FORMULA_START.test(value) ? `'${value}` : value;
 }
 
 export { formatLocalTime } from '../api/timeInput';

@@ -17,7 +17,8 @@ import {
   saveProfile,
   setDefaultProfile,
 } from '../credentials/profiles';
-import { type CommandContext, EXIT, type ExitCode, contextFolder, printLines, reportUsage } from './context';
+import { sanitizeDeep, toJson } from '../terminal/text';
+import { type CommandContext, EXIT, type ExitCode, contextFolder, printLines, reportUsage, stdoutIsTerminal } from './context';
 import { formatTable } from './output';
 import { type TerminalIn, readHiddenLine, readLines } from './terminalInput';
 
@@ -249,10 +250,12 @@ export async function runProfileList(options: { json?: boolean }, ctx: CommandCo
     listed.push(row);
   }
   if (options.json) {
-    ctx.stdout.write(`${JSON.stringify(listed, null, 2)}\n`);
+    // Names and URLs come from a file: exact (escaped) in JSON, sanitised when stdout is a terminal.
+    ctx.stdout.write(`${toJson(stdoutIsTerminal(ctx) ? sanitizeDeep(listed) : listed, 2)}\n`);
   } else if (listed.length === 0) {
     printLines(ctx.stdout, [`no profiles: add one with \`broker-console profile add NAME --base-url URL\``]);
   } else {
+    // formatTable sanitises every cell (profiles.json is outside text).
     ctx.stdout.write(
       formatTable(
         [{ header: ' ' }, { header: 'name' }, { header: 'base URL' }, { header: 'API key' }, { header: 'secret' }],

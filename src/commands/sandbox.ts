@@ -1,6 +1,7 @@
 // `broker-console sandbox`: run the embedded sandbox alone until SIGINT/SIGTERM, saying how to reach it.
 import { startSandbox } from '../sandbox/server';
 import type { RunningSandbox } from '../sandbox/types';
+import { sanitize, toJson } from '../terminal/text';
 
 export interface SandboxCommandOptions {
   host?: string;
@@ -52,7 +53,7 @@ export async function runSandboxCommand(
 }
 
 function describeJson(sandbox: RunningSandbox): string {
-  return JSON.stringify({
+  return toJson({
     baseUrl: sandbox.baseUrl,
     apiKey: sandbox.apiKey,
     secretKey: sandbox.secretKey,
@@ -60,13 +61,14 @@ function describeJson(sandbox: RunningSandbox): string {
   });
 }
 
+/** Values the operator gave (--api-key, --secret-key, --host) are echoed sanitised. */
 function describeText(sandbox: RunningSandbox, seed: number): string {
   return [
-    `base URL:     ${sandbox.baseUrl}`,
-    `API key:      ${sandbox.apiKey}`,
-    `secret key:   ${sandbox.secretKey}`,
-    `sub-accounts: ${sandbox.subAccounts.join(', ')}`,
-    `(sandbox with seed ${seed}; API key header ${sandbox.apiKeyHeader}; Ctrl-C stops it)`,
+    `base URL:     ${sanitize(sandbox.baseUrl)}`,
+    `API key:      ${sanitize(sandbox.apiKey)}`,
+    `secret key:   ${sanitize(sandbox.secretKey)}`,
+    `sub-accounts: ${sanitize(sandbox.subAccounts.join(', '))}`,
+    `(sandbox with seed ${seed}; API key header ${sanitize(sandbox.apiKeyHeader)}; Ctrl-C stops it)`,
     '',
   ].join('\n');
 }

@@ -5,6 +5,7 @@ import { type TransferQueryInput, validateTransferQuery } from '../api/validatio
 import { AssetTotals } from '../export/totals';
 import { type PageVisit, forEachTransferPage } from '../export/transferPages';
 import { type TextSink, csvWriter, jsonWriter } from '../export/transferWriters';
+import { displayWidth, sanitize } from '../terminal/text';
 import {
   type CommandContext,
   EXIT,
@@ -15,6 +16,7 @@ import {
   reportFailure,
   reportInvalid,
   reportUsage,
+  stdoutIsTerminal,
 } from './context';
 import { type Column, OutputSink, formatLocalTime, pad, tableLine } from './output';
 
@@ -29,7 +31,10 @@ export interface TransfersOptions extends Omit<Partial<TransferQueryInput>, 'fro
   format?: string;
 }
 
-/** Fixed widths so the table can be printed page by page; a longer value pushes its row, never gets cut. */
+/**
+ * Fixed widths (terminal cells) so the table can be printed page by page; a longer value pushes its row,
+ * never gets cut (short of the sanitiser's field limit). Every cell is sanitised by tableLine.
+ */
 export const TABLE_COLUMNS: readonly Column[] = [
   { header: 'time', width: 19 },
   { header: 'tranId', width: 20 },
@@ -94,8 +99,9 @@ function tableWriter(write: TextSink): TransferOutput {
       }
       const lines = ['', all ? `totals (${count} rows, ${pages} pages):` : `totals of page ${lastPage} (${count} rows):`];
       const entries = totals.entries();
-      const width = Math.max(...entries.map(([asset]) => asset.length));
-      for (const [asset, sum] of entries) lines.push(`  ${pad(asset, width)}  ${sum}`);
+      const assets = entries.map(([asset, sum]) => [sanitize(asset), sum] as const);
+      const width = Math.max(...assets.map(([asset]) => displayWidth(asset)));
+      for (const [asset, sum] of assets) lines.push(`  ${pad(asset, width)}  ${sum}`);
       if (totals.unparsable > 0) lines.push(`  (${totals.unparsable} amounts were not decimals and are left out)`);
       if (!all) lines.push(short ? 'no more pages' : `more pages: --page ${lastPage + 1}, or --all for every page`);
       await write(`${lines.join('\n')}\n`);
@@ -125,15 +131,17 @@ export async function runTransfers(options: TransfersOptions, ctx: CommandContex
     ctx.now(),
   );
   if (!checked.ok) reportInvalid(ctx, checked.errors);
-  if (badFormat) reportUsage(ctx, `--format: must be table, json or csv (got '${options.format ?? ''}')`);
+  if (badFormat) reportUsage(ctx, `--format: must be table, json or csv (got '${sanitize(options.format ?? '', 40)}')`);
   if (!checked.ok || badFormat) return EXIT.usage;
 
   const api = await connect(ctx);
   if (!api) return EXIT.usage;
   const out = new OutputSink(ctx.stdout);
   const write: TextSink = (text) => out.write(text);
+  // CSV and JSON keep the data exact for a file or a pipe; on a terminal they are sanitised like the table.
+  const terminal = { terminal: stdoutIsTerminal(ctx) };
   const output: TransferOutput =
-    format === 'table' ? tableWriter(write) : plain(format === 'csv' ? csvWriter(write) : jsonWriter(write));
+    format === 'table' ? tableWriter(write) : plain(format === 'csv' ? csvWriter(write, terminal) : jsonWriter(write, terminal));
   const all = options.all === true;
   const query = checked.value;
   const summary: Summary = { pages: 0, lastPage: query.page ?? 1, short: false, all };

@@ -108,3 +108,54 @@ export function wrapByWidth(text: string, width: number): string[] {
   if (line !== '' || lines.length === 0) lines.push(line);
   return lines;
 }
+
+// Characters JSON.stringify leaves raw that must not reach a reader raw: DEL, C1 controls, line and
+// paragraph separators, bidi marks, embeddings, overrides and isolates (C0 it escapes itself).
+const JSON_UNSAFE = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * JSON text with every character a terminal or a reader could be fooled by written as a \uXXXX escape:
+ * JSON.stringify escapes C0 controls; this adds DEL, C1, U+2028/2029 and bidi controls. The data is
+ * unchanged (JSON.parse gives back exactly what was stringified). Outside strings JSON text is ASCII,
+ * so the replacement can only touch string contents.
+ */
+export function escapeJsonText(json: string): string {
+  return json.replace(JSON_UNSAFE, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** JSON.stringify followed by escapeJsonText: exact data, no raw control or bidi character in the text. */
+export function toJson(value: unknown, space?: number): string {
+  return escapeJsonText(JSON.stringify(value, null, space));
+}
+
+/** A JSON-like value with every string in it (keys too) sanitised: what a terminal may be shown of data. */
+export function sanitizeDeep<T>(value: T, limit = FIELD_LIMIT): T {
+  if (typeof value === 'string') return sanitize(value, limit) as T;
+  if (Array.isArray(value)) return value.map((v: unknown) => sanitizeDeep(v, limit)) as T;
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[sanitize(k, limit)] = sanitizeDeep(v, limit);
+    return out as T;
+  }
+  return value;
+}
+
+/** Word-wraps text into lines of at most `width` cells; a word longer than a line is cut at grapheme boundaries. */
+export function wrapText(text: string, width: number): string[] {
+  const room = Math.max(1, width);
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    const next = line === '' ? word : `${line} ${word}`;
+    if (displayWidth(next) <= room) {
+      line = next;
+      continue;
+    }
+    if (line !== '') lines.push(line);
+    const pieces = wrapByWidth(word, room);
+    line = pieces.pop() ?? '';
+    lines.push(...pieces);
+  }
+  lines.push(line);
+  return lines;
+}

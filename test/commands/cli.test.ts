@@ -33,7 +33,7 @@ describe('validation happens before anything is sent', () => {
         sandboxEnv(fresh),
       );
       expect(result.code).toBe(2);
-      expect(result.stderr).toBe('error: ip: at most 4 addresses (got 5)\n');
+      expect(result.stderr).toBe('error: --ip: at most 4 addresses (got 5)\n');
       expect(result.stdout).toBe('');
       expect(fresh.requests()).toHaveLength(0);
     } finally {
@@ -42,24 +42,24 @@ describe('validation happens before anything is sent', () => {
   });
 
   const cases: [string, string[], RegExp][] = [
-    ['keys list without --sub', ['keys', 'list'], /^error: subAccount: required\n$/],
-    ['keys list, spaces in --sub', ['keys', 'list', '--sub', 'a b'], /^error: subAccount: must not contain spaces/],
-    ['keys create without anything', ['keys', 'create'], /^error: subAccount: required\nerror: permissions: .*\nerror: note: required/],
-    ['keys create, bad permission', ['keys', 'create', '--sub', 'd', '--permissions', 'A-B', '--note', 'n'], /^error: permissions: 'A-B' is not a permission name/],
-    ['keys create, CIDR', ['keys', 'create', '--sub', 'd', '--permissions', 'A', '--note', 'n', '--ip', '10.0.0.0/24'], /^error: ip: '10\.0\.0\.0\/24' is a range \(CIDR\); give single addresses\n$/],
-    ['keys create, empty ip entry', ['keys', 'create', '--sub', 'd', '--permissions', 'A', '--note', 'n', '--ip', '1.1.1.1,,2.2.2.2'], /^error: ip: empty address between commas\n$/],
-    ['keys create, duplicate ip', ['keys', 'create', '--sub', 'd', '--permissions', 'A', '--note', 'n', '--ip', '1.1.1.1,1.1.1.1'], /^error: ip: '1\.1\.1\.1' is listed twice\n$/],
-    ['keys create, long note', ['keys', 'create', '--sub', 'd', '--permissions', 'A', '--note', 'x'.repeat(101)], /^error: note: at most 100 characters \(got 101\)\n$/],
-    ['transfers without types', ['transfers'], /^error: fromAccountType: required.*\nerror: toAccountType: required/],
-    ['transfers, bad start', ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--start', 'soon'], /^error: startTime: 'soon' is not a time/],
-    ['transfers, epoch seconds', ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--end', '1763726400'], /^error: endTime: '1763726400' looks like epoch seconds; give milliseconds \(1763726400000\)\n$/],
-    ['transfers, start after end', ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--start', 'now', '--end', '7d'], /^error: endTime: must not be before startTime/],
-    ['transfers, short clientTranId', ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--client-tran-id', 'abc'], /^error: clientTranId: must be exactly 32 letters and digits \(got 3\)\n$/],
-    ['transfers, page 0', ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--page', '0'], /^error: page: must be a whole number of 1 or more \(got 0\)\n$/],
-    ['transfers, limit 501', ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--limit', '501'], /^error: limit: must be a whole number from 1 to 500 \(got 501\)\n$/],
-    ['transfers, limit 1.5', ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--limit', '1.5'], /^error: limit: must be a whole number from 1 to 500 \(got '1\.5'\)\n$/],
-    ['transfers, bad account', ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--to-account', 'a b'], /^error: toAccount: must not contain spaces/],
-    ['transfers, bad type', ['transfers', '--from-type', 'SP-OT', '--to-type', 'FUTURE'], /^error: fromAccountType: 'SP-OT' is not an account type/],
+    ['keys list without --sub', ['keys', 'list'], /^error: --sub: required\n$/],
+    ['keys list, spaces in --sub', ['keys', 'list', '--sub', 'a b'], /^error: --sub: must not contain spaces/],
+    ['keys create without anything', ['keys', 'create'], /^error: --sub: required\nerror: --permissions: .*\nerror: --note: required/],
+    ['keys create, bad permission', ['keys', 'create', '--sub', 'd', '--permissions', 'A-B', '--note', 'n'], /^error: --permissions: 'A-B' is not a permission name/],
+    ['keys create, CIDR', ['keys', 'create', '--sub', 'd', '--permissions', 'A', '--note', 'n', '--ip', '10.0.0.0/24'], /^error: --ip: '10\.0\.0\.0\/24' is a range \(CIDR\); give single addresses\n$/],
+    ['keys create, empty ip entry', ['keys', 'create', '--sub', 'd', '--permissions', 'A', '--note', 'n', '--ip', '1.1.1.1,,2.2.2.2'], /^error: --ip: empty address between commas\n$/],
+    ['keys create, duplicate ip', ['keys', 'create', '--sub', 'd', '--permissions', 'A', '--note', 'n', '--ip', '1.1.1.1,1.1.1.1'], /^error: --ip: '1\.1\.1\.1' is listed twice\n$/],
+    ['keys create, long note', ['keys', 'create', '--sub', 'd', '--permissions', 'A', '--note', 'x'.repeat(101)], /^error: --note: at most 100 characters \(got 101\)\n$/],
+    ['transfers without types', ['transfers'], /^error: --from-type: required.*\nerror: --to-type: required/],
+    ['transfers, bad start', ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--start', 'soon'], /^error: --start: 'soon' is not a time/],
+    ['transfers, epoch seconds', ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--end', '1763726400'], /^error: --end: '1763726400' looks like epoch seconds; give milliseconds \(1763726400000\)\n$/],
+    ['transfers, start after end', ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--start', 'now', '--end', '7d'], /^error: --end: must not be before --start/],
+    ['transfers, short clientTranId', ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--client-tran-id', 'abc'], /^error: --client-tran-id: must be exactly 32 letters and digits \(got 3\)\n$/],
+    ['transfers, page 0', ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--page', '0'], /^error: --page: must be a whole number of 1 or more \(got 0\)\n$/],
+    ['transfers, limit 501', ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--limit', '501'], /^error: --limit: must be a whole number from 1 to 500 \(got 501\)\n$/],
+    ['transfers, limit 1.5', ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--limit', '1.5'], /^error: --limit: must be a whole number from 1 to 500 \(got '1\.5'\)\n$/],
+    ['transfers, bad account', ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--to-account', 'a b'], /^error: --to-account: must not contain spaces/],
+    ['transfers, bad type', ['transfers', '--from-type', 'SP-OT', '--to-type', 'FUTURE'], /^error: --from-type: 'SP-OT' is not an account type/],
     ['transfers, bad format', ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--format', 'xml'], /^error: --format: must be table, json or csv \(got 'xml'\)\n$/],
   ];
   it.each(cases)('%s → exit 2, field named, nothing sent', async (_name, args, stderr) => {

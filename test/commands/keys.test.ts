@@ -64,7 +64,7 @@ describe('keys list', () => {
     const before = requestCount(sandbox);
     const { ctx, err } = testContext(sandbox);
     expect(await runKeysList({ sub: 'a b' }, ctx)).toBe(EXIT.usage);
-    expect(err.text()).toBe("error: subAccount: must not contain spaces ('a b')\n");
+    expect(err.text()).toBe("error: --sub: must not contain spaces ('a b')\n");
     expect(requestCount(sandbox)).toBe(before);
   });
 
@@ -122,14 +122,14 @@ describe('keys create', () => {
   });
 
   it.each([
-    [{ permissions: 'SPOT_ACCOUNT_READ', note: 'n' }, 'error: subAccount: required'],
-    [{ sub: 'd', note: 'n' }, 'error: permissions: at least one is required (e.g. SPOT_ACCOUNT_READ)'],
-    [{ sub: 'd', permissions: 'SPOT-READ', note: 'n' }, "error: permissions: 'SPOT-READ' is not a permission name"],
-    [{ sub: 'd', permissions: 'SPOT_ACCOUNT_READ' }, 'error: note: required'],
-    [{ sub: 'd', permissions: 'SPOT_ACCOUNT_READ', note: 'n', ip: '1.1.1.1,2.2.2.2,3.3.3.3,4.4.4.4,5.5.5.5' }, 'error: ip: at most 4 addresses (got 5)'],
-    [{ sub: 'd', permissions: 'SPOT_ACCOUNT_READ', note: 'n', ip: '10.0.0.0/8' }, "error: ip: '10.0.0.0/8' is a range (CIDR)"],
-    [{ sub: 'd', permissions: 'SPOT_ACCOUNT_READ', note: 'n', ip: '1.1.1.1,1.1.1.1' }, "error: ip: '1.1.1.1' is listed twice"],
-    [{ sub: 'd', permissions: 'SPOT_ACCOUNT_READ', note: 'x'.repeat(101) }, 'error: note: at most 100 characters (got 101)'],
+    [{ permissions: 'SPOT_ACCOUNT_READ', note: 'n' }, 'error: --sub: required'],
+    [{ sub: 'd', note: 'n' }, 'error: --permissions: at least one is required (e.g. SPOT_ACCOUNT_READ)'],
+    [{ sub: 'd', permissions: 'SPOT-READ', note: 'n' }, "error: --permissions: 'SPOT-READ' is not a permission name"],
+    [{ sub: 'd', permissions: 'SPOT_ACCOUNT_READ' }, 'error: --note: required'],
+    [{ sub: 'd', permissions: 'SPOT_ACCOUNT_READ', note: 'n', ip: '1.1.1.1,2.2.2.2,3.3.3.3,4.4.4.4,5.5.5.5' }, 'error: --ip: at most 4 addresses (got 5)'],
+    [{ sub: 'd', permissions: 'SPOT_ACCOUNT_READ', note: 'n', ip: '10.0.0.0/8' }, "error: --ip: '10.0.0.0/8' is a range (CIDR)"],
+    [{ sub: 'd', permissions: 'SPOT_ACCOUNT_READ', note: 'n', ip: '1.1.1.1,1.1.1.1' }, "error: --ip: '1.1.1.1' is listed twice"],
+    [{ sub: 'd', permissions: 'SPOT_ACCOUNT_READ', note: 'x'.repeat(101) }, 'error: --note: at most 100 characters (got 101)'],
   ])('%j exits 2 with nothing sent: %s', async (options, expected) => {
     const before = requestCount(sandbox);
     const { ctx, err, out } = testContext(sandbox);
@@ -142,6 +142,6 @@ describe('keys create', () => {
   it('lists every bad field at once', async () => {
     const { ctx, err } = testContext(sandbox);
     expect(await runKeysCreate({ ip: '1.1.1.1/8' }, ctx)).toBe(EXIT.usage);
-    expect(err.text().trimEnd().split('\n').map((l) => l.split(':')[1]?.trim())).toEqual(['subAccount', 'permissions', 'ip', 'note']);
+    expect(err.text().trimEnd().split('\n').map((l) => l.split(':')[1]?.trim())).toEqual(['--sub', '--permissions', '--ip', '--note']);
   });
 });

@@ -199,17 +199,17 @@ describe('transfers, one page as a table', () => {
 
 describe('transfers input errors: exit 2, field named, nothing sent', () => {
   it.each([
-    [{ toType: 'FUTURE' }, 'error: fromAccountType: required'],
-    [{ fromType: 'SPOT' }, 'error: toAccountType: required'],
-    [{ fromType: 'SP0T', toType: 'FUTURE' }, "error: fromAccountType: 'SP0T' is not an account type"],
-    [{ fromType: 'SPOT', toType: 'FUTURE', fromAccount: 'a b' }, 'error: fromAccount: must not contain spaces'],
-    [{ fromType: 'SPOT', toType: 'FUTURE', toAccount: 'a\tb' }, 'error: toAccount: must not contain control characters'],
-    [{ fromType: 'SPOT', toType: 'FUTURE', start: 'yesterday' }, "error: startTime: 'yesterday' is not a time"],
-    [{ fromType: 'SPOT', toType: 'FUTURE', end: '1700000000' }, "error: endTime: '1700000000' looks like epoch seconds"],
-    [{ fromType: 'SPOT', toType: 'FUTURE', start: '1d', end: '2d' }, 'error: endTime: must not be before startTime'],
-    [{ fromType: 'SPOT', toType: 'FUTURE', clientTranId: 'abc' }, 'error: clientTranId: must be exactly 32 letters and digits (got 3)'],
-    [{ fromType: 'SPOT', toType: 'FUTURE', page: '0' }, 'error: page: must be a whole number of 1 or more (got 0)'],
-    [{ fromType: 'SPOT', toType: 'FUTURE', limit: '501' }, 'error: limit: must be a whole number from 1 to 500 (got 501)'],
+    [{ toType: 'FUTURE' }, 'error: --from-type: required'],
+    [{ fromType: 'SPOT' }, 'error: --to-type: required'],
+    [{ fromType: 'SP0T', toType: 'FUTURE' }, "error: --from-type: 'SP0T' is not an account type"],
+    [{ fromType: 'SPOT', toType: 'FUTURE', fromAccount: 'a b' }, 'error: --from-account: must not contain spaces'],
+    [{ fromType: 'SPOT', toType: 'FUTURE', toAccount: 'a\tb' }, 'error: --to-account: must not contain control characters'],
+    [{ fromType: 'SPOT', toType: 'FUTURE', start: 'yesterday' }, "error: --start: 'yesterday' is not a time"],
+    [{ fromType: 'SPOT', toType: 'FUTURE', end: '1700000000' }, "error: --end: '1700000000' looks like epoch seconds"],
+    [{ fromType: 'SPOT', toType: 'FUTURE', start: '1d', end: '2d' }, 'error: --end: must not be before --start'],
+    [{ fromType: 'SPOT', toType: 'FUTURE', clientTranId: 'abc' }, 'error: --client-tran-id: must be exactly 32 letters and digits (got 3)'],
+    [{ fromType: 'SPOT', toType: 'FUTURE', page: '0' }, 'error: --page: must be a whole number of 1 or more (got 0)'],
+    [{ fromType: 'SPOT', toType: 'FUTURE', limit: '501' }, 'error: --limit: must be a whole number from 1 to 500 (got 501)'],
     [{ fromType: 'SPOT', toType: 'FUTURE', format: 'xml' }, "error: --format: must be table, json or csv (got 'xml')"],
   ])('%j → %s', async (options, expected) => {
     const before = requestCount(sandbox);

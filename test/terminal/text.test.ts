@@ -1,0 +1,192 @@
+// The one sanitiser for outside text, display widths and fitting, and the JSON escaper (DESIGN §5b).
+import fc from 'fast-check';
+import stringWidth from 'string-width';
+import { describe, expect, it } from 'vitest';
+import {
+  FIELD_LIMIT,
+  cell,
+  displayWidth,
+  escapeJsonText,
+  fit,
+  graphemes,
+  sanitize,
+  sanitizeDeep,
+  takeWidth,
+  toJson,
+  wrapByWidth,
+} from '../../src/terminal/text';
+
+/** Hostile strings a service (or a proxy) could send in any field. */
+export const HOSTILE: readonly [string, string][] = [
+  ['OSC 52 clipboard write', '\x1b]52;c;cm0gLXJmIH4K\x07'],
+  ['OSC 0 title', '\x1b]0;pwned\x07'],
+  ['OSC 8 hyperlink', '\x1b]8;;https://evil.example\x1b\\click\x1b]8;;\x1b\\'],
+  ['CSI clear screen', '\x1b[2J\x1b[H'],
+  ['DCS', '\x1bPq#0;2;0;0;0\x1b\\'],
+  ['APC', '\x1b_Gf=100;payload\x1b\\'],
+  ['lone ESC', 'a\x1bb'],
+  ['BEL', 'ding\x07'],
+  ['NUL', 'nul\x00here'],
+  ['CR-LF', 'first line\r\nerror: fake second line'],
+  ['DEL', 'del\x7f'],
+  ['C1 CSI', 'c1\u009b2J'],
+  ['C1 OSC', '\u009d0;title\u009c'],
+  ['RLO', 'abc\u202Etxt.exe'],
+  ['LRI', '\u2066isolate\u2069'],
+  ['line separator', 'a\u2028b\u2029c'],
+];
+
+/** No byte or character a terminal acts on: C0 controls (so ESC, BEL, NUL, CR, LF), DEL, C1, bidi controls. */
+// eslint-disable-next-line no-control-regex
+export const TERMINAL_UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
+describe('sanitize', () => {
+  it.each(HOSTILE)('%s: nothing a terminal acts on is left, and every character is accounted for', (_name, text) => {
+    const safe = sanitize(text);
+    expect(safe).not.toMatch(TERMINAL_UNSAFE);
+    // One mark per code point: printable characters stay, each control becomes one visible mark.
+    expect(safe.length).toBeGreaterThanOrEqual([...text].length);
+  });
+
+  it('gives the marks the sanitiser promises', () => {
+    expect(sanitize('\x1b]0;pwned\x07')).toBe('␛]0;pwned␇');
+    expect(sanitize('a\r\nb')).toBe('a␍␊b');
+    expect(sanitize('\x00\x7f')).toBe('␀␡');
+    expect(sanitize('\u009b')).toBe('<U+009B>');
+    expect(sanitize('x\u202Ey')).toBe('x<U+202E>y');
+    expect(sanitize('\u2066')).toBe('<U+2066>');
+  });
+
+  it('leaves ordinary text (CJK, emoji, accents) as it is', () => {
+    for (const text of ['trading bot', '交易机器人', '👩‍💻 desk', 'café', 'e\u0301', '🇯🇵']) expect(sanitize(text)).toBe(text);
+  });
+
+  it('cuts a 200,000-character field to FIELD_LIMIT code points plus "…", quickly', () => {
+    const huge = `${'\x1b]52;c;'}${'A'.repeat(200_000)}\x07`;
+    const started = performance.now();
+    const safe = sanitize(huge);
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect([...safe]).toHaveLength(FIELD_LIMIT + 1);
+    expect(safe.endsWith('…')).toBe(true);
+    expect(safe).not.toMatch(TERMINAL_UNSAFE);
+    // A field of astral characters (two UTF-16 units each) is cut at the same number of code points.
+    expect([...sanitize('😀'.repeat(5000))]).toHaveLength(FIELD_LIMIT + 1);
+  });
+
+  it('property: the result never holds a control, and text without one is unchanged', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (text) => {
+        const safe = sanitize(text);
+        expect(safe).not.toMatch(TERMINAL_UNSAFE);
+        expect(safe).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
+        if (!TERMINAL_UNSAFE.test(text) && !/[\u061c\u200e\u200f\ud800-\udfff]/.test(text)) expect(safe).toBe(text);
+      }),
+    );
+  });
+
+  it('property: sanitising twice changes nothing (marks are themselves safe)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (text) => {
+        const once = sanitize(text);
+        expect(sanitize(once, Number.MAX_SAFE_INTEGER)).toBe(once);
+      }),
+    );
+  });
+
+  it('property: a field is at most limit+1 code points, whatever its length', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 400 }), fc.integer({ min: 1, max: 100 }), (text, limit) => {
+        expect([...sanitize(text, limit)].length).toBeLessThanOrEqual(limit + 1);
+      }),
+    );
+  });
+});
+
+const wideText = fc.string({ unit: fc.constantFrom('a', 'Z', ' ', '交', '易', '😀', '👩‍💻', 'é', 'e\u0301', '🇯🇵', '-'), maxLength: 30 });
+
+describe('display width and fitting', () => {
+  it('counts terminal cells, not code points or UTF-16 units', () => {
+    expect(displayWidth('abc')).toBe(3);
+    expect(displayWidth('交易')).toBe(4);
+    expect(displayWidth('😀')).toBe(2);
+    expect(displayWidth('e\u0301')).toBe(1);
+    expect(displayWidth('👩‍💻')).toBe(2);
+  });
+
+  it('fit pads CJK and emoji to the same width as ASCII', () => {
+    expect(fit('交易', 6)).toBe('交易  ');
+    expect(fit('😀', 4, 'right')).toBe('  😀');
+    expect(fit('交易机器人', 5)).toBe('交易…');
+    expect(displayWidth(fit('交易机器人', 6))).toBe(6);
+  });
+
+  it('property: fit is exactly `width` cells and never splits a grapheme', () => {
+    fc.assert(
+      fc.property(wideText, fc.integer({ min: 1, max: 40 }), fc.constantFrom<'left' | 'right'>('left', 'right'), (text, width, align) => {
+        const fitted = fit(text, width, align);
+        expect(stringWidth(fitted)).toBe(width);
+        if (displayWidth(text) <= width) {
+          const pad = ' '.repeat(width - displayWidth(text));
+          expect(fitted).toBe(align === 'left' ? text + pad : pad + text);
+        } else {
+          const head = takeWidth(text, width - 1);
+          expect(fitted.startsWith(`${head}…`)).toBe(true);
+          // The kept part ends at a grapheme boundary of the text.
+          const all = graphemes(text);
+          const kept = graphemes(head);
+          expect(all.slice(0, kept.length)).toEqual(kept);
+        }
+      }),
+    );
+  });
+
+  it('property: cell sanitises and fits in one step', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 100 }), fc.integer({ min: 1, max: 30 }), (text, width) => {
+        const out = cell(text, width);
+        expect(out).not.toMatch(TERMINAL_UNSAFE);
+        expect(displayWidth(out)).toBe(width);
+      }),
+    );
+  });
+
+  it('property: wrapByWidth keeps every grapheme, and no line is wider than asked', () => {
+    fc.assert(
+      fc.property(wideText, fc.integer({ min: 2, max: 20 }), (text, width) => {
+        const lines = wrapByWidth(text, width);
+        expect(lines.join('')).toBe(text);
+        for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(width);
+      }),
+    );
+  });
+});
+
+describe('JSON escaping', () => {
+  it('escapes what JSON.stringify leaves raw, and the data reads back exactly', () => {
+    for (const [, text] of HOSTILE) {
+      const json = toJson({ note: text });
+      expect(json).not.toMatch(TERMINAL_UNSAFE);
+      expect(JSON.parse(json)).toEqual({ note: text });
+    }
+    expect(escapeJsonText(JSON.stringify('\u009b\u202e\u2028'))).toBe('"\\u009b\\u202e\\u2028"');
+  });
+
+  it('property: any value round-trips through toJson and JSON.parse, with no raw control in the text', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.string({ unit: 'binary' }), (value, text) => {
+        for (const v of [value, text, { [text]: text }]) {
+          const json = toJson(v, 2);
+          // Line breaks between members (the indentation) are JSON's own; nothing else is raw.
+          // eslint-disable-next-line no-control-regex
+          expect(json).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/);
+          expect(JSON.parse(json)).toEqual(JSON.parse(JSON.stringify(v)));
+        }
+      }),
+    );
+  });
+
+  it('sanitizeDeep sanitises every string, keys included, and keeps numbers and booleans', () => {
+    const value = sanitizeDeep({ 'k\x1b': ['a\x07', 1, true, null, { n: '\u202e' }] });
+    expect(value).toEqual({ 'k␛': ['a␇', 1, true, null, { n: '<U+202E>' }] });
+  });
+});
