@@ -18,9 +18,11 @@ export interface InteractiveOptions {
 export async function runInteractive(options: InteractiveOptions, ctx: CommandContext): Promise<ExitCode | 130 | 143 | 129> {
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
-  // chalk reads the colour level when Ink loads; NO_COLOR must be mapped before that.
+  // NO_COLOR takes colours away through the theme only: inverse, bold and markers still show the
+  // selection, the focus and the text cursor (FORCE_COLOR=0 would remove those too).
   const noColor = ctx.env.NO_COLOR !== undefined && ctx.env.NO_COLOR !== '';
-  if (noColor) process.env.FORCE_COLOR = '0';
+  // With CI set Ink draws only the last frame, a blank screen on a real terminal: a terminal means live.
+  if (stdout.isTTY) for (const name of ['CI', 'CONTINUOUS_INTEGRATION']) if (name in process.env) process.env[name] = 'false';
   const { runConsole, terminalProblem } = await import('../ui/run');
   const problem = terminalProblem(stdin, stdout);
   if (problem) {

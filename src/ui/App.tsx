@@ -1,6 +1,6 @@
 // The root only chooses what to show: chrome around the screen stack, and the global keys.
-import React, { useCallback, useEffect, useMemo, useReducer, useState } from 'react';
-import { Box, useInput } from 'ink';
+import React, { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { Box, Text, useInput, useStdin, type Key } from 'ink';
 import { Header } from './components/Header';
 import { StatusBar } from './components/StatusBar';
 import { Footer } from './components/Footer';
@@ -8,6 +8,7 @@ import { HelpOverlay } from './components/HelpOverlay';
 import { KeyRouterProvider, createKeyRouter } from './hooks/useKeys';
 import { useTerminalSize } from './hooks/useTerminalSize';
 import { keyMatches, quitsWithQ, type ScreenId } from './keymap';
+import { LeaveGuardProvider, leaveThrough, type LeaveGuards } from './leaveGuard';
 import { NavigationProvider, breadcrumbs, initialNavigation, navigationReducer, type NavigationState, type Route } from './navigation';
 import { ScreenFrameProvider } from './screenFrame';
 import { ServicesProvider, type ConsoleServices } from './services';
@@ -24,6 +25,9 @@ export interface AppProps {
 
 /** Lines the chrome takes: header, status bar, footer, and one spare so no frame is as tall as the terminal. */
 export const CHROME_LINES = 4;
+/** The smallest window every screen is laid out for; below it the console asks for more room. */
+export const MIN_COLUMNS = 40;
+export const MIN_ROWS = 12;
 
 export function App({ services, onExit, onNavigation, initialRoute }: AppProps) {
   const [nav, dispatch] = useReducer(
@@ -31,8 +35,10 @@ export function App({ services, onExit, onNavigation, initialRoute }: AppProps) 
     initialRoute ? { ...initialNavigation, stack: [{ id: 0, route: initialRoute }] } : initialNavigation,
   );
   const router = useMemo(createKeyRouter, []);
+  const guards = useMemo<LeaveGuards>(() => ({ current: undefined }), []);
   const { columns, rows } = useTerminalSize();
-  const width = Math.max(20, columns);
+  const tooSmall = columns < MIN_COLUMNS || rows < MIN_ROWS;
+  const width = Math.max(MIN_COLUMNS, columns);
   const bodyHeight = Math.max(3, rows - CHROME_LINES);
   const top = nav.stack[nav.stack.length - 1]!;
   const [modes, setModes] = useState<Record<number, ScreenId>>({});
@@ -44,8 +50,15 @@ export function App({ services, onExit, onNavigation, initialRoute }: AppProps) 
 
   useEffect(() => onNavigation?.(nav), [nav, onNavigation]);
 
-  useInput((input, key) => {
-    if (keyMatches('ctrl+c', input, key)) return onExit(130);
+  const onKey = (input: string, key: Key) => {
+    if (tooSmall) {
+      if (keyMatches('ctrl+c', input, key)) onExit(130);
+      return;
+    }
+    if (keyMatches('ctrl+c', input, key)) {
+      if (nav.helpOpen) dispatch({ type: 'closeHelp' });
+      return leaveThrough(guards, 'interrupt', () => onExit(130));
+    }
     if (nav.helpOpen) {
       if (input === '?' || key.escape || input === 'q') dispatch({ type: 'closeHelp' });
       return;
@@ -53,8 +66,10 @@ export function App({ services, onExit, onNavigation, initialRoute }: AppProps) 
     const { consumed, textEntry } = router.dispatch(input, key);
     if (consumed) return;
     if (keyMatches('ctrl+p', input, key) && services.switcher && topScreen !== 'profiles') {
-      dispatch({ type: 'push', route: { screen: 'profiles' } });
-      return;
+      return leaveThrough(guards, 'profiles', () => dispatch({ type: 'push', route: { screen: 'profiles' } }));
+    }
+    if (keyMatches('ctrl+t', input, key) && services.mode !== 'setup' && top.route.screen !== 'transferFilter') {
+      return leaveThrough(guards, 'transfers', () => dispatch({ type: 'push', route: { screen: 'transferFilter' } }));
     }
     if (key.escape) {
       // Esc backs out; on the first screen (when the screen has nothing left to clear) it quits.
@@ -63,33 +78,66 @@ export function App({ services, onExit, onNavigation, initialRoute }: AppProps) 
       return;
     }
     if (input === '?' && textEntry !== 'all') dispatch({ type: 'toggleHelp' });
-    else if (input === 'q' && !textEntry && quitsWithQ(topScreen)) onExit(0);
-  });
+    else if (input === 'q' && !textEntry && quitsWithQ(topScreen)) leaveThrough(guards, 'quit', () => onExit(0));
+  };
+  // One subscription for the console's life, reading the latest state through a ref: a key that arrives in
+  // the same chunk as the one before it must not meet the handler of the frame before.
+  const onKeyRef = useRef(onKey);
+  onKeyRef.current = onKey;
+  useInput(useCallback((input: string, key: Key) => onKeyRef.current(input, key), []));
+
+  // A bracketed paste goes to the focused field as text; with no field focused it is dropped, never read as keys.
+  const { stdin } = useStdin();
+  useLayoutEffect(() => {
+    const onPaste = (text: string) => {
+      if (!tooSmallRef.current) router.dispatchPaste(text);
+    };
+    stdin.on('paste', onPaste);
+    return () => {
+      stdin.off('paste', onPaste);
+    };
+  }, [stdin, router]);
+  const tooSmallRef = useRef(tooSmall);
+  tooSmallRef.current = tooSmall;
 
   return (
     <ServicesProvider services={services}>
       <NavigationProvider dispatch={dispatch}>
-        <KeyRouterProvider router={router}>
-          <Box flexDirection="column" width={width}>
-            <Header crumbs={breadcrumbs(nav.stack)} width={width} />
-            <Box height={bodyHeight} flexDirection="column" overflow="hidden">
-              {nav.helpOpen ? <HelpOverlay screen={topScreen} height={bodyHeight} width={width} /> : null}
-              {nav.stack.map((entry) => {
-                const isTop = entry === top && !nav.helpOpen;
-                return (
-                  <Box key={entry.id} display={isTop ? 'flex' : 'none'} flexDirection="column" height={bodyHeight}>
-                    <ScreenFrameProvider value={{ active: isTop, width, height: bodyHeight, setMode: setTopMode }}>
-                      <ScreenForRoute route={entry.route} />
-                    </ScreenFrameProvider>
-                  </Box>
-                );
-              })}
+        <LeaveGuardProvider guards={guards}>
+          <KeyRouterProvider router={router}>
+            {tooSmall ? <TooSmall columns={columns} rows={rows} /> : null}
+            <Box flexDirection="column" width={width} display={tooSmall ? 'none' : 'flex'}>
+              <Header crumbs={breadcrumbs(nav.stack)} width={width} />
+              <Box height={bodyHeight} flexDirection="column" overflow="hidden">
+                {nav.helpOpen ? <HelpOverlay screen={topScreen} height={bodyHeight} width={width} /> : null}
+                {nav.stack.map((entry) => {
+                  const isTop = entry === top && !nav.helpOpen && !tooSmall;
+                  return (
+                    <Box key={entry.id} display={entry === top && !nav.helpOpen ? 'flex' : 'none'} flexDirection="column" height={bodyHeight}>
+                      <ScreenFrameProvider value={{ active: isTop, width, height: bodyHeight, setMode: setTopMode }}>
+                        <ScreenForRoute route={entry.route} />
+                      </ScreenFrameProvider>
+                    </Box>
+                  );
+                })}
+              </Box>
+              <StatusBar width={width} />
+              <Footer screen={topScreen} width={width} />
             </Box>
-            <StatusBar width={width} />
-            <Footer screen={topScreen} width={width} />
-          </Box>
-        </KeyRouterProvider>
+          </KeyRouterProvider>
+        </LeaveGuardProvider>
       </NavigationProvider>
     </ServicesProvider>
+  );
+}
+
+/** Below 40x12 nothing is laid out: the console says what it needs and resumes, state intact, when the window grows. */
+function TooSmall({ columns, rows }: { columns: number; rows: number }) {
+  return (
+    <Box width={Math.max(1, columns - 1)} height={Math.max(1, rows - 1)} overflow="hidden">
+      <Text wrap="wrap">
+        The window is {columns}x{rows}; broker-console needs at least {MIN_COLUMNS}x{MIN_ROWS}. Enlarge it to continue (ctrl+c quits).
+      </Text>
+    </Box>
   );
 }

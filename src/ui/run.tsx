@@ -13,6 +13,7 @@ import type { ConsoleServices } from './services';
 import type { TargetSwitcher } from './targets';
 import { makeTheme, type Theme } from './theme';
 import { enterAlternateScreen } from './terminalSession';
+import { KeyStream } from '../terminal/keyStream';
 
 /** Why the console cannot run here, or undefined when stdin and stdout are terminals with raw mode. */
 export function terminalProblem(stdin: NodeJS.ReadStream, stdout: NodeJS.WriteStream): string | undefined {
@@ -58,15 +59,19 @@ export async function runConsole(switcher: TargetSwitcher, options: { noColor: b
     exitCode = code;
     done?.();
   };
+  // Ink reads keys one at a time from the splitter, never a chunk of several.
+  const keys = new KeyStream(process.stdin);
   const app = render(<ConsoleRoot switcher={switcher} theme={makeTheme(options.noColor)} copy={osc52Clipboard(process.stdout)} onExit={onExit} />, {
     exitOnCtrlC: false,
     patchConsole: true,
+    stdin: keys as unknown as NodeJS.ReadStream,
   });
   try {
     await Promise.race([app.waitUntilExit(), new Promise<void>((resolve) => (done = resolve))]);
   } finally {
     app.unmount();
     app.cleanup();
+    keys.detach();
     session.leave();
   }
   return exitCode;

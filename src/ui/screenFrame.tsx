@@ -1,5 +1,5 @@
 // What each screen knows of its place: whether it is on top (owns the keys) and the room it has.
-import React, { createContext, useContext, useEffect, type ReactNode } from 'react';
+import React, { createContext, useContext, useLayoutEffect, type ReactNode } from 'react';
 import type { ScreenId } from './keymap';
 
 export interface ScreenFrame {
@@ -20,10 +20,10 @@ export function useScreenFrame(): ScreenFrame {
   return useContext(ScreenFrameContext);
 }
 
-/** Declares the screen's current mode while it is on top, so footer and help show its keys. */
+/** Declares the screen's current mode while it is on top, so footer, help and q follow it from the same commit. */
 export function useScreenMode(mode: ScreenId): void {
   const { active, setMode } = useScreenFrame();
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (active) setMode(mode);
   }, [active, mode, setMode]);
 }

@@ -1,9 +1,11 @@
 // The console draws on the alternate screen and leaves the terminal exactly as it found it, on every way out:
 // quit, Ctrl-C, a signal, or a crash. Leaving is idempotent and synchronous (it also runs in 'exit').
 import { writeSync } from 'node:fs';
+import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON } from '../terminal/keys';
 
-const ENTER = '\u001b[?1049h\u001b[H';
-const LEAVE = '\u001b[?25h\u001b[?1049l';
+// Alternate screen, and bracketed paste so a paste arrives as one piece of text, never as keys.
+const ENTER = `\u001b[?1049h\u001b[H${BRACKETED_PASTE_ON}`;
+const LEAVE = `${BRACKETED_PASTE_OFF}\u001b[?25h\u001b[?1049l`;
 
 export interface TerminalSession {
   leave(): void;

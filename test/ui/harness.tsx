@@ -1,12 +1,13 @@
-// Our thin harness over ink-testing-library (STYLE.md §8): the real App, a real sandbox over 127.0.0.1 and a
-// real client; keys go in one at a time and each waits for the frame; assertions read ANSI-stripped text.
+// Our thin harness (STYLE.md §8): the real App in a test terminal of our size, a real sandbox over 127.0.0.1
+// and a real client; keys go in through the console's own key splitter; assertions read ANSI-stripped text.
 import './forceColor';
 import React from 'react';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
-import { render } from 'ink-testing-library';
+import { renderInTerminal } from './terminal';
+import { displayWidth } from '../../src/terminal/text';
 import { createBrokerApi } from '../../src/api/operations';
 import type { BrokerApi } from '../../src/api/contract';
 import { memoryRecentSubAccounts, type RecentSubAccounts } from '../../src/config/recentSubAccounts';
@@ -62,6 +63,10 @@ export interface TestConsole {
   exportDir: string;
   press(key: KeyName | (string & {})): Promise<void>;
   type(text: string): Promise<void>;
+  /** Writes keys as one chunk (what a pty delivers for fast typing, SSH, a script) and waits until every one is handled. */
+  chunk(...keys: Array<KeyName | (string & {})>): Promise<void>;
+  /** A bracketed paste, as a terminal sends it. */
+  paste(text: string): Promise<void>;
   waitForText(text: string | RegExp, timeoutMs?: number): Promise<void>;
   waitForNoText(text: string | RegExp, timeoutMs?: number): Promise<void>;
   /** Waits until the screen on top of the navigation stack is `screen`. */
@@ -110,7 +115,10 @@ export async function startConsole(options: ConsoleOptions = {}): Promise<TestCo
     exchanges,
     recent,
     suggestions: options.suggestions ?? sandbox.subAccounts,
-    copy: (text) => copies.push(text),
+    copy: (text) => {
+      copies.push(text);
+      return 'sent to the test clipboard';
+    },
     exporter: fileExporter(api, exportDir),
     theme: makeTheme(options.noColor ?? false),
     now: Date.now,
@@ -124,11 +132,21 @@ export async function startConsole(options: ConsoleOptions = {}): Promise<TestCo
   const onExit = (code: number) => {
     exit ??= code;
   };
-  const instance = render(<App services={services} onExit={onExit} onNavigation={onNavigation} initialRoute={options.initialRoute} />);
-  const { stdin, stdout } = instance;
+  const terminal = renderInTerminal(<App services={services} onExit={onExit} onNavigation={onNavigation} initialRoute={options.initialRoute} />, {
+    columns: options.columns ?? 100,
+    rows: options.rows ?? 30,
+  });
+  const { stdout } = terminal;
 
   const rawFrame = () => stdout.lastFrame() ?? '';
   const frame = () => stripVTControlCharacters(rawFrame());
+
+  /** Until every key written is read and handled (Ink renders synchronously after each), then one more turn. */
+  const drained = async () => {
+    const until = Date.now() + 2000;
+    while (terminal.keys.backlog() > 0 && Date.now() < until) await sleep(1);
+    await new Promise((resolve) => setImmediate(resolve));
+  };
 
   const waitForFrameAfter = async (count: number, timeoutMs: number) => {
     const until = Date.now() + timeoutMs;
@@ -144,13 +162,13 @@ export async function startConsole(options: ConsoleOptions = {}): Promise<TestCo
   };
 
   const resize = async (columns: number, rows: number) => {
-    Object.defineProperty(stdout, 'columns', { configurable: true, get: () => columns });
-    Object.defineProperty(stdout, 'rows', { configurable: true, get: () => rows });
     const before = stdout.frames.length;
-    stdout.emit('resize');
+    terminal.resize(columns, rows);
     await waitForFrameAfter(before, 100);
     await sleep(10);
   };
+
+  const keyOf = (key: string) => (KEYS as Record<string, string>)[key] ?? key;
 
   const console: TestConsole = {
     sandbox,
@@ -160,21 +178,25 @@ export async function startConsole(options: ConsoleOptions = {}): Promise<TestCo
     copies,
     exportDir,
     async press(key) {
-      const sequence = (KEYS as Record<string, string>)[key] ?? key;
       const before = stdout.frames.length;
-      stdin.write(sequence);
-      // Ink holds a lone Escape for a tick (it may start a sequence).
-      if (sequence === KEYS.esc) await sleep(60);
-      await waitForFrameAfter(before, 80);
-      await sleep(10);
+      terminal.write(keyOf(key));
+      await drained();
+      // Most keys redraw at once; give the ones that start work a moment to show it.
+      await waitForFrameAfter(before, 40);
     },
     async type(text) {
       for (const ch of text) {
-        const before = stdout.frames.length;
-        stdin.write(ch);
-        await waitForFrameAfter(before, 50);
+        terminal.write(ch);
+        await drained();
       }
-      await sleep(10);
+    },
+    async chunk(...keys) {
+      terminal.write(keys.map(keyOf).join(''));
+      await drained();
+    },
+    async paste(text) {
+      terminal.write(`\u001b[200~${text}\u001b[201~`);
+      await drained();
     },
     waitForText: (text, timeoutMs = 3000) => waitFor(() => matches(frame(), text), `text ${String(text)}`, timeoutMs),
     waitForNoText: (text, timeoutMs = 3000) => waitFor(() => !matches(frame(), text), `no text ${String(text)}`, timeoutMs),
@@ -190,18 +212,16 @@ export async function startConsole(options: ConsoleOptions = {}): Promise<TestCo
     requestsOf: (method, from = 0) => sandbox.requests().slice(from).filter((r) => r.method === method),
     settle: (ms = 50) => sleep(ms),
     async cleanup() {
-      instance.unmount();
-      instance.cleanup();
+      terminal.unmount();
       await api.close().catch(() => undefined);
       await sandbox.close().catch(() => undefined);
       await rm(exportDir, { recursive: true, force: true });
     },
   };
 
-  // ink-testing-library reports 100 columns and no rows; give it a terminal size of our choosing.
-  await resize(options.columns ?? 100, options.rows ?? 30);
-  // Input listeners attach in an effect: a key written right after render would be lost.
-  await sleep(20);
+  // Ink attaches its input listener in an effect after the first frame.
+  await waitFor(() => stdout.frames.length > 0, 'the first frame', 2000);
+  await sleep(5);
   return console;
 }
 
@@ -210,7 +230,7 @@ export function frameLines(raw: string): string[] {
   return raw.split('\n');
 }
 
-/** Display width of a line (ANSI stripped; every code point one cell, which holds for our glyphs). */
+/** Display width of a line as a terminal shows it (ANSI stripped; CJK and emoji take two cells). */
 export function lineWidth(line: string): number {
-  return Array.from(stripVTControlCharacters(line)).length;
+  return displayWidth(stripVTControlCharacters(line));
 }

@@ -1,9 +1,12 @@
-// The one owner of the keyboard: App reads every key once and offers it to the active screen's handler
-// first; a handler that returns true has consumed the key.
+// The one owner of the keyboard: App reads every key once and offers it first to the focused text field,
+// then to the active screens' handlers; a handler that returns true has consumed the key. Registration
+// happens in layout effects and handlers are read through refs, so a key that arrives in the same chunk
+// as the one that changed the screen already reaches the new screen with its latest state.
 import React, { createContext, useContext, useLayoutEffect, useMemo, useRef, type ReactNode } from 'react';
 import type { Key } from 'ink';
 
 export type KeyHandler = (input: string, key: Key) => boolean;
+export type PasteHandler = (text: string) => void;
 /** false: keys are commands; 'text': printable keys are typed, but ? still opens help; 'all': ? is typed too. */
 export type TextEntry = false | 'text' | 'all';
 
@@ -13,29 +16,52 @@ interface Registration {
   textEntry: { current: TextEntry };
 }
 
+interface FieldRegistration {
+  handler: { current: KeyHandler };
+  paste: { current: PasteHandler };
+}
+
 export interface KeyRouter {
   register(registration: Registration): () => void;
-  /** Offers the key to handlers, newest first. Returns whether one consumed it, and whether text entry is on. */
+  /** A focused text field: it sees every key first, and every paste. */
+  registerField(registration: FieldRegistration): () => void;
+  /** Offers the key to the focused field, then to handlers newest first. Returns whether one consumed it, and whether text entry is on. */
   dispatch(input: string, key: Key): { consumed: boolean; textEntry: TextEntry };
+  /** Gives a paste to the focused field; false when no field has focus (the paste is dropped, never read as keys). */
+  dispatchPaste(text: string): boolean;
 }
 
 export function createKeyRouter(): KeyRouter {
   const registrations: Registration[] = [];
+  const fields: FieldRegistration[] = [];
+  const remove = <T,>(list: T[], item: T) => () => {
+    const at = list.indexOf(item);
+    if (at >= 0) list.splice(at, 1);
+  };
   return {
     register(registration) {
       registrations.push(registration);
-      return () => {
-        const at = registrations.indexOf(registration);
-        if (at >= 0) registrations.splice(at, 1);
-      };
+      return remove(registrations, registration);
+    },
+    registerField(registration) {
+      fields.push(registration);
+      return remove(fields, registration);
     },
     dispatch(input, key) {
       const modes = registrations.map((r) => r.textEntry.current);
-      const textEntry: TextEntry = modes.includes('all') ? 'all' : modes.includes('text') ? 'text' : false;
+      const textEntry: TextEntry = modes.includes('all') ? 'all' : modes.includes('text') || fields.length > 0 ? 'text' : false;
+      const field = fields.at(-1);
+      if (field?.handler.current(input, key)) return { consumed: true, textEntry };
       for (let i = registrations.length - 1; i >= 0; i--) {
         if (registrations[i]!.handler.current(input, key)) return { consumed: true, textEntry };
       }
       return { consumed: false, textEntry };
+    },
+    dispatchPaste(text) {
+      const field = fields.at(-1);
+      if (!field) return false;
+      field.paste.current(text);
+      return true;
     },
   };
 }
@@ -60,4 +86,18 @@ export function useScreenKeys(handler: KeyHandler, options: { active: boolean; t
     if (!router || !options.active) return undefined;
     return router.register(registration);
   }, [router, options.active, registration]);
+}
+
+/** Registers a text field while it has focus: it gets keys before the screen, and pastes. */
+export function useFieldKeys(handler: KeyHandler, paste: PasteHandler, focused: boolean): void {
+  const router = useContext(KeyRouterContext);
+  const handlerRef = useRef(handler);
+  handlerRef.current = handler;
+  const pasteRef = useRef(paste);
+  pasteRef.current = paste;
+  const registration = useMemo<FieldRegistration>(() => ({ handler: handlerRef, paste: pasteRef }), []);
+  useLayoutEffect(() => {
+    if (!router || !focused) return undefined;
+    return router.registerField(registration);
+  }, [router, focused, registration]);
 }

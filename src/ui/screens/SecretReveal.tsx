@@ -1,66 +1,130 @@
 // The one-time secret: masked until revealed, copyable, and gone from state and screen once the operator
-// confirms it is stored (DESIGN §5). It is never written anywhere else.
+// confirms it is stored (DESIGN §5). Every way out (enter, esc, q, ctrl+p, ctrl+t, ctrl+c once) first asks
+// for that confirmation; only y leaves. The key and secret are shown whole at any width, never cut.
 import React, { useState } from 'react';
 import { Box, Text } from 'ink';
 import type { CreatedKey } from '../../api/types';
-import { FieldList } from '../components/FieldList';
+import { displayWidth, fit, sanitize, wrapByWidth, wrapText } from '../../terminal/text';
 import { commandFor } from '../keymap';
 import { useFlash } from '../hooks/useFlash';
 import { useScreenKeys } from '../hooks/useKeys';
+import { useSyncedState } from '../hooks/useSyncedState';
+import { useLeaveGuard } from '../leaveGuard';
 import { useNavigate } from '../navigation';
 import { useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
 import { localTime } from '../text';
 
+const LABEL = 12;
+
+/** A value shown whole: on one line when it fits, else in groups of 8 that wrap (copy the groups, drop the spaces). */
+export function wholeValueLines(value: string, room: number): string[] {
+  if (displayWidth(value) <= room) return [value];
+  const groups = value.match(/.{1,8}/gu) ?? [value];
+  const lines: string[] = [];
+  let line = '';
+  for (const group of groups) {
+    const next = line === '' ? group : `${line} ${group}`;
+    if (displayWidth(next) > room && line !== '') {
+      lines.push(line);
+      line = group;
+    } else line = next;
+  }
+  lines.push(line);
+  return lines.flatMap((l) => (displayWidth(l) > room ? wrapByWidth(l, room) : [l]));
+}
+
+interface Asking {
+  /** What the operator was doing when asked (quit, switch profile…), done once they confirm. */
+  proceed?: () => void;
+}
+
 export function SecretReveal({ created }: { created: CreatedKey }) {
   const { copy, theme } = useServices();
-  const { active } = useScreenFrame();
+  const { active, width, height } = useScreenFrame();
   const navigate = useNavigate();
   const [revealed, setRevealed] = useState(false);
-  const [confirming, setConfirming] = useState(false);
-  const [flash, setFlash] = useFlash();
-  useScreenMode('secret');
+  const [asking, setAsking, askingRef] = useSyncedState<Asking | undefined>(undefined);
+  const [flash, setFlash] = useFlash(4000);
+  useScreenMode(asking ? 'secretConfirm' : 'secret');
+
+  const leave = (proceed?: () => void) => {
+    navigate({ type: 'returnToKeys', subAccount: created.subAccount, highlightApiKey: created.apiKey });
+    proceed?.();
+  };
+
+  useLeaveGuard((intent, proceed) => {
+    if (askingRef.current && intent === 'interrupt') return false; // a second ctrl+c at the prompt quits
+    setAsking({ proceed });
+    return true;
+  });
 
   useScreenKeys(
     (input, key) => {
       const command = commandFor('secret', input, key);
-      if (confirming) {
-        if (command === 'confirm') navigate({ type: 'returnToKeys', subAccount: created.subAccount, highlightApiKey: created.apiKey });
-        else setConfirming(false);
-        return true; // every key is ours here: Esc must not leave without the confirmation
+      if (askingRef.current) {
+        if (command === 'confirm') leave(askingRef.current.proceed);
+        else setAsking(undefined);
+        return true; // every key is ours here: only y leaves
       }
       switch (command) {
         case 'reveal': setRevealed((r) => !r); return true;
-        case 'copySecret': copy(created.secretKey); setFlash('Copied the secret key to the clipboard'); return true;
-        case 'copyKey': copy(created.apiKey); setFlash('Copied the API key to the clipboard'); return true;
-        case 'leave': setConfirming(true); return true;
-        default: return command !== undefined || key.escape;
+        case 'copySecret': setFlash(`Secret key ${copy(created.secretKey)}`); return true;
+        case 'copyKey': setFlash(`API key ${copy(created.apiKey)}`); return true;
+        case 'leave': setAsking({}); return true;
+        case 'quit': return false; // App asks the guard, which asks the operator
+        default: return command !== undefined;
       }
     },
     { active },
   );
 
+  const narrow = width < 60;
+  const room = narrow ? width : width - LABEL;
+  const block = (label: string, lines: string[]) =>
+    narrow
+      ? [<Text key={`${label}-l`} color={theme.muted}>{label}</Text>, ...lines.map((line, i) => <Text key={`${label}-${i}`}>{line}</Text>)]
+      : lines.map((line, i) => (
+          <Text key={`${label}-${i}`}>
+            <Text color={theme.muted}>{fit(i === 0 ? label : '', LABEL)}</Text>
+            {line}
+          </Text>
+        ));
+  const secret = revealed ? wholeValueLines(sanitize(created.secretKey, 4096), room) : [fit(`${'•'.repeat(24)}  (v shows it)`, room).trimEnd()];
+  const essentials = [...block('API key', wholeValueLines(sanitize(created.apiKey, 4096), room)), ...block('Secret key', secret)];
+
+  const bottom = asking
+    ? 'Have you stored the secret key? y: yes, leave (it is gone for good) · any other key: stay'
+    : flash ?? 's copies the secret · c copies the API key · enter when you have stored it';
+  const bottomLines = wrapText(bottom, width);
+  const title = fit(`✓ Key created for ${sanitize(created.subAccount)}`, width).trimEnd();
+  const warning = width >= 56 ? '⚠ Store the secret key now: it will not be shown again.' : '⚠ Store the secret now: shown only once.';
+  // What is left after the title, warning, key, secret and prompt goes to the other fields, as many as fit.
+  const spare = height - 2 - essentials.length - bottomLines.length;
+  const details: Array<[string, string]> = [
+    ['Permissions', created.permissions.join(', ')],
+    ['Linked IPs', created.ips.length === 0 ? 'none (any address)' : created.ips.join(', ')],
+    ['Note', created.note],
+    ['Created', localTime(created.createdAt, true)],
+  ];
+  const detailRoom = Math.max(0, spare - (spare > details.length ? 1 : 0));
   return (
     <Box flexDirection="column">
-      <Text bold color={theme.ok}>✓ Key created for {created.subAccount}</Text>
-      <Text color={theme.warn} bold>⚠ Store the secret key now: it will not be shown again.</Text>
-      <Box marginY={1} flexDirection="column">
-        <FieldList
-          fields={[
-            ['API key', created.apiKey],
-            ['Secret key', revealed ? created.secretKey : `${'•'.repeat(24)}  (v shows it)`],
-            ['Permissions', created.permissions.join(', ')],
-            ['Linked IPs', created.ips.length === 0 ? 'none (any address)' : created.ips.join(', ')],
-            ['Note', created.note],
-            ['Created', localTime(created.createdAt, true)],
-          ]}
-        />
-      </Box>
-      {confirming ? (
-        <Text color={theme.warn} bold>Have you stored the secret key? y: yes, leave (it is gone for good) · any other key: stay</Text>
-      ) : (
-        <Text color={theme.muted}>{flash ?? 's copies the secret · c copies the API key · enter when you have stored it'}</Text>
-      )}
+      <Text bold color={theme.ok}>{title}</Text>
+      <Text color={theme.warn} bold>{fit(warning, width).trimEnd()}</Text>
+      {spare > details.length + 1 ? <Text> </Text> : null}
+      {essentials}
+      {details.slice(0, narrow ? 0 : detailRoom).map(([label, value]) => (
+        <Text key={label}>
+          <Text color={theme.muted}>{fit(label, LABEL)}</Text>
+          {fit(sanitize(value), room).trimEnd()}
+        </Text>
+      ))}
+      {bottomLines.map((line, i) => (
+        <Text key={`b-${i}`} color={asking ? theme.warn : theme.muted} bold={asking !== undefined} inverse={asking !== undefined && !theme.color}>
+          {line}
+        </Text>
+      ))}
     </Box>
   );
 }

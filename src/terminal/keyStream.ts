@@ -1,0 +1,128 @@
+// What Ink reads instead of the terminal: the same stream, but one key per read(), so a chunk of
+// `j j`, `Tab Tab` or `name` + Enter does exactly what the same keys do one by one. A bracketed paste
+// is emitted as a 'paste' event in its place among the keys, never as keys.
+import { EventEmitter } from 'node:events';
+import { KeySplitter, type InputEvent } from './keys';
+
+/** How long a trailing ESC waits for the rest of a sequence before it is the Escape key. */
+export const ESCAPE_WAIT_MS = 15;
+/** How long an unfinished paste waits for its end marker before what came is pasted as it is. */
+export const PASTE_WAIT_MS = 500;
+
+type Source = NodeJS.ReadableStream & {
+  isTTY?: boolean;
+  setRawMode?: (mode: boolean) => unknown;
+  ref?: () => unknown;
+  unref?: () => unknown;
+  setEncoding?: (encoding: BufferEncoding) => unknown;
+};
+
+export class KeyStream extends EventEmitter {
+  readonly isTTY: boolean;
+  readonly isRaw: boolean = false;
+  private readonly splitter = new KeySplitter();
+  private readonly queue: InputEvent[] = [];
+  private waitTimer: NodeJS.Timeout | undefined;
+  /** After a lone Escape: Ink holds it for one tick, and nothing may follow it in that tick. */
+  private holding = false;
+  private attached = false;
+
+  constructor(private readonly source: Source) {
+    super();
+    this.isTTY = source.isTTY === true;
+    this.on('newListener', (event: string) => {
+      if (event === 'readable' && !this.attached) this.attach();
+    });
+    // Ink removes its listener when it is done with the terminal: stop reading, so the process can end.
+    this.on('removeListener', (event: string) => {
+      if (event === 'readable' && this.listenerCount('readable') === 0) this.detach();
+    });
+  }
+
+  setRawMode(mode: boolean): this {
+    this.source.setRawMode?.(mode);
+    (this as { isRaw: boolean }).isRaw = mode;
+    return this;
+  }
+
+  /** The keys are already text; the source is decoded as UTF-8 so no character is split between chunks. */
+  setEncoding(): this {
+    return this;
+  }
+
+  ref(): this {
+    this.source.ref?.();
+    return this;
+  }
+
+  unref(): this {
+    this.source.unref?.();
+    return this;
+  }
+
+  /** The next key, or null. Pastes due before it are emitted on the way ('paste' events). */
+  read(): string | null {
+    for (;;) {
+      if (this.holding) return null;
+      const next = this.queue.shift();
+      if (next === undefined) return null;
+      if (next.kind === 'paste') {
+        this.emit('paste', next.text);
+        continue;
+      }
+      if (next.sequence === '\u001b') {
+        this.holding = true;
+        setImmediate(() => {
+          this.holding = false;
+          if (this.queue.length > 0) this.emit('readable');
+        });
+      }
+      // DEL is what the backspace key sends: read it as backspace, so Delete (ESC [3~) can delete forward.
+      if (next.sequence === '\u007f') return '\b';
+      if (next.sequence === '\u001b\u007f') return '\u001b\b';
+      return next.sequence;
+    }
+  }
+
+  /** Keys and pastes received but not yet read, counting input held back (an ESC that may start a sequence). */
+  backlog(): number {
+    return this.queue.length + (this.splitter.hasPendingEscape() || this.splitter.inPaste() || this.holding ? 1 : 0);
+  }
+
+  /** Feeds input as if it came from the terminal (the source's data events call this). */
+  feed(chunk: string): void {
+    if (this.waitTimer) clearTimeout(this.waitTimer);
+    this.waitTimer = undefined;
+    this.enqueue(this.splitter.push(chunk));
+    if (this.splitter.hasPendingEscape() || this.splitter.inPaste()) {
+      this.waitTimer = setTimeout(() => {
+        this.waitTimer = undefined;
+        this.enqueue(this.splitter.flush());
+      }, this.splitter.inPaste() ? PASTE_WAIT_MS : ESCAPE_WAIT_MS);
+    }
+  }
+
+  /** Stops reading the source (the console is done with it). */
+  detach(): void {
+    if (!this.attached) return;
+    this.attached = false;
+    this.source.off('data', this.onData);
+    this.source.pause();
+    if (this.waitTimer) clearTimeout(this.waitTimer);
+  }
+
+  private enqueue(events: InputEvent[]): void {
+    if (events.length === 0) return;
+    this.queue.push(...events);
+    if (!this.holding) this.emit('readable');
+  }
+
+  private readonly onData = (chunk: string | Buffer) => this.feed(typeof chunk === 'string' ? chunk : chunk.toString('utf8'));
+
+  private attach(): void {
+    this.attached = true;
+    this.source.setEncoding?.('utf8');
+    this.source.on('data', this.onData);
+    this.source.resume();
+  }
+}
