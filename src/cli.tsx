@@ -231,6 +231,12 @@ function unknownWords(program: Command, words: readonly string[]): never {
     const near = flag.startsWith('--') ? similar(flag.slice(2), longs.map((l) => l.slice(2))).map((l) => `--${l}`) : [];
     program.error(`error: unknown option '${flag}'${suggestionText(near)}`, { exitCode: EXIT.usage, code: 'commander.unknownOption' });
   }
+  // The root has an action, so commander adds no `help` command of its own: `help [command]` is answered here.
+  if (first === 'help') {
+    const [, name, sub] = words;
+    const command = program.commands.find((c) => c.name() === name);
+    (command?.commands.find((c) => c.name() === sub) ?? command ?? program).help();
+  }
   const commands = program.commands.map((c) => ({ name: c.name(), subcommands: c.commands.map((s) => s.name()) }));
   const suggestion = suggestionText(suggestCommand(words, [...commands, { name: 'help', subcommands: [] }]));
   const seeHelp = suggestion === '' ? ' (see broker-console --help)' : '';

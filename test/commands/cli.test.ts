@@ -251,6 +251,34 @@ describe('command line', () => {
     noStack(result.stderr);
   });
 
+  it.each([
+    [['trnasfers'], /^error: unknown command 'trnasfers'\n\(Did you mean transfers\?\)\n$/],
+    [['trnasfers', '--from-type', 'SPOT', '--to-type', 'FUTURE'], /^error: unknown command 'trnasfers'\n\(Did you mean transfers\?\)\n$/],
+    [['key', 'list', '--sub', 'x'], /^error: unknown command 'key'\n\(Did you mean keys list\?\)\n$/],
+    [['kyes', 'craete'], /\(Did you mean keys create\?\)/],
+    [['profiles', 'list'], /\(Did you mean profile list\?\)/],
+    [['keys', 'lst'], /^error: unknown command 'lst'\n\(Did you mean list\?\)\n$/],
+    [['transfers', '--form', 'json'], /^error: unknown option '--form'\n\(Did you mean --format\?\)\n$/],
+    [['--prfile', 'x', 'keys', 'list'], /^error: unknown option '--prfile'\n\(Did you mean --profile\?\)\n$/],
+    [['xyzzy'], /^error: unknown command 'xyzzy' \(see broker-console --help\)\n$/],
+  ])('%j → exit 2 with a suggestion, nothing sent', async (args, stderr) => {
+    const before = sandbox.requests().length;
+    const result = await runCli(args, env);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(stderr);
+    expect(result.stdout).toBe('');
+    expect(sandbox.requests().length).toBe(before);
+  });
+
+  it('help [command] prints that command\'s help', async () => {
+    const root = await runCli(['help'], env);
+    expect(root.code).toBe(0);
+    expect(root.stdout).toMatch(/^Usage: broker-console \[options\] \[command\]/);
+    const create = await runCli(['help', 'keys', 'create'], env);
+    expect(create.code).toBe(0);
+    expect(create.stdout).toMatch(/^Usage: broker-console keys create/);
+  });
+
   it('--profile without environment credentials and no such profile: exit 2, naming it', async () => {
     const home = mkdtempSync(join(tmpdir(), 'bc-cli-profile-'));
     try {

@@ -139,6 +139,25 @@ describe('keys create', () => {
     expect(requestCount(sandbox)).toBe(before);
   });
 
+  it('read_only (the permission of the service\'s own sample record) is accepted by the sandbox', async () => {
+    const sub = sandbox.subAccounts[3] ?? sandbox.subAccounts[0] ?? 'x';
+    const { ctx, out, err } = testContext(sandbox);
+    expect(await runKeysCreate({ sub, permissions: 'read_only', note: 'sample', json: true }, ctx)).toBe(EXIT.ok);
+    expect((JSON.parse(out.text()) as { permissions: string[] }).permissions).toEqual(['read_only']);
+    expect(err.text()).toMatch(/^warning: /);
+  });
+
+  it('two spellings of one IP are refused as a duplicate before anything is sent', async () => {
+    const before = requestCount(sandbox);
+    const { ctx, err } = testContext(sandbox);
+    expect(await runKeysCreate({ sub: 'd', permissions: 'SPOT_ACCOUNT_READ', note: 'n', ip: '2001:DB8:0:0:0:0:0:1,2001:db8::1' }, ctx)).toBe(EXIT.usage);
+    expect(err.text()).toBe("error: --ip: '2001:db8::1' is the same address as '2001:DB8:0:0:0:0:0:1' (listed twice)\n");
+    const mapped = testContext(sandbox);
+    expect(await runKeysCreate({ sub: 'd', permissions: 'SPOT_ACCOUNT_READ', note: 'n', ip: '192.0.2.1,::ffff:192.0.2.1' }, mapped.ctx)).toBe(EXIT.usage);
+    expect(mapped.err.text()).toMatch(/is the same address as '192\.0\.2\.1'/);
+    expect(requestCount(sandbox)).toBe(before);
+  });
+
   it('lists every bad field at once', async () => {
     const { ctx, err } = testContext(sandbox);
     expect(await runKeysCreate({ ip: '1.1.1.1/8' }, ctx)).toBe(EXIT.usage);

@@ -86,6 +86,20 @@ describe('tables', () => {
     expect(tableLine([{ header: 'x', width: 4 }, { header: 'y', width: 5, align: 'right' }], ['ab', '12'], [4, 5])).toBe('ab       12');
     expect(pad('toolong', 3)).toBe('toolong');
   });
+  it('pads by display width: CJK and emoji take two cells, combining marks none', () => {
+    expect(pad('交易', 6)).toBe('交易  ');
+    expect(pad('😀', 3, 'right')).toBe(' 😀');
+    expect(pad('e\u0301', 2)).toBe('e\u0301 ');
+  });
+  it('formatTable aligns CJK and emoji cells and sanitises every cell to one line', () => {
+    const table = formatTable([{ header: 'note' }, { header: 'key' }], [['交易机器人', 'K1'], ['👩‍💻', 'K2'], ['a\r\nb\x1b]0;t\x07', 'K3']]);
+    const lines = table.trimEnd().split('\n');
+    expect(lines).toHaveLength(4);
+    expect(lines[3]).toBe('a␍␊b␛]0;t␇  K3');
+    expect(lines[1]).toBe('交易机器人  K1');
+    expect(lines[2]).toBe('👩‍💻          K2');
+    expect(tableLine([{ header: 'x' }], ['\u202Eevil'], [4])).toBe('<U+202E>evil');
+  });
 });
 
 describe('times', () => {
