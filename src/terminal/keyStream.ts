@@ -17,13 +17,22 @@ type Source = NodeJS.ReadableStream & {
   setEncoding?: (encoding: BufferEncoding) => unknown;
 };
 
+/**
+ * Resolves once the work scheduled by what just ran has rendered: React schedules a render from a
+ * microtask onto its scheduler (setImmediate in Node), and Ink flushes a held Escape with setImmediate;
+ * two turns after a microtask come after both.
+ */
+export function afterRender(): Promise<void> {
+  return new Promise((resolve) => queueMicrotask(() => setImmediate(() => setImmediate(resolve))));
+}
+
 export class KeyStream extends EventEmitter {
   readonly isTTY: boolean;
   readonly isRaw: boolean = false;
   private readonly splitter = new KeySplitter();
   private readonly queue: InputEvent[] = [];
   private waitTimer: NodeJS.Timeout | undefined;
-  /** After a lone Escape: Ink holds it for one tick, and nothing may follow it in that tick. */
+  /** After a key: the next one waits until this one's effect has rendered. */
   private holding = false;
   private attached = false;
 
@@ -60,7 +69,11 @@ export class KeyStream extends EventEmitter {
     return this;
   }
 
-  /** The next key, or null. Pastes due before it are emitted on the way ('paste' events). */
+  /**
+   * The next key, or null. One key per turn: React renders a key's effect in a task of its own (its
+   * scheduler's), so the next key waits for that task, and meets the screen and the handlers that key
+   * left. Pastes due before a key are emitted on the way ('paste' events).
+   */
   read(): string | null {
     for (;;) {
       if (this.holding) return null;
@@ -68,20 +81,24 @@ export class KeyStream extends EventEmitter {
       if (next === undefined) return null;
       if (next.kind === 'paste') {
         this.emit('paste', next.text);
-        continue;
+        this.holdUntilRendered();
+        return null;
       }
-      if (next.sequence === '\u001b') {
-        this.holding = true;
-        setImmediate(() => {
-          this.holding = false;
-          if (this.queue.length > 0) this.emit('readable');
-        });
-      }
+      this.holdUntilRendered();
       // DEL is what the backspace key sends: read it as backspace, so Delete (ESC [3~) can delete forward.
       if (next.sequence === '\u007f') return '\b';
       if (next.sequence === '\u001b\u007f') return '\u001b\b';
       return next.sequence;
     }
+  }
+
+  /** Holds the next key until the work this one started has rendered (see afterRender). */
+  private holdUntilRendered(): void {
+    this.holding = true;
+    void afterRender().then(() => {
+      this.holding = false;
+      if (this.queue.length > 0) this.emit('readable');
+    });
   }
 
   /** Keys and pastes received but not yet read, counting input held back (an ESC that may start a sequence). */

@@ -31,17 +31,13 @@ function escapeLength(text: string, at: number): number {
     return 0;
   }
   if (next === 'O') return text.length > at + 2 ? 3 : 0; // SS3: ESC O P
-  if (next === ESC) {
-    // Meta + an escape sequence (ESC ESC [ A), or ESC ESC (meta+escape).
-    if (text[at + 2] === '[' || text[at + 2] === 'O') {
-      const inner = escapeLength(text, at + 1);
-      return inner === 0 ? 0 : inner + 1;
-    }
-    return 2;
-  }
-  // Meta + one character (alt+j arrives as ESC j).
-  const cp = text.codePointAt(at + 1)!;
-  return cp > 0xffff ? 3 : 2;
+  // ESC ESC is Escape twice (the console binds no alt key, so ESC ESC [A is Escape, then Up).
+  if (next === ESC) return 1;
+  // Alt+backspace (ESC DEL) deletes a word. Any other ESC + character is Escape, then that key: alt+j
+  // and Esc j in one write cannot be told apart, and the console binds no alt key, so keys that arrive
+  // together do what they do one by one.
+  if (next === '\u007f' || next === '\b') return 2;
+  return 1;
 }
 
 /**

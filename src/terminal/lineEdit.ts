@@ -90,27 +90,30 @@ export function viewport(edit: LineEdit, width: number, start = 0): Viewport {
   let index = 0;
   for (let offset = 0; offset < edit.cursor && index < parts.length; index++) offset += parts[index]!.length;
   const widths = parts.map(displayWidth);
-  const cursorWidth = (i: number) => widths[i] ?? 1;
-  const total = widths.reduce((a, b) => a + b, 0) + 1;
+  const sum = (from: number, to: number) => widths.slice(from, to).reduce((a, b) => a + b, 0);
+  const cursorWidth = widths[index] ?? 1;
   const room = Math.max(1, width);
-  if (total <= room) start = 0;
+  if (sum(0, parts.length) + (index === parts.length ? 1 : 0) <= room) start = 0;
   else {
-    start = Math.min(start, index);
-    // Text after the cursor needs at least one cell (itself or "…").
+    // Text after the cursor needs at least one cell (itself or "…"); text cut on the left shows "…".
     const reserve = index + 1 < parts.length ? 1 : 0;
-    const span = (from: number) => widths.slice(from, index).reduce((a, b) => a + b, 0) + cursorWidth(index) + (from > 0 ? 1 : 0);
-    while (start < index && span(start) > room - reserve) start += 1;
+    start = Math.min(start, index);
+    while (start < index && (start > 0 ? 1 : 0) + sum(start, index) + cursorWidth + reserve > room) start += 1;
   }
-  let used = start > 0 ? 1 : 0;
-  const head = (start > 0 ? '…' : '') + parts.slice(start, index).join('');
-  used += widths.slice(start, index).reduce((a, b) => a + b, 0);
+  let used = 0;
+  let head = '';
+  if (start > 0 && 1 + sum(start, index) + cursorWidth <= room) {
+    head = '…';
+    used = 1;
+  }
+  head += parts.slice(start, index).join('');
+  used += sum(start, index) + cursorWidth;
   const at = parts[index] ?? ' ';
-  used += cursorWidth(index);
   let tail = '';
   for (let i = index + 1; i < parts.length; i++) {
     const last = i === parts.length - 1;
     if (used + widths[i]! + (last ? 0 : 1) > room) {
-      tail += '…';
+      if (used < room) tail += '…';
       break;
     }
     tail += parts[i];

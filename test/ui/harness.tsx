@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { renderInTerminal } from './terminal';
+import { afterRender } from '../../src/terminal/keyStream';
 import { displayWidth } from '../../src/terminal/text';
 import { createBrokerApi } from '../../src/api/operations';
 import type { BrokerApi } from '../../src/api/contract';
@@ -49,6 +50,8 @@ export interface ConsoleOptions {
   /** Offered in the picker; default the sandbox's sub-accounts. */
   suggestions?: string[];
   sandbox?: SandboxOptions;
+  /** A sandbox already running, shared between consoles (left running by cleanup). */
+  sharedSandbox?: RunningSandbox;
   initialRoute?: Route;
 }
 
@@ -93,7 +96,7 @@ export const sleep = (ms: number): Promise<void> => new Promise((resolve) => set
 const matches = (frame: string, text: string | RegExp): boolean => (typeof text === 'string' ? frame.includes(text) : text.test(frame));
 
 export async function startConsole(options: ConsoleOptions = {}): Promise<TestConsole> {
-  const sandbox = await startSandbox({ seed: 1, ...options.sandbox });
+  const sandbox = options.sharedSandbox ?? (await startSandbox({ seed: 1, ...options.sandbox }));
   const exchanges = createExchangeLog();
   // A short backoff keeps retry tests quick; everything else is the client as shipped.
   const api = createBrokerApi({
@@ -141,11 +144,11 @@ export async function startConsole(options: ConsoleOptions = {}): Promise<TestCo
   const rawFrame = () => stdout.lastFrame() ?? '';
   const frame = () => stripVTControlCharacters(rawFrame());
 
-  /** Until every key written is read and handled (Ink renders synchronously after each), then one more turn. */
+  /** Until every key written is read and handled, and what the last one started has rendered. */
   const drained = async () => {
     const until = Date.now() + 2000;
-    while (terminal.keys.backlog() > 0 && Date.now() < until) await sleep(1);
-    await new Promise((resolve) => setImmediate(resolve));
+    while (terminal.keys.backlog() > 0 && Date.now() < until) await afterRender();
+    await afterRender();
   };
 
   const waitForFrameAfter = async (count: number, timeoutMs: number) => {
@@ -214,7 +217,7 @@ export async function startConsole(options: ConsoleOptions = {}): Promise<TestCo
     async cleanup() {
       terminal.unmount();
       await api.close().catch(() => undefined);
-      await sandbox.close().catch(() => undefined);
+      if (!options.sharedSandbox) await sandbox.close().catch(() => undefined);
       await rm(exportDir, { recursive: true, force: true });
     },
   };
