@@ -2,6 +2,9 @@
 // formulas and a 200,000-character field in notes, keys, assets, statuses, amounts and error messages. Every
 // output path is checked: text and tables on a terminal, stderr, JSON and CSV to a pipe (exact data, formula
 // cells neutralised) and to a terminal (sanitised).
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createBrokerApi } from '../../src/api/operations';
 import type { SubAccountKey, Transfer } from '../../src/api/types';
@@ -9,7 +12,7 @@ import type { CommandContext } from '../../src/commands/context';
 import { EXIT } from '../../src/commands/context';
 import { runKeysCreate } from '../../src/commands/keysCreate';
 import { runKeysList } from '../../src/commands/keysList';
-import { runProfileUse } from '../../src/commands/profile';
+import { runProfileList, runProfileUse } from '../../src/commands/profile';
 import { runTransfers } from '../../src/commands/transfers';
 import { CSV_FIELDS } from '../../src/export/transferWriters';
 import { displayWidth, sanitize } from '../../src/terminal/text';
@@ -374,6 +377,41 @@ describe('stderr', () => {
     expect(await runKeysList({ sub: 'desk' }, ctx)).toBe(EXIT.usage);
     expectTerminalSafe(err.text());
     expect(err.text()).not.toMatch(/^error: forged/m);
+  });
+});
+
+describe('profile list', () => {
+  const home = mkdtempSync(join(tmpdir(), 'bc-hostile-profiles-'));
+  afterAll(() => rmSync(home, { recursive: true, force: true }));
+  const folder = (name: string, content: string): string => {
+    const dir = join(home, name);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'profiles.json'), content);
+    return dir;
+  };
+  // Environment credentials: the keychain is never opened.
+  const env = { BROKER_API_KEY: 'mx0vabcdefgh1234', BROKER_API_SECRET: 's' };
+
+  it('a damaged file whose text reaches the error message: one sanitised line on stderr', async () => {
+    for (const content of ['{"profiles": [\x1b]0;pwned\x07]}', '\u202e\x1b[2J', `{"profiles":[{"name":"a\\u001b]0;x\\u0007","baseUrl":"https://x"}]}`]) {
+      const { ctx, out, err } = context('tty', { env, configFolder: folder(`damaged-${content.length}`, content) });
+      expect(await runProfileList({}, ctx)).toBe(EXIT.usage);
+      expect(out.text()).toBe('');
+      expectTerminalSafe(err.text());
+      expect(err.text().split('\n')).toHaveLength(2);
+    }
+  });
+
+  it('the table and JSON of saved profiles are terminal-safe, and JSON to a pipe is exact', async () => {
+    const configFolder = folder('ok', JSON.stringify({ version: 1, defaultProfile: 'prod', profiles: [{ name: 'prod', baseUrl: 'https://api.example.com/交易' }, { name: 'test', baseUrl: 'https://t.example' }] }));
+    const table = context('tty', { env, configFolder });
+    expect(await runProfileList({}, table.ctx)).toBe(EXIT.ok);
+    expectTerminalSafe(table.out.text());
+    expect(table.out.text().trimEnd().split('\n')).toHaveLength(3);
+    const json = context('pipe', { env, configFolder });
+    expect(await runProfileList({ json: true }, json.ctx)).toBe(EXIT.ok);
+    expect(json.out.text()).not.toMatch(UNSAFE_IN_LINES);
+    expect((JSON.parse(json.out.text()) as { name: string }[]).map((p) => p.name)).toEqual(['prod', 'test']);
   });
 });
 
