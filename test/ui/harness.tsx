@@ -19,6 +19,7 @@ import { App } from '../../src/ui/App';
 import { createExchangeLog, type ExchangeLog } from '../../src/ui/exchangeLog';
 import type { NavigationState, Route } from '../../src/ui/navigation';
 import type { ConsoleServices } from '../../src/ui/services';
+import type { TargetSwitcher } from '../../src/ui/targets';
 import { makeTheme } from '../../src/ui/theme';
 
 export const KEYS = {
@@ -50,6 +51,8 @@ export interface ConsoleOptions {
   /** Offered in the picker; default the sandbox's sub-accounts. */
   suggestions?: string[];
   sandbox?: SandboxOptions;
+  /** Profiles and the demo for ctrl+p (the console's own switcher lives in commands/consoleTargets). */
+  switcher?: TargetSwitcher;
   /** A sandbox already running, shared between consoles (left running by cleanup). */
   sharedSandbox?: RunningSandbox;
   initialRoute?: Route;
@@ -125,6 +128,7 @@ export async function startConsole(options: ConsoleOptions = {}): Promise<TestCo
     exporter: fileExporter(api, exportDir),
     theme: makeTheme(options.noColor ?? false),
     now: Date.now,
+    ...(options.switcher ? { switcher: options.switcher } : {}),
   };
 
   let nav: NavigationState | undefined;

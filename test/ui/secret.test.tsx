@@ -68,11 +68,14 @@ describe('SecretReveal', () => {
     expect(c.frame()).not.toContain(secretKey);
   });
 
-  test('Ctrl-C on the secret screen exits 130 at once', async () => {
+  test('Ctrl-C on the secret screen asks first; a second Ctrl-C exits 130', async () => {
     c = await startConsole();
     await reachReview(c, c.sandbox.subAccounts[1]!);
     await c.press('enter');
     await c.waitForText('Key created for');
+    await c.press('ctrlC');
+    await c.waitForText('Have you stored the secret key?');
+    expect(c.exitCode()).toBeUndefined();
     await c.press('ctrlC');
     expect(c.exitCode()).toBe(130);
   });

@@ -1,0 +1,140 @@
+// The one-time secret cannot be lost or garbled: every way out asks first and only y leaves; a second
+// ctrl+c at the prompt quits; at any size the secret and the API key are shown whole.
+import { afterEach, describe, expect, test } from 'vitest';
+import { stripVTControlCharacters } from 'node:util';
+import type { CreatedKey } from '../../src/api/types';
+import type { TargetSwitcher } from '../../src/ui/targets';
+import { osc52Clipboard } from '../../src/ui/clipboard';
+import { lineWidth, startConsole, type ConsoleOptions, type TestConsole } from './harness';
+import { reachReview } from './flows';
+
+let c: TestConsole;
+afterEach(async () => c?.cleanup());
+
+/** Just enough of a switcher for ctrl+p to open the profiles screen (no profile is switched here). */
+const switcher: TargetSwitcher = {
+  current: () => undefined,
+  subscribe: () => () => undefined,
+  startupProblem: () => undefined,
+  profiles: async () => [],
+  openDemo: async () => undefined,
+  openProfile: async () => ({ ok: false, message: 'not in this test' }),
+  addProfile: async () => ({ ok: false, message: 'not in this test' }),
+  useForSession: async () => ({ ok: false, message: 'not in this test' }),
+};
+
+const ASK = 'Have you stored the secret key?';
+
+async function onSecret(options: ConsoleOptions = {}): Promise<CreatedKey> {
+  c = await startConsole({ switcher, ...options });
+  await reachReview(c, c.sandbox.subAccounts[2]!, { toggle: [0], note: 'exit test' });
+  await c.press('enter');
+  await c.waitForScreen('secret');
+  const top = c.navState()!.stack.at(-1)!.route;
+  if (top.screen !== 'secret') throw new Error('expected the secret screen');
+  return top.created;
+}
+
+const onSecretScreen = () => c.navState()!.stack.at(-1)!.route.screen === 'secret';
+
+describe('leaving the secret screen', () => {
+  test.each([
+    ['esc', 'esc', 'keys'],
+    ['enter', 'enter', 'keys'],
+    ['q', 'q', 'exit 0'],
+    ['ctrl+p', '\u0010', 'profiles'],
+    ['ctrl+t', 'ctrlT', 'transferFilter'],
+    ['ctrl+c once', 'ctrlC', 'exit 130'],
+  ])('%s asks first; any other key stays; y leaves and does what was asked', async (_name, key, after) => {
+    const created = await onSecret();
+    await c.press(key);
+    await c.waitForText(ASK);
+    expect(onSecretScreen()).toBe(true);
+    expect(c.exitCode()).toBeUndefined();
+    expect(c.frame()).toContain('y stored it, leave');
+
+    await c.press('x');
+    expect(c.frame()).not.toContain(ASK);
+    expect(onSecretScreen()).toBe(true);
+
+    await c.press(key);
+    await c.waitForText(ASK);
+    await c.press('y');
+    if (after.startsWith('exit')) {
+      await c.waitFor(() => c.exitCode() !== undefined, 'the exit');
+      expect(c.exitCode()).toBe(Number(after.slice(5)));
+    } else {
+      await c.waitForScreen(after as 'keys');
+      expect(c.exitCode()).toBeUndefined();
+    }
+    // The secret is gone from the navigation state whichever way it was left.
+    expect(JSON.stringify(c.navState())).not.toContain(created.secretKey);
+  });
+
+  test('a second ctrl+c at the prompt quits at once (130)', async () => {
+    await onSecret();
+    await c.press('ctrlC');
+    await c.waitForText(ASK);
+    expect(c.exitCode()).toBeUndefined();
+    await c.press('ctrlC');
+    expect(c.exitCode()).toBe(130);
+  });
+
+  test('ctrl+c with the help open still asks about the secret', async () => {
+    await onSecret();
+    await c.press('?');
+    await c.waitForText('press ? or esc to close');
+    await c.press('ctrlC');
+    await c.waitForText(ASK);
+    expect(c.exitCode()).toBeUndefined();
+    expect(onSecretScreen()).toBe(true);
+  });
+
+  test('keys sent in one write with the leave key do not slip past the prompt', async () => {
+    await onSecret();
+    // Esc asks, q stays, Enter asks again: the prompt is up and the secret still there.
+    await c.chunk('esc', 'q', 'enter');
+    expect(onSecretScreen()).toBe(true);
+    expect(c.frame()).toContain(ASK);
+  });
+});
+
+describe('the secret shown whole at any size', () => {
+  test.each([
+    [50, 15],
+    [40, 12],
+    [60, 20],
+    [200, 60],
+  ])('%ix%i: revealed secret and API key read back character for character, no line too wide, no frame too tall', async (columns, rows) => {
+    const created = await onSecret();
+    await c.resize(columns, rows);
+    await c.press('v');
+    const lines = c.frame().split('\n');
+    expect(lines.length).toBeLessThan(rows);
+    for (const line of c.rawFrame().split('\n')) expect(lineWidth(line)).toBeLessThanOrEqual(columns);
+    // The groups of the secret sit on consecutive lines: joined without spaces they are the secret.
+    const text = lines.map((l) => l.trim()).join('\n');
+    const compact = text.replace(/[ \n]/g, '');
+    expect(compact).toContain(created.secretKey);
+    expect(compact).toContain(created.apiKey);
+    // No line carrying a piece of the key or the secret is cut.
+    for (const line of lines.filter((l) => /[0-9a-z]{8}/.test(l) && !l.startsWith('broker-console'))) expect(line).not.toContain('…');
+  });
+});
+
+describe('copy says what was done', () => {
+  test('OSC 52: the bytes go to the terminal, and the message says to paste to check', () => {
+    const written: string[] = [];
+    const copy = osc52Clipboard({ write: (s: string) => written.push(s) } as unknown as NodeJS.WritableStream);
+    const said = copy('mx0vSECRET');
+    expect(written).toEqual([`\u001b]52;c;${Buffer.from('mx0vSECRET').toString('base64')}\u0007`]);
+    expect(said).toBe('sent to the terminal clipboard (OSC 52) — paste it to check');
+  });
+
+  test('the secret screen repeats what the clipboard did, never "Copied"', async () => {
+    await onSecret();
+    await c.press('s');
+    await c.waitForText('Secret key sent to the test clipboard');
+    expect(stripVTControlCharacters(c.frame())).not.toMatch(/Copied/);
+  });
+});
