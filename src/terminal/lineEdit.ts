@@ -39,6 +39,11 @@ export function cleanText(text: string, lineBreak = ' '): string {
   return out;
 }
 
+/** A paste made fit for one line: a trailing line break (copying a whole line brings one) is dropped. */
+export function pastedText(text: string, lineBreak = ' '): string {
+  return cleanText(text.replace(/(\r\n|\r|\n)+$/, ''), lineBreak);
+}
+
 /** Inserts text at the cursor. */
 export function insert(edit: LineEdit, text: string): LineEdit {
   if (text === '') return edit;

@@ -1,7 +1,7 @@
 // Editing one line as the eye sees it: graphemes, display widths, shell keys.
 import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
-import { applyKey, cleanText, insert, viewport, type EditKey, type LineEdit } from '../../src/terminal/lineEdit';
+import { applyKey, cleanText, insert, pastedText, viewport, type EditKey, type LineEdit } from '../../src/terminal/lineEdit';
 import { displayWidth } from '../../src/terminal/text';
 
 const none: EditKey = { backspace: false, delete: false, leftArrow: false, rightArrow: false, home: false, end: false, ctrl: false, meta: false };
@@ -56,6 +56,8 @@ describe('line editing by grapheme', () => {
     expect(cleanText('203.0.113.7\r\n198.51.100.20\n', ', ')).toBe('203.0.113.7, 198.51.100.20, ');
     expect(cleanText('a\u001b[31mb\u202ec\u0007\td')).toBe('a[31mbc d');
     expect(insert(at('/p', 2), '?q=1')).toEqual(at('/p?q=1'));
+    expect(pastedText('gridbot2901\r\n')).toBe('gridbot2901');
+    expect(pastedText('203.0.113.7\n198.51.100.20\n', ', ')).toBe('203.0.113.7, 198.51.100.20');
   });
 
   test('property: typing graphemes then backspacing them all leaves nothing, and the cursor is always on a boundary', () => {

@@ -3,7 +3,7 @@
 // together are applied one by one to the latest value) and takes a bracketed paste as text.
 import React, { useRef, useState } from 'react';
 import { Text } from 'ink';
-import { applyKey, cleanText, insert, viewport, type LineEdit } from '../../terminal/lineEdit';
+import { applyKey, insert, pastedText, viewport, type LineEdit } from '../../terminal/lineEdit';
 import { fit, takeWidth } from '../../terminal/text';
 import { useFieldKeys } from '../hooks/useKeys';
 import { useServices } from '../services';
@@ -51,7 +51,7 @@ export function TextField({ value, onChange, focus, placeholder = '', mask, rese
       commit(next);
       return true;
     },
-    (text) => commit(insert(latest.current, cleanText(text, pasteLineBreak))),
+    (text) => commit(insert(latest.current, pastedText(text, pasteLineBreak))),
     focus,
   );
 
