@@ -2,11 +2,25 @@
 import Big from 'big.js';
 import type { Transfer } from '../api/types';
 
+/** The status whose amounts moved money: what page totals count when they count one status only. */
+export const COUNTED_STATUS = 'SUCCESS';
+
 export class AssetTotals {
   private readonly sums = new Map<string, Big>();
+  /** Rows left out for their status, by status (only when a status is given). */
+  private readonly skipped = new Map<string, number>();
   unparsable = 0;
+  /** Rows whose amount is in the sums. */
+  counted = 0;
+
+  /** `onlyStatus`: count only rows of that status (case-insensitive); without it every row counts. */
+  constructor(readonly onlyStatus?: string) {}
 
   add(t: Transfer): void {
+    if (this.onlyStatus !== undefined && t.status.toUpperCase() !== this.onlyStatus.toUpperCase()) {
+      this.skipped.set(t.status, (this.skipped.get(t.status) ?? 0) + 1);
+      return;
+    }
     let amount: Big;
     try {
       amount = new Big(t.amount);
@@ -14,6 +28,7 @@ export class AssetTotals {
       this.unparsable += 1;
       return;
     }
+    this.counted += 1;
     this.sums.set(t.asset, (this.sums.get(t.asset) ?? new Big(0)).plus(amount));
   }
 
@@ -21,10 +36,23 @@ export class AssetTotals {
   entries(): [string, string][] {
     return [...this.sums.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([asset, sum]) => [asset, sum.toFixed()]);
   }
+
+  /** Rows left out for their status: [status, rows], most rows first. */
+  notCounted(): [string, number][] {
+    return [...this.skipped.entries()].sort(([a, x], [b, y]) => y - x || a.localeCompare(b));
+  }
+
+  /** How many rows were left out for their status. */
+  get notCountedRows(): number {
+    let rows = 0;
+    for (const n of this.skipped.values()) rows += n;
+    return rows;
+  }
 }
 
-export function totalsOf(rows: readonly Transfer[]): AssetTotals {
-  const totals = new AssetTotals();
+/** Totals of a page; by default only SUCCESS rows count (a failed transfer moved nothing). */
+export function totalsOf(rows: readonly Transfer[], onlyStatus: string | undefined = COUNTED_STATUS): AssetTotals {
+  const totals = new AssetTotals(onlyStatus);
   for (const row of rows) totals.add(row);
   return totals;
 }

@@ -2,7 +2,7 @@
 // from it, so help never drifts from behaviour.
 import type { Key } from 'ink';
 
-export type ScreenId = 'global' | 'welcome' | 'credentials' | 'profiles' | 'picker' | 'keys' | 'keyDetail' | 'createKey' | 'review' | 'secret' | 'transferFilter' | 'transfers' | 'transferDetail' | 'export';
+export type ScreenId = 'global' | 'welcome' | 'credentials' | 'profiles' | 'picker' | 'keys' | 'keyDetail' | 'createKey' | 'review' | 'secret' | 'transferFilter' | 'transfers' | 'transferDetail' | 'export' | 'transfersEmpty' | 'transfersError' | 'transfersRetry' | 'transferPrompt' | 'transferDetailScroll' | 'exportRunning' | 'exportDone' | 'exportFailed' | 'exportRetry';
 
 export interface Binding {
   command: string;
@@ -98,15 +98,59 @@ export const KEYMAP: Record<ScreenId, Binding[]> = {
     { command: 'pageSize', keys: ['s'], description: 'Change the page size (1–500)' },
     { command: 'export', keys: ['x'], hint: 'x export', description: 'Export this page or all pages to CSV or JSON' },
     { command: 'filter', keys: ['f'], hint: 'f filter', description: 'Change the filter' },
-    { command: 'refresh', keys: ['r'], description: 'Reload this page (also: retry after an error)' },
+    { command: 'refresh', keys: ['r'], description: 'Reload this page' },
     { command: 'quit', keys: ['q'], description: 'Quit' },
   ],
+  // An empty page (no match, or past the end): nothing to move in, open or export.
+  transfersEmpty: [
+    { command: 'previousPage', keys: ['[', 'p'], hint: 'p/[ prev', description: 'Previous page (from past the end: the last page seen with rows)' },
+    { command: 'jump', keys: ['g'], hint: 'g go to page', description: 'Jump to a page number' },
+    { command: 'filter', keys: ['f'], hint: 'f filter', description: 'Change the filter' },
+    { command: 'nextPage', keys: [']', 'n'], description: 'Next page (there is none after an empty one)' },
+    { command: 'pageSize', keys: ['s'], description: 'Change the page size (1–500)' },
+    { command: 'refresh', keys: ['r'], description: 'Reload this page' },
+    { command: 'quit', keys: ['q'], description: 'Quit' },
+  ],
+  // A page that failed: no rows to move in or export; r only where a retry can help (network, timeout, 5xx, 429).
+  transfersError: [
+    { command: 'filter', keys: ['f'], hint: 'f filter', description: 'Change the filter (the service refused this one)' },
+    { command: 'previousPage', keys: ['[', 'p'], hint: 'p/[ prev', description: 'Previous page' },
+    { command: 'jump', keys: ['g'], hint: 'g go to page', description: 'Jump to a page number' },
+    { command: 'pageSize', keys: ['s'], description: 'Change the page size (1–500)' },
+    { command: 'quit', keys: ['q'], description: 'Quit' },
+  ],
+  transfersRetry: [
+    { command: 'refresh', keys: ['r'], hint: 'r retry', description: 'Ask for this page again (the error is one a retry can fix)' },
+    { command: 'filter', keys: ['f'], hint: 'f filter', description: 'Change the filter' },
+    { command: 'previousPage', keys: ['[', 'p'], hint: 'p/[ prev', description: 'Previous page' },
+    { command: 'jump', keys: ['g'], hint: 'g go to page', description: 'Jump to a page number' },
+    { command: 'pageSize', keys: ['s'], description: 'Change the page size (1–500)' },
+    { command: 'quit', keys: ['q'], description: 'Quit' },
+  ],
+  transferPrompt: [
+    { command: 'go', keys: ['enter'], hint: 'enter go', description: 'Go to that page, or use that page size' },
+    { command: 'cancel', keys: ['esc'], hint: 'esc cancel', description: 'Close the prompt; nothing changes' },
+  ],
   transferDetail: [{ command: 'close', keys: ['enter', 'esc'], hint: 'enter close', description: 'Back to the list' }],
+  transferDetailScroll: [
+    { command: 'up', keys: ['up', 'k'], description: 'Scroll up a line' },
+    { command: 'down', keys: ['down', 'j'], hint: '↑↓ scroll', description: 'Scroll down a line (the detail is taller than the window)' },
+    { command: 'pageUp', keys: ['pageup'], description: 'Scroll up a screenful' },
+    { command: 'pageDown', keys: ['pagedown', 'space'], description: 'Scroll down a screenful' },
+    { command: 'close', keys: ['enter', 'esc'], hint: 'enter close', description: 'Back to the list' },
+  ],
   export: [
     { command: 'scope', keys: ['a'], hint: 'a page/all', description: 'Export this page or all pages' },
     { command: 'format', keys: ['f'], hint: 'f csv/json', description: 'Export as CSV or JSON' },
     { command: 'start', keys: ['enter'], hint: 'enter start', description: 'Start the export' },
-    { command: 'cancel', keys: ['esc'], hint: 'esc cancel', description: 'Cancel (stops an export in progress)' },
+    { command: 'cancel', keys: ['esc'], hint: 'esc close', description: 'Close the panel, nothing written' },
+  ],
+  exportRunning: [{ command: 'cancel', keys: ['esc'], hint: 'esc cancel', description: 'Stop the export; the partial file is removed' }],
+  exportDone: [{ command: 'close', keys: ['enter', 'esc'], hint: 'enter close', description: 'Close the export panel' }],
+  exportFailed: [{ command: 'close', keys: ['enter', 'esc'], hint: 'enter close', description: 'Close the export panel' }],
+  exportRetry: [
+    { command: 'retry', keys: ['r'], hint: 'r retry', description: 'Start the export again (the error is one a retry can fix)' },
+    { command: 'close', keys: ['enter', 'esc'], hint: 'enter close', description: 'Close the export panel' },
   ],
 };
 
@@ -125,6 +169,15 @@ export const SCREEN_TITLES: Record<ScreenId, string> = {
   transfers: 'Transfers',
   transferDetail: 'Transfer detail',
   export: 'Export',
+  transfersEmpty: 'Transfers (an empty page)',
+  transfersError: 'Transfers (the page failed)',
+  transfersRetry: 'Transfers (the page failed)',
+  transferPrompt: 'Transfers: page or page size',
+  transferDetailScroll: 'Transfer detail',
+  exportRunning: 'Export in progress',
+  exportDone: 'Export finished',
+  exportFailed: 'Export failed',
+  exportRetry: 'Export failed',
 };
 
 /** True when the key press matches the spec (see Binding.keys). */

@@ -1,6 +1,7 @@
 // One resource, loaded with cancellation: {status, data, error, reload}; the spinner shows only after 100 ms.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { BrokerError } from '../../api/errors';
+import { sanitize } from '../../terminal/text';
 
 export type ResourceStatus = 'loading' | 'ready' | 'error';
 
@@ -57,8 +58,26 @@ export function useResource<T>(load: (signal: AbortSignal) => Promise<T>, deps: 
   return { status: current ? state.status : 'loading', data: state.data, error: current ? state.error : undefined, slow: current && slow, reload };
 }
 
-/** One line for any error the console shows. */
+/** One line for any error the console shows, made safe for the terminal (a service's msg is outside text). */
 export function errorLine(error: Error | undefined): string {
   if (!error) return '';
-  return error instanceof BrokerError ? error.toLine() : error.message.split('\n')[0] ?? 'unexpected error';
+  return sanitize(error instanceof BrokerError ? error.toLine() : (error.message.split('\n')[0] ?? '') || 'unexpected error');
+}
+
+/**
+ * Whether trying the same request again can help: the network, a timeout, a 5xx, a 429 (or 408). Not a 4xx the
+ * service answered on purpose (700004 malformed parameter, an unknown sub-account, a bad signature), nor an
+ * answer of the wrong shape, nor a local failure such as a file that cannot be written.
+ */
+export function retryable(error: Error | undefined): boolean {
+  if (!(error instanceof BrokerError)) return false;
+  switch (error.kind) {
+    case 'network':
+    case 'timeout':
+      return true;
+    case 'service':
+      return error.status !== undefined && (error.status >= 500 || error.status === 429 || error.status === 408);
+    default:
+      return false;
+  }
 }

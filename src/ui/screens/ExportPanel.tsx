@@ -1,28 +1,68 @@
-// Export of this page or of every page, to CSV or JSON, with progress; Esc cancels a running export.
+// Export of this page or of every page, to CSV or JSON, with progress; Esc cancels a running export (and the
+// panel then says "cancelled" once the partial file is gone). The panel fits the room it is given: the border
+// goes when there is no room for it, long text wraps, and the choices are marked without colour too.
 import React, { useEffect, useRef, useState } from 'react';
 import { Box, Text } from 'ink';
 import type { Transfer, TransferQuery } from '../../api/types';
 import type { ExportFormat, ExportProgress, ExportResult, ExportScope } from '../../export/types';
-import { ErrorLine } from '../components/ErrorLine';
+import { displayWidth, fit, sanitize } from '../../terminal/text';
+import { capLines, errorLines, wrapWords } from '../components/ErrorLine';
 import { ProgressBar } from '../components/ProgressBar';
-import { commandFor } from '../keymap';
+import { commandFor, type ScreenId } from '../keymap';
 import { useScreenKeys } from '../hooks/useKeys';
-import { errorLine } from '../hooks/useResource';
+import { errorLine, retryable } from '../hooks/useResource';
 import { useScreenFrame } from '../screenFrame';
 import { useServices } from '../services';
 
-type Phase = { name: 'choose' } | { name: 'running'; progress: ExportProgress } | { name: 'done'; result: ExportResult } | { name: 'failed'; error: Error };
+type Phase =
+  | { name: 'choose' }
+  | { name: 'running'; progress: ExportProgress }
+  | { name: 'cancelling' }
+  | { name: 'cancelled' }
+  | { name: 'done'; result: ExportResult }
+  | { name: 'failed'; error: Error };
 
-export function ExportPanel({ query, page, onClose }: { query: TransferQuery; page: readonly Transfer[]; onClose: () => void }) {
+function modeOf(phase: Phase): ScreenId {
+  switch (phase.name) {
+    case 'choose': return 'export';
+    case 'running':
+    case 'cancelling': return 'exportRunning';
+    case 'done':
+    case 'cancelled': return 'exportDone';
+    case 'failed': return retryable(phase.error) ? 'exportRetry' : 'exportFailed';
+  }
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+export function ExportPanel({
+  query,
+  page,
+  pageNumber,
+  width,
+  height,
+  onClose,
+  onModeChange,
+}: {
+  query: TransferQuery;
+  page: readonly Transfer[];
+  pageNumber?: number;
+  width: number;
+  height: number;
+  onClose: () => void;
+  onModeChange?: (mode: ScreenId) => void;
+}) {
   const { exporter, theme } = useServices();
-  const { active, width } = useScreenFrame();
+  const { active } = useScreenFrame();
   const [scope, setScope] = useState<ExportScope>('page');
   const [format, setFormat] = useState<ExportFormat>('csv');
   const [phase, setPhase] = useState<Phase>({ name: 'choose' });
   const [tick, setTick] = useState(0);
   const controller = useRef<AbortController | undefined>(undefined);
+  const mode = modeOf(phase);
 
   useEffect(() => () => controller.current?.abort(), []);
+  useEffect(() => onModeChange?.(mode), [mode, onModeChange]);
   useEffect(() => {
     if (phase.name !== 'running') return undefined;
     const timer = setInterval(() => setTick((t) => t + 1), 120);
@@ -34,28 +74,28 @@ export function ExportPanel({ query, page, onClose }: { query: TransferQuery; pa
     controller.current = abort;
     setPhase({ name: 'running', progress: { pages: 0, rows: 0 } });
     exporter
-      .run({ query, scope, format, rows: page }, (progress) => !abort.signal.aborted && setPhase({ name: 'running', progress }), abort.signal)
+      .run({ query: { ...query, page: pageNumber ?? query.page }, scope, format, rows: page }, (progress) => !abort.signal.aborted && setPhase({ name: 'running', progress }), abort.signal)
       .then(
-        (result) => !abort.signal.aborted && setPhase({ name: 'done', result }),
-        (error: unknown) => !abort.signal.aborted && setPhase({ name: 'failed', error: error instanceof Error ? error : new Error(String(error)) }),
+        // A file finished before the cancel took effect is complete: say so rather than "cancelled".
+        (result) => setPhase({ name: 'done', result }),
+        (error: unknown) => setPhase(abort.signal.aborted ? { name: 'cancelled' } : { name: 'failed', error: error instanceof Error ? error : new Error(String(error)) }),
       );
   };
 
   useScreenKeys(
     (input, key) => {
-      const command = commandFor('export', input, key);
+      const command = commandFor(mode, input, key);
       if (phase.name === 'running') {
         if (command === 'cancel') {
           controller.current?.abort();
-          setPhase({ name: 'failed', error: new Error('export cancelled; the partial file was removed') });
+          setPhase({ name: 'cancelling' });
         }
-        return command !== undefined;
-      }
-      if (phase.name !== 'choose') {
-        if (command === 'cancel' || command === 'start') onClose();
-        return command !== undefined;
-      }
-      if (command === 'scope') setScope((s) => (s === 'page' ? 'all' : 'page'));
+      } else if (phase.name === 'cancelling') {
+        // Waits for the exporter to remove its partial file.
+      } else if (phase.name !== 'choose') {
+        if (command === 'close') onClose();
+        else if (command === 'retry') start();
+      } else if (command === 'scope') setScope((s) => (s === 'page' ? 'all' : 'page'));
       else if (command === 'format') setFormat((f) => (f === 'csv' ? 'json' : 'csv'));
       else if (command === 'start') start();
       else if (command === 'cancel') onClose();
@@ -65,39 +105,78 @@ export function ExportPanel({ query, page, onClose }: { query: TransferQuery; pa
     { active },
   );
 
-  const option = (label: string, on: boolean) => <Text inverse={on}> {label} </Text>;
+  // The border and its padding take 4 columns and 2 lines; below that room the panel goes without them.
+  const boxed = width >= 44 && height >= 8;
+  const inner = Math.max(10, boxed ? width - 4 : width);
+  const room = Math.max(1, boxed ? height - 2 : height);
+  const what = `${scope === 'page' ? `page ${pageNumber ?? query.page ?? 1}` : 'all pages'} as ${format === 'csv' ? 'CSV' : 'JSON'}`;
+
+  // One choice line: the label, then the options; the chosen one inverse and bold with a › marker (visible without colour).
+  const choice = (label: string, options: Array<[string, string, boolean]>, keyHint: string) => {
+    const long = `${label} ${options.map(([full]) => `  ${full}  `).join('')} ${keyHint}`;
+    const short = displayWidth(long) > inner;
+    const optionsWidth = options.reduce((sum, [full, brief]) => sum + displayWidth(short ? brief : full) + 4, 0);
+    const showHint = !short || displayWidth(label) + 1 + optionsWidth + 2 + keyHint.length <= inner;
+    return (
+      <Box height={1} overflow="hidden">
+        <Text>{label} </Text>
+        {options.map(([full, brief, on]) => (
+          <React.Fragment key={full}>
+            <Text inverse={on} bold={on}>
+              {on ? '› ' : '  '}
+              {short ? brief : full}{' '}
+            </Text>
+            <Text> </Text>
+          </React.Fragment>
+        ))}
+        {showHint ? <Text color={theme.muted}>{keyHint}</Text> : null}
+      </Box>
+    );
+  };
+
+  const body: React.ReactNode[] = [];
+  let used = 1; // the title
+  const text = (key: string, lines: string[], color?: string) => {
+    const kept = capLines(lines, Math.max(1, room - used), inner);
+    used += kept.length;
+    kept.forEach((line, i) =>
+      body.push(
+        <Text key={`${key}-${i}`} color={color}>
+          {line}
+        </Text>,
+      ),
+    );
+  };
+  if (phase.name === 'choose') {
+    const rowsOnPage = plural(page.length, 'row');
+    body.push(<React.Fragment key="scope">{choice('Scope ', [[`this page (${rowsOnPage})`, `page (${page.length})`, scope === 'page'], ['all pages', 'all', scope === 'all']], 'a')}</React.Fragment>);
+    body.push(<React.Fragment key="format">{choice('Format', [['CSV', 'CSV', format === 'csv'], ['JSON', 'JSON', format === 'json']], 'f')}</React.Fragment>);
+    used += 2;
+    if (room - used >= 1) text('where', wrapWords('The file goes in the current folder; enter starts.', inner), theme.muted);
+  } else if (phase.name === 'running') {
+    const { fraction, pages, rows } = phase.progress;
+    text('what', [fit(`Exporting ${what}…`, inner).trimEnd()]);
+    if (room - used >= 1) {
+      body.push(<ProgressBar key="bar" fraction={fraction !== undefined && Number.isFinite(fraction) ? fraction : undefined} width={Math.max(4, Math.min(40, inner - 6))} tick={tick} />);
+      used += 1;
+    }
+    text('count', wrapWords(`${plural(pages, 'page')} · ${plural(rows, 'row')} · esc cancels`, inner));
+  } else if (phase.name === 'cancelling') {
+    text('cancelling', wrapWords('Cancelling: removing the partial file…', inner), theme.warn);
+  } else if (phase.name === 'cancelled') {
+    text('cancelled', wrapWords(`Export cancelled: the partial file was removed, nothing was written.`, inner), theme.warn);
+  } else if (phase.name === 'done') {
+    const { rows, pages, path } = phase.result;
+    text('done', wrapWords(`✓ Wrote ${plural(rows, 'row')} (${plural(pages, 'page')}) to ${sanitize(path)}`, inner), theme.ok);
+  } else {
+    const lines = errorLines(errorLine(phase.error), inner, retryable(phase.error) ? 'r' : undefined, Math.max(1, room - used));
+    text('failed', lines, theme.error);
+  }
+
   return (
-    <Box flexDirection="column" borderStyle="round" paddingX={1}>
-      <Text bold>Export transfers</Text>
-      <Box>
-        <Text>Scope  </Text>
-        {option(`this page (${page.length} rows)`, scope === 'page')}
-        <Text> </Text>
-        {option('all pages', scope === 'all')}
-        <Text color={theme.muted}>  a</Text>
-      </Box>
-      <Box>
-        <Text>Format </Text>
-        {option('CSV', format === 'csv')}
-        <Text> </Text>
-        {option('JSON', format === 'json')}
-        <Text color={theme.muted}>  f</Text>
-      </Box>
-      {phase.name === 'choose' ? <Text color={theme.muted}>enter starts · esc cancels · the file goes in the current folder</Text> : null}
-      {phase.name === 'running' ? (
-        <Box flexDirection="column">
-          <ProgressBar fraction={phase.progress.fraction} width={Math.min(40, width - 20)} tick={tick} />
-          <Text>
-            {phase.progress.pages} {phase.progress.pages === 1 ? 'page' : 'pages'} · {phase.progress.rows} rows · esc cancels
-          </Text>
-        </Box>
-      ) : null}
-      {phase.name === 'done' ? (
-        <Text color={theme.ok}>
-          ✓ Wrote {phase.result.rows} rows ({phase.result.pages} {phase.result.pages === 1 ? 'page' : 'pages'}) to {phase.result.path}
-        </Text>
-      ) : null}
-      {phase.name === 'failed' ? <ErrorLine message={errorLine(phase.error)} width={width - 4} /> : null}
+    <Box flexDirection="column" borderStyle={boxed ? 'round' : undefined} paddingX={boxed ? 1 : 0} width={boxed ? Math.min(width, inner + 4) : undefined}>
+      <Text bold>{fit(phase.name === 'choose' ? 'Export transfers' : `Export transfers: ${what}`, inner).trimEnd()}</Text>
+      {body}
     </Box>
   );
 }

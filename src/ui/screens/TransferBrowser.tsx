@@ -1,39 +1,91 @@
 // Transfers for a filter: a windowed table with a cursor, paging (next, previous, jump, size), the page's
-// per-asset totals, the detail of a transfer, and export. The active filter stays in view.
-import React, { useMemo, useState } from 'react';
+// per-asset totals, the detail of a transfer, and export. The active filter stays in view. Everything from the
+// service is sanitised, and every part is sized from the window (never from a page's content), so the frame
+// fits from 40x12 up and the columns stay put from page to page.
+import React, { useEffect, useMemo, useState } from 'react';
 import { useSyncedState } from '../hooks/useSyncedState';
 import { Box, Text } from 'ink';
 import { TextField } from '../components/TextField';
 import { DEFAULT_PAGE_SIZE, type Transfer, type TransferQuery } from '../../api/types';
 import { checkLimit, checkPage } from '../../api/validation';
-import { totalsOf } from '../../export/totals';
-import { ErrorLine } from '../components/ErrorLine';
-import { FieldList } from '../components/FieldList';
+import { COUNTED_STATUS, totalsOf, type AssetTotals } from '../../export/totals';
+import { displayWidth, fit, sanitize } from '../../terminal/text';
+import { ErrorLine, capLines, errorLines, wrapWords } from '../components/ErrorLine';
 import { Spinner } from '../components/Spinner';
-import { WindowedTable, sizeColumns, type TableColumn } from '../components/WindowedTable';
-import { commandFor } from '../keymap';
+import { WindowedTable, type TableColumn } from '../components/WindowedTable';
+import { commandFor, type ScreenId } from '../keymap';
 import { useScreenKeys } from '../hooks/useKeys';
 import { useListCursor } from '../hooks/useListCursor';
-import { errorLine } from '../hooks/useResource';
+import { errorLine, retryable } from '../hooks/useResource';
 import { useTransfers } from '../hooks/useTransfers';
 import { useNavigate } from '../navigation';
 import { useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
-import { fit, localTime } from '../text';
+import { localTime } from '../text';
 import { ExportPanel } from './ExportPanel';
+import { TransferDetail } from './TransferDetail';
 
 type Mode = { name: 'list' } | { name: 'detail' } | { name: 'prompt'; what: 'page' | 'size'; text: string; error?: string } | { name: 'export' };
 
+/** The filter in one line; account names and the client id were typed (or came back) and are sanitised. */
 export function describeFilter(query: TransferQuery): string {
   const parts = [
-    `${query.fromAccountType} → ${query.toAccountType}`,
-    `from ${query.fromAccount ?? 'master'}`,
-    `to ${query.toAccount ?? 'master'}`,
+    `${sanitize(query.fromAccountType, 40)} → ${sanitize(query.toAccountType, 40)}`,
+    `from ${query.fromAccount ? sanitize(query.fromAccount, 80) : 'master'}`,
+    `to ${query.toAccount ? sanitize(query.toAccount, 80) : 'master'}`,
   ];
   if (query.startTime !== undefined) parts.push(`since ${localTime(query.startTime)}`);
   if (query.endTime !== undefined) parts.push(`until ${localTime(query.endTime)}`);
-  if (query.clientTranId) parts.push(`client id ${query.clientTranId}`);
+  if (query.clientTranId) parts.push(`client id ${sanitize(query.clientTranId, 40)}`);
   return parts.join(' · ');
+}
+
+/** Lines kept for the totals (or a notice) under the page line: fixed per window height, so the table never moves. */
+function statusRoom(height: number): number {
+  return height >= 20 ? 3 : 2;
+}
+
+/**
+ * Column widths from the terminal width alone (stable bounds, not the page's content), so they do not jump from
+ * page to page. An amount or status longer than its column is cut with "…"; the detail (enter) shows it whole.
+ */
+export function transferColumns(width: number): TableColumn<Transfer>[] {
+  type Spec = TableColumn<Transfer> & { flexible?: boolean };
+  const time: Spec = { title: 'TIME', width: 16, cell: (t) => localTime(t.timestamp) };
+  const shortTime: Spec = { title: 'TIME', width: 11, cell: (t) => localTime(t.timestamp).slice(5) };
+  const route: Spec = { title: 'FROM → TO', width: 0, flexible: true, cell: (t) => `${t.fromAccount || 'master'} → ${t.toAccount || 'master'}` };
+  const types: Spec = { title: 'TYPES', width: 11, cell: (t) => `${t.fromAccountType}→${t.toAccountType}` };
+  const asset = (w: number): Spec => ({ title: 'ASSET', width: w, cell: (t) => t.asset });
+  const amount = (w: number): Spec => ({ title: 'AMOUNT', width: w, align: 'right', cell: (t) => t.amount });
+  const status = (w: number): Spec => ({ title: 'STATUS', width: w, cell: (t) => t.status });
+  const specs: Spec[] =
+    width >= 100 ? [time, route, types, asset(8), amount(20), status(11)]
+    : width >= 80 ? [time, route, types, asset(6), amount(16), status(10)]
+    // Below 80 columns the types go (the filter line names them).
+    : width >= 60 ? [time, route, asset(6), amount(14), status(10)]
+    : [shortTime, route, asset(5), amount(Math.max(6, Math.min(12, width - 28))), status(7)];
+  // The row: a 2-cell marker, the cells, one space between cells.
+  const fixed = specs.reduce((sum, c) => sum + (c.flexible ? 0 : c.width), 0);
+  const spare = width - 2 - fixed - (specs.length - 1);
+  // The accounts take what is left (within bounds); with too little room they go (the filter line names
+  // them, the detail shows them) and the amount gets the room instead.
+  const columns =
+    spare >= 12 ? specs.map((c) => (c.flexible ? { ...c, width: Math.min(64, spare) } : c))
+    : specs.filter((c) => !c.flexible).map((c) => (c.title === 'AMOUNT' && spare > 0 ? { ...c, width: Math.min(24, c.width + spare + 1) } : c));
+  return columns.map(({ flexible: _, ...c }) => c);
+}
+
+/** The page totals in words: which status they count and what they leave out. */
+export function totalsText(totals: AssetTotals, rows: number): string {
+  const sums = totals.entries().map(([asset, sum]) => `${sanitize(asset, 24)} ${sanitize(sum, 40)}`);
+  const head = `Page totals, ${COUNTED_STATUS} only (${totals.counted} of ${rows} rows): ${sums.length > 0 ? sums.join(' · ') : 'nothing'}`;
+  const left = totals.notCounted();
+  const skipped = totals.notCountedRows;
+  const named = left.slice(0, 3).map(([status, n]) => `${n} ${sanitize(status, 24)}`);
+  const more = left.length > 3 ? `, ${left.length - 3} more statuses` : '';
+  const notCounted = skipped > 0 ? ` · not counted: ${named.join(', ')}${more}` : '';
+  const unparsable = totals.unparsable > 0 ? ` · ${totals.unparsable} amounts not decimal, left out` : '';
+  return head + notCounted + unparsable;
 }
 
 export function TransferBrowser({ query }: { query: TransferQuery }) {
@@ -45,16 +97,44 @@ export function TransferBrowser({ query }: { query: TransferQuery }) {
   const [reloadToken, setReloadToken] = useState(0);
   const [mode, setMode, modeRef] = useSyncedState<Mode>({ name: 'list' });
   const [notice, setNotice] = useState<string | undefined>();
-  useScreenMode(mode.name === 'detail' ? 'transferDetail' : mode.name === 'export' ? 'export' : 'transfers');
+  // The highest page seen with rows at this page size: where p goes back to from a page past the end.
+  const [lastWithRows, setLastWithRows] = useState<{ limit: number; page: number } | undefined>();
+  // Detail and export report their own state (scrollable, running, done…) for the footer.
+  const [childMode, setChildMode] = useState<ScreenId | undefined>();
   const transfers = useTransfers(query, page, limit, reloadToken);
-  const rows = transfers.data ?? [];
   const loaded = transfers.status === 'ready';
+  // Only the page asked for: while the next one loads, or after it failed, the previous page's rows (and totals) are gone.
+  const rows = useMemo(() => (loaded ? (transfers.data ?? []) : []), [loaded, transfers.data]);
+  const failed = transfers.status === 'error';
+  const canRetry = failed && retryable(transfers.error);
   const lastPage = loaded && rows.length < limit;
-  // filter, page line, two lines of totals, the table's header
-  const tableRoom = Math.max(1, height - 5 - (mode.name === 'prompt' ? 2 : 0));
+  const known = lastWithRows?.limit === limit ? lastWithRows.page : undefined;
+
+  useEffect(() => {
+    if (loaded && rows.length > 0) setLastWithRows((seen) => (seen?.limit === limit && seen.page >= page ? seen : { limit, page }));
+  }, [loaded, rows.length, limit, page]);
+
+  const screenMode: ScreenId =
+    mode.name === 'detail' ? (childMode ?? 'transferDetail')
+    : mode.name === 'export' ? (childMode ?? 'export')
+    : mode.name === 'prompt' ? 'transferPrompt'
+    : failed ? (canRetry ? 'transfersRetry' : 'transfersError')
+    : loaded && rows.length === 0 ? 'transfersEmpty'
+    : 'transfers';
+  useScreenMode(screenMode);
+
+  // Room: the filter line and the page line, the totals (or notice, or error), an open prompt, the table's header.
+  // Never more lines than the room: Ink squeezes an overfull column, and squeezed lines print over each other.
+  const promptErrorRoom = Math.max(1, height - 5);
+  const promptLines = mode.name === 'prompt' ? 1 + (mode.error ? errorLines(mode.error, width, undefined, promptErrorRoom).length : 0) : 0;
+  const status = Math.max(1, Math.min(statusRoom(height), height - 2 - promptLines - 2));
+  const rest = height - 2 - promptLines - status;
+  const showTable = rest >= 2;
+  const tableRoom = Math.max(1, rest - 1);
   const list = useListCursor(rows.length, tableRoom);
   const selected = rows[list.cursor];
-  const totals = useMemo(() => totalsOf(rows).entries(), [rows]);
+  const totals = useMemo(() => totalsOf(rows), [rows]);
+  const columns = useMemo(() => transferColumns(width), [width]);
 
   const goToPage = (next: number) => {
     setNotice(undefined);
@@ -62,19 +142,24 @@ export function TransferBrowser({ query }: { query: TransferQuery }) {
     list.setCursor(0);
   };
 
+  const previousPage = () => {
+    const page = pageRef.current;
+    // From an empty page past the end, back to the last page seen with rows (not one empty page at a time).
+    if (loaded && rows.length === 0 && page > 1) goToPage(known !== undefined && known < page ? known : page - 1);
+    else if (page > 1) goToPage(page - 1);
+    else setNotice('this is the first page');
+  };
+
   useScreenKeys(
     (input, key) => {
       const mode = modeRef.current;
       const page = pageRef.current;
-      if (mode.name === 'export') return false;
-      if (mode.name === 'detail') {
-        const command = commandFor('transferDetail', input, key);
-        if (command === 'close') setMode({ name: 'list' });
-        return command !== undefined; // other keys reach the global ones (? help)
-      }
+      // The detail and the export panel take their own keys (they registered after this screen).
+      if (mode.name === 'export' || mode.name === 'detail') return false;
       if (mode.name === 'prompt') {
-        if (key.escape) setMode({ name: 'list' });
-        else if (key.return) {
+        const command = commandFor('transferPrompt', input, key);
+        if (command === 'cancel') setMode({ name: 'list' });
+        else if (command === 'go') {
           const checked = mode.what === 'page' ? checkPage(mode.text) : checkLimit(mode.text);
           if (!checked.ok) setMode({ ...mode, error: checked.error.message });
           else {
@@ -86,26 +171,43 @@ export function TransferBrowser({ query }: { query: TransferQuery }) {
             setMode({ name: 'list' });
           }
         }
-        return key.escape || key.return;
+        return command !== undefined;
       }
-      switch (commandFor('transfers', input, key)) {
+      if (failed) {
+        switch (commandFor(canRetry ? 'transfersRetry' : 'transfersError', input, key)) {
+          case 'refresh': setReloadToken((t) => t + 1); return true;
+          case 'filter': navigate({ type: 'back' }); return true;
+          case 'previousPage': previousPage(); return true;
+          case 'jump': setMode({ name: 'prompt', what: 'page', text: '' }); return true;
+          case 'pageSize': setMode({ name: 'prompt', what: 'size', text: String(limit) }); return true;
+          default: return false;
+        }
+      }
+      switch (commandFor(loaded && rows.length === 0 ? 'transfersEmpty' : 'transfers', input, key)) {
         case 'up': list.move('up'); return true;
         case 'down': list.move('down'); return true;
         case 'pageUp': list.move('pageUp'); return true;
         case 'pageDown': list.move('pageDown'); return true;
-        case 'detail': if (selected) setMode({ name: 'detail' }); return true;
+        case 'detail':
+          if (selected) {
+            setChildMode(undefined);
+            setMode({ name: 'detail' });
+          }
+          return true;
         case 'nextPage':
           if (!loaded) return true;
-          if (lastPage) setNotice(`no more pages: page ${page} is the last`);
+          if (lastPage) setNotice(rows.length === 0 ? `no more pages: page ${page} is past the end` : `no more pages: page ${page} is the last`);
           else goToPage(page + 1);
           return true;
-        case 'previousPage':
-          if (page > 1) goToPage(page - 1);
-          else setNotice('this is the first page');
-          return true;
+        case 'previousPage': previousPage(); return true;
         case 'jump': setMode({ name: 'prompt', what: 'page', text: '' }); return true;
         case 'pageSize': setMode({ name: 'prompt', what: 'size', text: String(limit) }); return true;
-        case 'export': if (loaded) setMode({ name: 'export' }); return true;
+        case 'export':
+          if (loaded) {
+            setChildMode(undefined);
+            setMode({ name: 'export' });
+          }
+          return true;
         case 'filter': navigate({ type: 'back' }); return true;
         case 'refresh': setReloadToken((t) => t + 1); return true;
         default: return false;
@@ -114,98 +216,106 @@ export function TransferBrowser({ query }: { query: TransferQuery }) {
     { active, textEntry: mode.name === 'prompt' ? 'text' : false },
   );
 
+  const pageLine = [
+    `Page ${page}`,
+    `${limit} per page`,
+    ...(loaded ? [`${rows.length} rows`] : []),
+    ...(loaded && lastPage ? ['no more pages'] : []),
+    ...(loaded && rows.length > 0 ? [`row ${list.cursor + 1}`] : []),
+  ];
   const header = (
     <>
-      <Text color={theme.accent}>{fit(`Filter: ${describeFilter(query)}`, width)}</Text>
+      <Text color={theme.accent}>{fit(`Filter: ${describeFilter(query)}`, width).trimEnd()}</Text>
       <Text>
-        <Text bold>Page {page}</Text>
-        <Text color={theme.muted}>
-          {' '}· {limit} per page{loaded ? ` · ${rows.length} rows` : ''}
-          {loaded && lastPage ? ' · no more pages' : ''}
-          {loaded && rows.length > 0 ? ` · row ${list.cursor + 1}` : ''}
-        </Text>
+        <Text bold>{fit(pageLine[0]!, width).trimEnd()}</Text>
+        <Text color={theme.muted}>{fit(` · ${pageLine.slice(1).join(' · ')}`, Math.max(0, width - displayWidth(pageLine[0]!))).trimEnd()}</Text>
       </Text>
     </>
   );
+  const closeChild = () => {
+    setChildMode(undefined);
+    setMode({ name: 'list' });
+  };
 
   if (mode.name === 'detail' && selected) {
+    // The detail takes the whole body when the window is small; the filter stays above it when there is room.
+    const withHeader = height >= 16;
     return (
       <Box flexDirection="column">
-        {header}
-        <Text bold>Transfer {selected.tranId}</Text>
-        <FieldList fields={transferFields(selected)} labelWidth={17} />
+        {withHeader ? header : null}
+        <TransferDetail transfer={selected} width={width} height={withHeader ? height - 2 : height} onClose={closeChild} onModeChange={setChildMode} />
       </Box>
     );
   }
 
-  // Below 80 columns the types column goes (the filter line names them): the row must fit on one line.
-  const narrow = width < 80;
-  // Amounts and statuses are never cut: their columns are as wide as the page's longest value.
-  const amountWidth = Math.min(24, Math.max(6, ...rows.map((t) => t.amount.length)));
-  const statusWidth = Math.min(12, Math.max(6, ...rows.map((t) => t.status.length)));
-  const { fixed, flexible } = narrow
-    ? sizeColumns(width, [16, 5, amountWidth, statusWidth], [1])
-    : sizeColumns(width, [16, 11, 5, amountWidth, statusWidth], [1]);
-  const [timeWidth, assetWidth] = narrow ? [fixed[0]!, fixed[1]!] : [fixed[0]!, fixed[2]!];
-  const columns: TableColumn<Transfer>[] = [
-    { title: 'TIME', width: timeWidth, cell: (t) => localTime(t.timestamp) },
-    { title: 'FROM → TO', width: flexible[0]!, cell: (t) => `${t.fromAccount || 'master'} → ${t.toAccount || 'master'}` },
-    ...(narrow ? [] : [{ title: 'TYPES', width: fixed[1]!, cell: (t: Transfer) => `${t.fromAccountType}→${t.toAccountType}` }]),
-    { title: 'ASSET', width: assetWidth, cell: (t) => t.asset },
-    { title: 'AMOUNT', width: amountWidth, align: 'right', cell: (t) => t.amount },
-    { title: 'STATUS', width: statusWidth, cell: (t) => t.status },
-  ];
+  if (mode.name === 'export') {
+    const withHeader = height >= 12;
+    return (
+      <Box flexDirection="column">
+        {withHeader ? header : null}
+        <ExportPanel
+          query={{ ...query, limit }}
+          page={rows}
+          pageNumber={page}
+          width={width}
+          height={withHeader ? height - 2 : height}
+          onClose={closeChild}
+          onModeChange={setChildMode}
+        />
+      </Box>
+    );
+  }
 
-  const status =
-    transfers.status === 'loading' ? <Box height={2}>{transfers.slow ? <Spinner label={`Loading page ${page}…`} /> : <Text> </Text>}</Box>
-    : transfers.status === 'error' ? <Box height={2}><ErrorLine message={errorLine(transfers.error)} retryKey="r" width={width} /></Box>
-    : <Box height={2} overflow="hidden"><Text color={notice ? theme.warn : theme.muted} wrap="wrap">{notice ?? totalsLine(totals)}</Text></Box>;
+  let statusArea: React.ReactNode;
+  if (transfers.status === 'loading') {
+    statusArea = <Box height={status}>{transfers.slow ? <Spinner label={fit(`Loading page ${page}…`, Math.max(1, width - 2)).trimEnd()} /> : <Text> </Text>}</Box>;
+  } else if (failed) {
+    // An error is shown whole (wrapped); there are no rows to make room for.
+    statusArea = <ErrorLine message={errorLine(transfers.error)} retryKey={canRetry ? 'r' : undefined} width={width} maxLines={Math.max(1, height - 2 - promptLines)} />;
+  } else {
+    const text = notice ?? (rows.length > 0 ? totalsText(totals, rows.length) : ' ');
+    const lines = capLines(wrapWords(text, width), status, width);
+    statusArea = (
+      <Box height={status} flexDirection="column">
+        {lines.map((line, i) => (
+          <Text key={i} color={notice ? theme.warn : theme.muted}>
+            {line}
+          </Text>
+        ))}
+      </Box>
+    );
+  }
+
+  const pastTheEnd = page > 1 && known !== undefined && known < page;
+  const emptyLines =
+    page === 1 ? ['No transfers match this filter.', 'f changes the filter.']
+    : [`Page ${page} is empty: there are fewer transfers than that.`, pastTheEnd ? `p goes back to page ${known}, the last seen with rows.` : 'p goes back a page.'];
 
   return (
     <Box flexDirection="column">
       {header}
-      {status}
+      {statusArea}
       {mode.name === 'prompt' ? (
         <Box flexDirection="column">
-          <Box>
-            <Text>{mode.what === 'page' ? 'Go to page: ' : `Page size (1–500): `}</Text>
+          <Box height={1} overflow="hidden">
+            <Text>{mode.what === 'page' ? 'Go to page: ' : 'Page size (1–500): '}</Text>
             <TextField value={mode.text} onChange={(text) => setMode((m) => (m.name === 'prompt' ? { ...m, text, error: undefined } : m))} focus={active} />
           </Box>
-          {mode.error ? <Text color={theme.error}>✗ {mode.error}</Text> : <Text color={theme.muted}>enter goes · esc cancels</Text>}
+          {mode.error ? <ErrorLine message={mode.error} width={width} maxLines={promptErrorRoom} /> : null}
         </Box>
       ) : null}
-      {mode.name === 'export' ? <ExportPanel query={{ ...query, limit }} page={rows} onClose={() => setMode({ name: 'list' })} /> : null}
-      {mode.name !== 'export' && loaded && rows.length === 0 ? (
-        <Box marginTop={1} flexDirection="column">
-          <Text>{page === 1 ? 'No transfers match this filter.' : `Page ${page} is empty: there are fewer transfers than that.`}</Text>
-          <Text color={theme.muted}>{page === 1 ? 'f changes the filter.' : 'p goes back a page.'}</Text>
+      {loaded && rows.length === 0 ? (
+        <Box flexDirection="column">
+          {emptyLines.flatMap((line) => wrapWords(line, width)).slice(0, Math.max(0, rest)).map((line, i) => (
+            <Text key={i} color={i === 0 ? undefined : theme.muted}>
+              {line}
+            </Text>
+          ))}
         </Box>
       ) : null}
-      {mode.name === 'list' && rows.length > 0 ? (
-        <WindowedTable columns={columns} rows={rows} from={list.from} to={list.to} cursor={list.cursor} rowKey={(t) => t.tranId} />
+      {loaded && rows.length > 0 && showTable ? (
+        <WindowedTable columns={columns} rows={rows} from={list.from} to={list.to} cursor={list.cursor} rowKey={(t) => t.tranId} width={width} />
       ) : null}
     </Box>
   );
-}
-
-function totalsLine(totals: [string, string][]): string {
-  if (totals.length === 0) return ' ';
-  return `Page totals: ${totals.map(([asset, sum]) => `${asset} ${sum}`).join(' · ')}`;
-}
-
-function transferFields(t: Transfer): Array<[string, string]> {
-  return [
-    ['Transfer id', t.tranId],
-    ['Client id', t.clientTranId],
-    ['Time', `${localTime(t.timestamp, true)} (local) · ${new Date(t.timestamp).toISOString()}`],
-    ['From account', t.fromAccount || 'master'],
-    ['From type', t.fromAccountType],
-    ['From symbol', t.fromSymbol],
-    ['To account', t.toAccount || 'master'],
-    ['To type', t.toAccountType],
-    ['To symbol', t.toSymbol],
-    ['Asset', t.asset],
-    ['Amount', t.amount],
-    ['Status', t.status],
-  ];
 }

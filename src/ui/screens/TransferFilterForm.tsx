@@ -1,11 +1,15 @@
 // The transfer filter: account types (known values or typed), optional accounts, a time range in the
-// operator's words (dates, date-times, epoch ms, 24h, 7d), clientTranId, and the page size.
+// operator's words (dates, date-times, epoch ms, 24h, 7d), clientTranId, and the page size. Sized from the
+// window: a field is one line, its note and error wrap under it, and when they do not all fit the fields
+// around the focused one are shown (the title says which).
 import React, { useState } from 'react';
 import { useSyncedState } from '../hooks/useSyncedState';
 import { Box, Text } from 'ink';
 import { DEFAULT_PAGE_SIZE, KNOWN_ACCOUNT_TYPES, MAX_PAGE_SIZE, type TransferQuery } from '../../api/types';
 import { fieldError, parseTimeInput, validateTransferQuery, type FieldError, type FieldName } from '../../api/validation';
-import { LabeledInput } from '../components/LabeledInput';
+import { TextField } from '../components/TextField';
+import { wrapWords } from '../components/ErrorLine';
+import { displayWidth, fit, sanitize } from '../../terminal/text';
 import { commandFor } from '../keymap';
 import { useScreenKeys } from '../hooks/useKeys';
 import { useNavigate } from '../navigation';
@@ -53,7 +57,7 @@ function initialValues(initial?: TransferQuery): Values {
 
 export function TransferFilterForm({ initial }: { initial?: TransferQuery }) {
   const { theme, now } = useServices();
-  const { active } = useScreenFrame();
+  const { active, width, height } = useScreenFrame();
   const navigate = useNavigate();
   useScreenMode('transferFilter');
   const [values, setValues, valuesRef] = useSyncedState<Values>(() => initialValues(initial));
@@ -125,26 +129,91 @@ export function TransferFilterForm({ initial }: { initial?: TransferQuery }) {
     return undefined;
   };
 
+  // Layout: a label column, the value beside it; a note that does not fit beside the value goes under the
+  // focused field (elsewhere it is left out); errors wrap under their field.
+  const labelWidth = width >= 60 ? 16 : 15;
+  const valueWidth = Math.max(6, width - labelWidth);
+  const indent = ' '.repeat(labelWidth);
+  const rows = FIELDS.map((field, i) => {
+    const raw = values[field.name];
+    const focused = active && i === focus;
+    const live = raw.trim() === '' ? undefined : fieldError(field.name, raw, now())?.message;
+    const submitted = errors.find((e) => e.field === field.name)?.message;
+    const error = submitted ?? (i === focus ? undefined : live);
+    const note = aside(field);
+    const shown = displayWidth(raw === '' ? field.placeholder : raw) + 1;
+    const noteBeside = note !== undefined && shown + 2 + displayWidth(note) <= valueWidth;
+    const below = [
+      ...(note !== undefined && !noteBeside && focused ? wrapWords(note, valueWidth).map((line) => ({ text: line, error: false })) : []),
+      ...(error ? wrapWords(`✗ ${sanitize(error)}`, valueWidth).map((line) => ({ text: line, error: true })) : []),
+    ];
+    return { field, raw, focused, note: noteBeside ? note : undefined, below, lines: 1 + below.length };
+  });
+
+  // The fields that fit, the focused one among them: grow the window around it, below first.
+  const intro = height >= 12;
+  const room = Math.max(1, height - 1 - (intro ? 1 : 0));
+  // Never more lines than the room (Ink squeezes an overfull column and its lines print over each other):
+  // the focused field's note and error are cut to what fits.
+  const focused = rows[focus]!;
+  if (focused.lines > room) {
+    focused.below = focused.below.slice(0, Math.max(0, room - 1));
+    focused.lines = 1 + focused.below.length;
+  }
+  let from = focus;
+  let to = focus + 1;
+  let used = rows[focus]!.lines;
+  for (let grew = true; grew; ) {
+    grew = false;
+    if (to < rows.length && used + rows[to]!.lines <= room) {
+      used += rows[to]!.lines;
+      to += 1;
+      grew = true;
+    }
+    if (from > 0 && used + rows[from - 1]!.lines <= room) {
+      from -= 1;
+      used += rows[from]!.lines;
+      grew = true;
+    }
+  }
+  const windowed = from > 0 || to < rows.length;
+  const where = width >= 60 ? `fields ${from + 1}–${to} of ${rows.length}` : `${from + 1}–${to}/${rows.length}`;
+  const title = `Universal transfers: filter${windowed ? ` · ${where}${from > 0 ? ' ↑' : ''}${to < rows.length ? ' ↓' : ''}` : ''}`;
+
   return (
     <Box flexDirection="column">
-      <Text bold>Universal transfers: filter</Text>
-      <Text color={theme.muted}>Blank accounts mean the master account. Times: local, or spans before now.</Text>
-      {FIELDS.map((field, i) => {
-        const raw = values[field.name];
-        const live = raw.trim() === '' ? undefined : fieldError(field.name, raw, now())?.message;
-        const submitted = errors.find((e) => e.field === field.name)?.message;
+      <Text bold>{fit(title, width).trimEnd()}</Text>
+      {intro ? <Text color={theme.muted}>{fit('Blank accounts mean the master account. Times: local, or spans before now.', width).trimEnd()}</Text> : null}
+      {rows.slice(from, to).map((row) => {
+        const { field, raw, focused, note } = row;
+        const label = `${focused ? '› ' : '  '}${field.label}`;
         return (
-          <LabeledInput
-            key={field.name}
-            label={field.label}
-            value={raw}
-            onChange={set(field.name)}
-            focused={active && i === focus}
-            placeholder={field.placeholder}
-            aside={aside(field)}
-            error={submitted ?? (i === focus ? undefined : live)}
-            labelWidth={16}
-          />
+          <Box key={field.name} flexDirection="column">
+            <Box height={1} overflow="hidden">
+              <Box width={labelWidth} flexShrink={0}>
+                <Text color={focused ? theme.accent : undefined} bold={focused}>
+                  {fit(label, labelWidth).trimEnd()}
+                </Text>
+              </Box>
+              {focused ? (
+                // The field is one line: what does not fit is clipped, never wrapped into the next field.
+                <Box width={Math.min(valueWidth, displayWidth(raw === '' ? field.placeholder : raw) + 1)} height={1} overflow="hidden" flexShrink={0}>
+                  <TextField value={raw} onChange={set(field.name)} focus={active} placeholder={field.placeholder} />
+                </Box>
+              ) : raw === '' ? (
+                <Text color={theme.muted}>{fit(field.placeholder, valueWidth).trimEnd()}</Text>
+              ) : (
+                <Text>{fit(sanitize(raw, valueWidth + 1), valueWidth).trimEnd()}</Text>
+              )}
+              {note ? <Text color={theme.muted}>{`  ${note}`}</Text> : null}
+            </Box>
+            {row.below.map((line, j) => (
+              <Text key={j} color={line.error ? theme.error : theme.muted}>
+                {indent}
+                {line.text}
+              </Text>
+            ))}
+          </Box>
         );
       })}
     </Box>

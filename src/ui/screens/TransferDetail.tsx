@@ -1,0 +1,93 @@
+// Every field of one transfer, each value sanitised and shown whole (wrapped under its label, never cut); when the
+// fields are taller than the room, the lines scroll and the footer says so.
+import React, { useEffect, useState } from 'react';
+import { Box, Text } from 'ink';
+import type { Transfer } from '../../api/types';
+import { fit, sanitize } from '../../terminal/text';
+import { wrapWords } from '../components/ErrorLine';
+import { commandFor, type ScreenId } from '../keymap';
+import { useScreenKeys } from '../hooks/useKeys';
+import { useScreenFrame } from '../screenFrame';
+import { useServices } from '../services';
+import { localTime } from '../text';
+
+function isoTime(ms: number): string {
+  const d = new Date(ms);
+  return Number.isNaN(d.getTime()) ? `${ms} (not a valid time)` : d.toISOString();
+}
+
+export function transferFields(t: Transfer): Array<[string, string]> {
+  return [
+    ['Transfer id', t.tranId],
+    ['Client id', t.clientTranId],
+    ['Time', `${localTime(t.timestamp, true)} (local) · ${isoTime(t.timestamp)}`],
+    ['From account', t.fromAccount || 'master'],
+    ['From type', t.fromAccountType],
+    ['From symbol', t.fromSymbol],
+    ['To account', t.toAccount || 'master'],
+    ['To type', t.toAccountType],
+    ['To symbol', t.toSymbol],
+    ['Asset', t.asset],
+    ['Amount', t.amount],
+    ['Status', t.status],
+  ];
+}
+
+interface Line {
+  label: string;
+  text: string;
+}
+
+/** The detail as lines of at most `width` cells: a label, then its value wrapped in the column beside it. */
+export function detailLines(t: Transfer, width: number): Line[] {
+  const labelWidth = width >= 60 ? 15 : 13;
+  const valueWidth = Math.max(4, width - labelWidth);
+  return transferFields(t).flatMap(([label, value]) =>
+    wrapWords(value === '' ? '—' : sanitize(value), valueWidth).map((text, i) => ({ label: i === 0 ? fit(label, labelWidth) : ' '.repeat(labelWidth), text })),
+  );
+}
+
+export function TransferDetail({ transfer, width, height, onClose, onModeChange }: { transfer: Transfer; width: number; height: number; onClose: () => void; onModeChange: (mode: ScreenId) => void }) {
+  const { theme } = useServices();
+  const { active } = useScreenFrame();
+  const lines = detailLines(transfer, width);
+  // The title takes a line; the rest scroll.
+  const room = Math.max(1, height - 1);
+  const scrolls = lines.length > room;
+  const maxTop = Math.max(0, lines.length - room);
+  const [top, setTop] = useState(0);
+  const shownTop = Math.min(top, maxTop);
+  const mode: ScreenId = scrolls ? 'transferDetailScroll' : 'transferDetail';
+  useEffect(() => onModeChange(mode), [mode, onModeChange]);
+
+  useScreenKeys(
+    (input, key) => {
+      const command = commandFor(mode, input, key);
+      const move = (by: number) => setTop((t) => Math.max(0, Math.min(maxTop, Math.min(t, maxTop) + by)));
+      if (command === 'close') onClose();
+      else if (command === 'up') move(-1);
+      else if (command === 'down') move(1);
+      else if (command === 'pageUp') move(-room);
+      else if (command === 'pageDown') move(room);
+      return command !== undefined; // other keys reach the global ones (? help)
+    },
+    { active },
+  );
+
+  const position = scrolls ? ` · lines ${shownTop + 1}–${shownTop + room} of ${lines.length}` : '';
+  const title = `Transfer ${sanitize(transfer.tranId, width)}`;
+  return (
+    <Box flexDirection="column">
+      <Text>
+        <Text bold>{fit(title, Math.max(1, width - position.length)).trimEnd()}</Text>
+        <Text color={theme.muted}>{position}</Text>
+      </Text>
+      {lines.slice(shownTop, shownTop + room).map((line, i) => (
+        <Text key={shownTop + i}>
+          <Text color={theme.muted}>{line.label}</Text>
+          {line.text}
+        </Text>
+      ))}
+    </Box>
+  );
+}

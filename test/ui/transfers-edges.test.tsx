@@ -1,0 +1,534 @@
+// The transfers side at the terminal's edges (issue 7): every window size from 40x12 up, hostile text from the
+// service, CJK and emoji, and screens that say what their keys do (retry only where it helps, totals that say
+// what they count, an export that says "cancelled").
+import './forceColor';
+import React from 'react';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
+import Big from 'big.js';
+import { render } from 'ink-testing-library';
+import { afterEach, describe, expect, test } from 'vitest';
+import { createBrokerApi } from '../../src/api/operations';
+import type { TransferQuery } from '../../src/api/types';
+import { memoryRecentSubAccounts } from '../../src/config/recentSubAccounts';
+import { fileExporter } from '../../src/export/fileExporter';
+import { displayWidth } from '../../src/terminal/text';
+import { App } from '../../src/ui/App';
+import { createExchangeLog } from '../../src/ui/exchangeLog';
+import type { ConsoleServices } from '../../src/ui/services';
+import { makeTheme } from '../../src/ui/theme';
+import { CTRL_U, lineWith, openTransferFilter, openTransfers, setFilter } from './flows';
+import { KEYS, sleep, startConsole, type TestConsole } from './harness';
+
+const SIZES = [
+  [40, 12],
+  [60, 20],
+  [80, 24],
+  [200, 60],
+] as const;
+
+/** Every frame written since `from` fits: no line wider than the terminal, fewer lines than its rows. */
+function expectFramesFit(frames: readonly string[], columns: number, rows: number, from = 0): void {
+  frames.slice(from).forEach((raw) => {
+    const lines = stripVTControlCharacters(raw).split('\n');
+    const wide = lines.filter((line) => displayWidth(line) > columns);
+    expect(wide, `lines wider than ${columns} in:\n${stripVTControlCharacters(raw)}`).toEqual([]);
+    expect(lines.length, `a frame of ${lines.length} lines at ${rows} rows:\n${stripVTControlCharacters(raw)}`).toBeLessThan(rows);
+  });
+}
+
+let c: TestConsole | undefined;
+let hostile: HostileConsole | undefined;
+afterEach(async () => {
+  await c?.cleanup();
+  await hostile?.cleanup();
+  c = undefined;
+  hostile = undefined;
+});
+
+/** The frame's text as one line (wrapped text joined again). */
+const flat = (frame: string) => frame.split('\n').map((l) => l.trim()).join(' ');
+const focusedLine = (t: TestConsole) => t.frame().split('\n').find((l) => l.startsWith('› ')) ?? '';
+const transferGets = (t: TestConsole, from = 0) => t.requestsOf('GET', from).filter((r) => r.path.endsWith('/universalTransfer'));
+
+describe('every window size from 40x12 up', () => {
+  for (const [columns, rows] of SIZES) {
+    test(`${columns}x${rows}: filter, results, detail, export (choose, progress, done), errors`, async () => {
+      c = await startConsole({ columns, rows });
+      const start = c.frames().length;
+      await openTransferFilter(c);
+      expectFramesFit(c.frames(), columns, rows, start);
+      // A refused field shows its error (wrapped) under it, with the form still in the window.
+      await setFilter(c, { startTime: '3d', clientTranId: 'abc12' });
+      await c.press('enter');
+      await c.waitForText('✗ clientTranId');
+      expect(c.frame()).toContain('› Client id');
+      expectFramesFit(c.frames(), columns, rows, start);
+      await c.press(CTRL_U);
+      await c.press('enter');
+      await c.waitForText(/Page 1 · \d+ per page · \d+ rows/);
+      expect(c.frame()).toMatch(/TIME +.*ASSET +AMOUNT STATUS/);
+      // Nothing squeezed (an overfull column prints lines over each other): the page line and a row are intact.
+      expect(c.frame()).toMatch(/^Page 1 · 500 per page · \d+ rows/m);
+      expect(c.frame()).toMatch(/^› [\d-]+ \d\d:\d\d .* (SUCCESS|FAILED|INTERR…|PROCES…|INTERRUPTED|PROCESSING|PROCESSI…) *$/m);
+      expectFramesFit(c.frames(), columns, rows, start);
+
+      // The page prompt, with its error wrapped under it.
+      await c.press('g');
+      await c.waitForText('Go to page:');
+      expect(c.frame().split('\n').at(-1)).toContain('enter go');
+      await c.type('0');
+      await c.press('enter');
+      await c.waitFor(() => flat(c!.frame()).includes('✗ page: must be a whole number of 1 or more (got 0)'), 'the whole prompt error');
+      expectFramesFit(c.frames(), columns, rows, start);
+      await c.press('esc');
+      await c.waitForNoText('Go to page:');
+
+      // The detail: every line fits; where it is taller than the window it scrolls and the footer says so.
+      await c.press('enter');
+      await c.waitForText('Transfer id');
+      if (c.frame().includes('↑↓ scroll')) {
+        for (let i = 0; i < 20; i++) await c.press('down');
+        expect(c.frame()).toContain('Status');
+      } else {
+        expect(c.frame()).toContain('Status');
+      }
+      await c.press('esc');
+      await c.waitForText(/Page 1 ·/);
+
+      // Export: the choice, then all pages with progress, then done.
+      await c.press('x');
+      await c.waitForText('Export transfers');
+      expect(c.frame()).toMatch(/› (this page|page \()/);
+      c.sandbox.setFaultRates({ latencyMs: 30 });
+      await c.press('a');
+      await c.press('enter');
+      await c.waitForText(/\d+ pages? · \d+ rows/);
+      await c.waitForText(/✓ Wrote \d+ rows/, 15_000);
+      c.sandbox.setFaultRates({});
+      await c.waitForText('enter close');
+      expectFramesFit(c.frames(), columns, rows, start);
+      await c.press('enter');
+      await c.waitForNoText('Export transfers');
+
+      // A page the service refuses, with a long message: shown whole, wrapped, and still inside the window.
+      const msg = 'Parameter error: the startTime and endTime you sent span more than the service allows for this account';
+      c.sandbox.queueFaults({ kind: 'status', status: 400, code: 700004, msg });
+      await c.press('r');
+      await c.waitForText('✗ list transfers failed');
+      expectFramesFit(c.frames(), columns, rows, start);
+      // Whole wherever the window has the room for it (at 40x12 it is cut at the window's last line, with "…").
+      if (rows >= 20) expect(flat(c.frame())).toContain(msg);
+    }, 30_000);
+  }
+
+  test('the filter form at 40x12 keeps the focused field in view as focus moves', async () => {
+    c = await startConsole({ columns: 40, rows: 12 });
+    const start = c.frames().length;
+    await openTransferFilter(c);
+    for (let i = 0; i < 7; i++) {
+      await c.press('tab');
+      expect(c.frame()).toMatch(/^› /m);
+    }
+    expect(c.frame()).toMatch(/Universal transfers: filter · \d–8\/8 ↑/);
+    expect(focusedLine(c!)).toContain('Page size');
+    await c.press('tab');
+    expect(c.frame()).toMatch(/Universal transfers: filter · 1–\d\/8 ↓/);
+    expect(focusedLine(c!)).toContain('From type');
+    await c.press('shiftTab');
+    expect(focusedLine(c!)).toContain('Page size');
+    // A long value typed in a field stays on its line.
+    await c.type('x'.repeat(60));
+    expectFramesFit(c.frames(), 40, 12, start);
+  });
+
+  test('column widths come from the window, not the page: they stay put from page to page', async () => {
+    c = await startConsole({ columns: 80, rows: 24 });
+    await openTransfers(c, { startTime: '7d', limit: '15' });
+    const headerOf = () => c!.frame().split('\n').find((l) => /TIME +FROM/.test(l))!;
+    const first = headerOf();
+    for (let i = 0; i < 4; i++) {
+      await c.press('n');
+      await c.waitForText(`Page ${i + 2} · 15 per page · 15 rows`);
+      expect(headerOf()).toBe(first);
+    }
+  });
+});
+
+describe('point 6: what the screen says matches what the keys do', () => {
+  test('page totals count SUCCESS only, and say what they leave out', async () => {
+    c = await startConsole({ columns: 200, rows: 40 });
+    const query = await openTransfers(c, { startTime: '3d', limit: '100' });
+    const rows = await c.api.listUniversalTransfers({ ...query, page: 1 });
+    const success = rows.filter((t) => t.status === 'SUCCESS');
+    expect(success.length).toBeLessThan(rows.length);
+    const sums = new Map<string, Big>();
+    for (const t of success) sums.set(t.asset, (sums.get(t.asset) ?? new Big(0)).plus(new Big(t.amount)));
+    const expected = [...sums.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([asset, sum]) => `${asset} ${sum.toFixed()}`);
+    const line = lineWith(c.frame(), 'Page totals').trim();
+    expect(line).toContain(`Page totals, SUCCESS only (${success.length} of ${rows.length} rows): ${expected.join(' · ')}`);
+    const others = new Map<string, number>();
+    for (const t of rows) if (t.status !== 'SUCCESS') others.set(t.status, (others.get(t.status) ?? 0) + 1);
+    expect(line).toContain('not counted:');
+    for (const [status, n] of others) expect(line).toContain(`${n} ${status}`);
+  });
+
+  test('after jumping past the last page, p goes back to the last page seen with rows, and the totals follow', async () => {
+    c = await startConsole({ columns: 100, rows: 30 });
+    await openTransfers(c, { startTime: '3d', limit: '10' });
+    await c.press('n');
+    await c.waitForText('Page 2 · 10 per page · 10 rows');
+    const totals2 = lineWith(c.frame(), 'Page totals');
+    await c.press('g');
+    await c.type('999');
+    await c.press('enter');
+    await c.waitForText('Page 999 is empty');
+    expect(c.frame()).toContain('p goes back to page 2, the last seen with rows.');
+    // The footer offers what an empty page can do: no moving, no detail, no export.
+    await c.waitFor(() => c!.frame().split('\n').at(-1)!.includes('p/[ prev'), 'the empty-page footer');
+    expect(c.frame().split('\n').at(-1)).not.toMatch(/enter detail|x export|↑↓/);
+    // No totals of another page under "Page 999", and nothing NaN anywhere.
+    expect(c.frame()).not.toContain('Page totals');
+    expect(c.frame()).not.toContain('NaN');
+    await c.press('n');
+    await c.waitForText('no more pages: page 999 is past the end');
+    const from = c.requests().length;
+    await c.press('p');
+    await c.waitForText('Page 2 · 10 per page · 10 rows');
+    expect(transferGets(c, from).map((r) => new URLSearchParams(r.query).get('page'))).toEqual(['2']);
+    expect(lineWith(c.frame(), 'Page totals')).toBe(totals2);
+    expect(c.frame()).not.toContain('NaN');
+  });
+
+  test('while the next page loads, the previous page and its totals are not shown under the new number', async () => {
+    c = await startConsole({ columns: 100, rows: 30 });
+    await openTransfers(c, { startTime: '3d', limit: '10' });
+    c.sandbox.queueFaults({ kind: 'delay', ms: 400 });
+    await c.press('n');
+    await c.waitForText('Page 2 · 10 per page');
+    expect(c.frame()).not.toContain('Page totals');
+    expect(c.frame()).not.toMatch(/› \d{4}-/);
+    await c.waitForText('Page 2 · 10 per page · 10 rows', 3000);
+    expect(c.frame()).toContain('Page totals');
+  });
+
+  test('a 400 for invalid input offers no retry, and r then sends nothing', async () => {
+    c = await startConsole({ columns: 100, rows: 30 });
+    await openTransfers(c, { startTime: '3d', limit: '10' });
+    c.sandbox.queueFaults({ kind: 'status', status: 400, code: 700004, msg: 'Mandatory parameter startTime is malformed' });
+    await c.press('r');
+    await c.waitForText('✗ list transfers failed (HTTP 400 code 700004)');
+    expect(c.frame()).not.toContain('retry');
+    expect(c.frame()).toContain('f filter');
+    const from = c.requests().length;
+    await c.press('r');
+    await c.settle(100);
+    expect(transferGets(c, from)).toHaveLength(0);
+  });
+
+  test('an unknown sub-account offers no retry', async () => {
+    c = await startConsole({ columns: 100, rows: 30 });
+    await openTransfers(c, { startTime: '3d', limit: '10' });
+    c.sandbox.queueFaults({ kind: 'status', status: 400, code: 140001, msg: 'sub account does not exist' });
+    await c.press('r');
+    await c.waitForText('sub account does not exist');
+    expect(c.frame()).not.toContain('retry');
+  });
+
+  test('a 5xx offers r retry (message and footer), and r then loads the page', async () => {
+    c = await startConsole({ columns: 100, rows: 30 });
+    await openTransfers(c, { startTime: '3d', limit: '10' });
+    // The client retries a GET itself (3 tries): all of them fail.
+    c.sandbox.queueFaults({ kind: 'status', status: 503 }, { kind: 'status', status: 503 }, { kind: 'status', status: 503 });
+    await c.press('r');
+    await c.waitForText('(r retry)');
+    expect(c.frame().split('\n').at(-1)).toContain('r retry');
+    await c.press('r');
+    await c.waitForText('Page 1 · 10 per page · 10 rows');
+    expect(c.frame()).not.toContain('retry');
+  });
+
+  test('a network failure offers retry; a 429 too', async () => {
+    c = await startConsole({ columns: 100, rows: 30 });
+    await openTransfers(c, { startTime: '3d', limit: '10' });
+    c.sandbox.queueFaults({ kind: 'reset' }, { kind: 'reset' }, { kind: 'reset' });
+    await c.press('r');
+    await c.waitForText('(r retry)');
+    await c.press('r');
+    await c.waitForText('Page 1 · 10 per page · 10 rows');
+    c.sandbox.queueFaults({ kind: 'rate-limit', retryAfterSec: 0 }, { kind: 'rate-limit', retryAfterSec: 0 }, { kind: 'rate-limit', retryAfterSec: 0 });
+    await c.press('r');
+    await c.waitForText('(r retry)', 5000);
+  });
+
+  test('the export footer follows its state: choose, running, done', async () => {
+    c = await startConsole({ columns: 120, rows: 30 });
+    await openTransfers(c, { startTime: '3d', limit: '20' });
+    await c.press('x');
+    await c.waitForText('enter start');
+    const footer = () => c!.frame().split('\n').at(-1)!;
+    expect(footer()).toContain('a page/all');
+    c.sandbox.setFaultRates({ latencyMs: 60 });
+    await c.press('a');
+    await c.press('enter');
+    await c.waitFor(() => footer().includes('esc cancel'), 'the running footer');
+    expect(footer()).not.toContain('enter start');
+    await c.waitForText(/✓ Wrote \d+ rows/, 15_000);
+    c.sandbox.setFaultRates({});
+    await c.waitFor(() => footer().includes('enter close'), 'the done footer');
+    expect(footer()).not.toContain('enter start');
+    expect(footer()).not.toContain('esc cancel');
+  });
+
+  test('a cancelled export says "cancelled", and the partial file is gone', async () => {
+    c = await startConsole({ columns: 100, rows: 30 });
+    await openTransfers(c, { startTime: '7d', limit: '10' });
+    c.sandbox.setFaultRates({ latencyMs: 150 });
+    await c.press('x');
+    await c.press('a');
+    await c.press('enter');
+    await c.waitForText(/[1-9]\d* pages? · \d+ rows · esc cancels/, 5000);
+    await c.press('esc');
+    await c.waitForText('Export cancelled: the partial file was removed');
+    c.sandbox.setFaultRates({});
+    const panel = c.frame().split('\n').slice(0, -2).join('\n');
+    expect(panel).not.toContain('no answer');
+    expect(panel).not.toContain('✗');
+    expect(await readdir(c.exportDir)).toEqual([]);
+    await c.waitFor(() => c!.frame().split('\n').at(-1)!.includes('enter close'), 'the closing footer');
+    await c.press('enter');
+    await c.waitForNoText('Export transfers');
+  });
+
+  test.todo('the status bar says "cancelled", not "✗ list transfers no answer", after a cancelled export (needs ExchangeInfo to say aborted, and StatusBar)');
+
+  test('NO_COLOR: the export choice is marked with › and inverse/bold, not colour alone', async () => {
+    c = await startConsole({ columns: 80, rows: 24, noColor: true });
+    await openTransfers(c, { startTime: '3d', limit: '10' });
+    await c.press('x');
+    await c.waitForText('Export transfers');
+    expect(lineWith(c.frame(), 'Scope')).toMatch(/› this page \(10 rows\)/);
+    expect(lineWith(c.frame(), 'Format')).toMatch(/› CSV/);
+    expect(c.rawFrame()).toMatch(/\u001b\[7m[^\n]*› this page/);
+    await c.press('a');
+    await c.press('f');
+    expect(lineWith(c.frame(), 'Scope')).toMatch(/ {2}this page \(10 rows\) .*› all pages/);
+    expect(lineWith(c.frame(), 'Format')).toMatch(/› JSON/);
+    // No colour codes at all from the theme (inverse and bold are not colours).
+    expect(c.rawFrame()).not.toMatch(/\u001b\[3[0-9]m/);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// A hostile service: a tiny HTTP server answering the transfers endpoint with crafted JSON (a fake server does
+// not check signatures), and the real client and App pointed at it.
+
+const ESC = '\u001b';
+const BEL = '\u0007';
+const EVIL = `A${ESC}]52;c;ZXZpbA==${BEL}B${ESC}]0;pwned${BEL}C${ESC}[2J${ESC}[31mD\u202eE\u009b1mF\u0000G\r\nH${ESC}P1;2|x${ESC}\\`;
+
+interface HostileConsole {
+  frame(): string;
+  rawFrame(): string;
+  frames(): readonly string[];
+  press(key: keyof typeof KEYS | (string & {})): Promise<void>;
+  waitForText(text: string | RegExp, timeoutMs?: number): Promise<void>;
+  setAnswer(answer: { status: number; body: string }): void;
+  exportDir: string;
+  cleanup(): Promise<void>;
+}
+
+function wire(overrides: Partial<Record<string, unknown>> = {}, i = 0): Record<string, unknown> {
+  return {
+    tranId: `66425820955606${String(i).padStart(4, '0')}`,
+    fromAccount: '',
+    toAccount: 'sub1',
+    clientTranId: 'abc',
+    asset: 'USDT',
+    amount: '12.5',
+    fromAccountType: 'SPOT',
+    toAccountType: 'FUTURE',
+    fromSymbol: '',
+    toSymbol: '',
+    status: 'SUCCESS',
+    timestamp: Date.now() - i * 60_000,
+    ...overrides,
+  };
+}
+
+async function startHostileConsole(options: { columns: number; rows: number; records: Record<string, unknown>[]; query?: Partial<TransferQuery> }): Promise<HostileConsole> {
+  let answer = { status: 200, body: JSON.stringify(options.records) };
+  const server: Server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(answer.status, { 'Content-Type': 'application/json' });
+      res.end(answer.body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const exchanges = createExchangeLog();
+  const api = createBrokerApi({ baseUrl, apiKey: 'mx0vhostile', secretKey: 'secret', retryBaseDelayMs: 5, maxTries: 1, onExchange: exchanges.record });
+  const exportDir = await mkdtemp(join(tmpdir(), 'broker-console-hostile-'));
+  const query: TransferQuery = { fromAccountType: 'SPOT', toAccountType: 'FUTURE', limit: 10, ...options.query };
+  const instance = render(
+    <App
+      services={{
+        api,
+        mode: 'live',
+        target: new URL(baseUrl).host,
+        profile: 'ops',
+        credentialSource: 'environment',
+        exchanges,
+        recent: memoryRecentSubAccounts([]),
+        suggestions: [],
+        copy: (() => 'not copied in this test') as ConsoleServices['copy'],
+        exporter: fileExporter(api, exportDir),
+        theme: makeTheme(false),
+        now: Date.now,
+      }}
+      onExit={() => undefined}
+      initialRoute={{ screen: 'transfers', query }}
+    />,
+  );
+  const { stdin, stdout } = instance;
+  Object.defineProperty(stdout, 'columns', { configurable: true, get: () => options.columns });
+  Object.defineProperty(stdout, 'rows', { configurable: true, get: () => options.rows });
+  stdout.emit('resize');
+  await sleep(30);
+  // Frames from before the window had its size (ink-testing-library starts at 100 columns) do not count.
+  const first = stdout.frames.length;
+  const rawFrame = () => stdout.lastFrame() ?? '';
+  const frame = () => stripVTControlCharacters(rawFrame());
+  return {
+    frame,
+    rawFrame,
+    frames: () => stdout.frames.slice(first),
+    async press(key) {
+      const before = stdout.frames.length;
+      const sequence = (KEYS as Record<string, string>)[key] ?? key;
+      stdin.write(sequence);
+      if (sequence === KEYS.esc) await sleep(60);
+      const until = Date.now() + 100;
+      while (stdout.frames.length <= before && Date.now() < until) await sleep(2);
+      await sleep(10);
+    },
+    async waitForText(text, timeoutMs = 3000) {
+      const until = Date.now() + timeoutMs;
+      const ok = () => (typeof text === 'string' ? frame().includes(text) : text.test(frame()));
+      while (!ok()) {
+        if (Date.now() > until) throw new Error(`timed out waiting for ${String(text)}; last frame:\n${frame()}`);
+        await sleep(5);
+      }
+    },
+    setAnswer(next) {
+      answer = next;
+    },
+    exportDir,
+    async cleanup() {
+      instance.unmount();
+      instance.cleanup();
+      await api.close().catch(() => undefined);
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections?.();
+      await rm(exportDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Nothing that drives a terminal: no ESC but the colour/style codes Ink writes itself, no BEL, no C1 CSI, no bidi override. */
+function expectInert(raw: string): void {
+  const withoutStyles = raw.replace(/\u001b\[[0-9;]*m/g, '');
+  expect(withoutStyles).not.toContain(ESC);
+  expect(raw).not.toContain(BEL);
+  expect(raw).not.toContain('\u009b');
+  expect(raw).not.toContain('\u202e');
+  expect(raw).not.toContain('\u0000');
+  expect(raw).not.toMatch(/\u001b\]/);
+}
+
+describe('hostile text from the service', () => {
+  const fields = ['asset', 'status', 'fromAccount', 'toAccount', 'tranId', 'clientTranId', 'fromAccountType', 'toAccountType', 'fromSymbol', 'toSymbol'];
+
+  test('controls, escapes and bidi in every field never reach the terminal: table, totals, detail, export', async () => {
+    const records = [wire(Object.fromEntries(fields.map((f) => [f, `${f}:${EVIL}`])), 0), wire({ status: EVIL, asset: EVIL }, 1), wire({}, 2)];
+    hostile = await startHostileConsole({ columns: 100, rows: 30, records });
+    await hostile.waitForText(/Page 1 · 10 per page · 3 rows/);
+    expect(hostile.frame()).toContain('␛]52;c;');
+    expect(hostile.frame()).toContain('not counted');
+    expectInert(hostile.rawFrame());
+    expectFramesFit(hostile.frames(), 100, 30);
+    await hostile.press('enter');
+    await hostile.waitForText('Transfer id');
+    for (const f of ['From account', 'To account', 'Client id', 'Asset', 'Status']) expect(lineWith(hostile.frame(), f)).toContain('␛]');
+    // The whole value, wrapped: every mark of it is there, the bidi override as a visible <U+202E>.
+    expect(hostile.frame().replace(/\n {13,15}/g, '')).toContain('Transfer id    tranId:A␛]52;c;ZXZpbA==␇B␛]0;pwned␇C␛[2J␛[31mD<U+202E>E<U+009B>1mF␀G␍␊H␛P1;2|x␛\\');
+    expectInert(hostile.rawFrame());
+    await hostile.press('esc');
+    await hostile.press('x');
+    await hostile.press('enter');
+    await hostile.waitForText('✓ Wrote 3 rows');
+    expectInert(hostile.rawFrame());
+    // Every frame, not only the last.
+    for (const raw of hostile.frames()) expectInert(raw);
+  });
+
+  test('an error msg with escapes is shown as visible marks, whole', async () => {
+    hostile = await startHostileConsole({ columns: 80, rows: 24, records: [] });
+    hostile.setAnswer({ status: 400, body: JSON.stringify({ code: 700004, msg: `bad ${EVIL} input` }) });
+    await hostile.press('r');
+    await hostile.waitForText('✗ list transfers failed (HTTP 400 code 700004)');
+    expect(hostile.frame()).toContain('␛]52;c;ZXZpbA==␇B');
+    expect(hostile.frame()).not.toContain('retry');
+    for (const raw of hostile.frames()) expectInert(raw);
+    expectFramesFit(hostile.frames(), 80, 24);
+  });
+
+  test('a 200,000-character field renders as fast as a short one', async () => {
+    const huge = 'X'.repeat(200_000);
+    const records = [wire({ asset: huge, status: huge, tranId: huge, toAccount: huge, clientTranId: huge }, 0), ...Array.from({ length: 9 }, (_, i) => wire({}, i + 1))];
+    const started = performance.now();
+    hostile = await startHostileConsole({ columns: 80, rows: 24, records });
+    await hostile.waitForText(/Page 1 · 10 per page · 10 rows/);
+    const results = performance.now() - started;
+    const before = performance.now();
+    await hostile.press('enter');
+    await hostile.waitForText('Transfer id');
+    await hostile.press('pageDown');
+    const detail = performance.now() - before;
+    expect(results).toBeLessThan(2000);
+    expect(detail).toBeLessThan(1000);
+    expectFramesFit(hostile.frames(), 80, 24);
+  });
+
+  test('CJK and emoji values keep the table aligned (display widths)', async () => {
+    const values: Array<Partial<Record<string, unknown>>> = [
+      { asset: '比特币', status: '成功', amount: '1.5', toAccount: '子账户一号' },
+      { asset: 'USDT', status: 'SUCCESS', amount: '22.25', toAccount: 'sub1' },
+      { asset: '🚀🚀', status: '👍🏽ok', amount: '333.125', toAccount: 'e\u0301quipe' },
+      { asset: 'ｅｔｈ', status: '処理中処理中', amount: '4', toAccount: '🧑‍🚀 crew' },
+    ];
+    for (const columns of [40, 60, 80, 120]) {
+      hostile = await startHostileConsole({ columns, rows: 24, records: values.map((v, i) => wire(v, i)) });
+      await hostile.waitForText(/Page 1 · 10 per page · 4 rows/);
+      const lines = hostile.frame().split('\n');
+      const header = lines.find((l) => l.includes('AMOUNT'))!;
+      const amountEnd = displayWidth(header.slice(0, header.indexOf('AMOUNT') + 'AMOUNT'.length));
+      const statusAt = displayWidth(header.slice(0, header.indexOf('STATUS')));
+      values.forEach((v) => {
+        const amount = v.amount as string;
+        const row = lines.find((l) => /^[› ] /.test(l) && l.includes(` ${amount} `))!;
+        expect(row, `a row with ${amount} at ${columns}`).toBeDefined();
+        expect(displayWidth(row.slice(0, row.indexOf(` ${amount} `) + amount.length + 1))).toBe(amountEnd);
+        expect(displayWidth(row.slice(0, row.indexOf(` ${amount} `) + amount.length + 2))).toBe(statusAt);
+        expect(displayWidth(row)).toBeLessThanOrEqual(columns);
+      });
+      await hostile.cleanup();
+      hostile = undefined;
+    }
+  });
+});
