@@ -7,7 +7,6 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
-import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createConsoleTargets, type ConsoleTargets } from '../../src/commands/consoleTargets';
 import { KeychainError, openKeychain, problem, type Keychain } from '../../src/credentials/keychain';
@@ -17,6 +16,8 @@ import type { RunningSandbox } from '../../src/sandbox/types';
 import { ConsoleRoot } from '../../src/ui/run';
 import { makeTheme } from '../../src/ui/theme';
 import { KEYS, sleep } from './harness';
+import { renderInTerminal } from './terminal';
+import { afterRender } from '../../src/terminal/keyStream';
 
 /** Whether a real Secret Service answers here; the reason when it does not. */
 async function keychainReachable(): Promise<string | undefined> {
@@ -42,12 +43,15 @@ interface Driver {
 }
 
 function drive(targets: ConsoleTargets): Driver {
-  const instance = render(<ConsoleRoot switcher={targets} theme={makeTheme(false)} copy={() => undefined} onExit={() => undefined} />);
+  const terminal = renderInTerminal(<ConsoleRoot switcher={targets} theme={makeTheme(false)} copy={() => 'sent to the test clipboard'} onExit={() => undefined} />, { columns: 100, rows: 30 });
+  const instance = { stdout: terminal.stdout };
   const frame = () => stripVTControlCharacters(instance.stdout.lastFrame() ?? '');
+  /** Until every key written is handled and rendered; keys that start work get a moment to show it. */
   const settle = async (before: number) => {
-    const until = Date.now() + 80;
+    while (terminal.keys.backlog() > 0) await afterRender();
+    await afterRender();
+    const until = Date.now() + 40;
     while (instance.stdout.frames.length <= before && Date.now() < until) await sleep(2);
-    await sleep(10);
   };
   return {
     frame,
@@ -55,14 +59,13 @@ function drive(targets: ConsoleTargets): Driver {
     async press(key) {
       const sequence = (KEYS as Record<string, string>)[key] ?? key;
       const before = instance.stdout.frames.length;
-      instance.stdin.write(sequence);
-      if (sequence === KEYS.esc) await sleep(60);
+      terminal.write(sequence);
       await settle(before);
     },
     async type(text) {
       for (const ch of text) {
         const before = instance.stdout.frames.length;
-        instance.stdin.write(ch);
+        terminal.write(ch);
         await settle(before);
       }
     },
@@ -75,8 +78,7 @@ function drive(targets: ConsoleTargets): Driver {
       }
     },
     async cleanup() {
-      instance.unmount();
-      instance.cleanup();
+      terminal.unmount();
       await targets.close();
     },
   };
