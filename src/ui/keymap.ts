@@ -2,7 +2,7 @@
 // from it, so help never drifts from behaviour.
 import type { Key } from 'ink';
 
-export type ScreenId = 'global' | 'welcome' | 'credentials' | 'profiles' | 'picker' | 'keys' | 'keyDetail' | 'createKey' | 'review' | 'secret' | 'transferFilter' | 'transfers' | 'transferDetail' | 'export' | 'transfersEmpty' | 'transfersError' | 'transfersRetry' | 'transferPrompt' | 'transferDetailScroll' | 'exportRunning' | 'exportDone' | 'exportFailed' | 'exportRetry';
+export type ScreenId = 'global' | 'welcome' | 'credentials' | 'profiles' | 'picker' | 'keys' | 'keyDetail' | 'createKey' | 'review' | 'reviewSending' | 'reviewUnknown' | 'reviewRejected' | 'secret' | 'secretConfirm' | 'transferFilter' | 'transfers' | 'transferDetail' | 'export' | 'transfersEmpty' | 'transfersError' | 'transfersRetry' | 'transferPrompt' | 'transferDetailScroll' | 'exportRunning' | 'exportDone' | 'exportFailed' | 'exportRetry';
 
 export interface Binding {
   command: string;
@@ -17,6 +17,7 @@ const global: Binding[] = [
   { command: 'help', keys: ['?'], hint: '? help', description: 'Show or hide this help (in the note field, ? is text)' },
   { command: 'back', keys: ['esc'], hint: 'esc back', description: 'Go back one screen' },
   { command: 'profiles', keys: ['ctrl+p'], description: 'Switch profile, the demo, or add a profile' },
+  { command: 'transfers', keys: ['ctrl+t'], description: 'Browse universal transfers, from anywhere' },
   { command: 'interrupt', keys: ['ctrl+c'], description: 'Quit at once, from anywhere' },
 ];
 
@@ -69,9 +70,21 @@ export const KEYMAP: Record<ScreenId, Binding[]> = {
     { command: 'review', keys: ['enter'], hint: 'enter review', description: 'Check the form and show what will be sent' },
   ],
   review: [
-    { command: 'submit', keys: ['enter', 'y'], hint: 'enter send', description: 'Create the key (once; ignored while sending)' },
+    { command: 'submit', keys: ['enter', 'y'], hint: 'enter send', description: 'Create the key (once; after an error a retry can fix, send again)' },
     { command: 'edit', keys: ['e', 'esc'], hint: 'e edit', description: 'Back to the form, nothing sent' },
-    { command: 'refresh', keys: ['r'], description: 'After an unknown outcome: open the key list, refreshed' },
+  ],
+  // The create request is in flight: every key of the review waits for the answer.
+  reviewSending: [
+    { command: 'wait', keys: ['enter', 'y', 'e', 'esc'], hint: 'sending… keys wait for the answer', description: 'The request is in flight: sent once, keys are ignored until the answer' },
+  ],
+  // Sent, but no answer came: the key may exist, so nothing is sent again from here.
+  reviewUnknown: [
+    { command: 'refresh', keys: ['r'], hint: 'r check the key list', description: 'Open the key list, refreshed, to see whether the key was created' },
+    { command: 'edit', keys: ['e', 'esc'], hint: 'e edit', description: 'Back to the form (nothing is resent until the list was checked)' },
+  ],
+  // The service refused the request (invalid input, too many keys): sending it again would fail the same way.
+  reviewRejected: [
+    { command: 'edit', keys: ['e', 'esc'], hint: 'e edit the form', description: 'Back to the form to correct it; nothing was created' },
   ],
   secret: [
     { command: 'reveal', keys: ['v'], hint: 'v show/hide', description: 'Show or hide the secret key' },
@@ -79,6 +92,11 @@ export const KEYMAP: Record<ScreenId, Binding[]> = {
     { command: 'copyKey', keys: ['c'], hint: 'c copy key', description: 'Copy the API key (OSC 52)' },
     { command: 'leave', keys: ['esc', 'enter'], hint: 'enter done', description: 'Leave; asks you to confirm the secret is stored' },
     { command: 'confirm', keys: ['y'], description: 'Confirm you stored the secret (it is then gone for good)' },
+    { command: 'quit', keys: ['q'], description: 'Quit (asks you to confirm the secret is stored first, like every way out)' },
+  ],
+  secretConfirm: [
+    { command: 'confirm', keys: ['y'], hint: 'y stored it, leave', description: 'Yes, the secret is stored: leave (it is gone for good)' },
+    { command: 'stay', keys: ['esc', 'n'], hint: 'any other key: stay', description: 'Any other key stays on the secret (a second ctrl+c quits)' },
   ],
   transferFilter: [
     { command: 'next', keys: ['tab', 'down'], hint: 'tab next', description: 'Next field' },
@@ -164,7 +182,11 @@ export const SCREEN_TITLES: Record<ScreenId, string> = {
   keyDetail: 'Key detail',
   createKey: 'New key form',
   review: 'Review before sending',
+  reviewSending: 'Creating the key',
+  reviewUnknown: 'Outcome unknown',
+  reviewRejected: 'Refused by the service',
   secret: 'One-time secret',
+  secretConfirm: 'Leave the secret?',
   transferFilter: 'Transfer filter',
   transfers: 'Transfers',
   transferDetail: 'Transfer detail',
