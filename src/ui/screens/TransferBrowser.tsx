@@ -299,7 +299,7 @@ export function TransferBrowser({ query }: { query: TransferQuery }) {
         <Box flexDirection="column">
           <Box height={1} overflow="hidden">
             <Text>{mode.what === 'page' ? 'Go to page: ' : 'Page size (1–500): '}</Text>
-            <TextField value={mode.text} onChange={(text) => setMode((m) => (m.name === 'prompt' ? { ...m, text, error: undefined } : m))} focus={active} />
+            <TextField value={mode.text} onChange={(text) => setMode((m) => (m.name === 'prompt' ? { ...m, text, error: undefined } : m))} focus={active} width={Math.max(4, width - (mode.what === 'page' ? 12 : 19))} />
           </Box>
           {mode.error ? <ErrorLine message={mode.error} width={width} maxLines={promptErrorRoom} /> : null}
         </Box>

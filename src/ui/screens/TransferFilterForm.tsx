@@ -196,9 +196,9 @@ export function TransferFilterForm({ initial }: { initial?: TransferQuery }) {
                 </Text>
               </Box>
               {focused ? (
-                // The field is one line: what does not fit is clipped, never wrapped into the next field.
+                // The field is one line: a long value scrolls inside its width, the cursor always in view.
                 <Box width={Math.min(valueWidth, displayWidth(raw === '' ? field.placeholder : raw) + 1)} height={1} overflow="hidden" flexShrink={0}>
-                  <TextField value={raw} onChange={set(field.name)} focus={active} placeholder={field.placeholder} />
+                  <TextField value={raw} onChange={set(field.name)} focus={active} placeholder={field.placeholder} width={valueWidth} />
                 </Box>
               ) : raw === '' ? (
                 <Text color={theme.muted}>{fit(field.placeholder, valueWidth).trimEnd()}</Text>
