@@ -9,6 +9,8 @@ const RecentFile = v.record(v.string(), v.array(v.string()));
 export interface RecentSubAccounts {
   list(): string[];
   remember(subAccount: string): Promise<void>;
+  /** Drops a name (the service said there is no such sub-account). */
+  forget(subAccount: string): Promise<void>;
 }
 
 /** Loads the remembered names for one target (a base URL, or "demo"). A damaged file counts as empty. */
@@ -25,13 +27,21 @@ export async function openRecentSubAccounts(folder: string, target: string): Pro
     }
   };
   let names = (await readAll())[target] ?? [];
+  const save = async () => {
+    const all = await readAll();
+    all[target] = names;
+    await writeFileAtomic(path, `${JSON.stringify(all, null, 2)}\n`);
+  };
   return {
     list: () => names,
     async remember(subAccount) {
       names = [subAccount, ...names.filter((n) => n !== subAccount)].slice(0, RECENT_LIMIT);
-      const all = await readAll();
-      all[target] = names;
-      await writeFileAtomic(path, `${JSON.stringify(all, null, 2)}\n`);
+      await save();
+    },
+    async forget(subAccount) {
+      if (!names.includes(subAccount)) return;
+      names = names.filter((n) => n !== subAccount);
+      await save();
     },
   };
 }
@@ -43,6 +53,9 @@ export function memoryRecentSubAccounts(initial: string[] = []): RecentSubAccoun
     list: () => names,
     async remember(subAccount) {
       names = [subAccount, ...names.filter((n) => n !== subAccount)].slice(0, RECENT_LIMIT);
+    },
+    async forget(subAccount) {
+      if (names.includes(subAccount)) names = names.filter((n) => n !== subAccount);
     },
   };
 }

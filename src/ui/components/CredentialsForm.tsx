@@ -1,13 +1,17 @@
 // Fields for a connection: a profile name (when saving), base URL, API key, the secret (masked) and the
-// API-key header. Enter submits; the caller checks the connection before anything is kept.
+// API-key header. Enter submits; the caller checks the connection before anything is kept. Error messages
+// (the service's, outside text) are sanitised and wrapped within the lines the screen gives the form.
 import React from 'react';
 import { Box, Text } from 'ink';
 import type { CredentialField } from '../targets';
 import { commandFor } from '../keymap';
 import { useScreenKeys } from '../hooks/useKeys';
 import { useSyncedState } from '../hooks/useSyncedState';
-import { LabeledInput } from './LabeledInput';
+import { LabeledInput, inputErrorLines } from './LabeledInput';
 import { useServices } from '../services';
+import { wrapText } from '../text';
+
+const LABEL_WIDTH = 16;
 
 export type CredentialValues = Record<CredentialField, string>;
 
@@ -36,6 +40,10 @@ export function CredentialsForm(props: {
   onSubmit: (values: CredentialValues) => void;
   /** Extra keys of the screen (e.g. "s: use for this session"), tried before the form's own. */
   onKey?: (input: string) => boolean;
+  /** Cells a line may take. */
+  width?: number;
+  /** Lines the form may take: one a field, the rest for the error (wrapped). */
+  height?: number;
 }) {
   const { theme } = useServices();
   const [values, setValues, valuesRef] = useSyncedState<CredentialValues>(() => ({
@@ -63,8 +71,12 @@ export function CredentialsForm(props: {
     { active: props.active, textEntry: 'text' },
   );
 
+  const width = props.width ?? 80;
+  const errorRoom = Math.max(1, (props.height ?? props.fields.length + 3) - props.fields.length);
+  // A message with no field (the service refused the connection) goes under the form, whole when there is room.
+  const general = props.error && !props.error.field ? wrapText(`✗ ${props.error.message}`, width, errorRoom) : [];
   return (
-    <Box flexDirection="column">
+    <Box flexDirection="column" width={width}>
       {props.fields.map((field, i) => (
         <LabeledInput
           key={field}
@@ -74,11 +86,25 @@ export function CredentialsForm(props: {
           focused={props.active && !props.busy && i === focus}
           placeholder={PLACEHOLDERS[field]}
           error={props.error?.field === field ? props.error.message : undefined}
-          labelWidth={16}
+          labelWidth={LABEL_WIDTH}
           mask={field === 'secretKey' ? '•' : undefined}
+          width={width}
+          maxErrorLines={errorRoom}
         />
       ))}
-      {props.error && !props.error.field ? <Text color={theme.error}>✗ {props.error.message}</Text> : null}
+      {general.map((line, i) => (
+        <Text key={i} color={theme.error}>
+          {line}
+        </Text>
+      ))}
     </Box>
   );
+}
+
+/** Lines the form takes with this error, for screens that budget their height. */
+export function credentialsFormHeight(fields: number, width: number, error: { field?: CredentialField; message: string } | undefined, maxLines: number): number {
+  if (!error) return fields;
+  const errorRoom = Math.max(1, maxLines - fields);
+  const lines = error.field ? inputErrorLines(error.message, width, LABEL_WIDTH, errorRoom) : wrapText(`✗ ${error.message}`, width, errorRoom);
+  return fields + lines.length;
 }

@@ -1,20 +1,30 @@
 import React from 'react';
-import { Text } from 'ink';
+import { Box, Text } from 'ink';
 import { footerHints, type ScreenId } from '../keymap';
 import { useServices } from '../services';
+import { displayWidth, fit } from '../text';
+
+/** The hints that fit in one line of `width` cells, `? help` always last (it lists the rest). */
+export function footerLine(screen: ScreenId, width: number): string {
+  const help = '? help';
+  const shown: string[] = [];
+  let used = help.length;
+  for (const hint of footerHints(screen)) {
+    if (hint === help) continue;
+    const w = displayWidth(hint);
+    if (used + w + 2 > width - 1) break;
+    shown.push(hint);
+    used += w + 2;
+  }
+  return fit([...shown, help].join('  '), Math.max(1, width - 1)).trimEnd();
+}
 
 /** Key hints from the key-binding table, as many as fit on one line; `? help` lists the rest. */
 export function Footer({ screen, width }: { screen: ScreenId; width: number }) {
   const { theme } = useServices();
-  const hints = footerHints(screen);
-  const help = '? help';
-  const shown: string[] = [];
-  let used = help.length;
-  for (const hint of hints) {
-    if (hint === help) continue;
-    if (used + hint.length + 2 > width - 1) break;
-    shown.push(hint);
-    used += hint.length + 2;
-  }
-  return <Text color={theme.muted}>{[...shown, help].join('  ')}</Text>;
+  return (
+    <Box width={width} height={1} overflow="hidden">
+      <Text color={theme.muted}>{footerLine(screen, width)}</Text>
+    </Box>
+  );
 }

@@ -1,25 +1,37 @@
 import React from 'react';
 import { Box, Text } from 'ink';
 import { useServices } from '../services';
-import { fit } from '../text';
+import { displayWidth, fit, fitEnd, sanitize } from '../text';
 
-/** First line: name, DEMO/LIVE badge, and where the operator is. */
+const NAME = 'broker-console ';
+
+/**
+ * First line: name, DEMO/LIVE badge, the host, and where the operator is (the end of the trail when it is
+ * long). Always exactly one line of `width` cells: the name goes first when room is short, then the host is cut.
+ * The host and the breadcrumbs (a sub-account name) are outside text.
+ */
 export function Header({ crumbs, width }: { crumbs: string[]; width: number }) {
   const { mode, target, theme } = useServices();
   const badge = mode === 'demo' ? ' DEMO ' : mode === 'setup' ? ' SETUP ' : ' LIVE ';
   const badgeStyle = mode === 'live' ? theme.liveBadge : theme.demoBadge;
-  const left = `broker-console ${badge} ${mode === 'live' ? `${target} ` : ''}`;
-  const trail = crumbs.join(' › ');
-  const room = Math.max(0, width - left.length - 2);
+  const trail = sanitize(crumbs.join(' › '));
+  const host = mode === 'live' ? sanitize(target) : '';
+  const showName = width - displayWidth(badge) - (host ? Math.min(displayWidth(host), 15) + 1 : 0) - 1 >= NAME.length + 12;
+  const fixed = (showName ? NAME.length : 0) + displayWidth(badge) + 1;
+  // The host keeps up to half of what is left; the trail gets the rest.
+  const hostRoom = host ? Math.min(displayWidth(host), Math.max(0, Math.floor((width - fixed) / 2) - 1)) : 0;
+  const trailRoom = Math.max(0, width - fixed - (hostRoom > 0 ? hostRoom + 1 : 0));
   return (
-    <Box width={width}>
-      <Text bold>broker-console </Text>
-      <Text bold color={badgeStyle.color} backgroundColor={badgeStyle.backgroundColor} inverse={!theme.color}>
-        {badge}
+    <Box width={width} height={1} overflow="hidden">
+      <Text>
+        {showName ? <Text bold>{NAME}</Text> : null}
+        <Text bold color={badgeStyle.color} backgroundColor={badgeStyle.backgroundColor} inverse={!theme.color}>
+          {badge}
+        </Text>
+        {hostRoom > 0 ? <Text> {fit(host, hostRoom).trimEnd()}</Text> : null}
+        <Text> </Text>
+        <Text color={theme.accent}>{fitEnd(trail, trailRoom).trimEnd()}</Text>
       </Text>
-      {mode === 'live' ? <Text> {target}</Text> : null}
-      <Text> </Text>
-      <Text color={theme.accent}>{fit(trail.length > room ? `…${trail.slice(-(room - 1))}` : trail, room)}</Text>
     </Box>
   );
 }

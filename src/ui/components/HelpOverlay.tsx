@@ -2,28 +2,47 @@ import React from 'react';
 import { Box, Text } from 'ink';
 import { KEYMAP, SCREEN_TITLES, displayKey, type ScreenId } from '../keymap';
 import { useServices } from '../services';
-import { fit } from '../text';
+import { displayWidth, fit, wrapText } from '../text';
 
-/** Help for the current screen, drawn from the same table the screens dispatch on. */
-export function HelpOverlay({ screen, height, width }: { screen: ScreenId; height: number; width: number }) {
-  const { theme } = useServices();
+interface HelpLine {
+  key: string;
+  text: string;
+  title?: boolean;
+}
+
+/** The help's lines for a width: descriptions wrapped under their column, or (`wrap` false) cut to one line each. */
+export function helpLines(screen: ScreenId, width: number, wrap: boolean): HelpLine[] {
   const sections: Array<[ScreenId, typeof KEYMAP.global]> = [[screen, KEYMAP[screen]], ['global', KEYMAP.global]];
-  const lines: Array<{ key: string; text: string; title?: boolean }> = [];
+  const keyWidth = Math.min(18, Math.max(8, Math.floor(width * 0.3)));
+  const indent = 2 + keyWidth + 1;
+  const lines: HelpLine[] = [];
   for (const [id, bindings] of sections) {
-    lines.push({ key: `t-${id}`, text: SCREEN_TITLES[id], title: true });
+    lines.push({ key: `t-${id}`, text: fit(SCREEN_TITLES[id], width), title: true });
     for (const b of bindings) {
-      lines.push({ key: `${id}-${b.command}`, text: `  ${fit(b.keys.map(displayKey).join(' / '), 18)} ${b.description}` });
+      const keys = fit(b.keys.map(displayKey).join(' / '), keyWidth);
+      const description = wrap ? wrapText(b.description, width - indent) : [fit(b.description, width - indent)];
+      description.forEach((part, i) => lines.push({ key: `${id}-${b.command}-${i}`, text: `${' '.repeat(2)}${i === 0 ? keys : ' '.repeat(keyWidth)} ${part}` }));
     }
   }
+  return lines;
+}
+
+/** Help for the current screen, drawn from the same table the screens dispatch on: `height` lines, none wider than `width`. */
+export function HelpOverlay({ screen, height, width }: { screen: ScreenId; height: number; width: number }) {
+  const { theme } = useServices();
   const room = Math.max(1, height - 1);
+  const wrapped = helpLines(screen, width, true);
+  const lines = wrapped.length <= room ? wrapped : helpLines(screen, width, false);
+  const more = lines.length > room ? `(${lines.length - room} more lines: enlarge the window) ` : '';
+  const closing = displayWidth(`${more}press ? or esc to close`) <= width ? `${more}press ? or esc to close` : 'press ? or esc to close';
   return (
-    <Box flexDirection="column" height={height}>
+    <Box flexDirection="column" height={Math.min(height, room + 1)} width={width}>
       {lines.slice(0, room).map((line) => (
         <Text key={line.key} bold={line.title} color={line.title ? theme.accent : undefined}>
-          {fit(line.text, width)}
+          {fit(line.text, width).trimEnd() || ' '}
         </Text>
       ))}
-      <Text color={theme.muted}>{lines.length > room ? '(more: enlarge the terminal) ' : ''}press ? or esc to close</Text>
+      <Text color={theme.muted}>{fit(closing, width).trimEnd()}</Text>
     </Box>
   );
 }

@@ -44,5 +44,13 @@ export function useCreateKey(onCreated: (created: CreatedKey) => void) {
     [api, onCreated],
   );
 
-  return { state, submit, sending: state.status === 'sending' };
+  /**
+   * Forgets the last attempt's error (the form was edited: its review starts clean). Not while one is in
+   * flight, and not an unknown outcome: that key may exist, so nothing is sent until the list was checked.
+   */
+  const reset = useCallback(() => {
+    if (!inFlight.current) setState((s) => (s.status === 'failed' && !s.outcomeUnknown ? { status: 'idle' } : s));
+  }, []);
+
+  return { state, submit, reset, sending: state.status === 'sending' };
 }

@@ -5,28 +5,37 @@ import { useSyncedState } from '../hooks/useSyncedState';
 import { Box, Text } from 'ink';
 import { KNOWN_PERMISSIONS, MAX_LINKED_IPS, type CreatedKey, type NewKeyRequest } from '../../api/types';
 import { fieldError, validateNewKey, type FieldError, type FieldName } from '../../api/validation';
-import { ErrorLine } from '../components/ErrorLine';
-import { FieldList } from '../components/FieldList';
-import { LabeledInput } from '../components/LabeledInput';
-import { PermissionChecklist, moveInChecklist } from '../components/PermissionChecklist';
+import { errorLines } from '../components/ErrorLine';
+import { FieldList, fieldListHeight, type Field } from '../components/FieldList';
+import { LabeledInput, inputErrorLines } from '../components/LabeledInput';
+import { PermissionChecklist, checklistColumns, checklistWindow, moveInChecklist } from '../components/PermissionChecklist';
 import { Spinner } from '../components/Spinner';
-import { commandFor } from '../keymap';
-import { useCreateKey } from '../hooks/useCreateKey';
+import { commandFor, type ScreenId } from '../keymap';
+import { useCreateKey, type CreateState } from '../hooks/useCreateKey';
 import { useScreenKeys } from '../hooks/useKeys';
-import { errorLine } from '../hooks/useResource';
+import { errorLine, retryable } from '../hooks/useResource';
 import { useNavigate } from '../navigation';
 import { useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
+import { fit, roomFor, sanitize, wrapText } from '../text';
 
 type Focus = 'permissions' | 'other' | 'ip' | 'note';
 const FOCUS_ORDER: Focus[] = ['permissions', 'other', 'ip', 'note'];
 const FIELD_FOCUS: Partial<Record<FieldName, Focus>> = { permissions: 'permissions', ip: 'ip', note: 'note' };
+const LABEL_WIDTH = 14;
 
 /** The IPs typed so far, and the live error; a trailing comma is still typing, not an error. */
 export function liveIps(raw: string): { count: number; error: string | undefined } {
   const settled = raw.replace(/[\s,]+$/, '');
   const count = settled.split(',').filter((part) => part.trim() !== '').length;
   return { count, error: settled === '' ? undefined : fieldError('ip', settled)?.message };
+}
+
+/** Which key table the review is in: it follows the request (in flight, refused, outcome unknown). */
+function reviewMode(state: CreateState): ScreenId {
+  if (state.status === 'sending') return 'reviewSending';
+  if (state.status === 'failed') return state.outcomeUnknown ? 'reviewUnknown' : retryable(state.error) ? 'review' : 'reviewRejected';
+  return 'review';
 }
 
 export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
@@ -41,14 +50,16 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
   const [gridCursor, setGridCursor, gridCursorRef] = useSyncedState(0);
   const [errors, setErrors] = useState<FieldError[]>([]);
   const [review, setReview, reviewRef] = useSyncedState<NewKeyRequest | undefined>(undefined);
-  useScreenMode(review ? 'review' : 'createKey');
 
   const onCreated = useCallback(
     (created: CreatedKey) => navigate({ type: 'replaceTop', route: { screen: 'secret', created } }),
     [navigate],
   );
   const create = useCreateKey(onCreated);
+  const mode: ScreenId = review ? reviewMode(create.state) : 'createKey';
+  useScreenMode(mode);
   const permissions = allPermissions(checked, other);
+  const columns = checklistColumns(width);
 
   const toReview = () => {
     const result = validateNewKey({ subAccount, permissions: allPermissions(checkedRef.current, otherRef.current), ip: ipRef.current, note: noteRef.current });
@@ -60,23 +71,38 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
       return;
     }
     setErrors([]);
+    // A new review starts clean: the last attempt's error belonged to what was sent then.
+    create.reset();
     setReview(result.value);
+  };
+
+  const toForm = () => {
+    create.reset();
+    setReview(undefined);
   };
 
   useScreenKeys(
     (input, key) => {
       const review = reviewRef.current;
       if (review) {
-        const command = commandFor('review', input, key);
-        if (create.sending) return command !== undefined; // nothing happens while the request is in flight
-        if (create.state.status === 'failed' && create.state.outcomeUnknown) {
-          if (command === 'refresh') navigate({ type: 'returnToKeys', subAccount });
-          else if (command === 'edit') setReview(undefined);
-          return command !== undefined; // never resend blindly after an unknown outcome
+        const current = reviewMode(create.state);
+        const command = commandFor(current, input, key);
+        switch (current) {
+          case 'reviewSending':
+            return command !== undefined; // nothing happens while the request is in flight
+          case 'reviewUnknown':
+            // Never resend blindly after an unknown outcome: the list says whether the key exists.
+            if (command === 'refresh') navigate({ type: 'returnToKeys', subAccount });
+            else if (command === 'edit') toForm();
+            return command !== undefined || commandFor('review', input, key) !== undefined;
+          case 'reviewRejected':
+            if (command === 'edit') toForm();
+            return command !== undefined || commandFor('review', input, key) !== undefined;
+          default:
+            if (command === 'submit') create.submit(review);
+            else if (command === 'edit') toForm();
+            return command !== undefined;
         }
-        if (command === 'submit') create.submit(review);
-        else if (command === 'edit') setReview(undefined);
-        return command !== undefined;
       }
       const command = commandFor('createKey', input, key);
       if (command === 'next' || command === 'previous') {
@@ -96,7 +122,7 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
         }
         if (command === 'move') {
           const direction = key.upArrow ? 'up' : key.downArrow ? 'down' : key.leftArrow ? 'left' : 'right';
-          setGridCursor((c) => moveInChecklist(c, direction));
+          setGridCursor((c) => moveInChecklist(c, direction, columns));
           return true;
         }
       }
@@ -112,45 +138,38 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
     setErrors((list) => (list.some((e) => e.field === field) ? list.filter((e) => e.field !== field) : list));
   };
 
-  if (review) {
-    const failed = create.state.status === 'failed' ? create.state : undefined;
-    return (
-      <Box flexDirection="column">
-        <Text bold>Review: this is exactly what will be sent to create the key</Text>
-        <Box marginY={1} flexDirection="column">
-          <FieldList
-            fields={[
-              ['subAccount', review.subAccount],
-              ['permissions', review.permissions.join(',')],
-              ['ip', review.ips?.join(',') ?? '(none: the key works from any address)'],
-              ['note', review.note],
-            ]}
-          />
-        </Box>
-        {create.sending ? <Spinner label="Creating the key… (sent once; keys are ignored until the answer)" /> : null}
-        {failed?.outcomeUnknown ? (
-          <Box flexDirection="column">
-            <Text color={theme.warn}>⚠ The request was sent but no answer came: the key may exist.</Text>
-            <Text>Press r to open the key list, refreshed, and check before trying again. Nothing is resent.</Text>
-          </Box>
-        ) : failed ? (
-          <ErrorLine message={errorLine(failed.error)} retryKey="enter" width={width} />
-        ) : null}
-        {!create.sending && !failed?.outcomeUnknown ? <Text color={theme.muted}>enter sends · e edits (nothing is sent)</Text> : null}
-      </Box>
-    );
-  }
+  if (review) return <Review review={review} state={create.state} mode={mode} width={width} height={height} />;
 
+  // Height: the three inputs and the checklist's title always; errors next (whole when there is room);
+  // then as many checklist rows as fit, the screen title last.
   const ips = liveIps(ip);
+  const ipError = ips.error ?? errorOf('ip');
+  const take = roomFor(height - 4 - 1); // three inputs, the checklist title, at least one checklist row
+  const permissionError = errorOf('permissions');
+  const permissionRoom = take(permissionError ? wrapText(`✗ ${permissionError}`, width - 2).length : 0);
+  const permissionErrorLines = permissionError && permissionRoom > 0 ? wrapText(`✗ ${permissionError}`, width - 2, permissionRoom) : [];
+  const ipErrorRoom = take(inputErrorLines(ipError, width, LABEL_WIDTH).length);
+  const noteErrorRoom = take(inputErrorLines(errorOf('note'), width, LABEL_WIDTH).length);
+  const gridRows = 1 + take(checklistWindow(0, columns, Infinity).rows - 1);
+  const showTitle = take(1) === 1;
+  const shownGrid = checklistWindow(gridCursor, columns, gridRows);
+  const scrolled = shownGrid.to - shownGrid.from < shownGrid.rows ? ` · ${shownGrid.from + 1}–${shownGrid.to}/${shownGrid.rows}` : '';
+  const checklistTitle = width >= 60 ? `Permissions (${permissions.length} chosen · space toggles${scrolled})` : `Permissions · ${permissions.length} chosen${scrolled}`;
+
   return (
-    <Box flexDirection="column">
-      {height >= 18 ? <Text bold>New API key for {subAccount}</Text> : null}
-      <Text color={focus === 'permissions' ? theme.accent : undefined} bold={focus === 'permissions'} wrap="truncate-end">
-        {focus === 'permissions' ? '› ' : '  '}Permissions <Text color={theme.muted}>({permissions.length} chosen · space toggles)</Text>
+    <Box flexDirection="column" width={width}>
+      {showTitle ? <Text bold>{fit(`New API key for ${sanitize(subAccount)}`, width).trimEnd()}</Text> : null}
+      <Text color={focus === 'permissions' ? theme.accent : undefined} bold={focus === 'permissions'}>
+        {fit(`${focus === 'permissions' ? '› ' : '  '}${checklistTitle}`, width).trimEnd()}
       </Text>
-      <PermissionChecklist checked={checked} cursor={gridCursor} focused={focus === 'permissions' && active} width={width} />
-      {errorOf('permissions') ? <Text color={theme.error}>  ✗ {errorOf('permissions')}</Text> : null}
-      <LabeledInput label="Other" value={other} onChange={edited('permissions', setOther)} focused={active && focus === 'other'} placeholder="more, comma-separated (e.g. read_only)" />
+      <PermissionChecklist checked={checked} cursor={gridCursor} focused={focus === 'permissions' && active} width={width} room={gridRows} />
+      {permissionErrorLines.map((line, i) => (
+        <Text key={i} color={theme.error}>
+          {'  '}
+          {line}
+        </Text>
+      ))}
+      <LabeledInput label="Other" value={other} onChange={edited('permissions', setOther)} focused={active && focus === 'other'} placeholder="e.g. read_only (comma-separated)" width={width} labelWidth={LABEL_WIDTH} />
       <LabeledInput
         label="Linked IPs"
         value={ip}
@@ -158,9 +177,72 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
         focused={active && focus === 'ip'}
         placeholder="optional, e.g. 203.0.113.7, 2001:db8::1"
         aside={`${ips.count}/${MAX_LINKED_IPS}`}
-        error={ips.error ?? errorOf('ip')}
+        error={ipError}
+        width={width}
+        labelWidth={LABEL_WIDTH}
+        maxErrorLines={ipErrorRoom}
       />
-      <LabeledInput label="Note" value={note} onChange={edited('note', setNote)} focused={active && focus === 'note'} placeholder="required, e.g. market-maker bot" error={errorOf('note')} reserved="" />
+      <LabeledInput
+        label="Note"
+        value={note}
+        onChange={edited('note', setNote)}
+        focused={active && focus === 'note'}
+        placeholder="required, e.g. market-maker bot"
+        error={errorOf('note')}
+        reserved=""
+        width={width}
+        labelWidth={LABEL_WIDTH}
+        maxErrorLines={noteErrorRoom}
+      />
+    </Box>
+  );
+}
+
+/** Exactly what will be sent, then what became of it; fitted to the room it has, the fields first. */
+function Review({ review, state, mode, width, height }: { review: NewKeyRequest; state: CreateState; mode: ScreenId; width: number; height: number }) {
+  const { theme } = useServices();
+  const failed = state.status === 'failed' ? state : undefined;
+  const fields: Field[] = [
+    ['subAccount', review.subAccount],
+    ['permissions', review.permissions.join(',')],
+    ['ip', review.ips?.join(',') ?? '(none: the key works from any address)'],
+    ['note', review.note],
+  ];
+  // What is said under the fields, wrapped to the width.
+  const status: Array<{ text: string; color?: string }> = [];
+  if (mode === 'reviewSending') status.push({ text: '' }); // the spinner's line
+  else if (failed?.outcomeUnknown) {
+    for (const line of wrapText('⚠ The request was sent but no answer came: the key may exist.', width)) status.push({ text: line, color: theme.warn });
+    for (const line of wrapText('Press r to open the key list, refreshed, and check before trying again. Nothing is resent.', width)) status.push({ text: line });
+  } else if (failed) {
+    const canRetry = retryable(failed.error);
+    const room = Math.max(1, height - 1 - fields.length);
+    for (const line of errorLines(errorLine(failed.error), width, canRetry ? 'enter' : undefined, room)) status.push({ text: line, color: theme.error });
+    if (!canRetry) for (const line of wrapText('Sending it again would fail the same way: e edits the form.', width)) status.push({ text: line, color: theme.muted });
+  } else status.push({ text: 'enter sends · e edits (nothing is sent)', color: theme.muted });
+
+  const title = width >= 61 ? 'Review: this is exactly what will be sent to create the key' : 'Review: exactly what will be sent';
+  // One line each for the title and a field at least; the status next; blank lines around the fields last.
+  const statusRoom = Math.max(1, Math.min(status.length, height - 1 - fields.length));
+  const fieldRoom = Math.max(fields.length, height - 1 - statusRoom);
+  const fieldLines = fieldListHeight(fields, width, LABEL_WIDTH, fieldRoom);
+  const gaps = Math.max(0, Math.min(2, height - 1 - statusRoom - fieldLines));
+  const shown = status.slice(0, statusRoom);
+  return (
+    <Box flexDirection="column" width={width}>
+      <Text bold>{fit(title, width).trimEnd()}</Text>
+      <Box marginTop={gaps >= 1 ? 1 : 0} marginBottom={gaps >= 2 ? 1 : 0} flexDirection="column">
+        <FieldList fields={fields} width={width} labelWidth={LABEL_WIDTH} maxLines={fieldRoom} />
+      </Box>
+      {mode === 'reviewSending' ? (
+        <Spinner label="Creating the key… (sent once)" width={width} />
+      ) : (
+        shown.map((line, i) => (
+          <Text key={i} color={line.color}>
+            {line.text}
+          </Text>
+        ))
+      )}
     </Box>
   );
 }

@@ -1,21 +1,64 @@
 // The API keys of a sub-account: a windowed table, a detail view, copy, refresh, and the way to a new key.
+// Every value in it came from the service: each is sanitised and fitted by display width.
 import React, { useEffect, useState } from 'react';
 import { Box, Text } from 'ink';
 import type { SubAccountKey } from '../../api/types';
-import { ErrorLine } from '../components/ErrorLine';
+import { errorLines } from '../components/ErrorLine';
 import { FieldList } from '../components/FieldList';
 import { Spinner } from '../components/Spinner';
-import { WindowedTable, sizeColumns, type TableColumn } from '../components/WindowedTable';
+import { WindowedTable, type TableColumn } from '../components/WindowedTable';
 import { commandFor } from '../keymap';
 import { useFlash } from '../hooks/useFlash';
 import { useScreenKeys } from '../hooks/useKeys';
 import { useListCursor } from '../hooks/useListCursor';
-import { errorLine } from '../hooks/useResource';
-import { useSubAccountKeys } from '../hooks/useSubAccountKeys';
+import { errorLine, retryable } from '../hooks/useResource';
+import { isUnknownSubAccount, useSubAccountKeys } from '../hooks/useSubAccountKeys';
 import { useNavigate } from '../navigation';
 import { useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
-import { localTime, shortKey } from '../text';
+import { cell, fit, localTime, sanitize, shortKey } from '../text';
+
+const CREATED_WIDTH = 16;
+const SHORT_KEY_WIDTH = 11;
+const FULL_KEY_WIDTH = 32;
+
+/**
+ * The table's columns for a width: they depend on the width alone (never on the rows), so they do not jump
+ * from row to row or page to page, and a row is exactly `width` cells with its two-cell marker.
+ */
+export function keyColumns(width: number): TableColumn<SubAccountKey>[] {
+  const wide = width >= 100;
+  const keyWidth = wide ? FULL_KEY_WIDTH : SHORT_KEY_WIDTH;
+  const apiKey = (k: SubAccountKey) => (wide ? k.apiKey : shortKey(k.apiKey));
+  const ips = (k: SubAccountKey) => (k.ips.length === 0 ? 'any' : k.ips.join(','));
+  const room = width - 2;
+  if (width >= 60) {
+    const flexible = room - 4 - keyWidth - CREATED_WIDTH;
+    const [note, permissions, ipWidth] = share(flexible, [3, 4, 3]);
+    return [
+      { title: 'NOTE', width: note!, cell: (k) => cell(k.note, note!) },
+      { title: 'API KEY', width: keyWidth, cell: (k) => cell(apiKey(k), keyWidth) },
+      { title: 'PERMISSIONS', width: permissions!, cell: (k) => cell(k.permissions.join(','), permissions!) },
+      { title: 'IPS', width: ipWidth!, cell: (k) => cell(ips(k), ipWidth!) },
+      { title: 'CREATED', width: CREATED_WIDTH, cell: (k) => localTime(k.createdAt) },
+    ];
+  }
+  // Narrow: the note, the key and its permissions; the detail view (enter) has the rest.
+  const [note, permissions] = share(room - 2 - SHORT_KEY_WIDTH, [1, 1]);
+  return [
+    { title: 'NOTE', width: note!, cell: (k) => cell(k.note, note!) },
+    { title: 'API KEY', width: SHORT_KEY_WIDTH, cell: (k) => cell(shortKey(k.apiKey), SHORT_KEY_WIDTH) },
+    { title: 'PERMISSIONS', width: permissions!, cell: (k) => cell(k.permissions.join(','), permissions!) },
+  ];
+}
+
+/** Splits `total` cells by weight, every cell given out (the rest to the first). */
+function share(total: number, weights: number[]): number[] {
+  const sum = weights.reduce((a, b) => a + b, 0);
+  const widths = weights.map((w) => Math.max(1, Math.floor((total * w) / sum)));
+  widths[0] = Math.max(1, widths[0]! + total - widths.reduce((a, b) => a + b, 0));
+  return widths;
+}
 
 export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAccount: string; highlightApiKey?: string; refreshToken?: number }) {
   const { copy, theme } = useServices();
@@ -26,7 +69,16 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
   const [detail, setDetail] = useState(false);
   const [flash, setFlash] = useFlash();
   useScreenMode(detail ? 'keyDetail' : 'keys');
-  const tableRoom = Math.max(1, height - 4);
+  const name = sanitize(subAccount);
+
+  // The status line: a spinner, the error (whole, wrapped; the retry key only when a retry can help), or the position.
+  const failed = keys.status === 'error';
+  const canRetry = failed && retryable(keys.error);
+  const missing = failed && isUnknownSubAccount(keys.error);
+  const errorText = failed ? `${errorLine(keys.error)}${missing ? ' — esc goes back to choose another' : ''}` : '';
+  const error = failed ? errorLines(errorText, width, canRetry ? 'r' : undefined, Math.max(1, height - (rows.length > 0 ? 4 : 2))) : [];
+  const statusLines = Math.max(1, error.length);
+  const tableRoom = Math.max(1, height - 2 - statusLines);
   const list = useListCursor(rows.length, tableRoom);
   const selected = rows[list.cursor];
   const highlightAt = highlightApiKey ? rows.findIndex((k) => k.apiKey === highlightApiKey) : -1;
@@ -38,8 +90,8 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
 
   const copyKey = (key: SubAccountKey | undefined) => {
     if (!key) return;
-    copy(key.apiKey);
-    setFlash(`Copied API key ${shortKey(key.apiKey)} to the clipboard`);
+    const said = copy(key.apiKey);
+    setFlash(sanitize(`API key ${shortKey(key.apiKey)}: ${typeof said === 'string' && said !== '' ? said : 'copied'}`));
   };
 
   useScreenKeys(
@@ -64,16 +116,13 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
     { active },
   );
 
-  const status =
-    keys.status === 'loading' ? (keys.slow ? <Spinner label="Loading keys…" /> : <Text> </Text>)
-    : keys.status === 'error' ? <ErrorLine message={errorLine(keys.error)} retryKey="r" width={width} />
-    : <Text color={theme.muted}>{flash ?? (rows.length === 0 ? ' ' : `${list.cursor + 1}/${rows.length}`)}</Text>;
-
   if (detail && selected) {
     return (
-      <Box flexDirection="column">
-        <Text bold>Key {shortKey(selected.apiKey)} of {subAccount}</Text>
+      <Box flexDirection="column" width={width}>
+        <Text bold>{fit(`Key ${sanitize(shortKey(selected.apiKey))} of ${name}`, width).trimEnd()}</Text>
         <FieldList
+          width={width}
+          maxLines={Math.max(5, height - 1 - (flash ? 1 : 0))}
           fields={[
             ['Note', selected.note],
             ['API key', selected.apiKey],
@@ -82,40 +131,46 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
             ['Created', `${localTime(selected.createdAt, true)} (local) · ${new Date(selected.createdAt).toISOString()}`],
           ]}
         />
-        <Text color={theme.muted}>{flash ?? ' '}</Text>
+        {flash ? <Text color={theme.muted}>{fit(flash, width).trimEnd()}</Text> : null}
       </Box>
     );
   }
 
-  const { fixed, flexible } = sizeColumns(width, [width >= 100 ? 32 : 11, 16], [3, 4, 3]);
-  const columns: TableColumn<SubAccountKey>[] = [
-    { title: 'NOTE', width: flexible[0]!, cell: (k) => k.note },
-    { title: 'API KEY', width: fixed[0]!, cell: (k) => (width >= 100 ? k.apiKey : shortKey(k.apiKey)) },
-    { title: 'PERMISSIONS', width: flexible[1]!, cell: (k) => k.permissions.join(',') },
-    { title: 'IPS', width: flexible[2]!, cell: (k) => (k.ips.length === 0 ? 'any' : k.ips.join(',')) },
-    { title: 'CREATED', width: fixed[1]!, cell: (k) => localTime(k.createdAt) },
-  ];
+  const count = keys.data ? ` · ${rows.length} ${rows.length === 1 ? 'key' : 'keys'}` : '';
+  const titleRoom = Math.max(1, width - count.length);
+  const status =
+    keys.status === 'loading' ? (keys.slow ? <Spinner label="Loading keys…" width={width} /> : <Text> </Text>)
+    : failed ? (
+      <Box flexDirection="column">
+        {error.map((line, i) => (
+          <Text key={i} color={theme.error}>
+            {line}
+          </Text>
+        ))}
+      </Box>
+    )
+    : <Text color={theme.muted}>{fit(flash ?? (rows.length === 0 ? ' ' : `${list.cursor + 1}/${rows.length}`), width).trimEnd() || ' '}</Text>;
 
   return (
-    <Box flexDirection="column">
+    <Box flexDirection="column" width={width}>
       <Text bold>
-        API keys of {subAccount}
-        {keys.data ? <Text color={theme.muted}> · {rows.length} {rows.length === 1 ? 'key' : 'keys'}</Text> : null}
+        {fit(`API keys of ${name}`, titleRoom).trimEnd()}
+        {count ? <Text color={theme.muted}>{count}</Text> : null}
       </Text>
       {status}
       {keys.status === 'ready' && rows.length === 0 ? (
-        <Box flexDirection="column" marginTop={1}>
-          <Text>No API keys for {subAccount} yet.</Text>
+        <Box flexDirection="column" marginTop={height >= 5 ? 1 : 0}>
+          <Text>{fit(`No API keys for ${name} yet.`, width).trimEnd()}</Text>
           <Text color={theme.muted}>Press n to create one.</Text>
         </Box>
       ) : rows.length > 0 ? (
         <WindowedTable
-          columns={columns}
+          columns={keyColumns(width)}
           rows={rows}
           from={list.from}
           to={list.to}
           cursor={list.cursor}
-          rowKey={(k) => k.apiKey}
+          rowKey={(k) => String(rows.indexOf(k))}
           mark={(k) => k.apiKey === highlightApiKey}
         />
       ) : null}

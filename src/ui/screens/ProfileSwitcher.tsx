@@ -1,26 +1,41 @@
 // Switch the console to another profile or to the demo; add a profile; or enter credentials for the session.
+// Profile names and URLs come from the config file, messages from the service: all shown sanitised.
 import React, { useState } from 'react';
 import { Box, Text } from 'ink';
-import { ErrorLine } from '../components/ErrorLine';
+import { errorLines } from '../components/ErrorLine';
 import { Spinner } from '../components/Spinner';
 import { commandFor } from '../keymap';
 import { useScreenKeys } from '../hooks/useKeys';
+import { useListCursor } from '../hooks/useListCursor';
 import { errorLine, useResource } from '../hooks/useResource';
 import { useNavigate } from '../navigation';
 import { useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
 import type { ProfileSummary } from '../targets';
+import { fit, sanitize, wrapText } from '../text';
 
 export function ProfileSwitcher() {
   const { switcher, profile: currentProfile, theme } = useServices();
-  const { active, width } = useScreenFrame();
+  const { active, width, height } = useScreenFrame();
   const navigate = useNavigate();
   useScreenMode('profiles');
   const profiles = useResource(async () => (switcher ? switcher.profiles() : []), [switcher]);
   const entries: Array<ProfileSummary | 'demo'> = [...(profiles.data ?? []), 'demo'];
-  const [cursor, setCursor] = useState(0);
   const [opening, setOpening] = useState<string | undefined>();
   const [failure, setFailure] = useState<{ profile: ProfileSummary; message: string } | undefined>();
+
+  // Height: the title, the error, the spinner and the failure's words first; the list takes what is left.
+  const loadError = profiles.status === 'error' ? errorLines(errorLine(profiles.error), width, undefined, 3) : [];
+  const failureLines = failure
+    ? [
+        ...wrapText(`⚠ ${failure.message}`, width, 3).map((text) => ({ text, color: theme.warn })),
+        ...wrapText(`s enters the credentials of ${failure.profile.name} for this session only (kept in memory).`, width, 2).map((text) => ({ text, color: undefined })),
+      ]
+    : [];
+  const fixed = 1 + loadError.length + (opening ? 1 : 0);
+  const failureRoom = Math.max(0, Math.min(failureLines.length + 1, height - fixed - 1));
+  const listRoom = Math.max(1, height - fixed - failureRoom);
+  const list = useListCursor(entries.length, listRoom);
 
   const open = (entry: ProfileSummary | 'demo') => {
     if (!switcher) return;
@@ -43,12 +58,12 @@ export function ProfileSwitcher() {
     (input, key) => {
       if (opening) return true;
       switch (commandFor('profiles', input, key)) {
-        case 'up': setCursor((c) => Math.max(0, c - 1)); return true;
-        case 'down': setCursor((c) => Math.min(entries.length - 1, c + 1)); return true;
-        case 'open': { const entry = entries[cursor]; if (entry) open(entry); return true; }
+        case 'up': list.move('up'); return true;
+        case 'down': list.move('down'); return true;
+        case 'open': { const entry = entries[list.cursor]; if (entry) open(entry); return true; }
         case 'add': navigate({ type: 'push', route: { screen: 'addProfile' } }); return true;
         case 'session': {
-          const entry = entries[cursor];
+          const entry = entries[list.cursor];
           const profile = entry && entry !== 'demo' ? entry : failure?.profile;
           navigate({ type: 'push', route: { screen: 'sessionCredentials', profile: profile?.name, baseUrl: profile?.baseUrl } });
           return true;
@@ -59,26 +74,38 @@ export function ProfileSwitcher() {
     { active },
   );
 
+  const nameWidth = Math.min(16, Math.max(8, Math.floor(width * 0.3)));
   return (
-    <Box flexDirection="column">
-      <Text bold>Profiles</Text>
-      {profiles.status === 'error' ? <ErrorLine message={errorLine(profiles.error)} width={width} /> : null}
-      {entries.map((entry, i) => {
+    <Box flexDirection="column" width={width}>
+      <Text bold>{fit(`Profiles${entries.length > listRoom ? ` (${list.cursor + 1}/${entries.length})` : ''}`, width).trimEnd()}</Text>
+      {loadError.map((line, i) => (
+        <Text key={`e${i}`} color={theme.error}>
+          {line}
+        </Text>
+      ))}
+      {entries.slice(list.from, list.to).map((entry, i) => {
+        const at = list.from + i;
+        const here = at === list.cursor;
         const name = entry === 'demo' ? 'demo' : entry.name;
-        const detail = entry === 'demo' ? 'embedded sandbox, seeded data' : `${entry.baseUrl}${entry.isDefault ? '  (default)' : ''}`;
+        const now = name === currentProfile ? '  ← now' : '';
+        const detail = entry === 'demo' ? 'embedded sandbox, seeded data' : `${sanitize(entry.baseUrl)}${entry.isDefault ? '  (default)' : ''}`;
+        const detailRoom = Math.max(0, width - 2 - nameWidth - 1 - now.length);
         return (
-          <Text key={name} inverse={i === cursor}>
-            {i === cursor ? '› ' : '  '}
-            {name.padEnd(16)} <Text color={i === cursor ? undefined : theme.muted}>{detail}</Text>
-            {name === currentProfile ? '  ← now' : ''}
+          <Text key={`${at}-${name}`} inverse={here}>
+            {here ? '› ' : '  '}
+            {fit(sanitize(name), nameWidth)} <Text color={here ? undefined : theme.muted}>{fit(detail, detailRoom)}</Text>
+            {now}
           </Text>
         );
       })}
-      {opening ? <Spinner label={`Opening ${opening}…`} /> : null}
-      {failure ? (
+      {opening ? <Spinner label={`Opening ${sanitize(opening)}…`} width={width} /> : null}
+      {failure && failureRoom > 1 ? (
         <Box flexDirection="column" marginTop={1}>
-          <Text color={theme.warn} wrap="wrap">⚠ {failure.message}</Text>
-          <Text>s enters the credentials of {failure.profile.name} for this session only (kept in memory).</Text>
+          {failureLines.slice(0, failureRoom - 1).map((line, i) => (
+            <Text key={i} color={line.color}>
+              {line.text}
+            </Text>
+          ))}
         </Box>
       ) : null}
     </Box>

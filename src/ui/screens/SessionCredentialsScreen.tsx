@@ -1,15 +1,18 @@
 // Credentials for this session only: checked against the service, kept in memory, never written.
 import React from 'react';
 import { Box, Text } from 'ink';
-import { CredentialsForm, type CredentialValues } from '../components/CredentialsForm';
+import { CredentialsForm, credentialsFormHeight, type CredentialValues } from '../components/CredentialsForm';
 import { Spinner } from '../components/Spinner';
 import { useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
 import { useCredentialCheck } from '../hooks/useCredentialCheck';
+import { fit, roomFor, sanitize, wrapText } from '../text';
+
+const FIELDS = ['baseUrl', 'apiKey', 'secretKey'] as const;
 
 export function SessionCredentialsScreen({ profile, baseUrl }: { profile?: string; baseUrl?: string }) {
   const { switcher, theme } = useServices();
-  const { active } = useScreenFrame();
+  const { active, width, height } = useScreenFrame();
   useScreenMode('credentials');
   const { busy, failure: outcome, run } = useCredentialCheck();
 
@@ -18,13 +21,25 @@ export function SessionCredentialsScreen({ profile, baseUrl }: { profile?: strin
     run(() => switcher.useForSession({ baseUrl: values.baseUrl, apiKey: values.apiKey, secretKey: values.secretKey }, profile));
   };
 
+  // Height: the title, the fields and the spinner first; then the error (whole when it fits), the explanation.
+  const take = roomFor(height - 1 - FIELDS.length - (busy ? 1 : 0));
+  const formHeight = FIELDS.length + take(credentialsFormHeight(FIELDS.length, width, outcome, FIELDS.length + 4) - FIELDS.length);
+  const explanationRoom = take(2);
+  const explanation = explanationRoom > 0 ? wrapText('Checked against the service, then kept in memory while the console runs. Nothing is written.', width, explanationRoom) : [];
+  const blank = take(1) === 1;
+  const title = profile ? `Credentials of ${sanitize(profile)}, for this session only` : 'Credentials for this session only';
+
   return (
-    <Box flexDirection="column">
-      <Text bold>{profile ? `Credentials of ${profile}, for this session only` : 'Credentials for this session only'}</Text>
-      <Text color={theme.muted}>Checked against the service, then kept in memory while the console runs. Nothing is written.</Text>
-      <Text> </Text>
-      <CredentialsForm fields={['baseUrl', 'apiKey', 'secretKey']} initial={{ baseUrl: baseUrl ?? '' }} active={active} busy={busy} error={outcome} onSubmit={submit} />
-      {busy ? <Spinner label="Checking the connection…" /> : null}
+    <Box flexDirection="column" width={width}>
+      <Text bold>{fit(title, width).trimEnd()}</Text>
+      {explanation.map((line, i) => (
+        <Text key={i} color={theme.muted}>
+          {line}
+        </Text>
+      ))}
+      {blank ? <Text> </Text> : null}
+      <CredentialsForm fields={FIELDS} initial={{ baseUrl: baseUrl ?? '' }} active={active} busy={busy} error={outcome} onSubmit={submit} width={width} height={formHeight} />
+      {busy ? <Spinner label="Checking the connection…" width={width} /> : null}
     </Box>
   );
 }

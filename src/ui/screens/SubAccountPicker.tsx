@@ -1,4 +1,5 @@
-// First screen: type a sub-account name, or pick a recent one (filtered as you type).
+// First screen: type a sub-account name, or pick a recent one (filtered as you type). Names come from the
+// operator and the recent file: shown sanitised, each in one line of the width.
 import React, { useMemo, useState } from 'react';
 import { useSyncedState } from '../hooks/useSyncedState';
 import { Box, Text } from 'ink';
@@ -9,10 +10,11 @@ import { useScreenKeys } from '../hooks/useKeys';
 import { useNavigate } from '../navigation';
 import { useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
+import { fit, sanitize, wrapText } from '../text';
 
 export function SubAccountPicker() {
   const { recent, suggestions, theme } = useServices();
-  const { active, height } = useScreenFrame();
+  const { active, width, height } = useScreenFrame();
   const navigate = useNavigate();
   useScreenMode('picker');
   const [typed, setTyped, typedRef] = useSyncedState('');
@@ -21,13 +23,17 @@ export function SubAccountPicker() {
 
   const recentNames = recent.list();
   const choices = useMemo(() => matchingChoices(recentNames, suggestions, typed), [recentNames, suggestions, typed]);
-  const listRoom = Math.max(1, height - 6);
+  // A problem is shown whole (wrapped, at most three lines); the list takes what is left.
+  const problemLines = problem ? wrapText(`✗ ${problem}`, width, 3) : [];
+  const hint = width >= 72 ? 'enter opens it · ↓ picks from the list · ctrl+t transfers · esc quits' : 'enter opens · ↓ the list · esc quits';
+  const blank = height >= 8 ? 1 : 0;
+  const listRoom = Math.max(1, height - 3 - Math.max(1, problemLines.length) - blank);
   const offset = Math.max(0, highlight - listRoom + 1);
 
   const open = (name: string) => {
     const checked = checkSubAccount(name);
     if (!checked.ok) return setProblem(checked.error.message);
-    void recent.remember(checked.value).catch(() => undefined);
+    // The name joins the recent list once its keys were listed (see useSubAccountKeys), not before.
     setProblem(undefined);
     // Coming back finds the picker fresh, with the name just opened at the top of the recent list.
     setTyped('');
@@ -67,36 +73,49 @@ export function SubAccountPicker() {
     { active, textEntry: 'text' },
   );
 
+  const heading =
+    choices.length === 0
+      ? recentNames.length === 0 && suggestions.length === 0 ? 'No recent sub-accounts yet.' : 'No match: enter opens the name as typed.'
+      : `${recentNames.length === 0 ? 'Demo sub-accounts' : suggestions.length === 0 ? 'Recent' : 'Recent, then the demo sub-accounts'} (${choices.length})`;
+  const label = 'Sub-account: ';
   return (
-    <Box flexDirection="column">
+    <Box flexDirection="column" width={width}>
       <Text bold>Choose a sub-account</Text>
-      <Box>
-        <Text>Sub-account: </Text>
-        <TextField
-          value={typed}
-          focus={active}
-          placeholder="type a name"
-          onChange={(value) => {
-            setTyped(value);
-            setHighlight(-1);
-            setProblem(undefined);
-          }}
-        />
+      <Box height={1} overflow="hidden">
+        <Text>{label}</Text>
+        <Box width={width - label.length} height={1} overflow="hidden" flexShrink={0}>
+          <TextField
+            value={typed}
+            focus={active}
+            placeholder="type a name"
+            width={width - label.length}
+            onChange={(value) => {
+              setTyped(value);
+              setHighlight(-1);
+              setProblem(undefined);
+            }}
+          />
+        </Box>
       </Box>
-      {problem ? <Text color={theme.error}>✗ {problem}</Text> : <Text color={theme.muted}>enter opens it · ↓ picks from the list · ctrl+t transfers · esc quits</Text>}
-      <Text> </Text>
-      {choices.length === 0 ? (
-        <Text color={theme.muted}>{recentNames.length === 0 && suggestions.length === 0 ? 'No recent sub-accounts yet.' : 'No match: enter opens the name as typed.'}</Text>
+      {problemLines.length > 0 ? (
+        problemLines.map((line, i) => (
+          <Text key={i} color={theme.error}>
+            {line}
+          </Text>
+        ))
       ) : (
-        <Text color={theme.muted}>{recentNames.length === 0 ? 'Demo sub-accounts' : suggestions.length === 0 ? 'Recent' : 'Recent, then the demo sub-accounts'} ({choices.length})</Text>
+        <Text color={theme.muted}>{fit(hint, width).trimEnd()}</Text>
       )}
+      {blank ? <Text> </Text> : null}
+      <Text color={theme.muted}>{fit(heading, width).trimEnd()}</Text>
       {choices.slice(offset, offset + listRoom).map((choice, i) => {
         const selected = offset + i === highlight;
+        const mark = choice.recent ? '' : '  (demo)';
         return (
           <Text key={choice.name} inverse={selected}>
             {selected ? '› ' : '  '}
-            {choice.name}
-            {choice.recent ? '' : <Text color={selected ? undefined : theme.muted}>  (demo)</Text>}
+            {fit(sanitize(choice.name), width - 2 - mark.length).trimEnd()}
+            {mark ? <Text color={selected ? undefined : theme.muted}>{mark}</Text> : null}
           </Text>
         );
       })}

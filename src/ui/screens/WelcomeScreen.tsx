@@ -1,5 +1,6 @@
 // The first screen when there is nothing to connect to yet: add a profile, use credentials for this
-// session only, or open the demo. Says why (no profile, or the keychain could not be used).
+// session only, or open the demo. Says why (no profile, or the keychain could not be used): that message and
+// a profile name are outside text, shown sanitised and wrapped within the room the screen has.
 import React, { useState } from 'react';
 import { Box, Text } from 'ink';
 import { Spinner } from '../components/Spinner';
@@ -8,6 +9,7 @@ import { useScreenKeys } from '../hooks/useKeys';
 import { useNavigate } from '../navigation';
 import { useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
+import { fit, sanitize, wrapText } from '../text';
 
 interface Choice {
   label: string;
@@ -17,7 +19,7 @@ interface Choice {
 
 export function WelcomeScreen() {
   const { switcher, theme } = useServices();
-  const { active } = useScreenFrame();
+  const { active, width, height } = useScreenFrame();
   const navigate = useNavigate();
   useScreenMode('welcome');
   const [cursor, setCursor] = useState(0);
@@ -27,7 +29,7 @@ export function WelcomeScreen() {
   const addProfile: Choice =
     { label: 'Add a profile', detail: 'base URL and master key; the secret goes to the OS keychain', run: () => navigate({ type: 'push', route: { screen: 'addProfile' } }) };
   const session: Choice = {
-      label: problem?.profile ? `Enter the credentials of ${problem.profile.name} for this session` : 'Enter credentials for this session only',
+      label: problem?.profile ? `Enter the credentials of ${sanitize(problem.profile.name)} for this session` : 'Enter credentials for this session only',
       detail: 'kept in memory while the console runs, never written',
       run: () => navigate({ type: 'push', route: { screen: 'sessionCredentials', profile: problem?.profile?.name, baseUrl: problem?.profile?.baseUrl } }),
     };
@@ -55,23 +57,33 @@ export function WelcomeScreen() {
     { active },
   );
 
+  // Height: the title and the three choices always; then the message (up to 3 lines), each choice's detail
+  // (all, or only the highlighted one's), and a blank line, as room allows.
+  let spare = height - 1 - choices.length - (opening ? 1 : 0);
+  const message = wrapText(problem?.message ?? 'No profile is set up yet.', width, Math.max(1, Math.min(3, spare - 1)));
+  spare -= message.length;
+  const details = spare >= choices.length ? 'all' : spare >= 1 ? 'highlighted' : 'none';
+  spare -= details === 'all' ? choices.length : details === 'highlighted' ? 1 : 0;
+  const blank = spare >= 1;
   return (
-    <Box flexDirection="column">
-      <Text bold>Welcome to broker-console</Text>
-      <Text color={problem?.kind === 'keychain' ? theme.warn : theme.muted} wrap="wrap">
-        {problem?.message ?? 'No profile is set up yet.'}
-      </Text>
-      <Text> </Text>
+    <Box flexDirection="column" width={width}>
+      <Text bold>{fit('Welcome to broker-console', width).trimEnd()}</Text>
+      {message.map((line, i) => (
+        <Text key={i} color={problem?.kind === 'keychain' ? theme.warn : theme.muted}>
+          {line}
+        </Text>
+      ))}
+      {blank ? <Text> </Text> : null}
       {choices.map((choice, i) => (
         <Box key={choice.label} flexDirection="column">
           <Text inverse={i === cursor}>
             {i === cursor ? '› ' : '  '}
-            {choice.label}
+            {fit(choice.label, width - 2).trimEnd()}
           </Text>
-          <Text color={theme.muted}>    {choice.detail}</Text>
+          {details === 'all' || (details === 'highlighted' && i === cursor) ? <Text color={theme.muted}>{fit(`    ${choice.detail}`, width).trimEnd()}</Text> : null}
         </Box>
       ))}
-      {opening ? <Spinner label="Starting the demo…" /> : null}
+      {opening ? <Spinner label="Starting the demo…" width={width} /> : null}
     </Box>
   );
 }
