@@ -4,7 +4,7 @@ import { Box, Text, useInput, useStdin, type Key } from 'ink';
 import { Header } from './components/Header';
 import { StatusBar } from './components/StatusBar';
 import { Footer } from './components/Footer';
-import { HelpOverlay } from './components/HelpOverlay';
+import { HelpOverlay, helpScrollRoom } from './components/HelpOverlay';
 import { KeyRouterProvider, createKeyRouter } from './hooks/useKeys';
 import { useTerminalSize } from './hooks/useTerminalSize';
 import { keyMatches, quitsWithQ, type ScreenId } from './keymap';
@@ -42,6 +42,7 @@ export function App({ services, onExit, onNavigation, initialRoute }: AppProps) 
   const bodyHeight = Math.max(3, rows - CHROME_LINES);
   const top = nav.stack[nav.stack.length - 1]!;
   const [modes, setModes] = useState<Record<number, ScreenId>>({});
+  const [helpOffset, setHelpOffset] = useState(0);
   const topScreen: ScreenId = modes[top.id] ?? screenIdOf(top.route);
   const setTopMode = useCallback(
     (mode: ScreenId) => setModes((m) => (m[top.id] === mode ? m : { ...m, [top.id]: mode })),
@@ -61,6 +62,11 @@ export function App({ services, onExit, onNavigation, initialRoute }: AppProps) 
     }
     if (nav.helpOpen) {
       if (input === '?' || key.escape || input === 'q') dispatch({ type: 'closeHelp' });
+      // The help scrolls when the window is too short for it.
+      const last = helpScrollRoom(topScreen, bodyHeight, width);
+      const step = key.pageDown || key.pageUp ? Math.max(1, bodyHeight - 2) : 1;
+      if (key.downArrow || input === 'j' || key.pageDown) setHelpOffset((o) => Math.min(last, o + step));
+      if (key.upArrow || input === 'k' || key.pageUp) setHelpOffset((o) => Math.max(0, o - step));
       return;
     }
     const { consumed, textEntry } = router.dispatch(input, key);
@@ -77,7 +83,10 @@ export function App({ services, onExit, onNavigation, initialRoute }: AppProps) 
       else onExit(0);
       return;
     }
-    if (input === '?' && textEntry !== 'all') dispatch({ type: 'toggleHelp' });
+    if (input === '?' && textEntry !== 'all') {
+      setHelpOffset(0);
+      dispatch({ type: 'toggleHelp' });
+    }
     else if (input === 'q' && !textEntry && quitsWithQ(topScreen)) leaveThrough(guards, 'quit', () => onExit(0));
   };
   // One subscription for the console's life, reading the latest state through a ref: a key that arrives in
@@ -109,7 +118,7 @@ export function App({ services, onExit, onNavigation, initialRoute }: AppProps) 
             <Box flexDirection="column" width={width} display={tooSmall ? 'none' : 'flex'}>
               <Header crumbs={breadcrumbs(nav.stack)} width={width} />
               <Box height={bodyHeight} flexDirection="column" overflow="hidden">
-                {nav.helpOpen ? <HelpOverlay screen={topScreen} height={bodyHeight} width={width} /> : null}
+                {nav.helpOpen ? <HelpOverlay screen={topScreen} height={bodyHeight} width={width} offset={helpOffset} /> : null}
                 {nav.stack.map((entry) => {
                   const isTop = entry === top && !nav.helpOpen && !tooSmall;
                   return (

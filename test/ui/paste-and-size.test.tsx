@@ -60,6 +60,24 @@ describe('small windows', () => {
   });
 });
 
+describe('help at 40x12', () => {
+  test('scrolls with ↓/j to its last line, never taller than the window', async () => {
+    c = await startConsole({ columns: 40, rows: 12 });
+    await openKeys(c, c.sandbox.subAccounts[0]!);
+    await c.press('?');
+    await c.waitForText('press ? or esc to close');
+    expect(c.frame()).toContain('↓ more');
+    expect(c.frame()).not.toContain('Quit at once');
+    for (let i = 0; i < 40 && !c.frame().includes('Quit at once'); i++) await c.press(i % 2 ? 'j' : 'down');
+    expect(c.frame()).toContain('Quit at once');
+    expect(c.frame().split('\n').length).toBeLessThan(12);
+    for (const line of c.rawFrame().split('\n')) expect(lineWidth(line)).toBeLessThanOrEqual(40);
+    await c.press('esc');
+    expect(c.frame()).not.toContain('press ? or esc to close');
+    expect(c.navState()!.stack.at(-1)!.route.screen).toBe('keys');
+  });
+});
+
 describe('NO_COLOR', () => {
   test('the text cursor and the selected row are still visible (inverse), with no colour at all', async () => {
     c = await startConsole({ noColor: true });

@@ -27,17 +27,18 @@ export function helpLines(screen: ScreenId, width: number, wrap: boolean): HelpL
   return lines;
 }
 
-/** Help for the current screen, drawn from the same table the screens dispatch on: `height` lines, none wider than `width`. */
-export function HelpOverlay({ screen, height, width }: { screen: ScreenId; height: number; width: number }) {
+/** Help for the current screen, drawn from the same table the screens dispatch on: `height` lines, none wider than `width`; scrolls from `offset`. */
+export function HelpOverlay({ screen, height, width, offset = 0 }: { screen: ScreenId; height: number; width: number; offset?: number }) {
   const { theme } = useServices();
   const room = Math.max(1, height - 1);
-  const wrapped = helpLines(screen, width, true);
-  const lines = wrapped.length <= room ? wrapped : helpLines(screen, width, false);
-  const more = lines.length > room ? `(${lines.length - room} more lines: enlarge the window) ` : '';
-  const closing = displayWidth(`${more}press ? or esc to close`) <= width ? `${more}press ? or esc to close` : 'press ? or esc to close';
+  const lines = helpLines(screen, width, true);
+  const from = Math.max(0, Math.min(offset, lines.length - room));
+  const below = lines.length - from - room;
+  const where = lines.length > room ? `${from > 0 ? '↑' : ''}${below > 0 ? '↓' : ''} more · ` : '';
+  const closing = displayWidth(`${where}press ? or esc to close`) <= width ? `${where}press ? or esc to close` : 'press ? or esc to close';
   return (
     <Box flexDirection="column" height={Math.min(height, room + 1)} width={width}>
-      {lines.slice(0, room).map((line) => (
+      {lines.slice(from, from + room).map((line) => (
         <Text key={line.key} bold={line.title} color={line.title ? theme.accent : undefined}>
           {fit(line.text, width).trimEnd() || ' '}
         </Text>
@@ -45,4 +46,9 @@ export function HelpOverlay({ screen, height, width }: { screen: ScreenId; heigh
       <Text color={theme.muted}>{fit(closing, width).trimEnd()}</Text>
     </Box>
   );
+}
+
+/** Lines the help can scroll past at this size (App bounds its offset with it). */
+export function helpScrollRoom(screen: ScreenId, height: number, width: number): number {
+  return Math.max(0, helpLines(screen, width, true).length - Math.max(1, height - 1));
 }
