@@ -2,7 +2,7 @@
 // resumes intact; NO_COLOR keeps the cursor and selections visible.
 import { afterEach, describe, expect, test } from 'vitest';
 import { lineWidth, startConsole, type TestConsole } from './harness';
-import { openKeys } from './flows';
+import { lineWith, openCreateForm, openKeys } from './flows';
 
 let c: TestConsole;
 afterEach(async () => c?.cleanup());
@@ -32,6 +32,20 @@ describe('bracketed paste', () => {
     expect(c.navState()!.stack.at(-1)!.route.screen).toBe('keys');
     expect(c.frame()).toBe(before);
     expect(c.requests()).toHaveLength(requests);
+  });
+
+  test('an IP list pasted one per line lands comma-separated in Linked IPs; a pasted note keeps ? and q', async () => {
+    c = await startConsole();
+    await openCreateForm(c, c.sandbox.subAccounts[0]!);
+    await c.chunk('tab', 'tab');
+    await c.paste('203.0.113.7\n2001:db8::1\r\n198.51.100.20\n');
+    expect(lineWith(c.frame(), 'Linked IPs')).toContain('203.0.113.7, 2001:db8::1, 198.51.100.20');
+    expect(lineWith(c.frame(), 'Linked IPs')).toContain('3/4');
+    await c.press('tab');
+    await c.paste('why? quant\nbot');
+    expect(lineWith(c.frame(), 'Note')).toContain('why? quant bot');
+    expect(c.frame()).not.toContain('press ? or esc to close');
+    expect(c.exitCode()).toBeUndefined();
   });
 
   test('keys before and after a paste keep their order', async () => {

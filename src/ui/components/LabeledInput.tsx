@@ -21,6 +21,8 @@ export interface LabeledInputProps {
   width?: number;
   /** Lines the error may take below the field (wrapped; default 3). */
   maxErrorLines?: number;
+  /** What a line break in a paste becomes (TextField's default: a space). */
+  pasteLineBreak?: string;
 }
 
 /** The error lines under a field of `width` cells (what LabeledInput shows), for screens that budget height. */
@@ -44,7 +46,7 @@ export function LabeledInput(props: LabeledInputProps) {
               {props.label}
             </Text>
           </Box>
-          <TextField value={props.value} onChange={props.onChange} focus={props.focused} placeholder={props.placeholder ?? ''} reserved={props.reserved} mask={props.mask} />
+          <TextField value={props.value} onChange={props.onChange} focus={props.focused} placeholder={props.placeholder ?? ''} reserved={props.reserved} mask={props.mask} pasteLineBreak={props.pasteLineBreak} />
           {aside ? <Text color={theme.muted}>{aside}</Text> : null}
         </Box>
         {props.error ? <Text color={theme.error}>{' '.repeat(labelWidth)}✗ {sanitize(props.error)}</Text> : null}
@@ -74,6 +76,7 @@ export function LabeledInput(props: LabeledInputProps) {
             reserved={props.reserved}
             mask={props.mask}
             width={valueWidth}
+            pasteLineBreak={props.pasteLineBreak}
           />
         </Box>
         {aside ? <Text color={theme.muted}>{aside}</Text> : null}

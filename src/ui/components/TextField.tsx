@@ -26,7 +26,7 @@ export interface TextFieldProps {
 /** A masked value shows how much was typed, up to a bound, never what. */
 const MASK_SHOWN = 24;
 
-export function TextField({ value, onChange, focus, placeholder = '', mask, reserved = '?', width, pasteLineBreak = ' ' }: TextFieldProps) {
+export function TextField({ value, onChange, focus, placeholder = '', mask, reserved = '?', width, pasteLineBreak }: TextFieldProps) {
   const { theme } = useServices();
   const latest = useRef<LineEdit>({ value, cursor: value.length });
   // The parent may replace the value (clear, load): keep the cursor inside it.
@@ -51,7 +51,7 @@ export function TextField({ value, onChange, focus, placeholder = '', mask, rese
       commit(next);
       return true;
     },
-    (text) => commit(insert(latest.current, pastedText(text, pasteLineBreak))),
+    (text) => commit(insert(latest.current, pastedText(text, pasteLineBreak ?? ' '))),
     focus,
   );
 

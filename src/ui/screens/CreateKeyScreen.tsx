@@ -178,6 +178,8 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
         placeholder="optional, e.g. 203.0.113.7, 2001:db8::1"
         aside={`${ips.count}/${MAX_LINKED_IPS}`}
         error={ipError}
+        // An IP list copied one per line pastes as a comma-separated list.
+        pasteLineBreak=", "
         width={width}
         labelWidth={LABEL_WIDTH}
         maxErrorLines={ipErrorRoom}
