@@ -1,5 +1,6 @@
 // Drives a program in a real terminal: tmux runs it, send-keys types, capture-pane reads the screen.
 import { execFileSync, spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 
 export function tmuxAvailable(): string | undefined {
   const probe = spawnSync('tmux', ['-V'], { encoding: 'utf8' });
@@ -40,6 +41,62 @@ export class TmuxSession {
     await sleep(120);
   }
 
+  /**
+   * Writes these exact bytes to the program in ONE write (send-keys -H: tmux queues them in one buffer and
+   * the pty reads them as one chunk), as fast typing, a held key over SSH or a script delivers them.
+   */
+  async write(text: string): Promise<void> {
+    const hex = [...Buffer.from(text, 'utf8')].map((b) => b.toString(16).padStart(2, '0'));
+    this.tmux('send-keys', '-t', this.name, '-H', ...hex);
+    await sleep(60);
+  }
+
+  /**
+   * Pastes `text` as the terminal would: tmux wraps it in ESC[200~ … ESC[201~ when (and only when) the
+   * program turned bracketed paste on (ESC[?2004h). Line feeds become CR, as a terminal sends them, unless
+   * `keepLineFeeds`.
+   */
+  async paste(text: string, opts: { keepLineFeeds?: boolean } = {}): Promise<void> {
+    const buffer = `${this.name}-paste`;
+    execFileSync('tmux', ['-L', this.socket, 'load-buffer', '-b', buffer, '-'], { input: text });
+    this.tmux('paste-buffer', '-p', '-d', ...(opts.keepLineFeeds ? ['-r'] : []), '-b', buffer, '-t', this.name);
+    await sleep(60);
+  }
+
+  /** Resizes the window (and so the pane) to columns x rows; the program gets SIGWINCH. */
+  resize(columns: number, rows: number): void {
+    this.tmux('resize-window', '-t', this.name, '-x', String(columns), '-y', String(rows));
+  }
+
+  /** The pane's size as tmux sees it, "columnsxrows". */
+  size(): string {
+    return this.tmux('display-message', '-p', '-t', this.name, '#{pane_width}x#{pane_height}').trim();
+  }
+
+  /** The pane title (what OSC 0/2 set). */
+  title(): string {
+    return this.tmux('display-message', '-p', '-t', this.name, '#{pane_title}').replace(/\n$/, '');
+  }
+
+  /** The server's paste buffers, one line each (OSC 52 writes land here when set-clipboard is on). */
+  buffers(): string[] {
+    return this.tmux('list-buffers', '-F', '#{buffer_name}: #{buffer_size} bytes: #{buffer_sample}').split('\n').filter((l) => l !== '');
+  }
+
+  deleteBuffers(): void {
+    for (const line of this.buffers()) this.tmux('delete-buffer', '-b', line.slice(0, line.indexOf(':')));
+  }
+
+  /** A global server option (set-option -g). */
+  setOption(name: string, value: string): void {
+    this.tmux('set-option', '-g', name, value);
+  }
+
+  /** The screen with its attributes as escape sequences (capture-pane -e): ESC[7m is reverse video. */
+  screenWithAttributes(): string {
+    return this.tmux('capture-pane', '-e', '-p', '-t', this.name);
+  }
+
   screen(): string {
     return this.tmux('capture-pane', '-p', '-t', this.name);
   }
@@ -62,11 +119,15 @@ export class TmuxSession {
   }
 
   kill(): void {
+    let socketPath = '';
     try {
+      socketPath = this.tmux('display-message', '-p', '#{socket_path}').trim();
       this.tmux('kill-server');
     } catch {
       // already gone
     }
+    // tmux may leave its socket file behind: one per test session adds up.
+    if (socketPath.includes('bc-e2e-')) rmSync(socketPath, { force: true });
   }
 }
 
