@@ -11,6 +11,7 @@ import { runKeysList } from './commands/keysList';
 import { runProfileAdd, runProfileList, runProfileRemove, runProfileUse } from './commands/profile';
 import { similar, suggestCommand, suggestionText } from './commands/suggest';
 import { runTransfers } from './commands/transfers';
+import { MAX_TRANSFERS, defaultMaxPages } from './export/transferPages';
 import { sanitize } from './terminal/text';
 
 /** A strict whole-number option parser: digits only, within [min, max]. */
@@ -120,13 +121,17 @@ export function buildProgram(
     .option('--page <n>', 'page number (default 1)')
     .option('--limit <n>', 'rows per page, 1..500 (default 500)')
     .option('--all', 'every page from --page on, streamed as each arrives')
+    .option('--max-pages <n>', `with --all: fetch at most N pages (default ${defaultMaxPages()} at 500 a page: room for ${MAX_TRANSFERS.toLocaleString('en-US')} transfers)`)
     .option('--format <format>', 'table, json or csv', 'table')
     .addHelpText(
       'after',
       '\nTimes: 2026-11-01 (local midnight), 2026-11-01T12:00 or "2026-11-01 12:00[:ss]" (local unless Z/+hh:mm),\n' +
         'epoch milliseconds, now, or 30m / 24h / 7d / 2w before now.\n' +
         'Rows are streamed page by page: csv (RFC 4180, header once, amounts exactly as sent), json (one array),\n' +
-        'table (with per-asset totals). Progress goes to stderr when it is a terminal.',
+        'table (with per-asset totals). Progress goes to stderr when it is a terminal.\n' +
+        '--all ends at the first page shorter than --limit. It stops with exit 1 when a page repeats transfers of any\n' +
+        `earlier page, or after --max-pages full pages (default ${MAX_TRANSFERS.toLocaleString('en-US')} / limit: ${defaultMaxPages()} pages of 500,\n` +
+        `${defaultMaxPages(100)} of 100); rows already written stay written and the error says how many.`,
     )
     .action(async (options: Record<string, string | boolean | undefined>) => {
       const text = (name: string): string | undefined => {
@@ -146,6 +151,7 @@ export function buildProgram(
             page: text('page'),
             limit: text('limit'),
             all: options.all === true,
+            maxPages: text('maxPages'),
             format: text('format'),
           },
           context(globals()),

@@ -3,7 +3,7 @@
 import { DEFAULT_PAGE_SIZE, type Transfer } from '../api/types';
 import { type TransferQueryInput, validateTransferQuery } from '../api/validation';
 import { AssetTotals } from '../export/totals';
-import { type PageVisit, forEachTransferPage } from '../export/transferPages';
+import { MAX_MAX_PAGES, type PageVisit, PagingStopped, forEachTransferPage } from '../export/transferPages';
 import { type TextSink, csvWriter, jsonWriter } from '../export/transferWriters';
 import { displayWidth, sanitize } from '../terminal/text';
 import {
@@ -28,6 +28,8 @@ export interface TransfersOptions extends Omit<Partial<TransferQueryInput>, 'fro
   fromType?: string;
   toType?: string;
   all?: boolean;
+  /** --max-pages N: with --all, the most pages fetched (default: defaultMaxPages of the page size). */
+  maxPages?: string;
   format?: string;
 }
 
@@ -132,7 +134,9 @@ export async function runTransfers(options: TransfersOptions, ctx: CommandContex
   );
   if (!checked.ok) reportInvalid(ctx, checked.errors);
   if (badFormat) reportUsage(ctx, `--format: must be table, json or csv (got '${sanitize(options.format ?? '', 40)}')`);
-  if (!checked.ok || badFormat) return EXIT.usage;
+  const maxPages = checkMaxPages(options);
+  if (!maxPages.ok) reportUsage(ctx, maxPages.message);
+  if (!checked.ok || badFormat || !maxPages.ok) return EXIT.usage;
 
   const api = await connect(ctx);
   if (!api) return EXIT.usage;
@@ -146,15 +150,8 @@ export async function runTransfers(options: TransfersOptions, ctx: CommandContex
   const query = checked.value;
   const summary: Summary = { pages: 0, lastPage: query.page ?? 1, short: false, all };
   let rows = 0;
-  let previousEdge = '';
   const visit = async ({ page, rows: batch, last }: PageVisit): Promise<void> => {
     if (ctx.stderrIsTTY) printLines(ctx.stderr, [`page ${page}: ${batch.length} rows`]);
-    // A service that ignored `page` would send page 1 forever: --all must not loop on it.
-    const edge = batch.length > 0 ? `${batch[0]?.tranId}…${batch[batch.length - 1]?.tranId}` : '';
-    if (edge !== '' && edge === previousEdge) {
-      throw new Error(`page ${page} repeats page ${page - 1} (the service may ignore the page parameter); stopped`);
-    }
-    previousEdge = edge;
     for (const transfer of batch) await output.row(transfer);
     summary.pages += 1;
     summary.lastPage = page;
@@ -163,7 +160,8 @@ export async function runTransfers(options: TransfersOptions, ctx: CommandContex
   };
   try {
     if (all) {
-      await forEachTransferPage(api, query, visit);
+      // Ends at a short page, at a page repeating any earlier one, or after --max-pages (PagingStopped).
+      await forEachTransferPage(api, query, visit, { maxPages: maxPages.value });
     } else {
       // One page: send only what was given (the service defaults page 1, limit 500).
       const batch = await api.listUniversalTransfers(query);
@@ -174,9 +172,26 @@ export async function runTransfers(options: TransfersOptions, ctx: CommandContex
   } catch (error) {
     const { pages } = summary;
     const context = pages > 0 ? ` (after ${pages} page${pages === 1 ? '' : 's'}, ${rows} rows written)` : '';
+    if (error instanceof PagingStopped && error.reason === 'max-pages') {
+      const hint = `stopped after ${error.pages} pages (--max-pages ${error.maxPages}): every page was full, so there may be more; narrow --start/--end or raise --max-pages`;
+      return reportFailure(ctx, new Error(hint), context);
+    }
     return reportFailure(ctx, error, context);
   } finally {
     out.release();
     await closeQuietly(api);
   }
+}
+
+/** --max-pages N: a whole number from 1 to MAX_MAX_PAGES, only with --all; undefined: the default. */
+function checkMaxPages(options: TransfersOptions): { ok: true; value: number | undefined } | { ok: false; message: string } {
+  const raw = options.maxPages;
+  if (raw === undefined) return { ok: true, value: undefined };
+  const text = raw.trim();
+  const value = Number(text);
+  if (!/^\d{1,7}$/.test(text) || value < 1 || value > MAX_MAX_PAGES) {
+    return { ok: false, message: `--max-pages: must be a whole number from 1 to ${MAX_MAX_PAGES} (got '${sanitize(raw, 40)}')` };
+  }
+  if (options.all !== true) return { ok: false, message: '--max-pages applies to --all only' };
+  return { ok: true, value };
 }

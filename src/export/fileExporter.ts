@@ -1,11 +1,15 @@
 // The console's export: this page or every page, to a CSV or JSON file in a folder, streamed, cancellable.
+// "Every page" always ends (transferPages.ts): a short page, a page repeating an earlier one, or the page
+// bound. When paging is stopped, the rows written so far (unique, pages 1..n in order) are kept in a
+// complete document renamed "-incomplete", and the error says where; a cancel or any other failure
+// removes the partial file.
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { link, rm, unlink } from 'node:fs/promises';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import type { BrokerApi } from '../api/contract';
 import type { Transfer } from '../api/types';
-import { forEachTransferPage } from './transferPages';
+import { PagingStopped, forEachTransferPage } from './transferPages';
 import { csvWriter, jsonWriter } from './transferWriters';
 import type { ExportProgress, ExportRequest, ExportResult, TransferExporter } from './types';
 
@@ -41,7 +45,7 @@ export function fileExporter(api: BrokerApi, folder: string, now: () => number =
               written += rows.length;
               onProgress({ pages: page, rows: written, fraction: last ? 1 : timeFraction(query.startTime, query.endTime ?? now(), rows) });
             },
-            signal,
+            { signal, maxPages: request.maxPages },
           );
         }
         await writer.end();
@@ -49,12 +53,48 @@ export function fileExporter(api: BrokerApi, folder: string, now: () => number =
         await once(file, 'finish');
         return { path, ...result };
       } catch (error) {
+        if (error instanceof PagingStopped && !signal.aborted) throw await keepIncomplete(error, path, file, writer.end);
         file.destroy();
         await rm(path, { force: true });
         throw error;
       }
     },
   };
+}
+
+/**
+ * Paging stopped: the rows so far are closed into a valid document and renamed `…-incomplete.ext` (never
+ * over another file). Returns the error to throw: the stop's reason, then what was kept and where.
+ */
+async function keepIncomplete(stop: PagingStopped, path: string, file: WriteStream, end: () => Promise<void>): Promise<Error> {
+  const reason = stop.message.replace(/; stopped$/, '');
+  const rows = `${stop.rows} row${stop.rows === 1 ? '' : 's'} of ${stop.pages} page${stop.pages === 1 ? '' : 's'}`;
+  try {
+    await end();
+    file.end();
+    await once(file, 'finish');
+    const kept = await renameNoClobber(path, path.replace(/(\.[a-z]+)$/, '-incomplete$1'));
+    return new PagingStopped(stop.reason, `${reason}; the ${rows} so far are in ${kept} (incomplete)`, stop.pages, stop.rows, stop.maxPages);
+  } catch {
+    file.destroy();
+    await rm(path, { force: true });
+    return new PagingStopped(stop.reason, `${reason}; nothing was saved`, stop.pages, stop.rows, stop.maxPages);
+  }
+}
+
+/** Renames `from` to `to` (or to-2, to-3, …) without replacing a file; the old name when linking fails. */
+async function renameNoClobber(from: string, to: string): Promise<string> {
+  for (let n = 1; n <= 100; n++) {
+    const target = n === 1 ? to : to.replace(/(\.[a-z]+)$/, `-${n}$1`);
+    try {
+      await link(from, target);
+      await unlink(from);
+      return target;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return from;
+    }
+  }
+  return from;
 }
 
 /** A file that did not exist before (never overwrites): base.ext, else base-2.ext, base-3.ext, … */

@@ -10,6 +10,8 @@ export interface ExportRequest {
   format: ExportFormat;
   /** The page already on screen, exported as is for scope "page". */
   rows?: readonly Transfer[];
+  /** Scope "all": the most pages fetched; default defaultMaxPages(limit) (transferPages.ts). */
+  maxPages?: number;
 }
 
 export interface ExportProgress {

@@ -1,0 +1,91 @@
+// Hostile transfer-history servers for the "exports end" tests: real HTTP on 127.0.0.1, no signature checks.
+// endless     every page is full, with transfers never sent before (a history that never ends)
+// alternate   odd pages bring page A, even pages page B (beats a "same as the previous page" guard)
+// cycle3      pages A, B, C, A, B, C, … (a repeat of a page two back)
+// ignorePage  every page is page 1 (a service that ignores the page parameter)
+// finite      `total` transfers, then short pages (a well-behaved service)
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type PagingMode = 'endless' | 'alternate' | 'cycle3' | 'ignorePage' | 'finite';
+
+export interface PagingServer {
+  baseUrl: string;
+  /** Transfer-history requests answered so far. */
+  requests(): number;
+  /** page= of each request, in order. */
+  pagesAsked(): number[];
+  close(): Promise<void>;
+}
+
+export function wireTransfer(tranId: string, timestamp: number): Record<string, unknown> {
+  return {
+    tranId,
+    fromAccount: 'master',
+    toAccount: 'desk-1',
+    clientTranId: '',
+    asset: 'USDT',
+    amount: '1.5',
+    fromAccountType: 'SPOT',
+    toAccountType: 'FUTURE',
+    fromSymbol: '',
+    toSymbol: '',
+    status: 'SUCCESS',
+    timestamp,
+  };
+}
+
+export async function startPagingServer(mode: PagingMode, options: { total?: number } = {}): Promise<PagingServer> {
+  const asked: number[] = [];
+  const base = 1_763_726_400_000;
+  const server: Server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (!url.pathname.endsWith('/universalTransfer')) {
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"code":404,"msg":"Not Found"}');
+      return;
+    }
+    const page = Number(url.searchParams.get('page') ?? '1');
+    const limit = Number(url.searchParams.get('limit') ?? '500');
+    asked.push(page);
+    let name: string;
+    let count = limit;
+    switch (mode) {
+      case 'endless':
+        name = `p${page}`;
+        break;
+      case 'alternate':
+        name = page % 2 === 1 ? 'A' : 'B';
+        break;
+      case 'cycle3':
+        name = ['A', 'B', 'C'][(page - 1) % 3] ?? 'A';
+        break;
+      case 'ignorePage':
+        name = 'A';
+        break;
+      case 'finite': {
+        name = `p${page}`;
+        count = Math.max(0, Math.min(limit, (options.total ?? 0) - (page - 1) * limit));
+        break;
+      }
+    }
+    const rows = Array.from({ length: count }, (_, i) => wireTransfer(`${name}-${i}`, base - page * 1000 - i));
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(rows));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    requests: () => asked.length,
+    pagesAsked: () => [...asked],
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** Environment credentials for a command run against a paging server (it checks no signature). */
+export function pagingEnv(server: PagingServer): Record<string, string> {
+  return { BROKER_BASE_URL: server.baseUrl, BROKER_API_KEY: 'hostile-key', BROKER_API_SECRET: 'hostile-secret' };
+}

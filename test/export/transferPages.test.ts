@@ -1,0 +1,179 @@
+// Exports end (issue 8, point 2): paging stops at a short page, at a page repeating ANY earlier page, and
+// after a bounded number of pages; the console's file export keeps what it wrote, honestly named.
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { createBrokerApi } from '../../src/api/operations';
+import type { Transfer } from '../../src/api/types';
+import { fileExporter } from '../../src/export/fileExporter';
+import {
+  MAX_TRANSFERS,
+  PagingStopped,
+  SEEN_SLOTS_MAX,
+  SeenTransfers,
+  defaultMaxPages,
+  forEachTransferPage,
+} from '../../src/export/transferPages';
+import { type PagingMode, type PagingServer, startPagingServer, wireTransfer } from './pagingServers';
+
+const folder = mkdtempSync(join(tmpdir(), 'broker-export-end-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+let server: PagingServer | undefined;
+const apis: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  for (const api of apis.splice(0)) await api.close();
+  await server?.close();
+  server = undefined;
+});
+
+async function apiFor(mode: PagingMode, options: { total?: number } = {}) {
+  server = await startPagingServer(mode, options);
+  const api = createBrokerApi({ baseUrl: server.baseUrl, apiKey: 'k', secretKey: 's', maxTries: 1 });
+  apis.push(api);
+  return { api, server };
+}
+
+const query = { fromAccountType: 'SPOT', toAccountType: 'FUTURE', limit: 10 };
+const rowsOf = (ids: string[]): Transfer[] => ids.map((id, i) => wireTransfer(id, 1_700_000_000_000 + i) as unknown as Transfer);
+
+describe('the page bound', () => {
+  it('defaults to room for MAX_TRANSFERS transfers: 2,000 pages of 500', () => {
+    expect(MAX_TRANSFERS).toBe(1_000_000);
+    expect(defaultMaxPages()).toBe(2000);
+    expect(defaultMaxPages(500)).toBe(2000);
+    expect(defaultMaxPages(100)).toBe(10_000);
+    expect(defaultMaxPages(3)).toBe(333_334);
+  });
+});
+
+describe('SeenTransfers: any earlier page, bounded memory', () => {
+  it('catches a repeat of any earlier page, not only the previous one, and names that page', () => {
+    const seen = new SeenTransfers();
+    seen.addPage(rowsOf(['a1', 'a2']), 1);
+    seen.addPage(rowsOf(['b1', 'b2']), 2);
+    expect(seen.firstRepeat(rowsOf(['c1', 'c2']))).toBeUndefined();
+    seen.addPage(rowsOf(['c1', 'c2']), 3);
+    expect(seen.firstRepeat(rowsOf(['x', 'a2']))).toEqual({ tranId: 'a2', page: 1 });
+    expect(seen.firstRepeat(rowsOf(['b1']))).toEqual({ tranId: 'b1', page: 2 });
+    // A repeat inside one page is not a repeat of a page.
+    const again = new SeenTransfers();
+    again.addPage(rowsOf(['d', 'd']), 1);
+    expect(again.size).toBe(1);
+  });
+
+  it('a million distinct tranIds: no false repeat, 24 MiB at most, and it stops growing at its cap', () => {
+    const seen = new SeenTransfers();
+    const batch: Transfer[] = [];
+    for (let page = 1; page <= 2000; page += 1) {
+      batch.length = 0;
+      for (let i = 0; i < 500; i += 1) batch.push({ tranId: `${1_000_000_000 + page * 500 + i}` } as Transfer);
+      expect(seen.firstRepeat(batch)).toBeUndefined();
+      seen.addPage(batch, page);
+    }
+    expect(seen.size).toBe(1_000_000);
+    expect(seen.bytes).toBeLessThanOrEqual(SEEN_SLOTS_MAX * 12);
+    expect(SEEN_SLOTS_MAX * 12).toBe(24 * 1024 * 1024);
+    // Past the cap (half the slots), new transfers are checked but no longer remembered.
+    for (let page = 2001; page <= 2200; page += 1) {
+      batch.length = 0;
+      for (let i = 0; i < 500; i += 1) batch.push({ tranId: `${1_000_000_000 + page * 500 + i}` } as Transfer);
+      seen.addPage(batch, page);
+    }
+    expect(seen.size).toBe(SEEN_SLOTS_MAX / 2);
+    expect(seen.bytes).toBe(SEEN_SLOTS_MAX * 12);
+    expect(seen.firstRepeat([{ tranId: '1000000500' } as Transfer])).toEqual({ tranId: '1000000500', page: 1 });
+  });
+});
+
+describe('forEachTransferPage against hostile servers (real HTTP)', () => {
+  it('a well-behaved service: stops at the first short page', async () => {
+    const { api, server } = await apiFor('finite', { total: 25 });
+    const result = await forEachTransferPage(api, query, async () => undefined);
+    expect(result).toEqual({ pages: 3, rows: 25 });
+    expect(server.pagesAsked()).toEqual([1, 2, 3]);
+  });
+
+  it('a service whose pages are always full and new: stops after maxPages requests, exactly', async () => {
+    const { api, server } = await apiFor('endless');
+    const visited: number[] = [];
+    const error = await forEachTransferPage(api, query, async ({ page }) => void visited.push(page), { maxPages: 25 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PagingStopped);
+    expect(error).toMatchObject({ reason: 'max-pages', pages: 25, rows: 250, maxPages: 25 });
+    expect((error as Error).message).toBe('stopped after 25 pages, the most allowed: every page was full, so there may be more');
+    expect(server.requests()).toBe(25);
+    expect(visited).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
+  });
+
+  it('without maxPages, the default bound: 2,000 full pages of 500 (a million rows), then stop', async () => {
+    const { api, server } = await apiFor('endless');
+    let rows = 0;
+    const error = await forEachTransferPage(api, { ...query, limit: 500 }, async (visit) => void (rows += visit.rows.length)).catch((e: unknown) => e);
+    expect(error).toMatchObject({ reason: 'max-pages', pages: 2000, maxPages: 2000 });
+    expect(server.requests()).toBe(2000);
+    expect(rows).toBe(1_000_000);
+  }, 120_000);
+
+  it.each([
+    ['alternate', 3, 'page 3 repeats page 1', 2],
+    ['cycle3', 4, 'page 4 repeats page 1', 3],
+    ['ignorePage', 2, 'page 2 repeats page 1', 1],
+  ] as const)('%s: stopped at the first repeated page (%i requests), its rows never visited', async (mode, requests, message, pages) => {
+    const { api, server } = await apiFor(mode);
+    const ids: string[] = [];
+    const error = await forEachTransferPage(api, query, async ({ rows }) => void ids.push(...rows.map((r) => r.tranId))).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PagingStopped);
+    expect(error).toMatchObject({ reason: 'repeated', pages, rows: pages * 10 });
+    expect((error as Error).message).toMatch(new RegExp(`^${message} \\(transfer [ABC]-0 came on both; the service may ignore the page parameter\\); stopped$`));
+    expect(server.requests()).toBe(requests);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});
+
+describe("the console's file export of all pages", () => {
+  const exportAll = async (mode: PagingMode, format: 'csv' | 'json', maxPages?: number) => {
+    const { api, server } = await apiFor(mode);
+    const dir = mkdtempSync(join(folder, `${mode}-`));
+    const exporter = fileExporter(api, dir);
+    const error = await exporter
+      .run({ query, scope: 'all', format, ...(maxPages === undefined ? {} : { maxPages }) }, () => undefined, new AbortController().signal)
+      .then(() => undefined, (e: unknown) => e as Error);
+    return { error, server, dir, files: readdirSync(dir) };
+  };
+
+  it('endless full pages: stops at maxPages, keeps a complete CSV of what came, named -incomplete', async () => {
+    const { error, server, dir, files } = await exportAll('endless', 'csv', 7);
+    expect(error).toBeInstanceOf(PagingStopped);
+    expect(server.requests()).toBe(7);
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(/^transfers-.*-all-incomplete\.csv$/);
+    const path = join(dir, files[0]!);
+    expect(error!.message).toBe(
+      `stopped after 7 pages, the most allowed: every page was full, so there may be more; the 70 rows of 7 pages so far are in ${path} (incomplete)`,
+    );
+    const lines = readFileSync(path, 'utf8').trimEnd().split('\r\n');
+    expect(lines).toHaveLength(71);
+    expect(lines[0]).toMatch(/^tranId,/);
+  });
+
+  it('two alternating pages: stops at page 3, the JSON kept is a valid array of the 20 distinct rows', async () => {
+    const { error, server, dir, files } = await exportAll('alternate', 'json');
+    expect(server.requests()).toBe(3);
+    expect(files).toEqual([expect.stringMatching(/-all-incomplete\.json$/)]);
+    expect(error!.message).toMatch(/^page 3 repeats page 1 \(transfer A-0 came on both; the service may ignore the page parameter\); the 20 rows of 2 pages so far are in .*-all-incomplete\.json \(incomplete\)$/);
+    const rows = JSON.parse(readFileSync(join(dir, files[0]!), 'utf8')) as Transfer[];
+    expect(rows.map((r) => r.tranId)).toEqual([...Array.from({ length: 10 }, (_, i) => `A-${i}`), ...Array.from({ length: 10 }, (_, i) => `B-${i}`)]);
+  });
+
+  it('a finite history still exports whole, under its usual name', async () => {
+    server = await startPagingServer('finite', { total: 15 });
+    const api = createBrokerApi({ baseUrl: server.baseUrl, apiKey: 'k', secretKey: 's', maxTries: 1 });
+    apis.push(api);
+    const dir = mkdtempSync(join(folder, 'finite-'));
+    const result = await fileExporter(api, dir).run({ query, scope: 'all', format: 'csv' }, () => undefined, new AbortController().signal);
+    expect(result).toMatchObject({ rows: 15, pages: 2 });
+    expect(result.path).toMatch(/-all\.csv$/);
+    expect(existsSync(result.path)).toBe(true);
+  });
+});
