@@ -270,12 +270,30 @@ export async function runProfileList(options: { json?: boolean }, ctx: CommandCo
   return EXIT.ok;
 }
 
+/**
+ * Settings first, keychain entry after: a failed settings write (a full disk) leaves both parts as they
+ * were, so the profile still works; a keychain entry that cannot be removed after the settings are gone is
+ * said, naming where it is (an orphan secret is recoverable, a profile without its secret is not).
+ */
 export async function runProfileRemove(rawName: string, ctx: CommandContext): Promise<ExitCode> {
   const name = checkProfileName(rawName);
   if (!name.ok) return reportUsage(ctx, name.message);
   const config = await loadOrReport(ctx);
   if (!config) return EXIT.usage;
   const saved = findProfile(config, name.value);
+
+  if (saved) {
+    try {
+      await removeProfile(contextFolder(ctx), name.value);
+    } catch (error) {
+      const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+      printLines(ctx.stderr, [
+        `error: the profile could not be removed: ${reason}`,
+        `nothing was changed: profile ${name.value} and its keychain entry are as they were`,
+      ]);
+      return EXIT.failure;
+    }
+  }
 
   let secretRemoved = false;
   let keychainProblem: KeychainProblem | undefined;
@@ -288,14 +306,6 @@ export async function runProfileRemove(rawName: string, ctx: CommandContext): Pr
   if (!saved && !secretRemoved) {
     const known = config.profiles.map((p) => p.name).join(', ');
     return reportUsage(ctx, `no profile named '${name.value}'${known === '' ? ' (there are no profiles)' : ` (profiles: ${known})`}`);
-  }
-  if (saved) {
-    try {
-      await removeProfile(contextFolder(ctx), name.value);
-    } catch (error) {
-      printLines(ctx.stderr, [`error: the profile could not be removed: ${(error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''}`]);
-      return EXIT.failure;
-    }
   }
   if (keychainProblem) {
     printLines(ctx.stdout, [`removed profile ${name.value}'s settings`]);

@@ -1,20 +1,97 @@
-// Config files are written whole or not at all (temp file + rename), readable only by the user.
-import { mkdir, readFile, rename, writeFile, chmod } from 'node:fs/promises';
+// Config files are written whole or not at all, readable only by the user: the text goes to a new temporary
+// file beside the target (created exclusively, mode 0600), is fsynced, then renamed over the target, and the
+// folder is fsynced so the rename itself survives a crash. If any step fails (a full disk: ENOSPC), the
+// temporary file is removed and the target is left as it was.
+import { constants } from 'node:fs';
+import * as fsp from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
-export async function writeFileAtomic(path: string, content: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-  const temp = join(dirname(path), `.${randomBytes(6).toString('hex')}.tmp`);
-  await writeFile(temp, content, { mode: 0o600 });
-  await rename(temp, path);
-  await chmod(path, 0o600);
+/** The file-system calls an atomic write makes; tests replace them to inject failures (ENOSPC, EIO). */
+export interface AtomicFileSystem {
+  mkdir(path: string, options: { recursive: true; mode: number }): Promise<unknown>;
+  open(path: string, flags: number, mode: number): Promise<AtomicFileHandle>;
+  rename(from: string, to: string): Promise<void>;
+  unlink(path: string): Promise<void>;
+  /** fsync of a folder (best effort: some file systems refuse it). */
+  syncFolder(path: string): Promise<void>;
+}
+
+export interface AtomicFileHandle {
+  writeFile(data: string, encoding: 'utf8'): Promise<void>;
+  sync(): Promise<void>;
+  chmod(mode: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const nodeFileSystem: AtomicFileSystem = {
+  mkdir: (path, options) => fsp.mkdir(path, options),
+  open: (path, flags, mode) => fsp.open(path, flags, mode),
+  rename: (from, to) => fsp.rename(from, to),
+  unlink: (path) => fsp.unlink(path),
+  async syncFolder(path) {
+    let handle: fsp.FileHandle | undefined;
+    try {
+      handle = await fsp.open(path, constants.O_RDONLY);
+      await handle.sync();
+    } catch {
+      // Not every file system can fsync a folder; the file's own fsync already happened.
+    } finally {
+      await handle?.close().catch(() => undefined);
+    }
+  },
+};
+
+let active: AtomicFileSystem = nodeFileSystem;
+
+/** Tests only: every atomic write goes through `fs` until the returned function is called. */
+export function replaceAtomicFileSystem(fs: AtomicFileSystem): () => void {
+  const previous = active;
+  active = fs;
+  return () => {
+    active = previous;
+  };
+}
+
+/** Temporary files are `.<12 hex>.tmp` beside the target. */
+export const TEMP_FILE = /^\.[0-9a-f]{12}\.tmp$/;
+
+export async function writeFileAtomic(path: string, content: string, fs: AtomicFileSystem = active): Promise<void> {
+  const folder = dirname(path);
+  await fs.mkdir(folder, { recursive: true, mode: 0o700 });
+  const temp = join(folder, `.${randomBytes(6).toString('hex')}.tmp`);
+  const handle = await fs.open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
+  let failure: { error: unknown } | undefined;
+  try {
+    await handle.writeFile(content, 'utf8');
+    // The mode is set before the file gets its name (umask cannot widen it; an old file's mode is not kept).
+    await handle.chmod(0o600);
+    await handle.sync();
+  } catch (error) {
+    failure = { error };
+  }
+  // A close can report a late write error too (ENOSPC, EIO on some file systems): it fails the write.
+  await handle.close().catch((error: unknown) => {
+    failure ??= { error };
+  });
+  if (!failure) {
+    try {
+      await fs.rename(temp, path);
+    } catch (error) {
+      failure = { error };
+    }
+  }
+  if (failure) {
+    await fs.unlink(temp).catch(() => undefined);
+    throw failure.error;
+  }
+  await fs.syncFolder(folder);
 }
 
 /** The file's text, or undefined when it does not exist. */
 export async function readFileIfExists(path: string): Promise<string | undefined> {
   try {
-    return await readFile(path, 'utf8');
+    return await fsp.readFile(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
