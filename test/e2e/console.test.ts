@@ -103,7 +103,7 @@ describe.skipIf(missing !== undefined)('console in tmux (80x24)', () => {
     await session.keys('Enter');
     screen = await session.waitFor(/Page 1 · 500 per page · 500 rows/);
     expect(screen).toContain('Filter: SPOT → FUTURE');
-    expect(screen).toMatch(/Page totals: BTC [\d.]+/);
+    expect(screen).toMatch(/Page totals, SUCCESS only \(\d+ of \d+ rows\): BTC [\d.]+/);
     await session.keys('n');
     screen = await session.waitFor(/Page 2 · 500 per page · 500 rows/);
     await session.keys('x');
