@@ -2,7 +2,7 @@
 // from it, so help never drifts from behaviour.
 import type { Key } from 'ink';
 
-export type ScreenId = 'global' | 'welcome' | 'credentials' | 'profiles' | 'picker' | 'keys' | 'keyDetail' | 'createKey' | 'review' | 'reviewSending' | 'reviewUnknown' | 'reviewRejected' | 'secret' | 'secretConfirm' | 'transferFilter' | 'transfers' | 'transferDetail' | 'export' | 'transfersEmpty' | 'transfersError' | 'transfersRetry' | 'transferPrompt' | 'transferDetailScroll' | 'exportRunning' | 'exportDone' | 'exportFailed' | 'exportRetry';
+export type ScreenId = 'global' | 'welcome' | 'credentials' | 'profiles' | 'picker' | 'keys' | 'keysEmpty' | 'keysError' | 'keysRetry' | 'keyDetail' | 'createKey' | 'review' | 'reviewSending' | 'reviewUnknown' | 'reviewRejected' | 'secret' | 'secretConfirm' | 'transferFilter' | 'transfers' | 'transferDetail' | 'export' | 'transfersEmpty' | 'transfersError' | 'transfersRetry' | 'transferPrompt' | 'transferDetailScroll' | 'exportRunning' | 'exportDone' | 'exportFailed' | 'exportRetry';
 
 export interface Binding {
   command: string;
@@ -55,6 +55,24 @@ export const KEYMAP: Record<ScreenId, Binding[]> = {
     { command: 'create', keys: ['n'], hint: 'n new key', description: 'Create an API key for this sub-account' },
     { command: 'copy', keys: ['c'], hint: 'c copy key', description: 'Copy the selected API key (OSC 52)' },
     { command: 'refresh', keys: ['r'], hint: 'r refresh', description: 'Reload the keys (also: retry after an error)' },
+    { command: 'transfers', keys: ['t'], hint: 't transfers', description: 'Browse universal transfers' },
+    { command: 'quit', keys: ['q'], description: 'Quit' },
+  ],
+  // No keys yet: nothing to move to, show or copy.
+  keysEmpty: [
+    { command: 'create', keys: ['n'], hint: 'n new key', description: 'Create an API key for this sub-account' },
+    { command: 'refresh', keys: ['r'], hint: 'r refresh', description: 'Reload the keys' },
+    { command: 'transfers', keys: ['t'], hint: 't transfers', description: 'Browse universal transfers' },
+    { command: 'quit', keys: ['q'], description: 'Quit' },
+  ],
+  // The list could not be loaded and a retry would fail the same way (e.g. the sub-account does not exist).
+  keysError: [
+    { command: 'transfers', keys: ['t'], hint: 't transfers', description: 'Browse universal transfers' },
+    { command: 'quit', keys: ['q'], description: 'Quit' },
+  ],
+  // The list could not be loaded for a reason a retry can fix (network, timeout, 5xx, 429).
+  keysRetry: [
+    { command: 'refresh', keys: ['r'], hint: 'r retry', description: 'Load the keys again' },
     { command: 'transfers', keys: ['t'], hint: 't transfers', description: 'Browse universal transfers' },
     { command: 'quit', keys: ['q'], description: 'Quit' },
   ],
@@ -179,6 +197,9 @@ export const SCREEN_TITLES: Record<ScreenId, string> = {
   profiles: 'Profiles',
   picker: 'Choose a sub-account',
   keys: 'API keys',
+  keysEmpty: 'API keys (none yet)',
+  keysError: 'API keys (could not be loaded)',
+  keysRetry: 'API keys (could not be loaded)',
   keyDetail: 'Key detail',
   createKey: 'New key form',
   review: 'Review before sending',

@@ -7,7 +7,7 @@ import { errorLines } from '../components/ErrorLine';
 import { FieldList } from '../components/FieldList';
 import { Spinner } from '../components/Spinner';
 import { WindowedTable, type TableColumn } from '../components/WindowedTable';
-import { commandFor } from '../keymap';
+import { commandFor, type ScreenId } from '../keymap';
 import { useFlash } from '../hooks/useFlash';
 import { useScreenKeys } from '../hooks/useKeys';
 import { useListCursor } from '../hooks/useListCursor';
@@ -68,12 +68,14 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
   const rows = keys.data ?? [];
   const [detail, setDetail] = useState(false);
   const [flash, setFlash] = useFlash();
-  useScreenMode(detail ? 'keyDetail' : 'keys');
   const name = sanitize(subAccount);
 
   // The status line: a spinner, the error (whole, wrapped; the retry key only when a retry can help), or the position.
   const failed = keys.status === 'error';
   const canRetry = failed && retryable(keys.error);
+  // The key table in force says what the footer offers and what the keys do: the same table for both.
+  const mode: ScreenId = detail ? 'keyDetail' : failed && rows.length === 0 ? (canRetry ? 'keysRetry' : 'keysError') : keys.status === 'ready' && rows.length === 0 ? 'keysEmpty' : 'keys';
+  useScreenMode(mode);
   const missing = failed && isUnknownSubAccount(keys.error);
   const errorText = failed ? `${errorLine(keys.error)}${missing ? ' — esc goes back to choose another' : ''}` : '';
   const error = failed ? errorLines(errorText, width, canRetry ? 'r' : undefined, Math.max(1, height - (rows.length > 0 ? 4 : 2))) : [];
@@ -102,7 +104,7 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
         else if (command === 'copy') copyKey(selected);
         return command !== undefined;
       }
-      switch (commandFor('keys', input, key)) {
+      switch (commandFor(mode === 'keyDetail' ? 'keys' : mode, input, key)) {
         case 'up': list.move('up'); return true;
         case 'down': list.move('down'); return true;
         case 'detail': if (selected) setDetail(true); return true;
