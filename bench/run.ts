@@ -6,6 +6,7 @@ import { request } from 'undici';
 import { createBrokerApi } from '../src/api/operations';
 import { signQuery } from '../src/api/signing';
 import { startSandbox } from '../src/sandbox/server';
+import { type LoadResult, rssSampler, runLoad, spawnSandbox } from './load';
 
 // Run from the project root (scripts/bench.mjs), wherever the bundled copy of this file lives.
 const ROOT = process.cwd();
@@ -103,8 +104,49 @@ async function streamingMemory(): Promise<void> {
   await sandbox.close();
 }
 
+const mib = (kib: number): string => `${(kib / 1024).toFixed(1)} MiB`;
+
+function loadLine(label: string, r: LoadResult): void {
+  const errors = Object.entries(r.errors).map(([kind, n]) => `${kind} ${n}`).join(', ') || 'none';
+  console.log(
+    `  ${label}: ${r.requests} requests in ${(r.elapsedMs / 1000).toFixed(1)} s = ${r.perSecond.toFixed(0)}/s · ` +
+      `200: ${r.ok} · 429: ${r.rateLimited} · other errors: ${errors} · p50 ${r.p50Ms.toFixed(1)} ms · p99 ${r.p99Ms.toFixed(1)} ms · max ${r.maxMs.toFixed(0)} ms`,
+  );
+}
+
+/** 50 concurrent clients for 10 s on 127.0.0.1 against `broker-console sandbox` (default rate limit 100/s). */
+async function sandboxLoad(): Promise<void> {
+  for (const [label, name, pad, seconds] of [
+    ['signed GETs', 'sandbox 50 clients 10 s: RSS at end', 0, 10],
+    ['signed GETs with 15 KB queries', 'sandbox 50 clients 5 s, 15 KB queries: RSS', 15_000, 5],
+  ] as const) {
+    const sandbox = await spawnSandbox(BIN);
+    try {
+      const rss = rssSampler(sandbox.pid);
+      rss.sample();
+      const idle = rss.first;
+      await runLoad(sandbox.target, { clients: 50, durationMs: 1000, queryPadBytes: pad });
+      const warm = rssSampler(sandbox.pid);
+      warm.sample();
+      const result = await runLoad(sandbox.target, { clients: 50, durationMs: seconds * 1000, queryPadBytes: pad, onSample: warm.sample });
+      warm.sample();
+      row(name, mib(warm.last), `warm ${mib(warm.first)}`, warm.last / warm.first);
+      loadLine(label, result);
+      // Flat memory: the heap settles within the first seconds, then stays (the request log is bounded in bytes).
+      const quarter = (q: number): string => mib(warm.samples[Math.min(warm.samples.length - 1, Math.round(q * (warm.samples.length - 1)))] ?? 0);
+      console.log(
+        `  sandbox RSS: idle ${mib(idle)} · after 1 s warm-up ${mib(warm.first)} · at 25/50/75/100% of the run ` +
+          `${quarter(0.25)} / ${quarter(0.5)} / ${quarter(0.75)} / ${quarter(1)} · peak ${mib(warm.peak)}`,
+      );
+    } finally {
+      await sandbox.stop();
+    }
+  }
+}
+
 console.log(`broker-console benchmarks · node ${process.version} · ${new Date().toISOString()}`);
 await startup();
 await signing();
 await keepAlive();
 await streamingMemory();
+await sandboxLoad();

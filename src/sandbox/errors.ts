@@ -18,6 +18,9 @@ export const ERR = {
   notFound: { status: 404, code: 404, msg: 'Not Found' },
   methodNotAllowed: { status: 405, code: 405, msg: 'Method Not Allowed' },
   bodyTooLarge: { status: 413, code: 413, msg: 'Request body too large' },
+  badRequest: { status: 400, code: 400, msg: 'Bad Request: the request is not valid HTTP' },
+  requestTimeout: { status: 408, code: 408, msg: 'Request Timeout: the request did not arrive in time' },
+  headersTooLarge: { status: 431, code: 431, msg: 'Request Header Fields Too Large' },
 } as const;
 
 export const MANDATORY_PARAM_CODE = 700004;

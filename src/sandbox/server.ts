@@ -1,10 +1,11 @@
 // The embedded sandbox: routing, lifecycle and the order of checks; data, auth and faults live beside it.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { DEFAULT_API_KEY_HEADER } from '../api/signing';
 import { OPERATION_PERMISSIONS } from '../api/types';
 import { checkApiKey, checkPermission, verifySignedRequest, type AuthConfig } from './auth';
-import { ERR, SandboxHttpError } from './errors';
+import { ERR, type ErrorSpec, SandboxHttpError, envelope } from './errors';
 import { createFaultPlan, faultReply } from './faults';
 import { createKey, listKeys } from './handlers/keys';
 import { listTransfers } from './handlers/transfers';
@@ -16,6 +17,12 @@ import { createState, type SandboxState } from './state';
 import type { RunningSandbox, SandboxOptions } from './types';
 
 const MAX_BODY_BYTES = 64 * 1024;
+/** A request body must have arrived this long after the headers, or the answer is 408 and the socket closes. */
+export const BODY_DEADLINE_MS = 2000;
+/** Headers must be complete this long after the request began (Node's headersTimeout). */
+export const HEADERS_DEADLINE_MS = 2000;
+/** Node's own bound on a whole request, a backstop behind BODY_DEADLINE_MS (checked every 250 ms). */
+const REQUEST_DEADLINE_MS = 3000;
 /** A timestamp may lead the server clock by at most this much (DESIGN §4). */
 const MAX_AHEAD_MS = 1000;
 
@@ -50,7 +57,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     });
 
   /** Runs the checks in the service's order and the operation; every failure becomes the envelope. */
-  const handle = async (req: IncomingMessage, path: string, rawQuery: string): Promise<Reply> => {
+  const handle = async (req: IncomingMessage, path: string, rawQuery: string, body: Promise<string>): Promise<Reply> => {
     try {
       const match = route(req.method ?? 'GET', path);
       if (match.kind === 'not-found') throw new SandboxHttpError(ERR.notFound, `(${path})`);
@@ -59,7 +66,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       }
       const apiKey = checkApiKey(req.headers, auth);
       limiter.hit(apiKey, Date.now());
-      const rawBody = await readBody(req);
+      const rawBody = await body;
       const params = verifySignedRequest(rawQuery, rawBody, now(), auth);
       checkPermission(permissions, OPERATION_PERMISSIONS[match.operation]);
       return runOperation(match.operation, state, params, rawBody, req.headers['content-type'], now());
@@ -75,6 +82,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     const path = q < 0 ? url : url.slice(0, q);
     const rawQuery = q < 0 ? '' : url.slice(q + 1);
     const entry = log.start(req.method ?? '', path, rawQuery);
+    // The body is read from arrival on, with its deadline, whatever the faults and checks do before using it.
+    const body = readBody(req, BODY_DEADLINE_MS);
+    body.catch(() => undefined);
     const { fault, latencyMs } = faults.next();
     if (fault?.kind === 'reset') {
       req.socket.destroy();
@@ -83,20 +93,29 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     if (latencyMs > 0) await sleep(latencyMs);
     if (fault?.kind === 'delay') await sleep(fault.ms);
     const canned = fault ? faultReply(fault, path) : undefined;
-    const reply = canned ?? (await handle(req, path, rawQuery));
+    const reply = canned ?? (await handle(req, path, rawQuery, body));
     if (closed || res.destroyed) return;
     if (fault?.kind === 'reset-after-handling') {
       req.socket.destroy();
       return;
     }
     entry.status = reply.status;
-    res.writeHead(reply.status, { ...reply.headers, Date: new Date(now()).toUTCString() });
+    // Answered before the whole request came (an early 401/404/429, or the body's deadline): the connection
+    // cannot be reused, so it closes after this answer instead of waiting for the rest.
+    const close: Record<string, string> = req.complete ? {} : { Connection: 'close' };
+    res.writeHead(reply.status, { ...reply.headers, ...close, Date: new Date(now()).toUTCString() });
     res.end(reply.body);
   };
 
-  const server = createServer((req, res) => {
-    onRequest(req, res).catch(() => res.destroy());
-  });
+  const server = createServer(
+    { headersTimeout: HEADERS_DEADLINE_MS, requestTimeout: REQUEST_DEADLINE_MS, connectionsCheckingInterval: 250 },
+    (req, res) => {
+      onRequest(req, res).catch(() => res.destroy());
+    },
+  );
+  // What Node's parser refuses (garbage, a bad method, Content-Length with Transfer-Encoding, a 1 MB request
+  // line) and requests that never finish arriving get the service's envelope too, then the socket closes.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, now()));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
@@ -150,21 +169,60 @@ function runOperation(
   }
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+/** The raw body as text: 413 past MAX_BODY_BYTES, 408 when it has not all come within `deadlineMs`. */
+function readBody(req: IncomingMessage, deadlineMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const fail = (error: Error): void => {
+      clearTimeout(timer);
+      req.removeAllListeners('data');
+      req.resume();
+      reject(error);
+    };
+    const timer = setTimeout(() => {
+      fail(new SandboxHttpError(ERR.requestTimeout, `(the body did not arrive within ${deadlineMs / 1000} s)`, { Connection: 'close' }));
+    }, deadlineMs);
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > MAX_BODY_BYTES) {
-        req.removeAllListeners('data');
-        req.resume();
-        reject(new SandboxHttpError(ERR.bodyTooLarge));
+        fail(new SandboxHttpError(ERR.bodyTooLarge));
         return;
       }
       chunks.push(chunk);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
+    req.on('end', () => {
+      clearTimeout(timer);
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    });
+    req.on('error', fail);
+    // A socket gone before the end: no 'end' will come (a rejection after a resolve changes nothing).
+    req.on('close', () => fail(new Error('the request was closed before its body ended')));
+  });
+}
+
+/** Parser-level errors, in the envelope as a raw HTTP/1.1 answer (there is no response object), then close. */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, now: number): void {
+  const code = error.code ?? '';
+  const response = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage;
+  if (code === 'ECONNRESET' || code === 'EPIPE' || !socket.writable || response?.headersSent === true) {
+    socket.destroy();
+    return;
+  }
+  const spec: ErrorSpec =
+    code === 'HPE_HEADER_OVERFLOW' ? ERR.headersTooLarge : code === 'ERR_HTTP_REQUEST_TIMEOUT' ? ERR.requestTimeout : ERR.badRequest;
+  const body = envelope(spec.code, code === '' ? spec.msg : `${spec.msg} (${code})`);
+  const head = [
+    `HTTP/1.1 ${spec.status} ${STATUS_CODES[spec.status] ?? 'Error'}`,
+    'Content-Type: application/json;charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    `Date: ${new Date(now).toUTCString()}`,
+    'Connection: close',
+  ].join('\r\n');
+  const timer = setTimeout(() => socket.destroy(), 1000);
+  timer.unref();
+  socket.end(`${head}\r\n\r\n${body}`, () => {
+    clearTimeout(timer);
+    socket.destroy();
   });
 }

@@ -45,10 +45,16 @@ export interface SandboxOptions {
 
 export interface SandboxRequestRecord {
   method: string;
+  /** The path as received, cut to 256 characters. */
   path: string;
-  /** Raw query string, signature included. */
+  /** Raw query string, signature included, cut to 1024 characters (a signed query is under 400). */
   query: string;
+  /** HTTP status answered; 0 while unanswered or when no answer was sent (a reset). */
   status: number;
+  /** Arrival time, ms (real clock). */
+  at: number;
+  /** The path or query was longer than what is kept. */
+  truncated?: true;
 }
 
 export interface RunningSandbox {
@@ -59,7 +65,8 @@ export interface RunningSandbox {
   subAccounts: string[];
   /** Name the master account has in transfer records (fromAccount/toAccount). */
   masterAccount?: string;
-  /** Every request received, in order (kept for the server's lifetime, bounded to the last 10,000). */
+  /** The requests received, in order: the most recent 10,000 that fit in 4 MiB (requestLog.ts). Requests
+   *  Node's parser refuses (answered 400/408/431 in the envelope) never reach it. */
   requests(): readonly SandboxRequestRecord[];
   /** Faults applied to the next requests, one each, in order. */
   queueFaults(...faults: SandboxFault[]): void;
