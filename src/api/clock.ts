@@ -1,4 +1,5 @@
 // Server clock estimation from the HTTP Date header (DESIGN §4: timestamps are corrected by the measured offset).
+import { formatDuration } from './errors';
 
 /** The Date header has 1 s resolution: the server's true time lies in [Date, Date + 1000), so take the middle. */
 export const DATE_HEADER_HALF_RESOLUTION_MS = 500;
@@ -20,4 +21,30 @@ export function skewFromDateHeader(dateHeader: string | undefined, sentAtMs: num
 /** The offset to apply for a measured skew: the skew itself when it is beyond the threshold, else 0. */
 export function offsetFromSkew(skewMs: number, thresholdMs = CLOCK_SKEW_THRESHOLD_MS): number {
   return Math.abs(skewMs) > thresholdMs ? skewMs : 0;
+}
+
+/** "this computer's clock is 30 s behind the service's", or undefined when within the threshold or unknown. */
+export function describeSkew(skewMs: number | undefined, thresholdMs = CLOCK_SKEW_THRESHOLD_MS): string | undefined {
+  if (skewMs === undefined || Math.abs(skewMs) <= thresholdMs) return undefined;
+  return `this computer's clock is ${formatDuration(skewMs)} ${skewMs > 0 ? 'behind' : 'ahead of'} the service's`;
+}
+
+/**
+ * What to do about a 700003 (timestamp outside recvWindow), from the skew (server minus local) measured
+ * on that answer: which way the clock is off and by how much. A clock that is ahead cannot be helped by a
+ * larger recvWindow (the service refuses timestamps from its future); one behind can, up to 60 s.
+ */
+export function clockHint(skewMs: number | undefined, recvWindowMs: number, maxRecvWindowMs = 60_000): string {
+  if (skewMs === undefined) {
+    return 'the service refused the timestamp and did not say its time (no Date header): check the computer clock, or raise --recv-window';
+  }
+  const off = describeSkew(skewMs);
+  if (off === undefined) {
+    return `the clocks agree within 1 s, so the request took longer than recvWindow (${recvWindowMs} ms) to arrive: raise --recv-window (at most ${maxRecvWindowMs})`;
+  }
+  if (skewMs < 0) return `${off}: set it right (e.g. turn on network time sync); a larger --recv-window cannot help a clock that is ahead`;
+  const needed = Math.ceil((skewMs + 1000) / 1000) * 1000;
+  return needed <= maxRecvWindowMs
+    ? `${off}: set it right (e.g. turn on network time sync), or raise --recv-window to ${needed} or more`
+    : `${off}: set it right (e.g. turn on network time sync); that is more than --recv-window can cover (at most ${maxRecvWindowMs})`;
 }

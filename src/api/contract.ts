@@ -18,6 +18,16 @@ export interface ClientConfig {
   maxTries?: number;
   /** First backoff delay; doubles each retry (jittered), capped. Default 250 ms. */
   retryBaseDelayMs?: number;
+  /**
+   * The longest Retry-After a GET waits out on its own before trying again; a longer one fails at once,
+   * saying when to try again. Default RETRY_AFTER_CAP_MS (10 s); tests set it lower.
+   */
+  retryAfterCapMs?: number;
+  /**
+   * Server-minus-local clock offset to start with (ms), e.g. the one measured by the last run against this
+   * base URL (config/clockOffsets.ts). Default 0. The client re-measures it from the service's answers.
+   */
+  initialClockOffsetMs?: number;
   /** Called after every HTTP exchange (each try), for the status bar and logs. Never sees secrets. */
   onExchange?: (exchange: ExchangeInfo) => void;
   /** Local clock; tests may replace it. */

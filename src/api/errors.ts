@@ -6,7 +6,16 @@ export type BrokerErrorKind =
   | 'timeout' // no answer within the per-request timeout
   | 'aborted' // cancelled by the caller (screen left, Ctrl-C)
   | 'malformed' // an answer came but is not what the operation returns
-  | 'outcome-unknown'; // a POST was sent and its answer never came: it may or may not have taken effect
+  | 'too-large' // the answer passed the operation's size limit: reading stopped (never retried)
+  | 'invalid-request' // the request could not be built (a header value or URL undici refuses): nothing was sent
+  | 'outcome-unknown'; // a POST was sent and its answer never came or cannot be read: it may have taken effect
+
+/**
+ * How far an exchange got before it failed: 'connect' nothing was written (a refused connection),
+ * 'sent' the request may have been written but no answer's headers came, 'answer' the headers came (the
+ * status is known) and the body did not arrive whole or cannot be read.
+ */
+export type ExchangeStage = 'connect' | 'sent' | 'answer';
 
 export interface BrokerErrorDetails {
   kind: BrokerErrorKind;
@@ -16,6 +25,17 @@ export interface BrokerErrorDetails {
   serviceMessage?: string;
   retryAfterMs?: number;
   cause?: unknown;
+  /** network, timeout, outcome-unknown: how far the exchange got. */
+  stage?: ExchangeStage;
+  /** too-large: the size limit that was passed, in bytes (what: 'headers' when it was the headers'). */
+  limitBytes?: number;
+  what?: 'body' | 'headers';
+  /** timeout (and an outcome-unknown that timed out): the deadline that passed, ms. */
+  timeoutMs?: number;
+  /** outcome-unknown with an answer: the first bytes of it, sanitised, secrets hidden. */
+  answerExcerpt?: string;
+  /** Said after the line instead of the code's usual hint (e.g. a 700003 with the measured clock skew). */
+  hint?: string;
 }
 
 export class BrokerError extends Error {
@@ -25,6 +45,11 @@ export class BrokerError extends Error {
   readonly code?: number | string;
   readonly serviceMessage?: string;
   readonly retryAfterMs?: number;
+  readonly stage?: ExchangeStage;
+  readonly limitBytes?: number;
+  readonly timeoutMs?: number;
+  readonly answerExcerpt?: string;
+  readonly hint?: string;
 
   constructor(details: BrokerErrorDetails) {
     super(describe(details), details.cause === undefined ? undefined : { cause: details.cause });
@@ -35,6 +60,11 @@ export class BrokerError extends Error {
     this.code = details.code;
     this.serviceMessage = details.serviceMessage;
     this.retryAfterMs = details.retryAfterMs;
+    this.stage = details.stage;
+    this.limitBytes = details.limitBytes;
+    this.timeoutMs = details.timeoutMs;
+    this.answerExcerpt = details.answerExcerpt;
+    this.hint = details.hint;
   }
 
   /** The one line shown in the status bar or on stderr. */
@@ -52,25 +82,70 @@ const HINTS: Record<string, string> = {
   '429': 'rate limited: wait and try again',
 };
 
+/** "1 MiB", "64 KiB", "512 bytes". */
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
+  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${bytes} bytes`;
+}
+
+/** "0.3 s", "2.5 s", "30 s", "10 min", "28 h": a wait or a deadline as an operator reads it. */
+export function formatDuration(ms: number): string {
+  const seconds = Math.abs(ms) / 1000;
+  if (seconds < 10) return `${Number(seconds.toFixed(1))} s`;
+  if (seconds < 120) return `${Math.round(seconds)} s`;
+  if (seconds < 7200) return `${Math.round(seconds / 60)} min`;
+  return `${Math.round(seconds / 3600)} h`;
+}
+
+const AGAIN = 'it may have taken effect; check before sending it again';
+
 function describe(d: BrokerErrorDetails): string {
   switch (d.kind) {
     case 'service': {
       const codePart = d.code !== undefined && d.code !== '' ? ` code ${d.code}` : '';
       const msgPart = d.serviceMessage ? `: ${oneLine(d.serviceMessage)}` : '';
-      const retryIn = d.retryAfterMs !== undefined && d.retryAfterMs > 0 ? `rate limited: try again in ${Math.ceil(d.retryAfterMs / 1000)} s` : undefined;
-      const hint = (d.status === 429 ? retryIn : undefined) ?? HINTS[String(d.code)] ?? (d.status === 429 ? HINTS['429'] : undefined);
+      const retryIn = d.retryAfterMs !== undefined && d.retryAfterMs > 0 ? `rate limited: try again in ${formatDuration(d.retryAfterMs)}` : undefined;
+      const hint = d.hint ?? (d.status === 429 ? retryIn : undefined) ?? HINTS[String(d.code)] ?? (d.status === 429 ? HINTS['429'] : undefined);
       return `${d.operation} failed (HTTP ${d.status ?? '?'}${codePart})${msgPart}${hint ? ` — ${hint}` : ''}`;
     }
-    case 'network':
-      return `${d.operation} failed: could not reach the service (${oneLine(causeText(d.cause))}) — check the base URL and the network`;
-    case 'timeout':
-      return `${d.operation} timed out — the service did not answer in time; try again or raise --timeout`;
+    case 'network': {
+      const cause = oneLine(causeText(d.cause));
+      if (d.stage === 'answer') return `${d.operation} failed: the connection broke while the answer was arriving (${cause}) — try again`;
+      if (d.stage === 'sent') return `${d.operation} failed: the connection closed before an answer came (${cause}) — try again`;
+      return `${d.operation} failed: could not reach the service (${cause}) — check the base URL and the network`;
+    }
+    case 'timeout': {
+      if (d.timeoutMs === undefined) return `${d.operation} timed out — the service did not answer in time; try again or raise --timeout`;
+      const within = formatDuration(d.timeoutMs);
+      return d.stage === 'answer'
+        ? `${d.operation} failed: the answer did not finish within ${within} — try again or raise --timeout`
+        : `${d.operation} failed: no answer within ${within} — try again or raise --timeout`;
+    }
+    case 'too-large': {
+      const limit = formatBytes(d.limitBytes ?? 0);
+      const status = d.status === undefined ? '' : ` (HTTP ${d.status})`;
+      return d.what === 'headers'
+        ? `${d.operation} failed: the answer's headers were larger than ${limit} — reading stopped`
+        : `${d.operation} failed: the answer${status} was larger than ${limit} — reading stopped, not retried`;
+    }
+    case 'invalid-request':
+      return `${d.operation} was not sent: ${oneLine(d.serviceMessage ?? 'the request could not be built')}`;
     case 'aborted':
       return `${d.operation} was cancelled`;
     case 'malformed':
       return `${d.operation} got an unexpected answer from the service${d.serviceMessage ? ` (${oneLine(d.serviceMessage)})` : ''}`;
-    case 'outcome-unknown':
-      return `${d.operation}: the request was sent but no answer came — it may have taken effect; check before sending it again`;
+    case 'outcome-unknown': {
+      if (d.stage === 'answer') {
+        const why = d.serviceMessage ? `: ${oneLine(d.serviceMessage)}` : '';
+        const excerpt = d.answerExcerpt === undefined ? '' : `; it began ${d.answerExcerpt}`;
+        return `${d.operation}: the answer (HTTP ${d.status ?? '?'}) could not be read${why}${excerpt} — ${AGAIN}`;
+      }
+      const why = d.timeoutMs !== undefined ? `no answer within ${formatDuration(d.timeoutMs)}` : d.cause !== undefined ? oneLine(causeText(d.cause)) : undefined;
+      return `${d.operation}: the request was sent but no answer came${why ? ` (${why})` : ''} — ${AGAIN}`;
+    }
   }
 }
 

@@ -1,10 +1,24 @@
 // The signed client (DESIGN §4, §5): one closure owning the keep-alive pool, the clock offset and the retry
 // policy. Operations describe a request; this module signs it, sends it, and turns every failure into a BrokerError.
+//
+// Bounded on the wire (issue 8):
+// - every answer is read as a stream up to its operation's limit (SignedRequest.maxBytes; error answers up to
+//   ERROR_BODY_LIMIT, of which one line is shown); past it the request is aborted, so memory stays flat;
+// - one deadline (timeoutMs) covers connecting, the headers and every byte of the body;
+// - a GET is tried up to maxTries times on a connection error, a deadline passed (before the headers, or a
+//   body that stalled: the next try may find a healthy connection), a 5xx or a 429 (Retry-After waited out up
+//   to retryAfterCapMs, else it fails at once saying when to try again). An answer over its size limit is not
+//   retried: the same request would bring the same answer;
+// - a POST is sent once. A failure before a byte was written (refused connection, a header undici refuses) means
+//   nothing happened; after that, no answer or an unreadable 2xx answer is an unknown outcome (exit 3). The one
+//   resend is a 700003, which the service gives before doing anything: the clock is re-measured from it first.
 import type { Pool } from 'undici';
 import * as v from 'valibot';
-import { offsetFromSkew, skewFromDateHeader } from './clock';
+import { sanitize } from '../terminal/text';
+import { clockHint, offsetFromSkew, skewFromDateHeader } from './clock';
 import type { ClientConfig, ExchangeInfo } from './contract';
-import { BrokerError, oneLine } from './errors';
+import { BrokerError, type ExchangeStage, formatBytes, formatDuration, oneLine } from './errors';
+import { apiKeyProblem, headerNameProblem } from './headers';
 import {
   DEFAULT_MAX_TRIES,
   DEFAULT_RETRY_BASE_DELAY_MS,
@@ -18,8 +32,18 @@ import { describeIssues } from './schemas';
 import { DEFAULT_API_KEY_HEADER, DEFAULT_RECV_WINDOW, type QueryParams, signQuery } from './signing';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
-/** The service's code for "timestamp outside recvWindow": re-measure the clock and try a GET once more. */
+/**
+ * The service's code for "timestamp outside recvWindow": the request was refused before anything was done,
+ * so the client re-measures the clock from that answer and sends it once more, a GET or a POST.
+ */
 export const TIMESTAMP_OUTSIDE_RECV_WINDOW = 700003;
+/**
+ * How much of an error answer is read (an HTML page, an envelope): its first line is all that is shown.
+ * The rest is not read; the connection is closed instead.
+ */
+export const ERROR_BODY_LIMIT = 64 * 1024;
+/** undici's limit on an answer's headers (its default maxHeaderSize). */
+export const HEADERS_LIMIT = 16 * 1024;
 
 export interface SignedRequest<T> {
   /** In the operator's words; it starts every error line ("list keys failed …"). */
@@ -32,6 +56,13 @@ export interface SignedRequest<T> {
   /** POST: the body parameters in the spec's order, sent as a JSON object (undefined ones are left out). */
   body?: QueryParams;
   schema: v.GenericSchema<unknown, T>;
+  /**
+   * The most bytes a successful answer of this operation may have. Past it, reading stops and the request
+   * is aborted: a GET fails (not retried, the same answer would come again), a POST's outcome is unknown.
+   */
+  maxBytes: number;
+  /** Keys whose JSON number values are kept as their text (quoted before parsing): amounts stay exact. */
+  numbersAsText?: readonly string[];
   signal?: AbortSignal;
 }
 
@@ -157,15 +188,59 @@ export function shortLineFromText(text: string, max = 120): string | undefined {
   return line === '' ? undefined : line;
 }
 
+/**
+ * The code and message of an envelope whose JSON was cut (an error answer longer than ERROR_BODY_LIMIT):
+ * read with patterns, as far as they go.
+ */
+function salvageEnvelope(text: string): { code?: number | string; message?: string } | undefined {
+  if (!text.trimStart().startsWith('{')) return undefined;
+  const code = /"code"\s*:\s*"?(-?\d{1,15})"?/.exec(text)?.[1];
+  const raw = /"(?:msg|message)"\s*:\s*"((?:[^"\\]|\\.){0,2000})/.exec(text)?.[1];
+  if (code === undefined && raw === undefined) return undefined;
+  let message = raw;
+  if (raw !== undefined) {
+    try {
+      message = JSON.parse(`"${raw.replace(/\\$/, '')}"`) as string;
+    } catch {
+      // keep the raw text
+    }
+  }
+  return { code: normaliseCode(code), message: message === undefined || message.trim() === '' ? undefined : message };
+}
+
 /** The typed error for an error answer of any shape: JSON envelope, other JSON, HTML page, or nothing. */
-export function serviceErrorFromBody(operation: string, status: number, text: string, retryAfterMs?: number): BrokerError {
+export function serviceErrorFromBody(operation: string, status: number, text: string, retryAfterMs?: number, hint?: string): BrokerError {
   const parsed = parseJson(text);
-  const envelope = parsed.ok ? readEnvelope(parsed.value) : undefined;
+  const envelope = parsed.ok ? readEnvelope(parsed.value) : salvageEnvelope(text);
   if (envelope) {
-    return new BrokerError({ kind: 'service', operation, status, code: envelope.code, serviceMessage: envelope.message, retryAfterMs });
+    return new BrokerError({ kind: 'service', operation, status, code: envelope.code, serviceMessage: envelope.message, retryAfterMs, hint });
   }
   const line = parsed.ok ? shortLineFromText(typeof parsed.value === 'string' ? parsed.value : text) : shortLineFromText(text);
-  return new BrokerError({ kind: 'service', operation, status, serviceMessage: line, retryAfterMs });
+  return new BrokerError({ kind: 'service', operation, status, serviceMessage: line, retryAfterMs, hint });
+}
+
+/**
+ * Quotes the JSON number values of the given keys ("amount": 0.10 → "amount": "0.10") so that parsing keeps
+ * their digits as written. Safe on any valid JSON: a `"key":` with both quotes literal can only be a key
+ * (inside a string every quote is escaped).
+ */
+export function quoteNumbers(text: string, keys: readonly string[] | undefined): string {
+  if (keys === undefined || keys.length === 0) return text;
+  const names = keys.map((k) => k.replace(/[^A-Za-z0-9_]/g, '')).join('|');
+  const pattern = new RegExp(`("(?:${names})"\\s*:\\s*)(-?\\d+(?:\\.\\d+)?(?:[eE][+-]?\\d+)?)(?=\\s*[,}\\]])`, 'g');
+  return text.replace(pattern, '$1"$2"');
+}
+
+/**
+ * The first bytes of an answer as one short, terminal-safe text in quotes, with its size, for a message.
+ * The value of any field named like a secret is hidden first (an unreadable create answer may carry one).
+ */
+export function answerExcerpt(text: string, bytes: number, complete: boolean, max = 60): string {
+  const head = text.slice(0, 4 * max + 2000);
+  const hidden = head.replace(/("[^"\\]*secret[^"\\]*"\s*:\s*)"(?:[^"\\]|\\.)*(?:"|$)/gi, '$1"(hidden)"');
+  const flat = hidden.replace(/\s+/g, ' ').trim();
+  const cut = flat.length > max ? `${flat.slice(0, max)}…` : flat;
+  return `'${sanitize(cut, max + 1)}' (${complete ? '' : 'at least '}${bytes} bytes)`;
 }
 
 const SUCCESS_CODES = new Set<number | string>([0, 200]);
@@ -195,8 +270,43 @@ export function readSuccess<T>(operation: string, status: number, text: string, 
   throw new BrokerError({ kind: 'malformed', operation, status, serviceMessage: describeIssues(direct.issues) });
 }
 
+
 // ---------------------------------------------------------------------------------------------------------
-// Failures before an answer
+// Reading a body within its limit
+
+interface BodyRead {
+  bytes: Buffer;
+  /** The answer had more than the limit: reading stopped there (bytes holds the first `limit`). */
+  over: boolean;
+}
+
+/**
+ * Reads a body as a stream, keeping at most `limit` bytes: memory stays flat whatever the service sends.
+ * A declared Content-Length beyond the limit stops it before anything is read (unless `keepHead`, for error
+ * pages, whose first bytes are still wanted). Leaving the loop early destroys the body, and with it the socket.
+ */
+async function readBody(body: AsyncIterable<Buffer> & { destroy(): void }, limit: number, declared: string | undefined, keepHead: boolean): Promise<BodyRead> {
+  const length = declared !== undefined && /^\d{1,15}$/.test(declared.trim()) ? Number(declared) : undefined;
+  if (length !== undefined && length > limit && !keepHead) {
+    body.destroy();
+    return { bytes: Buffer.alloc(0), over: true };
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    const room = limit - size;
+    if (chunk.length > room) {
+      if (keepHead && room > 0) chunks.push(chunk.subarray(0, room));
+      return { bytes: keepHead ? Buffer.concat([...chunks], Math.min(limit, size + room)) : Buffer.alloc(0), over: true };
+    }
+    chunks.push(chunk);
+    size += chunk.length;
+  }
+  return { bytes: Buffer.concat(chunks, size), over: false };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Failures without a readable answer
 
 /** Connection errors raised before anything was written: a POST that fails with one of these did not happen. */
 const NOT_SENT_CODES = new Set([
@@ -209,6 +319,8 @@ const NOT_SENT_CODES = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
 ]);
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+/** The request could not be built (a header value or path undici refuses): raised before a byte is written. */
+const INVALID_REQUEST_CODES = new Set(['UND_ERR_INVALID_ARG', 'ERR_INVALID_URL', 'ERR_INVALID_CHAR', 'ERR_INVALID_HTTP_TOKEN', 'ERR_INVALID_ARG_VALUE']);
 
 function errorCode(error: unknown): string | undefined {
   for (let current: unknown = error, depth = 0; current instanceof Error && depth < 4; depth += 1) {
@@ -227,12 +339,28 @@ function safeCause(error: unknown): Error {
   return Object.assign(new Error(message), code === undefined ? {} : { code });
 }
 
+/** Where a redirect pointed, for the message: only its origin when it leaves the service's. */
+function describeRedirect(location: string | undefined, origin: string): string {
+  if (location === undefined || location.trim() === '') return 'a redirect without a Location';
+  let target: URL;
+  try {
+    target = new URL(location, origin);
+  } catch {
+    return 'a redirect to an unreadable Location';
+  }
+  return target.origin === origin ? `a redirect to ${oneLine(target.pathname, 60)} on the same host` : `a redirect to another origin, ${oneLine(target.origin, 80)}`;
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // The client
 
 type TryResult<T> =
   | { ok: true; value: T }
-  | { ok: false; error: BrokerError; retryable: boolean; retryAfterMs?: number; clockSkewed: boolean };
+  | { ok: false; error: BrokerError; retryable: boolean; retryAfterMs?: number; clockSkewed: boolean; remeasured: boolean };
+
+function failed(error: BrokerError, retryable = false): TryResult<never> {
+  return { ok: false, error, retryable, clockSkewed: false, remeasured: false };
+}
 
 export function createSignedClient(config: ClientConfig): SignedClient {
   const { origin, prefix } = splitBaseUrl(config.baseUrl);
@@ -244,13 +372,18 @@ export function createSignedClient(config: ClientConfig): SignedClient {
   const signBody = config.signBody ?? true;
   const maxTries = Math.max(1, Math.floor(config.maxTries ?? DEFAULT_MAX_TRIES));
   const baseDelayMs = Math.max(0, config.retryBaseDelayMs ?? DEFAULT_RETRY_BASE_DELAY_MS);
-  let offsetMs = 0;
+  const retryAfterCapMs = Math.max(0, config.retryAfterCapMs ?? RETRY_AFTER_CAP_MS);
+  // What the HTTP layer would refuse is found before anything is sent, and said as such.
+  const headerProblem = headerNameProblem(config.apiKeyHeader ?? DEFAULT_API_KEY_HEADER) ?? apiKeyProblem(config.apiKey);
+  let offsetMs = Number.isFinite(config.initialClockOffsetMs) ? Math.round(config.initialClockOffsetMs ?? 0) : 0;
   let closed = false;
 
-  function observeClock(dateHeader: string | undefined, sentAt: number, receivedAt: number, force: boolean): void {
+  /** Takes the skew measured on an answer; returns it (undefined without a readable Date header). */
+  function observeClock(dateHeader: string | undefined, sentAt: number, receivedAt: number, force: boolean): number | undefined {
     const skew = skewFromDateHeader(dateHeader, sentAt, receivedAt);
-    if (skew === undefined) return;
+    if (skew === undefined) return undefined;
     offsetMs = force ? skew : offsetFromSkew(skew);
+    return skew;
   }
 
   function report(info: ExchangeInfo): void {
@@ -276,7 +409,8 @@ export function createSignedClient(config: ClientConfig): SignedClient {
     const headers: Record<string, string> = { [apiKeyHeader]: config.apiKey, accept: 'application/json' };
     if (method === 'POST') headers['content-type'] = 'application/json';
 
-    // One controller per try: the caller's cancellation and our own timeout both end it, and we know which.
+    // One controller per try: the caller's cancellation and our own deadline both end it, and we know which.
+    // The deadline covers the whole exchange: connecting, the headers and every byte of the body.
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -296,30 +430,61 @@ export function createSignedClient(config: ClientConfig): SignedClient {
         headers,
         body: method === 'POST' ? body : undefined,
         signal: controller.signal,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
+        // undici's own timers are inactivity timers; the deadline above is the one that counts.
+        headersTimeout: timeoutMs + 1_000,
+        bodyTimeout: timeoutMs + 1_000,
       });
       const receivedAt = now();
       status = response.statusCode;
-      const text = await response.body.text();
       const dateHeader = header(response.headers, 'date');
+      const success = status >= 200 && status < 300;
+      const limit = success ? spec.maxBytes : ERROR_BODY_LIMIT;
+      const read = await readBody(response.body, limit, header(response.headers, 'content-length'), !success);
+      if (read.over) controller.abort(new Error('answer too large'));
+      const text = read.bytes.toString('utf8');
 
-      if (status >= 200 && status < 300) {
+      if (success) {
         observeClock(dateHeader, sentAt, receivedAt, false);
-        const value = readSuccess(operation, status, text, spec.schema);
-        ok = true;
-        return { ok: true, value };
+        if (read.over) {
+          if (method === 'POST') {
+            return failed(new BrokerError({ kind: 'outcome-unknown', operation, status, stage: 'answer', serviceMessage: `it was larger than ${formatBytes(limit)}` }));
+          }
+          return failed(new BrokerError({ kind: 'too-large', operation, status, limitBytes: limit }));
+        }
+        try {
+          const value = readSuccess(operation, status, quoteNumbers(text, spec.numbersAsText), spec.schema);
+          ok = true;
+          return { ok: true, value };
+        } catch (error) {
+          // A create answered but unreadable: the key was probably made, and its secret is lost. Unknown, not failed.
+          if (method === 'POST' && error instanceof BrokerError && error.kind === 'malformed') {
+            const why = text.trim() === '' ? 'it was empty' : !parseJson(text).ok ? 'it is not JSON' : `it is not a created key (${error.serviceMessage ?? 'unexpected shape'})`;
+            const excerpt = text.trim() === '' ? undefined : answerExcerpt(text, read.bytes.length, true);
+            return failed(new BrokerError({ kind: 'outcome-unknown', operation, status, stage: 'answer', serviceMessage: why, answerExcerpt: excerpt }));
+          }
+          throw error;
+        }
+      }
+
+      if (status >= 300 && status < 400) {
+        // Never followed: the API key and a signed query must not go to wherever a redirect points.
+        const where = describeRedirect(header(response.headers, 'location'), origin);
+        return failed(
+          new BrokerError({ kind: 'service', operation, status, serviceMessage: where, hint: 'redirects are not followed (the API key is not sent elsewhere): check the base URL' }),
+        );
       }
       const dateMs = dateHeader === undefined ? Number.NaN : Date.parse(dateHeader);
       const retryAfterMs = parseRetryAfter(header(response.headers, 'retry-after'), Number.isNaN(dateMs) ? now() + offsetMs : dateMs);
-      const error = serviceErrorFromBody(operation, status, text, retryAfterMs);
+      let error = serviceErrorFromBody(operation, status, text, retryAfterMs);
       const clockSkewed = error.code === TIMESTAMP_OUTSIDE_RECV_WINDOW;
       // A 700003 proves the clocks disagree: take the measurement even below the usual threshold.
-      observeClock(dateHeader, sentAt, receivedAt, clockSkewed);
-      return { ok: false, error, retryable: isRetryableStatus(status), retryAfterMs, clockSkewed };
+      const skew = observeClock(dateHeader, sentAt, receivedAt, clockSkewed);
+      if (clockSkewed) error = serviceErrorFromBody(operation, status, text, retryAfterMs, clockHint(skew, recvWindow));
+      return { ok: false, error, retryable: isRetryableStatus(status), retryAfterMs, clockSkewed, remeasured: skew !== undefined };
     } catch (thrown) {
-      if (thrown instanceof BrokerError) return { ok: false, error: thrown, retryable: false, clockSkewed: false };
-      return { ok: false, error: classifyFailure(thrown, operation, method, signal, timedOut), retryable: true, clockSkewed: false };
+      if (thrown instanceof BrokerError) return failed(thrown);
+      const error = classifyFailure(thrown, operation, method, signal, timedOut, status);
+      return failed(error, error.kind === 'network' || error.kind === 'timeout');
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onCallerAbort);
@@ -327,25 +492,50 @@ export function createSignedClient(config: ClientConfig): SignedClient {
     }
   }
 
-  function classifyFailure(thrown: unknown, operation: string, method: 'GET' | 'POST', signal: AbortSignal | undefined, timedOut: boolean): BrokerError {
+  function classifyFailure(
+    thrown: unknown,
+    operation: string,
+    method: 'GET' | 'POST',
+    signal: AbortSignal | undefined,
+    timedOut: boolean,
+    status: number | undefined,
+  ): BrokerError {
     if (signal?.aborted) return new BrokerError({ kind: 'aborted', operation });
     const code = errorCode(thrown);
     const cause = safeCause(thrown);
-    if (timedOut || (code !== undefined && TIMEOUT_CODES.has(code))) {
-      return new BrokerError({ kind: method === 'POST' ? 'outcome-unknown' : 'timeout', operation, cause });
+    if (status === undefined && code !== undefined && INVALID_REQUEST_CODES.has(code)) {
+      return new BrokerError({ kind: 'invalid-request', operation, serviceMessage: `${cause.message} — nothing was sent`, cause });
     }
-    if (code !== undefined && NOT_SENT_CODES.has(code)) return new BrokerError({ kind: 'network', operation, cause });
+    const stage: ExchangeStage = status !== undefined ? 'answer' : code !== undefined && NOT_SENT_CODES.has(code) ? 'connect' : 'sent';
+    if (code === 'UND_ERR_HEADERS_OVERFLOW') {
+      if (method === 'POST') {
+        return new BrokerError({ kind: 'outcome-unknown', operation, stage: 'answer', serviceMessage: `its headers were larger than ${formatBytes(HEADERS_LIMIT)}` });
+      }
+      return new BrokerError({ kind: 'too-large', operation, what: 'headers', limitBytes: HEADERS_LIMIT });
+    }
+    if (timedOut || (code !== undefined && TIMEOUT_CODES.has(code))) {
+      if (method === 'GET') return new BrokerError({ kind: 'timeout', operation, stage, timeoutMs, cause });
+      return stage === 'answer'
+        ? new BrokerError({ kind: 'outcome-unknown', operation, status, stage, serviceMessage: `it did not finish within ${formatDuration(timeoutMs)}`, cause })
+        : new BrokerError({ kind: 'outcome-unknown', operation, stage, timeoutMs, cause });
+    }
+    if (stage === 'connect' || method === 'GET') return new BrokerError({ kind: 'network', operation, stage, status, cause });
     // The connection broke after the request may have been written: for a POST nobody knows what happened.
-    return new BrokerError({ kind: method === 'POST' ? 'outcome-unknown' : 'network', operation, cause });
+    return stage === 'answer'
+      ? new BrokerError({ kind: 'outcome-unknown', operation, status, stage, serviceMessage: `the connection broke while it was arriving (${cause.message})`, cause })
+      : new BrokerError({ kind: 'outcome-unknown', operation, stage, cause });
   }
 
   async function send<T>(spec: SignedRequest<T>): Promise<T> {
     const { operation, method, signal } = spec;
     if (closed) throw new BrokerError({ kind: 'network', operation, cause: new Error('client closed') });
     if (signal?.aborted) throw new BrokerError({ kind: 'aborted', operation });
-    // A POST is never retried (DESIGN §5): a second create could make a second key.
+    if (headerProblem !== undefined) throw new BrokerError({ kind: 'invalid-request', operation, serviceMessage: `${headerProblem} — nothing was sent` });
+    // A POST is never retried (DESIGN §5): a second create could make a second key. The one exception is a
+    // 700003, which says the request was refused before anything was done: it is sent once more, with the
+    // clock offset re-measured from that very answer.
     const tries = method === 'GET' ? maxTries : 1;
-    let clockRetryLeft = method === 'GET';
+    let clockRetryLeft = true;
     let counted = 0;
     for (let attempt = 1; ; attempt += 1) {
       counted += 1;
@@ -353,15 +543,16 @@ export function createSignedClient(config: ClientConfig): SignedClient {
       if (result.ok) return result.value;
       const { error } = result;
       if (error.kind === 'aborted') throw error;
-      if (result.clockSkewed && clockRetryLeft) {
+      if (result.clockSkewed && clockRetryLeft && (method === 'GET' || result.remeasured)) {
         // The offset was just re-measured from this answer; one more try with it, outside the retry budget.
         clockRetryLeft = false;
         counted -= 1;
         continue;
       }
       if (!result.retryable || counted >= tries) throw error;
-      if (result.retryAfterMs !== undefined && result.retryAfterMs > RETRY_AFTER_CAP_MS) throw error;
-      await sleep(result.retryAfterMs ?? backoffDelay(counted, baseDelayMs), signal, operation);
+      if (result.retryAfterMs !== undefined && result.retryAfterMs > retryAfterCapMs) throw error;
+      // Retry-After is the least to wait; a "0" still gets the backoff, so a busy service is not hammered.
+      await sleep(Math.max(result.retryAfterMs ?? 0, backoffDelay(counted, baseDelayMs)), signal, operation);
     }
   }
 
@@ -376,4 +567,3 @@ export function createSignedClient(config: ClientConfig): SignedClient {
     },
   };
 }
-

@@ -1,8 +1,9 @@
 // The three typed operations (spec §4): each one describes its request and maps the wire answer to domain types.
 import type { BrokerApi, ClientConfig } from './contract';
+import { BrokerError } from './errors';
 import { createSignedClient } from './http';
 import { WireCreatedKey, WireKeyList, type WireListedKeyOutput, WireTransferList, type WireTransferOutput } from './schemas';
-import type { CreatedKey, NewKeyRequest, SubAccountKey, Transfer } from './types';
+import { type CreatedKey, DEFAULT_PAGE_SIZE, type NewKeyRequest, type SubAccountKey, type Transfer } from './types';
 
 export const API_KEY_PATH = '/api/v3/broker/sub-account/apiKey';
 export const UNIVERSAL_TRANSFER_PATH = '/api/v3/broker/sub-account/universalTransfer';
@@ -12,6 +13,26 @@ export const OPERATION_LABELS = {
   listSubAccountKeys: 'list keys',
   createSubAccountKey: 'create key',
   listUniversalTransfers: 'list transfers',
+} as const;
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+
+/**
+ * The most bytes each operation's answer may have (issue 8). Past it the request is aborted and the
+ * command says so; memory never holds more than this (plus its parse) whatever the service sends.
+ *
+ * - transfers, 4 MiB: a page holds at most 500 records. A generous record (every text field at 64
+ *   characters, all of it written as \uXXXX escapes, pretty-printed) is about 3.4 KB, so a full page of
+ *   them is about 1.7 MB; 4 MiB leaves room for 8 KiB a record.
+ * - list keys, 1 MiB: the service allows 30 keys a sub-account; a generous key record (a 100-character
+ *   note escaped, 14 permissions, 4 IPv6 addresses) is about 1.2 KB, 36 KB for 30. 1 MiB holds 800 of them.
+ * - create key, 64 KiB: one record of about 1.5 KB at most.
+ */
+export const ANSWER_LIMITS = {
+  listSubAccountKeys: 1 * MiB,
+  createSubAccountKey: 64 * KiB,
+  listUniversalTransfers: 4 * MiB,
 } as const;
 
 /** "A, B,,C" → ["A", "B", "C"]: the service joins permissions and IPs with commas in one string. */
@@ -66,6 +87,7 @@ export function createBrokerApi(config: ClientConfig): BrokerApi {
         path: API_KEY_PATH,
         query: [['subAccount', subAccount]],
         schema: WireKeyList,
+        maxBytes: ANSWER_LIMITS.listSubAccountKeys,
         signal: options?.signal,
       });
       return wire.subAccount.map(toSubAccountKey);
@@ -84,6 +106,7 @@ export function createBrokerApi(config: ClientConfig): BrokerApi {
           ['note', request.note],
         ],
         schema: WireCreatedKey,
+        maxBytes: ANSWER_LIMITS.createSubAccountKey,
         signal: options?.signal,
       });
       // The secret is shown once: fields the answer leaves out fall back to what was asked, never to an error.
@@ -115,8 +138,21 @@ export function createBrokerApi(config: ClientConfig): BrokerApi {
           ['limit', query.limit],
         ],
         schema: WireTransferList,
+        maxBytes: ANSWER_LIMITS.listUniversalTransfers,
+        // An amount sent as a JSON number keeps its digits as written (0.10 stays "0.10").
+        numbersAsText: ['amount'],
         signal: options?.signal,
       });
+      // The service sends at most the page size asked for (default and maximum 500): more is its error.
+      const pageSize = query.limit ?? DEFAULT_PAGE_SIZE;
+      if (wire.length > pageSize) {
+        throw new BrokerError({
+          kind: 'malformed',
+          operation: OPERATION_LABELS.listUniversalTransfers,
+          status: 200,
+          serviceMessage: `a page of ${wire.length} transfers, more than the ${pageSize} asked for: the service did not keep to the page size`,
+        });
+      }
       return wire.map(toTransfer);
     },
 

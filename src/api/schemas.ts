@@ -14,8 +14,21 @@ const Millis = v.union(
 /** A text field the service may leave out or send as null. */
 const OptionalText = v.nullish(v.string('a string'), '');
 
-/** A decimal in a string; it stays a string all the way to the screen (never a float). */
-const DecimalString = v.pipe(v.string('a decimal string'), v.regex(/^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/, 'a decimal string'));
+/**
+ * The amount, exactly as the service wrote it: a decimal in a string stays that string all the way to the
+ * screen (never a float). Whatever else comes is kept too, never failing the page: a JSON number as its
+ * text (the client quotes numeric amounts before parsing, so their digits survive), null or absent as '',
+ * anything else as its JSON text. Whether it is a number at all is for decimal.ts (isDecimalAmount) to say.
+ */
+const AmountText = v.pipe(
+  v.unknown(),
+  v.transform((value): string => {
+    if (typeof value === 'string') return value;
+    if (value === null || value === undefined) return '';
+    if (typeof value === 'number') return String(value);
+    return JSON.stringify(value) ?? '';
+  }),
+);
 
 /** An identifier that should be a string; a number is accepted and kept as its decimal text. */
 const Id = v.union([v.string(), v.pipe(v.number(), v.transform(String))], 'an identifier');
@@ -32,21 +45,27 @@ export const WireListedKey = v.object({
 /** 4.1 response: {"subAccount": [records]}. */
 export const WireKeyList = v.object({ subAccount: v.array(WireListedKey, 'a list of keys') }, 'an object with subAccount');
 
+/** A field of the created key that may be absent or odd: unreadable, it counts as absent. */
+function lenient<T>(schema: v.GenericSchema<unknown, T>) {
+  return v.fallback(v.nullish(schema), undefined);
+}
+
 /**
  * 4.2 response (2.2). Spelled createTime here; the id comes as apiKey or (in the service's own docs) apikey.
- * Only the key and its secret are required: the secret is shown once, so an otherwise odd answer must not lose it.
+ * Only the key and its secret are required: the secret is shown once, so an otherwise odd answer (a number
+ * for the note, an unreadable createTime) must not lose it; those fields fall back to what was asked.
  */
 export const WireCreatedKey = v.pipe(
   v.object(
     {
-      subAccount: v.nullish(v.string('a string')),
-      note: v.nullish(v.string('a string')),
-      apiKey: v.nullish(v.string('a string')),
-      apikey: v.nullish(v.string('a string')),
+      subAccount: lenient(v.string()),
+      note: lenient(v.string()),
+      apiKey: lenient(v.string()),
+      apikey: lenient(v.string()),
       secretKey: v.pipe(v.string('a string'), v.minLength(1, 'a non-empty secret')),
-      permissions: v.nullish(v.string('a string')),
-      ip: v.nullish(v.string('a string')),
-      createTime: v.nullish(Millis),
+      permissions: lenient(v.string()),
+      ip: lenient(v.string()),
+      createTime: lenient(Millis),
     },
     'an object with the created key',
   ),
@@ -60,7 +79,7 @@ export const WireTransfer = v.object({
   toAccount: OptionalText,
   clientTranId: OptionalText,
   asset: v.string('a string'),
-  amount: DecimalString,
+  amount: AmountText,
   fromAccountType: v.string('a string'),
   toAccountType: v.string('a string'),
   fromSymbol: OptionalText,
@@ -83,6 +102,9 @@ export function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string 
   // Every schema above carries its own message naming what was expected; valibot's default messages would
   // quote the received value (possibly a secret), so they are replaced by the bare expectation.
   const expected = first.message.startsWith('Invalid ') ? (first.expected ?? 'another value') : first.message;
-  const text = first.type === 'check' ? first.message : `${v.getDotPath(first) ?? 'response'}: expected ${expected}`;
+  const path = v.getDotPath(first);
+  // A key the object needs and the answer left out: valibot reports it with the object's own message.
+  const missing = first.kind === 'schema' && first.received === 'undefined' && path !== null && first.type === 'object';
+  const text = first.type === 'check' ? first.message : missing ? `${path}: missing` : `${path ?? 'response'}: expected ${expected}`;
   return issues.length > 1 ? `${text} (and ${issues.length - 1} more)` : text;
 }

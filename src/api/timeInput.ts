@@ -40,7 +40,7 @@ export function parseTime(raw: string, now: number): TimeParse {
     const [y, mo, d] = [Number(dateOnly[1]), Number(dateOnly[2]), Number(dateOnly[3])];
     const bad = checkDate(y, mo, d);
     if (bad) return { ok: false, reason: `'${text}': ${bad}` };
-    return { ok: true, ms: new Date(y, mo - 1, d).getTime() };
+    return notBeforeEpoch(text, new Date(y, mo - 1, d).getTime());
   }
 
   const dateTime = DATE_TIME.exec(text);
@@ -56,13 +56,23 @@ export function parseTime(raw: string, now: number): TimeParse {
     const bad = checkDate(y, mo, d) ?? checkClock(h, mi, s);
     if (bad) return { ok: false, reason: `'${text}': ${bad}` };
     const zone = dateTime[8];
-    if (zone === undefined) return { ok: true, ms: new Date(y, mo - 1, d, h, mi, s, msPart).getTime() };
+    if (zone === undefined) return notBeforeEpoch(text, new Date(y, mo - 1, d, h, mi, s, msPart).getTime());
     const offset = zoneOffsetMinutes(zone);
     if (offset === undefined) return { ok: false, reason: `'${text}': time zone offset out of range` };
-    return { ok: true, ms: Date.UTC(y, mo - 1, d, h, mi, s, msPart) - offset * 60_000 };
+    return notBeforeEpoch(text, Date.UTC(y, mo - 1, d, h, mi, s, msPart) - offset * 60_000);
   }
 
   return { ok: false, reason: `'${shorten(text)}' is not a time; ${TIME_FORMS_HINT}` };
+}
+
+/**
+ * The service takes Unix milliseconds: a time before 1970-01-01 00:00 UTC would be sent as a negative
+ * number (1970-01-01T00:00+14:00 is -50400000). It is refused here, nothing is sent.
+ */
+function notBeforeEpoch(text: string, ms: number): TimeParse {
+  if (Number.isNaN(ms)) return { ok: false, reason: `'${shorten(text)}' is not a time; ${TIME_FORMS_HINT}` };
+  if (ms < 0) return { ok: false, reason: `'${shorten(text)}' is before 1970-01-01 00:00 UTC (the earliest time the service takes)` };
+  return { ok: true, ms };
 }
 
 function parseEpoch(text: string): TimeParse {

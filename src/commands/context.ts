@@ -1,10 +1,13 @@
 // What every scriptable command gets from cli.tsx (or a test), and the shared exit-code rules (DESIGN §4).
+import { CLOCK_SKEW_THRESHOLD_MS, describeSkew } from '../api/clock';
 import type { BrokerApi, ClientConfig } from '../api/contract';
 import { BrokerError } from '../api/errors';
+import { apiKeyProblem, headerNameProblem } from '../api/headers';
 import type { FieldError, FieldName } from '../api/validation';
+import { loadClockOffset, saveClockOffset } from '../config/clockOffsets';
 import { openExchangeLog } from '../config/logFile';
 import { configFolder } from '../config/paths';
-import type { Environment } from '../credentials/fromEnvironment';
+import { ENV, type Environment, envValue } from '../credentials/fromEnvironment';
 import type { Keychain } from '../credentials/keychain';
 import { resolveTarget } from '../credentials/resolve';
 import { sanitize } from '../terminal/text';
@@ -16,7 +19,7 @@ export const EXIT = {
   failure: 1,
   /** Usage or validation error: nothing was sent. */
   usage: 2,
-  /** The outcome is unknown: a create whose response never came. */
+  /** The outcome is unknown: a create whose response never came, or came and cannot be read. */
   outcomeUnknown: 3,
 } as const;
 
@@ -120,7 +123,10 @@ export function reportUsage(ctx: CommandContext, message: string): ExitCode {
 /**
  * Resolves the target (environment, else a profile with its secret from the keychain) and builds the
  * client; undefined (after printing why, in one or two lines) when that cannot be done: nothing was sent.
- * With --log-file, the client's exchanges are appended to it and close() closes it.
+ * A key or header the HTTP layer would refuse is named here, where it came from (BROKER_API_KEY, or the
+ * profile's keychain entry or field). The client starts with the clock offset last measured against the
+ * base URL, and close() remembers the one it ends with. With --log-file, the client's exchanges are
+ * appended to it and close() closes it.
  */
 export async function connect(ctx: CommandContext): Promise<BrokerApi | undefined> {
   const resolved = await resolveTarget({
@@ -138,25 +144,54 @@ export async function connect(ctx: CommandContext): Promise<BrokerApi | undefine
     return undefined;
   }
   const target = resolved.target;
+  const profileName = target.profile?.name ?? '';
+  const keyProblem = apiKeyProblem(target.apiKey);
+  if (keyProblem !== undefined) {
+    printLines(ctx.stderr, [
+      target.source === 'environment'
+        ? `error: ${ENV.apiKey}: ${keyProblem} — nothing was sent`
+        : `error: profile '${profileName}': ${keyProblem} (in its keychain entry) — nothing was sent; add the profile again`,
+    ]);
+    return undefined;
+  }
+  const headerProblem = target.apiKeyHeader === undefined ? undefined : headerNameProblem(target.apiKeyHeader);
+  if (headerProblem !== undefined) {
+    printLines(ctx.stderr, [`error: profile '${profileName}' apiKeyHeader: ${headerProblem} — nothing was sent`]);
+    return undefined;
+  }
+  const folder = contextFolder(ctx);
+  const savedOffset = await loadClockOffset(folder, target.baseUrl);
   const config: ClientConfig = { baseUrl: target.baseUrl, apiKey: target.apiKey, secretKey: target.secretKey };
   if (target.apiKeyHeader !== undefined) config.apiKeyHeader = target.apiKeyHeader;
   if (target.signBody !== undefined) config.signBody = target.signBody;
   const recvWindow = ctx.globals.recvWindow ?? target.recvWindow;
   if (recvWindow !== undefined) config.recvWindow = recvWindow;
   if (ctx.globals.timeoutMs !== undefined) config.timeoutMs = ctx.globals.timeoutMs;
-  if (ctx.globals.logFile === undefined) return ctx.createApi(config);
+  if (savedOffset !== undefined) config.initialClockOffsetMs = savedOffset;
 
-  let log;
+  let log: Awaited<ReturnType<typeof openExchangeLog>> | undefined;
+  if (ctx.globals.logFile !== undefined) {
+    try {
+      log = await openExchangeLog(ctx.globals.logFile);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
+      printLines(ctx.stderr, [`error: --log-file: cannot open ${ctx.globals.logFile} (${code})`]);
+      return undefined;
+    }
+    const opened = log;
+    const apiKey = target.apiKey;
+    config.onExchange = (exchange) => opened.record(exchange, apiKey);
+  }
+  let api: BrokerApi;
   try {
-    log = await openExchangeLog(ctx.globals.logFile);
+    api = ctx.createApi(config);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
-    printLines(ctx.stderr, [`error: --log-file: cannot open ${ctx.globals.logFile} (${code})`]);
+    // A base URL the client cannot use (resolveTarget checked it; this is the last guard): nothing was sent.
+    const from = ctx.globals.baseUrl !== undefined ? '--base-url' : envValue(ctx.env, ENV.baseUrl) !== undefined || !target.profile ? ENV.baseUrl : `profile '${profileName}' baseUrl`;
+    printLines(ctx.stderr, [`error: ${from}: ${error instanceof Error ? error.message : String(error)} — nothing was sent`]);
+    await log?.close();
     return undefined;
   }
-  const apiKey = target.apiKey;
-  config.onExchange = (exchange) => log.record(exchange, apiKey);
-  const api = ctx.createApi(config);
   return {
     listSubAccountKeys: (subAccount, options) => api.listSubAccountKeys(subAccount, options),
     createSubAccountKey: (request, options) => api.createSubAccountKey(request, options),
@@ -164,12 +199,32 @@ export async function connect(ctx: CommandContext): Promise<BrokerApi | undefine
     clockOffsetMs: () => api.clockOffsetMs(),
     close: async () => {
       try {
+        await rememberClockOffset(ctx, folder, target.baseUrl, savedOffset ?? 0, api.clockOffsetMs());
         await api.close();
       } finally {
-        await log.close();
+        await log?.close();
       }
     },
   };
+}
+
+/**
+ * Keeps the offset this run ended with for the next run (best effort: the file is a convenience), and,
+ * when a new skew beyond a second was found, says so once on stderr with what to do about it.
+ */
+async function rememberClockOffset(ctx: CommandContext, folder: string, baseUrl: string, before: number, after: number): Promise<void> {
+  if (after === before) return;
+  try {
+    await saveClockOffset(folder, baseUrl, after);
+  } catch {
+    // not worth failing a command over
+  }
+  const off = describeSkew(after);
+  if (off !== undefined && Math.abs(after - before) > CLOCK_SKEW_THRESHOLD_MS) {
+    printLines(ctx.stderr, [
+      `note: ${off}; timestamps are corrected for it (kept for the next run) — set the clock right (e.g. turn on network time sync)`,
+    ]);
+  }
 }
 
 /** One line on stderr, never a stack; the exit code that fits the failure. */
@@ -181,6 +236,7 @@ export function reportFailure(ctx: CommandContext, error: unknown, context = '')
   }
   if (error instanceof BrokerError) {
     printLines(ctx.stderr, [`error: ${error.toLine()}${context}`]);
+    if (error.kind === 'invalid-request') return EXIT.usage;
     return error.kind === 'outcome-unknown' ? EXIT.outcomeUnknown : EXIT.failure;
   }
   const message = error instanceof Error ? error.message : String(error);

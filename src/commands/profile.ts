@@ -1,6 +1,7 @@
 // `profile add|list|remove|use`: saved targets. The non-secret settings go to profiles.json in the config
 // folder; the master API key and secret go to the keychain only (service broker-console, account = name).
 // No secret is ever printed, and no secret is ever accepted as a flag (it would show in `ps`).
+import { apiKeyProblem, headerNameProblem } from '../api/headers';
 import { DEFAULT_RECV_WINDOW } from '../api/signing';
 import { shortenApiKey } from '../config/logFile';
 import { ENV, checkBaseUrl, envValue } from '../credentials/fromEnvironment';
@@ -34,7 +35,6 @@ export interface ProfileAddOptions {
   default?: boolean;
 }
 
-const MAX_API_KEY = 256;
 const MAX_SECRET = 1024;
 
 function keychainOf(ctx: CommandContext): () => Promise<Keychain> {
@@ -52,12 +52,9 @@ function reportProblem(ctx: CommandContext, found: KeychainProblem, prefix = '')
   printLines(ctx.stderr, [`error: ${prefix}${first}`, ...rest]);
 }
 
+/** The same rule the client and the environment apply (api/headers.ts): what a header can carry. */
 function checkApiKey(raw: string): string | undefined {
-  if (raw === '') return 'the API key is empty';
-  if (raw.length > MAX_API_KEY) return `the API key is longer than ${MAX_API_KEY} characters`;
-  if (/[\s\p{Cc}]/u.test(raw)) return 'the API key must not contain spaces or control characters';
-  if (!/^[\x21-\x7e]+$/.test(raw)) return 'the API key must be printable ASCII (it travels in an HTTP header)';
-  return undefined;
+  return apiKeyProblem(raw);
 }
 
 function checkSecret(raw: string): string | undefined {
@@ -108,7 +105,7 @@ export async function runProfileAdd(rawName: string, options: ProfileAddOptions,
   const base = checkBaseUrl(ctx.globals.baseUrl);
   if (!base.ok) return reportUsage(ctx, `--base-url: ${base.reason}`);
   const header = checkApiKeyHeader(options.apiKeyHeader ?? PROFILE_DEFAULTS.apiKeyHeader);
-  if (!header.ok) return reportUsage(ctx, `--api-key-header: ${header.message}`);
+  if (!header.ok) return reportUsage(ctx, `--api-key-header: ${headerNameProblem(options.apiKeyHeader ?? '') ?? header.message}`);
   const profile: Profile = {
     name: name.value,
     baseUrl: base.url,

@@ -1,5 +1,6 @@
 // Master credentials from the environment (DESIGN §4): BROKER_API_KEY, BROKER_API_SECRET, BROKER_BASE_URL.
 // Which source wins (environment, or a profile with its secret in the keychain) is decided in resolve.ts.
+import { apiKeyProblem } from '../api/headers';
 
 export type Environment = Readonly<Record<string, string | undefined>>;
 
@@ -49,6 +50,12 @@ export function checkBaseUrl(raw: string): { ok: true; url: string } | { ok: fal
   return { ok: true, url: `${url.origin}${url.pathname.replace(/\/+$/, '')}` };
 }
 
+/** "BROKER_API_KEY: the API key contains a line break…" when the variable's value cannot travel in a header. */
+export function checkEnvApiKey(apiKey: string): string | undefined {
+  const problem = apiKeyProblem(apiKey);
+  return problem === undefined ? undefined : `${ENV.apiKey}: ${problem}`;
+}
+
 /** Credentials from BROKER_API_KEY / BROKER_API_SECRET / BROKER_BASE_URL, or why they cannot be used. */
 export function credentialsFromEnvironment(env: Environment, flags: CredentialFlags = {}): CredentialResult {
   const apiKey = envValue(env, ENV.apiKey);
@@ -61,6 +68,9 @@ export function credentialsFromEnvironment(env: Environment, flags: CredentialFl
   }
   if (apiKey === undefined) return { ok: false, message: `no credentials: ${ENV.secret} is set but ${ENV.apiKey} is not` };
   if (secretKey === undefined) return { ok: false, message: `no credentials: ${ENV.apiKey} is set but ${ENV.secret} is not` };
+  // A key the HTTP layer would refuse (a CR-LF pasted in, a space) is named here, never sent.
+  const keyProblem = checkEnvApiKey(apiKey);
+  if (keyProblem !== undefined) return { ok: false, message: keyProblem };
 
   const rawBase = flags.baseUrl ?? envValue(env, ENV.baseUrl);
   const origin = flags.baseUrl !== undefined ? '--base-url' : ENV.baseUrl;

@@ -357,13 +357,38 @@ describe('connections and time', () => {
     });
   }
 
-  it('does not retry a POST rejected for its timestamp, but learns the offset from it', async () => {
+  it('resends a POST rejected for its timestamp (700003) once, with the offset re-measured from that answer', async () => {
     const sb = await sandbox({ clockOffsetMs: 30_000 });
     const api = apiFor(sb);
-    const error = await failure(api.createSubAccountKey({ subAccount: sb.subAccounts[0] ?? '', permissions: ['SPOT_ACCOUNT_READ'], note: 'c' }));
-    expect(error.code).toBe(700003);
-    expect(sb.requests()).toHaveLength(1);
+    const created = await api.createSubAccountKey({ subAccount: sb.subAccounts[0] ?? '', permissions: ['SPOT_ACCOUNT_READ'], note: 'c' });
+    expect(created.secretKey).not.toBe('');
+    expect(sb.requests().map((r) => [r.method, r.status])).toEqual([
+      ['POST', 400],
+      ['POST', 200],
+    ]);
     expect(api.clockOffsetMs()).toBeGreaterThan(28_000);
+  });
+
+  it('a header value or name the HTTP layer would refuse is invalid-request: nothing sent, not retried', async () => {
+    const sb = await sandbox();
+    for (const overrides of [{ apiKey: 'mx0v\r\nX-Injected: 1' }, { apiKey: '' }, { apiKeyHeader: 'X Key' }]) {
+      const api = apiFor(sb, overrides);
+      const get = await failure(api.listSubAccountKeys(sb.subAccounts[0] ?? ''));
+      const post = await failure(api.createSubAccountKey({ subAccount: sb.subAccounts[0] ?? '', permissions: ['SPOT_ACCOUNT_READ'], note: 'n' }));
+      for (const error of [get, post]) {
+        expect(error.kind).toBe('invalid-request');
+        expect(error.message).toMatch(/was not sent: .* — nothing was sent$/);
+        expect(error.message).not.toContain('X-Injected');
+      }
+    }
+    expect(sb.requests()).toHaveLength(0);
+  });
+
+  it('starts with a given clock offset (the one a previous run measured)', async () => {
+    const sb = await sandbox({ clockOffsetMs: -30_000 });
+    const api = apiFor(sb, { initialClockOffsetMs: -30_000 });
+    await api.createSubAccountKey({ subAccount: sb.subAccounts[0] ?? '', permissions: ['SPOT_ACCOUNT_READ'], note: 'n' });
+    expect(sb.requests().map((r) => r.status)).toEqual([200]);
   });
 
   it('keeps the offset at 0 when the clocks agree', async () => {

@@ -106,7 +106,7 @@ describe('wire → domain mapping', () => {
     expect(v.safeParse(WireCreatedKey, { apiKey: 'b', createTime: 1 }).success).toBe(false);
   });
 
-  it('keeps the amount as the exact decimal string and rejects a float or junk', () => {
+  it('keeps the amount exactly as sent, whatever its form; junk elsewhere still fails', () => {
     const record = {
       tranId: 11945860693,
       fromAccount: 'master',
@@ -123,8 +123,13 @@ describe('wire → domain mapping', () => {
     };
     const [transfer] = v.parse(WireTransferList, [record]).map(toTransfer);
     expect(transfer).toMatchObject({ tranId: '11945860693', amount: '0.10000000000000000001', fromSymbol: '', timestamp: 1_544_433_325_000 });
-    expect(v.safeParse(WireTransferList, [{ ...record, amount: 0.1 }]).success).toBe(false);
-    expect(v.safeParse(WireTransferList, [{ ...record, amount: '1e5' }]).success).toBe(false);
+    // Amounts never fail the page: every decimal form, a number, and what is not a number at all are kept.
+    for (const amount of ['1e-7', '+3.', '.5', '-0', '1E+5', 'N/A', '', '1,5']) {
+      expect(v.parse(WireTransferList, [{ ...record, amount }]).map(toTransfer)[0]?.amount).toBe(amount);
+    }
+    expect(v.parse(WireTransferList, [{ ...record, amount: 0.1 }])[0]?.amount).toBe('0.1');
+    expect(v.parse(WireTransferList, [{ ...record, amount: null }])[0]?.amount).toBe('');
+    expect(v.parse(WireTransferList, [{ ...record, amount: { v: 1 } }])[0]?.amount).toBe('{"v":1}');
     expect(v.safeParse(WireTransferList, [{ ...record, timestamp: 'yesterday' }]).success).toBe(false);
   });
 
