@@ -2,7 +2,7 @@
 // Rows are streamed as each page arrives: nothing holds more than one page, and writes await 'drain'.
 import { DEFAULT_PAGE_SIZE, type Transfer } from '../api/types';
 import { type TransferQueryInput, validateTransferQuery } from '../api/validation';
-import { AssetTotals } from '../export/totals';
+import { AssetTotals, COUNTED_STATUS } from '../export/totals';
 import { MAX_MAX_PAGES, type PageVisit, PagingStopped, forEachTransferPage } from '../export/transferPages';
 import { type TextSink, csvWriter, jsonWriter } from '../export/transferWriters';
 import { displayWidth, sanitize } from '../terminal/text';
@@ -86,7 +86,8 @@ interface TransferOutput {
 
 function tableWriter(write: TextSink): TransferOutput {
   let count = 0;
-  const totals = new AssetTotals();
+  // Only SUCCESS moved money: the totals count it alone, and say so (as the console's page totals do).
+  const totals = new AssetTotals(COUNTED_STATUS);
   return {
     async row(t) {
       if (count === 0) await write(`${tableLine(TABLE_COLUMNS, TABLE_COLUMNS.map((c) => c.header), TABLE_WIDTHS)}\n`);
@@ -99,11 +100,15 @@ function tableWriter(write: TextSink): TransferOutput {
         await write(all || lastPage === 1 ? 'no transfers match\n' : `no transfers on page ${lastPage}\n`);
         return;
       }
-      const lines = ['', all ? `totals (${count} rows, ${pages} pages):` : `totals of page ${lastPage} (${count} rows):`];
+      const counted = `${COUNTED_STATUS} only, ${totals.counted} of ${count} rows`;
+      const lines = ['', all ? `totals, ${counted} (${pages} pages):` : `totals of page ${lastPage}, ${counted}:`];
       const entries = totals.entries();
       const assets = entries.map(([asset, sum]) => [sanitize(asset), sum] as const);
-      const width = Math.max(...assets.map(([asset]) => displayWidth(asset)));
+      const width = Math.max(0, ...assets.map(([asset]) => displayWidth(asset)));
       for (const [asset, sum] of assets) lines.push(`  ${pad(asset, width)}  ${sum}`);
+      if (entries.length === 0) lines.push('  nothing');
+      const left = totals.notCounted();
+      if (left.length > 0) lines.push(`  not counted: ${left.map(([status, n]) => `${n} ${sanitize(status, 40)}`).join(', ')}`);
       if (totals.unparsable > 0) lines.push(`  (${totals.unparsable} amounts were not decimals and are left out)`);
       if (!all) lines.push(short ? 'no more pages' : `more pages: --page ${lastPage + 1}, or --all for every page`);
       await write(`${lines.join('\n')}\n`);

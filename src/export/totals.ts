@@ -1,5 +1,6 @@
 // Decimal-exact sums per asset (big.js): amounts are decimal strings and never become floats.
 import Big from 'big.js';
+import { decimalForBig } from '../api/decimal';
 import type { Transfer } from '../api/types';
 
 /** The status whose amounts moved money: what page totals count when they count one status only. */
@@ -21,13 +22,13 @@ export class AssetTotals {
       this.skipped.set(t.status, (this.skipped.get(t.status) ?? 0) + 1);
       return;
     }
-    let amount: Big;
-    try {
-      amount = new Big(t.amount);
-    } catch {
+    // Every decimal form the service might write (1e-7, +3., .5); anything else is shown as sent and counted apart.
+    const readable = decimalForBig(t.amount);
+    if (readable === undefined) {
       this.unparsable += 1;
       return;
     }
+    const amount = new Big(readable);
     this.counted += 1;
     this.sums.set(t.asset, (this.sums.get(t.asset) ?? new Big(0)).plus(amount));
   }

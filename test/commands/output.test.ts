@@ -125,4 +125,13 @@ describe('per-asset totals', () => {
     expect(totals.entries()).toEqual([['BTC', '0.00000003'], ['USDT', '100.3']]);
     expect(totals.unparsable).toBe(1);
   });
+
+  it('read every form a decimal may be written in (1e-7, +3., .5, -0); anything else is counted apart, never fails', () => {
+    const totals = new AssetTotals();
+    for (const amount of ['1e-7', '+3.', '.5', '-0', '2.5E+1', '+.25']) totals.add(transfer('BTC', amount));
+    for (const amount of ['N/A', '', '1,5', 'Infinity', '1e999999999', '0x10']) totals.add(transfer('BTC', amount));
+    expect(totals.entries()).toEqual([['BTC', '28.7500001']]);
+    expect(totals.counted).toBe(6);
+    expect(totals.unparsable).toBe(6);
+  });
 });
