@@ -101,8 +101,9 @@ export function buildProgram(
     .addHelpText(
       'after',
       '\nThe key, its secret included, goes to stdout once; the reminder that the secret cannot be shown again\n' +
-        'goes to stderr, so stdout can be piped straight into a password manager. Exit 3: no answer came, the key\n' +
-        'may exist; check with `keys list` before creating it again.',
+        'goes to stderr, so stdout can be piped straight into a password manager. Exit 3: the request was sent but\n' +
+        'its answer did not come or could not be read, so the key may exist; check with `keys list` before creating\n' +
+        'it again.',
     )
     .action(async (options: { sub?: string; permissions?: string; ip?: string; note?: string; json?: boolean }) => {
       setExit(await runKeysCreate(options, context(globals())));

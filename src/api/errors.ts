@@ -157,8 +157,11 @@ function causeText(cause: unknown): string {
   return 'unknown error';
 }
 
-/** Keeps error text to one short line: service messages and HTML pages can be long. */
-export function oneLine(text: string, max = 160): string {
+/**
+ * Keeps error text to one line (the console wraps it, whole): whitespace runs become one space, and only a
+ * message past 1,000 characters (an HTML page, a dump) is cut.
+ */
+export function oneLine(text: string, max = 1000): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }

@@ -214,7 +214,7 @@ function Review({ review, state, mode, width, height }: { review: NewKeyRequest;
   const status: Array<{ text: string; color?: string }> = [];
   if (mode === 'reviewSending') status.push({ text: '' }); // the spinner's line
   else if (failed?.outcomeUnknown) {
-    for (const line of wrapText('⚠ The request was sent but no answer came: the key may exist.', width)) status.push({ text: line, color: theme.warn });
+    for (const line of wrapText('⚠ The request was sent, but its answer did not come or could not be read: the key may exist.', width)) status.push({ text: line, color: theme.warn });
     for (const line of wrapText('Press r to open the key list, refreshed, and check before trying again. Nothing is resent.', width)) status.push({ text: line });
   } else if (failed) {
     const canRetry = retryable(failed.error);
