@@ -41,6 +41,8 @@ export interface ExchangeInfo {
   /** HTTP status, or undefined when no answer came. */
   status?: number;
   ok: boolean;
+  /** The caller gave up on it (an export cancelled, a screen left): not a failure of the service. */
+  cancelled?: boolean;
   latencyMs: number;
   attempt: number;
 }

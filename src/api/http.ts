@@ -488,7 +488,8 @@ export function createSignedClient(config: ClientConfig): SignedClient {
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onCallerAbort);
-      report({ operation, method, path: `${prefix}${spec.path}`, status, ok, latencyMs: Math.round(performance.now() - started), attempt });
+      const cancelled = !ok && status === undefined && signal?.aborted === true;
+      report({ operation, method, path: `${prefix}${spec.path}`, status, ok, ...(cancelled ? { cancelled } : {}), latencyMs: Math.round(performance.now() - started), attempt });
     }
   }
 

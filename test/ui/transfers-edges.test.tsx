@@ -304,7 +304,22 @@ describe('point 6: what the screen says matches what the keys do', () => {
     await c.waitForNoText('Export transfers');
   });
 
-  test.todo('the status bar says "cancelled", not "✗ list transfers no answer", after a cancelled export (needs ExchangeInfo to say aborted, and StatusBar)');
+  test('the status bar says "cancelled", not "✗ list transfers no answer", after a cancelled export', async () => {
+    c = await startConsole({ columns: 100, rows: 30 });
+    await openTransfers(c, { startTime: '7d', limit: '10' });
+    c.sandbox.setFaultRates({ latencyMs: 300 });
+    await c.press('x');
+    await c.press('a');
+    await c.press('enter');
+    await c.waitForText(/[1-9]\d* pages? · \d+ rows · esc cancels/, 5000);
+    await c.press('esc');
+    await c.waitForText('Export cancelled');
+    c.sandbox.setFaultRates({});
+    const status = c.frame().split('\n').at(-2)!;
+    expect(status).toContain('list transfers cancelled');
+    expect(status).not.toContain('no answer');
+    expect(status).not.toContain('✗');
+  });
 
   test('NO_COLOR: the export choice is marked with › and inverse/bold, not colour alone', async () => {
     c = await startConsole({ columns: 80, rows: 24, noColor: true });

@@ -21,13 +21,13 @@ export function StatusBar({ width }: { width: number }) {
   const whoRoom = Math.min(displayWidth(full), Math.max(8, Math.floor(width * 0.4)));
   const who = fit(full, whoRoom);
   const what = last
-    ? `${last.ok ? '✓' : '✗'} ${sanitize(last.operation)} ${last.status ?? 'no answer'} · ${last.latencyMs} ms${last.attempt > 1 ? ` · try ${last.attempt}` : ''}`
+    ? `${last.ok ? '✓' : last.cancelled ? '–' : '✗'} ${sanitize(last.operation)} ${last.status ?? (last.cancelled ? 'cancelled' : 'no answer')} · ${last.latencyMs} ms${last.attempt > 1 ? ` · try ${last.attempt}` : ''}`
     : 'no request yet';
   const room = Math.max(0, width - whoRoom - 1);
   return (
     <Box width={width} height={1} overflow="hidden">
       <Text>
-        <Text color={last && !last.ok ? theme.error : theme.muted}>{fit(what, room)}</Text>
+        <Text color={last && !last.ok && !last.cancelled ? theme.error : theme.muted}>{fit(what, room)}</Text>
         <Text color={theme.muted}> {who}</Text>
       </Text>
     </Box>
