@@ -15,7 +15,8 @@ export type BrokerErrorKind =
  * 'sent' the request may have been written but no answer's headers came, 'answer' the headers came (the
  * status is known) and the body did not arrive whole or cannot be read.
  */
-export type ExchangeStage = 'connect' | 'sent' | 'answer';
+/** How far an exchange got; 'gateway': a proxy in front of the service answered 502/504 for it. */
+export type ExchangeStage = 'connect' | 'sent' | 'answer' | 'gateway';
 
 export interface BrokerErrorDetails {
   kind: BrokerErrorKind;
@@ -138,6 +139,10 @@ function describe(d: BrokerErrorDetails): string {
     case 'malformed':
       return `${d.operation} got an unexpected answer from the service${d.serviceMessage ? ` (${oneLine(d.serviceMessage)})` : ''}`;
     case 'outcome-unknown': {
+      if (d.stage === 'gateway') {
+        const said = d.serviceMessage ? ` (${oneLine(d.serviceMessage)})` : '';
+        return `${d.operation}: a gateway answered HTTP ${d.status ?? '?'}${said}; the service behind it may have done the request — ${AGAIN}`;
+      }
       if (d.stage === 'answer') {
         const why = d.serviceMessage ? `: ${oneLine(d.serviceMessage)}` : '';
         const excerpt = d.answerExcerpt === undefined ? '' : `; it began ${d.answerExcerpt}`;

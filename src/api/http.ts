@@ -473,6 +473,12 @@ export function createSignedClient(config: ClientConfig): SignedClient {
           new BrokerError({ kind: 'service', operation, status, serviceMessage: where, hint: 'redirects are not followed (the API key is not sent elsewhere): check the base URL' }),
         );
       }
+      // A gateway in front of the service said it lost the upstream (502) or gave up waiting (504): the service
+      // behind it may have made the key. For a create that is an unknown outcome, not a failure.
+      if (method === 'POST' && (status === 502 || status === 504)) {
+        const said = serviceErrorFromBody(operation, status, text, undefined);
+        return failed(new BrokerError({ kind: 'outcome-unknown', operation, status, stage: 'gateway', serviceMessage: said.serviceMessage }));
+      }
       const dateMs = dateHeader === undefined ? Number.NaN : Date.parse(dateHeader);
       const retryAfterMs = parseRetryAfter(header(response.headers, 'retry-after'), Number.isNaN(dateMs) ? now() + offsetMs : dateMs);
       let error = serviceErrorFromBody(operation, status, text, retryAfterMs);

@@ -271,6 +271,15 @@ const ROWS: Row[] = [
   // Server errors.
   ...[500, 502, 503].map((status): Row => ({ name: `${status} (GET: retried)`, command: 'list', handler: (_req, res) => json(res, status, { code: status, msg: 'server trouble' }), code: EXIT.failure, line: new RegExp(`^error: list keys failed \\(HTTP ${status} code ${status}\\): server trouble$`), gets: 3, posts: 0 })),
   { name: '503 (POST: never retried)', command: 'create', handler: (_req, res) => json(res, 503, { code: 503, msg: 'busy' }), code: EXIT.failure, line: /^error: create key failed \(HTTP 503 code 503\): busy$/, gets: 0, posts: 1 },
+  ...[502, 504].map((status): Row => ({
+    name: `${status} from a gateway (POST: unknown, the service behind it may have made the key)`,
+    command: 'create',
+    handler: (_req, res) => { res.writeHead(status, { 'Content-Type': 'text/html' }); res.end(`<html><head><title>${status} Gateway</title></head></html>`); },
+    code: EXIT.outcomeUnknown,
+    line: new RegExp(`^error: create key: a gateway answered HTTP ${status} \\(${status} Gateway\\); the service behind it may have done the request — it may have taken effect`),
+    gets: 0,
+    posts: 1,
+  })),
 
   // Rate limiting: Retry-After waited out up to 10 s, a longer one fails at once saying when.
   { name: '429 Retry-After 0 (backoff still applies)', command: 'list', handler: (_req, res) => json(res, 429, { code: 429, msg: 'slow down' }, { 'Retry-After': '0' }), code: EXIT.failure, line: /^error: list keys failed \(HTTP 429 code 429\): slow down — rate limited: wait and try again$/, gets: 3, posts: 0 },
