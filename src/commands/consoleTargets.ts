@@ -4,6 +4,7 @@
 import type { BrokerApi, ClientConfig, ExchangeInfo } from '../api/contract';
 import { BrokerError } from '../api/errors';
 import { createBrokerApi } from '../api/operations';
+import { loadClockOffset, saveClockOffset } from '../config/clockOffsets';
 import { DEFAULT_API_KEY_HEADER } from '../api/signing';
 import { memoryRecentSubAccounts, openRecentSubAccounts, type RecentSubAccounts } from '../config/recentSubAccounts';
 import { checkBaseUrl } from '../credentials/fromEnvironment';
@@ -39,6 +40,18 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
   let problem: StartupProblem | undefined;
   let nextId = 1;
 
+  // A live target starts with the clock offset last measured against its base URL, and leaves the one it
+  // ended with for the next run (as the commands do: a 700003 need not be met again).
+  const offsets = new Map<BrokerApi, { baseUrl: string; before: number }>();
+  const release = async (api: BrokerApi): Promise<void> => {
+    const remembered = offsets.get(api);
+    offsets.delete(api);
+    if (remembered && Math.round(api.clockOffsetMs()) !== remembered.before) {
+      await saveClockOffset(options.folder, remembered.baseUrl, api.clockOffsetMs()).catch(() => undefined);
+    }
+    await api.close().catch(() => undefined);
+  };
+
   const recentFor = async (key: string): Promise<RecentSubAccounts> => {
     try {
       return await openRecentSubAccounts(options.folder, key);
@@ -64,7 +77,7 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
     current = { ...next, id: nextId++, exchanges, exporter: fileExporter(next.api, options.exportFolder) };
     problem = undefined;
     for (const listener of listeners) listener();
-    await previous?.api.close().catch(() => undefined);
+    if (previous) await release(previous.api);
     if (previous?.mode === 'demo' && next.mode !== 'demo') {
       await sandbox?.close().catch(() => undefined);
       sandbox = undefined;
@@ -72,7 +85,9 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
   }
 
   const live = (config: ClientConfig, profile: string, source: string) => async (exchanges: ExchangeLog) => {
-    const api = createBrokerApi(clientConfig(config, exchanges));
+    const before = await loadClockOffset(options.folder, config.baseUrl);
+    const api = createBrokerApi({ ...clientConfig(config, exchanges), ...(before !== undefined ? { initialClockOffsetMs: before } : {}) });
+    offsets.set(api, { baseUrl: config.baseUrl, before: before ?? 0 });
     return { api, mode: 'live' as const, host: new URL(config.baseUrl).host, profile, credentialSource: source, recent: await recentFor(config.baseUrl), suggestions: [] };
   };
 
@@ -182,7 +197,7 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
       return checked;
     },
     async close() {
-      await current?.api.close().catch(() => undefined);
+      if (current) await release(current.api);
       await sandbox?.close().catch(() => undefined);
     },
   };
