@@ -1,5 +1,5 @@
 // `npm run bench`: each figure is a ratio against a baseline measured in the same run, on this machine.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { join } from 'node:path';
 import { request } from 'undici';
@@ -7,30 +7,7 @@ import { createBrokerApi } from '../src/api/operations';
 import { signQuery } from '../src/api/signing';
 import { startSandbox } from '../src/sandbox/server';
 import { type LoadResult, rssSampler, runLoad, spawnSandbox } from './load';
-
-// Run from the project root (scripts/bench.mjs), wherever the bundled copy of this file lives.
-const ROOT = process.cwd();
-const BIN = join(ROOT, 'dist', 'broker-console.js');
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
-
-function timeCommand(args: string[], runs: number, env: NodeJS.ProcessEnv = process.env): number {
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const start = process.hrtime.bigint();
-    const result = spawnSync(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
-    if (result.status !== 0) throw new Error(`${args.join(' ')} failed: ${result.stderr.toString()}`);
-    times.push(Number(process.hrtime.bigint() - start) / 1e6);
-  }
-  return median(times);
-}
-
-function row(name: string, value: string, baseline: string, ratio: number): void {
-  console.log(`${name.padEnd(44)} ${value.padStart(12)}  vs ${baseline.padStart(12)}  ratio ${ratio.toFixed(2)}`);
-}
+import { BIN, ROOT, row, timeCommand } from './util';
 
 async function startup(): Promise<void> {
   const bare = timeCommand(['-e', '0'], 15);
