@@ -31,14 +31,14 @@ export class TmuxSession {
   async keys(...keys: string[]): Promise<void> {
     for (const key of keys) {
       this.tmux('send-keys', '-t', this.name, key);
-      await sleep(60);
+      await sleep(25);
     }
   }
 
   /** Types literal text. */
   async type(text: string): Promise<void> {
     this.tmux('send-keys', '-t', this.name, '-l', text);
-    await sleep(120);
+    await sleep(40);
   }
 
   /**
@@ -48,7 +48,7 @@ export class TmuxSession {
   async write(text: string): Promise<void> {
     const hex = [...Buffer.from(text, 'utf8')].map((b) => b.toString(16).padStart(2, '0'));
     this.tmux('send-keys', '-t', this.name, '-H', ...hex);
-    await sleep(60);
+    await sleep(25);
   }
 
   /**
@@ -60,7 +60,7 @@ export class TmuxSession {
     const buffer = `${this.name}-paste`;
     execFileSync('tmux', ['-L', this.socket, 'load-buffer', '-b', buffer, '-'], { input: text });
     this.tmux('paste-buffer', '-p', '-d', ...(opts.keepLineFeeds ? ['-r'] : []), '-b', buffer, '-t', this.name);
-    await sleep(60);
+    await sleep(25);
   }
 
   /** Resizes the window (and so the pane) to columns x rows; the program gets SIGWINCH. */
@@ -113,7 +113,7 @@ export class TmuxSession {
     while (Date.now() < deadline) {
       last = this.screen();
       if (test(last)) return last;
-      await sleep(50);
+      await sleep(25);
     }
     throw new Error(`timed out waiting for ${String(predicate)}; screen was:\n${last}`);
   }

@@ -27,11 +27,11 @@ interface RawAnswer {
 }
 
 /** Writes raw bytes, reads until the server closes (or `waitMs`). */
-function raw(data: string | Buffer, waitMs = 6000): Promise<RawAnswer> {
+function raw(data: string | Buffer, waitMs = 6000, at = port): Promise<RawAnswer> {
   return new Promise((resolve) => {
     const started = Date.now();
     const chunks: Buffer[] = [];
-    const socket = connect(port, '127.0.0.1', () => socket.write(data));
+    const socket = connect(at, '127.0.0.1', () => socket.write(data));
     const done = (closed: boolean): void => {
       clearTimeout(timer);
       const text = Buffer.concat(chunks).toString('latin1');
@@ -78,52 +78,65 @@ describe("parser-level errors get the service's envelope, then the socket closes
   });
 });
 
-describe('deadlines', () => {
+// Each case waits out a deadline of seconds: they run at once, each against a sandbox of its own.
+describe.concurrent('deadlines', () => {
   const promisedPost = (key: string | undefined): string =>
     `POST ${KEYS_PATH}?recvWindow=5000 HTTP/1.1\r\nHost: x\r\n${key ? `X-MEXC-APIKEY: ${key}\r\n` : ''}Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"sub`;
+  const own = async <T,>(body: (sandbox: RunningSandbox, at: number) => Promise<T>): Promise<T> => {
+    const sandbox = await startSandbox({ seed: 5 });
+    try {
+      return await body(sandbox, Number(new URL(sandbox.baseUrl).port));
+    } finally {
+      await sandbox.close();
+    }
+  };
 
-  it('a POST whose promised body never comes: 408 in the envelope within ~2 s, socket closed, logged as 408', async () => {
-    const before = sb.requests().length;
-    const answer = await raw(promisedPost(sb.apiKey));
-    expect(answer.status).toBe(408);
-    expect(envelopeOf(answer)).toEqual({ code: 408, msg: 'Request Timeout: the request did not arrive in time (the body did not arrive within 2 s)' });
-    expect(answer.closed).toBe(true);
-    expect(answer.closedAfterMs).toBeGreaterThanOrEqual(BODY_DEADLINE_MS - 50);
-    expect(answer.closedAfterMs).toBeLessThan(BODY_DEADLINE_MS + 1000);
-    expect(sb.requests().slice(before).map((r) => [r.method, r.status])).toEqual([['POST', 408]]);
-  });
+  it('a POST whose promised body never comes: 408 in the envelope within ~2 s, socket closed, logged as 408', () =>
+    own(async (sandbox, at) => {
+      const answer = await raw(promisedPost(sandbox.apiKey), 6000, at);
+      expect(answer.status).toBe(408);
+      expect(envelopeOf(answer)).toEqual({ code: 408, msg: 'Request Timeout: the request did not arrive in time (the body did not arrive within 2 s)' });
+      expect(answer.closed).toBe(true);
+      expect(answer.closedAfterMs).toBeGreaterThanOrEqual(BODY_DEADLINE_MS - 50);
+      expect(answer.closedAfterMs).toBeLessThan(BODY_DEADLINE_MS + 1000);
+      expect(sandbox.requests().map((r) => [r.method, r.status])).toEqual([['POST', 408]]);
+    }));
 
-  it('answered early (no API key) while the body is still owed: the answer closes the connection', async () => {
-    const answer = await raw(promisedPost(undefined));
-    expect(answer.status).toBe(401);
-    expect(answer.headers.connection).toBe('close');
-    expect(answer.closed).toBe(true);
-    expect(answer.closedAfterMs).toBeLessThan(1000);
-  });
+  it('answered early (no API key) while the body is still owed: the answer closes the connection', () =>
+    own(async (_sandbox, at) => {
+      const answer = await raw(promisedPost(undefined), 6000, at);
+      expect(answer.status).toBe(401);
+      expect(answer.headers.connection).toBe('close');
+      expect(answer.closed).toBe(true);
+      expect(answer.closedAfterMs).toBeLessThan(1000);
+    }));
 
-  it("a long fault delay before a body that never comes: Node's request deadline (3 s) still closes it", async () => {
-    sb.queueFaults({ kind: 'delay', ms: 10_000 });
-    const answer = await raw(promisedPost(sb.apiKey));
-    expect(answer.status).toBe(408);
-    expect(answer.closed).toBe(true);
-    expect(answer.closedAfterMs).toBeLessThan(4500);
-  });
+  it("a long fault delay before a body that never comes: Node's request deadline (3 s) still closes it", () =>
+    own(async (sandbox, at) => {
+      sandbox.queueFaults({ kind: 'delay', ms: 10_000 });
+      const answer = await raw(promisedPost(sandbox.apiKey), 6000, at);
+      expect(answer.status).toBe(408);
+      expect(answer.closed).toBe(true);
+      expect(answer.closedAfterMs).toBeLessThan(4500);
+    }));
 
-  it('headers that never end: 408 in the envelope within ~2 s', async () => {
-    const answer = await raw(`GET ${KEYS_PATH} HTTP/1.1\r\nHost: x\r\n`);
-    expect(answer.status).toBe(408);
-    expect((envelopeOf(answer) as { code: number }).code).toBe(408);
-    expect(answer.closed).toBe(true);
-    expect(answer.closedAfterMs).toBeLessThan(3500);
-  });
+  it('headers that never end: 408 in the envelope within ~2 s', () =>
+    own(async (_sandbox, at) => {
+      const answer = await raw(`GET ${KEYS_PATH} HTTP/1.1\r\nHost: x\r\n`, 6000, at);
+      expect(answer.status).toBe(408);
+      expect((envelopeOf(answer) as { code: number }).code).toBe(408);
+      expect(answer.closed).toBe(true);
+      expect(answer.closedAfterMs).toBeLessThan(3500);
+    }));
 
-  it('a slow answer to a complete request is not cut (the deadlines are for receiving)', async () => {
-    sb.queueFaults({ kind: 'delay', ms: 3500 });
-    const started = Date.now();
-    const result = await call(sb, { path: KEYS_PATH, params: [['subAccount', sb.subAccounts[0] ?? '']] });
-    expect(result.status).toBe(200);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(3500);
-  });
+  it('a slow answer to a complete request is not cut (the deadlines are for receiving)', () =>
+    own(async (sandbox) => {
+      sandbox.queueFaults({ kind: 'delay', ms: 3500 });
+      const started = Date.now();
+      const result = await call(sandbox, { path: KEYS_PATH, params: [['subAccount', sandbox.subAccounts[0] ?? '']] });
+      expect(result.status).toBe(200);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(3500);
+    }));
 });
 
 describe('the request log is bounded in bytes', () => {

@@ -146,7 +146,12 @@ export async function startConsole(options: ConsoleOptions = {}): Promise<TestCo
   const { stdout } = terminal;
 
   const rawFrame = () => stdout.lastFrame() ?? '';
-  const frame = () => stripVTControlCharacters(rawFrame());
+  // Waits poll the frame often: strip each frame once, not on every poll.
+  let stripped = { count: -1, text: '' };
+  const frame = () => {
+    if (stripped.count !== stdout.frames.length) stripped = { count: stdout.frames.length, text: stripVTControlCharacters(rawFrame()) };
+    return stripped.text;
+  };
 
   /** Until every key written is read and handled, and what the last one started has rendered. */
   const drained = async () => {
@@ -185,11 +190,9 @@ export async function startConsole(options: ConsoleOptions = {}): Promise<TestCo
     copies,
     exportDir,
     async press(key) {
-      const before = stdout.frames.length;
       terminal.write(keyOf(key));
+      // Handled and rendered; what it started (a request) is waited for with waitForText and friends.
       await drained();
-      // Most keys redraw at once; give the ones that start work a moment to show it.
-      await waitForFrameAfter(before, 40);
     },
     async type(text) {
       for (const ch of text) {
