@@ -9,13 +9,13 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { clockHint, describeSkew } from '../../src/api/clock';
 import { createBrokerApi } from '../../src/api/operations';
-import { type CommandContext, EXIT } from '../../src/commands/context';
+import { EXIT } from '../../src/commands/context';
 import { runKeysCreate } from '../../src/commands/keysCreate';
 import { runKeysList } from '../../src/commands/keysList';
 import { CLOCK_OFFSETS_FILE, MAX_CLOCK_OFFSETS, loadClockOffset, saveClockOffset } from '../../src/config/clockOffsets';
 import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
-import { capture } from '../commands/helpers';
+import { testContext } from '../commands/helpers';
 
 let folder: string;
 beforeEach(() => {
@@ -31,19 +31,7 @@ afterAll(async () => {
 });
 
 function context(env: Record<string, string>, client: Record<string, unknown> = {}) {
-  const out = capture();
-  const err = capture();
-  const ctx: CommandContext = {
-    stdout: out.stream,
-    stderr: err.stream,
-    stderrIsTTY: false,
-    env,
-    now: () => Date.now(),
-    globals: {},
-    createApi: (config) => createBrokerApi({ ...config, retryBaseDelayMs: 20, ...client }),
-    configFolder: folder,
-  };
-  return { ctx, out, err };
+  return testContext(undefined, { env, createApi: (config) => createBrokerApi({ ...config, retryBaseDelayMs: 20, ...client }), configFolder: folder });
 }
 
 function envOf(sb: { baseUrl: string; apiKey: string; secretKey: string }): Record<string, string> {

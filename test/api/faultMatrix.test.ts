@@ -11,11 +11,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createBrokerApi } from '../../src/api/operations';
-import { type CommandContext, EXIT } from '../../src/commands/context';
+import { EXIT } from '../../src/commands/context';
 import { runKeysCreate } from '../../src/commands/keysCreate';
 import { runKeysList } from '../../src/commands/keysList';
 import { runTransfers } from '../../src/commands/transfers';
-import { buildCli, capture } from '../commands/helpers';
+import { type TestContext, buildCli, testContext } from '../commands/helpers';
 
 /** 250,000 rows, built before any test: the server must answer at once, not spend the client's deadline building it. */
 const HUGE_PAGE = `[${Array.from({ length: 250_000 }, (_, i) => `{"tranId":"${i}","asset":"A","amount":"1","fromAccountType":"SPOT","toAccountType":"FUTURE","status":"SUCCESS","timestamp":1}`).join(',')}]`;
@@ -152,22 +152,18 @@ afterAll(() => {
   rmSync(home, { recursive: true, force: true });
 });
 
-function context(baseUrl: string, env: Record<string, string> = {}, client: Record<string, unknown> = {}): { ctx: CommandContext; out: ReturnType<typeof capture>; err: ReturnType<typeof capture> } {
-  const out = capture();
-  const err = capture();
-  const ctx: CommandContext = {
-    stdout: out.stream,
-    stderr: err.stream,
-    stderrIsTTY: false,
-    env: { BROKER_BASE_URL: baseUrl, BROKER_API_KEY: API_KEY, BROKER_API_SECRET: 'fault-matrix-secret', ...env },
-    now: () => Date.now(),
-    globals: { timeoutMs: TIMEOUT_MS },
-    // The real retry policy (3 tries for a GET), with a short backoff so the matrix stays quick.
-    createApi: (config) => createBrokerApi({ ...config, retryBaseDelayMs: 20, ...client }),
-    // A folder of its own for each run: a clock offset one row remembers never meets another row's server.
-    configFolder: join(home, `config-${(runs += 1)}`),
-  };
-  return { ctx, out, err };
+function context(baseUrl: string, env: Record<string, string> = {}, client: Record<string, unknown> = {}): TestContext {
+  return testContext(
+    undefined,
+    {
+      env: { BROKER_BASE_URL: baseUrl, BROKER_API_KEY: API_KEY, BROKER_API_SECRET: 'fault-matrix-secret', ...env },
+      // The real retry policy (3 tries for a GET), with a short backoff so the matrix stays quick.
+      createApi: (config) => createBrokerApi({ ...config, retryBaseDelayMs: 20, ...client }),
+      // A folder of its own for each run: a clock offset one row remembers never meets another row's server.
+      configFolder: join(home, `config-${(runs += 1)}`),
+    },
+    { timeoutMs: TIMEOUT_MS },
+  );
 }
 
 type Command = 'list' | 'create' | 'transfers';

@@ -17,7 +17,7 @@ import { runTransfers } from '../../src/commands/transfers';
 import { credentialsFromEnvironment } from '../../src/credentials/fromEnvironment';
 import type { Keychain, StoredCredentials } from '../../src/credentials/keychain';
 import { saveProfile } from '../../src/credentials/profiles';
-import { capture, runCli } from './helpers';
+import { runCli, testContext } from './helpers';
 
 let server: Server;
 let baseUrl: string;
@@ -57,20 +57,7 @@ function memoryKeychain(entries: Record<string, StoredCredentials> = {}): Keycha
 }
 
 function context(env: Record<string, string>, globals: GlobalOptions = {}, overrides: Partial<CommandContext> = {}) {
-  const out = capture();
-  const err = capture();
-  const ctx: CommandContext = {
-    stdout: out.stream,
-    stderr: err.stream,
-    stderrIsTTY: false,
-    env,
-    now: () => Date.UTC(2026, 0, 1),
-    globals,
-    createApi: (config) => createBrokerApi(config),
-    configFolder: join(home, 'empty'),
-    ...overrides,
-  };
-  return { ctx, out, err };
+  return testContext(undefined, { env, now: () => Date.UTC(2026, 0, 1), createApi: (config) => createBrokerApi(config), configFolder: join(home, 'empty'), ...overrides }, globals);
 }
 
 type Run = (ctx: CommandContext) => Promise<number>;
