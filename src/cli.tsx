@@ -169,8 +169,9 @@ export function buildProgram(
     .option('--api-key <key>', 'master API key of the sandbox')
     // The one secret flag allowed (DESIGN §4): the sandbox's own throwaway secret.
     .option('--secret-key <secret>', 'master secret of the sandbox (a throwaway)')
+    .option('--transfers <n>', 'transfers in the seeded history (default 24000; at most 4000000)', wholeNumber(0, 4_000_000))
     .option('--json', 'print one JSON line with baseUrl, apiKey, secretKey, subAccounts')
-    .action(async (options: { host?: string; port?: number; seed?: number; apiKey?: string; secretKey?: string; json?: boolean }) => {
+    .action(async (options: { host?: string; port?: number; seed?: number; apiKey?: string; secretKey?: string; transfers?: number; json?: boolean }) => {
       // It keeps serving after this returns; its own SIGINT/SIGTERM handler closes it and exits.
       const { runSandboxCommand } = await import('./commands/sandbox');
       await runSandboxCommand(options);

@@ -45,10 +45,17 @@ export interface ExchangeInfo {
   cancelled?: boolean;
   latencyMs: number;
   attempt: number;
+  /** The wait the answer asked for (its Retry-After header, e.g. on a 429), when it gave a readable one. */
+  retryAfterMs?: number;
 }
 
 export interface CallOptions {
   signal?: AbortSignal;
+  /**
+   * Called after each HTTP exchange of this call (every try, the client's own retries included), after the
+   * client's onExchange: what a caller pacing its requests (an export's page loop) learns from. Never sees secrets.
+   */
+  onExchange?: (exchange: ExchangeInfo) => void;
 }
 
 export interface BrokerApi {

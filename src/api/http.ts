@@ -64,6 +64,8 @@ export interface SignedRequest<T> {
   /** Keys whose JSON number values are kept as their text (quoted before parsing): amounts stay exact. */
   numbersAsText?: readonly string[];
   signal?: AbortSignal;
+  /** Told of each exchange of this request after config.onExchange (see CallOptions.onExchange). */
+  onExchange?: (exchange: ExchangeInfo) => void;
 }
 
 export interface SignedClient {
@@ -386,11 +388,13 @@ export function createSignedClient(config: ClientConfig): SignedClient {
     return skew;
   }
 
-  function report(info: ExchangeInfo): void {
-    try {
-      config.onExchange?.(info);
-    } catch {
-      // A failing observer (status bar, log) must not fail the request.
+  function report(info: ExchangeInfo, own?: (exchange: ExchangeInfo) => void): void {
+    for (const observer of [config.onExchange, own]) {
+      try {
+        observer?.(info);
+      } catch {
+        // A failing observer (status bar, log, pacer) must not fail the request.
+      }
     }
   }
 
@@ -423,6 +427,7 @@ export function createSignedClient(config: ClientConfig): SignedClient {
     const started = performance.now();
     let status: number | undefined;
     let ok = false;
+    let retryAfterMs: number | undefined;
     try {
       const response = await (await pool.pool).request({
         method,
@@ -480,7 +485,7 @@ export function createSignedClient(config: ClientConfig): SignedClient {
         return failed(new BrokerError({ kind: 'outcome-unknown', operation, status, stage: 'gateway', serviceMessage: said.serviceMessage }));
       }
       const dateMs = dateHeader === undefined ? Number.NaN : Date.parse(dateHeader);
-      const retryAfterMs = parseRetryAfter(header(response.headers, 'retry-after'), Number.isNaN(dateMs) ? now() + offsetMs : dateMs);
+      retryAfterMs = parseRetryAfter(header(response.headers, 'retry-after'), Number.isNaN(dateMs) ? now() + offsetMs : dateMs);
       let error = serviceErrorFromBody(operation, status, text, retryAfterMs);
       const clockSkewed = error.code === TIMESTAMP_OUTSIDE_RECV_WINDOW;
       // A 700003 proves the clocks disagree: take the measurement even below the usual threshold.
@@ -495,7 +500,20 @@ export function createSignedClient(config: ClientConfig): SignedClient {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onCallerAbort);
       const cancelled = !ok && status === undefined && signal?.aborted === true;
-      report({ operation, method, path: `${prefix}${spec.path}`, status, ok, ...(cancelled ? { cancelled } : {}), latencyMs: Math.round(performance.now() - started), attempt });
+      report(
+        {
+          operation,
+          method,
+          path: `${prefix}${spec.path}`,
+          status,
+          ok,
+          ...(cancelled ? { cancelled } : {}),
+          latencyMs: Math.round(performance.now() - started),
+          attempt,
+          ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+        },
+        spec.onExchange,
+      );
     }
   }
 

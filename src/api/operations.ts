@@ -89,6 +89,7 @@ export function createBrokerApi(config: ClientConfig): BrokerApi {
         schema: WireKeyList,
         maxBytes: ANSWER_LIMITS.listSubAccountKeys,
         signal: options?.signal,
+        onExchange: options?.onExchange,
       });
       return wire.subAccount.map(toSubAccountKey);
     },
@@ -108,6 +109,7 @@ export function createBrokerApi(config: ClientConfig): BrokerApi {
         schema: WireCreatedKey,
         maxBytes: ANSWER_LIMITS.createSubAccountKey,
         signal: options?.signal,
+        onExchange: options?.onExchange,
       });
       // The secret is shown once: fields the answer leaves out fall back to what was asked, never to an error.
       return {
@@ -142,6 +144,7 @@ export function createBrokerApi(config: ClientConfig): BrokerApi {
         // An amount sent as a JSON number keeps its digits as written (0.10 stays "0.10").
         numbersAsText: ['amount'],
         signal: options?.signal,
+        onExchange: options?.onExchange,
       });
       // The service sends at most the page size asked for (default and maximum 500): more is its error.
       const pageSize = query.limit ?? DEFAULT_PAGE_SIZE;

@@ -1,4 +1,5 @@
 // `broker-console sandbox`: run the embedded sandbox alone until SIGINT/SIGTERM, saying how to reach it.
+import { SEEDED_TRANSFER_COUNT } from '../sandbox/seedTransfers';
 import { startSandbox } from '../sandbox/server';
 import type { RunningSandbox } from '../sandbox/types';
 import { sanitize, toJson } from '../terminal/text';
@@ -9,6 +10,8 @@ export interface SandboxCommandOptions {
   seed?: number;
   apiKey?: string;
   secretKey?: string;
+  /** Transfers in the seeded history (default 24,000): benchmarks and tests scale the data with it. */
+  transfers?: number;
   json?: boolean;
 }
 
@@ -32,8 +35,9 @@ export async function runSandboxCommand(
     seed: opts.seed,
     apiKey: opts.apiKey,
     secretKey: opts.secretKey,
+    transfers: opts.transfers,
   });
-  out.write(opts.json ? `${describeJson(sandbox)}\n` : describeText(sandbox, opts.seed ?? 1));
+  out.write(opts.json ? `${describeJson(sandbox)}\n` : describeText(sandbox, opts.seed ?? 1, opts.transfers ?? SEEDED_TRANSFER_COUNT));
   if (hooks.handleSignals === false) return sandbox;
 
   const exit = hooks.exit ?? ((code: number) => process.exit(code));
@@ -62,13 +66,13 @@ function describeJson(sandbox: RunningSandbox): string {
 }
 
 /** Values the operator gave (--api-key, --secret-key, --host) are echoed sanitised. */
-function describeText(sandbox: RunningSandbox, seed: number): string {
+function describeText(sandbox: RunningSandbox, seed: number, transfers: number): string {
   return [
     `base URL:     ${sanitize(sandbox.baseUrl)}`,
     `API key:      ${sanitize(sandbox.apiKey)}`,
     `secret key:   ${sanitize(sandbox.secretKey)}`,
     `sub-accounts: ${sanitize(sandbox.subAccounts.join(', '))}`,
-    `(sandbox with seed ${seed}; API key header ${sanitize(sandbox.apiKeyHeader)}; Ctrl-C stops it)`,
+    `(sandbox with seed ${seed} and ${transfers.toLocaleString('en-US')} transfers; API key header ${sanitize(sandbox.apiKeyHeader)}; Ctrl-C stops it)`,
     '',
   ].join('\n');
 }

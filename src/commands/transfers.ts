@@ -1,10 +1,11 @@
 // `transfers --from-type T --to-type T [filters] [--page N] [--limit N] [--all] [--format table|json|csv]`.
-// Rows are streamed as each page arrives: nothing holds more than one page, and writes await 'drain'.
+// Rows are streamed as each page arrives, a page written in blocks (one write per page or per 64 KiB, each
+// awaiting 'drain') while the next page is fetched: nothing holds more than two pages.
 import { DEFAULT_PAGE_SIZE, type Transfer } from '../api/types';
 import { type TransferQueryInput, validateTransferQuery } from '../api/validation';
 import { AssetTotals, COUNTED_STATUS } from '../export/totals';
 import { MAX_MAX_PAGES, type PageVisit, PagingStopped, forEachTransferPage } from '../export/transferPages';
-import { type TextSink, csvWriter, jsonWriter } from '../export/transferWriters';
+import { type RowWriter, type TextSink, csvWriter, jsonWriter, writeInBlocks } from '../export/transferWriters';
 import { displayWidth, sanitize } from '../terminal/text';
 import {
   type CommandContext,
@@ -78,9 +79,9 @@ interface Summary {
   all: boolean;
 }
 
-/** How rows reach stdout; end runs once after the last page that arrived (never after a failure). */
+/** How rows reach stdout, a page at a time; end runs once after the last page that arrived (never after a failure). */
 interface TransferOutput {
-  row(t: Transfer): Promise<void>;
+  rows(batch: readonly Transfer[]): Promise<void>;
   end(summary: Summary): Promise<void>;
 }
 
@@ -88,13 +89,14 @@ function tableWriter(write: TextSink): TransferOutput {
   let count = 0;
   // Only SUCCESS moved money: the totals count it alone, and say so (as the console's page totals do).
   const totals = new AssetTotals(COUNTED_STATUS);
+  const line = (t: Transfer): string => {
+    totals.add(t);
+    count += 1;
+    return `${transferTableLine(t)}\n`;
+  };
   return {
-    async row(t) {
-      if (count === 0) await write(`${tableLine(TABLE_COLUMNS, TABLE_COLUMNS.map((c) => c.header), TABLE_WIDTHS)}\n`);
-      await write(`${transferTableLine(t)}\n`);
-      totals.add(t);
-      count += 1;
-    },
+    rows: (batch) =>
+      writeInBlocks(write, batch, line, count === 0 && batch.length > 0 ? `${tableLine(TABLE_COLUMNS, TABLE_COLUMNS.map((c) => c.header), TABLE_WIDTHS)}\n` : ''),
     async end({ pages, lastPage, short, all }) {
       if (count === 0) {
         await write(all || lastPage === 1 ? 'no transfers match\n' : `no transfers on page ${lastPage}\n`);
@@ -116,8 +118,8 @@ function tableWriter(write: TextSink): TransferOutput {
   };
 }
 
-function plain(writer: { row(t: Transfer): Promise<void>; end(): Promise<void> }): TransferOutput {
-  return { row: (t) => writer.row(t), end: () => writer.end() };
+function plain(writer: RowWriter): TransferOutput {
+  return { rows: (batch) => writer.rows(batch), end: () => writer.end() };
 }
 
 export async function runTransfers(options: TransfersOptions, ctx: CommandContext): Promise<ExitCode> {
@@ -157,7 +159,7 @@ export async function runTransfers(options: TransfersOptions, ctx: CommandContex
   let rows = 0;
   const visit = async ({ page, rows: batch, last }: PageVisit): Promise<void> => {
     if (ctx.stderrIsTTY) printLines(ctx.stderr, [`page ${page}: ${batch.length} rows`]);
-    for (const transfer of batch) await output.row(transfer);
+    await output.rows(batch);
     summary.pages += 1;
     summary.lastPage = page;
     summary.short = last;

@@ -1,6 +1,7 @@
 // The console's export: this page or every page, to a CSV or JSON file in a folder, streamed, cancellable.
-// "Every page" always ends (transferPages.ts): a short page, a page repeating an earlier one, or the page
-// bound. When paging is stopped, the rows written so far (unique, pages 1..n in order) are kept in a
+// "Every page" is fetched at the largest page size (500), whatever the screen shows, paced and one page
+// ahead (transferPages.ts), and written a page at a time in blocks. It always ends: a short page, a page
+// repeating an earlier one, or the page bound. When paging is stopped, the rows written so far (unique, pages 1..n in order) are kept in a
 // complete document renamed "-incomplete", and the error says where; a cancel or any other failure
 // removes the partial file.
 import { createWriteStream, type WriteStream } from 'node:fs';
@@ -8,7 +9,8 @@ import { link, rm, unlink } from 'node:fs/promises';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import type { BrokerApi } from '../api/contract';
-import type { Transfer } from '../api/types';
+import { MAX_PAGE_SIZE, type Transfer } from '../api/types';
+import { RequestPacer } from './pacer';
 import { PagingStopped, forEachTransferPage } from './transferPages';
 import { csvWriter, jsonWriter } from './transferWriters';
 import type { ExportProgress, ExportRequest, ExportResult, TransferExporter } from './types';
@@ -23,29 +25,27 @@ export function fileExporter(api: BrokerApi, folder: string, now: () => number =
         if (!file.write(text)) await once(file, 'drain');
       };
       const writer = request.format === 'csv' ? csvWriter(write) : jsonWriter(write);
-      const writeRows = async (rows: readonly Transfer[]): Promise<void> => {
-        for (const row of rows) await writer.row(row);
-      };
       try {
         let result: { pages: number; rows: number };
         if (request.scope === 'page') {
           const rows = request.rows ?? (await api.listUniversalTransfers(request.query, { signal }));
-          await writeRows(rows);
+          await writer.rows(rows);
           result = { pages: 1, rows: rows.length };
           onProgress({ ...result, fraction: 1 });
         } else {
-          const query = { ...request.query, page: 1 };
+          // The page size of the screen does not matter to a file: the fewest requests fetch it.
+          const query = { ...request.query, page: 1, limit: MAX_PAGE_SIZE };
           let written = 0;
           result = await forEachTransferPage(
             api,
             query,
             async ({ page, rows, last }) => {
               if (signal.aborted) throw new Error('export cancelled');
-              await writeRows(rows);
+              await writer.rows(rows);
               written += rows.length;
               onProgress({ pages: page, rows: written, fraction: last ? 1 : timeFraction(query.startTime, query.endTime ?? now(), rows) });
             },
-            { signal, maxPages: request.maxPages },
+            { signal, maxPages: request.maxPages, pacer: new RequestPacer() },
           );
         }
         await writer.end();

@@ -1,8 +1,11 @@
-// Every page of a transfer query, in order, one page in memory at a time, and always ending: at the first
-// page shorter than the page size, at a page that brings a transfer already seen on ANY earlier page (a
-// service that ignores `page`, or alternates two pages), or after a bounded number of pages.
+// Every page of a transfer query, in order, and always ending: at the first page shorter than the page size,
+// at a page that brings a transfer already seen on ANY earlier page (a service that ignores `page`, or
+// alternates two pages), or after a bounded number of pages. The next page is fetched while the current one
+// is visited (written): at most two pages in memory, one being written and one arriving. Requests are paced
+// by what the service's 429s teach (pacer.ts).
 import type { BrokerApi } from '../api/contract';
 import { DEFAULT_PAGE_SIZE, type Transfer, type TransferQuery } from '../api/types';
+import { RequestPacer } from './pacer';
 
 export interface PageVisit {
   page: number;
@@ -48,11 +51,18 @@ export interface PagingOptions {
   signal?: AbortSignal;
   /** Pages fetched at most (from query.page on); default defaultMaxPages(limit). */
   maxPages?: number;
+  /** Paces the requests (one per export); default a new one for this call. */
+  pacer?: RequestPacer;
+  /** Fetch the next page while the current one is visited (default true). */
+  prefetch?: boolean;
 }
 
 /**
- * Fetches pages from query.page (default 1) until one comes back short; `visit` runs before the next fetch.
- * A page is checked against every earlier page before it is visited, so repeated rows are never written.
+ * Fetches pages from query.page (default 1) until one comes back short, visiting them in order. A page is
+ * checked against every earlier page before it is visited, so repeated rows are never written. While a page
+ * is visited the next one is already being fetched (never past a short page or the page bound, so no more
+ * requests are sent than without it); a visit that fails cancels that fetch, and a fetch that fails is
+ * reported only after the page before it was visited whole.
  * Throws PagingStopped for a repeat, or when `maxPages` full pages came and there may be more.
  */
 export async function forEachTransferPage(
@@ -61,44 +71,78 @@ export async function forEachTransferPage(
   visit: (visit: PageVisit) => Promise<void>,
   options: PagingOptions | AbortSignal = {},
 ): Promise<{ pages: number; rows: number }> {
-  const { signal, maxPages: asked } = options instanceof AbortSignal ? { signal: options, maxPages: undefined } : options;
+  const { signal, maxPages: asked, pacer = new RequestPacer(), prefetch = true }: PagingOptions = options instanceof AbortSignal ? { signal: options } : options;
   const limit = query.limit ?? DEFAULT_PAGE_SIZE;
   const maxPages = asked ?? defaultMaxPages(limit);
   const seen = new SeenTransfers();
+  // The fetch ahead is cancelled with the caller's signal, and when a visit fails.
+  const ahead = new AbortController();
+  const follow = (): void => ahead.abort(signal?.reason);
+  if (signal?.aborted) follow();
+  else signal?.addEventListener('abort', follow, { once: true });
+  const fetchPage = (page: number): Promise<Transfer[]> => {
+    const fetched = pacer.call((onExchange) => api.listUniversalTransfers({ ...query, page, limit }, { signal: ahead.signal, onExchange }), ahead.signal);
+    // Awaited after the visit; until then a failure must not count as unhandled.
+    fetched.catch(() => undefined);
+    return fetched;
+  };
   let page = query.page ?? 1;
   let pages = 0;
   let rows = 0;
-  for (;;) {
+  try {
     // The limit is always sent, so "shorter than the limit" reliably means the last page.
-    const batch = await api.listUniversalTransfers({ ...query, page, limit }, signal ? { signal } : undefined);
-    const repeat = seen.firstRepeat(batch);
-    if (repeat) {
-      const plainId = repeat.tranId.length > 40 ? `${repeat.tranId.slice(0, 40)}…` : repeat.tranId;
-      throw new PagingStopped(
-        'repeated',
-        `page ${page} repeats page ${repeat.page} (transfer ${plainId} came on both; the service may ignore the page parameter); stopped`,
-        pages,
-        rows,
-        maxPages,
-      );
+    let next = fetchPage(page);
+    for (;;) {
+      const batch = await next;
+      const repeat = seen.checkPage(batch, page);
+      if (repeat) {
+        const plainId = repeat.tranId.length > 40 ? `${repeat.tranId.slice(0, 40)}…` : repeat.tranId;
+        throw new PagingStopped(
+          'repeated',
+          `page ${page} repeats page ${repeat.page} (transfer ${plainId} came on both; the service may ignore the page parameter); stopped`,
+          pages,
+          rows,
+          maxPages,
+        );
+      }
+      pages += 1;
+      rows += batch.length;
+      const last = batch.length < limit;
+      const more = !last && pages < maxPages;
+      if (more && prefetch) {
+        next = fetchPage(page + 1);
+        await requestSent();
+      }
+      await visit({ page, rows: batch, last });
+      if (last) return { pages, rows };
+      if (!more) {
+        throw new PagingStopped(
+          'max-pages',
+          `stopped after ${pages} page${pages === 1 ? '' : 's'}, the most allowed: every page was full, so there may be more`,
+          pages,
+          rows,
+          maxPages,
+        );
+      }
+      if (!prefetch) next = fetchPage(page + 1);
+      page += 1;
     }
-    seen.addPage(batch, page);
-    pages += 1;
-    rows += batch.length;
-    const last = batch.length < limit;
-    await visit({ page, rows: batch, last });
-    if (last) return { pages, rows };
-    if (pages >= maxPages) {
-      throw new PagingStopped(
-        'max-pages',
-        `stopped after ${pages} page${pages === 1 ? '' : 's'}, the most allowed: every page was full, so there may be more`,
-        pages,
-        rows,
-        maxPages,
-      );
-    }
-    page += 1;
+  } catch (error) {
+    ahead.abort();
+    throw error;
+  } finally {
+    signal?.removeEventListener('abort', follow);
   }
+}
+
+/**
+ * Lets a request just started go out before the visit's work begins: the client reaches undici a microtask
+ * later, and undici writes on a reused keep-alive socket only from an Immediate of its own (it first checks
+ * the idle socket for unsolicited bytes), so one turn of the loop is not enough; a visit that formats a page
+ * without yielding would otherwise hold the request back until it ends.
+ */
+function requestSent(): Promise<void> {
+  return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 }
 
 /**
@@ -116,6 +160,8 @@ export class SeenTransfers {
   /** Page where each slot's transfer came (0: empty slot). */
   private pages = new Uint32Array(SEEN_SLOTS_MIN);
   private count = 0;
+  /** The hashes of the page being checked (reused). */
+  private scratch = new Uint32Array(0);
 
   /** How many transfers are remembered. */
   get size(): number {
@@ -125,6 +171,25 @@ export class SeenTransfers {
   /** Bytes held by the table. */
   get bytes(): number {
     return this.hashes.byteLength + this.pages.byteLength;
+  }
+
+  /**
+   * firstRepeat, then (when there is none) addPage, hashing each tranId once: the first transfer of the batch
+   * seen on an earlier page and that page, else undefined with the batch remembered as seen on `page`.
+   */
+  checkPage(batch: readonly Transfer[], page: number): { tranId: string; page: number } | undefined {
+    const n = batch.length;
+    if (this.scratch.length < n * 2) this.scratch = new Uint32Array(n * 2);
+    const scratch = this.scratch;
+    for (let i = 0; i < n; i += 1) {
+      hashInto(String((batch[i] as Transfer).tranId), scratch, i * 2);
+      const a = scratch[i * 2] as number;
+      const b = scratch[i * 2 + 1] as number;
+      const seenOn = this.pages[this.find(a, b)] ?? 0;
+      if (seenOn !== 0) return { tranId: String((batch[i] as Transfer).tranId), page: seenOn };
+    }
+    for (let i = 0; i < n; i += 1) this.insert(scratch[i * 2] as number, scratch[i * 2 + 1] as number, page);
+    return undefined;
   }
 
   /** The first transfer of the batch already seen on an earlier page, and that page. */
@@ -141,18 +206,24 @@ export class SeenTransfers {
   /** Remembers the batch's transfers as seen on `page` (a repeat within one page is not a repeat of a page). */
   addPage(batch: readonly Transfer[], page: number): void {
     for (const row of batch) {
-      if (this.count + 1 > this.pages.length / 2) {
-        if (this.pages.length >= SEEN_SLOTS_MAX) return;
-        this.grow();
-      }
       const [a, b] = hash64(String(row.tranId));
-      const slot = this.find(a, b);
-      if (this.pages[slot] !== 0) continue;
-      this.hashes[slot * 2] = a;
-      this.hashes[slot * 2 + 1] = b;
-      this.pages[slot] = Math.max(1, page);
-      this.count += 1;
+      if (!this.insert(a, b, page)) return;
     }
+  }
+
+  /** Remembers (a, b) as seen on `page` unless already there; false once the table is full (at its cap). */
+  private insert(a: number, b: number, page: number): boolean {
+    if (this.count + 1 > this.pages.length / 2) {
+      if (this.pages.length >= SEEN_SLOTS_MAX) return false;
+      this.grow();
+    }
+    const slot = this.find(a, b);
+    if (this.pages[slot] !== 0) return true;
+    this.hashes[slot * 2] = a;
+    this.hashes[slot * 2 + 1] = b;
+    this.pages[slot] = Math.max(1, page);
+    this.count += 1;
+    return true;
   }
 
   /** The slot holding (a, b), or the empty slot where it would go (linear probing). */
@@ -185,6 +256,13 @@ export class SeenTransfers {
 
 /** Two independent 32-bit hashes of the UTF-16 code units (FNV-1a and a murmur3-style mix): 64 bits. */
 export function hash64(text: string): [number, number] {
+  const out = new Uint32Array(2);
+  hashInto(text, out, 0);
+  return [out[0] as number, out[1] as number];
+}
+
+/** hash64 written to out[at] and out[at + 1] (no array made per row). */
+function hashInto(text: string, out: Uint32Array, at: number): void {
   let a = 0x811c9dc5;
   let b = 0x2545f491 ^ text.length;
   for (let i = 0; i < text.length; i += 1) {
@@ -199,5 +277,6 @@ export function hash64(text: string): [number, number] {
   b ^= b >>> 13;
   b = Math.imul(b, 0xc2b2ae35);
   b ^= b >>> 16;
-  return [a >>> 0, b >>> 0];
+  out[at] = a >>> 0;
+  out[at + 1] = b >>> 0;
 }

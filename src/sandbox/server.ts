@@ -13,6 +13,7 @@ import { createRateLimiter, DEFAULT_RATE_LIMIT } from './rateLimit';
 import { errorReply, rawJsonReply, type Reply } from './reply';
 import { createRequestLog } from './requestLog';
 import { route, type OperationName } from './routes';
+import { MAX_SEEDED_TRANSFERS, SEEDED_TRANSFER_COUNT } from './seedTransfers';
 import { createState, type SandboxState } from './state';
 import type { RunningSandbox, SandboxOptions } from './types';
 
@@ -30,7 +31,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const seed = options.seed ?? 1;
   const clockOffsetMs = options.clockOffsetMs ?? 0;
   const now = (): number => Date.now() + clockOffsetMs;
-  const state = createState(seed, options.dataAnchorMs ?? now());
+  // A bad count fails here, before anything listens (the history itself is laid out on first use).
+  const transfers = options.transfers ?? SEEDED_TRANSFER_COUNT;
+  if (!Number.isSafeInteger(transfers) || transfers < 0 || transfers > MAX_SEEDED_TRANSFERS) {
+    throw new RangeError(`transfers: must be a whole number from 0 to ${MAX_SEEDED_TRANSFERS} (got ${transfers})`);
+  }
+  const state = createState(seed, options.dataAnchorMs ?? now(), transfers);
   const auth: AuthConfig = {
     apiKey: options.apiKey ?? state.master.apiKey,
     secretKey: options.secretKey ?? state.master.secretKey,

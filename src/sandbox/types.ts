@@ -33,6 +33,8 @@ export interface SandboxOptions {
   permissions?: string[];
   /** Verify query + body (default) or the query only. */
   signBody?: boolean;
+  /** Transfers in the seeded history, 0 to MAX_SEEDED_TRANSFERS (4,000,000); default 24,000. */
+  transfers?: number;
   /** Requests per window per API key before 429; default 100 per 1000 ms. */
   rateLimit?: { max: number; windowMs: number };
   /** Server clock minus real clock, ms (to test clock-offset handling). Default 0. */

@@ -109,7 +109,7 @@ describe('transfers --all', () => {
     expect(maxBuffered).toBeLessThanOrEqual(Math.max(256, largestWrite) * 2);
   });
 
-  it('stops quietly when the reader goes away (EPIPE), without fetching further pages', async () => {
+  it('stops quietly when the reader goes away (EPIPE), fetching nothing past the page fetched ahead', async () => {
     let written = 0;
     const closing = new Writable({
       write(chunk: Buffer, _enc, done) {
@@ -125,7 +125,8 @@ describe('transfers --all', () => {
     const { ctx, err } = testContext(sandbox, { stdout: closing });
     expect(await runTransfers({ fromType: 'SPOT', toType: 'FUTURE', all: true, limit: '100', format: 'csv' }, ctx)).toBe(EXIT.ok);
     expect(err.text()).toBe('');
-    expect(requestCount(sandbox) - before).toBe(1);
+    // Page 2 was asked for while page 1 was written (one page ahead); it is cancelled, and nothing after it is asked.
+    expect(requestCount(sandbox) - before).toBeLessThanOrEqual(2);
   });
 
   it('stops, exit 1, when the service repeats a page instead of paging', async () => {

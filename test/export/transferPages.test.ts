@@ -131,6 +131,7 @@ describe('forEachTransferPage against hostile servers (real HTTP)', () => {
   });
 });
 
+// The console's "all pages" export asks for pages of 500 whatever the screen's page size (here 10).
 describe("the console's file export of all pages", () => {
   const exportAll = async (mode: PagingMode, format: 'csv' | 'json', maxPages?: number) => {
     const { api, server } = await apiFor(mode);
@@ -150,29 +151,32 @@ describe("the console's file export of all pages", () => {
     expect(files[0]).toMatch(/^transfers-.*-all-incomplete\.csv$/);
     const path = join(dir, files[0]!);
     expect(error!.message).toBe(
-      `stopped after 7 pages, the most allowed: every page was full, so there may be more; the 70 rows of 7 pages so far are in ${path} (incomplete)`,
+      `stopped after 7 pages, the most allowed: every page was full, so there may be more; the 3500 rows of 7 pages so far are in ${path} (incomplete)`,
     );
+    expect(server.pagesAsked()).toEqual([1, 2, 3, 4, 5, 6, 7]);
     const lines = readFileSync(path, 'utf8').trimEnd().split('\r\n');
-    expect(lines).toHaveLength(71);
+    expect(lines).toHaveLength(3501);
     expect(lines[0]).toMatch(/^tranId,/);
   });
 
-  it('two alternating pages: stops at page 3, the JSON kept is a valid array of the 20 distinct rows', async () => {
+  it('two alternating pages: stops at page 3, the JSON kept is a valid array of the 1,000 distinct rows', async () => {
     const { error, server, dir, files } = await exportAll('alternate', 'json');
     expect(server.requests()).toBe(3);
     expect(files).toEqual([expect.stringMatching(/-all-incomplete\.json$/)]);
-    expect(error!.message).toMatch(/^page 3 repeats page 1 \(transfer A-0 came on both; the service may ignore the page parameter\); the 20 rows of 2 pages so far are in .*-all-incomplete\.json \(incomplete\)$/);
+    expect(error!.message).toMatch(/^page 3 repeats page 1 \(transfer A-0 came on both; the service may ignore the page parameter\); the 1000 rows of 2 pages so far are in .*-all-incomplete\.json \(incomplete\)$/);
     const rows = JSON.parse(readFileSync(join(dir, files[0]!), 'utf8')) as Transfer[];
-    expect(rows.map((r) => r.tranId)).toEqual([...Array.from({ length: 10 }, (_, i) => `A-${i}`), ...Array.from({ length: 10 }, (_, i) => `B-${i}`)]);
+    expect(rows.map((r) => r.tranId)).toEqual([...Array.from({ length: 500 }, (_, i) => `A-${i}`), ...Array.from({ length: 500 }, (_, i) => `B-${i}`)]);
   });
 
   it('a finite history still exports whole, under its usual name', async () => {
-    server = await startPagingServer('finite', { total: 15 });
+    server = await startPagingServer('finite', { total: 1015 });
     const api = createBrokerApi({ baseUrl: server.baseUrl, apiKey: 'k', secretKey: 's', maxTries: 1 });
     apis.push(api);
     const dir = mkdtempSync(join(folder, 'finite-'));
     const result = await fileExporter(api, dir).run({ query, scope: 'all', format: 'csv' }, () => undefined, new AbortController().signal);
-    expect(result).toMatchObject({ rows: 15, pages: 2 });
+    expect(result).toMatchObject({ rows: 1015, pages: 3 });
+    expect(server.pagesAsked()).toEqual([1, 2, 3]);
+    expect(readFileSync(result.path, 'utf8').trimEnd().split('\r\n')).toHaveLength(1016);
     expect(result.path).toMatch(/-all\.csv$/);
     expect(existsSync(result.path)).toBe(true);
   });

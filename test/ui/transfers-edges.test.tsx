@@ -286,7 +286,8 @@ describe('point 6: what the screen says matches what the keys do', () => {
 
   test('a cancelled export says "cancelled", and the partial file is gone', async () => {
     c = await startConsole({ columns: 100, rows: 30 });
-    await openTransfers(c, { startTime: '7d', limit: '10' });
+    // The export fetches pages of 500 whatever the screen shows: 119 days make several.
+    await openTransfers(c, { startTime: '119d', limit: '10' });
     c.sandbox.setFaultRates({ latencyMs: 150 });
     await c.press('x');
     await c.press('a');
@@ -306,7 +307,7 @@ describe('point 6: what the screen says matches what the keys do', () => {
 
   test('the status bar says "cancelled", not "✗ list transfers no answer", after a cancelled export', async () => {
     c = await startConsole({ columns: 100, rows: 30 });
-    await openTransfers(c, { startTime: '7d', limit: '10' });
+    await openTransfers(c, { startTime: '119d', limit: '10' });
     c.sandbox.setFaultRates({ latencyMs: 300 });
     await c.press('x');
     await c.press('a');

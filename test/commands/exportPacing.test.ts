@@ -1,0 +1,97 @@
+// Exports that pace themselves (issue 9, point 3), against the sandbox's own rate limit: a long `--all`
+// meets one 429 (the one that teaches the limit), not one per window; every row still comes, in order.
+// The console's "all pages" export asks for pages of 500 whatever the screen shows.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { createBrokerApi } from '../../src/api/operations';
+import { EXIT } from '../../src/commands/context';
+import { runTransfers } from '../../src/commands/transfers';
+import { fileExporter } from '../../src/export/fileExporter';
+import { startSandbox } from '../../src/sandbox/server';
+import type { RunningSandbox } from '../../src/sandbox/types';
+import { fetchAllTransfers, testContext } from './helpers';
+
+const ANCHOR = Date.now() - 60_000;
+const sandboxes: RunningSandbox[] = [];
+const folder = mkdtempSync(join(tmpdir(), 'broker-export-pacing-'));
+afterEach(async () => {
+  for (const sandbox of sandboxes.splice(0)) await sandbox.close();
+});
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+async function sandboxWith(options: Parameters<typeof startSandbox>[0]): Promise<RunningSandbox> {
+  const sandbox = await startSandbox({ seed: 1, dataAnchorMs: ANCHOR, ...options });
+  sandboxes.push(sandbox);
+  return sandbox;
+}
+
+const statuses = (sandbox: RunningSandbox): number[] => sandbox.requests().map((r) => r.status);
+
+describe('transfers --all under a rate limit', () => {
+  it('73 pages at 25 requests a second: one 429 (waited out once), then paced; every row, in order', async () => {
+    // The same history twice: one sandbox to read the expected rows from, one with the limit.
+    const transfers = 2400;
+    const reference = await sandboxWith({ transfers, rateLimit: { max: 1_000_000, windowMs: 1000 } });
+    const expected = await fetchAllTransfers(reference, { fromAccountType: 'SPOT', toAccountType: 'FUTURE' });
+    expect(expected.length).toBeGreaterThan(5 * 60);
+    const limited = await sandboxWith({ transfers, rateLimit: { max: 25, windowMs: 1000 } });
+    // The command's own client: GETs tried up to 3 times, a Retry-After up to 10 s waited out.
+    const { ctx, out, err } = testContext(limited, { createApi: (config) => createBrokerApi(config) });
+    const started = performance.now();
+    const code = await runTransfers({ fromType: 'SPOT', toType: 'FUTURE', all: true, limit: '5', format: 'csv' }, ctx);
+    const elapsed = performance.now() - started;
+    expect(err.text()).toBe('');
+    expect(code).toBe(EXIT.ok);
+    const pages = Math.floor(expected.length / 5) + 1;
+    const seen = statuses(limited);
+    // Without pacing, a page loop this fast meets a 429 in every window: here 2 (25 + 25 + 23 pages).
+    expect(seen.filter((s) => s === 429)).toHaveLength(1);
+    expect(seen.filter((s) => s === 200)).toHaveLength(pages);
+    const ids = out
+      .text()
+      .trimEnd()
+      .split('\r\n')
+      .slice(1)
+      .map((line) => line.split(',')[0]);
+    expect(ids).toEqual(expected.map((t) => t.tranId));
+    // One Retry-After (1 s) and three windows of the learned budget, give or take: never a wait per page.
+    expect(elapsed).toBeLessThan(6000);
+  }, 15_000);
+
+  it('a rate limit never met costs nothing: no wait, no 429', async () => {
+    const sandbox = await sandboxWith({ rateLimit: { max: 1_000_000, windowMs: 1000 } });
+    const { ctx } = testContext(sandbox, { createApi: (config) => createBrokerApi(config) });
+    const started = performance.now();
+    expect(await runTransfers({ fromType: 'SPOT', toType: 'FUTURE', all: true, limit: '100', format: 'json' }, ctx)).toBe(EXIT.ok);
+    expect(statuses(sandbox).every((s) => s === 200)).toBe(true);
+    expect(performance.now() - started).toBeLessThan(3000);
+  });
+});
+
+describe("the console's export of all pages", () => {
+  it('asks for pages of 500 whatever the screen shows, and writes every row', async () => {
+    const sandbox = await sandboxWith({ rateLimit: { max: 1_000_000, windowMs: 1000 } });
+    const expected = await fetchAllTransfers(sandbox, { fromAccountType: 'SPOT', toAccountType: 'FUTURE' });
+    const before = sandbox.requests().length;
+    const api = createBrokerApi({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, secretKey: sandbox.secretKey });
+    try {
+      const progress: number[] = [];
+      const result = await fileExporter(api, folder).run(
+        { query: { fromAccountType: 'SPOT', toAccountType: 'FUTURE', page: 3, limit: 10 }, scope: 'all', format: 'csv' },
+        (p) => progress.push(p.rows),
+        new AbortController().signal,
+      );
+      const asked = sandbox.requests().slice(before).map((r) => new URLSearchParams(r.query));
+      expect(asked.map((q) => q.get('limit'))).toEqual(asked.map(() => '500'));
+      expect(asked.map((q) => q.get('page'))).toEqual(asked.map((_, i) => String(i + 1)));
+      expect(result).toMatchObject({ rows: expected.length, pages: Math.floor(expected.length / 500) + 1 });
+      expect(progress.at(-1)).toBe(expected.length);
+      const ids = readFileSync(result.path, 'utf8').trimEnd().split('\r\n').slice(1).map((line) => line.split(',')[0]);
+      expect(ids).toEqual(expected.map((t) => t.tranId));
+    } finally {
+      await api.close();
+    }
+  });
+});
