@@ -1,13 +1,12 @@
 // `npm run bench`: each figure is a ratio against a baseline measured in the same run, on this machine.
-import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { join } from 'node:path';
 import { request } from 'undici';
 import { createBrokerApi } from '../src/api/operations';
 import { signQuery } from '../src/api/signing';
 import { startSandbox } from '../src/sandbox/server';
+import { exportScaling, exportVsRaw, pacedExport } from './exports';
 import { type LoadResult, rssSampler, runLoad, spawnSandbox } from './load';
-import { BIN, ROOT, row, timeCommand } from './util';
+import { BIN, row, timeCommand } from './util';
 
 async function startup(): Promise<void> {
   const bare = timeCommand(['-e', '0'], 15);
@@ -51,33 +50,6 @@ async function keepAlive(): Promise<void> {
   const fresh = Number(process.hrtime.bigint() - start) / 1e6 / n;
   row('list keys, signed + validated, keep-alive', `${pooled.toFixed(2)} ms`, `new conn ${fresh.toFixed(2)} ms`, pooled / fresh);
   await api.close();
-  await sandbox.close();
-}
-
-function runForRss(args: string[], env: NodeJS.ProcessEnv): Promise<{ kb: number; bytes: number }> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, ['--require', join(ROOT, 'bench', 'rss-at-exit.cjs'), BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let bytes = 0;
-    let err = '';
-    child.stdout.on('data', (chunk: Buffer) => (bytes += chunk.length));
-    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const kb = Number(/BENCH_MAX_RSS_KB=(\d+)/.exec(err)?.[1]);
-      if (code !== 0 || !kb) reject(new Error(`transfers failed (${code}): ${err}`));
-      else resolvePromise({ kb, bytes });
-    });
-  });
-}
-
-async function streamingMemory(): Promise<void> {
-  const sandbox = await startSandbox({ seed: 1, rateLimit: { max: 100_000, windowMs: 1000 } });
-  const env = { PATH: process.env.PATH, BROKER_BASE_URL: sandbox.baseUrl, BROKER_API_KEY: sandbox.apiKey, BROKER_API_SECRET: sandbox.secretKey };
-  const args = ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--limit', '50', '--format', 'csv'];
-  const one = await runForRss(args, env);
-  const all = await runForRss([...args, '--all'], env);
-  const pages = Math.ceil(all.bytes / Math.max(1, one.bytes));
-  row(`transfers --all peak RSS (~${pages} pages of 50)`, `${(all.kb / 1024).toFixed(1)} MiB`, `1 page ${(one.kb / 1024).toFixed(1)} MiB`, all.kb / one.kb);
   await sandbox.close();
 }
 
@@ -125,5 +97,7 @@ console.log(`broker-console benchmarks · node ${process.version} · ${new Date(
 await startup();
 await signing();
 await keepAlive();
-await streamingMemory();
 await sandboxLoad();
+await exportVsRaw();
+await pacedExport();
+await exportScaling();

@@ -1,7 +1,8 @@
 // Pacing an export's page requests by what the service's 429s teach (DESIGN §7): its rate limit is not in
 // the spec. One pacer per export. Until the service refuses a request, nothing is delayed. The first 429
 // teaches a budget from the spacing that worked: the requests the service accepted in this stretch, over
-// the time they took plus the Retry-After it asked for (1 s when it gives none). From then on the export
+// the time they took plus the Retry-After it asked for (1 s when it gives none; whole seconds when the wait
+// is, see windowEstimate). From then on the export
 // never sends more than that budget in any span of that length (a sliding log of send times), so a long
 // export meets one 429, not one per window. A later 429 (another client on the same key, a limit that
 // changed) can only slow it further. The client's own retries (it waits out a Retry-After itself) count as
@@ -129,7 +130,7 @@ export class RequestPacer {
     // What worked: `accepted` requests in the time they took plus the wait the service asked for. A little
     // under it (2%, and some slack on the period) so a send that arrives early does not tip it over.
     let requests = Math.max(1, accepted - Math.max(1, Math.ceil(accepted * 0.02)));
-    let periodMs = Math.max(0, refusedAt - start) + Math.max(wait, 1) + PACER_SLACK_MS;
+    let periodMs = windowEstimate(Math.max(0, refusedAt - start), wait) + PACER_SLACK_MS;
     if (requests > PACER_LOG_SIZE) {
       periodMs = (periodMs * PACER_LOG_SIZE) / requests;
       requests = PACER_LOG_SIZE;
@@ -147,6 +148,19 @@ export class RequestPacer {
       this.learned = tighten(current, wait);
     }
   }
+}
+
+/**
+ * The limit's window, from a stretch that took `elapsedMs` and the wait asked for at its end. The window
+ * cannot be longer than both together. A Retry-After in whole seconds (as HTTP gives it) is rounded up, so
+ * the window may be up to a second shorter: when the wait is whole seconds the window is taken to be whole
+ * seconds too (1 s, 10 s, 60 s: how limits are stated), the one whole number of seconds in that last second.
+ * A window that is not (1.5 s) may then cost a second 429, after which the pacer slows down further.
+ */
+export function windowEstimate(elapsedMs: number, waitMs: number): number {
+  const longest = elapsedMs + Math.max(waitMs, 1);
+  if (waitMs < 1000 || waitMs % 1000 !== 0) return longest;
+  return Math.floor(longest / 1000) * 1000;
 }
 
 /** Fewer requests than this accepted before a 429 measure nothing (a window mostly used by someone else). */

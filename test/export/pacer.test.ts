@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ExchangeInfo } from '../../src/api/contract';
 import { BrokerError } from '../../src/api/errors';
-import { DEFAULT_RETRY_AFTER_MS, PACER_SLACK_MS, RequestPacer } from '../../src/export/pacer';
+import { DEFAULT_RETRY_AFTER_MS, PACER_SLACK_MS, RequestPacer, windowEstimate } from '../../src/export/pacer';
 
 /** A pacer on a clock the test moves, and a send whose exchanges the test scripts. */
 function pacerOnClock() {
@@ -50,13 +50,33 @@ describe('RequestPacer', () => {
       clock.now += 10;
     }
     await send([{ status: 429, retryAfterMs: 1000 }, { status: 200, after: 1000 }]);
-    // 10 accepted in 100 ms + 1000 ms asked to wait (+ slack), kept 2% under: 9 per 1,125 ms.
-    expect(pacer.stats).toMatchObject({ requests: 12, rateLimited: 1, budget: { requests: 9, periodMs: 100 + 1000 + PACER_SLACK_MS } });
-    // At 1,100 ms (just after the retry) the 9th send back went at 30 ms: the next may go at 30 + 1,125.
+    // 10 accepted in 100 ms + 1000 ms asked to wait: a 1 s window (whole seconds), kept 2% under: 9 per 1,025 ms.
+    expect(pacer.stats).toMatchObject({ requests: 12, rateLimited: 1, budget: { requests: 9, periodMs: 1000 + PACER_SLACK_MS } });
+    // At 1,100 ms (just after the retry), 4 sends are in the last 1,025 ms (80, 90, the refused 100, the
+    // retry): 5 more may go at once, then the next waits until the send at 80 is 1,025 ms old.
     expect(clock.now).toBe(1100);
-    expect(pacer.delay()).toBe(30 + 1125 - 1100);
-    clock.now = 30 + 1125;
+    let allowed = 0;
+    while (pacer.delay() === 0) {
+      await send([{ status: 200 }]);
+      allowed += 1;
+    }
+    expect(allowed).toBe(5);
+    expect(pacer.delay()).toBe(80 + 1025 - 1100);
+    clock.now = 80 + 1025;
     expect(pacer.delay()).toBe(0);
+  });
+
+  it('the window: no longer than the stretch plus the wait; whole seconds when the wait is', () => {
+    expect(windowEstimate(100, 1000)).toBe(1000);
+    expect(windowEstimate(300, 1000)).toBe(1000);
+    expect(windowEstimate(999, 1000)).toBe(1000);
+    expect(windowEstimate(1000, 1000)).toBe(2000);
+    expect(windowEstimate(2300, 8000)).toBe(10_000);
+    expect(windowEstimate(45_000, 16_000)).toBe(61_000);
+    // A wait that is not whole seconds (or none) is taken as it is.
+    expect(windowEstimate(300, 700)).toBe(1000);
+    expect(windowEstimate(300, 1500)).toBe(1800);
+    expect(windowEstimate(300, 0)).toBe(301);
   });
 
   it('keeps to the budget in any span: at most `requests` sends in any `periodMs`, waiting for real', async () => {
@@ -92,7 +112,7 @@ describe('RequestPacer', () => {
       throw new BrokerError({ kind: 'service', operation: 'list transfers', status: 429 });
     });
     await expect(refused).rejects.toMatchObject({ status: 429 });
-    expect(pacer.stats).toMatchObject({ rateLimited: 1, budget: { requests: 4, periodMs: 100 + DEFAULT_RETRY_AFTER_MS + PACER_SLACK_MS } });
+    expect(pacer.stats).toMatchObject({ rateLimited: 1, budget: { requests: 4, periodMs: DEFAULT_RETRY_AFTER_MS + PACER_SLACK_MS } });
     // Other failures teach nothing.
     const other = new RequestPacer();
     await expect(other.call(async () => Promise.reject(new BrokerError({ kind: 'service', operation: 'x', status: 500 })))).rejects.toBeInstanceOf(BrokerError);
@@ -111,10 +131,10 @@ describe('RequestPacer', () => {
     }
     clock.now += 10;
     await send([{ status: 429, retryAfterMs: 2000 }, { status: 200, after: 2000 }]);
-    expect(pacer.stats.budget).toEqual({ requests: 49, periodMs: 500 + 2000 + PACER_SLACK_MS });
+    expect(pacer.stats.budget).toEqual({ requests: 49, periodMs: 2000 + PACER_SLACK_MS });
     // Refused right after the retry (someone else used the budget): a fifth fewer.
     await send([{ status: 429, retryAfterMs: 1000 }]);
-    expect(pacer.stats.budget).toEqual({ requests: 39, periodMs: 2525 });
+    expect(pacer.stats.budget).toEqual({ requests: 39, periodMs: 2025 });
     // A long stretch at a slower rate, then a 429: its rate is taken, with the smaller burst.
     clock.now += 10_000;
     for (let i = 0; i < 100; i++) {
