@@ -1,15 +1,26 @@
 // Export benchmarks (issue 9, points 3 and 4): `transfers --all` against a raw exporter writing the same
 // bytes, the pacing of a small page size under the sandbox's rate limit, and time and peak memory as the
-// history grows (`sandbox --transfers N`). The sandbox runs in this process; every exporter is a child
-// process whose stdout is read (and hashed) here, so all of them pay the same pipe.
-import { spawn } from 'node:child_process';
+// history grows (`sandbox --transfers N`). Every exporter is a child process whose stdout is read (and
+// hashed) here, so all of them pay the same pipe. For the race against the raw exporter the sandbox runs in
+// a process of its own (bench/sandboxChild.ts), as a service would; elsewhere in this one (its request log
+// counts the 429s).
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { build } from 'esbuild';
 import { SEEDED_TRANSFER_COUNT } from '../src/sandbox/seedTransfers';
 import { startSandbox } from '../src/sandbox/server';
-import type { RunningSandbox } from '../src/sandbox/types';
+import type { RunningSandbox, SandboxOptions } from '../src/sandbox/types';
 import { BIN, ROOT, median, row } from './util';
+
+/** Where an exporter finds the service. */
+interface Target {
+  baseUrl: string;
+  apiKey: string;
+  secretKey: string;
+}
 
 /** No 429 at any speed: what is measured is the export's own cost. */
 const UNLIMITED = { max: 1_000_000_000, windowMs: 1000 };
@@ -27,7 +38,7 @@ interface Run {
 }
 
 /** Runs `node args` with the sandbox's credentials, reading its stdout; resolves with time, size and hash. */
-function runExporter(args: string[], sandbox: RunningSandbox, options: { rss?: boolean } = {}): Promise<Run> {
+function runExporter(args: string[], sandbox: Target, options: { rss?: boolean } = {}): Promise<Run> {
   const env = { PATH: process.env.PATH, TZ: 'UTC', BROKER_BASE_URL: sandbox.baseUrl, BROKER_API_KEY: sandbox.apiKey, BROKER_API_SECRET: sandbox.secretKey };
   const preload = options.rss ? ['--require', join(ROOT, 'bench', 'rss-at-exit.cjs')] : [];
   return new Promise((resolve, reject) => {
@@ -88,16 +99,38 @@ for (let page = 1; ; page++) {
 await pool.close();
 `;
 
+const CACHE = join(ROOT, 'node_modules', '.cache', 'broker-console-bench');
+
 /** Written where `undici` resolves from (the project's node_modules). */
 function rawExporterPath(): string {
-  const dir = join(ROOT, 'node_modules', '.cache', 'broker-console-bench');
-  mkdirSync(dir, { recursive: true });
-  const path = join(dir, 'raw-exporter.mjs');
+  mkdirSync(CACHE, { recursive: true });
+  const path = join(CACHE, 'raw-exporter.mjs');
   writeFileSync(path, RAW_EXPORTER);
   return path;
 }
 
-const transfersArgs = (bin: string, limit: number, format = 'csv'): string[] => [
+/** bench/sandboxChild.ts, bundled, in a child process: its address once it listens, and a stop. */
+async function sandboxProcess(options: SandboxOptions): Promise<Target & { stop(): Promise<void> }> {
+  const outfile = join(CACHE, 'sandbox-child.mjs');
+  await build({ entryPoints: [join(ROOT, 'bench', 'sandboxChild.ts')], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'warning' });
+  const child: ChildProcess = spawn(process.execPath, [outfile, JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const line = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`the sandbox exited (${code}) before it said where it listens`)));
+  });
+  const target = JSON.parse(line) as Target;
+  return {
+    ...target,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+const transfersArgs = (bin: string, limit: number): string[] => [
   bin,
   'transfers',
   '--from-type',
@@ -108,22 +141,22 @@ const transfersArgs = (bin: string, limit: number, format = 'csv'): string[] => 
   '--limit',
   String(limit),
   '--format',
-  format,
+  'csv',
 ];
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(3)} s`;
 const mib = (kib: number): string => `${(kib / 1024).toFixed(1)} MiB`;
 const thousands = (n: number): string => n.toLocaleString('en-US');
 
-/** Transfers answered 429 by the sandbox since `from` (an index into its request log). */
+/** Requests the sandbox received since `from` (an index into its request log), and how many it answered 429. */
 function rateLimitedSince(sandbox: RunningSandbox, from: number): { requests: number; rateLimited: number } {
   const log = sandbox.requests().slice(from);
   return { requests: log.length, rateLimited: log.filter((r) => r.status === 429).length };
 }
 
 /** `transfers --all --format csv` at 16x (57,278 rows) against the raw exporter, alternated, same sandbox. */
-export async function exportVsRaw(bin = BIN, runs = 9): Promise<void> {
-  const sandbox = await startSandbox({ seed: 1, transfers: 16 * SEEDED_TRANSFER_COUNT, rateLimit: UNLIMITED });
+export async function exportVsRaw(bin = BIN, runs = 11): Promise<void> {
+  const sandbox = await sandboxProcess({ seed: 1, transfers: 16 * SEEDED_TRANSFER_COUNT, rateLimit: UNLIMITED });
   try {
     const raw = rawExporterPath();
     const ours: Run[] = [];
@@ -142,10 +175,10 @@ export async function exportVsRaw(bin = BIN, runs = 9): Promise<void> {
     row(`transfers --all --format csv, ${thousands(rows)} rows`, seconds(a), `raw ${seconds(b)}`, a / b);
     console.log(
       `  ${(ours[0]!.bytes / 1e6).toFixed(1)} MB, ${same ? 'byte-identical to the raw exporter' : 'NOT THE SAME BYTES as the raw exporter'}; ` +
-        `medians of ${runs} alternated runs; ours ${ours.map((r) => (r.ms / 1000).toFixed(2)).join(' ')} · raw ${theirs.map((r) => (r.ms / 1000).toFixed(2)).join(' ')}`,
+        `medians of ${runs} alternated runs (sandbox in its own process); ours ${ours.map((r) => (r.ms / 1000).toFixed(2)).join(' ')} · raw ${theirs.map((r) => (r.ms / 1000).toFixed(2)).join(' ')}`,
     );
   } finally {
-    await sandbox.close();
+    await sandbox.stop();
   }
 }
 
@@ -183,7 +216,7 @@ export async function pacedExport(bin = BIN, runs = 3): Promise<void> {
  * Export time and peak RSS of `transfers --all --format csv` at 1x, 4x and 16x rows (`sandbox --transfers N`:
  * 24,000, 96,000, 384,000 transfers), unlimited rate; then 16x under the default rate limit (one 429, paced).
  */
-export async function exportScaling(bin = BIN, runs = 3): Promise<void> {
+export async function exportScaling(bin = BIN, runs = 5): Promise<void> {
   const results: { scale: number; rows: number; ms: number; kib: number }[] = [];
   for (const scale of [1, 4, 16]) {
     const sandbox = await startSandbox({ seed: 1, transfers: scale * SEEDED_TRANSFER_COUNT, rateLimit: UNLIMITED });
