@@ -1,0 +1,93 @@
+// The package as npm packs it: only what runs (the bundle, README, package.json), under 30 files; nothing
+// the bundle already holds is a runtime dependency; `engines` is the real minimum. CI goes further (.ci/run):
+// it packs, installs the tarball into a temporary prefix and runs the installed binary.
+import { spawnSync } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildCli } from './helpers';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  license?: string;
+  private?: boolean;
+  files?: string[];
+  engines?: { node?: string };
+  bin?: Record<string, string>;
+  scripts?: Record<string, string>;
+  dependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+};
+
+interface PackFile {
+  path: string;
+}
+
+let bundle: string;
+beforeAll(async () => {
+  // The bundle the package is made of (built by npm's prepack; here by the tests' shared build).
+  bundle = dirname(await buildCli());
+});
+
+/** Every module the bundle loads from outside itself (not relative, not a Node built-in). */
+function outsideImports(dir: string): Set<string> {
+  const found = new Set<string>();
+  const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
+  const files = readdirSync(dir, { recursive: true, withFileTypes: true }).filter((f) => f.isFile() && f.name.endsWith('.js'));
+  for (const file of files) {
+    const text = readFileSync(join(file.parentPath, file.name), 'utf8');
+    // import("x") (not ObjC.import("AppKit") inside a macOS script), from"x", import"x", require("x").
+    for (const match of text.matchAll(/(?<![.\w$])(?:import\(|require\()\s*["']([^"']+)["']\s*\)|\bfrom\s*["']([^"']+)["']|\bimport\s*["']([^"']+)["']/g)) {
+      const name = match[1] ?? match[2] ?? match[3] ?? '';
+      // Only what can name a package (minified code also has `from"` inside strings).
+      if (name.startsWith('.') || builtins.has(name) || !/^(@[\w.-]+\/)?[\w.-]+(\/[\w.@-]+)*$/.test(name)) continue;
+      found.add(name);
+    }
+  }
+  return found;
+}
+
+describe('the package', () => {
+  it('npm pack holds the bundle, README.md and package.json only, under 30 files', () => {
+    const r = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    const [packed] = JSON.parse(r.stdout) as { files: PackFile[]; entryCount: number }[];
+    const paths = (packed?.files ?? []).map((f) => f.path).sort();
+    expect(paths.length).toBeLessThan(30);
+    expect(paths).toContain('dist/broker-console.js');
+    expect(paths).toContain('README.md');
+    expect(paths).toContain('package.json');
+    const unexpected = paths.filter((p) => !['README.md', 'package.json'].includes(p) && !/^dist\/(broker-console\.js|chunks\/[\w-]+\.js)$/.test(p));
+    expect(unexpected).toEqual([]);
+    // Every file of the bundle is in it (the chunks are loaded lazily: a missing one fails only later).
+    const built = readdirSync(join(ROOT, 'dist', 'chunks')).map((f) => `dist/chunks/${f}`);
+    expect(paths.filter((p) => p.startsWith('dist/chunks/')).sort()).toEqual(built.sort());
+  });
+
+  it('runtime dependencies: only what the bundle loads from node_modules (keytar, optional); the rest is bundled, so dev', () => {
+    expect(pkg.dependencies ?? {}).toEqual({});
+    expect(Object.keys(pkg.optionalDependencies ?? {})).toEqual(['keytar']);
+    const outside = outsideImports(bundle);
+    expect([...outside].sort()).toEqual(['keytar']);
+    // What the bundle holds is declared (for the build) as a devDependency.
+    for (const name of ['big.js', 'clipboardy', 'commander', 'env-paths', 'ink', 'react', 'string-width', 'undici', 'valibot']) {
+      expect(pkg.devDependencies?.[name], name).toBeDefined();
+    }
+    expect(pkg.devDependencies?.['ink-table']).toBeUndefined();
+  });
+
+  it('engines: the highest minimum of what is bundled (undici >=20.18.1); prepack builds; licence stays honest', () => {
+    const minimum = (name: string): string | undefined =>
+      (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { engines?: { node?: string } }).engines?.node;
+    expect(minimum('undici')).toBe('>=20.18.1');
+    expect(pkg.engines?.node).toBe('>=20.18.1');
+    expect(pkg.scripts?.prepack).toMatch(/npm run build/);
+    expect(pkg.files).toEqual(['dist/']);
+    expect(pkg.bin).toEqual({ 'broker-console': 'dist/broker-console.js' });
+    expect(pkg.license).toBe('UNLICENSED');
+    expect(pkg.private).toBe(true);
+  });
+});
