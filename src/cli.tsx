@@ -4,10 +4,12 @@ import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { version } from '../package.json';
 import { createBrokerApi } from './api/operations';
 import { MAX_RECV_WINDOW } from './api/signing';
-import { type CommandContext, EXIT, type GlobalOptions } from './commands/context';
+import { runCompleteValues, runCompletion } from './commands/completion';
+import { type CommandContext, EXIT, type GlobalOptions, reportUsage } from './commands/context';
 import { runInteractive } from './commands/interactive';
 import { runKeysCreate } from './commands/keysCreate';
 import { runKeysList } from './commands/keysList';
+import { chooseFormat } from './commands/output';
 import { runProfileAdd, runProfileList, runProfileRemove, runProfileUse } from './commands/profile';
 import { similar, suggestCommand, suggestionText } from './commands/suggest';
 import { runTransfers } from './commands/transfers';
@@ -86,8 +88,9 @@ export function buildProgram(
     .command('list')
     .description('list the API keys of a sub-account')
     .option('--sub <name>', 'sub-account name')
-    .option('--json', 'print a JSON array')
-    .action(async (options: { sub?: string; json?: boolean }) => {
+    .option('--format <format>', 'table, json (an array) or csv (default: table)')
+    .option('--json', 'short for --format json')
+    .action(async (options: { sub?: string; format?: string; json?: boolean }) => {
       setExit(await runKeysList(options, context(globals())));
     });
   keys
@@ -97,7 +100,8 @@ export function buildProgram(
     .option('--permissions <list>', 'comma-separated, e.g. SPOT_ACCOUNT_READ,SPOT_ACCOUNT_WRITE')
     .option('--ip <list>', 'up to 4 comma-separated IPv4/IPv6 addresses')
     .option('--note <text>', 'note for the key (required)')
-    .option('--json', 'print one JSON object (secretKey included)')
+    .option('--format <format>', 'table, json (one object, secretKey included) or csv (default: table)')
+    .option('--json', 'short for --format json')
     .addHelpText(
       'after',
       '\nThe key, its secret included, goes to stdout once; the reminder that the secret cannot be shown again\n' +
@@ -105,7 +109,7 @@ export function buildProgram(
         'its answer did not come or could not be read, so the key may exist; check with `keys list` before creating\n' +
         'it again.',
     )
-    .action(async (options: { sub?: string; permissions?: string; ip?: string; note?: string; json?: boolean }) => {
+    .action(async (options: { sub?: string; permissions?: string; ip?: string; note?: string; format?: string; json?: boolean }) => {
       setExit(await runKeysCreate(options, context(globals())));
     });
 
@@ -123,7 +127,8 @@ export function buildProgram(
     .option('--limit <n>', 'rows per page, 1..500 (default 500)')
     .option('--all', 'every page from --page on, streamed as each arrives')
     .option('--max-pages <n>', `with --all: fetch at most N pages (default ${defaultMaxPages()} at 500 a page: room for ${MAX_TRANSFERS.toLocaleString('en-US')} transfers)`)
-    .option('--format <format>', 'table, json or csv', 'table')
+    .option('--format <format>', 'table, json or csv (default: table)')
+    .option('--json', 'short for --format json')
     .addHelpText(
       'after',
       '\nTimes: 2026-11-01 (local midnight), 2026-11-01T12:00 or "2026-11-01 12:00[:ss]" (local unless Z/+hh:mm),\n' +
@@ -139,6 +144,9 @@ export function buildProgram(
         const value = options[name];
         return typeof value === 'string' ? value : undefined;
       };
+      // --json is short for --format json (the same rule as the other commands: not with another --format).
+      const chosen = options.json === true ? chooseFormat({ format: text('format'), json: true }) : undefined;
+      if (chosen && !chosen.ok) return setExit(reportUsage(context(globals()), chosen.message));
       setExit(
         await runTransfers(
           {
@@ -153,7 +161,7 @@ export function buildProgram(
             limit: text('limit'),
             all: options.all === true,
             maxPages: text('maxPages'),
-            format: text('format'),
+            format: chosen?.ok ? chosen.format : text('format'),
           },
           context(globals()),
         ),
@@ -188,20 +196,24 @@ export function buildProgram(
     .option('--api-key-header <header>', 'header carrying the API key (default X-MEXC-APIKEY)')
     .option('--no-sign-body', 'sign the query only, not the JSON body (some SDKs)')
     .option('--default', 'make it the default profile (the first profile always is)')
+    .option('--no-check', 'save without first checking the credentials against the service (offline setup)')
     .addHelpText(
       'after',
       '\nTakes the global --base-url URL (required) and --recv-window MS. On a terminal the API key and secret are\n' +
         'asked for without echo; otherwise stdin gives the API key on its first line and the secret on its second.\n' +
-        'The secret goes to the keychain (service broker-console, account NAME) before the settings are written.',
+        'They are checked first with one signed request (as the console\'s form does): if the service rejects them or\n' +
+        'cannot be reached, nothing is saved (exit 1). Then the secret goes to the keychain (service broker-console,\n' +
+        'account NAME), then the settings.',
     )
-    .action(async (name: string, options: { apiKeyHeader?: string; signBody?: boolean; default?: boolean }) => {
+    .action(async (name: string, options: { apiKeyHeader?: string; signBody?: boolean; default?: boolean; check?: boolean }) => {
       setExit(await runProfileAdd(name, options, context(globals())));
     });
   profile
     .command('list')
     .description('the saved profiles and where each secret comes from (never the secret)')
-    .option('--json', 'print a JSON array')
-    .action(async (options: { json?: boolean }) => {
+    .option('--format <format>', 'table, json (an array) or csv (default: table)')
+    .option('--json', 'short for --format json')
+    .action(async (options: { format?: string; json?: boolean }) => {
       setExit(await runProfileList(options, context(globals())));
     });
   profile
@@ -217,6 +229,21 @@ export function buildProgram(
     .argument('<name>')
     .action(async (name: string) => {
       setExit(await runProfileUse(name, context(globals())));
+    });
+
+  program
+    .command('completion')
+    .description('print a completion script: bash, zsh or fish (see README, "Shell completion")')
+    .argument('<shell>', 'bash, zsh or fish')
+    .action((shell: string) => {
+      setExit(runCompletion(shell, program, context(globals())));
+    });
+  // Asked by the completion scripts at completion time (profile names from profiles.json; never the keychain).
+  program
+    .command('__complete', { hidden: true })
+    .argument('<what>')
+    .action(async (what: string) => {
+      setExit(await runCompleteValues(what, context(globals())));
     });
 
   return program;
@@ -245,7 +272,8 @@ function unknownWords(program: Command, words: readonly string[]): never {
     const command = program.commands.find((c) => c.name() === name);
     (command?.commands.find((c) => c.name() === sub) ?? command ?? program).help();
   }
-  const commands = program.commands.map((c) => ({ name: c.name(), subcommands: c.commands.map((s) => s.name()) }));
+  // (the hidden __complete, asked by the completion scripts, is never suggested)
+  const commands = program.commands.filter((c) => !c.name().startsWith('_')).map((c) => ({ name: c.name(), subcommands: c.commands.map((s) => s.name()) }));
   const suggestion = suggestionText(suggestCommand(words, [...commands, { name: 'help', subcommands: [] }]));
   const seeHelp = suggestion === '' ? ' (see broker-console --help)' : '';
   program.error(`error: unknown command '${first}'${seeHelp}${suggestion}`, { exitCode: EXIT.usage, code: 'commander.unknownCommand' });

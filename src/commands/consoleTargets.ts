@@ -2,11 +2,11 @@
 // given for this session only (memory). Builds the client for each and checks new credentials against the
 // service before anything is saved.
 import type { BrokerApi, ClientConfig, ExchangeInfo } from '../api/contract';
-import { BrokerError } from '../api/errors';
 import { createBrokerApi } from '../api/operations';
 import { loadClockOffset, saveClockOffset } from '../config/clockOffsets';
 import { DEFAULT_API_KEY_HEADER } from '../api/signing';
 import { memoryRecentSubAccounts, openRecentSubAccounts, type RecentSubAccounts } from '../config/recentSubAccounts';
+import { CHECK_TIMEOUT_MS, checkCredentials } from '../credentials/checkCredentials';
 import { checkBaseUrl } from '../credentials/fromEnvironment';
 import { KeychainError, openKeychain, type Keychain } from '../credentials/keychain';
 import { checkProfileName, loadProfiles, saveProfile, type Profile } from '../credentials/profiles';
@@ -91,24 +91,10 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
     return { api, mode: 'live' as const, host: new URL(config.baseUrl).host, profile, credentialSource: source, recent: await recentFor(config.baseUrl), suggestions: [] };
   };
 
-  /** Checks credentials with the cheapest signed call there is; an answer that proves the key and secret is a pass. */
+  /** Checks credentials with the one signed request `profile add` sends too (credentials/checkCredentials.ts). */
   async function check(config: ClientConfig): Promise<CheckOutcome> {
-    const api: BrokerApi = createBrokerApi({ ...config, maxTries: 1, timeoutMs: options.timeoutMs ?? 8000 });
-    try {
-      await api.listUniversalTransfers({ fromAccountType: 'SPOT', toAccountType: 'FUTURE', limit: 1 });
-      return { ok: true };
-    } catch (error) {
-      if (!(error instanceof BrokerError)) return { ok: false, message: error instanceof Error ? error.message : String(error) };
-      if (error.kind === 'service') {
-        if (error.code === 10072) return { ok: false, field: 'apiKey', message: 'the service does not know this API key' };
-        if (error.code === 700002) return { ok: false, field: 'secretKey', message: 'the service rejected the signature: check the secret (and the API-key header)' };
-        if (error.code === 700007) return { ok: true, notice: 'connected, but this key may not read transfers (no SPOT_TRANSFER_READ)' };
-        if (error.status !== undefined && error.status < 500 && error.code !== undefined) return { ok: true, notice: `connected; the check answered: ${error.toLine()}` };
-      }
-      return { ok: false, field: error.kind === 'network' || error.kind === 'timeout' ? 'baseUrl' : undefined, message: error.toLine() };
-    } finally {
-      await api.close().catch(() => undefined);
-    }
+    const checked = await checkCredentials(config, { timeoutMs: options.timeoutMs ?? CHECK_TIMEOUT_MS });
+    return checked.ok ? checked : { ok: false, message: checked.message, ...(checked.field ? { field: checked.field } : {}) };
   }
 
   function validCredentials(input: CredentialsInput): CheckOutcome & { url?: string } {

@@ -1,18 +1,59 @@
-// `keys create --sub NAME --permissions P1,P2 [--ip A,B] --note TEXT [--json]`.
+// `keys create --sub NAME --permissions P1,P2 [--ip A,B] --note TEXT [--format table|json|csv] [--json]`.
 // The created key (secret included) goes to stdout, once; the "shown only once" warning goes to stderr,
 // so stdout can be piped straight into a password manager or file of the operator's choosing.
 import type { CreatedKey } from '../api/types';
 import { validateNewKey } from '../api/validation';
 import { sanitize, sanitizeDeep, toJson } from '../terminal/text';
-import { type CommandContext, EXIT, type ExitCode, LINE_LIMIT, closeQuietly, connect, printLines, reportFailure, reportInvalid, stdoutIsTerminal } from './context';
-import { OutputClosedError, OutputSink, formatLocalTime, pad } from './output';
+import { type CommandContext, EXIT, type ExitCode, LINE_LIMIT, closeQuietly, connect, printLines, reportFailure, reportInvalid, reportUsage, stdoutIsTerminal } from './context';
+import { OutputClosedError, OutputSink, chooseFormat, csvRecord, formatLocalTime, neutraliseCsvCell, pad } from './output';
 
 export interface KeysCreateOptions {
   sub?: string;
   permissions?: string;
   ip?: string;
   note?: string;
+  /** table (default: one line per field), json or csv. */
+  format?: string;
+  /** Short for --format json. */
   json?: boolean;
+}
+
+/** The created key as `--format json` prints it (one line): these fields, in this order (createdAt: Unix ms). */
+export interface CreatedKeyJson {
+  subAccount: string;
+  note: string;
+  apiKey: string;
+  secretKey: string;
+  permissions: string[];
+  ips: string[];
+  createdAt: number;
+}
+
+export function createdKeyJson(key: CreatedKey): CreatedKeyJson {
+  return {
+    subAccount: key.subAccount,
+    note: key.note,
+    apiKey: key.apiKey,
+    secretKey: key.secretKey,
+    permissions: [...key.permissions],
+    ips: [...key.ips],
+    createdAt: key.createdAt,
+  };
+}
+
+/** `--format csv`: a header and one record with these columns (permissions and ips comma-joined in one cell). */
+export const CREATED_KEY_CSV_COLUMNS = ['subAccount', 'note', 'apiKey', 'secretKey', 'permissions', 'ips', 'createdAt'] as const;
+
+/** The key and its secret are never cut, not even for a terminal (a copy must be whole); other cells are. */
+export function createdKeyCsv(key: CreatedKey, terminal: boolean): string {
+  const whole = new Set<string>(['apiKey', 'secretKey']);
+  const values = [key.subAccount, key.note, key.apiKey, key.secretKey, key.permissions.join(','), key.ips.join(','), String(key.createdAt)];
+  const cells = values.map((value, i) => {
+    const column = CREATED_KEY_CSV_COLUMNS[i] ?? '';
+    const safe = neutraliseCsvCell(value, column === 'createdAt');
+    return terminal ? sanitize(safe, whole.has(column) ? LINE_LIMIT : undefined) : safe;
+  });
+  return csvRecord(CREATED_KEY_CSV_COLUMNS) + csvRecord(cells);
 }
 
 export const SECRET_WARNING = 'the secret key is shown only this once: store it now, it cannot be retrieved again';
@@ -41,6 +82,8 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
     note: options.note ?? '',
   });
   if (!checked.ok) return reportInvalid(ctx, checked.errors);
+  const chosen = chooseFormat(options);
+  if (!chosen.ok) return reportUsage(ctx, chosen.message);
   const api = await connect(ctx);
   if (!api) return EXIT.usage;
   const out = new OutputSink(ctx.stdout);
@@ -48,7 +91,15 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
   try {
     const key = await api.createSubAccountKey(checked.value);
     created = key;
-    await out.write(options.json ? `${toJson(stdoutIsTerminal(ctx) ? sanitizeDeep(key, LINE_LIMIT) : key)}\n` : createdKeyText(key));
+    const terminal = stdoutIsTerminal(ctx);
+    const record = createdKeyJson(key);
+    await out.write(
+      chosen.format === 'json'
+        ? `${toJson(terminal ? sanitizeDeep(record, LINE_LIMIT) : record)}\n`
+        : chosen.format === 'csv'
+          ? createdKeyCsv(key, terminal)
+          : createdKeyText(key),
+    );
     printLines(ctx.stderr, [`warning: ${SECRET_WARNING}`]);
     return EXIT.ok;
   } catch (error) {

@@ -1,13 +1,41 @@
-// `keys list --sub NAME [--json]`: the API keys of one sub-account, as a table or a JSON array.
+// `keys list --sub NAME [--format table|json|csv] [--json]`: the API keys of one sub-account, as a table, a JSON
+// array or CSV. The JSON and CSV shapes are a contract (README "Output formats"; pinned by test/commands/formats.test.ts).
 import type { SubAccountKey } from '../api/types';
 import { checkSubAccount } from '../api/validation';
 import { sanitize, sanitizeDeep, toJson } from '../terminal/text';
-import { type CommandContext, EXIT, type ExitCode, closeQuietly, connect, reportFailure, reportInvalid, stdoutIsTerminal } from './context';
-import { type Column, OutputSink, formatLocalTime, formatTable } from './output';
+import { type CommandContext, EXIT, type ExitCode, closeQuietly, connect, reportFailure, reportInvalid, reportUsage, stdoutIsTerminal } from './context';
+import { type Column, OutputSink, chooseFormat, csvDocument, formatLocalTime, formatTable } from './output';
 
 export interface KeysListOptions {
   sub?: string;
+  /** table (default), json or csv. */
+  format?: string;
+  /** Short for --format json. */
   json?: boolean;
+}
+
+/** One key as `--format json` prints it: these fields, in this order (createdAt: Unix ms). */
+export interface KeyJson {
+  note: string;
+  apiKey: string;
+  permissions: string[];
+  ips: string[];
+  createdAt: number;
+}
+
+export function keyJson(k: SubAccountKey): KeyJson {
+  return { note: k.note, apiKey: k.apiKey, permissions: [...k.permissions], ips: [...k.ips], createdAt: k.createdAt };
+}
+
+/** `--format csv`: these columns; permissions and ips comma-joined in one cell, createdAt in Unix ms. */
+export const KEY_CSV_COLUMNS = ['note', 'apiKey', 'permissions', 'ips', 'createdAt'] as const;
+
+export function keysCsv(keys: readonly SubAccountKey[], terminal: boolean): string {
+  return csvDocument(
+    KEY_CSV_COLUMNS,
+    keys.map((k) => [k.note, k.apiKey, k.permissions.join(','), k.ips.join(','), String(k.createdAt)]),
+    { terminal, numeric: ['createdAt'] },
+  );
 }
 
 const COLUMNS: readonly Column[] = [
@@ -29,13 +57,19 @@ export function keysTable(keys: readonly SubAccountKey[]): string {
 export async function runKeysList(options: KeysListOptions, ctx: CommandContext): Promise<ExitCode> {
   const sub = checkSubAccount(options.sub ?? '');
   if (!sub.ok) return reportInvalid(ctx, [sub.error]);
+  const chosen = chooseFormat(options);
+  if (!chosen.ok) return reportUsage(ctx, chosen.message);
   const api = await connect(ctx);
   if (!api) return EXIT.usage;
   const out = new OutputSink(ctx.stdout);
   try {
     const keys = await api.listSubAccountKeys(sub.value);
-    // JSON keeps the data exact (controls escaped as \u); on a terminal it is sanitised like the table.
-    if (options.json) await out.write(`${toJson(stdoutIsTerminal(ctx) ? sanitizeDeep(keys) : keys, 2)}\n`);
+    // JSON and CSV keep the data exact (JSON escapes controls as \u); on a terminal they are sanitised like the table.
+    const terminal = stdoutIsTerminal(ctx);
+    if (chosen.format === 'json') {
+      const records = keys.map(keyJson);
+      await out.write(`${toJson(terminal ? sanitizeDeep(records) : records, 2)}\n`);
+    } else if (chosen.format === 'csv') await out.write(keysCsv(keys, terminal));
     else if (keys.length === 0) await out.write(`no API keys for ${sanitize(sub.value)}\n`);
     else await out.write(keysTable(keys));
     return EXIT.ok;

@@ -75,6 +75,44 @@ export function neutraliseCsvCell(value: string, numeric = false): string {
 
 export { formatLocalTime } from '../api/timeInput';
 
+/** What every command that prints data can print: `--format table|json|csv`, `--json` short for json. */
+export const OUTPUT_FORMATS = ['table', 'json', 'csv'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+/**
+ * The format asked for: --format (any case, default table), or --json as its short form. An unknown name,
+ * or --json with another --format, is a usage error (the message names the flags).
+ */
+export function chooseFormat(options: { format?: string; json?: boolean }): { ok: true; format: OutputFormat } | { ok: false; message: string } {
+  const raw = options.format;
+  const named = raw === undefined ? undefined : raw.trim().toLowerCase();
+  if (named !== undefined && !(OUTPUT_FORMATS as readonly string[]).includes(named)) {
+    return { ok: false, message: `--format: must be table, json or csv (got '${sanitize(raw ?? '', 40)}')` };
+  }
+  if (options.json === true && named !== undefined && named !== 'json') {
+    return { ok: false, message: `--json is short for --format json: it cannot go with --format ${named}` };
+  }
+  return { ok: true, format: options.json === true ? 'json' : ((named as OutputFormat | undefined) ?? 'table') };
+}
+
+/**
+ * A whole CSV document (RFC 4180, CRLF): the header, then one record per row. Cells a spreadsheet would run
+ * are neutralised (columns listed in `numeric` keep plain decimals as they are); for a terminal every cell
+ * is also sanitised, as a table cell is.
+ */
+export function csvDocument(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  options: { terminal?: boolean; numeric?: readonly string[] } = {},
+): string {
+  const numeric = new Set(options.numeric ?? []);
+  const cell = (value: string, i: number): string => {
+    const safe = neutraliseCsvCell(value, numeric.has(header[i] ?? ''));
+    return options.terminal ? sanitize(safe) : safe;
+  };
+  return [csvRecord(header), ...rows.map((row) => csvRecord(row.map(cell)))].join('');
+}
+
 /** Thrown by OutputSink.write once the reader has gone away (EPIPE) or the stream failed. */
 export class OutputClosedError extends Error {
   readonly code: string | undefined;

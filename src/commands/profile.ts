@@ -4,6 +4,7 @@
 import { apiKeyProblem, headerNameProblem } from '../api/headers';
 import { DEFAULT_RECV_WINDOW } from '../api/signing';
 import { shortenApiKey } from '../config/logFile';
+import { checkCredentials } from '../credentials/checkCredentials';
 import { ENV, checkBaseUrl, envValue } from '../credentials/fromEnvironment';
 import { KEYCHAIN_SERVICE, type Keychain, KeychainError, type KeychainProblem, type KeychainProblemKind, openKeychain, problem } from '../credentials/keychain';
 import {
@@ -20,7 +21,7 @@ import {
 } from '../credentials/profiles';
 import { sanitizeDeep, toJson } from '../terminal/text';
 import { type CommandContext, EXIT, type ExitCode, contextFolder, printLines, reportUsage, stdoutIsTerminal } from './context';
-import { formatTable } from './output';
+import { chooseFormat, csvDocument, formatTable } from './output';
 import { type TerminalIn, readHiddenLine, readLines } from './terminalInput';
 
 /** Exit code of an add interrupted with Ctrl-C at the prompt (128 + SIGINT, as shells report it). */
@@ -33,6 +34,8 @@ export interface ProfileAddOptions {
   signBody?: boolean;
   /** --default */
   default?: boolean;
+  /** false with --no-check: save without the signed request that proves the credentials (offline setup). */
+  check?: boolean;
 }
 
 const MAX_SECRET = 1024;
@@ -117,7 +120,6 @@ export async function runProfileAdd(rawName: string, options: ProfileAddOptions,
   const config = await loadOrReport(ctx);
   if (!config) return EXIT.usage;
 
-  // Reach the keychain before asking for anything: a missing Secret Service is said before the secret is typed.
   // Reach the keychain before asking for anything: a missing Secret Service is said before a secret is typed.
   let keychain: Keychain;
   try {
@@ -147,6 +149,23 @@ export async function runProfileAdd(rawName: string, options: ProfileAddOptions,
   }
   const invalid = checkApiKey(read.apiKey) ?? checkSecret(read.secretKey);
   if (invalid) return reportUsage(ctx, `${invalid}; nothing was saved`);
+
+  // The same signed request the console's add-profile form sends: wrong credentials are never stored.
+  if (options.check !== false) {
+    if (ctx.stderrIsTTY) printLines(ctx.stderr, [`checking the API key and secret against ${profile.baseUrl}…`]);
+    const checked = await checkCredentials(
+      { baseUrl: profile.baseUrl, apiKey: read.apiKey, secretKey: read.secretKey, apiKeyHeader: profile.apiKeyHeader, recvWindow: profile.recvWindow, signBody: profile.signBody },
+      { ...(ctx.globals.timeoutMs !== undefined ? { timeoutMs: ctx.globals.timeoutMs } : {}), createApi: ctx.createApi },
+    );
+    if (!checked.ok) {
+      printLines(ctx.stderr, [
+        `error: ${checked.message}`,
+        `nothing was saved${checked.reason === 'unreachable' ? ' (to save it without checking, for offline setup: --no-check)' : ''}`,
+      ]);
+      return EXIT.failure;
+    }
+    if (checked.notice) printLines(ctx.stderr, [`note: ${checked.notice}`]);
+  }
 
   // The secret first: if the keychain refuses, nothing is left behind.
   try {
@@ -199,7 +218,12 @@ const SHORT_PROBLEM: Record<KeychainProblemKind, string> = {
   failed: 'failed',
 };
 
-export async function runProfileList(options: { json?: boolean }, ctx: CommandContext): Promise<ExitCode> {
+/** `profile list --format csv`: these columns (the JSON objects have the same fields, in this order). */
+export const PROFILE_CSV_COLUMNS = ['name', 'default', 'baseUrl', 'apiKeyHeader', 'recvWindow', 'signBody', 'apiKey', 'secret', 'secretNote'] as const;
+
+export async function runProfileList(options: { format?: string; json?: boolean }, ctx: CommandContext): Promise<ExitCode> {
+  const chosen = chooseFormat(options);
+  if (!chosen.ok) return reportUsage(ctx, chosen.message);
   const config = await loadOrReport(ctx);
   if (!config) return EXIT.usage;
   const envKey = envValue(ctx.env, ENV.apiKey);
@@ -246,9 +270,12 @@ export async function runProfileList(options: { json?: boolean }, ctx: CommandCo
     }
     listed.push(row);
   }
-  if (options.json) {
+  if (chosen.format === 'json') {
     // Names and URLs come from a file: exact (escaped) in JSON, sanitised when stdout is a terminal.
     ctx.stdout.write(`${toJson(stdoutIsTerminal(ctx) ? sanitizeDeep(listed) : listed, 2)}\n`);
+  } else if (chosen.format === 'csv') {
+    const rows = listed.map((r) => [r.name, String(r.default), r.baseUrl, r.apiKeyHeader, String(r.recvWindow), String(r.signBody), r.apiKey ?? '', r.secret, r.secretNote]);
+    ctx.stdout.write(csvDocument(PROFILE_CSV_COLUMNS, rows, { terminal: stdoutIsTerminal(ctx), numeric: ['recvWindow'] }));
   } else if (listed.length === 0) {
     printLines(ctx.stdout, [`no profiles: add one with \`broker-console profile add NAME --base-url URL\``]);
   } else {

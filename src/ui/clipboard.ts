@@ -1,13 +1,114 @@
-// Copy through the terminal (OSC 52): works over SSH and in tmux with set-clipboard on; nothing touches disk.
-// Whether the terminal took it cannot be known from here, so a copy says what was done, not that it worked.
+// Copy, and say what was done. Locally (not over SSH) with a system clipboard at hand (pbcopy, wl-copy, xsel,
+// clip.exe), the text goes there through clipboardy, loaded only when a copy is made; the text reaches the
+// tool on its stdin and is written nowhere else. Over SSH, or with no system clipboard, it goes to the
+// terminal with OSC 52 (inside tmux also wrapped for tmux's passthrough); whether a terminal took an OSC 52
+// cannot be known from here, so the words say so. Never "Copied" for something that cannot be known.
+import { accessSync, constants } from 'node:fs';
+import { delimiter, join } from 'node:path';
+
+/** Copies the text and returns what was done, in words the screens show after "Secret key …". */
 export type CopyToClipboard = (text: string) => string;
 
-export const OSC52_SENT = 'sent to the terminal clipboard (OSC 52) — paste it to check';
+export const OSC52_SENT = 'sent to the terminal clipboard; paste to check';
 
-export function osc52Clipboard(out: NodeJS.WritableStream): CopyToClipboard {
+/** What a local copy through the system clipboard says (the tool named). */
+export function systemCopySaid(tool: string): string {
+  return `sent to the system clipboard (${tool}); paste to check`;
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * The OSC 52 bytes for the text. Inside tmux (TMUX set) the plain sequence is followed by the same sequence
+ * in tmux's DCS passthrough (ESC P tmux; …ESC \, every ESC inside doubled): tmux itself takes the plain one
+ * when `set-clipboard` is on, and passes the wrapped one to the outer terminal when `allow-passthrough` is
+ * on (tmux 3.3 and later; always before).
+ */
+export function osc52Sequences(text: string, env: Env = process.env): string {
+  const osc = `\u001b]52;c;${Buffer.from(text, 'utf8').toString('base64')}\u0007`;
+  if (env.TMUX === undefined || env.TMUX === '') return osc;
+  return `${osc}\u001bPtmux;${osc.replace(/\u001b/g, '\u001b\u001b')}\u001b\\`;
+}
+
+/** Copy through the terminal only (OSC 52). */
+export function osc52Clipboard(out: NodeJS.WritableStream, env: Env = process.env): CopyToClipboard {
   return (text) => {
-    const payload = Buffer.from(text, 'utf8').toString('base64');
-    out.write(`\u001b]52;c;${payload}\u0007`);
+    out.write(osc52Sequences(text, env));
     return OSC52_SENT;
+  };
+}
+
+/** Over SSH a local clipboard tool would copy on the remote machine: the terminal's clipboard is the one. */
+export function overSsh(env: Env): boolean {
+  return Boolean(env.SSH_CONNECTION || env.SSH_TTY || env.SSH_CLIENT);
+}
+
+function onPath(name: string, env: Env): boolean {
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (dir === '') continue;
+    try {
+      accessSync(join(dir, name), constants.X_OK);
+      return true;
+    } catch {
+      // not here
+    }
+  }
+  return false;
+}
+
+/**
+ * The system clipboard tool a local copy would use, as clipboardy picks it (macOS pbcopy, Windows
+ * PowerShell, WSL clip.exe, Wayland wl-copy, X11 xsel), or undefined: over SSH, with no display, or with
+ * the tool not installed (a bundled clipboardy has no xsel of its own).
+ */
+export function systemClipboardTool(env: Env = process.env, platform: NodeJS.Platform = process.platform): string | undefined {
+  if (overSsh(env)) return undefined;
+  if (platform === 'darwin') return 'pbcopy';
+  if (platform === 'win32') return 'PowerShell';
+  if (platform !== 'linux') return undefined;
+  if (env.WSL_DISTRO_NAME || env.WSL_INTEROP) return onPath('clip.exe', env) ? 'clip.exe' : undefined;
+  const wayland = Boolean(env.WAYLAND_DISPLAY) || env.XDG_SESSION_TYPE === 'wayland';
+  if (wayland && env.WAYLAND_DISPLAY && onPath('wl-copy', env)) return 'wl-copy';
+  if (env.DISPLAY && onPath('xsel', env)) return 'xsel';
+  return undefined;
+}
+
+export interface ClipboardLibrary {
+  write(text: string): Promise<void>;
+}
+
+export interface SystemClipboardOptions {
+  env?: Env;
+  platform?: NodeJS.Platform;
+  /** The clipboard library, loaded on the first copy (default: clipboardy). */
+  load?: () => Promise<ClipboardLibrary>;
+  /** Told how a system copy ended (tests; a failed one has gone by OSC 52 instead). */
+  onSettled?: (outcome: { tool: string; ok: boolean; error?: unknown }) => void;
+}
+
+/**
+ * The console's clipboard: the system one when the console runs locally and one is at hand, else OSC 52.
+ * The seam is synchronous, so a system copy is started and its words say it was sent (paste to check); if
+ * the tool then fails, the text goes by OSC 52 after all.
+ */
+export function systemClipboard(out: NodeJS.WritableStream, options: SystemClipboardOptions = {}): CopyToClipboard {
+  const env = options.env ?? process.env;
+  const load = options.load ?? (async (): Promise<ClipboardLibrary> => (await import('clipboardy')).default);
+  return (text) => {
+    const tool = systemClipboardTool(env, options.platform ?? process.platform);
+    if (tool === undefined) {
+      out.write(osc52Sequences(text, env));
+      return OSC52_SENT;
+    }
+    void load()
+      .then((library) => library.write(text))
+      .then(
+        () => options.onSettled?.({ tool, ok: true }),
+        (error: unknown) => {
+          out.write(osc52Sequences(text, env));
+          options.onSettled?.({ tool, ok: false, error });
+        },
+      );
+    return systemCopySaid(tool);
   };
 }

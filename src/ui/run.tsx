@@ -7,7 +7,7 @@ import type { BrokerApi } from '../api/contract';
 import { memoryRecentSubAccounts } from '../config/recentSubAccounts';
 import type { TransferExporter } from '../export/types';
 import { App } from './App';
-import { osc52Clipboard, type CopyToClipboard } from './clipboard';
+import { systemClipboard, type CopyToClipboard } from './clipboard';
 import { createExchangeLog } from './exchangeLog';
 import type { ConsoleServices } from './services';
 import type { TargetSwitcher } from './targets';
@@ -61,7 +61,7 @@ export async function runConsole(switcher: TargetSwitcher, options: { noColor: b
   };
   // Ink reads keys one at a time from the splitter, never a chunk of several.
   const keys = new KeyStream(process.stdin);
-  const app = render(<ConsoleRoot switcher={switcher} theme={makeTheme(options.noColor)} copy={osc52Clipboard(process.stdout)} onExit={onExit} />, {
+  const app = render(<ConsoleRoot switcher={switcher} theme={makeTheme(options.noColor)} copy={systemClipboard(process.stdout)} onExit={onExit} />, {
     exitOnCtrlC: false,
     patchConsole: true,
     stdin: keys as unknown as NodeJS.ReadStream,

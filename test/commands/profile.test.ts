@@ -263,7 +263,8 @@ describe.skipIf(!availability.ok)('profiles with the real keychain', () => {
     // Like an environment value, a pasted line is trimmed at its ends (inner spaces are kept).
     const m = name();
     const padded = ctxFor({ baseUrl: sandboxB.baseUrl }, `  ${sandboxB.apiKey} \n\t${sandboxB.secretKey}  \n`);
-    expect(await runProfileAdd(m, {}, padded.ctx)).toBe(0);
+    // (with sandbox B's header and signing option: the check before saving must pass)
+    expect(await runProfileAdd(m, { apiKeyHeader: 'X-Other-Key', signBody: false }, padded.ctx)).toBe(0);
     expect((await (await openKeychain()).get(m))?.secretKey).toBe(sandboxB.secretKey);
   });
 
@@ -290,6 +291,79 @@ describe.skipIf(!availability.ok)('profiles with the real keychain', () => {
     const t = ctxFor({ profile: 'nope' });
     expect(await runKeysList({ sub: sub(sandboxA) }, t.ctx)).toBe(2);
     expect(t.err.text()).toBe(`error: no profile named 'nope' (--profile); profiles: ${n}: add it with \`broker-console profile add nope --base-url URL\`\n`);
+  });
+
+  it('add checks before it saves: a wrong secret is refused by the service, nothing is stored (exit 1)', async () => {
+    const n = name('chk');
+    const before = sandboxA.requests().length;
+    const t = ctxFor({ baseUrl: sandboxA.baseUrl }, `${sandboxA.apiKey}\nnot-the-secret\n`);
+    expect(await runProfileAdd(n, {}, t.ctx)).toBe(1);
+    expect(t.err.text()).toBe('error: the service rejected the signature: check the secret (and the API-key header)\nnothing was saved\n');
+    expect(t.out.text()).toBe('');
+    // Exactly the one signed check was sent, and refused.
+    expect(sandboxA.requests().slice(before).map((r) => [r.method, r.path.split('?')[0], r.status])).toEqual([
+      ['GET', '/api/v3/broker/sub-account/universalTransfer', 401],
+    ]);
+    expect(await (await openKeychain()).get(n)).toBeUndefined();
+    expect((await loadProfiles(join(home, 'config'))).profiles).toEqual([]);
+  });
+
+  it('add checks before it saves: an unknown API key is named; nothing is stored', async () => {
+    const n = name('chk');
+    const t = ctxFor({ baseUrl: sandboxA.baseUrl }, `mx0vnotakeyoftheservice\n${sandboxA.secretKey}\n`);
+    expect(await runProfileAdd(n, {}, t.ctx)).toBe(1);
+    expect(t.err.text()).toBe('error: the service does not know this API key\nnothing was saved\n');
+    expect(await (await openKeychain()).get(n)).toBeUndefined();
+    expect((await loadProfiles(join(home, 'config'))).profiles).toEqual([]);
+  });
+
+  it('add checks before it saves: an unreachable service is "could not reach …" (exit 1); --no-check saves offline', async () => {
+    const gone = await startSandbox({ seed: 13 });
+    const baseUrl = gone.baseUrl;
+    await gone.close();
+    const n = name('chk');
+    let t = ctxFor({ baseUrl }, 'mx0vofflinekey\noffline-secret\n');
+    expect(await runProfileAdd(n, {}, t.ctx)).toBe(1);
+    expect(t.err.text()).toBe(
+      `error: could not reach ${baseUrl} (ECONNREFUSED): check the base URL and the network\n` +
+        'nothing was saved (to save it without checking, for offline setup: --no-check)\n',
+    );
+    expect(await (await openKeychain()).get(n)).toBeUndefined();
+    expect((await loadProfiles(join(home, 'config'))).profiles).toEqual([]);
+
+    t = ctxFor({ baseUrl }, 'mx0vofflinekey\noffline-secret\n');
+    expect(await runProfileAdd(n, { check: false }, t.ctx)).toBe(0);
+    expect(t.err.text()).toBe('');
+    expect(t.out.text()).toContain(`added profile ${n} (default): ${baseUrl}`);
+    expect(await (await openKeychain()).get(n)).toEqual({ apiKey: 'mx0vofflinekey', secretKey: 'offline-secret' });
+  });
+
+  it('add: a key without SPOT_TRANSFER_READ passes the check (the signature is proven) and says so', async () => {
+    const limited = await startSandbox({ seed: 14, permissions: ['SPOT_ACCOUNT_READ', 'SPOT_ACCOUNT_WRITE'] });
+    try {
+      const n = name('chk');
+      const t = ctxFor({ baseUrl: limited.baseUrl }, `${limited.apiKey}\n${limited.secretKey}\n`);
+      expect(await runProfileAdd(n, {}, t.ctx)).toBe(0);
+      expect(t.err.text()).toBe('note: connected, but this key may not read transfers (no SPOT_TRANSFER_READ)\n');
+      expect(await (await openKeychain()).get(n)).toEqual({ apiKey: limited.apiKey, secretKey: limited.secretKey });
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('the binary: `profile add` with a wrong secret stores nothing (exit 1); the right one is stored', async () => {
+    const n = name('binchk');
+    const config = join(home, 'config');
+    const env = { ...busEnv(), BROKER_CONSOLE_HOME: config };
+    const wrong = await runCli(['profile', 'add', n, '--base-url', sandboxA.baseUrl], env, { input: `${sandboxA.apiKey}\nwrong\n` });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toBe('error: the service rejected the signature: check the secret (and the API-key header)\nnothing was saved\n');
+    expect(await (await openKeychain()).get(n)).toBeUndefined();
+    expect((await loadProfiles(config)).profiles).toEqual([]);
+    const right = await runCli(['profile', 'add', n, '--base-url', sandboxA.baseUrl], env, { input: `${sandboxA.apiKey}\n${sandboxA.secretKey}\n` });
+    expect(right.stderr).toBe('');
+    expect(right.code).toBe(0);
+    expect(await (await openKeychain()).get(n)).toEqual({ apiKey: sandboxA.apiKey, secretKey: sandboxA.secretKey });
   });
 
   it('add rejects an empty secret or a missing second line, and leaves nothing behind', async () => {

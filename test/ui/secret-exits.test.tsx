@@ -125,10 +125,10 @@ describe('the secret shown whole at any size', () => {
 describe('copy says what was done', () => {
   test('OSC 52: the bytes go to the terminal, and the message says to paste to check', () => {
     const written: string[] = [];
-    const copy = osc52Clipboard({ write: (s: string) => written.push(s) } as unknown as NodeJS.WritableStream);
+    const copy = osc52Clipboard({ write: (s: string) => written.push(s) } as unknown as NodeJS.WritableStream, {});
     const said = copy('mx0vSECRET');
     expect(written).toEqual([`\u001b]52;c;${Buffer.from('mx0vSECRET').toString('base64')}\u0007`]);
-    expect(said).toBe('sent to the terminal clipboard (OSC 52) — paste it to check');
+    expect(said).toBe('sent to the terminal clipboard; paste to check');
   });
 
   test('the secret screen repeats what the clipboard did, never "Copied"', async () => {

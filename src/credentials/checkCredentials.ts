@@ -1,0 +1,73 @@
+// Whether a base URL, API key and secret work, before anything is stored: one signed request, the cheapest
+// there is (one transfer of the master account), sent once. Used by the console's add-profile and
+// session-credentials forms and by `profile add` on the command line, so both say the same thing.
+import type { BrokerApi, ClientConfig } from '../api/contract';
+import { BrokerError, formatDuration, oneLine } from '../api/errors';
+import { createBrokerApi } from '../api/operations';
+
+/** Which input a failed check points at (the console puts the message under that field). */
+export type CheckedField = 'baseUrl' | 'apiKey' | 'secretKey';
+
+/**
+ * Why a check failed: the service does not know the key, it rejected the signature (the secret, or the
+ * header/signing option), it could not be reached (or did not answer in time), or something else.
+ */
+export type CheckFailureReason = 'unknown-key' | 'bad-signature' | 'unreachable' | 'failed';
+
+export type CredentialCheck =
+  | { ok: true; notice?: string }
+  | { ok: false; reason: CheckFailureReason; message: string; field?: CheckedField };
+
+/** The default deadline of a check, ms (one try: the operator is waiting for an answer). */
+export const CHECK_TIMEOUT_MS = 8000;
+
+export interface CheckOptions {
+  timeoutMs?: number;
+  /** The client factory (tests); default createBrokerApi. */
+  createApi?: (config: ClientConfig) => BrokerApi;
+}
+
+function causeCode(error: BrokerError): string {
+  const cause = error.cause;
+  if (cause instanceof Error) {
+    const code = (cause as { code?: unknown }).code;
+    return oneLine(typeof code === 'string' ? code : cause.message, 200);
+  }
+  return 'no connection';
+}
+
+/**
+ * Sends one signed request with these credentials. A pass is any answer that proves the key and the
+ * signature: a page of transfers, or a refusal for another reason (no permission to read transfers, a
+ * parameter the service dislikes), which is then said as a notice.
+ */
+export async function checkCredentials(config: ClientConfig, options: CheckOptions = {}): Promise<CredentialCheck> {
+  const create = options.createApi ?? createBrokerApi;
+  const api = create({ ...config, maxTries: 1, timeoutMs: options.timeoutMs ?? config.timeoutMs ?? CHECK_TIMEOUT_MS });
+  try {
+    await api.listUniversalTransfers({ fromAccountType: 'SPOT', toAccountType: 'FUTURE', limit: 1 });
+    return { ok: true };
+  } catch (error) {
+    if (!(error instanceof BrokerError)) return { ok: false, reason: 'failed', message: error instanceof Error ? error.message : String(error) };
+    if (error.kind === 'service') {
+      if (error.code === 10072) return { ok: false, reason: 'unknown-key', field: 'apiKey', message: 'the service does not know this API key' };
+      if (error.code === 700002) {
+        return { ok: false, reason: 'bad-signature', field: 'secretKey', message: 'the service rejected the signature: check the secret (and the API-key header)' };
+      }
+      if (error.code === 700007) return { ok: true, notice: 'connected, but this key may not read transfers (no SPOT_TRANSFER_READ)' };
+      if (error.status !== undefined && error.status < 500 && error.code !== undefined) return { ok: true, notice: `connected; the check answered: ${error.toLine()}` };
+    }
+    if (error.kind === 'network' || error.kind === 'timeout') {
+      const what =
+        error.kind === 'timeout'
+          ? `no answer within ${formatDuration(error.timeoutMs ?? options.timeoutMs ?? CHECK_TIMEOUT_MS)}`
+          : error.stage === 'connect'
+            ? causeCode(error)
+            : `the connection closed before an answer came, ${causeCode(error)}`;
+      return { ok: false, reason: 'unreachable', field: 'baseUrl', message: `could not reach ${config.baseUrl} (${what}): check the base URL and the network` };
+    }
+    return { ok: false, reason: 'failed', message: error.toLine() };
+  } finally {
+    await api.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,164 @@
+// The console's copy: the system clipboard locally (a stub xsel / wl-copy on PATH records what reached its
+// stdin), OSC 52 over SSH or with no system clipboard (checked by its bytes, plain and tmux-wrapped), and
+// the words that say which was done. The copied text goes to the tool's stdin and nowhere else.
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type ClipboardLibrary, OSC52_SENT, osc52Clipboard, osc52Sequences, systemClipboard, systemClipboardTool, systemCopySaid } from '../../src/ui/clipboard';
+
+const SECRET = 'Zx9/secret+key=with "quotes" ünï 🔑\nand a second line';
+const b64 = Buffer.from(SECRET, 'utf8').toString('base64');
+const ESC = '\u001b';
+const PLAIN = `${ESC}]52;c;${b64}\u0007`;
+
+function sink(): { stream: NodeJS.WritableStream; written: string[] } {
+  const written: string[] = [];
+  return { stream: { write: (s: string) => written.push(s) } as unknown as NodeJS.WritableStream, written };
+}
+
+describe('OSC 52, by its bytes', () => {
+  it('plain: ESC ] 52 ; c ; base64 of the UTF-8 text, BEL; the words say to paste to check', () => {
+    const out = sink();
+    expect(osc52Clipboard(out.stream, {})(SECRET)).toBe('sent to the terminal clipboard; paste to check');
+    expect(out.written).toEqual([PLAIN]);
+  });
+
+  it('inside tmux: the plain sequence (tmux takes it with set-clipboard on), then the same in the DCS passthrough, ESCs doubled', () => {
+    const env = { TMUX: '/tmp/tmux-1000/default,4242,0' };
+    expect(osc52Sequences(SECRET, env)).toBe(`${PLAIN}${ESC}Ptmux;${ESC}${ESC}]52;c;${b64}\u0007${ESC}\\`);
+    const out = sink();
+    expect(osc52Clipboard(out.stream, env)(SECRET)).toBe(OSC52_SENT);
+    expect(out.written.join('')).toBe(`${PLAIN}${ESC}Ptmux;${ESC}${ESC}]52;c;${b64}\u0007${ESC}\\`);
+    // An empty TMUX (tmux's own tests clear it) is not tmux.
+    expect(osc52Sequences(SECRET, { TMUX: '' })).toBe(PLAIN);
+  });
+});
+
+let dir: string;
+let bin: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'bc-clipboard-'));
+  bin = join(dir, 'bin');
+  mkdirSync(bin);
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A stand-in for a clipboard tool: records its arguments and its stdin, exits with `status`. */
+function stubTool(name: string, status = 0): { stdin: () => string; args: () => string } {
+  const record = join(dir, `${name}.stdin`);
+  const argv = join(dir, `${name}.args`);
+  rmSync(record, { force: true });
+  writeFileSync(join(bin, name), `#!/bin/sh\nprintf '%s ' "$@" > '${argv}'\ncat > '${record}'\nexit ${status}\n`);
+  chmodSync(join(bin, name), 0o755);
+  return { stdin: () => readFileSync(record, 'utf8'), args: () => readFileSync(argv, 'utf8').trim() };
+}
+
+describe('which clipboard a copy uses', () => {
+  const path = (): string => `${bin}:/usr/bin:/bin`;
+  it('over SSH: none (the terminal clipboard is the one at hand), whatever the display', () => {
+    stubTool('xsel');
+    expect(systemClipboardTool({ DISPLAY: ':0', PATH: path(), SSH_CONNECTION: '10.0.0.1 5022 10.0.0.2 22' }, 'linux')).toBeUndefined();
+    expect(systemClipboardTool({ DISPLAY: ':0', PATH: path(), SSH_TTY: '/dev/pts/3' }, 'linux')).toBeUndefined();
+    expect(systemClipboardTool({ PATH: path(), SSH_TTY: '/dev/pts/3' }, 'darwin')).toBeUndefined();
+  });
+  it('locally: wl-copy on Wayland, xsel on X11, pbcopy on macOS; none without a display or the tool', () => {
+    stubTool('xsel');
+    stubTool('wl-copy');
+    expect(systemClipboardTool({ DISPLAY: ':0', PATH: path() }, 'linux')).toBe('xsel');
+    expect(systemClipboardTool({ WAYLAND_DISPLAY: 'wayland-0', DISPLAY: ':0', PATH: path() }, 'linux')).toBe('wl-copy');
+    expect(systemClipboardTool({ PATH: path() }, 'linux')).toBeUndefined();
+    expect(systemClipboardTool({ DISPLAY: ':0', PATH: '/nonexistent' }, 'linux')).toBeUndefined();
+    expect(systemClipboardTool({}, 'darwin')).toBe('pbcopy');
+  });
+});
+
+describe('systemClipboard', () => {
+  const saved = { ...process.env };
+  afterEach(() => {
+    for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
+    Object.assign(process.env, saved);
+  });
+
+  /** process.env as a local desktop session would have it (clipboardy and its child read process.env). */
+  function desktop(vars: Record<string, string>): string {
+    const tmp = mkdtempSync(join(dir, 'tmp-'));
+    for (const key of ['SSH_CONNECTION', 'SSH_TTY', 'SSH_CLIENT', 'WAYLAND_DISPLAY', 'XDG_SESSION_TYPE', 'DISPLAY', 'TMUX', 'WSL_DISTRO_NAME', 'WSL_INTEROP']) delete process.env[key];
+    Object.assign(process.env, { PATH: `${bin}:/usr/bin:/bin`, TMPDIR: tmp, ...vars });
+    return tmp;
+  }
+
+  function settled(): { done: Promise<{ tool: string; ok: boolean; error?: unknown }>; onSettled: (o: { tool: string; ok: boolean; error?: unknown }) => void } {
+    let onSettled!: (o: { tool: string; ok: boolean; error?: unknown }) => void;
+    const done = new Promise<{ tool: string; ok: boolean; error?: unknown }>((resolve) => {
+      onSettled = resolve;
+    });
+    return { done, onSettled };
+  }
+
+  it('X11 locally: clipboardy runs xsel with the text on its stdin; nothing to the terminal, no temporary file', async () => {
+    const xsel = stubTool('xsel');
+    const tmp = desktop({ DISPLAY: ':99' });
+    const out = sink();
+    const { done, onSettled } = settled();
+    const said = systemClipboard(out.stream, { onSettled })(SECRET);
+    expect(said).toBe('sent to the system clipboard (xsel); paste to check');
+    expect(said).toBe(systemCopySaid('xsel'));
+    expect(await done).toEqual({ tool: 'xsel', ok: true });
+    expect(xsel.stdin()).toBe(SECRET);
+    expect(xsel.args()).toBe('--clipboard --input');
+    expect(out.written).toEqual([]);
+    expect(readdirSync(tmp)).toEqual([]);
+  });
+
+  it('Wayland locally: wl-copy gets the text on its stdin (clipboardy keeps only wl-copy\'s stderr in a file, and removes it)', async () => {
+    const wl = stubTool('wl-copy');
+    const tmp = desktop({ WAYLAND_DISPLAY: 'wayland-1' });
+    const out = sink();
+    const { done, onSettled } = settled();
+    // clipboardy picks X11 or Wayland once, when it is loaded: this case loads a fresh instance of it.
+    const load = async () => ((await import(`${pathToFileURL(createRequire(import.meta.url).resolve('clipboardy')).href}?wayland`)) as { default: ClipboardLibrary }).default;
+    expect(systemClipboard(out.stream, { onSettled, load })(SECRET)).toBe('sent to the system clipboard (wl-copy); paste to check');
+    expect(await done).toEqual({ tool: 'wl-copy', ok: true });
+    expect(wl.stdin()).toBe(SECRET);
+    expect(wl.args()).toBe('--type text/plain');
+    expect(out.written).toEqual([]);
+    expect(readdirSync(tmp)).toEqual([]);
+  });
+
+  it('a clipboard tool that fails: the text goes by OSC 52 after all', async () => {
+    stubTool('xsel', 1);
+    desktop({ DISPLAY: ':99', TMUX: '/tmp/tmux-0/default,1,0' });
+    const out = sink();
+    const { done, onSettled } = settled();
+    systemClipboard(out.stream, { onSettled })(SECRET);
+    const outcome = await done;
+    expect(outcome.ok).toBe(false);
+    expect(out.written.join('')).toBe(osc52Sequences(SECRET, { TMUX: 'x' }));
+  });
+
+  it('over SSH, or with no system clipboard: OSC 52 at once, and the library is never loaded', () => {
+    stubTool('xsel');
+    let loaded = 0;
+    const load = async () => {
+      loaded += 1;
+      return { write: async () => undefined };
+    };
+    for (const env of [
+      { DISPLAY: ':99', PATH: `${bin}:/usr/bin`, SSH_CONNECTION: '10.0.0.1 5022 10.0.0.2 22' },
+      { PATH: `${bin}:/usr/bin` },
+    ]) {
+      const out = sink();
+      expect(systemClipboard(out.stream, { env, platform: 'linux', load })(SECRET)).toBe(OSC52_SENT);
+      expect(out.written).toEqual([PLAIN]);
+    }
+    const tmux = sink();
+    expect(systemClipboard(tmux.stream, { env: { TMUX: '/tmp/t,1,0', SSH_TTY: '/dev/pts/1' }, platform: 'linux', load })(SECRET)).toBe(OSC52_SENT);
+    expect(tmux.written.join('')).toBe(osc52Sequences(SECRET, { TMUX: 'x' }));
+    expect(loaded).toBe(0);
+  });
+});
