@@ -6,8 +6,8 @@
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 
-/** Copies the text and returns what was done, in words the screens show after "Secret key …". */
-export type CopyToClipboard = (text: string) => string;
+/** Copies the text; resolves to what was done, in words the screens show after "Secret key …". Never rejects. */
+export type CopyToClipboard = (text: string) => Promise<string>;
 
 export const OSC52_SENT = 'sent to the terminal clipboard; paste to check';
 
@@ -32,7 +32,7 @@ export function osc52Sequences(text: string, env: Env = process.env): string {
 
 /** Copy through the terminal only (OSC 52). */
 export function osc52Clipboard(out: NodeJS.WritableStream, env: Env = process.env): CopyToClipboard {
-  return (text) => {
+  return async (text) => {
     out.write(osc52Sequences(text, env));
     return OSC52_SENT;
   };
@@ -86,29 +86,32 @@ export interface SystemClipboardOptions {
   onSettled?: (outcome: { tool: string; ok: boolean; error?: unknown }) => void;
 }
 
+/** What a system copy that failed says: it went by OSC 52 after all. */
+export function systemCopyFailedSaid(tool: string): string {
+  return `${tool} failed, so ${OSC52_SENT}`;
+}
+
 /**
  * The console's clipboard: the system one when the console runs locally and one is at hand, else OSC 52.
- * The seam is synchronous, so a system copy is started and its words say it was sent (paste to check); if
- * the tool then fails, the text goes by OSC 52 after all.
+ * The words come once the tool has finished: if it failed, the text went by OSC 52 and the words say that.
  */
 export function systemClipboard(out: NodeJS.WritableStream, options: SystemClipboardOptions = {}): CopyToClipboard {
   const env = options.env ?? process.env;
   const load = options.load ?? (async (): Promise<ClipboardLibrary> => (await import('clipboardy')).default);
-  return (text) => {
+  return async (text) => {
     const tool = systemClipboardTool(env, options.platform ?? process.platform);
     if (tool === undefined) {
       out.write(osc52Sequences(text, env));
       return OSC52_SENT;
     }
-    void load()
-      .then((library) => library.write(text))
-      .then(
-        () => options.onSettled?.({ tool, ok: true }),
-        (error: unknown) => {
-          out.write(osc52Sequences(text, env));
-          options.onSettled?.({ tool, ok: false, error });
-        },
-      );
-    return systemCopySaid(tool);
+    try {
+      await (await load()).write(text);
+      options.onSettled?.({ tool, ok: true });
+      return systemCopySaid(tool);
+    } catch (error) {
+      out.write(osc52Sequences(text, env));
+      options.onSettled?.({ tool, ok: false, error });
+      return systemCopyFailedSaid(tool);
+    }
   };
 }

@@ -253,7 +253,7 @@ function mountSetup(columns: number, rows: number, route: Route, overrides: Part
     exchanges: createExchangeLog(),
     recent: memoryRecentSubAccounts(),
     suggestions: [],
-    copy: () => 'copied',
+    copy: async () => 'copied',
     exporter: {} as ConsoleServices['exporter'],
     theme: makeTheme(false),
     now: Date.now,

@@ -20,17 +20,17 @@ function sink(): { stream: NodeJS.WritableStream; written: string[] } {
 }
 
 describe('OSC 52, by its bytes', () => {
-  it('plain: ESC ] 52 ; c ; base64 of the UTF-8 text, BEL; the words say to paste to check', () => {
+  it('plain: ESC ] 52 ; c ; base64 of the UTF-8 text, BEL; the words say to paste to check', async () => {
     const out = sink();
-    expect(osc52Clipboard(out.stream, {})(SECRET)).toBe('sent to the terminal clipboard; paste to check');
+    expect(await osc52Clipboard(out.stream, {})(SECRET)).toBe('sent to the terminal clipboard; paste to check');
     expect(out.written).toEqual([PLAIN]);
   });
 
-  it('inside tmux: the plain sequence (tmux takes it with set-clipboard on), then the same in the DCS passthrough, ESCs doubled', () => {
+  it('inside tmux: the plain sequence (tmux takes it with set-clipboard on), then the same in the DCS passthrough, ESCs doubled', async () => {
     const env = { TMUX: '/tmp/tmux-1000/default,4242,0' };
     expect(osc52Sequences(SECRET, env)).toBe(`${PLAIN}${ESC}Ptmux;${ESC}${ESC}]52;c;${b64}\u0007${ESC}\\`);
     const out = sink();
-    expect(osc52Clipboard(out.stream, env)(SECRET)).toBe(OSC52_SENT);
+    expect(await osc52Clipboard(out.stream, env)(SECRET)).toBe(OSC52_SENT);
     expect(out.written.join('')).toBe(`${PLAIN}${ESC}Ptmux;${ESC}${ESC}]52;c;${b64}\u0007${ESC}\\`);
     // An empty TMUX (tmux's own tests clear it) is not tmux.
     expect(osc52Sequences(SECRET, { TMUX: '' })).toBe(PLAIN);
@@ -105,7 +105,7 @@ describe('systemClipboard', () => {
     const tmp = desktop({ DISPLAY: ':99' });
     const out = sink();
     const { done, onSettled } = settled();
-    const said = systemClipboard(out.stream, { onSettled })(SECRET);
+    const said = await systemClipboard(out.stream, { onSettled })(SECRET);
     expect(said).toBe('sent to the system clipboard (xsel); paste to check');
     expect(said).toBe(systemCopySaid('xsel'));
     expect(await done).toEqual({ tool: 'xsel', ok: true });
@@ -122,7 +122,7 @@ describe('systemClipboard', () => {
     const { done, onSettled } = settled();
     // clipboardy picks X11 or Wayland once, when it is loaded: this case loads a fresh instance of it.
     const load = async () => ((await import(`${pathToFileURL(createRequire(import.meta.url).resolve('clipboardy')).href}?wayland`)) as { default: ClipboardLibrary }).default;
-    expect(systemClipboard(out.stream, { onSettled, load })(SECRET)).toBe('sent to the system clipboard (wl-copy); paste to check');
+    expect(await systemClipboard(out.stream, { onSettled, load })(SECRET)).toBe('sent to the system clipboard (wl-copy); paste to check');
     expect(await done).toEqual({ tool: 'wl-copy', ok: true });
     expect(wl.stdin()).toBe(SECRET);
     expect(wl.args()).toBe('--type text/plain');
@@ -135,13 +135,14 @@ describe('systemClipboard', () => {
     desktop({ DISPLAY: ':99', TMUX: '/tmp/tmux-0/default,1,0' });
     const out = sink();
     const { done, onSettled } = settled();
-    systemClipboard(out.stream, { onSettled })(SECRET);
+    // The words come after the tool finished: they say it failed and where the text went instead.
+    expect(await systemClipboard(out.stream, { onSettled })(SECRET)).toBe('xsel failed, so sent to the terminal clipboard; paste to check');
     const outcome = await done;
     expect(outcome.ok).toBe(false);
     expect(out.written.join('')).toBe(osc52Sequences(SECRET, { TMUX: 'x' }));
   });
 
-  it('over SSH, or with no system clipboard: OSC 52 at once, and the library is never loaded', () => {
+  it('over SSH, or with no system clipboard: OSC 52 at once, and the library is never loaded', async () => {
     stubTool('xsel');
     let loaded = 0;
     const load = async () => {
@@ -153,11 +154,11 @@ describe('systemClipboard', () => {
       { PATH: `${bin}:/usr/bin` },
     ]) {
       const out = sink();
-      expect(systemClipboard(out.stream, { env, platform: 'linux', load })(SECRET)).toBe(OSC52_SENT);
+      expect(await systemClipboard(out.stream, { env, platform: 'linux', load })(SECRET)).toBe(OSC52_SENT);
       expect(out.written).toEqual([PLAIN]);
     }
     const tmux = sink();
-    expect(systemClipboard(tmux.stream, { env: { TMUX: '/tmp/t,1,0', SSH_TTY: '/dev/pts/1' }, platform: 'linux', load })(SECRET)).toBe(OSC52_SENT);
+    expect(await systemClipboard(tmux.stream, { env: { TMUX: '/tmp/t,1,0', SSH_TTY: '/dev/pts/1' }, platform: 'linux', load })(SECRET)).toBe(OSC52_SENT);
     expect(tmux.written.join('')).toBe(osc52Sequences(SECRET, { TMUX: 'x' }));
     expect(loaded).toBe(0);
   });

@@ -121,7 +121,7 @@ export async function startConsole(options: ConsoleOptions = {}): Promise<TestCo
     exchanges,
     recent,
     suggestions: options.suggestions ?? sandbox.subAccounts,
-    copy: (text) => {
+    copy: async (text) => {
       copies.push(text);
       return 'sent to the test clipboard';
     },

@@ -121,7 +121,7 @@ async function mountHostile(options: { columns: number; rows: number; keys: Para
     exchanges,
     recent,
     suggestions: [],
-    copy: (text) => {
+    copy: async (text) => {
       copies.push(text);
       return `sent ${TITLE}`;
     },

@@ -43,7 +43,7 @@ interface Driver {
 }
 
 function drive(targets: ConsoleTargets): Driver {
-  const terminal = renderInTerminal(<ConsoleRoot switcher={targets} theme={makeTheme(false)} copy={() => 'sent to the test clipboard'} onExit={() => undefined} />, { columns: 100, rows: 30 });
+  const terminal = renderInTerminal(<ConsoleRoot switcher={targets} theme={makeTheme(false)} copy={async () => 'sent to the test clipboard'} onExit={() => undefined} />, { columns: 100, rows: 30 });
   const instance = { stdout: terminal.stdout };
   const frame = () => stripVTControlCharacters(instance.stdout.lastFrame() ?? '');
   /** Until every key written is handled and rendered; keys that start work get a moment to show it. */

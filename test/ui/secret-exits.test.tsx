@@ -123,10 +123,10 @@ describe('the secret shown whole at any size', () => {
 });
 
 describe('copy says what was done', () => {
-  test('OSC 52: the bytes go to the terminal, and the message says to paste to check', () => {
+  test('OSC 52: the bytes go to the terminal, and the message says to paste to check', async () => {
     const written: string[] = [];
     const copy = osc52Clipboard({ write: (s: string) => written.push(s) } as unknown as NodeJS.WritableStream, {});
-    const said = copy('mx0vSECRET');
+    const said = await copy('mx0vSECRET');
     expect(written).toEqual([`\u001b]52;c;${Buffer.from('mx0vSECRET').toString('base64')}\u0007`]);
     expect(said).toBe('sent to the terminal clipboard; paste to check');
   });

@@ -402,7 +402,7 @@ async function startHostileConsole(options: { columns: number; rows: number; rec
         exchanges,
         recent: memoryRecentSubAccounts([]),
         suggestions: [],
-        copy: (() => 'not copied in this test') as ConsoleServices['copy'],
+        copy: async () => 'not copied in this test',
         exporter: fileExporter(api, exportDir),
         theme: makeTheme(false),
         now: Date.now,

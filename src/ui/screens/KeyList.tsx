@@ -92,8 +92,7 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
 
   const copyKey = (key: SubAccountKey | undefined) => {
     if (!key) return;
-    const said = copy(key.apiKey);
-    setFlash(sanitize(`API key ${shortKey(key.apiKey)}: ${typeof said === 'string' && said !== '' ? said : 'copied'}`));
+    void copy(key.apiKey).then((said) => setFlash(sanitize(`API key ${shortKey(key.apiKey)}: ${said}`)));
   };
 
   useScreenKeys(

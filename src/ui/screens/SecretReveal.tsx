@@ -69,8 +69,8 @@ export function SecretReveal({ created }: { created: CreatedKey }) {
       }
       switch (command) {
         case 'reveal': setRevealed((r) => !r); return true;
-        case 'copySecret': setFlash(`Secret key ${copy(created.secretKey)}`); return true;
-        case 'copyKey': setFlash(`API key ${copy(created.apiKey)}`); return true;
+        case 'copySecret': void copy(created.secretKey).then((said) => setFlash(`Secret key ${said}`)); return true;
+        case 'copyKey': void copy(created.apiKey).then((said) => setFlash(`API key ${said}`)); return true;
         case 'leave': setAsking({}); return true;
         case 'quit': return false; // App asks the guard, which asks the operator
         default: return command !== undefined;
