@@ -10,7 +10,8 @@ export interface ExportRequest {
   format: ExportFormat;
   /** The page already on screen, exported as is for scope "page". */
   rows?: readonly Transfer[];
-  /** Scope "all": the most pages fetched; default defaultMaxPages(limit) (transferPages.ts). */
+  /** Scope "all" (fetched in pages of 500, whatever query.limit says): the most pages fetched; default
+   *  defaultMaxPages(500), 2,000 (transferPages.ts). */
   maxPages?: number;
 }
 
