@@ -14,6 +14,7 @@ import { runProfileAdd, runProfileList, runProfileRemove, runProfileUse } from '
 import { similar, suggestCommand, suggestionText } from './commands/suggest';
 import { runTransfers } from './commands/transfers';
 import { MAX_TRANSFERS, defaultMaxPages } from './export/transferPages';
+import { startupHost } from './startup/host';
 import { sanitize } from './terminal/text';
 
 /** A strict whole-number option parser: digits only, within [min, max]. */
@@ -80,7 +81,9 @@ export function buildProgram(
   program.action(async () => {
     const [first] = program.args;
     if (first !== undefined) unknownWords(program, program.args);
-    setExit(await runInteractive({ demo: program.opts<ProgramOptions>().demo === true }, context(globals())));
+    // Once the first frame is drawn, the bin may write the code cache this start could not use.
+    const onDrawn = () => startupHost()?.drawn();
+    setExit(await runInteractive({ demo: program.opts<ProgramOptions>().demo === true, onDrawn }, context(globals())));
   });
 
   const keys = program.command('keys').description('API keys of a sub-account');

@@ -13,6 +13,17 @@ export interface InteractiveOptions {
   demo: boolean;
   stdin?: NodeJS.ReadStream;
   stdout?: NodeJS.WriteStream;
+  /** Called once the first frame is drawn (the bin then writes the code cache this start could not use). */
+  onDrawn?: () => void;
+}
+
+/** Why the console cannot run here, or undefined when stdin and stdout are terminals with raw mode. */
+export function terminalProblem(stdin: NodeJS.ReadStream, stdout: NodeJS.WriteStream): string | undefined {
+  if (!stdin.isTTY && !stdout.isTTY) return 'stdin and stdout are not terminals';
+  if (!stdin.isTTY) return 'stdin is not a terminal';
+  if (!stdout.isTTY) return 'stdout is not a terminal';
+  if (typeof stdin.setRawMode !== 'function') return 'this terminal does not support raw mode';
+  return undefined;
 }
 
 export async function runInteractive(options: InteractiveOptions, ctx: CommandContext): Promise<ExitCode | 130 | 143 | 129> {
@@ -23,7 +34,6 @@ export async function runInteractive(options: InteractiveOptions, ctx: CommandCo
   const noColor = ctx.env.NO_COLOR !== undefined && ctx.env.NO_COLOR !== '';
   // With CI set Ink draws only the last frame, a blank screen on a real terminal: a terminal means live.
   if (stdout.isTTY) for (const name of ['CI', 'CONTINUOUS_INTEGRATION']) if (name in process.env) process.env[name] = 'false';
-  const { runConsole, terminalProblem } = await import('../ui/run');
   const problem = terminalProblem(stdin, stdout);
   if (problem) {
     printLines(ctx.stderr, [
@@ -32,6 +42,10 @@ export async function runInteractive(options: InteractiveOptions, ctx: CommandCo
     ]);
     return EXIT.usage;
   }
+  // Ink and React load (and Yoga compiles its WebAssembly, off the main thread) while the target opens.
+  const ui = import('../ui/run');
+  // Settled by the await below; a return before it (a bad --log-file, profile…) leaves no rejection unhandled.
+  ui.catch(() => undefined);
 
   const folder = configFolder(ctx.env);
   let log: Awaited<ReturnType<typeof openExchangeLog>> | undefined;
@@ -68,8 +82,16 @@ export async function runInteractive(options: InteractiveOptions, ctx: CommandCo
       return EXIT.usage;
     }
   }
+  let runConsole: Awaited<typeof ui>['runConsole'];
   try {
-    return (await runConsole(targets, { noColor })) as ExitCode | 130;
+    ({ runConsole } = await ui);
+  } catch (error) {
+    await targets.close();
+    await log?.close();
+    throw error;
+  }
+  try {
+    return (await runConsole(targets, { noColor, onDrawn: options.onDrawn })) as ExitCode | 130;
   } finally {
     await targets.close();
     await log?.close();

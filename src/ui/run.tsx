@@ -1,6 +1,6 @@
-// Starts the console: checks for a terminal, enters the alternate screen, renders the console for the
-// current target (starting afresh whenever the target changes), and returns the exit code once the
-// operator quits (0) or interrupts (130).
+// Starts the console (src/commands/interactive.ts has checked for a terminal): enters the alternate screen,
+// renders the console for the current target (starting afresh whenever the target changes), and returns the
+// exit code once the operator quits (0) or interrupts (130).
 import React, { useMemo, useSyncExternalStore } from 'react';
 import { render } from 'ink';
 import type { BrokerApi } from '../api/contract';
@@ -14,15 +14,6 @@ import type { TargetSwitcher } from './targets';
 import { makeTheme, type Theme } from './theme';
 import { enterAlternateScreen } from './terminalSession';
 import { KeyStream } from '../terminal/keyStream';
-
-/** Why the console cannot run here, or undefined when stdin and stdout are terminals with raw mode. */
-export function terminalProblem(stdin: NodeJS.ReadStream, stdout: NodeJS.WriteStream): string | undefined {
-  if (!stdin.isTTY && !stdout.isTTY) return 'stdin and stdout are not terminals';
-  if (!stdin.isTTY) return 'stdin is not a terminal';
-  if (!stdout.isTTY) return 'stdout is not a terminal';
-  if (typeof stdin.setRawMode !== 'function') return 'this terminal does not support raw mode';
-  return undefined;
-}
 
 const notConnected = (): Promise<never> => Promise.reject(new Error('not connected yet: add a profile, enter credentials, or open the demo'));
 /** Stands in while there is no target: the welcome screens never call it. */
@@ -48,7 +39,7 @@ export function ConsoleRoot({ switcher, theme, copy, onExit, now = Date.now }: {
   return <App key={target?.id ?? 0} services={services} onExit={onExit} initialRoute={target ? undefined : { screen: 'welcome' }} />;
 }
 
-export async function runConsole(switcher: TargetSwitcher, options: { noColor: boolean }): Promise<number> {
+export async function runConsole(switcher: TargetSwitcher, options: { noColor: boolean; onDrawn?: () => void }): Promise<number> {
   let exitCode = 0;
   let done: (() => void) | undefined;
   const session = enterAlternateScreen(process.stdout, (code) => {
@@ -66,6 +57,7 @@ export async function runConsole(switcher: TargetSwitcher, options: { noColor: b
     patchConsole: true,
     stdin: keys as unknown as NodeJS.ReadStream,
   });
+  options.onDrawn?.();
   try {
     await Promise.race([app.waitUntilExit(), new Promise<void>((resolve) => (done = resolve))]);
   } finally {

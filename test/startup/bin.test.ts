@@ -1,0 +1,70 @@
+// The built bin with its code cache: what a command prints and its exit code are the same with no cache, a fresh
+// one, a corrupt one, one it cannot write, and none at all; --version is answered without loading the program.
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { version } from '../../package.json';
+import { buildCli, runCli } from '../commands/helpers';
+
+let dir: string;
+beforeAll(async () => {
+  await buildCli();
+  dir = mkdtempSync(join(tmpdir(), 'bc-bin-cache-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const caches = (folder: string): string[] => readdirSync(folder).filter((name) => name.endsWith('.v8cache')).sort();
+
+describe('the bin and its code cache', () => {
+  it('answers --version itself, exactly as commander did, and writes no cache', async () => {
+    const cache = join(dir, 'version');
+    const result = await runCli(['--version'], { BROKER_CONSOLE_CACHE: cache });
+    expect(result).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+    expect(() => readdirSync(cache)).toThrow();
+  });
+
+  it('gives the same output with no cache, a fresh cache, a corrupt one, an unwritable folder, and the cache off', async () => {
+    const cache = join(dir, 'cache');
+    const args = ['keys', 'list', '--sub', 'nobody'];
+    // No credentials: a usage error from deep in the program (commander, the command, the error path).
+    const cold = await runCli(args, { BROKER_CONSOLE_CACHE: cache });
+    expect(cold.code).toBe(2);
+    expect(cold.stderr).toMatch(/^error: no credentials/);
+    const [file] = caches(cache);
+    expect(file).toMatch(new RegExp(`^app-[0-9a-f]{12}\\.keys\\.${process.version.replace(/\./g, '\\.')}-${process.arch}\\.v8cache$`));
+    const written = statSync(join(cache, file!)).mtimeMs;
+
+    // A warm start reads the cache and leaves it as it was.
+    expect(await runCli(args, { BROKER_CONSOLE_CACHE: cache })).toEqual(cold);
+    expect(statSync(join(cache, file!)).mtimeMs).toBe(written);
+
+    // A corrupt cache (one bit) is not run: the program compiles, and the cache is written again, whole.
+    const data = readFileSync(join(cache, file!));
+    data[data.length >> 1]! ^= 0x04;
+    writeFileSync(join(cache, file!), data);
+    expect(await runCli(args, { BROKER_CONSOLE_CACHE: cache })).toEqual(cold);
+    expect(readFileSync(join(cache, file!)).equals(data)).toBe(false);
+    expect(await runCli(args, { BROKER_CONSOLE_CACHE: cache })).toEqual(cold);
+
+    // A cache folder that cannot be made (a file is in the way).
+    const blocked = join(dir, 'blocked');
+    writeFileSync(blocked, 'not a folder');
+    expect(await runCli(args, { BROKER_CONSOLE_CACHE: join(blocked, 'cache') })).toEqual(cold);
+
+    // Off: nothing read or written (BROKER_CONSOLE_HOME would otherwise hold it).
+    const home = join(dir, 'home');
+    expect(await runCli(args, { BROKER_CONSOLE_CACHE: 'off', BROKER_CONSOLE_HOME: home })).toEqual(cold);
+    expect(() => readdirSync(join(home, 'cache'))).toThrow();
+  });
+
+  it('keeps the cache in BROKER_CONSOLE_HOME when that is set, one file per kind of start', async () => {
+    const home = join(dir, 'home-cache');
+    const help = await runCli(['--help'], { BROKER_CONSOLE_HOME: home });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: broker-console');
+    expect(await runCli(['keys', 'list', '--help'], { BROKER_CONSOLE_HOME: home })).toMatchObject({ code: 0 });
+    expect(caches(join(home, 'cache')).map((name) => name.split('.')[1])).toEqual(['help', 'keys']);
+    expect(await runCli(['--help'], { BROKER_CONSOLE_HOME: home })).toEqual(help);
+  });
+});
