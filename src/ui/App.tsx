@@ -117,7 +117,9 @@ export function App({ services, onExit, onNavigation, initialRoute }: AppProps) 
             {tooSmall ? <TooSmall columns={columns} rows={rows} /> : null}
             <Box flexDirection="column" width={width} display={tooSmall ? 'none' : 'flex'}>
               <Header crumbs={breadcrumbs(nav.stack)} width={width} />
-              <Box height={bodyHeight} flexDirection="column" overflow="hidden">
+              {/* Every screen fits its height (tested from 40x12 to 200x60); the vertical clip only keeps a screen that did
+                  not from drawing over the status bar. No horizontal clip: that made Ink slice every line of every frame. */}
+              <Box height={bodyHeight} flexDirection="column" overflowY="hidden">
                 {nav.helpOpen ? <HelpOverlay screen={topScreen} height={bodyHeight} width={width} offset={helpOffset} /> : null}
                 {nav.stack.map((entry) => {
                   const isTop = entry === top && !nav.helpOpen && !tooSmall;

@@ -1,4 +1,4 @@
-import React from 'react';
+import React, { memo, useMemo } from 'react';
 import { Box, Text } from 'ink';
 import { useServices } from '../services';
 import { cell, fit } from '../../terminal/text';
@@ -10,11 +10,18 @@ export interface TableColumn<T> {
   cell: (row: T) => string;
 }
 
+type RowState = 'plain' | 'selected' | 'marked';
+const MARKER: Record<RowState, string> = { plain: '  ', selected: '› ', marked: '+ ' };
+/** Each marker is two characters, each one cell wide. */
+const MARKER_CELLS = 2;
+
 /**
  * One line per row (no separators), only the visible rows rendered, the cursor row highlighted (inverse and a
  * `›` marker, so it shows without colour). Cells are outside text: each is sanitised and fitted by display width,
  * so a control character never reaches the terminal, a CJK or emoji value keeps the columns aligned, and a
  * 200,000-character value costs what a short one does. `width`, when given, is a bound no line goes past.
+ * A row's line is made once per page (rows), columns and width, when first shown: a key that moves the cursor
+ * re-renders the two rows it changes, and recomputes none.
  */
 export function WindowedTable<T>(props: {
   columns: readonly TableColumn<T>[];
@@ -28,27 +35,51 @@ export function WindowedTable<T>(props: {
 }) {
   const { theme } = useServices();
   const { columns, rows, from, to, cursor, mark, width } = props;
-  const bound = (line: string) => (width === undefined ? line : fit(line, width).trimEnd());
-  const line = (cells: string[]) => cells.join(' ');
+  const header = useMemo(() => {
+    const text = `  ${columns.map((c) => fit(c.title, c.width, c.align)).join(' ')}`;
+    return width === undefined ? text : fit(text, width).trimEnd();
+  }, [columns, width]);
+  // Per page: each row's line, made on first use. The cursor's (or a marked row's) line is the plain line with
+  // its marker in place of the first two cells: each marker is two cells wide, so the fit is the same.
+  const lines = useMemo(() => {
+    const plain = new Map<number, string>();
+    const cells = (row: T) => columns.map((c) => cell(c.cell(row), c.width, c.align)).join(' ');
+    const fitted = (text: string) => (width === undefined ? text : fit(text, width));
+    return (index: number, row: T, state: RowState): string => {
+      // Too narrow for a marker and an ellipsis (never, from 40 columns up): fitted as it is.
+      if (width !== undefined && width <= MARKER_CELLS) return fitted(`${MARKER[state]}${cells(row)}`);
+      let line = plain.get(index);
+      if (line === undefined) {
+        line = fitted(`${MARKER.plain}${cells(row)}`);
+        plain.set(index, line);
+      }
+      return state === 'plain' ? line : `${MARKER[state]}${line.slice(MARKER_CELLS)}`;
+    };
+  }, [rows, columns, width]);
   return (
     <Box flexDirection="column">
       <Text bold color={theme.muted}>
-        {bound(`  ${line(columns.map((c) => fit(c.title, c.width, c.align)))}`)}
+        {header}
       </Text>
       {rows.slice(from, to).map((row, i) => {
-        const selected = from + i === cursor;
-        const marked = mark?.(row) ?? false;
-        const text = `${selected ? '› ' : marked ? '+ ' : '  '}${line(columns.map((c) => cell(c.cell(row), c.width, c.align)))}`;
-        return (
-          // Keyed by position: a service may send the same id twice, and only the visible rows are drawn.
-          <Text key={from + i} inverse={selected} bold={selected} color={marked && !selected ? theme.ok : undefined}>
-            {width === undefined ? text : fit(text, width)}
-          </Text>
-        );
+        const index = from + i;
+        const state: RowState = index === cursor ? 'selected' : (mark?.(row) ?? false) ? 'marked' : 'plain';
+        // Keyed by position: a service may send the same id twice, and only the visible rows are drawn.
+        return <TableRow key={index} line={lines(index, row, state)} state={state} markColor={theme.ok} />;
       })}
     </Box>
   );
 }
+
+/** A row re-renders only when its line or state changes. */
+const TableRow = memo(function TableRow({ line, state, markColor }: { line: string; state: RowState; markColor: string | undefined }) {
+  const selected = state === 'selected';
+  return (
+    <Text inverse={selected} bold={selected} color={state === 'marked' ? markColor : undefined}>
+      {line}
+    </Text>
+  );
+});
 
 /** Splits spare width among flexible columns so a row fits exactly in `width`. */
 export function sizeColumns(width: number, fixed: number[], flexible: number[]): { fixed: number[]; flexible: number[] } {

@@ -1,6 +1,6 @@
 // The API keys of a sub-account: a windowed table, a detail view, copy, refresh, and the way to a new key.
 // Every value in it came from the service: each is sanitised and fitted by display width.
-import React, { useEffect, useState } from 'react';
+import React, { useEffect, useMemo, useState } from 'react';
 import { Box, Text } from 'ink';
 import type { SubAccountKey } from '../../api/types';
 import { errorLines } from '../components/ErrorLine';
@@ -83,6 +83,8 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
   const tableRoom = Math.max(1, height - 2 - statusLines);
   const list = useListCursor(rows.length, tableRoom);
   const selected = rows[list.cursor];
+  // The columns (and so each row's line, made once per list) change with the width alone.
+  const columns = useMemo(() => keyColumns(width), [width]);
   const highlightAt = highlightApiKey ? rows.findIndex((k) => k.apiKey === highlightApiKey) : -1;
   // After a key was created, the cursor lands on it.
   useEffect(() => {
@@ -166,7 +168,7 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
         </Box>
       ) : rows.length > 0 ? (
         <WindowedTable
-          columns={keyColumns(width)}
+          columns={columns}
           rows={rows}
           from={list.from}
           to={list.to}

@@ -135,6 +135,11 @@ export function TransferBrowser({ query }: { query: TransferQuery }) {
   const selected = rows[list.cursor];
   const totals = useMemo(() => totalsOf(rows), [rows]);
   const columns = useMemo(() => transferColumns(width), [width]);
+  // Made once per filter, page and width, not on every key.
+  const filterLine = useMemo(() => fit(`Filter: ${describeFilter(query)}`, width).trimEnd(), [query, width]);
+  const totalsLine = useMemo(() => (rows.length > 0 ? totalsText(totals, rows.length) : ' '), [totals, rows.length]);
+  const statusText = notice ?? totalsLine;
+  const statusLines = useMemo(() => capLines(wrapWords(statusText, width), status, width), [statusText, status, width]);
 
   const goToPage = (next: number) => {
     setNotice(undefined);
@@ -225,7 +230,7 @@ export function TransferBrowser({ query }: { query: TransferQuery }) {
   ];
   const header = (
     <>
-      <Text color={theme.accent}>{fit(`Filter: ${describeFilter(query)}`, width).trimEnd()}</Text>
+      <Text color={theme.accent}>{filterLine}</Text>
       <Text>
         <Text bold>{fit(pageLine[0]!, width).trimEnd()}</Text>
         <Text color={theme.muted}>{fit(` · ${pageLine.slice(1).join(' · ')}`, Math.max(0, width - displayWidth(pageLine[0]!))).trimEnd()}</Text>
@@ -273,11 +278,9 @@ export function TransferBrowser({ query }: { query: TransferQuery }) {
     // An error is shown whole (wrapped); there are no rows to make room for.
     statusArea = <ErrorLine message={errorLine(transfers.error)} retryKey={canRetry ? 'r' : undefined} width={width} maxLines={Math.max(1, height - 2 - promptLines)} />;
   } else {
-    const text = notice ?? (rows.length > 0 ? totalsText(totals, rows.length) : ' ');
-    const lines = capLines(wrapWords(text, width), status, width);
     statusArea = (
       <Box height={status} flexDirection="column">
-        {lines.map((line, i) => (
+        {statusLines.map((line, i) => (
           <Text key={i} color={notice ? theme.warn : theme.muted}>
             {line}
           </Text>
