@@ -6,15 +6,9 @@ import { signQuery } from '../src/api/signing';
 import { startSandbox } from '../src/sandbox/server';
 import { exportScaling, exportVsRaw, pacedExport } from './exports';
 import { type LoadResult, rssSampler, runLoad, spawnSandbox } from './load';
-import { BIN, row, timeCommand } from './util';
-
-async function startup(): Promise<void> {
-  const bare = timeCommand(['-e', '0'], 15);
-  const version = timeCommand([BIN, '--version'], 15);
-  row('start-up: broker-console --version', `${version.toFixed(0)} ms`, `node -e 0 ${bare.toFixed(0)} ms`, version / bare);
-  const help = timeCommand([BIN, 'keys', 'list', '--help'], 15);
-  row('start-up: broker-console keys list --help', `${help.toFixed(0)} ms`, `node -e 0 ${bare.toFixed(0)} ms`, help / bare);
-}
+import { keystrokes } from './keystrokes';
+import { commandStart, firstFrame } from './startup';
+import { BIN, row } from './util';
 
 async function signing(): Promise<void> {
   const n = 50_000;
@@ -94,10 +88,12 @@ async function sandboxLoad(): Promise<void> {
 }
 
 console.log(`broker-console benchmarks · node ${process.version} · ${new Date().toISOString()}`);
-await startup();
 await signing();
 await keepAlive();
 await sandboxLoad();
 await exportVsRaw();
 await pacedExport();
 await exportScaling();
+await commandStart();
+await firstFrame();
+await keystrokes();
