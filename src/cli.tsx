@@ -14,6 +14,7 @@ import { runProfileAdd, runProfileList, runProfileRemove, runProfileUse } from '
 import { similar, suggestCommand, suggestionText } from './commands/suggest';
 import { runTransfers } from './commands/transfers';
 import { MAX_TRANSFERS, defaultMaxPages } from './export/transferPages';
+import { resolveDemoClock } from './sandbox/demoClock';
 import { startupHost } from './startup/host';
 import { sanitize } from './terminal/text';
 
@@ -36,6 +37,7 @@ interface ProgramOptions {
   timeout?: number;
   logFile?: string;
   demo?: boolean;
+  demoClock?: string;
 }
 
 export interface ExitRequest {
@@ -59,6 +61,7 @@ export function buildProgram(
     .option('--timeout <ms>', 'per-request timeout, ms', wholeNumber(1, 600_000))
     .option('--log-file <path>', 'append one line per HTTP request (no secrets, no signatures) to this file')
     .option('--demo', 'open the console against an embedded sandbox')
+    .option('--demo-clock <time>', "pin the demo's clock to an ISO time, e.g. 2026-11-21T09:30:00Z (env BROKER_DEMO_CLOCK): same data, times and keys every run")
     .exitOverride()
     .showSuggestionAfterError(true)
     // commander's errors echo argv (an unknown option, a bad value): each line is sanitised (DESIGN §5b).
@@ -81,9 +84,16 @@ export function buildProgram(
   program.action(async () => {
     const [first] = program.args;
     if (first !== undefined) unknownWords(program, program.args);
+    const o = program.opts<ProgramOptions>();
+    let demoClockMs: number | undefined;
+    try {
+      demoClockMs = resolveDemoClock(o.demoClock, process.env);
+    } catch (error) {
+      return setExit(reportUsage(context(globals()), (error as Error).message));
+    }
     // Once the first frame is drawn, the bin may write the code cache this start could not use.
     const onDrawn = () => startupHost()?.drawn();
-    setExit(await runInteractive({ demo: program.opts<ProgramOptions>().demo === true, onDrawn }, context(globals())));
+    setExit(await runInteractive({ demo: o.demo === true, demoClockMs, onDrawn }, context(globals())));
   });
 
   const keys = program.command('keys').description('API keys of a sub-account');
@@ -182,10 +192,17 @@ export function buildProgram(
     .option('--secret-key <secret>', 'master secret of the sandbox (a throwaway)')
     .option('--transfers <n>', 'transfers in the seeded history (default 24000; at most 4000000)', wholeNumber(0, 4_000_000))
     .option('--json', 'print one JSON line with baseUrl, apiKey, secretKey, subAccounts')
+    .addHelpText('after', '\nTakes the global --demo-clock TIME (or BROKER_DEMO_CLOCK): the data and created keys follow that moment;\nrequests are still checked against the real clock.')
     .action(async (options: { host?: string; port?: number; seed?: number; apiKey?: string; secretKey?: string; transfers?: number; json?: boolean }) => {
+      let demoClockMs: number | undefined;
+      try {
+        demoClockMs = resolveDemoClock(program.opts<ProgramOptions>().demoClock, process.env);
+      } catch (error) {
+        return setExit(reportUsage(context(globals()), (error as Error).message));
+      }
       // It keeps serving after this returns; its own SIGINT/SIGTERM handler closes it and exits.
       const { runSandboxCommand } = await import('./commands/sandbox');
-      await runSandboxCommand(options);
+      await runSandboxCommand({ ...options, demoClockMs });
       setExit(EXIT.ok, { keepRunning: true });
     });
 

@@ -12,6 +12,7 @@ import { KeychainError, openKeychain, type Keychain } from '../credentials/keych
 import { checkProfileName, loadProfiles, saveProfile, type Profile } from '../credentials/profiles';
 import type { ResolvedTarget } from '../credentials/resolve';
 import { fileExporter } from '../export/fileExporter';
+import { DEMO_LATENCY_MS } from '../sandbox/demoClock';
 import type { RunningSandbox } from '../sandbox/types';
 import { createExchangeLog, type ExchangeLog } from '../ui/exchangeLog';
 import type { CheckOutcome, ConsoleTarget, CredentialsInput, NewProfileInput, ProfileSummary, StartupProblem, TargetSwitcher } from '../ui/targets';
@@ -24,6 +25,12 @@ export interface TargetOptions {
   /** Extra observer of every exchange (the --log-file), told which API key made it. */
   onExchange?: (exchange: ExchangeInfo, apiKey: string) => void;
   keychain?: () => Promise<Keychain>;
+  /**
+   * Pins the demo's clock (`--demo-clock`, `BROKER_DEMO_CLOCK`; src/sandbox/demoClock.ts): the demo's data,
+   * its "now" (relative spans, export file names), created keys, and the latency its status bar shows
+   * (DEMO_LATENCY_MS) stay the same from take to take. Profiles and session credentials are not affected.
+   */
+  demoClockMs?: number;
 }
 
 export interface ConsoleTargets extends TargetSwitcher {
@@ -74,7 +81,7 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
     const exchanges = createExchangeLog();
     const next = await build(exchanges);
     const previous = current;
-    current = { ...next, id: nextId++, exchanges, exporter: fileExporter(next.api, options.exportFolder) };
+    current = { ...next, id: nextId++, exchanges, exporter: fileExporter(next.api, options.exportFolder, next.now) };
     problem = undefined;
     for (const listener of listeners) listener();
     if (previous) await release(previous.api);
@@ -125,9 +132,21 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
     async openDemo() {
       await switchTo(async (exchanges) => {
         const { startSandbox } = await import('../sandbox/server');
-        sandbox ??= await startSandbox({ seed: 1 });
-        const api = createBrokerApi(clientConfig({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, secretKey: sandbox.secretKey }, exchanges));
-        return { api, mode: 'demo', host: new URL(sandbox.baseUrl).host, profile: 'demo', credentialSource: 'sandbox', recent: await recentFor('demo'), suggestions: sandbox.subAccounts };
+        const pinned = options.demoClockMs;
+        sandbox ??= await startSandbox({ seed: 1, ...(pinned !== undefined ? { demoClockMs: pinned } : {}) });
+        // Pinned: the status bar is told a fixed latency (the log file, if any, still gets the real one).
+        const shown: ExchangeLog = pinned === undefined ? exchanges : { ...exchanges, record: (exchange) => exchanges.record({ ...exchange, latencyMs: DEMO_LATENCY_MS }) };
+        const api = createBrokerApi(clientConfig({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, secretKey: sandbox.secretKey }, shown));
+        return {
+          api,
+          mode: 'demo',
+          host: new URL(sandbox.baseUrl).host,
+          profile: 'demo',
+          credentialSource: 'sandbox',
+          recent: await recentFor('demo'),
+          suggestions: sandbox.subAccounts,
+          ...(pinned !== undefined ? { now: () => pinned } : {}),
+        };
       });
     },
     async openResolved(target) {

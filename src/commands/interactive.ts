@@ -11,6 +11,8 @@ import { createConsoleTargets } from './consoleTargets';
 
 export interface InteractiveOptions {
   demo: boolean;
+  /** The pinned demo's clock, Unix ms (--demo-clock / BROKER_DEMO_CLOCK). */
+  demoClockMs?: number;
   stdin?: NodeJS.ReadStream;
   stdout?: NodeJS.WriteStream;
   /** Called once the first frame is drawn (the bin then writes the code cache this start could not use). */
@@ -62,6 +64,7 @@ export async function runInteractive(options: InteractiveOptions, ctx: CommandCo
     exportFolder: process.cwd(),
     recvWindow: ctx.globals.recvWindow,
     timeoutMs: ctx.globals.timeoutMs,
+    demoClockMs: options.demoClockMs,
     ...(log ? { onExchange: (exchange: ExchangeInfo, apiKey: string) => log.record(exchange, apiKey) } : {}),
   });
   if (options.demo) {

@@ -12,6 +12,8 @@ export interface SandboxCommandOptions {
   secretKey?: string;
   /** Transfers in the seeded history (default 24,000): benchmarks and tests scale the data with it. */
   transfers?: number;
+  /** The pinned demo's clock, Unix ms (--demo-clock): the data and created keys follow it (demoClock.ts). */
+  demoClockMs?: number;
   json?: boolean;
 }
 
@@ -36,8 +38,9 @@ export async function runSandboxCommand(
     apiKey: opts.apiKey,
     secretKey: opts.secretKey,
     transfers: opts.transfers,
+    ...(opts.demoClockMs !== undefined ? { demoClockMs: opts.demoClockMs } : {}),
   });
-  out.write(opts.json ? `${describeJson(sandbox)}\n` : describeText(sandbox, opts.seed ?? 1, opts.transfers ?? SEEDED_TRANSFER_COUNT));
+  out.write(opts.json ? `${describeJson(sandbox)}\n` : describeText(sandbox, opts.seed ?? 1, opts.transfers ?? SEEDED_TRANSFER_COUNT, opts.demoClockMs));
   if (hooks.handleSignals === false) return sandbox;
 
   const exit = hooks.exit ?? ((code: number) => process.exit(code));
@@ -66,12 +69,14 @@ function describeJson(sandbox: RunningSandbox): string {
 }
 
 /** Values the operator gave (--api-key, --secret-key, --host) are echoed sanitised. */
-function describeText(sandbox: RunningSandbox, seed: number, transfers: number): string {
+function describeText(sandbox: RunningSandbox, seed: number, transfers: number, demoClockMs: number | undefined): string {
+  const pinned = demoClockMs === undefined ? [] : [`demo clock:   ${new Date(demoClockMs).toISOString()} (data and created keys; requests are checked against the real clock)`];
   return [
     `base URL:     ${sanitize(sandbox.baseUrl)}`,
     `API key:      ${sanitize(sandbox.apiKey)}`,
     `secret key:   ${sanitize(sandbox.secretKey)}`,
     `sub-accounts: ${sanitize(sandbox.subAccounts.join(', '))}`,
+    ...pinned,
     `(sandbox with seed ${seed} and ${transfers.toLocaleString('en-US')} transfers; API key header ${sanitize(sandbox.apiKeyHeader)}; Ctrl-C stops it)`,
     '',
   ].join('\n');

@@ -7,7 +7,8 @@ import { OPERATION_PERMISSIONS } from '../api/types';
 import { checkApiKey, checkPermission, verifySignedRequest, type AuthConfig } from './auth';
 import { ERR, type ErrorSpec, SandboxHttpError, envelope } from './errors';
 import { createFaultPlan, faultReply } from './faults';
-import { createKey, listKeys } from './handlers/keys';
+import { demoKey } from './demoClock';
+import { createKey, listKeys, randomKey, type KeyMaker } from './handlers/keys';
 import { listTransfers } from './handlers/transfers';
 import { createRateLimiter, DEFAULT_RATE_LIMIT } from './rateLimit';
 import { errorReply, rawJsonReply, type Reply } from './reply';
@@ -36,7 +37,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   if (!Number.isSafeInteger(transfers) || transfers < 0 || transfers > MAX_SEEDED_TRANSFERS) {
     throw new RangeError(`transfers: must be a whole number from 0 to ${MAX_SEEDED_TRANSFERS} (got ${transfers})`);
   }
-  const state = createState(seed, options.dataAnchorMs ?? now(), transfers);
+  // The pinned demo (demoClock.ts): data, created keys' times and their keys follow the pin; the checks of
+  // request timestamps, the Date header and the rate limits keep the real clock (the one clients sign with).
+  const pinned = options.demoClockMs;
+  const state = createState(seed, options.dataAnchorMs ?? pinned ?? now(), transfers);
+  let created = 0;
+  const makeKey: KeyMaker = pinned === undefined ? randomKey : () => demoKey(++created);
+  const keyTime = (): number => pinned ?? now();
   const auth: AuthConfig = {
     apiKey: options.apiKey ?? state.master.apiKey,
     secretKey: options.secretKey ?? state.master.secretKey,
@@ -75,7 +82,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       const rawBody = await body;
       const params = verifySignedRequest(rawQuery, rawBody, now(), auth);
       checkPermission(permissions, OPERATION_PERMISSIONS[match.operation]);
-      return runOperation(match.operation, state, params, rawBody, req.headers['content-type'], now());
+      return runOperation(match.operation, state, params, rawBody, req.headers['content-type'], keyTime(), makeKey);
     } catch (error) {
       if (error instanceof SandboxHttpError) return errorReply(error);
       return rawJsonReply(500, JSON.stringify({ code: 500, msg: 'Internal error in the sandbox' }));
@@ -164,12 +171,13 @@ function runOperation(
   rawBody: string,
   contentType: string | undefined,
   now: number,
+  makeKey: KeyMaker,
 ): Reply {
   switch (operation) {
     case 'listSubAccountKeys':
       return listKeys(state, params);
     case 'createSubAccountKey':
-      return createKey(state, rawBody, contentType, now);
+      return createKey(state, rawBody, contentType, now, makeKey);
     case 'listUniversalTransfers':
       return listTransfers(state, params);
   }

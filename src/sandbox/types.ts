@@ -40,9 +40,16 @@ export interface SandboxOptions {
   /** Server clock minus real clock, ms (to test clock-offset handling). Default 0. */
   clockOffsetMs?: number;
   faults?: SandboxFaultRates;
-  /** Moment (server-clock ms) the seeded history is laid out back from; default the server clock at start.
-   *  Fix it to get byte-identical data across runs. */
+  /** Moment (server-clock ms) the seeded history is laid out back from; default the demo clock when pinned,
+   *  else the server clock at start. Fix it to get byte-identical data across runs. */
   dataAnchorMs?: number;
+  /**
+   * The pinned demo's clock, Unix ms (`--demo-clock`): the seeded data is laid out back from it (unless
+   * dataAnchorMs), created keys are made at it and get counted, plainly fake keys and secrets
+   * (`mx0vdemo…0001`, `demo…0001`; demoClock.ts). Request timestamps are still checked against the server
+   * clock, so a client signing with its own clock is accepted as usual.
+   */
+  demoClockMs?: number;
 }
 
 export interface SandboxRequestRecord {

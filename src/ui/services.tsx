@@ -25,6 +25,8 @@ export interface ConsoleServices {
   copy: CopyToClipboard;
   exporter: TransferExporter;
   theme: Theme;
+  /** The console's "now" (relative spans such as 7d, "blank: now"): the real clock, or the pinned demo's
+   *  (`--demo-clock`), which the run takes from its target. */
   now: () => number;
   /** Changes the target (profiles, demo, session credentials); absent in tests that do not need it. */
   switcher?: TargetSwitcher;

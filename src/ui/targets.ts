@@ -21,6 +21,8 @@ export interface ConsoleTarget {
   suggestions: string[];
   exporter: TransferExporter;
   exchanges: ExchangeLog;
+  /** The target's "now" when it is not the real clock (the pinned demo); the console's services.now follows it. */
+  now?: () => number;
 }
 
 export interface ProfileSummary {

@@ -7,6 +7,11 @@ import type { WireCreatedKey, WireKey } from '../model';
 import { jsonReply, type Reply } from '../reply';
 import type { SandboxState } from '../state';
 
+/** Makes the API key and secret of a created key: random ones, or the pinned demo's counted ones. */
+export type KeyMaker = () => { apiKey: string; secretKey: string };
+
+export const randomKey: KeyMaker = () => ({ apiKey: `mx0v${randomBytes(14).toString('hex')}`, secretKey: randomBytes(32).toString('hex') });
+
 const ACCEPTED_PERMISSIONS: ReadonlySet<string> = new Set<string>([...KNOWN_PERMISSIONS, 'read_only']);
 
 export function listKeys(state: SandboxState, params: URLSearchParams): Reply {
@@ -14,7 +19,8 @@ export function listKeys(state: SandboxState, params: URLSearchParams): Reply {
   return jsonReply({ subAccount: keys.map((k): WireKey => ({ ...k })) });
 }
 
-export function createKey(state: SandboxState, rawBody: string, contentType: string | undefined, now: number): Reply {
+/** `now` is the key's creation time (the server clock, or the pinned demo's); `makeKey` is asked only once all checks passed. */
+export function createKey(state: SandboxState, rawBody: string, contentType: string | undefined, now: number, makeKey: KeyMaker = randomKey): Reply {
   const body = parseBody(rawBody, contentType);
   const subAccount = stringField(body, 'subAccount');
   const keys = keysOf(state, subAccount);
@@ -30,14 +36,14 @@ export function createKey(state: SandboxState, rawBody: string, contentType: str
   if (badIp !== undefined) throw new SandboxHttpError(ERR.badIp, `(${badIp})`);
   if (keys.length >= MAX_KEYS_PER_SUB_ACCOUNT) throw new SandboxHttpError(ERR.tooManyKeys);
 
-  const apiKey = `mx0v${randomBytes(14).toString('hex')}`;
+  const { apiKey, secretKey } = makeKey();
   const record: WireKey = { note, apiKey, permissions: permissions.join(','), ip: ips.join(','), creatTime: now };
   keys.push(record);
   const created: WireCreatedKey = {
     subAccount: subAccount as string,
     note,
     apiKey,
-    secretKey: randomBytes(32).toString('hex'),
+    secretKey,
     permissions: record.permissions,
     ...(ips.length > 0 ? { ip: record.ip } : {}),
     createTime: now,
