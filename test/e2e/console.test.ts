@@ -68,7 +68,8 @@ describe.skipIf(missing !== undefined)('console in tmux (80x24)', () => {
     await session.type('e2e bot');
     await session.waitFor('› Note        e2e bot');
     await session.keys('Enter');
-    screen = await session.waitFor('ip: at most 4 addresses');
+    // The live check already shows the IP error while typing; Enter's effect is the focus moving to the field at fault.
+    screen = await session.waitFor((s) => s.includes('ip: at most 4 addresses') && s.includes('› Linked IPs'));
     expect(screen).toContain('5/4');
     expect(screen).toContain('list keys 200');
     expect(screen).not.toContain('create key');
