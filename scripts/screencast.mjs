@@ -338,15 +338,14 @@ async function main() {
     }
     // The last screen (the terminal as the console found it) stays a moment before the recording loops.
     events.push([planned + 1500, '']);
+    const raw = readFileSync(rawFile, 'latin1');
+    if (!raw.includes('\u001b[?1049h')) fail('the console did not enter the alternate screen (no ESC[?1049h in what it wrote)');
+    if (!raw.slice(raw.lastIndexOf('\u001b[?1049h')).includes('\u001b[?1049l')) fail('the console did not leave the alternate screen (no ESC[?1049l after it entered)');
   } finally {
     pane.close();
+    rmSync(work, { recursive: true, force: true });
+    rmSync(EXPORT_DIR, { recursive: true, force: true });
   }
-
-  const raw = readFileSync(rawFile, 'latin1');
-  if (!raw.includes('\u001b[?1049h')) fail('the console did not enter the alternate screen (no ESC[?1049h in what it wrote)');
-  if (!raw.slice(raw.lastIndexOf('\u001b[?1049h')).includes('\u001b[?1049l')) fail('the console did not leave the alternate screen (no ESC[?1049l after it entered)');
-  rmSync(work, { recursive: true, force: true });
-  rmSync(EXPORT_DIR, { recursive: true, force: true });
 
   // Stills from an earlier tour that this one no longer takes would mislead: they go.
   for (const file of readdirSync(SCREENS)) if (file.endsWith('.txt') && !stills.includes(file.slice(0, -4))) rmSync(join(SCREENS, file));
