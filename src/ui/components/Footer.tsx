@@ -23,7 +23,7 @@ export function footerLine(screen: ScreenId, width: number): string {
 export function Footer({ screen, width }: { screen: ScreenId; width: number }) {
   const { theme } = useServices();
   return (
-    <Box width={width} height={1} overflow="hidden">
+    <Box width={width} height={1} overflowY="hidden">
       <Text color={theme.muted}>{footerLine(screen, width)}</Text>
     </Box>
   );

@@ -22,7 +22,7 @@ export function Header({ crumbs, width }: { crumbs: string[]; width: number }) {
   const hostRoom = host ? Math.min(displayWidth(host), Math.max(0, Math.floor((width - fixed) / 2) - 1)) : 0;
   const trailRoom = Math.max(0, width - fixed - (hostRoom > 0 ? hostRoom + 1 : 0));
   return (
-    <Box width={width} height={1} overflow="hidden">
+    <Box width={width} height={1} overflowY="hidden">
       <Text>
         {showName ? <Text bold>{NAME}</Text> : null}
         <Text bold color={badgeStyle.color} backgroundColor={badgeStyle.backgroundColor} inverse={!theme.color}>

@@ -25,7 +25,7 @@ export function StatusBar({ width }: { width: number }) {
     : 'no request yet';
   const room = Math.max(0, width - whoRoom - 1);
   return (
-    <Box width={width} height={1} overflow="hidden">
+    <Box width={width} height={1} overflowY="hidden">
       <Text>
         <Text color={last && !last.ok && !last.cancelled ? theme.error : theme.muted}>{fit(what, room)}</Text>
         <Text color={theme.muted}> {who}</Text>
