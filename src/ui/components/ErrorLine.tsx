@@ -1,30 +1,7 @@
 import React from 'react';
 import { Box, Text } from 'ink';
 import { useServices } from '../services';
-import { displayWidth, fit, sanitize, takeWidth, wrapByWidth } from '../../terminal/text';
-
-/**
- * Lines of at most `width` cells, broken at spaces where it can and inside a word only when the word alone is
- * wider than a line. Display widths throughout (CJK and emoji take two cells).
- */
-export function wrapWords(text: string, width: number): string[] {
-  const room = Math.max(1, width);
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(' ')) {
-    const joined = line === '' ? word : `${line} ${word}`;
-    if (displayWidth(joined) <= room) {
-      line = joined;
-      continue;
-    }
-    if (line !== '') lines.push(line);
-    const pieces = displayWidth(word) > room ? wrapByWidth(word, room) : [word];
-    lines.push(...pieces.slice(0, -1));
-    line = pieces[pieces.length - 1] ?? '';
-  }
-  lines.push(line);
-  return lines;
-}
+import { displayWidth, fit, sanitize, takeWidth, wrapText } from '../../terminal/text';
 
 /** At most `max` lines; when some had to go, the last one kept ends with "…". */
 export function capLines(lines: readonly string[], max: number, width: number): string[] {
@@ -41,7 +18,7 @@ export function capLines(lines: readonly string[], max: number, width: number): 
 export function errorLines(message: string, width: number, retryKey?: string, maxLines?: number): string[] {
   const room = Math.max(1, width);
   const hint = retryKey ? `(${retryKey} retry)` : '';
-  let lines = wrapWords(`✗ ${sanitize(message)}`, room);
+  let lines = wrapText(`✗ ${sanitize(message)}`, room);
   // The retry hint is one piece: on the last line when it fits there, else on a line of its own.
   const fitsLast = (all: string[]) => hint !== '' && displayWidth(`${all[all.length - 1]!}  ${hint}`) <= room;
   if (maxLines !== undefined && lines.length + (hint && !fitsLast(lines) ? 1 : 0) > maxLines) {

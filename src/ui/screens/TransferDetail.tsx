@@ -3,8 +3,7 @@
 import React, { useEffect, useState } from 'react';
 import { Box, Text } from 'ink';
 import type { Transfer } from '../../api/types';
-import { fit, sanitize } from '../../terminal/text';
-import { wrapWords } from '../components/ErrorLine';
+import { fit, sanitize, wrapText } from '../../terminal/text';
 import { commandFor, type ScreenId } from '../keymap';
 import { useScreenKeys } from '../hooks/useKeys';
 import { useScreenFrame } from '../screenFrame';
@@ -43,7 +42,7 @@ export function detailLines(t: Transfer, width: number): Line[] {
   const labelWidth = width >= 60 ? 15 : 13;
   const valueWidth = Math.max(4, width - labelWidth);
   return transferFields(t).flatMap(([label, value]) =>
-    wrapWords(value === '' ? '—' : sanitize(value), valueWidth).map((text, i) => ({ label: i === 0 ? fit(label, labelWidth) : ' '.repeat(labelWidth), text })),
+    wrapText(value === '' ? '—' : sanitize(value), valueWidth).map((text, i) => ({ label: i === 0 ? fit(label, labelWidth) : ' '.repeat(labelWidth), text })),
   );
 }
 
