@@ -97,6 +97,8 @@ export function App({ services, onExit, onNavigation, initialRoute }: AppProps) 
 
   // A bracketed paste goes to the focused field as text; with no field focused it is dropped, never read as keys.
   const { stdin } = useStdin();
+  const tooSmallRef = useRef(tooSmall);
+  tooSmallRef.current = tooSmall;
   useLayoutEffect(() => {
     const onPaste = (text: string) => {
       if (!tooSmallRef.current) router.dispatchPaste(text);
@@ -106,8 +108,6 @@ export function App({ services, onExit, onNavigation, initialRoute }: AppProps) 
       stdin.off('paste', onPaste);
     };
   }, [stdin, router]);
-  const tooSmallRef = useRef(tooSmall);
-  tooSmallRef.current = tooSmall;
 
   return (
     <ServicesProvider services={services}>
