@@ -4,6 +4,7 @@ import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { version } from '../package.json';
 import { createBrokerApi } from './api/operations';
 import { MAX_RECV_WINDOW } from './api/signing';
+import { runAudit } from './commands/audit';
 import { runCompleteValues, runCompletion } from './commands/completion';
 import { type CommandContext, EXIT, type GlobalOptions, reportUsage } from './commands/context';
 import { runInteractive } from './commands/interactive';
@@ -249,6 +250,17 @@ export function buildProgram(
     .argument('<name>')
     .action(async (name: string) => {
       setExit(await runProfileUse(name, context(globals())));
+    });
+
+  program
+    .command('audit')
+    .description('the audit trail: every create-key attempt sent (created, refused, unknown), newest first; never a secret')
+    .option('--sub <name>', 'only this sub-account')
+    .option('--limit <n>', 'at most this many entries (default 50)')
+    .option('--format <format>', 'table, json (an array) or csv (default: table)')
+    .option('--json', 'short for --format json')
+    .action(async (options: { sub?: string; limit?: string; format?: string; json?: boolean }) => {
+      setExit(await runAudit(options, context(globals())));
     });
 
   program

@@ -3,6 +3,7 @@
 // service before anything is saved.
 import type { BrokerApi, ClientConfig, ExchangeInfo } from '../api/contract';
 import { createBrokerApi } from '../api/operations';
+import { createAuditRecorder } from '../config/auditTrail';
 import { loadClockOffset, saveClockOffset } from '../config/clockOffsets';
 import { DEFAULT_API_KEY_HEADER } from '../api/signing';
 import { memoryRecentSubAccounts, openRecentSubAccounts, type RecentSubAccounts } from '../config/recentSubAccounts';
@@ -95,7 +96,8 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
     const before = await loadClockOffset(options.folder, config.baseUrl);
     const api = createBrokerApi({ ...clientConfig(config, exchanges), ...(before !== undefined ? { initialClockOffsetMs: before } : {}) });
     offsets.set(api, { baseUrl: config.baseUrl, before: before ?? 0 });
-    return { api, mode: 'live' as const, host: new URL(config.baseUrl).host, profile, credentialSource: source, recent: await recentFor(config.baseUrl), suggestions: [] };
+    const host = new URL(config.baseUrl).host;
+    return { api, mode: 'live' as const, host, profile, credentialSource: source, recent: await recentFor(config.baseUrl), suggestions: [], audit: createAuditRecorder(options.folder, { profile, host }) };
   };
 
   /** Checks credentials with the one signed request `profile add` sends too (credentials/checkCredentials.ts). */
@@ -141,6 +143,8 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
           api,
           mode: 'demo',
           host: new URL(sandbox.baseUrl).host,
+          // The demo's attempts are recorded too, marked profile "demo".
+          audit: createAuditRecorder(options.folder, { profile: 'demo', host: new URL(sandbox.baseUrl).host }),
           profile: 'demo',
           credentialSource: 'sandbox',
           recent: await recentFor('demo'),

@@ -3,8 +3,11 @@
 // so stdout can be piped straight into a password manager or file of the operator's choosing.
 import type { CreatedKey } from '../api/types';
 import { validateNewKey } from '../api/validation';
+import { type AuditTarget, type CreateResult, createAuditRecorder } from '../config/auditTrail';
+import { loadProfiles } from '../credentials/profiles';
+import { ENV, envValue } from '../credentials/fromEnvironment';
 import { sanitize, sanitizeDeep, toJson } from '../terminal/text';
-import { type CommandContext, EXIT, type ExitCode, LINE_LIMIT, closeQuietly, connect, printLines, reportFailure, reportInvalid, reportUsage, stdoutIsTerminal } from './context';
+import { type CommandContext, EXIT, type ExitCode, LINE_LIMIT, closeQuietly, connect, contextFolder, printLines, reportFailure, reportInvalid, reportUsage, stdoutIsTerminal } from './context';
 import { OutputClosedError, OutputSink, chooseFormat, csvRecord, formatLocalTime, neutraliseCsvCell, pad } from './output';
 
 export interface KeysCreateOptions {
@@ -84,13 +87,33 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
   if (!checked.ok) return reportInvalid(ctx, checked.errors);
   const chosen = chooseFormat(options);
   if (!chosen.ok) return reportUsage(ctx, chosen.message);
-  const api = await connect(ctx);
+  // The client's base URL, seen as connect() builds it (for the audit trail's host).
+  let baseUrl: string | undefined;
+  const api = await connect({
+    ...ctx,
+    createApi: (config) => {
+      baseUrl = config.baseUrl;
+      return ctx.createApi(config);
+    },
+  });
   if (!api) return EXIT.usage;
   const out = new OutputSink(ctx.stdout);
   let created: CreatedKey | undefined;
+  const audit = async (result: CreateResult): Promise<void> => {
+    const target: AuditTarget = { profile: await profileLabel(ctx), host: hostOf(baseUrl) };
+    const written = await createAuditRecorder(contextFolder(ctx), target)(checked.value, result);
+    if (!written) printLines(ctx.stderr, [`warning: the audit trail (${contextFolder(ctx)}/audit.jsonl) could not be written: this attempt is not in it`]);
+  };
   try {
-    const key = await api.createSubAccountKey(checked.value);
+    let key: CreatedKey;
+    try {
+      key = await api.createSubAccountKey(checked.value);
+    } catch (error) {
+      await audit({ error });
+      throw error;
+    }
     created = key;
+    await audit({ created: key });
     const terminal = stdoutIsTerminal(ctx);
     const record = createdKeyJson(key);
     await out.write(
@@ -120,5 +143,25 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
   } finally {
     out.release();
     await closeQuietly(api);
+  }
+}
+
+/** The audit trail's name for where the credentials came from: "environment", else the profile's name. */
+async function profileLabel(ctx: CommandContext): Promise<string> {
+  if (envValue(ctx.env, ENV.apiKey) !== undefined && envValue(ctx.env, ENV.secret) !== undefined) return 'environment';
+  const named = ctx.globals.profile?.trim() || envValue(ctx.env, ENV.profile);
+  if (named) return named;
+  try {
+    return (await loadProfiles(contextFolder(ctx))).defaultProfile ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+function hostOf(baseUrl: string | undefined): string {
+  try {
+    return baseUrl === undefined ? 'unknown' : new URL(baseUrl).host;
+  } catch {
+    return 'unknown';
   }
 }

@@ -1,6 +1,7 @@
 // What the console is given by its caller (cli or tests): the api, where it points, and small side effects.
 import React, { createContext, useContext, type ReactNode } from 'react';
 import type { BrokerApi } from '../api/contract';
+import type { AuditRecorder } from '../config/auditTrail';
 import type { RecentSubAccounts } from '../config/recentSubAccounts';
 import type { CopyToClipboard } from './clipboard';
 import type { ExchangeLog } from './exchangeLog';
@@ -28,6 +29,8 @@ export interface ConsoleServices {
   /** The console's "now" (relative spans such as 7d, "blank: now"): the real clock, or the pinned demo's
    *  (`--demo-clock`), which the run takes from its target. */
   now: () => number;
+  /** Appends each create attempt that was sent to the audit trail (best effort, never rejects); absent: not recorded. */
+  audit?: AuditRecorder;
   /** Changes the target (profiles, demo, session credentials); absent in tests that do not need it. */
   switcher?: TargetSwitcher;
 }

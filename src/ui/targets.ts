@@ -2,6 +2,7 @@
 // given for this session only. Implemented outside ui/ (src/commands/consoleTargets.ts): screens never see
 // URLs being called, the keychain or the sandbox.
 import type { BrokerApi } from '../api/contract';
+import type { AuditRecorder } from '../config/auditTrail';
 import type { RecentSubAccounts } from '../config/recentSubAccounts';
 import type { TransferExporter } from '../export/types';
 import type { ExchangeLog } from './exchangeLog';
@@ -21,6 +22,8 @@ export interface ConsoleTarget {
   suggestions: string[];
   exporter: TransferExporter;
   exchanges: ExchangeLog;
+  /** Records create attempts in the audit trail (the config folder's audit.jsonl). */
+  audit?: AuditRecorder;
   /** The target's "now" when it is not the real clock (the pinned demo); the console's services.now follows it. */
   now?: () => number;
 }

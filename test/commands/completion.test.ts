@@ -61,7 +61,7 @@ describe('bash completion', () => {
 
   it('completes commands and subcommands (never the hidden __complete)', () => {
     expect(complete('tra')).toEqual(['transfers']);
-    expect(complete('')).toEqual(['keys', 'transfers', 'sandbox', 'profile', 'completion']);
+    expect(complete('')).toEqual(['keys', 'transfers', 'sandbox', 'profile', 'audit', 'completion']);
     expect(complete('keys', '')).toEqual(['list', 'create', 'help']);
     expect(complete('profile', 'r')).toEqual(['remove']);
     expect(complete('--profile', 'prod', 'keys', 'c')).toEqual(['create']);

@@ -19,6 +19,7 @@ import { App } from '../../src/ui/App';
 import { createExchangeLog, type ExchangeLog } from '../../src/ui/exchangeLog';
 import type { NavigationState, Route } from '../../src/ui/navigation';
 import type { ConsoleServices } from '../../src/ui/services';
+import type { AuditRecorder } from '../../src/config/auditTrail';
 import type { TargetSwitcher } from '../../src/ui/targets';
 import { makeTheme } from '../../src/ui/theme';
 
@@ -56,6 +57,8 @@ export interface ConsoleOptions {
   /** A sandbox already running, shared between consoles (left running by cleanup). */
   sharedSandbox?: RunningSandbox;
   initialRoute?: Route;
+  /** The audit trail's recorder (services.audit); absent: not recorded. */
+  audit?: AuditRecorder;
 }
 
 export interface TestConsole {
@@ -129,6 +132,7 @@ export async function startConsole(options: ConsoleOptions = {}): Promise<TestCo
     theme: makeTheme(options.noColor ?? false),
     now: Date.now,
     ...(options.switcher ? { switcher: options.switcher } : {}),
+    ...(options.audit ? { audit: options.audit } : {}),
   };
 
   let nav: NavigationState | undefined;

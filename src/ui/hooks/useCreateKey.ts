@@ -10,7 +10,7 @@ export type CreateState =
   | { status: 'failed'; error: Error; outcomeUnknown: boolean };
 
 export function useCreateKey(onCreated: (created: CreatedKey) => void) {
-  const { api } = useServices();
+  const { api, audit } = useServices();
   const [state, setState] = useState<CreateState>({ status: 'idle' });
   const inFlight = useRef(false);
   const mounted = useRef(true);
@@ -26,6 +26,8 @@ export function useCreateKey(onCreated: (created: CreatedKey) => void) {
       api.createSubAccountKey(request).then(
         (created) => {
           inFlight.current = false;
+          // The trail gets the shortened key only (never the secret); a failed write does not stop the create.
+          void audit?.(request, { created }).catch(() => undefined);
           // The created key (with its secret) goes straight to the secret screen; this hook keeps none of it.
           if (mounted.current) {
             setState({ status: 'idle' });
@@ -34,6 +36,7 @@ export function useCreateKey(onCreated: (created: CreatedKey) => void) {
         },
         (error: unknown) => {
           inFlight.current = false;
+          void audit?.(request, { error }).catch(() => undefined);
           const err = error instanceof Error ? error : new Error(String(error));
           const outcomeUnknown = err instanceof BrokerError && err.kind === 'outcome-unknown';
           if (mounted.current) setState({ status: 'failed', error: err, outcomeUnknown });
@@ -41,7 +44,7 @@ export function useCreateKey(onCreated: (created: CreatedKey) => void) {
       );
       return true;
     },
-    [api, onCreated],
+    [api, audit, onCreated],
   );
 
   /**

@@ -1,0 +1,210 @@
+// The audit trail (issue 12 point 6): every create-key attempt that was sent — created, refused by the
+// service, or of unknown outcome — appended as one JSON line to audit.jsonl in the config folder (mode
+// 0600, O_APPEND, never rewritten). A line names the shortened new API key, never a secret.
+import { mkdir, open } from 'node:fs/promises';
+import { join } from 'node:path';
+import { BrokerError } from '../api/errors';
+import type { CreatedKey, NewKeyRequest } from '../api/types';
+import { shortenApiKey } from './logFile';
+
+export const AUDIT_FILE = 'audit.jsonl';
+
+export type AuditOutcome = 'created' | 'refused' | 'unknown';
+
+/** One line of audit.jsonl (optional fields are left out of the line when absent). */
+export interface AuditEntry {
+  /** ISO time of the answer (or of its failure). */
+  time: string;
+  /** Profile name, or "environment", "session", "demo". */
+  profile: string;
+  /** Host (and port) of the base URL. */
+  host: string;
+  subAccount: string;
+  /** The created key shortened (mx0v…a1b2); only when one was created. */
+  apiKey?: string;
+  permissions: string[];
+  ips: string[];
+  note: string;
+  outcome: AuditOutcome;
+  /** refused: the service's code and message. */
+  code?: number | string;
+  message?: string;
+  /** unknown: why the outcome is not known. */
+  reason?: string;
+}
+
+/** What became of a create request: the key, or the error it failed with. */
+export type CreateResult = { created: CreatedKey } | { error: unknown };
+
+/** Where the attempt went: the profile label and the host. */
+export interface AuditTarget {
+  profile: string;
+  host: string;
+}
+
+export function auditPath(folder: string): string {
+  return join(folder, AUDIT_FILE);
+}
+
+/**
+ * The entry for an attempt, or undefined when nothing was sent (a request that could not be built, a
+ * connection refused before anything was written, an error that is not the client's).
+ */
+export function auditEntry(target: AuditTarget, request: NewKeyRequest, result: CreateResult, at: Date): AuditEntry | undefined {
+  const base = {
+    time: at.toISOString(),
+    profile: target.profile,
+    host: target.host,
+    subAccount: request.subAccount,
+  };
+  const rest = { permissions: [...request.permissions], ips: [...(request.ips ?? [])], note: request.note };
+  if ('created' in result) {
+    return { ...base, apiKey: shortenApiKey(result.created.apiKey), ...rest, outcome: 'created' };
+  }
+  const error = result.error;
+  if (!(error instanceof BrokerError)) return undefined;
+  if (error.kind === 'service') {
+    return {
+      ...base,
+      ...rest,
+      outcome: 'refused',
+      ...(error.code !== undefined ? { code: error.code } : error.status !== undefined ? { code: error.status } : {}),
+      message: error.serviceMessage ?? error.toLine(),
+    };
+  }
+  const sent = error.kind === 'outcome-unknown' || (error.stage !== undefined && error.stage !== 'connect' && error.kind !== 'invalid-request');
+  if (!sent) return undefined;
+  return { ...base, ...rest, outcome: 'unknown', reason: error.toLine() };
+}
+
+/** One line: the fields in a fixed order, JSON-escaped (a line break in a note cannot start a line). */
+export function auditLine(entry: AuditEntry): string {
+  const ordered: AuditEntry = {
+    time: entry.time,
+    profile: entry.profile,
+    host: entry.host,
+    subAccount: entry.subAccount,
+    ...(entry.apiKey !== undefined ? { apiKey: entry.apiKey } : {}),
+    permissions: entry.permissions,
+    ips: entry.ips,
+    note: entry.note,
+    outcome: entry.outcome,
+    ...(entry.code !== undefined ? { code: entry.code } : {}),
+    ...(entry.message !== undefined ? { message: entry.message } : {}),
+    ...(entry.reason !== undefined ? { reason: entry.reason } : {}),
+  };
+  return `${JSON.stringify(ordered)}\n`;
+}
+
+/** Appends one entry (creating the folder and the file, mode 0600). Rejects when it cannot be written. */
+export async function appendAudit(folder: string, entry: AuditEntry): Promise<void> {
+  await mkdir(folder, { recursive: true, mode: 0o700 });
+  const handle = await open(auditPath(folder), 'a', 0o600);
+  try {
+    // An existing file is made private too (a file of someone else's: leave it be).
+    await handle.chmod(0o600).catch(() => undefined);
+    await handle.write(auditLine(entry));
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Records attempts against one target; resolves to false when the line could not be written (never rejects). */
+export type AuditRecorder = (request: NewKeyRequest, result: CreateResult) => Promise<boolean>;
+
+export function createAuditRecorder(folder: string, target: AuditTarget, now: () => Date = () => new Date()): AuditRecorder {
+  return async (request, result) => {
+    const entry = auditEntry(target, request, result, now());
+    if (!entry) return true;
+    try {
+      await appendAudit(folder, entry);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+}
+
+const OUTCOMES = new Set<string>(['created', 'refused', 'unknown']);
+const isStrings = (value: unknown): value is string[] => Array.isArray(value) && value.every((v) => typeof v === 'string');
+
+/** A parsed line, or undefined when it is damaged (not JSON, or not an entry's shape). */
+export function parseAuditLine(line: string): AuditEntry | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const v = value as Record<string, unknown>;
+  const text = (key: string) => typeof v[key] === 'string';
+  if (!text('time') || !text('profile') || !text('host') || !text('subAccount') || !text('note')) return undefined;
+  if (!isStrings(v.permissions) || !isStrings(v.ips) || typeof v.outcome !== 'string' || !OUTCOMES.has(v.outcome)) return undefined;
+  if (v.apiKey !== undefined && !text('apiKey')) return undefined;
+  if (v.code !== undefined && typeof v.code !== 'string' && typeof v.code !== 'number') return undefined;
+  if ((v.message !== undefined && !text('message')) || (v.reason !== undefined && !text('reason'))) return undefined;
+  return {
+    time: v.time as string,
+    profile: v.profile as string,
+    host: v.host as string,
+    subAccount: v.subAccount as string,
+    ...(v.apiKey !== undefined ? { apiKey: v.apiKey as string } : {}),
+    permissions: [...v.permissions],
+    ips: [...v.ips],
+    note: v.note as string,
+    outcome: v.outcome as AuditOutcome,
+    ...(v.code !== undefined ? { code: v.code as number | string } : {}),
+    ...(v.message !== undefined ? { message: v.message as string } : {}),
+    ...(v.reason !== undefined ? { reason: v.reason as string } : {}),
+  };
+}
+
+/** Reading keeps at most the last this many bytes of the file (about 20,000 entries). */
+export const AUDIT_READ_LIMIT_BYTES = 8 * 1024 * 1024;
+
+export interface AuditRead {
+  /** Oldest first. */
+  entries: AuditEntry[];
+  /** Lines that were damaged and skipped. */
+  skipped: number;
+  /** The file was longer than the bound: only its end was read. */
+  truncated: boolean;
+}
+
+/** The entries of the trail (none when there is no file yet); damaged lines are skipped and counted. */
+export async function readAuditTrail(folder: string, maxBytes = AUDIT_READ_LIMIT_BYTES): Promise<AuditRead> {
+  let handle;
+  try {
+    handle = await open(auditPath(folder), 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { entries: [], skipped: 0, truncated: false };
+    throw error;
+  }
+  try {
+    const { size } = await handle.stat();
+    const start = Math.max(0, size - maxBytes);
+    const length = size - start;
+    const buffer = Buffer.alloc(length);
+    let read = 0;
+    while (read < length) {
+      const { bytesRead } = await handle.read(buffer, read, length - read, start + read);
+      if (bytesRead === 0) break;
+      read += bytesRead;
+    }
+    let lines = buffer.subarray(0, read).toString('utf8').split('\n');
+    // Started mid-file: the first piece is the end of a line cut by the bound.
+    if (start > 0) lines = lines.slice(1);
+    const entries: AuditEntry[] = [];
+    let skipped = 0;
+    for (const line of lines) {
+      if (line.trim() === '') continue;
+      const entry = parseAuditLine(line);
+      if (entry) entries.push(entry);
+      else skipped += 1;
+    }
+    return { entries, skipped, truncated: start > 0 };
+  } finally {
+    await handle.close();
+  }
+}

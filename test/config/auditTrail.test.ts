@@ -1,0 +1,155 @@
+// src/config/auditTrail.ts: entries for each outcome, the 0600 append-only file, a bounded read that skips
+// damaged lines, and the console's path (services.audit from useCreateKey; consoleTargets wires it).
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BrokerError } from '../../src/api/errors';
+import type { NewKeyRequest } from '../../src/api/types';
+import { createConsoleTargets } from '../../src/commands/consoleTargets';
+import { AUDIT_FILE, appendAudit, auditEntry, createAuditRecorder, readAuditTrail } from '../../src/config/auditTrail';
+import { startConsole, type TestConsole } from '../ui/harness';
+import { reachReview } from '../ui/flows';
+
+const request: NewKeyRequest = { subAccount: 'desk1', permissions: ['SPOT_ACCOUNT_READ'], ips: ['192.0.2.1'], note: 'n' };
+const target = { profile: 'ops', host: 'api.example.com' };
+const at = new Date('2026-03-01T10:00:00Z');
+const created = { subAccount: 'desk1', note: 'n', apiKey: 'mx0vglabcdefa1b2', secretKey: 'SECRETSECRETSECRET', permissions: ['SPOT_ACCOUNT_READ'], ips: ['192.0.2.1'], createdAt: 1 };
+
+const folders: string[] = [];
+const tempFolder = () => {
+  const f = mkdtempSync(join(tmpdir(), 'broker-audit-unit-'));
+  folders.push(f);
+  return f;
+};
+let c: TestConsole | undefined;
+afterEach(async () => {
+  await c?.cleanup();
+  c = undefined;
+  for (const f of folders.splice(0)) rmSync(f, { recursive: true, force: true });
+});
+
+describe('auditEntry', () => {
+  it('created: the shortened key, never the secret', () => {
+    const entry = auditEntry(target, request, { created }, at)!;
+    expect(entry).toEqual({ time: '2026-03-01T10:00:00.000Z', profile: 'ops', host: 'api.example.com', subAccount: 'desk1', apiKey: 'mx0v…a1b2', permissions: ['SPOT_ACCOUNT_READ'], ips: ['192.0.2.1'], note: 'n', outcome: 'created' });
+    expect(JSON.stringify(entry)).not.toContain('SECRET');
+  });
+
+  it('refused: the service code and message; unknown: the reason', () => {
+    const refused = auditEntry(target, request, { error: new BrokerError({ kind: 'service', operation: 'create key', status: 400, code: 10072, serviceMessage: 'bad' }) }, at)!;
+    expect(refused).toMatchObject({ outcome: 'refused', code: 10072, message: 'bad' });
+    const unknown = auditEntry(target, request, { error: new BrokerError({ kind: 'outcome-unknown', operation: 'create key', stage: 'sent' }) }, at)!;
+    expect(unknown.outcome).toBe('unknown');
+    expect(unknown.reason).toBeTruthy();
+  });
+
+  it('not sent: no entry (connection refused, a request that could not be built, a non-client error)', () => {
+    expect(auditEntry(target, request, { error: new BrokerError({ kind: 'network', operation: 'create key', stage: 'connect' }) }, at)).toBeUndefined();
+    expect(auditEntry(target, request, { error: new BrokerError({ kind: 'invalid-request', operation: 'create key' }) }, at)).toBeUndefined();
+    expect(auditEntry(target, request, { error: new Error('validation') }, at)).toBeUndefined();
+  });
+});
+
+describe('the file', () => {
+  it('created 0600 (with its folder), appended, one JSON object per line; a note with a line break stays one line', async () => {
+    const folder = join(tempFolder(), 'new');
+    await appendAudit(folder, auditEntry(target, { ...request, note: 'two\nlines' }, { created }, at)!);
+    await appendAudit(folder, auditEntry(target, request, { created }, at)!);
+    const path = join(folder, AUDIT_FILE);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    const lines = readFileSync(path, 'utf8').split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[2]).toBe('');
+    expect((await readAuditTrail(folder)).entries.map((e) => e.note)).toEqual(['two\nlines', 'n']);
+  });
+
+  it('an existing file of wider mode is made 0600', async () => {
+    const folder = tempFolder();
+    writeFileSync(join(folder, AUDIT_FILE), '', { mode: 0o644 });
+    await appendAudit(folder, auditEntry(target, request, { created }, at)!);
+    expect(statSync(join(folder, AUDIT_FILE)).mode & 0o777).toBe(0o600);
+  });
+
+  it('a damaged line is skipped and counted; the read is bounded (the cut first line is dropped)', async () => {
+    const folder = tempFolder();
+    await appendAudit(folder, auditEntry(target, request, { created }, at)!);
+    appendFileSync(join(folder, AUDIT_FILE), 'not json\n{"time":1}\n');
+    await appendAudit(folder, auditEntry({ ...target, profile: 'last' }, request, { created }, at)!);
+    const read = await readAuditTrail(folder);
+    expect(read.entries.map((e) => e.profile)).toEqual(['ops', 'last']);
+    expect(read.skipped).toBe(2);
+    const size = statSync(join(folder, AUDIT_FILE)).size;
+    const lastLine = readFileSync(join(folder, AUDIT_FILE), 'utf8').trimEnd().split('\n').at(-1)!;
+    const bounded = await readAuditTrail(folder, Buffer.byteLength(lastLine) + 5);
+    expect(bounded).toEqual({ entries: [read.entries[1]], skipped: 0, truncated: true });
+    expect(size).toBeGreaterThan(Buffer.byteLength(lastLine) + 5);
+  });
+
+  it('no file: no entries', async () => {
+    expect(await readAuditTrail(tempFolder())).toEqual({ entries: [], skipped: 0, truncated: false });
+  });
+
+  it('the recorder never rejects: false when the line could not be written', async () => {
+    const folder = tempFolder();
+    writeFileSync(join(folder, 'file'), '');
+    expect(await createAuditRecorder(join(folder, 'file', 'below'), target)(request, { created })).toBe(false);
+    expect(await createAuditRecorder(folder, target)(request, { created })).toBe(true);
+  });
+});
+
+describe('the console records too', () => {
+  it('a key created from the console leaves a created line (shortened key, no secret)', async () => {
+    const folder = tempFolder();
+    c = await startConsole({ audit: createAuditRecorder(folder, { profile: 'demo', host: 'sandbox' }) });
+    const name = c.sandbox.subAccounts[0]!;
+    await reachReview(c, name, { toggle: [0], ip: '203.0.113.7', note: 'console key' });
+    await c.press('enter');
+    await c.waitForScreen('secret');
+    const top = c.navState()!.stack.at(-1)!.route;
+    if (top.screen !== 'secret') throw new Error('expected the secret screen');
+    await c.waitFor(() => {
+      try {
+        return readFileSync(join(folder, AUDIT_FILE), 'utf8').length > 0;
+      } catch {
+        return false;
+      }
+    }, 'the audit line');
+    const { entries } = await readAuditTrail(folder);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ profile: 'demo', subAccount: name, outcome: 'created', note: 'console key', ips: ['203.0.113.7'] });
+    expect(entries[0]!.apiKey).toBe(`${top.created.apiKey.slice(0, 4)}…${top.created.apiKey.slice(-4)}`);
+    const bytes = readFileSync(join(folder, AUDIT_FILE));
+    for (const secret of [top.created.secretKey, c.sandbox.secretKey]) expect(bytes.includes(Buffer.from(secret))).toBe(false);
+  });
+
+  it('a refused create from the console leaves a refused line', async () => {
+    const folder = tempFolder();
+    c = await startConsole({ audit: createAuditRecorder(folder, { profile: 'demo', host: 'sandbox' }) });
+    await reachReview(c, c.sandbox.subAccounts[0]!, { toggle: [0], note: 'refused key' });
+    c.sandbox.queueFaults({ kind: 'status', status: 400, code: 10072, msg: 'no such permission' });
+    await c.press('enter');
+    await c.waitFor(() => {
+      try {
+        return readFileSync(join(folder, AUDIT_FILE), 'utf8').length > 0;
+      } catch {
+        return false;
+      }
+    }, 'the audit line');
+    expect((await readAuditTrail(folder)).entries).toMatchObject([{ outcome: 'refused', code: 10072, message: 'no such permission', note: 'refused key' }]);
+  });
+
+  it('consoleTargets gives the demo target a recorder marked "demo", writing into the config folder', async () => {
+    const folder = tempFolder();
+    const targets = createConsoleTargets({ folder, exportFolder: folder });
+    try {
+      await targets.openDemo();
+      const current = targets.current()!;
+      expect(current.audit).toBeDefined();
+      expect(await current.audit!(request, { created })).toBe(true);
+      expect((await readAuditTrail(folder)).entries).toMatchObject([{ profile: 'demo', host: current.host, outcome: 'created' }]);
+    } finally {
+      await targets.close();
+    }
+  });
+});
