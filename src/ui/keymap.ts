@@ -2,7 +2,7 @@
 // from it, so help never drifts from behaviour.
 import type { Key } from 'ink';
 
-export type ScreenId = 'global' | 'welcome' | 'credentials' | 'profiles' | 'picker' | 'keys' | 'keysEmpty' | 'keysError' | 'keysRetry' | 'keyDetail' | 'createKey' | 'review' | 'reviewSending' | 'reviewUnknown' | 'reviewRejected' | 'secret' | 'secretConfirm' | 'transferFilter' | 'transfers' | 'transferDetail' | 'export' | 'transfersEmpty' | 'transfersError' | 'transfersRetry' | 'transferPrompt' | 'transferDetailScroll' | 'exportRunning' | 'exportDone' | 'exportFailed' | 'exportRetry';
+export type ScreenId = 'global' | 'welcome' | 'credentials' | 'profiles' | 'picker' | 'keys' | 'keysEmpty' | 'keysError' | 'keysRetry' | 'keysFilter' | 'keyDetail' | 'createKey' | 'review' | 'reviewSending' | 'reviewUnknown' | 'reviewRejected' | 'secret' | 'secretConfirm' | 'transferFilter' | 'transfers' | 'transferDetail' | 'export' | 'transfersEmpty' | 'transfersError' | 'transfersRetry' | 'transferPrompt' | 'transfersFilterLine' | 'transferDetailScroll' | 'exportRunning' | 'exportDone' | 'exportFailed' | 'exportRetry';
 
 export interface Binding {
   command: string;
@@ -56,7 +56,15 @@ export const KEYMAP: Record<ScreenId, Binding[]> = {
     { command: 'copy', keys: ['c'], hint: 'c copy key', description: 'Copy the selected API key (OSC 52)' },
     { command: 'refresh', keys: ['r'], hint: 'r refresh', description: 'Reload the keys (also: retry after an error)' },
     { command: 'transfers', keys: ['t'], hint: 't transfers', description: 'Browse universal transfers' },
+    { command: 'search', keys: ['/'], hint: '/ filter', description: 'Filter the keys as you type, any column (esc clears the filter)' },
     { command: 'quit', keys: ['q'], description: 'Quit' },
+  ],
+  // The filter line is open: typing filters the keys.
+  keysFilter: [
+    { command: 'up', keys: ['up'], description: 'Previous key' },
+    { command: 'down', keys: ['down'], hint: '↑↓ move', description: 'Next key' },
+    { command: 'keep', keys: ['enter'], hint: 'enter keep', description: 'Keep the filter and go back to moving in the rows' },
+    { command: 'clear', keys: ['esc'], hint: 'esc clear', description: 'Clear the filter and close the line' },
   ],
   // No keys yet: nothing to move to, show or copy.
   keysEmpty: [
@@ -135,7 +143,16 @@ export const KEYMAP: Record<ScreenId, Binding[]> = {
     { command: 'export', keys: ['x'], hint: 'x export', description: 'Export this page or all pages to CSV or JSON' },
     { command: 'filter', keys: ['f'], hint: 'f filter', description: 'Change the filter' },
     { command: 'refresh', keys: ['r'], description: 'Reload this page' },
+    { command: 'search', keys: ['/'], hint: '/ search', description: 'Filter this page\'s rows as you type, any column (esc clears)' },
+    { command: 'sort', keys: ['o'], hint: 'o sort', description: 'Sort the current page only: time (as served), amount, asset, status' },
     { command: 'quit', keys: ['q'], description: 'Quit' },
+  ],
+  // The filter line is open: typing filters the rows of the page.
+  transfersFilterLine: [
+    { command: 'up', keys: ['up'], description: 'Previous transfer' },
+    { command: 'down', keys: ['down'], hint: '↑↓ move', description: 'Next transfer' },
+    { command: 'keep', keys: ['enter'], hint: 'enter keep', description: 'Keep the filter and go back to moving in the rows' },
+    { command: 'clear', keys: ['esc'], hint: 'esc clear', description: 'Clear the filter and close the line' },
   ],
   // An empty page (no match, or past the end): nothing to move in, open or export.
   transfersEmpty: [
@@ -200,6 +217,7 @@ export const SCREEN_TITLES: Record<ScreenId, string> = {
   keysEmpty: 'API keys (none yet)',
   keysError: 'API keys (could not be loaded)',
   keysRetry: 'API keys (could not be loaded)',
+  keysFilter: 'API keys: filter',
   keyDetail: 'Key detail',
   createKey: 'New key form',
   review: 'Review before sending',
@@ -216,6 +234,7 @@ export const SCREEN_TITLES: Record<ScreenId, string> = {
   transfersError: 'Transfers (the page failed)',
   transfersRetry: 'Transfers (the page failed)',
   transferPrompt: 'Transfers: page or page size',
+  transfersFilterLine: 'Transfers: search the page',
   transferDetailScroll: 'Transfer detail',
   exportRunning: 'Export in progress',
   exportDone: 'Export finished',

@@ -32,9 +32,12 @@ export function WindowedTable<T>(props: {
   rowKey: (row: T) => string;
   mark?: (row: T) => boolean;
   width?: number;
+  /** Text to highlight in every shown line (a search): underlined and inverse, so it shows without colour. */
+  highlight?: string;
 }) {
   const { theme } = useServices();
   const { columns, rows, from, to, cursor, mark, width } = props;
+  const highlight = props.highlight?.trim() ?? '';
   const header = useMemo(() => {
     const text = `  ${columns.map((c) => fit(c.title, c.width, c.align)).join(' ')}`;
     return width === undefined ? text : fit(text, width).trimEnd();
@@ -65,21 +68,52 @@ export function WindowedTable<T>(props: {
         const index = from + i;
         const state: RowState = index === cursor ? 'selected' : (mark?.(row) ?? false) ? 'marked' : 'plain';
         // Keyed by position: a service may send the same id twice, and only the visible rows are drawn.
-        return <TableRow key={index} line={lines(index, row, state)} state={state} markColor={theme.ok} />;
+        return <TableRow key={index} line={lines(index, row, state)} state={state} markColor={theme.ok} highlight={highlight} />;
       })}
     </Box>
   );
 }
 
 /** A row re-renders only when its line or state changes. */
-const TableRow = memo(function TableRow({ line, state, markColor }: { line: string; state: RowState; markColor: string | undefined }) {
+const TableRow = memo(function TableRow({ line, state, markColor, highlight }: { line: string; state: RowState; markColor: string | undefined; highlight: string }) {
   const selected = state === 'selected';
+  const parts = highlight === '' ? [line] : splitMatches(line, highlight);
   return (
     <Text inverse={selected} bold={selected} color={state === 'marked' ? markColor : undefined}>
-      {line}
+      {parts.length === 1
+        ? line
+        : parts.map((part, i) =>
+            i % 2 === 1 ? (
+              // A match: underlined, and inverse against the row (the cursor row is inverse already).
+              <Text key={i} underline bold inverse={!selected}>
+                {part}
+              </Text>
+            ) : (
+              part
+            ),
+          )}
     </Text>
   );
 });
+
+/**
+ * The line cut around each case-insensitive occurrence of `needle`: even indexes are plain text, odd ones
+ * matches (the marker cells are never part of a match).
+ */
+export function splitMatches(line: string, needle: string): string[] {
+  if (needle === '') return [line];
+  const pattern = new RegExp(needle.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'giu');
+  const parts: string[] = [line.slice(0, MARKER_CELLS)];
+  let at = MARKER_CELLS;
+  pattern.lastIndex = at;
+  for (let m = pattern.exec(line); m !== null && m[0] !== ''; m = pattern.exec(line)) {
+    parts[parts.length - 1] += line.slice(at, m.index);
+    parts.push(m[0], '');
+    at = m.index + m[0].length;
+  }
+  parts[parts.length - 1] += line.slice(at);
+  return parts;
+}
 
 /** Splits spare width among flexible columns so a row fits exactly in `width`. */
 export function sizeColumns(width: number, fixed: number[], flexible: number[]): { fixed: number[]; flexible: number[] } {

@@ -11,6 +11,7 @@ import { commandFor, type ScreenId } from '../keymap';
 import { useFlash } from '../hooks/useFlash';
 import { useScreenKeys } from '../hooks/useKeys';
 import { useListCursor } from '../hooks/useListCursor';
+import { FilterLine, useRowFilter } from '../hooks/useRowFilter';
 import { errorLine, retryable } from '../hooks/useResource';
 import { isUnknownSubAccount, useSubAccountKeys } from '../hooks/useSubAccountKeys';
 import { useNavigate } from '../navigation';
@@ -53,6 +54,11 @@ export function keyColumns(width: number): TableColumn<SubAccountKey>[] {
 }
 
 /** Splits `total` cells by weight, every cell given out (the rest to the first). */
+/** A key's text as the table shows it, every column whole and sanitised: what `/` searches. */
+export function keySearchText(k: SubAccountKey): string {
+  return [k.note, k.apiKey, k.permissions.join(','), k.ips.length === 0 ? 'any' : k.ips.join(','), localTime(k.createdAt)].map((v) => sanitize(v)).join('\n');
+}
+
 function share(total: number, weights: number[]): number[] {
   const sum = weights.reduce((a, b) => a + b, 0);
   const widths = weights.map((w) => Math.max(1, Math.floor((total * w) / sum)));
@@ -65,7 +71,10 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
   const { active, width, height } = useScreenFrame();
   const navigate = useNavigate();
   const keys = useSubAccountKeys(subAccount, refreshToken);
-  const rows = keys.data ?? [];
+  const allRows = useMemo(() => keys.data ?? [], [keys.data]);
+  // `/` filters the rows: a new list only when the keys or the filter text change.
+  const filter = useRowFilter(allRows, keySearchText);
+  const rows = filter.rows;
   const [detail, setDetail] = useState(false);
   const [flash, setFlash] = useFlash();
   const name = sanitize(subAccount);
@@ -74,13 +83,14 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
   const failed = keys.status === 'error';
   const canRetry = failed && retryable(keys.error);
   // The key table in force says what the footer offers and what the keys do: the same table for both.
-  const mode: ScreenId = detail ? 'keyDetail' : failed && rows.length === 0 ? (canRetry ? 'keysRetry' : 'keysError') : keys.status === 'ready' && rows.length === 0 ? 'keysEmpty' : 'keys';
+  const mode: ScreenId = detail ? 'keyDetail' : filter.editing ? 'keysFilter' : failed && allRows.length === 0 ? (canRetry ? 'keysRetry' : 'keysError') : keys.status === 'ready' && allRows.length === 0 ? 'keysEmpty' : 'keys';
   useScreenMode(mode);
   const missing = failed && isUnknownSubAccount(keys.error);
   const errorText = failed ? `${errorLine(keys.error)}${missing ? ' — esc goes back to choose another' : ''}` : '';
   const error = failed ? errorLines(errorText, width, canRetry ? 'r' : undefined, Math.max(1, height - (rows.length > 0 ? 4 : 2))) : [];
   const statusLines = Math.max(1, error.length);
-  const tableRoom = Math.max(1, height - 2 - statusLines);
+  const filterLines = filter.shown ? 1 : 0;
+  const tableRoom = Math.max(1, height - 2 - statusLines - filterLines);
   const list = useListCursor(rows.length, tableRoom);
   const selected = rows[list.cursor];
   // The columns (and so each row's line, made once per list) change with the width alone.
@@ -105,7 +115,23 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
         else if (command === 'copy') copyKey(selected);
         return command !== undefined;
       }
+      if (filter.editing) {
+        switch (commandFor('keysFilter', input, key)) {
+          case 'up': list.move('up'); return true;
+          case 'down': list.move('down'); return true;
+          case 'keep': filter.keep(); return true;
+          case 'clear': filter.clear(); list.setCursor(0); return true;
+          default: return false;
+        }
+      }
+      // A kept filter: esc clears it before it goes back.
+      if (filter.text !== '' && key.escape) {
+        filter.clear();
+        list.setCursor(0);
+        return true;
+      }
       switch (commandFor(mode === 'keyDetail' ? 'keys' : mode, input, key)) {
+        case 'search': if (allRows.length > 0) filter.open(); return true;
         case 'up': list.move('up'); return true;
         case 'down': list.move('down'); return true;
         case 'detail': if (selected) setDetail(true); return true;
@@ -139,7 +165,8 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
     );
   }
 
-  const count = keys.data ? ` · ${rows.length} ${rows.length === 1 ? 'key' : 'keys'}` : '';
+  const total = allRows.length;
+  const count = keys.data ? (filter.text.trim() !== '' ? ` · ${rows.length} of ${total} ${total === 1 ? 'key' : 'keys'}` : ` · ${total} ${total === 1 ? 'key' : 'keys'}`) : '';
   const titleRoom = Math.max(1, width - count.length);
   const status =
     keys.status === 'loading' ? (keys.slow ? <Spinner label="Loading keys…" width={width} /> : <Text> </Text>)
@@ -152,7 +179,7 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
         ))}
       </Box>
     )
-    : <Text color={theme.muted}>{fit(flash ?? (rows.length === 0 ? ' ' : `${list.cursor + 1}/${rows.length}`), width).trimEnd() || ' '}</Text>;
+    : <Text color={theme.muted}>{fit(flash ?? (rows.length === 0 ? (total > 0 ? 'no key matches the filter' : ' ') : `${list.cursor + 1}/${rows.length}`), width).trimEnd() || ' '}</Text>;
 
   return (
     <Box flexDirection="column" width={width}>
@@ -161,7 +188,20 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
         {count ? <Text color={theme.muted}>{count}</Text> : null}
       </Text>
       {status}
-      {keys.status === 'ready' && rows.length === 0 ? (
+      {filter.shown ? (
+        <FilterLine
+          value={filter.text}
+          onChange={(text) => {
+            filter.setText(text);
+            list.setCursor(0);
+          }}
+          focus={active && filter.editing}
+          width={width}
+          matched={rows.length}
+          total={total}
+        />
+      ) : null}
+      {keys.status === 'ready' && total === 0 ? (
         <Box flexDirection="column" marginTop={height >= 5 ? 1 : 0}>
           <Text>{fit(`No API keys for ${name} yet.`, width).trimEnd()}</Text>
           <Text color={theme.muted}>Press n to create one.</Text>
@@ -175,6 +215,7 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
           cursor={list.cursor}
           rowKey={(k) => String(rows.indexOf(k))}
           mark={(k) => k.apiKey === highlightApiKey}
+          highlight={filter.text}
         />
       ) : null}
     </Box>

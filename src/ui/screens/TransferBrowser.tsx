@@ -3,6 +3,9 @@
 // service is sanitised, and every part is sized from the window (never from a page's content), so the frame
 // fits from 40x12 up and the columns stay put from page to page.
 import React, { useEffect, useMemo, useState } from 'react';
+import Big from 'big.js';
+import { decimalForBig } from '../../api/decimal';
+import { FilterLine, useRowFilter } from '../hooks/useRowFilter';
 import { useSyncedState } from '../hooks/useSyncedState';
 import { Box, Text } from 'ink';
 import { TextField } from '../components/TextField';
@@ -38,6 +41,46 @@ export function describeFilter(query: TransferQuery): string {
   if (query.endTime !== undefined) parts.push(`until ${localTime(query.endTime)}`);
   if (query.clientTranId) parts.push(`client id ${sanitize(query.clientTranId, 40)}`);
   return parts.join(' · ');
+}
+
+/** The sorts `o` cycles through, of the current page only: time is the order the service sent. */
+export const TRANSFER_SORTS = ['time', 'amount', 'asset', 'status'] as const;
+export type TransferSort = (typeof TRANSFER_SORTS)[number];
+const SORT_COLUMN: Record<TransferSort, string> = { time: 'TIME', amount: 'AMOUNT', asset: 'ASSET', status: 'STATUS' };
+const SORT_ARROW: Record<TransferSort, string> = { time: '', amount: '↓', asset: '↑', status: '↑' };
+
+/**
+ * The page in a sort: time keeps the service's order; amount is by decimal value, largest first, the
+ * amounts that are not numbers last (in the order sent); asset and status are alphabetical. Stable.
+ */
+export function sortTransfers(rows: readonly Transfer[], sort: TransferSort): readonly Transfer[] {
+  if (sort === 'time') return rows;
+  if (sort === 'amount') {
+    const keyed = rows.map((row, i) => {
+      const text = decimalForBig(row.amount);
+      return { row, i, value: text === undefined ? undefined : new Big(text) };
+    });
+    keyed.sort((a, b) => {
+      if (a.value === undefined || b.value === undefined) return a.value === b.value ? a.i - b.i : a.value === undefined ? 1 : -1;
+      return b.value.cmp(a.value) || a.i - b.i;
+    });
+    return keyed.map((k) => k.row);
+  }
+  const field = sort === 'asset' ? (t: Transfer) => t.asset : (t: Transfer) => t.status;
+  return [...rows].sort((a, b) => (field(a) < field(b) ? -1 : field(a) > field(b) ? 1 : 0));
+}
+
+/** A transfer's text as the table shows it, every column whole and sanitised: what `/` searches. */
+export function transferSearchText(t: Transfer): string {
+  return [localTime(t.timestamp), `${t.fromAccount || 'master'} → ${t.toAccount || 'master'}`, `${t.fromAccountType}→${t.toAccountType}`, t.asset, t.amount, t.status]
+    .map((v) => sanitize(v))
+    .join('\n');
+}
+
+/** The columns with the sort shown in the sorted column's title (e.g. `AMOUNT ↓`). */
+export function sortedColumns(columns: TableColumn<Transfer>[], sort: TransferSort): TableColumn<Transfer>[] {
+  if (sort === 'time') return columns;
+  return columns.map((c) => (c.title === SORT_COLUMN[sort] ? { ...c, title: `${c.title} ${SORT_ARROW[sort]}` } : c));
 }
 
 /** Lines kept for the totals (or a notice) under the page line: fixed per window height, so the table never moves. */
@@ -104,7 +147,14 @@ export function TransferBrowser({ query }: { query: TransferQuery }) {
   const transfers = useTransfers(query, page, limit, reloadToken);
   const loaded = transfers.status === 'ready';
   // Only the page asked for: while the next one loads, or after it failed, the previous page's rows (and totals) are gone.
-  const rows = useMemo(() => (loaded ? (transfers.data ?? []) : []), [loaded, transfers.data]);
+  const pageRows = useMemo(() => (loaded ? (transfers.data ?? []) : []), [loaded, transfers.data]);
+  // `o` sorts the page, `/` filters it: a new list only when the page, the sort or the filter text change.
+  const [sort, setSort] = useState<TransferSort>('time');
+  const sortedRows = useMemo(() => sortTransfers(pageRows, sort), [pageRows, sort]);
+  const filter = useRowFilter(sortedRows, transferSearchText);
+  const rows = pageRows;
+  const shown = filter.rows;
+  const filtering = filter.text.trim() !== '';
   const failed = transfers.status === 'error';
   const canRetry = failed && retryable(transfers.error);
   const lastPage = loaded && rows.length < limit;
@@ -118,6 +168,7 @@ export function TransferBrowser({ query }: { query: TransferQuery }) {
     mode.name === 'detail' ? (childMode ?? 'transferDetail')
     : mode.name === 'export' ? (childMode ?? 'export')
     : mode.name === 'prompt' ? 'transferPrompt'
+    : filter.editing ? 'transfersFilterLine'
     : failed ? (canRetry ? 'transfersRetry' : 'transfersError')
     : loaded && rows.length === 0 ? 'transfersEmpty'
     : 'transfers';
@@ -127,14 +178,15 @@ export function TransferBrowser({ query }: { query: TransferQuery }) {
   // Never more lines than the room: Ink squeezes an overfull column, and squeezed lines print over each other.
   const promptErrorRoom = Math.max(1, height - 5);
   const promptLines = mode.name === 'prompt' ? 1 + (mode.error ? errorLines(mode.error, width, undefined, promptErrorRoom).length : 0) : 0;
-  const status = Math.max(1, Math.min(statusRoom(height), height - 2 - promptLines - 2));
-  const rest = height - 2 - promptLines - status;
+  const filterLines = filter.shown && mode.name !== 'prompt' ? 1 : 0;
+  const status = Math.max(1, Math.min(statusRoom(height), height - 2 - promptLines - filterLines - 2));
+  const rest = height - 2 - promptLines - filterLines - status;
   const showTable = rest >= 2;
   const tableRoom = Math.max(1, rest - 1);
-  const list = useListCursor(rows.length, tableRoom);
-  const selected = rows[list.cursor];
+  const list = useListCursor(shown.length, tableRoom);
+  const selected = shown[list.cursor];
   const totals = useMemo(() => totalsOf(rows), [rows]);
-  const columns = useMemo(() => transferColumns(width), [width]);
+  const columns = useMemo(() => sortedColumns(transferColumns(width), sort), [width, sort]);
   // Made once per filter, page and width, not on every key.
   const filterLine = useMemo(() => fit(`Filter: ${describeFilter(query)}`, width).trimEnd(), [query, width]);
   const totalsLine = useMemo(() => (rows.length > 0 ? totalsText(totals, rows.length) : ' '), [totals, rows.length]);
@@ -161,6 +213,15 @@ export function TransferBrowser({ query }: { query: TransferQuery }) {
       const page = pageRef.current;
       // The detail and the export panel take their own keys (they registered after this screen).
       if (mode.name === 'export' || mode.name === 'detail') return false;
+      if (filter.editing && mode.name === 'list') {
+        switch (commandFor('transfersFilterLine', input, key)) {
+          case 'up': list.move('up'); return true;
+          case 'down': list.move('down'); return true;
+          case 'keep': filter.keep(); return true;
+          case 'clear': filter.clear(); list.setCursor(0); return true;
+          default: return false;
+        }
+      }
       if (mode.name === 'prompt') {
         const command = commandFor('transferPrompt', input, key);
         if (command === 'cancel') setMode({ name: 'list' });
@@ -188,7 +249,18 @@ export function TransferBrowser({ query }: { query: TransferQuery }) {
           default: return false;
         }
       }
+      // A kept filter: esc clears it before it goes back.
+      if (filter.text !== '' && key.escape) {
+        filter.clear();
+        list.setCursor(0);
+        return true;
+      }
       switch (commandFor(loaded && rows.length === 0 ? 'transfersEmpty' : 'transfers', input, key)) {
+        case 'search': if (loaded && rows.length > 0) filter.open(); return true;
+        case 'sort':
+          setSort((s) => TRANSFER_SORTS[(TRANSFER_SORTS.indexOf(s) + 1) % TRANSFER_SORTS.length]!);
+          list.setCursor(0);
+          return true;
         case 'up': list.move('up'); return true;
         case 'down': list.move('down'); return true;
         case 'pageUp': list.move('pageUp'); return true;
@@ -224,9 +296,10 @@ export function TransferBrowser({ query }: { query: TransferQuery }) {
   const pageLine = [
     `Page ${page}`,
     `${limit} per page`,
-    ...(loaded ? [`${rows.length} rows`] : []),
+    ...(loaded ? [filtering ? `${shown.length} of ${rows.length} rows` : `${rows.length} rows`] : []),
     ...(loaded && lastPage ? ['no more pages'] : []),
-    ...(loaded && rows.length > 0 ? [`row ${list.cursor + 1}`] : []),
+    ...(loaded && shown.length > 0 ? [`row ${list.cursor + 1}`] : []),
+    ...(sort !== 'time' ? [`sorted by ${sort} ${SORT_ARROW[sort]}`] : []),
   ];
   const header = (
     <>
@@ -307,6 +380,20 @@ export function TransferBrowser({ query }: { query: TransferQuery }) {
           {mode.error ? <ErrorLine message={mode.error} width={width} maxLines={promptErrorRoom} /> : null}
         </Box>
       ) : null}
+      {filterLines > 0 ? (
+        <FilterLine
+          value={filter.text}
+          onChange={(text) => {
+            filter.setText(text);
+            list.setCursor(0);
+          }}
+          focus={active && filter.editing && mode.name === 'list'}
+          width={width}
+          matched={shown.length}
+          total={rows.length}
+        />
+      ) : null}
+      {loaded && rows.length > 0 && shown.length === 0 ? <Text color={theme.muted}>{fit('No row of this page matches; esc clears the filter.', width).trimEnd()}</Text> : null}
       {loaded && rows.length === 0 ? (
         <Box flexDirection="column">
           {emptyLines.flatMap((line) => wrapText(line, width)).slice(0, Math.max(0, rest)).map((line, i) => (
@@ -316,8 +403,8 @@ export function TransferBrowser({ query }: { query: TransferQuery }) {
           ))}
         </Box>
       ) : null}
-      {loaded && rows.length > 0 && showTable ? (
-        <WindowedTable columns={columns} rows={rows} from={list.from} to={list.to} cursor={list.cursor} rowKey={(t) => t.tranId} width={width} />
+      {loaded && shown.length > 0 && showTable ? (
+        <WindowedTable columns={columns} rows={shown} from={list.from} to={list.to} cursor={list.cursor} rowKey={(t) => t.tranId} width={width} highlight={filter.text} />
       ) : null}
     </Box>
   );

@@ -1,0 +1,82 @@
+// Search in a list: the rows whose shown text (sanitised, any column) contains what was typed, case-insensitive,
+// and the one-line filter field with its "12 of 500" count. The text of a row is made once per row object and
+// the filtered list once per rows and filter text, never on a cursor move.
+import React, { useMemo, useRef, useState } from 'react';
+import { Box, Text } from 'ink';
+import { TextField } from '../components/TextField';
+import { displayWidth, fit } from '../../terminal/text';
+import { useServices } from '../services';
+
+export interface RowFilter<T> {
+  /** What is typed (kept when the line closes with enter). */
+  text: string;
+  setText: (text: string) => void;
+  /** Whether the line is open for typing. */
+  editing: boolean;
+  open: () => void;
+  /** Enter: the filter stays, keys go back to the rows. */
+  keep: () => void;
+  /** Esc: the filter goes, and the line closes. */
+  clear: () => void;
+  /** Whether a filter line is shown (typing, or a filter kept). */
+  shown: boolean;
+  rows: readonly T[];
+}
+
+/** Whether `haystack` contains `needle`, case-insensitive (an empty needle matches every row). */
+export function matchesFilter(haystack: string, needle: string): boolean {
+  return needle === '' || haystack.toLocaleLowerCase().includes(needle.toLocaleLowerCase());
+}
+
+export function useRowFilter<T extends object>(rows: readonly T[], searchText: (row: T) => string): RowFilter<T> {
+  const [text, setText] = useState('');
+  const [editing, setEditing] = useState(false);
+  // The text of each row, made once per row object (a sorted page reuses it).
+  const texts = useRef(new WeakMap<T, string>());
+  const searchRef = useRef(searchText);
+  searchRef.current = searchText;
+  const filtered = useMemo(() => {
+    const needle = text.trim();
+    if (needle === '') return rows;
+    return rows.filter((row) => {
+      let haystack = texts.current.get(row);
+      if (haystack === undefined) {
+        haystack = searchRef.current(row);
+        texts.current.set(row, haystack);
+      }
+      return matchesFilter(haystack, needle);
+    });
+  }, [rows, text]);
+  return {
+    text,
+    setText,
+    editing,
+    open: () => setEditing(true),
+    keep: () => setEditing(false),
+    clear: () => {
+      setText('');
+      setEditing(false);
+    },
+    shown: editing || text !== '',
+    rows: filtered,
+  };
+}
+
+/** The filter line: `/ text` and `N of M` at the right, one line, fitted to `width`. */
+export function FilterLine({ value, onChange, focus, width, matched, total, noun }: { value: string; onChange: (text: string) => void; focus: boolean; width: number; matched: number; total: number; noun?: string }) {
+  const { theme } = useServices();
+  const count = ` ${matched} of ${total}${noun ? ` ${noun}` : ''}`;
+  const room = width - 2 - displayWidth(count);
+  if (room < 4) {
+    return <Text>{fit(`/ ${value}`, width).trimEnd()}</Text>;
+  }
+  return (
+    <Box height={1} overflow="hidden" width={width}>
+      <Text bold>/ </Text>
+      <Box width={room}>
+        <TextField value={value} onChange={onChange} focus={focus} width={room} placeholder="type to filter" />
+      </Box>
+      <Text color={theme.muted}>{count}</Text>
+    </Box>
+  );
+}
