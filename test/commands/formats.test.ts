@@ -14,6 +14,7 @@ import { saveProfile } from '../../src/credentials/profiles';
 import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { requestCount, runCli, sandboxEnv, testContext } from './helpers';
+import { parseCsv } from './hostile';
 
 let sandbox: RunningSandbox;
 let home: string;
@@ -31,36 +32,6 @@ function shape(value: Record<string, unknown>): [string, string][] {
   return Object.entries(value).map(([k, v]) => [k, Array.isArray(v) ? `${v.every((x) => typeof x === 'string') ? 'string' : 'mixed'}[]` : v === null ? 'null' : typeof v]);
 }
 
-/** A small RFC 4180 reader (quoted fields, doubled quotes, CRLF records). */
-function readCsv(text: string): string[][] {
-  const records: string[][] = [];
-  let record: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i += 1) {
-    const c = text[i] ?? '';
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i += 1;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      record.push(field);
-      field = '';
-    } else if (c === '\r' && text[i + 1] === '\n') {
-      record.push(field);
-      records.push(record);
-      record = [];
-      field = '';
-      i += 1;
-    } else field += c;
-  }
-  expect(field).toBe('');
-  expect(record).toEqual([]);
-  return records;
-}
 
 async function subWithKeys(): Promise<string> {
   for (const sub of sandbox.subAccounts) {
@@ -102,7 +73,7 @@ describe('keys list', () => {
     const keys = JSON.parse(json.out.text()) as { note: string; apiKey: string; permissions: string[]; ips: string[]; createdAt: number }[];
     const csv = testContext(sandbox);
     expect(await runKeysList({ sub, format: 'csv' }, csv.ctx)).toBe(EXIT.ok);
-    const [header, ...rows] = readCsv(csv.out.text());
+    const [header, ...rows] = parseCsv(csv.out.text());
     expect(header).toEqual(['note', 'apiKey', 'permissions', 'ips', 'createdAt']);
     expect(rows).toEqual(keys.map((k) => [k.note, k.apiKey, k.permissions.join(','), k.ips.join(','), String(k.createdAt)]));
   });
@@ -149,7 +120,7 @@ describe('keys create', () => {
     const sub = sandbox.subAccounts[1] ?? '';
     const t = testContext(sandbox);
     expect(await runKeysCreate({ sub, permissions: 'SPOT_ACCOUNT_READ', ip: '10.0.0.3', note: '=csv, "quoted"', format: 'csv' }, t.ctx)).toBe(EXIT.ok);
-    const records = readCsv(t.out.text());
+    const records = parseCsv(t.out.text());
     expect(records).toHaveLength(2);
     expect(records[0]).toEqual(['subAccount', 'note', 'apiKey', 'secretKey', 'permissions', 'ips', 'createdAt']);
     const [subAccount, note, apiKey, secretKey, permissions, ips, createdAt] = records[1] ?? [];
@@ -208,7 +179,7 @@ describe('profile list', () => {
 
     const csv = testContext(undefined, { env, configFolder: config, keychain: noKeychain });
     expect(await runProfileList({ format: 'csv' }, csv.ctx)).toBe(EXIT.ok);
-    const [header, ...rows] = readCsv(csv.out.text());
+    const [header, ...rows] = parseCsv(csv.out.text());
     expect(header).toEqual(PROFILE_SHAPE.map(([k]) => k));
     expect(rows).toEqual(listed.map((p) => Object.values(p).map(String)));
   });
@@ -252,7 +223,7 @@ describe('transfers', () => {
   it('--format csv: the header is the same twelve fields', async () => {
     const t = testContext(sandbox);
     expect(await runTransfers({ ...query, format: 'csv' }, t.ctx)).toBe(EXIT.ok);
-    const [header, ...rows] = readCsv(t.out.text());
+    const [header, ...rows] = parseCsv(t.out.text());
     expect(header).toEqual(TRANSFER_SHAPE.map(([k]) => k));
     expect(rows).toHaveLength(20);
   });

@@ -10,6 +10,7 @@ import { CSV_FIELDS } from '../../src/export/transferWriters';
 import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { fetchAllTransfers, requestCount, testContext, transferPagesRequested } from './helpers';
+import { parseCsv } from './hostile';
 
 let sandbox: RunningSandbox;
 let spotToFuture: Transfer[];
@@ -21,34 +22,6 @@ afterAll(async () => {
   await sandbox.close();
 });
 
-/** Parses our CSV (RFC 4180, CRLF records); enough for the fields the sandbox produces. */
-function parseCsv(text: string): string[][] {
-  const records: string[][] = [];
-  let field = '';
-  let record: string[] = [];
-  let quoted = false;
-  for (let i = 0; i < text.length; i += 1) {
-    const c = text[i] ?? '';
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i += 1;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      record.push(field);
-      field = '';
-    } else if (c === '\r' && text[i + 1] === '\n') {
-      record.push(field);
-      records.push(record);
-      record = [];
-      field = '';
-      i += 1;
-    } else field += c;
-  }
-  return records;
-}
 
 describe('transfers --all', () => {
   it('the seeded data spans several pages of 100', () => {

@@ -12,24 +12,8 @@ import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { fetchAllTransfers, testContext } from '../commands/helpers';
 import { FORMULAS, HOSTILE } from '../commands/hostile';
+import { transfer } from './transfer';
 
-function transfer(overrides: Partial<Transfer> = {}): Transfer {
-  return {
-    tranId: '1',
-    fromAccount: '',
-    toAccount: 'desk',
-    clientTranId: '',
-    asset: 'USDT',
-    amount: '-12.5',
-    fromAccountType: 'SPOT',
-    toAccountType: 'FUTURE',
-    fromSymbol: '',
-    toSymbol: '',
-    status: 'SUCCESS',
-    timestamp: 1_763_726_400_000,
-    ...overrides,
-  };
-}
 
 const hostileRows: Transfer[] = [
   ...HOSTILE.map(([, h], i) => transfer({ tranId: String(i), status: h, asset: h, fromAccount: FORMULAS[i % FORMULAS.length]!, clientTranId: `a"b,c${h}` })),

@@ -11,27 +11,11 @@ import { isPlainDecimal, neutraliseCsvCell } from '../../src/commands/output';
 import { fileExporter } from '../../src/export/fileExporter';
 import { CSV_FIELDS, csvWriter, jsonWriter } from '../../src/export/transferWriters';
 import { FORMULAS, HOSTILE, UNSAFE_IN_LINES, parseCsv } from '../commands/hostile';
+import { transfer } from './transfer';
 
 const folder = mkdtempSync(join(tmpdir(), 'broker-export-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-function transfer(overrides: Partial<Transfer> = {}): Transfer {
-  return {
-    tranId: '1',
-    fromAccount: '',
-    toAccount: 'desk',
-    clientTranId: '',
-    asset: 'USDT',
-    amount: '-12.5',
-    fromAccountType: 'SPOT',
-    toAccountType: 'FUTURE',
-    fromSymbol: '',
-    toSymbol: '',
-    status: 'SUCCESS',
-    timestamp: 1_763_726_400_000,
-    ...overrides,
-  };
-}
 
 const hostileRows: Transfer[] = [
   ...HOSTILE.map(([, h], i) => transfer({ tranId: String(i), status: h, asset: h, fromAccount: FORMULAS[i % FORMULAS.length]! })),
