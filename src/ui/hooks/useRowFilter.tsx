@@ -2,7 +2,8 @@
 // and the one-line filter field with its "12 of 500" count. The text of a row is made once per row object and
 // the filtered list once per rows and filter text, never on a cursor move.
 import React, { useMemo, useRef, useState } from 'react';
-import { Box, Text } from 'ink';
+import { Box, Text, type Key } from 'ink';
+import { commandFor, type ScreenId } from '../keymap';
 import { TextField } from '../components/TextField';
 import { displayWidth, fit } from '../../terminal/text';
 import { useServices } from '../services';
@@ -21,6 +22,14 @@ export interface RowFilter<T> {
   /** Whether a filter line is shown (typing, or a filter kept). */
   shown: boolean;
   rows: readonly T[];
+  /** A key while the line is open, read through `table` (↑↓ move in the rows, enter keeps, esc clears); false when it is not the line's. */
+  editingKey: (table: ScreenId, input: string, key: Key, list: ListMoves) => boolean;
+}
+
+/** What the filter line needs of the list under it. */
+export interface ListMoves {
+  move: (direction: 'up' | 'down') => void;
+  setCursor: (index: number) => void;
 }
 
 /** Whether `haystack` contains `needle`, case-insensitive (an empty needle matches every row). */
@@ -47,18 +56,28 @@ export function useRowFilter<T extends object>(rows: readonly T[], searchText: (
       return matchesFilter(haystack, needle);
     });
   }, [rows, text]);
+  const clear = () => {
+    setText('');
+    setEditing(false);
+  };
   return {
     text,
     setText,
     editing,
     open: () => setEditing(true),
     keep: () => setEditing(false),
-    clear: () => {
-      setText('');
-      setEditing(false);
-    },
+    clear,
     shown: editing || text !== '',
     rows: filtered,
+    editingKey(table, input, key, list) {
+      switch (commandFor(table, input, key)) {
+        case 'up': list.move('up'); return true;
+        case 'down': list.move('down'); return true;
+        case 'keep': setEditing(false); return true;
+        case 'clear': clear(); list.setCursor(0); return true;
+        default: return false;
+      }
+    },
   };
 }
 

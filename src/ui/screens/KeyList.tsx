@@ -115,15 +115,7 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
         else if (command === 'copy') copyKey(selected);
         return command !== undefined;
       }
-      if (filter.editing) {
-        switch (commandFor('keysFilter', input, key)) {
-          case 'up': list.move('up'); return true;
-          case 'down': list.move('down'); return true;
-          case 'keep': filter.keep(); return true;
-          case 'clear': filter.clear(); list.setCursor(0); return true;
-          default: return false;
-        }
-      }
+      if (filter.editing) return filter.editingKey('keysFilter', input, key, list);
       // A kept filter: esc clears it before it goes back.
       if (filter.text !== '' && key.escape) {
         filter.clear();

@@ -213,15 +213,7 @@ export function TransferBrowser({ query }: { query: TransferQuery }) {
       const page = pageRef.current;
       // The detail and the export panel take their own keys (they registered after this screen).
       if (mode.name === 'export' || mode.name === 'detail') return false;
-      if (filter.editing && mode.name === 'list') {
-        switch (commandFor('transfersFilterLine', input, key)) {
-          case 'up': list.move('up'); return true;
-          case 'down': list.move('down'); return true;
-          case 'keep': filter.keep(); return true;
-          case 'clear': filter.clear(); list.setCursor(0); return true;
-          default: return false;
-        }
-      }
+      if (filter.editing && mode.name === 'list') return filter.editingKey('transfersFilterLine', input, key, list);
       if (mode.name === 'prompt') {
         const command = commandFor('transferPrompt', input, key);
         if (command === 'cancel') setMode({ name: 'list' });
