@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from 'node:util';
 import { afterEach, describe, expect, test } from 'vitest';
 import { startConsole, type TestConsole } from './harness';
 import { lineWith, reachReview } from './flows';
@@ -60,6 +61,15 @@ describe('SecretReveal', () => {
     expect(JSON.stringify(c.navState())).not.toContain(secretKey);
     expect(c.navState()!.stack.map((e) => e.route.screen)).toEqual(['picker', 'keys']);
 
+    // The new key is listed, and the cursor is on it in every frame that lists it: no frame with the cursor
+    // elsewhere first (a recording or a fast script would catch that one).
+    const shortNew = `${apiKey.slice(0, 4)}…${apiKey.slice(-4)}`;
+    const listing = later.map((f) => stripVTControlCharacters(f)).filter((f) => f.includes(`${before.length + 1} keys`));
+    expect(listing.length).toBeGreaterThan(0);
+    for (const f of listing) {
+      const cursorLine = f.split('\n').find((l) => l.startsWith('›')) ?? '';
+      expect(cursorLine.includes(apiKey) || cursorLine.includes(shortNew), cursorLine).toBe(true);
+    }
     // The new key is listed, and the cursor is on it.
     expect(lineWith(c.frame(), apiKey)).toMatch(/^› /);
     expect(lineWith(c.frame(), apiKey)).toContain('secret test');

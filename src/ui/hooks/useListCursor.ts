@@ -8,7 +8,7 @@ export interface ListWindow {
 
 export type ListMove = 'up' | 'down' | 'pageUp' | 'pageDown' | 'home' | 'end';
 
-type Action = { type: 'move'; move: ListMove; count: number; height: number } | { type: 'fit'; count: number; height: number } | { type: 'set'; cursor: number };
+type Action = { type: 'move'; move: ListMove; count: number; height: number } | { type: 'fit'; count: number; height: number } | { type: 'set'; cursor: number; count: number; height: number };
 
 interface State extends ListWindow {
   count: number;
@@ -28,7 +28,8 @@ function reducer(state: State, action: Action): State {
     case 'fit':
       return { ...state, ...clampWindow(state.cursor, state.offset, action.count, action.height), count: action.count, height: action.height };
     case 'set':
-      return { ...state, ...clampWindow(action.cursor, state.offset, state.count, state.height) };
+      // Like a move, a set carries the rendered count: it may come in the render that brought the rows.
+      return { ...state, ...clampWindow(action.cursor, state.offset, action.count, action.height), count: action.count, height: action.height };
     case 'move': {
       // The move carries the rendered count: a key right after the rows arrive must not meet the old count
       // (the 'fit' effect may not have run yet).
@@ -50,6 +51,6 @@ export function useListCursor(count: number, height: number) {
     from: window.offset,
     to: Math.min(count, window.offset + visible),
     move: (move: ListMove) => dispatch({ type: 'move', move, count, height: visible }),
-    setCursor: (cursor: number) => dispatch({ type: 'set', cursor }),
+    setCursor: (cursor: number) => dispatch({ type: 'set', cursor, count, height: visible }),
   };
 }

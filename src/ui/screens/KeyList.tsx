@@ -1,6 +1,6 @@
 // The API keys of a sub-account: a windowed table, a detail view, copy, refresh, and the way to a new key.
 // Every value in it came from the service: each is sanitised and fitted by display width.
-import React, { useEffect, useMemo, useState } from 'react';
+import React, { useMemo, useState } from 'react';
 import { Box, Text } from 'ink';
 import type { SubAccountKey } from '../../api/types';
 import { errorLines } from '../components/ErrorLine';
@@ -96,11 +96,14 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
   // The columns (and so each row's line, made once per list) change with the width alone.
   const columns = useMemo(() => keyColumns(width), [width]);
   const highlightAt = highlightApiKey ? rows.findIndex((k) => k.apiKey === highlightApiKey) : -1;
-  // After a key was created, the cursor lands on it.
-  useEffect(() => {
-    if (highlightAt >= 0) list.setCursor(highlightAt);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [highlightAt, refreshToken]);
+  // After a key was created, the cursor lands on it in the very render that brings it (an effect would let one
+  // frame with the cursor on the first row reach the terminal first).
+  const [landed, setLanded] = useState('');
+  const landing = `${refreshToken ?? 0}:${highlightAt}`;
+  if (highlightAt >= 0 && landed !== landing) {
+    setLanded(landing);
+    list.setCursor(highlightAt);
+  }
 
   const copyKey = (key: SubAccountKey | undefined) => {
     if (!key) return;
