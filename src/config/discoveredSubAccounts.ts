@@ -1,0 +1,81 @@
+// Sub-accounts found in transfer history (the service has no list of them), remembered per base URL.
+// Not secret: names and the time of their last transfer seen.
+import { join } from 'node:path';
+import * as v from 'valibot';
+import { readFileIfExists, writeFileAtomic } from './atomicFile';
+
+/** At most this many names per target: the most recently active are kept. */
+export const DISCOVERED_LIMIT = 2000;
+
+export interface DiscoveredSubAccount {
+  name: string;
+  /** The latest transfer naming it that was seen, epoch ms. */
+  lastTransferTime: number;
+}
+
+export interface DiscoveredSubAccounts {
+  /** Most recently active first. */
+  list(): DiscoveredSubAccount[];
+  /** When the last full scan ended (epoch ms), if one did. */
+  scannedAt(): number | undefined;
+  /** Adds names seen in transfers; a name already known keeps the later of its two times. */
+  note(found: Iterable<DiscoveredSubAccount>, scannedAt?: number): Promise<void>;
+}
+
+const Entry = v.object({ name: v.pipe(v.string(), v.minLength(1)), lastTransferTime: v.pipe(v.number(), v.finite()) });
+const Target = v.object({ subAccounts: v.array(Entry), scannedAt: v.optional(v.pipe(v.number(), v.finite())) });
+const DiscoveredFile = v.record(v.string(), Target);
+type TargetState = v.InferOutput<typeof Target>;
+
+/** Merges newly seen names into a list: the later time wins, most recent first, at most DISCOVERED_LIMIT. */
+export function mergeDiscovered(known: readonly DiscoveredSubAccount[], found: Iterable<DiscoveredSubAccount>): DiscoveredSubAccount[] {
+  const byName = new Map(known.map((e) => [e.name, e.lastTransferTime]));
+  for (const { name, lastTransferTime } of found) {
+    const before = byName.get(name);
+    if (before === undefined || lastTransferTime > before) byName.set(name, lastTransferTime);
+  }
+  return [...byName]
+    .map(([name, lastTransferTime]) => ({ name, lastTransferTime }))
+    .sort((a, b) => b.lastTransferTime - a.lastTransferTime || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .slice(0, DISCOVERED_LIMIT);
+}
+
+/** Loads the discovered names for one target (a base URL, or "demo"). A damaged file counts as empty. */
+export async function openDiscoveredSubAccounts(folder: string, target: string): Promise<DiscoveredSubAccounts> {
+  const path = join(folder, 'discovered-sub-accounts.json');
+  const readAll = async (): Promise<Record<string, TargetState>> => {
+    const text = await readFileIfExists(path);
+    if (text === undefined) return {};
+    try {
+      const parsed = v.safeParse(DiscoveredFile, JSON.parse(text));
+      return parsed.success ? parsed.output : {};
+    } catch {
+      return {};
+    }
+  };
+  let state: TargetState = (await readAll())[target] ?? { subAccounts: [] };
+  return {
+    list: () => state.subAccounts,
+    scannedAt: () => state.scannedAt,
+    async note(found, scannedAt) {
+      state = { subAccounts: mergeDiscovered(state.subAccounts, found), scannedAt: scannedAt ?? state.scannedAt };
+      const all = await readAll();
+      all[target] = state;
+      await writeFileAtomic(path, `${JSON.stringify(all, null, 2)}\n`);
+    },
+  };
+}
+
+/** In-memory variant (tests, or when the config folder cannot be written). */
+export function memoryDiscoveredSubAccounts(initial: DiscoveredSubAccount[] = []): DiscoveredSubAccounts {
+  let subAccounts = mergeDiscovered([], initial);
+  let scanned: number | undefined;
+  return {
+    list: () => subAccounts,
+    scannedAt: () => scanned,
+    async note(found, scannedAt) {
+      subAccounts = mergeDiscovered(subAccounts, found);
+      scanned = scannedAt ?? scanned;
+    },
+  };
+}
