@@ -6,6 +6,7 @@ import { createBrokerApi } from '../api/operations';
 import { createAuditRecorder } from '../config/auditTrail';
 import { loadClockOffset, saveClockOffset } from '../config/clockOffsets';
 import { DEFAULT_API_KEY_HEADER } from '../api/signing';
+import { type DiscoveredSubAccounts, memoryDiscoveredSubAccounts, openDiscoveredSubAccounts } from '../config/discoveredSubAccounts';
 import { memoryRecentSubAccounts, openRecentSubAccounts, type RecentSubAccounts } from '../config/recentSubAccounts';
 import { CHECK_TIMEOUT_MS, checkCredentials } from '../credentials/checkCredentials';
 import { checkBaseUrl } from '../credentials/fromEnvironment';
@@ -68,6 +69,14 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
     }
   };
 
+  const discoveredFor = async (key: string): Promise<DiscoveredSubAccounts> => {
+    try {
+      return await openDiscoveredSubAccounts(options.folder, key);
+    } catch {
+      return memoryDiscoveredSubAccounts();
+    }
+  };
+
   const clientConfig = (base: Omit<ClientConfig, 'onExchange'>, exchanges: ExchangeLog): ClientConfig => ({
     ...base,
     ...(options.recvWindow !== undefined ? { recvWindow: options.recvWindow } : {}),
@@ -97,7 +106,7 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
     const api = createBrokerApi({ ...clientConfig(config, exchanges), ...(before !== undefined ? { initialClockOffsetMs: before } : {}) });
     offsets.set(api, { baseUrl: config.baseUrl, before: before ?? 0 });
     const host = new URL(config.baseUrl).host;
-    return { api, mode: 'live' as const, host, profile, credentialSource: source, recent: await recentFor(config.baseUrl), suggestions: [], audit: createAuditRecorder(options.folder, { profile, host }) };
+    return { api, mode: 'live' as const, host, profile, credentialSource: source, recent: await recentFor(config.baseUrl), discovered: await discoveredFor(config.baseUrl), suggestions: [], audit: createAuditRecorder(options.folder, { profile, host }) };
   };
 
   /** Checks credentials with the one signed request `profile add` sends too (credentials/checkCredentials.ts). */
@@ -148,6 +157,7 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
           profile: 'demo',
           credentialSource: 'sandbox',
           recent: await recentFor('demo'),
+          discovered: await discoveredFor('demo'),
           suggestions: sandbox.subAccounts,
           ...(pinned !== undefined ? { now: () => pinned } : {}),
         };

@@ -4,6 +4,7 @@
 import React, { useMemo, useSyncExternalStore } from 'react';
 import { render } from 'ink';
 import type { BrokerApi } from '../api/contract';
+import { memoryDiscoveredSubAccounts } from '../config/discoveredSubAccounts';
 import { memoryRecentSubAccounts } from '../config/recentSubAccounts';
 import type { TransferExporter } from '../export/types';
 import { App } from './App';
@@ -32,8 +33,8 @@ export function ConsoleRoot({ switcher, theme, copy, onExit, now = Date.now }: {
   const services = useMemo<ConsoleServices>(
     () =>
       target
-        ? { api: target.api, mode: target.mode, target: target.host, profile: target.profile, credentialSource: target.credentialSource, exchanges: target.exchanges, recent: target.recent, suggestions: target.suggestions, copy, exporter: target.exporter, theme, now: target.now ?? now, switcher, ...(target.audit ? { audit: target.audit } : {}) }
-        : { api: NO_API, mode: 'setup', target: '', profile: 'no profile', credentialSource: 'none yet', exchanges: createExchangeLog(), recent: memoryRecentSubAccounts(), suggestions: [], copy, exporter: NO_EXPORT, theme, now, switcher },
+        ? { api: target.api, mode: target.mode, target: target.host, profile: target.profile, credentialSource: target.credentialSource, exchanges: target.exchanges, recent: target.recent, discovered: target.discovered, suggestions: target.suggestions, copy, exporter: target.exporter, theme, now: target.now ?? now, switcher, ...(target.audit ? { audit: target.audit } : {}) }
+        : { api: NO_API, mode: 'setup', target: '', profile: 'no profile', credentialSource: 'none yet', exchanges: createExchangeLog(), recent: memoryRecentSubAccounts(), discovered: memoryDiscoveredSubAccounts(), suggestions: [], copy, exporter: NO_EXPORT, theme, now, switcher },
     [target, switcher, theme, copy, now],
   );
   return <App key={target?.id ?? 0} services={services} onExit={onExit} initialRoute={target ? undefined : { screen: 'welcome' }} />;

@@ -2,6 +2,7 @@
 import React, { createContext, useContext, type ReactNode } from 'react';
 import type { BrokerApi } from '../api/contract';
 import type { AuditRecorder } from '../config/auditTrail';
+import type { DiscoveredSubAccounts } from '../config/discoveredSubAccounts';
 import type { RecentSubAccounts } from '../config/recentSubAccounts';
 import type { CopyToClipboard } from './clipboard';
 import type { ExchangeLog } from './exchangeLog';
@@ -21,6 +22,8 @@ export interface ConsoleServices {
   credentialSource: string;
   exchanges: ExchangeLog;
   recent: RecentSubAccounts;
+  /** Sub-accounts found in transfer history for this target (remembered per base URL, not secret). */
+  discovered: DiscoveredSubAccounts;
   /** Names offered in the picker besides the recent ones (the demo's seeded sub-accounts). */
   suggestions: string[];
   copy: CopyToClipboard;

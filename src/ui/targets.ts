@@ -3,6 +3,7 @@
 // URLs being called, the keychain or the sandbox.
 import type { BrokerApi } from '../api/contract';
 import type { AuditRecorder } from '../config/auditTrail';
+import type { DiscoveredSubAccounts } from '../config/discoveredSubAccounts';
 import type { RecentSubAccounts } from '../config/recentSubAccounts';
 import type { TransferExporter } from '../export/types';
 import type { ExchangeLog } from './exchangeLog';
@@ -19,6 +20,7 @@ export interface ConsoleTarget {
   /** Where the credentials came from: sandbox, environment, keychain, session (memory only). */
   credentialSource: string;
   recent: RecentSubAccounts;
+  discovered: DiscoveredSubAccounts;
   suggestions: string[];
   exporter: TransferExporter;
   exchanges: ExchangeLog;

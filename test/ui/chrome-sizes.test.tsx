@@ -5,6 +5,7 @@ import React from 'react';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { BrokerApi } from '../../src/api/contract';
+import { memoryDiscoveredSubAccounts } from '../../src/config/discoveredSubAccounts';
 import { memoryRecentSubAccounts } from '../../src/config/recentSubAccounts';
 import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
@@ -252,6 +253,7 @@ function mountSetup(columns: number, rows: number, route: Route, overrides: Part
     credentialSource: 'none yet',
     exchanges: createExchangeLog(),
     recent: memoryRecentSubAccounts(),
+    discovered: memoryDiscoveredSubAccounts(),
     suggestions: [],
     copy: async () => 'copied',
     exporter: {} as ConsoleServices['exporter'],

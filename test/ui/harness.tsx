@@ -11,6 +11,7 @@ import { afterRender } from '../../src/terminal/keyStream';
 import { displayWidth } from '../../src/terminal/text';
 import { createBrokerApi } from '../../src/api/operations';
 import type { BrokerApi } from '../../src/api/contract';
+import { type DiscoveredSubAccount, type DiscoveredSubAccounts, memoryDiscoveredSubAccounts } from '../../src/config/discoveredSubAccounts';
 import { memoryRecentSubAccounts, type RecentSubAccounts } from '../../src/config/recentSubAccounts';
 import { fileExporter } from '../../src/export/fileExporter';
 import { startSandbox } from '../../src/sandbox/server';
@@ -49,6 +50,8 @@ export interface ConsoleOptions {
   rows?: number;
   /** Names already remembered, most recent first. */
   recent?: string[];
+  /** Sub-accounts already discovered in transfer history (services.discovered). */
+  discovered?: DiscoveredSubAccount[];
   /** Offered in the picker; default the sandbox's sub-accounts. */
   suggestions?: string[];
   sandbox?: SandboxOptions;
@@ -66,6 +69,7 @@ export interface TestConsole {
   api: BrokerApi;
   exchanges: ExchangeLog;
   recent: RecentSubAccounts;
+  discovered: DiscoveredSubAccounts;
   /** Every text passed to the copy service, in order. */
   copies: string[];
   /** Folder the exporter writes into. */
@@ -114,6 +118,7 @@ export async function startConsole(options: ConsoleOptions = {}): Promise<TestCo
   });
   const exportDir = await mkdtemp(join(tmpdir(), 'broker-console-ui-'));
   const recent = memoryRecentSubAccounts(options.recent ?? []);
+  const discovered = memoryDiscoveredSubAccounts(options.discovered ?? []);
   const copies: string[] = [];
   const services: ConsoleServices = {
     api,
@@ -123,6 +128,7 @@ export async function startConsole(options: ConsoleOptions = {}): Promise<TestCo
     credentialSource: options.mode === 'live' ? 'environment' : 'sandbox',
     exchanges,
     recent,
+    discovered,
     suggestions: options.suggestions ?? sandbox.subAccounts,
     copy: async (text) => {
       copies.push(text);
@@ -191,6 +197,7 @@ export async function startConsole(options: ConsoleOptions = {}): Promise<TestCo
     api,
     exchanges,
     recent,
+    discovered,
     copies,
     exportDir,
     async press(key) {

@@ -9,6 +9,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createBrokerApi } from '../../src/api/operations';
 import { KNOWN_PERMISSIONS } from '../../src/api/types';
+import { memoryDiscoveredSubAccounts } from '../../src/config/discoveredSubAccounts';
 import { memoryRecentSubAccounts, type RecentSubAccounts } from '../../src/config/recentSubAccounts';
 import { afterRender } from '../../src/terminal/keyStream';
 import { displayWidth } from '../../src/terminal/text';
@@ -118,6 +119,7 @@ async function mountHostile(options: { columns: number; rows: number; keys: Para
     target: `evil${TITLE}.example:443`,
     profile: `ops${OSC52}`,
     credentialSource: `env${BIDI}`,
+    discovered: memoryDiscoveredSubAccounts(),
     exchanges,
     recent,
     suggestions: [],

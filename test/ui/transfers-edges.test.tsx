@@ -14,6 +14,7 @@ import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createBrokerApi } from '../../src/api/operations';
 import type { TransferQuery } from '../../src/api/types';
+import { memoryDiscoveredSubAccounts } from '../../src/config/discoveredSubAccounts';
 import { memoryRecentSubAccounts } from '../../src/config/recentSubAccounts';
 import { fileExporter } from '../../src/export/fileExporter';
 import { displayWidth } from '../../src/terminal/text';
@@ -401,6 +402,7 @@ async function startHostileConsole(options: { columns: number; rows: number; rec
         credentialSource: 'environment',
         exchanges,
         recent: memoryRecentSubAccounts([]),
+        discovered: memoryDiscoveredSubAccounts(),
         suggestions: [],
         copy: async () => 'not copied in this test',
         exporter: fileExporter(api, exportDir),
