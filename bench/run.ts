@@ -7,6 +7,8 @@ import { startSandbox } from '../src/sandbox/server';
 import { exportScaling, exportVsRaw, pacedExport } from './exports';
 import { type LoadResult, rssSampler, runLoad, spawnSandbox } from './load';
 import { keystrokes } from './keystrokes';
+import { signedGet } from './signedGet';
+import { testSuite } from './testSuite';
 import { commandStart, firstFrame } from './startup';
 import { BIN, row } from './util';
 
@@ -90,6 +92,7 @@ async function sandboxLoad(): Promise<void> {
 console.log(`broker-console benchmarks · node ${process.version} · ${new Date().toISOString()}`);
 await signing();
 await keepAlive();
+await signedGet();
 await sandboxLoad();
 await exportVsRaw();
 await pacedExport();
@@ -97,3 +100,5 @@ await exportScaling();
 await commandStart();
 await firstFrame();
 await keystrokes();
+// Last: it needs the machine to itself, and it is the longest.
+if (process.env.BENCH_SKIP_TESTS !== '1') testSuite();
