@@ -5,6 +5,7 @@
 // fail every other sub-account the same way, so the ones not yet asked are reported as not audited.
 import type { BrokerApi } from '../api/contract';
 import { isUnknownSubAccount } from '../api/errors';
+import { checkSubAccount } from '../api/validation';
 import { RequestPacer } from '../export/pacer';
 import { type AuditSummary, type KeyFinding, auditKeys, summarize } from './keyAudit';
 
@@ -67,4 +68,17 @@ export async function fetchAudit(api: Pick<BrokerApi, 'listSubAccountKeys'>, nam
 /** The names to audit, as given and then from the stores, each once, in that order. */
 export function auditTargets(...lists: ReadonlyArray<readonly string[]>): string[] {
   return [...new Set(lists.flat())];
+}
+
+/**
+ * Stored names (recent, discovered: the latter came from the service's transfer records) worth asking for:
+ * each once, checked as a typed name is; how many were not valid sub-account names.
+ */
+export function auditableNames(...lists: ReadonlyArray<readonly string[]>): { names: string[]; invalid: number } {
+  const all = auditTargets(...lists);
+  const names = all.flatMap((n) => {
+    const checked = checkSubAccount(n);
+    return checked.ok ? [checked.value] : [];
+  });
+  return { names: auditTargets(names), invalid: all.length - names.length };
 }

@@ -6,7 +6,7 @@
 import { BrokerError } from '../api/errors';
 import { parseSpan } from '../api/timeInput';
 import { checkSubAccount, type FieldError } from '../api/validation';
-import { auditTargets, fetchAudit, type SubAccountAudit } from '../audit/fetchAudit';
+import { auditTargets, auditableNames, fetchAudit, type SubAccountAudit } from '../audit/fetchAudit';
 import { DEFAULT_MAX_AGE_MS, FLAG_KINDS, type FlagKind, type KeyFinding, ageInDays, formatSpan, summaryText } from '../audit/keyAudit';
 import { openDiscoveredSubAccounts } from '../config/discoveredSubAccounts';
 import { openRecentSubAccounts } from '../config/recentSubAccounts';
@@ -217,10 +217,5 @@ async function storedNames(ctx: CommandContext, baseUrl: string, options: KeysAu
   const folder = contextFolder(ctx);
   const recent = options.recent ? (await openRecentSubAccounts(folder, baseUrl)).list() : [];
   const discovered = options.discovered ? (await openDiscoveredSubAccounts(folder, baseUrl)).list().map((d) => d.name) : [];
-  const all = auditTargets(recent, discovered);
-  const names = all.flatMap((n) => {
-    const checked = checkSubAccount(n);
-    return checked.ok ? [checked.value] : [];
-  });
-  return { names: auditTargets(names), invalid: all.length - names.length };
+  return auditableNames(recent, discovered);
 }
