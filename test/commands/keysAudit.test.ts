@@ -192,6 +192,19 @@ describe('keys audit against the sandbox', () => {
     }
   });
 
+  it('progress on stderr when it is a terminal and there are several sub-accounts; none for one', async () => {
+    const several = testContext(sandbox, { configFolder: folder, stderrIsTTY: true });
+    await runKeysAudit({ sub: `${audited},${other}`, json: true }, several.ctx);
+    const lines = several.err.text().trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^audited 1\/2: /);
+    expect(lines[1]).toMatch(/^audited 2\/2: /);
+    expect(lines.map((l) => l.replace(/^audited \d\/2: /, '')).sort()).toEqual([audited, other].sort());
+    const one = testContext(sandbox, { configFolder: folder, stderrIsTTY: true });
+    await runKeysAudit({ sub: audited, json: true }, one.ctx);
+    expect(one.err.text()).toBe('');
+  });
+
   it('--recent with nothing stored: a clear message, exit 2, nothing sent', async () => {
     const empty = await mkdtemp(join(tmpdir(), 'bc-keys-audit-none-'));
     try {

@@ -62,9 +62,13 @@ describe('key audit screen', () => {
     await c.discovered.note([{ name: 'nosuchsub9', lastTransferTime: 2 }, { name: busy, lastTransferTime: 1 }]);
     expect(footer()).toContain('^r audit');
     const before = c.requests().length;
+    // Slow answers: the status line counts the sub-accounts done while the rest are fetched.
+    c.sandbox.setFaultRates({ latencyMs: 150 });
     await c.press(CTRL_R);
     await c.waitForScreen('keyAudit');
     await c.waitForText('Key audit · 3 sub-accounts');
+    await c.waitForText(/Auditing [0-2] of 3…/);
+    c.sandbox.setFaultRates({});
     await c.waitForText(/✗ 1 of 3 not audited/);
     // Each name asked once, in the order recent then discovered.
     expect(c.requests().slice(before).map((r) => new URLSearchParams(r.query).get('subAccount'))).toEqual(expect.arrayContaining([busy, empty, 'nosuchsub9']));
