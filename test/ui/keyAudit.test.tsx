@@ -97,6 +97,7 @@ describe('key audit screen', () => {
   test.each([
     [40, 12],
     [80, 24],
+    [120, 30],
   ])('fits %ix%i, scrolls with the cursor, and hostile notes stay text', async (columns, rows) => {
     c = await startConsole({ columns, rows });
     const { busy } = await seededAccounts(c);
@@ -109,6 +110,8 @@ describe('key audit screen', () => {
     await c.press(CTRL_R);
     await c.waitForText(/not audited/);
     expectFits(columns, rows);
+    // Wide, the whole API key; otherwise the short form.
+    expect(c.frame()).toMatch(columns >= 100 ? / {4}mx0v[a-z0-9]{28} / : / {4}mx0v…[a-z0-9]{4} /);
     const raw = c.rawFrame();
     expect(raw).not.toContain('\u001b]');
     expect(raw).not.toContain('\u202E');

@@ -40,11 +40,13 @@ const AGE_WIDTH = 5;
 /** Columns by width alone. A sub-account row uses them as name · state · - · flag counts; a key row is indented. */
 export function auditColumns(width: number, now: number): TableColumn<AuditRow>[] {
   const room = width - 2;
-  const first = (r: AuditRow, w: number) => cell(r.kind === 'account' ? r.audit.subAccount : `  ${shortKey(r.finding.key.apiKey)}`, w);
+  // From 100 columns the whole API key, as the key list shows it.
+  const wide = width >= 100;
+  const first = (r: AuditRow, w: number) => cell(r.kind === 'account' ? r.audit.subAccount : `  ${wide ? r.finding.key.apiKey : shortKey(r.finding.key.apiKey)}`, w);
   const flags = (r: AuditRow) =>
     r.kind === 'key' ? r.finding.flags.map((f) => f.kind).join(' ') : r.audit.status === 'audited' ? summaryText(r.audit.summary) : accountState(r.audit);
   if (width >= 60) {
-    const nameWidth = 16;
+    const nameWidth = wide ? 34 : 16;
     const flexible = room - 3 - nameWidth - AGE_WIDTH;
     const note = Math.max(8, Math.floor(flexible * 0.4));
     const flagWidth = Math.max(8, flexible - note);
