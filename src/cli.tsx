@@ -8,6 +8,7 @@ import { runAudit } from './commands/audit';
 import { runCompleteValues, runCompletion } from './commands/completion';
 import { type CommandContext, EXIT, type GlobalOptions, reportUsage } from './commands/context';
 import { runInteractive } from './commands/interactive';
+import { runKeysAudit } from './commands/keysAudit';
 import { runKeysCreate } from './commands/keysCreate';
 import { runKeysList } from './commands/keysList';
 import { chooseFormat } from './commands/output';
@@ -71,7 +72,8 @@ export function buildProgram(
       'after',
       '\nCredentials: BROKER_API_KEY, BROKER_API_SECRET (and BROKER_BASE_URL) from the environment first; else the profile\n' +
         'named by --profile or BROKER_PROFILE, else the default profile, with its secret in the keychain. A secret is never a flag.\n' +
-        'Exit codes: 0 ok, 1 service or network failure, 2 usage or validation error (nothing sent), 3 outcome unknown.',
+        'Exit codes: 0 ok, 1 service or network failure, 2 usage or validation error (nothing sent), 3 outcome unknown,\n' +
+        '4 `keys audit` flagged a key (see its --fail-on).',
     );
 
   const globals = (): GlobalOptions => {
@@ -125,6 +127,27 @@ export function buildProgram(
     )
     .action(async (options: { sub?: string; permissions?: string; ip?: string; note?: string; format?: string; json?: boolean }) => {
       setExit(await runKeysCreate(options, context(globals())));
+    });
+  keys
+    .command('audit')
+    .description('flag keys an operator must look at: no linked IP, write/withdraw/transfer permissions, old, a shared note')
+    .option('--sub <list>', 'comma-separated sub-account names')
+    .option('--recent', "the sub-accounts recently opened in the console (for this base URL)")
+    .option('--discovered', 'the sub-accounts found in transfer history (for this base URL)')
+    .option('--max-age <span>', 'a key older than this is flagged old: 90d, 12w, 2160h… (default 90d)')
+    .option('--fail-on <which>', 'any (default), none, or flags, e.g. withdraw,no-ip: which flags make the exit code 4')
+    .option('--format <format>', 'table, json (one object) or csv (default: table)')
+    .option('--json', 'short for --format json')
+    .addHelpText(
+      'after',
+      '\nFlags: no-ip (any address can use the key), write (a *_WRITE permission other than withdraw/transfer),\n' +
+        'withdraw (SPOT_WITHDRAW_WRITE), transfer (SPOT_TRANSFER_WRITE), old (created longer ago than --max-age),\n' +
+        'shared-note (the same note, case and spaces aside, on several keys of the sub-account).\n' +
+        '--recent and --discovered can go together. Exit 4 when a key is flagged (--fail-on none: 0), so a CI job\n' +
+        'fails; exit 1 when a sub-account could not be audited (the rest is still printed; 1 wins over 4).',
+    )
+    .action(async (options: { sub?: string; recent?: boolean; discovered?: boolean; maxAge?: string; failOn?: string; format?: string; json?: boolean }) => {
+      setExit(await runKeysAudit(options, context(globals())));
     });
 
   program

@@ -170,3 +170,11 @@ export function oneLine(text: string, max = 1000): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
+
+/** The service's code for "sub account does not exist". */
+export const UNKNOWN_SUB_ACCOUNT_CODE = 140001;
+
+/** Whether the service said there is no such sub-account (not a failure a retry or a reload can fix). */
+export function isUnknownSubAccount(error: Error | undefined): boolean {
+  return error instanceof BrokerError && error.kind === 'service' && String(error.code) === String(UNKNOWN_SUB_ACCOUNT_CODE);
+}

@@ -115,6 +115,18 @@ function zoneOffsetMinutes(zone: string): number | undefined {
   return (m[1] === '-' ? -1 : 1) * (hours * 60 + minutes);
 }
 
+export type SpanParse = { ok: true; ms: number } | { ok: false; reason: string };
+
+/** A length of time, not a moment: 90d, 12w, 2160h, 30m, 45s (the units of "a span before now"), above zero. */
+export function parseSpan(raw: string): SpanParse {
+  const text = raw.trim();
+  const span = /^(\d{1,9})\s*([smhdw])$/i.exec(text);
+  if (!span) return { ok: false, reason: `'${shorten(text)}' is not a span; use a number and a unit: 90d, 12w, 2160h, 30m, 45s` };
+  const ms = Number(span[1]) * UNIT_MS[(span[2] ?? 's').toLowerCase() as Unit];
+  if (ms <= 0) return { ok: false, reason: `'${shorten(text)}': must be more than zero` };
+  return { ok: true, ms };
+}
+
 /** Echoes operator input safely: control characters shown as '?', long text cut. */
 export function shorten(text: string, max = 40): string {
   // eslint-disable-next-line no-control-regex

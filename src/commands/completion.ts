@@ -5,6 +5,7 @@
 // only (never the keychain), so a Tab costs one start of the bundle and one small file read.
 import type { Command, Option } from 'commander';
 import { KNOWN_ACCOUNT_TYPES, KNOWN_PERMISSIONS } from '../api/types';
+import { FLAG_KINDS } from '../audit/keyAudit';
 import { loadProfiles } from '../credentials/profiles';
 import { type CommandContext, EXIT, type ExitCode, contextFolder, reportUsage } from './context';
 import { OUTPUT_FORMATS } from './output';
@@ -21,6 +22,7 @@ const FLAG_VALUES: Readonly<Record<string, ValueSource>> = {
   '--from-type': { words: KNOWN_ACCOUNT_TYPES },
   '--to-type': { words: KNOWN_ACCOUNT_TYPES },
   '--permissions': { commaList: KNOWN_PERMISSIONS },
+  '--fail-on': { commaList: ['any', 'none', ...FLAG_KINDS] },
   '--profile': 'profiles',
   '--log-file': 'files',
 };

@@ -21,6 +21,8 @@ export const EXIT = {
   usage: 2,
   /** The outcome is unknown: a create whose response never came, or came and cannot be read. */
   outcomeUnknown: 3,
+  /** `keys audit` flagged a key (`--fail-on none`: 0 instead); 1 wins when a sub-account could not be audited. */
+  flagged: 4,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
@@ -128,7 +130,7 @@ export function reportUsage(ctx: CommandContext, message: string): ExitCode {
  * base URL, and close() remembers the one it ends with. With --log-file, the client's exchanges are
  * appended to it and close() closes it.
  */
-export async function connect(ctx: CommandContext): Promise<BrokerApi | undefined> {
+export async function connect(ctx: CommandContext): Promise<(BrokerApi & { readonly baseUrl: string }) | undefined> {
   const resolved = await resolveTarget({
     flags: { baseUrl: ctx.globals.baseUrl, profile: ctx.globals.profile },
     env: ctx.env,
@@ -193,6 +195,8 @@ export async function connect(ctx: CommandContext): Promise<BrokerApi | undefine
     return undefined;
   }
   return {
+    // What the config files are kept by (recent and discovered sub-accounts, clock offsets).
+    baseUrl: target.baseUrl,
     listSubAccountKeys: (subAccount, options) => api.listSubAccountKeys(subAccount, options),
     createSubAccountKey: (request, options) => api.createSubAccountKey(request, options),
     listUniversalTransfers: (query, options) => api.listUniversalTransfers(query, options),

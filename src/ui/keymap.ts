@@ -2,7 +2,7 @@
 // from it, so help never drifts from behaviour.
 import type { Key } from 'ink';
 
-export type ScreenId = 'global' | 'welcome' | 'credentials' | 'profiles' | 'picker' | 'keys' | 'keysEmpty' | 'keysError' | 'keysRetry' | 'keysFilter' | 'keyDetail' | 'createKey' | 'review' | 'reviewSending' | 'reviewUnknown' | 'reviewRejected' | 'secret' | 'secretConfirm' | 'transferFilter' | 'transfers' | 'transferDetail' | 'export' | 'transfersEmpty' | 'transfersError' | 'transfersRetry' | 'transferPrompt' | 'transfersFilterLine' | 'transferDetailScroll' | 'exportRunning' | 'exportDone' | 'exportFailed' | 'exportRetry';
+export type ScreenId = 'global' | 'welcome' | 'credentials' | 'profiles' | 'picker' | 'keys' | 'keysEmpty' | 'keysError' | 'keysRetry' | 'keysFilter' | 'keyDetail' | 'createKey' | 'review' | 'reviewSending' | 'reviewUnknown' | 'reviewRejected' | 'secret' | 'secretConfirm' | 'transferFilter' | 'transfers' | 'transferDetail' | 'export' | 'transfersEmpty' | 'transfersError' | 'transfersRetry' | 'transferPrompt' | 'transfersFilterLine' | 'transferDetailScroll' | 'exportRunning' | 'exportDone' | 'exportFailed' | 'exportRetry' | 'keyAudit';
 
 export interface Binding {
   command: string;
@@ -46,6 +46,7 @@ export const KEYMAP: Record<ScreenId, Binding[]> = {
     { command: 'down', keys: ['down'], hint: '↑↓ choose', description: 'Next suggestion' },
     { command: 'open', keys: ['enter'], hint: 'enter open', description: 'Open the typed or highlighted sub-account' },
     { command: 'transfers', keys: ['ctrl+t'], hint: '^t transfers', description: 'Browse universal transfers' },
+    { command: 'audit', keys: ['ctrl+r'], hint: '^r audit', description: 'Audit the keys of every recent and discovered sub-account' },
     { command: 'quit', keys: ['esc'], hint: 'esc quit', description: 'Clear the name; when it is empty, quit' },
   ],
   keys: [
@@ -57,6 +58,7 @@ export const KEYMAP: Record<ScreenId, Binding[]> = {
     { command: 'refresh', keys: ['r'], hint: 'r refresh', description: 'Reload the keys (also: retry after an error)' },
     { command: 'transfers', keys: ['t'], hint: 't transfers', description: 'Browse universal transfers' },
     { command: 'search', keys: ['/'], hint: '/ filter', description: 'Filter the keys as you type, any column (esc clears the filter)' },
+    { command: 'audit', keys: ['a'], hint: 'a audit', description: 'Audit these keys: no linked IP, write/withdraw/transfer, old, a shared note' },
     { command: 'quit', keys: ['q'], description: 'Quit' },
   ],
   // The filter line is open: typing filters the keys.
@@ -71,6 +73,7 @@ export const KEYMAP: Record<ScreenId, Binding[]> = {
     { command: 'create', keys: ['n'], hint: 'n new key', description: 'Create an API key for this sub-account' },
     { command: 'refresh', keys: ['r'], hint: 'r refresh', description: 'Reload the keys' },
     { command: 'transfers', keys: ['t'], hint: 't transfers', description: 'Browse universal transfers' },
+    { command: 'audit', keys: ['a'], hint: 'a audit', description: 'Audit this sub-account (no keys: nothing to flag)' },
     { command: 'quit', keys: ['q'], description: 'Quit' },
   ],
   // The list could not be loaded and a retry would fail the same way (e.g. the sub-account does not exist).
@@ -87,6 +90,16 @@ export const KEYMAP: Record<ScreenId, Binding[]> = {
   keyDetail: [
     { command: 'copy', keys: ['c'], hint: 'c copy key', description: 'Copy the API key (OSC 52)' },
     { command: 'close', keys: ['enter', 'esc'], hint: 'enter close', description: 'Back to the list' },
+  ],
+  // The key audit: a summary row per sub-account, a row per flagged key.
+  keyAudit: [
+    { command: 'up', keys: ['up', 'k'], description: 'Previous row' },
+    { command: 'down', keys: ['down', 'j'], hint: '↑↓ move', description: 'Next row' },
+    { command: 'pageUp', keys: ['pageup'], description: 'Scroll up a screenful' },
+    { command: 'pageDown', keys: ['pagedown'], description: 'Scroll down a screenful' },
+    { command: 'open', keys: ['enter'], hint: 'enter open keys', description: "Open the sub-account's key list, on the selected key" },
+    { command: 'refresh', keys: ['r'], hint: 'r refresh', description: 'Audit again' },
+    { command: 'quit', keys: ['q'], description: 'Quit' },
   ],
   createKey: [
     { command: 'next', keys: ['tab'], hint: 'tab next', description: 'Next field' },
@@ -219,6 +232,7 @@ export const SCREEN_TITLES: Record<ScreenId, string> = {
   keysRetry: 'API keys (could not be loaded)',
   keysFilter: 'API keys: filter',
   keyDetail: 'Key detail',
+  keyAudit: 'Key audit',
   createKey: 'New key form',
   review: 'Review before sending',
   reviewSending: 'Creating the key',

@@ -9,6 +9,8 @@ export type Route =
   | { screen: 'profiles' }
   | { screen: 'picker' }
   | { screen: 'keys'; subAccount: string; highlightApiKey?: string; refreshToken?: number }
+  /** One sub-account (from its key list) or several (recent and discovered, from the picker). */
+  | { screen: 'keyAudit'; subAccounts: string[] }
   | { screen: 'createKey'; subAccount: string }
   | { screen: 'secret'; created: CreatedKey }
   | { screen: 'transferFilter'; initial?: TransferQuery }
@@ -83,6 +85,7 @@ export function breadcrumbs(stack: readonly StackEntry[]): string[] {
       case 'profiles': return ['Profiles'];
       case 'picker': return ['Sub-accounts'];
       case 'keys': return [route.subAccount, 'Keys'];
+      case 'keyAudit': return ['Audit'];
       case 'createKey': return ['New key'];
       case 'secret': return ['Secret'];
       case 'transferFilter': return ['Transfers'];

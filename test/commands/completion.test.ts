@@ -62,7 +62,7 @@ describe('bash completion', () => {
   it('completes commands and subcommands (never the hidden __complete)', () => {
     expect(complete('tra')).toEqual(['transfers']);
     expect(complete('')).toEqual(['keys', 'transfers', 'sandbox', 'profile', 'audit', 'completion']);
-    expect(complete('keys', '')).toEqual(['list', 'create', 'help']);
+    expect(complete('keys', '')).toEqual(['list', 'create', 'audit', 'help']);
     expect(complete('profile', 'r')).toEqual(['remove']);
     expect(complete('--profile', 'prod', 'keys', 'c')).toEqual(['create']);
     expect(complete('_')).toEqual([]);
@@ -93,6 +93,7 @@ describe('bash completion', () => {
     // One already given is not offered again.
     expect(complete('keys', 'create', '--permissions', 'SPOT_ACCOUNT_READ,SPOT_ACCOUNT_')).toEqual(['SPOT_ACCOUNT_READ,SPOT_ACCOUNT_WRITE']);
     expect(complete('completion', '')).toEqual(['bash', 'zsh', 'fish']);
+    expect(complete('keys', 'audit', '--fail-on', 'withdraw,no')).toEqual(['withdraw,none', 'withdraw,no-ip']);
   });
 
   it('completes profile names from profiles.json (the binary asked at completion time, no keychain)', () => {

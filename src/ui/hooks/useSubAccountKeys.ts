@@ -1,16 +1,11 @@
 import { useEffect } from 'react';
-import { BrokerError } from '../../api/errors';
+import { isUnknownSubAccount } from '../../api/errors';
 import { useServices } from '../services';
 import { useResource, type Resource } from './useResource';
 import type { SubAccountKey } from '../../api/types';
 
-/** The service's code for "sub account does not exist". */
-export const UNKNOWN_SUB_ACCOUNT_CODE = 140001;
-
-/** Whether the service said there is no such sub-account (not a failure a retry or a reload can fix). */
-export function isUnknownSubAccount(error: Error | undefined): boolean {
-  return error instanceof BrokerError && error.kind === 'service' && String(error.code) === String(UNKNOWN_SUB_ACCOUNT_CODE);
-}
+// In api/ so the key audit's commands can ask it too, without React.
+export { UNKNOWN_SUB_ACCOUNT_CODE, isUnknownSubAccount } from '../../api/errors';
 
 /**
  * The keys of one sub-account; reloads when the refresh token changes (e.g. after a key was created). The

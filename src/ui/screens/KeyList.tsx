@@ -134,6 +134,7 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
         case 'copy': copyKey(selected); return true;
         case 'refresh': keys.reload(); return true;
         case 'transfers': navigate({ type: 'push', route: { screen: 'transferFilter' } }); return true;
+        case 'audit': navigate({ type: 'push', route: { screen: 'keyAudit', subAccounts: [subAccount] } }); return true;
         default: return false;
       }
     },

@@ -6,6 +6,7 @@ import { CreateKeyScreen } from './CreateKeyScreen';
 import { ProfileSwitcher } from './ProfileSwitcher';
 import { SessionCredentialsScreen } from './SessionCredentialsScreen';
 import { WelcomeScreen } from './WelcomeScreen';
+import { KeyAuditScreen } from './KeyAuditScreen';
 import { KeyList } from './KeyList';
 import { SecretReveal } from './SecretReveal';
 import { SubAccountPicker } from './SubAccountPicker';
@@ -20,6 +21,7 @@ export function ScreenForRoute({ route }: { route: Route }) {
     case 'profiles': return <ProfileSwitcher />;
     case 'picker': return <SubAccountPicker />;
     case 'keys': return <KeyList subAccount={route.subAccount} highlightApiKey={route.highlightApiKey} refreshToken={route.refreshToken} />;
+    case 'keyAudit': return <KeyAuditScreen subAccounts={route.subAccounts} />;
     case 'createKey': return <CreateKeyScreen subAccount={route.subAccount} />;
     case 'secret': return <SecretReveal created={route.created} />;
     case 'transferFilter': return <TransferFilterForm initial={route.initial} />;

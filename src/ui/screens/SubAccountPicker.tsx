@@ -5,6 +5,7 @@ import { useSyncedState } from '../hooks/useSyncedState';
 import { Box, Text } from 'ink';
 import { TextField } from '../components/TextField';
 import { checkSubAccount } from '../../api/validation';
+import { auditableNames } from '../../audit/fetchAudit';
 import { commandFor } from '../keymap';
 import { useScreenKeys } from '../hooks/useKeys';
 import { useNavigate } from '../navigation';
@@ -13,7 +14,7 @@ import { useServices } from '../services';
 import { fit, sanitize, wrapText } from '../text';
 
 export function SubAccountPicker() {
-  const { recent, suggestions, theme } = useServices();
+  const { recent, discovered, suggestions, theme } = useServices();
   const { active, width, height } = useScreenFrame();
   const navigate = useNavigate();
   useScreenMode('picker');
@@ -59,6 +60,12 @@ export function SubAccountPicker() {
         case 'transfers':
           navigate({ type: 'push', route: { screen: 'transferFilter' } });
           return true;
+        case 'audit': {
+          const { names } = auditableNames(recent.list(), discovered.list().map((d) => d.name));
+          if (names.length === 0) setProblem('nothing to audit yet: no recent or discovered sub-accounts (open one first)');
+          else navigate({ type: 'push', route: { screen: 'keyAudit', subAccounts: names } });
+          return true;
+        }
         case 'quit':
           // Esc clears what was typed first; on an empty picker it is left to App, which quits.
           if (typedRef.current === '' && highlightRef.current < 0) return false;

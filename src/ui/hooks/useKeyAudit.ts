@@ -1,0 +1,61 @@
+// The key audit of some sub-accounts, for the audit screen: results arrive one sub-account at a time (so the
+// screen fills in while the rest are fetched), cancelled when the screen goes away, run again by reload().
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { fetchAudit, type SubAccountAudit } from '../../audit/fetchAudit';
+import { DEFAULT_MAX_AGE_MS } from '../../audit/keyAudit';
+import { useServices } from '../services';
+
+export interface KeyAudit {
+  running: boolean;
+  /** By the index of the name given; a hole until that sub-account's answer came. */
+  results: ReadonlyArray<SubAccountAudit | undefined>;
+  done: number;
+  total: number;
+  /** The moment the ages were measured from. */
+  now: number;
+  maxAgeMs: number;
+  reload: () => void;
+}
+
+export function useKeyAudit(subAccounts: readonly string[]): KeyAudit {
+  const { api, now: clock } = useServices();
+  const [generation, setGeneration] = useState(0);
+  const [state, setState] = useState<{ running: boolean; results: Array<SubAccountAudit | undefined>; done: number; now: number }>(() => ({
+    running: true,
+    results: [],
+    done: 0,
+    now: clock(),
+  }));
+  const key = subAccounts.join('\n');
+  // Read when a run starts; a new clock function alone does not start a run.
+  const clockRef = useRef(clock);
+  clockRef.current = clock;
+
+  useEffect(() => {
+    const controller = new AbortController();
+    const now = clockRef.current();
+    const names = key === '' ? [] : key.split('\n');
+    setState({ running: true, results: [], done: 0, now });
+    void fetchAudit(api, names, {
+      now,
+      maxAgeMs: DEFAULT_MAX_AGE_MS,
+      signal: controller.signal,
+      onResult: (index, result) => {
+        if (controller.signal.aborted) return;
+        setState((s) => {
+          const results = [...s.results];
+          results[index] = result;
+          return { ...s, results, done: s.done + 1 };
+        });
+      },
+    })
+      .catch(() => undefined)
+      .finally(() => {
+        if (!controller.signal.aborted) setState((s) => ({ ...s, running: false }));
+      });
+    return () => controller.abort();
+  }, [api, key, generation]);
+
+  const reload = useCallback(() => setGeneration((g) => g + 1), []);
+  return { ...state, total: subAccounts.length, maxAgeMs: DEFAULT_MAX_AGE_MS, reload };
+}

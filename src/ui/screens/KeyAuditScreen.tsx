@@ -1,0 +1,153 @@
+// The key audit of one or several sub-accounts: a summary row per sub-account, then a row per flagged key,
+// in one windowed list; under it, why the selected row is there. Every name, note and error came from outside
+// (the service, the stores): each is sanitised and fitted by display width.
+import React, { useMemo } from 'react';
+import { Box, Text } from 'ink';
+import type { SubAccountAudit } from '../../audit/fetchAudit';
+import { type KeyFinding, ageInDays, formatSpan, summaryText } from '../../audit/keyAudit';
+import { capLines } from '../components/ErrorLine';
+import { Spinner } from '../components/Spinner';
+import { WindowedTable, type TableColumn } from '../components/WindowedTable';
+import { commandFor } from '../keymap';
+import { useKeyAudit } from '../hooks/useKeyAudit';
+import { useScreenKeys } from '../hooks/useKeys';
+import { useListCursor } from '../hooks/useListCursor';
+import { errorLine } from '../hooks/useResource';
+import { useNavigate } from '../navigation';
+import { useScreenFrame, useScreenMode } from '../screenFrame';
+import { useServices } from '../services';
+import { cell, fit, sanitize, shortKey, wrapText } from '../text';
+
+export type AuditRow = { kind: 'account'; audit: SubAccountAudit } | { kind: 'key'; subAccount: string; finding: KeyFinding };
+
+/** The list: each sub-account that answered, in the order asked, followed by its flagged keys. */
+export function auditRows(results: ReadonlyArray<SubAccountAudit | undefined>): AuditRow[] {
+  return results.flatMap((audit): AuditRow[] =>
+    audit === undefined
+      ? []
+      : [{ kind: 'account', audit }, ...(audit.status === 'audited' ? audit.findings.filter((f) => f.flags.length > 0).map((finding): AuditRow => ({ kind: 'key', subAccount: audit.subAccount, finding })) : [])],
+  );
+}
+
+function accountState(audit: SubAccountAudit): string {
+  if (audit.status === 'audited') return `${audit.summary.keys} ${audit.summary.keys === 1 ? 'key' : 'keys'} · ${audit.summary.flagged} flagged`;
+  return audit.status === 'failed' ? (audit.unknown ? 'no such sub-account' : 'could not be audited') : 'not audited';
+}
+
+const KEY_WIDTH = 13;
+const AGE_WIDTH = 5;
+
+/** Columns by width alone. A sub-account row uses them as name · state · - · flag counts; a key row is indented. */
+export function auditColumns(width: number, now: number): TableColumn<AuditRow>[] {
+  const room = width - 2;
+  // From 100 columns the whole API key, as the key list shows it.
+  const wide = width >= 100;
+  const first = (r: AuditRow, w: number) => cell(r.kind === 'account' ? r.audit.subAccount : `  ${wide ? r.finding.key.apiKey : shortKey(r.finding.key.apiKey)}`, w);
+  const flags = (r: AuditRow) =>
+    r.kind === 'key' ? r.finding.flags.map((f) => f.kind).join(' ') : r.audit.status === 'audited' ? summaryText(r.audit.summary) : accountState(r.audit);
+  if (width >= 60) {
+    const nameWidth = wide ? 34 : 16;
+    const flexible = room - 3 - nameWidth - AGE_WIDTH;
+    const note = Math.max(8, Math.floor(flexible * 0.4));
+    const flagWidth = Math.max(8, flexible - note);
+    return [
+      { title: 'ACCOUNT / KEY', width: nameWidth, cell: (r) => first(r, nameWidth) },
+      { title: 'NOTE', width: note, cell: (r) => cell(r.kind === 'key' ? r.finding.key.note : accountState(r.audit), note) },
+      { title: 'AGE', width: AGE_WIDTH, align: 'right', cell: (r) => (r.kind === 'key' ? `${ageInDays(r.finding.key.createdAt, now)}d` : '') },
+      { title: 'FLAGS', width: flagWidth, cell: (r) => cell(flags(r), flagWidth) },
+    ];
+  }
+  // Narrow: who, and what is wrong; the lines under the list say why.
+  const flagWidth = Math.max(8, room - 1 - KEY_WIDTH);
+  return [
+    { title: 'ACCOUNT / KEY', width: KEY_WIDTH, cell: (r) => first(r, KEY_WIDTH) },
+    { title: 'FLAGS', width: flagWidth, cell: (r) => cell(r.kind === 'key' ? flags(r) : accountState(r.audit), flagWidth) },
+  ];
+}
+
+/** Why the selected row is there, in plain words (outside text inside: wrapped, hence sanitised, by the caller). */
+function whyText(row: AuditRow | undefined): string[] {
+  if (!row) return [];
+  if (row.kind === 'key') return row.finding.flags.map((f) => `${f.kind}: ${f.reason}`);
+  const audit = row.audit;
+  if (audit.status === 'audited') return [`${audit.subAccount}: ${accountState(audit)} — ${summaryText(audit.summary)}`];
+  if (audit.status === 'failed') return [`✗ ${audit.subAccount}: ${errorLine(audit.error)}`];
+  return [`${audit.subAccount}: not audited — stopped after ${audit.after} failed (r audits again)`];
+}
+
+export function KeyAuditScreen({ subAccounts }: { subAccounts: readonly string[] }) {
+  const { theme } = useServices();
+  const { active, width, height } = useScreenFrame();
+  const navigate = useNavigate();
+  useScreenMode('keyAudit');
+  const audit = useKeyAudit(subAccounts);
+  const rows = useMemo(() => auditRows(audit.results), [audit.results]);
+  // Room: title, status, the table's header, and the lines saying why (fewer when the window is short).
+  const whyRoom = height >= 16 ? 4 : height >= 10 ? 2 : 1;
+  const tableRoom = Math.max(1, height - 3 - whyRoom);
+  const list = useListCursor(rows.length, tableRoom);
+  const selected = rows[list.cursor];
+  const columns = useMemo(() => auditColumns(width, audit.now), [width, audit.now]);
+
+  useScreenKeys(
+    (input, key) => {
+      switch (commandFor('keyAudit', input, key)) {
+        case 'up': list.move('up'); return true;
+        case 'down': list.move('down'); return true;
+        case 'pageUp': list.move('pageUp'); return true;
+        case 'pageDown': list.move('pageDown'); return true;
+        case 'refresh': audit.reload(); list.setCursor(0); return true;
+        case 'open':
+          if (selected?.kind === 'key') navigate({ type: 'push', route: { screen: 'keys', subAccount: selected.subAccount, highlightApiKey: selected.finding.key.apiKey } });
+          else if (selected) navigate({ type: 'push', route: { screen: 'keys', subAccount: selected.audit.subAccount } });
+          return true;
+        default: return false;
+      }
+    },
+    { active },
+  );
+
+  const answered = audit.results.filter((r): r is SubAccountAudit => r !== undefined);
+  const audited = answered.flatMap((r) => (r.status === 'audited' ? [r] : []));
+  const keys = audited.reduce((n, r) => n + r.summary.keys, 0);
+  const flagged = audited.reduce((n, r) => n + r.summary.flagged, 0);
+  const failed = answered.length - audited.length;
+  const title = subAccounts.length === 1 ? `Key audit of ${sanitize(subAccounts[0] ?? '')}` : `Key audit · ${subAccounts.length} sub-accounts`;
+  const narrow = width < 60;
+  const count = answered.length === 0 ? '' : narrow ? ` · ${flagged}/${keys} flagged` : ` · ${flagged} of ${keys} ${keys === 1 ? 'key' : 'keys'} flagged`;
+  const titleRoom = Math.max(1, width - count.length);
+
+  const status = audit.running ? (
+    <Spinner label={subAccounts.length === 1 ? 'Auditing…' : `Auditing ${audit.done} of ${audit.total}…`} width={width} />
+  ) : failed > 0 ? (
+    <Text color={theme.error}>{fit(`✗ ${failed} of ${answered.length} not audited · old: over ${formatSpan(audit.maxAgeMs)}`, width).trimEnd()}</Text>
+  ) : (
+    <Text color={theme.muted}>
+      {fit(`${rows.length === 0 ? '-' : `${list.cursor + 1}/${rows.length}`} · ${flagged === 0 ? 'nothing flagged' : narrow ? 'enter: keys' : 'enter opens the keys'} · old: over ${formatSpan(audit.maxAgeMs)}`, width).trimEnd()}
+    </Text>
+  );
+  const why = capLines(whyText(selected).flatMap((line) => wrapText(line, width)), whyRoom, width);
+  const failedRow = selected?.kind === 'account' && selected.audit.status !== 'audited';
+
+  return (
+    <Box flexDirection="column" width={width} height={height}>
+      <Text bold>
+        {fit(title, titleRoom).trimEnd()}
+        {count ? <Text color={theme.muted}>{count}</Text> : null}
+      </Text>
+      {status}
+      {rows.length > 0 ? (
+        <WindowedTable columns={columns} rows={rows} from={list.from} to={list.to} cursor={list.cursor} rowKey={(r) => String(rows.indexOf(r))} width={width} />
+      ) : (
+        <Text color={theme.muted}>{fit(audit.running ? ' ' : 'No sub-account to audit.', width).trimEnd() || ' '}</Text>
+      )}
+      {/* Pushed to the bottom of the body, so it does not jump with the length of the list. */}
+      <Box flexGrow={1} />
+      {why.map((line, i) => (
+        <Text key={i} color={failedRow ? theme.error : theme.muted}>
+          {line || ' '}
+        </Text>
+      ))}
+    </Box>
+  );
+}
