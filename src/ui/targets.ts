@@ -26,6 +26,8 @@ export interface ConsoleTarget {
   exchanges: ExchangeLog;
   /** Records create attempts in the audit trail (the config folder's audit.jsonl). */
   audit?: AuditRecorder;
+  /** Set when the target is read-only (a read-only profile, --read-only): why creating is disabled, in one line. */
+  readOnly?: string;
   /** The target's "now" when it is not the real clock (the pinned demo); the console's services.now follows it. */
   now?: () => number;
 }
@@ -34,6 +36,8 @@ export interface ProfileSummary {
   name: string;
   baseUrl: string;
   isDefault: boolean;
+  /** Saved with `profile add --read-only`. */
+  readOnly?: boolean;
 }
 
 export type CredentialField = 'name' | 'baseUrl' | 'apiKey' | 'secretKey' | 'apiKeyHeader';
