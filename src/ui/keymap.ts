@@ -214,7 +214,7 @@ const TABLES: Record<Exclude<ScreenId, ReadOnlyScreenId>, Binding[]> = {
 /** A read-only key list: n stays bound, only to say why nothing opens, and is not offered in the footer. */
 function withoutCreating(bindings: Binding[]): Binding[] {
   return bindings.map((b) =>
-    b.command === 'create' ? { command: 'createDisabled', keys: b.keys, description: 'Creating keys is disabled (read-only profile or run): n only says why' } : b,
+    b.command === 'create' ? { command: 'createDisabled', keys: b.keys, description: 'Creating keys is disabled (read-only): n says why, opens nothing' } : b,
   );
 }
 

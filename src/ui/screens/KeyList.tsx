@@ -100,7 +100,9 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
   const listNeeds = keys.status === 'ready' && allRows.length === 0 ? 3 : 1 + Math.min(rows.length, 6);
   const spare = height - 1 - statusLines - filterLines - listNeeds;
   const attemptLines = keys.status === 'loading' ? 0 : recentAttemptsHeight(attempts.length, spare);
-  const tableRoom = Math.max(1, height - 2 - statusLines - filterLines - attemptLines);
+  // A blank line sets the block apart when there is room for it.
+  const attemptGap = attemptLines > 0 && spare > attemptLines ? 1 : 0;
+  const tableRoom = Math.max(1, height - 2 - statusLines - filterLines - attemptLines - attemptGap);
   const list = useListCursor(rows.length, tableRoom);
   const selected = rows[list.cursor];
   // The columns (and so each row's line, made once per list) change with the width alone.
@@ -227,7 +229,11 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
           highlight={filter.text}
         />
       ) : null}
-      {attemptLines > 0 ? <RecentAttempts entries={attempts} width={width} height={attemptLines} /> : null}
+      {attemptLines > 0 ? (
+        <Box marginTop={attemptGap}>
+          <RecentAttempts entries={attempts} width={width} height={attemptLines} />
+        </Box>
+      ) : null}
     </Box>
   );
 }
