@@ -145,6 +145,7 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
       return () => listeners.delete(listener);
     },
     startupProblem: () => problem,
+    runReadOnly: () => (options.readOnly ? readOnlyReason(options.readOnly) : undefined),
     setStartupProblem(next) {
       problem = next;
     },

@@ -77,4 +77,6 @@ export interface TargetSwitcher {
   addProfile(input: NewProfileInput): Promise<CheckOutcome>;
   /** Checks the credentials, then uses them for this session only: kept in memory, never written. */
   useForSession(input: CredentialsInput, profile?: string): Promise<CheckOutcome>;
+  /** Set when the whole run is read-only (--read-only, BROKER_READ_ONLY): why; shown before any target is open too. */
+  runReadOnly?(): string | undefined;
 }

@@ -120,6 +120,41 @@ describe('a read-only console', () => {
   });
 });
 
+describe('a read-only run (--read-only) through the console\'s targets', () => {
+  it('the welcome screen already says READ-ONLY; the demo opened from it is read-only and its client refuses to create', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'bc-readonly-run-'));
+    const targets = createConsoleTargets({ folder, exportFolder: folder, readOnly: { kind: 'flag' } });
+    targets.setStartupProblem({ kind: 'no-profile', message: 'No profile is set up yet.' });
+    const terminal = renderInTerminal(<ConsoleRoot switcher={targets} theme={makeTheme(false)} copy={async () => 'copied'} onExit={() => undefined} />, { columns: 40, rows: 12 });
+    const frame = () => stripVTControlCharacters(terminal.stdout.lastFrame() ?? '');
+    const waitFor = async (pattern: RegExp) => {
+      const until = Date.now() + 5000;
+      while (!pattern.test(frame())) {
+        if (Date.now() > until) throw new Error(`timed out waiting for ${String(pattern)}:\n${frame()}`);
+        await sleep(5);
+      }
+    };
+    try {
+      await waitFor(/ SETUP {3}READ-ONLY /);
+      await sleep(20);
+      terminal.write(KEYS.enter); // the first choice: open the demo
+      await waitFor(/ DEMO {3}READ-ONLY /);
+      const target = targets.current()!;
+      expect(target.readOnly).toBe('read-only run (--read-only): creating keys is disabled');
+      await expect(target.api.createSubAccountKey({ subAccount: 'x', permissions: ['SPOT_ACCOUNT_READ'], note: 'n' })).rejects.toMatchObject({
+        kind: 'invalid-request',
+        message: 'create key was not sent: read-only run (--read-only): creating keys is disabled',
+      });
+      // Listing still works through the same client.
+      expect(Array.isArray(await target.api.listSubAccountKeys(target.suggestions[0]!))).toBe(true);
+    } finally {
+      terminal.unmount();
+      await targets.close();
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+});
+
 const keychain = await probeKeychain();
 if (!keychain.ok) console.warn(`SKIPPED read-only profile switching tests: ${keychain.reason}`);
 
