@@ -40,6 +40,7 @@ interface ProgramOptions {
   logFile?: string;
   demo?: boolean;
   demoClock?: string;
+  readOnly?: boolean;
 }
 
 export interface ExitRequest {
@@ -63,6 +64,7 @@ export function buildProgram(
     .option('--timeout <ms>', 'per-request timeout, ms', wholeNumber(1, 600_000))
     .option('--log-file <path>', 'append one line per HTTP request (no secrets, no signatures) to this file')
     .option('--demo', 'open the console against an embedded sandbox')
+    .option('--read-only', 'send nothing that changes something: creating keys is refused (env BROKER_READ_ONLY=1; with profile add: saves the profile read-only)')
     .option('--demo-clock <time>', "pin the demo's clock to an ISO time, e.g. 2026-11-21T09:30:00Z (env BROKER_DEMO_CLOCK): same data, times and keys every run")
     .exitOverride()
     .showSuggestionAfterError(true)
@@ -78,7 +80,7 @@ export function buildProgram(
 
   const globals = (): GlobalOptions => {
     const o = program.opts<ProgramOptions>();
-    return { profile: o.profile, baseUrl: o.baseUrl, recvWindow: o.recvWindow, timeoutMs: o.timeout, logFile: o.logFile };
+    return { profile: o.profile, baseUrl: o.baseUrl, recvWindow: o.recvWindow, timeoutMs: o.timeout, logFile: o.logFile, readOnly: o.readOnly };
   };
 
   // No command opens the console. The root has an action for that, so commander hands it any unknown word
@@ -247,7 +249,8 @@ export function buildProgram(
         'asked for without echo; otherwise stdin gives the API key on its first line and the secret on its second.\n' +
         'They are checked first with one signed request (as the console\'s form does): if the service rejects them or\n' +
         'cannot be reached, nothing is saved (exit 1). Then the secret goes to the keychain (service broker-console,\n' +
-        'account NAME), then the settings.',
+        'account NAME), then the settings. With the global --read-only the profile is saved read-only: nothing that\n' +
+        'changes something (creating a key) is ever sent through it, in the console or by a command.',
     )
     .action(async (name: string, options: { apiKeyHeader?: string; signBody?: boolean; default?: boolean; check?: boolean }) => {
       setExit(await runProfileAdd(name, options, context(globals())));

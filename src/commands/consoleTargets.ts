@@ -3,6 +3,7 @@
 // service before anything is saved.
 import type { BrokerApi, ClientConfig, ExchangeInfo } from '../api/contract';
 import { createBrokerApi } from '../api/operations';
+import { type ReadOnlySource, readOnlyApi, readOnlyReason } from '../api/readOnly';
 import { createAuditRecorder } from '../config/auditTrail';
 import { loadClockOffset, saveClockOffset } from '../config/clockOffsets';
 import { DEFAULT_API_KEY_HEADER } from '../api/signing';
@@ -33,6 +34,8 @@ export interface TargetOptions {
    * (DEMO_LATENCY_MS) stay the same from take to take. Profiles and session credentials are not affected.
    */
   demoClockMs?: number;
+  /** The whole run is read-only (--read-only, BROKER_READ_ONLY): every target, the demo included. */
+  readOnly?: ReadOnlySource;
 }
 
 export interface ConsoleTargets extends TargetSwitcher {
@@ -101,12 +104,21 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
     }
   }
 
-  const live = (config: ClientConfig, profile: string, source: string) => async (exchanges: ExchangeLog) => {
+  // A read-only run or profile: the target's client refuses to create before any socket is opened (the
+  // console also hides and refuses the ways to a new key; this holds whatever screen asks).
+  const guarded = (api: BrokerApi, saved?: Profile): { api: BrokerApi; readOnly?: string } => {
+    const source = options.readOnly ?? (saved?.readOnly === true ? { kind: 'profile' as const, profile: saved.name } : undefined);
+    if (!source) return { api };
+    const reason = readOnlyReason(source);
+    return { api: readOnlyApi(api, reason), readOnly: reason };
+  };
+
+  const live = (config: ClientConfig, profile: string, source: string, saved?: Profile) => async (exchanges: ExchangeLog) => {
     const before = await loadClockOffset(options.folder, config.baseUrl);
-    const api = createBrokerApi({ ...clientConfig(config, exchanges), ...(before !== undefined ? { initialClockOffsetMs: before } : {}) });
-    offsets.set(api, { baseUrl: config.baseUrl, before: before ?? 0 });
+    const client = guarded(createBrokerApi({ ...clientConfig(config, exchanges), ...(before !== undefined ? { initialClockOffsetMs: before } : {}) }), saved);
+    offsets.set(client.api, { baseUrl: config.baseUrl, before: before ?? 0 });
     const host = new URL(config.baseUrl).host;
-    return { api, mode: 'live' as const, host, profile, credentialSource: source, recent: await recentFor(config.baseUrl), discovered: await discoveredFor(config.baseUrl), suggestions: [], audit: createAuditRecorder(options.folder, { profile, host }) };
+    return { ...client, mode: 'live' as const, host, profile, credentialSource: source, recent: await recentFor(config.baseUrl), discovered: await discoveredFor(config.baseUrl), suggestions: [], audit: createAuditRecorder(options.folder, { profile, host }) };
   };
 
   /** Checks credentials with the one signed request `profile add` sends too (credentials/checkCredentials.ts). */
@@ -133,12 +145,13 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
       return () => listeners.delete(listener);
     },
     startupProblem: () => problem,
+    runReadOnly: () => (options.readOnly ? readOnlyReason(options.readOnly) : undefined),
     setStartupProblem(next) {
       problem = next;
     },
     async profiles(): Promise<ProfileSummary[]> {
       const config = await loadProfiles(options.folder);
-      return config.profiles.map((p) => ({ name: p.name, baseUrl: p.baseUrl, isDefault: p.name === config.defaultProfile }));
+      return config.profiles.map((p) => ({ name: p.name, baseUrl: p.baseUrl, isDefault: p.name === config.defaultProfile, ...(p.readOnly === true ? { readOnly: true } : {}) }));
     },
     async openDemo() {
       await switchTo(async (exchanges) => {
@@ -147,13 +160,14 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
         sandbox ??= await startSandbox({ seed: 1, ...(pinned !== undefined ? { demoClockMs: pinned } : {}) });
         // Pinned: the status bar is told a fixed latency (the log file, if any, still gets the real one).
         const shown: ExchangeLog = pinned === undefined ? exchanges : { ...exchanges, record: (exchange) => exchanges.record({ ...exchange, latencyMs: DEMO_LATENCY_MS }) };
-        const api = createBrokerApi(clientConfig({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, secretKey: sandbox.secretKey }, shown));
+        const client = guarded(createBrokerApi(clientConfig({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, secretKey: sandbox.secretKey }, shown)));
         return {
-          api,
+          ...client,
           mode: 'demo',
           host: new URL(sandbox.baseUrl).host,
           // The demo's attempts are recorded too, marked profile "demo".
-          audit: createAuditRecorder(options.folder, { profile: 'demo', host: new URL(sandbox.baseUrl).host }),
+          // Pinned: its entries take the pinned moment too, so two takes write the same trail.
+          audit: createAuditRecorder(options.folder, { profile: 'demo', host: new URL(sandbox.baseUrl).host }, pinned !== undefined ? () => new Date(pinned) : undefined),
           profile: 'demo',
           credentialSource: 'sandbox',
           recent: await recentFor('demo'),
@@ -168,7 +182,7 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
       if (target.apiKeyHeader) config.apiKeyHeader = target.apiKeyHeader;
       if (target.recvWindow !== undefined) config.recvWindow = target.recvWindow;
       if (target.signBody !== undefined) config.signBody = target.signBody;
-      await switchTo(live(config, target.profile?.name ?? 'environment', target.source));
+      await switchTo(live(config, target.profile?.name ?? 'environment', target.source, target.profile));
     },
     async openProfile(name) {
       const config = await loadProfiles(options.folder);
@@ -181,7 +195,7 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
         return { ok: false, keychainFailed: true, message: keychainMessage(error) };
       }
       if (!stored) return { ok: false, keychainFailed: true, message: `the keychain has no secret for profile ${name}: add it again, or enter the credentials for this session` };
-      await switchTo(live(profileConfig(profile, stored.apiKey, stored.secretKey), name, 'keychain'));
+      await switchTo(live(profileConfig(profile, stored.apiKey, stored.secretKey), name, 'keychain', profile));
       return { ok: true };
     },
     async addProfile(input: NewProfileInput) {
@@ -212,7 +226,7 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
       const config = saved ? profileConfig({ ...saved, baseUrl: valid.url }, input.apiKey.trim(), input.secretKey) : { baseUrl: valid.url, apiKey: input.apiKey.trim(), secretKey: input.secretKey };
       const checked = await check(config);
       if (!checked.ok) return checked;
-      await switchTo(live(config, profileName ?? 'session', 'memory only'));
+      await switchTo(live(config, profileName ?? 'session', 'memory only', saved));
       return checked;
     },
     async close() {

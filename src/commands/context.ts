@@ -3,6 +3,7 @@ import { CLOCK_SKEW_THRESHOLD_MS, describeSkew } from '../api/clock';
 import type { BrokerApi, ClientConfig } from '../api/contract';
 import { BrokerError } from '../api/errors';
 import { apiKeyProblem, headerNameProblem } from '../api/headers';
+import { readOnlyApi, readOnlyReason, readOnlySource } from '../api/readOnly';
 import type { FieldError, FieldName } from '../api/validation';
 import { loadClockOffset, saveClockOffset } from '../config/clockOffsets';
 import { openExchangeLog } from '../config/logFile';
@@ -34,6 +35,8 @@ export interface GlobalOptions {
   timeoutMs?: number;
   /** --log-file: one line per HTTP exchange, no secrets (DESIGN §5). */
   logFile?: string;
+  /** --read-only: nothing that changes something is sent this run (with `profile add`: the profile is saved read-only). */
+  readOnly?: boolean;
 }
 
 export interface CommandContext {
@@ -128,7 +131,7 @@ export function reportUsage(ctx: CommandContext, message: string): ExitCode {
  * A key or header the HTTP layer would refuse is named here, where it came from (BROKER_API_KEY, or the
  * profile's keychain entry or field). The client starts with the clock offset last measured against the
  * base URL, and close() remembers the one it ends with. With --log-file, the client's exchanges are
- * appended to it and close() closes it.
+ * appended to it and close() closes it. A read-only run or profile gets a client that refuses to create.
  */
 export async function connect(ctx: CommandContext): Promise<(BrokerApi & { readonly baseUrl: string }) | undefined> {
   const resolved = await resolveTarget({
@@ -194,12 +197,15 @@ export async function connect(ctx: CommandContext): Promise<(BrokerApi & { reado
     await log?.close();
     return undefined;
   }
+  // Read-only (--read-only, BROKER_READ_ONLY, or the profile's setting): a create is refused here, nothing sent.
+  const readOnly = readOnlySource(ctx.globals.readOnly, ctx.env, target.profile);
+  const calls = readOnly ? readOnlyApi(api, readOnlyReason(readOnly)) : api;
   return {
     // What the config files are kept by (recent and discovered sub-accounts, clock offsets).
     baseUrl: target.baseUrl,
-    listSubAccountKeys: (subAccount, options) => api.listSubAccountKeys(subAccount, options),
-    createSubAccountKey: (request, options) => api.createSubAccountKey(request, options),
-    listUniversalTransfers: (query, options) => api.listUniversalTransfers(query, options),
+    listSubAccountKeys: (subAccount, options) => calls.listSubAccountKeys(subAccount, options),
+    createSubAccountKey: (request, options) => calls.createSubAccountKey(request, options),
+    listUniversalTransfers: (query, options) => calls.listUniversalTransfers(query, options),
     clockOffsetMs: () => api.clockOffsetMs(),
     close: async () => {
       try {

@@ -4,6 +4,7 @@
 import type { ExchangeInfo } from '../api/contract';
 import { openExchangeLog } from '../config/logFile';
 import { configFolder } from '../config/paths';
+import { readOnlySource } from '../api/readOnly';
 import { resolveTarget } from '../credentials/resolve';
 import type { CommandContext, ExitCode } from './context';
 import { EXIT, printLines } from './context';
@@ -65,6 +66,8 @@ export async function runInteractive(options: InteractiveOptions, ctx: CommandCo
     recvWindow: ctx.globals.recvWindow,
     timeoutMs: ctx.globals.timeoutMs,
     demoClockMs: options.demoClockMs,
+    // --read-only / BROKER_READ_ONLY hold for every target of the run; a read-only profile for itself.
+    readOnly: readOnlySource(ctx.globals.readOnly, ctx.env),
     ...(log ? { onExchange: (exchange: ExchangeInfo, apiKey: string) => log.record(exchange, apiKey) } : {}),
   });
   if (options.demo) {

@@ -115,6 +115,8 @@ export async function runProfileAdd(rawName: string, options: ProfileAddOptions,
     apiKeyHeader: header.value,
     recvWindow: ctx.globals.recvWindow ?? DEFAULT_RECV_WINDOW,
     signBody: options.signBody !== false,
+    // The global --read-only, given to `profile add`, saves the profile read-only (as --base-url gives its URL).
+    ...(ctx.globals.readOnly === true ? { readOnly: true } : {}),
   };
 
   const config = await loadOrReport(ctx);
@@ -183,8 +185,9 @@ export async function runProfileAdd(rawName: string, options: ProfileAddOptions,
     return EXIT.failure;
   }
   const isDefault = options.default === true || config.defaultProfile === undefined || config.defaultProfile === profile.name;
+  const marks = [...(isDefault ? ['default'] : []), ...(profile.readOnly === true ? ['read-only'] : [])];
   printLines(ctx.stdout, [
-    `${previous || findProfile(config, profile.name) ? 'updated' : 'added'} profile ${profile.name}${isDefault ? ' (default)' : ''}: ${profile.baseUrl}, ` +
+    `${previous || findProfile(config, profile.name) ? 'updated' : 'added'} profile ${profile.name}${marks.length > 0 ? ` (${marks.join(', ')})` : ''}: ${profile.baseUrl}, ` +
       `API key ${shortenApiKey(read.apiKey)}; the secret is in the keychain (service ${KEYCHAIN_SERVICE}, account ${profile.name})`,
   ]);
   if (envValue(ctx.env, ENV.apiKey) !== undefined || envValue(ctx.env, ENV.secret) !== undefined) {
@@ -202,6 +205,8 @@ interface ListedProfile {
   apiKeyHeader: string;
   recvWindow: number;
   signBody: boolean;
+  /** Creating keys is refused through this profile (`profile add --read-only`). */
+  readOnly: boolean;
   /** Shortened (mx0v…a1b2), never whole. */
   apiKey: string | null;
   secret: SecretSource;
@@ -219,7 +224,7 @@ const SHORT_PROBLEM: Record<KeychainProblemKind, string> = {
 };
 
 /** `profile list --format csv`: these columns (the JSON objects have the same fields, in this order). */
-export const PROFILE_CSV_COLUMNS = ['name', 'default', 'baseUrl', 'apiKeyHeader', 'recvWindow', 'signBody', 'apiKey', 'secret', 'secretNote'] as const;
+export const PROFILE_CSV_COLUMNS = ['name', 'default', 'baseUrl', 'apiKeyHeader', 'recvWindow', 'signBody', 'readOnly', 'apiKey', 'secret', 'secretNote'] as const;
 
 export async function runProfileList(options: { format?: string; json?: boolean }, ctx: CommandContext): Promise<ExitCode> {
   const chosen = chooseFormat(options);
@@ -239,6 +244,7 @@ export async function runProfileList(options: { format?: string; json?: boolean 
       apiKeyHeader: p.apiKeyHeader,
       recvWindow: p.recvWindow,
       signBody: p.signBody,
+      readOnly: p.readOnly === true,
       apiKey: null,
       secret: 'keychain',
       secretNote: 'keychain',
@@ -274,7 +280,7 @@ export async function runProfileList(options: { format?: string; json?: boolean 
     // Names and URLs come from a file: exact (escaped) in JSON, sanitised when stdout is a terminal.
     ctx.stdout.write(`${toJson(stdoutIsTerminal(ctx) ? sanitizeDeep(listed) : listed, 2)}\n`);
   } else if (chosen.format === 'csv') {
-    const rows = listed.map((r) => [r.name, String(r.default), r.baseUrl, r.apiKeyHeader, String(r.recvWindow), String(r.signBody), r.apiKey ?? '', r.secret, r.secretNote]);
+    const rows = listed.map((r) => [r.name, String(r.default), r.baseUrl, r.apiKeyHeader, String(r.recvWindow), String(r.signBody), String(r.readOnly), r.apiKey ?? '', r.secret, r.secretNote]);
     ctx.stdout.write(csvDocument(PROFILE_CSV_COLUMNS, rows, { terminal: stdoutIsTerminal(ctx), numeric: ['recvWindow'] }));
   } else if (listed.length === 0) {
     printLines(ctx.stdout, [`no profiles: add one with \`broker-console profile add NAME --base-url URL\``]);
@@ -282,8 +288,8 @@ export async function runProfileList(options: { format?: string; json?: boolean 
     // formatTable sanitises every cell (profiles.json is outside text).
     ctx.stdout.write(
       formatTable(
-        [{ header: ' ' }, { header: 'name' }, { header: 'base URL' }, { header: 'API key' }, { header: 'secret' }],
-        listed.map((r) => [r.default ? '*' : ' ', r.name, r.baseUrl, r.apiKey ?? '-', r.secretNote]),
+        [{ header: ' ' }, { header: 'name' }, { header: 'access' }, { header: 'base URL' }, { header: 'API key' }, { header: 'secret' }],
+        listed.map((r) => [r.default ? '*' : ' ', r.name, r.readOnly ? 'read-only' : 'full', r.baseUrl, r.apiKey ?? '-', r.secretNote]),
       ),
     );
   }

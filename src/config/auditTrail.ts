@@ -109,20 +109,46 @@ export async function appendAudit(folder: string, entry: AuditEntry): Promise<vo
   }
 }
 
-/** Records attempts against one target; resolves to false when the line could not be written (never rejects). */
-export type AuditRecorder = (request: NewKeyRequest, result: CreateResult) => Promise<boolean>;
+/** Records attempts against one target, and reads back what the trail holds for it. */
+export interface AuditRecorder {
+  /** Appends the attempt; resolves to false when the line could not be written (never rejects). */
+  (request: NewKeyRequest, result: CreateResult): Promise<boolean>;
+  /** The last `count` entries for a sub-account on this target's host, newest first; none when the trail cannot be read. */
+  recentFor(subAccount: string, count: number): Promise<AuditEntry[]>;
+  /** Called after each line this recorder appended; returns the way to stop. */
+  subscribe(listener: () => void): () => void;
+}
 
+/** `now`: the entries' time (the pinned demo's clock keeps two takes of a screencast identical). */
 export function createAuditRecorder(folder: string, target: AuditTarget, now: () => Date = () => new Date()): AuditRecorder {
-  return async (request, result) => {
+  const listeners = new Set<() => void>();
+  const record = async (request: NewKeyRequest, result: CreateResult): Promise<boolean> => {
     const entry = auditEntry(target, request, result, now());
     if (!entry) return true;
     try {
       await appendAudit(folder, entry);
-      return true;
     } catch {
       return false;
     }
+    for (const listener of listeners) listener();
+    return true;
   };
+  return Object.assign(record, {
+    async recentFor(subAccount: string, count: number): Promise<AuditEntry[]> {
+      if (count <= 0) return [];
+      try {
+        // The same name on another service is another sub-account: the host must match too.
+        const { entries } = await readAuditTrail(folder);
+        return entries.filter((e) => e.subAccount === subAccount && e.host === target.host).slice(-count).reverse();
+      } catch {
+        return [];
+      }
+    },
+    subscribe(listener: () => void): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  });
 }
 
 const OUTCOMES = new Set<string>(['created', 'refused', 'unknown']);

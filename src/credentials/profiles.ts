@@ -13,6 +13,8 @@ export interface Profile {
   apiKeyHeader: string;
   recvWindow: number;
   signBody: boolean;
+  /** Nothing that changes something is sent through it (creating keys is refused); absent in older files: false. */
+  readOnly?: boolean;
 }
 
 export interface ProfileConfig {
@@ -69,6 +71,7 @@ const ProfileSchema = v.object({
     PROFILE_DEFAULTS.recvWindow,
   ),
   signBody: v.optional(v.boolean(), PROFILE_DEFAULTS.signBody),
+  readOnly: v.optional(v.boolean('must be true or false')),
 });
 
 const ConfigSchema = v.object(
@@ -79,6 +82,11 @@ const ConfigSchema = v.object(
   },
   'must be an object with a "profiles" list',
 );
+
+/** Written only when set: the file of a profile that is not read-only stays as older versions wrote it. */
+function readOnlyField(readOnly: boolean | undefined): { readOnly?: true } {
+  return readOnly === true ? { readOnly: true } : {};
+}
 
 function issuePath(issue: v.BaseIssue<unknown>): string {
   const keys = (issue.path ?? []).map((item) => (typeof item.key === 'number' ? `[${item.key}]` : `.${String(item.key)}`));
@@ -118,7 +126,7 @@ export async function loadProfiles(folder: string): Promise<ProfileConfig> {
     if (seen.has(p.name)) throw damaged(path, `profile '${p.name}' appears twice`);
     seen.add(p.name);
     const base = checkBaseUrl(p.baseUrl);
-    profiles.push({ name: p.name, baseUrl: base.ok ? base.url : p.baseUrl, apiKeyHeader: p.apiKeyHeader, recvWindow: p.recvWindow, signBody: p.signBody });
+    profiles.push({ name: p.name, baseUrl: base.ok ? base.url : p.baseUrl, apiKeyHeader: p.apiKeyHeader, recvWindow: p.recvWindow, signBody: p.signBody, ...readOnlyField(p.readOnly) });
   }
   const config: ProfileConfig = { profiles };
   // A default naming a profile that is gone is simply no default.
@@ -148,7 +156,7 @@ export async function saveProfile(folder: string, profile: Profile, options: { m
   if (!Number.isInteger(profile.recvWindow) || profile.recvWindow < 1 || profile.recvWindow > MAX_RECV_WINDOW) {
     throw new Error(`recvWindow must be a whole number from 1 to ${MAX_RECV_WINDOW}`);
   }
-  const clean: Profile = { name: name.value, baseUrl: base.url, apiKeyHeader: header.value, recvWindow: profile.recvWindow, signBody: profile.signBody };
+  const clean: Profile = { name: name.value, baseUrl: base.url, apiKeyHeader: header.value, recvWindow: profile.recvWindow, signBody: profile.signBody, ...readOnlyField(profile.readOnly) };
   const config = await loadProfiles(folder);
   const index = config.profiles.findIndex((p) => p.name === clean.name);
   if (index >= 0) config.profiles[index] = clean;

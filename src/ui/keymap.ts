@@ -2,7 +2,11 @@
 // from it, so help never drifts from behaviour.
 import type { Key } from 'ink';
 
-export type ScreenId = 'global' | 'welcome' | 'credentials' | 'profiles' | 'picker' | 'keys' | 'keysEmpty' | 'keysError' | 'keysRetry' | 'keysFilter' | 'keyDetail' | 'createKey' | 'review' | 'reviewSending' | 'reviewUnknown' | 'reviewRejected' | 'secret' | 'secretConfirm' | 'transferFilter' | 'transfers' | 'transferDetail' | 'export' | 'transfersEmpty' | 'transfersError' | 'transfersRetry' | 'transferPrompt' | 'transfersFilterLine' | 'transferDetailScroll' | 'exportRunning' | 'exportDone' | 'exportFailed' | 'exportRetry' | 'keyAudit';
+export type ScreenId = 'global' | 'welcome' | 'credentials' | 'profiles' | 'picker' | 'keys' | 'keysEmpty' | 'keysError' | 'keysRetry' | 'keysFilter' | 'keyDetail' | 'createKey' | 'review' | 'reviewSending' | 'reviewUnknown' | 'reviewRejected' | 'secret' | 'secretConfirm' | 'transferFilter' | 'transfers' | 'transferDetail' | 'export' | 'transfersEmpty' | 'transfersError' | 'transfersRetry' | 'transferPrompt' | 'transfersFilterLine' | 'transferDetailScroll' | 'exportRunning' | 'exportDone' | 'exportFailed' | 'exportRetry' | 'keyAudit'
+  // The key list of a read-only target: the keys and keysEmpty tables without the way to a new key (derived below).
+  | ReadOnlyScreenId;
+
+type ReadOnlyScreenId = 'keysReadOnly' | 'keysEmptyReadOnly';
 
 export interface Binding {
   command: string;
@@ -21,7 +25,7 @@ const global: Binding[] = [
   { command: 'interrupt', keys: ['ctrl+c'], description: 'Quit at once, from anywhere' },
 ];
 
-export const KEYMAP: Record<ScreenId, Binding[]> = {
+const TABLES: Record<Exclude<ScreenId, ReadOnlyScreenId>, Binding[]> = {
   global,
   welcome: [
     { command: 'up', keys: ['up'], description: 'Previous choice' },
@@ -220,6 +224,19 @@ export const KEYMAP: Record<ScreenId, Binding[]> = {
   ],
 };
 
+/** A read-only key list: n stays bound, only to say why nothing opens, and is not offered in the footer. */
+function withoutCreating(bindings: Binding[]): Binding[] {
+  return bindings.map((b) =>
+    b.command === 'create' ? { command: 'createDisabled', keys: b.keys, description: 'Creating keys is disabled (read-only): n says why, opens nothing' } : b,
+  );
+}
+
+export const KEYMAP: Record<ScreenId, Binding[]> = {
+  ...TABLES,
+  keysReadOnly: withoutCreating(TABLES.keys),
+  keysEmptyReadOnly: withoutCreating(TABLES.keysEmpty),
+};
+
 export const SCREEN_TITLES: Record<ScreenId, string> = {
   global: 'Everywhere',
   welcome: 'Welcome',
@@ -228,6 +245,8 @@ export const SCREEN_TITLES: Record<ScreenId, string> = {
   picker: 'Choose a sub-account',
   keys: 'API keys',
   keysEmpty: 'API keys (none yet)',
+  keysReadOnly: 'API keys (read-only)',
+  keysEmptyReadOnly: 'API keys (none yet, read-only)',
   keysError: 'API keys (could not be loaded)',
   keysRetry: 'API keys (could not be loaded)',
   keysFilter: 'API keys: filter',

@@ -27,14 +27,20 @@ const NO_API: BrokerApi = {
 };
 const NO_EXPORT: TransferExporter = { run: notConnected };
 
+/** A read-only run says so on the welcome screens too, before any target is open. */
+function readOnlyRun(switcher: TargetSwitcher): { readOnly?: string } {
+  const why = switcher.runReadOnly?.();
+  return why ? { readOnly: why } : {};
+}
+
 /** The console for the switcher's current target; a new target mounts a fresh console (nothing carries over). */
 export function ConsoleRoot({ switcher, theme, copy, onExit, now = Date.now }: { switcher: TargetSwitcher; theme: Theme; copy: CopyToClipboard; onExit: (code: number) => void; now?: () => number }) {
   const target = useSyncExternalStore(switcher.subscribe, switcher.current);
   const services = useMemo<ConsoleServices>(
     () =>
       target
-        ? { api: target.api, mode: target.mode, target: target.host, profile: target.profile, credentialSource: target.credentialSource, exchanges: target.exchanges, recent: target.recent, discovered: target.discovered, suggestions: target.suggestions, copy, exporter: target.exporter, theme, now: target.now ?? now, switcher, ...(target.audit ? { audit: target.audit } : {}) }
-        : { api: NO_API, mode: 'setup', target: '', profile: 'no profile', credentialSource: 'none yet', exchanges: createExchangeLog(), recent: memoryRecentSubAccounts(), discovered: memoryDiscoveredSubAccounts(), suggestions: [], copy, exporter: NO_EXPORT, theme, now, switcher },
+        ? { api: target.api, mode: target.mode, target: target.host, profile: target.profile, credentialSource: target.credentialSource, exchanges: target.exchanges, recent: target.recent, discovered: target.discovered, suggestions: target.suggestions, copy, exporter: target.exporter, theme, now: target.now ?? now, switcher, ...(target.audit ? { audit: target.audit } : {}), ...(target.readOnly ? { readOnly: target.readOnly } : {}) }
+        : { api: NO_API, mode: 'setup', target: '', profile: 'no profile', credentialSource: 'none yet', exchanges: createExchangeLog(), recent: memoryRecentSubAccounts(), discovered: memoryDiscoveredSubAccounts(), suggestions: [], copy, exporter: NO_EXPORT, theme, now, switcher, ...readOnlyRun(switcher) },
     [target, switcher, theme, copy, now],
   );
   return <App key={target?.id ?? 0} services={services} onExit={onExit} initialRoute={target ? undefined : { screen: 'welcome' }} />;

@@ -32,6 +32,9 @@ export interface ConsoleServices {
   /** The console's "now" (relative spans such as 7d, "blank: now"): the real clock, or the pinned demo's
    *  (`--demo-clock`), which the run takes from its target. */
   now: () => number;
+  /** Set when nothing may be changed (a read-only profile, --read-only): why, in one line. The header says
+   *  READ-ONLY and the ways to a new key are refused; the api refuses to create as well. */
+  readOnly?: string;
   /** Appends each create attempt that was sent to the audit trail (best effort, never rejects); absent: not recorded. */
   audit?: AuditRecorder;
   /** Changes the target (profiles, demo, session credentials); absent in tests that do not need it. */

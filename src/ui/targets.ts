@@ -26,6 +26,8 @@ export interface ConsoleTarget {
   exchanges: ExchangeLog;
   /** Records create attempts in the audit trail (the config folder's audit.jsonl). */
   audit?: AuditRecorder;
+  /** Set when the target is read-only (a read-only profile, --read-only): why creating is disabled, in one line. */
+  readOnly?: string;
   /** The target's "now" when it is not the real clock (the pinned demo); the console's services.now follows it. */
   now?: () => number;
 }
@@ -34,6 +36,8 @@ export interface ProfileSummary {
   name: string;
   baseUrl: string;
   isDefault: boolean;
+  /** Saved with `profile add --read-only`. */
+  readOnly?: boolean;
 }
 
 export type CredentialField = 'name' | 'baseUrl' | 'apiKey' | 'secretKey' | 'apiKeyHeader';
@@ -73,4 +77,6 @@ export interface TargetSwitcher {
   addProfile(input: NewProfileInput): Promise<CheckOutcome>;
   /** Checks the credentials, then uses them for this session only: kept in memory, never written. */
   useForSession(input: CredentialsInput, profile?: string): Promise<CheckOutcome>;
+  /** Set when the whole run is read-only (--read-only, BROKER_READ_ONLY): why; shown before any target is open too. */
+  runReadOnly?(): string | undefined;
 }

@@ -8,12 +8,13 @@ export interface Theme {
   warn: string | undefined;
   demoBadge: { color: string | undefined; backgroundColor: string | undefined };
   liveBadge: { color: string | undefined; backgroundColor: string | undefined };
+  readOnlyBadge: { color: string | undefined; backgroundColor: string | undefined };
 }
 
 export function makeTheme(noColor: boolean): Theme {
   if (noColor) {
     const none = { color: undefined, backgroundColor: undefined };
-    return { color: false, accent: undefined, muted: undefined, error: undefined, ok: undefined, warn: undefined, demoBadge: none, liveBadge: none };
+    return { color: false, accent: undefined, muted: undefined, error: undefined, ok: undefined, warn: undefined, demoBadge: none, liveBadge: none, readOnlyBadge: none };
   }
   return {
     color: true,
@@ -24,6 +25,7 @@ export function makeTheme(noColor: boolean): Theme {
     warn: 'yellow',
     demoBadge: { color: 'black', backgroundColor: 'yellow' },
     liveBadge: { color: 'white', backgroundColor: 'red' },
+    readOnlyBadge: { color: 'black', backgroundColor: 'green' },
   };
 }
 

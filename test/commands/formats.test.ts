@@ -146,15 +146,16 @@ describe('profile list', () => {
     ['apiKeyHeader', 'string'],
     ['recvWindow', 'number'],
     ['signBody', 'boolean'],
+    ['readOnly', 'boolean'],
     ['apiKey', 'string'],
     ['secret', 'string'],
     ['secretNote', 'string'],
   ];
 
-  it('--format json: an array of {name, default, baseUrl, apiKeyHeader, recvWindow, signBody, apiKey, secret, secretNote}; csv has the same columns', async () => {
+  it('--format json: an array of {name, default, baseUrl, apiKeyHeader, recvWindow, signBody, readOnly, apiKey, secret, secretNote}; csv has the same columns', async () => {
     const config = join(home, 'profiles-config');
     await saveProfile(config, { name: 'prod', baseUrl: 'https://api.example.com', apiKeyHeader: 'X-MEXC-APIKEY', recvWindow: 5000, signBody: true });
-    await saveProfile(config, { name: 'lab', baseUrl: 'http://127.0.0.1:9', apiKeyHeader: 'X-Other', recvWindow: 9000, signBody: false });
+    await saveProfile(config, { name: 'lab', baseUrl: 'http://127.0.0.1:9', apiKeyHeader: 'X-Other', recvWindow: 9000, signBody: false, readOnly: true });
     // Environment credentials: the list says so and never opens the keychain.
     const env = { BROKER_API_KEY: 'mx0venvironmentkey', BROKER_API_SECRET: 'x' };
     const noKeychain = () => Promise.reject(new Error('the keychain was opened'));
@@ -162,6 +163,7 @@ describe('profile list', () => {
     expect(await runProfileList({ format: 'json' }, json.ctx)).toBe(EXIT.ok);
     const listed = JSON.parse(json.out.text()) as Record<string, unknown>[];
     expect(listed.map(shape)).toEqual([PROFILE_SHAPE, PROFILE_SHAPE]);
+    expect(listed[0]?.readOnly).toBe(false);
     expect(listed[1]).toEqual({
       name: 'lab',
       default: false,
@@ -169,6 +171,7 @@ describe('profile list', () => {
       apiKeyHeader: 'X-Other',
       recvWindow: 9000,
       signBody: false,
+      readOnly: true,
       apiKey: 'mx0v…tkey',
       secret: 'environment',
       secretNote: 'environment (BROKER_API_KEY/SECRET set)',

@@ -180,7 +180,7 @@ describe.skipIf(!availability.ok)('profiles with the real keychain', () => {
     let t = ctxFor();
     expect(await runProfileList({}, t.ctx)).toBe(0);
     const line = t.out.text().split('\n').find((l) => l.includes(n)) ?? '';
-    expect(line).toMatch(new RegExp(`^\\*\\s+${n}\\s+${sandboxA.baseUrl.replace(/[.]/g, '\\.')}\\s+\\S+…\\S+\\s+keychain$`));
+    expect(line).toMatch(new RegExp(`^\\*\\s+${n}\\s+full\\s+${sandboxA.baseUrl.replace(/[.]/g, '\\.')}\\s+\\S+…\\S+\\s+keychain$`));
     expect(t.out.text()).not.toContain(sandboxA.secretKey);
 
     // A command through the profile (no environment credentials): the default profile's keychain secret.
@@ -251,6 +251,68 @@ describe.skipIf(!availability.ok)('profiles with the real keychain', () => {
     expect(await runProfileList({}, t.ctx)).toBe(0);
     expect(t.out.text()).toContain('environment (BROKER_API_KEY/SECRET set)');
     expect(t.out.text()).toContain('mx0v…tkey');
+  });
+
+  it('add --read-only: saved read-only, listed so in every format; keys create through it exits 2 and sends no create', async () => {
+    const [ro, rw] = [name('ro'), name('rw')];
+    const added = await addVia(ro, sandboxA, { readOnly: true });
+    expect(added.code).toBe(0);
+    expect(added.out).toContain(`added profile ${ro} (default, read-only): ${sandboxA.baseUrl}`);
+    expect((await addVia(rw, sandboxA)).code).toBe(0);
+    const saved = JSON.parse(readFileSync(profilesPath(join(home, 'config')), 'utf8')) as { profiles: Record<string, unknown>[] };
+    expect(saved.profiles.find((p) => p.name === ro)?.readOnly).toBe(true);
+    // A profile that is not read-only is written as older versions wrote it (no readOnly field).
+    expect(saved.profiles.find((p) => p.name === rw)).not.toHaveProperty('readOnly');
+    expect((await loadProfiles(join(home, 'config'))).profiles.map((p) => [p.name, p.readOnly === true])).toEqual([
+      [ro, true],
+      [rw, false],
+    ]);
+
+    let t = ctxFor();
+    expect(await runProfileList({ json: true }, t.ctx)).toBe(0);
+    expect((JSON.parse(t.out.text()) as { name: string; readOnly: boolean }[]).map((p) => [p.name, p.readOnly])).toEqual([
+      [ro, true],
+      [rw, false],
+    ]);
+    t = ctxFor();
+    expect(await runProfileList({}, t.ctx)).toBe(0);
+    expect(t.out.text()).toMatch(new RegExp(`^\\*\\s+${ro}\\s+read-only\\s`, 'm'));
+    expect(t.out.text()).toMatch(new RegExp(`^\\s+${rw}\\s+full\\s`, 'm'));
+    t = ctxFor();
+    expect(await runProfileList({ format: 'csv' }, t.ctx)).toBe(0);
+    expect(t.out.text()).toContain(`${ro},true,${sandboxA.baseUrl},X-MEXC-APIKEY,5000,true,true,`);
+
+    // Through the read-only profile (the default): listing works, creating is refused before anything is sent.
+    const before = sandboxA.requests().length;
+    t = ctxFor();
+    expect(await runKeysList({ sub: sub(sandboxA) }, t.ctx)).toBe(0);
+    t = ctxFor();
+    expect(await runKeysCreate({ sub: sub(sandboxA), permissions: 'SPOT_ACCOUNT_READ', note: 'never' }, t.ctx)).toBe(2);
+    expect(t.err.text()).toBe(`error: create key was not sent: read-only profile '${ro}': creating keys is disabled\n`);
+    expect(sandboxA.requests().slice(before).map((r) => r.method)).toEqual(['GET']);
+    // Environment credentials borrowing its settings (--profile) are read-only too.
+    t = ctxFor({ profile: ro }, undefined, { BROKER_API_KEY: sandboxA.apiKey, BROKER_API_SECRET: sandboxA.secretKey });
+    expect(await runKeysCreate({ sub: sub(sandboxA), permissions: 'SPOT_ACCOUNT_READ', note: 'never' }, t.ctx)).toBe(2);
+    // The other profile creates.
+    t = ctxFor({ profile: rw });
+    expect(await runKeysCreate({ sub: sub(sandboxA), permissions: 'SPOT_ACCOUNT_READ', note: 'allowed', json: true }, t.ctx)).toBe(0);
+    expect(sandboxA.requests().slice(before).filter((r) => r.method === 'POST')).toHaveLength(1);
+
+    // Added again without --read-only: the setting is replaced, as every setting of an add is.
+    expect((await addVia(ro, sandboxA)).code).toBe(0);
+    expect((await loadProfiles(join(home, 'config'))).profiles.find((p) => p.name === ro)?.readOnly).toBeUndefined();
+  });
+
+  it('the binary: `profile add NAME --read-only` saves it read-only', async () => {
+    const n = name('robin');
+    const config = join(home, 'config');
+    const r = await runCli(['profile', 'add', n, '--base-url', sandboxA.baseUrl, '--read-only'], { ...busEnv(), BROKER_CONSOLE_HOME: config }, { input: `${sandboxA.apiKey}\n${sandboxA.secretKey}\n` });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect((await loadProfiles(config)).profiles).toMatchObject([{ name: n, readOnly: true }]);
+    const created = await runCli(['keys', 'create', '--sub', sub(sandboxA), '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'x'], { ...busEnv(), BROKER_CONSOLE_HOME: config });
+    expect(created.code).toBe(2);
+    expect(created.stderr).toBe(`error: create key was not sent: read-only profile '${n}': creating keys is disabled\n`);
   });
 
   it('a secret with spaces, quotes and non-ASCII round-trips through add and signs correctly', async () => {

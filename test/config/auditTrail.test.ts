@@ -9,7 +9,9 @@ import type { NewKeyRequest } from '../../src/api/types';
 import { createConsoleTargets } from '../../src/commands/consoleTargets';
 import { AUDIT_FILE, appendAudit, auditEntry, createAuditRecorder, readAuditTrail } from '../../src/config/auditTrail';
 import { startConsole, type TestConsole } from '../ui/harness';
-import { reachReview } from '../ui/flows';
+import { fillCreateForm, reachReview } from '../ui/flows';
+import { runKeysCreate } from '../../src/commands/keysCreate';
+import { testContext } from '../commands/helpers';
 
 const request: NewKeyRequest = { subAccount: 'desk1', permissions: ['SPOT_ACCOUNT_READ'], ips: ['192.0.2.1'], note: 'n' };
 const target = { profile: 'ops', host: 'api.example.com' };
@@ -98,6 +100,50 @@ describe('the file', () => {
   });
 });
 
+describe('reading back for the keys screen', () => {
+  it('recentFor: the last entries of that sub-account on this host, newest first; subscribers hear of each line', async () => {
+    const folder = tempFolder();
+    const here = createAuditRecorder(folder, target);
+    const elsewhere = createAuditRecorder(folder, { profile: 'ops', host: 'other.example.com' });
+    let heard = 0;
+    const stop = here.subscribe(() => (heard += 1));
+    for (const note of ['one', 'two', 'three', 'four']) await here({ ...request, note }, { created });
+    await here({ ...request, subAccount: 'desk2', note: 'other sub' }, { created });
+    await elsewhere({ ...request, note: 'other host' }, { created });
+    // Not sent: no line, so nothing to hear.
+    await here(request, { error: new BrokerError({ kind: 'network', operation: 'create key', stage: 'connect' }) });
+    expect(heard).toBe(5);
+    stop();
+    await here({ ...request, note: 'five' }, { created });
+    expect(heard).toBe(5);
+    expect((await here.recentFor('desk1', 3)).map((e) => e.note)).toEqual(['five', 'four', 'three']);
+    expect((await here.recentFor('desk1', 10)).map((e) => e.note)).toEqual(['five', 'four', 'three', 'two', 'one']);
+    expect(await here.recentFor('desk1', 0)).toEqual([]);
+    expect((await elsewhere.recentFor('desk1', 3)).map((e) => e.note)).toEqual(['other host']);
+    expect(await here.recentFor('nobody', 3)).toEqual([]);
+  });
+
+  it('recentFor: no file or an unreadable one is no entries, never an error', async () => {
+    const folder = tempFolder();
+    expect(await createAuditRecorder(folder, target).recentFor('desk1', 3)).toEqual([]);
+    writeFileSync(join(folder, 'file'), '');
+    expect(await createAuditRecorder(join(folder, 'file'), target).recentFor('desk1', 3)).toEqual([]);
+  });
+
+  it('the pinned demo (--demo-clock) writes its entries at the pinned moment', async () => {
+    const folder = tempFolder();
+    const pinned = Date.parse('2026-11-21T09:30:00Z');
+    const targets = createConsoleTargets({ folder, exportFolder: folder, demoClockMs: pinned });
+    try {
+      await targets.openDemo();
+      await targets.current()!.audit!(request, { created });
+      expect((await readAuditTrail(folder)).entries.map((e) => e.time)).toEqual(['2026-11-21T09:30:00.000Z']);
+    } finally {
+      await targets.close();
+    }
+  });
+});
+
 describe('the console records too', () => {
   it('a key created from the console leaves a created line (shortened key, no secret)', async () => {
     const folder = tempFolder();
@@ -150,6 +196,47 @@ describe('the console records too', () => {
       expect((await readAuditTrail(folder)).entries).toMatchObject([{ profile: 'demo', host: current.host, outcome: 'created' }]);
     } finally {
       await targets.close();
+    }
+  });
+});
+
+describe('never a secret', () => {
+  it('after keys created in the console and by `keys create`, no created secret, no whole key and not the master secret is in audit.jsonl', async () => {
+    const folder = tempFolder();
+    c = await startConsole({ audit: createAuditRecorder(folder, { profile: 'demo', host: 'sandbox' }) });
+    const name = c.sandbox.subAccounts[0]!;
+    const made: { apiKey: string; secretKey: string }[] = [];
+    for (let i = 0; i < 3; i++) {
+      if (i === 0) await reachReview(c, name, { toggle: [0], note: `console ${i}` });
+      else {
+        await c.press('n');
+        await c.waitForText(`New API key for ${name}`);
+        await fillCreateForm(c, { toggle: [0], note: `console ${i}` });
+        await c.press('enter');
+        await c.waitForText('Review: this is exactly what will be sent');
+      }
+      await c.press('enter');
+      await c.waitForScreen('secret');
+      const top = c.navState()!.stack.at(-1)!.route;
+      if (top.screen !== 'secret') throw new Error('expected the secret screen');
+      made.push(top.created);
+      await c.press('enter');
+      await c.press('y');
+      await c.waitForScreen('keys');
+    }
+    for (let i = 0; i < 3; i++) {
+      const t = testContext(c.sandbox, { configFolder: folder });
+      expect(await runKeysCreate({ sub: name, permissions: 'SPOT_ACCOUNT_READ', note: `command ${i}`, json: true }, t.ctx)).toBe(0);
+      made.push(JSON.parse(t.out.text()) as { apiKey: string; secretKey: string });
+    }
+    await c.waitFor(() => readFileSync(join(folder, AUDIT_FILE), 'utf8').trimEnd().split('\n').length === 6, 'six audit lines');
+    const { entries } = await readAuditTrail(folder);
+    expect(entries.map((e) => [e.note, e.outcome, e.apiKey])).toEqual(made.map((k, i) => [i < 3 ? `console ${i}` : `command ${i - 3}`, 'created', `${k.apiKey.slice(0, 4)}…${k.apiKey.slice(-4)}`]));
+    const bytes = readFileSync(join(folder, AUDIT_FILE));
+    expect(new Set(made.map((k) => k.secretKey)).size).toBe(6);
+    for (const secret of [...made.map((k) => k.secretKey), ...made.map((k) => k.apiKey), c.sandbox.secretKey]) {
+      expect(secret.length).toBeGreaterThan(8);
+      expect(bytes.includes(Buffer.from(secret)), secret).toBe(false);
     }
   });
 });

@@ -111,6 +111,20 @@ describe('profiles.json', () => {
     expect(await loadProfiles(folder)).toEqual({ profiles: [profile('a')] });
   });
 
+  it('readOnly: absent in older files (not read-only), kept when true, written only when true', async () => {
+    await saveProfile(folder, profile('a'));
+    writeFileSync(profilesPath(folder), JSON.stringify({ profiles: [{ name: 'old', baseUrl: 'https://x.example' }, { name: 'ro', baseUrl: 'https://x.example', readOnly: true }, { name: 'rw', baseUrl: 'https://x.example', readOnly: false }] }));
+    const loaded = (await loadProfiles(folder)).profiles;
+    expect(loaded.map((p) => [p.name, p.readOnly])).toEqual([
+      ['old', undefined],
+      ['ro', true],
+      ['rw', undefined],
+    ]);
+    await saveProfile(folder, { ...loaded[2]!, name: 'rw2' });
+    const text = readFileSync(profilesPath(folder), 'utf8');
+    expect((JSON.parse(text) as { profiles: Record<string, unknown>[] }).profiles.map((p) => p.readOnly)).toEqual([undefined, true, undefined, undefined]);
+  });
+
   it('fills missing optional settings with the defaults', async () => {
     await saveProfile(folder, profile('a'));
     writeFileSync(profilesPath(folder), JSON.stringify({ profiles: [{ name: 'a', baseUrl: 'https://x.example' }] }));
@@ -125,6 +139,7 @@ describe('profiles.json', () => {
     ['{"profiles": [{"name": "a", "baseUrl": "javascript:x"}]}', /is damaged \(profiles\[0\]\.baseUrl: must be an http\(s\) URL/],
     ['{"profiles": [{"name": "a", "baseUrl": "https://x", "recvWindow": 1.5}]}', /profiles\[0\]\.recvWindow: must be a whole number/],
     ['{"profiles": [{"name": "a", "baseUrl": "https://x"}, {"name": "a", "baseUrl": "https://y"}]}', /profile 'a' appears twice/],
+    ['{"profiles": [{"name": "a", "baseUrl": "https://x", "readOnly": "yes"}]}', /profiles\[0\]\.readOnly: must be true or false/],
   ])('a damaged file (%s) is a clear error naming the file', async (text, message) => {
     await saveProfile(folder, profile('a'));
     writeFileSync(profilesPath(folder), text);

@@ -10,6 +10,7 @@ import { renderInTerminal } from './terminal';
 import { afterRender } from '../../src/terminal/keyStream';
 import { displayWidth } from '../../src/terminal/text';
 import { createBrokerApi } from '../../src/api/operations';
+import { readOnlyApi } from '../../src/api/readOnly';
 import type { BrokerApi } from '../../src/api/contract';
 import { type DiscoveredSubAccount, type DiscoveredSubAccounts, memoryDiscoveredSubAccounts } from '../../src/config/discoveredSubAccounts';
 import { memoryRecentSubAccounts, type RecentSubAccounts } from '../../src/config/recentSubAccounts';
@@ -62,6 +63,8 @@ export interface ConsoleOptions {
   initialRoute?: Route;
   /** The audit trail's recorder (services.audit); absent: not recorded. */
   audit?: AuditRecorder;
+  /** A read-only target: why creating is disabled (services.readOnly); its api refuses to create, as consoleTargets wires it. */
+  readOnly?: string;
 }
 
 export interface TestConsole {
@@ -109,13 +112,14 @@ export async function startConsole(options: ConsoleOptions = {}): Promise<TestCo
   const sandbox = options.sharedSandbox ?? (await startSandbox({ seed: 1, ...options.sandbox }));
   const exchanges = createExchangeLog();
   // A short backoff keeps retry tests quick; everything else is the client as shipped.
-  const api = createBrokerApi({
+  const client = createBrokerApi({
     baseUrl: sandbox.baseUrl,
     apiKey: sandbox.apiKey,
     secretKey: sandbox.secretKey,
     retryBaseDelayMs: 5,
     onExchange: exchanges.record,
   });
+  const api = options.readOnly ? readOnlyApi(client, options.readOnly) : client;
   const exportDir = await mkdtemp(join(tmpdir(), 'broker-console-ui-'));
   const recent = memoryRecentSubAccounts(options.recent ?? []);
   const discovered = memoryDiscoveredSubAccounts(options.discovered ?? []);
@@ -139,6 +143,7 @@ export async function startConsole(options: ConsoleOptions = {}): Promise<TestCo
     now: Date.now,
     ...(options.switcher ? { switcher: options.switcher } : {}),
     ...(options.audit ? { audit: options.audit } : {}),
+    ...(options.readOnly ? { readOnly: options.readOnly } : {}),
   };
 
   let nav: NavigationState | undefined;

@@ -4,20 +4,24 @@ import { useServices } from '../services';
 import { displayWidth, fit, fitEnd, sanitize } from '../text';
 
 const NAME = 'broker-console ';
+const READ_ONLY = ' READ-ONLY ';
 
 /**
- * First line: name, DEMO/LIVE badge, the host, and where the operator is (the end of the trail when it is
+ * First line: name, DEMO/LIVE badge (and READ-ONLY for a read-only target), the host, and where the operator is (the end of the trail when it is
  * long). Always exactly one line of `width` cells: the name goes first when room is short, then the host is cut.
  * The host and the breadcrumbs (a sub-account name) are outside text.
  */
 export function Header({ crumbs, width }: { crumbs: string[]; width: number }) {
-  const { mode, target, theme } = useServices();
+  const { mode, target, theme, readOnly } = useServices();
   const badge = mode === 'demo' ? ' DEMO ' : mode === 'setup' ? ' SETUP ' : ' LIVE ';
   const badgeStyle = mode === 'live' ? theme.liveBadge : theme.demoBadge;
+  // A read-only target says so beside the mode, at every width (the trail and the host give way first).
+  const lock = readOnly ? READ_ONLY : '';
+  const badges = displayWidth(badge) + (lock ? lock.length + 1 : 0);
   const trail = sanitize(crumbs.join(' › '));
   const host = mode === 'live' ? sanitize(target) : '';
-  const showName = width - displayWidth(badge) - (host ? Math.min(displayWidth(host), 15) + 1 : 0) - 1 >= NAME.length + 12;
-  const fixed = (showName ? NAME.length : 0) + displayWidth(badge) + 1;
+  const showName = width - badges - (host ? Math.min(displayWidth(host), 15) + 1 : 0) - 1 >= NAME.length + 12;
+  const fixed = (showName ? NAME.length : 0) + badges + 1;
   // The host keeps up to half of what is left; the trail gets the rest.
   const hostRoom = host ? Math.min(displayWidth(host), Math.max(0, Math.floor((width - fixed) / 2) - 1)) : 0;
   const trailRoom = Math.max(0, width - fixed - (hostRoom > 0 ? hostRoom + 1 : 0));
@@ -28,6 +32,14 @@ export function Header({ crumbs, width }: { crumbs: string[]; width: number }) {
         <Text bold color={badgeStyle.color} backgroundColor={badgeStyle.backgroundColor} inverse={!theme.color}>
           {badge}
         </Text>
+        {lock ? (
+          <Text>
+            {' '}
+            <Text bold color={theme.readOnlyBadge.color} backgroundColor={theme.readOnlyBadge.backgroundColor} inverse={!theme.color}>
+              {lock}
+            </Text>
+          </Text>
+        ) : null}
         {hostRoom > 0 ? <Text> {fit(host, hostRoom).trimEnd()}</Text> : null}
         <Text> </Text>
         <Text color={theme.accent}>{fitEnd(trail, trailRoom).trimEnd()}</Text>

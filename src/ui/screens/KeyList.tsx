@@ -5,6 +5,7 @@ import { Box, Text } from 'ink';
 import type { SubAccountKey } from '../../api/types';
 import { errorLines } from '../components/ErrorLine';
 import { FieldList } from '../components/FieldList';
+import { RECENT_ATTEMPTS, RecentAttempts, recentAttemptsHeight } from '../components/RecentAttempts';
 import { Spinner } from '../components/Spinner';
 import { WindowedTable, type TableColumn } from '../components/WindowedTable';
 import { commandFor, type ScreenId } from '../keymap';
@@ -14,6 +15,7 @@ import { useListCursor } from '../hooks/useListCursor';
 import { FilterLine, useRowFilter } from '../hooks/useRowFilter';
 import { errorLine, retryable } from '../hooks/useResource';
 import { isUnknownSubAccount, useSubAccountKeys } from '../hooks/useSubAccountKeys';
+import { useRecentAttempts } from '../hooks/useRecentAttempts';
 import { useNavigate } from '../navigation';
 import { useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
@@ -67,7 +69,7 @@ function share(total: number, weights: number[]): number[] {
 }
 
 export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAccount: string; highlightApiKey?: string; refreshToken?: number }) {
-  const { copy, theme } = useServices();
+  const { copy, theme, readOnly } = useServices();
   const { active, width, height } = useScreenFrame();
   const navigate = useNavigate();
   const keys = useSubAccountKeys(subAccount, refreshToken);
@@ -83,14 +85,24 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
   const failed = keys.status === 'error';
   const canRetry = failed && retryable(keys.error);
   // The key table in force says what the footer offers and what the keys do: the same table for both.
-  const mode: ScreenId = detail ? 'keyDetail' : filter.editing ? 'keysFilter' : failed && allRows.length === 0 ? (canRetry ? 'keysRetry' : 'keysError') : keys.status === 'ready' && allRows.length === 0 ? 'keysEmpty' : 'keys';
+  const listMode: ScreenId = detail ? 'keyDetail' : filter.editing ? 'keysFilter' : failed && allRows.length === 0 ? (canRetry ? 'keysRetry' : 'keysError') : keys.status === 'ready' && allRows.length === 0 ? 'keysEmpty' : 'keys';
+  // A read-only target: the same tables without the way to a new key.
+  const mode: ScreenId = readOnly && listMode === 'keys' ? 'keysReadOnly' : readOnly && listMode === 'keysEmpty' ? 'keysEmptyReadOnly' : listMode;
   useScreenMode(mode);
   const missing = failed && isUnknownSubAccount(keys.error);
   const errorText = failed ? `${errorLine(keys.error)}${missing ? ' — esc goes back to choose another' : ''}` : '';
   const error = failed ? errorLines(errorText, width, canRetry ? 'r' : undefined, Math.max(1, height - (rows.length > 0 ? 4 : 2))) : [];
   const statusLines = Math.max(1, error.length);
   const filterLines = filter.shown ? 1 : 0;
-  const tableRoom = Math.max(1, height - 2 - statusLines - filterLines);
+  // The last create attempts (audit trail) take only what the table can spare: it keeps room for its header and
+  // up to 6 rows (all of them when fewer), so at 40x12 a list of 6 keys shows no block.
+  const attempts = useRecentAttempts(subAccount, RECENT_ATTEMPTS);
+  const listNeeds = keys.status === 'ready' && allRows.length === 0 ? 3 : 1 + Math.min(rows.length, 6);
+  const spare = height - 1 - statusLines - filterLines - listNeeds;
+  const attemptLines = keys.status === 'loading' ? 0 : recentAttemptsHeight(attempts.length, spare);
+  // A blank line sets the block apart when there is room for it.
+  const attemptGap = attemptLines > 0 && spare > attemptLines ? 1 : 0;
+  const tableRoom = Math.max(1, height - 2 - statusLines - filterLines - attemptLines - attemptGap);
   const list = useListCursor(rows.length, tableRoom);
   const selected = rows[list.cursor];
   // The columns (and so each row's line, made once per list) change with the width alone.
@@ -130,7 +142,11 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
         case 'up': list.move('up'); return true;
         case 'down': list.move('down'); return true;
         case 'detail': if (selected) setDetail(true); return true;
-        case 'create': navigate({ type: 'push', route: { screen: 'createKey', subAccount } }); return true;
+        case 'create':
+          if (readOnly) setFlash(sanitize(readOnly));
+          else navigate({ type: 'push', route: { screen: 'createKey', subAccount } });
+          return true;
+        case 'createDisabled': if (readOnly) setFlash(sanitize(readOnly)); return true;
         case 'copy': copyKey(selected); return true;
         case 'refresh': keys.reload(); return true;
         case 'transfers': navigate({ type: 'push', route: { screen: 'transferFilter' } }); return true;
@@ -200,7 +216,7 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
       {keys.status === 'ready' && total === 0 ? (
         <Box flexDirection="column" marginTop={height >= 5 ? 1 : 0}>
           <Text>{fit(`No API keys for ${name} yet.`, width).trimEnd()}</Text>
-          <Text color={theme.muted}>Press n to create one.</Text>
+          <Text color={theme.muted}>{readOnly ? fit('Read-only: creating keys is disabled.', width).trimEnd() : 'Press n to create one.'}</Text>
         </Box>
       ) : rows.length > 0 ? (
         <WindowedTable
@@ -213,6 +229,11 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
           mark={(k) => k.apiKey === highlightApiKey}
           highlight={filter.text}
         />
+      ) : null}
+      {attemptLines > 0 ? (
+        <Box marginTop={attemptGap}>
+          <RecentAttempts entries={attempts} width={width} height={attemptLines} />
+        </Box>
       ) : null}
     </Box>
   );

@@ -88,7 +88,7 @@ export function ProfileSwitcher() {
         const here = at === list.cursor;
         const name = entry === 'demo' ? 'demo' : entry.name;
         const now = name === currentProfile ? '  ← now' : '';
-        const detail = entry === 'demo' ? 'embedded sandbox, seeded data' : `${sanitize(entry.baseUrl)}${entry.isDefault ? '  (default)' : ''}`;
+        const detail = entry === 'demo' ? 'embedded sandbox, seeded data' : `${sanitize(entry.baseUrl)}${entry.isDefault ? '  (default)' : ''}${entry.readOnly ? '  (read-only)' : ''}`;
         const detailRoom = Math.max(0, width - 2 - nameWidth - 1 - now.length);
         return (
           <Text key={`${at}-${name}`} inverse={here}>

@@ -1,0 +1,41 @@
+// The keys screen's last create attempts from the audit trail (newest first): time, outcome, shortened key,
+// note. The trail is a file anyone could edit: every value is outside text, sanitised and fitted.
+import React from 'react';
+import { Box, Text } from 'ink';
+import type { AuditEntry } from '../../config/auditTrail';
+import { useServices } from '../services';
+import { cell, displayWidth, fit, localTime } from '../text';
+
+/** At most this many attempts are shown. */
+export const RECENT_ATTEMPTS = 3;
+const TITLE = 'Recent create attempts (audit trail)';
+
+/** Lines the block takes with `spare` lines left under the table: a title and one per entry, or none when not one entry fits. */
+export function recentAttemptsHeight(entries: number, spare: number): number {
+  const lines = Math.min(Math.min(entries, RECENT_ATTEMPTS) + 1, spare);
+  return entries > 0 && lines >= 2 ? lines : 0;
+}
+
+/** One entry's line of exactly `width` cells (a narrow window drops the year from the time). */
+export function attemptLine(entry: AuditEntry, width: number): string {
+  const when = localTime(Date.parse(entry.time));
+  const time = width >= 60 ? when : when.slice(5);
+  const key = entry.apiKey ?? (entry.code !== undefined ? `code ${entry.code}` : '-');
+  const head = `  ${cell(time, time.length)} ${cell(entry.outcome, 7)} ${cell(key, 11)} `;
+  return fit(`${head}${cell(entry.note, Math.max(1, width - displayWidth(head)))}`, width);
+}
+
+export function RecentAttempts({ entries, width, height }: { entries: readonly AuditEntry[]; width: number; height: number }) {
+  const { theme } = useServices();
+  if (height < 2) return null;
+  return (
+    <Box flexDirection="column" width={width}>
+      <Text color={theme.muted}>{fit(TITLE, width).trimEnd()}</Text>
+      {entries.slice(0, Math.min(RECENT_ATTEMPTS, height - 1)).map((entry, i) => (
+        <Text key={i} color={entry.outcome === 'created' ? undefined : theme.warn}>
+          {attemptLine(entry, width).trimEnd()}
+        </Text>
+      ))}
+    </Box>
+  );
+}

@@ -1,0 +1,235 @@
+// A read-only target in the console (issue 12.4): READ-ONLY in the header at every size and without colour,
+// n refused with the reason (from the list and the empty list), not offered in the footer, the create request
+// refused by the client even if the form were reached, and a read-only profile switched to with ctrl+p.
+import './forceColor';
+import React from 'react';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createConsoleTargets, type ConsoleTargets } from '../../src/commands/consoleTargets';
+import { openKeychain } from '../../src/credentials/keychain';
+import { saveProfile } from '../../src/credentials/profiles';
+import { startSandbox } from '../../src/sandbox/server';
+import type { RunningSandbox } from '../../src/sandbox/types';
+import { afterRender } from '../../src/terminal/keyStream';
+import { displayWidth } from '../../src/terminal/text';
+import { footerLine } from '../../src/ui/components/Footer';
+import { footerHints, KEYMAP } from '../../src/ui/keymap';
+import { ConsoleRoot } from '../../src/ui/run';
+import { makeTheme } from '../../src/ui/theme';
+import { probeKeychain, uniqueProfile } from '../credentials/keychainProbe';
+import { fillCreateForm, openKeys, seededAccounts } from './flows';
+import { KEYS, sleep, startConsole, type TestConsole } from './harness';
+import { renderInTerminal } from './terminal';
+
+const REASON = "read-only profile 'ops': creating keys is disabled";
+
+let c: TestConsole | undefined;
+afterEach(async () => {
+  await c?.cleanup();
+  c = undefined;
+});
+
+const posts = (t: TestConsole) => t.requestsOf('POST');
+
+/** No line wider than the terminal, no frame as tall as it. */
+function expectFits(frame: string, columns: number, rows: number): void {
+  const lines = frame.split('\n');
+  for (const line of lines) expect(displayWidth(line), `line: ${line}\n${frame}`).toBeLessThanOrEqual(columns);
+  expect(lines.length, frame).toBeLessThan(rows);
+}
+
+describe('the key tables of a read-only list', () => {
+  it('keep every binding of keys and keysEmpty but creating, which n only explains; the footer never offers n', () => {
+    for (const [plain, readOnly] of [['keys', 'keysReadOnly'], ['keysEmpty', 'keysEmptyReadOnly']] as const) {
+      expect(KEYMAP[readOnly].map((b) => b.command)).toEqual(KEYMAP[plain].map((b) => (b.command === 'create' ? 'createDisabled' : b.command)));
+      const refused = KEYMAP[readOnly].find((b) => b.command === 'createDisabled');
+      expect(refused?.keys).toEqual(['n']);
+      expect(refused?.hint).toBeUndefined();
+      expect(footerHints(plain)).toContain('n new key');
+      expect(footerHints(readOnly)).not.toContain('n new key');
+      for (const width of [40, 80, 200]) expect(footerLine(readOnly, width)).not.toMatch(/\bn new\b/);
+    }
+  });
+});
+
+describe('a read-only console', () => {
+  it('says READ-ONLY beside the mode badge at 40x12 and 80x24, with and without colour; not when it is not read-only', async () => {
+    for (const [columns, rows] of [[40, 12], [80, 24]] as const) {
+      for (const noColor of [false, true]) {
+        c = await startConsole({ readOnly: REASON, mode: 'live', columns, rows, noColor });
+        const header = c.frame().split('\n')[0]!;
+        expect(header).toMatch(/ LIVE {3}READ-ONLY /);
+        expect(displayWidth(header)).toBeLessThanOrEqual(columns);
+        // Without colour the badge is still set apart: reverse video.
+        if (noColor) expect(c.rawFrame().split('\n')[0]).toMatch(/\u001b\[7m(\u001b\[1m)? READ-ONLY /);
+        await c.cleanup();
+      }
+    }
+    c = await startConsole({ mode: 'live', columns: 40, rows: 12 });
+    expect(c.frame()).not.toContain('READ-ONLY');
+  });
+
+  it('n in the key list opens nothing, says why in the status line, and sends nothing; the footer and help do not offer it', async () => {
+    c = await startConsole({ readOnly: REASON });
+    const { busy } = await seededAccounts(c);
+    await openKeys(c, busy);
+    const footer = c.frame().trimEnd().split('\n').at(-1)!;
+    expect(footer).toContain('c copy key');
+    expect(footer).not.toContain('n new key');
+    const before = c.requests().length;
+    await c.press('n');
+    await c.waitForText(REASON);
+    expect(c.navState()!.stack.at(-1)!.route.screen).toBe('keys');
+    expect(c.frame()).not.toContain('New API key');
+    await c.press('?');
+    await c.waitForText('API keys (read-only)');
+    expect(c.frame()).toContain('Creating keys is disabled (read-only)');
+    await c.press('esc');
+    await c.settle(30);
+    expect(c.requests().slice(before)).toEqual([]);
+  });
+
+  it('the empty list says creating is disabled instead of "press n", and n says why', async () => {
+    c = await startConsole({ readOnly: REASON, columns: 40, rows: 12 });
+    const { empty } = await seededAccounts(c);
+    await openKeys(c, empty);
+    expect(c.frame()).toContain('Read-only: creating keys is');
+    expect(c.frame()).not.toContain('Press n');
+    await c.press('n');
+    await c.waitForText("read-only profile 'ops'");
+    expect(c.navState()!.stack.at(-1)!.route.screen).toBe('keys');
+    expectFits(c.frame(), 40, 12);
+    expect(c.frame().trimEnd().split('\n').at(-1)).not.toContain('n new');
+    expect(posts(c)).toEqual([]);
+  });
+
+  it('a create form reached anyway (a route pushed directly): the review is refused by the client, nothing sent', async () => {
+    c = await startConsole({ readOnly: REASON, initialRoute: { screen: 'createKey', subAccount: 'anyone' } });
+    await c.waitForText('New API key for anyone');
+    await fillCreateForm(c, { toggle: [0], note: 'never sent' });
+    await c.press('enter');
+    await c.waitForText('Review: this is exactly what will be sent');
+    await c.press('enter');
+    await c.waitForText('creating keys is disabled');
+    expect(c.frame()).toContain('create key was not sent');
+    expect(c.navState()!.stack.at(-1)!.route.screen).toBe('createKey');
+    expect(c.requests()).toEqual([]);
+  });
+});
+
+describe('a read-only run (--read-only) through the console\'s targets', () => {
+  it('the welcome screen already says READ-ONLY; the demo opened from it is read-only and its client refuses to create', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'bc-readonly-run-'));
+    const targets = createConsoleTargets({ folder, exportFolder: folder, readOnly: { kind: 'flag' } });
+    targets.setStartupProblem({ kind: 'no-profile', message: 'No profile is set up yet.' });
+    const terminal = renderInTerminal(<ConsoleRoot switcher={targets} theme={makeTheme(false)} copy={async () => 'copied'} onExit={() => undefined} />, { columns: 40, rows: 12 });
+    const frame = () => stripVTControlCharacters(terminal.stdout.lastFrame() ?? '');
+    const waitFor = async (pattern: RegExp) => {
+      const until = Date.now() + 5000;
+      while (!pattern.test(frame())) {
+        if (Date.now() > until) throw new Error(`timed out waiting for ${String(pattern)}:\n${frame()}`);
+        await sleep(5);
+      }
+    };
+    try {
+      await waitFor(/ SETUP {3}READ-ONLY /);
+      await sleep(20);
+      terminal.write(KEYS.enter); // the first choice: open the demo
+      await waitFor(/ DEMO {3}READ-ONLY /);
+      const target = targets.current()!;
+      expect(target.readOnly).toBe('read-only run (--read-only): creating keys is disabled');
+      await expect(target.api.createSubAccountKey({ subAccount: 'x', permissions: ['SPOT_ACCOUNT_READ'], note: 'n' })).rejects.toMatchObject({
+        kind: 'invalid-request',
+        message: 'create key was not sent: read-only run (--read-only): creating keys is disabled',
+      });
+      // Listing still works through the same client.
+      expect(Array.isArray(await target.api.listSubAccountKeys(target.suggestions[0]!))).toBe(true);
+    } finally {
+      terminal.unmount();
+      await targets.close();
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+});
+
+const keychain = await probeKeychain();
+if (!keychain.ok) console.warn(`SKIPPED read-only profile switching tests: ${keychain.reason}`);
+
+describe.skipIf(!keychain.ok)('switching to a read-only profile with ctrl+p', () => {
+  let sandbox: RunningSandbox | undefined;
+  let targets: ConsoleTargets | undefined;
+  let folder = '';
+  const names: string[] = [];
+  afterEach(async () => {
+    await targets?.close();
+    await sandbox?.close();
+    if (folder) await rm(folder, { recursive: true, force: true });
+    const store = await openKeychain();
+    for (const n of names.splice(0)) await store.remove(n).catch(() => false);
+  });
+
+  it('the profile is read-only (header, n refused, nothing sent); back in the demo, creating is offered again', async () => {
+    sandbox = await startSandbox({ seed: 5 });
+    folder = await mkdtemp(join(tmpdir(), 'bc-readonly-ui-'));
+    const [viewer, full] = [uniqueProfile('rov'), uniqueProfile('rof')];
+    names.push(viewer, full);
+    for (const name of [viewer, full]) await (await openKeychain()).set(name, { apiKey: sandbox.apiKey, secretKey: sandbox.secretKey });
+    const settings = { baseUrl: sandbox.baseUrl, apiKeyHeader: sandbox.apiKeyHeader, recvWindow: 5000, signBody: true };
+    await saveProfile(folder, { name: full, ...settings });
+    await saveProfile(folder, { name: viewer, ...settings, readOnly: true });
+    targets = createConsoleTargets({ folder, exportFolder: folder });
+    await targets.openDemo();
+    const terminal = renderInTerminal(<ConsoleRoot switcher={targets} theme={makeTheme(true)} copy={async () => 'copied'} onExit={() => undefined} />, { columns: 80, rows: 24 });
+    const frame = () => stripVTControlCharacters(terminal.stdout.lastFrame() ?? '');
+    const waitFor = async (text: string | RegExp) => {
+      const until = Date.now() + 5000;
+      while (!(typeof text === 'string' ? frame().includes(text) : text.test(frame()))) {
+        if (Date.now() > until) throw new Error(`timed out waiting for ${String(text)}:\n${frame()}`);
+        await sleep(5);
+      }
+    };
+    const press = async (key: string) => {
+      terminal.write((KEYS as Record<string, string>)[key] ?? key);
+      while (terminal.keys.backlog() > 0) await afterRender();
+      await afterRender();
+    };
+    try {
+      await waitFor('Choose a sub-account');
+      expect(frame()).not.toContain('READ-ONLY');
+      await press('\u0010'); // ctrl+p
+      await waitFor(`${viewer}`);
+      expect(frame()).toMatch(new RegExp(`${viewer}\\s+\\S+\\s+\\(read-only\\)`));
+      // The profiles are listed by name: move to the read-only one and open it.
+      const order = frame().split('\n').filter((l) => l.includes(viewer) || l.includes(full));
+      if (order[0]?.includes(full)) await press('down');
+      await press('enter');
+      await waitFor(/LIVE {3}READ-ONLY/);
+      const sub = sandbox.subAccounts[0]!;
+      for (const ch of sub) await press(ch);
+      await press('enter');
+      await waitFor(new RegExp(`API keys of ${sub}`));
+      const before = sandbox.requests().length;
+      await press('n');
+      await waitFor(`read-only profile '${viewer}': creating keys is disabled`);
+      expect(frame()).not.toContain('New API key');
+      expect(sandbox.requests().slice(before).filter((r) => r.method === 'POST')).toEqual([]);
+      expect(sandbox.requests().filter((r) => r.method === 'POST')).toEqual([]);
+
+      // The full profile is not read-only.
+      await press('\u0010');
+      await waitFor(`${full}`);
+      const rows = frame().split('\n');
+      const at = rows.findIndex((l) => l.startsWith('›'));
+      const want = rows.findIndex((l) => l.includes(full) && !l.includes('(read-only)'));
+      for (let i = at; i < want; i++) await press('down');
+      await press('enter');
+      await waitFor(/ LIVE {2}[^ R]/);
+      expect(frame().split('\n')[0]).not.toContain('READ-ONLY');
+    } finally {
+      terminal.unmount();
+    }
+  });
+});
