@@ -2,7 +2,7 @@
 // from it, so help never drifts from behaviour.
 import type { Key } from 'ink';
 
-export type ScreenId = 'global' | 'welcome' | 'credentials' | 'profiles' | 'picker' | 'keys' | 'keysEmpty' | 'keysError' | 'keysRetry' | 'keysFilter' | 'keyDetail' | 'createKey' | 'review' | 'reviewSending' | 'reviewUnknown' | 'reviewRejected' | 'secret' | 'secretConfirm' | 'transferFilter' | 'transfers' | 'transferDetail' | 'export' | 'transfersEmpty' | 'transfersError' | 'transfersRetry' | 'transferPrompt' | 'transfersFilterLine' | 'transferDetailScroll' | 'exportRunning' | 'exportDone' | 'exportFailed' | 'exportRetry';
+export type ScreenId = 'global' | 'welcome' | 'credentials' | 'profiles' | 'picker' | 'keys' | 'keysEmpty' | 'keysError' | 'keysRetry' | 'keysFilter' | 'keyDetail' | 'createKey' | 'review' | 'reviewSending' | 'reviewUnknown' | 'reviewRejected' | 'secret' | 'secretConfirm' | 'transferFilter' | 'transfers' | 'transferDetail' | 'export' | 'transfersEmpty' | 'transfersError' | 'transfersRetry' | 'transferPrompt' | 'transfersFilterLine' | 'transferDetailScroll' | 'exportRunning' | 'exportDone' | 'exportFailed' | 'exportRetry' | 'discover' | 'discoverRunning' | 'discoverDone';
 
 export interface Binding {
   command: string;
@@ -46,6 +46,7 @@ export const KEYMAP: Record<ScreenId, Binding[]> = {
     { command: 'down', keys: ['down'], hint: '↑↓ choose', description: 'Next suggestion' },
     { command: 'open', keys: ['enter'], hint: 'enter open', description: 'Open the typed or highlighted sub-account' },
     { command: 'transfers', keys: ['ctrl+t'], hint: '^t transfers', description: 'Browse universal transfers' },
+    { command: 'discover', keys: ['ctrl+d'], hint: '^d discover', description: 'Discover sub-accounts in the transfer history of the last days' },
     { command: 'quit', keys: ['esc'], hint: 'esc quit', description: 'Clear the name; when it is empty, quit' },
   ],
   keys: [
@@ -205,6 +206,20 @@ export const KEYMAP: Record<ScreenId, Binding[]> = {
     { command: 'retry', keys: ['r'], hint: 'r retry', description: 'Start the export again (the error is one a retry can fix)' },
     { command: 'close', keys: ['enter', 'esc'], hint: 'enter close', description: 'Close the export panel' },
   ],
+  // Discover: how many days back (typed), then the scan, then what it found.
+  discover: [
+    { command: 'start', keys: ['enter'], hint: 'enter scan', description: 'Scan the transfer history of that many days' },
+    { command: 'back', keys: ['esc'], hint: 'esc back', description: 'Back to the sub-accounts, nothing sent' },
+  ],
+  discoverRunning: [{ command: 'cancel', keys: ['esc'], hint: 'esc cancel', description: 'Stop the scan; what was found so far is kept' }],
+  discoverDone: [
+    { command: 'up', keys: ['up', 'k'], description: 'Previous sub-account' },
+    { command: 'down', keys: ['down', 'j'], hint: '↑↓ move', description: 'Next sub-account' },
+    { command: 'open', keys: ['enter'], hint: 'enter keys', description: 'Open the API keys of the highlighted sub-account' },
+    { command: 'again', keys: ['r'], hint: 'r scan again', description: 'Scan again (asks the days first)' },
+    { command: 'back', keys: ['esc'], hint: 'esc back', description: 'Back to the sub-accounts' },
+    { command: 'quit', keys: ['q'], description: 'Quit' },
+  ],
 };
 
 export const SCREEN_TITLES: Record<ScreenId, string> = {
@@ -240,6 +255,9 @@ export const SCREEN_TITLES: Record<ScreenId, string> = {
   exportDone: 'Export finished',
   exportFailed: 'Export failed',
   exportRetry: 'Export failed',
+  discover: 'Discover sub-accounts',
+  discoverRunning: 'Discovering sub-accounts',
+  discoverDone: 'Discovered sub-accounts',
 };
 
 /** True when the key press matches the spec (see Binding.keys). */

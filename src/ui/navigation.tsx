@@ -8,6 +8,7 @@ export type Route =
   | { screen: 'sessionCredentials'; profile?: string; baseUrl?: string }
   | { screen: 'profiles' }
   | { screen: 'picker' }
+  | { screen: 'discover' }
   | { screen: 'keys'; subAccount: string; highlightApiKey?: string; refreshToken?: number }
   | { screen: 'createKey'; subAccount: string }
   | { screen: 'secret'; created: CreatedKey }
@@ -82,6 +83,7 @@ export function breadcrumbs(stack: readonly StackEntry[]): string[] {
       case 'sessionCredentials': return ['Session credentials'];
       case 'profiles': return ['Profiles'];
       case 'picker': return ['Sub-accounts'];
+      case 'discover': return ['Discover'];
       case 'keys': return [route.subAccount, 'Keys'];
       case 'createKey': return ['New key'];
       case 'secret': return ['Secret'];
