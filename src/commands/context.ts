@@ -129,6 +129,11 @@ export function reportUsage(ctx: CommandContext, message: string): ExitCode {
  * appended to it and close() closes it.
  */
 export async function connect(ctx: CommandContext): Promise<BrokerApi | undefined> {
+  return (await connectTarget(ctx))?.api;
+}
+
+/** connect(), also saying which base URL it resolved (what per-target files, such as the discovered sub-accounts, are kept by). */
+export async function connectTarget(ctx: CommandContext): Promise<{ api: BrokerApi; baseUrl: string } | undefined> {
   const resolved = await resolveTarget({
     flags: { baseUrl: ctx.globals.baseUrl, profile: ctx.globals.profile },
     env: ctx.env,
@@ -192,7 +197,7 @@ export async function connect(ctx: CommandContext): Promise<BrokerApi | undefine
     await log?.close();
     return undefined;
   }
-  return {
+  const connected: BrokerApi = {
     listSubAccountKeys: (subAccount, options) => api.listSubAccountKeys(subAccount, options),
     createSubAccountKey: (request, options) => api.createSubAccountKey(request, options),
     listUniversalTransfers: (query, options) => api.listUniversalTransfers(query, options),
@@ -206,6 +211,7 @@ export async function connect(ctx: CommandContext): Promise<BrokerApi | undefine
       }
     },
   };
+  return { api: connected, baseUrl: target.baseUrl };
 }
 
 /**
