@@ -83,8 +83,8 @@ async function scan(ctx: CommandContext, api: Parameters<typeof discoverSubAccou
   const onProgress = (p: ScanProgress): void => {
     if (!ctx.stderrIsTTY) return;
     const at = ctx.now();
-    if (p.waitingMs > 0) printLines(ctx.stderr, [`waiting ${(p.waitingMs / 1000).toFixed(1)} s for the rate limit…`]);
-    else if (at - lastLine < PROGRESS_EVERY_MS) return;
+    if (p.waitingMs > 0) return printLines(ctx.stderr, [`query ${Math.min(p.done + 1, p.queries)} of ${p.queries}: waiting ${(p.waitingMs / 1000).toFixed(1)} s for the rate limit…`]);
+    if (at - lastLine < PROGRESS_EVERY_MS) return;
     lastLine = at;
     printLines(ctx.stderr, [`query ${Math.min(p.done + 1, p.queries)} of ${p.queries}: ${p.pages} pages, ${p.transfers} transfers, ${p.found} sub-accounts found so far`]);
   };
