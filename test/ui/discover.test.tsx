@@ -153,6 +153,29 @@ describe('ctrl+d: the discover scan', () => {
     expect(lineWith(c.frame(), kept[0]!.name)).toContain('discovered');
   }, 20_000);
 
+  test.each(SIZES)('a failure part way says what failed and keeps what was found; r scans again, at %ix%i', async (columns, rows) => {
+    c = await startConsole({ columns, rows, sandbox: { faults: { latencyMs: 40 } } });
+    await c.press(CTRL_D);
+    await c.waitForScreen('discover');
+    await c.press('enter');
+    await c.waitForText(/[1-9]\d* sub-accounts? found so far/, 10_000);
+    // The client tries a GET three times: every try fails.
+    c.sandbox.queueFaults(...Array.from({ length: 3 }, () => ({ kind: 'status' as const, status: 503, msg: 'Service Unavailable: the upstream keeps failing, try later' })));
+    await c.waitForText(/sub-accounts? found before it, kept/, 10_000);
+    expect(c.frame()).toContain('✗');
+    expect(c.frame()).toMatch(/503/);
+    const kept = c.discovered.list().length;
+    expect(kept).toBeGreaterThan(0);
+    expect(c.frame()).toMatch(new RegExp(`${kept} sub-accounts? found before it, kept`));
+    expectFits(c.rawFrame(), columns, rows);
+    await c.press('?');
+    await c.waitForText('press ? or esc to close');
+    expectFits(c.rawFrame(), columns, rows);
+    await c.press('?');
+    await c.press('r');
+    await c.waitForText('Days back: 30');
+  }, 20_000);
+
   test.each(SIZES)('a bad number of days names the field and sends nothing, at %ix%i', async (columns, rows) => {
     c = await startConsole({ columns, rows });
     await c.press(CTRL_D);

@@ -186,5 +186,7 @@ function summaryOf(phase: Extract<Phase, { name: 'done' }>, width: number): { li
   }
   if (phase.outcome === 'cancelled') return { lines: wrapText(`Cancelled: ${count} found before it stopped, kept`, width, 2), tone: 'warn' };
   const error = errorLines(errorLine(phase.outcome), width, undefined, 2);
-  return { lines: [...error, fit(`${count} found before it, kept (r scans again)`, width).trimEnd()], tone: 'error' };
+  const kept = `${count} found before it, kept`;
+  const again = ' (r scans again)';
+  return { lines: [...error, fit(kept.length + again.length <= width ? kept + again : kept, width).trimEnd()], tone: 'error' };
 }
