@@ -10,6 +10,7 @@ import { runSubAccounts, SUB_ACCOUNT_CSV_COLUMNS } from '../../src/commands/subA
 import { openDiscoveredSubAccounts } from '../../src/config/discoveredSubAccounts';
 import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
+import { rateLimitAt } from '../export/rateLimitAt';
 import { testContext } from './helpers';
 
 let sandbox: RunningSandbox;
@@ -39,6 +40,7 @@ describe('sub-accounts', () => {
     const [a, b, ...rest] = sandbox.subAccounts as [string, string, ...string[]];
     // Names known from before: a remembered one; the others are given with --sub.
     await (await openDiscoveredSubAccounts(folder, sandbox.baseUrl)).note([{ name: a, lastTransferTime: 1 }]);
+    sandbox.queueFaults(...rateLimitAt(21));
     const { out, err, done } = run({ discover: true, days: '30', sub: [b, ...rest].join(','), json: true });
     expect(await done).toBe(EXIT.ok);
     expect(err.text()).toBe('');
@@ -49,7 +51,8 @@ describe('sub-accounts', () => {
     expect(listed.every((e) => e.lastTransferTime > Date.now() - 30 * 86_400_000)).toBe(true);
     const statuses = sandbox.requests().slice(before).map((r) => r.status);
     expect(statuses.filter((s) => s === 429)).toHaveLength(1);
-    expect(statuses.indexOf(429)).toBeGreaterThan(10);
+    expect(statuses.indexOf(429)).toBe(20);
+    expect(statuses.length).toBeGreaterThan(100);
     // Remembered for this base URL, with the scan's time; another target sees none of it.
     const store = await openDiscoveredSubAccounts(folder, sandbox.baseUrl);
     expect(store.list()).toEqual(listed);

@@ -18,6 +18,7 @@ import { makeTheme } from '../../src/ui/theme';
 import { lineWidth, sleep, startConsole, type TestConsole } from './harness';
 import { lineWith, openTransfers } from './flows';
 import { renderInTerminal } from './terminal';
+import { rateLimitAt } from '../export/rateLimitAt';
 
 const CTRL_D = '\u0004';
 const SIZES = [
@@ -96,6 +97,7 @@ describe('the picker offers discovered sub-accounts', () => {
 describe('ctrl+d: the discover scan', () => {
   test('progress with a 429 met and waited out, then every sub-account with its last transfer; enter opens its keys', async () => {
     c = await startConsole({ columns: 80, rows: 24, sandbox: { rateLimit: { max: 40, windowMs: 1000 } } });
+    c.sandbox.queueFaults(...rateLimitAt(21));
     await c.press(CTRL_D);
     await c.waitForScreen('discover');
     expect(c.frame()).toContain('Days back: 30');
