@@ -14,6 +14,7 @@ import { runKeysList } from './commands/keysList';
 import { chooseFormat } from './commands/output';
 import { runProfileAdd, runProfileList, runProfileRemove, runProfileUse } from './commands/profile';
 import { similar, suggestCommand, suggestionText } from './commands/suggest';
+import { runSubAccounts } from './commands/subAccounts';
 import { runTransfers } from './commands/transfers';
 import { MAX_TRANSFERS, defaultMaxPages } from './export/transferPages';
 import { resolveDemoClock } from './sandbox/demoClock';
@@ -287,6 +288,24 @@ export function buildProgram(
     .option('--json', 'short for --format json')
     .action(async (options: { sub?: string; limit?: string; format?: string; json?: boolean }) => {
       setExit(await runAudit(options, context(globals())));
+    });
+
+  program
+    .command('sub-accounts')
+    .description('sub-accounts found in transfer history (remembered per base URL); --discover scans for them first')
+    .option('--discover', 'scan the transfer history of the last days first (paced by the rate limit)')
+    .option('--days <n>', 'with --discover: days back, 1..365 (default 30)')
+    .option('--sub <names>', 'with --discover: comma-separated names to ask for, besides the recent and remembered ones')
+    .option('--format <format>', 'table, json (an array) or csv (default: table)')
+    .option('--json', 'short for --format json')
+    .addHelpText(
+      'after',
+      '\nThe service has no list of sub-accounts and lists transfers only of the accounts a query names (blank: the\n' +
+        'master). A scan asks, in each account-type pair, for master→master and for master↔each known name; names\n' +
+        'in the answers are remembered with their last transfer. Progress goes to stderr when it is a terminal.',
+    )
+    .action(async (options: { discover?: boolean; days?: string; sub?: string; format?: string; json?: boolean }) => {
+      setExit(await runSubAccounts(options, context(globals())));
     });
 
   program

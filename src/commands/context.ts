@@ -134,6 +134,10 @@ export function reportUsage(ctx: CommandContext, message: string): ExitCode {
  * appended to it and close() closes it. A read-only run or profile gets a client that refuses to create.
  */
 export async function connect(ctx: CommandContext): Promise<(BrokerApi & { readonly baseUrl: string }) | undefined> {
+  return (await connectTarget(ctx))?.api;
+}
+/** connect(), also saying which base URL it resolved (what per-target files, such as the discovered sub-accounts, are kept by). */
+export async function connectTarget(ctx: CommandContext): Promise<{ api: BrokerApi & { readonly baseUrl: string }; baseUrl: string } | undefined> {
   const resolved = await resolveTarget({
     flags: { baseUrl: ctx.globals.baseUrl, profile: ctx.globals.profile },
     env: ctx.env,
@@ -200,7 +204,7 @@ export async function connect(ctx: CommandContext): Promise<(BrokerApi & { reado
   // Read-only (--read-only, BROKER_READ_ONLY, or the profile's setting): a create is refused here, nothing sent.
   const readOnly = readOnlySource(ctx.globals.readOnly, ctx.env, target.profile);
   const calls = readOnly ? readOnlyApi(api, readOnlyReason(readOnly)) : api;
-  return {
+  const connected: BrokerApi & { readonly baseUrl: string } = {
     // What the config files are kept by (recent and discovered sub-accounts, clock offsets).
     baseUrl: target.baseUrl,
     listSubAccountKeys: (subAccount, options) => calls.listSubAccountKeys(subAccount, options),
@@ -216,6 +220,7 @@ export async function connect(ctx: CommandContext): Promise<(BrokerApi & { reado
       }
     },
   };
+  return { api: connected, baseUrl: target.baseUrl };
 }
 
 /**

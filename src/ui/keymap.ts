@@ -2,7 +2,7 @@
 // from it, so help never drifts from behaviour.
 import type { Key } from 'ink';
 
-export type ScreenId = 'global' | 'welcome' | 'credentials' | 'profiles' | 'picker' | 'keys' | 'keysEmpty' | 'keysError' | 'keysRetry' | 'keysFilter' | 'keyDetail' | 'createKey' | 'review' | 'reviewSending' | 'reviewUnknown' | 'reviewRejected' | 'secret' | 'secretConfirm' | 'transferFilter' | 'transfers' | 'transferDetail' | 'export' | 'transfersEmpty' | 'transfersError' | 'transfersRetry' | 'transferPrompt' | 'transfersFilterLine' | 'transferDetailScroll' | 'exportRunning' | 'exportDone' | 'exportFailed' | 'exportRetry' | 'keyAudit'
+export type ScreenId = 'global' | 'welcome' | 'credentials' | 'profiles' | 'picker' | 'keys' | 'keysEmpty' | 'keysError' | 'keysRetry' | 'keysFilter' | 'keyDetail' | 'createKey' | 'review' | 'reviewSending' | 'reviewUnknown' | 'reviewRejected' | 'secret' | 'secretConfirm' | 'transferFilter' | 'transfers' | 'transferDetail' | 'export' | 'transfersEmpty' | 'transfersError' | 'transfersRetry' | 'transferPrompt' | 'transfersFilterLine' | 'transferDetailScroll' | 'exportRunning' | 'exportDone' | 'exportFailed' | 'exportRetry' | 'keyAudit' | 'discover' | 'discoverRunning' | 'discoverDone'
   // The key list of a read-only target: the keys and keysEmpty tables without the way to a new key (derived below).
   | ReadOnlyScreenId;
 
@@ -50,6 +50,7 @@ const TABLES: Record<Exclude<ScreenId, ReadOnlyScreenId>, Binding[]> = {
     { command: 'down', keys: ['down'], hint: '↑↓ choose', description: 'Next suggestion' },
     { command: 'open', keys: ['enter'], hint: 'enter open', description: 'Open the typed or highlighted sub-account' },
     { command: 'transfers', keys: ['ctrl+t'], hint: '^t transfers', description: 'Browse universal transfers' },
+    { command: 'discover', keys: ['ctrl+d'], hint: '^d discover', description: 'Discover sub-accounts in the transfer history of the last days' },
     { command: 'audit', keys: ['ctrl+r'], hint: '^r audit', description: 'Audit the keys of every recent and discovered sub-account' },
     { command: 'quit', keys: ['esc'], hint: 'esc quit', description: 'Clear the name; when it is empty, quit' },
   ],
@@ -222,6 +223,20 @@ const TABLES: Record<Exclude<ScreenId, ReadOnlyScreenId>, Binding[]> = {
     { command: 'retry', keys: ['r'], hint: 'r retry', description: 'Start the export again (the error is one a retry can fix)' },
     { command: 'close', keys: ['enter', 'esc'], hint: 'enter close', description: 'Close the export panel' },
   ],
+  // Discover: how many days back (typed), then the scan, then what it found.
+  discover: [
+    { command: 'start', keys: ['enter'], hint: 'enter scan', description: 'Scan the transfer history of that many days' },
+    { command: 'back', keys: ['esc'], hint: 'esc back', description: 'Back to the sub-accounts, nothing sent' },
+  ],
+  discoverRunning: [{ command: 'cancel', keys: ['esc'], hint: 'esc cancel', description: 'Stop the scan; what was found so far is kept' }],
+  discoverDone: [
+    { command: 'up', keys: ['up', 'k'], description: 'Previous sub-account' },
+    { command: 'down', keys: ['down', 'j'], hint: '↑↓ move', description: 'Next sub-account' },
+    { command: 'open', keys: ['enter'], hint: 'enter keys', description: 'Open the API keys of the highlighted sub-account' },
+    { command: 'again', keys: ['r'], hint: 'r scan again', description: 'Scan again (asks the days first)' },
+    { command: 'back', keys: ['esc'], hint: 'esc back', description: 'Back to the sub-accounts' },
+    { command: 'quit', keys: ['q'], description: 'Quit' },
+  ],
 };
 
 /** A read-only key list: n stays bound, only to say why nothing opens, and is not offered in the footer. */
@@ -273,6 +288,9 @@ export const SCREEN_TITLES: Record<ScreenId, string> = {
   exportDone: 'Export finished',
   exportFailed: 'Export failed',
   exportRetry: 'Export failed',
+  discover: 'Discover sub-accounts',
+  discoverRunning: 'Discovering sub-accounts',
+  discoverDone: 'Discovered sub-accounts',
 };
 
 /** True when the key press matches the spec (see Binding.keys). */

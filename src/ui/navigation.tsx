@@ -8,6 +8,7 @@ export type Route =
   | { screen: 'sessionCredentials'; profile?: string; baseUrl?: string }
   | { screen: 'profiles' }
   | { screen: 'picker' }
+  | { screen: 'discover' }
   | { screen: 'keys'; subAccount: string; highlightApiKey?: string; refreshToken?: number }
   /** One sub-account (from its key list) or several (recent and discovered, from the picker). */
   | { screen: 'keyAudit'; subAccounts: string[] }
@@ -84,6 +85,7 @@ export function breadcrumbs(stack: readonly StackEntry[]): string[] {
       case 'sessionCredentials': return ['Session credentials'];
       case 'profiles': return ['Profiles'];
       case 'picker': return ['Sub-accounts'];
+      case 'discover': return ['Discover'];
       case 'keys': return [route.subAccount, 'Keys'];
       case 'keyAudit': return ['Audit'];
       case 'createKey': return ['New key'];

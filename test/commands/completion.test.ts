@@ -61,7 +61,7 @@ describe('bash completion', () => {
 
   it('completes commands and subcommands (never the hidden __complete)', () => {
     expect(complete('tra')).toEqual(['transfers']);
-    expect(complete('')).toEqual(['keys', 'transfers', 'sandbox', 'profile', 'audit', 'completion']);
+    expect(complete('')).toEqual(['keys', 'transfers', 'sandbox', 'profile', 'audit', 'sub-accounts', 'completion']);
     expect(complete('keys', '')).toEqual(['list', 'create', 'audit', 'help']);
     expect(complete('profile', 'r')).toEqual(['remove']);
     expect(complete('--profile', 'prod', 'keys', 'c')).toEqual(['create']);
@@ -72,6 +72,9 @@ describe('bash completion', () => {
     expect(complete('keys', 'list', '--f')).toEqual(['--format']);
     expect(complete('keys', 'list', '--')).toEqual(expect.arrayContaining(['--sub', '--format', '--json', '--profile', '--base-url', '--timeout']));
     expect(complete('transfers', '--from-')).toEqual(['--from-type', '--from-account']);
+    expect(complete('sub-accounts', '--di')).toEqual(['--discover']);
+    expect(complete('sub-accounts', '--da')).toEqual(['--days']);
+    expect(complete('sub-accounts', '--discover', '--days', '7', '--f')).toEqual(['--format']);
     expect(complete('profile', 'add', 'x', '--no-')).toEqual(['--no-sign-body', '--no-check']);
     // A flag's value that looks like a flag is stepped over: the word after it is a flag again.
     expect(complete('keys', 'create', '--note', '--format', '--f')).toEqual(['--format']);

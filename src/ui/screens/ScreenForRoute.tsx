@@ -3,6 +3,7 @@ import type { ScreenId } from '../keymap';
 import type { Route } from '../navigation';
 import { AddProfileScreen } from './AddProfileScreen';
 import { CreateKeyScreen } from './CreateKeyScreen';
+import { DiscoverScreen } from './DiscoverScreen';
 import { ProfileSwitcher } from './ProfileSwitcher';
 import { SessionCredentialsScreen } from './SessionCredentialsScreen';
 import { WelcomeScreen } from './WelcomeScreen';
@@ -20,6 +21,7 @@ export function ScreenForRoute({ route }: { route: Route }) {
     case 'sessionCredentials': return <SessionCredentialsScreen profile={route.profile} baseUrl={route.baseUrl} />;
     case 'profiles': return <ProfileSwitcher />;
     case 'picker': return <SubAccountPicker />;
+    case 'discover': return <DiscoverScreen />;
     case 'keys': return <KeyList subAccount={route.subAccount} highlightApiKey={route.highlightApiKey} refreshToken={route.refreshToken} />;
     case 'keyAudit': return <KeyAuditScreen subAccounts={route.subAccounts} />;
     case 'createKey': return <CreateKeyScreen subAccount={route.subAccount} />;

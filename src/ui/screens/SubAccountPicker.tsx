@@ -1,5 +1,6 @@
-// First screen: type a sub-account name, or pick a recent one (filtered as you type). Names come from the
-// operator and the recent file: shown sanitised, each in one line of the width.
+// First screen: type a sub-account name, or pick a recent one, one discovered in transfers (ctrl+d scans for
+// more), or a demo one (filtered as you type). Names come from the operator, the recent file and the service:
+// shown sanitised, each in one line of the width.
 import React, { useMemo, useState } from 'react';
 import { useSyncedState } from '../hooks/useSyncedState';
 import { Box, Text } from 'ink';
@@ -11,7 +12,8 @@ import { useScreenKeys } from '../hooks/useKeys';
 import { useNavigate } from '../navigation';
 import { useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
-import { fit, sanitize, wrapText } from '../text';
+import { displayWidth, fit, localTime, sanitize, wrapText } from '../text';
+import type { DiscoveredSubAccount } from '../../config/discoveredSubAccounts';
 
 export function SubAccountPicker() {
   const { recent, discovered, suggestions, theme } = useServices();
@@ -23,7 +25,8 @@ export function SubAccountPicker() {
   const [problem, setProblem] = useState<string | undefined>();
 
   const recentNames = recent.list();
-  const choices = useMemo(() => matchingChoices(recentNames, suggestions, typed), [recentNames, suggestions, typed]);
+  const found = discovered.list();
+  const choices = useMemo(() => matchingChoices(recentNames, found, suggestions, typed), [recentNames, found, suggestions, typed]);
   // A problem is shown whole (wrapped, at most three lines); the list takes what is left.
   const problemLines = problem ? wrapText(`✗ ${problem}`, width, 3) : [];
   const hint = width >= 72 ? 'enter opens it · ↓ picks from the list · ctrl+t transfers · esc quits' : 'enter opens · ↓ the list · esc quits';
@@ -49,16 +52,19 @@ export function SubAccountPicker() {
           setHighlight((h) => Math.max(-1, h - 1));
           return true;
         case 'down':
-          setHighlight((h) => Math.min(matchingChoices(recentNames, suggestions, typedRef.current).length - 1, h + 1));
+          setHighlight((h) => Math.min(matchingChoices(recentNames, found, suggestions, typedRef.current).length - 1, h + 1));
           return true;
         case 'open': {
-          const latest = matchingChoices(recentNames, suggestions, typedRef.current);
+          const latest = matchingChoices(recentNames, found, suggestions, typedRef.current);
           const picked = highlightRef.current >= 0 ? latest[highlightRef.current]?.name : undefined;
           open(picked ?? typedRef.current);
           return true;
         }
         case 'transfers':
           navigate({ type: 'push', route: { screen: 'transferFilter' } });
+          return true;
+        case 'discover':
+          navigate({ type: 'push', route: { screen: 'discover' } });
           return true;
         case 'audit': {
           const { names } = auditableNames(recent.list(), discovered.list().map((d) => d.name));
@@ -82,8 +88,8 @@ export function SubAccountPicker() {
 
   const heading =
     choices.length === 0
-      ? recentNames.length === 0 && suggestions.length === 0 ? 'No recent sub-accounts yet.' : 'No match: enter opens the name as typed.'
-      : `${recentNames.length === 0 ? 'Demo sub-accounts' : suggestions.length === 0 ? 'Recent' : 'Recent, then the demo sub-accounts'} (${choices.length})`;
+      ? recentNames.length === 0 && found.length === 0 && suggestions.length === 0 ? 'No recent sub-accounts yet (ctrl+d discovers some).' : 'No match: enter opens the name as typed.'
+      : `${listHeading(new Set(matchingChoices(recentNames, found, suggestions, '').map((c) => c.kind)))} (${choices.length})`;
   const label = 'Sub-account: ';
   return (
     <Box flexDirection="column" width={width}>
@@ -117,7 +123,7 @@ export function SubAccountPicker() {
       <Text color={theme.muted}>{fit(heading, width).trimEnd()}</Text>
       {choices.slice(offset, offset + listRoom).map((choice, i) => {
         const selected = offset + i === highlight;
-        const mark = choice.recent ? '' : '  (demo)';
+        const mark = choice.kind === 'recent' ? '' : choice.kind === 'demo' ? '  (demo)' : discoveredMark(choice.lastTransferTime, width - 2 - displayWidth(sanitize(choice.name)));
         return (
           <Text key={choice.name} inverse={selected}>
             {selected ? '› ' : '  '}
@@ -130,14 +136,34 @@ export function SubAccountPicker() {
   );
 }
 
-/** Recent names first, then suggestions, without repeats, containing what was typed. */
-function matchingChoices(recent: readonly string[], suggestions: readonly string[], typed: string): Array<{ name: string; recent: boolean }> {
+type Choice = { name: string; kind: 'recent' } | { name: string; kind: 'demo' } | { name: string; kind: 'discovered'; lastTransferTime: number };
+
+/** Recent names first, then the discovered ones (most recently active first), then suggestions, without repeats, containing what was typed. */
+function matchingChoices(recent: readonly string[], found: readonly DiscoveredSubAccount[], suggestions: readonly string[], typed: string): Choice[] {
   const seen = new Set<string>();
   const needle = typed.trim().toLowerCase();
-  const all = [...recent.map((name) => ({ name, recent: true })), ...suggestions.map((name) => ({ name, recent: false }))];
+  const all: Choice[] = [
+    ...recent.map((name) => ({ name, kind: 'recent' as const })),
+    ...found.map(({ name, lastTransferTime }) => ({ name, kind: 'discovered' as const, lastTransferTime })),
+    ...suggestions.map((name) => ({ name, kind: 'demo' as const })),
+  ];
   return all.filter(({ name }) => {
     if (seen.has(name)) return false;
     seen.add(name);
     return name.toLowerCase().includes(needle);
   });
+}
+
+/** "Recent", "Demo sub-accounts", "Recent, then discovered, then the demo sub-accounts"… */
+function listHeading(kinds: ReadonlySet<Choice['kind']>): string {
+  if (!kinds.has('recent') && !kinds.has('discovered')) return 'Demo sub-accounts';
+  const parts = [kinds.has('recent') ? 'recent' : '', kinds.has('discovered') ? 'discovered' : '', kinds.has('demo') ? 'the demo sub-accounts' : ''].filter((p) => p !== '');
+  const text = parts.join(', then ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** The mark of a discovered name: with its last transfer when the room after the whole name allows, else the word alone (the name is cut for it). */
+function discoveredMark(lastTransferTime: number, room: number): string {
+  const when = localTime(lastTransferTime);
+  return [`  discovered · last transfer ${when}`, `  discovered · ${when}`].find((mark) => mark.length <= room) ?? '  discovered';
 }

@@ -1,0 +1,122 @@
+// `sub-accounts [--discover] [--days N] [--sub A,B] [--format table|json|csv] [--json]`: the sub-accounts
+// remembered for the target (found in transfer history, src/config/discoveredSubAccounts.ts), most recently
+// active first. With --discover the transfer history of the last N days is scanned first (src/export/
+// subAccountScan.ts), for the names already known (recent, remembered) and those given with --sub; progress
+// goes to stderr when it is a terminal. The JSON and CSV shapes are a contract (README; test/commands/subAccounts.test.ts).
+import { checkSubAccount, type FieldError } from '../api/validation';
+import { type DiscoveredSubAccount, type DiscoveredSubAccounts, memoryDiscoveredSubAccounts, openDiscoveredSubAccounts } from '../config/discoveredSubAccounts';
+import { openRecentSubAccounts } from '../config/recentSubAccounts';
+import { DEFAULT_SCAN_DAYS, ScanFailed, type ScanProgress, checkScanDays, discoverSubAccounts } from '../export/subAccountScan';
+import { sanitizeDeep, toJson } from '../terminal/text';
+import { type CommandContext, EXIT, type ExitCode, closeQuietly, connectTarget, contextFolder, printLines, reportFailure, reportInvalid, reportUsage, stdoutIsTerminal } from './context';
+import { type Column, OutputSink, chooseFormat, csvDocument, formatLocalTime, formatTable } from './output';
+
+export interface SubAccountsOptions {
+  discover?: boolean;
+  days?: string;
+  /** Comma-separated names to ask for besides the known ones (with --discover). */
+  sub?: string;
+  format?: string;
+  json?: boolean;
+}
+
+/** One sub-account as `--format json` prints it (lastTransferTime: Unix ms of the latest transfer seen). */
+export interface SubAccountJson {
+  name: string;
+  lastTransferTime: number;
+}
+
+export const SUB_ACCOUNT_CSV_COLUMNS = ['name', 'lastTransferTime'] as const;
+
+const COLUMNS: readonly Column[] = [{ header: 'name' }, { header: 'last transfer' }];
+
+/** Progress lines on a terminal: at most one a second, and each wait for the rate limit. */
+const PROGRESS_EVERY_MS = 1000;
+
+export async function runSubAccounts(options: SubAccountsOptions, ctx: CommandContext): Promise<ExitCode> {
+  const chosen = chooseFormat(options);
+  if (!chosen.ok) return reportUsage(ctx, chosen.message);
+  if (!options.discover && (options.days !== undefined || options.sub !== undefined)) {
+    return reportUsage(ctx, `${options.days !== undefined ? '--days' : '--sub'} goes with --discover (a scan); without it the remembered sub-accounts are listed`);
+  }
+  const days = checkScanDays(options.days ?? String(DEFAULT_SCAN_DAYS));
+  if (!days.ok) return reportUsage(ctx, `--${days.message}`);
+  const given: string[] = [];
+  const invalid: FieldError[] = [];
+  for (const raw of options.sub === undefined ? [] : options.sub.split(',')) {
+    const name = checkSubAccount(raw);
+    if (name.ok) given.push(name.value);
+    else invalid.push(name.error);
+  }
+  if (invalid.length > 0) return reportInvalid(ctx, invalid);
+
+  const connected = await connectTarget(ctx);
+  if (!connected) return EXIT.usage;
+  const { api, baseUrl } = connected;
+  const folder = contextFolder(ctx);
+  const out = new OutputSink(ctx.stdout);
+  try {
+    let store: DiscoveredSubAccounts;
+    try {
+      store = await openDiscoveredSubAccounts(folder, baseUrl);
+    } catch {
+      store = memoryDiscoveredSubAccounts();
+    }
+    if (options.discover) {
+      const recent = await openRecentSubAccounts(folder, baseUrl).then((r) => r.list(), () => []);
+      const names = [...new Set([...given, ...recent, ...store.list().map((d) => d.name)])];
+      const code = await scan(ctx, api, store, names, days.value);
+      if (code !== EXIT.ok) return code;
+    }
+    await out.write(render(store.list(), chosen.format, stdoutIsTerminal(ctx), options.discover === true));
+    return EXIT.ok;
+  } catch (error) {
+    return reportFailure(ctx, error);
+  } finally {
+    out.release();
+    await closeQuietly(api);
+  }
+}
+
+async function scan(ctx: CommandContext, api: Parameters<typeof discoverSubAccounts>[0], store: DiscoveredSubAccounts, names: string[], days: number): Promise<ExitCode> {
+  let lastLine = 0;
+  const onProgress = (p: ScanProgress): void => {
+    if (!ctx.stderrIsTTY) return;
+    const at = ctx.now();
+    if (p.waitingMs > 0) return printLines(ctx.stderr, [`query ${Math.min(p.done + 1, p.queries)} of ${p.queries}: waiting ${(p.waitingMs / 1000).toFixed(1)} s for the rate limit…`]);
+    if (at - lastLine < PROGRESS_EVERY_MS) return;
+    lastLine = at;
+    printLines(ctx.stderr, [`query ${Math.min(p.done + 1, p.queries)} of ${p.queries}: ${p.pages} pages, ${p.transfers} transfers, ${p.found} sub-accounts found so far`]);
+  };
+  if (ctx.stderrIsTTY) printLines(ctx.stderr, [`scanning ${days} day${days === 1 ? '' : 's'} of transfers for master↔master and ${names.length} known name${names.length === 1 ? '' : 's'}…`]);
+  try {
+    const result = await discoverSubAccounts(api, store, { days, now: ctx.now(), names, onProgress });
+    if (!result.remembered) printLines(ctx.stderr, ['warning: could not write the discovered sub-accounts to the config folder; listed, not remembered']);
+    if (result.stoppedEarly > 0) printLines(ctx.stderr, [`warning: ${result.stoppedEarly} quer${result.stoppedEarly === 1 ? 'y' : 'ies'} stopped paging early (the service repeated a page, or there were too many); their first pages counted`]);
+    if (ctx.stderrIsTTY) printLines(ctx.stderr, [`found ${result.found.length} sub-account${result.found.length === 1 ? '' : 's'} in ${result.progress.pages} pages`]);
+    return EXIT.ok;
+  } catch (error) {
+    if (error instanceof ScanFailed) {
+      const code = reportFailure(ctx, error.cause);
+      printLines(ctx.stderr, [`${error.partial.found.length} sub-account${error.partial.found.length === 1 ? '' : 's'} found before the failure were remembered`]);
+      return code;
+    }
+    throw error;
+  }
+}
+
+function render(list: readonly DiscoveredSubAccount[], format: 'table' | 'json' | 'csv', terminal: boolean, scanned: boolean): string {
+  if (format === 'json') {
+    const records: SubAccountJson[] = list.map(({ name, lastTransferTime }) => ({ name, lastTransferTime }));
+    return `${toJson(terminal ? sanitizeDeep(records) : records, 2)}\n`;
+  }
+  if (format === 'csv') {
+    return csvDocument(SUB_ACCOUNT_CSV_COLUMNS, list.map((d) => [d.name, String(d.lastTransferTime)]), { terminal, numeric: ['lastTransferTime'] });
+  }
+  if (list.length === 0) {
+    return scanned
+      ? 'no sub-accounts found: the service lists transfers only of the accounts asked for; give names with --sub\n'
+      : 'no sub-accounts remembered yet: run `broker-console sub-accounts --discover`\n';
+  }
+  return formatTable(COLUMNS, list.map((d) => [d.name, formatLocalTime(d.lastTransferTime)]));
+}

@@ -1,0 +1,174 @@
+// The discover scan (issue 12.2): the service has no list of sub-accounts, so the transfer history of the last N
+// days is read for the accounts it names. The query needs both account types and names both ends (a blank end
+// is the master, spec §4.3), so the scan asks, in every pair of the account types the spec shows (SPOT, FUTURE:
+// master→sub SPOT→SPOT is the commonest move, and a type pair left out hides its transfers), for master→master
+// (on a service that reads "both blank" as "from the master to anyone", that alone finds every destination) and
+// for master→name and name→master of each name already known (recent, offered, discovered before), which gives
+// each its last transfer. Transfers between two sub-accounts are not asked for (every pair of names would be).
+// Pages go through the export's pager (transferPages.ts) with one pacer for the whole scan, so a rate limit
+// is met once and then respected; cancelling keeps what was found.
+import type { BrokerApi, ExchangeInfo } from '../api/contract';
+import { KNOWN_ACCOUNT_TYPES, MAX_PAGE_SIZE, type TransferQuery } from '../api/types';
+import type { DiscoveredSubAccount, DiscoveredSubAccounts } from '../config/discoveredSubAccounts';
+import { DEFAULT_RETRY_AFTER_MS, RequestPacer } from './pacer';
+import { AccountSightings } from './transferNames';
+import { PagingStopped, forEachTransferPage } from './transferPages';
+
+export const DEFAULT_SCAN_DAYS = 30;
+/** The spec states no longest time range; a year bounds the work one scan asks of the service. */
+export const MAX_SCAN_DAYS = 365;
+const DAY_MS = 86_400_000;
+
+/** `--days` and the console's field: the same rule, the same message ("days: …"). */
+export function checkScanDays(raw: string): { ok: true; value: number } | { ok: false; message: string } {
+  const text = raw.trim();
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < 1 || n > MAX_SCAN_DAYS) {
+    return { ok: false, message: `days: a whole number from 1 to ${MAX_SCAN_DAYS} (got '${text.length > 20 ? `${text.slice(0, 20)}…` : text}')` };
+  }
+  return { ok: true, value: n };
+}
+
+export interface ScanProgress {
+  /** Queries finished, of `queries`. */
+  done: number;
+  queries: number;
+  pages: number;
+  transfers: number;
+  /** Sub-accounts found so far. */
+  found: number;
+  /** 429 answers met. */
+  rateLimited: number;
+  /** > 0 while the scan waits for the rate limit (ms it expects to wait). */
+  waitingMs: number;
+}
+
+export interface ScanResult {
+  /** Most recently active first; never the master. */
+  found: DiscoveredSubAccount[];
+  progress: ScanProgress;
+  /** Stopped by the caller: `found` holds what came before. */
+  cancelled: boolean;
+  /** Queries whose paging stopped early (a service repeating pages, or the page bound): their first pages counted. */
+  stoppedEarly: number;
+}
+
+/** A scan that failed part way: `partial` holds what was found before, `cause` what went wrong. */
+export class ScanFailed extends Error {
+  override readonly name = 'ScanFailed';
+  constructor(
+    override readonly cause: Error,
+    readonly partial: ScanResult,
+  ) {
+    super(cause.message);
+  }
+}
+
+export interface ScanOptions {
+  days: number;
+  /** The scan's end, Unix ms: the range is fixed, so newly arriving transfers do not shift the pages. */
+  now: number;
+  /** Names already known; each is asked for in both directions. */
+  names: Iterable<string>;
+  signal?: AbortSignal;
+  onProgress?: (progress: ScanProgress) => void;
+  /** Rows a page (default the most the service gives, 500). */
+  pageSize?: number;
+}
+
+/** The queries of a scan, in the order sent: per type pair, master→master, then master→name and name→master. */
+export function scanQueries(names: Iterable<string>, days: number, now: number, pageSize = MAX_PAGE_SIZE): TransferQuery[] {
+  const unique = [...new Set([...names].map((n) => n.trim()).filter((n) => n !== ''))];
+  const range = { startTime: now - days * DAY_MS, endTime: now, limit: pageSize };
+  const queries: TransferQuery[] = [];
+  for (const fromAccountType of KNOWN_ACCOUNT_TYPES) {
+    for (const toAccountType of KNOWN_ACCOUNT_TYPES) {
+      const types = { fromAccountType, toAccountType, ...range };
+      queries.push(types);
+      for (const name of unique) queries.push({ ...types, toAccount: name }, { ...types, fromAccount: name });
+    }
+  }
+  return queries;
+}
+
+/** Says when it is about to wait for the budget it learned. */
+class WatchedPacer extends RequestPacer {
+  constructor(private readonly onWait: (ms: number) => void) {
+    super();
+  }
+  override async call<T>(send: (onExchange: (exchange: ExchangeInfo) => void) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    const wait = this.delay();
+    if (wait > 0) this.onWait(wait);
+    return super.call(send, signal);
+  }
+}
+
+export async function scanSubAccounts(api: BrokerApi, options: ScanOptions): Promise<ScanResult> {
+  const queries = scanQueries(options.names, options.days, options.now, options.pageSize);
+  const sightings = new AccountSightings();
+  const progress: ScanProgress = { done: 0, queries: queries.length, pages: 0, transfers: 0, found: 0, rateLimited: 0, waitingMs: 0 };
+  let stoppedEarly = 0;
+  const tell = (changes: Partial<ScanProgress>): void => {
+    Object.assign(progress, changes);
+    options.onProgress?.({ ...progress });
+  };
+  const pacer = new WatchedPacer((ms) => tell({ waitingMs: ms }));
+  // The client waits out a 429's Retry-After itself: the scan hears of it through the exchange.
+  const watched: BrokerApi = {
+    listSubAccountKeys: (sub, o) => api.listSubAccountKeys(sub, o),
+    createSubAccountKey: (request, o) => api.createSubAccountKey(request, o),
+    clockOffsetMs: () => api.clockOffsetMs(),
+    close: () => api.close(),
+    listUniversalTransfers: (query, o) =>
+      api.listUniversalTransfers(query, {
+        ...o,
+        onExchange: (exchange) => {
+          o?.onExchange?.(exchange);
+          if (exchange.status === 429) tell({ rateLimited: progress.rateLimited + 1, waitingMs: exchange.retryAfterMs ?? DEFAULT_RETRY_AFTER_MS });
+        },
+      }),
+  };
+  const result = (cancelled: boolean): ScanResult => ({ found: sightings.subAccounts(), progress: { ...progress, waitingMs: 0 }, cancelled, stoppedEarly });
+  tell({});
+  for (const query of queries) {
+    try {
+      await forEachTransferPage(
+        watched,
+        query,
+        async ({ rows }) => {
+          sightings.add(query, rows);
+          tell({ pages: progress.pages + 1, transfers: progress.transfers + rows.length, found: sightings.count, waitingMs: 0 });
+        },
+        { pacer, ...(options.signal ? { signal: options.signal } : {}) },
+      );
+    } catch (error) {
+      if (options.signal?.aborted) return result(true);
+      if (error instanceof PagingStopped) stoppedEarly += 1;
+      else throw new ScanFailed(error instanceof Error ? error : new Error(String(error)), result(false));
+    }
+    tell({ done: progress.done + 1 });
+  }
+  return result(false);
+}
+
+/**
+ * A scan whose findings are remembered for the target, whatever its end: a whole scan notes its time, a
+ * cancelled or failed one keeps what it found. `remembered` is false when the config folder could not be written.
+ */
+export async function discoverSubAccounts(api: BrokerApi, store: DiscoveredSubAccounts, options: ScanOptions): Promise<ScanResult & { remembered: boolean }> {
+  const remember = async (result: ScanResult, scannedAt?: number): Promise<boolean> => {
+    try {
+      await store.note(result.found, scannedAt);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  try {
+    const result = await scanSubAccounts(api, options);
+    return { ...result, remembered: await remember(result, result.cancelled ? undefined : options.now) };
+  } catch (error) {
+    if (error instanceof ScanFailed) await remember(error.partial);
+    throw error;
+  }
+}

@@ -1,0 +1,192 @@
+// Discover sub-accounts (issue 12.2): how many days back, then the scan with its progress (esc cancels and keeps
+// what was found), then the sub-accounts found with their last transfer; enter opens one's keys. What it finds
+// is remembered for this target (services.discovered), so the picker offers it next time. Names come from the
+// service: sanitised, each in one line of the width.
+import React, { useEffect, useRef, useState } from 'react';
+import { Box, Text } from 'ink';
+import type { DiscoveredSubAccount } from '../../config/discoveredSubAccounts';
+import { DEFAULT_SCAN_DAYS, ScanFailed, checkScanDays, discoverSubAccounts, scanQueries, type ScanProgress } from '../../export/subAccountScan';
+import { errorLines } from '../components/ErrorLine';
+import { ProgressBar } from '../components/ProgressBar';
+import { TextField } from '../components/TextField';
+import { useScreenKeys } from '../hooks/useKeys';
+import { useListCursor } from '../hooks/useListCursor';
+import { errorLine } from '../hooks/useResource';
+import { commandFor, type ScreenId } from '../keymap';
+import { useNavigate } from '../navigation';
+import { useScreenFrame, useScreenMode } from '../screenFrame';
+import { useServices } from '../services';
+import { fit, localTime, sanitize, wrapText } from '../text';
+
+type Phase =
+  | { name: 'ask'; problem?: string }
+  | { name: 'running'; days: number; progress: ScanProgress }
+  | { name: 'cancelling'; days: number }
+  | { name: 'done'; days: number; found: DiscoveredSubAccount[]; outcome: 'whole' | 'cancelled' | Error; progress: ScanProgress };
+
+const MODE: Record<Phase['name'], ScreenId> = { ask: 'discover', running: 'discoverRunning', cancelling: 'discoverRunning', done: 'discoverDone' };
+const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+
+export function DiscoverScreen() {
+  const { api, recent, suggestions, discovered, theme, now } = useServices();
+  const { active, width, height } = useScreenFrame();
+  const navigate = useNavigate();
+  const [days, setDays] = useState(String(DEFAULT_SCAN_DAYS));
+  const [phase, setPhase] = useState<Phase>({ name: 'ask' });
+  const [tick, setTick] = useState(0);
+  const controller = useRef<AbortController | undefined>(undefined);
+  useScreenMode(MODE[phase.name]);
+  useEffect(() => () => controller.current?.abort(), []);
+  useEffect(() => {
+    if (phase.name !== 'running') return undefined;
+    const timer = setInterval(() => setTick((t) => t + 1), 120);
+    return () => clearInterval(timer);
+  }, [phase.name]);
+
+  // Every name known here is asked for: the service lists transfers only of the accounts a query names.
+  const names = [...new Set([...recent.list(), ...suggestions, ...discovered.list().map((d) => d.name)])];
+  const found = phase.name === 'done' ? phase.found : [];
+  const summary = phase.name === 'done' ? summaryOf(phase, width) : { lines: [] };
+  // Title, summary, a blank line: the list takes the rest.
+  const listRoom = Math.max(1, height - 2 - summary.lines.length);
+  const list = useListCursor(found.length, listRoom);
+
+  const start = () => {
+    const checked = checkScanDays(days);
+    if (!checked.ok) return setPhase({ name: 'ask', problem: checked.message });
+    const abort = new AbortController();
+    controller.current = abort;
+    const scanDays = checked.value;
+    const first = scanQueries(names, scanDays, 0).length;
+    setPhase({ name: 'running', days: scanDays, progress: { done: 0, queries: first, pages: 0, transfers: 0, found: 0, rateLimited: 0, waitingMs: 0 } });
+    discoverSubAccounts(api, discovered, {
+      days: scanDays,
+      now: now(),
+      names,
+      signal: abort.signal,
+      onProgress: (progress) => {
+        if (!abort.signal.aborted) setPhase({ name: 'running', days: scanDays, progress });
+      },
+    }).then(
+      (result) => setPhase({ name: 'done', days: scanDays, found: result.found, outcome: result.cancelled ? 'cancelled' : 'whole', progress: result.progress }),
+      (error: unknown) => {
+        const partial = error instanceof ScanFailed ? error.partial : undefined;
+        const cause = error instanceof ScanFailed ? error.cause : error instanceof Error ? error : new Error(String(error));
+        setPhase({ name: 'done', days: scanDays, found: partial?.found ?? [], outcome: cause, progress: partial?.progress ?? { done: 0, queries: first, pages: 0, transfers: 0, found: 0, rateLimited: 0, waitingMs: 0 } });
+      },
+    );
+  };
+
+  useScreenKeys(
+    (input, key) => {
+      const command = commandFor(MODE[phase.name], input, key);
+      switch (phase.name) {
+        case 'ask':
+          if (command === 'start') {
+            start();
+            return true;
+          }
+          return false;
+        case 'running':
+          if (command === 'cancel') {
+            controller.current?.abort();
+            setPhase({ name: 'cancelling', days: phase.days });
+          }
+          // Other keys reach the global ones (? help, ctrl+c).
+          return command !== undefined;
+        case 'cancelling':
+          return command !== undefined;
+        case 'done':
+          if (command === 'up' || command === 'down') list.move(command);
+          else if (command === 'open') {
+            const picked = found[list.cursor];
+            if (picked) navigate({ type: 'push', route: { screen: 'keys', subAccount: picked.name } });
+          } else if (command === 'again') setPhase({ name: 'ask' });
+          else return false;
+          return true;
+      }
+    },
+    { active, textEntry: phase.name === 'ask' ? 'text' : false },
+  );
+
+  const lines: React.ReactNode[] = [];
+  const add = (key: string, texts: string[], color?: string) =>
+    texts.forEach((text, i) =>
+      lines.push(
+        <Text key={`${key}-${i}`} color={color}>
+          {text}
+        </Text>,
+      ),
+    );
+
+  if (phase.name === 'ask') {
+    const label = 'Days back: ';
+    lines.push(
+      <Box key="days" height={1} overflow="hidden">
+        <Text>{label}</Text>
+        <Box width={Math.max(4, width - label.length)} height={1} overflow="hidden" flexShrink={0}>
+          <TextField value={days} focus={active} width={Math.max(4, width - label.length)} onChange={(value) => (setDays(value), setPhase({ name: 'ask' }))} />
+        </Box>
+      </Box>,
+    );
+    if (phase.problem) add('problem', wrapText(`✗ ${phase.problem}`, width, 2), theme.error);
+    const queries = scanQueries(names, 1, 0).length;
+    const about =
+      `Reads the transfer history of the last days for the accounts it names: master to master, and both ways between the master and each of the ${plural(names.length, 'name')} known here, ` +
+      `in each account-type pair (${queries.toLocaleString('en-US')} queries or more, paced by the service's rate limit). What it finds is remembered for this service.`;
+    add('about', wrapText(about, width, Math.max(1, height - 2 - lines.length)), theme.muted);
+  } else if (phase.name === 'running' || phase.name === 'cancelling') {
+    const progress = phase.name === 'running' ? phase.progress : undefined;
+    add('what', [fit(`Scanning ${plural(phase.days, 'day')} of transfers…`, width).trimEnd()]);
+    if (progress) {
+      lines.push(<ProgressBar key="bar" fraction={progress.queries > 0 ? progress.done / progress.queries : undefined} width={Math.max(4, Math.min(40, width - 6))} tick={tick} />);
+      add('count', wrapText(`query ${Math.min(progress.done + 1, progress.queries)} of ${progress.queries} · ${plural(progress.pages, 'page')} · ${plural(progress.transfers, 'transfer')}`, width, 2));
+      add('found', [fit(`${plural(progress.found, 'sub-account')} found so far`, width).trimEnd()], theme.ok);
+      if (progress.waitingMs > 0) add('wait', [fit(`waiting for the rate limit (${(progress.waitingMs / 1000).toFixed(1)} s)…`, width).trimEnd()], theme.warn);
+      add('esc', [fit('esc cancels; what was found is kept', width).trimEnd()], theme.muted);
+    } else add('cancelling', [fit('Cancelling…', width).trimEnd()], theme.warn);
+  } else {
+    const color = summary.tone === 'ok' ? theme.ok : summary.tone === 'warn' ? theme.warn : theme.error;
+    add('summary', summary.lines, color);
+    if (found.length > 0) {
+      lines.push(<Text key="blank"> </Text>);
+      const timeWidth = width >= 60 ? 30 : 16;
+      found.slice(list.from, list.to).forEach((entry, i) => {
+        const selected = list.from + i === list.cursor;
+        const when = width >= 60 ? `last transfer ${localTime(entry.lastTransferTime)}` : localTime(entry.lastTransferTime);
+        lines.push(
+          <Text key={`row-${entry.name}`} inverse={selected}>
+            {selected ? '› ' : '  '}
+            {fit(sanitize(entry.name), Math.max(1, width - 3 - timeWidth))} <Text color={selected ? undefined : theme.muted}>{fit(when, timeWidth).trimEnd()}</Text>
+          </Text>,
+        );
+      });
+    }
+  }
+
+  return (
+    <Box flexDirection="column" width={width}>
+      <Text bold>{width >= 50 ? 'Discover sub-accounts in transfer history' : 'Discover sub-accounts'}</Text>
+      {lines.slice(0, Math.max(1, height - 1))}
+    </Box>
+  );
+}
+
+/** What the scan came to, in at most three lines, and its tone. */
+function summaryOf(phase: Extract<Phase, { name: 'done' }>, width: number): { lines: string[]; tone?: 'ok' | 'warn' | 'error' } {
+  const count = plural(phase.found.length, 'sub-account');
+  if (phase.outcome === 'whole') {
+    if (phase.found.length === 0) {
+      return {
+        lines: wrapText(`None found in ${plural(phase.days, 'day')}: the service lists transfers only of the accounts asked for. Open or browse a sub-account by name, then scan again.`, width, 3),
+        tone: 'warn',
+      };
+    }
+    return { lines: wrapText(`✓ ${count} in ${plural(phase.days, 'day')} of transfers (${plural(phase.progress.pages, 'page')}), remembered`, width, 2), tone: 'ok' };
+  }
+  if (phase.outcome === 'cancelled') return { lines: wrapText(`Cancelled: ${count} found before it stopped, kept`, width, 2), tone: 'warn' };
+  const error = errorLines(errorLine(phase.outcome), width, undefined, 2);
+  const kept = `${count} found before it, kept`;
+  const again = ' (r scans again)';
+  return { lines: [...error, fit(kept.length + again.length <= width ? kept + again : kept, width).trimEnd()], tone: 'error' };
+}

@@ -1,0 +1,117 @@
+// `sub-accounts [--discover] [--days N] [--sub A,B]`: the remembered sub-accounts per base URL, a scan against
+// the sandbox first with --discover (a 429 met once in the middle), the formats, and bad input (exit 2, nothing sent).
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createBrokerApi } from '../../src/api/operations';
+import { EXIT } from '../../src/commands/context';
+import { runSubAccounts, SUB_ACCOUNT_CSV_COLUMNS } from '../../src/commands/subAccounts';
+import { openDiscoveredSubAccounts } from '../../src/config/discoveredSubAccounts';
+import { startSandbox } from '../../src/sandbox/server';
+import type { RunningSandbox } from '../../src/sandbox/types';
+import { rateLimitAt } from '../export/rateLimitAt';
+import { testContext } from './helpers';
+
+let sandbox: RunningSandbox;
+let root: string;
+let folder: string;
+let n = 0;
+beforeAll(async () => {
+  sandbox = await startSandbox({ seed: 5, rateLimit: { max: 60, windowMs: 1000 } });
+  root = mkdtempSync(join(tmpdir(), 'broker-sub-accounts-'));
+  folder = join(root, '0');
+});
+afterAll(async () => {
+  await sandbox.close();
+  rmSync(root, { recursive: true, force: true });
+});
+afterEach(() => {
+  folder = join(root, String(++n));
+});
+const run = (options: Parameters<typeof runSubAccounts>[0], stdoutIsTTY = false) => {
+  const t = testContext(sandbox, { configFolder: folder, stdoutIsTTY, createApi: (config) => createBrokerApi(config) });
+  return { ...t, done: runSubAccounts(options, t.ctx) };
+};
+
+describe('sub-accounts', () => {
+  it('--discover scans every known name (a 429 met once, part way), remembers them per base URL, prints JSON', async () => {
+    const before = sandbox.requests().length;
+    const [a, b, ...rest] = sandbox.subAccounts as [string, string, ...string[]];
+    // Names known from before: a remembered one; the others are given with --sub.
+    await (await openDiscoveredSubAccounts(folder, sandbox.baseUrl)).note([{ name: a, lastTransferTime: 1 }]);
+    sandbox.queueFaults(...rateLimitAt(21));
+    const { out, err, done } = run({ discover: true, days: '30', sub: [b, ...rest].join(','), json: true });
+    expect(await done).toBe(EXIT.ok);
+    expect(err.text()).toBe('');
+    const listed = JSON.parse(out.text()) as Array<{ name: string; lastTransferTime: number }>;
+    expect(listed.map((e) => Object.keys(e))).toEqual(listed.map(() => ['name', 'lastTransferTime']));
+    expect(listed.map((e) => e.name).sort()).toEqual([...sandbox.subAccounts].sort());
+    expect(listed.map((e) => e.lastTransferTime)).toEqual([...listed.map((e) => e.lastTransferTime)].sort((x, y) => y - x));
+    expect(listed.every((e) => e.lastTransferTime > Date.now() - 30 * 86_400_000)).toBe(true);
+    const statuses = sandbox.requests().slice(before).map((r) => r.status);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(1);
+    expect(statuses.indexOf(429)).toBe(20);
+    expect(statuses.length).toBeGreaterThan(100);
+    // Remembered for this base URL, with the scan's time; another target sees none of it.
+    const store = await openDiscoveredSubAccounts(folder, sandbox.baseUrl);
+    expect(store.list()).toEqual(listed);
+    expect(store.scannedAt()).toBeGreaterThan(0);
+    expect((await openDiscoveredSubAccounts(folder, 'demo')).list()).toEqual([]);
+
+    // Without --discover: the remembered list, nothing sent; as a table and as CSV.
+    const sent = sandbox.requests().length;
+    const table = run({});
+    expect(await table.done).toBe(EXIT.ok);
+    const lines = table.out.text().trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^name +last transfer$/);
+    expect(lines.slice(1).map((l) => l.split(/ +/)[0])).toEqual(listed.map((e) => e.name));
+    const csv = run({ format: 'csv' });
+    expect(await csv.done).toBe(EXIT.ok);
+    const records = csv.out.text().split('\r\n').filter((l) => l !== '');
+    expect(records[0]).toBe(SUB_ACCOUNT_CSV_COLUMNS.join(','));
+    expect(records.slice(1)).toEqual(listed.map((e) => `${e.name},${e.lastTransferTime}`));
+    expect(sandbox.requests().length).toBe(sent);
+  }, 20_000);
+
+  it('says so when nothing is remembered, and a scan with no names finds only the master (never listed)', async () => {
+    const empty = run({});
+    expect(await empty.done).toBe(EXIT.ok);
+    expect(empty.out.text()).toBe('no sub-accounts remembered yet: run `broker-console sub-accounts --discover`\n');
+    const before = sandbox.requests().length;
+    const scanned = run({ discover: true, days: '3', json: true });
+    expect(await scanned.done).toBe(EXIT.ok);
+    expect(JSON.parse(scanned.out.text())).toEqual([]);
+    // master→master in each of the four account-type pairs: nothing else to ask.
+    expect(sandbox.requests().length - before).toBe(4);
+  });
+
+  it.each([
+    [{ discover: true, days: '0' }, "error: --days: a whole number from 1 to 365 (got '0')"],
+    [{ discover: true, days: '366' }, "error: --days: a whole number from 1 to 365 (got '366')"],
+    [{ discover: true, days: '7d' }, "error: --days: a whole number from 1 to 365 (got '7d')"],
+    [{ days: '7' }, 'error: --days goes with --discover'],
+    [{ sub: 'a' }, 'error: --sub goes with --discover'],
+    [{ discover: true, sub: 'ok01,bad name' }, "error: --sub: must not contain spaces ('bad name')"],
+    [{ format: 'xml' }, "error: --format: must be table, json or csv (got 'xml')"],
+  ])('%j is refused with exit 2, nothing sent', async (options, message) => {
+    const before = sandbox.requests().length;
+    const { err, out, done } = run(options);
+    expect(await done).toBe(EXIT.usage);
+    expect(err.text()).toContain(message);
+    expect(out.text()).toBe('');
+    expect(sandbox.requests().length).toBe(before);
+  });
+
+  it('a hostile remembered name is sanitised on a terminal and neutralised in CSV', async () => {
+    const hostile = '=cmd|\u001b]52;c;aGk=\u0007';
+    await (await openDiscoveredSubAccounts(folder, sandbox.baseUrl)).note([{ name: hostile, lastTransferTime: 5 }]);
+    const table = run({}, true);
+    expect(await table.done).toBe(EXIT.ok);
+    expect(table.out.text()).not.toMatch(/\u001b|\u0007/);
+    const csv = run({ format: 'csv' });
+    expect(await csv.done).toBe(EXIT.ok);
+    expect(csv.out.text()).toContain(`'${hostile},5`);
+    expect(readFileSync(join(folder, 'discovered-sub-accounts.json'), 'utf8')).toContain('\\u001b');
+  });
+});

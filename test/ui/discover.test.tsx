@@ -1,0 +1,299 @@
+// Sub-accounts discovered in transfer history (issue 12.2), in the console: the picker offers them marked with
+// their last transfer; ctrl+d scans (progress, a 429 met and waited out, cancel keeping what was found, the
+// result list, enter opening a sub-account's keys); names from the service are sanitised; 80x24 and 40x12.
+import React from 'react';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { stripVTControlCharacters } from 'node:util';
+import { afterEach, describe, expect, test } from 'vitest';
+import { createBrokerApi } from '../../src/api/operations';
+import { memoryDiscoveredSubAccounts } from '../../src/config/discoveredSubAccounts';
+import { memoryRecentSubAccounts } from '../../src/config/recentSubAccounts';
+import { afterRender } from '../../src/terminal/keyStream';
+import { formatLocalTime } from '../../src/api/timeInput';
+import { App } from '../../src/ui/App';
+import { createExchangeLog } from '../../src/ui/exchangeLog';
+import type { ConsoleServices } from '../../src/ui/services';
+import { makeTheme } from '../../src/ui/theme';
+import { lineWidth, sleep, startConsole, type TestConsole } from './harness';
+import { lineWith, openTransfers } from './flows';
+import { renderInTerminal } from './terminal';
+import { rateLimitAt } from '../export/rateLimitAt';
+
+const CTRL_D = '\u0004';
+const SIZES = [
+  [80, 24],
+  [40, 12],
+] as const;
+const T = Date.UTC(2026, 10, 20, 14, 2);
+
+let c: TestConsole | undefined;
+afterEach(async () => {
+  await c?.cleanup();
+  c = undefined;
+});
+
+/** Every line within the width, and the frame shorter than the window. */
+function expectFits(raw: string, columns: number, rows: number): void {
+  const lines = raw.split('\n');
+  expect(lines.length).toBeLessThan(rows);
+  for (const line of lines) expect(lineWidth(line)).toBeLessThanOrEqual(columns);
+}
+
+const transferRequests = (console: TestConsole, from = 0) => console.requests().slice(from).filter((r) => r.path.endsWith('/universalTransfer'));
+
+describe('the picker offers discovered sub-accounts', () => {
+  test.each(SIZES)('marked as discovered, after the recent ones and before the demo ones, at %ix%i', async (columns, rows) => {
+    c = await startConsole({
+      columns,
+      rows,
+      recent: ['recent01'],
+      discovered: [
+        { name: 'found02', lastTransferTime: T },
+        { name: 'found01', lastTransferTime: T + 60_000 },
+      ],
+      suggestions: ['demo01'],
+    });
+    const frame = c.frame();
+    // At 40x12 the heading is cut and three names fit: the list scrolls.
+    expect(frame).toContain(columns >= 80 ? 'Recent, then discovered, then the demo sub-accounts (4)' : 'Recent, then discovered, then the');
+    const visible = columns >= 80 ? ['recent01', 'found01', 'found02', 'demo01'] : ['recent01', 'found01', 'found02'];
+    const order = visible.map((name) => frame.indexOf(`  ${name}`));
+    expect(order.every((at) => at >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expect(lineWith(frame, 'found02')).toContain('discovered');
+    expect(lineWith(frame, 'recent01')).not.toContain('discovered');
+    // The last transfer shows, shorter where the width asks for it.
+    expect(lineWith(frame, 'found02')).toContain(columns >= 80 ? `discovered · last transfer ${formatLocalTime(T)}` : `discovered · ${formatLocalTime(T)}`);
+    if (columns < 80) {
+      for (let i = 0; i < 4; i++) await c.press('down');
+      expect(lineWith(c.frame(), 'demo01')).toMatch(/^› demo01 +\(demo\)/);
+      for (let i = 0; i < 4; i++) await c.press('up');
+    } else expect(lineWith(frame, 'demo01')).toContain('(demo)');
+    expectFits(c.rawFrame(), columns, rows);
+    if (columns >= 80) expect(c.frame()).toMatch(/\^d discover/);
+    // Picking a discovered name opens its keys.
+    await c.press('down');
+    await c.press('down');
+    await c.press('enter');
+    await c.waitForScreen('keys');
+    expect(c.navState()!.stack.at(-1)!.route).toEqual({ screen: 'keys', subAccount: 'found01' });
+  });
+
+  test('names seen in transfer pages fetched in this run join the discovered ones', async () => {
+    c = await startConsole({ suggestions: [] });
+    const [sub] = c.sandbox.subAccounts as [string];
+    await openTransfers(c, { toAccount: sub });
+    await c.waitFor(() => c!.discovered.list().some((d) => d.name === sub), 'the name noted');
+    // Only the named sub-account: the master (a blank side) is never listed.
+    expect(c.discovered.list().map((d) => d.name)).toEqual([sub]);
+    await c.press('esc');
+    await c.press('esc');
+    await c.waitForScreen('picker');
+    expect(lineWith(c.frame(), sub)).toContain('discovered');
+  });
+});
+
+describe('ctrl+d: the discover scan', () => {
+  test('progress with a 429 met and waited out, then every sub-account with its last transfer; enter opens its keys', async () => {
+    c = await startConsole({ columns: 80, rows: 24, sandbox: { rateLimit: { max: 40, windowMs: 1000 } } });
+    c.sandbox.queueFaults(...rateLimitAt(21));
+    await c.press(CTRL_D);
+    await c.waitForScreen('discover');
+    expect(c.frame()).toContain('Days back: 30');
+    expect(c.frame()).toMatch(/enter scan/);
+    expectFits(c.rawFrame(), 80, 24);
+    await c.press('enter');
+    await c.waitForText(/✓ \d+ sub-accounts in 30 days of transfers/, 15_000);
+    const seen = c.frames().map((f) => stripVTControlCharacters(f));
+    expect(seen.some((f) => /query \d+ of \d+ · \d+ pages · [\d,]+ transfers/.test(f) && /\d+ sub-accounts? found so far/.test(f))).toBe(true);
+    expect(seen.some((f) => f.includes('waiting for the rate limit'))).toBe(true);
+    expect(c.requests().filter((r) => r.status === 429)).toHaveLength(1);
+
+    const names = c.sandbox.subAccounts;
+    const frame = c.frame();
+    expect(frame).toContain(`✓ ${names.length} sub-accounts`);
+    expect(c.discovered.list().map((d) => d.name).sort()).toEqual([...names].sort());
+    expect(c.discovered.scannedAt()).toBeGreaterThan(0);
+    const [first, second] = c.discovered.list() as [{ name: string; lastTransferTime: number }, { name: string }];
+    expect(lineWith(frame, first.name)).toContain(`last transfer ${formatLocalTime(first.lastTransferTime)}`);
+    expect(lineWith(frame, first.name)).toMatch(/^› /);
+    expectFits(c.rawFrame(), 80, 24);
+
+    await c.press('down');
+    await c.press('enter');
+    await c.waitForScreen('keys');
+    expect(c.navState()!.stack.at(-1)!.route).toEqual({ screen: 'keys', subAccount: second.name });
+    await c.press('esc');
+    await c.waitForScreen('discover');
+    await c.press('esc');
+    await c.waitForScreen('picker');
+    expect(lineWith(c.frame(), first.name)).toContain('discovered');
+  }, 20_000);
+
+  test.each(SIZES)('esc cancels part way, keeping what was found, at %ix%i', async (columns, rows) => {
+    c = await startConsole({ columns, rows, sandbox: { faults: { latencyMs: 40 } } });
+    await c.press(CTRL_D);
+    await c.waitForScreen('discover');
+    await c.press('enter');
+    await c.waitForText(/[1-9]\d* sub-accounts? found so far/, 10_000);
+    expectFits(c.rawFrame(), columns, rows);
+    await c.press('esc');
+    await c.waitForText(/Cancelled: \d+ sub-accounts? found before it/);
+    const kept = c.discovered.list();
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept.length).toBeLessThan(c.sandbox.subAccounts.length);
+    expect(c.discovered.scannedAt()).toBeUndefined();
+    expect(c.frame()).toMatch(new RegExp(`Cancelled: ${kept.length} sub-accounts? found`));
+    expectFits(c.rawFrame(), columns, rows);
+    const sent = transferRequests(c).length;
+    await c.settle(150);
+    expect(transferRequests(c)).toHaveLength(sent);
+    // Still on the result: esc goes back to the picker, which offers what was kept.
+    await c.press('esc');
+    await c.waitForScreen('picker');
+    expect(lineWith(c.frame(), kept[0]!.name)).toContain('discovered');
+  }, 20_000);
+
+  test.each(SIZES)('a failure part way says what failed and keeps what was found; r scans again, at %ix%i', async (columns, rows) => {
+    c = await startConsole({ columns, rows, sandbox: { faults: { latencyMs: 40 } } });
+    await c.press(CTRL_D);
+    await c.waitForScreen('discover');
+    await c.press('enter');
+    await c.waitForText(/[1-9]\d* sub-accounts? found so far/, 10_000);
+    // The client tries a GET three times: every try fails.
+    c.sandbox.queueFaults(...Array.from({ length: 3 }, () => ({ kind: 'status' as const, status: 503, msg: 'Service Unavailable: the upstream keeps failing, try later' })));
+    await c.waitForText(/sub-accounts? found before it, kept/, 10_000);
+    expect(c.frame()).toContain('✗');
+    expect(c.frame()).toMatch(/503/);
+    const kept = c.discovered.list().length;
+    expect(kept).toBeGreaterThan(0);
+    expect(c.frame()).toMatch(new RegExp(`${kept} sub-accounts? found before it, kept`));
+    expectFits(c.rawFrame(), columns, rows);
+    await c.press('?');
+    await c.waitForText('press ? or esc to close');
+    expectFits(c.rawFrame(), columns, rows);
+    await c.press('?');
+    await c.press('r');
+    await c.waitForText('Days back: 30');
+  }, 20_000);
+
+  test.each(SIZES)('a bad number of days names the field and sends nothing, at %ix%i', async (columns, rows) => {
+    c = await startConsole({ columns, rows });
+    await c.press(CTRL_D);
+    await c.waitForScreen('discover');
+    await c.press('backspace');
+    await c.press('backspace');
+    await c.type('400');
+    await c.press('enter');
+    await c.waitForText('✗ days: a whole number from 1 to 365');
+    expectFits(c.rawFrame(), columns, rows);
+    await c.settle(50);
+    expect(transferRequests(c)).toHaveLength(0);
+    await c.press('esc');
+    await c.waitForScreen('picker');
+    expect(transferRequests(c)).toHaveLength(0);
+  });
+});
+
+// ---- a service whose answers carry hostile names ----
+
+const OSC52 = '\u001b]52;c;cHduZWQ=\u0007';
+const hostileNames = [`evil${OSC52}`, `wide名前🙂${'\u202e'}gnp.exe`, `a\r\nFAKE LINE`];
+
+/** Answers "both accounts blank" as "from the master to anyone" (a reading of spec §4.3 the scan copes with), with hostile names. */
+async function hostileService(): Promise<{ baseUrl: string; close(): Promise<void> }> {
+  const row = (from: string, to: string, i: number) => ({
+    tranId: String(1000 + i),
+    fromAccount: from,
+    toAccount: to,
+    clientTranId: '',
+    asset: 'USDT',
+    amount: '1',
+    fromAccountType: 'SPOT',
+    toAccountType: 'SPOT',
+    fromSymbol: '',
+    toSymbol: '',
+    status: 'SUCCESS',
+    timestamp: T + i * 60_000,
+  });
+  const server: Server = createServer((req, res) => {
+    const query = new URL(req.url ?? '/', 'http://x').searchParams;
+    const blank = !query.get('fromAccount') && !query.get('toAccount');
+    const rows = blank ? [row('root', 'root', 0), ...hostileNames.map((name, i) => row('root', name, i + 1))] : [];
+    req.resume();
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify(rows));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+function expectClean(raw: string): void {
+  // eslint-disable-next-line no-control-regex
+  const withoutSgr = raw.replace(/\u001b\[[0-9;]*m/g, '');
+  // eslint-disable-next-line no-control-regex
+  expect(withoutSgr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
+}
+
+describe('names from the service', () => {
+  test.each(SIZES)('are found and shown sanitised, in the result and the picker, at %ix%i', async (columns, rows) => {
+    const service = await hostileService();
+    const api = createBrokerApi({ baseUrl: service.baseUrl, apiKey: 'k', secretKey: 's', retryBaseDelayMs: 1 });
+    const discovered = memoryDiscoveredSubAccounts();
+    const services: ConsoleServices = {
+      api,
+      mode: 'live',
+      target: 'hostile.example:443',
+      profile: 'ops',
+      credentialSource: 'environment',
+      discovered,
+      exchanges: createExchangeLog(),
+      recent: memoryRecentSubAccounts([]),
+      suggestions: [],
+      copy: async () => 'not copied',
+      exporter: {} as ConsoleServices['exporter'],
+      theme: makeTheme(false),
+      now: () => T + 86_400_000,
+    };
+    const terminal = renderInTerminal(<App services={services} onExit={() => undefined} />, { columns, rows });
+    const raw = () => terminal.stdout.lastFrame() ?? '';
+    const waitFor = async (text: RegExp | string) => {
+      const until = Date.now() + 5000;
+      const ok = () => {
+        const frame = stripVTControlCharacters(raw());
+        return typeof text === 'string' ? frame.includes(text) : text.test(frame);
+      };
+      while (!ok()) {
+        if (Date.now() > until) throw new Error(`timed out waiting for ${String(text)}:\n${stripVTControlCharacters(raw())}`);
+        await sleep(5);
+      }
+    };
+    const press = async (key: string) => {
+      terminal.write(key);
+      await afterRender();
+      await sleep(20);
+    };
+    try {
+      await sleep(30);
+      await waitFor('No recent sub-accounts yet');
+      await press(CTRL_D);
+      await waitFor('Days back: 30');
+      await press('\r');
+      await waitFor(/✓ 3 sub-accounts/);
+      // The master ("root", both sides of a master→master move) is not among them; every name is, whole.
+      expect(discovered.list().map((d) => d.name).sort()).toEqual([...hostileNames].sort());
+      for (const frame of terminal.stdout.frames) expectClean(frame);
+      expectFits(raw(), columns, rows);
+      expect(stripVTControlCharacters(raw())).not.toContain('root');
+      await press('\u001b');
+      await waitFor(/discovered/);
+      for (const frame of terminal.stdout.frames) expectClean(frame);
+      expectFits(raw(), columns, rows);
+    } finally {
+      terminal.unmount();
+      await api.close().catch(() => undefined);
+      await service.close();
+    }
+  });
+});
