@@ -57,7 +57,7 @@ describe('transfers --all against a service that never ends', () => {
     [{ maxPages: '0' }, "error: --max-pages: must be a whole number from 1 to 1000000 (got '0')"],
     [{ maxPages: 'ten' }, "error: --max-pages: must be a whole number from 1 to 1000000 (got 'ten')"],
     [{ maxPages: '1000001' }, "error: --max-pages: must be a whole number from 1 to 1000000 (got '1000001')"],
-    [{ maxPages: '3', all: false }, 'error: --max-pages applies to --all only'],
+    [{ maxPages: '3', all: false }, 'error: --max-pages applies to --all and --summary only'],
   ])('%j: usage error, exit 2, nothing sent', async (extra, line) => {
     const { code, stderr, requests } = await run('endless', extra);
     expect(code).toBe(EXIT.usage);
