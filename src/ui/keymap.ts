@@ -2,7 +2,7 @@
 // from it, so help never drifts from behaviour.
 import type { Key } from 'ink';
 
-export type ScreenId = 'global' | 'welcome' | 'credentials' | 'profiles' | 'picker' | 'keys' | 'keysEmpty' | 'keysError' | 'keysRetry' | 'keysFilter' | 'keyDetail' | 'createKey' | 'review' | 'reviewSending' | 'reviewUnknown' | 'reviewRejected' | 'secret' | 'secretConfirm' | 'transferFilter' | 'transfers' | 'transferDetail' | 'export' | 'transfersEmpty' | 'transfersError' | 'transfersRetry' | 'transferPrompt' | 'transfersFilterLine' | 'transferDetailScroll' | 'exportRunning' | 'exportDone' | 'exportFailed' | 'exportRetry';
+export type ScreenId = 'global' | 'welcome' | 'credentials' | 'profiles' | 'picker' | 'keys' | 'keysEmpty' | 'keysError' | 'keysRetry' | 'keysFilter' | 'keyDetail' | 'createKey' | 'review' | 'reviewSending' | 'reviewUnknown' | 'reviewRejected' | 'secret' | 'secretConfirm' | 'transferFilter' | 'transfers' | 'transferDetail' | 'export' | 'transfersEmpty' | 'transfersError' | 'transfersRetry' | 'transferPrompt' | 'transfersFilterLine' | 'transferDetailScroll' | 'exportRunning' | 'exportDone' | 'exportFailed' | 'exportRetry' | 'transfersChart' | 'transfersChartLoading';
 
 export interface Binding {
   command: string;
@@ -145,6 +145,7 @@ export const KEYMAP: Record<ScreenId, Binding[]> = {
     { command: 'refresh', keys: ['r'], description: 'Reload this page' },
     { command: 'search', keys: ['/'], hint: '/ search', description: 'Filter this page\'s rows as you type, any column (esc clears)' },
     { command: 'sort', keys: ['o'], hint: 'o sort', description: 'Sort the current page only: time (as served), amount, asset, status' },
+    { command: 'chart', keys: ['v'], hint: 'v chart', description: 'Chart every page of this filter (and of the / text): volume per day per asset, counts by status' },
     { command: 'quit', keys: ['q'], description: 'Quit' },
   ],
   // The filter line is open: typing filters the rows of the page.
@@ -205,6 +206,28 @@ export const KEYMAP: Record<ScreenId, Binding[]> = {
     { command: 'retry', keys: ['r'], hint: 'r retry', description: 'Start the export again (the error is one a retry can fix)' },
     { command: 'close', keys: ['enter', 'esc'], hint: 'enter close', description: 'Close the export panel' },
   ],
+  // The chart, every page read (or stopped: a partial chart).
+  transfersChart: [
+    { command: 'nextAsset', keys: ['right', 'tab'], hint: '←→ asset', description: 'Next asset' },
+    { command: 'previousAsset', keys: ['left', 'shift+tab'], description: 'Previous asset' },
+    { command: 'up', keys: ['up', 'k'], description: 'Scroll to newer days' },
+    { command: 'down', keys: ['down', 'j'], hint: '↑↓ days', description: 'Scroll to older days (when they do not fit)' },
+    { command: 'pageUp', keys: ['pageup'], description: 'Scroll up a screenful' },
+    { command: 'pageDown', keys: ['pagedown'], description: 'Scroll down a screenful' },
+    { command: 'refresh', keys: ['r'], hint: 'r refetch', description: 'Fetch every page again' },
+    { command: 'close', keys: ['esc', 'v'], hint: 'esc close', description: 'Back to the transfers page' },
+  ],
+  // The chart while its pages come: the bars grow; esc stops and keeps a partial chart.
+  transfersChartLoading: [
+    { command: 'nextAsset', keys: ['right', 'tab'], hint: '←→ asset', description: 'Next asset' },
+    { command: 'previousAsset', keys: ['left', 'shift+tab'], description: 'Previous asset' },
+    { command: 'up', keys: ['up', 'k'], description: 'Scroll to newer days' },
+    { command: 'down', keys: ['down', 'j'], hint: '↑↓ days', description: 'Scroll to older days (when they do not fit)' },
+    { command: 'pageUp', keys: ['pageup'], description: 'Scroll up a screenful' },
+    { command: 'pageDown', keys: ['pagedown'], description: 'Scroll down a screenful' },
+    { command: 'stop', keys: ['esc'], hint: 'esc stop', description: 'Stop fetching; the chart so far stays, marked partial' },
+    { command: 'close', keys: ['v'], hint: 'v close', description: 'Stop fetching and go back to the transfers page' },
+  ],
 };
 
 export const SCREEN_TITLES: Record<ScreenId, string> = {
@@ -240,6 +263,8 @@ export const SCREEN_TITLES: Record<ScreenId, string> = {
   exportDone: 'Export finished',
   exportFailed: 'Export failed',
   exportRetry: 'Export failed',
+  transfersChart: 'Transfers: chart',
+  transfersChartLoading: 'Transfers: chart (fetching pages)',
 };
 
 /** True when the key press matches the spec (see Binding.keys). */
