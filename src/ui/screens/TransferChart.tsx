@@ -125,7 +125,7 @@ export function TransferChart({
   const which = asset ? `${sanitize(asset.asset, 24)}${assets.length > 1 ? ` ${shownAt + 1}/${assets.length}` : ''}` : 'no asset';
   const title = `Chart${partial ? ' (PARTIAL)' : ''}: ${which}`;
   const about = ` · ${summary.volumeStatus} volume per day (${summary.timeZone})`;
-  const matching = keepText ? ` · ${plural(summary.rows, 'match')} for “${sanitize(keepText, 24)}”` : '';
+  const matching = keepText ? ` · ${summary.rows.toLocaleString('en-US')} match${summary.rows === 1 ? '' : 'es'} for “${sanitize(keepText, 24)}”` : '';
   const position = days.length > room ? ` · days ${shownTop + 1}–${Math.min(days.length, shownTop + room)} of ${days.length}` : '';
   let state: React.ReactNode;
   if (phase === 'loading') {
@@ -138,7 +138,9 @@ export function TransferChart({
       </Box>
     );
   } else if (phase === 'done') {
-    state = <Text color={theme.muted}>{fit(`All ${plural(chart.pages, 'page')} · ${plural(chart.rows, 'transfer')}${matching}${position}`, width).trimEnd()}</Text>;
+    // Below 60 columns the page count goes, so the position in the days still fits.
+    const read = width >= 60 ? `All ${plural(chart.pages, 'page')} · ${plural(chart.rows, 'transfer')}` : plural(chart.rows, 'transfer');
+    state = <Text color={theme.muted}>{fit(`${read}${matching}${position}`, width).trimEnd()}</Text>;
   } else {
     const why = phase === 'cancelled' ? `stopped after ${plural(chart.pages, 'page')} (${plural(chart.rows, 'row')})` : `${errorLine(chart.error)} (after ${plural(chart.pages, 'page')})`;
     state = <Text color={phase === 'failed' ? theme.error : theme.warn}>{fit(`PARTIAL: ${why} · r fetches all again${position}`, width).trimEnd()}</Text>;
