@@ -81,6 +81,7 @@ describe('the chart (v on the transfers page)', () => {
     await c.waitForText(/\d+ pages? · [\d,]+ rows · esc stops/);
     expect(c.frame()).toContain('esc stop');
     await c.waitForText(/All \d+ pages · [\d,]+ transfers/, 8000);
+    await c.waitForText('r refetch');
     const pages = Math.floor(all.length / 500) + 1;
     expect(c.frame()).toContain(`All ${pages} pages · ${all.length.toLocaleString('en-US')} transfers`);
     // Every page from the first at 500 a page, whatever the screen's page and size.

@@ -3,7 +3,7 @@
 // the asset's total and its counts by status above. Pages come in the background (useTransferChart) and the
 // bars grow as they come; esc stops, keeping a partial chart that says it is partial. Asset and status names
 // are service text and go through the sanitiser; the bars are visible without colour.
-import React, { useEffect, useState } from 'react';
+import React, { useEffect, useLayoutEffect, useState } from 'react';
 import { Box, Text } from 'ink';
 import Big from 'big.js';
 import type { Transfer, TransferQuery } from '../../api/types';
@@ -80,7 +80,8 @@ export function TransferChart({
   const [top, setTop] = useState(0);
   const [tick, setTick] = useState(0);
   const mode = chartMode(phase);
-  useEffect(() => onModeChange(mode), [mode, onModeChange]);
+  // In the commit that changes the phase, so the footer never shows the keys of the phase before.
+  useLayoutEffect(() => onModeChange(mode), [mode, onModeChange]);
   useEffect(() => {
     if (phase !== 'loading') return undefined;
     const timer = setInterval(() => setTick((t) => t + 1), 120);
