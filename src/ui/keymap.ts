@@ -145,7 +145,7 @@ export const KEYMAP: Record<ScreenId, Binding[]> = {
     { command: 'refresh', keys: ['r'], description: 'Reload this page' },
     { command: 'search', keys: ['/'], hint: '/ search', description: 'Filter this page\'s rows as you type, any column (esc clears)' },
     { command: 'sort', keys: ['o'], hint: 'o sort', description: 'Sort the current page only: time (as served), amount, asset, status' },
-    { command: 'chart', keys: ['v'], hint: 'v chart', description: 'Chart every page of this filter (and of the / text): volume per day per asset, counts by status' },
+    { command: 'chart', keys: ['v'], hint: 'v chart', description: 'Chart every page of the filter: volume per day per asset, counts by status' },
     { command: 'quit', keys: ['q'], description: 'Quit' },
   ],
   // The filter line is open: typing filters the rows of the page.

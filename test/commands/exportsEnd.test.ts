@@ -71,7 +71,7 @@ describe('the binary', () => {
     const help = await runCli(['transfers', '--help']);
     expect(help.code).toBe(0);
     const flat = help.stdout.replace(/\s+/g, ' ');
-    expect(flat).toContain('--max-pages <n> with --all: fetch at most N pages (default 2000 at 500 a page: room for 1,000,000 transfers)');
+    expect(flat).toContain('--max-pages <n> with --all or --summary: fetch at most N pages (default 2000 at 500 a page: room for 1,000,000 transfers)');
     expect(flat).toContain(
       'It stops with exit 1 when a page repeats transfers of any earlier page, or after --max-pages full pages (default 1,000,000 / limit: 2000 pages of 500, 10000 of 100)',
     );

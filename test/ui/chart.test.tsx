@@ -9,6 +9,7 @@ import type { Transfer, TransferQuery } from '../../src/api/types';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { displayWidth } from '../../src/terminal/text';
 import { matchesFilter } from '../../src/ui/hooks/useRowFilter';
+import { KEYMAP } from '../../src/ui/keymap';
 import { transferSearchText } from '../../src/ui/screens/TransferBrowser';
 import { fetchAllTransfers } from '../commands/helpers';
 import { HOSTILE, startHostileServer, type HostileServer } from '../commands/hostile';
@@ -104,6 +105,12 @@ describe('the chart (v on the transfers page)', () => {
     const bars = dayRows(c.frame()).map((d) => [...d.bar].length);
     expect(Math.max(...bars)).toBeGreaterThan(40);
     expectFramesFit(c, 80, 24);
+    // ? lists the chart's keys from its key table.
+    await c.press('?');
+    await c.waitForText('press ? or esc to close');
+    for (const binding of KEYMAP.transfersChart) expect(c.frame()).toContain(binding.description);
+    await c.press('?');
+    await c.waitForNoText('press ? or esc to close');
     // esc closes it: the page is as it was.
     expect(c.frame()).toContain('esc close');
     await c.press('esc');
@@ -117,6 +124,11 @@ describe('the chart (v on the transfers page)', () => {
     expect(all.length).toBeGreaterThan(2500);
     await c.press('v');
     await c.waitForText(/\b[1-5] pages? · [\d,]+ rows · esc stops/, 8000);
+    await c.press('?');
+    await c.waitForText('press ? or esc to close');
+    for (const binding of KEYMAP.transfersChartLoading) expect(c.frame()).toContain(binding.description);
+    await c.press('?');
+    await c.waitForNoText('press ? or esc to close');
     await c.press('esc');
     await c.waitForText(/PARTIAL: stopped after \d+ pages?/);
     const pages = Number(/stopped after (\d+) pages?/.exec(c.frame())![1]);
