@@ -32,7 +32,7 @@ export interface TransfersOptions extends Omit<Partial<TransferQueryInput>, 'fro
   all?: boolean;
   /** --summary: every page from --page on, summed per asset, status and day (transferSummary.ts). */
   summary?: boolean;
-  /** --max-pages N: with --all, the most pages fetched (default: defaultMaxPages of the page size). */
+  /** --max-pages N: with --all or --summary, the most pages fetched (default: defaultMaxPages of the page size). */
   maxPages?: string;
   format?: string;
 }

@@ -21,6 +21,16 @@ const global: Binding[] = [
   { command: 'interrupt', keys: ['ctrl+c'], description: 'Quit at once, from anywhere' },
 ];
 
+// The chart's assets and days: the same keys while its pages come and after.
+const chartMoves: Binding[] = [
+  { command: 'nextAsset', keys: ['right', 'tab'], hint: '←→ asset', description: 'Next asset' },
+  { command: 'previousAsset', keys: ['left', 'shift+tab'], description: 'Previous asset' },
+  { command: 'up', keys: ['up', 'k'], description: 'Scroll to newer days' },
+  { command: 'down', keys: ['down', 'j'], hint: '↑↓ days', description: 'Scroll to older days (when they do not fit)' },
+  { command: 'pageUp', keys: ['pageup'], description: 'Scroll up a screenful' },
+  { command: 'pageDown', keys: ['pagedown'], description: 'Scroll down a screenful' },
+];
+
 export const KEYMAP: Record<ScreenId, Binding[]> = {
   global,
   welcome: [
@@ -208,23 +218,13 @@ export const KEYMAP: Record<ScreenId, Binding[]> = {
   ],
   // The chart, every page read (or stopped: a partial chart).
   transfersChart: [
-    { command: 'nextAsset', keys: ['right', 'tab'], hint: '←→ asset', description: 'Next asset' },
-    { command: 'previousAsset', keys: ['left', 'shift+tab'], description: 'Previous asset' },
-    { command: 'up', keys: ['up', 'k'], description: 'Scroll to newer days' },
-    { command: 'down', keys: ['down', 'j'], hint: '↑↓ days', description: 'Scroll to older days (when they do not fit)' },
-    { command: 'pageUp', keys: ['pageup'], description: 'Scroll up a screenful' },
-    { command: 'pageDown', keys: ['pagedown'], description: 'Scroll down a screenful' },
+    ...chartMoves,
     { command: 'refresh', keys: ['r'], hint: 'r refetch', description: 'Fetch every page again' },
     { command: 'close', keys: ['esc', 'v'], hint: 'esc close', description: 'Back to the transfers page' },
   ],
   // The chart while its pages come: the bars grow; esc stops and keeps a partial chart.
   transfersChartLoading: [
-    { command: 'nextAsset', keys: ['right', 'tab'], hint: '←→ asset', description: 'Next asset' },
-    { command: 'previousAsset', keys: ['left', 'shift+tab'], description: 'Previous asset' },
-    { command: 'up', keys: ['up', 'k'], description: 'Scroll to newer days' },
-    { command: 'down', keys: ['down', 'j'], hint: '↑↓ days', description: 'Scroll to older days (when they do not fit)' },
-    { command: 'pageUp', keys: ['pageup'], description: 'Scroll up a screenful' },
-    { command: 'pageDown', keys: ['pagedown'], description: 'Scroll down a screenful' },
+    ...chartMoves,
     { command: 'stop', keys: ['esc'], hint: 'esc stop', description: 'Stop fetching; the chart so far stays, marked partial' },
     { command: 'close', keys: ['v'], hint: 'v close', description: 'Stop fetching and go back to the transfers page' },
   ],
