@@ -166,7 +166,8 @@ export function buildProgram(
     .option('--page <n>', 'page number (default 1)')
     .option('--limit <n>', 'rows per page, 1..500 (default 500)')
     .option('--all', 'every page from --page on, streamed as each arrives')
-    .option('--max-pages <n>', `with --all: fetch at most N pages (default ${defaultMaxPages()} at 500 a page: room for ${MAX_TRANSFERS.toLocaleString('en-US')} transfers)`)
+    .option('--summary', 'every page from --page on (--limit a page), summed per asset, status and day')
+    .option('--max-pages <n>', `with --all or --summary: fetch at most N pages (default ${defaultMaxPages()} at 500 a page: room for ${MAX_TRANSFERS.toLocaleString('en-US')} transfers)`)
     .option('--format <format>', 'table, json or csv (default: table)')
     .option('--json', 'short for --format json')
     .addHelpText(
@@ -177,7 +178,9 @@ export function buildProgram(
         'table (with per-asset totals). Progress goes to stderr when it is a terminal.\n' +
         '--all ends at the first page shorter than --limit. It stops with exit 1 when a page repeats transfers of any\n' +
         `earlier page, or after --max-pages full pages (default ${MAX_TRANSFERS.toLocaleString('en-US')} / limit: ${defaultMaxPages()} pages of 500,\n` +
-        `${defaultMaxPages(100)} of 100); rows already written stay written and the error says how many.`,
+        `${defaultMaxPages(100)} of 100); rows already written stay written and the error says how many.\n` +
+        '--summary prints, once the last page came, per asset (transfers, SUCCESS volume), per status and per local day\n' +
+        '(days without transfers included); it fails with nothing on stdout when a page fails.',
     )
     .action(async (options: Record<string, string | boolean | undefined>) => {
       const text = (name: string): string | undefined => {
@@ -200,6 +203,7 @@ export function buildProgram(
             page: text('page'),
             limit: text('limit'),
             all: options.all === true,
+            summary: options.summary === true,
             maxPages: text('maxPages'),
             format: chosen?.ok ? chosen.format : text('format'),
           },

@@ -20,6 +20,7 @@ import {
   stdoutIsTerminal,
 } from './context';
 import { type Column, OutputSink, formatLocalTime, pad, tableLine } from './output';
+import { runTransferSummary } from './transferSummary';
 
 export type TransferFormat = 'table' | 'json' | 'csv';
 export const TRANSFER_FORMATS: readonly TransferFormat[] = ['table', 'json', 'csv'];
@@ -29,7 +30,9 @@ export interface TransfersOptions extends Omit<Partial<TransferQueryInput>, 'fro
   fromType?: string;
   toType?: string;
   all?: boolean;
-  /** --max-pages N: with --all, the most pages fetched (default: defaultMaxPages of the page size). */
+  /** --summary: every page from --page on, summed per asset, status and day (transferSummary.ts). */
+  summary?: boolean;
+  /** --max-pages N: with --all or --summary, the most pages fetched (default: defaultMaxPages of the page size). */
   maxPages?: string;
   format?: string;
 }
@@ -143,7 +146,10 @@ export async function runTransfers(options: TransfersOptions, ctx: CommandContex
   if (badFormat) reportUsage(ctx, `--format: must be table, json or csv (got '${sanitize(options.format ?? '', 40)}')`);
   const maxPages = checkMaxPages(options);
   if (!maxPages.ok) reportUsage(ctx, maxPages.message);
-  if (!checked.ok || badFormat || !maxPages.ok) return EXIT.usage;
+  const both = options.summary === true && options.all === true;
+  if (both) reportUsage(ctx, '--summary reads every page from --page on by itself; --all streams the rows: give one of them');
+  if (!checked.ok || badFormat || !maxPages.ok || both) return EXIT.usage;
+  if (options.summary === true) return runTransferSummary(checked.value, { format: format as TransferFormat, maxPages: maxPages.value }, ctx);
 
   const api = await connect(ctx);
   if (!api) return EXIT.usage;
@@ -199,6 +205,6 @@ function checkMaxPages(options: TransfersOptions): { ok: true; value: number | u
   if (!/^\d{1,7}$/.test(text) || value < 1 || value > MAX_MAX_PAGES) {
     return { ok: false, message: `--max-pages: must be a whole number from 1 to ${MAX_MAX_PAGES} (got '${sanitize(raw, 40)}')` };
   }
-  if (options.all !== true) return { ok: false, message: '--max-pages applies to --all only' };
+  if (options.all !== true && options.summary !== true) return { ok: false, message: '--max-pages applies to --all and --summary only' };
   return { ok: true, value };
 }

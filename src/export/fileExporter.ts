@@ -112,7 +112,7 @@ async function createNewFile(folder: string, base: string, extension: string): P
 }
 
 /** Newest first: how much of [start, end] the pages so far have covered, when a start bounds it. */
-function timeFraction(start: number | undefined, end: number, rows: readonly Transfer[]): number | undefined {
+export function timeFraction(start: number | undefined, end: number, rows: readonly Transfer[]): number | undefined {
   const oldest = rows[rows.length - 1]?.timestamp;
   if (start === undefined || oldest === undefined || end <= start) return undefined;
   return Math.min(0.99, Math.max(0, (end - oldest) / (end - start)));

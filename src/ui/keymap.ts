@@ -2,7 +2,7 @@
 // from it, so help never drifts from behaviour.
 import type { Key } from 'ink';
 
-export type ScreenId = 'global' | 'welcome' | 'credentials' | 'profiles' | 'picker' | 'keys' | 'keysEmpty' | 'keysError' | 'keysRetry' | 'keysFilter' | 'keyDetail' | 'createKey' | 'review' | 'reviewSending' | 'reviewUnknown' | 'reviewRejected' | 'secret' | 'secretConfirm' | 'transferFilter' | 'transfers' | 'transferDetail' | 'export' | 'transfersEmpty' | 'transfersError' | 'transfersRetry' | 'transferPrompt' | 'transfersFilterLine' | 'transferDetailScroll' | 'exportRunning' | 'exportDone' | 'exportFailed' | 'exportRetry' | 'keyAudit' | 'discover' | 'discoverRunning' | 'discoverDone'
+export type ScreenId = 'global' | 'welcome' | 'credentials' | 'profiles' | 'picker' | 'keys' | 'keysEmpty' | 'keysError' | 'keysRetry' | 'keysFilter' | 'keyDetail' | 'createKey' | 'review' | 'reviewSending' | 'reviewUnknown' | 'reviewRejected' | 'secret' | 'secretConfirm' | 'transferFilter' | 'transfers' | 'transferDetail' | 'export' | 'transfersEmpty' | 'transfersError' | 'transfersRetry' | 'transferPrompt' | 'transfersFilterLine' | 'transferDetailScroll' | 'exportRunning' | 'exportDone' | 'exportFailed' | 'exportRetry' | 'keyAudit' | 'discover' | 'discoverRunning' | 'discoverDone' | 'transfersChart' | 'transfersChartLoading'
   // The key list of a read-only target: the keys and keysEmpty tables without the way to a new key (derived below).
   | ReadOnlyScreenId;
 
@@ -23,6 +23,16 @@ const global: Binding[] = [
   { command: 'profiles', keys: ['ctrl+p'], description: 'Switch profile, the demo, or add a profile' },
   { command: 'transfers', keys: ['ctrl+t'], description: 'Browse universal transfers, from anywhere' },
   { command: 'interrupt', keys: ['ctrl+c'], description: 'Quit at once, from anywhere' },
+];
+
+// The chart's assets and days: the same keys while its pages come and after.
+const chartMoves: Binding[] = [
+  { command: 'nextAsset', keys: ['right', 'tab'], hint: '←→ asset', description: 'Next asset' },
+  { command: 'previousAsset', keys: ['left', 'shift+tab'], description: 'Previous asset' },
+  { command: 'up', keys: ['up', 'k'], description: 'Scroll to newer days' },
+  { command: 'down', keys: ['down', 'j'], hint: '↑↓ days', description: 'Scroll to older days (when they do not fit)' },
+  { command: 'pageUp', keys: ['pageup'], description: 'Scroll up a screenful' },
+  { command: 'pageDown', keys: ['pagedown'], description: 'Scroll down a screenful' },
 ];
 
 const TABLES: Record<Exclude<ScreenId, ReadOnlyScreenId>, Binding[]> = {
@@ -163,6 +173,7 @@ const TABLES: Record<Exclude<ScreenId, ReadOnlyScreenId>, Binding[]> = {
     { command: 'refresh', keys: ['r'], description: 'Reload this page' },
     { command: 'search', keys: ['/'], hint: '/ search', description: 'Filter this page\'s rows as you type, any column (esc clears)' },
     { command: 'sort', keys: ['o'], hint: 'o sort', description: 'Sort the current page only: time (as served), amount, asset, status' },
+    { command: 'chart', keys: ['v'], hint: 'v chart', description: 'Chart every page of the filter: volume per day per asset, counts by status' },
     { command: 'quit', keys: ['q'], description: 'Quit' },
   ],
   // The filter line is open: typing filters the rows of the page.
@@ -237,6 +248,18 @@ const TABLES: Record<Exclude<ScreenId, ReadOnlyScreenId>, Binding[]> = {
     { command: 'back', keys: ['esc'], hint: 'esc back', description: 'Back to the sub-accounts' },
     { command: 'quit', keys: ['q'], description: 'Quit' },
   ],
+  // The chart, every page read (or stopped: a partial chart).
+  transfersChart: [
+    ...chartMoves,
+    { command: 'refresh', keys: ['r'], hint: 'r refetch', description: 'Fetch every page again' },
+    { command: 'close', keys: ['esc', 'v'], hint: 'esc close', description: 'Back to the transfers page' },
+  ],
+  // The chart while its pages come: the bars grow; esc stops and keeps a partial chart.
+  transfersChartLoading: [
+    ...chartMoves,
+    { command: 'stop', keys: ['esc'], hint: 'esc stop', description: 'Stop fetching; the chart so far stays, marked partial' },
+    { command: 'close', keys: ['v'], hint: 'v close', description: 'Stop fetching and go back to the transfers page' },
+  ],
 };
 
 /** A read-only key list: n stays bound, only to say why nothing opens, and is not offered in the footer. */
@@ -291,6 +314,8 @@ export const SCREEN_TITLES: Record<ScreenId, string> = {
   discover: 'Discover sub-accounts',
   discoverRunning: 'Discovering sub-accounts',
   discoverDone: 'Discovered sub-accounts',
+  transfersChart: 'Transfers: chart',
+  transfersChartLoading: 'Transfers: chart (fetching pages)',
 };
 
 /** True when the key press matches the spec (see Binding.keys). */

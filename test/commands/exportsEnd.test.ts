@@ -57,7 +57,7 @@ describe('transfers --all against a service that never ends', () => {
     [{ maxPages: '0' }, "error: --max-pages: must be a whole number from 1 to 1000000 (got '0')"],
     [{ maxPages: 'ten' }, "error: --max-pages: must be a whole number from 1 to 1000000 (got 'ten')"],
     [{ maxPages: '1000001' }, "error: --max-pages: must be a whole number from 1 to 1000000 (got '1000001')"],
-    [{ maxPages: '3', all: false }, 'error: --max-pages applies to --all only'],
+    [{ maxPages: '3', all: false }, 'error: --max-pages applies to --all and --summary only'],
   ])('%j: usage error, exit 2, nothing sent', async (extra, line) => {
     const { code, stderr, requests } = await run('endless', extra);
     expect(code).toBe(EXIT.usage);
@@ -71,7 +71,7 @@ describe('the binary', () => {
     const help = await runCli(['transfers', '--help']);
     expect(help.code).toBe(0);
     const flat = help.stdout.replace(/\s+/g, ' ');
-    expect(flat).toContain('--max-pages <n> with --all: fetch at most N pages (default 2000 at 500 a page: room for 1,000,000 transfers)');
+    expect(flat).toContain('--max-pages <n> with --all or --summary: fetch at most N pages (default 2000 at 500 a page: room for 1,000,000 transfers)');
     expect(flat).toContain(
       'It stops with exit 1 when a page repeats transfers of any earlier page, or after --max-pages full pages (default 1,000,000 / limit: 2000 pages of 500, 10000 of 100)',
     );

@@ -5,7 +5,7 @@
 import React, { useEffect, useMemo, useState } from 'react';
 import Big from 'big.js';
 import { decimalForBig } from '../../api/decimal';
-import { FilterLine, useRowFilter } from '../hooks/useRowFilter';
+import { FilterLine, matchesFilter, useRowFilter } from '../hooks/useRowFilter';
 import { useSyncedState } from '../hooks/useSyncedState';
 import { Box, Text } from 'ink';
 import { TextField } from '../components/TextField';
@@ -26,9 +26,10 @@ import { useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
 import { localTime } from '../text';
 import { ExportPanel } from './ExportPanel';
+import { TransferChart } from './TransferChart';
 import { TransferDetail } from './TransferDetail';
 
-type Mode = { name: 'list' } | { name: 'detail' } | { name: 'prompt'; what: 'page' | 'size'; text: string; error?: string } | { name: 'export' };
+type Mode = { name: 'list' } | { name: 'detail' } | { name: 'prompt'; what: 'page' | 'size'; text: string; error?: string } | { name: 'export' } | { name: 'chart' };
 
 /** The filter in one line; account names and the client id were typed (or came back) and are sanitised. */
 export function describeFilter(query: TransferQuery): string {
@@ -167,6 +168,7 @@ export function TransferBrowser({ query }: { query: TransferQuery }) {
   const screenMode: ScreenId =
     mode.name === 'detail' ? (childMode ?? 'transferDetail')
     : mode.name === 'export' ? (childMode ?? 'export')
+    : mode.name === 'chart' ? (childMode ?? 'transfersChartLoading')
     : mode.name === 'prompt' ? 'transferPrompt'
     : filter.editing ? 'transfersFilterLine'
     : failed ? (canRetry ? 'transfersRetry' : 'transfersError')
@@ -212,7 +214,7 @@ export function TransferBrowser({ query }: { query: TransferQuery }) {
       const mode = modeRef.current;
       const page = pageRef.current;
       // The detail and the export panel take their own keys (they registered after this screen).
-      if (mode.name === 'export' || mode.name === 'detail') return false;
+      if (mode.name === 'export' || mode.name === 'detail' || mode.name === 'chart') return false;
       if (filter.editing && mode.name === 'list') return filter.editingKey('transfersFilterLine', input, key, list);
       if (mode.name === 'prompt') {
         const command = commandFor('transferPrompt', input, key);
@@ -279,6 +281,10 @@ export function TransferBrowser({ query }: { query: TransferQuery }) {
           return true;
         case 'filter': navigate({ type: 'back' }); return true;
         case 'refresh': setReloadToken((t) => t + 1); return true;
+        case 'chart':
+          setChildMode(undefined);
+          setMode({ name: 'chart' });
+          return true;
         default: return false;
       }
     },
@@ -327,6 +333,26 @@ export function TransferBrowser({ query }: { query: TransferQuery }) {
           query={{ ...query, limit }}
           page={rows}
           pageNumber={page}
+          width={width}
+          height={withHeader ? height - 2 : height}
+          onClose={closeChild}
+          onModeChange={setChildMode}
+        />
+      </Box>
+    );
+  }
+
+  if (mode.name === 'chart') {
+    // Every page of the filter, and of the `/` text when one is kept (TransferChart.tsx).
+    const needle = filter.text.trim();
+    const withHeader = height >= 16;
+    return (
+      <Box flexDirection="column">
+        {withHeader ? header : null}
+        <TransferChart
+          query={query}
+          keep={needle === '' ? undefined : (t) => matchesFilter(transferSearchText(t), needle)}
+          keepText={needle === '' ? undefined : needle}
           width={width}
           height={withHeader ? height - 2 : height}
           onClose={closeChild}

@@ -1,0 +1,184 @@
+// The chart of every transfer of the filter (issue 12.5): per asset, one bar per local day, newest first: the
+// exact decimal sum, then the bar, its length scaled to the window (block characters, to an eighth of a cell);
+// the asset's total and its counts by status above. Pages come in the background (useTransferChart) and the
+// bars grow as they come; esc stops, keeping a partial chart that says it is partial. Asset and status names
+// are service text and go through the sanitiser; the bars are visible without colour.
+import React, { useEffect, useLayoutEffect, useState } from 'react';
+import { Box, Text } from 'ink';
+import Big from 'big.js';
+import type { Transfer, TransferQuery } from '../../api/types';
+import type { TransferSummary } from '../../export/summary';
+import { displayWidth, fit, sanitize } from '../../terminal/text';
+import { ProgressBar } from '../components/ProgressBar';
+import { errorLine } from '../hooks/useResource';
+import { useScreenKeys } from '../hooks/useKeys';
+import { type ChartPhase, useTransferChart } from '../hooks/useTransferChart';
+import { commandFor, type ScreenId } from '../keymap';
+import { useScreenFrame } from '../screenFrame';
+import { useServices } from '../services';
+import { wrapText } from '../text';
+
+/** A cell filled to 1/8 … 7/8 from the left. */
+const EIGHTHS = ['', '▏', '▎', '▍', '▌', '▋', '▊', '▉'] as const;
+
+/**
+ * A bar of `value` on a scale where `max` fills `cells` cells, to the nearest eighth of a cell; a value that is
+ * not zero is never drawn empty. Negative values are drawn by their size (the sum beside them has the sign).
+ */
+export function barText(value: Big, max: Big, cells: number): string {
+  if (cells <= 0 || max.eq(0) || value.eq(0)) return '';
+  const eighths = Math.max(1, Math.min(cells * 8, value.abs().div(max.abs()).times(cells * 8).round(0, Big.roundHalfUp).toNumber()));
+  return '█'.repeat(Math.floor(eighths / 8)) + EIGHTHS[eighths % 8];
+}
+
+export interface ChartRow {
+  day: string;
+  /** The asset's SUCCESS volume that day, exact ("0" on a day without it). */
+  sum: string;
+  count: number;
+}
+
+/** One asset's days, newest first: every day of the summary, the days without this asset at 0. */
+export function assetDays(summary: TransferSummary, asset: string): ChartRow[] {
+  const rows = summary.days.map((d) => {
+    const a = d.assets.find((x) => x.asset === asset);
+    return { day: d.day, sum: a?.volume ?? '0', count: a?.count ?? 0 };
+  });
+  return rows.reverse();
+}
+
+/** The chart's key table: while pages come, and once they stopped (all, or a partial chart). */
+export function chartMode(phase: ChartPhase): ScreenId {
+  return phase === 'loading' ? 'transfersChartLoading' : 'transfersChart';
+}
+
+const plural = (n: number, word: string): string => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+
+export function TransferChart({
+  query,
+  keep,
+  keepText,
+  width,
+  height,
+  onClose,
+  onModeChange,
+}: {
+  query: TransferQuery;
+  /** The `/` text kept on the transfers page: only the rows it matches are summed. */
+  keep?: (t: Transfer) => boolean;
+  keepText?: string;
+  width: number;
+  height: number;
+  onClose: () => void;
+  onModeChange: (mode: ScreenId) => void;
+}) {
+  const { theme } = useServices();
+  const { active } = useScreenFrame();
+  const chart = useTransferChart(query, keep);
+  const { summary, phase } = chart;
+  const [assetAt, setAssetAt] = useState(0);
+  const [top, setTop] = useState(0);
+  const [tick, setTick] = useState(0);
+  const mode = chartMode(phase);
+  // In the commit that changes the phase, so the footer never shows the keys of the phase before.
+  useLayoutEffect(() => onModeChange(mode), [mode, onModeChange]);
+  useEffect(() => {
+    if (phase !== 'loading') return undefined;
+    const timer = setInterval(() => setTick((t) => t + 1), 120);
+    return () => clearInterval(timer);
+  }, [phase]);
+
+  const assets = summary.assets;
+  const shownAt = Math.min(assetAt, Math.max(0, assets.length - 1));
+  const asset = assets[shownAt];
+  const days = asset ? assetDays(summary, asset.asset) : [];
+  // The title, the state line, and the asset's line (two when the window is tall enough) come first.
+  const assetLines = asset ? wrapText(`${sanitize(asset.asset, 40)} ${asset.volume} · ${plural(asset.count, 'transfer')}: ${asset.statuses.map((s) => `${s.count} ${sanitize(s.status, 24)}`).join(', ')}`, width, height >= 14 ? 2 : 1) : [];
+  const room = Math.max(1, height - 2 - Math.max(1, assetLines.length));
+  const maxTop = Math.max(0, days.length - room);
+  const shownTop = Math.min(top, maxTop);
+
+  useScreenKeys(
+    (input, key) => {
+      const command = commandFor(mode, input, key);
+      const scroll = (by: number) => setTop((t) => Math.max(0, Math.min(maxTop, Math.min(t, maxTop) + by)));
+      const turn = (by: number) => {
+        if (assets.length > 0) setAssetAt((a) => (Math.min(a, assets.length - 1) + by + assets.length) % assets.length);
+      };
+      switch (command) {
+        case 'nextAsset': turn(1); break;
+        case 'previousAsset': turn(-1); break;
+        case 'up': scroll(-1); break;
+        case 'down': scroll(1); break;
+        case 'pageUp': scroll(-room); break;
+        case 'pageDown': scroll(room); break;
+        case 'stop': chart.cancel(); break;
+        case 'refresh': chart.restart(); break;
+        case 'close': onClose(); break;
+        default: return false; // other keys reach the global ones (? help)
+      }
+      return true;
+    },
+    { active },
+  );
+
+  const partial = phase === 'cancelled' || phase === 'failed';
+  const which = asset ? `${sanitize(asset.asset, 24)}${assets.length > 1 ? ` ${shownAt + 1}/${assets.length}` : ''}` : 'no asset';
+  const title = `Chart${partial ? ' (PARTIAL)' : ''}: ${which}`;
+  const about = ` · ${summary.volumeStatus} volume per day (${summary.timeZone})`;
+  const matching = keepText ? ` · ${summary.rows.toLocaleString('en-US')} match${summary.rows === 1 ? '' : 'es'} for “${sanitize(keepText, 24)}”` : '';
+  const position = days.length > room ? ` · days ${shownTop + 1}–${Math.min(days.length, shownTop + room)} of ${days.length}` : '';
+  let state: React.ReactNode;
+  if (phase === 'loading') {
+    const counts = ` ${plural(chart.pages, 'page')} · ${plural(chart.rows, 'row')} · esc stops`;
+    const barWidth = Math.max(4, Math.min(16, width - displayWidth(counts) - 5));
+    state = (
+      <Box height={1} overflow="hidden">
+        <ProgressBar fraction={chart.fraction} width={barWidth} tick={tick} />
+        <Text>{fit(counts, Math.max(1, width - barWidth - 5)).trimEnd()}</Text>
+      </Box>
+    );
+  } else if (phase === 'done') {
+    // Below 60 columns the page count goes, so the position in the days still fits.
+    const read = width >= 60 ? `All ${plural(chart.pages, 'page')} · ${plural(chart.rows, 'transfer')}` : plural(chart.rows, 'transfer');
+    state = <Text color={theme.muted}>{fit(`${read}${matching}${position}`, width).trimEnd()}</Text>;
+  } else {
+    const why = phase === 'cancelled' ? `stopped after ${plural(chart.pages, 'page')} (${plural(chart.rows, 'row')})` : `${errorLine(chart.error)} (after ${plural(chart.pages, 'page')})`;
+    state = <Text color={phase === 'failed' ? theme.error : theme.warn}>{fit(`PARTIAL: ${why} · r fetches all again${position}`, width).trimEnd()}</Text>;
+  }
+
+  // Stable while scrolling: the sums' column fits the widest of the asset's days (cut with "…" past the room).
+  const labelWidth = width >= 60 ? 10 : 5;
+  const widest = Math.max(1, ...days.map((d) => d.sum.length));
+  const sumWidth = Math.min(widest, Math.max(1, width - labelWidth - 2 - 4));
+  const barCells = Math.max(1, width - labelWidth - 2 - sumWidth);
+  const max = days.reduce((m, d) => (new Big(d.sum).abs().gt(m) ? new Big(d.sum).abs() : m), new Big(0));
+
+  let body: React.ReactNode;
+  if (!asset) {
+    const text = phase === 'loading' ? 'Fetching the first page…' : `No transfers match this filter${keepText ? ` and the “${sanitize(keepText, 24)}” text` : ''}.`;
+    body = <Text color={theme.muted}>{fit(text, width).trimEnd()}</Text>;
+  } else {
+    body = days.slice(shownTop, shownTop + room).map((d) => (
+      <Text key={d.day}>
+        <Text color={theme.muted}>{labelWidth === 10 ? d.day : d.day.slice(5)} </Text>
+        <Text>{fit(d.sum, sumWidth, 'right')} </Text>
+        <Text color={theme.accent}>{fit(barText(new Big(d.sum), max, barCells), barCells).trimEnd()}</Text>
+      </Text>
+    ));
+  }
+
+  return (
+    <Box flexDirection="column">
+      <Text>
+        <Text bold color={partial ? theme.warn : undefined}>{fit(title, width).trimEnd()}</Text>
+        <Text color={theme.muted}>{fit(about, Math.max(0, width - displayWidth(title))).trimEnd()}</Text>
+      </Text>
+      {state}
+      {assetLines.map((line, i) => (
+        <Text key={`asset-${i}`}>{line}</Text>
+      ))}
+      {body}
+    </Box>
+  );
+}
