@@ -91,6 +91,9 @@ export function SubAccountPicker() {
       ? recentNames.length === 0 && found.length === 0 && suggestions.length === 0 ? 'No recent sub-accounts yet (ctrl+d discovers some).' : 'No match: enter opens the name as typed.'
       : `${listHeading(new Set(matchingChoices(recentNames, found, suggestions, '').map((c) => c.kind)))} (${choices.length})`;
   const label = 'Sub-account: ';
+  // The marks line up after the longest name shown when that leaves room for a dated mark; else each follows its name.
+  const widest = choices.slice(offset, offset + listRoom).reduce((most, c) => Math.max(most, displayWidth(sanitize(c.name))), 0);
+  const aligned = width - 2 - widest >= DATED_MARK_WIDTH;
   return (
     <Box flexDirection="column" width={width}>
       <Text bold>Choose a sub-account</Text>
@@ -123,11 +126,13 @@ export function SubAccountPicker() {
       <Text color={theme.muted}>{fit(heading, width).trimEnd()}</Text>
       {choices.slice(offset, offset + listRoom).map((choice, i) => {
         const selected = offset + i === highlight;
-        const mark = choice.kind === 'recent' ? '' : choice.kind === 'demo' ? '  (demo)' : discoveredMark(choice.lastTransferTime, width - 2 - displayWidth(sanitize(choice.name)));
+        const nameColumn = aligned ? widest : displayWidth(sanitize(choice.name));
+        const mark = choice.kind === 'recent' ? '' : choice.kind === 'demo' ? '  (demo)' : discoveredMark(choice.lastTransferTime, width - 2 - nameColumn);
+        const name = fit(sanitize(choice.name), Math.min(nameColumn, width - 2 - mark.length));
         return (
           <Text key={choice.name} inverse={selected}>
             {selected ? '› ' : '  '}
-            {fit(sanitize(choice.name), width - 2 - mark.length).trimEnd()}
+            {mark ? name : name.trimEnd()}
             {mark ? <Text color={selected ? undefined : theme.muted}>{mark}</Text> : null}
           </Text>
         );
@@ -161,6 +166,9 @@ function listHeading(kinds: ReadonlySet<Choice['kind']>): string {
   const text = parts.join(', then ');
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
+
+/** The shorter dated mark, `  discovered · 2026-11-20 14:02`. */
+const DATED_MARK_WIDTH = '  discovered · 2026-11-20 14:02'.length;
 
 /** The mark of a discovered name: with its last transfer when the room after the whole name allows, else the word alone (the name is cut for it). */
 function discoveredMark(lastTransferTime: number, room: number): string {
