@@ -109,8 +109,10 @@ describe('forEachTransferPage fetches one page ahead', () => {
     const { api, arrivals } = await childServer(75);
     const visits: { page: number; ids: string[]; busyEnd: number }[] = [];
     const result = await forEachTransferPage(api, query, async ({ page, rows }) => {
-      // A visit that formats without yielding (the worst case for a fetch ahead), then writes.
-      busy(25);
+      // A visit that formats without yielding (the worst case for a fetch ahead), then writes. Long enough that
+      // the server process, on a machine whose cores the rest of the suite keeps busy, is scheduled in time to
+      // note the next page's arrival (at 25 ms it sometimes was not: the arrival came 3 ms too late).
+      busy(60);
       const busyEnd = now();
       await new Promise((resolve) => setTimeout(resolve, 2));
       visits.push({ page, ids: rows.map((r) => r.tranId), busyEnd });
