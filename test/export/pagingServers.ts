@@ -35,6 +35,10 @@ export function wireTransfer(tranId: string, timestamp: number): Record<string, 
   };
 }
 
+// JSON.stringify(wireTransfer(id, timestamp)) from a template: the "endless" server sends a million rows.
+const [jsonBeforeId = '', jsonAfterId = ''] = JSON.stringify(wireTransfer('TRAN-ID', 0)).replace(/0}$/, '').split('"TRAN-ID"');
+const wireTransferJson = (tranId: string, timestamp: number): string => `${jsonBeforeId}${JSON.stringify(tranId)}${jsonAfterId}${timestamp}}`;
+
 export async function startPagingServer(mode: PagingMode, options: { total?: number } = {}): Promise<PagingServer> {
   const asked: number[] = [];
   const base = 1_763_726_400_000;
@@ -68,8 +72,8 @@ export async function startPagingServer(mode: PagingMode, options: { total?: num
         break;
       }
     }
-    const rows = Array.from({ length: count }, (_, i) => wireTransfer(`${name}-${i}`, base - page * 1000 - i));
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(rows));
+    const rows = Array.from({ length: count }, (_, i) => wireTransferJson(`${name}-${i}`, base - page * 1000 - i));
+    res.writeHead(200, { 'content-type': 'application/json' }).end(`[${rows.join(',')}]`);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -4,6 +4,9 @@ import { EventEmitter } from 'node:events';
 import type { ReactElement } from 'react';
 import { render } from 'ink';
 import { KeyStream } from '../../src/terminal/keyStream';
+import { shareInkOutputCaches } from './inkOutputCaches';
+
+await shareInkOutputCaches();
 
 class FakeStdout extends EventEmitter {
   columns: number;
