@@ -10,6 +10,9 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     env: { NODE_ENV: 'production' },
+    // Before every file, so before any file's imports load chalk or Ink: colours on and CI off in every worker,
+    // whichever file a worker happens to run first (an import in the harness was too late for some orders).
+    setupFiles: ['test/ui/forceColor.ts'],
     // One file more than the 2 cores, so a file waiting on sockets, timers or tmux leaves both cores busy; a
     // fourth worker only added CPU (each worker loads Ink, React and fast-check's tables again): 77 s -> 70-72 s.
     maxWorkers: 3,

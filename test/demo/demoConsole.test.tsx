@@ -1,6 +1,5 @@
 // The console on the pinned demo: the transfer filter's spans (7d) count from the pin, and the status bar
 // shows the pinned latency; the same console on the real clock counts from now.
-import '../ui/forceColor';
 import React from 'react';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -1,6 +1,5 @@
 // Every keys-side screen, the setup screens and the help overlay at 40x12, 60x20, 80x24 and 200x60: no line
 // wider than the terminal, no frame as tall as it, and header, status bar and footer one line each.
-import './forceColor';
 import React from 'react';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';

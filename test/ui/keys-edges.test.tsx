@@ -1,7 +1,6 @@
 // The keys side at its edges: a hostile service (escape sequences, CR-LF, bidi overrides, a 200,000-character
 // field) and hostile names never reach the terminal raw; CJK and emoji keep the table and the review aligned;
 // the footer and the review follow the request's state; the recent list keeps only sub-accounts that exist.
-import './forceColor';
 import React from 'react';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,7 +1,6 @@
 // The console's first run and profiles: the welcome screen, adding a profile (connection checked before
 // anything is saved; the secret to the real keychain), a keychain that fails (session-only credentials),
 // the profile switcher, and no secret left in any file or later frame.
-import './forceColor';
 import React from 'react';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -1,7 +1,6 @@
 // The transfers side at the terminal's edges (issue 7): every window size from 40x12 up, hostile text from the
 // service, CJK and emoji, and screens that say what their keys do (retry only where it helps, totals that say
 // what they count, an export that says "cancelled").
-import './forceColor';
 import React from 'react';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
