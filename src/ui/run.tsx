@@ -3,6 +3,7 @@
 // exit code once the operator quits (0) or interrupts (130).
 import React, { useMemo, useSyncExternalStore } from 'react';
 import { render } from 'ink';
+import { shareInkLineCaches } from './inkLineCaches';
 import type { BrokerApi } from '../api/contract';
 import { memoryDiscoveredSubAccounts } from '../config/discoveredSubAccounts';
 import { memoryRecentSubAccounts } from '../config/recentSubAccounts';
@@ -59,6 +60,7 @@ export async function runConsole(switcher: TargetSwitcher, options: { noColor: b
   };
   // Ink reads keys one at a time from the splitter, never a chunk of several.
   const keys = new KeyStream(process.stdin);
+  shareInkLineCaches();
   const app = render(<ConsoleRoot switcher={switcher} theme={makeTheme(options.noColor)} copy={systemClipboard(process.stdout)} onExit={onExit} />, {
     exitOnCtrlC: false,
     patchConsole: true,

@@ -4,9 +4,10 @@ import { EventEmitter } from 'node:events';
 import type { ReactElement } from 'react';
 import { render } from 'ink';
 import { KeyStream } from '../../src/terminal/keyStream';
-import { shareInkOutputCaches } from './inkOutputCaches';
+import { shareInkLineCaches } from '../../src/ui/inkLineCaches';
 
-await shareInkOutputCaches();
+// The console shares Ink's line caches across frames (src/ui/run.tsx): the tests render the same way.
+shareInkLineCaches();
 
 class FakeStdout extends EventEmitter {
   columns: number;
