@@ -4,7 +4,7 @@ import { row } from './util';
 
 export function testSuite(): void {
   const start = process.hrtime.bigint();
-  const result = spawnSync('npm', ['test', '--silent'], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, FORCE_COLOR: '0' } });
+  const result = spawnSync('npm', ['test', '--silent'], { stdio: ['ignore', 'ignore', 'pipe'] });
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   if (result.status !== 0) {
     console.log(`npm test failed (exit ${result.status}) after ${seconds.toFixed(1)} s: its time is not a figure`);
