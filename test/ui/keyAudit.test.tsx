@@ -85,6 +85,24 @@ describe('key audit screen', () => {
     await c.waitForText(/✗ 1 of 3 not audited/);
   });
 
+  test('a sub-account that answers late goes in its place above the cursor, and the cursor stays on its row', async () => {
+    c = await startConsole({ columns: 80, rows: 24 });
+    const { busy, empty } = await seededAccounts(c);
+    await c.recent.remember(empty);
+    await c.recent.remember(busy);
+    // The first request (busy, first in the list) answers late; the empty one is in first.
+    c.sandbox.queueFaults({ kind: 'delay', ms: 700 });
+    await c.press(CTRL_R);
+    await c.waitForText(new RegExp(`› ${empty}\\s+0 keys · 0 flagged`));
+    const from = c.frames().length;
+    await c.waitForText(new RegExp(`${busy}\\s+\\d+ keys`));
+    // Busy's rows came above: in every frame since, the cursor is on the empty sub-account's row.
+    const since = c.frames().slice(from).map((f) => stripVTControlCharacters(f));
+    expect(since.length).toBeGreaterThan(0);
+    for (const frame of since) expect(frame.split('\n').find((l) => l.startsWith('›')), frame).toMatch(new RegExp(`^› ${empty}\\s`));
+    expect(c.frame().indexOf(busy)).toBeLessThan(c.frame().indexOf(`${empty} `));
+  });
+
   test('ctrl+r with nothing recent or discovered: says so, sends nothing', async () => {
     c = await startConsole({ columns: 80, rows: 24 });
     const before = c.requests().length;

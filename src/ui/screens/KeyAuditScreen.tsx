@@ -1,7 +1,7 @@
 // The key audit of one or several sub-accounts: a summary row per sub-account, then a row per flagged key,
 // in one windowed list; under it, why the selected row is there. Every name, note and error came from outside
 // (the service, the stores): each is sanitised and fitted by display width.
-import React, { useMemo } from 'react';
+import React, { useMemo, useRef } from 'react';
 import { Box, Text } from 'ink';
 import type { SubAccountAudit } from '../../audit/fetchAudit';
 import { type KeyFinding, ageInDays, formatSpan, summaryText } from '../../audit/keyAudit';
@@ -19,6 +19,11 @@ import { useServices } from '../services';
 import { cell, fit, sanitize, shortKey, wrapText } from '../text';
 
 export type AuditRow = { kind: 'account'; audit: SubAccountAudit } | { kind: 'key'; subAccount: string; finding: KeyFinding };
+
+/** A row's identity across arrivals: the sub-account, or the sub-account and the key. */
+export function auditRowId(row: AuditRow): string {
+  return row.kind === 'account' ? `account ${row.audit.subAccount}` : `key ${row.subAccount} ${row.finding.key.apiKey}`;
+}
 
 /** The list: each sub-account that answered, in the order asked, followed by its flagged keys. */
 export function auditRows(results: ReadonlyArray<SubAccountAudit | undefined>): AuditRow[] {
@@ -86,7 +91,16 @@ export function KeyAuditScreen({ subAccounts }: { subAccounts: readonly string[]
   const whyRoom = height >= 16 ? 4 : height >= 10 ? 2 : 1;
   const tableRoom = Math.max(1, height - 3 - whyRoom);
   const list = useListCursor(rows.length, tableRoom);
+  // Sub-accounts answer in any order and their rows go in the order asked: when rows arrive above the cursor,
+  // the cursor follows the row it was on (in this render, so no frame shows it on another row).
+  const anchor = useRef<{ rows: AuditRow[]; id: string | undefined }>({ rows, id: undefined });
+  if (anchor.current.rows !== rows) {
+    const at = anchor.current.id === undefined ? -1 : rows.findIndex((r) => auditRowId(r) === anchor.current.id);
+    anchor.current.rows = rows;
+    if (at >= 0 && at !== list.cursor) list.setCursor(at);
+  }
   const selected = rows[list.cursor];
+  anchor.current.id = selected ? auditRowId(selected) : undefined;
   const columns = useMemo(() => auditColumns(width, audit.now), [width, audit.now]);
 
   useScreenKeys(
@@ -137,7 +151,7 @@ export function KeyAuditScreen({ subAccounts }: { subAccounts: readonly string[]
       </Text>
       {status}
       {rows.length > 0 ? (
-        <WindowedTable columns={columns} rows={rows} from={list.from} to={list.to} cursor={list.cursor} rowKey={(r) => String(rows.indexOf(r))} width={width} />
+        <WindowedTable columns={columns} rows={rows} from={list.from} to={list.to} cursor={list.cursor} rowKey={auditRowId} width={width} />
       ) : (
         <Text color={theme.muted}>{fit(audit.running ? ' ' : 'No sub-account to audit.', width).trimEnd() || ' '}</Text>
       )}
