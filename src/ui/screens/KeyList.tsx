@@ -19,7 +19,7 @@ import { useRecentAttempts } from '../hooks/useRecentAttempts';
 import { useNavigate } from '../navigation';
 import { useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
-import { cell, fit, localTime, sanitize, shortKey } from '../text';
+import { cell, displayWidth, fit, localTime, sanitize, shortKey } from '../text';
 
 const CREATED_WIDTH = 16;
 const SHORT_KEY_WIDTH = 11;
@@ -146,7 +146,8 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
           if (readOnly) setFlash(sanitize(readOnly));
           else navigate({ type: 'push', route: { screen: 'createKey', subAccount } });
           return true;
-        case 'createDisabled': if (readOnly) setFlash(sanitize(readOnly)); return true;
+        // Narrow: the short reason, whole, rather than the long one cut.
+        case 'createDisabled': if (readOnly) setFlash(displayWidth(sanitize(readOnly)) <= width ? sanitize(readOnly) : 'read-only: creating keys is disabled'); return true;
         case 'copy': copyKey(selected); return true;
         case 'refresh': keys.reload(); return true;
         case 'transfers': navigate({ type: 'push', route: { screen: 'transferFilter' } }); return true;
