@@ -9,6 +9,7 @@ import { openRecentSubAccounts } from '../config/recentSubAccounts';
 import { DEFAULT_SCAN_DAYS, ScanFailed, type ScanProgress, checkScanDays, discoverSubAccounts } from '../export/subAccountScan';
 import { sanitizeDeep, toJson } from '../terminal/text';
 import { type CommandContext, EXIT, type ExitCode, closeQuietly, connectTarget, contextFolder, printLines, reportFailure, reportInvalid, reportUsage, stdoutIsTerminal } from './context';
+import { EXIT_INTERRUPTED } from './profile';
 import { type Column, OutputSink, chooseFormat, csvDocument, formatLocalTime, formatTable } from './output';
 
 export interface SubAccountsOptions {
@@ -33,7 +34,7 @@ const COLUMNS: readonly Column[] = [{ header: 'name' }, { header: 'last transfer
 /** Progress lines on a terminal: at most one a second, and each wait for the rate limit. */
 const PROGRESS_EVERY_MS = 1000;
 
-export async function runSubAccounts(options: SubAccountsOptions, ctx: CommandContext): Promise<ExitCode> {
+export async function runSubAccounts(options: SubAccountsOptions, ctx: CommandContext): Promise<ExitCode | typeof EXIT_INTERRUPTED> {
   const chosen = chooseFormat(options);
   if (!chosen.ok) return reportUsage(ctx, chosen.message);
   if (!options.discover && (options.days !== undefined || options.sub !== undefined)) {
@@ -78,7 +79,7 @@ export async function runSubAccounts(options: SubAccountsOptions, ctx: CommandCo
   }
 }
 
-async function scan(ctx: CommandContext, api: Parameters<typeof discoverSubAccounts>[0], store: DiscoveredSubAccounts, names: string[], days: number): Promise<ExitCode> {
+async function scan(ctx: CommandContext, api: Parameters<typeof discoverSubAccounts>[0], store: DiscoveredSubAccounts, names: string[], days: number): Promise<ExitCode | typeof EXIT_INTERRUPTED> {
   let lastLine = 0;
   const onProgress = (p: ScanProgress): void => {
     if (!ctx.stderrIsTTY) return;
@@ -89,8 +90,17 @@ async function scan(ctx: CommandContext, api: Parameters<typeof discoverSubAccou
     printLines(ctx.stderr, [`query ${Math.min(p.done + 1, p.queries)} of ${p.queries}: ${p.pages} pages, ${p.transfers} transfers, ${p.found} sub-accounts found so far`]);
   };
   if (ctx.stderrIsTTY) printLines(ctx.stderr, [`scanning ${days} day${days === 1 ? '' : 's'} of transfers for master↔master and ${names.length} known name${names.length === 1 ? '' : 's'}…`]);
+  // Ctrl-C stops the scan and keeps what it found (a second one ends the process at once).
+  const controller = new AbortController();
+  const interrupt = (): void => controller.abort();
+  process.once('SIGINT', interrupt);
   try {
-    const result = await discoverSubAccounts(api, store, { days, now: ctx.now(), names, onProgress });
+    const result = await discoverSubAccounts(api, store, { days, now: ctx.now(), names, onProgress, signal: controller.signal });
+    if (result.cancelled) {
+      const n = result.found.length;
+      printLines(ctx.stderr, [`interrupted: ${n} sub-account${n === 1 ? '' : 's'} found so far ${result.remembered ? `${n === 1 ? 'was' : 'were'} remembered (\`sub-accounts\` lists them)` : 'could not be remembered'}`]);
+      return EXIT_INTERRUPTED;
+    }
     if (!result.remembered) printLines(ctx.stderr, ['warning: could not write the discovered sub-accounts to the config folder; listed, not remembered']);
     if (result.stoppedEarly > 0) printLines(ctx.stderr, [`warning: ${result.stoppedEarly} quer${result.stoppedEarly === 1 ? 'y' : 'ies'} stopped paging early (the service repeated a page, or there were too many); their first pages counted`]);
     if (ctx.stderrIsTTY) printLines(ctx.stderr, [`found ${result.found.length} sub-account${result.found.length === 1 ? '' : 's'} in ${result.progress.pages} pages`]);
@@ -102,6 +112,8 @@ async function scan(ctx: CommandContext, api: Parameters<typeof discoverSubAccou
       return code;
     }
     throw error;
+  } finally {
+    process.removeListener('SIGINT', interrupt);
   }
 }
 

@@ -10,8 +10,9 @@ import { runSubAccounts, SUB_ACCOUNT_CSV_COLUMNS } from '../../src/commands/subA
 import { openDiscoveredSubAccounts } from '../../src/config/discoveredSubAccounts';
 import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
+import { spawn } from 'node:child_process';
 import { rateLimitAt } from '../export/rateLimitAt';
-import { testContext } from './helpers';
+import { buildCli, sandboxEnv, testContext } from './helpers';
 
 let sandbox: RunningSandbox;
 let root: string;
@@ -114,4 +115,42 @@ describe('sub-accounts', () => {
     expect(csv.out.text()).toContain(`'${hostile},5`);
     expect(readFileSync(join(folder, 'discovered-sub-accounts.json'), 'utf8')).toContain('\\u001b');
   });
+});
+
+describe('sub-accounts --discover, interrupted', () => {
+  it('Ctrl-C stops the scan, remembers what was found so far, says how many, and exits 130', async () => {
+    const bin = await buildCli();
+    const slow = await startSandbox({ seed: 5, rateLimit: { max: 1_000_000, windowMs: 1000 } });
+    const home = mkdtempSync(join(tmpdir(), 'broker-sub-accounts-int-'));
+    try {
+      // Slow answers: the whole scan would take many seconds; Ctrl-C comes after a few queries.
+      slow.setFaultRates({ latencyMs: 120 });
+      const child = spawn(process.execPath, [bin, 'sub-accounts', '--discover', '--sub', slow.subAccounts.join(',')], {
+        env: { PATH: process.env.PATH ?? '', TZ: 'UTC', BROKER_CONSOLE_HOME: home, ...sandboxEnv(slow) },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+      const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+      // After the first name queries have answered (master→master for the four pairs comes first).
+      const start = Date.now();
+      while (slow.requests().filter((r) => new URLSearchParams(r.query).get('fromAccount') !== null).length < 6 && Date.now() - start < 15_000) await new Promise((r) => setTimeout(r, 20));
+      const sentBefore = slow.requests().length;
+      child.kill('SIGINT');
+      expect(await exited).toBe(130);
+      const said = /interrupted: (\d+) sub-accounts? found so far (?:was|were) remembered/.exec(stderr);
+      expect(said, stderr).not.toBeNull();
+      // Nothing more was asked after the interrupt than the queries already in flight.
+      expect(slow.requests().length - sentBefore).toBeLessThanOrEqual(1);
+      const store = await openDiscoveredSubAccounts(home, slow.baseUrl);
+      expect(store.list()).toHaveLength(Number(said![1]));
+      expect(Number(said![1])).toBeGreaterThan(0);
+      expect(store.list().length).toBeLessThan(slow.subAccounts.length);
+      // A stopped scan is not a whole one: no scan time.
+      expect(store.scannedAt()).toBeUndefined();
+    } finally {
+      await slow.close();
+      rmSync(home, { recursive: true, force: true });
+    }
+  }, 30_000);
 });
