@@ -6,6 +6,7 @@ import { constants } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import * as v from 'valibot';
 
 /** The file-system calls an atomic write makes; tests replace them to inject failures (ENOSPC, EIO). */
 export interface AtomicFileSystem {
@@ -95,5 +96,17 @@ export async function readFileIfExists(path: string): Promise<string | undefined
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
+  }
+}
+
+/** A JSON config file read through a schema; missing, not JSON or not matching: `fallback` (a file that cannot be read throws). */
+export async function readJsonOr<T>(path: string, schema: v.GenericSchema<unknown, T>, fallback: T): Promise<T> {
+  const text = await readFileIfExists(path);
+  if (text === undefined) return fallback;
+  try {
+    const parsed = v.safeParse(schema, JSON.parse(text));
+    return parsed.success ? parsed.output : fallback;
+  } catch {
+    return fallback;
   }
 }

@@ -2,7 +2,7 @@
 // Not secret: names and the time of their last transfer seen.
 import { join } from 'node:path';
 import * as v from 'valibot';
-import { readFileIfExists, writeFileAtomic } from './atomicFile';
+import { readJsonOr, writeFileAtomic } from './atomicFile';
 
 /** At most this many names per target: the most recently active are kept. */
 export const DISCOVERED_LIMIT = 2000;
@@ -43,16 +43,7 @@ export function mergeDiscovered(known: readonly DiscoveredSubAccount[], found: I
 /** Loads the discovered names for one target (a base URL, or "demo"). A damaged file counts as empty. */
 export async function openDiscoveredSubAccounts(folder: string, target: string): Promise<DiscoveredSubAccounts> {
   const path = join(folder, 'discovered-sub-accounts.json');
-  const readAll = async (): Promise<Record<string, TargetState>> => {
-    const text = await readFileIfExists(path);
-    if (text === undefined) return {};
-    try {
-      const parsed = v.safeParse(DiscoveredFile, JSON.parse(text));
-      return parsed.success ? parsed.output : {};
-    } catch {
-      return {};
-    }
-  };
+  const readAll = (): Promise<Record<string, TargetState>> => readJsonOr(path, DiscoveredFile, {});
   let state: TargetState = (await readAll())[target] ?? { subAccounts: [] };
   return {
     list: () => state.subAccounts,

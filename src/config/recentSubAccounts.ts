@@ -1,7 +1,7 @@
 // Recently used sub-accounts, remembered per base URL, most recent first.
 import { join } from 'node:path';
 import * as v from 'valibot';
-import { readFileIfExists, writeFileAtomic } from './atomicFile';
+import { readJsonOr, writeFileAtomic } from './atomicFile';
 
 export const RECENT_LIMIT = 20;
 const RecentFile = v.record(v.string(), v.array(v.string()));
@@ -16,16 +16,7 @@ export interface RecentSubAccounts {
 /** Loads the remembered names for one target (a base URL, or "demo"). A damaged file counts as empty. */
 export async function openRecentSubAccounts(folder: string, target: string): Promise<RecentSubAccounts> {
   const path = join(folder, 'recent-sub-accounts.json');
-  const readAll = async (): Promise<Record<string, string[]>> => {
-    const text = await readFileIfExists(path);
-    if (text === undefined) return {};
-    try {
-      const parsed = v.safeParse(RecentFile, JSON.parse(text));
-      return parsed.success ? parsed.output : {};
-    } catch {
-      return {};
-    }
-  };
+  const readAll = (): Promise<Record<string, string[]>> => readJsonOr(path, RecentFile, {});
   let names = (await readAll())[target] ?? [];
   const save = async () => {
     const all = await readAll();
