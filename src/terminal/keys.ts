@@ -88,7 +88,9 @@ export class KeySplitter {
       }
       const code = ch.charCodeAt(0);
       if (code < 0x20 || code === 0x7f) {
-        events.push({ kind: 'key', sequence: ch });
+        // A line feed is Enter: keys typed before raw mode was on went through the terminal's line discipline,
+        // which turns Enter into a line feed (ICRNL); in raw mode a line feed is ctrl+j, bound to nothing.
+        events.push({ kind: 'key', sequence: ch === '\n' ? '\r' : ch });
         i += 1;
         continue;
       }

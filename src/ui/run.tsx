@@ -61,6 +61,9 @@ export async function runConsole(switcher: TargetSwitcher, options: { noColor: b
   // Ink reads keys one at a time from the splitter, never a chunk of several.
   const keys = new KeyStream(process.stdin);
   shareInkLineCaches();
+  // Raw mode before the first frame (Ink sets it in an effect after that frame): a key typed the moment the
+  // screen appears is read as typed, not echoed by the terminal or turned into a line feed.
+  if (process.stdin.isTTY) process.stdin.setRawMode(true);
   const app = render(<ConsoleRoot switcher={switcher} theme={makeTheme(options.noColor)} copy={systemClipboard(process.stdout)} onExit={onExit} />, {
     exitOnCtrlC: false,
     patchConsole: true,

@@ -108,6 +108,14 @@ describe.skipIf(missing !== undefined)('keys that arrive together, and a bracket
     expect(screen).toMatch(/^note\s+bot\?q=1 quit q\?$/m);
   }, 60_000);
 
+  it('a name and Enter typed while the console is still starting: the name opens (Enter is not lost as a line feed)', async () => {
+    const s = startConsole('--demo', { home: 'type-ahead' });
+    // Typed before node has even started: the terminal still reads lines and turns the Enter into a line feed.
+    await s.write('gridbot2901\r');
+    const screen = await s.waitFor(/API keys of gridbot2901 · \d+ keys/);
+    expect(selectedKeyRow(screen)).toBe(0);
+  }, 30_000);
+
   it('a pasted IP list with line breaks: each break becomes ", " (a newline in a paste is not an Enter)', async () => {
     const s = startConsole('--demo', { home: 'paste-lines' });
     await s.waitFor('Choose a sub-account');

@@ -16,6 +16,11 @@ describe('KeySplitter', () => {
     expect(keys(split(['gridbot2901\r']))).toEqual([...'gridbot2901', '\r']);
   });
 
+  test('a line feed is Enter (what the line discipline made of an Enter typed before raw mode); in a paste it stays text', () => {
+    expect(keys(split(['gridbot2901\n']))).toEqual([...'gridbot2901', '\r']);
+    expect(keys(split([`${PASTE_START}a\nb${PASTE_END}\n`]))).toEqual(['[paste a\nb]', '\r']);
+  });
+
   test('jj, Tab Tab Tab, Enter Enter y, repeated backspace: one key each', () => {
     expect(keys(split(['jj']))).toEqual(['j', 'j']);
     expect(keys(split(['\t\t\t']))).toEqual(['\t', '\t', '\t']);
