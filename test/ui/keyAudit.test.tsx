@@ -103,6 +103,33 @@ describe('key audit screen', () => {
     expect(c.frame().indexOf(busy)).toBeLessThan(c.frame().indexOf(`${empty} `));
   });
 
+  test('from the picker with a name typed: ctrl+r audits the sub-accounts the list shows for it, a chosen set', async () => {
+    c = await startConsole({ columns: 80, rows: 24 });
+    const names = c.sandbox.subAccounts;
+    const part = names[0]!.slice(0, 4);
+    const chosen = names.filter((n) => n.toLowerCase().includes(part.toLowerCase()));
+    expect(chosen.length).toBeLessThan(names.length);
+    await c.type(part);
+    const before = c.requests().length;
+    await c.press(CTRL_R);
+    await c.waitForScreen('keyAudit');
+    await c.waitFor(() => c.requests().length - before === chosen.length && !/Auditing/.test(c.frame()), 'the chosen audits');
+    const asked = c.requests().slice(before).map((r) => new URLSearchParams(r.query).get('subAccount'));
+    expect([...asked].sort()).toEqual([...chosen].sort());
+    const top = c.navState()!.stack.at(-1)!.route;
+    expect(top).toMatchObject({ screen: 'keyAudit', subAccounts: chosen });
+  });
+
+  test('from the picker, a typed text no name matches: ctrl+r says so and sends nothing', async () => {
+    c = await startConsole({ columns: 80, rows: 24 });
+    await c.type('zzzz');
+    const before = c.requests().length;
+    await c.press(CTRL_R);
+    await c.waitForText('nothing to audit: no sub-account in the list matches what is typed');
+    expect(c.requests().length).toBe(before);
+    expect(c.navState()!.stack.at(-1)!.route.screen).toBe('picker');
+  });
+
   test('ctrl+r with nothing recent or discovered: says so, sends nothing', async () => {
     c = await startConsole({ columns: 80, rows: 24 });
     const before = c.requests().length;

@@ -67,8 +67,13 @@ export function SubAccountPicker() {
           navigate({ type: 'push', route: { screen: 'discover' } });
           return true;
         case 'audit': {
-          const { names } = auditableNames(recent.list(), discovered.list().map((d) => d.name));
-          if (names.length === 0) setProblem('nothing to audit yet: no recent or discovered sub-accounts (open one first)');
+          // With a name typed, the chosen set is what the list shows for it; else every recent and discovered one.
+          const typedNow = typedRef.current.trim();
+          const { names } =
+            typedNow === ''
+              ? auditableNames(recent.list(), discovered.list().map((d) => d.name))
+              : auditableNames(matchingChoices(recent.list(), discovered.list(), suggestions, typedNow).map((c) => c.name));
+          if (names.length === 0) setProblem(typedNow === '' ? 'nothing to audit yet: no recent or discovered sub-accounts (open one first)' : 'nothing to audit: no sub-account in the list matches what is typed');
           else navigate({ type: 'push', route: { screen: 'keyAudit', subAccounts: names } });
           return true;
         }
