@@ -19,12 +19,7 @@ describe.skipIf(missing !== undefined)('key audit in tmux (80x24)', () => {
     folder = mkdtempSync(join(tmpdir(), 'bc-e2e-audit-'));
     // The pinned demo clock: the same keys and ages every run.
     const script = [`node ${bin} --demo --demo-clock 2026-11-21T09:30:00Z`, 'printf "EXIT=%s\\n" $?', 'sleep 600'].join('; ');
-    session = TmuxSession.start(`bash --norc --noprofile -c '${script}'`, {
-      columns: 80,
-      rows: 24,
-      cwd: folder,
-      env: { BROKER_CONSOLE_HOME: join(folder, 'config'), TERM: 'xterm-256color' },
-    });
+    session = TmuxSession.console(`bash --norc --noprofile -c '${script}'`, folder);
   });
 
   afterAll(() => {

@@ -24,12 +24,7 @@ describe.skipIf(missing !== undefined)('console in tmux (80x24)', () => {
       'stty -a | tr " " "\\n" | grep -x -e icanon -e -icanon -e echo -e -echo | tr "\\n" " "; printf "\\n"',
       'sleep 600',
     ].join('; ');
-    session = TmuxSession.start(`bash --norc --noprofile -c '${script}'`, {
-      columns: 80,
-      rows: 24,
-      cwd: folder,
-      env: { BROKER_CONSOLE_HOME: join(folder, 'config'), TERM: 'xterm-256color' },
-    });
+    session = TmuxSession.console(`bash --norc --noprofile -c '${script}'`, folder);
   });
 
   afterAll(() => {

@@ -22,12 +22,7 @@ const cleanups: Array<() => Promise<void> | void> = [];
 
 /** The console (built bundle) in tmux, alone in the pane; its own config folder. */
 function startConsole(args: string, opts: { columns?: number; rows?: number; env?: Record<string, string>; home: string }): TmuxSession {
-  const session = TmuxSession.start(`node ${bin} ${args}; sleep 600`, {
-    columns: opts.columns ?? 80,
-    rows: opts.rows ?? 24,
-    cwd: folder,
-    env: { BROKER_CONSOLE_HOME: join(folder, opts.home), TERM: 'xterm-256color', ...opts.env },
-  });
+  const session = TmuxSession.console(`node ${bin} ${args}; sleep 600`, folder, opts);
   sessions.push(session);
   return session;
 }
@@ -381,12 +376,7 @@ describe.skipIf(missing !== undefined)('a hostile service, with tmux set-clipboa
   });
 
   it('key list, key detail, an error line, transfers and totals: no clipboard write, no title change, visible marks', async () => {
-    const s = TmuxSession.start('bash --norc --noprofile', {
-      columns: 160,
-      rows: 40,
-      cwd: folder,
-      env: { BROKER_CONSOLE_HOME: join(folder, 'hostile'), TERM: 'xterm-256color', PS1: '$ ', ...server.env },
-    });
+    const s = TmuxSession.console('bash --norc --noprofile', folder, { columns: 160, rows: 40, home: 'hostile', env: { PS1: '$ ', ...server.env } });
     sessions.push(s);
     s.setOption('set-clipboard', 'on');
     await s.waitFor('$');

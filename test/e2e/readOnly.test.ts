@@ -30,12 +30,7 @@ describe.skipIf(missing !== undefined)('a read-only run in tmux', () => {
     folder = mkdtempSync(join(tmpdir(), 'bc-e2e-ro-'));
     const log = join(folder, 'exchanges.log');
     const script = `node ${bin} --demo --read-only --log-file ${log}; printf "EXIT=%s\\n" $?; sleep 600`;
-    session = TmuxSession.start(`bash --norc --noprofile -c '${script}'`, {
-      columns: 80,
-      rows: 24,
-      cwd: folder,
-      env: { BROKER_CONSOLE_HOME: join(folder, 'config'), TERM: 'xterm-256color' },
-    });
+    session = TmuxSession.console(`bash --norc --noprofile -c '${script}'`, folder);
     let screen = await session.waitFor('Choose a sub-account');
     expect(screen.split('\n')[0]).toMatch(/ DEMO +READ-ONLY /);
     await session.type('mmbot5143');
@@ -60,19 +55,10 @@ describe.skipIf(missing !== undefined)('a read-only run in tmux', () => {
     sandbox = await startSandbox({ seed: 4 });
     folder = mkdtempSync(join(tmpdir(), 'bc-e2e-ro-'));
     const sub = sandbox.subAccounts[0]!;
-    session = TmuxSession.start(`bash --norc --noprofile -c 'node ${bin}; printf "EXIT=%s\\n" $?; sleep 600'`, {
+    session = TmuxSession.console(`bash --norc --noprofile -c 'node ${bin}; printf "EXIT=%s\\n" $?; sleep 600'`, folder, {
       columns: 40,
       rows: 12,
-      cwd: folder,
-      env: {
-        BROKER_CONSOLE_HOME: join(folder, 'config'),
-        BROKER_BASE_URL: sandbox.baseUrl,
-        BROKER_API_KEY: sandbox.apiKey,
-        BROKER_API_SECRET: sandbox.secretKey,
-        BROKER_READ_ONLY: '1',
-        NO_COLOR: '1',
-        TERM: 'xterm-256color',
-      },
+      env: { BROKER_BASE_URL: sandbox.baseUrl, BROKER_API_KEY: sandbox.apiKey, BROKER_API_SECRET: sandbox.secretKey, BROKER_READ_ONLY: '1', NO_COLOR: '1' },
     });
     let screen = await session.waitFor('Sub-account');
     expect(screen.split('\n')[0]).toMatch(/ LIVE +READ-ONLY /);

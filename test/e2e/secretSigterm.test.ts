@@ -24,7 +24,7 @@ describe.skipIf(missing !== undefined)('SIGTERM on the secret screen', () => {
     const pidFile = join(folder, 'pid');
     // The inner shell writes its pid, then becomes the console (exec): that pid is the console's.
     const inner = `echo $$ > ${pidFile}; exec node ${bin} --demo`;
-    session = TmuxSession.start(`sh -c '${inner}'; echo EXIT=$?; sleep 600`, { columns: 80, rows: 24, cwd: folder, env: { BROKER_CONSOLE_HOME: join(folder, 'config'), TERM: 'xterm-256color' } });
+    session = TmuxSession.console(`sh -c '${inner}'; echo EXIT=$?; sleep 600`, folder);
     const s = session;
     await s.waitFor('Choose a sub-account');
     await s.type('mmbot5143');

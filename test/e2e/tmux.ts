@@ -1,6 +1,7 @@
 // Drives a program in a real terminal: tmux runs it, send-keys types, capture-pane reads the screen.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 
 export function tmuxAvailable(): string | undefined {
   const probe = spawnSync('tmux', ['-V'], { encoding: 'utf8' });
@@ -21,6 +22,16 @@ export class TmuxSession {
       env: { ...process.env, TMUX: '' },
     });
     return new TmuxSession(name, socket);
+  }
+
+  /** The console's usual pane: `command` run in `folder`, its config in `folder/<home>` (default config), xterm-256color, 80x24 unless told. */
+  static console(command: string, folder: string, opts: { columns?: number; rows?: number; home?: string; env?: Record<string, string> } = {}): TmuxSession {
+    return TmuxSession.start(command, {
+      columns: opts.columns ?? 80,
+      rows: opts.rows ?? 24,
+      cwd: folder,
+      env: { BROKER_CONSOLE_HOME: join(folder, opts.home ?? 'config'), TERM: 'xterm-256color', ...opts.env },
+    });
   }
 
   private tmux(...args: string[]): string {

@@ -83,7 +83,7 @@ describe.skipIf(missing !== undefined)('search, sort and the chart in tmux (80x2
     expect(needle).toBeDefined();
     const matchingKeys = keys.filter((k) => keySearchText(k).toLowerCase().includes(needle.toLowerCase()));
 
-    session = TmuxSession.start(`node ${bin}; sleep 600`, { columns: 80, rows: 24, cwd: folder, env: { ...env, BROKER_CONSOLE_HOME: join(folder, 'config'), TERM: 'xterm-256color' } });
+    session = TmuxSession.console(`node ${bin}; sleep 600`, folder, { env });
     const s = session;
     let screen = await s.waitFor('Choose a sub-account');
     expect(screen).toContain('LIVE');
