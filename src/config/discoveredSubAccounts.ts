@@ -40,6 +40,10 @@ export function mergeDiscovered(known: readonly DiscoveredSubAccount[], found: I
     .slice(0, DISCOVERED_LIMIT);
 }
 
+function sameList(a: readonly DiscoveredSubAccount[], b: readonly DiscoveredSubAccount[]): boolean {
+  return a.length === b.length && a.every((e, i) => e.name === b[i]!.name && e.lastTransferTime === b[i]!.lastTransferTime);
+}
+
 /** Loads the discovered names for one target (a base URL, or "demo"). A damaged file counts as empty. */
 export async function openDiscoveredSubAccounts(folder: string, target: string): Promise<DiscoveredSubAccounts> {
   const path = join(folder, 'discovered-sub-accounts.json');
@@ -49,7 +53,10 @@ export async function openDiscoveredSubAccounts(folder: string, target: string):
     list: () => state.subAccounts,
     scannedAt: () => state.scannedAt,
     async note(found, scannedAt) {
-      state = { subAccounts: mergeDiscovered(state.subAccounts, found), scannedAt: scannedAt ?? state.scannedAt };
+      const next = { subAccounts: mergeDiscovered(state.subAccounts, found), scannedAt: scannedAt ?? state.scannedAt };
+      // Every transfer page browsed notes its names: a page that teaches nothing new costs no write.
+      if (next.scannedAt === state.scannedAt && sameList(next.subAccounts, state.subAccounts)) return;
+      state = next;
       const all = await readAll();
       all[target] = state;
       await writeFileAtomic(path, `${JSON.stringify(all, null, 2)}\n`);

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -26,6 +26,17 @@ describe('discovered sub-accounts in the config folder', () => {
     expect(reopened.scannedAt()).toBe(1000);
     expect((await openDiscoveredSubAccounts(folder, 'demo')).list()).toEqual([{ name: 'gamma03', lastTransferTime: 1 }]);
     expect(statSync(join(folder, 'discovered-sub-accounts.json')).mode & 0o777).toBe(0o600);
+  });
+
+  it('writes only when a sighting teaches something new (each browsed page notes its names)', async () => {
+    const store = await openDiscoveredSubAccounts(folder, 'demo');
+    const path = join(folder, 'discovered-sub-accounts.json');
+    await store.note([{ name: 'alpha01', lastTransferTime: 500 }]);
+    rmSync(path);
+    await store.note([{ name: 'alpha01', lastTransferTime: 400 }, { name: 'alpha01', lastTransferTime: 500 }]);
+    expect(existsSync(path)).toBe(false);
+    await store.note([{ name: 'alpha01', lastTransferTime: 600 }]);
+    expect(existsSync(path)).toBe(true);
   });
 
   it('treats a damaged file as empty', async () => {
