@@ -1,28 +1,52 @@
-// Ink builds each frame in a fresh Output whose caches (a line's styled characters, a text's display width)
-// live for that frame only; most lines repeat from one frame to the next, so here the caches are shared
-// across frames and a repeated line is not tokenised again. The memoised functions are pure (a string in,
-// its characters or width out), so every frame is byte for byte what Ink would write (checked by
-// test/ui/inkLineCaches.test.tsx); only the CPU per keypress differs.
+// Ink builds each frame in a fresh Output: a grid of cells for the whole screen, every line tokenised into
+// styled characters, then every row turned back into a string. Between two frames most rows are the same, so
+// here (1) the caches of a line's characters and width live across frames, and (2) a row whose writes are
+// the same as in an earlier frame gets that frame's string back without building its cells. A row's string
+// depends only on the frame's width and the ordered (x, line) writes into it, which is the cache key; a row
+// not met before is composed by Ink's own code. Every frame is byte for byte Ink's (checked by
+// test/ui/inkLineCaches.test.tsx against Ink 6.8's Output, pinned in package-lock.json); only the CPU differs.
 // Ink exports only its entry: its Output class is imported by file, the module Ink itself uses (the bundle
 // and vitest both resolve it to the same file).
+import sliceAnsi from 'slice-ansi';
 import Output from '../../node_modules/ink/build/output.js';
 
 interface OutputCaches {
   styledChars: Map<string, unknown>;
   widths: Map<string, number>;
   blockWidths: Map<string, number>;
+  getStringWidth(text: string): number;
+  getWidestLine(text: string): number;
 }
 
-/** Distinct lines kept before the caches start afresh (bounds memory over a long session). */
+interface Clip {
+  x1?: number;
+  x2?: number;
+  y1?: number;
+  y2?: number;
+}
+
+type Transformer = (line: string, index: number) => string;
+type Operation = { type: 'write'; x: number; y: number; text: string; transformers: Transformer[] } | { type: 'clip'; clip: Clip } | { type: 'unclip' };
+
+interface InkOutput {
+  width: number;
+  height: number;
+  operations: Operation[];
+  caches?: OutputCaches;
+}
+
+type Frame = { output: string; height: number };
+type Get = (this: InkOutput) => Frame;
+
+/** Distinct lines (and rows) kept before the caches start afresh (bounds memory over a long session). */
 const MAX_LINES = 20_000;
 
 let shared = false;
-type Get = (this: { caches?: OutputCaches }) => unknown;
 const ownGet = (Output.prototype as unknown as { get: Get }).get;
 
 /** A frame made the way Ink makes it, caches for this frame only (what the tests compare against). */
-export function frameWithOwnCaches(output: Output): { output: string; height: number } {
-  return ownGet.call(output as unknown as { caches?: OutputCaches }) as { output: string; height: number };
+export function frameWithOwnCaches(output: Output): Frame {
+  return ownGet.call(output as unknown as InkOutput);
 }
 
 /** Once per process; a no-op when this Ink's Output has no such caches (another version). */
@@ -30,16 +54,118 @@ export function shareInkLineCaches(): void {
   if (shared) return;
   shared = true;
   const proto = Output.prototype as unknown as { get: Get };
-  const caches = (new Output({ width: 0, height: 0 }) as unknown as { caches?: OutputCaches }).caches;
+  const caches = (new Output({ width: 0, height: 0 }) as unknown as InkOutput).caches;
   if (!caches || !(caches.styledChars instanceof Map) || !(caches.widths instanceof Map) || !(caches.blockWidths instanceof Map)) return;
-  const get = proto.get;
-  proto.get = function (this: { caches?: OutputCaches }) {
-    if (caches.styledChars.size + caches.widths.size > MAX_LINES) {
+  const rows = new Map<string, string>();
+  const slices = new Map<string, string>();
+  proto.get = function (this: InkOutput): Frame {
+    if (caches.styledChars.size + caches.widths.size + rows.size + slices.size > MAX_LINES) {
       caches.styledChars.clear();
       caches.widths.clear();
       caches.blockWidths.clear();
+      rows.clear();
+      slices.clear();
     }
     this.caches = caches;
-    return get.call(this);
+    const writes = rowWrites(this, caches, slices);
+    // Something this code does not know (another Ink): Ink's own get, with the shared caches.
+    if (writes === undefined) return ownGet.call(this);
+    const lines: string[] = [];
+    for (const row of writes) {
+      let key = String(this.width);
+      for (const write of row) key += `\u0000${write.x},${write.line.length}\u0000${write.line}`;
+      let text = rows.get(key);
+      if (text === undefined) {
+        text = composeRow(this.width, row, caches);
+        rows.set(key, text);
+      }
+      lines.push(text);
+    }
+    return { output: lines.join('\n'), height: this.height };
   };
+}
+
+interface RowWrite {
+  x: number;
+  line: string;
+}
+
+/**
+ * The (x, line) writes into each row, in order, after clips and transformers: Ink's Output.get loop with the
+ * cell writes left out. Undefined for what it does not reproduce (an unknown operation, a transformed line break).
+ */
+function rowWrites(output: InkOutput, caches: OutputCaches, slices: Map<string, string>): RowWrite[][] | undefined {
+  const rows: RowWrite[][] = Array.from({ length: output.height }, () => []);
+  const clips: Clip[] = [];
+  for (const operation of output.operations) {
+    if (operation.type === 'clip') {
+      clips.push(operation.clip);
+      continue;
+    }
+    if (operation.type === 'unclip') {
+      clips.pop();
+      continue;
+    }
+    if (operation.type !== 'write') return undefined;
+    const { text, transformers } = operation;
+    let { x, y } = operation;
+    let lines = text.split('\n');
+    const clip = clips.at(-1);
+    if (clip) {
+      const clipHorizontally = typeof clip.x1 === 'number' && typeof clip.x2 === 'number';
+      const clipVertically = typeof clip.y1 === 'number' && typeof clip.y2 === 'number';
+      if (clipHorizontally) {
+        const width = caches.getWidestLine(text);
+        if (x + width < clip.x1! || x > clip.x2!) continue;
+      }
+      if (clipVertically) {
+        if (y + lines.length < clip.y1! || y > clip.y2!) continue;
+      }
+      if (clipHorizontally) {
+        const x1 = clip.x1!;
+        const x2 = clip.x2!;
+        lines = lines.map((line) => {
+          const from = x < x1 ? x1 - x : 0;
+          const width = caches.getStringWidth(line);
+          const to = x + width > x2 ? x2 - x : width;
+          const key = `${from},${to}\u0000${line}`;
+          let slice = slices.get(key);
+          if (slice === undefined) {
+            slice = sliceAnsi(line, from, to);
+            slices.set(key, slice);
+          }
+          return slice;
+        });
+        if (x < x1) x = x1;
+      }
+      if (clipVertically) {
+        const y1 = clip.y1!;
+        const y2 = clip.y2!;
+        const from = y < y1 ? y1 - y : 0;
+        const to = y + lines.length > y2 ? y2 - y : lines.length;
+        lines = lines.slice(from, to);
+        if (y < y1) y = y1;
+      }
+    }
+    let offsetY = 0;
+    for (let [index, line] of lines.entries()) {
+      const row = rows[y + offsetY];
+      // Ink skips a line outside the frame without moving to the next row: so does this.
+      if (!row) continue;
+      for (const transformer of transformers) line = transformer(line, index);
+      // A line break put in by a transformer stays one row's character in Ink's loop; rare: Ink's own get.
+      if (line.includes('\n')) return undefined;
+      row.push({ x, line });
+      offsetY++;
+    }
+  }
+  return rows;
+}
+
+/** One row as Ink composes it: its own get on a one-row Output holding just this row's writes. */
+function composeRow(width: number, writes: readonly RowWrite[], caches: OutputCaches): string {
+  const row = new Output({ width, height: 1 }) as unknown as InkOutput;
+  row.caches = caches;
+  for (const { x, line } of writes) row.operations.push({ type: 'write', x, y: 0, text: line, transformers: [] });
+  return ownGet.call(row).output;
 }

@@ -7,13 +7,50 @@ import { frameWithOwnCaches, shareInkLineCaches } from '../../src/ui/inkLineCach
 const piece = fc.constantFrom('a', ' ', 'Z', '9', '│', '›', '😀', '👩‍💻', '漢', '字', 'é', 'e\u0301', '\u001b[1m', '\u001b[7m', '\u001b[22m', '\u001b[27m', '\u001b[32m', '\u001b[39m', '\u001b[4m', '\u001b[24m');
 const line = fc.array(piece, { maxLength: 30 }).map((parts) => parts.join(''));
 
+type Transformer = (line: string, index: number) => string;
+// Pure transformers like Ink's Text and chalk make: styling, and one that depends on the line's index.
+const transformers: Record<string, Transformer> = {
+  bold: (text) => `\u001b[1m${text}\u001b[22m`,
+  upper: (text) => text.toUpperCase(),
+  numbered: (text, index) => `${index}:${text}`,
+};
+
+type Op =
+  | { type: 'write'; x: number; y: number; lines: string[]; transformers: string[] }
+  | { type: 'clip'; x1?: number; x2?: number; y1?: number; y2?: number }
+  | { type: 'unclip' };
+
+const coordinate = fc.integer({ min: -3, max: 45 });
+const op: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 6, arbitrary: fc.record({ type: fc.constant('write' as const), x: coordinate, y: fc.integer({ min: -2, max: 9 }), lines: fc.array(line, { minLength: 1, maxLength: 3 }), transformers: fc.subarray(Object.keys(transformers)) }) },
+  {
+    weight: 1,
+    arbitrary: fc.oneof(
+      fc.record({ type: fc.constant('clip' as const), x1: coordinate, x2: coordinate, y1: fc.integer({ min: -1, max: 8 }), y2: fc.integer({ min: -1, max: 8 }) }),
+      fc.record({ type: fc.constant('clip' as const), x1: coordinate, x2: coordinate }),
+      fc.record({ type: fc.constant('clip' as const), y1: fc.integer({ min: -1, max: 8 }), y2: fc.integer({ min: -1, max: 8 }) }),
+    ),
+  },
+  { weight: 1, arbitrary: fc.constant({ type: 'unclip' as const }) },
+);
+
+function fromOps(ops: readonly Op[], width: number, height: number): InstanceType<typeof Output> {
+  const output = new Output({ width, height });
+  for (const o of ops) {
+    if (o.type === 'write') output.write(o.x, o.y, o.lines.join('\n'), { transformers: o.transformers.map((name) => transformers[name]!) });
+    else if (o.type === 'clip') output.clip({ x1: o.x1, x2: o.x2, y1: o.y1, y2: o.y2 });
+    else output.unclip();
+  }
+  return output;
+}
+
 function build(lines: readonly string[], width: number): InstanceType<typeof Output> {
   const output = new Output({ width, height: lines.length });
   lines.forEach((text, y) => output.write(0, y, text, { transformers: [] }));
   return output;
 }
 
-describe("Ink's line caches shared across frames", () => {
+describe("Ink's frames composed with caches shared across frames", () => {
   it('every frame is byte for byte the one Ink makes with caches of its own, frame after frame', () => {
     shareInkLineCaches();
     fc.assert(
@@ -27,6 +64,30 @@ describe("Ink's line caches shared across frames", () => {
       }),
       { numRuns: 200 },
     );
+  });
+
+  it('overlapping writes, clips (nested, one axis or both), transformers, writes outside the frame: the same bytes as Ink', () => {
+    shareInkLineCaches();
+    fc.assert(
+      fc.property(fc.array(fc.array(op, { maxLength: 12 }), { minLength: 1, maxLength: 4 }), fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 8 }), (frames, width, height) => {
+        // Each frame twice and in reverse: rows met before come from the row cache.
+        for (const ops of [...frames, ...frames.slice().reverse(), ...frames]) {
+          expect(fromOps(ops, width, height).get()).toEqual(frameWithOwnCaches(fromOps(ops, width, height)));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a transformer that puts in a line break: still what Ink makes', () => {
+    shareInkLineCaches();
+    const broken: Transformer = (text) => `${text}\nsecond`;
+    const make = () => {
+      const output = new Output({ width: 20, height: 3 });
+      output.write(0, 0, 'one\ntwo', { transformers: [broken] });
+      return output;
+    };
+    expect(make().get()).toEqual(frameWithOwnCaches(make()));
   });
 
   it('the frames do share: a line met before is not tokenised again', () => {
