@@ -54,9 +54,23 @@ export function graphemes(text: string): string[] {
   return Array.from(segmenter.segment(text), (s) => s.segment);
 }
 
+/** Widths of non-ASCII texts met before: a frame measures the same labels and cells as the last one did. */
+const widths = new Map<string, number>();
+/** Distinct texts kept before the widths start afresh, and the longest kept (bounds memory over a long session). */
+const MAX_WIDTHS = 10_000;
+const MAX_KEPT_LENGTH = 512;
+
 /** Terminal cells the text takes (CJK and most emoji take two; combining marks none). */
 export function displayWidth(text: string): number {
-  return PLAIN.test(text) ? text.length : stringWidth(text);
+  if (PLAIN.test(text)) return text.length;
+  if (text.length > MAX_KEPT_LENGTH) return stringWidth(text);
+  let width = widths.get(text);
+  if (width === undefined) {
+    if (widths.size >= MAX_WIDTHS) widths.clear();
+    width = stringWidth(text);
+    widths.set(text, width);
+  }
+  return width;
 }
 
 /** The longest start of `text` that fits in `width` cells, cut at a grapheme boundary. */

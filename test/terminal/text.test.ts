@@ -117,6 +117,16 @@ describe('display width and fitting', () => {
     expect(displayWidth('👩‍💻')).toBe(2);
   });
 
+  it('property: the width of a text is what string-width says, the first time and every time after (the widths are remembered)', () => {
+    const long = fc.string({ unit: fc.constantFrom('交', 'a', '😀', '│'), minLength: 500, maxLength: 700 });
+    fc.assert(
+      fc.property(fc.array(fc.oneof(wideText, long), { minLength: 1, maxLength: 20 }), (texts) => {
+        for (const text of [...texts, ...texts]) expect(displayWidth(text)).toBe(stringWidth(text));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it('fit pads CJK and emoji to the same width as ASCII', () => {
     expect(fit('交易', 6)).toBe('交易  ');
     expect(fit('😀', 4, 'right')).toBe('  😀');
