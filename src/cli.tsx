@@ -1,5 +1,7 @@
-// Entry: parse argv with commander, pick interactive or command mode, wire dependencies, set the exit code.
+// The program: parse argv with commander, pick interactive or command mode, wire dependencies, give the exit code.
 // Ink and React are not imported here: commands must start fast (the console is loaded lazily).
+// Importing this does nothing: the bin's script (src/startup/appScript.ts) runs main() on the process's own
+// streams and environment, and the tests run it in-process on theirs.
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { version } from '../package.json';
 import { createBrokerApi } from './api/operations';
@@ -16,6 +18,7 @@ import { runProfileAdd, runProfileList, runProfileRemove, runProfileUse } from '
 import { similar, suggestCommand, suggestionText } from './commands/suggest';
 import { runSubAccounts } from './commands/subAccounts';
 import { runTransfers } from './commands/transfers';
+import type { Environment } from './credentials/fromEnvironment';
 import { MAX_TRANSFERS, defaultMaxPages } from './export/transferPages';
 import { resolveDemoClock } from './sandbox/demoClock';
 import { startupHost } from './startup/host';
@@ -44,12 +47,25 @@ interface ProgramOptions {
   readOnly?: boolean;
 }
 
+/** Where one run of the program reads and writes. */
+export interface CliIo {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  /** Where `profile add` reads the key and secret, and the console its keys; default process.stdin (touched only then). */
+  stdin?: NonNullable<CommandContext['stdin']>;
+  /** Everything the program reads from the environment comes from here. */
+  env: Environment;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+}
+
 export interface ExitRequest {
   /** A server was started (sandbox): do not end the process when the action returns. */
   keepRunning?: boolean;
 }
 
 export function buildProgram(
+  io: CliIo,
   context: (globals: GlobalOptions) => CommandContext,
   setExit: (code: number, request?: ExitRequest) => void,
 ): Command {
@@ -69,8 +85,17 @@ export function buildProgram(
     .option('--demo-clock <time>', "pin the demo's clock to an ISO time, e.g. 2026-11-21T09:30:00Z (env BROKER_DEMO_CLOCK): same data, times and keys every run")
     .exitOverride()
     .showSuggestionAfterError(true)
-    // commander's errors echo argv (an unknown option, a bad value): each line is sanitised (DESIGN §5b).
-    .configureOutput({ outputError: (text, write) => write(sanitizeLines(text)) })
+    .configureOutput({
+      writeOut: (text) => void io.stdout.write(text),
+      writeErr: (text) => void io.stderr.write(text),
+      // commander's errors echo argv (an unknown option, a bad value): each line is sanitised (DESIGN §5b).
+      outputError: (text, write) => write(sanitizeLines(text)),
+      // commander's own defaults, read from io instead of process.stdout/stderr and process.env.
+      getOutHelpWidth: () => helpWidth(io.stdout, io.stdoutIsTTY),
+      getErrHelpWidth: () => helpWidth(io.stderr, io.stderrIsTTY),
+      getOutHasColors: () => hasColors(io.env, io.stdout, io.stdoutIsTTY),
+      getErrHasColors: () => hasColors(io.env, io.stderr, io.stderrIsTTY),
+    })
     .addHelpText(
       'after',
       '\nCredentials: BROKER_API_KEY, BROKER_API_SECRET (and BROKER_BASE_URL) from the environment first; else the profile\n' +
@@ -93,13 +118,13 @@ export function buildProgram(
     const o = program.opts<ProgramOptions>();
     let demoClockMs: number | undefined;
     try {
-      demoClockMs = resolveDemoClock(o.demoClock, process.env);
+      demoClockMs = resolveDemoClock(o.demoClock, io.env);
     } catch (error) {
       return setExit(reportUsage(context(globals()), (error as Error).message));
     }
     // Once the first frame is drawn, the bin may write the code cache this start could not use.
     const onDrawn = () => startupHost()?.drawn();
-    setExit(await runInteractive({ demo: o.demo === true, demoClockMs, onDrawn }, context(globals())));
+    setExit(await runInteractive({ demo: o.demo === true, demoClockMs, onDrawn, stdout: { isTTY: io.stdoutIsTTY }, ...(io.stdin ? { stdin: io.stdin } : {}) }, context(globals())));
   });
 
   const keys = program.command('keys').description('API keys of a sub-account');
@@ -227,13 +252,13 @@ export function buildProgram(
     .action(async (options: { host?: string; port?: number; seed?: number; apiKey?: string; secretKey?: string; transfers?: number; json?: boolean }) => {
       let demoClockMs: number | undefined;
       try {
-        demoClockMs = resolveDemoClock(program.opts<ProgramOptions>().demoClock, process.env);
+        demoClockMs = resolveDemoClock(program.opts<ProgramOptions>().demoClock, io.env);
       } catch (error) {
         return setExit(reportUsage(context(globals()), (error as Error).message));
       }
       // It keeps serving after this returns; its own SIGINT/SIGTERM handler closes it and exits.
       const { runSandboxCommand } = await import('./commands/sandbox');
-      await runSandboxCommand({ ...options, demoClockMs });
+      await runSandboxCommand({ ...options, demoClockMs }, io.stdout);
       setExit(EXIT.ok, { keepRunning: true });
     });
 
@@ -330,6 +355,19 @@ export function buildProgram(
   return program;
 }
 
+type Stream = NodeJS.WritableStream & { columns?: number; hasColors?: () => boolean };
+
+function helpWidth(stream: Stream, isTTY: boolean): number {
+  return (isTTY ? stream.columns : undefined) ?? 80;
+}
+
+/** commander's useColor() and default, on the run's environment and streams. */
+function hasColors(env: Environment, stream: Stream, isTTY: boolean): boolean {
+  if (env.NO_COLOR || env.FORCE_COLOR === '0' || env.FORCE_COLOR === 'false') return false;
+  if (env.FORCE_COLOR || env.CLICOLOR_FORCE !== undefined) return true;
+  return isTTY && stream.hasColors?.() === true;
+}
+
 /** Commander's text for stderr, each line sanitised; the line breaks commander put in are kept. */
 function sanitizeLines(text: string): string {
   return text
@@ -360,20 +398,21 @@ function unknownWords(program: Command, words: readonly string[]): never {
   program.error(`error: unknown command '${first}'${seeHelp}${suggestion}`, { exitCode: EXIT.usage, code: 'commander.unknownCommand' });
 }
 
-export async function main(argv: readonly string[]): Promise<{ code: number; keepRunning: boolean }> {
+export async function main(argv: readonly string[], io: CliIo): Promise<{ code: number; keepRunning: boolean }> {
   let exitCode: number = EXIT.ok;
   let keepRunning = false;
   const context = (globals: GlobalOptions): CommandContext => ({
-    stdout: process.stdout,
-    stderr: process.stderr,
-    stderrIsTTY: process.stderr.isTTY === true,
-    stdoutIsTTY: process.stdout.isTTY === true,
-    env: process.env,
+    stdout: io.stdout,
+    stderr: io.stderr,
+    stderrIsTTY: io.stderrIsTTY,
+    stdoutIsTTY: io.stdoutIsTTY,
+    env: io.env,
     now: () => Date.now(),
     globals,
     createApi: createBrokerApi,
+    ...(io.stdin ? { stdin: io.stdin } : {}),
   });
-  const program = buildProgram(context, (code, request) => {
+  const program = buildProgram(io, context, (code, request) => {
     exitCode = code;
     keepRunning = request?.keepRunning === true;
   });
@@ -387,22 +426,8 @@ export async function main(argv: readonly string[]): Promise<{ code: number; kee
   return { code: exitCode, keepRunning };
 }
 
-function lastResort(error: unknown): void {
+/** What the process prints for an error nothing else caught (then it exits 1): one line, never a stack. */
+export function lastResortLine(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`error: ${sanitize(message.split('\n')[0] ?? '')}\n`);
-  process.exit(EXIT.failure);
+  return `error: ${sanitize(message.split('\n')[0] ?? '')}\n`;
 }
-
-// The reader of stdout went away (e.g. `| head`): stop quietly, as other command-line tools do.
-process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code === 'EPIPE') process.exit(EXIT.ok);
-  lastResort(error);
-});
-process.on('uncaughtException', lastResort);
-process.on('unhandledRejection', lastResort);
-
-main(process.argv.slice(2)).then(({ code, keepRunning }) => {
-  process.exitCode = code;
-  // Normally the loop is empty by now; if something still holds it open, do not hang a script.
-  if (!keepRunning) setTimeout(() => process.exit(code), 1000).unref();
-}, lastResort);

@@ -14,14 +14,17 @@ export interface InteractiveOptions {
   demo: boolean;
   /** The pinned demo's clock, Unix ms (--demo-clock / BROKER_DEMO_CLOCK). */
   demoClockMs?: number;
-  stdin?: NodeJS.ReadStream;
-  stdout?: NodeJS.WriteStream;
+  /** Only checked to be terminals here: the console itself draws on process.stdout and reads process.stdin. */
+  stdin?: TerminalStream;
+  stdout?: TerminalStream;
   /** Called once the first frame is drawn (the bin then writes the code cache this start could not use). */
   onDrawn?: () => void;
 }
 
+type TerminalStream = { isTTY?: boolean; setRawMode?: unknown };
+
 /** Why the console cannot run here, or undefined when stdin and stdout are terminals with raw mode. */
-export function terminalProblem(stdin: NodeJS.ReadStream, stdout: NodeJS.WriteStream): string | undefined {
+export function terminalProblem(stdin: TerminalStream, stdout: TerminalStream): string | undefined {
   if (!stdin.isTTY && !stdout.isTTY) return 'stdin and stdout are not terminals';
   if (!stdin.isTTY) return 'stdin is not a terminal';
   if (!stdout.isTTY) return 'stdout is not a terminal';

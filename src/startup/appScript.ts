@@ -1,3 +1,31 @@
 // The entry of dist/chunks/app-<hash>.js: the whole program (commands and console) as one script, which the bin
-// runs through V8's code cache. cli.tsx starts the program as it is evaluated.
-import '../cli';
+// runs through V8's code cache. The program runs here on the process's own streams and environment; the process
+// wiring lives here, not in cli.tsx, so the tests can run main() in-process without it.
+import { lastResortLine, main } from '../cli';
+import { EXIT } from '../commands/context';
+
+function lastResort(error: unknown): void {
+  process.stderr.write(lastResortLine(error));
+  process.exit(EXIT.failure);
+}
+
+// The reader of stdout went away (e.g. `| head`): stop quietly, as other command-line tools do.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(EXIT.ok);
+  lastResort(error);
+});
+process.on('uncaughtException', lastResort);
+process.on('unhandledRejection', lastResort);
+
+// stdin is left out: process.stdin is created only when a command reads it (profile add, the console).
+main(process.argv.slice(2), {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  env: process.env,
+  stdoutIsTTY: process.stdout.isTTY === true,
+  stderrIsTTY: process.stderr.isTTY === true,
+}).then(({ code, keepRunning }) => {
+  process.exitCode = code;
+  // Normally the loop is empty by now; if something still holds it open, do not hang a script.
+  if (!keepRunning) setTimeout(() => process.exit(code), 1000).unref();
+}, lastResort);

@@ -1,4 +1,5 @@
-// The built bundle as a child process, against a sandbox in this test process.
+// The command line against a sandbox in this test process: run in-process (runCli), and a smoke set through the
+// built bundle as a child process (runBuiltCli), so the shipped bin stays covered end to end.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Transfer } from '../../src/api/types';
 import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
-import { buildCli, fetchAllTransfers, runCli, sandboxEnv, transferPagesRequested } from './helpers';
+import { buildCli, fetchAllTransfers, runBuiltCli, runCli, sandboxEnv, transferPagesRequested } from './helpers';
 
 let sandbox: RunningSandbox;
 let env: Record<string, string>;
@@ -28,7 +29,8 @@ describe('validation happens before anything is sent', () => {
   it('keys create with five IPs exits 2, names ip, and the sandbox received nothing', async () => {
     const fresh = await startSandbox({ seed: 2 });
     try {
-      const result = await runCli(
+      // Smoke: a usage error from the shipped bundle.
+      const result = await runBuiltCli(
         ['keys', 'create', '--sub', fresh.subAccounts[0] ?? 'x', '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'n', '--ip', '1.1.1.1,2.2.2.2,3.3.3.3,4.4.4.4,5.5.5.5'],
         sandboxEnv(fresh),
       );
@@ -76,8 +78,9 @@ describe('keys', () => {
   it('keys list prints a table, --json an array of domain records', async () => {
     let sub = '';
     let listed: unknown[] = [];
+    // Smoke: the shipped bundle.
     for (const candidate of sandbox.subAccounts) {
-      const json = await runCli(['keys', 'list', '--sub', candidate, '--json'], env);
+      const json = await runBuiltCli(['keys', 'list', '--sub', candidate, '--json'], env);
       expect(json.code).toBe(0);
       listed = JSON.parse(json.stdout) as unknown[];
       if (listed.length > 0) {
@@ -87,7 +90,7 @@ describe('keys', () => {
     }
     expect(sub).not.toBe('');
     expect(listed[0]).toMatchObject({ apiKey: expect.stringMatching(/^mx0v/), createdAt: expect.any(Number) });
-    const table = await runCli(['keys', 'list', '--sub', sub], env);
+    const table = await runBuiltCli(['keys', 'list', '--sub', sub], env);
     expect(table.code).toBe(0);
     expect(table.stdout.split('\n')[0]).toMatch(/^note\s+apiKey\s+permissions\s+ips\s+created$/);
     expect(table.stdout.trimEnd().split('\n')).toHaveLength(listed.length + 1);
@@ -95,7 +98,8 @@ describe('keys', () => {
 
   it('keys create prints the secret once and warns on stderr; --json is one object', async () => {
     const sub = sandbox.subAccounts[1] ?? 'x';
-    const text = await runCli(['keys', 'create', '--sub', sub, '--permissions', 'SPOT_ACCOUNT_READ', '--ip', '10.1.1.1', '--note', 'from cli'], env);
+    // Smoke: the shipped bundle.
+    const text = await runBuiltCli(['keys', 'create', '--sub', sub, '--permissions', 'SPOT_ACCOUNT_READ', '--ip', '10.1.1.1', '--note', 'from cli'], env);
     expect(text.code).toBe(0);
     const secret = /^secretKey\s+(\S+)$/m.exec(text.stdout)?.[1] ?? '';
     expect(secret).not.toBe('');
@@ -103,7 +107,7 @@ describe('keys', () => {
     expect(text.stderr).toMatch(/^warning: the secret key is shown only this once/);
     expect(text.stderr).not.toContain(secret);
 
-    const json = await runCli(['keys', 'create', '--sub', sub, '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'json', '--json'], env);
+    const json = await runBuiltCli(['keys', 'create', '--sub', sub, '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'json', '--json'], env);
     expect(json.code).toBe(0);
     const created = JSON.parse(json.stdout) as { secretKey: string; subAccount: string };
     expect(created.subAccount).toBe(sub);
@@ -145,7 +149,8 @@ describe('transfers', () => {
 
   it('--all --format csv writes every matching transfer, pages 1..n in order', async () => {
     const before = transferPagesRequested(sandbox).length;
-    const result = await runCli(['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--all', '--limit', '100', '--format', 'csv'], env);
+    // Smoke: the shipped bundle streaming every page to a real pipe.
+    const result = await runBuiltCli(['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--all', '--limit', '100', '--format', 'csv'], env);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
     const lines = result.stdout.split('\r\n');
@@ -229,9 +234,10 @@ describe('command line', () => {
     expect(sandboxBlock).toContain("'--secret-key <secret>'");
   });
 
+  // The shipped bundle for --version (the bin answers it itself) and --help; the rest in-process.
   it.each([
-    [['--version'], 0, /^0\.\d+\.\d+/],
-    [['--help'], 0, /Usage: broker-console/],
+    [['--version'], 0, /^0\.\d+\.\d+/, runBuiltCli],
+    [['--help'], 0, /Usage: broker-console/, runBuiltCli],
     [['keys', 'create', '--help'], 0, /--permissions <list>/],
     [['nosuch'], 2, /unknown command 'nosuch'/],
     [['transfers', '--bogus'], 2, /unknown option '--bogus'/],
@@ -244,8 +250,8 @@ describe('command line', () => {
     // Not a terminal here: the console refuses with a readable message instead of Ink's raw-mode crash.
     [[], 2, /^error: /],
     [['--demo'], 2, /^error: /],
-  ])('%j → exit %i', async (args, code, pattern) => {
-    const result = await runCli(args, env);
+  ])('%j → exit %i', async (args, code, pattern, run = runCli) => {
+    const result = await run(args, env);
     expect(result.code).toBe(code);
     expect(result.stdout + result.stderr).toMatch(pattern);
     noStack(result.stderr);

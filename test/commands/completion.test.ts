@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KNOWN_PERMISSIONS } from '../../src/api/types';
 import { saveProfile } from '../../src/credentials/profiles';
-import { buildCli, runCli } from './helpers';
+import { buildCli, runBuiltCli, runCli } from './helpers';
 
 let dir: string;
 let bin: string;
@@ -111,9 +111,10 @@ describe('bash completion', () => {
 
 describe('the completion command', () => {
   it('__complete profiles reads profiles.json only: no D-Bus session needed, names one a line', async () => {
-    const r = await runCli(['__complete', 'profiles'], { BROKER_CONSOLE_HOME: join(dir, 'config') });
+    // The bundle: only a process without this one's DBUS_SESSION_BUS_ADDRESS shows no D-Bus is needed.
+    const r = await runBuiltCli(['__complete', 'profiles'], { BROKER_CONSOLE_HOME: join(dir, 'config') });
     expect(r).toEqual({ code: 0, stdout: 'prod\nstaging-2\n', stderr: '' });
-    const none = await runCli(['__complete', 'profiles'], { BROKER_CONSOLE_HOME: join(dir, 'no-such-folder') });
+    const none = await runBuiltCli(['__complete', 'profiles'], { BROKER_CONSOLE_HOME: join(dir, 'no-such-folder') });
     expect(none).toEqual({ code: 0, stdout: '', stderr: '' });
   });
 

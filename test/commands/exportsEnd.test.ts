@@ -1,5 +1,5 @@
 // `transfers --all` always ends (issue 8, point 2): hostile servers that never send a short page, that
-// alternate two pages, or that cycle three; --max-pages and its default; the binary's --help says it.
+// alternate two pages, or that cycle three; --max-pages and its default; the command line's --help says it.
 import { afterEach, describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/commands/context';
 import { runTransfers } from '../../src/commands/transfers';
@@ -66,7 +66,7 @@ describe('transfers --all against a service that never ends', () => {
   });
 });
 
-describe('the binary', () => {
+describe('the command line', () => {
   it('--help names --max-pages and its default', async () => {
     const help = await runCli(['transfers', '--help']);
     expect(help.code).toBe(0);

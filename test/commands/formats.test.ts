@@ -211,7 +211,7 @@ describe('transfers', () => {
     const rows = JSON.parse(long.out.text()) as Record<string, unknown>[];
     expect(rows).toHaveLength(20);
     for (const row of rows) expect(shape(row)).toEqual(TRANSFER_SHAPE);
-    // Through the binary: --json is short for --format json.
+    // Through the command line: --json is short for --format json.
     const env = sandboxEnv(sandbox);
     const [viaFormat, viaJson] = await Promise.all([
       runCli(['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--limit', '20', '--format', 'json'], env),
@@ -231,7 +231,7 @@ describe('transfers', () => {
     expect(rows).toHaveLength(20);
   });
 
-  it('the binary: --json with --format csv is a usage error on every command (exit 2, nothing sent)', async () => {
+  it('the command line: --json with --format csv is a usage error on every command (exit 2, nothing sent)', async () => {
     const before = requestCount(sandbox);
     const env = { ...sandboxEnv(sandbox), BROKER_CONSOLE_HOME: join(home, 'none') };
     for (const args of [

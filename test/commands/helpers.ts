@@ -4,6 +4,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'no
 import { dirname, join, resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { lastResortLine, main } from '../../src/cli';
 import { createBrokerApi } from '../../src/api/operations';
 import { signQuery } from '../../src/api/signing';
 import type { Transfer } from '../../src/api/types';
@@ -129,8 +130,57 @@ export interface RunResult {
   stderr: string;
 }
 
-/** Runs the built CLI with exactly this environment (plus PATH), no inherited BROKER_* variables; `input` is piped to stdin. */
+/**
+ * Runs the program in this process (main() of src/cli.tsx, as the bin's script does) with exactly this
+ * environment (plus PATH and TZ, as runBuiltCli gives them; nothing else of this process's), `input` as stdin
+ * (an empty, ended stdin without it), stdout and stderr captured and not terminals. The same result as
+ * runBuiltCli; what only a real process does (EPIPE, signals, exit timing, its own TZ or D-Bus) needs that one.
+ */
 export async function runCli(args: readonly string[], env: Record<string, string> = {}, options: { input?: string } = {}): Promise<RunResult> {
+  const given = { PATH: process.env.PATH ?? '', TZ: process.env.TZ ?? 'UTC', ...env };
+  for (const name of PROCESS_WIDE) {
+    if (name in env && env[name] !== process.env[name]) {
+      throw new Error(`runCli: ${name}=${env[name]} is read from the process itself (not from the run's env): use runBuiltCli`);
+    }
+  }
+  // Date and Intl read the process's zone, not the run's env: another zone needs a process of its own (a test
+  // asking for one must say so; a machine whose own zone is not UTC gets the bundle for every run).
+  if (zoneOf(given.TZ) !== zoneOf(undefined)) {
+    if ('TZ' in env) throw new Error(`runCli: TZ=${env.TZ} is not this process's zone: use runBuiltCli`);
+    return runBuiltCli(args, env, options);
+  }
+  const out = capture();
+  const err = capture();
+  const stdin = new PassThrough();
+  stdin.end(options.input ?? '');
+  let ran: Awaited<ReturnType<typeof main>>;
+  try {
+    ran = await main(args, { stdout: out.stream, stderr: err.stream, stdin, env: given, stdoutIsTTY: false, stderrIsTTY: false });
+  } catch (error) {
+    // What the bin's last resort prints and exits with (src/startup/appScript.ts).
+    err.stream.write(lastResortLine(error));
+    ran = { code: 1, keepRunning: false };
+  }
+  if (ran.keepRunning) throw new Error('runCli: the command keeps running (a sandbox): use runBuiltCli');
+  // Captured chunks arrive on 'data', which a PassThrough may emit on a later tick.
+  await new Promise((resolveTick) => setImmediate(resolveTick));
+  return { code: ran.code, stdout: out.text(), stderr: err.text() };
+}
+
+/** Variables the program (keytar's D-Bus, os.homedir, env-paths) reads from the process, whatever the run's env says. */
+const PROCESS_WIDE = ['HOME', 'DBUS_SESSION_BUS_ADDRESS', 'XDG_RUNTIME_DIR', 'XDG_CONFIG_HOME', 'XDG_CACHE_HOME'] as const;
+
+/** The IANA zone a TZ value means (undefined: this process's current zone). */
+function zoneOf(tz: string | undefined): string {
+  try {
+    return new Intl.DateTimeFormat('en-US', tz === undefined ? {} : { timeZone: tz }).resolvedOptions().timeZone;
+  } catch {
+    return `unknown:${tz ?? ''}`;
+  }
+}
+
+/** Runs the built CLI with exactly this environment (plus PATH), no inherited BROKER_* variables; `input` is piped to stdin. */
+export async function runBuiltCli(args: readonly string[], env: Record<string, string> = {}, options: { input?: string } = {}): Promise<RunResult> {
   const bin = await buildCli();
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, [bin, ...args], {

@@ -415,7 +415,7 @@ describe('profile list', () => {
   });
 });
 
-describe('the built binary', () => {
+describe('the command line', () => {
   it('commander errors that echo argv are sanitised; an unknown command is too', async () => {
     for (const args of [
       ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--\x1b]0;pwned\x07'],
@@ -431,7 +431,7 @@ describe('the built binary', () => {
     }
   });
 
-  it('csv through a real pipe: bytes exact but for neutralised cells; the error line of a failure is sanitised', async () => {
+  it('csv to a pipe: bytes exact but for neutralised cells; the error line of a failure is sanitised', async () => {
     const csv = await runCli(['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--format', 'csv'], server.env);
     expect(csv.code).toBe(0);
     const records = parseCsv(csv.stdout);

@@ -1,5 +1,5 @@
 // `profile add|list|use|remove` and profile-based commands against the real keychain and an in-process
-// sandbox over real sockets; the secret-leak scan (issue 4); the binary's own paths (stdin lines).
+// sandbox over real sockets; the secret-leak scan (issue 4); the command line, and the binary's own paths (stdin lines).
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,12 +14,12 @@ import { loadProfiles, profilesPath } from '../../src/credentials/profiles';
 import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { probeKeychain, uniqueProfile } from '../credentials/keychainProbe';
-import { runCli, testContext } from './helpers';
+import { runBuiltCli, runCli, testContext } from './helpers';
 
 const availability = await probeKeychain();
 if (!availability.ok) console.warn(`SKIPPED keychain tests: ${availability.reason}`);
 
-/** What the binary needs to reach the same Secret Service as this test process. */
+/** What a run needs to reach the same Secret Service as this test process. */
 function busEnv(): Record<string, string> {
   const env: Record<string, string> = { HOME: process.env.HOME ?? tmpdir() };
   for (const name of ['DBUS_SESSION_BUS_ADDRESS', 'XDG_RUNTIME_DIR', 'GNOME_KEYRING_CONTROL']) {
@@ -117,7 +117,8 @@ describe('profile commands that need no keychain', () => {
     const { saveProfile } = await import('../../src/credentials/profiles');
     await saveProfile(config, { name: 'nobus', baseUrl: 'http://127.0.0.1:9', apiKeyHeader: 'X-MEXC-APIKEY', recvWindow: 5000, signBody: true });
     for (const args of [['keys', 'list', '--sub', 'alpha'], ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE'], ['profile', 'remove', 'nobus']]) {
-      const r = await runCli(args, { BROKER_CONSOLE_HOME: config, HOME: home });
+      // A process of its own: keytar finds D-Bus through the process's environment, not the run's.
+      const r = await runBuiltCli(args, { BROKER_CONSOLE_HOME: config, HOME: home });
       expect(r.code, args.join(' ')).not.toBe(0);
       const lines = r.stderr.trim().split('\n');
       expect(lines.length).toBeLessThanOrEqual(2);
@@ -135,7 +136,8 @@ describe('profile commands that need no keychain', () => {
         keychain: () => Promise.reject(new Error('the keychain was opened')),
       });
       expect(await runKeysList({ sub: sandbox.subAccounts[0] ?? '' }, t.ctx)).toBe(0);
-      const r = await runCli(['keys', 'list', '--sub', sandbox.subAccounts[0] ?? '', '--json'], {
+      // A process of its own, without this one's D-Bus: a keychain opened by mistake would fail it.
+      const r = await runBuiltCli(['keys', 'list', '--sub', sandbox.subAccounts[0] ?? '', '--json'], {
         BROKER_API_KEY: sandbox.apiKey,
         BROKER_API_SECRET: sandbox.secretKey,
         BROKER_BASE_URL: sandbox.baseUrl,
@@ -303,7 +305,7 @@ describe.skipIf(!availability.ok)('profiles with the real keychain', () => {
     expect((await loadProfiles(join(home, 'config'))).profiles.find((p) => p.name === ro)?.readOnly).toBeUndefined();
   });
 
-  it('the binary: `profile add NAME --read-only` saves it read-only', async () => {
+  it('the command line: `profile add NAME --read-only` saves it read-only', async () => {
     const n = name('robin');
     const config = join(home, 'config');
     const r = await runCli(['profile', 'add', n, '--base-url', sandboxA.baseUrl, '--read-only'], { ...busEnv(), BROKER_CONSOLE_HOME: config }, { input: `${sandboxA.apiKey}\n${sandboxA.secretKey}\n` });
@@ -413,7 +415,7 @@ describe.skipIf(!availability.ok)('profiles with the real keychain', () => {
     }
   });
 
-  it('the binary: `profile add` with a wrong secret stores nothing (exit 1); the right one is stored', async () => {
+  it('the command line: `profile add` with a wrong secret stores nothing (exit 1); the right one is stored', async () => {
     const n = name('binchk');
     const config = join(home, 'config');
     const env = { ...busEnv(), BROKER_CONSOLE_HOME: config };
@@ -443,15 +445,16 @@ describe.skipIf(!availability.ok)('profiles with the real keychain', () => {
     const n = name('bin');
     const config = join(home, 'config');
     const env = { ...busEnv(), BROKER_CONSOLE_HOME: config };
-    const r = await runCli(['profile', 'add', n, '--base-url', sandboxA.baseUrl], env, { input: `${sandboxA.apiKey}\r\n${sandboxA.secretKey}\r\n` });
+    // The real process's stdin as a pipe, and the files the bin writes (0600).
+    const r = await runBuiltCli(['profile', 'add', n, '--base-url', sandboxA.baseUrl], env, { input: `${sandboxA.apiKey}\r\n${sandboxA.secretKey}\r\n` });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(statSync(profilesPath(config)).mode & 0o777).toBe(0o600);
     expect(await (await openKeychain()).get(n)).toEqual({ apiKey: sandboxA.apiKey, secretKey: sandboxA.secretKey });
-    const listed = await runCli(['keys', 'list', '--sub', sub(sandboxA)], env);
+    const listed = await runBuiltCli(['keys', 'list', '--sub', sub(sandboxA)], env);
     expect(listed.stderr).toBe('');
     expect(listed.code).toBe(0);
-    const removed = await runCli(['profile', 'remove', n], env);
+    const removed = await runBuiltCli(['profile', 'remove', n], env);
     expect(removed.stdout).toBe(`removed profile ${n} (settings and keychain entry)\n`);
   });
 
@@ -469,14 +472,14 @@ describe.skipIf(!availability.ok)('profiles with the real keychain', () => {
       t = ctxFor({ logFile });
       expect(await runKeysCreate({ sub: sandbox.subAccounts[0], permissions: 'SPOT_ACCOUNT_READ', note: 'leak-1', json: true }, t.ctx)).toBe(0);
       created.push((JSON.parse(t.out.text()) as { secretKey: string }).secretKey);
-      // …and the binary, profile added through it too.
+      // …and the binary, profile added through it too: its code cache (in the config folder) is scanned as well.
       const env = { ...busEnv(), BROKER_CONSOLE_HOME: config };
       const m = name('leakbin');
-      expect((await runCli(['profile', 'add', m, '--base-url', sandbox.baseUrl], env, { input: `${sandbox.apiKey}\n${master}\n` })).code).toBe(0);
-      const r = await runCli(['--profile', m, '--log-file', logFile, 'keys', 'create', '--sub', sandbox.subAccounts[0] ?? '', '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'leak-2', '--json'], env);
+      expect((await runBuiltCli(['profile', 'add', m, '--base-url', sandbox.baseUrl], env, { input: `${sandbox.apiKey}\n${master}\n` })).code).toBe(0);
+      const r = await runBuiltCli(['--profile', m, '--log-file', logFile, 'keys', 'create', '--sub', sandbox.subAccounts[0] ?? '', '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'leak-2', '--json'], env);
       expect(r.code).toBe(0);
       created.push((JSON.parse(r.stdout) as { secretKey: string }).secretKey);
-      await runCli(['--log-file', logFile, 'keys', 'list', '--sub', sandbox.subAccounts[0] ?? ''], env);
+      await runBuiltCli(['--log-file', logFile, 'keys', 'list', '--sub', sandbox.subAccounts[0] ?? ''], env);
       expect(created.every((s) => s.length >= 16)).toBe(true);
 
       const log = readFileSync(logFile, 'utf8');

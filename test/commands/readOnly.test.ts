@@ -1,5 +1,5 @@
 // A read-only run (issue 12.4) from the command line: `keys create` under --read-only or BROKER_READ_ONLY
-// exits 2 naming why, and the sandbox's request log holds no create; listing still works. Also the binary.
+// exits 2 naming why, and the sandbox's request log holds no create; listing still works. Also the command line.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -73,7 +73,7 @@ describe('keys create in a read-only run', () => {
     expect(creates()).toHaveLength(1);
   });
 
-  it('the binary: --read-only before or after the command, exit 2, no create request', async () => {
+  it('the command line: --read-only before or after the command, exit 2, no create request', async () => {
     const before = creates().length;
     const env = { ...sandboxEnv(sandbox), BROKER_CONSOLE_HOME: folder };
     for (const args of [

@@ -11,7 +11,7 @@ import { SUMMARY_CSV_HEADER, type SummaryDocument } from '../../src/commands/tra
 import { runTransfers } from '../../src/commands/transfers';
 import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
-import { fetchAllTransfers, requestCount, runCli, sandboxEnv, testContext, transferPagesRequested } from './helpers';
+import { fetchAllTransfers, requestCount, runBuiltCli, sandboxEnv, testContext, transferPagesRequested } from './helpers';
 import { HOSTILE, TERMINAL_UNSAFE, fakeTty, parseCsv, startHostileServer } from './hostile';
 
 const DAY = 86_400_000;
@@ -203,7 +203,8 @@ describe('transfers --summary', () => {
   });
 
   it('the built binary: days are local days of TZ, and the JSON says which zone', async () => {
-    const run = await runCli(['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--start', String(START), '--end', String(END), '--summary', '--json'], { ...sandboxEnv(sandbox), TZ: 'Pacific/Kiritimati' });
+    // A process of its own: its TZ is not this one's (Date and Intl read the process's zone).
+    const run = await runBuiltCli(['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--start', String(START), '--end', String(END), '--summary', '--json'], { ...sandboxEnv(sandbox), TZ: 'Pacific/Kiritimati' });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const s = JSON.parse(run.stdout) as SummaryDocument;

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HostileServer, startHostileServer } from '../commands/hostile';
-import { buildCli, runCli } from '../commands/helpers';
+import { buildCli, runBuiltCli } from '../commands/helpers';
 import { TmuxSession, sleep, tmuxAvailable } from './tmux';
 
 const missing = tmuxAvailable();
@@ -278,7 +278,7 @@ describe.skipIf(missing !== undefined)('the secret (LIVE, against the sandbox)',
     expect(wideKey).toBe(sent.apiKey);
 
     // The API key shown is the one the sandbox lists for the sub-account afterwards.
-    const listed = await runCli(['keys', 'list', '--sub', sub, '--json'], {
+    const listed = await runBuiltCli(['keys', 'list', '--sub', sub, '--json'], {
       BROKER_BASE_URL: sandbox.baseUrl,
       BROKER_API_KEY: sandbox.apiKey,
       BROKER_API_SECRET: sandbox.secretKey,

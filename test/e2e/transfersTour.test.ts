@@ -12,7 +12,7 @@ import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { displayWidth } from '../../src/terminal/text';
 import { keySearchText } from '../../src/ui/screens/KeyList';
-import { buildCli, runCli, sandboxEnv } from '../commands/helpers';
+import { buildCli, runBuiltCli, sandboxEnv } from '../commands/helpers';
 import { TmuxSession, tmuxAvailable } from './tmux';
 
 const missing = tmuxAvailable();
@@ -132,7 +132,7 @@ describe.skipIf(missing !== undefined)('search, sort and the chart in tmux (80x2
     for (const row of transferRows(screen)) expect(row.line).toMatch(/ BTC /);
 
     // What the command prints for the same filter, against the same sandbox.
-    const run = await runCli(['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--summary', '--json'], env);
+    const run = await runBuiltCli(['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--summary', '--json'], env);
     expect(run.code).toBe(0);
     const summary = JSON.parse(run.stdout) as SummaryDocument;
     const byAsset = new Map(summary.assets.map((a) => [a.asset, a]));

@@ -98,7 +98,7 @@ describe('sandbox --transfers N', () => {
     }
   });
 
-  test('the binary: --transfers is a whole number from 0 to 4,000,000, named in --help', async () => {
+  test('the command line: --transfers is a whole number from 0 to 4,000,000, named in --help', async () => {
     const help = await runCli(['sandbox', '--help']);
     expect(help.stdout.replace(/\s+/g, ' ')).toContain('--transfers <n> transfers in the seeded history (default 24000; at most 4000000)');
     for (const bad of ['-5', 'many', '4000001', '1e5']) {

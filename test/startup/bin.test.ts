@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { version } from '../../package.json';
-import { buildCli, runCli } from '../commands/helpers';
+import { buildCli, runBuiltCli } from '../commands/helpers';
 
 let dir: string;
 beforeAll(async () => {
@@ -19,7 +19,7 @@ const caches = (folder: string): string[] => readdirSync(folder).filter((name) =
 describe('the bin and its code cache', () => {
   it('answers --version itself, exactly as commander did, and writes no cache', async () => {
     const cache = join(dir, 'version');
-    const result = await runCli(['--version'], { BROKER_CONSOLE_CACHE: cache });
+    const result = await runBuiltCli(['--version'], { BROKER_CONSOLE_CACHE: cache });
     expect(result).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
     expect(() => readdirSync(cache)).toThrow();
   });
@@ -28,7 +28,7 @@ describe('the bin and its code cache', () => {
     const cache = join(dir, 'cache');
     const args = ['keys', 'list', '--sub', 'nobody'];
     // No credentials: a usage error from deep in the program (commander, the command, the error path).
-    const cold = await runCli(args, { BROKER_CONSOLE_CACHE: cache });
+    const cold = await runBuiltCli(args, { BROKER_CONSOLE_CACHE: cache });
     expect(cold.code).toBe(2);
     expect(cold.stderr).toMatch(/^error: no credentials/);
     const [file] = caches(cache);
@@ -36,35 +36,35 @@ describe('the bin and its code cache', () => {
     const written = statSync(join(cache, file!)).mtimeMs;
 
     // A warm start reads the cache and leaves it as it was.
-    expect(await runCli(args, { BROKER_CONSOLE_CACHE: cache })).toEqual(cold);
+    expect(await runBuiltCli(args, { BROKER_CONSOLE_CACHE: cache })).toEqual(cold);
     expect(statSync(join(cache, file!)).mtimeMs).toBe(written);
 
     // A corrupt cache (one bit) is not run: the program compiles, and the cache is written again, whole.
     const data = readFileSync(join(cache, file!));
     data[data.length >> 1]! ^= 0x04;
     writeFileSync(join(cache, file!), data);
-    expect(await runCli(args, { BROKER_CONSOLE_CACHE: cache })).toEqual(cold);
+    expect(await runBuiltCli(args, { BROKER_CONSOLE_CACHE: cache })).toEqual(cold);
     expect(readFileSync(join(cache, file!)).equals(data)).toBe(false);
-    expect(await runCli(args, { BROKER_CONSOLE_CACHE: cache })).toEqual(cold);
+    expect(await runBuiltCli(args, { BROKER_CONSOLE_CACHE: cache })).toEqual(cold);
 
     // A cache folder that cannot be made (a file is in the way).
     const blocked = join(dir, 'blocked');
     writeFileSync(blocked, 'not a folder');
-    expect(await runCli(args, { BROKER_CONSOLE_CACHE: join(blocked, 'cache') })).toEqual(cold);
+    expect(await runBuiltCli(args, { BROKER_CONSOLE_CACHE: join(blocked, 'cache') })).toEqual(cold);
 
     // Off: nothing read or written (BROKER_CONSOLE_HOME would otherwise hold it).
     const home = join(dir, 'home');
-    expect(await runCli(args, { BROKER_CONSOLE_CACHE: 'off', BROKER_CONSOLE_HOME: home })).toEqual(cold);
+    expect(await runBuiltCli(args, { BROKER_CONSOLE_CACHE: 'off', BROKER_CONSOLE_HOME: home })).toEqual(cold);
     expect(() => readdirSync(join(home, 'cache'))).toThrow();
   });
 
   it('keeps the cache in BROKER_CONSOLE_HOME when that is set, one file per kind of start', async () => {
     const home = join(dir, 'home-cache');
-    const help = await runCli(['--help'], { BROKER_CONSOLE_HOME: home });
+    const help = await runBuiltCli(['--help'], { BROKER_CONSOLE_HOME: home });
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Usage: broker-console');
-    expect(await runCli(['keys', 'list', '--help'], { BROKER_CONSOLE_HOME: home })).toMatchObject({ code: 0 });
+    expect(await runBuiltCli(['keys', 'list', '--help'], { BROKER_CONSOLE_HOME: home })).toMatchObject({ code: 0 });
     expect(caches(join(home, 'cache')).map((name) => name.split('.')[1])).toEqual(['help', 'keys']);
-    expect(await runCli(['--help'], { BROKER_CONSOLE_HOME: home })).toEqual(help);
+    expect(await runBuiltCli(['--help'], { BROKER_CONSOLE_HOME: home })).toEqual(help);
   });
 });
