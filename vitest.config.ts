@@ -11,6 +11,10 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     env: { NODE_ENV: 'production' },
+    // Ink's renderer as the console's bundle has it (test/inkHooks.mjs): the same Ink in the tests as in the console.
+    execArgv: ['--import', './test/inkHooks.mjs'],
+    // Loaded by Node as Ink loads it, not by vitest: a test that imports it meets the instance Ink's renderer calls.
+    server: { deps: { external: [/\/src\/ui\/ink\/widestLine\.mjs$/] } },
     // Before every file, so before any file's imports load chalk or Ink: colours on and CI off in every worker,
     // whichever file a worker happens to run first (an import in the harness was too late for some orders).
     setupFiles: ['test/ui/forceColor.ts'],

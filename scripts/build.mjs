@@ -9,7 +9,7 @@ import { bundleScript, common } from './scriptBundle.mjs';
 
 rmSync('dist', { recursive: true, force: true });
 mkdirSync('dist/chunks', { recursive: true });
-const appScript = `chunks/${await bundleScript({ name: 'app', entry: 'src/startup/appScript.ts', outDir: 'dist/chunks', imports: ['keytar', 'undici'] })}`;
+const appScript = `chunks/${await bundleScript({ name: 'app', entry: 'src/startup/appScript.ts', outDir: 'dist/chunks', imports: ['keytar', 'undici'], inkPatches: true })}`;
 const undiciScript = `chunks/${await bundleScript({ name: 'undici', entry: 'src/startup/undiciScript.ts', outDir: 'dist/chunks' })}`;
 // The bin is CommonJS (dist/package.json says so): Node starts it without setting up its ES module loader.
 await build({

@@ -51,6 +51,24 @@ const lazyRgiEmoji = {
   },
 };
 
+// Ink's renderer measures every text node's widest line every frame (src/ui/ink/widestLine.mjs remembers them);
+// only the console's script gets it: the benchmarks' minimal Ink app stays stock Ink.
+const RENDERER = /[\\/]node_modules[\\/]ink[\\/]build[\\/]render-node-to-output\.js$/;
+const rememberedWidestLine = {
+  name: 'remembered-widest-line',
+  setup(b) {
+    let given = false;
+    b.onResolve({ filter: /^widest-line$/ }, (args) => {
+      if (!RENDERER.test(args.importer)) return undefined;
+      given = true;
+      return { path: resolve('src/ui/ink/widestLine.mjs') };
+    });
+    b.onEnd((result) => {
+      if (result.errors.length === 0 && !given) throw new Error('remembered-widest-line: Ink\'s renderer no longer imports widest-line (Ink changed?)');
+    });
+  },
+};
+
 // A script has no import statements: Node's built-in modules are required (through the script's `require`).
 const builtins = new Set([...builtinModules, ...builtinModules.map((name) => `node:${name}`)]);
 const requireBuiltins = {
@@ -78,9 +96,9 @@ export const common = {
 
 /**
  * Bundles `entry` as one script into `outDir` (as `<name>-<hash>.js`, whose name it returns); `imports` are the
- * import() calls left to the host (resolved by the bin).
+ * import() calls left to the host (resolved by the bin); `inkPatches`: Ink's renderer gets the remembering widest-line.
  */
-export async function bundleScript({ name, entry, outDir, imports = [] }) {
+export async function bundleScript({ name, entry, outDir, imports = [], inkPatches = false }) {
   const result = await build({
     ...common,
     entryPoints: [entry],
@@ -89,7 +107,7 @@ export async function bundleScript({ name, entry, outDir, imports = [] }) {
     outdir: outDir,
     define: { ...common.define, 'import.meta.url': '__bcImportMetaUrl' },
     external: imports,
-    plugins: [noDevtools, yogaWithoutFetch, lazyRgiEmoji, requireBuiltins],
+    plugins: [noDevtools, yogaWithoutFetch, lazyRgiEmoji, ...(inkPatches ? [rememberedWidestLine] : []), requireBuiltins],
   });
   let body = result.outputFiles[0].text;
   for (const specifier of imports) {

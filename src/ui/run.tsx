@@ -3,7 +3,7 @@
 // exit code once the operator quits (0) or interrupts (130).
 import React, { useMemo, useSyncExternalStore } from 'react';
 import { render } from 'ink';
-import { shareInkLineCaches } from './inkLineCaches';
+import { shareInkLineCaches } from './ink/lineCaches';
 import type { BrokerApi } from '../api/contract';
 import { memoryDiscoveredSubAccounts } from '../config/discoveredSubAccounts';
 import { memoryRecentSubAccounts } from '../config/recentSubAccounts';

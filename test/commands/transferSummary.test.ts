@@ -29,7 +29,13 @@ beforeAll(async () => {
 });
 afterAll(async () => sandbox.close());
 
-const dayOf = (ms: number): string => new Date(ms).toLocaleDateString('sv-SE');
+// The local day of a time, as the test's own independent reckoning (remembered: every day is checked against every row).
+const days = new Map<number, string>();
+const dayOf = (ms: number): string => {
+  let day = days.get(ms);
+  if (day === undefined) days.set(ms, (day = new Date(ms).toLocaleDateString('sv-SE')));
+  return day;
+};
 const success = (t: Transfer): boolean => t.status === 'SUCCESS';
 const sumOf = (rows: readonly Transfer[]): string => rows.reduce((s, t) => s.plus(t.amount), new Big(0)).toFixed();
 

@@ -4,7 +4,7 @@ import { EventEmitter } from 'node:events';
 import type { ReactElement } from 'react';
 import { render } from 'ink';
 import { KeyStream } from '../../src/terminal/keyStream';
-import { shareInkLineCaches } from '../../src/ui/inkLineCaches';
+import { shareInkLineCaches } from '../../src/ui/ink/lineCaches';
 
 // The console shares Ink's line caches across frames (src/ui/run.tsx): the tests render the same way.
 shareInkLineCaches();

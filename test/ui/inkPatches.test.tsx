@@ -1,7 +1,14 @@
+import React from 'react';
 import fc from 'fast-check';
+import { Text } from 'ink';
 import { describe, expect, it } from 'vitest';
+import widestLine from 'widest-line';
 import Output from '../../node_modules/ink/build/output.js';
-import { frameWithOwnCaches, shareInkLineCaches } from '../../src/ui/inkLineCaches';
+import { frameWithOwnCaches, shareInkLineCaches } from '../../src/ui/ink/lineCaches';
+import rememberedWidestLine, { textsRemembered } from '../../src/ui/ink/widestLine.mjs';
+import { resolve as resolveForTests } from '../inkResolve.mjs';
+import { buildCli } from '../commands/helpers';
+import { renderInTerminal } from './terminal';
 
 // Lines like the console's: plain, styled (SGR), emoji, CJK, combining marks, wide characters at the edge.
 const piece = fc.constantFrom('a', ' ', 'Z', '9', '│', '›', '😀', '👩‍💻', '漢', '字', 'é', 'e\u0301', '\u001b[1m', '\u001b[7m', '\u001b[22m', '\u001b[27m', '\u001b[32m', '\u001b[39m', '\u001b[4m', '\u001b[24m');
@@ -97,5 +104,40 @@ describe("Ink's frames composed with caches shared across frames", () => {
     const second = build(['shared line \u001b[1mbold\u001b[22m'], 40) as unknown as { get(): unknown; caches: unknown };
     second.get();
     expect(second.caches).toBe(first.caches);
+  });
+});
+
+describe("Ink's renderer with widest-line remembering each text's width", () => {
+  it('property: the width is widest-line\'s, the first time and every time after', () => {
+    const text = fc.array(fc.constantFrom('a', ' ', '│', '›', '漢', '😀', '👩‍💻', 'e\u0301', '\n', '\u001b[1m', '\u001b[22m'), { maxLength: 40 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(fc.array(text, { minLength: 1, maxLength: 10 }), (texts) => {
+        for (const t of [...texts, ...texts]) expect(rememberedWidestLine(t)).toBe(widestLine(t));
+      }),
+      { numRuns: 200 },
+    );
+    const long = `${'漢│'.repeat(3000)}\n${'a'.repeat(10)}`;
+    expect(rememberedWidestLine(long)).toBe(widestLine(long));
+  });
+
+  it("the tests' workers give it to Ink's renderer, as the bundle does: rendering a text makes it remembered", async () => {
+    const before = textsRemembered();
+    const terminal = renderInTerminal(<Text>{`a text no frame showed before › ${Date.now()} 漢字`}</Text>, { columns: 80, rows: 5 });
+    try {
+      expect(terminal.stdout.lastFrame()).toContain('a text no frame showed before');
+      expect(textsRemembered()).toBeGreaterThan(before);
+    } finally {
+      terminal.unmount();
+    }
+  });
+
+  it('the hook gives it to the renderer only, and the build gives it to the console\'s script', async () => {
+    const next = async (specifier: string) => ({ url: `next:${specifier}` });
+    const renderer = new URL('../../node_modules/ink/build/render-node-to-output.js', import.meta.url).href;
+    expect((await resolveForTests('widest-line', { parentURL: renderer }, next)).url).toMatch(/\/src\/ui\/ink\/widestLine\.mjs$/);
+    expect((await resolveForTests('widest-line', { parentURL: new URL('../../node_modules/ink/build/measure-text.js', import.meta.url).href }, next)).url).toBe('next:widest-line');
+    expect((await resolveForTests('string-width', { parentURL: renderer }, next)).url).toBe('next:string-width');
+    // The build fails when the renderer no longer imports widest-line (scripts/scriptBundle.mjs): a built bin means it was given.
+    expect(await buildCli()).toMatch(/broker-console\.js$/);
   });
 });

@@ -4,11 +4,11 @@
 // the same as in an earlier frame gets that frame's string back without building its cells. A row's string
 // depends only on the frame's width and the ordered (x, line) writes into it, which is the cache key; a row
 // not met before is composed by Ink's own code. Every frame is byte for byte Ink's (checked by
-// test/ui/inkLineCaches.test.tsx against Ink 6.8's Output, pinned in package-lock.json); only the CPU differs.
+// test/ui/inkPatches.test.tsx against Ink 6.8's Output, pinned in package-lock.json); only the CPU differs.
 // Ink exports only its entry: its Output class is imported by file, the module Ink itself uses (the bundle
 // and vitest both resolve it to the same file).
 import sliceAnsi from 'slice-ansi';
-import Output from '../../node_modules/ink/build/output.js';
+import Output from '../../../node_modules/ink/build/output.js';
 
 interface OutputCaches {
   styledChars: Map<string, unknown>;

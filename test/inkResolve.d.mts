@@ -1,0 +1,1 @@
+export function resolve(specifier: string, context: { parentURL?: string }, nextResolve: (specifier: string, context: { parentURL?: string }) => Promise<{ url: string }>): Promise<{ url: string; shortCircuit?: boolean }>;
