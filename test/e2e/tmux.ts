@@ -1,7 +1,14 @@
 // Drives a program in a real terminal: tmux runs it, send-keys types, capture-pane reads the screen.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** One code cache for every console the e2e tests start (an operator's starts after the first are warm too). */
+const SHARED_CACHE = join(resolve(dirname(fileURLToPath(import.meta.url)), '../..'), 'node_modules', '.cache', 'broker-console-e2e-cache');
+/** A capture even when no output came, this often: a screen tmux changed on its own is still seen. */
+const CAPTURE_AT_LEAST_EVERY_MS = 400;
 
 export function tmuxAvailable(): string | undefined {
   const probe = spawnSync('tmux', ['-V'], { encoding: 'utf8' });
@@ -9,7 +16,12 @@ export function tmuxAvailable(): string | undefined {
 }
 
 export class TmuxSession {
-  private constructor(readonly name: string, private readonly socket: string) {}
+  private constructor(
+    readonly name: string,
+    private readonly socket: string,
+    /** Everything the program wrote, appended by pipe-pane: waits capture the screen only after it grew. */
+    private readonly output: string,
+  ) {}
 
   /** Starts `command` in a detached session of the given size, with CI removed from its environment. */
   static start(command: string, opts: { columns: number; rows: number; cwd: string; env?: Record<string, string> }): TmuxSession {
@@ -21,7 +33,9 @@ export class TmuxSession {
     execFileSync('tmux', ['-L', socket, 'new-session', '-d', '-s', name, '-x', String(opts.columns), '-y', String(opts.rows), '-c', opts.cwd, wrapped], {
       env: { ...process.env, TMUX: '' },
     });
-    return new TmuxSession(name, socket);
+    const output = join(tmpdir(), `${socket}.out`);
+    execFileSync('tmux', ['-L', socket, 'pipe-pane', '-o', '-t', name, `cat >> ${shellQuote(output)}`]);
+    return new TmuxSession(name, socket, output);
   }
 
   /** The console's usual pane: `command` run in `folder`, its config in `folder/<home>` (default config), xterm-256color, 80x24 unless told. */
@@ -30,7 +44,7 @@ export class TmuxSession {
       columns: opts.columns ?? 80,
       rows: opts.rows ?? 24,
       cwd: folder,
-      env: { BROKER_CONSOLE_HOME: join(folder, opts.home ?? 'config'), TERM: 'xterm-256color', ...opts.env },
+      env: { BROKER_CONSOLE_HOME: join(folder, opts.home ?? 'config'), BROKER_CONSOLE_CACHE: SHARED_CACHE, TERM: 'xterm-256color', ...opts.env },
     });
   }
 
@@ -121,12 +135,29 @@ export class TmuxSession {
     const test = typeof predicate === 'function' ? predicate : (s: string) => (typeof predicate === 'string' ? s.includes(predicate) : predicate.test(s));
     const deadline = Date.now() + timeoutMs;
     let last = '';
+    // A capture costs a tmux client and a screen dump: taken when the program wrote since the last one.
+    let seen = -1;
+    let capturedAt = 0;
     while (Date.now() < deadline) {
-      last = this.screen();
-      if (test(last)) return last;
+      const written = this.written();
+      if (written === -1 || written !== seen || Date.now() - capturedAt >= CAPTURE_AT_LEAST_EVERY_MS) {
+        seen = written;
+        capturedAt = Date.now();
+        last = this.screen();
+        if (test(last)) return last;
+      }
       await sleep(25);
     }
     throw new Error(`timed out waiting for ${String(predicate)}; screen was:\n${last}`);
+  }
+
+  /** Bytes the program has written so far; -1 before the pipe has any. */
+  private written(): number {
+    try {
+      return statSync(this.output).size;
+    } catch {
+      return -1;
+    }
   }
 
   kill(): void {
@@ -139,6 +170,7 @@ export class TmuxSession {
     }
     // tmux may leave its socket file behind: one per test session adds up.
     if (socketPath.includes('bc-e2e-')) rmSync(socketPath, { force: true });
+    rmSync(this.output, { force: true });
   }
 }
 
