@@ -82,7 +82,7 @@ describe("Ink's frames composed with caches shared across frames", () => {
           expect(fromOps(ops, width, height).get()).toEqual(frameWithOwnCaches(fromOps(ops, width, height)));
         }
       }),
-      { numRuns: 300 },
+      { numRuns: 150 },
     );
   });
 
