@@ -1,6 +1,7 @@
 // Text not written by the project is hostile until it passes here (DESIGN §5b): controls, escape sequences
 // and bidi overrides become visible marks, a field never breaks a line, and widths are what the eye sees.
 import stringWidth from 'string-width';
+import { remembered } from './remembered.mjs';
 
 /** Graphemes of one field kept before layout: a 200,000-character field costs what a short one costs. */
 export const FIELD_LIMIT = 1000;
@@ -55,22 +56,11 @@ export function graphemes(text: string): string[] {
 }
 
 /** Widths of non-ASCII texts met before: a frame measures the same labels and cells as the last one did. */
-const widths = new Map<string, number>();
-/** Distinct texts kept before the widths start afresh, and the longest kept (bounds memory over a long session). */
-const MAX_WIDTHS = 10_000;
-const MAX_KEPT_LENGTH = 512;
+const widthOf = remembered(stringWidth, { maxTexts: 10_000, maxLength: 512 });
 
 /** Terminal cells the text takes (CJK and most emoji take two; combining marks none). */
 export function displayWidth(text: string): number {
-  if (PLAIN.test(text)) return text.length;
-  if (text.length > MAX_KEPT_LENGTH) return stringWidth(text);
-  let width = widths.get(text);
-  if (width === undefined) {
-    if (widths.size >= MAX_WIDTHS) widths.clear();
-    width = stringWidth(text);
-    widths.set(text, width);
-  }
-  return width;
+  return PLAIN.test(text) ? text.length : widthOf(text);
 }
 
 /** The longest start of `text` that fits in `width` cells, cut at a grapheme boundary. */

@@ -1,0 +1,22 @@
+// A width function that remembers its answers: frames measure the same texts frame after frame. Plain
+// JavaScript, so Ink's renderer can be given one in the tests' workers without a compiler (src/ui/ink/).
+/**
+ * @param {(text: string) => number} measure a pure function of the text
+ * @param {{ maxTexts: number, maxLength: number }} bounds texts kept before starting afresh, and the longest kept
+ * @returns {{ (text: string): number, size(): number }}
+ */
+export function remembered(measure, { maxTexts, maxLength }) {
+  const known = new Map();
+  const lookup = (/** @type {string} */ text) => {
+    if (text.length > maxLength) return measure(text);
+    let value = known.get(text);
+    if (value === undefined) {
+      if (known.size >= maxTexts) known.clear();
+      value = measure(text);
+      known.set(text, value);
+    }
+    return value;
+  };
+  lookup.size = () => known.size;
+  return lookup;
+}
