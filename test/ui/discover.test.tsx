@@ -96,8 +96,9 @@ describe('the picker offers discovered sub-accounts', () => {
 
 describe('ctrl+d: the discover scan', () => {
   test('progress with a 429 met and waited out, then every sub-account with its last transfer; enter opens its keys', async () => {
-    c = await startConsole({ columns: 80, rows: 24, sandbox: { rateLimit: { max: 40, windowMs: 1000 } } });
-    c.sandbox.queueFaults(...rateLimitAt(21));
+    // A 429 at the 61st request teaches the pacer under 60 a second, under the service's own 120.
+    c = await startConsole({ columns: 80, rows: 24, sandbox: { rateLimit: { max: 120, windowMs: 1000 } } });
+    c.sandbox.queueFaults(...rateLimitAt(61));
     await c.press(CTRL_D);
     await c.waitForScreen('discover');
     expect(c.frame()).toContain('Days back: 30');
