@@ -3,10 +3,12 @@
 // folder is fsynced so the rename itself survives a crash. If any step fails (a full disk: ENOSPC), the
 // temporary file is removed and the target is left as it was.
 import { constants } from 'node:fs';
-import * as fsp from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import * as v from 'valibot';
+
+// fs/promises (which loads readline) and crypto are loaded at the first write, not before the console's first frame.
+const fsp = () => process.getBuiltinModule('node:fs/promises');
+const crypto = () => process.getBuiltinModule('node:crypto');
 
 /** The file-system calls an atomic write makes; tests replace them to inject failures (ENOSPC, EIO). */
 export interface AtomicFileSystem {
@@ -26,14 +28,14 @@ export interface AtomicFileHandle {
 }
 
 export const nodeFileSystem: AtomicFileSystem = {
-  mkdir: (path, options) => fsp.mkdir(path, options),
-  open: (path, flags, mode) => fsp.open(path, flags, mode),
-  rename: (from, to) => fsp.rename(from, to),
-  unlink: (path) => fsp.unlink(path),
+  mkdir: (path, options) => fsp().mkdir(path, options),
+  open: (path, flags, mode) => fsp().open(path, flags, mode),
+  rename: (from, to) => fsp().rename(from, to),
+  unlink: (path) => fsp().unlink(path),
   async syncFolder(path) {
-    let handle: fsp.FileHandle | undefined;
+    let handle: import('node:fs/promises').FileHandle | undefined;
     try {
-      handle = await fsp.open(path, constants.O_RDONLY);
+      handle = await fsp().open(path, constants.O_RDONLY);
       await handle.sync();
     } catch {
       // Not every file system can fsync a folder; the file's own fsync already happened.
@@ -60,7 +62,7 @@ export const TEMP_FILE = /^\.[0-9a-f]{12}\.tmp$/;
 export async function writeFileAtomic(path: string, content: string, fs: AtomicFileSystem = active): Promise<void> {
   const folder = dirname(path);
   await fs.mkdir(folder, { recursive: true, mode: 0o700 });
-  const temp = join(folder, `.${randomBytes(6).toString('hex')}.tmp`);
+  const temp = join(folder, `.${crypto().randomBytes(6).toString('hex')}.tmp`);
   const handle = await fs.open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
   let failure: { error: unknown } | undefined;
   try {
@@ -92,7 +94,7 @@ export async function writeFileAtomic(path: string, content: string, fs: AtomicF
 /** The file's text, or undefined when it does not exist. */
 export async function readFileIfExists(path: string): Promise<string | undefined> {
   try {
-    return await fsp.readFile(path, 'utf8');
+    return await fsp().readFile(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;

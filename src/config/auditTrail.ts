@@ -1,11 +1,13 @@
 // The audit trail (issue 12 point 6): every create-key attempt that was sent — created, refused by the
 // service, or of unknown outcome — appended as one JSON line to audit.jsonl in the config folder (mode
 // 0600, O_APPEND, never rewritten). A line names the shortened new API key, never a secret.
-import { mkdir, open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BrokerError } from '../api/errors';
 import type { CreatedKey, NewKeyRequest } from '../api/types';
 import { shortenApiKey } from './logFile';
+
+// fs/promises (which loads readline) is loaded at the first audit line, not before the console's first frame.
+const fsp = () => process.getBuiltinModule('node:fs/promises');
 
 export const AUDIT_FILE = 'audit.jsonl';
 
@@ -98,8 +100,8 @@ export function auditLine(entry: AuditEntry): string {
 
 /** Appends one entry (creating the folder and the file, mode 0600). Rejects when it cannot be written. */
 export async function appendAudit(folder: string, entry: AuditEntry): Promise<void> {
-  await mkdir(folder, { recursive: true, mode: 0o700 });
-  const handle = await open(auditPath(folder), 'a', 0o600);
+  await fsp().mkdir(folder, { recursive: true, mode: 0o700 });
+  const handle = await fsp().open(auditPath(folder), 'a', 0o600);
   try {
     // An existing file is made private too (a file of someone else's: leave it be).
     await handle.chmod(0o600).catch(() => undefined);
@@ -202,7 +204,7 @@ export interface AuditRead {
 export async function readAuditTrail(folder: string, maxBytes = AUDIT_READ_LIMIT_BYTES): Promise<AuditRead> {
   let handle;
   try {
-    handle = await open(auditPath(folder), 'r');
+    handle = await fsp().open(auditPath(folder), 'r');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { entries: [], skipped: 0, truncated: false };
     throw error;

@@ -1,8 +1,10 @@
 // --log-file PATH (DESIGN §5, off by default): one line per HTTP exchange, appended to a file only the user
 // can read. A line holds the time, operation, method, path (never the query: it carries the signature),
 // status, latency, attempt and a shortened API key. Never a body, a signature or a secret.
-import { open } from 'node:fs/promises';
 import type { ExchangeInfo } from '../api/contract';
+
+// fs/promises (which loads readline) is loaded when a log is opened, not before the console's first frame.
+const fsp = () => process.getBuiltinModule('node:fs/promises');
 
 export interface ExchangeLogFile {
   /** Queues one line; never throws (a failing log must not fail the command). */
@@ -42,7 +44,7 @@ export function exchangeLine(exchange: ExchangeInfo, apiKey: string | undefined,
 
 /** Opens (creating with mode 0600) the file for appending. Rejects when it cannot be opened. */
 export async function openExchangeLog(path: string, now: () => Date = () => new Date()): Promise<ExchangeLogFile> {
-  const handle = await open(path, 'a', 0o600);
+  const handle = await fsp().open(path, 'a', 0o600);
   // An existing file keeps its owner; make it private too (a file of someone else's: leave it be).
   await handle.chmod(0o600).catch(() => undefined);
   let queue: Promise<void> = Promise.resolve();

@@ -5,7 +5,6 @@
 // complete document renamed "-incomplete", and the error says where; a cancel or any other failure
 // removes the partial file.
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { link, rm, unlink } from 'node:fs/promises';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import type { BrokerApi } from '../api/contract';
@@ -14,6 +13,9 @@ import { RequestPacer } from './pacer';
 import { PagingStopped, forEachTransferPage } from './transferPages';
 import { csvWriter, jsonWriter } from './transferWriters';
 import type { ExportProgress, ExportRequest, ExportResult, TransferExporter } from './types';
+
+// fs/promises (which loads readline) is loaded by an export, not before the console's first frame.
+const fsp = () => process.getBuiltinModule('node:fs/promises');
 
 export function fileExporter(api: BrokerApi, folder: string, now: () => number = Date.now): TransferExporter {
   return {
@@ -55,7 +57,7 @@ export function fileExporter(api: BrokerApi, folder: string, now: () => number =
       } catch (error) {
         if (error instanceof PagingStopped && !signal.aborted) throw await keepIncomplete(error, path, file, writer.end);
         file.destroy();
-        await rm(path, { force: true });
+        await fsp().rm(path, { force: true });
         throw error;
       }
     },
@@ -77,7 +79,7 @@ async function keepIncomplete(stop: PagingStopped, path: string, file: WriteStre
     return new PagingStopped(stop.reason, `${reason}; the ${rows} so far are in ${kept} (incomplete)`, stop.pages, stop.rows, stop.maxPages);
   } catch {
     file.destroy();
-    await rm(path, { force: true });
+    await fsp().rm(path, { force: true });
     return new PagingStopped(stop.reason, `${reason}; nothing was saved`, stop.pages, stop.rows, stop.maxPages);
   }
 }
@@ -87,8 +89,8 @@ async function renameNoClobber(from: string, to: string): Promise<string> {
   for (let n = 1; n <= 100; n++) {
     const target = n === 1 ? to : to.replace(/(\.[a-z]+)$/, `-${n}$1`);
     try {
-      await link(from, target);
-      await unlink(from);
+      await fsp().link(from, target);
+      await fsp().unlink(from);
       return target;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return from;
