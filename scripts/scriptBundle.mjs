@@ -69,6 +69,41 @@ const rememberedWidestLine = {
   },
 };
 
+// Two dependencies require a built-in as they load that only a rare call uses: commander child_process (only
+// to run an executable subcommand, which the program has none of), signal-exit v3 (Ink's) assert (only to
+// check its argument). Each is required at that call instead, so neither loads before the first frame (the
+// console's script only, like the widest-line: the benchmarks' minimal Ink app stays stock).
+const LAZY_BUILTINS = [
+  {
+    file: /[\\/]node_modules[\\/]commander[\\/]lib[\\/]command\.js$/,
+    line: "const childProcess = require('node:child_process');",
+    lazy: "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };",
+  },
+  {
+    file: /[\\/]node_modules[\\/]signal-exit[\\/]index\.js$/,
+    line: "var assert = require('assert')",
+    // Ink calls onExit as it starts: assert is required only when the check fails (to throw as before).
+    lazy: "var assert = { equal: function (a, b, m) { if (a != b) require('assert').equal(a, b, m) } }",
+  },
+];
+const lazyBuiltins = {
+  name: 'lazy-builtins',
+  setup(b) {
+    for (const { file, line, lazy } of LAZY_BUILTINS) {
+      b.onLoad({ filter: file }, (args) => {
+        const source = readFileSync(args.path, 'utf8');
+        if (source.split(line).length !== 2) throw new Error(`lazy-builtins: ${args.path} changed (expected: ${line})`);
+        // The other uses of the name must be the call the stand-in has (or the stand-in would miss one).
+        const name = line.split(/\s+/)[1];
+        const uses = source.match(new RegExp(`\\b${name}\\.\\w+`, 'g')) ?? [];
+        const kept = lazy.match(/\{ (\w+):/)[1];
+        if (uses.some((use) => use !== `${name}.${kept}`)) throw new Error(`lazy-builtins: ${args.path} uses ${name} for more than ${kept}`);
+        return { contents: source.replace(line, lazy), loader: 'js' };
+      });
+    }
+  },
+};
+
 // A script has no import statements: Node's built-in modules are required (through the script's `require`).
 const builtins = new Set([...builtinModules, ...builtinModules.map((name) => `node:${name}`)]);
 const requireBuiltins = {
@@ -96,7 +131,7 @@ export const common = {
 
 /**
  * Bundles `entry` as one script into `outDir` (as `<name>-<hash>.js`, whose name it returns); `imports` are the
- * import() calls left to the host (resolved by the bin); `inkPatches`: Ink's renderer gets the remembering widest-line.
+ * import() calls left to the host (resolved by the bin); `inkPatches`: Ink's renderer gets the remembering widest-line, and commander and signal-exit their lazy built-ins.
  */
 export async function bundleScript({ name, entry, outDir, imports = [], inkPatches = false }) {
   const result = await build({
@@ -107,7 +142,7 @@ export async function bundleScript({ name, entry, outDir, imports = [], inkPatch
     outdir: outDir,
     define: { ...common.define, 'import.meta.url': '__bcImportMetaUrl' },
     external: imports,
-    plugins: [noDevtools, yogaWithoutFetch, lazyRgiEmoji, ...(inkPatches ? [rememberedWidestLine] : []), requireBuiltins],
+    plugins: [noDevtools, yogaWithoutFetch, lazyRgiEmoji, ...(inkPatches ? [rememberedWidestLine, lazyBuiltins] : []), requireBuiltins],
   });
   let body = result.outputFiles[0].text;
   for (const specifier of imports) {
