@@ -3,7 +3,7 @@
 /**
  * @param {(text: string) => number} measure a pure function of the text
  * @param {{ maxTexts: number, maxLength: number }} bounds texts kept before starting afresh, and the longest kept
- * @returns {{ (text: string): number, size(): number }}
+ * @returns {{ (text: string): number, has(text: string): boolean }}
  */
 export function remembered(measure, { maxTexts, maxLength }) {
   const known = new Map();
@@ -17,6 +17,6 @@ export function remembered(measure, { maxTexts, maxLength }) {
     }
     return value;
   };
-  lookup.size = () => known.size;
+  lookup.has = (/** @type {string} */ text) => known.has(text);
   return lookup;
 }

@@ -9,7 +9,7 @@ const rememberedWidestLine = remembered(widestLine, { maxTexts: 20_000, maxLengt
 
 export default rememberedWidestLine;
 
-/** How many texts are remembered (the tests check Ink's renderer is the caller). */
-export function textsRemembered() {
-  return rememberedWidestLine.size();
+/** Whether this text's width is remembered (the tests check Ink's renderer is the caller). */
+export function remembers(/** @type {string} */ text) {
+  return rememberedWidestLine.has(text);
 }
