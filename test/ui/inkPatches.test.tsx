@@ -4,7 +4,7 @@ import { Text } from 'ink';
 import { describe, expect, it } from 'vitest';
 import widestLine from 'widest-line';
 import Output from '../../node_modules/ink/build/output.js';
-import { frameWithOwnCaches, shareInkLineCaches } from '../../src/ui/ink/lineCaches';
+import { MAX_ROWS, MAX_SLICES, MAX_STYLED_LINES, MAX_WIDTHS, frameWithOwnCaches, inkCacheSizes, shareInkLineCaches } from '../../src/ui/ink/lineCaches';
 import rememberedWidestLine, { remembers } from '../../src/ui/ink/widestLine.mjs';
 import { resolve as resolveForTests } from '../inkResolve.mjs';
 import { buildCli } from '../commands/helpers';
@@ -95,6 +95,36 @@ describe("Ink's frames composed with caches shared across frames", () => {
       return output;
     };
     expect(make().get()).toEqual(frameWithOwnCaches(make()));
+  });
+
+  it('a long session of lines never seen again: each cache stays within its bound, and frames stay Ink\'s', () => {
+    shareInkLineCaches();
+    const perFrame = 6;
+    for (let frame = 0; frame < 1500; frame++) {
+      const lines = Array.from({ length: perFrame }, (_, i) => `\u001b[1m${frame}·${i}\u001b[22m ${'│ row 漢字 '.repeat(4)}${frame * perFrame + i}`);
+      const output = new Output({ width: 60, height: perFrame + 1 });
+      lines.forEach((text, y) => output.write(0, y, text, { transformers: [] }));
+      output.clip({ x1: 0, x2: 20, y1: 0, y2: perFrame + 1 });
+      output.write(2, perFrame, lines[0]!, { transformers: [] });
+      output.unclip();
+      const got = output.get();
+      if (frame % 100 === 0) {
+        const again = new Output({ width: 60, height: perFrame + 1 });
+        lines.forEach((text, y) => again.write(0, y, text, { transformers: [] }));
+        again.clip({ x1: 0, x2: 20, y1: 0, y2: perFrame + 1 });
+        again.write(2, perFrame, lines[0]!, { transformers: [] });
+        again.unclip();
+        expect(got).toEqual(frameWithOwnCaches(again));
+      }
+      const now = inkCacheSizes();
+      // A frame adds what it meets after the check at its start: at most its own lines over each bound.
+      expect(now.styledLines).toBeLessThanOrEqual(MAX_STYLED_LINES + perFrame + 1);
+      expect(now.rows).toBeLessThanOrEqual(MAX_ROWS + perFrame + 1);
+      expect(now.slices).toBeLessThanOrEqual(MAX_SLICES + 1);
+      expect(now.widths).toBeLessThanOrEqual(MAX_WIDTHS + 4 * perFrame * 40);
+    }
+    // The bounds were reached, not just never approached.
+    expect(inkCacheSizes().rows).toBeGreaterThan(1000);
   });
 
   it('the frames do share: a line met before is not tokenised again', () => {

@@ -38,10 +38,28 @@ interface InkOutput {
 type Frame = { output: string; height: number };
 type Get = (this: InkOutput) => Frame;
 
-/** Distinct lines (and rows) kept before the caches start afresh (bounds memory over a long session). */
-const MAX_LINES = 20_000;
+// What each cache keeps before it starts afresh, so memory stays bounded over a long session: a line's styled
+// characters are an object per character (~10 KB for a wide line), a row is a string, a width a number.
+export const MAX_STYLED_LINES = 2_000;
+export const MAX_ROWS = 5_000;
+export const MAX_SLICES = 5_000;
+export const MAX_WIDTHS = 20_000;
 
 let shared = false;
+let sizes = (): CacheSizes => ({ styledLines: 0, widths: 0, rows: 0, slices: 0 });
+
+export interface CacheSizes {
+  styledLines: number;
+  widths: number;
+  rows: number;
+  slices: number;
+}
+
+/** How much the shared caches hold now (the tests check the bounds hold). */
+export function inkCacheSizes(): CacheSizes {
+  return sizes();
+}
+
 const ownGet = (Output.prototype as unknown as { get: Get }).get;
 
 /** A frame made the way Ink makes it, caches for this frame only (what the tests compare against). */
@@ -58,14 +76,15 @@ export function shareInkLineCaches(): void {
   if (!caches || !(caches.styledChars instanceof Map) || !(caches.widths instanceof Map) || !(caches.blockWidths instanceof Map)) return;
   const rows = new Map<string, string>();
   const slices = new Map<string, string>();
+  sizes = () => ({ styledLines: caches.styledChars.size, widths: caches.widths.size + caches.blockWidths.size, rows: rows.size, slices: slices.size });
   proto.get = function (this: InkOutput): Frame {
-    if (caches.styledChars.size + caches.widths.size + rows.size + slices.size > MAX_LINES) {
-      caches.styledChars.clear();
+    if (caches.styledChars.size > MAX_STYLED_LINES) caches.styledChars.clear();
+    if (caches.widths.size + caches.blockWidths.size > MAX_WIDTHS) {
       caches.widths.clear();
       caches.blockWidths.clear();
-      rows.clear();
-      slices.clear();
     }
+    if (rows.size > MAX_ROWS) rows.clear();
+    if (slices.size > MAX_SLICES) slices.clear();
     this.caches = caches;
     const writes = rowWrites(this, caches, slices);
     // Something this code does not know (another Ink): Ink's own get, with the shared caches.
