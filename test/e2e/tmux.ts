@@ -135,12 +135,16 @@ export class TmuxSession {
     const test = typeof predicate === 'function' ? predicate : (s: string) => (typeof predicate === 'string' ? s.includes(predicate) : predicate.test(s));
     const deadline = Date.now() + timeoutMs;
     let last = '';
-    // A capture costs a tmux client and a screen dump: taken when the program wrote since the last one.
+    // A capture costs a tmux client and a screen dump: taken when the program wrote since the last one, and
+    // has written nothing more for a poll (a frame tmux has read only part of would be half drawn).
     let seen = -1;
+    let previous = -2;
     let capturedAt = 0;
     while (Date.now() < deadline) {
       const written = this.written();
-      if (written === -1 || written !== seen || Date.now() - capturedAt >= CAPTURE_AT_LEAST_EVERY_MS) {
+      const settled = written === previous;
+      previous = written;
+      if (written === -1 || (written !== seen && settled) || Date.now() - capturedAt >= CAPTURE_AT_LEAST_EVERY_MS) {
         seen = written;
         capturedAt = Date.now();
         last = this.screen();
