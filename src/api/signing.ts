@@ -1,7 +1,5 @@
 // The one signing rule (DESIGN §4): totalParams = query string + raw body, HMAC-SHA256 hex, signature last.
-
-// crypto (~1.5 ms to load) is loaded at the first signature, not before the console's first frame.
-const crypto = () => process.getBuiltinModule('node:crypto');
+import { nodeCrypto } from '../lazyBuiltins';
 
 export type QueryValue = string | number | undefined;
 /** Ordered query parameters; undefined values are left out. Order matters: it is what gets signed. */
@@ -22,7 +20,7 @@ export function buildQuery(params: QueryParams): string {
 
 /** Lowercase hex HMAC-SHA256 of the signed content, keyed with the secret. */
 export function signPayload(secret: string, totalParams: string): string {
-  return crypto().createHmac('sha256', secret).update(totalParams, 'utf8').digest('hex');
+  return nodeCrypto().createHmac('sha256', secret).update(totalParams, 'utf8').digest('hex');
 }
 
 /** What gets signed: the exact query string followed directly by the raw body (empty for GET). */
@@ -59,5 +57,5 @@ export function splitSignedQuery(rawQuery: string): { unsigned: string; signatur
 export function signatureMatches(secret: string, signedContent: string, received: string): boolean {
   const expected = Buffer.from(signPayload(secret, signedContent), 'utf8');
   const given = Buffer.from(received.toLowerCase(), 'utf8');
-  return expected.length === given.length && crypto().timingSafeEqual(expected, given);
+  return expected.length === given.length && nodeCrypto().timingSafeEqual(expected, given);
 }

@@ -5,10 +5,7 @@
 import { constants } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as v from 'valibot';
-
-// fs/promises (which loads readline) and crypto are loaded at the first write, not before the console's first frame.
-const fsp = () => process.getBuiltinModule('node:fs/promises');
-const crypto = () => process.getBuiltinModule('node:crypto');
+import { fsPromises, nodeCrypto } from '../lazyBuiltins';
 
 /** The file-system calls an atomic write makes; tests replace them to inject failures (ENOSPC, EIO). */
 export interface AtomicFileSystem {
@@ -28,14 +25,14 @@ export interface AtomicFileHandle {
 }
 
 export const nodeFileSystem: AtomicFileSystem = {
-  mkdir: (path, options) => fsp().mkdir(path, options),
-  open: (path, flags, mode) => fsp().open(path, flags, mode),
-  rename: (from, to) => fsp().rename(from, to),
-  unlink: (path) => fsp().unlink(path),
+  mkdir: (path, options) => fsPromises().mkdir(path, options),
+  open: (path, flags, mode) => fsPromises().open(path, flags, mode),
+  rename: (from, to) => fsPromises().rename(from, to),
+  unlink: (path) => fsPromises().unlink(path),
   async syncFolder(path) {
     let handle: import('node:fs/promises').FileHandle | undefined;
     try {
-      handle = await fsp().open(path, constants.O_RDONLY);
+      handle = await fsPromises().open(path, constants.O_RDONLY);
       await handle.sync();
     } catch {
       // Not every file system can fsync a folder; the file's own fsync already happened.
@@ -62,7 +59,7 @@ export const TEMP_FILE = /^\.[0-9a-f]{12}\.tmp$/;
 export async function writeFileAtomic(path: string, content: string, fs: AtomicFileSystem = active): Promise<void> {
   const folder = dirname(path);
   await fs.mkdir(folder, { recursive: true, mode: 0o700 });
-  const temp = join(folder, `.${crypto().randomBytes(6).toString('hex')}.tmp`);
+  const temp = join(folder, `.${nodeCrypto().randomBytes(6).toString('hex')}.tmp`);
   const handle = await fs.open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
   let failure: { error: unknown } | undefined;
   try {
@@ -94,7 +91,7 @@ export async function writeFileAtomic(path: string, content: string, fs: AtomicF
 /** The file's text, or undefined when it does not exist. */
 export async function readFileIfExists(path: string): Promise<string | undefined> {
   try {
-    return await fsp().readFile(path, 'utf8');
+    return await fsPromises().readFile(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;

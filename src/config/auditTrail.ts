@@ -5,9 +5,7 @@ import { join } from 'node:path';
 import { BrokerError } from '../api/errors';
 import type { CreatedKey, NewKeyRequest } from '../api/types';
 import { shortenApiKey } from './logFile';
-
-// fs/promises (which loads readline) is loaded at the first audit line, not before the console's first frame.
-const fsp = () => process.getBuiltinModule('node:fs/promises');
+import { fsPromises } from '../lazyBuiltins';
 
 export const AUDIT_FILE = 'audit.jsonl';
 
@@ -100,8 +98,8 @@ export function auditLine(entry: AuditEntry): string {
 
 /** Appends one entry (creating the folder and the file, mode 0600). Rejects when it cannot be written. */
 export async function appendAudit(folder: string, entry: AuditEntry): Promise<void> {
-  await fsp().mkdir(folder, { recursive: true, mode: 0o700 });
-  const handle = await fsp().open(auditPath(folder), 'a', 0o600);
+  await fsPromises().mkdir(folder, { recursive: true, mode: 0o700 });
+  const handle = await fsPromises().open(auditPath(folder), 'a', 0o600);
   try {
     // An existing file is made private too (a file of someone else's: leave it be).
     await handle.chmod(0o600).catch(() => undefined);
@@ -204,7 +202,7 @@ export interface AuditRead {
 export async function readAuditTrail(folder: string, maxBytes = AUDIT_READ_LIMIT_BYTES): Promise<AuditRead> {
   let handle;
   try {
-    handle = await fsp().open(auditPath(folder), 'r');
+    handle = await fsPromises().open(auditPath(folder), 'r');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { entries: [], skipped: 0, truncated: false };
     throw error;

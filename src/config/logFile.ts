@@ -2,9 +2,7 @@
 // can read. A line holds the time, operation, method, path (never the query: it carries the signature),
 // status, latency, attempt and a shortened API key. Never a body, a signature or a secret.
 import type { ExchangeInfo } from '../api/contract';
-
-// fs/promises (which loads readline) is loaded when a log is opened, not before the console's first frame.
-const fsp = () => process.getBuiltinModule('node:fs/promises');
+import { fsPromises } from '../lazyBuiltins';
 
 export interface ExchangeLogFile {
   /** Queues one line; never throws (a failing log must not fail the command). */
@@ -44,7 +42,7 @@ export function exchangeLine(exchange: ExchangeInfo, apiKey: string | undefined,
 
 /** Opens (creating with mode 0600) the file for appending. Rejects when it cannot be opened. */
 export async function openExchangeLog(path: string, now: () => Date = () => new Date()): Promise<ExchangeLogFile> {
-  const handle = await fsp().open(path, 'a', 0o600);
+  const handle = await fsPromises().open(path, 'a', 0o600);
   // An existing file keeps its owner; make it private too (a file of someone else's: leave it be).
   await handle.chmod(0o600).catch(() => undefined);
   let queue: Promise<void> = Promise.resolve();

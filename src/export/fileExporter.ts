@@ -13,9 +13,7 @@ import { RequestPacer } from './pacer';
 import { PagingStopped, forEachTransferPage } from './transferPages';
 import { csvWriter, jsonWriter } from './transferWriters';
 import type { ExportProgress, ExportRequest, ExportResult, TransferExporter } from './types';
-
-// fs/promises (which loads readline) is loaded by an export, not before the console's first frame.
-const fsp = () => process.getBuiltinModule('node:fs/promises');
+import { fsPromises } from '../lazyBuiltins';
 
 export function fileExporter(api: BrokerApi, folder: string, now: () => number = Date.now): TransferExporter {
   return {
@@ -57,7 +55,7 @@ export function fileExporter(api: BrokerApi, folder: string, now: () => number =
       } catch (error) {
         if (error instanceof PagingStopped && !signal.aborted) throw await keepIncomplete(error, path, file, writer.end);
         file.destroy();
-        await fsp().rm(path, { force: true });
+        await fsPromises().rm(path, { force: true });
         throw error;
       }
     },
@@ -79,7 +77,7 @@ async function keepIncomplete(stop: PagingStopped, path: string, file: WriteStre
     return new PagingStopped(stop.reason, `${reason}; the ${rows} so far are in ${kept} (incomplete)`, stop.pages, stop.rows, stop.maxPages);
   } catch {
     file.destroy();
-    await fsp().rm(path, { force: true });
+    await fsPromises().rm(path, { force: true });
     return new PagingStopped(stop.reason, `${reason}; nothing was saved`, stop.pages, stop.rows, stop.maxPages);
   }
 }
@@ -89,8 +87,8 @@ async function renameNoClobber(from: string, to: string): Promise<string> {
   for (let n = 1; n <= 100; n++) {
     const target = n === 1 ? to : to.replace(/(\.[a-z]+)$/, `-${n}$1`);
     try {
-      await fsp().link(from, target);
-      await fsp().unlink(from);
+      await fsPromises().link(from, target);
+      await fsPromises().unlink(from);
       return target;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return from;

@@ -6,9 +6,7 @@ import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, readdirSync, r
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 import zlib from 'node:zlib';
-
-// crypto (~1.5 ms to load) only names the temporary file of a cache being written: not loaded on every start.
-const crypto = () => process.getBuiltinModule('node:crypto');
+import { nodeCrypto } from '../lazyBuiltins';
 
 /** The start of a cache file: magic and format version, then the payload's length and checksum. */
 const MAGIC = Buffer.from('bc-v8cc\u0001', 'latin1');
@@ -49,7 +47,7 @@ const checksum: (data: Uint8Array) => number =
   // zlib.crc32 arrived in Node 20.15; before it, the first four bytes of a SHA-1.
   typeof (zlib as { crc32?: unknown }).crc32 === 'function'
     ? (data) => (zlib as unknown as { crc32(data: Uint8Array): number }).crc32(data)
-    : (data) => crypto().createHash('sha1').update(data).digest().readUInt32BE(0);
+    : (data) => nodeCrypto().createHash('sha1').update(data).digest().readUInt32BE(0);
 
 /** A cache file's payload; 'missing' when there is no file to read, 'invalid' unless it is one of ours, whole and intact. */
 export function readCacheFile(file: string): Buffer | 'missing' | 'invalid' {
@@ -77,7 +75,7 @@ export function writeCacheFile(file: string, payload: Uint8Array): void {
   MAGIC.copy(header, 0);
   header.writeUInt32BE(payload.length, MAGIC.length);
   header.writeUInt32BE(checksum(payload), MAGIC.length + 4);
-  const temp = join(folder, `.${crypto().randomBytes(6).toString('hex')}.tmp`);
+  const temp = join(folder, `.${nodeCrypto().randomBytes(6).toString('hex')}.tmp`);
   let fd: number | undefined;
   try {
     fd = openSync(temp, 'wx', 0o600);

@@ -5,12 +5,12 @@ import { ERR, paramError, SandboxHttpError } from '../errors';
 import type { WireCreatedKey, WireKey } from '../model';
 import { jsonReply, type Reply } from '../reply';
 import type { SandboxState } from '../state';
+import { nodeCrypto } from '../../lazyBuiltins';
 
 /** Makes the API key and secret of a created key: random ones, or the pinned demo's counted ones. */
 export type KeyMaker = () => { apiKey: string; secretKey: string };
 
-// crypto (~1.5 ms to load) is loaded when a key is made, not before the console's first frame.
-const randomBytes = (size: number): Buffer => process.getBuiltinModule('node:crypto').randomBytes(size);
+const randomBytes = (size: number): Buffer => nodeCrypto().randomBytes(size);
 export const randomKey: KeyMaker = () => ({ apiKey: `mx0v${randomBytes(14).toString('hex')}`, secretKey: randomBytes(32).toString('hex') });
 
 const ACCEPTED_PERMISSIONS: ReadonlySet<string> = new Set<string>([...KNOWN_PERMISSIONS, 'read_only']);
