@@ -89,16 +89,26 @@ async function sandboxLoad(): Promise<void> {
   }
 }
 
+// `npm run bench -- first-frame keystrokes`: only the sections named (all of them when none is).
+const SECTIONS: [string, () => Promise<void> | void][] = [
+  ['signing', signing],
+  ['keep-alive', keepAlive],
+  ['signed-get', signedGet],
+  ['load', sandboxLoad],
+  ['export', exportVsRaw],
+  ['paced-export', pacedExport],
+  ['export-scaling', exportScaling],
+  ['command-start', commandStart],
+  ['first-frame', firstFrame],
+  ['keystrokes', keystrokes],
+  // Last: it needs the machine to itself, and it is the longest.
+  ['tests', () => (process.env.BENCH_SKIP_TESTS === '1' ? undefined : testSuite())],
+];
+const wanted = process.argv.slice(2);
+const unknown = wanted.filter((name) => !SECTIONS.some(([known]) => known === name));
+if (unknown.length > 0) {
+  console.error(`bench: no section ${unknown.join(', ')} (sections: ${SECTIONS.map(([name]) => name).join(', ')})`);
+  process.exit(2);
+}
 console.log(`broker-console benchmarks · node ${process.version} · ${new Date().toISOString()}`);
-await signing();
-await keepAlive();
-await signedGet();
-await sandboxLoad();
-await exportVsRaw();
-await pacedExport();
-await exportScaling();
-await commandStart();
-await firstFrame();
-await keystrokes();
-// Last: it needs the machine to itself, and it is the longest.
-if (process.env.BENCH_SKIP_TESTS !== '1') testSuite();
+for (const [name, run] of SECTIONS) if (wanted.length === 0 || wanted.includes(name)) await run();

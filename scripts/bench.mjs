@@ -24,5 +24,5 @@ await build({
   packages: 'external',
   logLevel: 'warning',
 });
-const result = spawnSync(process.execPath, ['--expose-gc', 'node_modules/.cache/broker-console-bench/run.mjs'], { stdio: 'inherit' });
+const result = spawnSync(process.execPath, ['--expose-gc', 'node_modules/.cache/broker-console-bench/run.mjs', ...process.argv.slice(2)], { stdio: 'inherit' });
 process.exit(result.status ?? 1);
