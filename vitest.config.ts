@@ -7,6 +7,9 @@ export default defineConfig({
   oxc: { jsx: { development: false } },
   test: {
     include: ['test/**/*.test.{ts,tsx}'],
+    // Transformed test and source files kept on disk between runs (node_modules/.experimental-vitest-cache,
+    // keyed by content): a second run does not transform them again (~2 s of CPU).
+    experimental: { fsModuleCache: true },
     testTimeout: 20_000,
     hookTimeout: 60_000,
     pool: 'forks',
