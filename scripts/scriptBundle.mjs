@@ -9,6 +9,7 @@ import { builtinModules } from 'node:module';
 import { join, resolve } from 'node:path';
 import { Script } from 'node:vm';
 import { build } from 'esbuild';
+import { withGraphemeSegmenter } from './graphemePatches.mjs';
 
 // Ink imports react-devtools-core only for development (DEV=true); the production bundle gets an empty stand-in.
 export const noDevtools = {
@@ -38,18 +39,25 @@ const yogaWithoutFetch = {
 // its first non-ASCII text: ~30 ms before the first frame. src/startup/rgiEmoji.ts builds it only when a cluster
 // has an Emoji character (every RGI emoji does), which most frames never have.
 const RGI_EMOJI_LINE = 'const rgiEmojiRegex = /^\\p{RGI_Emoji}$/v;';
-const lazyRgiEmoji = {
-  name: 'lazy-rgi-emoji',
+function withLazyRgiEmoji(path, source) {
+  if (!/[\\/]node_modules[\\/]string-width[\\/]index\.js$/.test(path) || !source.includes('/^\\p{RGI_Emoji}$/v')) return source;
+  if (source.split(RGI_EMOJI_LINE).length !== 2) throw new Error(`lazy-rgi-emoji: ${path} changed (expected: ${RGI_EMOJI_LINE})`);
+  return source.replace(RGI_EMOJI_LINE, `import { rgiEmojiRegex } from ${JSON.stringify(resolve('src/startup/rgiEmoji.ts'))};`);
+}
+
+// The lazy RGI_Emoji pattern in every bundle; the ICU-free grapheme segmenter (scripts/graphemePatches.mjs) in the
+// console's only: the benchmarks' minimal Ink app keeps stock Ink's Intl.Segmenters.
+const patchedSources = (graphemes) => ({
+  name: 'patched-sources',
   setup(b) {
-    b.onLoad({ filter: /[\\/]node_modules[\\/]string-width[\\/]index\.js$/ }, (args) => {
-      const source = readFileSync(args.path, 'utf8');
-      if (!source.includes('/^\\p{RGI_Emoji}$/v')) return undefined;
-      if (source.split(RGI_EMOJI_LINE).length !== 2) throw new Error(`lazy-rgi-emoji: ${args.path} changed (expected: ${RGI_EMOJI_LINE})`);
-      const lazy = `import { rgiEmojiRegex } from ${JSON.stringify(resolve('src/startup/rgiEmoji.ts'))};`;
-      return { contents: source.replace(RGI_EMOJI_LINE, lazy), loader: 'js' };
+    b.onLoad({ filter: /[\\/]node_modules[\\/].*(string-width[\\/]index|ansi-tokenize[\\/]build[\\/]tokenize|slice-ansi[\\/]tokenize-ansi)\.js$/ }, (args) => {
+      const original = readFileSync(args.path, 'utf8');
+      let source = withLazyRgiEmoji(args.path, original);
+      if (graphemes) source = withGraphemeSegmenter(args.path, source, resolve('src/terminal/graphemeSegmenter.mjs'));
+      return source === original ? undefined : { contents: source, loader: 'js' };
     });
   },
-};
+});
 
 // Ink's renderer measures every text node's widest line every frame (src/ui/ink/widestLine.mjs remembers them);
 // only the console's script gets it: the benchmarks' minimal Ink app stays stock Ink.
@@ -142,9 +150,11 @@ export async function bundleScript({ name, entry, outDir, imports = [], inkPatch
     outdir: outDir,
     define: { ...common.define, 'import.meta.url': '__bcImportMetaUrl' },
     external: imports,
-    plugins: [noDevtools, yogaWithoutFetch, lazyRgiEmoji, ...(inkPatches ? [rememberedWidestLine, lazyBuiltins] : []), requireBuiltins],
+    plugins: [noDevtools, yogaWithoutFetch, patchedSources(inkPatches), ...(inkPatches ? [rememberedWidestLine, lazyBuiltins] : []), requireBuiltins],
   });
   let body = result.outputFiles[0].text;
+  // Only src/terminal/graphemeSegmenter.mjs builds one, at its first text that needs ICU.
+  if (inkPatches && body.split('new Intl.Segmenter').length !== 2) throw new Error(`${name} script: an Intl.Segmenter is built outside src/terminal/graphemeSegmenter.mjs`);
   for (const specifier of imports) {
     const call = `import(${JSON.stringify(specifier)})`;
     if (body.split(call).length !== 2) throw new Error(`${name} script: expected one ${call}`);

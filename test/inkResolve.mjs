@@ -1,8 +1,21 @@
-// The resolve hook test/inkHooks.mjs registers: `widest-line` imported by Ink's renderer is the remembering one.
+// The hooks test/inkHooks.mjs registers, so the tests run the Ink the console's bundle ships:
+// `widest-line` imported by Ink's renderer is the remembering one (src/ui/ink/widestLine.mjs), and the packages
+// that build an Intl.Segmenter get src/terminal/graphemeSegmenter.mjs instead (scripts/graphemePatches.mjs).
+import { fileURLToPath } from 'node:url';
+import { buildsSegmenter, withGraphemeSegmenter } from '../scripts/graphemePatches.mjs';
+
 const RENDERER = /\/node_modules\/ink\/build\/render-node-to-output\.js$/;
 const REMEMBERING = new URL('../src/ui/ink/widestLine.mjs', import.meta.url).href;
+const SEGMENTER = new URL('../src/terminal/graphemeSegmenter.mjs', import.meta.url).href;
 
 export async function resolve(specifier, context, nextResolve) {
   if (specifier === 'widest-line' && context.parentURL !== undefined && RENDERER.test(context.parentURL)) return { url: REMEMBERING, shortCircuit: true };
   return nextResolve(specifier, context);
+}
+
+export async function load(url, context, nextLoad) {
+  const loaded = await nextLoad(url, context);
+  if (!url.startsWith('file:') || !buildsSegmenter(fileURLToPath(url)) || loaded.source === undefined || loaded.source === null) return loaded;
+  const text = typeof loaded.source === 'string' ? loaded.source : new TextDecoder().decode(loaded.source);
+  return { ...loaded, source: withGraphemeSegmenter(fileURLToPath(url), text, SEGMENTER) };
 }

@@ -2,6 +2,7 @@
 // and bidi overrides become visible marks, a field never breaks a line, and widths are what the eye sees.
 import stringWidth from 'string-width';
 import { remembered } from './remembered.mjs';
+import { graphemeSegmenter } from './graphemeSegmenter.mjs';
 
 /** Graphemes of one field kept before layout: a 200,000-character field costs what a short one costs. */
 export const FIELD_LIMIT = 1000;
@@ -45,14 +46,13 @@ export function sanitize(text: string, limit = FIELD_LIMIT): string {
   return cut === text ? out : out + ELLIPSIS;
 }
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 // Printable ASCII: one grapheme and one cell per character, so the fast paths below can skip segmentation.
 const PLAIN = /^[\x20-\x7e]*$/;
 
 /** The grapheme clusters of a text: what the eye sees as one character (an emoji with its modifiers, a letter with its accents). */
 export function graphemes(text: string): string[] {
   if (PLAIN.test(text)) return text.split('');
-  return Array.from(segmenter.segment(text), (s) => s.segment);
+  return Array.from(graphemeSegmenter.segment(text), (s) => s.segment);
 }
 
 /** Widths of non-ASCII texts met before: a frame measures the same labels and cells as the last one did. */

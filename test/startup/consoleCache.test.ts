@@ -3,6 +3,7 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCli } from '../commands/helpers';
 import { TmuxSession, sleep, tmuxAvailable } from '../e2e/tmux';
@@ -27,10 +28,11 @@ describe.skipIf(missing !== undefined)('the console and its code cache (tmux 100
   };
 
   /** Starts the demo, waits for its first screen (and, when asked, until `cacheWritten`), quits with Esc. */
-  async function firstScreen(cacheWritten?: () => boolean): Promise<string> {
-    const session = TmuxSession.start(`node ${bin} --demo`, { columns: 100, rows: 30, cwd: home, env: { BROKER_CONSOLE_HOME: home, TERM: 'xterm-256color' } });
+  async function firstScreen(cacheWritten?: () => boolean, env: Record<string, string> = {}, onScreen = (): void => undefined): Promise<string> {
+    const session = TmuxSession.start(`node ${bin} --demo`, { columns: 100, rows: 30, cwd: home, env: { BROKER_CONSOLE_HOME: home, TERM: 'xterm-256color', ...env } });
     try {
       const screen = await session.waitFor('Demo sub-accounts (14)');
+      onScreen();
       for (let i = 0; cacheWritten && !cacheWritten() && i < 100; i++) await sleep(50);
       await session.keys('Escape');
       return screen;
@@ -45,7 +47,13 @@ describe.skipIf(missing !== undefined)('the console and its code cache (tmux 100
     expect(file).toBeDefined();
     const written = readFileSync(join(home, 'cache', file!));
 
-    expect(await firstScreen()).toBe(cold);
+    // No Intl.Segmenter before the first frame: its text needs no ICU (src/terminal/graphemeSegmenter.mjs).
+    const log = join(home, 'segmenters.log');
+    writeFileSync(log, '');
+    const preload = fileURLToPath(new URL('./countSegmenters.cjs', import.meta.url));
+    let builtByFirstFrame = '';
+    expect(await firstScreen(undefined, { NODE_OPTIONS: `--require ${preload}`, BC_TEST_SEGMENTER_LOG: log }, () => (builtByFirstFrame = readFileSync(log, 'utf8')))).toBe(cold);
+    expect(builtByFirstFrame).toBe('');
     // Used, not rewritten.
     expect(readFileSync(join(home, 'cache', file!)).equals(written)).toBe(true);
 

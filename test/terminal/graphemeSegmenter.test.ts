@@ -1,0 +1,72 @@
+// src/terminal/graphemeSegmenter.mjs against ICU: every character it answers for alone is a cluster of its own
+// whatever its neighbours, and for any text its segments are Intl.Segmenter's, iterated or looked up.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { GRAPHEME_PATCHES, withGraphemeSegmenter } from '../../scripts/graphemePatches.mjs';
+import { SIMPLE, graphemeSegmenter } from '../../src/terminal/graphemeSegmenter.mjs';
+import { anyText } from '../arbitraries';
+import { load } from '../inkResolve.mjs';
+
+const icu = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+const icuSegments = (text: string) => Array.from(icu.segment(text), ({ segment, index, input }) => ({ segment, index, input }));
+const ourSegments = (text: string) => Array.from(graphemeSegmenter.segment(text), ({ segment, index, input }) => ({ segment, index, input }));
+
+const simpleCharacters = (): string[] => {
+  const found: string[] = [];
+  for (let cp = 0; cp <= 0xffff; cp += 1) if (SIMPLE.test(String.fromCharCode(cp))) found.push(String.fromCharCode(cp));
+  return found;
+};
+
+describe('the grapheme segmenter without ICU', () => {
+  it('answers alone only for characters that never join a neighbour (each checked against ICU)', () => {
+    const simple = simpleCharacters();
+    expect(simple.length).toBeGreaterThan(2000);
+    // What a cluster can join with: itself (Regional_Indicator, Hangul L/V/T), a letter after (Prepend), a letter
+    // before (Extend, ZWJ, SpacingMark), a Hangul vowel or final after (Hangul L, V, LV, LVT), LF after (CR).
+    const neighbours = ['a', '\u1161', '\u11a8', '\n'];
+    const joined: string[] = [];
+    for (const c of simple) {
+      const probes = [c + c, `a${c}`, ...neighbours.map((n) => c + n)];
+      if (c.length !== 1 || probes.some((probe) => icuSegments(probe).length !== 2)) joined.push(`U+${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    }
+    expect(joined).toEqual([]);
+    // And what it leaves to ICU includes the characters that do join.
+    for (const c of ['\r', '\u0301', '\u200d', '\u200c', '\ufe0f', '\u1100', '\uac00', '\u0903', '\u0600', '\ud83c', '\u3099']) expect(SIMPLE.test(c)).toBe(false);
+  });
+
+  it("gives ICU's segments for any text: iterated, and through containing() at every index", () => {
+    const mixed = fc.array(fc.oneof(fc.constantFrom(...'ab │›…─▏█é\u001b[1m'), fc.constantFrom('\r', '\n', '\u0301', '\u200d', '👩‍💻', '🇫🇷', '漢', '\u1100\u1161', 'e\u0301')), { maxLength: 30 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(fc.oneof(anyText({ maxLength: 40 }), mixed), (text) => {
+        expect(ourSegments(text)).toEqual(icuSegments(text));
+        const ours = graphemeSegmenter.segment(text);
+        const theirs = icu.segment(text);
+        for (let i = -1; i <= text.length; i += 1) {
+          const a = ours.containing(i);
+          const b = theirs.containing(i);
+          expect(a && { segment: a.segment, index: a.index, input: a.input }).toEqual(b && { segment: b.segment, index: b.index, input: b.input });
+        }
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('is what the three packages that build an Intl.Segmenter get, in the bundle and in the tests', async () => {
+    const files = ['string-width/index.js', 'wrap-ansi/node_modules/string-width/index.js', '@alcalzone/ansi-tokenize/build/tokenize.js', 'slice-ansi/tokenize-ansi.js'].map((file) =>
+      fileURLToPath(new URL(`../../node_modules/${file}`, import.meta.url)),
+    );
+    for (const file of files) {
+      const source = readFileSync(file, 'utf8');
+      expect(GRAPHEME_PATCHES.some(({ file: pattern }) => pattern.test(file))).toBe(true);
+      const patched = withGraphemeSegmenter(file, source, 'segmenter.mjs');
+      expect(patched).not.toContain('Intl.Segmenter');
+      // What the tests' workers load (test/inkResolve.mjs) is the same patch.
+      const loaded = await load(pathToFileURL(file).href, {}, async () => ({ source }));
+      expect(String(loaded.source)).toContain('__bcGraphemeSegmenter');
+      expect(String(loaded.source)).not.toContain('Intl.Segmenter');
+    }
+    expect(() => withGraphemeSegmenter(files[0]!, 'const segmenter = new Intl.Segmenter(undefined);', 'x')).toThrow(/changed/);
+  });
+});
