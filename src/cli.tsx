@@ -22,7 +22,7 @@ import type { Environment } from './credentials/fromEnvironment';
 import { MAX_TRANSFERS, defaultMaxPages } from './export/transferPages';
 import { resolveDemoClock } from './sandbox/demoClock';
 import { startupHost } from './startup/host';
-import { sanitize } from './terminal/text';
+import { grouped, sanitize } from './terminal/text';
 
 /** A strict whole-number option parser: digits only, within [min, max]. */
 function wholeNumber(min: number, max: number): (raw: string) => number {
@@ -192,7 +192,7 @@ export function buildProgram(
     .option('--limit <n>', 'rows per page, 1..500 (default 500)')
     .option('--all', 'every page from --page on, streamed as each arrives')
     .option('--summary', 'every page from --page on (--limit a page), summed per asset, status and day')
-    .option('--max-pages <n>', `with --all or --summary: fetch at most N pages (default ${defaultMaxPages()} at 500 a page: room for ${MAX_TRANSFERS.toLocaleString('en-US')} transfers)`)
+    .option('--max-pages <n>', `with --all or --summary: fetch at most N pages (default ${defaultMaxPages()} at 500 a page: room for ${grouped(MAX_TRANSFERS)} transfers)`)
     .option('--format <format>', 'table, json or csv (default: table)')
     .option('--json', 'short for --format json')
     .addHelpText(
@@ -202,7 +202,7 @@ export function buildProgram(
         'Rows are streamed page by page: csv (RFC 4180, header once, amounts exactly as sent), json (one array),\n' +
         'table (with per-asset totals). Progress goes to stderr when it is a terminal.\n' +
         '--all ends at the first page shorter than --limit. It stops with exit 1 when a page repeats transfers of any\n' +
-        `earlier page, or after --max-pages full pages (default ${MAX_TRANSFERS.toLocaleString('en-US')} / limit: ${defaultMaxPages()} pages of 500,\n` +
+        `earlier page, or after --max-pages full pages (default ${grouped(MAX_TRANSFERS)} / limit: ${defaultMaxPages()} pages of 500,\n` +
         `${defaultMaxPages(100)} of 100); rows already written stay written and the error says how many.\n` +
         '--summary prints, once the last page came, per asset (transfers, SUCCESS volume), per status and per local day\n' +
         '(days without transfers included); it fails with nothing on stdout when a page fails.',

@@ -16,6 +16,7 @@ import { checkProfileName, loadProfiles, saveProfile, type Profile } from '../cr
 import type { ResolvedTarget } from '../credentials/resolve';
 import { fileExporter } from '../export/fileExporter';
 import { DEMO_LATENCY_MS } from '../sandbox/demoClock';
+import { seededSubAccountNames } from '../sandbox/seedAccounts';
 import type { RunningSandbox } from '../sandbox/types';
 import { createExchangeLog, type ExchangeLog } from '../ui/exchangeLog';
 import type { CheckOutcome, ConsoleTarget, CredentialsInput, NewProfileInput, ProfileSummary, StartupProblem, TargetSwitcher } from '../ui/targets';
@@ -36,6 +37,26 @@ export interface TargetOptions {
   demoClockMs?: number;
   /** The whole run is read-only (--read-only, BROKER_READ_ONLY): every target, the demo included. */
   readOnly?: ReadOnlySource;
+  /** Resolves once the console's first frame is drawn: the demo's sandbox starts then (at once without it). */
+  drawn?: Promise<void>;
+}
+
+/** The demo's seed: its sub-accounts, keys and transfers. */
+const DEMO_SEED = 1;
+
+/** A client made once its service is ready: each call waits for it (the demo's sandbox starts after the first frame). */
+function apiWhenReady(ready: Promise<BrokerApi>): BrokerApi {
+  let api: BrokerApi | undefined;
+  ready.then((made) => (api = made)).catch(() => undefined);
+  return {
+    listSubAccountKeys: async (...args) => (await ready).listSubAccountKeys(...args),
+    createSubAccountKey: async (...args) => (await ready).createSubAccountKey(...args),
+    listUniversalTransfers: async (...args) => (await ready).listUniversalTransfers(...args),
+    clockOffsetMs: () => api?.clockOffsetMs() ?? 0,
+    close: async () => {
+      await (await ready.catch(() => undefined))?.close();
+    },
+  };
 }
 
 export interface ConsoleTargets extends TargetSwitcher {
@@ -48,7 +69,22 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
   const keychain = options.keychain ?? openKeychain;
   const listeners = new Set<() => void>();
   let current: ConsoleTarget | undefined;
-  let sandbox: RunningSandbox | undefined;
+  // The demo's sandbox, started at its first use. The first frame needs only the demo's names: node:http, the
+  // seeded state and the socket (~8 ms) wait until that frame is drawn (options.drawn).
+  let sandbox: Promise<RunningSandbox> | undefined;
+  let closed = false;
+  let closing = (): void => undefined;
+  const whenClosed = new Promise<void>((resolve) => (closing = resolve));
+  const demoSandbox = (): Promise<RunningSandbox> => {
+    const pinned = options.demoClockMs;
+    sandbox ??= import('../sandbox/server').then(({ startSandbox }) => startSandbox({ seed: DEMO_SEED, ...(pinned !== undefined ? { demoClockMs: pinned } : {}) }));
+    return sandbox;
+  };
+  const closeSandbox = async (): Promise<void> => {
+    const running = sandbox;
+    sandbox = undefined;
+    await running?.then((s) => s.close()).catch(() => undefined);
+  };
   let problem: StartupProblem | undefined;
   let nextId = 1;
 
@@ -98,10 +134,7 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
     problem = undefined;
     for (const listener of listeners) listener();
     if (previous) await release(previous.api);
-    if (previous?.mode === 'demo' && next.mode !== 'demo') {
-      await sandbox?.close().catch(() => undefined);
-      sandbox = undefined;
-    }
+    if (previous?.mode === 'demo' && next.mode !== 'demo') await closeSandbox();
   }
 
   // A read-only run or profile: the target's client refuses to create before any socket is opened (the
@@ -155,24 +188,31 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
     },
     async openDemo() {
       await switchTo(async (exchanges) => {
-        const { startSandbox } = await import('../sandbox/server');
         const pinned = options.demoClockMs;
-        sandbox ??= await startSandbox({ seed: 1, ...(pinned !== undefined ? { demoClockMs: pinned } : {}) });
+        // Closed before the frame (a failed start): the demo's calls end, none waits for a frame never drawn.
+        const ready = Promise.race([options.drawn ?? Promise.resolve(), whenClosed]).then(() => {
+          if (closed) throw new Error('the console closed before the demo started');
+          return demoSandbox();
+        });
+        ready.catch(() => undefined);
+        const auditTarget = ready.then((s) => ({ profile: 'demo', host: new URL(s.baseUrl).host }));
+        auditTarget.catch(() => undefined);
         // Pinned: the status bar is told a fixed latency (the log file, if any, still gets the real one).
         const shown: ExchangeLog = pinned === undefined ? exchanges : { ...exchanges, record: (exchange) => exchanges.record({ ...exchange, latencyMs: DEMO_LATENCY_MS }) };
-        const client = guarded(createBrokerApi(clientConfig({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, secretKey: sandbox.secretKey }, shown)));
+        const client = guarded(apiWhenReady(ready.then((s) => createBrokerApi(clientConfig({ baseUrl: s.baseUrl, apiKey: s.apiKey, secretKey: s.secretKey }, shown)))));
         return {
           ...client,
           mode: 'demo',
-          host: new URL(sandbox.baseUrl).host,
+          // Nothing shows the demo's host; its port is known once the sandbox listens (the audit trail gets it).
+          host: 'sandbox',
           // The demo's attempts are recorded too, marked profile "demo".
           // Pinned: its entries take the pinned moment too, so two takes write the same trail.
-          audit: createAuditRecorder(options.folder, { profile: 'demo', host: new URL(sandbox.baseUrl).host }, pinned !== undefined ? () => new Date(pinned) : undefined),
+          audit: createAuditRecorder(options.folder, auditTarget, pinned !== undefined ? () => new Date(pinned) : undefined),
           profile: 'demo',
           credentialSource: 'sandbox',
           recent: await recentFor('demo'),
           discovered: await discoveredFor('demo'),
-          suggestions: sandbox.subAccounts,
+          suggestions: seededSubAccountNames(DEMO_SEED),
           ...(pinned !== undefined ? { now: () => pinned } : {}),
         };
       });
@@ -230,8 +270,10 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
       return checked;
     },
     async close() {
+      closed = true;
+      closing();
       if (current) await release(current.api);
-      await sandbox?.close().catch(() => undefined);
+      await closeSandbox();
     },
   };
 }

@@ -63,8 +63,11 @@ export async function runInteractive(options: InteractiveOptions, ctx: CommandCo
       return EXIT.usage;
     }
   }
+  let drawn = (): void => undefined;
+  const firstFrame = new Promise<void>((resolve) => (drawn = resolve));
   const targets = createConsoleTargets({
     folder,
+    drawn: firstFrame,
     exportFolder: process.cwd(),
     recvWindow: ctx.globals.recvWindow,
     timeoutMs: ctx.globals.timeoutMs,
@@ -100,7 +103,11 @@ export async function runInteractive(options: InteractiveOptions, ctx: CommandCo
     throw error;
   }
   try {
-    return (await runConsole(targets, { noColor, onDrawn: options.onDrawn })) as ExitCode | 130;
+    const onDrawn = (): void => {
+      drawn();
+      options.onDrawn?.();
+    };
+    return (await runConsole(targets, { noColor, onDrawn })) as ExitCode | 130;
   } finally {
     await targets.close();
     await log?.close();

@@ -2,7 +2,7 @@
 import { SEEDED_TRANSFER_COUNT } from '../sandbox/seedTransfers';
 import { startSandbox } from '../sandbox/server';
 import type { RunningSandbox } from '../sandbox/types';
-import { sanitize, toJson } from '../terminal/text';
+import { grouped, sanitize, toJson } from '../terminal/text';
 
 export interface SandboxCommandOptions {
   host?: string;
@@ -77,7 +77,7 @@ function describeText(sandbox: RunningSandbox, seed: number, transfers: number, 
     `secret key:   ${sanitize(sandbox.secretKey)}`,
     `sub-accounts: ${sanitize(sandbox.subAccounts.join(', '))}`,
     ...pinned,
-    `(sandbox with seed ${seed} and ${transfers.toLocaleString('en-US')} transfers; API key header ${sanitize(sandbox.apiKeyHeader)}; Ctrl-C stops it)`,
+    `(sandbox with seed ${seed} and ${grouped(transfers)} transfers; API key header ${sanitize(sandbox.apiKeyHeader)}; Ctrl-C stops it)`,
     '',
   ].join('\n');
 }

@@ -119,11 +119,21 @@ export interface AuditRecorder {
   subscribe(listener: () => void): () => void;
 }
 
-/** `now`: the entries' time (the pinned demo's clock keeps two takes of a screencast identical). */
-export function createAuditRecorder(folder: string, target: AuditTarget, now: () => Date = () => new Date()): AuditRecorder {
+/**
+ * `target`: may be known later (the demo's port, once its sandbox listens); `now`: the entries' time (the pinned
+ * demo's clock keeps two takes of a screencast identical).
+ */
+export function createAuditRecorder(folder: string, target: AuditTarget | Promise<AuditTarget>, now: () => Date = () => new Date()): AuditRecorder {
   const listeners = new Set<() => void>();
   const record = async (request: NewKeyRequest, result: CreateResult): Promise<boolean> => {
-    const entry = auditEntry(target, request, result, now());
+    const at = now();
+    let known: AuditTarget;
+    try {
+      known = await target;
+    } catch {
+      return false;
+    }
+    const entry = auditEntry(known, request, result, at);
     if (!entry) return true;
     try {
       await appendAudit(folder, entry);
@@ -138,8 +148,9 @@ export function createAuditRecorder(folder: string, target: AuditTarget, now: ()
       if (count <= 0) return [];
       try {
         // The same name on another service is another sub-account: the host must match too.
+        const { host } = await target;
         const { entries } = await readAuditTrail(folder);
-        return entries.filter((e) => e.subAccount === subAccount && e.host === target.host).slice(-count).reverse();
+        return entries.filter((e) => e.subAccount === subAccount && e.host === host).slice(-count).reverse();
       } catch {
         return [];
       }

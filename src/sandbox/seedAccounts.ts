@@ -44,15 +44,25 @@ export function seedMaster(seed: number): MasterAccount {
   return { name: MASTER_ACCOUNT_NAME, apiKey: apiKeyFrom(rng), secretKey: rng.chars(HEX, 64) };
 }
 
-export function seedAccounts(seed: number, anchorMs: number): SeededAccounts {
-  const rng = createRng(seed, 1);
+/** The sub-accounts' names, the first draws of a seed's accounts (the same names whatever the anchor). */
+function drawNames(rng: Rng): string[] {
   const count = rng.int(12, 15);
   const stems = rng.shuffle(NAME_STEMS).slice(0, count);
-  const names = stems.map((stem) => {
+  return stems.map((stem) => {
     const digits = rng.weighted([[2, 3], [3, 1], [4, 2]] as const);
     const width = Math.max(digits, 8 - stem.length);
     return stem + String(rng.int(1, 10 ** Math.min(digits, width) - 1)).padStart(width, '0');
   });
+}
+
+/** A seed's sub-account names, in the sandbox's order, without seeding the rest (the demo's first frame). */
+export function seededSubAccountNames(seed: number): string[] {
+  return drawNames(createRng(seed, 1));
+}
+
+export function seedAccounts(seed: number, anchorMs: number): SeededAccounts {
+  const rng = createRng(seed, 1);
+  const names = drawNames(rng);
   // Every seed shows an empty sub-account and a busy one.
   const keyCounts = names.map(() => rng.int(0, 6));
   const [emptyAt, busyAt] = rng.shuffle(names.map((_, i) => i));

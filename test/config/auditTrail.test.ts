@@ -193,7 +193,12 @@ describe('the console records too', () => {
       const current = targets.current()!;
       expect(current.audit).toBeDefined();
       expect(await current.audit!(request, { created })).toBe(true);
-      expect((await readAuditTrail(folder)).entries).toMatchObject([{ profile: 'demo', host: current.host, outcome: 'created' }]);
+      // The host is the demo's sandbox as it listens (known after the first frame; the target itself says "sandbox").
+      expect(current.host).toBe('sandbox');
+      const [entry] = (await readAuditTrail(folder)).entries;
+      expect(entry).toMatchObject({ profile: 'demo', outcome: 'created' });
+      expect(entry?.host).toMatch(/^127\.0\.0\.1:\d+$/);
+      expect(await current.audit!.recentFor(request.subAccount, 5)).toEqual([entry]);
     } finally {
       await targets.close();
     }

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { KNOWN_PERMISSIONS } from '../../src/api/types';
 import type { WireTransfer } from '../../src/sandbox/model';
+import { seededSubAccountNames } from '../../src/sandbox/seedAccounts';
 import { formatUnits } from '../../src/sandbox/seedTransfers';
 import { startSandbox } from '../../src/sandbox/server';
 import { createState } from '../../src/sandbox/state';
@@ -21,6 +22,18 @@ describe('seeded data', () => {
     expect([...a.subAccounts.entries()]).toEqual([...b.subAccounts.entries()]);
     expect(a.master).toEqual(b.master);
     expect(allTransfers(1)).toEqual(allTransfers(1));
+  });
+
+  test("a seed's names alone are its sandbox's sub-accounts, in order, whatever the anchor (the demo draws them before its sandbox starts)", async () => {
+    for (let seed = 1; seed <= 40; seed += 1) {
+      expect(seededSubAccountNames(seed)).toEqual([...createState(seed, ANCHOR + seed * DAY).subAccounts.keys()]);
+    }
+    const sandbox = await startSandbox({ seed: 1 });
+    try {
+      expect(seededSubAccountNames(1)).toEqual(sandbox.subAccounts);
+    } finally {
+      await sandbox.close();
+    }
   });
 
   test('a different seed gives different data', () => {

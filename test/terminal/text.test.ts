@@ -10,6 +10,7 @@ import {
   escapeJsonText,
   fit,
   graphemes,
+  grouped,
   sanitize,
   sanitizeDeep,
   takeWidth,
@@ -205,5 +206,14 @@ describe('JSON escaping', () => {
   it('sanitizeDeep sanitises every string, keys included, and keeps numbers and booleans', () => {
     const value = sanitizeDeep({ 'k\x1b': ['a\x07', 1, true, null, { n: '\u202e' }] });
     expect(value).toEqual({ 'k␛': ['a␇', 1, true, null, { n: '<U+202E>' }] });
+  });
+
+  it('grouped writes any number as en-US toLocaleString does (whole numbers without ICU)', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.integer(), fc.maxSafeInteger(), fc.constantFrom(0, -0, 999, 1000, -1000, 1_000_000, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER), fc.double()), (n) => {
+        expect(grouped(n)).toBe(n.toLocaleString('en-US'));
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -17,6 +17,7 @@ import { useNavigate } from '../navigation';
 import { useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
 import { fit, localTime, sanitize, wrapText } from '../text';
+import { grouped } from '../../terminal/text';
 
 type Phase =
   | { name: 'ask'; problem?: string }
@@ -25,7 +26,7 @@ type Phase =
   | { name: 'done'; days: number; found: DiscoveredSubAccount[]; outcome: 'whole' | 'cancelled' | Error; progress: ScanProgress };
 
 const MODE: Record<Phase['name'], ScreenId> = { ask: 'discover', running: 'discoverRunning', cancelling: 'discoverRunning', done: 'discoverDone' };
-const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+const plural = (n: number, word: string) => `${grouped(n)} ${word}${n === 1 ? '' : 's'}`;
 
 export function DiscoverScreen() {
   const { api, recent, suggestions, discovered, theme, now } = useServices();
@@ -133,7 +134,7 @@ export function DiscoverScreen() {
     const queries = scanQueries(names, 1, 0).length;
     const about =
       `Reads the transfer history of the last days for the accounts it names: master to master, and both ways between the master and each of the ${plural(names.length, 'name')} known here, ` +
-      `in each account-type pair (${queries.toLocaleString('en-US')} queries or more, paced by the service's rate limit). What it finds is remembered for this service.`;
+      `in each account-type pair (${grouped(queries)} queries or more, paced by the service's rate limit). What it finds is remembered for this service.`;
     add('about', wrapText(about, width, Math.max(1, height - 2 - lines.length)), theme.muted);
   } else if (phase.name === 'running' || phase.name === 'cancelling') {
     const progress = phase.name === 'running' ? phase.progress : undefined;

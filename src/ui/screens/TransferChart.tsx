@@ -8,7 +8,7 @@ import { Box, Text } from 'ink';
 import Big from 'big.js';
 import type { Transfer, TransferQuery } from '../../api/types';
 import type { TransferSummary } from '../../export/summary';
-import { displayWidth, fit, sanitize } from '../../terminal/text';
+import { displayWidth, fit, grouped, sanitize } from '../../terminal/text';
 import { ProgressBar } from '../components/ProgressBar';
 import { errorLine } from '../hooks/useResource';
 import { useScreenKeys } from '../hooks/useKeys';
@@ -52,7 +52,7 @@ export function chartMode(phase: ChartPhase): ScreenId {
   return phase === 'loading' ? 'transfersChartLoading' : 'transfersChart';
 }
 
-const plural = (n: number, word: string): string => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+const plural = (n: number, word: string): string => `${grouped(n)} ${word}${n === 1 ? '' : 's'}`;
 
 export function TransferChart({
   query,
@@ -126,7 +126,7 @@ export function TransferChart({
   const which = asset ? `${sanitize(asset.asset, 24)}${assets.length > 1 ? ` ${shownAt + 1}/${assets.length}` : ''}` : 'no asset';
   const title = `Chart${partial ? ' (PARTIAL)' : ''}: ${which}`;
   const about = ` · ${summary.volumeStatus} volume per day (${summary.timeZone})`;
-  const matching = keepText ? ` · ${summary.rows.toLocaleString('en-US')} match${summary.rows === 1 ? '' : 'es'} for “${sanitize(keepText, 24)}”` : '';
+  const matching = keepText ? ` · ${grouped(summary.rows)} match${summary.rows === 1 ? '' : 'es'} for “${sanitize(keepText, 24)}”` : '';
   const position = days.length > room ? ` · days ${shownTop + 1}–${Math.min(days.length, shownTop + room)} of ${days.length}` : '';
   let state: React.ReactNode;
   if (phase === 'loading') {
