@@ -60,11 +60,12 @@ describe('the bin and its code cache', () => {
 
   it('keeps the cache in BROKER_CONSOLE_HOME when that is set, one file per kind of start', async () => {
     const home = join(dir, 'home-cache');
-    const help = await runBuiltCli(['--help'], { BROKER_CONSOLE_HOME: home });
+    const own = { ownCache: true };
+    const help = await runBuiltCli(['--help'], { BROKER_CONSOLE_HOME: home }, own);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Usage: broker-console');
-    expect(await runBuiltCli(['keys', 'list', '--help'], { BROKER_CONSOLE_HOME: home })).toMatchObject({ code: 0 });
+    expect(await runBuiltCli(['keys', 'list', '--help'], { BROKER_CONSOLE_HOME: home }, own)).toMatchObject({ code: 0 });
     expect(caches(join(home, 'cache')).map((name) => name.split('.')[1])).toEqual(['help', 'keys']);
-    expect(await runBuiltCli(['--help'], { BROKER_CONSOLE_HOME: home })).toEqual(help);
+    expect(await runBuiltCli(['--help'], { BROKER_CONSOLE_HOME: home }, own)).toEqual(help);
   });
 });
