@@ -9,7 +9,7 @@ import { builtinModules } from 'node:module';
 import { join, resolve } from 'node:path';
 import { Script } from 'node:vm';
 import { build } from 'esbuild';
-import { withGraphemeSegmenter } from './graphemePatches.mjs';
+import { withGraphemeSegmenter, withLazyRgiEmoji } from './textPatches.mjs';
 
 // Ink imports react-devtools-core only for development (DEV=true); the production bundle gets an empty stand-in.
 export const noDevtools = {
@@ -35,24 +35,15 @@ const yogaWithoutFetch = {
   },
 };
 
-// string-width (every width Ink and the console measure) builds /^\p{RGI_Emoji}$/v as it loads and compiles it at
-// its first non-ASCII text: ~30 ms before the first frame. src/startup/rgiEmoji.ts builds it only when a cluster
-// has an Emoji character (every RGI emoji does), which most frames never have.
-const RGI_EMOJI_LINE = 'const rgiEmojiRegex = /^\\p{RGI_Emoji}$/v;';
-function withLazyRgiEmoji(path, source) {
-  if (!/[\\/]node_modules[\\/]string-width[\\/]index\.js$/.test(path) || !source.includes('/^\\p{RGI_Emoji}$/v')) return source;
-  if (source.split(RGI_EMOJI_LINE).length !== 2) throw new Error(`lazy-rgi-emoji: ${path} changed (expected: ${RGI_EMOJI_LINE})`);
-  return source.replace(RGI_EMOJI_LINE, `import { rgiEmojiRegex } from ${JSON.stringify(resolve('src/startup/rgiEmoji.ts'))};`);
-}
-
-// The lazy RGI_Emoji pattern in every bundle; the ICU-free grapheme segmenter (scripts/graphemePatches.mjs) in the
-// console's only: the benchmarks' minimal Ink app keeps stock Ink's Intl.Segmenters.
+// scripts/textPatches.mjs: the lazy RGI_Emoji pattern in every bundle (string-width's own costs ~30 ms before the
+// first frame); the ICU-free grapheme segmenter in the console's only: the benchmarks' minimal Ink app keeps
+// stock Ink's Intl.Segmenters.
 const patchedSources = (graphemes) => ({
   name: 'patched-sources',
   setup(b) {
     b.onLoad({ filter: /[\\/]node_modules[\\/].*(string-width[\\/]index|ansi-tokenize[\\/]build[\\/]tokenize|slice-ansi[\\/]tokenize-ansi)\.js$/ }, (args) => {
       const original = readFileSync(args.path, 'utf8');
-      let source = withLazyRgiEmoji(args.path, original);
+      let source = withLazyRgiEmoji(args.path, original, resolve('src/terminal/rgiEmoji.mjs'));
       if (graphemes) source = withGraphemeSegmenter(args.path, source, resolve('src/terminal/graphemeSegmenter.mjs'));
       return source === original ? undefined : { contents: source, loader: 'js' };
     });

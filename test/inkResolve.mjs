@@ -1,12 +1,14 @@
 // The hooks test/inkHooks.mjs registers, so the tests run the Ink the console's bundle ships:
-// `widest-line` imported by Ink's renderer is the remembering one (src/ui/ink/widestLine.mjs), and the packages
-// that build an Intl.Segmenter get src/terminal/graphemeSegmenter.mjs instead (scripts/graphemePatches.mjs).
+// `widest-line` imported by Ink's renderer is the remembering one (src/ui/ink/widestLine.mjs), and the text
+// packages get the console's patches (scripts/textPatches.mjs): the lazy RGI emoji pattern and the grapheme
+// segmenter without ICU.
 import { fileURLToPath } from 'node:url';
-import { buildsSegmenter, withGraphemeSegmenter } from '../scripts/graphemePatches.mjs';
+import { patchesText, withGraphemeSegmenter, withLazyRgiEmoji } from '../scripts/textPatches.mjs';
 
 const RENDERER = /\/node_modules\/ink\/build\/render-node-to-output\.js$/;
 const REMEMBERING = new URL('../src/ui/ink/widestLine.mjs', import.meta.url).href;
 const SEGMENTER = new URL('../src/terminal/graphemeSegmenter.mjs', import.meta.url).href;
+const RGI_EMOJI = new URL('../src/terminal/rgiEmoji.mjs', import.meta.url).href;
 
 export async function resolve(specifier, context, nextResolve) {
   if (specifier === 'widest-line' && context.parentURL !== undefined && RENDERER.test(context.parentURL)) return { url: REMEMBERING, shortCircuit: true };
@@ -15,7 +17,8 @@ export async function resolve(specifier, context, nextResolve) {
 
 export async function load(url, context, nextLoad) {
   const loaded = await nextLoad(url, context);
-  if (!url.startsWith('file:') || !buildsSegmenter(fileURLToPath(url)) || loaded.source === undefined || loaded.source === null) return loaded;
+  if (!url.startsWith('file:') || !patchesText(fileURLToPath(url)) || loaded.source === undefined || loaded.source === null) return loaded;
+  const path = fileURLToPath(url);
   const text = typeof loaded.source === 'string' ? loaded.source : new TextDecoder().decode(loaded.source);
-  return { ...loaded, source: withGraphemeSegmenter(fileURLToPath(url), text, SEGMENTER) };
+  return { ...loaded, source: withGraphemeSegmenter(path, withLazyRgiEmoji(path, text, RGI_EMOJI), SEGMENTER) };
 }

@@ -3,7 +3,7 @@
 // slice-ansi and Ink's ANSI tokenizer each build one as they load), and walking one visits ICU per cluster.
 // A frame's text is ASCII, Latin, punctuation, arrows, box drawing and blocks: none of them joins its
 // neighbour, so there the clusters are the characters. Any other text goes to a real Intl.Segmenter, built at
-// its first use. The console's bundle gives this to those three packages (scripts/graphemePatches.mjs), and so
+// its first use. The console's bundle gives this to those three packages (scripts/textPatches.mjs), and so
 // do the tests' workers; test/terminal/graphemeSegmenter.test.ts checks every character of SIMPLE against ICU.
 // Plain JavaScript: the tests' workers load it without a compiler.
 

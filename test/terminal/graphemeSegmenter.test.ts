@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { GRAPHEME_PATCHES, withGraphemeSegmenter } from '../../scripts/graphemePatches.mjs';
+import { GRAPHEME_PATCHES, withGraphemeSegmenter } from '../../scripts/textPatches.mjs';
 import { SIMPLE, graphemeSegmenter } from '../../src/terminal/graphemeSegmenter.mjs';
 import { anyText } from '../arbitraries';
 import { load } from '../inkResolve.mjs';
