@@ -1,5 +1,7 @@
 // The console on the pinned demo: the transfer filter's spans (7d) count from the pin, and the status bar
-// shows the pinned latency; the same console on the real clock counts from now.
+// shows the pinned latency; the same console on the real clock counts from now. And the demo's first frame
+// does not wait for its sandbox: the picker is drawn from the seed's names, the sandbox starts once that frame
+// is on screen, and a request made before it listens waits for it.
 import React from 'react';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -79,5 +81,45 @@ describe('the console on the pinned demo', () => {
     const shown = /7d\s+= (\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2})/.exec(c.frame())?.[1];
     const candidates = [0, 1, 2, 3].map((s) => formatLocalTime(Math.floor(before / 1000) * 1000 - 7 * DAY + s * 1000, true));
     expect(candidates).toContain(shown);
+  });
+});
+
+async function demoAwaitingFrame() {
+  folder = await mkdtemp(join(tmpdir(), 'bc-demo-console-'));
+  let drawn = (): void => undefined;
+  const frame = new Promise<void>((resolve) => (drawn = resolve));
+  targets = createConsoleTargets({ folder, exportFolder: folder, drawn: frame });
+  await targets.openDemo();
+  return { target: targets.current()!, drawn };
+}
+
+const settled = async <T,>(promise: Promise<T>, ms: number): Promise<boolean> => Promise.race([promise.then(() => true, () => true), sleep(ms).then(() => false)]);
+
+describe('the demo starts its sandbox after the first frame', () => {
+  it('draws the picker of the demo sub-accounts first; a request waits for the sandbox, which starts once the frame is drawn', async () => {
+    const { target, drawn } = await demoAwaitingFrame();
+    expect(target.mode).toBe('demo');
+    expect(target.suggestions).toHaveLength(new Set(target.suggestions).size);
+    terminal = renderInTerminal(<ConsoleRoot switcher={targets!} theme={makeTheme(false)} copy={async () => 'copied'} onExit={() => undefined} />, { columns: 100, rows: 30 });
+    const screen = stripVTControlCharacters(terminal.stdout.lastFrame() ?? '');
+    expect(screen).toContain(`Demo sub-accounts (${target.suggestions.length})`);
+    expect(screen).toContain(target.suggestions[0]);
+
+    const keys = target.api.listSubAccountKeys(target.suggestions[0]!);
+    expect(await settled(keys, 100)).toBe(false);
+    expect(target.exchanges.last()).toBeUndefined();
+    drawn();
+    // Every name drawn is a sub-account the sandbox knows.
+    expect(Array.isArray(await keys)).toBe(true);
+    for (const name of target.suggestions) await target.api.listSubAccountKeys(name);
+    expect(target.exchanges.last()).toMatchObject({ ok: true, status: 200 });
+  });
+
+  it('closed before its first frame: a waiting request fails with a clear message, and closing does not wait for a frame', async () => {
+    const { target } = await demoAwaitingFrame();
+    const keys = target.api.listSubAccountKeys(target.suggestions[0]!);
+    expect(await settled(targets!.close(), 2000)).toBe(true);
+    targets = undefined;
+    await expect(keys).rejects.toThrow('the console closed before the demo started');
   });
 });
