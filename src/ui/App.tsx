@@ -44,9 +44,10 @@ export function App({ services, onExit, onNavigation, initialRoute }: AppProps) 
   const [modes, setModes] = useState<Record<number, ScreenId>>({});
   const [helpOffset, setHelpOffset] = useState(0);
   const topScreen: ScreenId = modes[top.id] ?? screenIdOf(top.route);
+  // A screen declaring the mode it has anyway (its route's) changes nothing: no state, so no second frame.
   const setTopMode = useCallback(
-    (mode: ScreenId) => setModes((m) => (m[top.id] === mode ? m : { ...m, [top.id]: mode })),
-    [top.id],
+    (mode: ScreenId) => setModes((m) => ((m[top.id] ?? screenIdOf(top.route)) === mode ? m : { ...m, [top.id]: mode })),
+    [top.id, top.route],
   );
 
   useEffect(() => onNavigation?.(nav), [nav, onNavigation]);
