@@ -36,10 +36,11 @@ export function TextField({ value, onChange, focus, placeholder = '', mask, rese
   const [, redraw] = useState(0);
 
   const commit = (next: LineEdit) => {
-    const changed = next.value !== latest.current.value;
+    const before = latest.current;
     latest.current = next;
-    if (changed) onChange(next.value);
-    else redraw((n) => n + 1);
+    if (next.value !== before.value) onChange(next.value);
+    // Only the cursor moved: draw it there. Nothing moved (← at the start): nothing to draw.
+    else if (next.cursor !== before.cursor) redraw((n) => n + 1);
   };
 
   useFieldKeys(

@@ -10,11 +10,6 @@ export type ListMove = 'up' | 'down' | 'pageUp' | 'pageDown' | 'home' | 'end';
 
 type Action = { type: 'move'; move: ListMove; count: number; height: number } | { type: 'fit'; count: number; height: number } | { type: 'set'; cursor: number; count: number; height: number };
 
-interface State extends ListWindow {
-  count: number;
-  height: number;
-}
-
 function clampWindow(cursor: number, offset: number, count: number, height: number): ListWindow {
   const c = count === 0 ? 0 : Math.min(Math.max(0, cursor), count - 1);
   let o = Math.min(Math.max(0, offset), Math.max(0, count - height));
@@ -23,27 +18,31 @@ function clampWindow(cursor: number, offset: number, count: number, height: numb
   return { cursor: c, offset: Math.max(0, o) };
 }
 
-function reducer(state: State, action: Action): State {
+/** Each action carries the rendered count and height (a key right after the rows arrive must not meet the old count). */
+function reducer(state: ListWindow, action: Action): ListWindow {
+  const { count, height } = action;
+  let next: ListWindow;
   switch (action.type) {
     case 'fit':
-      return { ...state, ...clampWindow(state.cursor, state.offset, action.count, action.height), count: action.count, height: action.height };
+      next = clampWindow(state.cursor, state.offset, count, height);
+      break;
     case 'set':
-      // Like a move, a set carries the rendered count: it may come in the render that brought the rows.
-      return { ...state, ...clampWindow(action.cursor, state.offset, action.count, action.height), count: action.count, height: action.height };
+      next = clampWindow(action.cursor, state.offset, count, height);
+      break;
     case 'move': {
-      // The move carries the rendered count: a key right after the rows arrive must not meet the old count
-      // (the 'fit' effect may not have run yet).
-      const { count, height } = action;
       const step = { up: -1, down: 1, pageUp: -height, pageDown: height, home: -Infinity, end: Infinity }[action.move];
       const target = Number.isFinite(step) ? state.cursor + step : step < 0 ? 0 : count - 1;
-      return { ...state, ...clampWindow(target, state.offset, count, height), count, height };
+      next = clampWindow(target, state.offset, count, height);
+      break;
     }
   }
+  // The same window is the same state: React then skips the render (a key at the end of the list, new rows that fit).
+  return next.cursor === state.cursor && next.offset === state.offset ? state : next;
 }
 
 export function useListCursor(count: number, height: number) {
   const visible = Math.max(1, height);
-  const [state, dispatch] = useReducer(reducer, { cursor: 0, offset: 0, count, height: visible });
+  const [state, dispatch] = useReducer(reducer, { cursor: 0, offset: 0 });
   useEffect(() => dispatch({ type: 'fit', count, height: visible }), [count, visible]);
   const window = clampWindow(state.cursor, state.offset, count, visible);
   return {

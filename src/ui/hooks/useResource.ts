@@ -23,7 +23,8 @@ export function useResource<T>(load: (signal: AbortSignal) => Promise<T>, deps: 
     data: undefined,
     error: undefined,
   });
-  const [slow, setSlow] = useState(false);
+  // The request whose load has passed the spinner delay (keyed by request: a new one starts not slow, with no render).
+  const [slowRequest, setSlowRequest] = useState(0);
   const [generation, setGeneration] = useState(0);
   const loadRef = useRef(load);
   loadRef.current = load;
@@ -33,11 +34,11 @@ export function useResource<T>(load: (signal: AbortSignal) => Promise<T>, deps: 
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const request = useMemo(() => ++requests.current, [...deps, generation]);
 
+  // Nothing is set as a load starts: the render for the new request already says "loading" (a state set here
+  // drew the same frame a second time).
   useEffect(() => {
     const controller = new AbortController();
-    setState((s) => ({ request, status: 'loading', data: s.data, error: undefined }));
-    setSlow(false);
-    const spinner = setTimeout(() => setSlow(true), SPINNER_DELAY_MS);
+    const spinner = setTimeout(() => setSlowRequest(request), SPINNER_DELAY_MS);
     loadRef.current(controller.signal).then(
       (data) => {
         if (!controller.signal.aborted) setState({ request, status: 'ready', data, error: undefined });
@@ -55,7 +56,7 @@ export function useResource<T>(load: (signal: AbortSignal) => Promise<T>, deps: 
 
   const reload = useCallback(() => setGeneration((g) => g + 1), []);
   const current = state.request === request;
-  return { status: current ? state.status : 'loading', data: state.data, error: current ? state.error : undefined, slow: current && slow, reload };
+  return { status: current ? state.status : 'loading', data: state.data, error: current ? state.error : undefined, slow: slowRequest === request, reload };
 }
 
 /** One line for any error the console shows, made safe for the terminal (a service's msg is outside text). */
