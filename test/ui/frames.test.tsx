@@ -2,6 +2,7 @@
 // React commit, so a commit that changes nothing costs a keystroke's work for no pixel (in the console and in
 // every test). Navigation, keys past either end of a list, a cursor key that cannot move, loads that answer
 // before the spinner, and requests that read as the one before draw no frame twice.
+import { stripVTControlCharacters } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openKeys, openTransfers, seededAccounts } from './flows';
 import { startConsole, type TestConsole } from './harness';
@@ -9,8 +10,9 @@ import { startConsole, type TestConsole } from './harness';
 let c: TestConsole | undefined;
 afterEach(async () => c?.cleanup());
 
-/** Indexes of frames identical to the frame before them. */
-const repeats = (frames: readonly string[]): number[] => frames.flatMap((frame, i) => (i > 0 && frame === frames[i - 1] ? [i] : []));
+/** Frames identical to the frame before them: their index and what they show (to say which screen drew twice). */
+const repeats = (frames: readonly string[]): string[] =>
+  frames.flatMap((frame, i) => (i > 0 && frame === frames[i - 1] ? [`frame ${i}:\n${stripVTControlCharacters(frame).split('\n').slice(0, 6).join('\n')}`] : []));
 
 describe('frames', () => {
   it('the picker, a key list walked past both ends, a field cursor at its start and back: no frame twice', async () => {

@@ -2,7 +2,7 @@
 // per-asset totals, the detail of a transfer, and export. The active filter stays in view. Everything from the
 // service is sanitised, and every part is sized from the window (never from a page's content), so the frame
 // fits from 40x12 up and the columns stay put from page to page.
-import React, { useEffect, useMemo, useState } from 'react';
+import React, { useMemo, useRef, useState } from 'react';
 import Big from 'big.js';
 import { decimalForBig } from '../../api/decimal';
 import { FilterLine, matchesFilter, useRowFilter } from '../hooks/useRowFilter';
@@ -142,7 +142,9 @@ export function TransferBrowser({ query }: { query: TransferQuery }) {
   const [mode, setMode, modeRef] = useSyncedState<Mode>({ name: 'list' });
   const [notice, setNotice] = useState<string | undefined>();
   // The highest page seen with rows at this page size: where p goes back to from a page past the end.
-  const [lastWithRows, setLastWithRows] = useState<{ limit: number; page: number } | undefined>();
+  // The last page seen with rows at this page size (for an empty page past the end): a ref, as nothing on screen
+  // changes when it does (a state set after each page drew that page a second time).
+  const lastWithRows = useRef<{ limit: number; page: number } | undefined>(undefined);
   // Detail and export report their own state (scrollable, running, done…) for the footer.
   const [childMode, setChildMode] = useState<ScreenId | undefined>();
   const transfers = useTransfers(query, page, limit, reloadToken);
@@ -159,11 +161,9 @@ export function TransferBrowser({ query }: { query: TransferQuery }) {
   const failed = transfers.status === 'error';
   const canRetry = failed && retryable(transfers.error);
   const lastPage = loaded && rows.length < limit;
-  const known = lastWithRows?.limit === limit ? lastWithRows.page : undefined;
-
-  useEffect(() => {
-    if (loaded && rows.length > 0) setLastWithRows((seen) => (seen?.limit === limit && seen.page >= page ? seen : { limit, page }));
-  }, [loaded, rows.length, limit, page]);
+  const seen = lastWithRows.current;
+  if (loaded && rows.length > 0 && !(seen?.limit === limit && seen.page >= page)) lastWithRows.current = { limit, page };
+  const known = lastWithRows.current?.limit === limit ? lastWithRows.current.page : undefined;
 
   const screenMode: ScreenId =
     mode.name === 'detail' ? (childMode ?? 'transferDetail')
