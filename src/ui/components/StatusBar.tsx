@@ -12,7 +12,7 @@ export function whoLine(profile: string, credentialSource: string): string {
 }
 
 /** The last request's result and latency: "✓ list keys 200 · 3 ms", "✗ … 503 · 12 ms · try 2", "– … cancelled". */
-export function lastRequestLine(last: ExchangeInfo | undefined): string {
+function lastRequestLine(last: ExchangeInfo | undefined): string {
   if (!last) return 'no request yet';
   const mark = last.ok ? '✓' : last.cancelled ? '–' : '✗';
   return `${mark} ${sanitize(last.operation)} ${last.status ?? (last.cancelled ? 'cancelled' : 'no answer')} · ${last.latencyMs} ms${last.attempt > 1 ? ` · try ${last.attempt}` : ''}`;
