@@ -55,31 +55,46 @@ export interface TransferTable {
   at(i: number): WireTransfer;
 }
 
+/** What a seed draws for its history, whatever the anchor: ages (newest first), accounts, types, record seeds. */
+interface SeededHistory {
+  ages: Float64Array;
+  from: Uint8Array;
+  to: Uint8Array;
+  pair: Uint8Array;
+  seeds: Uint32Array;
+  tranBase: number;
+}
+
 /**
- * Lays the history out back from `anchorMs` (the server clock at start): the same seed gives the same
- * records at the same distance from the anchor.
+ * The last few histories drawn in this process, by seed, accounts and count: the tests start hundreds of sandboxes
+ * of the same seed, each at its own anchor. Only the usual sizes (a large history is drawn each time, memory flat).
  */
-export function seedTransfers(seed: number, anchorMs: number, master: string, subAccounts: readonly string[], count = SEEDED_TRANSFER_COUNT): TransferTable {
-  if (!Number.isSafeInteger(count) || count < 0 || count > MAX_SEEDED_TRANSFERS) {
-    throw new RangeError(`the transfer count must be a whole number from 0 to ${MAX_SEEDED_TRANSFERS} (got ${count})`);
-  }
+const drawn = new Map<string, SeededHistory>();
+const DRAWN_KEPT = 4;
+
+/** The next history is drawn afresh (the tests check a kept one is the one a fresh draw gives). */
+export function forgetDrawnHistories(): void {
+  drawn.clear();
+}
+
+function drawHistory(seed: number, subAccounts: readonly string[], count: number): SeededHistory {
+  const key = `${seed}\u0000${count}\u0000${subAccounts.join('\u0000')}`;
+  const known = drawn.get(key);
+  if (known) return known;
   const rng = createRng(seed, 2);
   const span = HISTORY_DAYS * DAY_MS - 2_000;
   const ages = new Float64Array(count);
   for (let i = 0; i < count; i++) ages[i] = 1_000 + Math.floor(rng.next() * span);
   ages.sort(); // youngest first = newest first
 
-  const accounts = [master, ...subAccounts];
   // Some sub-accounts are far busier than others.
   const pickSub = weightedPicker(rng.shuffle(subAccounts.map((_, i) => i + 1)).map((id, rank) => [id, 1 / (rank + 1)] as const));
   const tranBase = 660_000_000 + rng.int(0, 9_999_999);
-  const timestamps = new Float64Array(count);
   const from = new Uint8Array(count);
   const to = new Uint8Array(count);
   const pair = new Uint8Array(count);
   const seeds = new Uint32Array(count);
   for (let i = 0; i < count; i++) {
-    timestamps[i] = anchorMs - (ages[i] as number);
     seeds[i] = rng.uint32();
     const route = rng.next();
     if (route < 0.3) {
@@ -97,6 +112,27 @@ export function seedTransfers(seed: number, anchorMs: number, master: string, su
       to[i] = b;
     }
   }
+  const history = { ages, from, to, pair, seeds, tranBase };
+  if (count <= KEEP_BUILT_UP_TO) {
+    if (drawn.size >= DRAWN_KEPT) drawn.delete(drawn.keys().next().value as string);
+    drawn.set(key, history);
+  }
+  return history;
+}
+
+/**
+ * Lays the history out back from `anchorMs` (the server clock at start): the same seed gives the same
+ * records at the same distance from the anchor.
+ */
+export function seedTransfers(seed: number, anchorMs: number, master: string, subAccounts: readonly string[], count = SEEDED_TRANSFER_COUNT): TransferTable {
+  if (!Number.isSafeInteger(count) || count < 0 || count > MAX_SEEDED_TRANSFERS) {
+    throw new RangeError(`the transfer count must be a whole number from 0 to ${MAX_SEEDED_TRANSFERS} (got ${count})`);
+  }
+  // Shared between sandboxes of one process: never written after it is drawn.
+  const { ages, from, to, pair, seeds, tranBase } = drawHistory(seed, subAccounts, count);
+  const accounts = [master, ...subAccounts];
+  const timestamps = new Float64Array(count);
+  for (let i = 0; i < count; i++) timestamps[i] = anchorMs - (ages[i] as number);
 
   // Kept once built for the usual sizes; a large history builds them again (a few µs each), so memory stays flat.
   const built: (WireTransfer | undefined)[] | undefined = count <= KEEP_BUILT_UP_TO ? new Array(count) : undefined;

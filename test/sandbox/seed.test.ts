@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { KNOWN_PERMISSIONS } from '../../src/api/types';
 import type { WireTransfer } from '../../src/sandbox/model';
 import { seededSubAccountNames } from '../../src/sandbox/seedAccounts';
-import { formatUnits } from '../../src/sandbox/seedTransfers';
+import { forgetDrawnHistories, formatUnits, seedTransfers } from '../../src/sandbox/seedTransfers';
 import { startSandbox } from '../../src/sandbox/server';
 import { createState } from '../../src/sandbox/state';
 import { listKeys, listTransfers } from './helpers';
@@ -34,6 +34,22 @@ describe('seeded data', () => {
     } finally {
       await sandbox.close();
     }
+  });
+
+  test('a history kept from an earlier sandbox of the seed is the one a fresh draw gives, laid out from its own anchor', () => {
+    const names = ['desk1', 'desk2', 'desk3'];
+    forgetDrawnHistories();
+    const fresh = seedTransfers(5, ANCHOR, 'master', names, 3_000);
+    const kept = seedTransfers(5, ANCHOR + DAY, 'master', names, 3_000);
+    forgetDrawnHistories();
+    const again = seedTransfers(5, ANCHOR + DAY, 'master', names, 3_000);
+    for (let i = 0; i < 3_000; i += 1) {
+      expect(kept.at(i)).toEqual({ ...fresh.at(i), timestamp: fresh.at(i).timestamp + DAY });
+      expect(kept.at(i)).toEqual(again.at(i));
+    }
+    expect([...kept.from]).toEqual([...again.from]);
+    expect([...kept.pair]).toEqual([...again.pair]);
+    expect(kept.timestamps[0]).toBe(fresh.timestamps[0]! + DAY);
   });
 
   test('a different seed gives different data', () => {
