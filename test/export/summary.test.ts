@@ -51,41 +51,47 @@ describe('the summary equals an independent sum of the same transfers', () => {
       fc.property(transfers, (list) => {
         const all = rows(list);
         const s = summarize(all, { startTime: START, endTime: START + 40 * DAY, now: START + 41 * DAY });
-        expect(s.rows).toBe(all.length);
-        expect(s.unparsable).toBe(all.filter((t) => independentValue(t.amount) === undefined).length);
+        // Every comparison is made; the mismatches are asserted once (an expect() per value cost more than the sums).
+        const wrong: string[] = [];
+        const same = (what: string, actual: unknown, wanted: unknown): void => {
+          if (actual !== wanted) wrong.push(`${what}: ${String(actual)} ≠ ${String(wanted)}`);
+        };
+        same('rows', s.rows, all.length);
+        same('unparsable', s.unparsable, all.filter((t) => independentValue(t.amount) === undefined).length);
         const assets = [...new Set(all.map((t) => t.asset))].sort();
         expect(s.assets.map((a) => a.asset)).toEqual(assets);
         for (const a of s.assets) {
           const mine = all.filter((t) => t.asset === a.asset);
           let volume = new Big(0);
           for (const t of mine) if (t.status.toUpperCase() === 'SUCCESS') volume = volume.plus(independentValue(t.amount) ?? 0);
-          expect(new Big(a.volume).eq(volume)).toBe(true);
-          expect(a.volume).toBe(volume.toFixed());
-          expect(a.count).toBe(mine.length);
+          same(`${a.asset} volume equals`, new Big(a.volume).eq(volume), true);
+          same(`${a.asset} volume`, a.volume, volume.toFixed());
+          same(`${a.asset} count`, a.count, mine.length);
           for (const st of a.statuses) {
             const of = mine.filter((t) => t.status === st.status);
-            expect(st.count).toBe(of.length);
-            expect(st.sum).toBe(of.reduce((sum, t) => sum.plus(independentValue(t.amount) ?? 0), new Big(0)).toFixed());
+            same(`${a.asset} ${st.status} count`, st.count, of.length);
+            same(`${a.asset} ${st.status} sum`, st.sum, of.reduce((sum, t) => sum.plus(independentValue(t.amount) ?? 0), new Big(0)).toFixed());
           }
-          expect(a.statuses.reduce((n, st) => n + st.count, 0)).toBe(a.count);
+          same(`${a.asset} statuses add up`, a.statuses.reduce((n, st) => n + st.count, 0), a.count);
         }
-        for (const st of s.statuses) expect(st.count).toBe(all.filter((t) => t.status === st.status).length);
+        for (const st of s.statuses) same(`${st.status} count`, st.count, all.filter((t) => t.status === st.status).length);
         // Days: every day of the range in order, each asset's day sums exact, and adding up to its volume.
         expect(s.days.map((d) => d.day)).toEqual(daysFrom(dayOf(START), dayOf(START + 40 * DAY)));
         for (const d of s.days) {
           const that = all.filter((t) => dayOf(t.timestamp) === d.day);
-          expect(d.count).toBe(that.length);
+          same(`${d.day} count`, d.count, that.length);
           for (const a of d.assets) {
             const cell = that.filter((t) => t.asset === a.asset);
-            expect(a.count).toBe(cell.length);
+            same(`${d.day} ${a.asset} count`, a.count, cell.length);
             const sum = cell.filter((t) => t.status.toUpperCase() === 'SUCCESS').reduce((x, t) => x.plus(independentValue(t.amount) ?? 0), new Big(0));
-            expect(a.volume).toBe(sum.toFixed());
+            same(`${d.day} ${a.asset} volume`, a.volume, sum.toFixed());
           }
         }
         for (const a of s.assets) {
           const byDays = s.days.reduce((x, d) => x.plus(d.assets.find((c) => c.asset === a.asset)?.volume ?? '0'), new Big(0));
-          expect(byDays.eq(new Big(a.volume))).toBe(true);
+          same(`${a.asset} days add up`, byDays.eq(new Big(a.volume)), true);
         }
+        expect(wrong).toEqual([]);
       }),
       { numRuns: 150 },
     );

@@ -43,11 +43,12 @@ describe('the grapheme segmenter without ICU', () => {
         expect(ourSegments(text)).toEqual(icuSegments(text));
         const ours = graphemeSegmenter.segment(text);
         const theirs = icu.segment(text);
-        for (let i = -1; i <= text.length; i += 1) {
-          const a = ours.containing(i);
-          const b = theirs.containing(i);
-          expect(a && { segment: a.segment, index: a.index, input: a.input }).toEqual(b && { segment: b.segment, index: b.index, input: b.input });
-        }
+        const at = (segments: { containing(i: number): { segment: string; index: number; input: string } | undefined }) =>
+          Array.from({ length: text.length + 2 }, (_, i) => {
+            const found = segments.containing(i - 1);
+            return found && { segment: found.segment, index: found.index, input: found.input };
+          });
+        expect(at(ours)).toEqual(at(theirs));
       }),
       { numRuns: 400 },
     );

@@ -63,11 +63,8 @@ describe("Ink's frames composed with caches shared across frames", () => {
     fc.assert(
       fc.property(fc.array(fc.array(line, { minLength: 1, maxLength: 8 }), { minLength: 1, maxLength: 6 }), fc.integer({ min: 1, max: 40 }), (frames, width) => {
         // Frames repeat lines from one another (the shared caches' case) and differ in others.
-        for (const lines of [...frames, ...frames.slice().reverse()]) {
-          const shared = build(lines, width).get();
-          const own = frameWithOwnCaches(build(lines, width));
-          expect(shared).toEqual(own);
-        }
+        const walk = [...frames, ...frames.slice().reverse()];
+        expect(walk.map((lines) => build(lines, width).get())).toEqual(walk.map((lines) => frameWithOwnCaches(build(lines, width))));
       }),
       { numRuns: 200 },
     );
@@ -78,9 +75,8 @@ describe("Ink's frames composed with caches shared across frames", () => {
     fc.assert(
       fc.property(fc.array(fc.array(op, { maxLength: 12 }), { minLength: 1, maxLength: 4 }), fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 8 }), (frames, width, height) => {
         // Each frame twice and in reverse: rows met before come from the row cache.
-        for (const ops of [...frames, ...frames.slice().reverse(), ...frames]) {
-          expect(fromOps(ops, width, height).get()).toEqual(frameWithOwnCaches(fromOps(ops, width, height)));
-        }
+        const walk = [...frames, ...frames.slice().reverse(), ...frames];
+        expect(walk.map((ops) => fromOps(ops, width, height).get())).toEqual(walk.map((ops) => frameWithOwnCaches(fromOps(ops, width, height))));
       }),
       { numRuns: 150 },
     );
@@ -146,7 +142,8 @@ describe("Ink's renderer with widest-line remembering each text's width", () => 
     const text = fc.array(fc.constantFrom('a', ' ', '│', '›', '漢', '😀', '👩‍💻', 'e\u0301', '\n', '\u001b[1m', '\u001b[22m'), { maxLength: 40 }).map((parts) => parts.join(''));
     fc.assert(
       fc.property(fc.array(text, { minLength: 1, maxLength: 10 }), (texts) => {
-        for (const t of [...texts, ...texts]) expect(rememberedWidestLine(t)).toBe(widestLine(t));
+        const walk = [...texts, ...texts];
+        expect(walk.map((t) => rememberedWidestLine(t))).toEqual(walk.map((t) => widestLine(t)));
       }),
       { numRuns: 200 },
     );
