@@ -9,7 +9,7 @@ import { builtinModules } from 'node:module';
 import { join, resolve } from 'node:path';
 import { Script } from 'node:vm';
 import { build } from 'esbuild';
-import { withGraphemeSegmenter, withLazyRgiEmoji } from './textPatches.mjs';
+import { TEXT_FILES, patchText } from './textPatches.mjs';
 
 // Ink imports react-devtools-core only for development (DEV=true); the production bundle gets an empty stand-in.
 export const noDevtools = {
@@ -41,10 +41,12 @@ const yogaWithoutFetch = {
 const patchedSources = (graphemes) => ({
   name: 'patched-sources',
   setup(b) {
-    b.onLoad({ filter: /[\\/]node_modules[\\/].*(string-width[\\/]index|ansi-tokenize[\\/]build[\\/]tokenize|slice-ansi[\\/]tokenize-ansi)\.js$/ }, (args) => {
+    b.onLoad({ filter: TEXT_FILES }, (args) => {
       const original = readFileSync(args.path, 'utf8');
-      let source = withLazyRgiEmoji(args.path, original, resolve('src/terminal/rgiEmoji.mjs'));
-      if (graphemes) source = withGraphemeSegmenter(args.path, source, resolve('src/terminal/graphemeSegmenter.mjs'));
+      const source = patchText(args.path, original, {
+        rgiEmoji: resolve('src/terminal/rgiEmoji.mjs'),
+        ...(graphemes ? { segmenter: resolve('src/terminal/graphemeSegmenter.mjs') } : {}),
+      });
       return source === original ? undefined : { contents: source, loader: 'js' };
     });
   },

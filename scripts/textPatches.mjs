@@ -14,9 +14,16 @@ export const GRAPHEME_PATCHES = [
   { file: /[\\/]node_modules[\\/]slice-ansi[\\/]tokenize-ansi\.js$/, expression: "new Intl.Segmenter(undefined, {granularity: 'grapheme'})" },
 ];
 
-/** Whether a file is one of those patched. */
-export function patchesText(path) {
-  return GRAPHEME_PATCHES.some(({ file }) => file.test(path));
+/** Every file a patch here touches: the one filter for esbuild's onLoad and for the tests' load hook. */
+export const TEXT_FILES = /[\\/]node_modules[\\/](?:.*[\\/])?(?:string-width[\\/]index|@alcalzone[\\/]ansi-tokenize[\\/]build[\\/]tokenize|slice-ansi[\\/]tokenize-ansi)\.js$/;
+
+/**
+ * A text package's source with the patches asked for: string-width's RGI emoji pattern from `rgiEmoji`, and
+ * (when `segmenter` is given) the grapheme segmenter from `segmenter`; any other source unchanged.
+ */
+export function patchText(path, source, { rgiEmoji, segmenter }) {
+  const lazy = withLazyRgiEmoji(path, source, rgiEmoji);
+  return segmenter === undefined ? lazy : withGraphemeSegmenter(path, lazy, segmenter);
 }
 
 /** string-width with its RGI emoji pattern imported from `specifier`; any other source unchanged. */

@@ -3,7 +3,7 @@
 // packages get the console's patches (scripts/textPatches.mjs): the lazy RGI emoji pattern and the grapheme
 // segmenter without ICU.
 import { fileURLToPath } from 'node:url';
-import { patchesText, withGraphemeSegmenter, withLazyRgiEmoji } from '../scripts/textPatches.mjs';
+import { TEXT_FILES, patchText } from '../scripts/textPatches.mjs';
 
 const RENDERER = /\/node_modules\/ink\/build\/render-node-to-output\.js$/;
 const REMEMBERING = new URL('../src/ui/ink/widestLine.mjs', import.meta.url).href;
@@ -17,8 +17,7 @@ export async function resolve(specifier, context, nextResolve) {
 
 export async function load(url, context, nextLoad) {
   const loaded = await nextLoad(url, context);
-  if (!url.startsWith('file:') || !patchesText(fileURLToPath(url)) || loaded.source === undefined || loaded.source === null) return loaded;
-  const path = fileURLToPath(url);
+  if (!url.startsWith('file:') || !TEXT_FILES.test(fileURLToPath(url)) || loaded.source === undefined || loaded.source === null) return loaded;
   const text = typeof loaded.source === 'string' ? loaded.source : new TextDecoder().decode(loaded.source);
-  return { ...loaded, source: withGraphemeSegmenter(path, withLazyRgiEmoji(path, text, RGI_EMOJI), SEGMENTER) };
+  return { ...loaded, source: patchText(fileURLToPath(url), text, { rgiEmoji: RGI_EMOJI, segmenter: SEGMENTER }) };
 }
