@@ -56,6 +56,8 @@ export interface SignedRequest<T> {
   /** POST: the body parameters in the spec's order, sent as a JSON object (undefined ones are left out). */
   body?: QueryParams;
   schema: v.GenericSchema<unknown, T>;
+  /** The schema's output for the usual shape, read quicker; undefined for anything else, which the schema reads. */
+  plainRead?: (value: unknown) => T | undefined;
   /**
    * The most bytes a successful answer of this operation may have. Past it, reading stops and the request
    * is aborted: a GET fails (not retried, the same answer would come again), a POST's outcome is unknown.
@@ -251,12 +253,14 @@ const SUCCESS_CODES = new Set<number | string>([0, 200]);
  * A 2xx answer read with the operation's schema. Tolerated beyond the plain shape: a success envelope
  * {"code":0,"data":…} is unwrapped, and an error envelope sent with 200 becomes a service error.
  */
-export function readSuccess<T>(operation: string, status: number, text: string, schema: v.GenericSchema<unknown, T>): T {
+export function readSuccess<T>(operation: string, status: number, text: string, schema: v.GenericSchema<unknown, T>, plainRead?: (value: unknown) => T | undefined): T {
   const parsed = parseJson(text);
   if (!parsed.ok) {
     const kindOfBody = text.trim() === '' ? 'an empty body' : 'a body that is not JSON';
     throw new BrokerError({ kind: 'malformed', operation, status, serviceMessage: `HTTP ${status} with ${kindOfBody}` });
   }
+  const plain = plainRead?.(parsed.value);
+  if (plain !== undefined) return plain;
   const direct = v.safeParse(schema, parsed.value);
   if (direct.success) return direct.output;
   const envelope = readEnvelope(parsed.value);
@@ -457,7 +461,7 @@ export function createSignedClient(config: ClientConfig): SignedClient {
           return failed(new BrokerError({ kind: 'too-large', operation, status, limitBytes: limit }));
         }
         try {
-          const value = readSuccess(operation, status, quoteNumbers(text, spec.numbersAsText), spec.schema);
+          const value = readSuccess(operation, status, quoteNumbers(text, spec.numbersAsText), spec.schema, spec.plainRead);
           ok = true;
           return { ok: true, value };
         } catch (error) {

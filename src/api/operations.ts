@@ -2,7 +2,7 @@
 import type { BrokerApi, ClientConfig } from './contract';
 import { BrokerError } from './errors';
 import { createSignedClient } from './http';
-import { WireCreatedKey, WireKeyList, type WireListedKeyOutput, WireTransferList, type WireTransferOutput } from './schemas';
+import { WireCreatedKey, WireKeyList, type WireListedKeyOutput, WireTransferList, type WireTransferOutput, plainTransferList } from './schemas';
 import { type CreatedKey, DEFAULT_PAGE_SIZE, type NewKeyRequest, type SubAccountKey, type Transfer } from './types';
 
 export const API_KEY_PATH = '/api/v3/broker/sub-account/apiKey';
@@ -140,6 +140,7 @@ export function createBrokerApi(config: ClientConfig): BrokerApi {
           ['limit', query.limit],
         ],
         schema: WireTransferList,
+        plainRead: plainTransferList,
         maxBytes: ANSWER_LIMITS.listUniversalTransfers,
         // An amount sent as a JSON number keeps its digits as written (0.10 stays "0.10").
         numbersAsText: ['amount'],

@@ -14,6 +14,8 @@ let pattern;
 export const rgiEmojiRegex = {
   /** @param {string} segment */
   test(segment) {
+    // string-width asks for every cluster of a non-ASCII line: a lone ASCII character is answered without a regex.
+    if (segment.length === 1 && segment.charCodeAt(0) < 0x80) return false;
     return nonAscii.test(segment) && emojiCharacter.test(segment) && (pattern ??= new RegExp('^\\p{RGI_Emoji}$', 'v')).test(segment);
   },
 };

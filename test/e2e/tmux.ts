@@ -148,7 +148,12 @@ export class TmuxSession {
         seen = written;
         capturedAt = Date.now();
         last = this.screen();
-        if (test(last)) return last;
+        // A match counts only on a screen nothing was written to since the poll before and during the capture: a
+        // capture taken as tmux was still reading a frame (a busy machine can pause a writer mid-frame) is taken again.
+        if (test(last)) {
+          if (written === -1 || (settled && this.written() === written)) return last;
+          seen = -2;
+        }
       }
       await sleep(25);
     }

@@ -1,5 +1,7 @@
 import React from 'react';
+import { styledCharsFromTokens, tokenize } from '@alcalzone/ansi-tokenize';
 import fc from 'fast-check';
+import stringWidth from 'string-width';
 import { Text } from 'ink';
 import { describe, expect, it } from 'vitest';
 import widestLine from 'widest-line';
@@ -11,7 +13,7 @@ import { buildCli } from '../commands/helpers';
 import { renderInTerminal } from './terminal';
 
 // Lines like the console's: plain, styled (SGR), emoji, CJK, combining marks, wide characters at the edge.
-const piece = fc.constantFrom('a', ' ', 'Z', '9', '│', '›', '😀', '👩‍💻', '漢', '字', 'é', 'e\u0301', '\u001b[1m', '\u001b[7m', '\u001b[22m', '\u001b[27m', '\u001b[32m', '\u001b[39m', '\u001b[4m', '\u001b[24m');
+const piece = fc.constantFrom('a', ' ', 'Z', '9', '\u200b', '\t', '│', '›', '😀', '👩‍💻', '漢', '字', 'é', 'e\u0301', '\u001b[1m', '\u001b[7m', '\u001b[22m', '\u001b[27m', '\u001b[32m', '\u001b[39m', '\u001b[4m', '\u001b[24m');
 const line = fc.array(piece, { maxLength: 30 }).map((parts) => parts.join(''));
 
 type Transformer = (line: string, index: number) => string;
@@ -49,6 +51,13 @@ function fromOps(ops: readonly Op[], width: number, height: number): InstanceTyp
     else output.unclip();
   }
   return output;
+}
+
+/** The columns Ink's Output gives a line: each character at least one, a wide one its width. */
+function stringWidthOfCells(text: string): number {
+  let width = 0;
+  for (const char of styledCharsFromTokens(tokenize(text))) width += Math.max(1, stringWidth(char.value));
+  return width;
 }
 
 function build(lines: readonly string[], width: number): InstanceType<typeof Output> {
@@ -96,35 +105,62 @@ describe("Ink's frames composed with caches shared across frames", () => {
   it('a long session of lines never seen again: each cache stays within its bound, and frames stay Ink\'s', () => {
     shareInkLineCaches();
     const perFrame = 6;
-    const most = { styledLines: 0, rows: 0 };
-    for (let frame = 0; frame < 1500; frame++) {
-      const lines = Array.from({ length: perFrame }, (_, i) => `\u001b[1m${frame}·${i}\u001b[22m ${'│ row 漢字 '.repeat(4)}${frame * perFrame + i}`);
-      const output = new Output({ width: 60, height: perFrame + 1 });
-      lines.forEach((text, y) => output.write(0, y, text, { transformers: [] }));
-      output.clip({ x1: 0, x2: 20, y1: 0, y2: perFrame + 1 });
-      output.write(2, perFrame, lines[0]!, { transformers: [] });
-      output.unclip();
-      const got = output.get();
-      if (frame % 100 === 0) {
-        const again = new Output({ width: 60, height: perFrame + 1 });
-        lines.forEach((text, y) => again.write(0, y, text, { transformers: [] }));
-        again.clip({ x1: 0, x2: 20, y1: 0, y2: perFrame + 1 });
-        again.write(2, perFrame, lines[0]!, { transformers: [] });
-        again.unclip();
-        expect(got).toEqual(frameWithOwnCaches(again));
-      }
+    const most = { styledLines: 0, pieces: 0, rows: 0 };
+    const over: string[] = [];
+    for (let frame = 0; frame < 1000; frame++) {
+      // Styled lines (tokenised), plain ones (kept as they are), CJK; a clipped write over a row drawn before.
+      const lines = Array.from({ length: perFrame }, (_, i) => (i % 2 === 0 ? `\u001b[1m${frame}·${i}\u001b[22m │ 漢字 ${frame * perFrame + i}` : `${frame}.${i} row ${frame * perFrame + i}`));
+      const make = () => {
+        const output = new Output({ width: 40, height: perFrame + 1 });
+        lines.forEach((text, y) => output.write(0, y, text, { transformers: [] }));
+        output.clip({ x1: 0, x2: 12, y1: 0, y2: perFrame + 1 });
+        output.write(2, perFrame, lines[0]!, { transformers: [] });
+        output.unclip();
+        return output;
+      };
+      const got = make().get();
+      if (frame % 100 === 0) expect(got).toEqual(frameWithOwnCaches(make()));
       const now = inkCacheSizes();
       most.styledLines = Math.max(most.styledLines, now.styledLines);
+      most.pieces = Math.max(most.pieces, now.pieces);
       most.rows = Math.max(most.rows, now.rows);
       // A frame adds what it meets after the check at its start: at most its own lines over each bound.
-      expect(now.styledLines).toBeLessThanOrEqual(MAX_STYLED_LINES + perFrame + 1);
-      expect(now.rows).toBeLessThanOrEqual(MAX_ROWS + perFrame + 1);
-      expect(now.slices).toBeLessThanOrEqual(MAX_SLICES + 1);
-      expect(now.widths).toBeLessThanOrEqual(MAX_WIDTHS + 4 * perFrame * 40);
+      if (now.styledLines > MAX_STYLED_LINES + perFrame + 1) over.push(`frame ${frame}: ${now.styledLines} styled lines`);
+      if (now.pieces > MAX_STYLED_LINES + perFrame + 1) over.push(`frame ${frame}: ${now.pieces} pieces`);
+      if (now.rows > MAX_ROWS + perFrame + 1) over.push(`frame ${frame}: ${now.rows} rows`);
+      if (now.slices > MAX_SLICES + 1) over.push(`frame ${frame}: ${now.slices} slices`);
+      if (now.widths > MAX_WIDTHS + 4 * perFrame * 40) over.push(`frame ${frame}: ${now.widths} widths`);
     }
+    expect(over).toEqual([]);
     // The bounds were reached (then the caches started afresh), not just never approached.
     expect(most.styledLines).toBeGreaterThanOrEqual(MAX_STYLED_LINES);
+    expect(most.pieces).toBeGreaterThanOrEqual(MAX_STYLED_LINES);
     expect(most.rows).toBeGreaterThanOrEqual(MAX_ROWS);
+  });
+
+  it('property: writes side by side (touching or apart, styled at the join or not, plain or wide) make the bytes Ink makes', () => {
+    shareInkLineCaches();
+    // A row of writes left to right, each after the one before by 0-3 columns, as a table's cells are written.
+    const row = fc.array(fc.record({ gap: fc.integer({ min: 0, max: 3 }), text: line }), { minLength: 1, maxLength: 5 });
+    fc.assert(
+      fc.property(fc.array(row, { minLength: 1, maxLength: 6 }), fc.integer({ min: 1, max: 60 }), (rows, width) => {
+        const make = () => {
+          const output = new Output({ width, height: rows.length });
+          rows.forEach((writes, y) => {
+            let x = 0;
+            for (const { gap, text } of writes) {
+              x += gap;
+              output.write(x, y, text, { transformers: [] });
+              x += stringWidthOfCells(text);
+            }
+          });
+          return output;
+        };
+        const walk = [make(), make()];
+        expect(walk.map((o) => o.get())).toEqual([frameWithOwnCaches(make()), frameWithOwnCaches(make())]);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('the frames do share: a line met before is not tokenised again', () => {

@@ -7,11 +7,13 @@
 // test/ui/inkPatches.test.tsx against Ink 6.8's Output, pinned in package-lock.json); only the CPU differs.
 // Ink exports only its entry: its Output class is imported by file, the module Ink itself uses (the bundle
 // and vitest both resolve it to the same file).
+import { type StyledChar, styledCharsToString } from '@alcalzone/ansi-tokenize';
 import sliceAnsi from 'slice-ansi';
 import Output from '../../../node_modules/ink/build/output.js';
 
 interface OutputCaches {
   styledChars: Map<string, unknown>;
+  getStyledChars(line: string): StyledChar[];
   widths: Map<string, number>;
   blockWidths: Map<string, number>;
   getStringWidth(text: string): number;
@@ -46,10 +48,12 @@ export const MAX_SLICES = 5_000;
 export const MAX_WIDTHS = 20_000;
 
 let shared = false;
-let sizes = (): CacheSizes => ({ styledLines: 0, widths: 0, rows: 0, slices: 0 });
+let sizes = (): CacheSizes => ({ styledLines: 0, pieces: 0, widths: 0, rows: 0, slices: 0 });
 
 export interface CacheSizes {
   styledLines: number;
+  /** Lines kept as the text they write on their own (joinedRow). */
+  pieces: number;
   widths: number;
   rows: number;
   slices: number;
@@ -76,7 +80,8 @@ export function shareInkLineCaches(): void {
   if (!caches || !(caches.styledChars instanceof Map) || !(caches.widths instanceof Map) || !(caches.blockWidths instanceof Map)) return;
   const rows = new Map<string, string>();
   const slices = new Map<string, string>();
-  sizes = () => ({ styledLines: caches.styledChars.size, widths: caches.widths.size + caches.blockWidths.size, rows: rows.size, slices: slices.size });
+  const pieces = new Map<string, Piece>();
+  sizes = () => ({ styledLines: caches.styledChars.size, pieces: pieces.size, widths: caches.widths.size + caches.blockWidths.size, rows: rows.size, slices: slices.size });
   proto.get = function (this: InkOutput): Frame {
     if (caches.styledChars.size > MAX_STYLED_LINES) caches.styledChars.clear();
     if (caches.widths.size + caches.blockWidths.size > MAX_WIDTHS) {
@@ -85,6 +90,7 @@ export function shareInkLineCaches(): void {
     }
     if (rows.size > MAX_ROWS) rows.clear();
     if (slices.size > MAX_SLICES) slices.clear();
+    if (pieces.size > MAX_STYLED_LINES) pieces.clear();
     this.caches = caches;
     const writes = rowWrites(this, caches, slices);
     // Something this code does not know (another Ink): Ink's own get, with the shared caches.
@@ -95,7 +101,7 @@ export function shareInkLineCaches(): void {
       for (const write of row) key += `\u0000${write.x},${write.line.length}\u0000${write.line}`;
       let text = rows.get(key);
       if (text === undefined) {
-        text = composeRow(this.width, row, caches);
+        text = joinedRow(this.width, row, caches, pieces) ?? composeRow(this.width, row, caches);
         rows.set(key, text);
       }
       lines.push(text);
@@ -187,4 +193,58 @@ function composeRow(width: number, writes: readonly RowWrite[], caches: OutputCa
   row.caches = caches;
   for (const { x, line } of writes) row.operations.push({ type: 'write', x, y: 0, text: line, transformers: [] });
   return ownGet.call(row).output;
+}
+
+/**
+ * A line as Ink's row string writes it on its own: `text` is what its cells turn into (styles opened where
+ * they start, closed at its end), `width` the columns its cells take, and whether its first and last cells
+ * carry a style.
+ */
+interface Piece {
+  text: string;
+  width: number;
+  styledStart: boolean;
+  styledEnd: boolean;
+}
+
+// Printable ASCII: one cell per character, no style; the line is its own text.
+const PLAIN = /^[\x20-\x7e]*$/;
+
+function pieceOf(line: string, caches: OutputCaches, pieces: Map<string, Piece>): Piece {
+  let piece = pieces.get(line);
+  if (piece !== undefined) return piece;
+  if (PLAIN.test(line)) {
+    piece = { text: line, width: line.length, styledStart: false, styledEnd: false };
+  } else {
+    const chars = caches.getStyledChars(line);
+    let width = 0;
+    // As Ink places them: every character takes at least one cell, a wide one its width.
+    for (const char of chars) width += Math.max(1, caches.getStringWidth(char.value));
+    piece = { text: styledCharsToString(chars), width, styledStart: (chars[0]?.styles.length ?? 0) > 0, styledEnd: (chars.at(-1)?.styles.length ?? 0) > 0 };
+  }
+  pieces.set(line, piece);
+  return piece;
+}
+
+/**
+ * A row whose writes sit side by side, each within the frame, none over another, is the writes' texts joined
+ * with spaces where nothing was written: Ink's row string emits, between two cells, the codes that go from
+ * one's style to the other's, which is the first one's closing codes then the second one's opening codes
+ * whenever either of the two has no style (an unwritten cell is a space with none). Two writes that touch
+ * where both are styled, an overlap, a write out of order or past the edge: undefined, Ink composes it.
+ */
+function joinedRow(width: number, writes: readonly RowWrite[], caches: OutputCaches, pieces: Map<string, Piece>): string | undefined {
+  let text = '';
+  let column = 0;
+  let styledEnd = false;
+  for (const { x, line } of writes) {
+    const piece = pieceOf(line, caches, pieces);
+    if (piece.width === 0) continue;
+    if (x < column || x + piece.width > width) return undefined;
+    if (x === column && styledEnd && piece.styledStart) return undefined;
+    text += ' '.repeat(x - column) + piece.text;
+    column = x + piece.width;
+    styledEnd = piece.styledEnd;
+  }
+  return text.trimEnd();
 }
