@@ -1,7 +1,7 @@
 // The signed client and the three operations against the real embedded sandbox, over real sockets.
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrokerApi, ClientConfig, ExchangeInfo } from '../../src/api/contract';
 import { BrokerError } from '../../src/api/errors';
 import { poolStats } from '../../src/api/http';
@@ -9,13 +9,9 @@ import { API_KEY_PATH, UNIVERSAL_TRANSFER_PATH, createBrokerApi } from '../../sr
 import { splitSignedQuery } from '../../src/api/signing';
 import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/types';
+import type { OnFinished } from '../sandbox/helpers';
 
-const opened: BrokerApi[] = [];
 const sandboxes: RunningSandbox[] = [];
-
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((api) => api.close()));
-});
 
 afterAll(async () => {
   await Promise.all(sandboxes.splice(0).map((sb) => sb.close()));
@@ -27,10 +23,13 @@ async function sandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   return sb;
 }
 
-function apiFor(sb: RunningSandbox, overrides: Partial<ClientConfig> = {}): BrokerApi {
-  const api = createBrokerApi({ baseUrl: sb.baseUrl, apiKey: sb.apiKey, secretKey: sb.secretKey, retryBaseDelayMs: 5, ...overrides });
-  opened.push(api);
+function closedWith<T extends BrokerApi>(onFinished: OnFinished, api: T): T {
+  onFinished(() => api.close());
   return api;
+}
+
+function apiFor(onFinished: OnFinished, sb: RunningSandbox, overrides: Partial<ClientConfig> = {}): BrokerApi {
+  return closedWith(onFinished, createBrokerApi({ baseUrl: sb.baseUrl, apiKey: sb.apiKey, secretKey: sb.secretKey, retryBaseDelayMs: 5, ...overrides }));
 }
 
 async function failure(promise: Promise<unknown>): Promise<BrokerError> {
@@ -50,14 +49,15 @@ function requestsSince(sb: RunningSandbox, from: number, path: string) {
 
 const transferQuery = (sb: RunningSandbox) => ({ fromAccountType: 'SPOT', toAccountType: 'FUTURE', toAccount: sb.subAccounts[0], limit: 20 });
 
+// One sandbox for these: they read its request log and queue faults on it, so they run one after another.
 describe('the three operations against the sandbox', () => {
   let sb: RunningSandbox;
   beforeAll(async () => {
     sb = await sandbox({ seed: 7 });
   });
 
-  it('lists the keys of a sub-account, mapped to domain types', async () => {
-    const api = apiFor(sb);
+  it('lists the keys of a sub-account, mapped to domain types', async ({ onTestFinished }) => {
+    const api = apiFor(onTestFinished, sb);
     const sub = sb.subAccounts[0] ?? '';
     const keys = await api.listSubAccountKeys(sub);
     expect(Array.isArray(keys)).toBe(true);
@@ -72,8 +72,8 @@ describe('the three operations against the sandbox', () => {
     expect(record?.query).toMatch(new RegExp(`^subAccount=${encodeURIComponent(sub)}&recvWindow=5000&timestamp=\\d+&signature=[0-9a-f]{64}$`));
   });
 
-  it('creates a key (JSON body in spec order, query with recvWindow, timestamp, signature only) and lists it', async () => {
-    const api = apiFor(sb);
+  it('creates a key (JSON body in spec order, query with recvWindow, timestamp, signature only) and lists it', async ({ onTestFinished }) => {
+    const api = apiFor(onTestFinished, sb);
     const sub = sb.subAccounts[1] ?? '';
     const from = sb.requests().length;
     const created = await api.createSubAccountKey({
@@ -99,16 +99,16 @@ describe('the three operations against the sandbox', () => {
     expect(listed.find((k) => k.apiKey === created.apiKey)).toMatchObject({ note: 'made by a test', ips: ['10.0.0.1', '10.0.0.2'] });
   });
 
-  it('creates a key without IPs (the answer omits ip)', async () => {
-    const created = await apiFor(sb).createSubAccountKey({ subAccount: sb.subAccounts[1] ?? '', permissions: ['read_only'], note: 'no ip' });
+  it('creates a key without IPs (the answer omits ip)', async ({ onTestFinished }) => {
+    const created = await apiFor(onTestFinished, sb).createSubAccountKey({ subAccount: sb.subAccounts[1] ?? '', permissions: ['read_only'], note: 'no ip' });
     expect(created.ips).toEqual([]);
     expect(created.permissions).toEqual(['read_only']);
   });
 
-  it('lists universal transfers with the query in the spec order; amounts stay strings', async () => {
+  it('lists universal transfers with the query in the spec order; amounts stay strings', async ({ onTestFinished }) => {
     const from = sb.requests().length;
     const query = { ...transferQuery(sb), startTime: 0, endTime: Date.now() + 60_000, page: 1 };
-    const transfers = await apiFor(sb).listUniversalTransfers(query);
+    const transfers = await apiFor(onTestFinished, sb).listUniversalTransfers(query);
     expect(transfers.length).toBeGreaterThan(0);
     for (const t of transfers) {
       expect(t.amount).toMatch(/^\d+(\.\d+)?$/);
@@ -121,9 +121,9 @@ describe('the three operations against the sandbox', () => {
     expect(names).toEqual(['toAccount', 'fromAccountType', 'toAccountType', 'startTime', 'endTime', 'page', 'limit', 'recvWindow', 'timestamp']);
   });
 
-  it('calls onExchange after every try, without the query', async () => {
+  it('calls onExchange after every try, without the query', async ({ onTestFinished }) => {
     const seen: ExchangeInfo[] = [];
-    const api = apiFor(sb, { onExchange: (e) => seen.push(e) });
+    const api = apiFor(onTestFinished, sb, { onExchange: (e) => seen.push(e) });
     sb.queueFaults({ kind: 'status', status: 503 });
     await api.listSubAccountKeys(sb.subAccounts[0] ?? '');
     expect(seen.map((e) => [e.attempt, e.status, e.ok])).toEqual([
@@ -134,10 +134,12 @@ describe('the three operations against the sandbox', () => {
   });
 });
 
-describe('service errors', () => {
-  it('surfaces a wrong secret as 700002, without the secret or the signature in the message', async () => {
+// From here to the proxy, every test has its own sandbox (its request log, its queued faults) and its own
+// clients: the three blocks run concurrently, overlapping their waits (Retry-After, timeouts, aborts).
+describe.concurrent('service errors', () => {
+  it('surfaces a wrong secret as 700002, without the secret or the signature in the message', async ({ onTestFinished }) => {
     const sb = await sandbox();
-    const api = apiFor(sb, { secretKey: 'not-the-secret' });
+    const api = apiFor(onTestFinished, sb, { secretKey: 'not-the-secret' });
     const error = await failure(api.listSubAccountKeys(sb.subAccounts[0] ?? ''));
     expect(error).toMatchObject({ kind: 'service', status: 401, code: 700002 });
     const signature = splitSignedQuery(sb.requests().at(-1)?.query ?? '')?.signature ?? 'missing';
@@ -147,137 +149,137 @@ describe('service errors', () => {
     expect(sb.requests()).toHaveLength(1);
   });
 
-  it('signs only the query with signBody false, matching a sandbox with the same switch', async () => {
+  it('signs only the query with signBody false, matching a sandbox with the same switch', async ({ onTestFinished }) => {
     const sb = await sandbox({ signBody: false });
-    const created = await apiFor(sb, { signBody: false }).createSubAccountKey({ subAccount: sb.subAccounts[0] ?? '', permissions: ['SPOT_ACCOUNT_READ'], note: 'q' });
+    const created = await apiFor(onTestFinished, sb, { signBody: false }).createSubAccountKey({ subAccount: sb.subAccounts[0] ?? '', permissions: ['SPOT_ACCOUNT_READ'], note: 'q' });
     expect(created.secretKey).not.toBe('');
-    const mismatch = await failure(apiFor(sb).createSubAccountKey({ subAccount: sb.subAccounts[0] ?? '', permissions: ['SPOT_ACCOUNT_READ'], note: 'q' }));
+    const mismatch = await failure(apiFor(onTestFinished, sb).createSubAccountKey({ subAccount: sb.subAccounts[0] ?? '', permissions: ['SPOT_ACCOUNT_READ'], note: 'q' }));
     expect(mismatch.code).toBe(700002);
   });
 
-  it('surfaces a master key without the permission as 700007', async () => {
+  it('surfaces a master key without the permission as 700007', async ({ onTestFinished }) => {
     const sb = await sandbox();
     sb.setPermissions(['SPOT_ACCOUNT_READ']);
-    const error = await failure(apiFor(sb).listUniversalTransfers(transferQuery(sb)));
+    const error = await failure(apiFor(onTestFinished, sb).listUniversalTransfers(transferQuery(sb)));
     expect(error).toMatchObject({ kind: 'service', status: 403, code: 700007 });
     expect(error.message).toContain('lacks the permission');
     expect(sb.requests()).toHaveLength(1);
   });
 
-  it('uses the configured API key header', async () => {
+  it('uses the configured API key header', async ({ onTestFinished }) => {
     const sb = await sandbox({ apiKeyHeader: 'X-Other-Key' });
-    const keys = await apiFor(sb, { apiKeyHeader: 'X-Other-Key' }).listSubAccountKeys(sb.subAccounts[0] ?? '');
+    const keys = await apiFor(onTestFinished, sb, { apiKeyHeader: 'X-Other-Key' }).listSubAccountKeys(sb.subAccounts[0] ?? '');
     expect(Array.isArray(keys)).toBe(true);
-    const error = await failure(apiFor(sb).listSubAccountKeys(sb.subAccounts[0] ?? ''));
+    const error = await failure(apiFor(onTestFinished, sb).listSubAccountKeys(sb.subAccounts[0] ?? ''));
     expect(error.code).toBe(10072);
   });
 
-  it('reads a non-JSON HTML error page as a service error with one short line', async () => {
+  it('reads a non-JSON HTML error page as a service error with one short line', async ({ onTestFinished }) => {
     const sb = await sandbox();
     sb.queueFaults({ kind: 'html', status: 404 });
-    const error = await failure(apiFor(sb).listSubAccountKeys(sb.subAccounts[0] ?? ''));
+    const error = await failure(apiFor(onTestFinished, sb).listSubAccountKeys(sb.subAccounts[0] ?? ''));
     expect(error).toMatchObject({ kind: 'service', status: 404, serviceMessage: '404 Not Found' });
     expect(error.message).not.toMatch(/[<\n]/);
   });
 
-  it('reads the other envelope {"code":"0","message":""}', async () => {
+  it('reads the other envelope {"code":"0","message":""}', async ({ onTestFinished }) => {
     const sb = await sandbox();
     sb.queueFaults({ kind: 'envelope', status: 400 });
-    const error = await failure(apiFor(sb).listSubAccountKeys(sb.subAccounts[0] ?? ''));
+    const error = await failure(apiFor(onTestFinished, sb).listSubAccountKeys(sb.subAccounts[0] ?? ''));
     expect(error).toMatchObject({ kind: 'service', status: 400, code: 0 });
     expect(error.message).toMatch(/^list keys failed \(HTTP 400/);
   });
 
-  it('calls a 200 that is not JSON malformed', async () => {
+  it('calls a 200 that is not JSON malformed', async ({ onTestFinished }) => {
     const sb = await sandbox();
     sb.queueFaults({ kind: 'malformed' });
-    const error = await failure(apiFor(sb).listSubAccountKeys(sb.subAccounts[0] ?? ''));
+    const error = await failure(apiFor(onTestFinished, sb).listSubAccountKeys(sb.subAccounts[0] ?? ''));
     expect(error).toMatchObject({ kind: 'malformed', status: 200 });
     expect(sb.requests()).toHaveLength(1);
   });
 
-  it('calls JSON of the wrong shape malformed', async () => {
+  it('calls JSON of the wrong shape malformed', async ({ onTestFinished }) => {
     const sb = await sandbox();
     sb.queueFaults({ kind: 'wrong-shape' });
-    const error = await failure(apiFor(sb).listUniversalTransfers(transferQuery(sb)));
+    const error = await failure(apiFor(onTestFinished, sb).listUniversalTransfers(transferQuery(sb)));
     expect(error.kind).toBe('malformed');
     expect(error.message).toContain('unexpected answer');
   });
 });
 
-describe('retries', () => {
-  it('retries a GET on 503 with a fresh timestamp and signature: two 503s then success → 3 requests', async () => {
+describe.concurrent('retries', () => {
+  it('retries a GET on 503 with a fresh timestamp and signature: two 503s then success → 3 requests', async ({ onTestFinished }) => {
     const sb = await sandbox();
     sb.queueFaults({ kind: 'status', status: 503 }, { kind: 'status', status: 503 });
-    const keys = await apiFor(sb).listSubAccountKeys(sb.subAccounts[0] ?? '');
+    const keys = await apiFor(onTestFinished, sb).listSubAccountKeys(sb.subAccounts[0] ?? '');
     expect(Array.isArray(keys)).toBe(true);
     const records = sb.requests();
     expect(records.map((r) => r.status)).toEqual([503, 503, 200]);
     expect(new Set(records.map((r) => splitSignedQuery(r.query)?.signature)).size).toBe(3);
   });
 
-  it('gives up after maxTries and throws the last error', async () => {
+  it('gives up after maxTries and throws the last error', async ({ onTestFinished }) => {
     const sb = await sandbox();
     sb.queueFaults({ kind: 'status', status: 502 }, { kind: 'status', status: 503 }, { kind: 'status', status: 504 });
-    const error = await failure(apiFor(sb, { maxTries: 2 }).listSubAccountKeys(sb.subAccounts[0] ?? ''));
+    const error = await failure(apiFor(onTestFinished, sb, { maxTries: 2 }).listSubAccountKeys(sb.subAccounts[0] ?? ''));
     expect(error).toMatchObject({ kind: 'service', status: 503 });
     expect(sb.requests()).toHaveLength(2);
   });
 
-  it('never retries a POST: one 503 → exactly one POST and an error', async () => {
+  it('never retries a POST: one 503 → exactly one POST and an error', async ({ onTestFinished }) => {
     const sb = await sandbox();
     sb.queueFaults({ kind: 'status', status: 503 });
-    const error = await failure(apiFor(sb).createSubAccountKey({ subAccount: sb.subAccounts[0] ?? '', permissions: ['SPOT_ACCOUNT_READ'], note: 'x' }));
+    const error = await failure(apiFor(onTestFinished, sb).createSubAccountKey({ subAccount: sb.subAccounts[0] ?? '', permissions: ['SPOT_ACCOUNT_READ'], note: 'x' }));
     expect(error).toMatchObject({ kind: 'service', status: 503 });
     expect(sb.requests().filter((r) => r.method === 'POST')).toHaveLength(1);
   });
 
-  it('honours Retry-After on 429, then succeeds', async () => {
+  it('honours Retry-After on 429, then succeeds', async ({ onTestFinished }) => {
     const sb = await sandbox();
     sb.queueFaults({ kind: 'rate-limit', retryAfterSec: 1 });
     const started = performance.now();
-    await apiFor(sb).listSubAccountKeys(sb.subAccounts[0] ?? '');
+    await apiFor(onTestFinished, sb).listSubAccountKeys(sb.subAccounts[0] ?? '');
     expect(performance.now() - started).toBeGreaterThanOrEqual(950);
     expect(sb.requests().map((r) => r.status)).toEqual([429, 200]);
   });
 
-  it('fails at once when Retry-After is beyond the cap, carrying retryAfterMs', async () => {
+  it('fails at once when Retry-After is beyond the cap, carrying retryAfterMs', async ({ onTestFinished }) => {
     const sb = await sandbox();
     sb.queueFaults({ kind: 'rate-limit', retryAfterSec: 60 });
     const started = performance.now();
-    const error = await failure(apiFor(sb).listSubAccountKeys(sb.subAccounts[0] ?? ''));
+    const error = await failure(apiFor(onTestFinished, sb).listSubAccountKeys(sb.subAccounts[0] ?? ''));
     expect(error).toMatchObject({ kind: 'service', status: 429, retryAfterMs: 60_000 });
     expect(error.message).toContain('try again in 60 s');
     expect(performance.now() - started).toBeLessThan(2_000);
     expect(sb.requests()).toHaveLength(1);
   });
 
-  it('lets the caller abort the wait between tries', async () => {
+  it('lets the caller abort the wait between tries', async ({ onTestFinished }) => {
     const sb = await sandbox();
     sb.queueFaults({ kind: 'rate-limit', retryAfterSec: 5 });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 200);
     const started = performance.now();
-    const error = await failure(apiFor(sb).listSubAccountKeys(sb.subAccounts[0] ?? '', { signal: controller.signal }));
+    const error = await failure(apiFor(onTestFinished, sb).listSubAccountKeys(sb.subAccounts[0] ?? '', { signal: controller.signal }));
     expect(error.kind).toBe('aborted');
     expect(performance.now() - started).toBeLessThan(2_000);
     expect(sb.requests()).toHaveLength(1);
   });
 
-  it('retries a GET whose connection was reset', async () => {
+  it('retries a GET whose connection was reset', async ({ onTestFinished }) => {
     const sb = await sandbox();
     sb.queueFaults({ kind: 'reset' });
-    const keys = await apiFor(sb).listSubAccountKeys(sb.subAccounts[0] ?? '');
+    const keys = await apiFor(onTestFinished, sb).listSubAccountKeys(sb.subAccounts[0] ?? '');
     expect(Array.isArray(keys)).toBe(true);
     expect(sb.requests()).toHaveLength(2);
   });
 });
 
-describe('connections and time', () => {
-  it('a POST whose connection drops after handling is outcome-unknown, and the key exists', async () => {
+describe.concurrent('connections and time', () => {
+  it('a POST whose connection drops after handling is outcome-unknown, and the key exists', async ({ onTestFinished }) => {
     const sb = await sandbox();
     const sub = sb.subAccounts[0] ?? '';
-    const api = apiFor(sb);
+    const api = apiFor(onTestFinished, sb);
     sb.queueFaults({ kind: 'reset-after-handling' });
     const error = await failure(api.createSubAccountKey({ subAccount: sub, permissions: ['SPOT_ACCOUNT_READ'], note: 'maybe-made' }));
     expect(error.kind).toBe('outcome-unknown');
@@ -287,7 +289,7 @@ describe('connections and time', () => {
     expect(keys.some((k) => k.note === 'maybe-made')).toBe(true);
   });
 
-  it('a POST that cannot connect is a network error: nothing was sent', async () => {
+  it('a POST that cannot connect is a network error: nothing was sent', async ({ onTestFinished }) => {
     const closedPort = await new Promise<number>((resolve) => {
       const server = createServer();
       server.listen(0, '127.0.0.1', () => {
@@ -295,58 +297,57 @@ describe('connections and time', () => {
         server.close(() => resolve(port));
       });
     });
-    const api = createBrokerApi({ baseUrl: `http://127.0.0.1:${closedPort}`, apiKey: 'k', secretKey: 's' });
-    opened.push(api);
+    const api = closedWith(onTestFinished, createBrokerApi({ baseUrl: `http://127.0.0.1:${closedPort}`, apiKey: 'k', secretKey: 's' }));
     const error = await failure(api.createSubAccountKey({ subAccount: 'a', permissions: ['SPOT_ACCOUNT_READ'], note: 'n' }));
     expect(error.kind).toBe('network');
     expect(error.message).toContain('ECONNREFUSED');
   });
 
-  it('times out when the answer comes later than timeoutMs', async () => {
+  it('times out when the answer comes later than timeoutMs', async ({ onTestFinished }) => {
     const sb = await sandbox();
     sb.queueFaults({ kind: 'delay', ms: 2_000 });
     const started = performance.now();
-    const error = await failure(apiFor(sb, { timeoutMs: 200, maxTries: 1 }).listSubAccountKeys(sb.subAccounts[0] ?? ''));
+    const error = await failure(apiFor(onTestFinished, sb, { timeoutMs: 200, maxTries: 1 }).listSubAccountKeys(sb.subAccounts[0] ?? ''));
     expect(error.kind).toBe('timeout');
     expect(performance.now() - started).toBeLessThan(1_500);
   });
 
-  it('retries a GET that timed out', async () => {
+  it('retries a GET that timed out', async ({ onTestFinished }) => {
     const sb = await sandbox();
     sb.queueFaults({ kind: 'delay', ms: 1_000 });
-    const keys = await apiFor(sb, { timeoutMs: 200 }).listSubAccountKeys(sb.subAccounts[0] ?? '');
+    const keys = await apiFor(onTestFinished, sb, { timeoutMs: 200 }).listSubAccountKeys(sb.subAccounts[0] ?? '');
     expect(Array.isArray(keys)).toBe(true);
     expect(sb.requests()).toHaveLength(2);
   });
 
-  it('a POST that times out is outcome-unknown', async () => {
+  it('a POST that times out is outcome-unknown', async ({ onTestFinished }) => {
     const sb = await sandbox();
     sb.queueFaults({ kind: 'delay', ms: 1_000 });
-    const error = await failure(apiFor(sb, { timeoutMs: 200 }).createSubAccountKey({ subAccount: sb.subAccounts[0] ?? '', permissions: ['SPOT_ACCOUNT_READ'], note: 'slow' }));
+    const error = await failure(apiFor(onTestFinished, sb, { timeoutMs: 200 }).createSubAccountKey({ subAccount: sb.subAccounts[0] ?? '', permissions: ['SPOT_ACCOUNT_READ'], note: 'slow' }));
     expect(error.kind).toBe('outcome-unknown');
   });
 
-  it('an abort through the caller signal is aborted, not a timeout', async () => {
+  it('an abort through the caller signal is aborted, not a timeout', async ({ onTestFinished }) => {
     const sb = await sandbox();
     sb.queueFaults({ kind: 'delay', ms: 2_000 });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
-    const error = await failure(apiFor(sb, { timeoutMs: 5_000 }).listSubAccountKeys(sb.subAccounts[0] ?? '', { signal: controller.signal }));
+    const error = await failure(apiFor(onTestFinished, sb, { timeoutMs: 5_000 }).listSubAccountKeys(sb.subAccounts[0] ?? '', { signal: controller.signal }));
     expect(error.kind).toBe('aborted');
     expect(sb.requests()).toHaveLength(1);
   });
 
-  it('does not send at all when the signal is already aborted', async () => {
+  it('does not send at all when the signal is already aborted', async ({ onTestFinished }) => {
     const sb = await sandbox();
-    const error = await failure(apiFor(sb).listSubAccountKeys(sb.subAccounts[0] ?? '', { signal: AbortSignal.abort() }));
+    const error = await failure(apiFor(onTestFinished, sb).listSubAccountKeys(sb.subAccounts[0] ?? '', { signal: AbortSignal.abort() }));
     expect(error.kind).toBe('aborted');
     expect(sb.requests()).toHaveLength(0);
   });
 
   for (const clockOffsetMs of [30_000, -30_000]) {
-    it(`recovers from a server clock ${clockOffsetMs > 0 ? 'ahead' : 'behind'} by 30 s for a GET`, async () => {
+    it(`recovers from a server clock ${clockOffsetMs > 0 ? 'ahead' : 'behind'} by 30 s for a GET`, async ({ onTestFinished }) => {
       const sb = await sandbox({ clockOffsetMs });
-      const api = apiFor(sb, { maxTries: 1 });
+      const api = apiFor(onTestFinished, sb, { maxTries: 1 });
       const keys = await api.listSubAccountKeys(sb.subAccounts[0] ?? '');
       expect(Array.isArray(keys)).toBe(true);
       expect(Math.abs(api.clockOffsetMs() - clockOffsetMs)).toBeLessThan(1_500);
@@ -357,9 +358,9 @@ describe('connections and time', () => {
     });
   }
 
-  it('resends a POST rejected for its timestamp (700003) once, with the offset re-measured from that answer', async () => {
+  it('resends a POST rejected for its timestamp (700003) once, with the offset re-measured from that answer', async ({ onTestFinished }) => {
     const sb = await sandbox({ clockOffsetMs: 30_000 });
-    const api = apiFor(sb);
+    const api = apiFor(onTestFinished, sb);
     const created = await api.createSubAccountKey({ subAccount: sb.subAccounts[0] ?? '', permissions: ['SPOT_ACCOUNT_READ'], note: 'c' });
     expect(created.secretKey).not.toBe('');
     expect(sb.requests().map((r) => [r.method, r.status])).toEqual([
@@ -369,10 +370,10 @@ describe('connections and time', () => {
     expect(api.clockOffsetMs()).toBeGreaterThan(28_000);
   });
 
-  it('a header value or name the HTTP layer would refuse is invalid-request: nothing sent, not retried', async () => {
+  it('a header value or name the HTTP layer would refuse is invalid-request: nothing sent, not retried', async ({ onTestFinished }) => {
     const sb = await sandbox();
     for (const overrides of [{ apiKey: 'mx0v\r\nX-Injected: 1' }, { apiKey: '' }, { apiKeyHeader: 'X Key' }]) {
-      const api = apiFor(sb, overrides);
+      const api = apiFor(onTestFinished, sb, overrides);
       const get = await failure(api.listSubAccountKeys(sb.subAccounts[0] ?? ''));
       const post = await failure(api.createSubAccountKey({ subAccount: sb.subAccounts[0] ?? '', permissions: ['SPOT_ACCOUNT_READ'], note: 'n' }));
       for (const error of [get, post]) {
@@ -384,21 +385,22 @@ describe('connections and time', () => {
     expect(sb.requests()).toHaveLength(0);
   });
 
-  it('starts with a given clock offset (the one a previous run measured)', async () => {
+  it('starts with a given clock offset (the one a previous run measured)', async ({ onTestFinished }) => {
     const sb = await sandbox({ clockOffsetMs: -30_000 });
-    const api = apiFor(sb, { initialClockOffsetMs: -30_000 });
+    const api = apiFor(onTestFinished, sb, { initialClockOffsetMs: -30_000 });
     await api.createSubAccountKey({ subAccount: sb.subAccounts[0] ?? '', permissions: ['SPOT_ACCOUNT_READ'], note: 'n' });
     expect(sb.requests().map((r) => r.status)).toEqual([200]);
   });
 
-  it('keeps the offset at 0 when the clocks agree', async () => {
+  it('keeps the offset at 0 when the clocks agree', async ({ onTestFinished }) => {
     const sb = await sandbox();
-    const api = apiFor(sb);
+    const api = apiFor(onTestFinished, sb);
     await api.listSubAccountKeys(sb.subAccounts[0] ?? '');
     expect(api.clockOffsetMs()).toBe(0);
   });
 });
 
+// Alone again: the socket count depends on when undici frees a socket, which other tests' work could delay.
 describe('behind a proxy path, over few connections', () => {
   let sb: RunningSandbox;
   let proxy: Server;
@@ -434,9 +436,8 @@ describe('behind a proxy path, over few connections', () => {
     });
   });
 
-  it('joins a base URL with a path prefix and reuses keep-alive connections (21 calls, at most 2 sockets)', async () => {
-    const api = createBrokerApi({ baseUrl: proxyUrl, apiKey: sb.apiKey, secretKey: sb.secretKey });
-    opened.push(api);
+  it('joins a base URL with a path prefix and reuses keep-alive connections (21 calls, at most 2 sockets)', async ({ onTestFinished }) => {
+    const api = closedWith(onTestFinished, createBrokerApi({ baseUrl: proxyUrl, apiKey: sb.apiKey, secretKey: sb.secretKey }));
     const before = sb.requests().length;
     for (let i = 0; i < 20; i += 1) await api.listSubAccountKeys(sb.subAccounts[0] ?? '');
     await api.createSubAccountKey({ subAccount: sb.subAccounts[0] ?? '', permissions: ['SPOT_ACCOUNT_READ'], note: 'via proxy' });

@@ -56,8 +56,9 @@ describe('transfers --all under a rate limit', () => {
       .slice(1)
       .map((line) => line.split(',')[0]);
     expect(ids).toEqual(expected.map((t) => t.tranId));
-    // One Retry-After (1 s) and three windows of the learned budget, give or take: never a wait per page.
-    expect(elapsed).toBeLessThan(6000);
+    // One Retry-After (1 s) and three windows of the learned budget (~4 s), never a Retry-After per page (73 s);
+    // the room above 4 s is for a loaded machine (a full suite on 2 cores once took 6.07 s).
+    expect(elapsed).toBeLessThan(9000);
   }, 15_000);
 
   it('a rate limit never met costs nothing: no wait, no 429', async () => {

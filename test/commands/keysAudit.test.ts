@@ -16,6 +16,7 @@ import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { parseCsv } from './hostile';
 import { requestCount, testContext } from './helpers';
+import { type OnFinished, sandboxFor } from '../sandbox/helpers';
 
 let sandbox: RunningSandbox;
 let api: BrokerApi;
@@ -47,18 +48,41 @@ afterAll(async () => {
   if (folder) await rm(folder, { recursive: true, force: true });
 });
 
+/**
+ * A sandbox of this test's own (the same seeded sub-accounts, none of the keys made above): the tests run at
+ * the same time, so one that counts the requests sent or queues a fault must not share the sandbox.
+ */
+const ownSandbox = (onTestFinished: OnFinished): Promise<RunningSandbox> => sandboxFor(onTestFinished, { seed: 7, rateLimit: { max: 100_000, windowMs: 1000 } });
+
 /** A context whose "now" is `laterDays` after the real clock (the sandbox makes keys at its own now). */
-function context(laterDays = 0) {
-  return testContext(sandbox, { configFolder: folder, now: () => Date.now() + laterDays * DAY_MS });
+function context(laterDays = 0, target = sandbox) {
+  return testContext(target, { configFolder: folder, now: () => Date.now() + laterDays * DAY_MS });
 }
 
-async function auditJson(options: Parameters<typeof runKeysAudit>[0], laterDays = 0): Promise<{ code: number; json: AuditJson; err: string }> {
-  const { ctx, out, err } = context(laterDays);
+async function auditJson(options: Parameters<typeof runKeysAudit>[0], laterDays = 0, target = sandbox): Promise<{ code: number; json: AuditJson; err: string }> {
+  const { ctx, out, err } = context(laterDays, target);
   const code = await runKeysAudit({ ...options, format: 'json' }, ctx);
   return { code, json: JSON.parse(out.text()) as AuditJson, err: err.text() };
 }
 
-describe('keys audit against the sandbox', () => {
+// Concurrent: the 429 test waits out a Retry-After (~1 s); the others run meanwhile.
+describe.concurrent('keys audit against the sandbox', () => {
+  // First: the longest wait starts at once.
+  it('a 429 in the middle: the client waits it out and the pacer slows down; every sub-account is audited', async () => {
+    const limited = await startSandbox({ seed: 7, rateLimit: { max: 4, windowMs: 1000 } });
+    try {
+      const { ctx, out } = testContext(limited, { configFolder: folder, createApi: (config) => createBrokerApi({ ...config, retryBaseDelayMs: 5 }) });
+      const names = limited.subAccounts.slice(0, 7);
+      const code = await runKeysAudit({ sub: names.join(','), json: true }, ctx);
+      const json = JSON.parse(out.text()) as AuditJson;
+      expect(json.subAccounts.map((s) => s.status)).toEqual(names.map(() => 'audited'));
+      expect([EXIT.ok, EXIT.flagged]).toContain(code);
+      expect(limited.requests().some((r) => r.status === 429)).toBe(true);
+    } finally {
+      await limited.close();
+    }
+  }, 20_000);
+
   it('an audit with every flag: the worst key has all six, its twin shares the note, the clean key is old only (91 days on)', async () => {
     const { code, json } = await auditJson({ sub: audited }, 91);
     expect(code).toBe(EXIT.flagged);
@@ -142,10 +166,11 @@ describe('keys audit against the sandbox', () => {
     expect(err).toBe('error: nosuch404: list keys failed (HTTP 400 code 140001): sub account does not exist (nosuch404)\n');
   });
 
-  it('a failure that would fail every sub-account stops the audit: the rest are reported not audited', async () => {
-    const names = sandbox.subAccounts.slice(0, 7);
-    sandbox.queueFaults({ kind: 'status', status: 503, code: 503, msg: 'down' });
-    const { code, json, err } = await auditJson({ sub: names.join(',') });
+  it('a failure that would fail every sub-account stops the audit: the rest are reported not audited', async ({ onTestFinished }) => {
+    const own = await ownSandbox(onTestFinished);
+    const names = own.subAccounts.slice(0, 7);
+    own.queueFaults({ kind: 'status', status: 503, code: 503, msg: 'down' });
+    const { code, json, err } = await auditJson({ sub: names.join(',') }, 0, own);
     expect(code).toBe(EXIT.failure);
     const statuses = json.subAccounts.map((s) => s.status);
     expect(statuses.filter((s) => s === 'failed')).toHaveLength(1);
@@ -154,21 +179,6 @@ describe('keys audit against the sandbox', () => {
     expect(err).toMatch(/^error: \S+: list keys failed \(HTTP 503/);
     expect(err).toMatch(/\nerror: \d+ sub-accounts not audited: the failure above would fail them too\n$/);
   });
-
-  it('a 429 in the middle: the client waits it out and the pacer slows down; every sub-account is audited', async () => {
-    const limited = await startSandbox({ seed: 7, rateLimit: { max: 4, windowMs: 1000 } });
-    try {
-      const { ctx, out } = testContext(limited, { configFolder: folder, createApi: (config) => createBrokerApi({ ...config, retryBaseDelayMs: 5 }) });
-      const names = limited.subAccounts.slice(0, 7);
-      const code = await runKeysAudit({ sub: names.join(','), json: true }, ctx);
-      const json = JSON.parse(out.text()) as AuditJson;
-      expect(json.subAccounts.map((s) => s.status)).toEqual(names.map(() => 'audited'));
-      expect([EXIT.ok, EXIT.flagged]).toContain(code);
-      expect(limited.requests().some((r) => r.status === 429)).toBe(true);
-    } finally {
-      await limited.close();
-    }
-  }, 20_000);
 
   it('--recent and --discovered read the stores of this base URL, together, each name once', async () => {
     const empty = await mkdtemp(join(tmpdir(), 'bc-keys-audit-stores-'));
@@ -205,23 +215,24 @@ describe('keys audit against the sandbox', () => {
     expect(one.err.text()).toBe('');
   });
 
-  it('--recent with nothing stored: a clear message, exit 2, nothing sent', async () => {
+  it('--recent with nothing stored: a clear message, exit 2, nothing sent', async ({ onTestFinished }) => {
+    const own = await ownSandbox(onTestFinished);
     const empty = await mkdtemp(join(tmpdir(), 'bc-keys-audit-none-'));
     try {
-      const before = requestCount(sandbox);
-      const { ctx, err, out } = testContext(sandbox, { configFolder: empty });
+      const before = requestCount(own);
+      const { ctx, err, out } = testContext(own, { configFolder: empty });
       expect(await runKeysAudit({ recent: true, discovered: true }, ctx)).toBe(EXIT.usage);
       expect(err.text()).toBe(
-        `error: no recent or discovered sub-accounts for ${sandbox.baseUrl} yet (recent: keys listed in the console; discovered: a discover scan of the transfers); name them with --sub A,B\n`,
+        `error: no recent or discovered sub-accounts for ${own.baseUrl} yet (recent: keys listed in the console; discovered: a discover scan of the transfers); name them with --sub A,B\n`,
       );
       expect(out.text()).toBe('');
-      expect(requestCount(sandbox)).toBe(before);
+      expect(requestCount(own)).toBe(before);
     } finally {
       await rm(empty, { recursive: true, force: true });
     }
   });
 
-  it.each([
+  it.for([
     [{ sub: 'a b' }, "error: --sub: must not contain spaces ('a b')"],
     [{ sub: ',' }, 'error: --sub: required'],
     [{}, 'error: say which sub-accounts to audit: --sub A,B, --recent or --discovered'],
@@ -231,13 +242,14 @@ describe('keys audit against the sandbox', () => {
     [{ sub: 'x', failOn: 'withdraw,bogus' }, "error: --fail-on: must be any, none or flags from no-ip, write, withdraw, transfer, old, shared-note (got 'bogus')"],
     [{ sub: 'x', format: 'xml' }, "error: --format: must be table, json or csv (got 'xml')"],
     [{ sub: 'x', format: 'csv', json: true }, 'error: --json is short for --format json: it cannot go with --format csv'],
-  ])('bad flags %j: exit 2, one line, nothing sent', async (options, line) => {
-    const before = requestCount(sandbox);
-    const { ctx, err, out } = context();
+  ] as const)('bad flags %j: exit 2, one line, nothing sent', async ([options, line], { onTestFinished }) => {
+    const own = await ownSandbox(onTestFinished);
+    const before = requestCount(own);
+    const { ctx, err, out } = context(0, own);
     expect(await runKeysAudit(options, ctx)).toBe(EXIT.usage);
     expect(err.text()).toBe(`${line}\n`);
     expect(out.text()).toBe('');
-    expect(requestCount(sandbox)).toBe(before);
+    expect(requestCount(own)).toBe(before);
   });
 
   it('a hostile note reaches the table as visible marks, and JSON to a pipe as sent', async () => {

@@ -3,41 +3,46 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBrokerApi } from '../../src/api/operations';
 import { EXIT } from '../../src/commands/context';
 import { runSubAccounts, SUB_ACCOUNT_CSV_COLUMNS } from '../../src/commands/subAccounts';
 import { openDiscoveredSubAccounts } from '../../src/config/discoveredSubAccounts';
 import { startSandbox } from '../../src/sandbox/server';
-import type { RunningSandbox } from '../../src/sandbox/types';
 import { spawn } from 'node:child_process';
 import { rateLimitAt } from '../export/rateLimitAt';
 import { buildCli, sandboxEnv, testContext } from './helpers';
+import type { OnFinished } from '../sandbox/helpers';
 
-let sandbox: RunningSandbox;
 let root: string;
-let folder: string;
 let n = 0;
-beforeAll(async () => {
-  // A 429 at the 61st request (below) teaches the pacer under 60 a second, under this limit of 120.
-  sandbox = await startSandbox({ seed: 5, rateLimit: { max: 120, windowMs: 1000 } });
+beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), 'broker-sub-accounts-'));
-  folder = join(root, '0');
 });
-afterAll(async () => {
-  await sandbox.close();
+afterAll(() => {
   rmSync(root, { recursive: true, force: true });
 });
-afterEach(() => {
-  folder = join(root, String(++n));
-});
-const run = (options: Parameters<typeof runSubAccounts>[0], stdoutIsTTY = false) => {
-  const t = testContext(sandbox, { configFolder: folder, stdoutIsTTY, createApi: (config) => createBrokerApi(config) });
-  return { ...t, done: runSubAccounts(options, t.ctx) };
-};
 
-describe('sub-accounts', () => {
-  it('--discover scans every known name (a 429 met once, part way), remembers them per base URL, prints JSON', async () => {
+/**
+ * A sandbox and a config folder of this test's own: the tests run at the same time, and each counts the
+ * requests its sandbox received and reads what its folder remembers.
+ */
+async function setup(onTestFinished: OnFinished) {
+  // A 429 at the 61st request (below) teaches the pacer under 60 a second, under this limit of 120.
+  const sandbox = await startSandbox({ seed: 5, rateLimit: { max: 120, windowMs: 1000 } });
+  onTestFinished(() => sandbox.close());
+  const folder = join(root, String(++n));
+  const run = (options: Parameters<typeof runSubAccounts>[0], stdoutIsTTY = false) => {
+    const t = testContext(sandbox, { configFolder: folder, stdoutIsTTY, createApi: (config) => createBrokerApi(config) });
+    return { ...t, done: runSubAccounts(options, t.ctx) };
+  };
+  return { sandbox, folder, run };
+}
+
+// Concurrent, and with the interrupted scan below: the 429's Retry-After and the slow sandbox's latency overlap.
+describe.concurrent('sub-accounts', () => {
+  it('--discover scans every known name (a 429 met once, part way), remembers them per base URL, prints JSON', async ({ onTestFinished }) => {
+    const { sandbox, folder, run } = await setup(onTestFinished);
     const before = sandbox.requests().length;
     const [a, b, ...rest] = sandbox.subAccounts as [string, string, ...string[]];
     // Names known from before: a remembered one; the others are given with --sub.
@@ -76,7 +81,8 @@ describe('sub-accounts', () => {
     expect(sandbox.requests().length).toBe(sent);
   }, 20_000);
 
-  it('says so when nothing is remembered, and a scan with no names finds only the master (never listed)', async () => {
+  it('says so when nothing is remembered, and a scan with no names finds only the master (never listed)', async ({ onTestFinished }) => {
+    const { sandbox, run } = await setup(onTestFinished);
     const empty = run({});
     expect(await empty.done).toBe(EXIT.ok);
     expect(empty.out.text()).toBe('no sub-accounts remembered yet: run `broker-console sub-accounts --discover`\n');
@@ -88,7 +94,7 @@ describe('sub-accounts', () => {
     expect(sandbox.requests().length - before).toBe(4);
   });
 
-  it.each([
+  it.for([
     [{ discover: true, days: '0' }, "error: --days: a whole number from 1 to 365 (got '0')"],
     [{ discover: true, days: '366' }, "error: --days: a whole number from 1 to 365 (got '366')"],
     [{ discover: true, days: '7d' }, "error: --days: a whole number from 1 to 365 (got '7d')"],
@@ -96,7 +102,8 @@ describe('sub-accounts', () => {
     [{ sub: 'a' }, 'error: --sub goes with --discover'],
     [{ discover: true, sub: 'ok01,bad name' }, "error: --sub: must not contain spaces ('bad name')"],
     [{ format: 'xml' }, "error: --format: must be table, json or csv (got 'xml')"],
-  ])('%j is refused with exit 2, nothing sent', async (options, message) => {
+  ] as const)('%j is refused with exit 2, nothing sent', async ([options, message], { onTestFinished }) => {
+    const { sandbox, run } = await setup(onTestFinished);
     const before = sandbox.requests().length;
     const { err, out, done } = run(options);
     expect(await done).toBe(EXIT.usage);
@@ -105,7 +112,8 @@ describe('sub-accounts', () => {
     expect(sandbox.requests().length).toBe(before);
   });
 
-  it('a hostile remembered name is sanitised on a terminal and neutralised in CSV', async () => {
+  it('a hostile remembered name is sanitised on a terminal and neutralised in CSV', async ({ onTestFinished }) => {
+    const { sandbox, folder, run } = await setup(onTestFinished);
     const hostile = '=cmd|\u001b]52;c;aGk=\u0007';
     await (await openDiscoveredSubAccounts(folder, sandbox.baseUrl)).note([{ name: hostile, lastTransferTime: 5 }]);
     const table = run({}, true);
@@ -118,7 +126,7 @@ describe('sub-accounts', () => {
   });
 });
 
-describe('sub-accounts --discover, interrupted', () => {
+describe.concurrent('sub-accounts --discover, interrupted', () => {
   it('Ctrl-C stops the scan, remembers what was found so far, says how many, and exits 130', async () => {
     const bin = await buildCli();
     const slow = await startSandbox({ seed: 5, rateLimit: { max: 1_000_000, windowMs: 1000 } });

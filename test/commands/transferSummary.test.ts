@@ -12,6 +12,7 @@ import { runTransfers } from '../../src/commands/transfers';
 import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { fetchAllTransfers, requestCount, runBuiltCli, sandboxEnv, testContext, transferPagesRequested } from './helpers';
+import { type OnFinished, sandboxFor } from '../sandbox/helpers';
 import { HOSTILE, TERMINAL_UNSAFE, fakeTty, parseCsv, startHostileServer } from './hostile';
 
 const DAY = 86_400_000;
@@ -23,11 +24,18 @@ const END = ANCHOR - 2 * DAY;
 let sandbox: RunningSandbox;
 let matching: Transfer[];
 const filter = { fromType: 'SPOT', toType: 'FUTURE', start: String(START), end: String(END) };
+const HISTORY = { seed: 5, dataAnchorMs: ANCHOR, rateLimit: { max: 100_000, windowMs: 1000 } };
 beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 5, dataAnchorMs: ANCHOR, rateLimit: { max: 100_000, windowMs: 1000 } });
+  sandbox = await startSandbox(HISTORY);
   matching = await fetchAllTransfers(sandbox, { fromAccountType: 'SPOT', toAccountType: 'FUTURE', startTime: String(START), endTime: String(END) });
 });
 afterAll(async () => sandbox.close());
+
+/**
+ * The same history on a sandbox of this test's own: the tests run at the same time, so one that counts the
+ * requests sent or queues a fault must not share the sandbox with the others.
+ */
+const ownSandbox = (onTestFinished: OnFinished): Promise<RunningSandbox> => sandboxFor(onTestFinished, HISTORY);
 
 // The local day of a time, as the test's own independent reckoning (remembered: every day is checked against every row).
 const days = new Map<number, string>();
@@ -56,18 +64,36 @@ async function summaryJson(extra: Record<string, string | boolean> = {}, target 
   return JSON.parse(out.text()) as SummaryDocument;
 }
 
-describe('transfers --summary', () => {
+// Concurrent: the 429 test waits out a Retry-After and its pacing (~3 s); the others run meanwhile.
+describe.concurrent('transfers --summary', () => {
+  // First: the longest wait starts at once.
+  it('a 429 in the middle: waited out once, then paced; the summary is still the whole', async () => {
+    const limited = await startSandbox({ seed: 5, dataAnchorMs: ANCHOR, rateLimit: { max: 4, windowMs: 1000 } });
+    try {
+      const { ctx, out, err } = testContext(limited, { createApi: (config) => createBrokerApi(config) });
+      expect(await runTransfers({ ...filter, summary: true, limit: '50', format: 'json' }, ctx)).toBe(EXIT.ok);
+      expect(err.text()).toBe('');
+      const statuses = limited.requests().map((r) => r.status);
+      expect(statuses.filter((x) => x === 429)).toHaveLength(1);
+      expect(statuses.filter((x) => x === 200)).toHaveLength(Math.floor(matching.length / 50) + 1);
+      const s = JSON.parse(out.text()) as SummaryDocument;
+      expect(s.assets.map(({ asset, count, volume }) => ({ asset, count, volume }))).toEqual(expected(matching).assets);
+    } finally {
+      await limited.close();
+    }
+  }, 20_000);
+
   it('the history spans several pages of 100 and several assets and statuses', () => {
     expect(matching.length).toBeGreaterThan(300);
     expect(new Set(matching.map((t) => t.asset)).size).toBeGreaterThan(3);
     expect(new Set(matching.map((t) => t.status)).size).toBeGreaterThan(1);
   });
 
-  it('--format json: the sums equal an independent sum of the same transfers, per asset and per day; every day of the range is there', async () => {
-    const before = transferPagesRequested(sandbox).length;
-    const s = await summaryJson({ limit: '100' });
+  it('--format json: the sums equal an independent sum of the same transfers, per asset and per day; every day of the range is there', async ({ onTestFinished }) => {
+    const own = await ownSandbox(onTestFinished);
+    const s = await summaryJson({ limit: '100' }, own);
     // Every page from 1, at --limit a page: the last one short.
-    expect(transferPagesRequested(sandbox).slice(before)).toEqual(Array.from({ length: Math.floor(matching.length / 100) + 1 }, (_, i) => String(i + 1)));
+    expect(transferPagesRequested(own)).toEqual(Array.from({ length: Math.floor(matching.length / 100) + 1 }, (_, i) => String(i + 1)));
     expect(s.pages).toBe(Math.floor(matching.length / 100) + 1);
     expect(s.rows).toBe(matching.length);
     const want = expected(matching);
@@ -135,25 +161,10 @@ describe('transfers --summary', () => {
     expect(s.assets.map(({ asset, count, volume }) => ({ asset, count, volume }))).toEqual(expected(rest).assets);
   });
 
-  it('a 429 in the middle: waited out once, then paced; the summary is still the whole', async () => {
-    const limited = await startSandbox({ seed: 5, dataAnchorMs: ANCHOR, rateLimit: { max: 4, windowMs: 1000 } });
-    try {
-      const { ctx, out, err } = testContext(limited, { createApi: (config) => createBrokerApi(config) });
-      expect(await runTransfers({ ...filter, summary: true, limit: '50', format: 'json' }, ctx)).toBe(EXIT.ok);
-      expect(err.text()).toBe('');
-      const statuses = limited.requests().map((r) => r.status);
-      expect(statuses.filter((x) => x === 429)).toHaveLength(1);
-      expect(statuses.filter((x) => x === 200)).toHaveLength(Math.floor(matching.length / 50) + 1);
-      const s = JSON.parse(out.text()) as SummaryDocument;
-      expect(s.assets.map(({ asset, count, volume }) => ({ asset, count, volume }))).toEqual(expected(matching).assets);
-    } finally {
-      await limited.close();
-    }
-  }, 20_000);
-
-  it('a page that fails: exit 1, nothing on stdout, the error says how far it got', async () => {
-    sandbox.queueFaults({ kind: 'delay', ms: 0 }, { kind: 'status', status: 500 });
-    const { ctx, out, err } = testContext(sandbox);
+  it('a page that fails: exit 1, nothing on stdout, the error says how far it got', async ({ onTestFinished }) => {
+    const own = await ownSandbox(onTestFinished);
+    own.queueFaults({ kind: 'delay', ms: 0 }, { kind: 'status', status: 500 });
+    const { ctx, out, err } = testContext(own);
     expect(await runTransfers({ ...filter, summary: true, limit: '100' }, ctx)).toBe(EXIT.failure);
     expect(out.text()).toBe('');
     expect(err.text()).toMatch(/^error: .*500.* \(after 1 page, 100 rows read; nothing printed\)\n$/);
@@ -166,7 +177,8 @@ describe('transfers --summary', () => {
     expect(err.text()).toContain('stopped after 2 pages (--max-pages 2)');
   });
 
-  it('nonsense is refused before anything is sent: --summary with --all, a bad format, a bad limit', async () => {
+  it('nonsense is refused before anything is sent: --summary with --all, a bad format, a bad limit', async ({ onTestFinished }) => {
+    const own = await ownSandbox(onTestFinished);
     const cases: Array<[Record<string, string | boolean>, string]> = [
       [{ all: true }, 'error: --summary reads every page from --page on by itself; --all streams the rows: give one of them'],
       [{ format: 'xml' }, "error: --format: must be table, json or csv (got 'xml')"],
@@ -174,12 +186,12 @@ describe('transfers --summary', () => {
       [{ maxPages: '0' }, 'error: --max-pages: must be a whole number'],
     ];
     for (const [extra, message] of cases) {
-      const before = requestCount(sandbox);
-      const { ctx, out, err } = testContext(sandbox);
+      const before = requestCount(own);
+      const { ctx, out, err } = testContext(own);
       expect(await runTransfers({ ...filter, summary: true, ...extra }, ctx)).toBe(EXIT.usage);
       expect(err.text()).toContain(message);
       expect(out.text()).toBe('');
-      expect(requestCount(sandbox)).toBe(before);
+      expect(requestCount(own)).toBe(before);
     }
   });
 

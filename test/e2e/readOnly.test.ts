@@ -4,33 +4,24 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/server';
-import type { RunningSandbox } from '../../src/sandbox/types';
 import { buildCli } from '../commands/helpers';
 import { TmuxSession, tmuxAvailable } from './tmux';
 
 const missing = tmuxAvailable();
 if (missing) console.warn(`SKIPPED e2e read-only tests: ${missing}`);
 
-describe.skipIf(missing !== undefined)('a read-only run in tmux', () => {
-  let session: TmuxSession | undefined;
-  let sandbox: RunningSandbox | undefined;
-  let folder = '';
-  afterEach(async () => {
-    session?.kill();
-    session = undefined;
-    await sandbox?.close();
-    sandbox = undefined;
-    if (folder) rmSync(folder, { recursive: true, force: true });
-  });
-
-  it('the demo with --read-only: READ-ONLY in the header, n says why and opens nothing, no create sent', async () => {
+// Concurrent: two consoles of their own (folder, tmux server, sandbox), their waits for the screen overlap.
+describe.skipIf(missing !== undefined).concurrent('a read-only run in tmux', () => {
+  it('the demo with --read-only: READ-ONLY in the header, n says why and opens nothing, no create sent', async ({ onTestFinished }) => {
     const bin = await buildCli();
-    folder = mkdtempSync(join(tmpdir(), 'bc-e2e-ro-'));
+    const folder = mkdtempSync(join(tmpdir(), 'bc-e2e-ro-'));
+    onTestFinished(() => rmSync(folder, { recursive: true, force: true }));
     const log = join(folder, 'exchanges.log');
     const script = `node ${bin} --demo --read-only --log-file ${log}; printf "EXIT=%s\\n" $?; sleep 600`;
-    session = TmuxSession.console(`bash --norc --noprofile -c '${script}'`, folder);
+    const session = TmuxSession.console(`bash --norc --noprofile -c '${script}'`, folder);
+    onTestFinished(() => session.kill());
     let screen = await session.waitFor('Choose a sub-account');
     expect(screen.split('\n')[0]).toMatch(/ DEMO +READ-ONLY /);
     await session.type('mmbot5143');
@@ -50,16 +41,19 @@ describe.skipIf(missing !== undefined)('a read-only run in tmux', () => {
     expect(existsSync(join(folder, 'config', 'audit.jsonl'))).toBe(false);
   });
 
-  it('BROKER_READ_ONLY=1 against a sandbox at 40x12 with NO_COLOR: READ-ONLY shown, the sandbox receives no create', async () => {
+  it('BROKER_READ_ONLY=1 against a sandbox at 40x12 with NO_COLOR: READ-ONLY shown, the sandbox receives no create', async ({ onTestFinished }) => {
     const bin = await buildCli();
-    sandbox = await startSandbox({ seed: 4 });
-    folder = mkdtempSync(join(tmpdir(), 'bc-e2e-ro-'));
+    const sandbox = await startSandbox({ seed: 4 });
+    onTestFinished(() => sandbox.close());
+    const folder = mkdtempSync(join(tmpdir(), 'bc-e2e-ro-'));
+    onTestFinished(() => rmSync(folder, { recursive: true, force: true }));
     const sub = sandbox.subAccounts[0]!;
-    session = TmuxSession.console(`bash --norc --noprofile -c 'node ${bin}; printf "EXIT=%s\\n" $?; sleep 600'`, folder, {
+    const session = TmuxSession.console(`bash --norc --noprofile -c 'node ${bin}; printf "EXIT=%s\\n" $?; sleep 600'`, folder, {
       columns: 40,
       rows: 12,
       env: { BROKER_BASE_URL: sandbox.baseUrl, BROKER_API_KEY: sandbox.apiKey, BROKER_API_SECRET: sandbox.secretKey, BROKER_READ_ONLY: '1', NO_COLOR: '1' },
     });
+    onTestFinished(() => session.kill());
     let screen = await session.waitFor('Sub-account');
     expect(screen.split('\n')[0]).toMatch(/ LIVE +READ-ONLY /);
     // Without colour the badge is still set apart (reverse video).

@@ -1,7 +1,7 @@
 // The discover scan against the sandbox over real sockets: many pages, the sandbox's own rate limit met in the
 // middle (once: then the scan paces itself), every sub-account with its last master↔sub transfer, cancel and
 // failure keeping what was found. The expected answer is read from the sandbox's seeded table directly.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createBrokerApi } from '../../src/api/operations';
 import { memoryDiscoveredSubAccounts } from '../../src/config/discoveredSubAccounts';
 import { checkScanDays, discoverSubAccounts, MAX_SCAN_DAYS, ScanFailed, scanQueries, scanSubAccounts, type ScanProgress } from '../../src/export/subAccountScan';
@@ -9,26 +9,23 @@ import { startSandbox } from '../../src/sandbox/server';
 import { createState } from '../../src/sandbox/state';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { rateLimitAt } from './rateLimitAt';
+import type { OnFinished } from '../sandbox/helpers';
 
 const DAY = 86_400_000;
 const ANCHOR = Date.now() - 60_000;
 const SEED = 3;
 const TRANSFERS = 8000;
 
-const open: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  for (const thing of open.splice(0).reverse()) await thing.close();
-});
-
-async function sandboxWith(rateLimit: { max: number; windowMs: number }): Promise<RunningSandbox> {
+async function sandboxWith(onTestFinished: OnFinished, rateLimit: { max: number; windowMs: number }): Promise<RunningSandbox> {
   const sandbox = await startSandbox({ seed: SEED, dataAnchorMs: ANCHOR, transfers: TRANSFERS, rateLimit });
-  open.push(sandbox);
+  onTestFinished(() => sandbox.close());
   return sandbox;
 }
 
-function clientOf(sandbox: RunningSandbox, maxTries?: number) {
+function clientOf(onTestFinished: OnFinished, sandbox: RunningSandbox, maxTries?: number) {
   const api = createBrokerApi({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, secretKey: sandbox.secretKey, ...(maxTries ? { maxTries } : {}) });
-  open.push(api);
+  // Finished hooks run last-registered first: the client closes before its sandbox.
+  onTestFinished(() => api.close());
   return api;
 }
 
@@ -50,14 +47,15 @@ function expectedLastTimes(start: number, end: number): Map<string, number> {
   return last;
 }
 
-describe('the discover scan', () => {
-  it('finds every sub-account with its last transfer over many pages, meeting the rate limit once in the middle', async () => {
+// Concurrent: each test has its own sandbox and client; the rate-limited scan's waits (~2.5 s) overlap the others.
+describe.concurrent('the discover scan', () => {
+  it('finds every sub-account with its last transfer over many pages, meeting the rate limit once in the middle', async ({ onTestFinished }) => {
     // The service's own limit (120 a second) stands throughout; the 429 that teaches the pacer comes at the 61st
     // request, whatever the machine's speed (a loaded machine may never reach 120 a second on its own). What it
     // teaches (60 over the time they took and the 1 s Retry-After: under 60 a second) is under the service's limit.
-    const sandbox = await sandboxWith({ max: 120, windowMs: 1000 });
+    const sandbox = await sandboxWith(onTestFinished, { max: 120, windowMs: 1000 });
     sandbox.queueFaults(...rateLimitAt(61));
-    const api = clientOf(sandbox);
+    const api = clientOf(onTestFinished, sandbox);
     const now = Date.now();
     const names = [...sandbox.subAccounts, 'ghost0001'];
     const seen: ScanProgress[] = [];
@@ -98,9 +96,9 @@ describe('the discover scan', () => {
     }
   }, 20_000);
 
-  it('a cancel keeps what was found so far, remembered without a scan time, and sends nothing more', async () => {
-    const sandbox = await sandboxWith({ max: 1_000_000, windowMs: 1000 });
-    const api = clientOf(sandbox);
+  it('a cancel keeps what was found so far, remembered without a scan time, and sends nothing more', async ({ onTestFinished }) => {
+    const sandbox = await sandboxWith(onTestFinished, { max: 1_000_000, windowMs: 1000 });
+    const api = clientOf(onTestFinished, sandbox);
     const store = memoryDiscoveredSubAccounts();
     const now = Date.now();
     const abort = new AbortController();
@@ -128,9 +126,9 @@ describe('the discover scan', () => {
     expect(sandbox.requests().length).toBe(sent);
   });
 
-  it('a failure part way keeps the partial findings in the store and says what failed', async () => {
-    const sandbox = await sandboxWith({ max: 1_000_000, windowMs: 1000 });
-    const api = clientOf(sandbox, 1);
+  it('a failure part way keeps the partial findings in the store and says what failed', async ({ onTestFinished }) => {
+    const sandbox = await sandboxWith(onTestFinished, { max: 1_000_000, windowMs: 1000 });
+    const api = clientOf(onTestFinished, sandbox, 1);
     const store = memoryDiscoveredSubAccounts();
     let queued = false;
     const failed = await discoverSubAccounts(api, store, {
@@ -156,9 +154,9 @@ describe('the discover scan', () => {
     expect(store.scannedAt()).toBeUndefined();
   });
 
-  it('a whole scan is remembered with its time, merged with what was known', async () => {
-    const sandbox = await sandboxWith({ max: 1_000_000, windowMs: 1000 });
-    const api = clientOf(sandbox);
+  it('a whole scan is remembered with its time, merged with what was known', async ({ onTestFinished }) => {
+    const sandbox = await sandboxWith(onTestFinished, { max: 1_000_000, windowMs: 1000 });
+    const api = clientOf(onTestFinished, sandbox);
     const store = memoryDiscoveredSubAccounts([{ name: 'oldname01', lastTransferTime: 5 }]);
     const now = Date.now();
     const result = await discoverSubAccounts(api, store, { days: 7, now, names: sandbox.subAccounts });

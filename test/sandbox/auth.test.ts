@@ -3,24 +3,49 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildQuery, signPayload } from '../../src/api/signing';
 import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
-import { call, createKey, KEYS_PATH, listKeys, listTransfers, TRANSFERS_PATH } from './helpers';
+import { call, createKey, KEYS_PATH, listKeys, listTransfers, type OnFinished, sandboxFor, TRANSFERS_PATH } from './helpers';
 
+const OPTIONS = { seed: 7, rateLimit: { max: 10_000, windowMs: 1000 } };
+
+// Every block runs concurrently (the rate-limit test's wait overlaps the rest): tests on `sb` only read it, and
+// a test that changes a sandbox or counts on one staying unchanged has its own.
 let sb: RunningSandbox;
 let sub: string;
 beforeAll(async () => {
-  sb = await startSandbox({ seed: 7, rateLimit: { max: 10_000, windowMs: 1000 } });
+  sb = await startSandbox(OPTIONS);
   sub = sb.subAccounts[0] as string;
 });
 afterAll(async () => {
   await sb.close();
 });
 
+/** A sandbox like `sb` for one test, closed when it ends. */
+const ownSandbox = (onTestFinished: OnFinished): Promise<RunningSandbox> => sandboxFor(onTestFinished, OPTIONS);
+
 const expectError = (res: { status: number; json: unknown }, status: number, code: number): void => {
   expect(res.status).toBe(status);
   expect(res.json).toEqual({ code, msg: expect.any(String) });
 };
 
-describe('authentication', () => {
+// First: its 1.6 s wait for the window starts at once and the other tests run during it.
+describe.concurrent('rate limit', () => {
+  test('over the per-key limit → 429 with Retry-After; the window resets', async () => {
+    const limited = await startSandbox({ rateLimit: { max: 3, windowMs: 1500 } });
+    try {
+      const sub0 = limited.subAccounts[0] as string;
+      for (let i = 0; i < 3; i++) expect((await listKeys(limited, sub0)).status).toBe(200);
+      const over = await listKeys(limited, sub0);
+      expectError(over, 429, 429);
+      expect(over.headers['retry-after']).toMatch(/^[12]$/);
+      await new Promise((r) => setTimeout(r, 1600));
+      expect((await listKeys(limited, sub0)).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe.concurrent('authentication', () => {
   test('a correctly signed request passes (GET and POST)', async () => {
     expect((await listKeys(sb, sub)).status).toBe(200);
     expect((await createKey(sb, { subAccount: sub, permissions: 'SPOT_ACCOUNT_READ', note: 'ok' })).status).toBe(200);
@@ -40,12 +65,15 @@ describe('authentication', () => {
     expectError(res, 401, 700002);
   });
 
-  test('body altered after signing → 401 700002, and nothing is created', async () => {
-    const before = (await listKeys(sb, sub)).text;
-    const body = { subAccount: sub, permissions: 'SPOT_ACCOUNT_READ', note: 'signed' };
-    const res = await createKey(sb, body, { sendBody: JSON.stringify({ ...body, permissions: 'SPOT_WITHDRAW_WRITE' }) });
+  test('body altered after signing → 401 700002, and nothing is created', async ({ onTestFinished }) => {
+    // Its own sandbox: a key another test creates meanwhile would change the list.
+    const own = await ownSandbox(onTestFinished);
+    const ownSub = own.subAccounts[0] as string;
+    const before = (await listKeys(own, ownSub)).text;
+    const body = { subAccount: ownSub, permissions: 'SPOT_ACCOUNT_READ', note: 'signed' };
+    const res = await createKey(own, body, { sendBody: JSON.stringify({ ...body, permissions: 'SPOT_WITHDRAW_WRITE' }) });
     expectError(res, 401, 700002);
-    expect((await listKeys(sb, sub)).text).toBe(before);
+    expect((await listKeys(own, ownSub)).text).toBe(before);
   });
 
   test('missing signature or timestamp → 400 700004', async () => {
@@ -72,22 +100,25 @@ describe('authentication', () => {
     expect((await listKeys(sb, sub, { recvWindow: 60_000 })).status).toBe(200);
   });
 
-  test('master key without the permission → 403 700007, live after setPermissions', async () => {
-    sb.setPermissions(['SPOT_ACCOUNT_READ']);
+  test('master key without the permission → 403 700007, live after setPermissions', async ({ onTestFinished }) => {
+    // Its own sandbox: the permissions are the sandbox's, every other test on it would meet them.
+    const own = await ownSandbox(onTestFinished);
+    const ownSub = own.subAccounts[0] as string;
+    own.setPermissions(['SPOT_ACCOUNT_READ']);
     try {
-      expect((await listKeys(sb, sub)).status).toBe(200);
-      expectError(await createKey(sb, { subAccount: sub, permissions: 'SPOT_ACCOUNT_READ', note: 'n' }), 403, 700007);
-      expectError(await listTransfers(sb, [['fromAccountType', 'SPOT'], ['toAccountType', 'FUTURE']]), 403, 700007);
-      sb.setPermissions([]);
-      expectError(await listKeys(sb, sub), 403, 700007);
+      expect((await listKeys(own, ownSub)).status).toBe(200);
+      expectError(await createKey(own, { subAccount: ownSub, permissions: 'SPOT_ACCOUNT_READ', note: 'n' }), 403, 700007);
+      expectError(await listTransfers(own, [['fromAccountType', 'SPOT'], ['toAccountType', 'FUTURE']]), 403, 700007);
+      own.setPermissions([]);
+      expectError(await listKeys(own, ownSub), 403, 700007);
     } finally {
-      sb.setPermissions(['SPOT_ACCOUNT_READ', 'SPOT_ACCOUNT_WRITE', 'SPOT_TRANSFER_READ']);
+      own.setPermissions(['SPOT_ACCOUNT_READ', 'SPOT_ACCOUNT_WRITE', 'SPOT_TRANSFER_READ']);
     }
-    expect((await listTransfers(sb, [['fromAccountType', 'SPOT'], ['toAccountType', 'FUTURE'], ['limit', 1]])).status).toBe(200);
+    expect((await listTransfers(own, [['fromAccountType', 'SPOT'], ['toAccountType', 'FUTURE'], ['limit', 1]])).status).toBe(200);
   });
 });
 
-describe('options', () => {
+describe.concurrent('options', () => {
   test('custom credentials, header, query-only signing and a skewed clock with a matching Date header', async () => {
     const skewed = await startSandbox({
       apiKey: 'mx0vcustomkey',
@@ -122,7 +153,7 @@ describe('options', () => {
   });
 });
 
-describe('routing', () => {
+describe.concurrent('routing', () => {
   test('unknown path → 404 JSON, wrong method → 405 with Allow', async () => {
     const missing = await call(sb, { path: '/api/v3/broker/sub-account/nothing' });
     expectError(missing, 404, 404);
@@ -132,22 +163,5 @@ describe('routing', () => {
     const post = await call(sb, { method: 'POST', path: TRANSFERS_PATH });
     expectError(post, 405, 405);
     expect(post.headers.allow).toBe('GET');
-  });
-});
-
-describe('rate limit', () => {
-  test('over the per-key limit → 429 with Retry-After; the window resets', async () => {
-    const limited = await startSandbox({ rateLimit: { max: 3, windowMs: 1500 } });
-    try {
-      const sub0 = limited.subAccounts[0] as string;
-      for (let i = 0; i < 3; i++) expect((await listKeys(limited, sub0)).status).toBe(200);
-      const over = await listKeys(limited, sub0);
-      expectError(over, 429, 429);
-      expect(over.headers['retry-after']).toMatch(/^[12]$/);
-      await new Promise((r) => setTimeout(r, 1600));
-      expect((await listKeys(limited, sub0)).status).toBe(200);
-    } finally {
-      await limited.close();
-    }
   });
 });

@@ -1,8 +1,10 @@
 // Talks to a running sandbox over a real socket, signing the way the client does (src/api/signing.ts).
 import { request } from 'undici';
 import { signQuery, type QueryParams } from '../../src/api/signing';
+import type { TestContext } from 'vitest';
 import type { WireTransfer } from '../../src/sandbox/model';
-import type { RunningSandbox } from '../../src/sandbox/types';
+import { startSandbox } from '../../src/sandbox/server';
+import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/types';
 
 export const KEYS_PATH = '/api/v3/broker/sub-account/apiKey';
 export const TRANSFERS_PATH = '/api/v3/broker/sub-account/universalTransfer';
@@ -85,4 +87,14 @@ export function rows(result: CallResult): WireTransferRow[] {
 export function errorCode(result: CallResult): number | undefined {
   const json = result.json as { code?: unknown } | undefined;
   return typeof json?.code === 'number' ? json.code : undefined;
+}
+
+/** A test's own cleanup (the test context's onTestFinished): with tests running at the same time, a shared variable would be closed by another's end. */
+export type OnFinished = TestContext['onTestFinished'];
+
+/** A sandbox of the test's own (tests that count its requests or queue faults on it, running at the same time), closed as the test ends. */
+export async function sandboxFor(onTestFinished: OnFinished, options: SandboxOptions = {}): Promise<RunningSandbox> {
+  const own = await startSandbox(options);
+  onTestFinished(() => own.close());
+  return own;
 }

@@ -4,7 +4,7 @@
 // with hostile asset and status text.
 import Big from 'big.js';
 import { stripVTControlCharacters } from 'node:util';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { Transfer, TransferQuery } from '../../src/api/types';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { displayWidth } from '../../src/terminal/text';
@@ -12,18 +12,9 @@ import { matchesFilter } from '../../src/ui/hooks/useRowFilter';
 import { KEYMAP } from '../../src/ui/keymap';
 import { transferSearchText } from '../../src/ui/screens/TransferBrowser';
 import { fetchAllTransfers } from '../commands/helpers';
-import { HOSTILE, startHostileServer, type HostileServer } from '../commands/hostile';
+import { HOSTILE, startHostileServer } from '../commands/hostile';
 import { openTransfers } from './flows';
-import { startConsole, type TestConsole } from './harness';
-
-let c: TestConsole | undefined;
-let server: HostileServer | undefined;
-afterEach(async () => {
-  await c?.cleanup();
-  await server?.close();
-  c = undefined;
-  server = undefined;
-});
+import { consoleFor, type TestConsole } from './harness';
 
 const dayOf = (ms: number): string => new Date(ms).toLocaleDateString('sv-SE');
 const volume = (rows: readonly Transfer[]): string => rows.filter((t) => t.status === 'SUCCESS').reduce((s, t) => s.plus(t.amount), new Big(0)).toFixed();
@@ -71,12 +62,15 @@ async function expectSumsOf(t: TestConsole, rows: readonly Transfer[], assets: r
   }
 }
 
-describe('the chart (v on the transfers page)', () => {
-  test('80x24: progress while pages come, then every asset and day equal to an independent sum of all matching transfers', async () => {
-    c = await startConsole({ columns: 80, rows: 24, sandbox: { faults: { latencyMs: 120 } } });
+// Concurrent: each test has its own sandbox (the hostile one its own server); they mostly wait on pages.
+describe.concurrent('the chart (v on the transfers page)', () => {
+  test('80x24: progress while pages come, then every asset and day equal to an independent sum of all matching transfers', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished, { columns: 80, rows: 24 });
     const query = await openTransfers(c, { startTime: '20d', limit: '20' });
     const all = await allOf(c.sandbox, query);
     expect(all.length).toBeGreaterThan(500);
+    // Slow pages for the chart's fetch only, so its progress shows; the page and our own sum need not wait.
+    c.sandbox.setFaultRates({ latencyMs: 120 });
     const from = c.requests().length;
     await c.press('v');
     await c.waitForText(/\d+ pages? · [\d,]+ rows · esc stops/);
@@ -117,11 +111,14 @@ describe('the chart (v on the transfers page)', () => {
     await c.waitForText('Page 1 · 20 per page · 20 rows');
   });
 
-  test('esc stops the fetch: a partial chart marked partial, its sums those of the pages that came; r fetches all again', async () => {
-    c = await startConsole({ columns: 80, rows: 24, sandbox: { faults: { latencyMs: 250 } } });
+  test('esc stops the fetch: a partial chart marked partial, its sums those of the pages that came; r fetches all again', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished, { columns: 80, rows: 24 });
     const query = await openTransfers(c);
     const all = await allOf(c.sandbox, query);
     expect(all.length).toBeGreaterThan(2500);
+    // Slow pages (250 ms each) from v until the stop is checked, so esc lands part way; the page and our own
+    // sum need not wait.
+    c.sandbox.setFaultRates({ latencyMs: 250 });
     await c.press('v');
     await c.waitForText(/\b[1-5] pages? · [\d,]+ rows · esc stops/, 8000);
     await c.press('?');
@@ -140,15 +137,16 @@ describe('the chart (v on the transfers page)', () => {
     expect(c.requests().length).toBe(after);
     const came = all.slice(0, pages * 500);
     await expectSumsOf(c, came, [...new Set(came.map((t) => t.asset))]);
-    // The footer of a stopped chart; r fetches every page again.
+    // The footer of a stopped chart; r fetches every page again (at full speed: nothing is stopped this time).
     expect(c.frame()).toContain('r refetch');
+    c.sandbox.setFaultRates({});
     await c.press('r');
     await c.waitForText(/All \d+ pages/, 10_000);
     expect(c.frame()).not.toContain('PARTIAL');
   }, 30_000);
 
-  test('40x12: it fits, ←→ turns the assets, ↓ scrolls to older days', async () => {
-    c = await startConsole({ columns: 40, rows: 12 });
+  test('40x12: it fits, ←→ turns the assets, ↓ scrolls to older days', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished, { columns: 40, rows: 12 });
     const query = await openTransfers(c, { startTime: '30d' });
     const all = await allOf(c.sandbox, query);
     const first = c.frames().length;
@@ -171,8 +169,8 @@ describe('the chart (v on the transfers page)', () => {
     expectFramesFit(c, 40, 12, first);
   });
 
-  test('the / text kept on the page is applied to every page: only the matching transfers are summed', async () => {
-    c = await startConsole({ columns: 100, rows: 30 });
+  test('the / text kept on the page is applied to every page: only the matching transfers are summed', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished, { columns: 100, rows: 30 });
     const query = await openTransfers(c, { startTime: '5d' });
     const all = await allOf(c.sandbox, query);
     await c.press('/');
@@ -187,8 +185,8 @@ describe('the chart (v on the transfers page)', () => {
     await expectSumsOf(c, kept, [...new Set(kept.map((t) => t.asset))]);
   });
 
-  test('NO_COLOR: the bars are there without a colour code', async () => {
-    c = await startConsole({ columns: 80, rows: 24, noColor: true });
+  test('NO_COLOR: the bars are there without a colour code', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished, { columns: 80, rows: 24, noColor: true });
     await openTransfers(c, { startTime: '3d' });
     await c.press('v');
     await c.waitForText(/All \d+ page/, 8000);
@@ -196,8 +194,9 @@ describe('the chart (v on the transfers page)', () => {
     expect(c.frames().some((f) => /\u001b\[(3|4|9|10)\d(;\d+)*m/.test(f))).toBe(false);
   });
 
-  test('hostile asset and status text never reaches the terminal', async () => {
-    server = await startHostileServer();
+  test('hostile asset and status text never reaches the terminal', async ({ onTestFinished }) => {
+    const server = await startHostileServer();
+    onTestFinished(() => server.close());
     const now = Date.now();
     server.transfers = HOSTILE.map(([, text], i) => ({
       tranId: String(i),
@@ -225,7 +224,7 @@ describe('the chart (v on the transfers page)', () => {
       setPermissions: () => undefined,
       close: async () => undefined,
     };
-    c = await startConsole({ columns: 60, rows: 20, sharedSandbox: fake, initialRoute: { screen: 'transfers', query: { fromAccountType: 'SPOT', toAccountType: 'FUTURE', limit: 50 } } });
+    const c = await consoleFor(onTestFinished, { columns: 60, rows: 20, sharedSandbox: fake, initialRoute: { screen: 'transfers', query: { fromAccountType: 'SPOT', toAccountType: 'FUTURE', limit: 50 } } });
     await c.waitForText(/Page 1 · 50 per page/);
     const first = c.frames().length;
     await c.press('v');

@@ -2,12 +2,10 @@
 // wider than the terminal, no frame as tall as it, and header, status bar and footer one line each.
 import React from 'react';
 import { stripVTControlCharacters } from 'node:util';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import type { BrokerApi } from '../../src/api/contract';
 import { memoryDiscoveredSubAccounts } from '../../src/config/discoveredSubAccounts';
 import { memoryRecentSubAccounts } from '../../src/config/recentSubAccounts';
-import { startSandbox } from '../../src/sandbox/server';
-import type { RunningSandbox } from '../../src/sandbox/types';
 import { afterRender } from '../../src/terminal/keyStream';
 import { displayWidth } from '../../src/terminal/text';
 import { App } from '../../src/ui/App';
@@ -18,7 +16,7 @@ import type { Route } from '../../src/ui/navigation';
 import type { ConsoleServices } from '../../src/ui/services';
 import type { CheckOutcome, ProfileSummary, TargetSwitcher } from '../../src/ui/targets';
 import { makeTheme } from '../../src/ui/theme';
-import { KEYS, sleep, startConsole, type TestConsole } from './harness';
+import { consoleFor, KEYS, reactIdle, sleep, startConsole } from './harness';
 import { fillCreateForm } from './flows';
 import { renderInTerminal, type TestTerminal } from './terminal';
 
@@ -42,34 +40,27 @@ function expectFits(raw: string, columns: number, rows: number, what: string): v
   expect(lines.at(-2), where).toMatch(/(no request yet|ms)/);
 }
 
-let sandbox: RunningSandbox;
 let busy = '';
 beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 1 });
-  // The sub-account with the most keys.
-  const probe = await startConsole({ sharedSandbox: sandbox });
+  // The sub-account with the most keys. Every test has a sandbox of its own (they queue faults, and run at the
+  // same time), all of the same seed: the same sub-accounts and keys as this one's.
+  const probe = await startConsole();
   let most = -1;
-  for (const name of sandbox.subAccounts) {
+  for (const name of probe.sandbox.subAccounts) {
     const keys = await probe.api.listSubAccountKeys(name);
     if (keys.length > most) [busy, most] = [name, keys.length];
   }
   await probe.cleanup();
 });
-afterAll(async () => sandbox?.close());
-
-let c: TestConsole | undefined;
-afterEach(async () => {
-  await c?.cleanup();
-  c = undefined;
-});
 
 const LONG_NOTE = 'a long note that goes on and on past the width of any small window, 長い備考も 🚀 ends here';
 
-describe.each(SIZES)('at %ix%i', (columns, rows) => {
-  test('picker, key list, key detail, help, create form (long note, errors), review, review error', async () => {
+// Concurrent: every test has its own console and sandbox, or a setup console without one.
+describe.concurrent.each(SIZES)('at %ix%i', (columns, rows) => {
+  test('picker, key list, key detail, help, create form (long note, errors), review, review error', async ({ onTestFinished }) => {
     const recent = ['a-recent-name-that-is-quite-long-for-a-small-window-0123456789', 'beta02'];
-    c = await startConsole({ columns, rows, sharedSandbox: sandbox, recent });
-    const fits = (what: string) => expectFits(c!.rawFrame(), columns, rows, what);
+    const c = await consoleFor(onTestFinished, { columns, rows, recent });
+    const fits = (what: string) => expectFits(c.rawFrame(), columns, rows, what);
     fits('picker');
     await c.press('?');
     await c.waitForText('press ? or esc to close');
@@ -120,7 +111,7 @@ describe.each(SIZES)('at %ix%i', (columns, rows) => {
     await c.waitForText('press ? or esc to close');
     fits('help on the review');
     await c.press('?');
-    sandbox.queueFaults({ kind: 'status', status: 503, msg: 'Service Unavailable: the upstream keeps failing, please try again a little later' });
+    c.sandbox.queueFaults({ kind: 'status', status: 503, msg: 'Service Unavailable: the upstream keeps failing, please try again a little later' });
     await c.press('enter');
     await c.waitForText('create key failed');
     fits('review with an error');
@@ -129,21 +120,21 @@ describe.each(SIZES)('at %ix%i', (columns, rows) => {
     fits('create form after the review');
   }, 40_000);
 
-  test('key list error, and the empty state', async () => {
-    c = await startConsole({ columns, rows, sharedSandbox: sandbox });
-    sandbox.queueFaults(...Array.from({ length: 3 }, () => ({ kind: 'status' as const, status: 503, msg: 'x'.repeat(300) })));
+  test('key list error, and the empty state', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished, { columns, rows });
+    c.sandbox.queueFaults(...Array.from({ length: 3 }, () => ({ kind: 'status' as const, status: 503, msg: 'x'.repeat(300) })));
     await c.type(busy);
     await c.press('enter');
     await c.waitForText('list keys failed');
     expectFits(c.rawFrame(), columns, rows, 'key list error');
   });
 
-  test.each<[string, Route]>([
+  test.for<[string, Route]>([
     ['welcome', { screen: 'welcome' }],
     ['add profile', { screen: 'addProfile' }],
     ['session credentials', { screen: 'sessionCredentials', profile: 'a-profile-with-a-long-name', baseUrl: 'https://api.example.com/a/long/path' }],
     ['profiles', { screen: 'profiles' }],
-  ])('%s', async (what, route) => {
+  ])('%s', async ([what, route]) => {
     const t = mountSetup(columns, rows, route);
     try {
       await t.settle();
@@ -168,7 +159,7 @@ describe.each(SIZES)('at %ix%i', (columns, rows) => {
   });
 });
 
-describe('chrome', () => {
+describe.concurrent('chrome', () => {
   test('header, status bar and footer are one line at every width from 40 up', async () => {
     const t = mountSetup(40, 12, { screen: 'welcome' }, { mode: 'live', target: 'a-very-long-host-name.example.com:8443', profile: 'a-profile-name-that-is-long' });
     try {
@@ -216,6 +207,7 @@ interface SetupTerminal {
   raw(): string;
   frame(): string;
   press(key: string): Promise<void>;
+  /** Until the first frame is out, Ink reads keys, and what mounting started has rendered. */
   settle(): Promise<void>;
   resize(columns: number, rows: number): Promise<void>;
   waitFor(ok: () => boolean, what: string): Promise<void>;
@@ -263,21 +255,26 @@ function mountSetup(columns: number, rows: number, route: Route, overrides: Part
   };
   const terminal: TestTerminal = renderInTerminal(<App services={services} onExit={() => undefined} initialRoute={route} />, { columns, rows });
   const raw = () => terminal.stdout.lastFrame() ?? '';
-  const settle = async () => {
-    await sleep(30);
-    await afterRender();
-  };
   return {
     raw,
     frame: () => stripVTControlCharacters(raw()),
     async press(key) {
       terminal.write(key);
-      await settle();
+      // Read (an ESC waits for what may follow it), handled and rendered; what it started is waited for with waitFor.
+      const until = Date.now() + 2000;
+      while (terminal.keys.backlog() > 0 && Date.now() < until) await afterRender();
+      await reactIdle();
     },
-    settle,
+    async settle() {
+      // Ink reads keys once its input effect ran (after the first frame): it listens for 'readable' from then on.
+      const until = Date.now() + 2000;
+      while ((terminal.stdout.frames.length === 0 || terminal.keys.listenerCount('readable') === 0) && Date.now() < until) await sleep(2);
+      await reactIdle();
+    },
     async resize(w, h) {
+      // Ink draws at the new size at once; the console's layout follows in the render its resize handler asks for.
       terminal.resize(w, h);
-      await settle();
+      await reactIdle();
     },
     async waitFor(ok, what) {
       const until = Date.now() + 3000;

@@ -1,30 +1,27 @@
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { KNOWN_PERMISSIONS } from '../../src/api/types';
-import { startConsole, type TestConsole } from './harness';
-import { fillCreateForm, lineWith, openCreateForm, reachReview } from './flows';
+import { consoleFor, type OnFinished, type TestConsole } from './harness';
+import { fillCreateForm, lineWith, openCreateForm, reachReview, type FormInput } from './flows';
 
-let c: TestConsole;
-afterEach(async () => c?.cleanup());
+const posts = (c: TestConsole) => c.requestsOf('POST');
 
-const posts = () => c.requestsOf('POST');
-
-async function start(): Promise<string> {
-  c = await startConsole();
-  const name = c.sandbox.subAccounts[0]!;
-  await openCreateForm(c, name);
-  return name;
+/** A console on the create form of the first sub-account. */
+async function start(onTestFinished: OnFinished): Promise<TestConsole> {
+  const c = await consoleFor(onTestFinished);
+  await openCreateForm(c, c.sandbox.subAccounts[0]!);
+  return c;
 }
 
-describe('CreateKeyScreen: validation (nothing is sent)', () => {
-  test.each([
+describe.concurrent('CreateKeyScreen: validation (nothing is sent)', () => {
+  test.for<[string, FormInput, string, string]>([
     ['five IPs', { toggle: [0], ip: '192.0.2.1,192.0.2.2,192.0.2.3,192.0.2.4,192.0.2.5', note: 'n' }, 'ip: at most 4 addresses (got 5)', '5/4'],
     ['a bad IP', { toggle: [0], ip: '192.0.2.300', note: 'n' }, "ip: '192.0.2.300' is not an IPv4 or IPv6 address", '1/4'],
     ['a duplicate IP', { toggle: [0], ip: '192.0.2.1, 192.0.2.1', note: 'n' }, "ip: '192.0.2.1' is listed twice", '2/4'],
     ['a CIDR range', { toggle: [0], ip: '192.0.2.0/24', note: 'n' }, "ip: '192.0.2.0/24' is a range (CIDR); give single addresses", '1/4'],
     ['no permissions', { ip: '', note: 'n' }, 'permissions: at least one is required (e.g. SPOT_ACCOUNT_READ)', '0/4'],
     ['no note', { toggle: [0], ip: '192.0.2.1' }, 'note: required (a short description of the key)', '1/4'],
-  ])('%s', async (_what, input, message, counter) => {
-    await start();
+  ])('%s', async ([, input, message, counter], { onTestFinished }) => {
+    const c = await start(onTestFinished);
     await fillCreateForm(c, input);
     expect(c.frame()).toContain(`Linked IPs  ${input.ip || 'optional'}`.slice(0, 20));
     expect(c.frame()).toContain(counter);
@@ -33,11 +30,11 @@ describe('CreateKeyScreen: validation (nothing is sent)', () => {
     expect(c.frame()).not.toContain('Review');
     expect(c.navState()!.stack.at(-1)!.route.screen).toBe('createKey');
     await c.settle(100);
-    expect(posts()).toHaveLength(0);
+    expect(posts(c)).toHaveLength(0);
   });
 
-  test('IP errors show live, before enter; a trailing comma is still typing', async () => {
-    await start();
+  test('IP errors show live, before enter; a trailing comma is still typing', async ({ onTestFinished }) => {
+    const c = await start(onTestFinished);
     await c.press('tab');
     await c.press('tab');
     await c.type('192.0.2.1,');
@@ -52,13 +49,13 @@ describe('CreateKeyScreen: validation (nothing is sent)', () => {
     for (let i = 0; i < ',10.0.0.0/8'.length; i++) await c.press('backspace');
     expect(c.frame()).toContain('2/4');
     expect(c.frame()).not.toContain('✗');
-    expect(posts()).toHaveLength(0);
+    expect(posts(c)).toHaveLength(0);
   });
 });
 
-describe('CreateKeyScreen: fields', () => {
-  test('Tab and Shift-Tab move the focus, wrapping around', async () => {
-    await start();
+describe.concurrent('CreateKeyScreen: fields', () => {
+  test('Tab and Shift-Tab move the focus, wrapping around', async ({ onTestFinished }) => {
+    const c = await start(onTestFinished);
     const focused = () => c.frame().split('\n').find((l) => l.startsWith('› '))!;
     expect(focused()).toContain('Permissions');
     await c.press('tab');
@@ -79,8 +76,8 @@ describe('CreateKeyScreen: fields', () => {
     expect(lineWith(c.frame(), 'Note')).not.toContain('192.0.2.9');
   });
 
-  test('space toggles the highlighted permission; arrows move in the checklist', async () => {
-    await start();
+  test('space toggles the highlighted permission; arrows move in the checklist', async ({ onTestFinished }) => {
+    const c = await start(onTestFinished);
     expect(c.frame()).toContain('(0 chosen');
     await c.press('space');
     expect(c.frame()).toContain(`[x] ${KNOWN_PERMISSIONS[0]}`);
@@ -102,8 +99,8 @@ describe('CreateKeyScreen: fields', () => {
     expect(c.frame()).toContain('(1 chosen');
   });
 
-  test('q and ? are typed into text fields; the console does not quit', async () => {
-    await start();
+  test('q and ? are typed into text fields; the console does not quit', async ({ onTestFinished }) => {
+    const c = await start(onTestFinished);
     await c.press('tab');
     await c.press('tab');
     await c.press('tab');
@@ -113,8 +110,8 @@ describe('CreateKeyScreen: fields', () => {
     expect(c.navState()!.helpOpen).toBe(false);
   });
 
-  test('the review shows exactly the fields that will be sent', async () => {
-    c = await startConsole();
+  test('the review shows exactly the fields that will be sent', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished);
     const name = c.sandbox.subAccounts[0]!;
     await reachReview(c, name, { toggle: [0, 2], other: 'read_only', ip: ' 203.0.113.7 ,2001:db8::1', note: '  desk bot  ' });
     const frame = c.frame();
@@ -131,19 +128,20 @@ describe('CreateKeyScreen: fields', () => {
     ]);
     expect(frame).toContain('enter sends · e edits (nothing is sent)');
     await c.settle(100);
-    expect(posts()).toHaveLength(0);
+    expect(posts(c)).toHaveLength(0);
   });
 
-  test('a review without IPs says the key works from any address', async () => {
-    c = await startConsole();
+  test('a review without IPs says the key works from any address', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished);
     await reachReview(c, c.sandbox.subAccounts[0]!, { toggle: [0], note: 'anywhere' });
     expect(lineWith(c.frame(), 'ip ')).toContain('(none: the key works from any address)');
   });
 });
 
 describe('CreateKeyScreen: sending', () => {
-  test('submit once: three quick enters while the POST is in flight send one request', async () => {
-    c = await startConsole();
+  // Alone (not concurrent): the three enters must land while the POST is held for 600 ms.
+  test('submit once: three quick enters while the POST is in flight send one request', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished);
     await reachReview(c, c.sandbox.subAccounts[0]!);
     c.sandbox.queueFaults({ kind: 'delay', ms: 600 });
     await c.press('enter');
@@ -153,12 +151,12 @@ describe('CreateKeyScreen: sending', () => {
     expect(c.frame()).toContain('Creating the key…');
     await c.waitForText('Key created for');
     await c.settle(200);
-    expect(posts()).toHaveLength(1);
-    expect(posts()[0]!.path).toBe('/api/v3/broker/sub-account/apiKey');
+    expect(posts(c)).toHaveLength(1);
+    expect(posts(c)[0]!.path).toBe('/api/v3/broker/sub-account/apiKey');
   });
 
-  test('an error keeps every typed value: e goes back to the form intact', async () => {
-    c = await startConsole();
+  test.concurrent('an error keeps every typed value: e goes back to the form intact', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished);
     const name = c.sandbox.subAccounts[0]!;
     await reachReview(c, name, { toggle: [0, 1], other: 'read_only', ip: '203.0.113.7,198.51.100.20', note: 'kept note' });
     c.sandbox.queueFaults({ kind: 'status', status: 503 });
@@ -168,7 +166,7 @@ describe('CreateKeyScreen: sending', () => {
     expect(errorLines).toHaveLength(1);
     expect(errorLines[0]).toContain('HTTP 503');
     expect(c.frame()).toMatch(/✗ create key 503 · \d+ ms/);
-    expect(posts()).toHaveLength(1);
+    expect(posts(c)).toHaveLength(1);
 
     await c.press('e');
     await c.waitForText(`New API key for ${name}`);
@@ -186,11 +184,11 @@ describe('CreateKeyScreen: sending', () => {
     await c.waitForText('Review');
     await c.press('enter');
     await c.waitForText('Key created for');
-    expect(posts()).toHaveLength(2);
+    expect(posts(c)).toHaveLength(2);
   });
 
-  test('outcome unknown: says the key may exist, never resends, r opens the refreshed key list', async () => {
-    c = await startConsole();
+  test.concurrent('outcome unknown: says the key may exist, never resends, r opens the refreshed key list', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished);
     const name = c.sandbox.subAccounts[0]!;
     const before = await c.api.listSubAccountKeys(name);
     await reachReview(c, name, { toggle: [0], note: 'maybe created' });
@@ -198,11 +196,11 @@ describe('CreateKeyScreen: sending', () => {
     await c.press('enter');
     await c.waitForText('the key may exist');
     expect(c.frame()).toContain('Press r to open the key list, refreshed');
-    expect(posts()).toHaveLength(1);
+    expect(posts(c)).toHaveLength(1);
     await c.press('enter');
     await c.press('y');
     await c.settle(150);
-    expect(posts()).toHaveLength(1);
+    expect(posts(c)).toHaveLength(1);
     expect(c.frame()).toContain('the key may exist');
 
     const gets = c.requestsOf('GET').length;
@@ -212,6 +210,6 @@ describe('CreateKeyScreen: sending', () => {
     expect(c.frame()).toContain('maybe created');
     await c.waitFor(() => c.navState()!.stack.length === 2, 'two screens');
     expect(c.navState()!.stack.map((e) => e.route.screen)).toEqual(['picker', 'keys']);
-    expect(posts()).toHaveLength(1);
+    expect(posts(c)).toHaveLength(1);
   });
 });

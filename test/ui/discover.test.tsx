@@ -5,7 +5,7 @@ import React from 'react';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { stripVTControlCharacters } from 'node:util';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { createBrokerApi } from '../../src/api/operations';
 import { memoryDiscoveredSubAccounts } from '../../src/config/discoveredSubAccounts';
 import { memoryRecentSubAccounts } from '../../src/config/recentSubAccounts';
@@ -15,7 +15,7 @@ import { App } from '../../src/ui/App';
 import { createExchangeLog } from '../../src/ui/exchangeLog';
 import type { ConsoleServices } from '../../src/ui/services';
 import { makeTheme } from '../../src/ui/theme';
-import { lineWidth, sleep, startConsole, type TestConsole } from './harness';
+import { consoleFor, lineWidth, reactIdle, sleep, type TestConsole } from './harness';
 import { lineWith, openTransfers } from './flows';
 import { renderInTerminal } from './terminal';
 import { rateLimitAt } from '../export/rateLimitAt';
@@ -27,12 +27,6 @@ const SIZES = [
 ] as const;
 const T = Date.UTC(2026, 10, 20, 14, 2);
 
-let c: TestConsole | undefined;
-afterEach(async () => {
-  await c?.cleanup();
-  c = undefined;
-});
-
 /** Every line within the width, and the frame shorter than the window. */
 function expectFits(raw: string, columns: number, rows: number): void {
   const lines = raw.split('\n');
@@ -42,9 +36,10 @@ function expectFits(raw: string, columns: number, rows: number): void {
 
 const transferRequests = (console: TestConsole, from = 0) => console.requests().slice(from).filter((r) => r.path.endsWith('/universalTransfer'));
 
-describe('the picker offers discovered sub-accounts', () => {
-  test.each(SIZES)('marked as discovered, after the recent ones and before the demo ones, at %ix%i', async (columns, rows) => {
-    c = await startConsole({
+// Concurrent: each test has its own sandbox; the scan tests mostly wait (latency, a 429's Retry-After).
+describe.concurrent('the picker offers discovered sub-accounts', () => {
+  test.for(SIZES)('marked as discovered, after the recent ones and before the demo ones, at %ix%i', async ([columns, rows], { onTestFinished }) => {
+    const c = await consoleFor(onTestFinished, {
       columns,
       rows,
       recent: ['recent01'],
@@ -80,11 +75,11 @@ describe('the picker offers discovered sub-accounts', () => {
     expect(c.navState()!.stack.at(-1)!.route).toEqual({ screen: 'keys', subAccount: 'found01' });
   });
 
-  test('names seen in transfer pages fetched in this run join the discovered ones', async () => {
-    c = await startConsole({ suggestions: [] });
+  test('names seen in transfer pages fetched in this run join the discovered ones', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished, { suggestions: [] });
     const [sub] = c.sandbox.subAccounts as [string];
     await openTransfers(c, { toAccount: sub });
-    await c.waitFor(() => c!.discovered.list().some((d) => d.name === sub), 'the name noted');
+    await c.waitFor(() => c.discovered.list().some((d) => d.name === sub), 'the name noted');
     // Only the named sub-account: the master (a blank side) is never listed.
     expect(c.discovered.list().map((d) => d.name)).toEqual([sub]);
     await c.press('esc');
@@ -95,9 +90,35 @@ describe('the picker offers discovered sub-accounts', () => {
 });
 
 describe('ctrl+d: the discover scan', () => {
-  test('progress with a 429 met and waited out, then every sub-account with its last transfer; enter opens its keys', async () => {
+  // Alone (not concurrent), first: esc must land while the first page is in. At 40x12 "Cancelled: 1 sub-account
+  // found before it" just fits; with two found the line wraps before "it" and the wait for it fails.
+  test.for(SIZES)('esc cancels part way, keeping what was found, at %ix%i', { timeout: 20_000 }, async ([columns, rows], { onTestFinished }) => {
+    const c = await consoleFor(onTestFinished, { columns, rows, sandbox: { faults: { latencyMs: 40 } } });
+    await c.press(CTRL_D);
+    await c.waitForScreen('discover');
+    await c.press('enter');
+    await c.waitForText(/[1-9]\d* sub-accounts? found so far/, 10_000);
+    expectFits(c.rawFrame(), columns, rows);
+    await c.press('esc');
+    await c.waitForText(/Cancelled: \d+ sub-accounts? found before it/);
+    const kept = c.discovered.list();
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept.length).toBeLessThan(c.sandbox.subAccounts.length);
+    expect(c.discovered.scannedAt()).toBeUndefined();
+    expect(c.frame()).toMatch(new RegExp(`Cancelled: ${kept.length} sub-accounts? found`));
+    expectFits(c.rawFrame(), columns, rows);
+    const sent = transferRequests(c).length;
+    await c.settle(150);
+    expect(transferRequests(c)).toHaveLength(sent);
+    // Still on the result: esc goes back to the picker, which offers what was kept.
+    await c.press('esc');
+    await c.waitForScreen('picker');
+    expect(lineWith(c.frame(), kept[0]!.name)).toContain('discovered');
+  });
+
+  test.concurrent('progress with a 429 met and waited out, then every sub-account with its last transfer; enter opens its keys', async ({ onTestFinished }) => {
     // A 429 at the 61st request teaches the pacer under 60 a second, under the service's own 120.
-    c = await startConsole({ columns: 80, rows: 24, sandbox: { rateLimit: { max: 120, windowMs: 1000 } } });
+    const c = await consoleFor(onTestFinished, { columns: 80, rows: 24, sandbox: { rateLimit: { max: 120, windowMs: 1000 } } });
     c.sandbox.queueFaults(...rateLimitAt(61));
     await c.press(CTRL_D);
     await c.waitForScreen('discover');
@@ -132,32 +153,8 @@ describe('ctrl+d: the discover scan', () => {
     expect(lineWith(c.frame(), first.name)).toContain('discovered');
   }, 20_000);
 
-  test.each(SIZES)('esc cancels part way, keeping what was found, at %ix%i', async (columns, rows) => {
-    c = await startConsole({ columns, rows, sandbox: { faults: { latencyMs: 40 } } });
-    await c.press(CTRL_D);
-    await c.waitForScreen('discover');
-    await c.press('enter');
-    await c.waitForText(/[1-9]\d* sub-accounts? found so far/, 10_000);
-    expectFits(c.rawFrame(), columns, rows);
-    await c.press('esc');
-    await c.waitForText(/Cancelled: \d+ sub-accounts? found before it/);
-    const kept = c.discovered.list();
-    expect(kept.length).toBeGreaterThan(0);
-    expect(kept.length).toBeLessThan(c.sandbox.subAccounts.length);
-    expect(c.discovered.scannedAt()).toBeUndefined();
-    expect(c.frame()).toMatch(new RegExp(`Cancelled: ${kept.length} sub-accounts? found`));
-    expectFits(c.rawFrame(), columns, rows);
-    const sent = transferRequests(c).length;
-    await c.settle(150);
-    expect(transferRequests(c)).toHaveLength(sent);
-    // Still on the result: esc goes back to the picker, which offers what was kept.
-    await c.press('esc');
-    await c.waitForScreen('picker');
-    expect(lineWith(c.frame(), kept[0]!.name)).toContain('discovered');
-  }, 20_000);
-
-  test.each(SIZES)('a failure part way says what failed and keeps what was found; r scans again, at %ix%i', async (columns, rows) => {
-    c = await startConsole({ columns, rows, sandbox: { faults: { latencyMs: 40 } } });
+  test.concurrent.for(SIZES)('a failure part way says what failed and keeps what was found; r scans again, at %ix%i', { timeout: 20_000 }, async ([columns, rows], { onTestFinished }) => {
+    const c = await consoleFor(onTestFinished, { columns, rows, sandbox: { faults: { latencyMs: 40 } } });
     await c.press(CTRL_D);
     await c.waitForScreen('discover');
     await c.press('enter');
@@ -177,10 +174,10 @@ describe('ctrl+d: the discover scan', () => {
     await c.press('?');
     await c.press('r');
     await c.waitForText('Days back: 30');
-  }, 20_000);
+  });
 
-  test.each(SIZES)('a bad number of days names the field and sends nothing, at %ix%i', async (columns, rows) => {
-    c = await startConsole({ columns, rows });
+  test.concurrent.for(SIZES)('a bad number of days names the field and sends nothing, at %ix%i', async ([columns, rows], { onTestFinished }) => {
+    const c = await consoleFor(onTestFinished, { columns, rows });
     await c.press(CTRL_D);
     await c.waitForScreen('discover');
     await c.press('backspace');
@@ -237,8 +234,8 @@ function expectClean(raw: string): void {
   expect(withoutSgr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
 }
 
-describe('names from the service', () => {
-  test.each(SIZES)('are found and shown sanitised, in the result and the picker, at %ix%i', async (columns, rows) => {
+describe.concurrent('names from the service', () => {
+  test.for(SIZES)('are found and shown sanitised, in the result and the picker, at %ix%i', async ([columns, rows]) => {
     const service = await hostileService();
     const api = createBrokerApi({ baseUrl: service.baseUrl, apiKey: 'k', secretKey: 's', retryBaseDelayMs: 1 });
     const discovered = memoryDiscoveredSubAccounts();
@@ -270,14 +267,18 @@ describe('names from the service', () => {
         await sleep(5);
       }
     };
+    // Read (an ESC waits for what may follow it), handled and rendered.
     const press = async (key: string) => {
       terminal.write(key);
-      await afterRender();
-      await sleep(20);
+      const until = Date.now() + 2000;
+      while (terminal.keys.backlog() > 0 && Date.now() < until) await afterRender();
+      await reactIdle();
     };
     try {
-      await sleep(30);
       await waitFor('No recent sub-accounts yet');
+      // Ink reads keys once its input effect ran (after the first frame): it listens for 'readable' from then on.
+      const ready = Date.now() + 2000;
+      while (terminal.keys.listenerCount('readable') === 0 && Date.now() < ready) await sleep(2);
       await press(CTRL_D);
       await waitFor('Days back: 30');
       await press('\r');

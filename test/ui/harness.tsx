@@ -2,6 +2,7 @@
 // and a real client; keys go in through the console's own key splitter; assertions read ANSI-stripped text.
 import React from 'react';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
@@ -15,6 +16,7 @@ import { type DiscoveredSubAccount, type DiscoveredSubAccounts, memoryDiscovered
 import { memoryRecentSubAccounts, type RecentSubAccounts } from '../../src/config/recentSubAccounts';
 import { fileExporter } from '../../src/export/fileExporter';
 import { startSandbox } from '../../src/sandbox/server';
+import type { OnFinished } from '../sandbox/helpers';
 import type { RunningSandbox, SandboxOptions, SandboxRequestRecord } from '../../src/sandbox/types';
 import { App } from '../../src/ui/App';
 import { createExchangeLog, type ExchangeLog } from '../../src/ui/exchangeLog';
@@ -105,6 +107,19 @@ export interface TestConsole {
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+// React's scheduler: the one instance Ink's renderer uses (both loaded by Node's require, not by vitest).
+const scheduler = createRequire(import.meta.url)('scheduler') as { unstable_scheduleCallback(priority: number, run: () => void): unknown; unstable_LowPriority: number };
+
+/**
+ * Until React has run every render and effect scheduled so far, in every console of this process. Tests of a file
+ * run at the same time: other consoles' renders on the one scheduler can push this one's past the two turns
+ * afterRender() counts on (a key then meets the frame and the focused field of the key before). A low-priority
+ * task runs after them.
+ */
+export const reactIdle = (): Promise<void> => new Promise((resolve) => scheduler.unstable_scheduleCallback(scheduler.unstable_LowPriority, () => resolve()));
+
+export type { OnFinished } from '../sandbox/helpers';
+
 const matches = (frame: string, text: string | RegExp): boolean => (typeof text === 'string' ? frame.includes(text) : text.test(frame));
 
 export async function startConsole(options: ConsoleOptions = {}): Promise<TestConsole> {
@@ -172,6 +187,7 @@ export async function startConsole(options: ConsoleOptions = {}): Promise<TestCo
     const until = Date.now() + 2000;
     while (terminal.keys.backlog() > 0 && Date.now() < until) await afterRender();
     await afterRender();
+    await reactIdle();
   };
 
   const waitForFrameAfter = async (count: number, timeoutMs: number) => {
@@ -192,6 +208,7 @@ export async function startConsole(options: ConsoleOptions = {}): Promise<TestCo
     terminal.resize(columns, rows);
     await waitForFrameAfter(before, 100);
     await sleep(10);
+    await reactIdle();
   };
 
   const keyOf = (key: string) => (KEYS as Record<string, string>)[key] ?? key;
@@ -248,6 +265,13 @@ export async function startConsole(options: ConsoleOptions = {}): Promise<TestCo
   await waitFor(() => stdout.frames.length > 0, 'the first frame', 2000);
   await sleep(5);
   return console;
+}
+
+/** A test's own console (and sandbox, unless shared), cleaned up as the test ends. */
+export async function consoleFor(onTestFinished: OnFinished, options: ConsoleOptions = {}): Promise<TestConsole> {
+  const c = await startConsole(options);
+  onTestFinished(() => c.cleanup());
+  return c;
 }
 
 /** Lines of a raw frame, as the terminal would show them. */

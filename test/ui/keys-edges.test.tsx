@@ -5,7 +5,7 @@ import React from 'react';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { stripVTControlCharacters } from 'node:util';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { createBrokerApi } from '../../src/api/operations';
 import { KNOWN_PERMISSIONS } from '../../src/api/types';
 import { memoryDiscoveredSubAccounts } from '../../src/config/discoveredSubAccounts';
@@ -17,7 +17,7 @@ import { createExchangeLog } from '../../src/ui/exchangeLog';
 import type { Route } from '../../src/ui/navigation';
 import type { ConsoleServices } from '../../src/ui/services';
 import { makeTheme } from '../../src/ui/theme';
-import { KEYS, sleep, startConsole, type TestConsole } from './harness';
+import { consoleFor, KEYS, type OnFinished, reactIdle, sleep, type TestConsole } from './harness';
 import { fillCreateForm, lineWith, openCreateForm, openKeys, reachReview } from './flows';
 import { renderInTerminal } from './terminal';
 
@@ -133,25 +133,29 @@ async function mountHostile(options: { columns: number; rows: number; keys: Para
   const terminal = renderInTerminal(<App services={services} onExit={() => undefined} initialRoute={options.initialRoute} />, { columns: options.columns, rows: options.rows });
   const raw = () => terminal.stdout.lastFrame() ?? '';
   const frame = () => stripVTControlCharacters(raw());
-  const settle = async () => {
-    await afterRender();
-    await sleep(20);
+  /** Until every key written is read and handled, and what the last one started has rendered. */
+  const drained = async () => {
+    const until = Date.now() + 2000;
+    while (terminal.keys.backlog() > 0 && Date.now() < until) await afterRender();
+    await reactIdle();
   };
-  await settle();
+  // Ink reads keys once its input effect ran (after the first frame): it listens for 'readable' from then on.
+  const ready = Date.now() + 2000;
+  while ((terminal.stdout.frames.length === 0 || terminal.keys.listenerCount('readable') === 0) && Date.now() < ready) await sleep(2);
+  await reactIdle();
   return {
     raw,
     frame,
     frames: () => terminal.stdout.frames,
     async press(key) {
       terminal.write((KEYS as Record<string, string>)[key] ?? key);
-      await settle();
+      await drained();
     },
     async type(text) {
       for (const ch of text) {
         terminal.write(ch);
-        await afterRender();
+        await drained();
       }
-      await settle();
     },
     async waitForText(text) {
       const until = Date.now() + 4000;
@@ -163,7 +167,7 @@ async function mountHostile(options: { columns: number; rows: number; keys: Para
     },
     async resize(columns, rows) {
       terminal.resize(columns, rows);
-      await settle();
+      await reactIdle();
     },
     recent,
     copies,
@@ -175,22 +179,21 @@ async function mountHostile(options: { columns: number; rows: number; keys: Para
   };
 }
 
-let m: Mounted | undefined;
-let c: TestConsole | undefined;
-afterEach(async () => {
-  await m?.close();
-  m = undefined;
-  await c?.cleanup();
-  c = undefined;
-});
+async function mounted(onTestFinished: OnFinished, options: Parameters<typeof mountHostile>[0]): Promise<Mounted> {
+  const m = await mountHostile(options);
+  onTestFinished(() => m.close());
+  return m;
+}
 
-describe('hostile text from the service and from names never reaches the terminal raw', () => {
-  test.each([
+// Concurrent: each test has its own service and console; they mostly wait for renders and answers. (A detail
+// took at most ~300 ms with the others running, against the 1,500 ms it is allowed.)
+describe.concurrent('hostile text from the service and from names never reaches the terminal raw', () => {
+  test.for([
     [40, 12],
     [80, 24],
     [200, 60],
-  ])('key list, key detail, copy, header and status bar at %ix%i', async (columns, rows) => {
-    m = await mountHostile({ columns, rows, keys: { '*': HOSTILE_KEYS }, initialRoute: { screen: 'picker' } });
+  ] as const)('key list, key detail, copy, header and status bar at %ix%i', { timeout: 30_000 }, async ([columns, rows], { onTestFinished }) => {
+    const m = await mounted(onTestFinished, { columns, rows, keys: { '*': HOSTILE_KEYS }, initialRoute: { screen: 'picker' } });
     await m.type('hostilesub');
     await m.press('enter');
     await m.waitForText('· 3 keys');
@@ -220,10 +223,10 @@ describe('hostile text from the service and from names never reaches the termina
     expect(m.frame().split('\n')[0]).toContain('evil␛]0;owned␇');
     expect(m.frame()).toContain('ops␛]52');
     for (const [i, raw] of m.frames().entries()) expectClean(raw, `frame ${i}`);
-  }, 30_000);
+  });
 
-  test('an error msg from the service: sanitised, wrapped whole, and no retry for a 400', async () => {
-    m = await mountHostile({ columns: 60, rows: 20, keys: { refused: { status: 400, code: 700004, msg: `bad ${OSC52}${TITLE}${CRLF}${BIDI} ${'long words '.repeat(6)}end` } } });
+  test('an error msg from the service: sanitised, wrapped whole, and no retry for a 400', async ({ onTestFinished }) => {
+    const m = await mounted(onTestFinished, { columns: 60, rows: 20, keys: { refused: { status: 400, code: 700004, msg: `bad ${OSC52}${TITLE}${CRLF}${BIDI} ${'long words '.repeat(6)}end` } } });
     await m.type('refused');
     await m.press('enter');
     await m.waitForText('list keys failed');
@@ -234,8 +237,8 @@ describe('hostile text from the service and from names never reaches the termina
     for (const raw of m.frames()) expectClean(raw, 'error frames');
   });
 
-  test('a create refused with a hostile msg: shown sanitised, no retry offered, enter sends nothing more', async () => {
-    m = await mountHostile({ columns: 80, rows: 24, keys: { '*': [] } });
+  test('a create refused with a hostile msg: shown sanitised, no retry offered, enter sends nothing more', async ({ onTestFinished }) => {
+    const m = await mounted(onTestFinished, { columns: 80, rows: 24, keys: { '*': [] } });
     await m.type('emptysub');
     await m.press('enter');
     await m.waitForText('· 0 keys');
@@ -256,9 +259,9 @@ describe('hostile text from the service and from names never reaches the termina
     for (const raw of m.frames()) expectClean(raw, 'create error frames');
   });
 
-  test('recent names from the file and the breadcrumbs: sanitised; a name with a bidi override opens marked', async () => {
+  test('recent names from the file and the breadcrumbs: sanitised; a name with a bidi override opens marked', async ({ onTestFinished }) => {
     const names = [`${TITLE}evil`, `good${BIDI}`, `tab\tname${OSC52}`];
-    m = await mountHostile({ columns: 80, rows: 24, keys: { '*': WIDE_KEYS }, recent: names });
+    const m = await mounted(onTestFinished, { columns: 80, rows: 24, keys: { '*': WIDE_KEYS }, recent: names });
     expect(m.frame()).toContain('␛]0;owned␇evil');
     expect(m.frame()).toContain('good<U+202E>gnp.exe');
     expect(m.frame()).toContain('tab␉name␛]52');
@@ -289,9 +292,9 @@ const offsetOf = (line: string, needle: string | RegExp): number => {
   return displayWidth(line.slice(0, at));
 };
 
-describe('CJK, emoji and combining marks keep columns aligned', () => {
-  test.each([40, 60, 80, 120, 200])('the keys table at %i columns', async (columns) => {
-    m = await mountHostile({ columns, rows: 20, keys: { '*': WIDE_KEYS } });
+describe.concurrent('CJK, emoji and combining marks keep columns aligned', () => {
+  test.for([40, 60, 80, 120, 200])('the keys table at %i columns', async (columns, { onTestFinished }) => {
+    const m = await mounted(onTestFinished, { columns, rows: 20, keys: { '*': WIDE_KEYS } });
     await m.type('widesub');
     await m.press('enter');
     await m.waitForText('· 5 keys');
@@ -318,8 +321,8 @@ describe('CJK, emoji and combining marks keep columns aligned', () => {
     expect(again).toBe(header);
   });
 
-  test.each([40, 80])('the review at %i columns', async (columns) => {
-    c = await startConsole({ columns, rows: 24 });
+  test.for([40, 80])('the review at %i columns', async (columns, { onTestFinished }) => {
+    const c = await consoleFor(onTestFinished, { columns, rows: 24 });
     const name = c.sandbox.subAccounts[0]!;
     await openKeys(c, name);
     await c.press('n');
@@ -339,35 +342,36 @@ describe('CJK, emoji and combining marks keep columns aligned', () => {
 
 // ---- what the screen says matches what the keys do ----
 
-const footer = () => c!.frame().split('\n').at(-1)!;
-const posts = () => c!.requestsOf('POST');
+const footer = (c: TestConsole) => c.frame().split('\n').at(-1)!;
+const posts = (c: TestConsole) => c.requestsOf('POST');
 
 describe('the review follows the request', () => {
-  test('in flight: the footer says keys wait, and nothing else is offered', async () => {
-    c = await startConsole();
+  // Alone (not concurrent): e and esc must land while the POST is held for 700 ms.
+  test('in flight: the footer says keys wait, and nothing else is offered', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished);
     await reachReview(c, c.sandbox.subAccounts[0]!);
-    expect(footer()).toContain('enter send');
+    expect(footer(c)).toContain('enter send');
     c.sandbox.queueFaults({ kind: 'delay', ms: 700 });
     await c.press('enter');
     await c.waitForText('Creating the key');
-    expect(footer()).toContain('sending… keys wait');
-    expect(footer()).not.toContain('enter send');
-    expect(footer()).not.toContain('esc back');
+    expect(footer(c)).toContain('sending… keys wait');
+    expect(footer(c)).not.toContain('enter send');
+    expect(footer(c)).not.toContain('esc back');
     await c.press('e');
     await c.press('esc');
     expect(c.frame()).toContain('Creating the key');
     await c.waitForText('Key created for');
-    expect(posts()).toHaveLength(1);
+    expect(posts(c)).toHaveLength(1);
   });
 
-  test('outcome unknown: the footer offers r (the list), never enter', async () => {
-    c = await startConsole();
+  test.concurrent('outcome unknown: the footer offers r (the list), never enter', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished);
     await reachReview(c, c.sandbox.subAccounts[0]!, { toggle: [0], note: 'maybe' });
     c.sandbox.queueFaults({ kind: 'reset-after-handling' });
     await c.press('enter');
     await c.waitForText('the key may exist');
-    expect(footer()).toContain('r check the key list');
-    expect(footer()).not.toContain('enter send');
+    expect(footer(c)).toContain('r check the key list');
+    expect(footer(c)).not.toContain('enter send');
     // Editing does not clear it: the review after an edit still says the key may exist, and sends nothing.
     await c.press('e');
     await c.waitForText(/Permissions (\(|·)/);
@@ -376,32 +380,32 @@ describe('the review follows the request', () => {
     expect(c.frame()).toContain('the key may exist');
     await c.press('enter');
     await c.settle(150);
-    expect(posts()).toHaveLength(1);
+    expect(posts(c)).toHaveLength(1);
   });
 
-  test('a 400 for invalid input: no retry offered, enter sends nothing more, the footer says edit', async () => {
-    c = await startConsole();
+  test.concurrent('a 400 for invalid input: no retry offered, enter sends nothing more, the footer says edit', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished);
     await reachReview(c, c.sandbox.subAccounts[0]!);
     c.sandbox.queueFaults({ kind: 'status', status: 400, code: 700004, msg: 'Mandatory parameter note is malformed' });
     await c.press('enter');
     await c.waitForText('create key failed (HTTP 400 code 700004)');
     expect(c.frame()).not.toContain('(enter retry)');
     expect(c.frame()).toContain('Sending it again would fail the same way');
-    expect(footer()).toContain('e edit the form');
-    expect(footer()).not.toContain('enter send');
+    expect(footer(c)).toContain('e edit the form');
+    expect(footer(c)).not.toContain('enter send');
     await c.press('enter');
     await c.press('y');
     await c.settle(150);
-    expect(posts()).toHaveLength(1);
+    expect(posts(c)).toHaveLength(1);
   });
 
-  test('a corrected form: its review does not show the previous attempt\'s error', async () => {
-    c = await startConsole();
+  test.concurrent('a corrected form: its review does not show the previous attempt\'s error', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished);
     await reachReview(c, c.sandbox.subAccounts[0]!, { toggle: [0], note: 'first try' });
     c.sandbox.queueFaults({ kind: 'status', status: 503 });
     await c.press('enter');
     await c.waitForText('(enter retry)');
-    expect(footer()).toContain('enter send');
+    expect(footer(c)).toContain('enter send');
     await c.press('e');
     await c.waitForText(/Permissions (\(|·)/);
     await c.type(' corrected');
@@ -415,13 +419,13 @@ describe('the review follows the request', () => {
     expect(c.frame()).toContain('enter sends · e edits (nothing is sent)');
     await c.press('enter');
     await c.waitForText('Key created for');
-    expect(posts()).toHaveLength(2);
+    expect(posts(c)).toHaveLength(2);
   });
 });
 
-describe('retry only where it can help', () => {
-  test('a key list refused with a 400: no (r retry); a 503: r retry', async () => {
-    c = await startConsole();
+describe.concurrent('retry only where it can help', () => {
+  test('a key list refused with a 400: no (r retry); a 503: r retry', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished);
     const name = c.sandbox.subAccounts[0]!;
     c.sandbox.queueFaults({ kind: 'status', status: 400, code: 700007, msg: 'No permission' });
     await openKeys(c, name, { wait: false });
@@ -439,16 +443,16 @@ describe('retry only where it can help', () => {
   });
 });
 
-describe('the recent list keeps only sub-accounts the service knows', () => {
-  test('a name the service says does not exist (140001) is not remembered, and is forgotten if it was', async () => {
-    c = await startConsole({ recent: ['nosuchsub77'] });
+describe.concurrent('the recent list keeps only sub-accounts the service knows', () => {
+  test('a name the service says does not exist (140001) is not remembered, and is forgotten if it was', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished, { recent: ['nosuchsub77'] });
     const real = c.sandbox.subAccounts[0]!;
     await c.press('down');
     await c.press('enter');
     await c.waitForText('code 140001');
     expect(c.frame()).not.toContain('retry)');
     expect(c.frame().replace(/\s+/g, ' ')).toContain('esc goes back to choose another');
-    await c.waitFor(() => !c!.recent.list().includes('nosuchsub77'), 'the name forgotten');
+    await c.waitFor(() => !c.recent.list().includes('nosuchsub77'), 'the name forgotten');
     await c.press('esc');
     await c.waitForText('Choose a sub-account');
     await c.type('typo9999');
@@ -462,13 +466,13 @@ describe('the recent list keeps only sub-accounts the service knows', () => {
     expect(c.frame()).not.toContain('nosuchsub77');
     // One that exists is remembered once its keys were listed.
     await openKeys(c, real);
-    await c.waitFor(() => c!.recent.list()[0] === real, 'the real name remembered');
+    await c.waitFor(() => c.recent.list()[0] === real, 'the real name remembered');
   });
 });
 
-describe('NO_COLOR', () => {
-  test('the checklist cursor and the choices are marked in text, not colour alone', async () => {
-    c = await startConsole({ noColor: true });
+describe.concurrent('NO_COLOR', () => {
+  test('the checklist cursor and the choices are marked in text, not colour alone', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished, { noColor: true });
     await openCreateForm(c, c.sandbox.subAccounts[0]!);
     expect(c.frame()).toContain(`›[ ] ${KNOWN_PERMISSIONS[0]}`);
     await c.press('space');
@@ -485,9 +489,9 @@ describe('NO_COLOR', () => {
   });
 });
 
-describe('the example permission is one the service accepts', () => {
-  test('read_only, as the form suggests it, creates a key', async () => {
-    c = await startConsole();
+describe.concurrent('the example permission is one the service accepts', () => {
+  test('read_only, as the form suggests it, creates a key', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished);
     await openCreateForm(c, c.sandbox.subAccounts[0]!);
     expect(lineWith(c.frame(), 'Other')).toContain('e.g. read_only');
     await fillCreateForm(c, { other: 'read_only', note: 'example permission' });

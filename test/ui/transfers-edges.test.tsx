@@ -10,19 +10,20 @@ import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import Big from 'big.js';
 import { render } from 'ink-testing-library';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { createBrokerApi } from '../../src/api/operations';
 import type { TransferQuery } from '../../src/api/types';
 import { memoryDiscoveredSubAccounts } from '../../src/config/discoveredSubAccounts';
 import { memoryRecentSubAccounts } from '../../src/config/recentSubAccounts';
 import { fileExporter } from '../../src/export/fileExporter';
+import { afterRender } from '../../src/terminal/keyStream';
 import { displayWidth } from '../../src/terminal/text';
 import { App } from '../../src/ui/App';
 import { createExchangeLog } from '../../src/ui/exchangeLog';
 import type { ConsoleServices } from '../../src/ui/services';
 import { makeTheme } from '../../src/ui/theme';
 import { CTRL_U, lineWith, openTransferFilter, openTransfers, setFilter } from './flows';
-import { KEYS, sleep, startConsole, type TestConsole } from './harness';
+import { consoleFor, KEYS, type OnFinished, reactIdle, sleep, type TestConsole } from './harness';
 
 const SIZES = [
   [40, 12],
@@ -41,24 +42,16 @@ function expectFramesFit(frames: readonly string[], columns: number, rows: numbe
   });
 }
 
-let c: TestConsole | undefined;
-let hostile: HostileConsole | undefined;
-afterEach(async () => {
-  await c?.cleanup();
-  await hostile?.cleanup();
-  c = undefined;
-  hostile = undefined;
-});
-
 /** The frame's text as one line (wrapped text joined again). */
 const flat = (frame: string) => frame.split('\n').map((l) => l.trim()).join(' ');
 const focusedLine = (t: TestConsole) => t.frame().split('\n').find((l) => l.startsWith('› ')) ?? '';
 const transferGets = (t: TestConsole, from = 0) => t.requestsOf('GET', from).filter((r) => r.path.endsWith('/universalTransfer'));
 
-describe('every window size from 40x12 up', () => {
+// Concurrent: every test has its own console and sandbox (its faults and latency its own).
+describe.concurrent('every window size from 40x12 up', () => {
   for (const [columns, rows] of SIZES) {
-    test(`${columns}x${rows}: filter, results, detail, export (choose, progress, done), errors`, async () => {
-      c = await startConsole({ columns, rows });
+    test(`${columns}x${rows}: filter, results, detail, export (choose, progress, done), errors`, async ({ onTestFinished }) => {
+      const c = await consoleFor(onTestFinished, { columns, rows });
       const start = c.frames().length;
       await openTransferFilter(c);
       expectFramesFit(c.frames(), columns, rows, start);
@@ -83,7 +76,7 @@ describe('every window size from 40x12 up', () => {
       expect(c.frame().split('\n').at(-1)).toContain('enter go');
       await c.type('0');
       await c.press('enter');
-      await c.waitFor(() => flat(c!.frame()).includes('✗ page: must be a whole number of 1 or more (got 0)'), 'the whole prompt error');
+      await c.waitFor(() => flat(c.frame()).includes('✗ page: must be a whole number of 1 or more (got 0)'), 'the whole prompt error');
       expectFramesFit(c.frames(), columns, rows, start);
       await c.press('esc');
       await c.waitForNoText('Go to page:');
@@ -106,8 +99,10 @@ describe('every window size from 40x12 up', () => {
       expect(c.frame()).toMatch(/› (this page|page \()/);
       c.sandbox.setFaultRates({ latencyMs: 30 });
       await c.press('a');
+      const exporting = c.frames().length;
       await c.press('enter');
-      await c.waitForText(/\d+ pages? · \d+ rows/);
+      // In a frame since enter, however short it stayed (other tests share the event loop with this one's waits).
+      await c.waitFor(() => c.frames().slice(exporting).some((f) => /\d+ pages? · \d+ rows/.test(stripVTControlCharacters(f))), 'the progress');
       await c.waitForText(/✓ Wrote \d+ rows/, 15_000);
       c.sandbox.setFaultRates({});
       await c.waitForText('enter close');
@@ -126,8 +121,8 @@ describe('every window size from 40x12 up', () => {
     }, 30_000);
   }
 
-  test('the filter form at 40x12 keeps the focused field in view as focus moves', async () => {
-    c = await startConsole({ columns: 40, rows: 12 });
+  test('the filter form at 40x12 keeps the focused field in view as focus moves', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished, { columns: 40, rows: 12 });
     const start = c.frames().length;
     await openTransferFilter(c);
     for (let i = 0; i < 7; i++) {
@@ -135,21 +130,21 @@ describe('every window size from 40x12 up', () => {
       expect(c.frame()).toMatch(/^› /m);
     }
     expect(c.frame()).toMatch(/Universal transfers: filter · \d–8\/8 ↑/);
-    expect(focusedLine(c!)).toContain('Page size');
+    expect(focusedLine(c)).toContain('Page size');
     await c.press('tab');
     expect(c.frame()).toMatch(/Universal transfers: filter · 1–\d\/8 ↓/);
-    expect(focusedLine(c!)).toContain('From type');
+    expect(focusedLine(c)).toContain('From type');
     await c.press('shiftTab');
-    expect(focusedLine(c!)).toContain('Page size');
+    expect(focusedLine(c)).toContain('Page size');
     // A long value typed in a field stays on its line.
     await c.type('x'.repeat(60));
     expectFramesFit(c.frames(), 40, 12, start);
   });
 
-  test('column widths come from the window, not the page: they stay put from page to page', async () => {
-    c = await startConsole({ columns: 80, rows: 24 });
+  test('column widths come from the window, not the page: they stay put from page to page', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished, { columns: 80, rows: 24 });
     await openTransfers(c, { startTime: '7d', limit: '15' });
-    const headerOf = () => c!.frame().split('\n').find((l) => /TIME +FROM/.test(l))!;
+    const headerOf = () => c.frame().split('\n').find((l) => /TIME +FROM/.test(l))!;
     const first = headerOf();
     for (let i = 0; i < 4; i++) {
       await c.press('n');
@@ -159,9 +154,10 @@ describe('every window size from 40x12 up', () => {
   });
 });
 
+// Concurrent but for the test that must look while a page is held back (400 ms): it runs alone.
 describe('point 6: what the screen says matches what the keys do', () => {
-  test('page totals count SUCCESS only, and say what they leave out', async () => {
-    c = await startConsole({ columns: 200, rows: 40 });
+  test.concurrent('page totals count SUCCESS only, and say what they leave out', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished, { columns: 200, rows: 40 });
     const query = await openTransfers(c, { startTime: '3d', limit: '100' });
     const rows = await c.api.listUniversalTransfers({ ...query, page: 1 });
     const success = rows.filter((t) => t.status === 'SUCCESS');
@@ -177,8 +173,8 @@ describe('point 6: what the screen says matches what the keys do', () => {
     for (const [status, n] of others) expect(line).toContain(`${n} ${status}`);
   });
 
-  test('after jumping past the last page, p goes back to the last page seen with rows, and the totals follow', async () => {
-    c = await startConsole({ columns: 100, rows: 30 });
+  test.concurrent('after jumping past the last page, p goes back to the last page seen with rows, and the totals follow', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished, { columns: 100, rows: 30 });
     await openTransfers(c, { startTime: '3d', limit: '10' });
     await c.press('n');
     await c.waitForText('Page 2 · 10 per page · 10 rows');
@@ -189,7 +185,7 @@ describe('point 6: what the screen says matches what the keys do', () => {
     await c.waitForText('Page 999 is empty');
     expect(c.frame()).toContain('p goes back to page 2, the last seen with rows.');
     // The footer offers what an empty page can do: no moving, no detail, no export.
-    await c.waitFor(() => c!.frame().split('\n').at(-1)!.includes('p/[ prev'), 'the empty-page footer');
+    await c.waitFor(() => c.frame().split('\n').at(-1)!.includes('p/[ prev'), 'the empty-page footer');
     expect(c.frame().split('\n').at(-1)).not.toMatch(/enter detail|x export|↑↓/);
     // No totals of another page under "Page 999", and nothing NaN anywhere.
     expect(c.frame()).not.toContain('Page totals');
@@ -204,8 +200,8 @@ describe('point 6: what the screen says matches what the keys do', () => {
     expect(c.frame()).not.toContain('NaN');
   });
 
-  test('while the next page loads, the previous page and its totals are not shown under the new number', async () => {
-    c = await startConsole({ columns: 100, rows: 30 });
+  test('while the next page loads, the previous page and its totals are not shown under the new number', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished, { columns: 100, rows: 30 });
     await openTransfers(c, { startTime: '3d', limit: '10' });
     c.sandbox.queueFaults({ kind: 'delay', ms: 400 });
     await c.press('n');
@@ -216,8 +212,8 @@ describe('point 6: what the screen says matches what the keys do', () => {
     expect(c.frame()).toContain('Page totals');
   });
 
-  test('a 400 for invalid input offers no retry, and r then sends nothing', async () => {
-    c = await startConsole({ columns: 100, rows: 30 });
+  test.concurrent('a 400 for invalid input offers no retry, and r then sends nothing', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished, { columns: 100, rows: 30 });
     await openTransfers(c, { startTime: '3d', limit: '10' });
     c.sandbox.queueFaults({ kind: 'status', status: 400, code: 700004, msg: 'Mandatory parameter startTime is malformed' });
     await c.press('r');
@@ -230,8 +226,8 @@ describe('point 6: what the screen says matches what the keys do', () => {
     expect(transferGets(c, from)).toHaveLength(0);
   });
 
-  test('an unknown sub-account offers no retry', async () => {
-    c = await startConsole({ columns: 100, rows: 30 });
+  test.concurrent('an unknown sub-account offers no retry', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished, { columns: 100, rows: 30 });
     await openTransfers(c, { startTime: '3d', limit: '10' });
     c.sandbox.queueFaults({ kind: 'status', status: 400, code: 140001, msg: 'sub account does not exist' });
     await c.press('r');
@@ -239,8 +235,8 @@ describe('point 6: what the screen says matches what the keys do', () => {
     expect(c.frame()).not.toContain('retry');
   });
 
-  test('a 5xx offers r retry (message and footer), and r then loads the page', async () => {
-    c = await startConsole({ columns: 100, rows: 30 });
+  test.concurrent('a 5xx offers r retry (message and footer), and r then loads the page', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished, { columns: 100, rows: 30 });
     await openTransfers(c, { startTime: '3d', limit: '10' });
     // The client retries a GET itself (3 tries): all of them fail.
     c.sandbox.queueFaults({ kind: 'status', status: 503 }, { kind: 'status', status: 503 }, { kind: 'status', status: 503 });
@@ -252,8 +248,8 @@ describe('point 6: what the screen says matches what the keys do', () => {
     expect(c.frame()).not.toContain('retry');
   });
 
-  test('a network failure offers retry; a 429 too', async () => {
-    c = await startConsole({ columns: 100, rows: 30 });
+  test.concurrent('a network failure offers retry; a 429 too', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished, { columns: 100, rows: 30 });
     await openTransfers(c, { startTime: '3d', limit: '10' });
     c.sandbox.queueFaults({ kind: 'reset' }, { kind: 'reset' }, { kind: 'reset' });
     await c.press('r');
@@ -265,18 +261,21 @@ describe('point 6: what the screen says matches what the keys do', () => {
     await c.waitForText('(r retry)', 5000);
   });
 
-  test('the export footer follows its state: choose, running, done', async () => {
-    c = await startConsole({ columns: 120, rows: 30 });
+  test.concurrent('the export footer follows its state: choose, running, done', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished, { columns: 120, rows: 30 });
     await openTransfers(c, { startTime: '3d', limit: '20' });
     await c.press('x');
     await c.waitForText('enter start');
-    const footer = () => c!.frame().split('\n').at(-1)!;
+    const footer = () => c.frame().split('\n').at(-1)!;
     expect(footer()).toContain('a page/all');
     c.sandbox.setFaultRates({ latencyMs: 60 });
     await c.press('a');
+    const exporting = c.frames().length;
     await c.press('enter');
-    await c.waitFor(() => footer().includes('esc cancel'), 'the running footer');
-    expect(footer()).not.toContain('enter start');
+    // The footer of a frame since enter, however short it stayed (other tests share the event loop with this one's waits).
+    const running = () => c.frames().slice(exporting).map((f) => stripVTControlCharacters(f).split('\n').at(-1)!).find((l) => l.includes('esc cancel'));
+    await c.waitFor(() => running() !== undefined, 'the running footer');
+    expect(running()).not.toContain('enter start');
     await c.waitForText(/✓ Wrote \d+ rows/, 15_000);
     c.sandbox.setFaultRates({});
     await c.waitFor(() => footer().includes('enter close'), 'the done footer');
@@ -284,8 +283,8 @@ describe('point 6: what the screen says matches what the keys do', () => {
     expect(footer()).not.toContain('esc cancel');
   });
 
-  test('a cancelled export says "cancelled", and the partial file is gone', async () => {
-    c = await startConsole({ columns: 100, rows: 30 });
+  test.concurrent('a cancelled export says "cancelled", and the partial file is gone', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished, { columns: 100, rows: 30 });
     // The export fetches pages of 500 whatever the screen shows: 119 days make several.
     await openTransfers(c, { startTime: '119d', limit: '10' });
     c.sandbox.setFaultRates({ latencyMs: 150 });
@@ -300,13 +299,13 @@ describe('point 6: what the screen says matches what the keys do', () => {
     expect(panel).not.toContain('no answer');
     expect(panel).not.toContain('✗');
     expect(await readdir(c.exportDir)).toEqual([]);
-    await c.waitFor(() => c!.frame().split('\n').at(-1)!.includes('enter close'), 'the closing footer');
+    await c.waitFor(() => c.frame().split('\n').at(-1)!.includes('enter close'), 'the closing footer');
     await c.press('enter');
     await c.waitForNoText('Export transfers');
   });
 
-  test('the status bar says "cancelled", not "✗ list transfers no answer", after a cancelled export', async () => {
-    c = await startConsole({ columns: 100, rows: 30 });
+  test.concurrent('the status bar says "cancelled", not "✗ list transfers no answer", after a cancelled export', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished, { columns: 100, rows: 30 });
     await openTransfers(c, { startTime: '119d', limit: '10' });
     c.sandbox.setFaultRates({ latencyMs: 300 });
     await c.press('x');
@@ -322,8 +321,8 @@ describe('point 6: what the screen says matches what the keys do', () => {
     expect(status).not.toContain('✗');
   });
 
-  test('NO_COLOR: the export choice is marked with › and inverse/bold, not colour alone', async () => {
-    c = await startConsole({ columns: 80, rows: 24, noColor: true });
+  test.concurrent('NO_COLOR: the export choice is marked with › and inverse/bold, not colour alone', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished, { columns: 80, rows: 24, noColor: true });
     await openTransfers(c, { startTime: '3d', limit: '10' });
     await c.press('x');
     await c.waitForText('Export transfers');
@@ -416,7 +415,10 @@ async function startHostileConsole(options: { columns: number; rows: number; rec
   Object.defineProperty(stdout, 'columns', { configurable: true, get: () => options.columns });
   Object.defineProperty(stdout, 'rows', { configurable: true, get: () => options.rows });
   stdout.emit('resize');
-  await sleep(30);
+  // Ink reads keys once its input effect ran; the console's layout follows the size in the render its resize asks for.
+  const ready = Date.now() + 2000;
+  while (stdin.listenerCount('readable') === 0 && Date.now() < ready) await sleep(2);
+  await reactIdle();
   // Frames from before the window had its size (ink-testing-library starts at 100 columns) do not count.
   const first = stdout.frames.length;
   const rawFrame = () => stdout.lastFrame() ?? '';
@@ -426,13 +428,10 @@ async function startHostileConsole(options: { columns: number; rows: number; rec
     rawFrame,
     frames: () => stdout.frames.slice(first),
     async press(key) {
-      const before = stdout.frames.length;
-      const sequence = (KEYS as Record<string, string>)[key] ?? key;
-      stdin.write(sequence);
-      if (sequence === KEYS.esc) await sleep(60);
-      const until = Date.now() + 100;
-      while (stdout.frames.length <= before && Date.now() < until) await sleep(2);
-      await sleep(10);
+      stdin.write((KEYS as Record<string, string>)[key] ?? key);
+      // Ink holds a lone ESC until its next turn (setImmediate), then the key's renders; what it started is waited for with waitForText.
+      await afterRender();
+      await reactIdle();
     },
     async waitForText(text, timeoutMs = 3000) {
       const until = Date.now() + timeoutMs;
@@ -457,6 +456,13 @@ async function startHostileConsole(options: { columns: number; rows: number; rec
   };
 }
 
+/** A test's own hostile console, closed at its end. */
+async function hostileFor(onTestFinished: OnFinished, options: Parameters<typeof startHostileConsole>[0]): Promise<HostileConsole> {
+  const hostile = await startHostileConsole(options);
+  onTestFinished(() => hostile.cleanup());
+  return hostile;
+}
+
 /** Nothing that drives a terminal: no ESC but the colour/style codes Ink writes itself, no BEL, no C1 CSI, no bidi override. */
 function expectInert(raw: string): void {
   const withoutStyles = raw.replace(/\u001b\[[0-9;]*m/g, '');
@@ -468,12 +474,13 @@ function expectInert(raw: string): void {
   expect(raw).not.toMatch(/\u001b\]/);
 }
 
+// Concurrent but for the test that times the renders: it runs alone.
 describe('hostile text from the service', () => {
   const fields = ['asset', 'status', 'fromAccount', 'toAccount', 'tranId', 'clientTranId', 'fromAccountType', 'toAccountType', 'fromSymbol', 'toSymbol'];
 
-  test('controls, escapes and bidi in every field never reach the terminal: table, totals, detail, export', async () => {
+  test.concurrent('controls, escapes and bidi in every field never reach the terminal: table, totals, detail, export', async ({ onTestFinished }) => {
     const records = [wire(Object.fromEntries(fields.map((f) => [f, `${f}:${EVIL}`])), 0), wire({ status: EVIL, asset: EVIL }, 1), wire({}, 2)];
-    hostile = await startHostileConsole({ columns: 100, rows: 30, records });
+    const hostile = await hostileFor(onTestFinished, { columns: 100, rows: 30, records });
     await hostile.waitForText(/Page 1 · 10 per page · 3 rows/);
     expect(hostile.frame()).toContain('␛]52;c;');
     expect(hostile.frame()).toContain('not counted');
@@ -494,8 +501,8 @@ describe('hostile text from the service', () => {
     for (const raw of hostile.frames()) expectInert(raw);
   });
 
-  test('an error msg with escapes is shown as visible marks, whole', async () => {
-    hostile = await startHostileConsole({ columns: 80, rows: 24, records: [] });
+  test.concurrent('an error msg with escapes is shown as visible marks, whole', async ({ onTestFinished }) => {
+    const hostile = await hostileFor(onTestFinished, { columns: 80, rows: 24, records: [] });
     hostile.setAnswer({ status: 400, body: JSON.stringify({ code: 700004, msg: `bad ${EVIL} input` }) });
     await hostile.press('r');
     await hostile.waitForText('✗ list transfers failed (HTTP 400 code 700004)');
@@ -505,11 +512,11 @@ describe('hostile text from the service', () => {
     expectFramesFit(hostile.frames(), 80, 24);
   });
 
-  test('a 200,000-character field renders as fast as a short one', async () => {
+  test('a 200,000-character field renders as fast as a short one', async ({ onTestFinished }) => {
     const huge = 'X'.repeat(200_000);
     const records = [wire({ asset: huge, status: huge, tranId: huge, toAccount: huge, clientTranId: huge }, 0), ...Array.from({ length: 9 }, (_, i) => wire({}, i + 1))];
     const started = performance.now();
-    hostile = await startHostileConsole({ columns: 80, rows: 24, records });
+    const hostile = await hostileFor(onTestFinished, { columns: 80, rows: 24, records });
     await hostile.waitForText(/Page 1 · 10 per page · 10 rows/);
     const results = performance.now() - started;
     const before = performance.now();
@@ -522,13 +529,15 @@ describe('hostile text from the service', () => {
     expectFramesFit(hostile.frames(), 80, 24);
   });
 
-  test('CJK and emoji values keep the table aligned (display widths)', async () => {
+  test.concurrent('CJK and emoji values keep the table aligned (display widths)', async ({ onTestFinished }) => {
     const values: Array<Partial<Record<string, unknown>>> = [
       { asset: '比特币', status: '成功', amount: '1.5', toAccount: '子账户一号' },
       { asset: 'USDT', status: 'SUCCESS', amount: '22.25', toAccount: 'sub1' },
       { asset: '🚀🚀', status: '👍🏽ok', amount: '333.125', toAccount: 'e\u0301quipe' },
       { asset: 'ｅｔｈ', status: '処理中処理中', amount: '4', toAccount: '🧑‍🚀 crew' },
     ];
+    let hostile: HostileConsole | undefined;
+    onTestFinished(async () => hostile?.cleanup());
     for (const columns of [40, 60, 80, 120]) {
       hostile = await startHostileConsole({ columns, rows: 24, records: values.map((v, i) => wire(v, i)) });
       await hostile.waitForText(/Page 1 · 10 per page · 4 rows/);
