@@ -1,6 +1,7 @@
-// `npm test`: build, then the typecheck and every test at the same time (the typecheck needs no build
-// output and the tests need no typecheck); fails if either fails.
+// `npm test`: the build, the typecheck and every test at the same time (the typecheck needs no build output; the
+// tests that run the bundle wait for it, see below); fails if any of the three fails.
 import { spawn } from 'node:child_process';
+import { mkdirSync, rmSync } from 'node:fs';
 
 const run = (command, args) =>
   new Promise((resolve) => {
@@ -9,11 +10,17 @@ const run = (command, args) =>
   });
 
 const bin = (name) => `node_modules/.bin/${name}`;
-const built = await run(process.execPath, ['scripts/build.mjs']);
-if (built !== 0) process.exit(built);
+// The build holds the lock the tests take before they copy the bundle (buildCli in test/commands/helpers.ts):
+// vitest starts meanwhile (its own start-up takes longer than the build), and no test reads a half-written dist/.
+const lock = 'node_modules/.cache/broker-console-build.lock';
+mkdirSync('node_modules/.cache', { recursive: true });
+rmSync(lock, { recursive: true, force: true });
+mkdirSync(lock);
+const built = run(process.execPath, ['scripts/build.mjs']).finally(() => rmSync(lock, { recursive: true, force: true }));
 // Incremental: what tsc learnt of the unchanged files is kept in node_modules/.cache, so a second run checks only
 // what changed (0.9 s of CPU instead of 2.4 s); a missing or stale file only costs a full check.
 const tsc = ['--noEmit', '-p', '.', '--incremental', '--tsBuildInfoFile', 'node_modules/.cache/broker-console-tsc/tsbuildinfo.json'];
-const [typecheck, tests] = await Promise.all([run(bin('tsc'), tsc), run(bin('vitest'), ['run', ...process.argv.slice(2)])]);
+const [build, typecheck, tests] = await Promise.all([built, run(bin('tsc'), tsc), run(bin('vitest'), ['run', ...process.argv.slice(2)])]);
+if (build !== 0) console.error('error: the build failed (see above)');
 if (typecheck !== 0) console.error('error: the typecheck failed (see above)');
-process.exit(typecheck || tests);
+process.exit(build || typecheck || tests);

@@ -38,8 +38,13 @@ export function wireTransfer(tranId: string, timestamp: number): Record<string, 
 // JSON.stringify(wireTransfer(id, timestamp)) from a template: the "endless" server sends a million rows.
 const [jsonBeforeId = '', jsonAfterId = ''] = JSON.stringify(wireTransfer('TRAN-ID', 0)).replace(/0}$/, '').split('"TRAN-ID"');
 const wireTransferJson = (tranId: string, timestamp: number): string => `${jsonBeforeId}${JSON.stringify(tranId)}${jsonAfterId}${timestamp}}`;
+// The same transfer without the text fields the service may leave out (they read as ''): 40% fewer bytes for the
+// million-row run to send, parse and check, which is about the page bound, not the fields.
+const leanTransferJson = (tranId: string, timestamp: number): string =>
+  `{"tranId":${JSON.stringify(tranId)},"asset":"USDT","amount":"1.5","fromAccountType":"SPOT","toAccountType":"FUTURE","status":"SUCCESS","timestamp":${timestamp}}`;
 
-export async function startPagingServer(mode: PagingMode, options: { total?: number } = {}): Promise<PagingServer> {
+export async function startPagingServer(mode: PagingMode, options: { total?: number; lean?: boolean } = {}): Promise<PagingServer> {
+  const rowJson = options.lean ? leanTransferJson : wireTransferJson;
   const asked: number[] = [];
   const base = 1_763_726_400_000;
   const server: Server = createServer((req, res) => {
@@ -72,7 +77,7 @@ export async function startPagingServer(mode: PagingMode, options: { total?: num
         break;
       }
     }
-    const rows = Array.from({ length: count }, (_, i) => wireTransferJson(`${name}-${i}`, base - page * 1000 - i));
+    const rows = Array.from({ length: count }, (_, i) => rowJson(`${name}-${i}`, base - page * 1000 - i));
     res.writeHead(200, { 'content-type': 'application/json' }).end(`[${rows.join(',')}]`);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -28,7 +28,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function apiFor(mode: PagingMode, options: { total?: number } = {}) {
+async function apiFor(mode: PagingMode, options: { total?: number; lean?: boolean } = {}) {
   server = await startPagingServer(mode, options);
   const api = createBrokerApi({ baseUrl: server.baseUrl, apiKey: 'k', secretKey: 's', maxTries: 1 });
   apis.push(api);
@@ -107,7 +107,7 @@ describe('forEachTransferPage against hostile servers (real HTTP)', () => {
   });
 
   it('without maxPages, the default bound: 2,000 full pages of 500 (a million rows), then stop', async () => {
-    const { api, server } = await apiFor('endless');
+    const { api, server } = await apiFor('endless', { lean: true });
     let rows = 0;
     const error = await forEachTransferPage(api, { ...query, limit: 500 }, async (visit) => void (rows += visit.rows.length)).catch((e: unknown) => e);
     expect(error).toMatchObject({ reason: 'max-pages', pages: 2000, maxPages: 2000 });
