@@ -91,6 +91,27 @@ async function filesUnder(folder: string): Promise<string[]> {
   return found;
 }
 
+/**
+ * Every file under `folder` and its text, once no atomic write is under way: the console saves recent names
+ * in the background (a temporary file, then a rename), so a scan taken mid-write met a file that was gone
+ * before it was read. A temporary file still there after 3 s is read like any other.
+ */
+async function settledTexts(folder: string): Promise<Array<[string, string]>> {
+  const until = Date.now() + 3000;
+  for (;;) {
+    const files = await filesUnder(folder);
+    if (files.some((f) => f.endsWith('.tmp')) && Date.now() < until) {
+      await sleep(10);
+      continue;
+    }
+    try {
+      return await Promise.all(files.map(async (f): Promise<[string, string]> => [f, await readFile(f, 'utf8')]));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || Date.now() >= until) throw error;
+    }
+  }
+}
+
 const keychainMissing = await keychainReachable();
 if (keychainMissing) console.warn(`SKIPPED console keychain tests: ${keychainMissing}`);
 
@@ -188,8 +209,9 @@ describe('first run and profiles in the console', () => {
     const left = after.findIndex((f) => !f.includes('Store the secret key now'));
     expect(left).toBeGreaterThanOrEqual(0);
     expect(after.slice(left).some((f) => f.includes(created))).toBe(false);
-    for (const file of await filesUnder(folder)) {
-      const text = await readFile(file, 'utf8');
+    const texts = await settledTexts(folder);
+    expect(texts.length).toBeGreaterThan(0);
+    for (const [file, text] of texts) {
       expect(text, file).not.toContain(sandbox.secretKey);
       expect(text, file).not.toContain(created);
     }
