@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TmuxProbe, sleep, tmuxMissing } from './tmuxProbe';
 import { benchHome, buildMinimalInkList, buildMinimalInkListCached, commands, frameEnd } from './subjects';
+import { spawnSandbox } from './load';
 import { BIN, median, row } from './util';
 
 const ms = (value: number): string => `${value.toFixed(0)} ms`;
@@ -96,6 +97,18 @@ export async function commandStart(runs = 21): Promise<void> {
     row('start-up: broker-console --version', ms(version!), `node -e ${ms(bare!)}`, version! / bare!);
     row('start-up: broker-console --help', ms(help!), `node -e ${ms(bare!)}`, help! / bare!);
     row('start-up: broker-console keys list --help', ms(keysHelp!), `node -e ${ms(bare!)}`, keysHelp! / bare!);
+    // A whole command: start, one signed request to a sandbox in its own process, the table, exit.
+    const sandbox = await spawnSandbox(BIN);
+    try {
+      const { baseUrl, apiKey, secretKey, subAccounts } = sandbox.target;
+      const withCredentials = { ...env, BROKER_BASE_URL: baseUrl, BROKER_API_KEY: apiKey, BROKER_API_SECRET: secretKey };
+      const list = [BIN, 'keys', 'list', '--sub', subAccounts[0] ?? ''];
+      alternated([list], 1, withCredentials);
+      const [bareAgain, keysList] = alternated([['-e', "console.log('DEMO')"], list], runs, withCredentials);
+      row('a command: keys list against a sandbox', ms(keysList!), `node -e ${ms(bareAgain!)}`, keysList! / bareAgain!);
+    } finally {
+      await sandbox.stop();
+    }
   } finally {
     remove();
   }
