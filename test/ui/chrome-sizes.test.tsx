@@ -6,7 +6,6 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import type { BrokerApi } from '../../src/api/contract';
 import { memoryDiscoveredSubAccounts } from '../../src/config/discoveredSubAccounts';
 import { memoryRecentSubAccounts } from '../../src/config/recentSubAccounts';
-import { afterRender } from '../../src/terminal/keyStream';
 import { displayWidth } from '../../src/terminal/text';
 import { App } from '../../src/ui/App';
 import { footerLine } from '../../src/ui/components/Footer';
@@ -260,17 +259,10 @@ function mountSetup(columns: number, rows: number, route: Route, overrides: Part
     frame: () => stripVTControlCharacters(raw()),
     async press(key) {
       terminal.write(key);
-      // Read (an ESC waits for what may follow it), handled and rendered; what it started is waited for with waitFor.
-      const until = Date.now() + 2000;
-      while (terminal.keys.backlog() > 0 && Date.now() < until) await afterRender();
-      await reactIdle();
+      // What the key started is waited for with waitFor.
+      await terminal.handled();
     },
-    async settle() {
-      // Ink reads keys once its input effect ran (after the first frame): it listens for 'readable' from then on.
-      const until = Date.now() + 2000;
-      while ((terminal.stdout.frames.length === 0 || terminal.keys.listenerCount('readable') === 0) && Date.now() < until) await sleep(2);
-      await reactIdle();
-    },
+    settle: () => terminal.listening(),
     async resize(w, h) {
       // Ink draws at the new size at once; the console's layout follows in the render its resize handler asks for.
       terminal.resize(w, h);

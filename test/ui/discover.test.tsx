@@ -9,13 +9,12 @@ import { describe, expect, test } from 'vitest';
 import { createBrokerApi } from '../../src/api/operations';
 import { memoryDiscoveredSubAccounts } from '../../src/config/discoveredSubAccounts';
 import { memoryRecentSubAccounts } from '../../src/config/recentSubAccounts';
-import { afterRender } from '../../src/terminal/keyStream';
 import { formatLocalTime } from '../../src/api/timeInput';
 import { App } from '../../src/ui/App';
 import { createExchangeLog } from '../../src/ui/exchangeLog';
 import type { ConsoleServices } from '../../src/ui/services';
 import { makeTheme } from '../../src/ui/theme';
-import { consoleFor, lineWidth, reactIdle, sleep, type TestConsole } from './harness';
+import { consoleFor, lineWidth, sleep, type TestConsole } from './harness';
 import { lineWith, openTransfers } from './flows';
 import { renderInTerminal } from './terminal';
 import { rateLimitAt } from '../export/rateLimitAt';
@@ -267,18 +266,13 @@ describe.concurrent('names from the service', () => {
         await sleep(5);
       }
     };
-    // Read (an ESC waits for what may follow it), handled and rendered.
     const press = async (key: string) => {
       terminal.write(key);
-      const until = Date.now() + 2000;
-      while (terminal.keys.backlog() > 0 && Date.now() < until) await afterRender();
-      await reactIdle();
+      await terminal.handled();
     };
     try {
       await waitFor('No recent sub-accounts yet');
-      // Ink reads keys once its input effect ran (after the first frame): it listens for 'readable' from then on.
-      const ready = Date.now() + 2000;
-      while (terminal.keys.listenerCount('readable') === 0 && Date.now() < ready) await sleep(2);
+      await terminal.listening();
       await press(CTRL_D);
       await waitFor('Days back: 30');
       await press('\r');

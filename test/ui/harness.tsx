@@ -2,12 +2,10 @@
 // and a real client; keys go in through the console's own key splitter; assertions read ANSI-stripped text.
 import React from 'react';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
-import { renderInTerminal } from './terminal';
-import { afterRender } from '../../src/terminal/keyStream';
+import { reactIdle, renderInTerminal } from './terminal';
 import { displayWidth } from '../../src/terminal/text';
 import { createBrokerApi } from '../../src/api/operations';
 import { readOnlyApi } from '../../src/api/readOnly';
@@ -107,18 +105,9 @@ export interface TestConsole {
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-// React's scheduler: the one instance Ink's renderer uses (both loaded by Node's require, not by vitest).
-const scheduler = createRequire(import.meta.url)('scheduler') as { unstable_scheduleCallback(priority: number, run: () => void): unknown; unstable_LowPriority: number };
-
-/**
- * Until React has run every render and effect scheduled so far, in every console of this process. Tests of a file
- * run at the same time: other consoles' renders on the one scheduler can push this one's past the two turns
- * afterRender() counts on (a key then meets the frame and the focused field of the key before). A low-priority
- * task runs after them.
- */
-export const reactIdle = (): Promise<void> => new Promise((resolve) => scheduler.unstable_scheduleCallback(scheduler.unstable_LowPriority, () => resolve()));
 
 export type { OnFinished } from '../sandbox/helpers';
+export { reactIdle } from './terminal';
 
 const matches = (frame: string, text: string | RegExp): boolean => (typeof text === 'string' ? frame.includes(text) : text.test(frame));
 
@@ -182,13 +171,7 @@ export async function startConsole(options: ConsoleOptions = {}): Promise<TestCo
     return stripped.text;
   };
 
-  /** Until every key written is read and handled, and what the last one started has rendered. */
-  const drained = async () => {
-    const until = Date.now() + 2000;
-    while (terminal.keys.backlog() > 0 && Date.now() < until) await afterRender();
-    await afterRender();
-    await reactIdle();
-  };
+  const drained = () => terminal.handled();
 
   const waitForFrameAfter = async (count: number, timeoutMs: number) => {
     const until = Date.now() + timeoutMs;
@@ -261,9 +244,7 @@ export async function startConsole(options: ConsoleOptions = {}): Promise<TestCo
     },
   };
 
-  // Ink attaches its input listener in an effect after the first frame.
-  await waitFor(() => stdout.frames.length > 0, 'the first frame', 2000);
-  await sleep(5);
+  await terminal.listening();
   return console;
 }
 

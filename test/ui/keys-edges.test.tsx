@@ -10,7 +10,6 @@ import { createBrokerApi } from '../../src/api/operations';
 import { KNOWN_PERMISSIONS } from '../../src/api/types';
 import { memoryDiscoveredSubAccounts } from '../../src/config/discoveredSubAccounts';
 import { memoryRecentSubAccounts, type RecentSubAccounts } from '../../src/config/recentSubAccounts';
-import { afterRender } from '../../src/terminal/keyStream';
 import { displayWidth } from '../../src/terminal/text';
 import { App } from '../../src/ui/App';
 import { createExchangeLog } from '../../src/ui/exchangeLog';
@@ -133,16 +132,8 @@ async function mountHostile(options: { columns: number; rows: number; keys: Para
   const terminal = renderInTerminal(<App services={services} onExit={() => undefined} initialRoute={options.initialRoute} />, { columns: options.columns, rows: options.rows });
   const raw = () => terminal.stdout.lastFrame() ?? '';
   const frame = () => stripVTControlCharacters(raw());
-  /** Until every key written is read and handled, and what the last one started has rendered. */
-  const drained = async () => {
-    const until = Date.now() + 2000;
-    while (terminal.keys.backlog() > 0 && Date.now() < until) await afterRender();
-    await reactIdle();
-  };
-  // Ink reads keys once its input effect ran (after the first frame): it listens for 'readable' from then on.
-  const ready = Date.now() + 2000;
-  while ((terminal.stdout.frames.length === 0 || terminal.keys.listenerCount('readable') === 0) && Date.now() < ready) await sleep(2);
-  await reactIdle();
+  const drained = () => terminal.handled();
+  await terminal.listening();
   return {
     raw,
     frame,

@@ -1,9 +1,10 @@
 // A terminal for tests: Ink renders the real tree into a stdout of the size we choose, and keys go in
 // through the same splitter the console uses (src/terminal/keyStream), written as chunks like a pty would.
 import { EventEmitter } from 'node:events';
+import { createRequire } from 'node:module';
 import type { ReactElement } from 'react';
 import { render } from 'ink';
-import { KeyStream } from '../../src/terminal/keyStream';
+import { KeyStream, afterRender } from '../../src/terminal/keyStream';
 import { shareInkLineCaches } from '../../src/ui/ink/lineCaches';
 
 // The console shares Ink's line caches across frames (src/ui/run.tsx): the tests render the same way.
@@ -40,12 +41,27 @@ class FakeTty extends EventEmitter {
   }
 }
 
+// React's scheduler: the one instance Ink's renderer uses (both loaded by Node's require, not by vitest).
+const scheduler = createRequire(import.meta.url)('scheduler') as { unstable_scheduleCallback(priority: number, run: () => void): unknown; unstable_LowPriority: number };
+
+/**
+ * Until React has run every render and effect scheduled so far, in every console of this process. Tests of a file
+ * run at the same time: other consoles' renders on the one scheduler can push this one's past the two turns
+ * afterRender() counts on (a key then meets the frame and the focused field of the key before). A low-priority
+ * task runs after them.
+ */
+export const reactIdle = (): Promise<void> => new Promise((resolve) => scheduler.unstable_scheduleCallback(scheduler.unstable_LowPriority, () => resolve()));
+
 export interface TestTerminal {
   stdout: FakeStdout;
   /** Writes one chunk, as one read() from a pty would return it. */
   write(chunk: string): void;
   keys: KeyStream;
   resize(columns: number, rows: number): void;
+  /** Until every key written is read (an ESC waits for what may follow it) and handled, and React has rendered what it set. */
+  handled(): Promise<void>;
+  /** Until the first frame is drawn and Ink listens for keys (its input effect runs after that frame). */
+  listening(): Promise<void>;
   unmount(): void;
 }
 
@@ -70,6 +86,20 @@ export function renderInTerminal(tree: ReactElement, size: { columns: number; ro
       stdout.columns = columns;
       stdout.rows = rows;
       stdout.emit('resize');
+    },
+    async handled() {
+      const until = Date.now() + 2000;
+      while (keys.backlog() > 0 && Date.now() < until) await afterRender();
+      await afterRender();
+      await reactIdle();
+    },
+    async listening() {
+      const until = Date.now() + 2000;
+      while (stdout.frames.length === 0 || keys.listenerCount('readable') === 0) {
+        if (Date.now() > until) throw new Error(`timed out waiting for the first frame and Ink to listen for keys; frames: ${stdout.frames.length}`);
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+      await reactIdle();
     },
     unmount() {
       instance.unmount();
