@@ -94,6 +94,7 @@ function bundleIsFresh(): boolean {
  */
 export function buildCli(): Promise<string> {
   built ??= (async () => {
+    // The same lock `npm test` holds while it builds (scripts/test.mjs): a test then copies a finished dist/.
     const lock = join(ROOT, 'node_modules', '.cache', 'broker-console-build.lock');
     mkdirSync(dirname(lock), { recursive: true });
     const deadline = Date.now() + 60_000;
