@@ -1,16 +1,16 @@
 // The bin and the two scripts it runs through V8's code cache (src/startup/bin.ts):
 //   dist/broker-console.js       the bin: --version, then the program from the cache (or compiled, and cached)
 //   dist/chunks/app-<hash>.js    the program, commands and console (React's production build, Ink)
-//   dist/chunks/undici-<hash>.js undici, loaded at the first request
+//   dist/chunks/undici-<hash>.js undici's Pool, loaded at the first request
 // How a script is bundled, and what the bundle changes in Ink's dependencies: scripts/scriptBundle.mjs.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
-import { bundleScript, common } from './scriptBundle.mjs';
+import { APP_LAZY_BUILTINS, UNDICI_LAZY_BUILTINS, bundleScript, common } from './scriptBundle.mjs';
 
 rmSync('dist', { recursive: true, force: true });
 mkdirSync('dist/chunks', { recursive: true });
-const appScript = `chunks/${await bundleScript({ name: 'app', entry: 'src/startup/appScript.ts', outDir: 'dist/chunks', imports: ['keytar', 'undici'], inkPatches: true })}`;
-const undiciScript = `chunks/${await bundleScript({ name: 'undici', entry: 'src/startup/undiciScript.ts', outDir: 'dist/chunks' })}`;
+const appScript = `chunks/${await bundleScript({ name: 'app', entry: 'src/startup/appScript.ts', outDir: 'dist/chunks', imports: ['keytar', 'undici'], inkPatches: true, lazy: APP_LAZY_BUILTINS })}`;
+const undiciScript = `chunks/${await bundleScript({ name: 'undici', entry: 'src/startup/undiciScript.ts', outDir: 'dist/chunks', lazy: UNDICI_LAZY_BUILTINS })}`;
 // The bin is CommonJS (dist/package.json says so): Node starts it without setting up its ES module loader.
 await build({
   ...common,

@@ -4,6 +4,7 @@
 // hash of its content, and so does the name of its cache: a new build never meets an old cache. Run from the
 // repository's root (as npm runs the build and the benchmarks).
 import { createHash } from 'node:crypto';
+import { constants as http2Constants } from 'node:http2';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join, resolve } from 'node:path';
@@ -70,32 +71,44 @@ const rememberedWidestLine = {
   },
 };
 
-// Two dependencies require a built-in as they load that only a rare call uses: commander child_process (only
-// to run an executable subcommand, which the program has none of), signal-exit v3 (Ink's) assert (only to
-// check its argument). Each is required at that call instead, so neither loads before the first frame (the
-// console's script only, like the widest-line: the benchmarks' minimal Ink app stays stock).
-const LAZY_BUILTINS = [
+// Dependencies that require a built-in as they load which only a rare call uses: each is required at that call
+// instead. In the console's script, commander's child_process (only to run an executable subcommand, which the
+// program has none of) and signal-exit v3's (Ink's) assert (only to check its argument), so neither loads before
+// the first frame (the benchmarks' minimal Ink app stays stock). In undici's, http2 (only for an HTTP/2
+// connection, which the client never asks for): it loads tls and most of crypto, ~10 ms of every command's start.
+
+export const APP_LAZY_BUILTINS = [
   {
     file: /[\\/]node_modules[\\/]commander[\\/]lib[\\/]command\.js$/,
+    name: 'childProcess',
     line: "const childProcess = require('node:child_process');",
     lazy: "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };",
   },
   {
     file: /[\\/]node_modules[\\/]signal-exit[\\/]index\.js$/,
+    name: 'assert',
     line: "var assert = require('assert')",
     // Ink calls onExit as it starts: assert is required only when the check fails (to throw as before).
     lazy: "var assert = { equal: function (a, b, m) { if (a != b) require('assert').equal(a, b, m) } }",
   },
 ];
-const lazyBuiltins = {
+export const UNDICI_LAZY_BUILTINS = [
+  {
+    file: /[\\/]node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/,
+    name: 'http2',
+    line: "http2 = require('node:http2')",
+    // The module reads the protocol's constants as it loads (the values of this Node's http2, fixed by RFC 9113).
+    lazy: `http2 = { connect: (...args) => require('node:http2').connect(...args), constants: ${JSON.stringify(http2Constants)} }`,
+  },
+];
+const lazyBuiltins = (entries) => ({
   name: 'lazy-builtins',
   setup(b) {
-    for (const { file, line, lazy } of LAZY_BUILTINS) {
+    for (const { file, name, line, lazy } of entries) {
       b.onLoad({ filter: file }, (args) => {
         const source = readFileSync(args.path, 'utf8');
         if (source.split(line).length !== 2) throw new Error(`lazy-builtins: ${args.path} changed (expected: ${line})`);
         // The other uses of the name must be the call the stand-in has (or the stand-in would miss one).
-        const name = line.split(/\s+/)[1];
         const uses = source.match(new RegExp(`\\b${name}\\.\\w+`, 'g')) ?? [];
         const kept = lazy.match(/\{ (\w+):/)[1];
         if (uses.some((use) => use !== `${name}.${kept}`)) throw new Error(`lazy-builtins: ${args.path} uses ${name} for more than ${kept}`);
@@ -103,7 +116,7 @@ const lazyBuiltins = {
       });
     }
   },
-};
+});
 
 // A script has no import statements: Node's built-in modules are required (through the script's `require`).
 const builtins = new Set([...builtinModules, ...builtinModules.map((name) => `node:${name}`)]);
@@ -132,9 +145,10 @@ export const common = {
 
 /**
  * Bundles `entry` as one script into `outDir` (as `<name>-<hash>.js`, whose name it returns); `imports` are the
- * import() calls left to the host (resolved by the bin); `inkPatches`: Ink's renderer gets the remembering widest-line, and commander and signal-exit their lazy built-ins.
+ * import() calls left to the host (resolved by the bin); `inkPatches`: Ink's renderer gets the remembering
+ * widest-line; `lazy`: built-ins required at their first use (APP_LAZY_BUILTINS, UNDICI_LAZY_BUILTINS).
  */
-export async function bundleScript({ name, entry, outDir, imports = [], inkPatches = false }) {
+export async function bundleScript({ name, entry, outDir, imports = [], inkPatches = false, lazy = [] }) {
   const result = await build({
     ...common,
     entryPoints: [entry],
@@ -143,7 +157,7 @@ export async function bundleScript({ name, entry, outDir, imports = [], inkPatch
     outdir: outDir,
     define: { ...common.define, 'import.meta.url': '__bcImportMetaUrl' },
     external: imports,
-    plugins: [noDevtools, yogaWithoutFetch, patchedSources(inkPatches), ...(inkPatches ? [rememberedWidestLine, lazyBuiltins] : []), requireBuiltins],
+    plugins: [noDevtools, yogaWithoutFetch, patchedSources(inkPatches), ...(inkPatches ? [rememberedWidestLine] : []), ...(lazy.length > 0 ? [lazyBuiltins(lazy)] : []), requireBuiltins],
   });
   let body = result.outputFiles[0].text;
   // Only src/terminal/graphemeSegmenter.mjs builds one, at its first text that needs ICU.

@@ -1,7 +1,14 @@
-// The entry of dist/chunks/undici-<hash>.js: undici (most of the bytes), a script of its own that the program
-// loads at its first request (through the bin, and the code cache), so --help and the first frame never wait for it.
-import * as undici from 'undici';
+// The entry of dist/chunks/undici-<hash>.js: undici's Pool, the one part of undici the client uses (src/api/http.ts),
+// without the rest of the package (fetch, WebSocket, caches, mocks), whose loading also woke Node's own undici
+// through the fetch globals: a script of its own that the program loads at its first request (through the bin, and
+// the code cache), so --help and the first frame never wait for it.
+import api from 'undici/lib/api/index.js';
+import Dispatcher from 'undici/lib/dispatcher/dispatcher.js';
+import Pool from 'undici/lib/dispatcher/pool.js';
 import type { StartupHost } from './host';
 
+// What undici's index.js does first: a dispatcher's request(), stream(), … come from its api folder.
+Object.assign(Dispatcher.prototype, api);
+
 declare const __bcHost: StartupHost;
-__bcHost.exports.default = undici;
+__bcHost.exports.default = { Pool };

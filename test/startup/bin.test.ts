@@ -1,11 +1,14 @@
 // The built bin with its code cache: what a command prints and its exit code are the same with no cache, a fresh
-// one, a corrupt one, one it cannot write, and none at all; --version is answered without loading the program.
+// one, a corrupt one, one it cannot write, and none at all; --version is answered without loading the program; a
+// request loads undici's Pool, not the built-ins only fetch and HTTP/2 need.
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { version } from '../../package.json';
-import { buildCli, runBuiltCli } from '../commands/helpers';
+import { startSandbox } from '../../src/sandbox/server';
+import { buildCli, runBuiltCli, sandboxEnv } from '../commands/helpers';
 
 let dir: string;
 beforeAll(async () => {
@@ -67,5 +70,27 @@ describe('the bin and its code cache', () => {
     expect(await runBuiltCli(['keys', 'list', '--help'], { BROKER_CONSOLE_HOME: home }, own)).toMatchObject({ code: 0 });
     expect(caches(join(home, 'cache')).map((name) => name.split('.')[1])).toEqual(['help', 'keys']);
     expect(await runBuiltCli(['--help'], { BROKER_CONSOLE_HOME: home }, own)).toEqual(help);
+  });
+});
+
+describe('what a command loads', () => {
+  it('a request loads undici\'s Pool: not Node\'s own undici (the fetch globals), not http2 and with it tls', async () => {
+    const sandbox = await startSandbox({ seed: 5 });
+    try {
+      const record = join(dir, 'loaded.json');
+      const preload = fileURLToPath(new URL('./loadedModules.cjs', import.meta.url));
+      const env = { ...sandboxEnv(sandbox), NODE_OPTIONS: `--require ${preload}`, BC_LOADED_MODULES: record };
+      const sub = sandbox.subAccounts[0]!;
+      const result = await runBuiltCli(['keys', 'list', '--sub', sub, '--json'], env);
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      expect(JSON.parse(result.stdout)).toEqual(expect.any(Array));
+      const loaded = JSON.parse(readFileSync(record, 'utf8')) as string[];
+      // The preload saw the request made: the HTTP client's built-ins are there.
+      expect(loaded).toEqual(expect.arrayContaining(['net', 'http', 'crypto']));
+      expect(loaded.filter((name) => /^(http2|tls|internal\/deps\/undici\/undici|internal\/http2\/.*)$/.test(name))).toEqual([]);
+    } finally {
+      await sandbox.close();
+    }
   });
 });
