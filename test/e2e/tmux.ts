@@ -4,6 +4,7 @@ import { rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { TmuxControl } from './tmuxControl';
 
 /** One code cache for every console the e2e tests start (an operator's starts after the first are warm too). */
 const SHARED_CACHE = join(resolve(dirname(fileURLToPath(import.meta.url)), '../..'), 'node_modules', '.cache', 'broker-console-e2e-cache');
@@ -16,6 +17,9 @@ export function tmuxAvailable(): string | undefined {
 }
 
 export class TmuxSession {
+  /** Keys and the waits' captures go through it (test/e2e/tmuxControl.ts); the other calls are a tmux client each. */
+  private control: TmuxControl | undefined;
+
   private constructor(
     readonly name: string,
     private readonly socket: string,
@@ -52,17 +56,23 @@ export class TmuxSession {
     return execFileSync('tmux', ['-L', this.socket, ...args], { encoding: 'utf8' });
   }
 
+  /** The command through the control client: done (keys written, screen read) when it resolves. */
+  private command(...args: string[]): Promise<string> {
+    this.control ??= new TmuxControl(this.socket, this.name);
+    return this.control.run(args);
+  }
+
   /** Sends tmux key names (Enter, Escape, Tab, Down, C-c, …), one key per call so none coalesce. */
   async keys(...keys: string[]): Promise<void> {
     for (const key of keys) {
-      this.tmux('send-keys', '-t', this.name, key);
+      await this.command('send-keys', '-t', this.name, key);
       await sleep(25);
     }
   }
 
   /** Types literal text. */
   async type(text: string): Promise<void> {
-    this.tmux('send-keys', '-t', this.name, '-l', text);
+    await this.command('send-keys', '-t', this.name, '-l', text);
     await sleep(40);
   }
 
@@ -72,7 +82,7 @@ export class TmuxSession {
    */
   async write(text: string): Promise<void> {
     const hex = [...Buffer.from(text, 'utf8')].map((b) => b.toString(16).padStart(2, '0'));
-    this.tmux('send-keys', '-t', this.name, '-H', ...hex);
+    await this.command('send-keys', '-t', this.name, '-H', ...hex);
     await sleep(25);
   }
 
@@ -84,7 +94,7 @@ export class TmuxSession {
   async paste(text: string, opts: { keepLineFeeds?: boolean } = {}): Promise<void> {
     const buffer = `${this.name}-paste`;
     execFileSync('tmux', ['-L', this.socket, 'load-buffer', '-b', buffer, '-'], { input: text });
-    this.tmux('paste-buffer', '-p', '-d', ...(opts.keepLineFeeds ? ['-r'] : []), '-b', buffer, '-t', this.name);
+    await this.command('paste-buffer', '-p', '-d', ...(opts.keepLineFeeds ? ['-r'] : []), '-b', buffer, '-t', this.name);
     await sleep(25);
   }
 
@@ -147,7 +157,7 @@ export class TmuxSession {
       if (written === -1 || (written !== seen && settled) || Date.now() - capturedAt >= CAPTURE_AT_LEAST_EVERY_MS) {
         seen = written;
         capturedAt = Date.now();
-        last = this.screen();
+        last = await this.command('capture-pane', '-p', '-t', this.name);
         // A match counts only on a screen nothing was written to since the poll before and during the capture: a
         // capture taken as tmux was still reading a frame (a busy machine can pause a writer mid-frame) is taken again.
         if (test(last)) {
@@ -177,6 +187,7 @@ export class TmuxSession {
     } catch {
       // already gone
     }
+    this.control?.close();
     // tmux may leave its socket file behind: one per test session adds up.
     if (socketPath.includes('bc-e2e-')) rmSync(socketPath, { force: true });
     rmSync(this.output, { force: true });
