@@ -1,12 +1,18 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { WaitsBesideWork } from './test/sequencer';
+import { GROUPED } from './test/ui/groups';
+
+// npm test (scripts/test.mjs) runs the files that render the console in two groups, each one file to vitest
+// (test/ui/groups.ts); `vitest run FILE…` runs the files as they are.
+const grouped = process.env.BROKER_TEST_GROUPS === '1';
 
 export default defineConfig({
   // React's production build and JSX runtime: the tests check what the console shows, not React's dev warnings,
   // and the development build costs a fifth of the suite's CPU.
   oxc: { jsx: { development: false } },
   test: {
-    include: ['test/**/*.test.{ts,tsx}'],
+    include: ['test/**/*.test.{ts,tsx}', ...(grouped ? ['test/ui/*.group.ts'] : [])],
+    exclude: [...configDefaults.exclude, ...(grouped ? GROUPED : [])],
     // Transformed test and source files kept on disk between runs (node_modules/.experimental-vitest-cache,
     // keyed by content): a second run does not transform them again (~2 s of CPU).
     experimental: { fsModuleCache: true },

@@ -2,8 +2,10 @@
 // rate limits, Retry-After): the run is shortest when files that wait run beside files that compute all along,
 // not all at the start. Each kind is ordered longest first (by the last run's time, else by size), and the two
 // are merged by how far through its kind each file starts, so both kinds run out together.
+import { statSync } from 'node:fs';
 import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { uiGroupFiles } from './ui/groups';
 
 /** Files that spend most of their time waiting (under a third of it on CPU, measured alone). */
 const WAITING: readonly RegExp[] = [
@@ -22,8 +24,12 @@ export class WaitsBesideWork extends BaseSequencer {
     const cache = this.ctx.cache;
     const durationOf = (file: TestSpecification): number => {
       const key = `${file.project.name}:${relative(this.ctx.config.root, file.moduleId)}`;
-      // Unknown (a fresh clone): ~1 s per 10 KB of test file, near enough to order by.
-      return cache.getFileTestResults(key)?.duration ?? (cache.getFileStats(key)?.size ?? 10_000) / 10;
+      // Unknown (a fresh clone): ~1 s per 10 KB of test file, near enough to order by; a group, by its files'.
+      const known = cache.getFileTestResults(key)?.duration;
+      if (known !== undefined) return known;
+      const group = /\/test\/ui\/screens-(\d+)\.group\.ts$/.exec(file.moduleId);
+      const bytes = group ? uiGroupFiles(Number(group[1])).reduce((sum, path) => sum + statSync(path).size, 0) : (cache.getFileStats(key)?.size ?? 10_000);
+      return bytes / 10;
     };
     const waits = (file: TestSpecification): boolean => WAITING.some((pattern) => pattern.test(file.moduleId));
     const starts = new Map<TestSpecification, number>();

@@ -11,7 +11,7 @@ import type { SummaryDocument } from '../../src/commands/transferSummary';
 import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { displayWidth } from '../../src/terminal/text';
-import { keySearchText } from '../../src/ui/screens/KeyList';
+import { keySearchText } from '../../src/ui/keySearch';
 import { buildCli, runBuiltCli, sandboxEnv } from '../commands/helpers';
 import { TmuxSession, tmuxAvailable } from './tmux';
 

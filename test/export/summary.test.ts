@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Transfer } from '../../src/api/types';
 import { MAX_EMPTY_RANGE_DAYS, SummaryBuilder, daysFrom, localDay, summarize } from '../../src/export/summary';
-import { barText } from '../../src/ui/screens/TransferChart';
+import { barText } from '../../src/ui/chartBars';
 import { transfer } from './transfer';
 
 const DAY = 86_400_000;

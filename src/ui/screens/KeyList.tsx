@@ -18,6 +18,7 @@ import { isUnknownSubAccount, useSubAccountKeys } from '../hooks/useSubAccountKe
 import { useRecentAttempts } from '../hooks/useRecentAttempts';
 import { useNavigate } from '../navigation';
 import { useScreenFrame, useScreenMode } from '../screenFrame';
+import { keySearchText } from '../keySearch';
 import { useServices } from '../services';
 import { cell, displayWidth, fit, localTime, sanitize, shortKey } from '../text';
 
@@ -56,11 +57,6 @@ export function keyColumns(width: number): TableColumn<SubAccountKey>[] {
 }
 
 /** Splits `total` cells by weight, every cell given out (the rest to the first). */
-/** A key's text as the table shows it, every column whole and sanitised: what `/` searches. */
-export function keySearchText(k: SubAccountKey): string {
-  return [k.note, k.apiKey, k.permissions.join(','), k.ips.length === 0 ? 'any' : k.ips.join(','), localTime(k.createdAt)].map((v) => sanitize(v)).join('\n');
-}
-
 function share(total: number, weights: number[]): number[] {
   const sum = weights.reduce((a, b) => a + b, 0);
   const widths = weights.map((w) => Math.max(1, Math.floor((total * w) / sum)));

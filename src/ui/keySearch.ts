@@ -1,0 +1,9 @@
+// What `/` searches in a key list, apart from the screen: the e2e tests compute the expected matches with it
+// without loading Ink and React.
+import type { SubAccountKey } from '../api/types';
+import { localTime, sanitize } from './text';
+
+/** A key's text as the table shows it, every column whole and sanitised: what `/` searches. */
+export function keySearchText(k: SubAccountKey): string {
+  return [k.note, k.apiKey, k.permissions.join(','), k.ips.length === 0 ? 'any' : k.ips.join(','), localTime(k.createdAt)].map((v) => sanitize(v)).join('\n');
+}
