@@ -3,10 +3,15 @@
 //   dist/chunks/app-<hash>.js    the program, commands and console (React's production build, Ink)
 //   dist/chunks/undici-<hash>.js undici's Pool, loaded at the first request
 // How a script is bundled, and what the bundle changes in Ink's dependencies: scripts/scriptBundle.mjs.
+// Nothing is done when dist/ is what a build of the same inputs wrote (scripts/buildInputs.mjs); --force builds anyway.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { build } from 'esbuild';
-import { APP_LAZY_BUILTINS, UNDICI_LAZY_BUILTINS, bundleScript, common } from './scriptBundle.mjs';
+import { distIsCurrent, inputsHash, stampBuild } from './buildInputs.mjs';
 
+const inputs = inputsHash('.');
+if (!process.argv.includes('--force') && distIsCurrent('.', inputs)) process.exit(0);
+// Loaded only for a build: esbuild's API is most of a skipped build's time.
+const { build } = await import('esbuild');
+const { APP_LAZY_BUILTINS, UNDICI_LAZY_BUILTINS, bundleScript, common } = await import('./scriptBundle.mjs');
 rmSync('dist', { recursive: true, force: true });
 mkdirSync('dist/chunks', { recursive: true });
 const appScript = `chunks/${await bundleScript({ name: 'app', entry: 'src/startup/appScript.ts', outDir: 'dist/chunks', imports: ['keytar', 'undici'], inkPatches: true, lazy: APP_LAZY_BUILTINS })}`;
@@ -23,3 +28,4 @@ await build({
   banner: { js: '#!/usr/bin/env node' },
 });
 writeFileSync('dist/package.json', `${JSON.stringify({ type: 'commonjs' })}\n`);
+stampBuild('.', inputs);

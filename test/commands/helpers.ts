@@ -1,9 +1,10 @@
 // Shared test helpers: capture streams, run commands in-process, build and spawn the real bundle.
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { distIsCurrent } from '../../scripts/buildInputs.mjs';
 import { lastResortLine, main } from '../../src/cli';
 import { createBrokerApi } from '../../src/api/operations';
 import { signQuery } from '../../src/api/signing';
@@ -58,15 +59,6 @@ let built: Promise<string> | undefined;
 
 const BUNDLE = join(ROOT, 'dist', 'broker-console.js');
 
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestSource(path) : statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
 /** Copies of the bundle folder older than an hour (their test run is long over) are removed. */
 function pruneOldCopies(dir: string): void {
   const cutoff = Date.now() - 3_600_000;
@@ -81,14 +73,9 @@ function pruneOldCopies(dir: string): void {
   }
 }
 
-function bundleIsFresh(): boolean {
-  if (!existsSync(BUNDLE)) return false;
-  const sources = Math.max(newestSource(join(ROOT, 'src')), statSync(join(ROOT, 'package.json')).mtimeMs, statSync(join(ROOT, 'scripts', 'build.mjs')).mtimeMs);
-  return statSync(BUNDLE).mtimeMs >= sources;
-}
-
 /**
- * The bundle exactly as `npm run build` makes it (scripts/build.mjs), rebuilt only when a source is newer.
+ * The bundle exactly as `npm run build` makes it (scripts/build.mjs), built unless dist/ is what a build of the
+ * current sources wrote (scripts/buildInputs.mjs).
  * Test files run in parallel, so a lock directory makes one of them build while the others wait.
  * Returns the path of a private copy (in node_modules/.cache, so lazily required packages still resolve).
  */
@@ -112,7 +99,7 @@ export function buildCli(): Promise<string> {
     // The bundle is an entry plus lazily loaded chunks: the whole dist folder is copied.
     const copy = join(dirname(lock), `broker-console-test-${process.pid}`);
     try {
-      if (!bundleIsFresh()) execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'pipe' });
+      if (!distIsCurrent(ROOT)) execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'pipe' });
       cpSync(dirname(BUNDLE), copy, { recursive: true });
     } finally {
       rmSync(lock, { recursive: true, force: true });
