@@ -100,6 +100,19 @@ describe('signing properties', () => {
     );
   });
 
+  it('buildQuery writes exactly what URLSearchParams writes, for plain and any other names and values', () => {
+    const text = fc.oneof(fc.stringMatching(/^[A-Za-z0-9*._~+ %-]{0,12}$/), fc.string({ maxLength: 12 }), fc.string({ unit: 'binary', maxLength: 12 }));
+    const anyParams = fc.array(fc.tuple(text, fc.oneof(text, fc.integer(), fc.double(), fc.constant(undefined))), { maxLength: 8 });
+    fc.assert(
+      fc.property(anyParams, (p) => {
+        const search = new URLSearchParams();
+        for (const [n, v] of p) if (v !== undefined) search.append(n, String(v));
+        expect(buildQuery(p)).toBe(search.toString());
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('buildQuery keeps the order and skips undefined values', () => {
     fc.assert(
       fc.property(params, (p) => {
