@@ -2,3 +2,4 @@
 export function inputsHash(root: string): string;
 export function distIsCurrent(root: string, inputs?: string): boolean;
 export function stampBuild(root: string, inputs: string): void;
+export function hashOf(root: string, files: readonly string[], folders: readonly string[]): string;

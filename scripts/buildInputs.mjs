@@ -24,11 +24,16 @@ function filesUnder(root, folder) {
 
 const sha256 = (data) => createHash('sha256').update(data).digest('hex');
 
+/** The hash of these files and of every file under these folders, with Node's version. */
+export function hashOf(root, files, folders) {
+  const hash = createHash('sha256').update(`${process.version}\0`);
+  for (const file of [...files, ...folders.flatMap((folder) => filesUnder(root, folder))]) hash.update(`${file}\0`).update(readFileSync(join(root, file))).update('\0');
+  return hash.digest('hex');
+}
+
 /** The hash of what a build reads, taken before it starts (a file changed meanwhile then makes the next build run). */
 export function inputsHash(root) {
-  const hash = createHash('sha256').update(`${process.version}\0`);
-  for (const file of [...INPUTS, ...filesUnder(root, 'src')]) hash.update(`${file}\0`).update(readFileSync(join(root, file))).update('\0');
-  return hash.digest('hex');
+  return hashOf(root, INPUTS, ['src']);
 }
 
 function outputs(root) {

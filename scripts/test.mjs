@@ -1,7 +1,8 @@
 // `npm test`: the build, the typecheck and every test at the same time (the typecheck needs no build output; the
 // tests that run the bundle wait for it, see below); fails if any of the three fails.
 import { spawn } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { hashOf } from './buildInputs.mjs';
 
 const run = (command, args, env = process.env) =>
   new Promise((resolve) => {
@@ -23,7 +24,17 @@ const tsc = ['--noEmit', '-p', '.', '--incremental', '--tsBuildInfoFile', 'node_
 // The whole suite runs the UI test files in groups (test/ui/groups.ts); with arguments (a file, -t …), as they are.
 const groups = process.argv.length > 2 ? {} : { BROKER_TEST_GROUPS: '1' };
 const vitest = run(bin('vitest'), ['run', ...process.argv.slice(2)], { ...process.env, ...groups });
-const [build, typecheck, tests] = await Promise.all([built, run(bin('tsc'), tsc), vitest]);
+// What tsc reads (tsconfig's include and settings, the locked packages' types) unchanged since a check passed: its
+// answer is known, and it is not asked again.
+const checked = hashOf('.', ['tsconfig.json', 'package.json', 'package-lock.json', 'vitest.config.ts'], ['src', 'test', 'bench', 'scripts']);
+const passed = 'node_modules/.cache/broker-console-tsc/passed';
+const typechecked = existsSync(passed) && readFileSync(passed, 'utf8') === checked
+  ? (console.log('typecheck: nothing it reads changed since it last passed'), Promise.resolve(0))
+  : run(bin('tsc'), tsc).then((code) => {
+      if (code === 0) writeFileSync(passed, checked);
+      return code;
+    });
+const [build, typecheck, tests] = await Promise.all([built, typechecked, vitest]);
 if (build !== 0) console.error('error: the build failed (see above)');
 if (typecheck !== 0) console.error('error: the typecheck failed (see above)');
 process.exit(build || typecheck || tests);
