@@ -1,7 +1,7 @@
 // The wall time of `npm test` (build, typecheck and every test), against issue 9's goal of 30 s on this machine.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { row } from './util';
+import { median, row } from './util';
 
 /** The tests that failed, from the JSON report vitest writes (.ci/run counts from the same file). */
 function failedTests(): string[] {
@@ -13,14 +13,23 @@ function failedTests(): string[] {
   }
 }
 
+/** Runs of `npm test` the figure is the median of: one run on this shared 2-core machine varies by a second or more. */
+const RUNS = 3;
+
 export function testSuite(): void {
-  const start = process.hrtime.bigint();
-  const result = spawnSync('npm', ['test', '--silent'], { stdio: ['ignore', 'ignore', 'pipe'] });
-  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-  if (result.status !== 0) {
-    console.log(`npm test failed (exit ${result.status}) after ${seconds.toFixed(1)} s: its time is not a figure`);
-    for (const name of failedTests()) console.log(`  failed: ${name}`);
-    return;
+  const times: number[] = [];
+  for (let run = 0; run < RUNS; run += 1) {
+    const start = process.hrtime.bigint();
+    const result = spawnSync('npm', ['test', '--silent'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+    if (result.status !== 0) {
+      console.log(`npm test failed (exit ${result.status}) after ${seconds.toFixed(1)} s: its time is not a figure`);
+      for (const name of failedTests()) console.log(`  failed: ${name}`);
+      return;
+    }
+    times.push(seconds);
   }
-  row('npm test (build, typecheck, every test)', `${seconds.toFixed(1)} s`, 'goal 30 s', seconds / 30);
+  const runs = times.map((t) => t.toFixed(1)).join(', ');
+  row(`npm test (build, typecheck, every test; median of ${RUNS})`, `${median(times).toFixed(1)} s`, 'goal 30 s', median(times) / 30);
+  console.log(`  runs: ${runs} s`);
 }
