@@ -2,6 +2,7 @@
 // tests that run the bundle wait for it, see below); fails if any of the three fails.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { hashOf } from './buildInputs.mjs';
 
 const run = (command, args, env = process.env) =>
@@ -31,7 +32,10 @@ const passed = 'node_modules/.cache/broker-console-tsc/passed';
 const typechecked = existsSync(passed) && readFileSync(passed, 'utf8') === checked
   ? (console.log('typecheck: nothing it reads changed since it last passed'), Promise.resolve(0))
   : run(bin('tsc'), tsc).then((code) => {
-      if (code === 0) writeFileSync(passed, checked);
+      if (code === 0) {
+        mkdirSync(dirname(passed), { recursive: true });
+        writeFileSync(passed, checked);
+      }
       return code;
     });
 const [build, typecheck, tests] = await Promise.all([built, typechecked, vitest]);
