@@ -76,7 +76,6 @@ const rememberedWidestLine = {
 // program has none of) and signal-exit v3's (Ink's) assert (only to check its argument), so neither loads before
 // the first frame (the benchmarks' minimal Ink app stays stock). In undici's, http2 (only for an HTTP/2
 // connection, which the client never asks for): it loads tls and most of crypto, ~10 ms of every command's start.
-
 export const APP_LAZY_BUILTINS = [
   {
     file: /[\\/]node_modules[\\/]commander[\\/]lib[\\/]command\.js$/,

@@ -29,16 +29,20 @@ const vitest = run(bin('vitest'), ['run', ...process.argv.slice(2)], { ...proces
 // answer is known, and it is not asked again.
 const checked = hashOf('.', ['tsconfig.json', 'package.json', 'package-lock.json', 'vitest.config.ts'], ['src', 'test', 'bench', 'scripts']);
 const passed = 'node_modules/.cache/broker-console-tsc/passed';
-const typechecked = existsSync(passed) && readFileSync(passed, 'utf8') === checked
-  ? (console.log('typecheck: nothing it reads changed since it last passed'), Promise.resolve(0))
-  : run(bin('tsc'), tsc).then((code) => {
-      if (code === 0) {
-        mkdirSync(dirname(passed), { recursive: true });
-        writeFileSync(passed, checked);
-      }
-      return code;
-    });
-const [build, typecheck, tests] = await Promise.all([built, typechecked, vitest]);
+async function typecheck() {
+  if (existsSync(passed) && readFileSync(passed, 'utf8') === checked) {
+    console.log('typecheck: nothing it reads changed since it last passed');
+    return 0;
+  }
+  const code = await run(bin('tsc'), tsc);
+  if (code === 0) {
+    mkdirSync(dirname(passed), { recursive: true });
+    writeFileSync(passed, checked);
+  }
+  return code;
+}
+const typechecked = typecheck();
+const [build, types, tests] = await Promise.all([built, typechecked, vitest]);
 if (build !== 0) console.error('error: the build failed (see above)');
-if (typecheck !== 0) console.error('error: the typecheck failed (see above)');
-process.exit(build || typecheck || tests);
+if (types !== 0) console.error('error: the typecheck failed (see above)');
+process.exit(build || types || tests);
