@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
+import { anyText } from '../arbitraries';
 import { buildQuery, signPayload, signQuery, signatureMatches, splitSignedQuery, totalParams } from '../../src/api/signing';
 
 describe('signPayload', () => {
@@ -101,7 +102,7 @@ describe('signing properties', () => {
   });
 
   it('buildQuery writes exactly what URLSearchParams writes, for plain and any other names and values', () => {
-    const text = fc.oneof(fc.stringMatching(/^[A-Za-z0-9*._~+ %-]{0,12}$/), fc.string({ maxLength: 12 }), fc.string({ unit: 'binary', maxLength: 12 }));
+    const text = fc.oneof(fc.stringMatching(/^[A-Za-z0-9*._~+ %-]{0,12}$/), fc.string({ maxLength: 12 }), anyText({ maxLength: 12 }));
     const anyParams = fc.array(fc.tuple(text, fc.oneof(text, fc.integer(), fc.double(), fc.constant(undefined))), { maxLength: 8 });
     fc.assert(
       fc.property(anyParams, (p) => {
