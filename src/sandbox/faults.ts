@@ -57,6 +57,7 @@ export function faultReply(fault: SandboxFault, path: string): Reply | undefined
     case 'reset':
     case 'reset-after-handling':
     case 'delay':
+    case 'hold':
       return undefined;
   }
 }

@@ -68,6 +68,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       const timer = setTimeout(wake, ms);
       sleepers.add(wake);
     });
+  // Requests held by a `hold` fault: answered when the test releases them (or the sandbox closes).
+  const held = new Set<() => void>();
+  const hold = (): Promise<void> =>
+    new Promise((resolve) => {
+      const release = (): void => {
+        held.delete(release);
+        resolve();
+      };
+      held.add(release);
+    });
 
   /** Runs the checks in the service's order and the operation; every failure becomes the envelope. */
   const handle = async (req: IncomingMessage, path: string, rawQuery: string, body: Promise<string>): Promise<Reply> => {
@@ -105,6 +115,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     }
     if (latencyMs > 0) await sleep(latencyMs);
     if (fault?.kind === 'delay') await sleep(fault.ms);
+    if (fault?.kind === 'hold') await hold();
     const canned = fault ? faultReply(fault, path) : undefined;
     const reply = canned ?? (await handle(req, path, rawQuery, body));
     if (closed || res.destroyed) return;
@@ -148,6 +159,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     masterAccount: state.master.name,
     requests: () => log.snapshot(),
     queueFaults: (...queued) => faults.queue(queued),
+    held: () => held.size,
+    releaseHeld: () => {
+      const releases = [...held];
+      for (const release of releases) release();
+      return releases.length;
+    },
     setFaultRates: (rates) => faults.setRates(rates),
     setPermissions: (next) => {
       permissions = new Set(next);
@@ -155,7 +172,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     close: () => {
       if (closed) return Promise.resolve();
       closed = true;
-      for (const wake of [...sleepers]) wake();
+      for (const wake of [...sleepers, ...held]) wake();
       return new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

@@ -9,7 +9,8 @@ export type SandboxFault =
   | { kind: 'malformed' } // 200 with a body that is not valid JSON
   | { kind: 'wrong-shape' } // 200 with valid JSON of the wrong shape
   | { kind: 'rate-limit'; retryAfterSec: number } // 429 with Retry-After
-  | { kind: 'delay'; ms: number }; // answer normally after a delay
+  | { kind: 'delay'; ms: number } // answer normally after a delay
+  | { kind: 'hold' }; // answer normally once released (releaseHeld): a request in flight for as long as a test needs
 
 export interface SandboxFaultRates {
   /** Added to every answer. */
@@ -79,6 +80,10 @@ export interface RunningSandbox {
   requests(): readonly SandboxRequestRecord[];
   /** Faults applied to the next requests, one each, in order. */
   queueFaults(...faults: SandboxFault[]): void;
+  /** Requests held by a `hold` fault and not yet released. */
+  held(): number;
+  /** Lets every held request be answered; returns how many were held. */
+  releaseHeld(): number;
   setFaultRates(rates: SandboxFaultRates): void;
   setPermissions(permissions: string[]): void;
   close(): Promise<void>;

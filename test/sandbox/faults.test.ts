@@ -84,6 +84,24 @@ describe('queued faults', () => {
     expect((res.json as { subAccount: unknown[] }).subAccount).toBeInstanceOf(Array);
   });
 
+  test('hold: answers normally once released, not before', async () => {
+    sb.queueFaults({ kind: 'hold' });
+    let answered = false;
+    const pending = listKeys(sb, sub).then((res) => {
+      answered = true;
+      return res;
+    });
+    while (sb.held() === 0) await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(answered).toBe(false);
+    expect(sb.releaseHeld()).toBe(1);
+    expect(sb.held()).toBe(0);
+    const res = await pending;
+    expect(res.status).toBe(200);
+    expect((res.json as { subAccount: unknown[] }).subAccount).toBeInstanceOf(Array);
+    expect(sb.releaseHeld()).toBe(0);
+  });
+
   test('reset: the connection drops and nothing happens', async () => {
     const before = await keyCount();
     sb.queueFaults({ kind: 'reset' });
@@ -183,16 +201,18 @@ describe('request log', () => {
 });
 
 describe('lifecycle', () => {
-  test('close() returns promptly with keep-alive connections and pending delays, and the port stops answering', async () => {
+  test('close() returns promptly with keep-alive connections, pending delays and held requests, and the port stops answering', async () => {
     const s = await startSandbox();
     await listKeys(s, s.subAccounts[0] as string); // leaves a keep-alive socket open
-    s.queueFaults({ kind: 'delay', ms: 10_000 });
+    s.queueFaults({ kind: 'delay', ms: 10_000 }, { kind: 'hold' });
     const pending = listKeys(s, s.subAccounts[0] as string).catch((e: unknown) => e);
+    const held = listKeys(s, s.subAccounts[0] as string).catch((e: unknown) => e);
     await new Promise((r) => setTimeout(r, 50));
     const started = Date.now();
     await s.close();
     expect(Date.now() - started).toBeLessThan(1000);
     expect(await pending).toBeInstanceOf(Error);
+    expect(await held).toBeInstanceOf(Error);
     await expect(listKeys(s, s.subAccounts[0] as string)).rejects.toThrow();
     await s.close(); // idempotent
   });

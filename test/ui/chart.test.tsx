@@ -220,6 +220,8 @@ describe.concurrent('the chart (v on the transfers page)', () => {
       subAccounts: [],
       requests: () => [],
       queueFaults: () => undefined,
+      held: () => 0,
+      releaseHeld: () => 0,
       setFaultRates: () => undefined,
       setPermissions: () => undefined,
       close: async () => undefined,

@@ -139,16 +139,17 @@ describe.concurrent('CreateKeyScreen: fields', () => {
 });
 
 describe('CreateKeyScreen: sending', () => {
-  // Alone (not concurrent): the three enters must land while the POST is held for 600 ms.
+  // Alone (not concurrent): the three enters must land while the POST is held (a hold fault, released after).
   test('submit once: three quick enters while the POST is in flight send one request', async ({ onTestFinished }) => {
     const c = await consoleFor(onTestFinished);
     await reachReview(c, c.sandbox.subAccounts[0]!);
-    c.sandbox.queueFaults({ kind: 'delay', ms: 600 });
+    c.sandbox.queueFaults({ kind: 'hold' });
     await c.press('enter');
     await c.press('enter');
     await c.press('y');
     await c.press('enter');
     expect(c.frame()).toContain('Creating the key…');
+    expect(c.sandbox.releaseHeld()).toBe(1);
     await c.waitForText('Key created for');
     await c.settle(200);
     expect(posts(c)).toHaveLength(1);

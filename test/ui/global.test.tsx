@@ -43,8 +43,11 @@ async function walkEveryScreen(): Promise<void> {
   await c.type('a note that is rather long, to see how the form wraps it at narrow widths');
   await c.press('enter');
   await c.waitForText('Review');
-  c.sandbox.queueFaults({ kind: 'delay', ms: 300 });
+  // Held until the sending frame is drawn: the walk meets it, then the answer.
+  c.sandbox.queueFaults({ kind: 'hold' });
   await c.press('enter');
+  await c.waitForText('Creating the key');
+  expect(c.sandbox.releaseHeld()).toBe(1);
   await c.waitForText('Key created for');
   await c.press('v');
   await c.press('enter');

@@ -342,7 +342,7 @@ describe('the review follows the request', () => {
     const c = await consoleFor(onTestFinished);
     await reachReview(c, c.sandbox.subAccounts[0]!);
     expect(footer(c)).toContain('enter send');
-    c.sandbox.queueFaults({ kind: 'delay', ms: 700 });
+    c.sandbox.queueFaults({ kind: 'hold' });
     await c.press('enter');
     await c.waitForText('Creating the key');
     expect(footer(c)).toContain('sending… keys wait');
@@ -351,6 +351,7 @@ describe('the review follows the request', () => {
     await c.press('e');
     await c.press('esc');
     expect(c.frame()).toContain('Creating the key');
+    expect(c.sandbox.releaseHeld()).toBe(1);
     await c.waitForText('Key created for');
     expect(posts(c)).toHaveLength(1);
   });

@@ -25,9 +25,11 @@ describe('KeyList', () => {
   test('a slow answer shows the loading spinner, then the rows', async () => {
     c = await startConsole();
     const { busy } = await seededAccounts(c);
-    c.sandbox.queueFaults({ kind: 'delay', ms: 400 });
+    // Held until the spinner shows, however long that takes on a busy machine; then answered.
+    c.sandbox.queueFaults({ kind: 'hold' });
     await openKeys(c, busy, { wait: false });
     await c.waitForText('Loading keys…');
+    expect(c.sandbox.releaseHeld()).toBe(1);
     await c.waitForText(new RegExp(`API keys of ${busy} · \\d+ keys`));
     expect(c.frame()).not.toContain('Loading keys…');
   });

@@ -203,11 +203,12 @@ describe('point 6: what the screen says matches what the keys do', () => {
   test('while the next page loads, the previous page and its totals are not shown under the new number', async ({ onTestFinished }) => {
     const c = await consoleFor(onTestFinished, { columns: 100, rows: 30 });
     await openTransfers(c, { startTime: '3d', limit: '10' });
-    c.sandbox.queueFaults({ kind: 'delay', ms: 400 });
+    c.sandbox.queueFaults({ kind: 'hold' });
     await c.press('n');
     await c.waitForText('Page 2 · 10 per page');
     expect(c.frame()).not.toContain('Page totals');
     expect(c.frame()).not.toMatch(/› \d{4}-/);
+    expect(c.sandbox.releaseHeld()).toBe(1);
     await c.waitForText('Page 2 · 10 per page · 10 rows', 3000);
     expect(c.frame()).toContain('Page totals');
   });
