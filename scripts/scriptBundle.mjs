@@ -10,7 +10,7 @@ import { builtinModules } from 'node:module';
 import { join, resolve } from 'node:path';
 import { Script } from 'node:vm';
 import { build } from 'esbuild';
-import { TEXT_FILES, patchText } from './textPatches.mjs';
+import { PATCHED_FILES, RENDERER, patchText } from './textPatches.mjs';
 
 // Ink imports react-devtools-core only for development (DEV=true); the production bundle gets an empty stand-in.
 export const noDevtools = {
@@ -37,39 +37,26 @@ const yogaWithoutFetch = {
 };
 
 // scripts/textPatches.mjs: the lazy RGI_Emoji pattern in every bundle (string-width's own costs ~30 ms before the
-// first frame); the ICU-free grapheme segmenter in the console's only: the benchmarks' minimal Ink app keeps
-// stock Ink's Intl.Segmenters.
-const patchedSources = (graphemes) => ({
+// first frame); in the console's only, the ICU-free grapheme segmenter and Ink's renderer measuring each text's
+// widest line once (src/ui/ink/widestLine.mjs remembers them): the benchmarks' minimal Ink app keeps stock Ink.
+const patchedSources = (inkPatches) => ({
   name: 'patched-sources',
   setup(b) {
-    b.onLoad({ filter: TEXT_FILES }, (args) => {
+    let renderer = false;
+    b.onLoad({ filter: PATCHED_FILES }, (args) => {
       const original = readFileSync(args.path, 'utf8');
       const source = patchText(args.path, original, {
         rgiEmoji: resolve('src/terminal/rgiEmoji.mjs'),
-        ...(graphemes ? { segmenter: resolve('src/terminal/graphemeSegmenter.mjs') } : {}),
+        ...(inkPatches ? { segmenter: resolve('src/terminal/graphemeSegmenter.mjs'), widestLine: resolve('src/ui/ink/widestLine.mjs') } : {}),
       });
+      if (RENDERER.test(args.path)) renderer = true;
       return source === original ? undefined : { contents: source, loader: 'js' };
+    });
+    b.onEnd((result) => {
+      if (result.errors.length === 0 && inkPatches && !renderer) throw new Error("patched-sources: Ink's renderer was not bundled (Ink changed?)");
     });
   },
 });
-
-// Ink's renderer measures every text node's widest line every frame (src/ui/ink/widestLine.mjs remembers them);
-// only the console's script gets it: the benchmarks' minimal Ink app stays stock Ink.
-const RENDERER = /[\\/]node_modules[\\/]ink[\\/]build[\\/]render-node-to-output\.js$/;
-const rememberedWidestLine = {
-  name: 'remembered-widest-line',
-  setup(b) {
-    let given = false;
-    b.onResolve({ filter: /^widest-line$/ }, (args) => {
-      if (!RENDERER.test(args.importer)) return undefined;
-      given = true;
-      return { path: resolve('src/ui/ink/widestLine.mjs') };
-    });
-    b.onEnd((result) => {
-      if (result.errors.length === 0 && !given) throw new Error('remembered-widest-line: Ink\'s renderer no longer imports widest-line (Ink changed?)');
-    });
-  },
-};
 
 // Dependencies that require a built-in as they load which only a rare call uses: each is required at that call
 // instead. In the console's script, commander's child_process (only to run an executable subcommand, which the
@@ -156,7 +143,7 @@ export async function bundleScript({ name, entry, outDir, imports = [], inkPatch
     outdir: outDir,
     define: { ...common.define, 'import.meta.url': '__bcImportMetaUrl' },
     external: imports,
-    plugins: [noDevtools, yogaWithoutFetch, patchedSources(inkPatches), ...(inkPatches ? [rememberedWidestLine] : []), ...(lazy.length > 0 ? [lazyBuiltins(lazy)] : []), requireBuiltins],
+    plugins: [noDevtools, yogaWithoutFetch, patchedSources(inkPatches), ...(lazy.length > 0 ? [lazyBuiltins(lazy)] : []), requireBuiltins],
   });
   let body = result.outputFiles[0].text;
   // Only src/terminal/graphemeSegmenter.mjs builds one, at its first text that needs ICU.

@@ -1,12 +1,13 @@
 // The build gives string-width a lazily built RGI-emoji test (src/terminal/rgiEmoji.mjs): it must answer exactly what
 // `/^\p{RGI_Emoji}$/v` answers, for every cluster string-width can hand it.
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
 import { withLazyRgiEmoji } from '../../scripts/textPatches.mjs';
 import { rgiEmojiRegex } from '../../src/terminal/rgiEmoji.mjs';
-import { load } from '../inkResolve.mjs';
+import { PATCHED_MODULES } from '../patchedInk.mjs';
 
 const rgi = new RegExp('^\\p{RGI_Emoji}$', 'v');
 const agree = (text: string): boolean => rgiEmojiRegex.test(text) === rgi.test(text);
@@ -37,15 +38,18 @@ describe('the lazy RGI emoji test', () => {
     for (const text of samples) expect(agree(text), JSON.stringify(text)).toBe(true);
   });
 
-  it('is what the build and the tests’ workers put in place of string-width’s own pattern', async () => {
+  it('is what the build and the tests’ Ink put in place of string-width’s own pattern', async () => {
     const file = fileURLToPath(new URL('../../node_modules/string-width/index.js', import.meta.url));
     const source = readFileSync(file, 'utf8');
     // scripts/textPatches.mjs replaces exactly this line (and fails the build if it is not there).
     expect(source).toContain('const rgiEmojiRegex = /^\\p{RGI_Emoji}$/v;');
     expect(withLazyRgiEmoji(file, source, 'rgi.mjs')).not.toContain('/^\\p{RGI_Emoji}$/v');
-    const loaded = String((await load(pathToFileURL(file).href, {}, async () => ({ source }))).source);
+    // The string-width the tests load is the patched copy (test/patchedInk.mjs).
+    const copy = join(PATCHED_MODULES, 'string-width', 'index.js');
+    const loaded = readFileSync(copy, 'utf8');
     expect(loaded).toContain('import { rgiEmojiRegex } from');
     expect(loaded).not.toContain('/^\\p{RGI_Emoji}$/v');
+    expect(stringWidth).toBe(((await import(pathToFileURL(copy).href)) as { default: unknown }).default);
     // And the string-width this worker runs measures emoji as the stock one does.
     expect([stringWidth('👩\u200D💻'), stringWidth('🇫🇷'), stringWidth('1\uFE0F\u20E3'), stringWidth('↔'), stringWidth('漢字')]).toEqual([2, 2, 2, 1, 4]);
   });

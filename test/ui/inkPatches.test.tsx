@@ -1,14 +1,18 @@
 import React from 'react';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { styledCharsFromTokens, tokenize } from '@alcalzone/ansi-tokenize';
 import fc from 'fast-check';
 import stringWidth from 'string-width';
 import { Text } from 'ink';
+import { render as renderWithLibrary } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import widestLine from 'widest-line';
 import Output from '../../node_modules/ink/build/output.js';
 import { MAX_ROWS, MAX_SLICES, MAX_STYLED_LINES, MAX_WIDTHS, frameWithOwnCaches, inkCacheSizes, shareInkLineCaches } from '../../src/ui/ink/lineCaches';
-import rememberedWidestLine, { remembers } from '../../src/ui/ink/widestLine.mjs';
-import { resolve as resolveForTests } from '../inkResolve.mjs';
+import { rememberingWidestLine, remembers } from '../../src/ui/ink/widestLine.mjs';
+import { PATCHED_MODULES, patchedFiles } from '../patchedInk.mjs';
+import { withRememberingWidestLine } from '../../scripts/textPatches.mjs';
 import { buildCli } from '../commands/helpers';
 import { renderInTerminal } from './terminal';
 
@@ -175,6 +179,8 @@ describe("Ink's frames composed with caches shared across frames", () => {
 
 describe("Ink's renderer with widest-line remembering each text's width", () => {
   it('property: the width is widest-line\'s, the first time and every time after', () => {
+    // The renderer's, made as Ink loaded (one per process).
+    const rememberedWidestLine = rememberingWidestLine(widestLine);
     const text = fc.array(fc.constantFrom('a', ' ', '│', '›', '漢', '😀', '👩‍💻', 'e\u0301', '\n', '\u001b[1m', '\u001b[22m'), { maxLength: 40 }).map((parts) => parts.join(''));
     fc.assert(
       fc.property(fc.array(text, { minLength: 1, maxLength: 10 }), (texts) => {
@@ -199,13 +205,32 @@ describe("Ink's renderer with widest-line remembering each text's width", () => 
     }
   });
 
-  it('the hook gives it to the renderer only, and the build gives it to the console\'s script', async () => {
-    const next = async (specifier: string) => ({ url: `next:${specifier}` });
-    const renderer = new URL('../../node_modules/ink/build/render-node-to-output.js', import.meta.url).href;
-    expect((await resolveForTests('widest-line', { parentURL: renderer }, next)).url).toMatch(/\/src\/ui\/ink\/widestLine\.mjs$/);
-    expect((await resolveForTests('widest-line', { parentURL: new URL('../../node_modules/ink/build/measure-text.js', import.meta.url).href }, next)).url).toBe('next:widest-line');
-    expect((await resolveForTests('string-width', { parentURL: renderer }, next)).url).toBe('next:string-width');
-    // The build fails when the renderer no longer imports widest-line (scripts/scriptBundle.mjs): a built bin means it was given.
+  it('ink-testing-library renders with the same Ink: its texts are remembered too', () => {
+    const text = `a text ink-testing-library drew › ${Date.now()} 字`;
+    expect(remembers(text)).toBe(false);
+    const drawn = renderWithLibrary(<Text>{text}</Text>);
+    try {
+      expect(drawn.lastFrame()).toContain('ink-testing-library drew');
+      expect(remembers(text)).toBe(true);
+    } finally {
+      drawn.unmount();
+    }
+  });
+
+  it("the tests' Ink gives it to the renderer only, and the build gives it to the console's script", async () => {
+    // The copies the tests load (test/patchedInk.mjs): the renderer wraps its widest-line, no other file does.
+    expect(patchedFiles().sort()).toEqual([
+      '@alcalzone/ansi-tokenize/build/tokenize.js',
+      'ink/build/render-node-to-output.js',
+      'slice-ansi/tokenize-ansi.js',
+      'string-width/index.js',
+      'wrap-ansi/node_modules/string-width/index.js',
+    ]);
+    const copy = (file: string) => readFileSync(join(PATCHED_MODULES, file), 'utf8');
+    expect(copy('ink/build/render-node-to-output.js')).toMatch(/^import __bcWidestLine from 'widest-line';\nimport \{ rememberingWidestLine as __bcRemembering \} from "file:\/\/\/.*\/src\/ui\/ink\/widestLine\.mjs";\nconst widestLine = __bcRemembering\(__bcWidestLine\);\n/);
+    expect(copy('ink/build/measure-text.js')).not.toContain('__bcRemembering');
+    // A renderer that no longer imports widest-line as expected fails the patch, so the build and the tests' setup.
+    expect(() => withRememberingWidestLine('/x/node_modules/ink/build/render-node-to-output.js', 'import widestLine from "widest-line";', 'w.mjs')).toThrow(/changed/);
     expect(await buildCli()).toMatch(/broker-console\.js$/);
   });
 });

@@ -1,2 +1,0 @@
-export function resolve(specifier: string, context: { parentURL?: string }, nextResolve: (specifier: string, context: { parentURL?: string }) => Promise<{ url: string }>): Promise<{ url: string; shortCircuit?: boolean }>;
-export function load(url: string, context: object, nextLoad: (url: string, context: object) => Promise<{ source?: string | ArrayBuffer | Uint8Array | null }>): Promise<{ source?: string | ArrayBuffer | Uint8Array | null }>;
