@@ -9,6 +9,7 @@ import { KeyRouterProvider, createKeyRouter } from './hooks/useKeys';
 import { useTerminalSize } from './hooks/useTerminalSize';
 import { keyMatches, quitsWithQ, type ScreenId } from './keymap';
 import { LeaveGuardProvider, leaveThrough, type LeaveGuards } from './leaveGuard';
+import { NewKeyDraftsProvider, createNewKeyDrafts } from './newKeyDrafts';
 import { NavigationProvider, breadcrumbs, initialNavigation, navigationReducer, type NavigationState, type Route } from './navigation';
 import { ScreenFrameProvider } from './screenFrame';
 import { ServicesProvider, type ConsoleServices } from './services';
@@ -36,6 +37,7 @@ export function App({ services, onExit, onNavigation, initialRoute }: AppProps) 
   );
   const router = useMemo(createKeyRouter, []);
   const guards = useMemo<LeaveGuards>(() => ({ current: undefined }), []);
+  const drafts = useMemo(createNewKeyDrafts, []);
   const { columns, rows } = useTerminalSize();
   const tooSmall = columns < MIN_COLUMNS || rows < MIN_ROWS;
   const width = Math.max(MIN_COLUMNS, columns);
@@ -114,29 +116,31 @@ export function App({ services, onExit, onNavigation, initialRoute }: AppProps) 
     <ServicesProvider services={services}>
       <NavigationProvider dispatch={dispatch}>
         <LeaveGuardProvider guards={guards}>
-          <KeyRouterProvider router={router}>
-            {tooSmall ? <TooSmall columns={columns} rows={rows} /> : null}
-            <Box flexDirection="column" width={width} display={tooSmall ? 'none' : 'flex'}>
-              <Header crumbs={breadcrumbs(nav.stack)} width={width} />
-              {/* Every screen fits its height (tested from 40x12 to 200x60); the vertical clip only keeps a screen that did
-                  not from drawing over the status bar. No horizontal clip: that made Ink slice every line of every frame. */}
-              <Box height={bodyHeight} flexDirection="column" overflowY="hidden">
-                {nav.helpOpen ? <HelpOverlay screen={topScreen} height={bodyHeight} width={width} offset={helpOffset} /> : null}
-                {nav.stack.map((entry) => {
-                  const isTop = entry === top && !nav.helpOpen && !tooSmall;
-                  return (
-                    <Box key={entry.id} display={entry === top && !nav.helpOpen ? 'flex' : 'none'} flexDirection="column" height={bodyHeight}>
-                      <ScreenFrameProvider value={{ active: isTop, width, height: bodyHeight, setMode: setTopMode }}>
-                        <ScreenForRoute route={entry.route} />
-                      </ScreenFrameProvider>
-                    </Box>
-                  );
-                })}
+          <NewKeyDraftsProvider drafts={drafts}>
+            <KeyRouterProvider router={router}>
+              {tooSmall ? <TooSmall columns={columns} rows={rows} /> : null}
+              <Box flexDirection="column" width={width} display={tooSmall ? 'none' : 'flex'}>
+                <Header crumbs={breadcrumbs(nav.stack)} width={width} />
+                {/* Every screen fits its height (tested from 40x12 to 200x60); the vertical clip only keeps a screen that did
+                    not from drawing over the status bar. No horizontal clip: that made Ink slice every line of every frame. */}
+                <Box height={bodyHeight} flexDirection="column" overflowY="hidden">
+                  {nav.helpOpen ? <HelpOverlay screen={topScreen} height={bodyHeight} width={width} offset={helpOffset} /> : null}
+                  {nav.stack.map((entry) => {
+                    const isTop = entry === top && !nav.helpOpen && !tooSmall;
+                    return (
+                      <Box key={entry.id} display={entry === top && !nav.helpOpen ? 'flex' : 'none'} flexDirection="column" height={bodyHeight}>
+                        <ScreenFrameProvider value={{ active: isTop, width, height: bodyHeight, setMode: setTopMode }}>
+                          <ScreenForRoute route={entry.route} />
+                        </ScreenFrameProvider>
+                      </Box>
+                    );
+                  })}
+                </Box>
+                <StatusBar width={width} />
+                <Footer screen={topScreen} width={width} />
               </Box>
-              <StatusBar width={width} />
-              <Footer screen={topScreen} width={width} />
-            </Box>
-          </KeyRouterProvider>
+            </KeyRouterProvider>
+          </NewKeyDraftsProvider>
         </LeaveGuardProvider>
       </NavigationProvider>
     </ServicesProvider>

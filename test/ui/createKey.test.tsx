@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { KNOWN_PERMISSIONS } from '../../src/api/types';
 import { consoleFor, type OnFinished, type TestConsole } from './harness';
-import { fillCreateForm, lineWith, openCreateForm, reachReview, type FormInput } from './flows';
+import { CTRL_U, fillCreateForm, lineWith, openCreateForm, reachReview, type FormInput } from './flows';
 
 const posts = (c: TestConsole) => c.requestsOf('POST');
 
@@ -212,5 +212,104 @@ describe('CreateKeyScreen: sending', () => {
     await c.waitFor(() => c.navState()!.stack.length === 2, 'two screens');
     expect(c.navState()!.stack.map((e) => e.route.screen)).toEqual(['picker', 'keys']);
     expect(posts(c)).toHaveLength(1);
+  });
+});
+
+describe.concurrent('CreateKeyScreen: a draft left behind', () => {
+  const focusedLine = (c: TestConsole) => c.frame().split('\n').find((l) => l.startsWith('› '))!;
+
+  test('esc keeps what was typed: n on the same sub-account resumes it, focus where it was; nothing is sent', async ({ onTestFinished }) => {
+    const c = await start(onTestFinished);
+    const name = c.sandbox.subAccounts[0]!;
+    await fillCreateForm(c, { toggle: [0, 1], other: 'read_only', ip: '203.0.113.7, 2001:db8::1', note: '注释🙂 desk bot' });
+    await c.press('esc');
+    await c.waitForScreen('keys');
+    await c.press('n');
+    await c.waitForText(`New API key for ${name} · as you left it`);
+    const frame = c.frame();
+    expect(frame).toContain(`[x] ${KNOWN_PERMISSIONS[0]}`);
+    expect(frame).toContain(`[x] ${KNOWN_PERMISSIONS[1]}`);
+    expect(frame).toContain(`[ ] ${KNOWN_PERMISSIONS[2]}`);
+    expect(lineWith(frame, 'Other')).toContain('read_only');
+    expect(lineWith(frame, 'Linked IPs')).toContain('203.0.113.7, 2001:db8::1');
+    expect(frame).toContain('2/4');
+    expect(lineWith(frame, 'Note')).toContain('注释🙂 desk bot');
+    expect(focusedLine(c)).toContain('Note');
+    // It goes on as any form: typing edits the kept text, enter reviews exactly it.
+    await c.type('!');
+    await c.press('enter');
+    await c.waitForText('Review');
+    expect(lineWith(c.frame(), 'note')).toContain('注释🙂 desk bot!');
+    expect(posts(c)).toHaveLength(0);
+  });
+
+  test('a created key drops its draft: the next form starts empty', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished);
+    const name = c.sandbox.subAccounts[0]!;
+    await reachReview(c, name, { toggle: [0], note: 'made once' });
+    await c.press('enter');
+    await c.waitForScreen('secret');
+    await c.press('enter');
+    await c.waitForText('Have you stored the secret key?');
+    await c.press('y');
+    await c.waitForScreen('keys');
+    await c.press('n');
+    await c.waitForText(`New API key for ${name}`);
+    expect(c.frame()).not.toContain('as you left it');
+    expect(c.frame()).toContain('0 chosen');
+    expect(lineWith(c.frame(), 'Note')).not.toContain('made once');
+    expect(posts(c)).toHaveLength(1);
+  });
+
+  test('drafts are per sub-account, and a form left blank leaves none', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished);
+    const [first, second] = c.sandbox.subAccounts as [string, string];
+    await openCreateForm(c, first);
+    await fillCreateForm(c, { note: 'for the first' });
+    await c.press('esc');
+    await c.waitForScreen('keys');
+    await c.press('esc');
+    await c.waitForScreen('picker');
+    await c.type(CTRL_U);
+    await openCreateForm(c, second);
+    expect(c.frame()).not.toContain('as you left it');
+    expect(lineWith(c.frame(), 'Note')).not.toContain('for the first');
+    // Typed, then cleared: nothing to resume.
+    await fillCreateForm(c, { note: 'x' });
+    await c.press('backspace');
+    await c.press('esc');
+    await c.waitForScreen('keys');
+    await c.press('n');
+    await c.waitForText(`New API key for ${second}`);
+    expect(c.frame()).not.toContain('as you left it');
+    await c.press('esc');
+    await c.waitForScreen('keys');
+    await c.press('esc');
+    await c.waitForScreen('picker');
+    await c.type(CTRL_U);
+    await openCreateForm(c, first);
+    await c.waitForText(`New API key for ${first} · as you left it`);
+    expect(lineWith(c.frame(), 'Note')).toContain('for the first');
+  });
+
+  test('after an unknown outcome, r opens the key list and n brings the form back to send again if the key is not there', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished);
+    const name = c.sandbox.subAccounts[0]!;
+    await reachReview(c, name, { toggle: [0], ip: '203.0.113.7', note: 'maybe not made' });
+    // Reset before handling: the key was not created, but the console cannot know that.
+    c.sandbox.queueFaults({ kind: 'reset' });
+    await c.press('enter');
+    await c.waitForText('the key may exist');
+    await c.press('r');
+    await c.waitForScreen('keys');
+    expect(c.frame()).not.toContain('maybe not made');
+    await c.press('n');
+    await c.waitForText(`New API key for ${name} · as you left it`);
+    expect(lineWith(c.frame(), 'Note')).toContain('maybe not made');
+    await c.press('enter');
+    await c.waitForText('Review');
+    await c.press('enter');
+    await c.waitForScreen('secret');
+    expect(posts(c)).toHaveLength(2);
   });
 });

@@ -1,6 +1,7 @@
 // New key: permissions checklist (+ typed ones), linked IPs validated live with a counter, a note; then a
-// review of exactly what will be sent, sent once. What was typed survives every error.
-import React, { useCallback, useState } from 'react';
+// review of exactly what will be sent, sent once. What was typed survives every error, and leaving the form
+// (a new key's draft is kept per sub-account until the key is created).
+import React, { useCallback, useEffect, useState } from 'react';
 import { useSyncedState } from '../hooks/useSyncedState';
 import { Box, Text } from 'ink';
 import { KNOWN_PERMISSIONS, MAX_LINKED_IPS, type CreatedKey, type NewKeyRequest } from '../../api/types';
@@ -15,11 +16,12 @@ import { useCreateKey, type CreateState } from '../hooks/useCreateKey';
 import { useScreenKeys } from '../hooks/useKeys';
 import { errorLine, retryable } from '../hooks/useResource';
 import { useNavigate } from '../navigation';
+import { useNewKeyDrafts, type NewKeyField } from '../newKeyDrafts';
 import { useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
 import { fit, roomFor, sanitize, wrapText } from '../text';
 
-type Focus = 'permissions' | 'other' | 'ip' | 'note';
+type Focus = NewKeyField;
 const FOCUS_ORDER: Focus[] = ['permissions', 'other', 'ip', 'note'];
 const FIELD_FOCUS: Partial<Record<FieldName, Focus>> = { permissions: 'permissions', ip: 'ip', note: 'note' };
 const LABEL_WIDTH = 14;
@@ -42,18 +44,25 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
   const { theme } = useServices();
   const { active, width, height } = useScreenFrame();
   const navigate = useNavigate();
-  const [checked, setChecked, checkedRef] = useSyncedState<string[]>([]);
-  const [other, setOther, otherRef] = useSyncedState('');
-  const [ip, setIp, ipRef] = useSyncedState('');
-  const [note, setNote, noteRef] = useSyncedState('');
-  const [focus, setFocus, focusRef] = useSyncedState<Focus>('permissions');
+  const drafts = useNewKeyDrafts();
+  const [draft] = useState(() => drafts.get(subAccount));
+  const [checked, setChecked, checkedRef] = useSyncedState<string[]>(draft?.checked ?? []);
+  const [other, setOther, otherRef] = useSyncedState(draft?.other ?? '');
+  const [ip, setIp, ipRef] = useSyncedState(draft?.ip ?? '');
+  const [note, setNote, noteRef] = useSyncedState(draft?.note ?? '');
+  const [focus, setFocus, focusRef] = useSyncedState<Focus>(draft?.focus ?? 'permissions');
+  // The draft follows the form (no state, so no frame); the screen may be left any way at any time.
+  useEffect(() => drafts.keep(subAccount, { checked, other, ip, note, focus }), [drafts, subAccount, checked, other, ip, note, focus]);
   const [gridCursor, setGridCursor, gridCursorRef] = useSyncedState(0);
   const [errors, setErrors] = useState<FieldError[]>([]);
   const [review, setReview, reviewRef] = useSyncedState<NewKeyRequest | undefined>(undefined);
 
   const onCreated = useCallback(
-    (created: CreatedKey) => navigate({ type: 'replaceTop', route: { screen: 'secret', created } }),
-    [navigate],
+    (created: CreatedKey) => {
+      drafts.drop(subAccount);
+      navigate({ type: 'replaceTop', route: { screen: 'secret', created } });
+    },
+    [navigate, drafts, subAccount],
   );
   const create = useCreateKey(onCreated);
   const mode: ScreenId = review ? reviewMode(create.state) : 'createKey';
@@ -158,7 +167,7 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
 
   return (
     <Box flexDirection="column" width={width}>
-      {showTitle ? <Text bold>{fit(`New API key for ${sanitize(subAccount)}`, width).trimEnd()}</Text> : null}
+      {showTitle ? <Text bold>{fit(`New API key for ${sanitize(subAccount)}${draft ? ' · as you left it' : ''}`, width).trimEnd()}</Text> : null}
       <Text color={focus === 'permissions' ? theme.accent : undefined} bold={focus === 'permissions'}>
         {fit(`${focus === 'permissions' ? '› ' : '  '}${checklistTitle}`, width).trimEnd()}
       </Text>
