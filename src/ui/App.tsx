@@ -9,7 +9,7 @@ import { KeyRouterProvider, createKeyRouter } from './hooks/useKeys';
 import { useTerminalSize } from './hooks/useTerminalSize';
 import { keyMatches, quitsWithQ, type ScreenId } from './keymap';
 import { LeaveGuardProvider, leaveThrough, type LeaveGuards } from './leaveGuard';
-import { NewKeyDraftsProvider, createNewKeyDrafts } from './newKeyDrafts';
+import { DraftsProvider, createDrafts } from './drafts';
 import { NavigationProvider, breadcrumbs, initialNavigation, navigationReducer, type NavigationState, type Route } from './navigation';
 import { ScreenFrameProvider } from './screenFrame';
 import { ServicesProvider, type ConsoleServices } from './services';
@@ -37,7 +37,7 @@ export function App({ services, onExit, onNavigation, initialRoute }: AppProps) 
   );
   const router = useMemo(createKeyRouter, []);
   const guards = useMemo<LeaveGuards>(() => ({ current: undefined }), []);
-  const drafts = useMemo(createNewKeyDrafts, []);
+  const drafts = useMemo(createDrafts, []);
   const { columns, rows } = useTerminalSize();
   const tooSmall = columns < MIN_COLUMNS || rows < MIN_ROWS;
   const width = Math.max(MIN_COLUMNS, columns);
@@ -116,7 +116,7 @@ export function App({ services, onExit, onNavigation, initialRoute }: AppProps) 
     <ServicesProvider services={services}>
       <NavigationProvider dispatch={dispatch}>
         <LeaveGuardProvider guards={guards}>
-          <NewKeyDraftsProvider drafts={drafts}>
+          <DraftsProvider drafts={drafts}>
             <KeyRouterProvider router={router}>
               {tooSmall ? <TooSmall columns={columns} rows={rows} /> : null}
               <Box flexDirection="column" width={width} display={tooSmall ? 'none' : 'flex'}>
@@ -140,7 +140,7 @@ export function App({ services, onExit, onNavigation, initialRoute }: AppProps) 
                 <Footer screen={topScreen} width={width} />
               </Box>
             </KeyRouterProvider>
-          </NewKeyDraftsProvider>
+          </DraftsProvider>
         </LeaveGuardProvider>
       </NavigationProvider>
     </ServicesProvider>

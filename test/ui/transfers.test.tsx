@@ -56,6 +56,46 @@ describe('TransferFilterForm', () => {
     await c.type('24h');
     expect(lineWith(c.frame(), 'Since')).toMatch(/= \d{4}-\d\d-\d\d \d\d:\d\d:\d\d/);
   });
+
+  test('the filter is kept as it was left: ctrl+t again shows it, spans as typed; as it starts, it keeps nothing', async () => {
+    c = await startConsole();
+    await openTransferFilter(c);
+    expect(c.frame()).not.toContain('as you left it');
+    await c.press('esc');
+    await c.waitForScreen('picker');
+    await openTransferFilter(c);
+    expect(c.frame()).not.toContain('as you left it');
+    await c.press('right');
+    await setFilter(c, { fromAccount: 'desk 注释🙂', startTime: '7d', limit: '50' });
+    await c.press('esc');
+    await c.waitForScreen('picker');
+    await openTransferFilter(c);
+    expect(c.frame()).toContain('Universal transfers: filter · as you left it');
+    expect(lineWith(c.frame(), 'From type')).toContain('FUTURE');
+    expect(lineWith(c.frame(), 'From account')).toContain('desk 注释🙂');
+    expect(lineWith(c.frame(), 'Since')).toMatch(/7d += \d{4}-\d\d-\d\d/);
+    expect(lineWith(c.frame(), 'Page size')).toContain('50');
+    expect(lineWith(c.frame(), 'From type')).toMatch(/^› /);
+    expect(transferGets()).toHaveLength(0);
+  });
+
+  test('the last filter searched comes back with ctrl+t from anywhere', async () => {
+    c = await startConsole();
+    const query = await openTransfers(c, { toAccountType: 'SPOT', fromAccountType: 'FUTURE', limit: '20' });
+    expect(query.limit).toBe(20);
+    await c.press('esc');
+    await c.waitForScreen('transferFilter');
+    await c.press('esc');
+    await c.waitForScreen('picker');
+    await c.type(c.sandbox.subAccounts[0]!);
+    await c.press('enter');
+    await c.waitForScreen('keys');
+    await c.press('t');
+    await c.waitForText('Universal transfers: filter · as you left it');
+    expect(lineWith(c.frame(), 'From type')).toContain('FUTURE');
+    expect(lineWith(c.frame(), 'To type')).toContain('SPOT');
+    expect(lineWith(c.frame(), 'Page size')).toContain('20');
+  });
 });
 
 describe('TransferBrowser', () => {

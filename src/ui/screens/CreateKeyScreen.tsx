@@ -16,7 +16,7 @@ import { useCreateKey, type CreateState } from '../hooks/useCreateKey';
 import { useScreenKeys } from '../hooks/useKeys';
 import { errorLine, retryable } from '../hooks/useResource';
 import { useNavigate } from '../navigation';
-import { useNewKeyDrafts, type NewKeyField } from '../newKeyDrafts';
+import { isBlankNewKey, useDrafts, type NewKeyDraft, type NewKeyField } from '../drafts';
 import { useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
 import { fit, roomFor, sanitize, wrapText } from '../text';
@@ -44,7 +44,7 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
   const { theme } = useServices();
   const { active, width, height } = useScreenFrame();
   const navigate = useNavigate();
-  const drafts = useNewKeyDrafts();
+  const drafts = useDrafts().newKey;
   const [draft] = useState(() => drafts.get(subAccount));
   const [checked, setChecked, checkedRef] = useSyncedState<string[]>(draft?.checked ?? []);
   const [other, setOther, otherRef] = useSyncedState(draft?.other ?? '');
@@ -52,7 +52,10 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
   const [note, setNote, noteRef] = useSyncedState(draft?.note ?? '');
   const [focus, setFocus, focusRef] = useSyncedState<Focus>(draft?.focus ?? 'permissions');
   // The draft follows the form (no state, so no frame); the screen may be left any way at any time.
-  useEffect(() => drafts.keep(subAccount, { checked, other, ip, note, focus }), [drafts, subAccount, checked, other, ip, note, focus]);
+  useEffect(() => {
+    const now: NewKeyDraft = { checked, other, ip, note, focus };
+    drafts.keep(subAccount, isBlankNewKey(now) ? undefined : now);
+  }, [drafts, subAccount, checked, other, ip, note, focus]);
   const [gridCursor, setGridCursor, gridCursorRef] = useSyncedState(0);
   const [errors, setErrors] = useState<FieldError[]>([]);
   const [review, setReview, reviewRef] = useSyncedState<NewKeyRequest | undefined>(undefined);

@@ -2,7 +2,7 @@
 // operator's words (dates, date-times, epoch ms, 24h, 7d), clientTranId, and the page size. Sized from the
 // window: a field is one line, its note and error wrap under it, and when they do not all fit the fields
 // around the focused one are shown (the title says which).
-import React, { useState } from 'react';
+import React, { useEffect, useState } from 'react';
 import { useSyncedState } from '../hooks/useSyncedState';
 import { Box, Text } from 'ink';
 import { DEFAULT_PAGE_SIZE, KNOWN_ACCOUNT_TYPES, MAX_PAGE_SIZE, type TransferQuery } from '../../api/types';
@@ -11,6 +11,7 @@ import { TextField } from '../components/TextField';
 import { displayWidth, fit, sanitize, wrapText } from '../../terminal/text';
 import { commandFor } from '../keymap';
 import { useScreenKeys } from '../hooks/useKeys';
+import { useDrafts } from '../drafts';
 import { useNavigate } from '../navigation';
 import { useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
@@ -59,8 +60,15 @@ export function TransferFilterForm({ initial }: { initial?: TransferQuery }) {
   const { active, width, height } = useScreenFrame();
   const navigate = useNavigate();
   useScreenMode('transferFilter');
-  const [values, setValues, valuesRef] = useSyncedState<Values>(() => initialValues(initial));
-  const [focus, setFocus, focusRef] = useSyncedState(0);
+  // Opened without a filter to edit, the form is the last one as it was left (typed `7d` stays a span).
+  const drafts = useDrafts().transferFilter;
+  const [draft] = useState(() => (initial ? undefined : drafts.get('')));
+  const [values, setValues, valuesRef] = useSyncedState<Values>(() => draft?.values ?? initialValues(initial));
+  const [focus, setFocus, focusRef] = useSyncedState(draft?.focus ?? 0);
+  useEffect(() => {
+    const blank = initialValues();
+    drafts.keep('', FIELDS.every((f) => values[f.name] === blank[f.name]) ? undefined : { values, focus });
+  }, [drafts, values, focus]);
   const [errors, setErrors] = useState<FieldError[]>([]);
 
   const set = (name: FieldName) => (value: string) => {
@@ -177,7 +185,7 @@ export function TransferFilterForm({ initial }: { initial?: TransferQuery }) {
   }
   const windowed = from > 0 || to < rows.length;
   const where = width >= 60 ? `fields ${from + 1}–${to} of ${rows.length}` : `${from + 1}–${to}/${rows.length}`;
-  const title = `Universal transfers: filter${windowed ? ` · ${where}${from > 0 ? ' ↑' : ''}${to < rows.length ? ' ↓' : ''}` : ''}`;
+  const title = `Universal transfers: filter${windowed ? ` · ${where}${from > 0 ? ' ↑' : ''}${to < rows.length ? ' ↓' : ''}` : ''}${draft ? ' · as you left it' : ''}`;
 
   return (
     <Box flexDirection="column">
