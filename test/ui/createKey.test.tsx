@@ -5,6 +5,15 @@ import { CTRL_U, fillCreateForm, lineWith, openCreateForm, reachReview, type For
 
 const posts = (c: TestConsole) => c.requestsOf('POST');
 
+/** The form shows exactly these choices and texts: what going back to it must keep. */
+function expectForm(frame: string, form: { checked: number[]; other: string; ip: string; ipCount: number; note: string }) {
+  KNOWN_PERMISSIONS.forEach((permission, i) => expect(frame).toContain(`[${form.checked.includes(i) ? 'x' : ' '}] ${permission}`));
+  expect(lineWith(frame, 'Other')).toContain(form.other);
+  expect(lineWith(frame, 'Linked IPs')).toContain(form.ip);
+  expect(frame).toContain(`${form.ipCount}/4`);
+  expect(lineWith(frame, 'Note')).toContain(form.note);
+}
+
 /** A console on the create form of the first sub-account. */
 async function start(onTestFinished: OnFinished): Promise<TestConsole> {
   const c = await consoleFor(onTestFinished);
@@ -171,14 +180,7 @@ describe('CreateKeyScreen: sending', () => {
 
     await c.press('e');
     await c.waitForText(`New API key for ${name}`);
-    const frame = c.frame();
-    expect(frame).toContain(`[x] ${KNOWN_PERMISSIONS[0]}`);
-    expect(frame).toContain(`[x] ${KNOWN_PERMISSIONS[1]}`);
-    expect(frame).toContain(`[ ] ${KNOWN_PERMISSIONS[2]}`);
-    expect(lineWith(frame, 'Other')).toContain('read_only');
-    expect(lineWith(frame, 'Linked IPs')).toContain('203.0.113.7,198.51.100.20');
-    expect(lineWith(frame, 'Note')).toContain('kept note');
-    expect(frame).toContain('2/4');
+    expectForm(c.frame(), { checked: [0, 1], other: 'read_only', ip: '203.0.113.7,198.51.100.20', ipCount: 2, note: 'kept note' });
 
     // And it can be sent again from there.
     await c.press('enter');
@@ -226,14 +228,7 @@ describe.concurrent('CreateKeyScreen: a draft left behind', () => {
     await c.waitForScreen('keys');
     await c.press('n');
     await c.waitForText(`New API key for ${name} · as you left it`);
-    const frame = c.frame();
-    expect(frame).toContain(`[x] ${KNOWN_PERMISSIONS[0]}`);
-    expect(frame).toContain(`[x] ${KNOWN_PERMISSIONS[1]}`);
-    expect(frame).toContain(`[ ] ${KNOWN_PERMISSIONS[2]}`);
-    expect(lineWith(frame, 'Other')).toContain('read_only');
-    expect(lineWith(frame, 'Linked IPs')).toContain('203.0.113.7, 2001:db8::1');
-    expect(frame).toContain('2/4');
-    expect(lineWith(frame, 'Note')).toContain('注释🙂 desk bot');
+    expectForm(c.frame(), { checked: [0, 1], other: 'read_only', ip: '203.0.113.7, 2001:db8::1', ipCount: 2, note: '注释🙂 desk bot' });
     expect(focusedLine(c)).toContain('Note');
     // It goes on as any form: typing edits the kept text, enter reviews exactly it.
     await c.type('!');
