@@ -4,7 +4,7 @@
 import type { BrokerApi, ClientConfig, ExchangeInfo } from '../api/contract';
 import { createBrokerApi } from '../api/operations';
 import { type ReadOnlySource, readOnlyApi, readOnlyReason } from '../api/readOnly';
-import { createAuditRecorder } from '../config/auditTrail';
+import { createAuditRecorder, type AuditRecorder } from '../config/auditTrail';
 import { loadClockOffset, saveClockOffset } from '../config/clockOffsets';
 import { DEFAULT_API_KEY_HEADER } from '../api/signing';
 import { type DiscoveredSubAccounts, memoryDiscoveredSubAccounts, openDiscoveredSubAccounts } from '../config/discoveredSubAccounts';
@@ -65,8 +65,28 @@ export interface ConsoleTargets extends TargetSwitcher {
   close(): Promise<void>;
 }
 
+/** How long closing waits for the writes under way (a stuck disk must not keep the console from exiting). */
+const WRITES_GRACE_MS = 2000;
+
 export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
   const keychain = options.keychain ?? openKeychain;
+  // The screens start these writes and do not wait (recent and discovered names, audit lines); closing does,
+  // so a quit right after neither loses them nor leaves an atomic write's temporary file behind.
+  const writes = new Set<Promise<void>>();
+  const tracked = <A extends unknown[], R>(write: (...args: A) => Promise<R>) => (...args: A): Promise<R> => {
+    const started = write(...args);
+    const done = started.then(() => undefined, () => undefined);
+    writes.add(done);
+    void done.then(() => writes.delete(done));
+    return started;
+  };
+  const writesDone = async (): Promise<void> => {
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, WRITES_GRACE_MS)));
+    await Promise.race([Promise.all(writes), grace]);
+    clearTimeout(timer);
+  };
+  const trackedAudit = (recorder: AuditRecorder): AuditRecorder => Object.assign(tracked(recorder), { recentFor: recorder.recentFor, subscribe: recorder.subscribe });
   const listeners = new Set<() => void>();
   let current: ConsoleTarget | undefined;
   // The demo's sandbox, started at its first use. The first frame needs only the demo's names: node:http, the
@@ -101,19 +121,23 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
   };
 
   const recentFor = async (key: string): Promise<RecentSubAccounts> => {
+    let recent: RecentSubAccounts;
     try {
-      return await openRecentSubAccounts(options.folder, key);
+      recent = await openRecentSubAccounts(options.folder, key);
     } catch {
       return memoryRecentSubAccounts();
     }
+    return { list: recent.list, remember: tracked(recent.remember), forget: tracked(recent.forget) };
   };
 
   const discoveredFor = async (key: string): Promise<DiscoveredSubAccounts> => {
+    let discovered: DiscoveredSubAccounts;
     try {
-      return await openDiscoveredSubAccounts(options.folder, key);
+      discovered = await openDiscoveredSubAccounts(options.folder, key);
     } catch {
       return memoryDiscoveredSubAccounts();
     }
+    return { list: discovered.list, scannedAt: discovered.scannedAt, note: tracked(discovered.note) };
   };
 
   const clientConfig = (base: Omit<ClientConfig, 'onExchange'>, exchanges: ExchangeLog): ClientConfig => ({
@@ -151,7 +175,7 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
     const client = guarded(createBrokerApi({ ...clientConfig(config, exchanges), ...(before !== undefined ? { initialClockOffsetMs: before } : {}) }), saved);
     offsets.set(client.api, { baseUrl: config.baseUrl, before: before ?? 0 });
     const host = new URL(config.baseUrl).host;
-    return { ...client, mode: 'live' as const, host, profile, credentialSource: source, recent: await recentFor(config.baseUrl), discovered: await discoveredFor(config.baseUrl), suggestions: [], audit: createAuditRecorder(options.folder, { profile, host }) };
+    return { ...client, mode: 'live' as const, host, profile, credentialSource: source, recent: await recentFor(config.baseUrl), discovered: await discoveredFor(config.baseUrl), suggestions: [], audit: trackedAudit(createAuditRecorder(options.folder, { profile, host })) };
   };
 
   /** Checks credentials with the one signed request `profile add` sends too (credentials/checkCredentials.ts). */
@@ -207,7 +231,7 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
           host: 'sandbox',
           // The demo's attempts are recorded too, marked profile "demo".
           // Pinned: its entries take the pinned moment too, so two takes write the same trail.
-          audit: createAuditRecorder(options.folder, auditTarget, pinned !== undefined ? () => new Date(pinned) : undefined),
+          audit: trackedAudit(createAuditRecorder(options.folder, auditTarget, pinned !== undefined ? () => new Date(pinned) : undefined)),
           profile: 'demo',
           credentialSource: 'sandbox',
           recent: await recentFor('demo'),
@@ -274,6 +298,7 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
       closing();
       if (current) await release(current.api);
       await closeSandbox();
+      await writesDone();
     },
   };
 }
