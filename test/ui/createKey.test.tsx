@@ -218,6 +218,14 @@ describe('CreateKeyScreen: sending', () => {
 });
 
 describe.concurrent('CreateKeyScreen: a draft left behind', () => {
+  /** From the form back to the picker, its name cleared: ready to open another sub-account. */
+  const formToPicker = async (c: TestConsole) => {
+    await c.press('esc');
+    await c.waitForScreen('keys');
+    await c.press('esc');
+    await c.waitForScreen('picker');
+    await c.type(CTRL_U);
+  };
   const focusedLine = (c: TestConsole) => c.frame().split('\n').find((l) => l.startsWith('› '))!;
 
   test('esc keeps what was typed: n on the same sub-account resumes it, focus where it was; nothing is sent', async ({ onTestFinished }) => {
@@ -261,11 +269,7 @@ describe.concurrent('CreateKeyScreen: a draft left behind', () => {
     const [first, second] = c.sandbox.subAccounts as [string, string];
     await openCreateForm(c, first);
     await fillCreateForm(c, { note: 'for the first' });
-    await c.press('esc');
-    await c.waitForScreen('keys');
-    await c.press('esc');
-    await c.waitForScreen('picker');
-    await c.type(CTRL_U);
+    await formToPicker(c);
     await openCreateForm(c, second);
     expect(c.frame()).not.toContain('as you left it');
     expect(lineWith(c.frame(), 'Note')).not.toContain('for the first');
@@ -277,11 +281,7 @@ describe.concurrent('CreateKeyScreen: a draft left behind', () => {
     await c.press('n');
     await c.waitForText(`New API key for ${second}`);
     expect(c.frame()).not.toContain('as you left it');
-    await c.press('esc');
-    await c.waitForScreen('keys');
-    await c.press('esc');
-    await c.waitForScreen('picker');
-    await c.type(CTRL_U);
+    await formToPicker(c);
     await openCreateForm(c, first);
     await c.waitForText(`New API key for ${first} · as you left it`);
     expect(lineWith(c.frame(), 'Note')).toContain('for the first');

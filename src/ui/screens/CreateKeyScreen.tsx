@@ -53,8 +53,8 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
   const [focus, setFocus, focusRef] = useSyncedState<Focus>(draft?.focus ?? 'permissions');
   // The draft follows the form (no state, so no frame); the screen may be left any way at any time.
   useEffect(() => {
-    const now: NewKeyDraft = { checked, other, ip, note, focus };
-    drafts.keep(subAccount, isBlankNewKey(now) ? undefined : now);
+    const form: NewKeyDraft = { checked, other, ip, note, focus };
+    drafts.keep(subAccount, isBlankNewKey(form) ? undefined : form);
   }, [drafts, subAccount, checked, other, ip, note, focus]);
   const [gridCursor, setGridCursor, gridCursorRef] = useSyncedState(0);
   const [errors, setErrors] = useState<FieldError[]>([]);

@@ -55,6 +55,9 @@ function initialValues(initial?: TransferQuery): Values {
   };
 }
 
+/** The form as it starts: a filter left like this is no draft. */
+const BLANK = initialValues();
+
 export function TransferFilterForm({ initial }: { initial?: TransferQuery }) {
   const { theme, now } = useServices();
   const { active, width, height } = useScreenFrame();
@@ -66,8 +69,7 @@ export function TransferFilterForm({ initial }: { initial?: TransferQuery }) {
   const [values, setValues, valuesRef] = useSyncedState<Values>(() => draft?.values ?? initialValues(initial));
   const [focus, setFocus, focusRef] = useSyncedState(draft?.focus ?? 0);
   useEffect(() => {
-    const blank = initialValues();
-    drafts.keep('', FIELDS.every((f) => values[f.name] === blank[f.name]) ? undefined : { values, focus });
+    drafts.keep('', FIELDS.every((f) => values[f.name] === BLANK[f.name]) ? undefined : { values, focus });
   }, [drafts, values, focus]);
   const [errors, setErrors] = useState<FieldError[]>([]);
 
