@@ -9,7 +9,7 @@
 //   docs/demo.cast         asciicast v2 (`asciinema play docs/demo.cast`)
 //   docs/demo.svg          the same recording as an SVG animation (svg-term), shown in the README
 //   docs/screens/NN-*.txt  a still of each screen (capture-pane, trailing spaces trimmed)
-// and puts each still in the README between <!-- screen:NN-name --> and <!-- /screen -->.
+// and puts each still in docs/console.md between <!-- screen:NN-name --> and <!-- /screen -->.
 //
 // Every screen has a marker text; a screen that does not show its marker in time fails the run, naming it.
 // Two runs give the same files: the data, "now", the created key and the latencies shown are pinned by the
@@ -29,7 +29,8 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(ROOT, 'dist', 'broker-console.js');
 const DOCS = join(ROOT, 'docs');
 const SCREENS = join(DOCS, 'screens');
-const README = join(ROOT, 'README.md');
+/** The console's reference page, which holds a block for each still. */
+const SCREENS_PAGE = join(DOCS, 'console.md');
 
 const COLUMNS = 100;
 const ROWS = 30;
@@ -356,9 +357,9 @@ async function main() {
   checkReplay(cast, stills, stillTimes);
   writeFileSync(join(DOCS, 'demo.svg'), await renderSvg(cast));
 
-  const missing = updateReadme(stills);
+  const missing = updateScreensPage(stills);
   console.log(`screencast: ${stills.length} screens, ${events.length} frames, ${(planned / 1000).toFixed(1)} s → docs/demo.cast, docs/demo.svg, docs/screens/`);
-  if (missing.length > 0) fail(`README.md has no block for ${missing.join(', ')}: add <!-- screen:NAME --> and <!-- /screen --> where it belongs`);
+  if (missing.length > 0) fail(`docs/console.md has no block for ${missing.join(', ')}: add <!-- screen:NAME --> and <!-- /screen --> where it belongs`);
 }
 
 /**
@@ -402,9 +403,9 @@ function checkReplay(cast, stills, stillTimes) {
   }
 }
 
-/** Puts each still between its README markers; returns the stills that have no block there. */
-function updateReadme(stills) {
-  let text = readFileSync(README, 'utf8');
+/** Puts each still between its markers in docs/console.md; returns the stills that have no block there. */
+function updateScreensPage(stills) {
+  let text = readFileSync(SCREENS_PAGE, 'utf8');
   const missing = [];
   for (const name of stills) {
     const still = readFileSync(join(SCREENS, `${name}.txt`), 'utf8');
@@ -415,7 +416,7 @@ function updateReadme(stills) {
     }
     text = text.replace(block, (_, open, close) => `${open}\`\`\`text\n${still}\`\`\`\n${close}`);
   }
-  writeFileSync(README, text);
+  writeFileSync(SCREENS_PAGE, text);
   return missing;
 }
 

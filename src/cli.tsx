@@ -339,7 +339,7 @@ export function buildProgram(
 
   program
     .command('completion')
-    .description('print a completion script: bash, zsh or fish (see README, "Shell completion")')
+    .description('print a completion script: bash, zsh or fish (see docs/commands.md, "Shell completion")')
     .argument('<shell>', 'bash, zsh or fish')
     .action((shell: string) => {
       setExit(runCompletion(shell, program, context(globals())));

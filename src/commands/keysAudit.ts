@@ -2,7 +2,7 @@
 // every key of those sub-accounts flagged for what an operator must look at (src/audit/keyAudit.ts), with a
 // summary per sub-account. Exit 4 when a key is flagged (so it can fail a CI job), 1 when a sub-account could
 // not be audited (1 wins over 4: an incomplete audit must not pass for a complete one). The JSON shape is a
-// contract (README "Output formats", pinned by test/commands/keysAudit.test.ts).
+// contract (docs/commands.md "Output formats", pinned by test/commands/keysAudit.test.ts).
 import { BrokerError } from '../api/errors';
 import { parseSpan } from '../api/timeInput';
 import { checkSubAccount, type FieldError } from '../api/validation';

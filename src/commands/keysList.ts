@@ -1,5 +1,5 @@
 // `keys list --sub NAME [--format table|json|csv] [--json]`: the API keys of one sub-account, as a table, a JSON
-// array or CSV. The JSON and CSV shapes are a contract (README "Output formats"; pinned by test/commands/formats.test.ts).
+// array or CSV. The JSON and CSV shapes are a contract (docs/commands.md "Output formats"; pinned by test/commands/formats.test.ts).
 import type { SubAccountKey } from '../api/types';
 import { checkSubAccount } from '../api/validation';
 import { sanitize, sanitizeDeep, toJson } from '../terminal/text';

@@ -2,7 +2,7 @@
 // remembered for the target (found in transfer history, src/config/discoveredSubAccounts.ts), most recently
 // active first. With --discover the transfer history of the last N days is scanned first (src/export/
 // subAccountScan.ts), for the names already known (recent, remembered) and those given with --sub; progress
-// goes to stderr when it is a terminal. The JSON and CSV shapes are a contract (README; test/commands/subAccounts.test.ts).
+// goes to stderr when it is a terminal. The JSON and CSV shapes are a contract (docs/commands.md; test/commands/subAccounts.test.ts).
 import { checkSubAccount, type FieldError } from '../api/validation';
 import { type DiscoveredSubAccount, type DiscoveredSubAccounts, memoryDiscoveredSubAccounts, openDiscoveredSubAccounts } from '../config/discoveredSubAccounts';
 import { openRecentSubAccounts } from '../config/recentSubAccounts';

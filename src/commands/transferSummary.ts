@@ -11,7 +11,7 @@ import { type Column, OutputSink, csvDocument, formatTable } from './output';
 
 export type SummaryFormat = 'table' | 'json' | 'csv';
 
-/** The JSON document: the pages read, then the summary (README "transfers --summary"). */
+/** The JSON document: the pages read, then the summary (docs/commands.md, "transfers --summary"). */
 export interface SummaryDocument extends TransferSummary {
   pages: number;
 }

@@ -1,5 +1,5 @@
 // One output flag: `--format table|json|csv` on every command that prints data, `--json` short for json.
-// The JSON shapes are a contract scripts rely on (README, "Output formats"): each is pinned here, field by
+// The JSON shapes are a contract scripts rely on (docs/commands.md, "Output formats"): each is pinned here, field by
 // field, in order, with its types; the CSV headers too. Run in-process against a real sandbox.
 import { join } from 'node:path';
 import { mkdtempSync, rmSync } from 'node:fs';
