@@ -40,7 +40,7 @@ export interface ProfileSummary {
   readOnly?: boolean;
 }
 
-export type CredentialField = 'name' | 'baseUrl' | 'apiKey' | 'secretKey' | 'apiKeyHeader';
+export type CredentialField = 'name' | 'baseUrl' | 'apiKey' | 'secretKey' | 'apiKeyHeader' | 'postSignature';
 
 export interface CredentialsInput {
   baseUrl: string;
@@ -51,6 +51,8 @@ export interface CredentialsInput {
 export interface NewProfileInput extends CredentialsInput {
   name: string;
   apiKeyHeader: string;
+  /** What a create's signature covers, as typed: auto (also when blank), query or body. */
+  postSignature?: string;
 }
 
 /** The result of checking credentials against the service (and, for a new profile, of saving it). */

@@ -115,7 +115,7 @@ describe('profile commands that need no keychain', () => {
     const config = join(home, 'config');
     // A profile saved by the binary itself is not possible without a keychain; write the settings directly.
     const { saveProfile } = await import('../../src/credentials/profiles');
-    await saveProfile(config, { name: 'nobus', baseUrl: 'http://127.0.0.1:9', apiKeyHeader: 'X-MEXC-APIKEY', recvWindow: 5000, signBody: true });
+    await saveProfile(config, { name: 'nobus', baseUrl: 'http://127.0.0.1:9', apiKeyHeader: 'X-MEXC-APIKEY', recvWindow: 5000, postSignature: 'auto' });
     for (const args of [['keys', 'list', '--sub', 'alpha'], ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE'], ['profile', 'remove', 'nobus']]) {
       // A process of its own: keytar finds D-Bus through the process's environment, not the run's.
       const r = await runBuiltCli(args, { BROKER_CONSOLE_HOME: config, HOME: home });
@@ -156,7 +156,7 @@ describe.skipIf(!availability.ok)('profiles with the real keychain', () => {
   beforeAll(async () => {
     sandboxA = await startSandbox({ seed: 11 });
     // Another target with an unusual secret and its own header name.
-    sandboxB = await startSandbox({ seed: 12, secretKey: `sp ace "dq" 'sq' \\bs {"j":1} ünï 密钥 🔑`, apiKeyHeader: 'X-Other-Key', signBody: false });
+    sandboxB = await startSandbox({ seed: 12, secretKey: `sp ace "dq" 'sq' \\bs {"j":1} ünï 密钥 🔑`, apiKeyHeader: 'X-Other-Key', postSignature: 'body' });
   });
   afterAll(async () => {
     await sandboxA.close();
@@ -209,7 +209,7 @@ describe.skipIf(!availability.ok)('profiles with the real keychain', () => {
   it('two profiles: the default, --profile, BROKER_PROFILE and `use` pick the target', async () => {
     const [a, b] = [name('a'), name('b')];
     expect((await addVia(a, sandboxA)).code).toBe(0);
-    const addedB = await addVia(b, sandboxB, { recvWindow: 9000 }, { apiKeyHeader: 'X-Other-Key', signBody: false });
+    const addedB = await addVia(b, sandboxB, { recvWindow: 9000 }, { apiKeyHeader: 'X-Other-Key', postSignature: 'body' });
     expect(addedB.code).toBe(0);
     expect(addedB.out).not.toContain('(default)');
 
@@ -229,7 +229,7 @@ describe.skipIf(!availability.ok)('profiles with the real keychain', () => {
     let t = ctxFor();
     expect(await runProfileUse(b, t.ctx)).toBe(0);
     t = ctxFor();
-    expect(await runKeysList({ sub: sub(sandboxB) }, t.ctx)).toBe(0); // header, signBody false and the odd secret all work
+    expect(await runKeysList({ sub: sub(sandboxB) }, t.ctx)).toBe(0); // header, POST signature body and the odd secret all work
     expect(t.err.text()).toBe('');
     const last = sandboxB.requests().at(-1);
     expect(last?.status).toBe(200);
