@@ -182,7 +182,7 @@ describe.skipIf(!availability.ok)('profiles with the real keychain', () => {
     let t = ctxFor();
     expect(await runProfileList({}, t.ctx)).toBe(0);
     const line = t.out.text().split('\n').find((l) => l.includes(n)) ?? '';
-    expect(line).toMatch(new RegExp(`^\\*\\s+${n}\\s+full\\s+${sandboxA.baseUrl.replace(/[.]/g, '\\.')}\\s+\\S+…\\S+\\s+keychain$`));
+    expect(line).toMatch(new RegExp(`^\\*\\s+${n}\\s+full\\s+${sandboxA.baseUrl.replace(/[.]/g, '\\.')}\\s+auto\\s+\\S+…\\S+\\s+keychain$`));
     expect(t.out.text()).not.toContain(sandboxA.secretKey);
 
     // A command through the profile (no environment credentials): the default profile's keychain secret.
@@ -212,6 +212,7 @@ describe.skipIf(!availability.ok)('profiles with the real keychain', () => {
     const addedB = await addVia(b, sandboxB, { recvWindow: 9000 }, { apiKeyHeader: 'X-Other-Key', postSignature: 'body' });
     expect(addedB.code).toBe(0);
     expect(addedB.out).not.toContain('(default)');
+    expect((await loadProfiles(join(home, 'config'))).profiles.find((p) => p.name === b)?.postSignature).toBe('body');
 
     /** Which sandbox a `keys list` reached (whatever it answered). */
     const hits = async (globals: GlobalOptions, env: Record<string, string> = {}): Promise<string> => {
@@ -234,6 +235,11 @@ describe.skipIf(!availability.ok)('profiles with the real keychain', () => {
     const last = sandboxB.requests().at(-1);
     expect(last?.status).toBe(200);
     expect(new URLSearchParams(last?.query ?? '').get('recvWindow')).toBe('9000');
+    // Its POST signature (body, as sandbox B checks) reaches the client: one create, accepted first time.
+    const before = sandboxB.requests().length;
+    t = ctxFor();
+    expect(await runKeysCreate({ sub: sub(sandboxB), permissions: 'SPOT_ACCOUNT_READ', note: 'body rule' }, t.ctx)).toBe(0);
+    expect(sandboxB.requests().slice(before).map((r) => `${r.method} ${r.status}`)).toEqual(['POST 200']);
     t = ctxFor({ recvWindow: 1234 });
     expect(await runKeysList({ sub: sub(sandboxB) }, t.ctx)).toBe(0);
     expect(new URLSearchParams(sandboxB.requests().at(-1)?.query ?? '').get('recvWindow')).toBe('1234');
@@ -282,7 +288,7 @@ describe.skipIf(!availability.ok)('profiles with the real keychain', () => {
     expect(t.out.text()).toMatch(new RegExp(`^\\s+${rw}\\s+full\\s`, 'm'));
     t = ctxFor();
     expect(await runProfileList({ format: 'csv' }, t.ctx)).toBe(0);
-    expect(t.out.text()).toContain(`${ro},true,${sandboxA.baseUrl},X-MEXC-APIKEY,5000,true,true,`);
+    expect(t.out.text()).toContain(`${ro},true,${sandboxA.baseUrl},X-MEXC-APIKEY,5000,auto,true,`);
 
     // Through the read-only profile (the default): listing works, creating is refused before anything is sent.
     const before = sandboxA.requests().length;
