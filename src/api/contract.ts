@@ -55,6 +55,8 @@ export interface ExchangeInfo {
   attempt: number;
   /** The wait the answer asked for (its Retry-After header, e.g. on a 429), when it gave a readable one. */
   retryAfterMs?: number;
+  /** A POST: what its signature covered (the query alone, or query + body). */
+  postSignature?: PostSignatureRule;
 }
 
 export interface CallOptions {

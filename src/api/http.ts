@@ -542,6 +542,7 @@ export function createSignedClient(config: ClientConfig): SignedClient {
           latencyMs: Math.round(performance.now() - started),
           attempt,
           ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+          ...(method === 'POST' ? { postSignature: rule } : {}),
         },
         spec.onExchange,
       );

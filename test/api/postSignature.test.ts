@@ -2,7 +2,7 @@
 // the query-only rule (or the remembered one) first and, on a 700002, the other rule once; a pinned rule never
 // falls back; the sandbox's 'either' accepts both.
 import { describe, expect, it } from 'vitest';
-import type { BrokerApi, ClientConfig } from '../../src/api/contract';
+import type { BrokerApi, ClientConfig, ExchangeInfo } from '../../src/api/contract';
 import { BrokerError } from '../../src/api/errors';
 import { API_KEY_PATH, createBrokerApi } from '../../src/api/operations';
 import { type PostSignatureRule, signPayload, splitSignedQuery } from '../../src/api/signing';
@@ -62,8 +62,12 @@ describe('auto (the default)', () => {
   it('a 700002 to a create is resent once by query + body, and the client keeps that rule for its next create', async ({ onTestFinished }) => {
     const sb = await started(onTestFinished, { postSignature: 'body' });
     const learned: PostSignatureRule[] = [];
-    const api = apiFor(onTestFinished, sb, { onPostSignature: (rule) => learned.push(rule) });
+    const exchanges: string[] = [];
+    const onExchange = (e: ExchangeInfo) => exchanges.push(`${e.method} ${e.status ?? '-'} ${e.postSignature ?? '-'}`);
+    const api = apiFor(onTestFinished, sb, { onPostSignature: (rule) => learned.push(rule), onExchange });
     const created = await api.createSubAccountKey(newKey(sb, 'fallback'));
+    // Each try says which rule it was signed by (what --log-file writes as signed=…).
+    expect(exchanges).toEqual(['POST 401 query', 'POST 200 body']);
     expect(created.secretKey).not.toBe('');
     expect(posts(sb)).toEqual([401, 200]);
     const body = `{"subAccount":"${sb.subAccounts[0] ?? ''}","permissions":"SPOT_ACCOUNT_READ","note":"fallback"}`;

@@ -491,7 +491,7 @@ describe.skipIf(!availability.ok)('profiles with the real keychain', () => {
       const log = readFileSync(logFile, 'utf8');
       const lines = log.trim().split('\n');
       expect(lines.length).toBe(3);
-      expect(lines[0]).toMatch(/^\d{4}-\d\d-\d\dT\S+Z op=\S+ POST \/api\/v3\/\S+ status=200 ok=true latency=\d+ms attempt=1 key=\S{4}…\S{4}$/);
+      expect(lines[0]).toMatch(/^\d{4}-\d\d-\d\dT\S+Z op=\S+ POST \/api\/v3\/\S+ status=200 ok=true latency=\d+ms attempt=1 signed=query key=\S{4}…\S{4}$/);
       expect(log).not.toMatch(/signature|timestamp=|\?/);
       expect(log).not.toContain(sandbox.apiKey);
       expect(statSync(logFile).mode & 0o777).toBe(0o600);
