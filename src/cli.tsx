@@ -160,7 +160,9 @@ export function buildProgram(
       '\nThe key, its secret included, goes to stdout once; the reminder that the secret cannot be shown again\n' +
         'goes to stderr, so stdout can be piped straight into a password manager. Exit 3: the request was sent but\n' +
         'its answer did not come or could not be read, so the key may exist; check with `keys list` before creating\n' +
-        'it again.',
+        'it again. Its signature covers the query alone (or what this base URL last accepted); refused for its signature\n' +
+        '(700002), it is sent once more signed by the other rule (query + body), and the rule that worked is kept for\n' +
+        'the next run. Pin one rule with profile add --post-signature or BROKER_POST_SIGNATURE (auto, query or body).',
     )
     .action(async (options: { sub?: string; permissions?: string; ip?: string; note?: string; format?: string; json?: boolean }) => {
       setExit(await runKeysCreate(options, context(globals())));

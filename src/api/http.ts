@@ -384,6 +384,12 @@ function failed(error: BrokerError, retryable = false): TryResult<never> {
   return { ok: false, error, retryable, clockSkewed: false, remeasured: false };
 }
 
+/** A refusal given after the signature was checked and accepted: a business code (e.g. 730603, 140001), not a 5xx or a limit. */
+function passedSignatureCheck(error: BrokerError): boolean {
+  if (error.kind !== 'service' || typeof error.code !== 'number' || BEFORE_SIGNATURE_CODES.has(error.code)) return false;
+  return error.status !== undefined && error.status < 500 && error.status !== 429 && error.status !== 418;
+}
+
 /** A create's 700002 said with what was tried: both rules under 'auto', else the one pinned rule. */
 function signatureRefused(error: BrokerError, pinned: PostSignatureRule | undefined): BrokerError {
   const hint =
@@ -628,12 +634,7 @@ export function createSignedClient(config: ClientConfig): SignedClient {
 
   /** Under 'auto': a create's answer that got past the signature check settles the rule, for this client and the next run. */
   function acceptedBy(rule: PostSignatureRule, result: TryResult<unknown>): void {
-    if (postSignature !== 'auto') return;
-    const { error } = result.ok ? { error: undefined } : result;
-    if (error !== undefined) {
-      if (error.kind !== 'service' || typeof error.code !== 'number' || BEFORE_SIGNATURE_CODES.has(error.code)) return;
-      if (error.status === undefined || error.status >= 500 || error.status === 429 || error.status === 418) return;
-    }
+    if (postSignature !== 'auto' || (!result.ok && !passedSignatureCheck(result.error))) return;
     postRule = rule;
     try {
       config.onPostSignature?.(rule);

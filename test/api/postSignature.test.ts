@@ -125,6 +125,23 @@ describe('auto (the default)', () => {
     expect(Math.abs(api.clockOffsetMs() - 120_000)).toBeLessThan(5_000);
   });
 
+  it('a business refusal after the fallback settles the rule too (the signature was checked); a 5xx settles nothing', async ({ onTestFinished }) => {
+    const sb = await started(onTestFinished, { postSignature: 'body' });
+    const learned: PostSignatureRule[] = [];
+    const api = apiFor(onTestFinished, sb, { onPostSignature: (rule) => learned.push(rule) });
+    const refused = await failure(api.createSubAccountKey({ ...newKey(sb), subAccount: 'nosuchsub123' }));
+    expect(refused).toMatchObject({ kind: 'service', code: 140001 });
+    expect(posts(sb)).toEqual([401, 400]);
+    expect(learned).toEqual(['body']);
+
+    const fresh = await started(onTestFinished, {});
+    const none: PostSignatureRule[] = [];
+    fresh.queueFaults({ kind: 'status', status: 503, code: 503, msg: 'busy' });
+    await failure(apiFor(onTestFinished, fresh, { onPostSignature: (rule) => none.push(rule) }).createSubAccountKey(newKey(fresh)));
+    expect(posts(fresh)).toEqual([503]);
+    expect(none).toEqual([]);
+  });
+
   it('a GET is signed once whatever the rule: a list against a body sandbox is one request', async ({ onTestFinished }) => {
     const sb = await started(onTestFinished, { postSignature: 'body' });
     await apiFor(onTestFinished, sb).listSubAccountKeys(sb.subAccounts[0] ?? '');
