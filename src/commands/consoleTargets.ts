@@ -6,7 +6,7 @@ import { createBrokerApi } from '../api/operations';
 import { type ReadOnlySource, readOnlyApi, readOnlyReason } from '../api/readOnly';
 import { createAuditRecorder, type AuditRecorder } from '../config/auditTrail';
 import { loadClockOffset, saveClockOffset } from '../config/clockOffsets';
-import { DEFAULT_API_KEY_HEADER, POST_SIGNATURES, parsePostSignature } from '../api/signing';
+import { DEFAULT_API_KEY_HEADER, POST_SIGNATURES, type PostSignature, parsePostSignature } from '../api/signing';
 import { loadPostSignature, savePostSignature } from '../config/postSignatures';
 import { type DiscoveredSubAccounts, memoryDiscoveredSubAccounts, openDiscoveredSubAccounts } from '../config/discoveredSubAccounts';
 import { memoryRecentSubAccounts, openRecentSubAccounts, type RecentSubAccounts } from '../config/recentSubAccounts';
@@ -287,7 +287,7 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
       const existing = await loadProfiles(options.folder);
       if (existing.profiles.some((p) => p.name === name.value)) return { ok: false, field: 'name', message: `a profile named ${name.value} exists already` };
       const header = input.apiKeyHeader.trim() || DEFAULT_API_KEY_HEADER;
-      const postSignature = parsePostSignature(input.postSignature ?? '') ?? (input.postSignature?.trim() ? undefined : 'auto');
+      const postSignature = typedPostSignature(input);
       if (postSignature === undefined) return { ok: false, field: 'postSignature', message: `POST signing: must be ${POST_SIGNATURES.join(', ')}` };
       const profile: Profile = { name: name.value, baseUrl: valid.url, apiKeyHeader: header, recvWindow: options.recvWindow ?? 5000, postSignature };
       const checked = await check(profileConfig(profile, input.apiKey.trim(), input.secretKey));
@@ -306,7 +306,9 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
       const valid = validCredentials(input);
       if (!valid.ok || !valid.url) return valid;
       const saved = profileName ? (await loadProfiles(options.folder)).profiles.find((p) => p.name === profileName) : undefined;
-      const config = saved ? profileConfig({ ...saved, baseUrl: valid.url }, input.apiKey.trim(), input.secretKey) : { baseUrl: valid.url, apiKey: input.apiKey.trim(), secretKey: input.secretKey };
+      // The add-profile form's own choice, when the keychain refused it and its credentials serve this session.
+      const postSignature = typedPostSignature(input) ?? 'auto';
+      const config = saved ? profileConfig({ ...saved, baseUrl: valid.url }, input.apiKey.trim(), input.secretKey) : { baseUrl: valid.url, apiKey: input.apiKey.trim(), secretKey: input.secretKey, postSignature };
       const checked = await check(config);
       if (!checked.ok) return checked;
       await switchTo(live(config, profileName ?? 'session', 'memory only', saved));
@@ -320,6 +322,11 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
       await writesDone();
     },
   };
+}
+
+/** The form's POST signing as typed: blank is auto; undefined for a word it cannot mean. */
+function typedPostSignature(input: CredentialsInput): PostSignature | undefined {
+  return input.postSignature?.trim() ? parsePostSignature(input.postSignature) : 'auto';
 }
 
 function profileConfig(profile: Profile, apiKey: string, secretKey: string): ClientConfig {

@@ -46,13 +46,13 @@ export interface CredentialsInput {
   baseUrl: string;
   apiKey: string;
   secretKey: string;
+  /** What a create's signature covers, as typed: auto (also when blank), query or body. */
+  postSignature?: string;
 }
 
 export interface NewProfileInput extends CredentialsInput {
   name: string;
   apiKeyHeader: string;
-  /** What a create's signature covers, as typed: auto (also when blank), query or body. */
-  postSignature?: string;
 }
 
 /** The result of checking credentials against the service (and, for a new profile, of saving it). */
