@@ -306,7 +306,7 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
       const valid = validCredentials(input);
       if (!valid.ok || !valid.url) return valid;
       const saved = profileName ? (await loadProfiles(options.folder)).profiles.find((p) => p.name === profileName) : undefined;
-      // The add-profile form's own choice, when the keychain refused it and its credentials serve this session.
+      // The add-profile form's own choice, when the keychain refused the profile and its credentials serve until exit.
       const postSignature = typedPostSignature(input) ?? 'auto';
       const config = saved ? profileConfig({ ...saved, baseUrl: valid.url }, input.apiKey.trim(), input.secretKey) : { baseUrl: valid.url, apiKey: input.apiKey.trim(), secretKey: input.secretKey, postSignature };
       const checked = await check(config);

@@ -79,7 +79,7 @@ describe("ccxt's MEXC client against the default sandbox", () => {
     expect(lastRequest()).toMatchObject({ method: 'GET', path: '/api/v3/broker/sub-account/universalTransfer', status: 200 });
   });
 
-  it('a create it signs for a sandbox started with --post-signature body is refused with 700002, as the issue feared for our old default', async () => {
+  it('a create it signs for a sandbox started with --post-signature body is refused with 700002 (what a service checking query + body would answer it)', async () => {
     const strict = await startSandbox({ seed: 31, postSignature: 'body' });
     try {
       const other = new mexc({ apiKey: strict.apiKey, secret: strict.secretKey, timeout: 10_000 });
