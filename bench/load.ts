@@ -68,7 +68,7 @@ export async function runLoad(target: LoadTarget, options: LoadOptions): Promise
       n % 4 === 3 ? [['fromAccountType', 'SPOT'], ['toAccountType', 'FUTURE'], ['page', 1], ['limit', 50]] : [['subAccount', sub]];
     if (pad !== '') params.push(['pad', pad]);
     const path = n % 4 === 3 ? '/api/v3/broker/sub-account/universalTransfer' : '/api/v3/broker/sub-account/apiKey';
-    const query = signQuery({ params, recvWindow: 5000, timestamp: Date.now(), body: '', secret: target.secretKey, signBody: true });
+    const query = signQuery({ params, recvWindow: 5000, timestamp: Date.now(), body: '', secret: target.secretKey, rule: 'query' });
     const began = performance.now();
     try {
       const res = await pool.request({ path: `${path}?${query}`, method: 'GET', headers: { [header]: target.apiKey } });

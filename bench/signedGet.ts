@@ -48,7 +48,7 @@ export async function signedGet(): Promise<void> {
   const apiKey = 'mx0vbench';
   const api = createBrokerApi({ baseUrl, apiKey, secretKey: secret });
   const agent = new Agent({ connections: 1 });
-  const query = signQuery({ params: [['subAccount', SUB]], recvWindow: 5000, timestamp: Date.now(), body: '', secret, signBody: true });
+  const query = signQuery({ params: [['subAccount', SUB]], recvWindow: 5000, timestamp: Date.now(), body: '', secret, rule: 'query' });
   const url = `${baseUrl}/api/v3/broker/sub-account/apiKey?${query}`;
   try {
     const n = 2000;

@@ -2,10 +2,10 @@
 // Ink and React are not imported here: commands must start fast (the console is loaded lazily).
 // Importing this does nothing: the bin's script (src/startup/appScript.ts) runs main() on the process's own
 // streams and environment, and the tests run it in-process on theirs.
-import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { version } from '../package.json';
 import { createBrokerApi } from './api/operations';
-import { MAX_RECV_WINDOW } from './api/signing';
+import { MAX_RECV_WINDOW, POST_SIGNATURES, type PostSignature } from './api/signing';
 import { runAudit } from './commands/audit';
 import { runCompleteValues, runCompletion } from './commands/completion';
 import { type CommandContext, EXIT, type GlobalOptions, reportUsage } from './commands/context';
@@ -33,6 +33,15 @@ function wholeNumber(min: number, max: number): (raw: string) => number {
       throw new InvalidArgumentError(`must be a whole number from ${min} to ${max}`);
     }
     return value;
+  };
+}
+
+/** An option whose value is one of a few words. */
+function oneOf<T extends string>(words: readonly T[]): (raw: string) => T {
+  return (raw) => {
+    const value = raw.trim().toLowerCase();
+    if (!(words as readonly string[]).includes(value)) throw new InvalidArgumentError(`must be one of ${words.join(', ')}`);
+    return value as T;
   };
 }
 
@@ -151,7 +160,9 @@ export function buildProgram(
       '\nThe key, its secret included, goes to stdout once; the reminder that the secret cannot be shown again\n' +
         'goes to stderr, so stdout can be piped straight into a password manager. Exit 3: the request was sent but\n' +
         'its answer did not come or could not be read, so the key may exist; check with `keys list` before creating\n' +
-        'it again.',
+        'it again. Its signature covers the query alone (or what this base URL last accepted); refused for its signature\n' +
+        '(700002), it is sent once more signed by the other rule (query + body), and the rule that worked is kept for\n' +
+        'the next run. Pin one rule with profile add --post-signature or BROKER_POST_SIGNATURE (auto, query or body).',
     )
     .action(async (options: { sub?: string; permissions?: string; ip?: string; note?: string; format?: string; json?: boolean }) => {
       setExit(await runKeysCreate(options, context(globals())));
@@ -248,8 +259,9 @@ export function buildProgram(
     .option('--secret-key <secret>', 'master secret of the sandbox (a throwaway)')
     .option('--transfers <n>', 'transfers in the seeded history (default 24000; at most 4000000)', wholeNumber(0, 4_000_000))
     .option('--json', 'print one JSON line with baseUrl, apiKey, secretKey, subAccounts')
+    .option('--post-signature <rule>', "what a request's signature must cover: query (default, as the live service accepts), body (query + body) or either", oneOf(['query', 'body', 'either'] as const))
     .addHelpText('after', '\nTakes the global --demo-clock TIME (or BROKER_DEMO_CLOCK): the data and created keys follow that moment;\nrequests are still checked against the real clock.')
-    .action(async (options: { host?: string; port?: number; seed?: number; apiKey?: string; secretKey?: string; transfers?: number; json?: boolean }) => {
+    .action(async (options: { host?: string; port?: number; seed?: number; apiKey?: string; secretKey?: string; transfers?: number; json?: boolean; postSignature?: 'query' | 'body' | 'either' }) => {
       let demoClockMs: number | undefined;
       try {
         demoClockMs = resolveDemoClock(program.opts<ProgramOptions>().demoClock, io.env);
@@ -270,7 +282,9 @@ export function buildProgram(
     .description('save a profile; asks for the API key and secret (not shown), or reads them from two stdin lines')
     .argument('<name>', '1-64 letters, digits, ".", "_" or "-"')
     .option('--api-key-header <header>', 'header carrying the API key (default X-MEXC-APIKEY)')
-    .option('--no-sign-body', 'sign the query only, not the JSON body (some SDKs)')
+    .option('--post-signature <rule>', "what a create's signature covers: auto (default: query only, then query + body once on a 700002), query or body", oneOf(POST_SIGNATURES))
+    // The older spelling of --post-signature query, kept working for scripts.
+    .addOption(new Option('--no-sign-body').hideHelp())
     .option('--default', 'make it the default profile (the first profile always is)')
     .option('--no-check', 'save without first checking the credentials against the service (offline setup)')
     .addHelpText(
@@ -282,7 +296,7 @@ export function buildProgram(
         'account NAME), then the settings. With the global --read-only the profile is saved read-only: nothing that\n' +
         'changes something (creating a key) is ever sent through it, in the console or by a command.',
     )
-    .action(async (name: string, options: { apiKeyHeader?: string; signBody?: boolean; default?: boolean; check?: boolean }) => {
+    .action(async (name: string, options: { apiKeyHeader?: string; postSignature?: PostSignature; signBody?: boolean; default?: boolean; check?: boolean }) => {
       setExit(await runProfileAdd(name, options, context(globals())));
     });
   profile

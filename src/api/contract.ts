@@ -1,4 +1,5 @@
 // The contract between api/ and its callers (commands, ui). Implemented by createBrokerApi in operations.ts.
+import type { PostSignature, PostSignatureRule } from './signing';
 import type { CreatedKey, NewKeyRequest, SubAccountKey, Transfer, TransferQuery } from './types';
 
 export interface ClientConfig {
@@ -12,8 +13,15 @@ export interface ClientConfig {
   recvWindow?: number;
   /** Per-request timeout; default 10000 ms. */
   timeoutMs?: number;
-  /** Sign query + body (default) or the query only (some SDKs). */
-  signBody?: boolean;
+  /**
+   * What a create's signature covers (signing.ts): 'auto' (default) sends the remembered rule or the query
+   * alone first and, on a 700002, resends once by the other rule; 'query' or 'body' pins one rule.
+   */
+  postSignature?: PostSignature;
+  /** Under 'auto': the rule last accepted at this base URL (config/postSignatures.ts), tried first. */
+  rememberedPostSignature?: PostSignatureRule;
+  /** Under 'auto': told the rule of each create whose answer got past the signature check, to keep for the next run. */
+  onPostSignature?: (rule: PostSignatureRule) => void;
   /** Tries in all for a GET, first included; default 3. POSTs are never retried. */
   maxTries?: number;
   /** First backoff delay; doubles each retry (jittered), capped. Default 250 ms. */
@@ -47,6 +55,8 @@ export interface ExchangeInfo {
   attempt: number;
   /** The wait the answer asked for (its Retry-After header, e.g. on a 429), when it gave a readable one. */
   retryAfterMs?: number;
+  /** A POST: what its signature covered (the query alone, or query + body). */
+  postSignature?: PostSignatureRule;
 }
 
 export interface CallOptions {

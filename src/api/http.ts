@@ -12,6 +12,7 @@
 // - a POST is sent once. A failure before a byte was written (refused connection, a header undici refuses) means
 //   nothing happened; after that, no answer or an unreadable 2xx answer is an unknown outcome (exit 3). The one
 //   resend is a 700003, which the service gives before doing anything: the clock is re-measured from it first.
+//   Under the 'auto' POST signature a 700002 to a create is resent once too, signed by the other rule.
 import type { Pool } from 'undici';
 import * as v from 'valibot';
 import { sanitize } from '../terminal/text';
@@ -29,7 +30,15 @@ import {
   sleep,
 } from './retry';
 import { describeIssues } from './schemas';
-import { DEFAULT_API_KEY_HEADER, DEFAULT_RECV_WINDOW, type QueryParams, signQuery } from './signing';
+import {
+  DEFAULT_API_KEY_HEADER,
+  DEFAULT_POST_SIGNATURE_RULE,
+  DEFAULT_RECV_WINDOW,
+  type PostSignatureRule,
+  type QueryParams,
+  otherPostSignatureRule,
+  signQuery,
+} from './signing';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 /**
@@ -37,6 +46,13 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
  * so the client re-measures the clock from that answer and sends it once more, a GET or a POST.
  */
 export const TIMESTAMP_OUTSIDE_RECV_WINDOW = 700003;
+/** "Signature not valid": a refusal before anything is done, so a create may be resent under the other rule. */
+export const SIGNATURE_NOT_VALID = 700002;
+/**
+ * Codes the service may give before it has checked the signature (key, timestamp, recvWindow, IP, parameters):
+ * an answer with one of them says nothing about which POST signature rule it accepts.
+ */
+const BEFORE_SIGNATURE_CODES = new Set([700001, 700002, 700003, 700004, 700005, 700006, 700008, 10072]);
 /**
  * How much of an error answer is read (an HTML page, an envelope): its first line is all that is shown.
  * The rest is not read; the connection is closed instead.
@@ -368,6 +384,21 @@ function failed(error: BrokerError, retryable = false): TryResult<never> {
   return { ok: false, error, retryable, clockSkewed: false, remeasured: false };
 }
 
+/** A refusal given after the signature was checked and accepted: a business code (e.g. 730603, 140001), not a 5xx or a limit. */
+function passedSignatureCheck(error: BrokerError): boolean {
+  if (error.kind !== 'service' || typeof error.code !== 'number' || BEFORE_SIGNATURE_CODES.has(error.code)) return false;
+  return error.status !== undefined && error.status < 500 && error.status !== 429 && error.status !== 418;
+}
+
+/** A create's 700002 said with what was tried: both rules under 'auto', else the one pinned rule. */
+function signatureRefused(error: BrokerError, pinned: PostSignatureRule | undefined): BrokerError {
+  const hint =
+    pinned === undefined
+      ? 'refused under both POST signature rules (query only, query + body): check the API secret'
+      : `check the API secret, or the POST signature setting (pinned to ${pinned === 'query' ? 'query only' : 'query + body'}; auto tries both)`;
+  return new BrokerError({ kind: error.kind, operation: error.operation, status: error.status, code: error.code, serviceMessage: error.serviceMessage, retryAfterMs: error.retryAfterMs, hint });
+}
+
 export function createSignedClient(config: ClientConfig): SignedClient {
   const { origin, prefix } = splitBaseUrl(config.baseUrl);
   const pool = acquirePool(origin);
@@ -375,7 +406,9 @@ export function createSignedClient(config: ClientConfig): SignedClient {
   const apiKeyHeader = (config.apiKeyHeader ?? DEFAULT_API_KEY_HEADER).toLowerCase();
   const recvWindow = config.recvWindow ?? DEFAULT_RECV_WINDOW;
   const timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const signBody = config.signBody ?? true;
+  const postSignature = config.postSignature ?? 'auto';
+  // The rule a create is signed with first; under 'auto' it follows what the service last accepted.
+  let postRule: PostSignatureRule = postSignature === 'auto' ? (config.rememberedPostSignature ?? DEFAULT_POST_SIGNATURE_RULE) : postSignature;
   const maxTries = Math.max(1, Math.floor(config.maxTries ?? DEFAULT_MAX_TRIES));
   const baseDelayMs = Math.max(0, config.retryBaseDelayMs ?? DEFAULT_RETRY_BASE_DELAY_MS);
   const retryAfterCapMs = Math.max(0, config.retryAfterCapMs ?? RETRY_AFTER_CAP_MS);
@@ -402,7 +435,7 @@ export function createSignedClient(config: ClientConfig): SignedClient {
     }
   }
 
-  async function tryOnce<T>(spec: SignedRequest<T>, attempt: number): Promise<TryResult<T>> {
+  async function tryOnce<T>(spec: SignedRequest<T>, attempt: number, rule: PostSignatureRule): Promise<TryResult<T>> {
     const { operation, method, signal } = spec;
     const body = method === 'POST' ? JSON.stringify(Object.fromEntries((spec.body ?? []).filter(([, value]) => value !== undefined))) : '';
     const sentAt = now();
@@ -412,7 +445,7 @@ export function createSignedClient(config: ClientConfig): SignedClient {
       timestamp: Math.round(sentAt + offsetMs),
       body,
       secret: config.secretKey,
-      signBody,
+      rule,
     });
     const headers: Record<string, string> = { [apiKeyHeader]: config.apiKey, accept: 'application/json' };
     if (method === 'POST') headers['content-type'] = 'application/json';
@@ -515,6 +548,7 @@ export function createSignedClient(config: ClientConfig): SignedClient {
           latencyMs: Math.round(performance.now() - started),
           attempt,
           ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+          ...(method === 'POST' ? { postSignature: rule } : {}),
         },
         spec.onExchange,
       );
@@ -566,12 +600,25 @@ export function createSignedClient(config: ClientConfig): SignedClient {
     const tries = method === 'GET' ? maxTries : 1;
     let clockRetryLeft = true;
     let counted = 0;
+    let rule = postRule;
+    // A 700002 is a refusal before anything was done: under 'auto' a create is sent once more by the other rule.
+    let signatureRetryLeft = method === 'POST' && postSignature === 'auto';
     for (let attempt = 1; ; attempt += 1) {
       counted += 1;
-      const result = await tryOnce(spec, attempt);
+      const result = await tryOnce(spec, attempt, rule);
+      if (method === 'POST') acceptedBy(rule, result);
       if (result.ok) return result.value;
       const { error } = result;
       if (error.kind === 'aborted') throw error;
+      if (method === 'POST' && error.kind === 'service' && error.code === SIGNATURE_NOT_VALID) {
+        if (signatureRetryLeft) {
+          signatureRetryLeft = false;
+          rule = otherPostSignatureRule(rule);
+          counted -= 1;
+          continue;
+        }
+        throw signatureRefused(error, postSignature === 'auto' ? undefined : rule);
+      }
       if (result.clockSkewed && clockRetryLeft && (method === 'GET' || result.remeasured)) {
         // The offset was just re-measured from this answer; one more try with it, outside the retry budget.
         clockRetryLeft = false;
@@ -582,6 +629,17 @@ export function createSignedClient(config: ClientConfig): SignedClient {
       if (result.retryAfterMs !== undefined && result.retryAfterMs > retryAfterCapMs) throw error;
       // Retry-After is the least to wait; a "0" still gets the backoff, so a busy service is not hammered.
       await sleep(Math.max(result.retryAfterMs ?? 0, backoffDelay(counted, baseDelayMs)), signal, operation);
+    }
+  }
+
+  /** Under 'auto': a create's answer that got past the signature check settles the rule, for this client and the next run. */
+  function acceptedBy(rule: PostSignatureRule, result: TryResult<unknown>): void {
+    if (postSignature !== 'auto' || (!result.ok && !passedSignatureCheck(result.error))) return;
+    postRule = rule;
+    try {
+      config.onPostSignature?.(rule);
+    } catch {
+      // Remembering is a convenience: it must not fail the create.
     }
   }
 

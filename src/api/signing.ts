@@ -1,4 +1,4 @@
-// The one signing rule (DESIGN §4): totalParams = query string + raw body, HMAC-SHA256 hex, signature last.
+// The one signing rule: HMAC-SHA256 hex of the query (and, under the 'body' rule, the raw body after it), signature last.
 import { nodeCrypto } from '../lazyBuiltins';
 
 export type QueryValue = string | number | undefined;
@@ -32,9 +32,29 @@ export function signPayload(secret: string, totalParams: string): string {
   return nodeCrypto().createHmac('sha256', secret).update(totalParams, 'utf8').digest('hex');
 }
 
-/** What gets signed: the exact query string followed directly by the raw body (empty for GET). */
-export function totalParams(query: string, body: string, signBody: boolean): string {
-  return signBody ? query + body : query;
+/**
+ * What a POST's signature covers: 'query' the query string alone (what ccxt sends and the live service
+ * accepted), 'body' the query string followed directly by the raw JSON body (the docs' wording).
+ */
+export type PostSignatureRule = 'query' | 'body';
+/** A client's setting: a pinned rule, or 'auto' (query first; on a 700002 to a create, the other rule once). */
+export type PostSignature = 'auto' | PostSignatureRule;
+export const POST_SIGNATURES: readonly PostSignature[] = ['auto', 'query', 'body'];
+export const DEFAULT_POST_SIGNATURE_RULE: PostSignatureRule = 'query';
+
+/** The setting named by the text, or undefined for anything else (trimmed, any case). */
+export function parsePostSignature(raw: string): PostSignature | undefined {
+  const value = raw.trim().toLowerCase();
+  return (POST_SIGNATURES as readonly string[]).includes(value) ? (value as PostSignature) : undefined;
+}
+
+export function otherPostSignatureRule(rule: PostSignatureRule): PostSignatureRule {
+  return rule === 'query' ? 'body' : 'query';
+}
+
+/** What gets signed: the exact query string, followed directly by the raw body under the 'body' rule (GET: none). */
+export function totalParams(query: string, body: string, rule: PostSignatureRule): string {
+  return rule === 'body' ? query + body : query;
 }
 
 export interface SignInput {
@@ -43,13 +63,14 @@ export interface SignInput {
   timestamp: number;
   body: string;
   secret: string;
-  signBody: boolean;
+  /** Only matters with a body (a POST). */
+  rule: PostSignatureRule;
 }
 
 /** The full signed query string: params, recvWindow, timestamp, then &signature=… last. */
 export function signQuery(input: SignInput): string {
   const query = buildQuery([...input.params, ['recvWindow', input.recvWindow], ['timestamp', input.timestamp]]);
-  const signature = signPayload(input.secret, totalParams(query, input.body, input.signBody));
+  const signature = signPayload(input.secret, totalParams(query, input.body, input.rule));
   return `${query}&signature=${signature}`;
 }
 

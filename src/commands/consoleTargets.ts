@@ -6,7 +6,8 @@ import { createBrokerApi } from '../api/operations';
 import { type ReadOnlySource, readOnlyApi, readOnlyReason } from '../api/readOnly';
 import { createAuditRecorder, type AuditRecorder } from '../config/auditTrail';
 import { loadClockOffset, saveClockOffset } from '../config/clockOffsets';
-import { DEFAULT_API_KEY_HEADER } from '../api/signing';
+import { DEFAULT_API_KEY_HEADER, POST_SIGNATURES, type PostSignature, parsePostSignature } from '../api/signing';
+import { loadPostSignature, savePostSignature } from '../config/postSignatures';
 import { type DiscoveredSubAccounts, memoryDiscoveredSubAccounts, openDiscoveredSubAccounts } from '../config/discoveredSubAccounts';
 import { memoryRecentSubAccounts, openRecentSubAccounts, type RecentSubAccounts } from '../config/recentSubAccounts';
 import { CHECK_TIMEOUT_MS, checkCredentials } from '../credentials/checkCredentials';
@@ -170,9 +171,25 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
     return { api: readOnlyApi(api, reason), readOnly: reason };
   };
 
+  // Under 'auto' a create starts with the rule its base URL last accepted, and a newly learned one is kept.
+  const postSignatureMemory = async (config: ClientConfig): Promise<Pick<ClientConfig, 'rememberedPostSignature' | 'onPostSignature'>> => {
+    if (config.postSignature !== undefined && config.postSignature !== 'auto') return {};
+    let known = await loadPostSignature(options.folder, config.baseUrl);
+    const remember = tracked((rule: NonNullable<ClientConfig['rememberedPostSignature']>) => savePostSignature(options.folder, config.baseUrl, rule));
+    return {
+      ...(known !== undefined ? { rememberedPostSignature: known } : {}),
+      onPostSignature: (rule) => {
+        if (rule === known) return;
+        known = rule;
+        remember(rule).catch(() => undefined);
+      },
+    };
+  };
+
   const live = (config: ClientConfig, profile: string, source: string, saved?: Profile) => async (exchanges: ExchangeLog) => {
     const before = await loadClockOffset(options.folder, config.baseUrl);
-    const client = guarded(createBrokerApi({ ...clientConfig(config, exchanges), ...(before !== undefined ? { initialClockOffsetMs: before } : {}) }), saved);
+    const memory = await postSignatureMemory(config);
+    const client = guarded(createBrokerApi({ ...clientConfig(config, exchanges), ...memory, ...(before !== undefined ? { initialClockOffsetMs: before } : {}) }), saved);
     offsets.set(client.api, { baseUrl: config.baseUrl, before: before ?? 0 });
     const host = new URL(config.baseUrl).host;
     return { ...client, mode: 'live' as const, host, profile, credentialSource: source, recent: await recentFor(config.baseUrl), discovered: await discoveredFor(config.baseUrl), suggestions: [], audit: trackedAudit(createAuditRecorder(options.folder, { profile, host })) };
@@ -245,7 +262,7 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
       const config: ClientConfig = { baseUrl: target.baseUrl, apiKey: target.apiKey, secretKey: target.secretKey };
       if (target.apiKeyHeader) config.apiKeyHeader = target.apiKeyHeader;
       if (target.recvWindow !== undefined) config.recvWindow = target.recvWindow;
-      if (target.signBody !== undefined) config.signBody = target.signBody;
+      if (target.postSignature !== undefined) config.postSignature = target.postSignature;
       await switchTo(live(config, target.profile?.name ?? 'environment', target.source, target.profile));
     },
     async openProfile(name) {
@@ -270,7 +287,9 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
       const existing = await loadProfiles(options.folder);
       if (existing.profiles.some((p) => p.name === name.value)) return { ok: false, field: 'name', message: `a profile named ${name.value} exists already` };
       const header = input.apiKeyHeader.trim() || DEFAULT_API_KEY_HEADER;
-      const profile: Profile = { name: name.value, baseUrl: valid.url, apiKeyHeader: header, recvWindow: options.recvWindow ?? 5000, signBody: true };
+      const postSignature = typedPostSignature(input);
+      if (postSignature === undefined) return { ok: false, field: 'postSignature', message: `POST signing: must be ${POST_SIGNATURES.join(', ')}` };
+      const profile: Profile = { name: name.value, baseUrl: valid.url, apiKeyHeader: header, recvWindow: options.recvWindow ?? 5000, postSignature };
       const checked = await check(profileConfig(profile, input.apiKey.trim(), input.secretKey));
       if (!checked.ok) return checked;
       try {
@@ -287,7 +306,9 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
       const valid = validCredentials(input);
       if (!valid.ok || !valid.url) return valid;
       const saved = profileName ? (await loadProfiles(options.folder)).profiles.find((p) => p.name === profileName) : undefined;
-      const config = saved ? profileConfig({ ...saved, baseUrl: valid.url }, input.apiKey.trim(), input.secretKey) : { baseUrl: valid.url, apiKey: input.apiKey.trim(), secretKey: input.secretKey };
+      // The add-profile form's own choice, when the keychain refused the profile and its credentials serve until exit.
+      const postSignature = typedPostSignature(input) ?? 'auto';
+      const config = saved ? profileConfig({ ...saved, baseUrl: valid.url }, input.apiKey.trim(), input.secretKey) : { baseUrl: valid.url, apiKey: input.apiKey.trim(), secretKey: input.secretKey, postSignature };
       const checked = await check(config);
       if (!checked.ok) return checked;
       await switchTo(live(config, profileName ?? 'session', 'memory only', saved));
@@ -303,6 +324,11 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
   };
 }
 
+/** The form's POST signing as typed: blank is auto; undefined for a word it cannot mean. */
+function typedPostSignature(input: CredentialsInput): PostSignature | undefined {
+  return input.postSignature?.trim() ? parsePostSignature(input.postSignature) : 'auto';
+}
+
 function profileConfig(profile: Profile, apiKey: string, secretKey: string): ClientConfig {
-  return { baseUrl: profile.baseUrl, apiKey, secretKey, apiKeyHeader: profile.apiKeyHeader, recvWindow: profile.recvWindow, signBody: profile.signBody };
+  return { baseUrl: profile.baseUrl, apiKey, secretKey, apiKeyHeader: profile.apiKeyHeader, recvWindow: profile.recvWindow, postSignature: profile.postSignature };
 }

@@ -5,7 +5,9 @@ import { BrokerError } from '../api/errors';
 import { apiKeyProblem, headerNameProblem } from '../api/headers';
 import { readOnlyApi, readOnlyReason, readOnlySource } from '../api/readOnly';
 import type { FieldError, FieldName } from '../api/validation';
+import type { PostSignatureRule } from '../api/signing';
 import { loadClockOffset, saveClockOffset } from '../config/clockOffsets';
+import { loadPostSignature, savePostSignature } from '../config/postSignatures';
 import { openExchangeLog } from '../config/logFile';
 import { configFolder } from '../config/paths';
 import { ENV, type Environment, envValue } from '../credentials/fromEnvironment';
@@ -172,7 +174,14 @@ export async function connectTarget(ctx: CommandContext): Promise<{ api: BrokerA
   const savedOffset = await loadClockOffset(folder, target.baseUrl);
   const config: ClientConfig = { baseUrl: target.baseUrl, apiKey: target.apiKey, secretKey: target.secretKey };
   if (target.apiKeyHeader !== undefined) config.apiKeyHeader = target.apiKeyHeader;
-  if (target.signBody !== undefined) config.signBody = target.signBody;
+  // Under 'auto' a create starts with the rule this base URL last accepted; close() keeps a newly learned one.
+  if (target.postSignature !== undefined) config.postSignature = target.postSignature;
+  const savedRule = config.postSignature === undefined || config.postSignature === 'auto' ? await loadPostSignature(folder, target.baseUrl) : undefined;
+  let acceptedRule: PostSignatureRule | undefined;
+  if (savedRule !== undefined) config.rememberedPostSignature = savedRule;
+  config.onPostSignature = (rule) => {
+    acceptedRule = rule;
+  };
   const recvWindow = ctx.globals.recvWindow ?? target.recvWindow;
   if (recvWindow !== undefined) config.recvWindow = recvWindow;
   if (ctx.globals.timeoutMs !== undefined) config.timeoutMs = ctx.globals.timeoutMs;
@@ -214,6 +223,7 @@ export async function connectTarget(ctx: CommandContext): Promise<{ api: BrokerA
     close: async () => {
       try {
         await rememberClockOffset(ctx, folder, target.baseUrl, savedOffset ?? 0, api.clockOffsetMs());
+        if (acceptedRule !== undefined && acceptedRule !== savedRule) await savePostSignature(folder, target.baseUrl, acceptedRule).catch(() => undefined);
         await api.close();
       } finally {
         await log?.close();

@@ -2,7 +2,7 @@
 // folder; the master API key and secret go to the keychain only (service broker-console, account = name).
 // No secret is ever printed, and no secret is ever accepted as a flag (it would show in `ps`).
 import { apiKeyProblem, headerNameProblem } from '../api/headers';
-import { DEFAULT_RECV_WINDOW } from '../api/signing';
+import { DEFAULT_RECV_WINDOW, type PostSignature, parsePostSignature } from '../api/signing';
 import { shortenApiKey } from '../config/logFile';
 import { checkCredentials } from '../credentials/checkCredentials';
 import { ENV, checkBaseUrl, envValue } from '../credentials/fromEnvironment';
@@ -30,7 +30,9 @@ export const EXIT_INTERRUPTED = 130;
 export interface ProfileAddOptions {
   /** --api-key-header H */
   apiKeyHeader?: string;
-  /** false with --no-sign-body */
+  /** --post-signature auto|query|body (default auto). */
+  postSignature?: PostSignature;
+  /** false with --no-sign-body: the older spelling of --post-signature query. */
   signBody?: boolean;
   /** --default */
   default?: boolean;
@@ -109,12 +111,15 @@ export async function runProfileAdd(rawName: string, options: ProfileAddOptions,
   if (!base.ok) return reportUsage(ctx, `--base-url: ${base.reason}`);
   const header = checkApiKeyHeader(options.apiKeyHeader ?? PROFILE_DEFAULTS.apiKeyHeader);
   if (!header.ok) return reportUsage(ctx, `--api-key-header: ${headerNameProblem(options.apiKeyHeader ?? '') ?? header.message}`);
+  if (options.signBody === false && options.postSignature !== undefined && options.postSignature !== 'query') {
+    return reportUsage(ctx, `--post-signature: ${options.postSignature} contradicts --no-sign-body (which means query)`);
+  }
   const profile: Profile = {
     name: name.value,
     baseUrl: base.url,
     apiKeyHeader: header.value,
     recvWindow: ctx.globals.recvWindow ?? DEFAULT_RECV_WINDOW,
-    signBody: options.signBody !== false,
+    postSignature: options.postSignature ?? (options.signBody === false ? 'query' : PROFILE_DEFAULTS.postSignature),
     // The global --read-only, given to `profile add`, saves the profile read-only (as --base-url gives its URL).
     ...(ctx.globals.readOnly === true ? { readOnly: true } : {}),
   };
@@ -156,7 +161,7 @@ export async function runProfileAdd(rawName: string, options: ProfileAddOptions,
   if (options.check !== false) {
     if (ctx.stderrIsTTY) printLines(ctx.stderr, [`checking the API key and secret against ${profile.baseUrl}…`]);
     const checked = await checkCredentials(
-      { baseUrl: profile.baseUrl, apiKey: read.apiKey, secretKey: read.secretKey, apiKeyHeader: profile.apiKeyHeader, recvWindow: profile.recvWindow, signBody: profile.signBody },
+      { baseUrl: profile.baseUrl, apiKey: read.apiKey, secretKey: read.secretKey, apiKeyHeader: profile.apiKeyHeader, recvWindow: profile.recvWindow, postSignature: profile.postSignature },
       { ...(ctx.globals.timeoutMs !== undefined ? { timeoutMs: ctx.globals.timeoutMs } : {}), createApi: ctx.createApi },
     );
     if (!checked.ok) {
@@ -204,7 +209,8 @@ interface ListedProfile {
   baseUrl: string;
   apiKeyHeader: string;
   recvWindow: number;
-  signBody: boolean;
+  /** auto, query or body: what a create's signature covers. */
+  postSignature: PostSignature;
   /** Creating keys is refused through this profile (`profile add --read-only`). */
   readOnly: boolean;
   /** Shortened (mx0v…a1b2), never whole. */
@@ -224,7 +230,7 @@ const SHORT_PROBLEM: Record<KeychainProblemKind, string> = {
 };
 
 /** `profile list --format csv`: these columns (the JSON objects have the same fields, in this order). */
-export const PROFILE_CSV_COLUMNS = ['name', 'default', 'baseUrl', 'apiKeyHeader', 'recvWindow', 'signBody', 'readOnly', 'apiKey', 'secret', 'secretNote'] as const;
+export const PROFILE_CSV_COLUMNS = ['name', 'default', 'baseUrl', 'apiKeyHeader', 'recvWindow', 'postSignature', 'readOnly', 'apiKey', 'secret', 'secretNote'] as const;
 
 export async function runProfileList(options: { format?: string; json?: boolean }, ctx: CommandContext): Promise<ExitCode> {
   const chosen = chooseFormat(options);
@@ -233,6 +239,8 @@ export async function runProfileList(options: { format?: string; json?: boolean 
   if (!config) return EXIT.usage;
   const envKey = envValue(ctx.env, ENV.apiKey);
   const fromEnv = envKey !== undefined && envValue(ctx.env, ENV.secret) !== undefined;
+  // What a run would use: BROKER_POST_SIGNATURE overrides each profile's setting (an unreadable value is not shown).
+  const envPostSignature = parsePostSignature(envValue(ctx.env, ENV.postSignature) ?? '');
   let keychain: Keychain | undefined;
   let unavailable: KeychainProblem | undefined;
   const listed: ListedProfile[] = [];
@@ -243,7 +251,7 @@ export async function runProfileList(options: { format?: string; json?: boolean 
       baseUrl: p.baseUrl,
       apiKeyHeader: p.apiKeyHeader,
       recvWindow: p.recvWindow,
-      signBody: p.signBody,
+      postSignature: envPostSignature ?? p.postSignature,
       readOnly: p.readOnly === true,
       apiKey: null,
       secret: 'keychain',
@@ -280,7 +288,7 @@ export async function runProfileList(options: { format?: string; json?: boolean 
     // Names and URLs come from a file: exact (escaped) in JSON, sanitised when stdout is a terminal.
     ctx.stdout.write(`${toJson(stdoutIsTerminal(ctx) ? sanitizeDeep(listed) : listed, 2)}\n`);
   } else if (chosen.format === 'csv') {
-    const rows = listed.map((r) => [r.name, String(r.default), r.baseUrl, r.apiKeyHeader, String(r.recvWindow), String(r.signBody), String(r.readOnly), r.apiKey ?? '', r.secret, r.secretNote]);
+    const rows = listed.map((r) => [r.name, String(r.default), r.baseUrl, r.apiKeyHeader, String(r.recvWindow), r.postSignature, String(r.readOnly), r.apiKey ?? '', r.secret, r.secretNote]);
     ctx.stdout.write(csvDocument(PROFILE_CSV_COLUMNS, rows, { terminal: stdoutIsTerminal(ctx), numeric: ['recvWindow'] }));
   } else if (listed.length === 0) {
     printLines(ctx.stdout, [`no profiles: add one with \`broker-console profile add NAME --base-url URL\``]);
@@ -288,8 +296,8 @@ export async function runProfileList(options: { format?: string; json?: boolean 
     // formatTable sanitises every cell (profiles.json is outside text).
     ctx.stdout.write(
       formatTable(
-        [{ header: ' ' }, { header: 'name' }, { header: 'access' }, { header: 'base URL' }, { header: 'API key' }, { header: 'secret' }],
-        listed.map((r) => [r.default ? '*' : ' ', r.name, r.readOnly ? 'read-only' : 'full', r.baseUrl, r.apiKey ?? '-', r.secretNote]),
+        [{ header: ' ' }, { header: 'name' }, { header: 'access' }, { header: 'base URL' }, { header: 'POST signing' }, { header: 'API key' }, { header: 'secret' }],
+        listed.map((r) => [r.default ? '*' : ' ', r.name, r.readOnly ? 'read-only' : 'full', r.baseUrl, r.postSignature, r.apiKey ?? '-', r.secretNote]),
       ),
     );
   }

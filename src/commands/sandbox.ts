@@ -1,7 +1,7 @@
 // `broker-console sandbox`: run the embedded sandbox alone until SIGINT/SIGTERM, saying how to reach it.
 import { SEEDED_TRANSFER_COUNT } from '../sandbox/seedTransfers';
 import { startSandbox } from '../sandbox/server';
-import type { RunningSandbox } from '../sandbox/types';
+import type { RunningSandbox, SandboxPostSignature } from '../sandbox/types';
 import { grouped, sanitize, toJson } from '../terminal/text';
 
 export interface SandboxCommandOptions {
@@ -14,6 +14,8 @@ export interface SandboxCommandOptions {
   transfers?: number;
   /** The pinned demo's clock, Unix ms (--demo-clock): the data and created keys follow it (demoClock.ts). */
   demoClockMs?: number;
+  /** --post-signature: what a signature must cover (default query, as the live service accepts). */
+  postSignature?: SandboxPostSignature;
   json?: boolean;
 }
 
@@ -38,9 +40,10 @@ export async function runSandboxCommand(
     apiKey: opts.apiKey,
     secretKey: opts.secretKey,
     transfers: opts.transfers,
+    ...(opts.postSignature !== undefined ? { postSignature: opts.postSignature } : {}),
     ...(opts.demoClockMs !== undefined ? { demoClockMs: opts.demoClockMs } : {}),
   });
-  out.write(opts.json ? `${describeJson(sandbox)}\n` : describeText(sandbox, opts.seed ?? 1, opts.transfers ?? SEEDED_TRANSFER_COUNT, opts.demoClockMs));
+  out.write(opts.json ? `${describeJson(sandbox)}\n` : describeText(sandbox, opts.seed ?? 1, opts.transfers ?? SEEDED_TRANSFER_COUNT, opts.demoClockMs, opts.postSignature ?? 'query'));
   if (hooks.handleSignals === false) return sandbox;
 
   const exit = hooks.exit ?? ((code: number) => process.exit(code));
@@ -59,6 +62,8 @@ export async function runSandboxCommand(
   };
 }
 
+const POST_SIGNATURE_WORDS: Record<SandboxPostSignature, string> = { query: 'the query', body: 'the query + body', either: 'the query or the query + body' };
+
 function describeJson(sandbox: RunningSandbox): string {
   return toJson({
     baseUrl: sandbox.baseUrl,
@@ -69,7 +74,7 @@ function describeJson(sandbox: RunningSandbox): string {
 }
 
 /** Values the operator gave (--api-key, --secret-key, --host) are echoed sanitised. */
-function describeText(sandbox: RunningSandbox, seed: number, transfers: number, demoClockMs: number | undefined): string {
+function describeText(sandbox: RunningSandbox, seed: number, transfers: number, demoClockMs: number | undefined, postSignature: SandboxPostSignature): string {
   const pinned = demoClockMs === undefined ? [] : [`demo clock:   ${new Date(demoClockMs).toISOString()} (data and created keys; requests are checked against the real clock)`];
   return [
     `base URL:     ${sanitize(sandbox.baseUrl)}`,
@@ -77,7 +82,7 @@ function describeText(sandbox: RunningSandbox, seed: number, transfers: number, 
     `secret key:   ${sanitize(sandbox.secretKey)}`,
     `sub-accounts: ${sanitize(sandbox.subAccounts.join(', '))}`,
     ...pinned,
-    `(sandbox with seed ${seed} and ${grouped(transfers)} transfers; API key header ${sanitize(sandbox.apiKeyHeader)}; Ctrl-C stops it)`,
+    `(sandbox with seed ${seed} and ${grouped(transfers)} transfers; API key header ${sanitize(sandbox.apiKeyHeader)}; signatures over ${POST_SIGNATURE_WORDS[postSignature]}; Ctrl-C stops it)`,
     '',
   ].join('\n');
 }

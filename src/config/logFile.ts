@@ -36,6 +36,7 @@ export function exchangeLine(exchange: ExchangeInfo, apiKey: string | undefined,
     `latency=${Math.round(exchange.latencyMs)}ms`,
     `attempt=${exchange.attempt}`,
   ];
+  if (exchange.postSignature !== undefined) fields.push(`signed=${exchange.postSignature}`);
   if (apiKey !== undefined) fields.push(`key=${token(shortenApiKey(apiKey))}`);
   return `${fields.join(' ')}\n`;
 }

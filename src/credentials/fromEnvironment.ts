@@ -26,6 +26,8 @@ export const ENV = {
   apiKey: 'BROKER_API_KEY',
   secret: 'BROKER_API_SECRET',
   profile: 'BROKER_PROFILE',
+  /** auto, query or body: what a create's signature covers; overrides the profile's setting. */
+  postSignature: 'BROKER_POST_SIGNATURE',
 } as const;
 
 /** A variable's trimmed value; undefined when unset or blank. */

@@ -1,9 +1,9 @@
-// Profiles: the non-secret half of a target (name, base URL, API-key header, recvWindow, signing option),
+// Profiles: the non-secret half of a target (name, base URL, API-key header, recvWindow, POST signature rule),
 // kept in <configFolder>/profiles.json, written atomically and readable only by the user. The secret half
 // (API key + secret) lives in the keychain (keychain.ts), never here.
 import { join } from 'node:path';
 import * as v from 'valibot';
-import { DEFAULT_API_KEY_HEADER, DEFAULT_RECV_WINDOW, MAX_RECV_WINDOW } from '../api/signing';
+import { DEFAULT_API_KEY_HEADER, DEFAULT_RECV_WINDOW, MAX_RECV_WINDOW, POST_SIGNATURES, type PostSignature } from '../api/signing';
 import { readFileIfExists, writeFileAtomic } from '../config/atomicFile';
 import { checkBaseUrl } from './fromEnvironment';
 
@@ -12,7 +12,8 @@ export interface Profile {
   baseUrl: string;
   apiKeyHeader: string;
   recvWindow: number;
-  signBody: boolean;
+  /** What a create's signature covers: auto (default), or a pinned query / body rule (api/signing.ts). */
+  postSignature: PostSignature;
   /** Nothing that changes something is sent through it (creating keys is refused); absent in older files: false. */
   readOnly?: boolean;
 }
@@ -23,7 +24,7 @@ export interface ProfileConfig {
 }
 
 export const PROFILES_FILE = 'profiles.json';
-export const PROFILE_DEFAULTS = { apiKeyHeader: DEFAULT_API_KEY_HEADER, recvWindow: DEFAULT_RECV_WINDOW, signBody: true } as const;
+export const PROFILE_DEFAULTS = { apiKeyHeader: DEFAULT_API_KEY_HEADER, recvWindow: DEFAULT_RECV_WINDOW, postSignature: 'auto' } as const satisfies Partial<Profile>;
 
 export function profilesPath(folder: string): string {
   return join(folder, PROFILES_FILE);
@@ -70,7 +71,9 @@ const ProfileSchema = v.object({
     v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(1), v.maxValue(MAX_RECV_WINDOW)),
     PROFILE_DEFAULTS.recvWindow,
   ),
-  signBody: v.optional(v.boolean(), PROFILE_DEFAULTS.signBody),
+  postSignature: v.optional(v.picklist(POST_SIGNATURES, `must be ${POST_SIGNATURES.join(', ')}`)),
+  // Older files: false signed the query only (now 'query'); true was the old default (now 'auto').
+  signBody: v.optional(v.boolean('must be true or false')),
   readOnly: v.optional(v.boolean('must be true or false')),
 });
 
@@ -126,7 +129,8 @@ export async function loadProfiles(folder: string): Promise<ProfileConfig> {
     if (seen.has(p.name)) throw damaged(path, `profile '${p.name}' appears twice`);
     seen.add(p.name);
     const base = checkBaseUrl(p.baseUrl);
-    profiles.push({ name: p.name, baseUrl: base.ok ? base.url : p.baseUrl, apiKeyHeader: p.apiKeyHeader, recvWindow: p.recvWindow, signBody: p.signBody, ...readOnlyField(p.readOnly) });
+    const postSignature = p.postSignature ?? (p.signBody === false ? 'query' : PROFILE_DEFAULTS.postSignature);
+    profiles.push({ name: p.name, baseUrl: base.ok ? base.url : p.baseUrl, apiKeyHeader: p.apiKeyHeader, recvWindow: p.recvWindow, postSignature, ...readOnlyField(p.readOnly) });
   }
   const config: ProfileConfig = { profiles };
   // A default naming a profile that is gone is simply no default.
@@ -156,7 +160,8 @@ export async function saveProfile(folder: string, profile: Profile, options: { m
   if (!Number.isInteger(profile.recvWindow) || profile.recvWindow < 1 || profile.recvWindow > MAX_RECV_WINDOW) {
     throw new Error(`recvWindow must be a whole number from 1 to ${MAX_RECV_WINDOW}`);
   }
-  const clean: Profile = { name: name.value, baseUrl: base.url, apiKeyHeader: header.value, recvWindow: profile.recvWindow, signBody: profile.signBody, ...readOnlyField(profile.readOnly) };
+  if (!POST_SIGNATURES.includes(profile.postSignature)) throw new Error(`postSignature must be ${POST_SIGNATURES.join(', ')}`);
+  const clean: Profile = { name: name.value, baseUrl: base.url, apiKeyHeader: header.value, recvWindow: profile.recvWindow, postSignature: profile.postSignature, ...readOnlyField(profile.readOnly) };
   const config = await loadProfiles(folder);
   const index = config.profiles.findIndex((p) => p.name === clean.name);
   if (index >= 0) config.profiles[index] = clean;

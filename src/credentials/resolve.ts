@@ -1,7 +1,8 @@
 // The one place that decides which target and credentials a command (or the console) uses.
 // Order (issue 4, DESIGN §4): BROKER_API_KEY/BROKER_API_SECRET from the environment first; else the profile
 // named by --profile, else BROKER_PROFILE, else the default profile, with its secret from the keychain.
-// --base-url, then BROKER_BASE_URL, override the profile's base URL.
+// --base-url, then BROKER_BASE_URL, override the profile's base URL; BROKER_POST_SIGNATURE its POST signature rule.
+import { POST_SIGNATURES, type PostSignature, parsePostSignature } from '../api/signing';
 import {
   ENV,
   type Environment,
@@ -23,7 +24,7 @@ export interface ResolvedTarget {
   source: CredentialSource;
   apiKeyHeader?: string;
   recvWindow?: number;
-  signBody?: boolean;
+  postSignature?: PostSignature;
 }
 
 export type ResolveFailureReason = 'no-credentials' | 'no-profile' | 'unknown-profile' | 'keychain';
@@ -43,8 +44,17 @@ export interface ResolveTargetInput {
 
 export const ADD_PROFILE_HINT = 'broker-console profile add NAME --base-url URL';
 
-function settings(profile: Profile): Pick<ResolvedTarget, 'apiKeyHeader' | 'recvWindow' | 'signBody'> {
-  return { apiKeyHeader: profile.apiKeyHeader, recvWindow: profile.recvWindow, signBody: profile.signBody };
+function settings(profile: Profile): Pick<ResolvedTarget, 'apiKeyHeader' | 'recvWindow' | 'postSignature'> {
+  return { apiKeyHeader: profile.apiKeyHeader, recvWindow: profile.recvWindow, postSignature: profile.postSignature };
+}
+
+/** BROKER_POST_SIGNATURE: unset gives undefined (the profile's or the default rule); a word it cannot mean fails. */
+function postSignatureFromEnvironment(env: Environment): { ok: true; value?: PostSignature } | { ok: false; message: string } {
+  const raw = envValue(env, ENV.postSignature);
+  if (raw === undefined) return { ok: true };
+  const value = parsePostSignature(raw);
+  if (value === undefined) return { ok: false, message: `${ENV.postSignature}: must be ${POST_SIGNATURES.join(', ')} (got '${raw.slice(0, 40)}')` };
+  return { ok: true, value };
 }
 
 function profileNames(config: ProfileConfig): string {
@@ -67,6 +77,9 @@ function pickBaseUrl(
 
 export async function resolveTarget(input: ResolveTargetInput): Promise<ResolveResult> {
   const { flags, env, folder } = input;
+  const postSignature = postSignatureFromEnvironment(env);
+  if (!postSignature.ok) return { ok: false, reason: 'no-credentials', message: postSignature.message };
+  const fromEnv = postSignature.value === undefined ? {} : { postSignature: postSignature.value };
   const wanted = (flags.profile?.trim() || undefined) ?? envValue(env, ENV.profile);
   const wantedFrom = flags.profile?.trim() ? '--profile' : ENV.profile;
   const envKey = envValue(env, ENV.apiKey);
@@ -102,7 +115,7 @@ export async function resolveTarget(input: ResolveTargetInput): Promise<ResolveR
     }
     return {
       ok: true,
-      target: { ...(profile ? { profile, ...settings(profile) } : {}), baseUrl, apiKey: envKey, secretKey: envSecret, source: 'environment' },
+      target: { ...(profile ? { profile, ...settings(profile) } : {}), ...fromEnv, baseUrl, apiKey: envKey, secretKey: envSecret, source: 'environment' },
     };
   }
 
@@ -149,7 +162,7 @@ export async function resolveTarget(input: ResolveTargetInput): Promise<ResolveR
   }
   return {
     ok: true,
-    target: { profile, baseUrl: base.url, apiKey: stored.apiKey, secretKey: stored.secretKey, source: 'keychain', ...settings(profile) },
+    target: { profile, baseUrl: base.url, apiKey: stored.apiKey, secretKey: stored.secretKey, source: 'keychain', ...settings(profile), ...fromEnv },
   };
 }
 

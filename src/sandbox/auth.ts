@@ -1,13 +1,15 @@
 // Request authentication, in the service's order: API key, signature, recvWindow, timestamp, permission.
 import type { IncomingHttpHeaders } from 'node:http';
 import { DEFAULT_RECV_WINDOW, MAX_RECV_WINDOW, signatureMatches, splitSignedQuery, totalParams } from '../api/signing';
+import type { SandboxPostSignature } from './types';
 import { ERR, paramError, SandboxHttpError } from './errors';
 
 export interface AuthConfig {
   apiKey: string;
   secretKey: string;
   apiKeyHeader: string;
-  signBody: boolean;
+  /** What a request's signature must cover: the query alone, the query + raw body, or either. */
+  postSignature: SandboxPostSignature;
   /** Allowed timestamp lead over the server clock, ms. */
   maxAheadMs: number;
 }
@@ -22,8 +24,8 @@ export function checkApiKey(headers: IncomingHttpHeaders, config: AuthConfig): s
 }
 
 /**
- * Verifies the signature over the raw query as received (everything before `&signature=`) plus the raw
- * body, then recvWindow and the timestamp. Returns the parsed unsigned query parameters.
+ * Verifies the signature over the raw query as received (everything before `&signature=`), followed by the
+ * raw body when the configured rule says so, then recvWindow and the timestamp. Returns the parsed unsigned query parameters.
  */
 export function verifySignedRequest(rawQuery: string, rawBody: string, now: number, config: AuthConfig): URLSearchParams {
   const split = splitSignedQuery(rawQuery);
@@ -32,8 +34,12 @@ export function verifySignedRequest(rawQuery: string, rawBody: string, now: numb
   const timestampText = params.get('timestamp');
   if (timestampText === null || timestampText === '') throw paramError('timestamp');
 
-  const signed = totalParams(split.unsigned, rawBody, config.signBody);
-  if (!signatureMatches(config.secretKey, signed, split.signature)) throw new SandboxHttpError(ERR.badSignature);
+  const rules = config.postSignature === 'either' ? (['query', 'body'] as const) : [config.postSignature];
+  // Without a body both rules sign the same text: one comparison is enough.
+  const tried = rawBody === '' ? rules.slice(0, 1) : rules;
+  if (!tried.some((rule) => signatureMatches(config.secretKey, totalParams(split.unsigned, rawBody, rule), split.signature))) {
+    throw new SandboxHttpError(ERR.badSignature);
+  }
 
   const timestamp = parseWholeNumber(timestampText);
   if (timestamp === undefined) throw paramError('timestamp');

@@ -48,7 +48,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     apiKey: options.apiKey ?? state.master.apiKey,
     secretKey: options.secretKey ?? state.master.secretKey,
     apiKeyHeader: options.apiKeyHeader ?? DEFAULT_API_KEY_HEADER,
-    signBody: options.signBody ?? true,
+    postSignature: options.postSignature ?? 'query',
     maxAheadMs: MAX_AHEAD_MS,
   };
   let permissions: ReadonlySet<string> = new Set(options.permissions ?? Object.values(OPERATION_PERMISSIONS));

@@ -23,6 +23,10 @@ export interface SandboxFaultRates {
   malformedRate?: number;
 }
 
+/** What the sandbox's signature check covers: 'query' (what the live service accepts), 'body' (query + body), or either. */
+export type SandboxPostSignature = 'query' | 'body' | 'either';
+export const SANDBOX_POST_SIGNATURES: readonly SandboxPostSignature[] = ['query', 'body', 'either'];
+
 export interface SandboxOptions {
   host?: string; // default 127.0.0.1
   port?: number; // default 0 (any free port)
@@ -32,8 +36,8 @@ export interface SandboxOptions {
   apiKeyHeader?: string; // default X-MEXC-APIKEY
   /** Permissions of the master key; default all three operations' permissions. */
   permissions?: string[];
-  /** Verify query + body (default) or the query only. */
-  signBody?: boolean;
+  /** What a signature must cover (a GET has no body, so any rule accepts it); default 'query'. */
+  postSignature?: SandboxPostSignature;
   /** Transfers in the seeded history, 0 to MAX_SEEDED_TRANSFERS (4,000,000); default 24,000. */
   transfers?: number;
   /** Requests per window per API key before 429; default 100 per 1000 ms. */

@@ -40,12 +40,14 @@ export interface ProfileSummary {
   readOnly?: boolean;
 }
 
-export type CredentialField = 'name' | 'baseUrl' | 'apiKey' | 'secretKey' | 'apiKeyHeader';
+export type CredentialField = 'name' | 'baseUrl' | 'apiKey' | 'secretKey' | 'apiKeyHeader' | 'postSignature';
 
 export interface CredentialsInput {
   baseUrl: string;
   apiKey: string;
   secretKey: string;
+  /** What a create's signature covers, as typed: auto (also when blank), query or body. */
+  postSignature?: string;
 }
 
 export interface NewProfileInput extends CredentialsInput {

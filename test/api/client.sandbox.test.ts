@@ -149,11 +149,11 @@ describe.concurrent('service errors', () => {
     expect(sb.requests()).toHaveLength(1);
   });
 
-  it('signs only the query with signBody false, matching a sandbox with the same switch', async ({ onTestFinished }) => {
-    const sb = await sandbox({ signBody: false });
-    const created = await apiFor(onTestFinished, sb, { signBody: false }).createSubAccountKey({ subAccount: sb.subAccounts[0] ?? '', permissions: ['SPOT_ACCOUNT_READ'], note: 'q' });
+  it('signs a create over query + body when pinned to body, matching a sandbox started the same way', async ({ onTestFinished }) => {
+    const sb = await sandbox({ postSignature: 'body' });
+    const created = await apiFor(onTestFinished, sb, { postSignature: 'body' }).createSubAccountKey({ subAccount: sb.subAccounts[0] ?? '', permissions: ['SPOT_ACCOUNT_READ'], note: 'q' });
     expect(created.secretKey).not.toBe('');
-    const mismatch = await failure(apiFor(onTestFinished, sb).createSubAccountKey({ subAccount: sb.subAccounts[0] ?? '', permissions: ['SPOT_ACCOUNT_READ'], note: 'q' }));
+    const mismatch = await failure(apiFor(onTestFinished, sb, { postSignature: 'query' }).createSubAccountKey({ subAccount: sb.subAccounts[0] ?? '', permissions: ['SPOT_ACCOUNT_READ'], note: 'q' }));
     expect(mismatch.code).toBe(700002);
   });
 

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { anyText } from '../arbitraries';
-import { buildQuery, signPayload, signQuery, signatureMatches, splitSignedQuery, totalParams } from '../../src/api/signing';
+import { buildQuery, parsePostSignature, signPayload, signQuery, signatureMatches, splitSignedQuery, totalParams } from '../../src/api/signing';
+
+const rules = fc.constantFrom('query' as const, 'body' as const);
 
 describe('signPayload', () => {
   it('is lowercase hex HMAC-SHA256 (RFC 4231 test case 2)', () => {
@@ -11,14 +13,14 @@ describe('signPayload', () => {
 });
 
 describe('signQuery', () => {
-  const base = { recvWindow: 5000, timestamp: 1_700_000_000_000, secret: 's3cret', signBody: true } as const;
+  const base = { recvWindow: 5000, timestamp: 1_700_000_000_000, secret: 's3cret', rule: 'body' } as const;
 
   it('puts params in the given order, then recvWindow, timestamp, and the signature last', () => {
     const signed = signQuery({ ...base, params: [['subAccount', 'alice'], ['page', 2]], body: '' });
     expect(signed).toMatch(/^subAccount=alice&page=2&recvWindow=5000&timestamp=1700000000000&signature=[0-9a-f]{64}$/);
   });
 
-  it('signs the query followed directly by the body (DESIGN §4 totalParams)', () => {
+  it("under the 'body' rule, signs the query followed directly by the body (the docs' totalParams)", () => {
     const body = '{"subAccount":"alice","permissions":"SPOT_ACCOUNT_READ","note":"n"}';
     const signed = signQuery({ ...base, params: [], body });
     const split = splitSignedQuery(signed);
@@ -27,10 +29,16 @@ describe('signQuery', () => {
     expect(split?.signature).toBe(expected);
   });
 
-  it('signs the query only when signBody is false', () => {
-    const withBody = signQuery({ ...base, params: [], body: '{"a":1}', signBody: false });
-    const withoutBody = signQuery({ ...base, params: [], body: '', signBody: false });
+  it("under the 'query' rule, signs the query only (as ccxt does for a broker POST)", () => {
+    const withBody = signQuery({ ...base, params: [], body: '{"a":1}', rule: 'query' });
+    const withoutBody = signQuery({ ...base, params: [], body: '', rule: 'query' });
     expect(withBody).toBe(withoutBody);
+    expect(withBody).not.toBe(signQuery({ ...base, params: [], body: '{"a":1}', rule: 'body' }));
+  });
+
+  it('reads the setting as typed: auto, query or body, any case; nothing else', () => {
+    expect(['auto', ' Query ', 'BODY'].map(parsePostSignature)).toEqual(['auto', 'query', 'body']);
+    expect(['', 'either', 'true', 'query+body'].map(parsePostSignature)).toEqual([undefined, undefined, undefined, undefined]);
   });
 
   it('form-urlencodes values', () => {
@@ -58,8 +66,8 @@ const secret = fc.string({ minLength: 1, maxLength: 40 });
 describe('signing properties', () => {
   it('the signature is deterministic', () => {
     fc.assert(
-      fc.property(params, fc.nat(), fc.string(), secret, fc.boolean(), (p, ts, body, s, signBody) => {
-        const input = { params: p, recvWindow: 5000, timestamp: ts, body, secret: s, signBody };
+      fc.property(params, fc.nat(), fc.string(), secret, rules, (p, ts, body, s, rule) => {
+        const input = { params: p, recvWindow: 5000, timestamp: ts, body, secret: s, rule };
         expect(signQuery(input)).toBe(signQuery(input));
       }),
     );
@@ -69,8 +77,8 @@ describe('signing properties', () => {
     fc.assert(
       fc.property(params, params, fc.nat(), secret, (a, b, ts, s) => {
         fc.pre(buildQuery(a) !== buildQuery(b));
-        const sigA = splitSignedQuery(signQuery({ params: a, recvWindow: 5000, timestamp: ts, body: '', secret: s, signBody: true }))?.signature;
-        const sigB = splitSignedQuery(signQuery({ params: b, recvWindow: 5000, timestamp: ts, body: '', secret: s, signBody: true }))?.signature;
+        const sigA = splitSignedQuery(signQuery({ params: a, recvWindow: 5000, timestamp: ts, body: '', secret: s, rule: 'query' }))?.signature;
+        const sigB = splitSignedQuery(signQuery({ params: b, recvWindow: 5000, timestamp: ts, body: '', secret: s, rule: 'query' }))?.signature;
         expect(sigA).not.toBe(sigB);
       }),
     );
@@ -80,8 +88,8 @@ describe('signing properties', () => {
     fc.assert(
       fc.property(params, fc.nat(), fc.nat(), fc.string(), fc.string(), secret, (p, t1, t2, b1, b2, s) => {
         fc.pre(t1 !== t2 || b1 !== b2);
-        const one = signQuery({ params: p, recvWindow: 5000, timestamp: t1, body: b1, secret: s, signBody: true });
-        const two = signQuery({ params: p, recvWindow: 5000, timestamp: t2, body: b2, secret: s, signBody: true });
+        const one = signQuery({ params: p, recvWindow: 5000, timestamp: t1, body: b1, secret: s, rule: 'body' });
+        const two = signQuery({ params: p, recvWindow: 5000, timestamp: t2, body: b2, secret: s, rule: 'body' });
         expect(splitSignedQuery(one)?.signature).not.toBe(splitSignedQuery(two)?.signature);
       }),
     );
@@ -89,14 +97,14 @@ describe('signing properties', () => {
 
   it('splitSignedQuery returns exactly what was signed, and the signature verifies', () => {
     fc.assert(
-      fc.property(params, fc.nat(), fc.string(), secret, fc.boolean(), (p, ts, body, s, signBody) => {
-        const signed = signQuery({ params: p, recvWindow: 5000, timestamp: ts, body, secret: s, signBody });
+      fc.property(params, fc.nat(), fc.string(), secret, rules, (p, ts, body, s, rule) => {
+        const signed = signQuery({ params: p, recvWindow: 5000, timestamp: ts, body, secret: s, rule });
         const split = splitSignedQuery(signed);
         expect(split).toBeDefined();
         if (!split) return;
         expect(`${split.unsigned}&signature=${split.signature}`).toBe(signed);
         expect(split.unsigned).toBe(buildQuery([...p, ['recvWindow', 5000], ['timestamp', ts]]));
-        expect(signatureMatches(s, totalParams(split.unsigned, body, signBody), split.signature)).toBe(true);
+        expect(signatureMatches(s, totalParams(split.unsigned, body, rule), split.signature)).toBe(true);
       }),
     );
   });

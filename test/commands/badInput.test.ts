@@ -124,7 +124,7 @@ describe('bad input: exit 2, one line naming what is wrong, nothing sent', () =>
 describe('bad input from profiles and the keychain', () => {
   it('a keychain entry whose API key holds CR-LF: exit 2, the profile named, nothing sent', async () => {
     const folder = mkdtempSync(join(home, 'profiles-'));
-    await saveProfile(folder, { name: 'desk', baseUrl, apiKeyHeader: 'X-MEXC-APIKEY', recvWindow: 5000, signBody: true }, { makeDefault: true });
+    await saveProfile(folder, { name: 'desk', baseUrl, apiKeyHeader: 'X-MEXC-APIKEY', recvWindow: 5000, postSignature: 'auto' }, { makeDefault: true });
     const keychain = memoryKeychain({ desk: { apiKey: 'mx0v\r\nabc', secretKey: 's' } });
     for (const run of [LIST, CREATE]) {
       const before = seen;

@@ -26,8 +26,8 @@ beforeAll(async () => {
   // `broker-console` on PATH, as a global install puts it there.
   writeFileSync(join(bin, 'broker-console'), `#!/bin/sh\nexec "${process.execPath}" "${bundle}" "$@"\n`);
   chmodSync(join(bin, 'broker-console'), 0o755);
-  await saveProfile(join(dir, 'config'), { name: 'prod', baseUrl: 'https://api.example.com', apiKeyHeader: 'X-MEXC-APIKEY', recvWindow: 5000, signBody: true });
-  await saveProfile(join(dir, 'config'), { name: 'staging-2', baseUrl: 'https://staging.example.com', apiKeyHeader: 'X-MEXC-APIKEY', recvWindow: 5000, signBody: true });
+  await saveProfile(join(dir, 'config'), { name: 'prod', baseUrl: 'https://api.example.com', apiKeyHeader: 'X-MEXC-APIKEY', recvWindow: 5000, postSignature: 'auto' });
+  await saveProfile(join(dir, 'config'), { name: 'staging-2', baseUrl: 'https://staging.example.com', apiKeyHeader: 'X-MEXC-APIKEY', recvWindow: 5000, postSignature: 'auto' });
   const printed = await runCli(['completion', 'bash']);
   expect(printed.code).toBe(0);
   script = join(dir, 'broker-console.bash');
@@ -75,7 +75,7 @@ describe('bash completion', () => {
     expect(complete('sub-accounts', '--di')).toEqual(['--discover']);
     expect(complete('sub-accounts', '--da')).toEqual(['--days']);
     expect(complete('sub-accounts', '--discover', '--days', '7', '--f')).toEqual(['--format']);
-    expect(complete('profile', 'add', 'x', '--no-')).toEqual(['--no-sign-body', '--no-check']);
+    expect(complete('profile', 'add', 'x', '--no-')).toEqual(['--no-check']);
     // A flag's value that looks like a flag is stepped over: the word after it is a flag again.
     expect(complete('keys', 'create', '--note', '--format', '--f')).toEqual(['--format']);
   });

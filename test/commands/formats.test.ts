@@ -145,17 +145,17 @@ describe('profile list', () => {
     ['baseUrl', 'string'],
     ['apiKeyHeader', 'string'],
     ['recvWindow', 'number'],
-    ['signBody', 'boolean'],
+    ['postSignature', 'string'],
     ['readOnly', 'boolean'],
     ['apiKey', 'string'],
     ['secret', 'string'],
     ['secretNote', 'string'],
   ];
 
-  it('--format json: an array of {name, default, baseUrl, apiKeyHeader, recvWindow, signBody, readOnly, apiKey, secret, secretNote}; csv has the same columns', async () => {
+  it('--format json: an array of {name, default, baseUrl, apiKeyHeader, recvWindow, postSignature, readOnly, apiKey, secret, secretNote}; csv has the same columns', async () => {
     const config = join(home, 'profiles-config');
-    await saveProfile(config, { name: 'prod', baseUrl: 'https://api.example.com', apiKeyHeader: 'X-MEXC-APIKEY', recvWindow: 5000, signBody: true });
-    await saveProfile(config, { name: 'lab', baseUrl: 'http://127.0.0.1:9', apiKeyHeader: 'X-Other', recvWindow: 9000, signBody: false, readOnly: true });
+    await saveProfile(config, { name: 'prod', baseUrl: 'https://api.example.com', apiKeyHeader: 'X-MEXC-APIKEY', recvWindow: 5000, postSignature: 'auto' });
+    await saveProfile(config, { name: 'lab', baseUrl: 'http://127.0.0.1:9', apiKeyHeader: 'X-Other', recvWindow: 9000, postSignature: 'query', readOnly: true });
     // Environment credentials: the list says so and never opens the keychain.
     const env = { BROKER_API_KEY: 'mx0venvironmentkey', BROKER_API_SECRET: 'x' };
     const noKeychain = () => Promise.reject(new Error('the keychain was opened'));
@@ -170,7 +170,7 @@ describe('profile list', () => {
       baseUrl: 'http://127.0.0.1:9',
       apiKeyHeader: 'X-Other',
       recvWindow: 9000,
-      signBody: false,
+      postSignature: 'query',
       readOnly: true,
       apiKey: 'mx0v…tkey',
       secret: 'environment',

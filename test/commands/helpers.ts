@@ -210,7 +210,7 @@ export async function fetchAllTransfers(sandbox: RunningSandbox, params: Record<
       timestamp: Date.now(),
       body: '',
       secret: sandbox.secretKey,
-      signBody: true,
+      rule: 'query',
     });
     const response = await fetch(`${sandbox.baseUrl}/api/v3/broker/sub-account/universalTransfer?${query}`, {
       headers: { [sandbox.apiKeyHeader]: sandbox.apiKey },

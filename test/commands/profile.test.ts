@@ -115,7 +115,7 @@ describe('profile commands that need no keychain', () => {
     const config = join(home, 'config');
     // A profile saved by the binary itself is not possible without a keychain; write the settings directly.
     const { saveProfile } = await import('../../src/credentials/profiles');
-    await saveProfile(config, { name: 'nobus', baseUrl: 'http://127.0.0.1:9', apiKeyHeader: 'X-MEXC-APIKEY', recvWindow: 5000, signBody: true });
+    await saveProfile(config, { name: 'nobus', baseUrl: 'http://127.0.0.1:9', apiKeyHeader: 'X-MEXC-APIKEY', recvWindow: 5000, postSignature: 'auto' });
     for (const args of [['keys', 'list', '--sub', 'alpha'], ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE'], ['profile', 'remove', 'nobus']]) {
       // A process of its own: keytar finds D-Bus through the process's environment, not the run's.
       const r = await runBuiltCli(args, { BROKER_CONSOLE_HOME: config, HOME: home });
@@ -156,7 +156,7 @@ describe.skipIf(!availability.ok)('profiles with the real keychain', () => {
   beforeAll(async () => {
     sandboxA = await startSandbox({ seed: 11 });
     // Another target with an unusual secret and its own header name.
-    sandboxB = await startSandbox({ seed: 12, secretKey: `sp ace "dq" 'sq' \\bs {"j":1} ünï 密钥 🔑`, apiKeyHeader: 'X-Other-Key', signBody: false });
+    sandboxB = await startSandbox({ seed: 12, secretKey: `sp ace "dq" 'sq' \\bs {"j":1} ünï 密钥 🔑`, apiKeyHeader: 'X-Other-Key', postSignature: 'body' });
   });
   afterAll(async () => {
     await sandboxA.close();
@@ -182,7 +182,7 @@ describe.skipIf(!availability.ok)('profiles with the real keychain', () => {
     let t = ctxFor();
     expect(await runProfileList({}, t.ctx)).toBe(0);
     const line = t.out.text().split('\n').find((l) => l.includes(n)) ?? '';
-    expect(line).toMatch(new RegExp(`^\\*\\s+${n}\\s+full\\s+${sandboxA.baseUrl.replace(/[.]/g, '\\.')}\\s+\\S+…\\S+\\s+keychain$`));
+    expect(line).toMatch(new RegExp(`^\\*\\s+${n}\\s+full\\s+${sandboxA.baseUrl.replace(/[.]/g, '\\.')}\\s+auto\\s+\\S+…\\S+\\s+keychain$`));
     expect(t.out.text()).not.toContain(sandboxA.secretKey);
 
     // A command through the profile (no environment credentials): the default profile's keychain secret.
@@ -209,9 +209,10 @@ describe.skipIf(!availability.ok)('profiles with the real keychain', () => {
   it('two profiles: the default, --profile, BROKER_PROFILE and `use` pick the target', async () => {
     const [a, b] = [name('a'), name('b')];
     expect((await addVia(a, sandboxA)).code).toBe(0);
-    const addedB = await addVia(b, sandboxB, { recvWindow: 9000 }, { apiKeyHeader: 'X-Other-Key', signBody: false });
+    const addedB = await addVia(b, sandboxB, { recvWindow: 9000 }, { apiKeyHeader: 'X-Other-Key', postSignature: 'body' });
     expect(addedB.code).toBe(0);
     expect(addedB.out).not.toContain('(default)');
+    expect((await loadProfiles(join(home, 'config'))).profiles.find((p) => p.name === b)?.postSignature).toBe('body');
 
     /** Which sandbox a `keys list` reached (whatever it answered). */
     const hits = async (globals: GlobalOptions, env: Record<string, string> = {}): Promise<string> => {
@@ -229,11 +230,16 @@ describe.skipIf(!availability.ok)('profiles with the real keychain', () => {
     let t = ctxFor();
     expect(await runProfileUse(b, t.ctx)).toBe(0);
     t = ctxFor();
-    expect(await runKeysList({ sub: sub(sandboxB) }, t.ctx)).toBe(0); // header, signBody false and the odd secret all work
+    expect(await runKeysList({ sub: sub(sandboxB) }, t.ctx)).toBe(0); // header, POST signature body and the odd secret all work
     expect(t.err.text()).toBe('');
     const last = sandboxB.requests().at(-1);
     expect(last?.status).toBe(200);
     expect(new URLSearchParams(last?.query ?? '').get('recvWindow')).toBe('9000');
+    // Its POST signature (body, as sandbox B checks) reaches the client: one create, accepted first time.
+    const before = sandboxB.requests().length;
+    t = ctxFor();
+    expect(await runKeysCreate({ sub: sub(sandboxB), permissions: 'SPOT_ACCOUNT_READ', note: 'body rule' }, t.ctx)).toBe(0);
+    expect(sandboxB.requests().slice(before).map((r) => `${r.method} ${r.status}`)).toEqual(['POST 200']);
     t = ctxFor({ recvWindow: 1234 });
     expect(await runKeysList({ sub: sub(sandboxB) }, t.ctx)).toBe(0);
     expect(new URLSearchParams(sandboxB.requests().at(-1)?.query ?? '').get('recvWindow')).toBe('1234');
@@ -282,7 +288,7 @@ describe.skipIf(!availability.ok)('profiles with the real keychain', () => {
     expect(t.out.text()).toMatch(new RegExp(`^\\s+${rw}\\s+full\\s`, 'm'));
     t = ctxFor();
     expect(await runProfileList({ format: 'csv' }, t.ctx)).toBe(0);
-    expect(t.out.text()).toContain(`${ro},true,${sandboxA.baseUrl},X-MEXC-APIKEY,5000,true,true,`);
+    expect(t.out.text()).toContain(`${ro},true,${sandboxA.baseUrl},X-MEXC-APIKEY,5000,auto,true,`);
 
     // Through the read-only profile (the default): listing works, creating is refused before anything is sent.
     const before = sandboxA.requests().length;
@@ -485,7 +491,7 @@ describe.skipIf(!availability.ok)('profiles with the real keychain', () => {
       const log = readFileSync(logFile, 'utf8');
       const lines = log.trim().split('\n');
       expect(lines.length).toBe(3);
-      expect(lines[0]).toMatch(/^\d{4}-\d\d-\d\dT\S+Z op=\S+ POST \/api\/v3\/\S+ status=200 ok=true latency=\d+ms attempt=1 key=\S{4}…\S{4}$/);
+      expect(lines[0]).toMatch(/^\d{4}-\d\d-\d\dT\S+Z op=\S+ POST \/api\/v3\/\S+ status=200 ok=true latency=\d+ms attempt=1 signed=query key=\S{4}…\S{4}$/);
       expect(log).not.toMatch(/signature|timestamp=|\?/);
       expect(log).not.toContain(sandbox.apiKey);
       expect(statSync(logFile).mode & 0o777).toBe(0o600);

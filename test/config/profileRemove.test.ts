@@ -56,8 +56,8 @@ function enospcOnWrite() {
 async function profileIn(folder: string, keychain: Keychain): Promise<string> {
   const name = uniqueProfile('full');
   used.push(name);
-  await saveProfile(folder, { name, baseUrl: 'http://127.0.0.1:9', apiKeyHeader: 'X-MEXC-APIKEY', recvWindow: 5000, signBody: true });
-  await saveProfile(folder, { name: `${name}-other`, baseUrl: 'http://127.0.0.1:9', apiKeyHeader: 'X-MEXC-APIKEY', recvWindow: 5000, signBody: true });
+  await saveProfile(folder, { name, baseUrl: 'http://127.0.0.1:9', apiKeyHeader: 'X-MEXC-APIKEY', recvWindow: 5000, postSignature: 'auto' });
+  await saveProfile(folder, { name: `${name}-other`, baseUrl: 'http://127.0.0.1:9', apiKeyHeader: 'X-MEXC-APIKEY', recvWindow: 5000, postSignature: 'auto' });
   await keychain.set(name, { apiKey: 'mx0vfull', secretKey: 'full-disk-secret' });
   return name;
 }

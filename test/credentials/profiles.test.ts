@@ -18,7 +18,7 @@ const profile = (name: string, extra: Partial<Profile> = {}): Profile => ({
   baseUrl: 'https://api.example.com',
   apiKeyHeader: 'X-MEXC-APIKEY',
   recvWindow: 5000,
-  signBody: true,
+  postSignature: 'auto',
   ...extra,
 });
 
@@ -48,11 +48,11 @@ describe('profiles.json', () => {
 
   it('the first profile becomes the default; later ones do not unless asked', async () => {
     await saveProfile(folder, profile('a'));
-    await saveProfile(folder, profile('b', { baseUrl: 'http://127.0.0.1:9/prefix/', apiKeyHeader: 'X-Key', recvWindow: 60000, signBody: false }));
+    await saveProfile(folder, profile('b', { baseUrl: 'http://127.0.0.1:9/prefix/', apiKeyHeader: 'X-Key', recvWindow: 60000, postSignature: 'query' }));
     let config = await loadProfiles(folder);
     expect(config.defaultProfile).toBe('a');
     expect(config.profiles.map((p) => p.name)).toEqual(['a', 'b']);
-    expect(config.profiles[1]).toEqual({ name: 'b', baseUrl: 'http://127.0.0.1:9/prefix', apiKeyHeader: 'X-Key', recvWindow: 60000, signBody: false });
+    expect(config.profiles[1]).toEqual({ name: 'b', baseUrl: 'http://127.0.0.1:9/prefix', apiKeyHeader: 'X-Key', recvWindow: 60000, postSignature: 'query' });
     await saveProfile(folder, profile('c'), { makeDefault: true });
     config = await loadProfiles(folder);
     expect(config.defaultProfile).toBe('c');

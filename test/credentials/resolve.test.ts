@@ -17,7 +17,7 @@ afterEach(() => rmSync(folder, { recursive: true, force: true }));
 
 const envKeys = { BROKER_API_KEY: 'mx0venvkey', BROKER_API_SECRET: 'envsecret' };
 const neverOpened = () => Promise.reject(new Error('the keychain must not be opened'));
-const prod = { name: 'prod', baseUrl: 'https://prod.example', apiKeyHeader: 'X-Prod', recvWindow: 7000, signBody: false };
+const prod = { name: 'prod', baseUrl: 'https://prod.example', apiKeyHeader: 'X-Prod', recvWindow: 7000, postSignature: 'query' as const };
 
 describe('resolveTarget', () => {
   it('environment credentials first; the keychain is not opened', async () => {
@@ -29,7 +29,7 @@ describe('resolveTarget', () => {
   it('environment credentials without a base URL take the (default or named) profile’s settings', async () => {
     await saveProfile(folder, prod);
     const result = await resolveTarget({ flags: {}, env: envKeys, folder, keychain: neverOpened });
-    expect(result.ok && result.target).toMatchObject({ baseUrl: 'https://prod.example', apiKeyHeader: 'X-Prod', recvWindow: 7000, signBody: false, source: 'environment' });
+    expect(result.ok && result.target).toMatchObject({ baseUrl: 'https://prod.example', apiKeyHeader: 'X-Prod', recvWindow: 7000, postSignature: 'query', source: 'environment' });
     const named = await resolveTarget({ flags: { profile: 'prod', baseUrl: 'http://127.0.0.1:1' }, env: envKeys, folder, keychain: neverOpened });
     expect(named.ok && named.target).toMatchObject({ baseUrl: 'http://127.0.0.1:1', apiKeyHeader: 'X-Prod' });
   });

@@ -65,13 +65,13 @@ describe.concurrent('authentication', () => {
     expectError(res, 401, 700002);
   });
 
-  test('body altered after signing → 401 700002, and nothing is created', async ({ onTestFinished }) => {
+  test('under --post-signature body, a body altered after signing → 401 700002, and nothing is created', async ({ onTestFinished }) => {
     // Its own sandbox: a key another test creates meanwhile would change the list.
-    const own = await ownSandbox(onTestFinished);
+    const own = await sandboxFor(onTestFinished, { ...OPTIONS, postSignature: 'body' });
     const ownSub = own.subAccounts[0] as string;
     const before = (await listKeys(own, ownSub)).text;
     const body = { subAccount: ownSub, permissions: 'SPOT_ACCOUNT_READ', note: 'signed' };
-    const res = await createKey(own, body, { sendBody: JSON.stringify({ ...body, permissions: 'SPOT_WITHDRAW_WRITE' }) });
+    const res = await createKey(own, body, { rule: 'body', sendBody: JSON.stringify({ ...body, permissions: 'SPOT_WITHDRAW_WRITE' }) });
     expectError(res, 401, 700002);
     expect((await listKeys(own, ownSub)).text).toBe(before);
   });
@@ -124,7 +124,7 @@ describe.concurrent('options', () => {
       apiKey: 'mx0vcustomkey',
       secretKey: 'custom-secret',
       apiKeyHeader: 'X-Custom-Key',
-      signBody: false,
+      postSignature: 'query',
       clockOffsetMs: 120_000,
     });
     try {
@@ -132,16 +132,16 @@ describe.concurrent('options', () => {
       expect(skewed.apiKeyHeader).toBe('X-Custom-Key');
       const body = { subAccount: skewed.subAccounts[0], permissions: 'SPOT_ACCOUNT_READ', note: 'q' };
       // Local clock: outside the window of a server two minutes ahead.
-      const stale = await createKey(skewed, body, { signBody: false });
+      const stale = await createKey(skewed, body, { rule: 'query' });
       expectError(stale, 400, 700003);
       const dateHeader = Date.parse(String(stale.headers.date));
       expect(dateHeader - Date.now()).toBeGreaterThan(115_000);
       expect(dateHeader - Date.now()).toBeLessThan(125_000);
       // Server clock, query-only signature: passes even though the body is not signed.
-      const ok = await createKey(skewed, body, { timestamp: Date.now() + 120_000, signBody: false });
+      const ok = await createKey(skewed, body, { timestamp: Date.now() + 120_000, rule: 'query' });
       expect(ok.status).toBe(200);
       // A query + body signature does not match a query-only sandbox.
-      expectError(await createKey(skewed, body, { timestamp: Date.now() + 120_000, signBody: true }), 401, 700002);
+      expectError(await createKey(skewed, body, { timestamp: Date.now() + 120_000, rule: 'body' }), 401, 700002);
     } finally {
       await skewed.close();
     }

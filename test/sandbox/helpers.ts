@@ -1,6 +1,6 @@
 // Talks to a running sandbox over a real socket, signing the way the client does (src/api/signing.ts).
 import { request } from 'undici';
-import { signQuery, type QueryParams } from '../../src/api/signing';
+import { type PostSignatureRule, signQuery, type QueryParams } from '../../src/api/signing';
 import type { TestContext } from 'vitest';
 import type { WireTransfer } from '../../src/sandbox/model';
 import { startSandbox } from '../../src/sandbox/server';
@@ -19,7 +19,8 @@ export interface CallInput {
   secret?: string;
   timestamp?: number;
   recvWindow?: number;
-  signBody?: boolean;
+  /** What the signature covers (default the query alone, as the default sandbox checks). */
+  rule?: PostSignatureRule;
   /** Last chance to change the signed query (to test tampering). */
   tamperQuery?: (query: string) => string;
   /** Sent instead of the signed body (to test tampering). */
@@ -42,7 +43,7 @@ export async function call(sandbox: RunningSandbox, input: CallInput): Promise<C
     timestamp: input.timestamp ?? Date.now(),
     body,
     secret: input.secret ?? sandbox.secretKey,
-    signBody: input.signBody ?? true,
+    rule: input.rule ?? 'query',
   });
   if (input.tamperQuery) query = input.tamperQuery(query);
   const headers: Record<string, string> = { ...input.headers };

@@ -181,6 +181,7 @@ describe('first run and profiles in the console', () => {
     const saved = await loadProfiles(folder);
     expect(saved.profiles.map((p) => p.name)).toEqual([profileName]);
     expect(saved.defaultProfile).toBe(profileName);
+    expect(saved.profiles[0]?.postSignature).toBe('auto');
     expect(await (await openKeychain()).get(profileName)).toEqual({ apiKey: sandbox.apiKey, secretKey: sandbox.secretKey });
 
     // Create a key in the console; then neither secret is in any file, nor in a frame after the secret screen.
@@ -215,6 +216,38 @@ describe('first run and profiles in the console', () => {
       expect(text, file).not.toContain(sandbox.secretKey);
       expect(text, file).not.toContain(created);
     }
+  });
+
+  it('the form offers POST signing (auto unless changed); a value it cannot mean is named there, and nothing is sent or saved', async () => {
+    const d = await setUp();
+    await d.press('down');
+    await d.press('enter');
+    await d.waitForText('Add a profile');
+    expect(d.frame()).toMatch(/POST signing\s+auto/);
+    await fillProfile(d, sandbox.secretKey);
+    await d.press('tab');
+    await d.press('tab');
+    await d.press('\u0015');
+    await d.type('sideways');
+    await d.press('enter');
+    await d.waitForText('POST signing: must be auto, query, body');
+    expect(sandbox.requests()).toHaveLength(0);
+    expect((await loadProfiles(folder)).profiles).toHaveLength(0);
+  });
+
+  it.skipIf(keychainMissing !== undefined)('the POST signing chosen in the form is saved with the profile', async () => {
+    const d = await setUp();
+    await d.press('down');
+    await d.press('enter');
+    await d.waitForText('Add a profile');
+    await fillProfile(d, sandbox.secretKey);
+    await d.press('tab');
+    await d.press('tab');
+    await d.press('\u0015');
+    await d.type('Query');
+    await d.press('enter');
+    await d.waitForText('Choose a sub-account');
+    expect((await loadProfiles(folder)).profiles.map((p) => [p.name, p.postSignature])).toEqual([[profileName, 'query']]);
   });
 
   it('when the keychain fails, saves nothing and offers the same credentials for this session only', async () => {

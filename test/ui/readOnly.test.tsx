@@ -177,7 +177,7 @@ describe.skipIf(!keychain.ok)('switching to a read-only profile with ctrl+p', ()
     const [viewer, full] = [uniqueProfile('rov'), uniqueProfile('rof')];
     names.push(viewer, full);
     for (const name of [viewer, full]) await (await openKeychain()).set(name, { apiKey: sandbox.apiKey, secretKey: sandbox.secretKey });
-    const settings = { baseUrl: sandbox.baseUrl, apiKeyHeader: sandbox.apiKeyHeader, recvWindow: 5000, signBody: true };
+    const settings = { baseUrl: sandbox.baseUrl, apiKeyHeader: sandbox.apiKeyHeader, recvWindow: 5000, postSignature: 'auto' as const };
     await saveProfile(folder, { name: full, ...settings });
     await saveProfile(folder, { name: viewer, ...settings, readOnly: true });
     targets = createConsoleTargets({ folder, exportFolder: folder });

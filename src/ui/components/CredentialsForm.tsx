@@ -21,6 +21,7 @@ const LABELS: Record<CredentialField, string> = {
   apiKey: 'API key',
   secretKey: 'Secret',
   apiKeyHeader: 'Key header',
+  postSignature: 'POST signing',
 };
 
 const PLACEHOLDERS: Record<CredentialField, string> = {
@@ -29,6 +30,7 @@ const PLACEHOLDERS: Record<CredentialField, string> = {
   apiKey: 'the master API key',
   secretKey: 'the master secret (hidden)',
   apiKeyHeader: 'X-MEXC-APIKEY',
+  postSignature: 'auto, query or body',
 };
 
 export function CredentialsForm(props: {
@@ -47,7 +49,7 @@ export function CredentialsForm(props: {
 }) {
   const { theme } = useServices();
   const [values, setValues, valuesRef] = useSyncedState<CredentialValues>(() => ({
-    name: '', baseUrl: '', apiKey: '', secretKey: '', apiKeyHeader: 'X-MEXC-APIKEY', ...props.initial,
+    name: '', baseUrl: '', apiKey: '', secretKey: '', apiKeyHeader: 'X-MEXC-APIKEY', postSignature: 'auto', ...props.initial,
   }));
   const [focus, setFocus] = useSyncedState(() => {
     const firstEmpty = props.fields.findIndex((f) => (props.initial[f] ?? '') === '');
