@@ -40,7 +40,7 @@ type Values = Record<FieldName, string>;
 function initialValues(initial?: TransferQuery): Values {
   return {
     fromAccountType: initial?.fromAccountType ?? 'SPOT',
-    toAccountType: initial?.toAccountType ?? 'FUTURE',
+    toAccountType: initial?.toAccountType ?? 'FUTURES',
     fromAccount: initial?.fromAccount ?? '',
     toAccount: initial?.toAccount ?? '',
     startTime: initial?.startTime !== undefined ? String(initial.startTime) : '',
