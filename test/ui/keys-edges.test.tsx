@@ -394,7 +394,8 @@ describe('the review follows the request', () => {
   test.concurrent('a corrected form: its review does not show the previous attempt\'s error', async ({ onTestFinished }) => {
     const c = await consoleFor(onTestFinished);
     await reachReview(c, c.sandbox.subAccounts[0]!, { toggle: [0], note: 'first try' });
-    c.sandbox.queueFaults({ kind: 'status', status: 503 });
+    // A 429 refuses before anything is done (a 5xx would leave the outcome unknown: no retry then).
+    c.sandbox.queueFaults({ kind: 'status', status: 429 });
     await c.press('enter');
     await c.waitForText('(enter retry)');
     expect(footer(c)).toContain('enter send');
