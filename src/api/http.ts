@@ -491,7 +491,7 @@ export function createSignedClient(config: ClientConfig): SignedClient {
         const said = serviceErrorFromBody(operation, status, text, undefined);
         return failed(new BrokerError({ kind: 'outcome-unknown', operation, status, stage: 'gateway', serviceMessage: said.serviceMessage }));
       }
-      // Any other 5xx, a 408, or -1006/-1007: the service's docs say the execution status is unknown.
+      // Any other 5xx (the docs: execution status unknown), a 408, or -1006/-1007: the key may have been made.
       if (method === 'POST') {
         const said = serviceErrorFromBody(operation, status, text, undefined);
         if (createOutcomeUnknown(status, said.code)) return failed(unknownOutcomeFrom(said));
