@@ -51,8 +51,13 @@ describe('TransferFilterForm', () => {
     await openTransferFilter(c);
     expect(lineWith(c.frame(), 'From type')).toContain('SPOT');
     expect(lineWith(c.frame(), 'To type')).toMatch(/To type +FUTURES\b/);
+    // ←→ cycle the offered types (the documented ones), not the cursor.
     await c.press('right');
-    expect(lineWith(c.frame(), 'From type')).toContain('FUTURE');
+    await c.waitFor(() => /From type +FUTURES\b/.test(lineWith(c.frame(), 'From type')), 'From type FUTURES');
+    await c.press('right');
+    await c.waitFor(() => /From type +SPOT\b/.test(lineWith(c.frame(), 'From type')), 'From type SPOT again');
+    await c.press('left');
+    await c.waitFor(() => /From type +FUTURES\b/.test(lineWith(c.frame(), 'From type')), 'From type FUTURES again');
     for (let i = 0; i < 4; i++) await c.press('tab');
     await c.type('24h');
     expect(lineWith(c.frame(), 'Since')).toMatch(/= \d{4}-\d\d-\d\d \d\d:\d\d:\d\d/);
