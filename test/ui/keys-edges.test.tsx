@@ -463,6 +463,21 @@ describe.concurrent('the recent list keeps only sub-accounts the service knows',
   });
 });
 
+describe.concurrent('a frozen sub-account (140002)', () => {
+  test('its key list says so with where to check, offers no retry, and esc goes back to choose another', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished, { columns: 100, rows: 24 });
+    await c.type('frozendesk01');
+    await c.press('enter');
+    await c.waitForText('code 140002');
+    const text = c.frame().replace(/\s+/g, ' ');
+    expect(text).toContain("sub account is forbidden (frozendesk01) — the sub-account is frozen or disabled: check its status in the broker's sub-account list");
+    expect(text).toContain('esc goes back to choose another');
+    expect(c.frame()).not.toContain('retry)');
+    await c.press('esc');
+    await c.waitForText('Choose a sub-account');
+  });
+});
+
 describe.concurrent('NO_COLOR', () => {
   test('the checklist cursor and the choices are marked in text, not colour alone', async ({ onTestFinished }) => {
     const c = await consoleFor(onTestFinished, { noColor: true });
