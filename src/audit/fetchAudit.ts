@@ -1,8 +1,8 @@
 // Fetches the keys of several sub-accounts and audits each (keyAudit.ts), for `keys audit` and the console's
 // audit screen alike. No React. A few requests at a time, paced by what the service's 429s teach (the export's
 // pacer), on top of the client's own retries. A sub-account the service does not know or forbids is reported as
-// such and the audit goes on; any other failure (signature, permission, network, 5xx after the client's retries) would
-// fail every other sub-account the same way, so the ones not yet asked are reported as not audited.
+// such and the audit goes on; any other failure (signature, permission, network, 5xx after the client's retries)
+// would fail every other sub-account the same way, so the ones not yet asked are reported as not audited.
 import type { BrokerApi } from '../api/contract';
 import { isSubAccountRefused, isUnknownSubAccount } from '../api/errors';
 import { checkSubAccount } from '../api/validation';

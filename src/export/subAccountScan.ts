@@ -92,7 +92,7 @@ export function scanQueries(names: Iterable<string>, days: number, now: number, 
   return queries;
 }
 
-function names(query: TransferQuery): boolean {
+function namesAnAccount(query: TransferQuery): boolean {
   return query.fromAccount !== undefined || query.toAccount !== undefined;
 }
 
@@ -150,7 +150,7 @@ export async function scanSubAccounts(api: BrokerApi, options: ScanOptions): Pro
       if (options.signal?.aborted) return result(true);
       if (error instanceof PagingStopped) stoppedEarly += 1;
       // A name the service refuses (unknown, forbidden) has no history to read; the other names still do.
-      else if (!(names(query) && error instanceof Error && isSubAccountRefused(error))) {
+      else if (!(namesAnAccount(query) && error instanceof Error && isSubAccountRefused(error))) {
         throw new ScanFailed(error instanceof Error ? error : new Error(String(error)), result(false));
       }
     }
