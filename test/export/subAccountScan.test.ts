@@ -99,10 +99,12 @@ describe.concurrent('the discover scan', () => {
   it('a name the service refuses (the frozen sub-account: 140002) is passed over, and the scan goes on', async ({ onTestFinished }) => {
     const sandbox = await sandboxWith(onTestFinished, { max: 1_000_000, windowMs: 1000 });
     const now = Date.now();
-    const names = ['frozendesk01', ...sandbox.subAccounts];
-    const result = await scanSubAccounts(clientOf(onTestFinished, sandbox, 1), { days: 30, now, names });
+    const asked = sandbox.subAccounts.slice(0, 3);
+    const result = await scanSubAccounts(clientOf(onTestFinished, sandbox, 1), { days: 30, now, names: ['frozendesk01', ...asked] });
     expect(result.cancelled).toBe(false);
-    expect(new Map(result.found.map((f) => [f.name, f.lastTransferTime]))).toEqual(expectedLastTimes(now - 30 * DAY, now));
+    const expected = [...expectedLastTimes(now - 30 * DAY, now)].filter(([name]) => asked.includes(name));
+    expect(expected.length).toBeGreaterThan(0);
+    expect(new Map(result.found.map((f) => [f.name, f.lastTransferTime]))).toEqual(new Map(expected));
     expect(result.progress.done).toBe(result.progress.queries);
     // Asked once per type pair and direction, refused each time, never asked again.
     expect(sandbox.requests().filter((r) => r.status === 400)).toHaveLength(4 * 2);
