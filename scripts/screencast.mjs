@@ -47,7 +47,7 @@ const FAST = process.argv.includes('--fast');
 
 const tour = [
   { still: '01-welcome', until: 'No profile is set up yet.', hold: 2600 },
-  { key: 'Enter', until: 'Demo sub-accounts (14)', still: '02-picker', hold: 2600 },
+  { key: 'Enter', until: 'Demo sub-accounts (15)', still: '02-picker', hold: 2600 },
   { type: 'gridbot2901' },
   { key: 'Enter', until: 'API keys of gridbot2901 · 6 keys', still: '03-keys', hold: 2600 },
   { key: 'Down', until: '› tax export' },

@@ -193,7 +193,7 @@ export function buildProgram(
     .command('transfers')
     .description('universal transfer history')
     .option('--from-type <type>', 'source account type, e.g. SPOT')
-    .option('--to-type <type>', 'destination account type, e.g. FUTURE')
+    .option('--to-type <type>', 'destination account type, e.g. FUTURES')
     .option('--from-account <account>', 'source account (default: the master account)')
     .option('--to-account <account>', 'destination account (default: the master account)')
     .option('--start <time>', 'from: 2026-11-01, 2026-11-01T12:00, epoch ms, now, 7d (ago)…')

@@ -1,4 +1,5 @@
 // One error type for every failure of a request, with a one-line text an operator can act on.
+import { SUB_ACCOUNT_REFUSALS, hintFor } from './serviceCodes';
 
 export type BrokerErrorKind =
   | 'service' // the service answered with an error (HTTP status and, when given, its code and message)
@@ -15,8 +16,11 @@ export type BrokerErrorKind =
  * 'sent' the request may have been written but no answer's headers came, 'answer' the headers came (the
  * status is known) and the body did not arrive whole or cannot be read.
  */
-/** How far an exchange got; 'gateway': a proxy in front of the service answered 502/504 for it. */
-export type ExchangeStage = 'connect' | 'sent' | 'answer' | 'gateway';
+/**
+ * How far an exchange got; 'gateway': a proxy in front of the service answered 502/504 for it; 'server': the
+ * service answered with a status or code that leaves the request's outcome unknown (5xx, 408, -1006, -1007).
+ */
+export type ExchangeStage = 'connect' | 'sent' | 'answer' | 'gateway' | 'server';
 
 export interface BrokerErrorDetails {
   kind: BrokerErrorKind;
@@ -74,14 +78,7 @@ export class BrokerError extends Error {
   }
 }
 
-const HINTS: Record<string, string> = {
-  '700002': 'check the API secret (and the profile signing option)',
-  '700003': 'check the computer clock, or raise --recv-window',
-  '700005': 'recvWindow must be at most 60000 ms',
-  '700007': 'the master key lacks the permission for this operation',
-  '10072': 'check the API key',
-  '429': 'rate limited: wait and try again',
-};
+const RATE_LIMITED_HINT = 'rate limited: wait and try again';
 
 /** "1 MiB", "64 KiB", "512 bytes". */
 export function formatBytes(bytes: number): string {
@@ -109,7 +106,7 @@ function describe(d: BrokerErrorDetails): string {
       const codePart = d.code !== undefined && d.code !== '' ? ` code ${d.code}` : '';
       const msgPart = d.serviceMessage ? `: ${oneLine(d.serviceMessage)}` : '';
       const retryIn = d.retryAfterMs !== undefined && d.retryAfterMs > 0 ? `rate limited: try again in ${formatDuration(d.retryAfterMs)}` : undefined;
-      const hint = d.hint ?? (d.status === 429 ? retryIn : undefined) ?? HINTS[String(d.code)] ?? (d.status === 429 ? HINTS['429'] : undefined);
+      const hint = d.hint ?? (d.status === 429 ? retryIn : undefined) ?? hintFor(d.code) ?? (d.status === 429 ? RATE_LIMITED_HINT : undefined);
       return `${d.operation} failed (HTTP ${d.status ?? '?'}${codePart})${msgPart}${hint ? ` — ${hint}` : ''}`;
     }
     case 'network': {
@@ -142,6 +139,11 @@ function describe(d: BrokerErrorDetails): string {
       if (d.stage === 'gateway') {
         const said = d.serviceMessage ? ` (${oneLine(d.serviceMessage)})` : '';
         return `${d.operation}: a gateway answered HTTP ${d.status ?? '?'}${said}; the service behind it may have done the request — ${AGAIN}`;
+      }
+      if (d.stage === 'server') {
+        const codePart = d.code !== undefined && d.code !== '' ? ` code ${d.code}` : '';
+        const said = d.serviceMessage ? `: ${oneLine(d.serviceMessage)}` : '';
+        return `${d.operation}: the service answered HTTP ${d.status ?? '?'}${codePart}${said}, which does not say whether it was done — ${AGAIN}`;
       }
       if (d.stage === 'answer') {
         const why = d.serviceMessage ? `: ${oneLine(d.serviceMessage)}` : '';
@@ -177,4 +179,14 @@ export const UNKNOWN_SUB_ACCOUNT_CODE = 140001;
 /** Whether the service said there is no such sub-account (not a failure a retry or a reload can fix). */
 export function isUnknownSubAccount(error: Error | undefined): boolean {
   return error instanceof BrokerError && error.kind === 'service' && String(error.code) === String(UNKNOWN_SUB_ACCOUNT_CODE);
+}
+
+/** Whether the service refused this one sub-account (unknown or forbidden), not the request as a whole. */
+export function isSubAccountRefused(error: Error | undefined): boolean {
+  return error instanceof BrokerError && error.kind === 'service' && error.code !== undefined && SUB_ACCOUNT_REFUSALS.has(String(error.code));
+}
+
+/** A service's answer that leaves a POST's outcome unknown, as the unknown outcome it is (its code and text kept). */
+export function unknownOutcomeFrom(said: BrokerError): BrokerError {
+  return new BrokerError({ kind: 'outcome-unknown', operation: said.operation, status: said.status, code: said.code, serviceMessage: said.serviceMessage, stage: 'server' });
 }

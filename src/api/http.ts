@@ -18,7 +18,7 @@ import * as v from 'valibot';
 import { sanitize } from '../terminal/text';
 import { clockHint, offsetFromSkew, skewFromDateHeader } from './clock';
 import type { ClientConfig, ExchangeInfo } from './contract';
-import { BrokerError, type ExchangeStage, formatBytes, formatDuration, oneLine } from './errors';
+import { BrokerError, type ExchangeStage, formatBytes, formatDuration, oneLine, unknownOutcomeFrom } from './errors';
 import { apiKeyProblem, headerNameProblem } from './headers';
 import {
   DEFAULT_MAX_TRIES,
@@ -30,6 +30,7 @@ import {
   sleep,
 } from './retry';
 import { describeIssues } from './schemas';
+import { createOutcomeUnknown } from './serviceCodes';
 import {
   DEFAULT_API_KEY_HEADER,
   DEFAULT_POST_SIGNATURE_RULE,
@@ -498,6 +499,8 @@ export function createSignedClient(config: ClientConfig): SignedClient {
           ok = true;
           return { ok: true, value };
         } catch (error) {
+          // -1006/-1007 in a 2xx envelope: the back end did not say whether the key was made.
+          if (method === 'POST' && error instanceof BrokerError && error.kind === 'service' && createOutcomeUnknown(status, error.code)) return failed(unknownOutcomeFrom(error));
           // A create answered but unreadable: the key was probably made, and its secret is lost. Unknown, not failed.
           if (method === 'POST' && error instanceof BrokerError && error.kind === 'malformed') {
             const why = text.trim() === '' ? 'it was empty' : !parseJson(text).ok ? 'it is not JSON' : `it is not a created key (${error.serviceMessage ?? 'unexpected shape'})`;
@@ -520,6 +523,11 @@ export function createSignedClient(config: ClientConfig): SignedClient {
       if (method === 'POST' && (status === 502 || status === 504)) {
         const said = serviceErrorFromBody(operation, status, text, undefined);
         return failed(new BrokerError({ kind: 'outcome-unknown', operation, status, stage: 'gateway', serviceMessage: said.serviceMessage }));
+      }
+      // Any other 5xx (the docs: execution status unknown), a 408, or -1006/-1007: the key may have been made.
+      if (method === 'POST') {
+        const said = serviceErrorFromBody(operation, status, text, undefined);
+        if (createOutcomeUnknown(status, said.code)) return failed(unknownOutcomeFrom(said));
       }
       const dateMs = dateHeader === undefined ? Number.NaN : Date.parse(dateHeader);
       retryAfterMs = parseRetryAfter(header(response.headers, 'retry-after'), Number.isNaN(dateMs) ? now() + offsetMs : dateMs);

@@ -80,7 +80,10 @@ export const KNOWN_PERMISSIONS = [
   'SPOT_DEPOSIT_WRITE',
 ] as const;
 
-export const KNOWN_ACCOUNT_TYPES = ['SPOT', 'FUTURE'] as const;
+/** The account types offered: the documented request values. Others are accepted and sent as typed. */
+export const KNOWN_ACCOUNT_TYPES = ['SPOT', 'FUTURES'] as const;
+/** The futures account as the service's answers spell it; accepted in a filter as well. */
+export const ANSWERED_FUTURES_TYPE = 'FUTURE';
 
 /** The permission each operation needs on the master key (spec §5). */
 export const OPERATION_PERMISSIONS = {

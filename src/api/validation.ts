@@ -202,12 +202,12 @@ export function checkClientTranId(raw: string): Checked<string> {
   return ok(value);
 }
 
-/** Account types: letters and underscore, upper-cased (SPOT, FUTURE, …; others are accepted). */
+/** Account types: letters and underscore, upper-cased (SPOT, FUTURES, the answers' FUTURE, …; others are accepted). */
 export function checkAccountType(field: 'fromAccountType' | 'toAccountType', raw: string): Checked<string> {
   const value = raw.trim();
-  if (value === '') return fail(field, 'required (e.g. SPOT, FUTURE)');
+  if (value === '') return fail(field, 'required (e.g. SPOT, FUTURES)');
   if (!ACCOUNT_TYPE_TOKEN.test(value)) {
-    return fail(field, `'${shorten(value)}' is not an account type (letters and _ only, e.g. SPOT, FUTURE)`);
+    return fail(field, `'${shorten(value)}' is not an account type (letters and _ only, e.g. SPOT, FUTURES)`);
   }
   if (value.length > MAX_ACCOUNT_TYPE_LENGTH) return fail(field, `at most ${MAX_ACCOUNT_TYPE_LENGTH} characters (got ${value.length})`);
   return ok(value.toUpperCase());

@@ -1,10 +1,10 @@
 // Fetches the keys of several sub-accounts and audits each (keyAudit.ts), for `keys audit` and the console's
 // audit screen alike. No React. A few requests at a time, paced by what the service's 429s teach (the export's
-// pacer), on top of the client's own retries. A sub-account the service does not know is reported as such and
-// the audit goes on; any other failure (signature, permission, network, 5xx after the client's retries) would
-// fail every other sub-account the same way, so the ones not yet asked are reported as not audited.
+// pacer), on top of the client's own retries. A sub-account the service does not know or forbids is reported as
+// such and the audit goes on; any other failure (signature, permission, network, 5xx after the client's retries)
+// would fail every other sub-account the same way, so the ones not yet asked are reported as not audited.
 import type { BrokerApi } from '../api/contract';
-import { isUnknownSubAccount } from '../api/errors';
+import { isSubAccountRefused, isUnknownSubAccount } from '../api/errors';
 import { checkSubAccount } from '../api/validation';
 import { RequestPacer } from '../export/pacer';
 import { type AuditSummary, type KeyFinding, auditKeys, summarize } from './keyAudit';
@@ -46,7 +46,8 @@ export async function fetchAudit(api: Pick<BrokerApi, 'listSubAccountKeys'>, nam
       if (signal?.aborted) return undefined;
       const failure = error instanceof Error ? error : new Error(String(error));
       const unknown = isUnknownSubAccount(failure);
-      if (!unknown) stoppedAfter ??= subAccount;
+      // A refusal of this one sub-account (unknown, forbidden) says nothing of the others.
+      if (!isSubAccountRefused(failure)) stoppedAfter ??= subAccount;
       return { subAccount, status: 'failed', error: failure, unknown };
     }
   };

@@ -17,7 +17,7 @@ import { checkProfileName, loadProfiles, saveProfile, type Profile } from '../cr
 import type { ResolvedTarget } from '../credentials/resolve';
 import { fileExporter } from '../export/fileExporter';
 import { DEMO_LATENCY_MS } from '../sandbox/demoClock';
-import { seededSubAccountNames } from '../sandbox/seedAccounts';
+import { demoSubAccountNames } from '../sandbox/seedAccounts';
 import type { RunningSandbox } from '../sandbox/types';
 import { createExchangeLog, type ExchangeLog } from '../ui/exchangeLog';
 import type { CheckOutcome, ConsoleTarget, CredentialsInput, NewProfileInput, ProfileSummary, StartupProblem, TargetSwitcher } from '../ui/targets';
@@ -253,7 +253,7 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
           credentialSource: 'sandbox',
           recent: await recentFor('demo'),
           discovered: await discoveredFor('demo'),
-          suggestions: seededSubAccountNames(DEMO_SEED),
+          suggestions: demoSubAccountNames(DEMO_SEED),
           ...(pinned !== undefined ? { now: () => pinned } : {}),
         };
       });

@@ -45,7 +45,7 @@ export async function checkCredentials(config: ClientConfig, options: CheckOptio
   const create = options.createApi ?? createBrokerApi;
   const api = create({ ...config, maxTries: 1, timeoutMs: options.timeoutMs ?? config.timeoutMs ?? CHECK_TIMEOUT_MS });
   try {
-    await api.listUniversalTransfers({ fromAccountType: 'SPOT', toAccountType: 'FUTURE', limit: 1 });
+    await api.listUniversalTransfers({ fromAccountType: 'SPOT', toAccountType: 'FUTURES', limit: 1 });
     return { ok: true };
   } catch (error) {
     if (!(error instanceof BrokerError)) return { ok: false, reason: 'failed', message: error instanceof Error ? error.message : String(error) };

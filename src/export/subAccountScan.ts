@@ -1,6 +1,6 @@
 // The discover scan (issue 12.2): the service has no list of sub-accounts, so the transfer history of the last N
 // days is read for the accounts it names. The query needs both account types and names both ends (a blank end
-// is the master, spec §4.3), so the scan asks, in every pair of the account types the spec shows (SPOT, FUTURE:
+// is the master, spec §4.3), so the scan asks, in every pair of the documented account types (SPOT, FUTURES:
 // master→sub SPOT→SPOT is the commonest move, and a type pair left out hides its transfers), for master→master
 // (on a service that reads "both blank" as "from the master to anyone", that alone finds every destination) and
 // for master→name and name→master of each name already known (recent, offered, discovered before), which gives
@@ -8,6 +8,7 @@
 // Pages go through the export's pager (transferPages.ts) with one pacer for the whole scan, so a rate limit
 // is met once and then respected; cancelling keeps what was found.
 import type { BrokerApi, ExchangeInfo } from '../api/contract';
+import { isSubAccountRefused } from '../api/errors';
 import { KNOWN_ACCOUNT_TYPES, MAX_PAGE_SIZE, type TransferQuery } from '../api/types';
 import type { DiscoveredSubAccount, DiscoveredSubAccounts } from '../config/discoveredSubAccounts';
 import { DEFAULT_RETRY_AFTER_MS, RequestPacer } from './pacer';
@@ -91,6 +92,10 @@ export function scanQueries(names: Iterable<string>, days: number, now: number, 
   return queries;
 }
 
+function namesAnAccount(query: TransferQuery): boolean {
+  return query.fromAccount !== undefined || query.toAccount !== undefined;
+}
+
 /** Says when it is about to wait for the budget it learned. */
 class WatchedPacer extends RequestPacer {
   constructor(private readonly onWait: (ms: number) => void) {
@@ -144,7 +149,10 @@ export async function scanSubAccounts(api: BrokerApi, options: ScanOptions): Pro
     } catch (error) {
       if (options.signal?.aborted) return result(true);
       if (error instanceof PagingStopped) stoppedEarly += 1;
-      else throw new ScanFailed(error instanceof Error ? error : new Error(String(error)), result(false));
+      // A name the service refuses (unknown, forbidden) has no history to read; the other names still do.
+      else if (!(namesAnAccount(query) && error instanceof Error && isSubAccountRefused(error))) {
+        throw new ScanFailed(error instanceof Error ? error : new Error(String(error)), result(false));
+      }
     }
     tell({ done: progress.done + 1 });
   }

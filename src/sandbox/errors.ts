@@ -8,6 +8,8 @@ export const ERR = {
   noPermission: { status: 403, code: 700007, msg: 'No permission to access the endpoint.' },
   subAccountMissing: { status: 400, code: 730600, msg: 'Sub-account Name cannot be null' },
   subAccountUnknown: { status: 400, code: 140001, msg: 'sub account does not exist' },
+  subAccountForbidden: { status: 400, code: 140002, msg: 'sub account is forbidden' },
+  subAccountNameRule: { status: 400, code: 730601, msg: 'Sub-account Name must be a combination of 8-32 letters and numbers' },
   noteMissing: { status: 400, code: 730700, msg: 'API KEY remarks cannot be null' },
   permissionsMissing: { status: 400, code: 730701, msg: 'API KEY permission cannot be null' },
   permissionUnknown: { status: 400, code: 730702, msg: 'API KEY permission does not exist' },

@@ -4,6 +4,8 @@ import { createRng, HEX, LOWER_ALNUM, type Rng } from './prng';
 import { DAY_MS, type MasterAccount, type WireKey } from './model';
 
 export const MASTER_ACCOUNT_NAME = 'master';
+/** A sub-account every seed has, frozen: every operation on it answers 140002 (it has no keys and no transfers). */
+export const FROZEN_SUB_ACCOUNT = 'frozendesk01';
 
 const NAME_STEMS = [
   'deskalpha', 'deskbeta', 'deskgamma', 'mmbot', 'arbdesk', 'otcdesk', 'treasury', 'hedgebook',
@@ -32,6 +34,8 @@ export interface SeededAccounts {
   master: MasterAccount;
   /** Sub-account name → its keys, oldest first. */
   subAccounts: Map<string, WireKey[]>;
+  /** Sub-accounts the service forbids (140002): named apart, so the seeded data of the others stays as it was. */
+  frozen: string[];
 }
 
 /** An API key id as the service shapes them: "mx0v" and 28 lowercase letters and digits. */
@@ -60,6 +64,11 @@ export function seededSubAccountNames(seed: number): string[] {
   return drawNames(createRng(seed, 1));
 }
 
+/** The demo's offered names: the seeded ones, then the frozen one (so the demo shows what 140002 looks like). */
+export function demoSubAccountNames(seed: number): string[] {
+  return [...seededSubAccountNames(seed), FROZEN_SUB_ACCOUNT];
+}
+
 export function seedAccounts(seed: number, anchorMs: number): SeededAccounts {
   const rng = createRng(seed, 1);
   const names = drawNames(rng);
@@ -76,7 +85,7 @@ export function seedAccounts(seed: number, anchorMs: number): SeededAccounts {
     keys.sort((a, b) => a.creatTime - b.creatTime);
     subAccounts.set(name, keys);
   });
-  return { master: seedMaster(seed), subAccounts };
+  return { master: seedMaster(seed), subAccounts, frozen: [FROZEN_SUB_ACCOUNT] };
 }
 
 function seedKey(rng: Rng, anchorMs: number): WireKey {

@@ -156,6 +156,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     secretKey: auth.secretKey,
     apiKeyHeader: auth.apiKeyHeader,
     subAccounts: [...state.subAccounts.keys()],
+    frozenSubAccounts: [...state.frozenSubAccounts],
     masterAccount: state.master.name,
     requests: () => log.snapshot(),
     queueFaults: (...queued) => faults.queue(queued),

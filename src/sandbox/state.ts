@@ -9,13 +9,15 @@ export interface SandboxState {
   master: MasterAccount;
   /** Sub-account name → its keys, in creation order. */
   subAccounts: Map<string, WireKey[]>;
+  /** Sub-accounts that exist but are forbidden: every operation on one answers 140002. */
+  frozenSubAccounts: ReadonlySet<string>;
   /** Laid out on first use, from the seed, the anchor and the count given at creation. */
   readonly transfers: TransferTable;
   readonly transferIndex: TransferIndex;
 }
 
 export function createState(seed: number, anchorMs: number, transferCount: number = SEEDED_TRANSFER_COUNT): SandboxState {
-  const { master, subAccounts } = seedAccounts(seed, anchorMs);
+  const { master, subAccounts, frozen } = seedAccounts(seed, anchorMs);
   const names = [...subAccounts.keys()];
   let table: TransferTable | undefined;
   let index: TransferIndex | undefined;
@@ -23,6 +25,7 @@ export function createState(seed: number, anchorMs: number, transferCount: numbe
   return {
     master,
     subAccounts,
+    frozenSubAccounts: new Set(frozen),
     get transfers() {
       return transfers();
     },

@@ -77,6 +77,8 @@ export interface RunningSandbox {
   secretKey: string;
   apiKeyHeader: string;
   subAccounts: string[];
+  /** Sub-accounts that exist but are forbidden: every operation on one answers 140002 (not in subAccounts). */
+  frozenSubAccounts?: string[];
   /** Name the master account has in transfer records (fromAccount/toAccount). */
   masterAccount?: string;
   /** The requests received, in order: the most recent 10,000 that fit in 4 MiB (requestLog.ts). Requests

@@ -138,6 +138,8 @@ interface Ran {
   ms: number;
   /** The tries the client made, by method, as its onExchange saw them. */
   tries: { GET: number; POST: number };
+  /** The run's config folder (its audit trail). */
+  folder: string;
 }
 
 let home: string;
@@ -149,7 +151,7 @@ afterAll(() => {
   rmSync(home, { recursive: true, force: true });
 });
 
-function context(baseUrl: string, env: Record<string, string> = {}, client: Record<string, unknown> = {}, timeoutMs = TIMEOUT_MS, tries = { GET: 0, POST: 0 }): TestContext {
+function context(baseUrl: string, env: Record<string, string> = {}, client: Record<string, unknown> = {}, timeoutMs = TIMEOUT_MS, tries = { GET: 0, POST: 0 }, folder = join(home, `config-${(runs += 1)}`)): TestContext {
   return testContext(
     undefined,
     {
@@ -166,7 +168,7 @@ function context(baseUrl: string, env: Record<string, string> = {}, client: Reco
           },
         }),
       // A folder of its own for each run: a clock offset one row remembers never meets another row's server.
-      configFolder: join(home, `config-${(runs += 1)}`),
+      configFolder: folder,
     },
     { timeoutMs },
   );
@@ -176,7 +178,8 @@ type Command = 'list' | 'create' | 'transfers';
 
 async function run(command: Command, baseUrl: string, env: Record<string, string> = {}, client: Record<string, unknown> = {}, timeoutMs = TIMEOUT_MS): Promise<Ran> {
   const tries = { GET: 0, POST: 0 };
-  const { ctx, out, err } = context(baseUrl, env, client, timeoutMs, tries);
+  const folder = join(home, `config-${(runs += 1)}`);
+  const { ctx, out, err } = context(baseUrl, env, client, timeoutMs, tries, folder);
   const started = performance.now();
   const code =
     command === 'list'
@@ -185,7 +188,7 @@ async function run(command: Command, baseUrl: string, env: Record<string, string
         ? await runKeysCreate({ sub: 'desk', permissions: 'SPOT_ACCOUNT_READ', note: 'fault matrix' }, ctx)
         : await runTransfers({ fromType: 'SPOT', toType: 'FUTURE', format: 'csv' }, ctx);
   const stderr = err.text();
-  return { code, stdout: out.text(), stderr, errors: stderr.split('\n').filter((l) => l.startsWith('error: ')), ms: performance.now() - started, tries };
+  return { code, stdout: out.text(), stderr, errors: stderr.split('\n').filter((l) => l.startsWith('error: ')), ms: performance.now() - started, tries, folder };
 }
 
 /** The port of a server that was started and closed: nothing listens there. */
@@ -281,7 +284,28 @@ const ROWS: Row[] = [
 
   // Server errors.
   ...[500, 502, 503].map((status): Row => ({ name: `${status} (GET: retried)`, command: 'list', handler: (_req, res) => json(res, status, { code: status, msg: 'server trouble' }), code: EXIT.failure, line: new RegExp(`^error: list keys failed \\(HTTP ${status} code ${status}\\): server trouble$`), gets: 3, posts: 0 })),
-  { name: '503 (POST: never retried)', command: 'create', handler: (_req, res) => json(res, 503, { code: 503, msg: 'busy' }), code: EXIT.failure, line: /^error: create key failed \(HTTP 503 code 503\): busy$/, gets: 0, posts: 1 },
+  // A 5xx from the service itself, a 408, or -1006/-1007 at any status: the execution status is unknown (never resent).
+  ...[500, 501, 503, 599].map((status): Row => ({
+    name: `${status} from the service (POST: unknown, never resent)`,
+    command: 'create',
+    handler: (_req, res) => json(res, status, { code: status, msg: 'server trouble' }),
+    code: EXIT.outcomeUnknown,
+    line: new RegExp(`^error: create key: the service answered HTTP ${status} code ${status}: server trouble, which does not say whether it was done — it may have taken effect; check before sending it again$`),
+    gets: 0,
+    posts: 1,
+  })),
+  { name: '408 (POST: unknown)', command: 'create', handler: (_req, res) => json(res, 408, { code: 408, msg: 'Request Timeout' }), code: EXIT.outcomeUnknown, line: /^error: create key: the service answered HTTP 408 code 408: Request Timeout, which does not say whether it was done/, gets: 0, posts: 1 },
+  { name: '503 as an HTML page (POST: unknown)', command: 'create', handler: (_req, res) => { res.writeHead(503, { 'Content-Type': 'text/html' }); res.end('<html><head><title>503 Service Unavailable</title></head></html>'); }, code: EXIT.outcomeUnknown, line: /^error: create key: the service answered HTTP 503: 503 Service Unavailable, which does not say whether it was done/, gets: 0, posts: 1 },
+  ...([[-1006, 400], [-1007, 400], [-1007, 200], ['-1006', 200]] as const).map(([code, status]): Row => ({
+    name: `code ${code} with HTTP ${status} (POST: unknown)`,
+    command: 'create',
+    handler: (_req, res) => json(res, status, { code, msg: 'Timeout waiting for response from backend server. Send status unknown; execution status unknown.' }),
+    code: EXIT.outcomeUnknown,
+    line: new RegExp(`^error: create key: the service answered HTTP ${status} code ${code}: Timeout waiting for response from backend server\\. .*, which does not say whether it was done — it may have taken effect`),
+    gets: 0,
+    posts: 1,
+  })),
+  { name: 'code -1007 to a GET (a refusal, retried only as its status says)', command: 'list', handler: (_req, res) => json(res, 400, { code: -1007, msg: 'Timeout waiting for response from backend server.' }), code: EXIT.failure, line: /^error: list keys failed \(HTTP 400 code -1007\): Timeout waiting for response from backend server\. — the service could not tell whether it was done: try again/, gets: 1, posts: 0 },
   ...[502, 504].map((status): Row => ({
     name: `${status} from a gateway (POST: unknown, the service behind it may have made the key)`,
     command: 'create',
@@ -420,7 +444,7 @@ const ROWS: Row[] = [
   { name: 'POST answered 200 with the wrong shape', command: 'create', handler: (_req, res) => json(res, 200, [1, 2, 3]), code: EXIT.outcomeUnknown, line: /^error: create key: the answer \(HTTP 200\) could not be read: it is not a created key \(.+\); it began '\[1,2,3\]' \(7 bytes\)/, gets: 0, posts: 1 },
   { name: 'POST answered 200 without secretKey', command: 'create', handler: (_req, res) => json(res, 200, { apiKey: 'mx0vnosecret', createTime: 1 }), code: EXIT.outcomeUnknown, line: /^error: create key: the answer \(HTTP 200\) could not be read: it is not a created key \(secretKey: missing\); it began '\{"apiKey":"mx0vnosecret","createTime":1\}'/, gets: 0, posts: 1 },
   { name: 'POST answered 201 with a secret but no key id (the secret is not echoed)', command: 'create', handler: (_req, res) => json(res, 201, { secretKey: 'NEVER-PRINT-THIS-SECRET' }), code: EXIT.outcomeUnknown, line: /^error: create key: the answer \(HTTP 201\) could not be read: it is not a created key \(apiKey: missing\); it began '\{"secretKey":"\(hidden\)"\}'/, gets: 0, posts: 1 },
-  { name: 'POST answered 200 with an error envelope (a refusal, not unknown)', command: 'create', handler: (_req, res) => json(res, 200, { code: 730705, msg: 'too many keys' }), code: EXIT.failure, line: /^error: create key failed \(HTTP 200 code 730705\): too many keys$/, gets: 0, posts: 1 },
+  { name: 'POST answered 200 with an error envelope (a refusal, not unknown)', command: 'create', handler: (_req, res) => json(res, 200, { code: 730705, msg: 'too many keys' }), code: EXIT.failure, line: /^error: create key failed \(HTTP 200 code 730705\): too many keys — the sub-account has 30 keys, the most it can have: delete one on the exchange first$/, gets: 0, posts: 1 },
   // A 700003 is the one resend: refused before anything was done, and the clock is re-measured from it.
   {
     name: '700003 on a POST, with a Date header (re-measured, sent once more: two POSTs)',
@@ -470,6 +494,11 @@ async function checkRow(row: Row, onFinished: OnFinished): Promise<void> {
   if (row.within !== undefined) expect(ran.ms).toBeLessThan(row.within);
   // A create whose outcome is unknown says how to find out.
   if (row.code === EXIT.outcomeUnknown) expect(ran.stderr).toContain('the key may exist: check with `broker-console keys list --sub desk`');
+  // The audit trail says what became of every create: unknown when exit 3, refused when the service said no.
+  if (row.command === 'create' && row.code !== EXIT.ok) {
+    const outcomes = readFileSync(join(ran.folder, 'audit.jsonl'), 'utf8').trimEnd().split('\n').map((line) => (JSON.parse(line) as { outcome: string }).outcome);
+    expect(outcomes).toEqual([row.code === EXIT.outcomeUnknown ? 'unknown' : 'refused']);
+  }
   // Whatever went wrong, no secret reaches the operator's screen but the created one on stdout.
   expect(ran.stderr).not.toContain('NEVER-PRINT-THIS-SECRET');
   expect(ran.stderr).not.toContain('fault-matrix-secret');

@@ -321,9 +321,9 @@ describe('account types and accounts', () => {
     expect(value(checkAccountType('toAccountType', 'ISOLATED_MARGIN'))).toBe('ISOLATED_MARGIN');
   });
   it.each([
-    ['fromAccountType', '', 'fromAccountType: required (e.g. SPOT, FUTURE)'],
-    ['toAccountType', 'SPOT1', "toAccountType: 'SPOT1' is not an account type (letters and _ only, e.g. SPOT, FUTURE)"],
-    ['toAccountType', 'SP OT', "toAccountType: 'SP OT' is not an account type (letters and _ only, e.g. SPOT, FUTURE)"],
+    ['fromAccountType', '', 'fromAccountType: required (e.g. SPOT, FUTURES)'],
+    ['toAccountType', 'SPOT1', "toAccountType: 'SPOT1' is not an account type (letters and _ only, e.g. SPOT, FUTURES)"],
+    ['toAccountType', 'SP OT', "toAccountType: 'SP OT' is not an account type (letters and _ only, e.g. SPOT, FUTURES)"],
     ['fromAccountType', 'A'.repeat(33), 'fromAccountType: at most 32 characters (got 33)'],
   ] as const)('%s %j → %s', (field, raw, expected) => {
     expect(message(checkAccountType(field, raw))).toBe(expected);

@@ -63,7 +63,7 @@ function context(env: Record<string, string>, globals: GlobalOptions = {}, overr
 type Run = (ctx: CommandContext) => Promise<number>;
 const LIST: Run = (ctx) => runKeysList({ sub: 'desk' }, ctx);
 const CREATE: Run = (ctx) => runKeysCreate({ sub: 'desk', permissions: 'SPOT_ACCOUNT_READ', note: 'n' }, ctx);
-const TRANSFERS = (extra: Record<string, string> = {}): Run => (ctx) => runTransfers({ fromType: 'SPOT', toType: 'FUTURE', ...extra }, ctx);
+const TRANSFERS = (extra: Record<string, string> = {}): Run => (ctx) => runTransfers({ fromType: 'SPOT', toType: 'FUTURES', ...extra }, ctx);
 
 /** The rows are written before the server has a port: BROKER_BASE_URL is filled in when a row runs. */
 const env = (over: Record<string, string>): Record<string, string> => ({ BROKER_API_KEY: 'mx0vgoodkey', BROKER_API_SECRET: 's', ...over });
@@ -98,6 +98,8 @@ const ROWS: Row[] = [
   { name: '--limit above the page size', run: TRANSFERS({ limit: '501' }), env: env({}), line: /^error: --limit: must be a whole number from 1 to 500 \(got 501\)$/ },
   { name: '--limit 0', run: TRANSFERS({ limit: '0' }), env: env({}), line: /^error: --limit: must be a whole number from 1 to 500/ },
   { name: '--page 0', run: TRANSFERS({ page: '0' }), env: env({}), line: /^error: --page: must be a whole number of 1 or more/ },
+  { name: '--from-type blank', run: TRANSFERS({ fromType: '  ' }), env: env({}), line: /^error: --from-type: required \(e\.g\. SPOT, FUTURES\)$/ },
+  { name: '--to-type with a digit', run: TRANSFERS({ toType: 'FUTURES1' }), env: env({}), line: /^error: --to-type: 'FUTURES1' is not an account type \(letters and _ only, e\.g\. SPOT, FUTURES\)$/ },
   { name: 'an epoch in seconds', run: TRANSFERS({ start: '1700000000' }), env: env({}), line: /^error: --start: '1700000000' looks like epoch seconds; give milliseconds \(1700000000000\)$/ },
 ];
 

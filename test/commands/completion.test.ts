@@ -86,8 +86,8 @@ describe('bash completion', () => {
     // --format=j: bash splits the word at "=".
     expect(complete('transfers', '--format', '=', 'j')).toEqual(['json']);
     expect(complete('transfers', '--format', '=')).toEqual(['table', 'json', 'csv']);
-    expect(complete('transfers', '--from-type', '')).toEqual(['SPOT', 'FUTURE']);
-    expect(complete('transfers', '--to-type', 'F')).toEqual(['FUTURE']);
+    expect(complete('transfers', '--from-type', '')).toEqual(['SPOT', 'FUTURES']);
+    expect(complete('transfers', '--to-type', 'F')).toEqual(['FUTURES']);
     expect(complete('keys', 'create', '--permissions', '')).toEqual([...KNOWN_PERMISSIONS]);
     expect(complete('keys', 'create', '--permissions', 'SPOT_ACCOUNT_READ,SPOT_DEAL_')).toEqual([
       'SPOT_ACCOUNT_READ,SPOT_DEAL_READ',
@@ -150,7 +150,7 @@ describe('the completion command', () => {
       return out.stdout.split('\n').filter((l) => l !== '').map((l) => l.split('\t')[0] ?? '');
     };
     expect(asked('broker-console tra')).toEqual(['transfers']);
-    expect(asked('broker-console transfers --from-type ')).toEqual(['FUTURE', 'SPOT']);
+    expect(asked('broker-console transfers --from-type ')).toEqual(['FUTURES', 'SPOT']);
     expect(asked('broker-console profile use ')).toEqual(['prod', 'staging-2']);
   });
 });

@@ -163,7 +163,17 @@ describe.concurrent('keys audit against the sandbox', () => {
     const { code, json, err } = await auditJson({ sub: `${other},nosuch404,${audited}` });
     expect(code).toBe(EXIT.failure);
     expect(json.subAccounts.map((s) => [s.subAccount, s.status])).toEqual([[other, 'audited'], ['nosuch404', 'failed'], [audited, 'audited']]);
-    expect(err).toBe('error: nosuch404: list keys failed (HTTP 400 code 140001): sub account does not exist (nosuch404)\n');
+    expect(err).toBe('error: nosuch404: list keys failed (HTTP 400 code 140001): sub account does not exist (nosuch404) — check the sub-account name (exact spelling, case included)\n');
+  });
+
+  it('a frozen sub-account (140002) first among several: said with its hint, and every other is still audited', async () => {
+    const others = sandbox.subAccounts.slice(0, 5);
+    const { code, json, err } = await auditJson({ sub: ['frozendesk01', ...others].join(',') });
+    expect(code).toBe(EXIT.failure);
+    expect(json.subAccounts.map((s) => [s.subAccount, s.status])).toEqual([['frozendesk01', 'failed'], ...others.map((n) => [n, 'audited'])]);
+    expect(err).toBe(
+      "error: frozendesk01: list keys failed (HTTP 400 code 140002): sub account is forbidden (frozendesk01) — the sub-account is frozen or disabled: check its status in the broker's sub-account list\n",
+    );
   });
 
   it('a failure that would fail every sub-account stops the audit: the rest are reported not audited', async ({ onTestFinished }) => {

@@ -51,7 +51,7 @@ describe('transfers --all', () => {
 
   it('json with no matches is []', async () => {
     const { ctx, out } = testContext(sandbox);
-    expect(await runTransfers({ fromType: 'SPOT', toType: 'NOSUCH', all: true, format: 'json' }, ctx)).toBe(EXIT.ok);
+    expect(await runTransfers({ fromType: 'SPOT', toType: 'FUTURES', toAccount: 'nobody12345', all: true, format: 'json' }, ctx)).toBe(EXIT.ok);
     expect(JSON.parse(out.text())).toEqual([]);
   });
 
@@ -158,7 +158,7 @@ describe('transfers, one page as a table', () => {
 
   it('no matches', async () => {
     const { ctx, out } = testContext(sandbox);
-    expect(await runTransfers({ fromType: 'SPOT', toType: 'NOSUCH' }, ctx)).toBe(EXIT.ok);
+    expect(await runTransfers({ fromType: 'SPOT', toType: 'FUTURES', toAccount: 'nobody12345' }, ctx)).toBe(EXIT.ok);
     expect(out.text()).toBe('no transfers match\n');
   });
 
@@ -174,11 +174,41 @@ describe('transfers, one page as a table', () => {
   });
 });
 
+describe('transfers account types', () => {
+  const sentTypes = (from: number): Array<[string | null, string | null]> =>
+    sandbox
+      .requests()
+      .slice(from)
+      .map((r) => new URLSearchParams(r.query))
+      .map((q) => [q.get('fromAccountType'), q.get('toAccountType')]);
+
+  it('FUTURES (documented) and FUTURE (the answers\' spelling) are each sent as typed and give the same transfers', async () => {
+    const before = requestCount(sandbox);
+    const futures = testContext(sandbox);
+    expect(await runTransfers({ fromType: 'SPOT', toType: 'FUTURES', all: true, format: 'json' }, futures.ctx)).toBe(EXIT.ok);
+    const future = testContext(sandbox);
+    expect(await runTransfers({ fromType: 'SPOT', toType: 'future', all: true, format: 'json' }, future.ctx)).toBe(EXIT.ok);
+    expect(JSON.parse(futures.out.text())).toEqual(spotToFuture);
+    expect(JSON.parse(future.out.text())).toEqual(spotToFuture);
+    expect(new Set(sentTypes(before).map(([, to]) => to))).toEqual(new Set(['FUTURES', 'FUTURE']));
+  });
+
+  it('a type the service does not have fails loudly: exit 1, its parameter error naming the field, one request', async () => {
+    const before = requestCount(sandbox);
+    const { ctx, out, err } = testContext(sandbox);
+    expect(await runTransfers({ fromType: 'SPOT', toType: 'MARGIN', format: 'json' }, ctx)).toBe(EXIT.failure);
+    expect(err.text()).toMatch(/^error: list transfers failed \(HTTP 400 code 700004\): Mandatory parameter 'toAccountType' was not sent, was empty\/null, or malformed\. — /);
+    expect(out.text()).toBe('');
+    expect(sentTypes(before)).toEqual([['SPOT', 'MARGIN']]);
+  });
+});
+
 describe('transfers input errors: exit 2, field named, nothing sent', () => {
   it.each([
     [{ toType: 'FUTURE' }, 'error: --from-type: required'],
     [{ fromType: 'SPOT' }, 'error: --to-type: required'],
     [{ fromType: 'SP0T', toType: 'FUTURE' }, "error: --from-type: 'SP0T' is not an account type"],
+    [{ fromType: 'SPOT', toType: 'FUTURES 2' }, "error: --to-type: 'FUTURES 2' is not an account type (letters and _ only, e.g. SPOT, FUTURES)"],
     [{ fromType: 'SPOT', toType: 'FUTURE', fromAccount: 'a b' }, 'error: --from-account: must not contain spaces'],
     [{ fromType: 'SPOT', toType: 'FUTURE', toAccount: 'a\tb' }, 'error: --to-account: must not contain control characters'],
     [{ fromType: 'SPOT', toType: 'FUTURE', start: 'yesterday' }, "error: --start: 'yesterday' is not a time"],

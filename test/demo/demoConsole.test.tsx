@@ -109,10 +109,13 @@ describe('the demo starts its sandbox after the first frame', () => {
     expect(await settled(keys, 100)).toBe(false);
     expect(target.exchanges.last()).toBeUndefined();
     drawn();
-    // Every name drawn is a sub-account the sandbox knows.
+    // Every name drawn is a sub-account the sandbox knows; the last, frozen, shows what 140002 looks like.
     expect(Array.isArray(await keys)).toBe(true);
-    for (const name of target.suggestions) await target.api.listSubAccountKeys(name);
+    const frozen = target.suggestions.at(-1)!;
+    expect(frozen).toBe('frozendesk01');
+    for (const name of target.suggestions.slice(0, -1)) await target.api.listSubAccountKeys(name);
     expect(target.exchanges.last()).toMatchObject({ ok: true, status: 200 });
+    await expect(target.api.listSubAccountKeys(frozen)).rejects.toThrow(/code 140002\): sub account is forbidden \(frozendesk01\) — the sub-account is frozen or disabled/);
   });
 
   it('closed before its first frame: a waiting request fails with a clear message, and closing does not wait for a frame', async () => {

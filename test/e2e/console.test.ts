@@ -93,12 +93,12 @@ describe.skipIf(missing !== undefined)('console in tmux (80x24)', () => {
     expect(screen).toContain('e2e bot');
     expect(screen).toContain(`${apiKey.slice(0, 4)}…${apiKey.slice(-4)}`);
 
-    // Transfers: filter (defaults SPOT → FUTURE), results, next page, export this page to CSV.
+    // Transfers: filter (defaults SPOT → FUTURES), results, next page, export this page to CSV.
     await session.keys('t');
     await session.waitFor('Universal transfers: filter');
     await session.keys('Enter');
     screen = await session.waitFor(/Page 1 · 500 per page · 500 rows/);
-    expect(screen).toContain('Filter: SPOT → FUTURE');
+    expect(screen).toContain('Filter: SPOT → FUTURES');
     expect(screen).toMatch(/Page totals, SUCCESS only \(\d+ of \d+ rows\): BTC [\d.]+/);
     await session.keys('n');
     screen = await session.waitFor(/Page 2 · 500 per page · 500 rows/);

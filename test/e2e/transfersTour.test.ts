@@ -103,7 +103,7 @@ describe.skipIf(missing !== undefined)('search, sort and the chart in tmux (80x2
     await s.keys('Escape');
     screen = await s.waitFor((x) => x.includes(`API keys of ${sub} · ${keys.length} keys`) && !x.includes(` of ${keys.length}`));
 
-    // The transfers: the filter's defaults (SPOT → FUTURE), then the first page.
+    // The transfers: the filter's defaults (SPOT → FUTURES), then the first page.
     await s.keys('t');
     await s.waitFor('Universal transfers: filter');
     await s.keys('Enter');

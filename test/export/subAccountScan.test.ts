@@ -88,13 +88,27 @@ describe.concurrent('the discover scan', () => {
     // Every request named both account types, the fixed range and the page size.
     for (const r of sandbox.requests()) {
       const q = new URLSearchParams(r.query);
-      expect(q.get('fromAccountType')).toMatch(/^(SPOT|FUTURE)$/);
-      expect(q.get('toAccountType')).toMatch(/^(SPOT|FUTURE)$/);
+      expect(q.get('fromAccountType')).toMatch(/^(SPOT|FUTURES)$/);
+      expect(q.get('toAccountType')).toMatch(/^(SPOT|FUTURES)$/);
       expect(q.get('startTime')).toBe(String(now - 30 * DAY));
       expect(q.get('endTime')).toBe(String(now));
       expect(q.get('limit')).toBe('20');
     }
   }, 20_000);
+
+  it('a name the service refuses (the frozen sub-account: 140002) is passed over, and the scan goes on', async ({ onTestFinished }) => {
+    const sandbox = await sandboxWith(onTestFinished, { max: 1_000_000, windowMs: 1000 });
+    const now = Date.now();
+    const asked = sandbox.subAccounts.slice(0, 3);
+    const result = await scanSubAccounts(clientOf(onTestFinished, sandbox, 1), { days: 30, now, names: ['frozendesk01', ...asked] });
+    expect(result.cancelled).toBe(false);
+    const expected = [...expectedLastTimes(now - 30 * DAY, now)].filter(([name]) => asked.includes(name));
+    expect(expected.length).toBeGreaterThan(0);
+    expect(new Map(result.found.map((f) => [f.name, f.lastTransferTime]))).toEqual(new Map(expected));
+    expect(result.progress.done).toBe(result.progress.queries);
+    // Asked once per type pair and direction, refused each time, never asked again.
+    expect(sandbox.requests().filter((r) => r.status === 400)).toHaveLength(4 * 2);
+  });
 
   it('a cancel keeps what was found so far, remembered without a scan time, and sends nothing more', async ({ onTestFinished }) => {
     const sandbox = await sandboxWith(onTestFinished, { max: 1_000_000, windowMs: 1000 });
@@ -178,7 +192,7 @@ describe('what a scan asks', () => {
       expect.objectContaining({ toAccount: 'b' }),
       expect.objectContaining({ fromAccount: 'b' }),
     ]);
-    expect(new Set(queries.map((q) => `${q.fromAccountType}>${q.toAccountType}`))).toEqual(new Set(['SPOT>SPOT', 'SPOT>FUTURE', 'FUTURE>SPOT', 'FUTURE>FUTURE']));
+    expect(new Set(queries.map((q) => `${q.fromAccountType}>${q.toAccountType}`))).toEqual(new Set(['SPOT>SPOT', 'SPOT>FUTURES', 'FUTURES>SPOT', 'FUTURES>FUTURES']));
   });
 
   it.each([['0'], ['-3'], ['1.5'], ['abc'], [''], [String(MAX_SCAN_DAYS + 1)]])('days %j is refused, naming the field', (raw) => {

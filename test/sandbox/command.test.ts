@@ -20,6 +20,7 @@ describe('sandbox command', () => {
       expect(lines[1]).toBe(`API key:      ${sb.apiKey}`);
       expect(lines[2]).toBe(`secret key:   ${sb.secretKey}`);
       expect(lines[3]).toBe(`sub-accounts: ${sb.subAccounts.join(', ')}`);
+      expect(lines[4]).toBe('frozen:       frozendesk01 (every operation on it answers 140002)');
       expect(sb.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect((await listKeys(sb, sb.subAccounts[0] as string)).status).toBe(200);
     } finally {

@@ -58,6 +58,14 @@ describe('list keys', () => {
     expect(unknown.status).toBe(400);
     expect(unknown.json).toMatchObject({ code: 140001, msg: expect.stringContaining('sub account does not exist') });
   });
+
+  test('the frozen sub-account exists apart from the others, and listing its keys answers 140002', async () => {
+    expect(sb.frozenSubAccounts).toEqual(['frozendesk01']);
+    expect(sb.subAccounts).not.toContain('frozendesk01');
+    const frozen = await listKeys(sb, 'frozendesk01');
+    expect(frozen.status).toBe(400);
+    expect(frozen.json).toMatchObject({ code: 140002, msg: expect.stringContaining('sub account is forbidden') });
+  });
 });
 
 describe('create key', () => {
@@ -95,6 +103,10 @@ describe('create key', () => {
   test.each([
     ['missing subAccount', { permissions: 'SPOT_ACCOUNT_READ', note: 'n' }, 730600],
     ['unknown subAccount', { subAccount: 'nosuchdesk99', permissions: 'SPOT_ACCOUNT_READ', note: 'n' }, 140001],
+    ['a sub-account name shorter than 8', { subAccount: 'desk1', permissions: 'SPOT_ACCOUNT_READ', note: 'n' }, 730601],
+    ['a sub-account name with an underscore', { subAccount: 'desk_alpha1', permissions: 'SPOT_ACCOUNT_READ', note: 'n' }, 730601],
+    ['a sub-account name longer than 32', { subAccount: 'd'.repeat(33), permissions: 'SPOT_ACCOUNT_READ', note: 'n' }, 730601],
+    ['the frozen sub-account', { subAccount: 'frozendesk01', permissions: 'SPOT_ACCOUNT_READ', note: 'n' }, 140002],
     ['missing note', { subAccount: 'SUB', permissions: 'SPOT_ACCOUNT_READ' }, 730700],
     ['blank note', { subAccount: 'SUB', permissions: 'SPOT_ACCOUNT_READ', note: '  ' }, 730700],
     ['missing permissions', { subAccount: 'SUB', note: 'n' }, 730701],

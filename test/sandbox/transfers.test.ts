@@ -98,10 +98,40 @@ describe('universal transfer history', () => {
     for (const t of futureToSpot) expect(t).toMatchObject({ fromAccountType: 'FUTURE', toAccountType: 'SPOT' });
   });
 
-  test('unknown accounts and account types just match nothing', async () => {
+  test('FUTURES (the documented request value) and FUTURE (the answers\' spelling) ask for the same records, answered as FUTURE', async () => {
+    const futures = rows(await listTransfers(sb, [['fromAccountType', 'SPOT'], ['toAccountType', 'FUTURES'], ['limit', 50]]));
+    const future = rows(await listTransfers(sb, [['fromAccountType', 'SPOT'], ['toAccountType', 'FUTURE'], ['limit', 50]]));
+    expect(futures).toHaveLength(50);
+    expect(futures).toEqual(future);
+    expect(futures).toEqual(masterSpotFuture.slice(0, 50));
+    for (const t of futures) expect(t.toAccountType).toBe('FUTURE');
+    const back = rows(await listTransfers(sb, [['fromAccountType', 'FUTURES'], ['toAccountType', 'SPOT'], ['limit', 20]]));
+    expect(back).toHaveLength(20);
+    expect(back).toEqual(rows(await listTransfers(sb, [['fromAccountType', 'FUTURE'], ['toAccountType', 'SPOT'], ['limit', 20]])));
+  });
+
+  test.each([
+    ['a bogus fromAccountType', [['fromAccountType', 'MARGIN'], ['toAccountType', 'SPOT']], 'fromAccountType'],
+    ['a bogus toAccountType', [['fromAccountType', 'SPOT'], ['toAccountType', 'FUTURESS']], 'toAccountType'],
+    ['a lower-case type (the service compares as sent)', [['fromAccountType', 'spot'], ['toAccountType', 'FUTURES']], 'fromAccountType'],
+  ] as [string, QueryParams, string][])('%s fails loudly: 400 700004 naming it, not an empty page', async (_label, params, named) => {
+    const res = await listTransfers(sb, params);
+    expect(res.status).toBe(400);
+    expect(errorCode(res)).toBe(700004);
+    expect(JSON.stringify(res.json)).toContain(`'${named}'`);
+  });
+
+  test('transfers naming the frozen sub-account, on either side, answer 140002', async () => {
+    for (const side of ['fromAccount', 'toAccount']) {
+      const res = await listTransfers(sb, [[side, 'frozendesk01'], ...SPOT_FUTURE]);
+      expect(res.status).toBe(400);
+      expect(errorCode(res)).toBe(140002);
+    }
+  });
+
+  test('unknown accounts just match nothing', async () => {
     for (const params of [
       [['fromAccount', 'nobody12345'], ...SPOT_FUTURE],
-      [['fromAccountType', 'FUTURES'], ['toAccountType', 'SPOT']],
       [['fromAccountType', 'SPOT'], ['toAccountType', 'SPOT']], // master → master SPOT → SPOT does not happen
     ] as QueryParams[]) {
       const res = await listTransfers(sb, params);

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoSubAccountNames } from '../../src/sandbox/seedAccounts';
 import { buildCli } from '../commands/helpers';
 import { TmuxSession, sleep, tmuxAvailable } from '../e2e/tmux';
 
@@ -31,7 +32,7 @@ describe.skipIf(missing !== undefined)('the console and its code cache (tmux 100
   async function firstScreen(cacheWritten?: () => boolean, env: Record<string, string> = {}, onScreen = (): void => undefined): Promise<string> {
     const session = TmuxSession.start(`node ${bin} --demo`, { columns: 100, rows: 30, cwd: home, env: { BROKER_CONSOLE_HOME: home, TERM: 'xterm-256color', ...env } });
     try {
-      const screen = await session.waitFor('Demo sub-accounts (14)');
+      const screen = await session.waitFor(`Demo sub-accounts (${demoSubAccountNames(1).length})`);
       onScreen();
       for (let i = 0; cacheWritten && !cacheWritten() && i < 100; i++) await sleep(50);
       await session.keys('Escape');

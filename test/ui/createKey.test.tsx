@@ -169,13 +169,14 @@ describe('CreateKeyScreen: sending', () => {
     const c = await consoleFor(onTestFinished);
     const name = c.sandbox.subAccounts[0]!;
     await reachReview(c, name, { toggle: [0, 1], other: 'read_only', ip: '203.0.113.7,198.51.100.20', note: 'kept note' });
-    c.sandbox.queueFaults({ kind: 'status', status: 503 });
+    // A rate limit refuses before anything is done: the one create failure that may be sent again from here.
+    c.sandbox.queueFaults({ kind: 'status', status: 429 });
     await c.press('enter');
     await c.waitForText('(enter retry)');
     const errorLines = c.frame().split('\n').filter((l) => l.includes('✗ create key failed'));
     expect(errorLines).toHaveLength(1);
-    expect(errorLines[0]).toContain('HTTP 503');
-    expect(c.frame()).toMatch(/✗ create key 503 · \d+ ms/);
+    expect(errorLines[0]).toContain('HTTP 429');
+    expect(c.frame()).toMatch(/✗ create key 429 · \d+ ms/);
     expect(posts(c)).toHaveLength(1);
 
     await c.press('e');
@@ -212,6 +213,39 @@ describe('CreateKeyScreen: sending', () => {
     expect(c.requestsOf('GET').length).toBeGreaterThan(gets);
     expect(c.frame()).toContain('maybe created');
     await c.waitFor(() => c.navState()!.stack.length === 2, 'two screens');
+    expect(c.navState()!.stack.map((e) => e.route.screen)).toEqual(['picker', 'keys']);
+    expect(posts(c)).toHaveLength(1);
+  });
+});
+
+describe.concurrent('CreateKeyScreen: a 5xx or -1006/-1007 to a create is an unknown outcome', () => {
+  test.for<[string, { status: number; code?: number; msg?: string }]>([
+    ['500', { status: 500 }],
+    ['503', { status: 503 }],
+    ['-1007 with HTTP 400', { status: 400, code: -1007, msg: 'Timeout waiting for response from backend server.' }],
+  ])('%s: the key may exist, enter resends nothing (nor does e then enter), r offers the refreshed key list', async ([, fault], { onTestFinished }) => {
+    const c = await consoleFor(onTestFinished);
+    const name = c.sandbox.subAccounts[0]!;
+    const before = await c.api.listSubAccountKeys(name);
+    await reachReview(c, name, { toggle: [0], note: 'after a 5xx' });
+    c.sandbox.queueFaults({ kind: 'status', ...fault });
+    await c.press('enter');
+    await c.waitForText('the key may exist');
+    expect(c.frame()).toContain('Press r to open the key list, refreshed');
+    expect(c.frame()).toContain('r check the key list');
+    expect(c.frame()).not.toContain('(enter retry)');
+    await c.press('enter');
+    await c.press('e');
+    await c.waitForText(`New API key for ${name}`);
+    await c.press('enter');
+    await c.waitForText('Review');
+    await c.press('enter');
+    await c.settle(150);
+    expect(posts(c)).toHaveLength(1);
+    expect(c.frame()).toContain('the key may exist');
+
+    await c.press('r');
+    await c.waitForText(`API keys of ${name} · ${before.length} key${before.length === 1 ? '' : 's'}\n`);
     expect(c.navState()!.stack.map((e) => e.route.screen)).toEqual(['picker', 'keys']);
     expect(posts(c)).toHaveLength(1);
   });

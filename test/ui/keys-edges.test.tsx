@@ -394,7 +394,8 @@ describe('the review follows the request', () => {
   test.concurrent('a corrected form: its review does not show the previous attempt\'s error', async ({ onTestFinished }) => {
     const c = await consoleFor(onTestFinished);
     await reachReview(c, c.sandbox.subAccounts[0]!, { toggle: [0], note: 'first try' });
-    c.sandbox.queueFaults({ kind: 'status', status: 503 });
+    // A 429 refuses before anything is done (a 5xx would leave the outcome unknown: no retry then).
+    c.sandbox.queueFaults({ kind: 'status', status: 429 });
     await c.press('enter');
     await c.waitForText('(enter retry)');
     expect(footer(c)).toContain('enter send');
@@ -459,6 +460,21 @@ describe.concurrent('the recent list keeps only sub-accounts the service knows',
     // One that exists is remembered once its keys were listed.
     await openKeys(c, real);
     await c.waitFor(() => c.recent.list()[0] === real, 'the real name remembered');
+  });
+});
+
+describe.concurrent('a frozen sub-account (140002)', () => {
+  test('its key list says so with where to check, offers no retry, and esc goes back to choose another', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished, { columns: 100, rows: 24 });
+    await c.type('frozendesk01');
+    await c.press('enter');
+    await c.waitForText('code 140002');
+    const text = c.frame().replace(/\s+/g, ' ');
+    expect(text).toContain("sub account is forbidden (frozendesk01) — the sub-account is frozen or disabled: check its status in the broker's sub-account list");
+    expect(text).toContain('esc goes back to choose another');
+    expect(c.frame()).not.toContain('retry)');
+    await c.press('esc');
+    await c.waitForText('Choose a sub-account');
   });
 });
 

@@ -50,8 +50,14 @@ describe('TransferFilterForm', () => {
     c = await startConsole();
     await openTransferFilter(c);
     expect(lineWith(c.frame(), 'From type')).toContain('SPOT');
+    expect(lineWith(c.frame(), 'To type')).toMatch(/To type +FUTURES\b/);
+    // ←→ cycle the offered types (the documented ones), not the cursor.
     await c.press('right');
-    expect(lineWith(c.frame(), 'From type')).toContain('FUTURE');
+    await c.waitFor(() => /From type +FUTURES\b/.test(lineWith(c.frame(), 'From type')), 'From type FUTURES');
+    await c.press('right');
+    await c.waitFor(() => /From type +SPOT\b/.test(lineWith(c.frame(), 'From type')), 'From type SPOT again');
+    await c.press('left');
+    await c.waitFor(() => /From type +FUTURES\b/.test(lineWith(c.frame(), 'From type')), 'From type FUTURES again');
     for (let i = 0; i < 4; i++) await c.press('tab');
     await c.type('24h');
     expect(lineWith(c.frame(), 'Since')).toMatch(/= \d{4}-\d\d-\d\d \d\d:\d\d:\d\d/);
@@ -102,11 +108,11 @@ describe('TransferBrowser', () => {
   test('results table: the page the api returns, the active filter, and paging by n, p and g', async () => {
     c = await startConsole({ columns: 100, rows: 30 });
     const query = await openTransfers(c, { startTime: '3d', limit: '10' });
-    expect(query).toMatchObject({ fromAccountType: 'SPOT', toAccountType: 'FUTURE', limit: 10 });
+    expect(query).toMatchObject({ fromAccountType: 'SPOT', toAccountType: 'FUTURES', limit: 10 });
     const page1 = await c.api.listUniversalTransfers({ ...query, page: 1 });
     expect(page1).toHaveLength(10);
     const frame = c.frame();
-    expect(frame).toContain('Filter: SPOT → FUTURE · from master · to master · since');
+    expect(frame).toContain('Filter: SPOT → FUTURES · from master · to master · since');
     expect(frame).toContain('Page 1 · 10 per page · 10 rows · row 1');
     expect(frame).toMatch(/TIME +FROM → TO +TYPES +ASSET +AMOUNT +STATUS/);
     for (const t of page1) expect(frame).toContain(` ${t.amount} `);

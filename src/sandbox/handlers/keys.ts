@@ -13,6 +13,9 @@ export type KeyMaker = () => { apiKey: string; secretKey: string };
 const randomBytes = (size: number): Buffer => nodeCrypto().randomBytes(size);
 export const randomKey: KeyMaker = () => ({ apiKey: `mx0v${randomBytes(14).toString('hex')}`, secretKey: randomBytes(32).toString('hex') });
 
+/** The service's sub-account name rule (730601): 8 to 32 letters and digits. */
+const SUB_ACCOUNT_NAME = /^[A-Za-z0-9]{8,32}$/;
+
 const ACCEPTED_PERMISSIONS: ReadonlySet<string> = new Set<string>([...KNOWN_PERMISSIONS, 'read_only']);
 
 export function listKeys(state: SandboxState, params: URLSearchParams): Reply {
@@ -24,6 +27,8 @@ export function listKeys(state: SandboxState, params: URLSearchParams): Reply {
 export function createKey(state: SandboxState, rawBody: string, contentType: string | undefined, now: number, makeKey: KeyMaker = randomKey): Reply {
   const body = parseBody(rawBody, contentType);
   const subAccount = stringField(body, 'subAccount');
+  // A create names the sub-account by the service's rule; a name outside it cannot be one.
+  if (subAccount !== undefined && subAccount !== '' && !SUB_ACCOUNT_NAME.test(subAccount)) throw new SandboxHttpError(ERR.subAccountNameRule, `(${subAccount})`);
   const keys = keysOf(state, subAccount);
   const note = stringField(body, 'note');
   if (note === undefined || note.trim() === '') throw new SandboxHttpError(ERR.noteMissing);
@@ -54,6 +59,7 @@ export function createKey(state: SandboxState, rawBody: string, contentType: str
 
 function keysOf(state: SandboxState, subAccount: string | undefined): WireKey[] {
   if (subAccount === undefined || subAccount === '') throw new SandboxHttpError(ERR.subAccountMissing);
+  if (state.frozenSubAccounts.has(subAccount)) throw new SandboxHttpError(ERR.subAccountForbidden, `(${subAccount})`);
   const keys = state.subAccounts.get(subAccount);
   if (!keys) throw new SandboxHttpError(ERR.subAccountUnknown, `(${subAccount})`);
   return keys;

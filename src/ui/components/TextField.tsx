@@ -21,12 +21,14 @@ export interface TextFieldProps {
   width?: number;
   /** What a line break in a paste becomes (default a space: a newline is never an Enter). */
   pasteLineBreak?: string;
+  /** ← and → are the screen's (a field whose value they cycle through choices), not the cursor's. */
+  arrowsToScreen?: boolean;
 }
 
 /** A masked value shows how much was typed, up to a bound, never what. */
 const MASK_SHOWN = 24;
 
-export function TextField({ value, onChange, focus, placeholder = '', mask, reserved = '?', width, pasteLineBreak }: TextFieldProps) {
+export function TextField({ value, onChange, focus, placeholder = '', mask, reserved = '?', width, pasteLineBreak, arrowsToScreen = false }: TextFieldProps) {
   const { theme } = useServices();
   const latest = useRef<LineEdit>({ value, cursor: value.length });
   // The parent may replace the value (clear, load): keep the cursor inside it.
@@ -45,6 +47,7 @@ export function TextField({ value, onChange, focus, placeholder = '', mask, rese
 
   useFieldKeys(
     (input, key) => {
+      if (arrowsToScreen && (key.leftArrow || key.rightArrow) && !key.ctrl && !key.meta) return false;
       // A masked field has no cursor to move: its keys edit at the end only.
       const edit = mask === undefined ? latest.current : { value: latest.current.value, cursor: latest.current.value.length };
       const next = applyKey(edit, input, key, reserved);

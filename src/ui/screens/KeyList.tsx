@@ -14,7 +14,8 @@ import { useScreenKeys } from '../hooks/useKeys';
 import { useListCursor } from '../hooks/useListCursor';
 import { FilterLine, useRowFilter } from '../hooks/useRowFilter';
 import { errorLine, retryable } from '../hooks/useResource';
-import { isUnknownSubAccount, useSubAccountKeys } from '../hooks/useSubAccountKeys';
+import { isSubAccountRefused } from '../../api/errors';
+import { useSubAccountKeys } from '../hooks/useSubAccountKeys';
 import { useRecentAttempts } from '../hooks/useRecentAttempts';
 import { useNavigate } from '../navigation';
 import { useScreenFrame, useScreenMode } from '../screenFrame';
@@ -85,7 +86,8 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
   // A read-only target: the same tables without the way to a new key.
   const mode: ScreenId = readOnly && listMode === 'keys' ? 'keysReadOnly' : readOnly && listMode === 'keysEmpty' ? 'keysEmptyReadOnly' : listMode;
   useScreenMode(mode);
-  const missing = failed && isUnknownSubAccount(keys.error);
+  // Unknown or forbidden: another sub-account is the way on.
+  const missing = failed && isSubAccountRefused(keys.error);
   const errorText = failed ? `${errorLine(keys.error)}${missing ? ' — esc goes back to choose another' : ''}` : '';
   const error = failed ? errorLines(errorText, width, canRetry ? 'r' : undefined, Math.max(1, height - (rows.length > 0 ? 4 : 2))) : [];
   const statusLines = Math.max(1, error.length);

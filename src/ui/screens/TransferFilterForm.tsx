@@ -40,7 +40,7 @@ type Values = Record<FieldName, string>;
 function initialValues(initial?: TransferQuery): Values {
   return {
     fromAccountType: initial?.fromAccountType ?? 'SPOT',
-    toAccountType: initial?.toAccountType ?? 'FUTURE',
+    toAccountType: initial?.toAccountType ?? 'FUTURES',
     fromAccount: initial?.fromAccount ?? '',
     toAccount: initial?.toAccount ?? '',
     startTime: initial?.startTime !== undefined ? String(initial.startTime) : '',
@@ -207,7 +207,7 @@ export function TransferFilterForm({ initial }: { initial?: TransferQuery }) {
               {focused ? (
                 // The field is one line: a long value scrolls inside its width, the cursor always in view.
                 <Box width={Math.min(valueWidth, displayWidth(raw === '' ? field.placeholder : raw) + 1)} height={1} overflow="hidden" flexShrink={0}>
-                  <TextField value={raw} onChange={set(field.name)} focus={active} placeholder={field.placeholder} width={valueWidth} />
+                  <TextField value={raw} onChange={set(field.name)} focus={active} placeholder={field.placeholder} width={valueWidth} arrowsToScreen={field.choices !== undefined} />
                 </Box>
               ) : raw === '' ? (
                 <Text color={theme.muted}>{fit(field.placeholder, valueWidth).trimEnd()}</Text>

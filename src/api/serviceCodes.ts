@@ -1,0 +1,54 @@
+// The service's error codes an operator meets, each with what it means and what to check: one table for the
+// console and the commands alike. Where each meaning comes from is in docs/service-codes.md.
+
+export interface ServiceCode {
+  /** The meaning in a few words (the service's own message may be terse, or another language). */
+  meaning: string;
+  /** What to check, and where: said after the service's line. */
+  hint: string;
+}
+
+export const SERVICE_CODES: Readonly<Record<string, ServiceCode>> = {
+  '700001': { meaning: 'API key format invalid', hint: 'the API key is not one the service can read: check it was copied whole (profile or BROKER_API_KEY)' },
+  '700002': { meaning: 'signature not valid', hint: 'check the API secret (and the profile signing option)' },
+  '700003': { meaning: 'timestamp outside recvWindow', hint: 'check the computer clock, or raise --recv-window' },
+  '700004': { meaning: 'mandatory parameter missing or malformed', hint: 'a parameter was missing or not in the form the service takes: the message names it' },
+  '700005': { meaning: 'recvWindow too large', hint: 'recvWindow must be at most 60000 ms' },
+  '700006': { meaning: 'IP not in the master key whitelist', hint: "this computer's public IP is not linked to the master API key: add it to the key's IP list on the exchange's API management page" },
+  '700007': { meaning: 'no permission for the endpoint', hint: 'the master key lacks the permission for this operation' },
+  '700008': { meaning: 'illegal characters in a parameter', hint: 'a value holds characters the service refuses: check the sub-account name, note and IPs' },
+  '10072': { meaning: 'invalid API key', hint: 'check the API key' },
+  '140001': { meaning: 'sub-account does not exist', hint: 'check the sub-account name (exact spelling, case included)' },
+  '140002': { meaning: 'sub-account forbidden', hint: "the sub-account is frozen or disabled: check its status in the broker's sub-account list" },
+  '730600': { meaning: 'sub-account name missing', hint: 'give the sub-account name' },
+  '730601': { meaning: 'sub-account name rule', hint: 'a sub-account name is 8 to 32 letters and digits' },
+  '730603': { meaning: 'account is not a broker', hint: "the master key's account is not a broker account: use the broker master account's API key" },
+  '730700': { meaning: 'API key note missing', hint: 'give a note for the key' },
+  '730701': { meaning: 'API key permissions missing', hint: 'choose at least one permission' },
+  '730702': { meaning: 'API key permission does not exist', hint: 'a permission is not one the service knows: check its spelling' },
+  '730703': { meaning: 'too many linked IPs', hint: 'link at most 4 IPs to a key' },
+  '730704': { meaning: 'linked IP format incorrect', hint: 'each linked IP must be an IPv4 or IPv6 address' },
+  '730705': { meaning: 'key limit reached', hint: 'the sub-account has 30 keys, the most it can have: delete one on the exchange first' },
+  '730706': { meaning: 'API key information does not exist', hint: 'the key is not (or no longer) one of this sub-account: refresh the key list' },
+  '-1006': { meaning: "unexpected answer from the service's back end", hint: 'the service could not tell whether it was done: try again (after a create, check the key list first)' },
+  '-1007': { meaning: "timeout waiting for the service's back end", hint: 'the service could not tell whether it was done: try again (after a create, check the key list first)' },
+};
+
+/** The hint for a code the table knows. */
+export function hintFor(code: number | string | undefined): string | undefined {
+  return code === undefined ? undefined : SERVICE_CODES[String(code).trim()]?.hint;
+}
+
+/** Codes that say the service's back end may have done the request: a create answered so is an unknown outcome. */
+export const OUTCOME_UNKNOWN_CODES: ReadonlySet<string> = new Set(['-1006', '-1007']);
+
+/**
+ * Whether an answer to a create leaves its outcome unknown: every 5xx (the service's docs: the execution status
+ * is unknown and could have been a success), a 408, or a code that says the back end did not answer.
+ */
+export function createOutcomeUnknown(status: number, code: number | string | undefined): boolean {
+  return status >= 500 || status === 408 || (code !== undefined && OUTCOME_UNKNOWN_CODES.has(String(code).trim()));
+}
+
+/** Codes that refuse one sub-account (unknown, forbidden) rather than the request as a whole. */
+export const SUB_ACCOUNT_REFUSALS: ReadonlySet<string> = new Set(['140001', '140002']);
