@@ -155,7 +155,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    // A UTF-8 byte order mark some servers put first is not part of the JSON.
+    return { ok: true, value: JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as unknown };
   } catch {
     return { ok: false };
   }

@@ -3,7 +3,7 @@ import type { BrokerApi, ClientConfig } from './contract';
 import { BrokerError } from './errors';
 import { createSignedClient } from './http';
 import { WireCreatedKey, WireKeyList, type WireListedKeyOutput, WireTransferList, type WireTransferOutput, plainTransferList } from './schemas';
-import { type CreatedKey, DEFAULT_PAGE_SIZE, type NewKeyRequest, type SubAccountKey, type Transfer } from './types';
+import { type CreatedKey, DEFAULT_PAGE_SIZE, type NewKeyRequest, type ServiceTime, type SubAccountKey, type Transfer } from './types';
 
 export const API_KEY_PATH = '/api/v3/broker/sub-account/apiKey';
 export const UNIVERSAL_TRANSFER_PATH = '/api/v3/broker/sub-account/universalTransfer';
@@ -35,6 +35,11 @@ export const ANSWER_LIMITS = {
   listUniversalTransfers: 4 * MiB,
 } as const;
 
+/** Time fields quoted before parsing, so a time beyond 2^53 keeps its digits. */
+const TIME_KEYS = ['creatTime', 'createTime'] as const;
+/** A transfer's numbers quoted before parsing: ids and times beyond 2^53 keep their digits, amounts their form. */
+const TRANSFER_NUMBER_KEYS = ['amount', 'tranId', 'clientTranId', 'timestamp'] as const;
+
 /** "A, B,,C" → ["A", "B", "C"]: the service joins permissions and IPs with commas in one string. */
 export function splitCommaList(value: string | null | undefined): string[] {
   if (!value) return [];
@@ -55,7 +60,8 @@ export function toSubAccountKey(wire: WireListedKeyOutput): SubAccountKey {
     apiKey: wire.apiKey,
     permissions: splitCommaList(wire.permissions),
     ips: splitCommaList(wire.ip),
-    createdAt: wire.creatTime,
+    // Either spelling; the schema makes sure one came.
+    createdAt: (wire.creatTime ?? wire.createTime) as ServiceTime,
   };
 }
 
@@ -88,6 +94,7 @@ export function createBrokerApi(config: ClientConfig): BrokerApi {
         query: [['subAccount', subAccount]],
         schema: WireKeyList,
         maxBytes: ANSWER_LIMITS.listSubAccountKeys,
+        numbersAsText: TIME_KEYS,
         signal: options?.signal,
         onExchange: options?.onExchange,
       });
@@ -108,6 +115,7 @@ export function createBrokerApi(config: ClientConfig): BrokerApi {
         ],
         schema: WireCreatedKey,
         maxBytes: ANSWER_LIMITS.createSubAccountKey,
+        numbersAsText: TIME_KEYS,
         signal: options?.signal,
         onExchange: options?.onExchange,
       });
@@ -142,8 +150,8 @@ export function createBrokerApi(config: ClientConfig): BrokerApi {
         schema: WireTransferList,
         plainRead: plainTransferList,
         maxBytes: ANSWER_LIMITS.listUniversalTransfers,
-        // An amount sent as a JSON number keeps its digits as written (0.10 stays "0.10").
-        numbersAsText: ['amount'],
+        // An amount, id or time sent as a JSON number keeps its digits as written (0.10 stays "0.10").
+        numbersAsText: TRANSFER_NUMBER_KEYS,
         signal: options?.signal,
         onExchange: options?.onExchange,
       });
