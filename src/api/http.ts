@@ -19,6 +19,7 @@ import { clockHint, offsetFromSkew, skewFromDateHeader } from './clock';
 import type { ClientConfig, ExchangeInfo } from './contract';
 import { BrokerError, type ExchangeStage, formatBytes, formatDuration, oneLine } from './errors';
 import { apiKeyProblem, headerNameProblem } from './headers';
+import { connectSkippingContinue } from './interimAnswers';
 import {
   DEFAULT_MAX_TRIES,
   DEFAULT_RETRY_BASE_DELAY_MS,
@@ -101,9 +102,10 @@ function acquirePool(origin: string): PoolEntry {
   const entry: PoolEntry = {
     // Pool-level timeouts are per-request below; keepAliveTimeout bounds how long an idle socket is trusted.
     // undici is CommonJS: bundled and split, its chunk exports module.exports as the default.
+    // Our connector: an unsolicited 100 Continue before an answer is skipped (undici alone drops the connection).
     pool: import('undici').then((undici) => {
       const { Pool } = (undici as unknown as { default?: typeof undici }).default ?? undici;
-      entry.ready = new Pool(origin, { connections: 16, keepAliveTimeout: 4_000, keepAliveMaxTimeout: 30_000 });
+      entry.ready = new Pool(origin, { connections: 16, keepAliveTimeout: 4_000, keepAliveMaxTimeout: 30_000, connect: connectSkippingContinue() });
       return entry.ready;
     }),
     users: 1,

@@ -690,6 +690,23 @@ describe('fault matrix: data as sent', () => {
     expect(ran.stdout).toContain('THE-NEW-SECRET-abc123');
     expect(server.seen.POST).toBe(1);
   });
+
+  it('an unsolicited 100 Continue (raw TCP) before a create\'s answer: the secret is delivered, exit 0, one POST', async ({ onTestFinished }) => {
+    const body = JSON.stringify(CREATED);
+    let requests = 0;
+    const server = await rawServer((socket) => {
+      socket.once('data', () => {
+        requests += 1;
+        socket.write(`HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      });
+    });
+    onTestFinished(() => server.close());
+    const ran = await run('create', server.baseUrl);
+    expect(ran.code, ran.stderr).toBe(EXIT.ok);
+    expect(ran.stdout).toContain('THE-NEW-SECRET-abc123');
+    expect(ran.tries).toEqual({ GET: 0, POST: 1 });
+    expect(requests).toBe(1);
+  });
 });
 
 // ---------------------------------------------------------------------------------------------------------
