@@ -653,6 +653,10 @@ describe('fault matrix: data as sent', () => {
       else if (format === 'csv') expect(text.trimEnd().split('\r\n').slice(1).map((line) => line.split(',').at(-1))).toEqual(times);
       else for (const t of times) expect(text).toContain(t);
     }
+    // The summary counts them all; the days it lists are those a Date can name.
+    const { ctx, out, err } = context(server.baseUrl);
+    expect(await runTransfers({ fromType: 'SPOT', toType: 'FUTURE', summary: true, format: 'json' }, ctx), err.text()).toBe(EXIT.ok);
+    expect(JSON.parse(out.text())).toMatchObject({ rows: 3, assets: [{ asset: 'USDT', count: 3 }], days: [] });
   });
 
   it('a creatTime beyond the Date range: keys list shows the number that came (table, JSON, CSV), exit 0', async ({ onTestFinished }) => {
