@@ -127,7 +127,7 @@ export function createBrokerApi(config: ClientConfig): BrokerApi {
         secretKey: wire.secretKey,
         permissions: wire.permissions == null ? splitCommaList(permissions) : splitCommaList(wire.permissions),
         ips: splitCommaList(wire.ip),
-        createdAt: wire.createTime ?? client.serverNow(),
+        createdAt: wire.createTime ?? wire.creatTime ?? client.serverNow(),
       };
     },
 

@@ -64,7 +64,8 @@ function lenient<T>(schema: v.GenericSchema<unknown, T>) {
 }
 
 /**
- * 4.2 response (2.2). Spelled createTime here; the id comes as apiKey or (in the service's own docs) apikey.
+ * 4.2 response (2.2). Spelled createTime here (creatTime in a sibling's docs); the id comes as apiKey or (in the
+ * service's own docs) apikey.
  * Only the key and its secret are required: the secret is shown once, so an otherwise odd answer (a number
  * for the note, an unreadable createTime) must not lose it; those fields fall back to what was asked.
  */
@@ -79,6 +80,7 @@ export const WireCreatedKey = v.pipe(
       permissions: lenient(v.string()),
       ip: lenient(v.string()),
       createTime: lenient(Millis),
+      creatTime: lenient(Millis),
     },
     'an object with the created key',
   ),
@@ -101,14 +103,14 @@ export const WireTransfer = v.object({
   timestamp: Millis,
 });
 
-/** The transfer list inside {"result":[…],"totalCount":n}, the sibling endpoints' shape; anything else as it is. */
+/** The transfer list inside {"result":[…],"totalCount":n} or {"rows":[…],"total":n} (sibling endpoints' shapes); anything else as it is. */
 function resultList(value: unknown): unknown {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
-  const result = (value as Record<string, unknown>).result;
-  return Array.isArray(result) ? result : value;
+  const { result, rows } = value as Record<string, unknown>;
+  return Array.isArray(result) ? result : Array.isArray(rows) ? rows : value;
 }
 
-/** 4.3 response: a JSON array of transfer records (or that array as {"result":[…]}). */
+/** 4.3 response: a JSON array of transfer records (or that array as {"result":[…]} or {"rows":[…]}). */
 export const WireTransferList = v.pipe(v.unknown(), v.transform(resultList), v.array(WireTransfer, 'a list of transfers'));
 
 const QUICK_MS = /^(?:0|[1-9]\d{0,14})$/;

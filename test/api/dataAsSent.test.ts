@@ -140,16 +140,16 @@ describe('sibling shapes', () => {
     expect(() => list('{"subAccount":[{"apiKey":"k"}]}')).toThrow(/creatTime: missing/);
   });
 
-  it('a transfer list is read bare, as {"result":[…],"totalCount":n}, and in the {"code":0,"data":…} envelope', () => {
+  it('a transfer list is read bare, as {"result":[…],"totalCount":n} or {"rows":[…],"total":n}, and in the {"code":0,"data":…} envelope', () => {
     const one = '{"tranId":"7","asset":"USDT","amount":"1","fromAccountType":"SPOT","toAccountType":"FUTURE","status":"SUCCESS","timestamp":1}';
-    for (const text of [`[${one}]`, `{"result":[${one}],"totalCount":1}`, `{"code":0,"data":[${one}]}`, `{"code":"0","data":{"result":[${one}],"totalCount":1}}`]) {
+    for (const text of [`[${one}]`, `{"result":[${one}],"totalCount":1}`, `{"rows":[${one}],"total":1}`, `{"code":0,"data":[${one}]}`, `{"code":"0","data":{"result":[${one}],"totalCount":1}}`]) {
       expect(readSuccess('list transfers', 200, text, WireTransferList, plainTransferList).map((t) => t.tranId), text).toEqual(['7']);
     }
   });
 
   it('a UTF-8 byte order mark before the answer is ignored, on a success and on an error', () => {
-    const created = readSuccess('create key', 200, '\ufeff{"apiKey":"k","secretKey":"s"}', WireCreatedKey);
-    expect(created.secretKey).toBe('s');
+    const created = readSuccess('create key', 200, '\ufeff{"apiKey":"k","secretKey":"s","creatTime":"99999999999999999999"}', WireCreatedKey);
+    expect(created).toMatchObject({ secretKey: 's', creatTime: '99999999999999999999' });
     expect(serviceErrorFromBody('list keys', 400, '\ufeff{"code":700002,"msg":"bad signature"}')).toMatchObject({ code: 700002, serviceMessage: 'bad signature' });
   });
 });
