@@ -35,10 +35,10 @@ export const ANSWER_LIMITS = {
   listUniversalTransfers: 4 * MiB,
 } as const;
 
-/** Time fields quoted before parsing, so a time beyond 2^53 keeps its digits. */
+/** Times kept as their text when parsing could change them: a time beyond 2^53 keeps its digits. */
 const TIME_KEYS = ['creatTime', 'createTime'] as const;
-/** A transfer's numbers quoted before parsing: ids and times beyond 2^53 keep their digits, amounts their form. */
-const TRANSFER_NUMBER_KEYS = ['amount', 'tranId', 'clientTranId', 'timestamp'] as const;
+/** A transfer's ids and time kept as their text when parsing could change them (beyond 2^53, a fraction). */
+const TRANSFER_LONG_KEYS = ['tranId', 'clientTranId', 'timestamp'] as const;
 
 /** "A, B,,C" → ["A", "B", "C"]: the service joins permissions and IPs with commas in one string. */
 export function splitCommaList(value: string | null | undefined): string[] {
@@ -94,7 +94,7 @@ export function createBrokerApi(config: ClientConfig): BrokerApi {
         query: [['subAccount', subAccount]],
         schema: WireKeyList,
         maxBytes: ANSWER_LIMITS.listSubAccountKeys,
-        numbersAsText: TIME_KEYS,
+        longNumbersAsText: TIME_KEYS,
         signal: options?.signal,
         onExchange: options?.onExchange,
       });
@@ -115,7 +115,7 @@ export function createBrokerApi(config: ClientConfig): BrokerApi {
         ],
         schema: WireCreatedKey,
         maxBytes: ANSWER_LIMITS.createSubAccountKey,
-        numbersAsText: TIME_KEYS,
+        longNumbersAsText: TIME_KEYS,
         signal: options?.signal,
         onExchange: options?.onExchange,
       });
@@ -150,8 +150,9 @@ export function createBrokerApi(config: ClientConfig): BrokerApi {
         schema: WireTransferList,
         plainRead: plainTransferList,
         maxBytes: ANSWER_LIMITS.listUniversalTransfers,
-        // An amount, id or time sent as a JSON number keeps its digits as written (0.10 stays "0.10").
-        numbersAsText: TRANSFER_NUMBER_KEYS,
+        // An amount sent as a JSON number keeps its digits as written (0.10 stays "0.10"); ids and times beyond 2^53 too.
+        numbersAsText: ['amount'],
+        longNumbersAsText: TRANSFER_LONG_KEYS,
         signal: options?.signal,
         onExchange: options?.onExchange,
       });

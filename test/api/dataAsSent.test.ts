@@ -97,8 +97,14 @@ describe('times the service can take', () => {
 describe('ids and times beyond 2^53, as sent', () => {
   const record = (tranId: string, timestamp: string): string =>
     `{"tranId":${tranId},"asset":"USDT","amount":"1","fromAccountType":"SPOT","toAccountType":"FUTURE","status":"SUCCESS","timestamp":${timestamp}}`;
-  const keys = ['amount', 'tranId', 'clientTranId', 'timestamp'];
-  const read = (text: string) => readSuccess('list transfers', 200, quoteNumbers(text, keys), WireTransferList, plainTransferList).map(toTransfer);
+  const read = (text: string) => readSuccess('list transfers', 200, quoteNumbers(text, ['amount']), WireTransferList, plainTransferList, ['tranId', 'clientTranId', 'timestamp']).map(toTransfer);
+
+  it('quotes only the numbers parsing could change for ids and times; every number for amounts', () => {
+    const text = '[{"tranId":12,"timestamp":1763726400000,"amount":1},{"tranId":9007199254740993,"timestamp":1.5,"amount":0.10,"clientTranId":1e3}]';
+    expect(quoteNumbers(text, ['amount'], ['tranId', 'clientTranId', 'timestamp'])).toBe(
+      '[{"tranId":12,"timestamp":1763726400000,"amount":"1"},{"tranId":"9007199254740993","timestamp":"1.5","amount":"0.10","clientTranId":"1e3"}]',
+    );
+  });
 
   it('a numeric tranId above 2^53 keeps its digits, so two neighbours stay two', () => {
     expect(JSON.parse('9007199254740993')).toBe(9007199254740992);
@@ -133,7 +139,7 @@ describe('ids and times beyond 2^53, as sent', () => {
 
 describe('sibling shapes', () => {
   it('a listed key with createTime is read; with both spellings creatTime is taken; with neither the field is named', () => {
-    const list = (text: string) => readSuccess('list keys', 200, quoteNumbers(text, ['creatTime', 'createTime']), WireKeyList).subAccount.map(toSubAccountKey);
+    const list = (text: string) => readSuccess('list keys', 200, text, WireKeyList, undefined, ['creatTime', 'createTime']).subAccount.map(toSubAccountKey);
     expect(list('{"subAccount":[{"apiKey":"k","createTime":1763726400000}]}')[0]?.createdAt).toBe(1_763_726_400_000);
     expect(list('{"subAccount":[{"apiKey":"k","creatTime":1,"createTime":2}]}')[0]?.createdAt).toBe(1);
     expect(list('{"subAccount":[{"apiKey":"k","creatTime":99999999999999999999}]}')[0]?.createdAt).toBe('99999999999999999999');
