@@ -5,7 +5,7 @@ import { DATE_RANGE_MS, NUMBER_TEXT, isDateMs, serviceTimeFromText } from './ser
 import type { ServiceTime } from './types';
 
 /**
- * A time: Unix ms as a number or as a number's text (the client quotes time fields before parsing, so digits
+ * A time: Unix ms as a number or as a number's text (the client quotes a time parsing would change, so digits
  * beyond 2^53 survive; some gateways quote longs too). Whole ms a Date holds become a number; any other number
  * (beyond the Date range, a fraction) is kept as its exact text, never failing the page.
  */
@@ -120,9 +120,9 @@ const REQUIRED_TEXT = ['asset', 'fromAccountType', 'toAccountType', 'status'] as
 /**
  * WireTransferList's output for the shape the service sends (every field a string or, where optional, null
  * or absent; the id and amount strings; the time whole, non-negative milliseconds a Date holds, as a number or
- * quoted), read without valibot: an
- * export reads a million of them and valibot takes ~0.9 µs each. Anything else (a number id, a quoted time, a
- * missing field, a wrong type): undefined, and the schema reads it. test/api/plainTransfers.test.ts checks the
+ * as up to 15 digits in a string), read without valibot: an export reads a million of them and valibot takes
+ * ~0.9 µs each. Anything else (a number id, a longer quoted time, a missing field, a wrong type): undefined, and
+ * the schema reads it. test/api/plainTransfers.test.ts checks the
  * two give the same output whenever this one gives any.
  */
 export function plainTransferList(answer: unknown): WireTransferOutput[] | undefined {
@@ -135,7 +135,7 @@ export function plainTransferList(answer: unknown): WireTransferOutput[] | undef
     const r = wire as Record<string, unknown>;
     const { tranId, amount, timestamp } = r;
     if (typeof tranId !== 'string' || typeof amount !== 'string') return undefined;
-    // A quoted time (the client quotes them) of up to 15 digits always fits a Date and reads back the same.
+    // A quoted time of up to 15 digits (no leading zero) always fits a Date and reads back as the same text.
     let ms: number;
     if (typeof timestamp === 'string' && QUICK_MS.test(timestamp)) ms = Number(timestamp);
     else if (typeof timestamp === 'number' && Number.isInteger(timestamp) && timestamp >= 0 && timestamp <= DATE_RANGE_MS) ms = timestamp;
