@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBrokerApi } from '../../src/api/operations';
 import { EXIT } from '../../src/commands/context';
 import { runKeysCreate } from '../../src/commands/keysCreate';
+import { runKeysAudit } from '../../src/commands/keysAudit';
 import { runKeysList } from '../../src/commands/keysList';
 import { runTransfers } from '../../src/commands/transfers';
 import { type TestContext, buildCli, testContext } from '../commands/helpers';
@@ -665,6 +666,22 @@ describe('fault matrix: data as sent', () => {
       const { ctx, out, err } = context(server.baseUrl);
       expect(await runKeysList({ sub: 'desk', format }, ctx), err.text()).toBe(EXIT.ok);
       expect(out.text(), format).toContain(format === 'json' ? '"createdAt": "99999999999999999999"' : '99999999999999999999');
+    }
+  });
+
+  it('a creatTime far before 1970 and beyond the Date range: keys audit flags the key old, its age a finite count', async ({ onTestFinished }) => {
+    const server = await hostile(onTestFinished, (_req, res) => json(res, 200, JSON.stringify(KEYS).replace(/"creatTime":\d+/, '"creatTime":-99999999999999999999')));
+    for (const format of ['json', 'table'] as const) {
+      const { ctx, out, err } = context(server.baseUrl);
+      expect(await runKeysAudit({ sub: 'desk', format }, ctx), err.text()).toBe(EXIT.flagged);
+      if (format === 'table') expect(out.text()).toContain('-99999999999999999999');
+      else {
+        const audit = JSON.parse(out.text()) as { subAccounts: { keys: { createdAt: unknown; ageDays: number; flags: { kind: string }[] }[] }[] };
+        const key = audit.subAccounts[0]?.keys[0];
+        expect(key?.createdAt).toBe('-99999999999999999999');
+        expect(Number.isFinite(key?.ageDays)).toBe(true);
+        expect(key?.flags.map((f) => f.kind)).toContain('old');
+      }
     }
   });
 
