@@ -41,7 +41,7 @@ function verdictOf(head: Buffer): Verdict {
  */
 export class ContinueFilter extends Duplex {
   readonly #socket: Socket;
-  /** The next bytes read start an answer (a request was written since the last one began). */
+  /** The next bytes read start an answer (a request was written since the last one began; the pool sends one at a time). */
   #atAnswer = false;
   /** Bytes held while it is not yet clear what the answer starts with. */
   #held: Buffer | undefined;
