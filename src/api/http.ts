@@ -20,6 +20,7 @@ import { clockHint, offsetFromSkew, skewFromDateHeader } from './clock';
 import type { ClientConfig, ExchangeInfo } from './contract';
 import { BrokerError, type ExchangeStage, formatBytes, formatDuration, oneLine, unknownOutcomeFrom } from './errors';
 import { apiKeyProblem, headerNameProblem } from './headers';
+import { connectSkippingContinue } from './interimAnswers';
 import {
   DEFAULT_MAX_TRIES,
   DEFAULT_RETRY_BASE_DELAY_MS,
@@ -82,6 +83,8 @@ export interface SignedRequest<T> {
   maxBytes: number;
   /** Keys whose JSON number values are kept as their text (quoted before parsing): amounts stay exact. */
   numbersAsText?: readonly string[];
+  /** Keys whose JSON numbers are kept as their text when parsing could change them (ids and times beyond 2^53). */
+  longNumbersAsText?: readonly string[];
   signal?: AbortSignal;
   /** Told of each exchange of this request after config.onExchange (see CallOptions.onExchange). */
   onExchange?: (exchange: ExchangeInfo) => void;
@@ -118,9 +121,10 @@ function acquirePool(origin: string): PoolEntry {
   const entry: PoolEntry = {
     // Pool-level timeouts are per-request below; keepAliveTimeout bounds how long an idle socket is trusted.
     // undici is CommonJS: bundled and split, its chunk exports module.exports as the default.
+    // Our connector: an unsolicited 100 Continue before an answer is skipped (undici alone drops the connection).
     pool: import('undici').then((undici) => {
       const { Pool } = (undici as unknown as { default?: typeof undici }).default ?? undici;
-      entry.ready = new Pool(origin, { connections: 16, keepAliveTimeout: 4_000, keepAliveMaxTimeout: 30_000 });
+      entry.ready = new Pool(origin, { connections: 16, keepAliveTimeout: 4_000, keepAliveMaxTimeout: 30_000, connect: connectSkippingContinue() });
       return entry.ready;
     }),
     users: 1,
@@ -172,7 +176,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    // A UTF-8 byte order mark some servers put first is not part of the JSON.
+    return { ok: true, value: JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as unknown };
   } catch {
     return { ok: false };
   }
@@ -240,16 +245,25 @@ export function serviceErrorFromBody(operation: string, status: number, text: st
   return new BrokerError({ kind: 'service', operation, status, serviceMessage: line, retryAfterMs, hint });
 }
 
+/** A JSON number as written. */
+const ANY_NUMBER = '-?\\d+(?:\\.\\d+)?(?:[eE][+-]?\\d+)?';
+/** A JSON number parsing may change: more than 15 digits, a fraction or an exponent. */
+const LONG_NUMBER = '-?(?=\\d{16}|\\d+[.eE])\\d+(?:\\.\\d+)?(?:[eE][+-]?\\d+)?';
+
+function quoteValues(text: string, keys: readonly string[], number: string): string {
+  const names = keys.map((k) => k.replace(/[^A-Za-z0-9_]/g, '')).join('|');
+  return text.replace(new RegExp(`("(?:${names})"\\s*:\\s*)(${number})(?=\\s*[,}\\]])`, 'g'), '$1"$2"');
+}
+
 /**
  * Quotes the JSON number values of the given keys ("amount": 0.10 → "amount": "0.10") so that parsing keeps
- * their digits as written. Safe on any valid JSON: a `"key":` with both quotes literal can only be a key
+ * their digits as written; for `longKeys`, only the numbers parsing could change (more than 15 digits, a
+ * fraction, an exponent). Safe on any valid JSON: a `"key":` with both quotes literal can only be a key
  * (inside a string every quote is escaped).
  */
-export function quoteNumbers(text: string, keys: readonly string[] | undefined): string {
-  if (keys === undefined || keys.length === 0) return text;
-  const names = keys.map((k) => k.replace(/[^A-Za-z0-9_]/g, '')).join('|');
-  const pattern = new RegExp(`("(?:${names})"\\s*:\\s*)(-?\\d+(?:\\.\\d+)?(?:[eE][+-]?\\d+)?)(?=\\s*[,}\\]])`, 'g');
-  return text.replace(pattern, '$1"$2"');
+export function quoteNumbers(text: string, keys: readonly string[] | undefined, longKeys: readonly string[] = []): string {
+  const quoted = keys === undefined || keys.length === 0 ? text : quoteValues(text, keys, ANY_NUMBER);
+  return longKeys.length === 0 ? quoted : quoteValues(quoted, longKeys, LONG_NUMBER);
 }
 
 /**
@@ -267,15 +281,43 @@ export function answerExcerpt(text: string, bytes: number, complete: boolean, ma
 const SUCCESS_CODES = new Set<number | string>([0, 200]);
 
 /**
+ * Whether a parsed answer holds, under one of `keys`, a number parsing may have changed: not a safe integer
+ * (beyond 2^53 neighbours share one double; a fraction may lose its form).
+ */
+function hasChangedNumber(value: unknown, keys: ReadonlySet<string>, depth = 0): boolean {
+  if (depth > 4 || typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) {
+    for (const item of value) if (hasChangedNumber(item, keys, depth + 1)) return true;
+    return false;
+  }
+  const record = value as Record<string, unknown>;
+  for (const key in record) {
+    const field = record[key];
+    if (typeof field === 'number' ? keys.has(key) && !Number.isSafeInteger(field) : hasChangedNumber(field, keys, depth + 1)) return true;
+  }
+  return false;
+}
+
+/**
  * A 2xx answer read with the operation's schema. Tolerated beyond the plain shape: a success envelope
  * {"code":0,"data":…} is unwrapped, and an error envelope sent with 200 becomes a service error.
  */
-export function readSuccess<T>(operation: string, status: number, text: string, schema: v.GenericSchema<unknown, T>, plainRead?: (value: unknown) => T | undefined): T {
-  const parsed = parseJson(text);
+export function readSuccess<T>(
+  operation: string,
+  status: number,
+  text: string,
+  schema: v.GenericSchema<unknown, T>,
+  plainRead?: (value: unknown) => T | undefined,
+  longNumbersAsText: readonly string[] = [],
+): T {
+  let parsed = parseJson(text);
   if (!parsed.ok) {
     const kindOfBody = text.trim() === '' ? 'an empty body' : 'a body that is not JSON';
     throw new BrokerError({ kind: 'malformed', operation, status, serviceMessage: `HTTP ${status} with ${kindOfBody}` });
   }
+  // Parsed again with those numbers quoted only when one was changed: quoting every page costs more than looking.
+  if (longNumbersAsText.length > 0 && hasChangedNumber(parsed.value, new Set(longNumbersAsText))) parsed = parseJson(quoteNumbers(text, [], longNumbersAsText));
+  if (!parsed.ok) throw new BrokerError({ kind: 'malformed', operation, status, serviceMessage: `HTTP ${status} with a body that is not JSON` });
   const plain = plainRead?.(parsed.value);
   if (plain !== undefined) return plain;
   const direct = v.safeParse(schema, parsed.value);
@@ -495,7 +537,7 @@ export function createSignedClient(config: ClientConfig): SignedClient {
           return failed(new BrokerError({ kind: 'too-large', operation, status, limitBytes: limit }));
         }
         try {
-          const value = readSuccess(operation, status, quoteNumbers(text, spec.numbersAsText), spec.schema, spec.plainRead);
+          const value = readSuccess(operation, status, quoteNumbers(text, spec.numbersAsText), spec.schema, spec.plainRead, spec.longNumbersAsText);
           ok = true;
           return { ok: true, value };
         } catch (error) {

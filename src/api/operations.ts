@@ -3,7 +3,7 @@ import type { BrokerApi, ClientConfig } from './contract';
 import { BrokerError } from './errors';
 import { createSignedClient } from './http';
 import { WireCreatedKey, WireKeyList, type WireListedKeyOutput, WireTransferList, type WireTransferOutput, plainTransferList } from './schemas';
-import { type CreatedKey, DEFAULT_PAGE_SIZE, type NewKeyRequest, type SubAccountKey, type Transfer } from './types';
+import { type CreatedKey, DEFAULT_PAGE_SIZE, type NewKeyRequest, type ServiceTime, type SubAccountKey, type Transfer } from './types';
 
 export const API_KEY_PATH = '/api/v3/broker/sub-account/apiKey';
 export const UNIVERSAL_TRANSFER_PATH = '/api/v3/broker/sub-account/universalTransfer';
@@ -35,6 +35,11 @@ export const ANSWER_LIMITS = {
   listUniversalTransfers: 4 * MiB,
 } as const;
 
+/** Times kept as their text when parsing could change them: a time beyond 2^53 keeps its digits. */
+const TIME_KEYS = ['creatTime', 'createTime'] as const;
+/** A transfer's ids and time kept as their text when parsing could change them (beyond 2^53, a fraction). */
+const TRANSFER_LONG_KEYS = ['tranId', 'clientTranId', 'timestamp'] as const;
+
 /** "A, B,,C" → ["A", "B", "C"]: the service joins permissions and IPs with commas in one string. */
 export function splitCommaList(value: string | null | undefined): string[] {
   if (!value) return [];
@@ -55,7 +60,8 @@ export function toSubAccountKey(wire: WireListedKeyOutput): SubAccountKey {
     apiKey: wire.apiKey,
     permissions: splitCommaList(wire.permissions),
     ips: splitCommaList(wire.ip),
-    createdAt: wire.creatTime,
+    // Either spelling; the schema makes sure one came.
+    createdAt: (wire.creatTime ?? wire.createTime) as ServiceTime,
   };
 }
 
@@ -88,6 +94,7 @@ export function createBrokerApi(config: ClientConfig): BrokerApi {
         query: [['subAccount', subAccount]],
         schema: WireKeyList,
         maxBytes: ANSWER_LIMITS.listSubAccountKeys,
+        longNumbersAsText: TIME_KEYS,
         signal: options?.signal,
         onExchange: options?.onExchange,
       });
@@ -108,6 +115,7 @@ export function createBrokerApi(config: ClientConfig): BrokerApi {
         ],
         schema: WireCreatedKey,
         maxBytes: ANSWER_LIMITS.createSubAccountKey,
+        longNumbersAsText: TIME_KEYS,
         signal: options?.signal,
         onExchange: options?.onExchange,
       });
@@ -119,7 +127,7 @@ export function createBrokerApi(config: ClientConfig): BrokerApi {
         secretKey: wire.secretKey,
         permissions: wire.permissions == null ? splitCommaList(permissions) : splitCommaList(wire.permissions),
         ips: splitCommaList(wire.ip),
-        createdAt: wire.createTime ?? client.serverNow(),
+        createdAt: wire.createTime ?? wire.creatTime ?? client.serverNow(),
       };
     },
 
@@ -142,8 +150,9 @@ export function createBrokerApi(config: ClientConfig): BrokerApi {
         schema: WireTransferList,
         plainRead: plainTransferList,
         maxBytes: ANSWER_LIMITS.listUniversalTransfers,
-        // An amount sent as a JSON number keeps its digits as written (0.10 stays "0.10").
+        // An amount sent as a JSON number keeps its digits as written (0.10 stays "0.10"); ids and times beyond 2^53 too.
         numbersAsText: ['amount'],
+        longNumbersAsText: TRANSFER_LONG_KEYS,
         signal: options?.signal,
         onExchange: options?.onExchange,
       });

@@ -1,12 +1,18 @@
 // Wire shapes of the three responses (spec §2, DESIGN §4 "wire quirks"). They stop at api/: operations.ts
 // maps them to the domain types. Unknown extra fields are ignored; messages never echo received values.
 import * as v from 'valibot';
+import { DATE_RANGE_MS, NUMBER_TEXT, isDateMs, serviceTimeFromText } from './serviceTime';
+import type { ServiceTime } from './types';
 
-/** Unix ms as a number, or as a string of digits (some gateways quote longs). */
+/**
+ * A time: Unix ms as a number or as a number's text (the client quotes a time parsing would change, so digits
+ * beyond 2^53 survive; some gateways quote longs too). Whole ms a Date holds become a number; any other number
+ * (beyond the Date range, a fraction) is kept as its exact text, never failing the page.
+ */
 const Millis = v.union(
   [
-    v.pipe(v.number('a number'), v.integer('whole milliseconds'), v.minValue(0, 'non-negative milliseconds')),
-    v.pipe(v.string('a number'), v.regex(/^\d{1,16}$/, 'milliseconds as digits'), v.transform(Number)),
+    v.pipe(v.number('a number'), v.finite('a finite number'), v.transform((n): ServiceTime => (isDateMs(n) ? n : String(n)))),
+    v.pipe(v.string('a number'), v.maxLength(64, 'milliseconds as digits'), v.regex(NUMBER_TEXT, 'milliseconds as digits'), v.transform(serviceTimeFromText)),
   ],
   'Unix milliseconds',
 );
@@ -33,14 +39,21 @@ const AmountText = v.pipe(
 /** An identifier that should be a string; a number is accepted and kept as its decimal text. */
 const Id = v.union([v.string(), v.pipe(v.number(), v.transform(String))], 'an identifier');
 
-/** 2.1, one record of the list response. Note the spelling creatTime. */
-export const WireListedKey = v.object({
-  note: OptionalText,
-  apiKey: v.string('a string'),
-  permissions: OptionalText,
-  ip: OptionalText,
-  creatTime: Millis,
-});
+/**
+ * 2.1, one record of the list response. Note the spelling creatTime; createTime (the spelling of the
+ * create answer and of the sibling endpoints' key lists) is read too. With both, creatTime is the one taken.
+ */
+export const WireListedKey = v.pipe(
+  v.object({
+    note: OptionalText,
+    apiKey: v.string('a string'),
+    permissions: OptionalText,
+    ip: OptionalText,
+    creatTime: v.optional(Millis),
+    createTime: v.optional(Millis),
+  }),
+  v.check((key) => key.creatTime !== undefined || key.createTime !== undefined, 'creatTime: missing (nor createTime)'),
+);
 
 /** 4.1 response: {"subAccount": [records]}. */
 export const WireKeyList = v.object({ subAccount: v.array(WireListedKey, 'a list of keys') }, 'an object with subAccount');
@@ -51,7 +64,8 @@ function lenient<T>(schema: v.GenericSchema<unknown, T>) {
 }
 
 /**
- * 4.2 response (2.2). Spelled createTime here; the id comes as apiKey or (in the service's own docs) apikey.
+ * 4.2 response (2.2). Spelled createTime here (creatTime in a sibling's docs); the id comes as apiKey or (in the
+ * service's own docs) apikey.
  * Only the key and its secret are required: the secret is shown once, so an otherwise odd answer (a number
  * for the note, an unreadable createTime) must not lose it; those fields fall back to what was asked.
  */
@@ -66,6 +80,7 @@ export const WireCreatedKey = v.pipe(
       permissions: lenient(v.string()),
       ip: lenient(v.string()),
       createTime: lenient(Millis),
+      creatTime: lenient(Millis),
     },
     'an object with the created key',
   ),
@@ -88,20 +103,30 @@ export const WireTransfer = v.object({
   timestamp: Millis,
 });
 
-/** 4.3 response: a JSON array of transfer records. */
-export const WireTransferList = v.array(WireTransfer, 'a list of transfers');
+/** The transfer list inside {"result":[…],"totalCount":n} or {"rows":[…],"total":n} (sibling endpoints' shapes); anything else as it is. */
+function resultList(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const { result, rows } = value as Record<string, unknown>;
+  return Array.isArray(result) ? result : Array.isArray(rows) ? rows : value;
+}
 
+/** 4.3 response: a JSON array of transfer records (or that array as {"result":[…]} or {"rows":[…]}). */
+export const WireTransferList = v.pipe(v.unknown(), v.transform(resultList), v.array(WireTransfer, 'a list of transfers'));
+
+const QUICK_MS = /^(?:0|[1-9]\d{0,14})$/;
 const TEXT_FIELDS = ['fromAccount', 'toAccount', 'clientTranId', 'fromSymbol', 'toSymbol'] as const;
 const REQUIRED_TEXT = ['asset', 'fromAccountType', 'toAccountType', 'status'] as const;
 
 /**
  * WireTransferList's output for the shape the service sends (every field a string or, where optional, null
- * or absent; the id and amount strings; the time whole, non-negative milliseconds), read without valibot: an
- * export reads a million of them and valibot takes ~0.9 µs each. Anything else (a number id, a quoted time, a
- * missing field, a wrong type): undefined, and the schema reads it. test/api/plainTransfers.test.ts checks the
+ * or absent; the id and amount strings; the time whole, non-negative milliseconds a Date holds, as a number or
+ * as up to 15 digits in a string), read without valibot: an export reads a million of them and valibot takes
+ * ~0.9 µs each. Anything else (a number id, a longer quoted time, a missing field, a wrong type): undefined, and
+ * the schema reads it. test/api/plainTransfers.test.ts checks the
  * two give the same output whenever this one gives any.
  */
-export function plainTransferList(value: unknown): WireTransferOutput[] | undefined {
+export function plainTransferList(answer: unknown): WireTransferOutput[] | undefined {
+  const value = resultList(answer);
   if (!Array.isArray(value)) return undefined;
   const out: WireTransferOutput[] = new Array(value.length);
   for (let i = 0; i < value.length; i += 1) {
@@ -110,7 +135,11 @@ export function plainTransferList(value: unknown): WireTransferOutput[] | undefi
     const r = wire as Record<string, unknown>;
     const { tranId, amount, timestamp } = r;
     if (typeof tranId !== 'string' || typeof amount !== 'string') return undefined;
-    if (typeof timestamp !== 'number' || !Number.isInteger(timestamp) || timestamp < 0) return undefined;
+    // A quoted time of up to 15 digits (no leading zero) always fits a Date and reads back as the same text.
+    let ms: number;
+    if (typeof timestamp === 'string' && QUICK_MS.test(timestamp)) ms = Number(timestamp);
+    else if (typeof timestamp === 'number' && Number.isInteger(timestamp) && timestamp >= 0 && timestamp <= DATE_RANGE_MS) ms = timestamp;
+    else return undefined;
     for (const key of REQUIRED_TEXT) if (typeof r[key] !== 'string') return undefined;
     for (const key of TEXT_FIELDS) {
       const text = r[key];
@@ -128,7 +157,7 @@ export function plainTransferList(value: unknown): WireTransferOutput[] | undefi
       fromSymbol: (r.fromSymbol as string | null | undefined) ?? '',
       toSymbol: (r.toSymbol as string | null | undefined) ?? '',
       status: r.status as string,
-      timestamp,
+      timestamp: ms,
     };
   }
   return out;

@@ -1,4 +1,6 @@
 // Operator time input → Unix ms. Pure: "now" is passed in, local time comes from the process time zone.
+import { timeMs, timeText } from './serviceTime';
+import type { ServiceTime } from './types';
 
 export type TimeParse = { ok: true; ms: number } | { ok: false; reason: string };
 
@@ -134,10 +136,11 @@ export function shorten(text: string, max = 40): string {
   return visible.length > max ? `${visible.slice(0, max - 1)}…` : visible;
 }
 
-/** A time as the operator would type it back: local 2026-11-01 12:00:30. */
-export function formatLocalTime(ms: number, withSeconds = false): string {
+/** A time as the operator would type it back: local 2026-11-01 12:00:30; one a Date cannot hold, as it came. */
+export function formatLocalTime(time: ServiceTime, withSeconds = false): string {
+  const ms = timeMs(time);
+  if (ms === undefined) return typeof time === 'number' && !Number.isFinite(time) ? '?' : timeText(time);
   const d = new Date(ms);
-  if (Number.isNaN(d.getTime())) return '?';
   const two = (n: number): string => String(n).padStart(2, '0');
   const base = `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
   return withSeconds ? `${base}:${two(d.getSeconds())}` : base;

@@ -1,13 +1,19 @@
 // Domain types: what the rest of the program sees. Wire shapes live in schemas.ts and stop at api/.
 
+/**
+ * A time as the service sent it: whole Unix ms a Date can hold, as a number; any other number (beyond
+ * ±8.64e15 ms or 2^53, a fraction) as its exact text. serviceTime.ts reads, shows and orders both.
+ */
+export type ServiceTime = number | string;
+
 /** An API key of a sub-account, as listed (the list never carries the secret). */
 export interface SubAccountKey {
   note: string;
   apiKey: string;
   permissions: string[];
   ips: string[];
-  /** Creation time, Unix ms. */
-  createdAt: number;
+  /** Creation time, Unix ms (or its text when a Date cannot hold it). */
+  createdAt: ServiceTime;
 }
 
 /** A freshly created key: the only record that ever carries the secret. */
@@ -18,7 +24,7 @@ export interface CreatedKey {
   secretKey: string;
   permissions: string[];
   ips: string[];
-  createdAt: number;
+  createdAt: ServiceTime;
 }
 
 export interface NewKeyRequest {
@@ -41,8 +47,8 @@ export interface Transfer {
   fromSymbol: string;
   toSymbol: string;
   status: string;
-  /** Transfer time, Unix ms. */
-  timestamp: number;
+  /** Transfer time, Unix ms (or its text when a Date cannot hold it). */
+  timestamp: ServiceTime;
 }
 
 export interface TransferQuery {

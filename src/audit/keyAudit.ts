@@ -1,6 +1,7 @@
 // The key audit (issue 12.3): what an operator must look at in a sub-account's API keys. Pure: keys in, flags
 // out; "now" and the age threshold are passed in. No React, no HTTP (fetching is fetchAudit.ts).
-import type { SubAccountKey } from '../api/types';
+import { timeOrder } from '../api/serviceTime';
+import type { ServiceTime, SubAccountKey } from '../api/types';
 
 export const FLAG_KINDS = ['no-ip', 'write', 'withdraw', 'transfer', 'old', 'shared-note'] as const;
 export type FlagKind = (typeof FLAG_KINDS)[number];
@@ -56,9 +57,9 @@ export function noteIdentity(note: string): string {
   return note.normalize('NFC').trim().replace(/\s+/g, ' ').toLowerCase();
 }
 
-/** Whole days, as the reasons say it. */
-export function ageInDays(createdAt: number, now: number): number {
-  return Math.max(0, Math.floor((now - createdAt) / DAY_MS));
+/** Whole days, as the reasons say it (a creation time a Date cannot hold counts as the nearest end of its range). */
+export function ageInDays(createdAt: ServiceTime, now: number): number {
+  return Math.max(0, Math.floor((now - timeOrder(createdAt)) / DAY_MS));
 }
 
 /** A span as the operator would type it back: 90d, 12w, 36h, 90m, 45s (the largest unit that divides it). */
@@ -86,7 +87,7 @@ export function auditKeys(keys: readonly SubAccountKey[], now: number, maxAgeMs:
     if (withdraw.length > 0) flags.push({ kind: 'withdraw', reason: `can withdraw funds: ${withdraw.join(', ')}` });
     const transfer = granted('transfer');
     if (transfer.length > 0) flags.push({ kind: 'transfer', reason: `can transfer between accounts: ${transfer.join(', ')}` });
-    if (now - key.createdAt > maxAgeMs) {
+    if (now - timeOrder(key.createdAt) > maxAgeMs) {
       flags.push({ kind: 'old', reason: `created ${ageInDays(key.createdAt, now)} days ago (older than ${formatSpan(maxAgeMs)})` });
     }
     const same = notes.get(noteIdentity(key.note)) ?? 0;

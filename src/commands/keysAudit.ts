@@ -4,6 +4,7 @@
 // not be audited (1 wins over 4: an incomplete audit must not pass for a complete one). The JSON shape is a
 // contract (docs/commands.md "Output formats", pinned by test/commands/keysAudit.test.ts).
 import { BrokerError } from '../api/errors';
+import type { ServiceTime } from '../api/types';
 import { parseSpan } from '../api/timeInput';
 import { checkSubAccount, type FieldError } from '../api/validation';
 import { auditTargets, auditableNames, fetchAudit, type SubAccountAudit } from '../audit/fetchAudit';
@@ -50,7 +51,8 @@ export interface AuditKeyJson {
   apiKey: string;
   permissions: string[];
   ips: string[];
-  createdAt: number;
+  /** Unix ms; a time a Date cannot hold is its text, exactly as the service sent it. */
+  createdAt: ServiceTime;
   ageDays: number;
   flags: Array<{ kind: FlagKind; reason: string }>;
 }

@@ -1,7 +1,7 @@
 // `keys create --sub NAME --permissions P1,P2 [--ip A,B] --note TEXT [--format table|json|csv] [--json]`.
 // The created key (secret included) goes to stdout, once; the "shown only once" warning goes to stderr,
 // so stdout can be piped straight into a password manager or file of the operator's choosing.
-import type { CreatedKey } from '../api/types';
+import type { CreatedKey, ServiceTime } from '../api/types';
 import { validateNewKey } from '../api/validation';
 import { type AuditTarget, type CreateResult, createAuditRecorder } from '../config/auditTrail';
 import { loadProfiles } from '../credentials/profiles';
@@ -29,7 +29,8 @@ export interface CreatedKeyJson {
   secretKey: string;
   permissions: string[];
   ips: string[];
-  createdAt: number;
+  /** Unix ms; a time a Date cannot hold is its text, exactly as the service sent it. */
+  createdAt: ServiceTime;
 }
 
 export function createdKeyJson(key: CreatedKey): CreatedKeyJson {

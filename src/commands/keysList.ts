@@ -1,6 +1,6 @@
 // `keys list --sub NAME [--format table|json|csv] [--json]`: the API keys of one sub-account, as a table, a JSON
 // array or CSV. The JSON and CSV shapes are a contract (docs/commands.md "Output formats"; pinned by test/commands/formats.test.ts).
-import type { SubAccountKey } from '../api/types';
+import type { ServiceTime, SubAccountKey } from '../api/types';
 import { checkSubAccount } from '../api/validation';
 import { sanitize, sanitizeDeep, toJson } from '../terminal/text';
 import { type CommandContext, EXIT, type ExitCode, closeQuietly, connect, reportFailure, reportInvalid, reportUsage, stdoutIsTerminal } from './context';
@@ -20,7 +20,8 @@ export interface KeyJson {
   apiKey: string;
   permissions: string[];
   ips: string[];
-  createdAt: number;
+  /** Unix ms; a time a Date cannot hold is its text, exactly as the service sent it. */
+  createdAt: ServiceTime;
 }
 
 export function keyJson(k: SubAccountKey): KeyJson {

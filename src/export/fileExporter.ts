@@ -8,6 +8,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import type { BrokerApi } from '../api/contract';
+import { timeOrder } from '../api/serviceTime';
 import { MAX_PAGE_SIZE, type Transfer } from '../api/types';
 import { RequestPacer } from './pacer';
 import { PagingStopped, forEachTransferPage } from './transferPages';
@@ -113,7 +114,8 @@ async function createNewFile(folder: string, base: string, extension: string): P
 
 /** Newest first: how much of [start, end] the pages so far have covered, when a start bounds it. */
 export function timeFraction(start: number | undefined, end: number, rows: readonly Transfer[]): number | undefined {
-  const oldest = rows[rows.length - 1]?.timestamp;
+  const last = rows[rows.length - 1];
+  const oldest = last === undefined ? undefined : timeOrder(last.timestamp);
   if (start === undefined || oldest === undefined || end <= start) return undefined;
   return Math.min(0.99, Math.max(0, (end - oldest) / (end - start)));
 }

@@ -6,7 +6,8 @@
 // time zone is part of the summary.
 import Big from 'big.js';
 import { decimalForBig } from '../api/decimal';
-import type { Transfer } from '../api/types';
+import { timeMs } from '../api/serviceTime';
+import type { ServiceTime, Transfer } from '../api/types';
 import { COUNTED_STATUS } from './totals';
 
 /** One status: how many transfers, and the sum of their amounts that are decimals. */
@@ -66,8 +67,8 @@ export const MAX_EMPTY_RANGE_DAYS = 3660;
 const isCounted = (status: string): boolean => status.toUpperCase() === COUNTED_STATUS;
 
 /** The local calendar day of a time, YYYY-MM-DD (the process's time zone). */
-export function localDay(ms: number): string {
-  const d = new Date(ms);
+export function localDay(time: ServiceTime): string {
+  const d = new Date(timeMs(time) ?? Number.NaN);
   if (Number.isNaN(d.getTime())) return '????-??-??';
   const two = (n: number): string => String(n).padStart(2, '0');
   return `${String(d.getFullYear()).padStart(4, '0')}-${two(d.getMonth() + 1)}-${two(d.getDate())}`;
@@ -128,9 +129,10 @@ export class SummaryBuilder {
     status.count += 1;
     if (amount !== undefined) status.sum = status.sum.plus(amount);
     this.statuses.set(t.status, (this.statuses.get(t.status) ?? 0) + 1);
-    if (Number.isFinite(t.timestamp)) {
-      this.oldest = Math.min(this.oldest, t.timestamp);
-      this.newest = Math.max(this.newest, t.timestamp);
+    const ms = timeMs(t.timestamp);
+    if (ms !== undefined) {
+      this.oldest = Math.min(this.oldest, ms);
+      this.newest = Math.max(this.newest, ms);
     }
     const day = localDay(t.timestamp);
     const cells = this.byDay.get(day) ?? new Map<string, Cell>();

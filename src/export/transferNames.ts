@@ -2,6 +2,7 @@
 // sub-accounts, but every transfer names its two accounts. Who is the master: spec §4.3 says an account left
 // blank in the query is the master, so the value the service writes on a blank side is the master's own name
 // (the sandbox writes "master"; another service may write its id, or nothing) and is never listed.
+import { timeOrder } from '../api/serviceTime';
 import type { Transfer, TransferQuery } from '../api/types';
 
 /** What pages of transfers taught so far: sub-accounts with their latest transfer, and the master's names. */
@@ -22,7 +23,7 @@ export class AccountSightings {
     const fromNamed = isNamed(query.fromAccount);
     const toNamed = isNamed(query.toAccount);
     for (const row of rows) {
-      const at = row.timestamp;
+      const at = timeOrder(row.timestamp);
       if (!fromNamed && !toNamed && row.fromAccount !== row.toAccount) {
         const key = `${row.fromAccount}\u0000${row.toAccount}`;
         const before = this.undecided.get(key);

@@ -90,7 +90,7 @@ describe('the three operations against the sandbox', () => {
     });
     expect(created.apiKey).not.toBe('');
     expect(created.secretKey.length).toBeGreaterThan(10);
-    expect(Math.abs(created.createdAt - Date.now())).toBeLessThan(60_000);
+    expect(Math.abs(Number(created.createdAt) - Date.now())).toBeLessThan(60_000);
     const [post] = requestsSince(sb, from, API_KEY_PATH);
     expect(post?.method).toBe('POST');
     expect(post?.query).toMatch(/^recvWindow=5000&timestamp=\d+&signature=[0-9a-f]{64}$/);

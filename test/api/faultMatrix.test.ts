@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBrokerApi } from '../../src/api/operations';
 import { EXIT } from '../../src/commands/context';
 import { runKeysCreate } from '../../src/commands/keysCreate';
+import { runKeysAudit } from '../../src/commands/keysAudit';
 import { runKeysList } from '../../src/commands/keysList';
 import { runTransfers } from '../../src/commands/transfers';
 import { type TestContext, buildCli, testContext } from '../commands/helpers';
@@ -634,6 +635,127 @@ describe('fault matrix: amounts as sent', () => {
         expect(cells).toEqual([...amounts.map((a) => (a === '' ? '' : a)), '0.10']);
       }
     }
+  });
+});
+
+describe('fault matrix: data as sent', () => {
+  /** A transfer with a numeric tranId, written into the JSON as the given digits (JSON.stringify could not). */
+  const numericId = (digits: string, i: number): string => JSON.stringify(transfer(i)).replace(`"tranId":"${i}"`, `"tranId":${digits}`);
+  // Beyond 2^53 JSON.parse rounds: ...993 and ...992 both read as ...992, ...995 as ...996.
+  const PAGES = [
+    ['9007199254740993', '9007199254740995'],
+    ['9007199254740992', '9007199254740994'],
+    ['9007199254740997'],
+  ];
+
+  it('tranIds above 2^53 across pages with --all: no false "page 2 repeats page 1", exact digits in CSV and JSON', async ({ onTestFinished }) => {
+    const server = await hostile(onTestFinished, (req, res) => {
+      const page = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('page') ?? '1');
+      json(res, 200, `[${(PAGES[page - 1] ?? []).map((id, i) => numericId(id, page * 10 + i)).join(',')}]`);
+    });
+    const want = PAGES.flat();
+    for (const format of ['csv', 'json'] as const) {
+      const { ctx, out, err } = context(server.baseUrl);
+      expect(await runTransfers({ fromType: 'SPOT', toType: 'FUTURE', format, all: true, limit: '2' }, ctx), err.text()).toBe(EXIT.ok);
+      expect(err.text()).not.toContain('repeats');
+      const text = out.text();
+      const ids = format === 'json' ? (JSON.parse(text) as { tranId: string }[]).map((r) => r.tranId) : text.trimEnd().split('\r\n').slice(1).map((line) => line.split(',')[0]);
+      expect(ids, format).toEqual(want);
+    }
+  });
+
+  it('a page that truly repeats is still caught, by its exact digits', async ({ onTestFinished }) => {
+    const server = await hostile(onTestFinished, (_req, res) => json(res, 200, `[${PAGES[0]!.map((id, i) => numericId(id, i)).join(',')}]`));
+    const { ctx, err } = context(server.baseUrl);
+    expect(await runTransfers({ fromType: 'SPOT', toType: 'FUTURE', format: 'csv', all: true, limit: '2' }, ctx)).not.toBe(EXIT.ok);
+    expect(err.text()).toContain('page 2 repeats page 1 (transfer 9007199254740993 came on both');
+  });
+
+  it('times beyond the Date range, beyond 2^53 or with a fraction: kept exactly in CSV and JSON, shown as they came in the table', async ({ onTestFinished }) => {
+    const times = ['99999999999999999999', '9007199254740993', '1763726400000.5'];
+    const body = `[${times.map((t, i) => JSON.stringify(transfer(i)).replace(/"timestamp":\d+/, `"timestamp":${t}`)).join(',')}]`;
+    const server = await hostile(onTestFinished, (_req, res) => json(res, 200, body));
+    for (const format of ['csv', 'json', 'table'] as const) {
+      const { ctx, out, err } = context(server.baseUrl);
+      expect(await runTransfers({ fromType: 'SPOT', toType: 'FUTURE', format }, ctx), err.text()).toBe(EXIT.ok);
+      const text = out.text();
+      if (format === 'json') expect((JSON.parse(text) as { timestamp: unknown }[]).map((r) => r.timestamp)).toEqual(times);
+      else if (format === 'csv') expect(text.trimEnd().split('\r\n').slice(1).map((line) => line.split(',').at(-1))).toEqual(times);
+      else for (const t of times) expect(text).toContain(t);
+    }
+    // The summary counts them all; the days it lists are those a Date can name.
+    const { ctx, out, err } = context(server.baseUrl);
+    expect(await runTransfers({ fromType: 'SPOT', toType: 'FUTURE', summary: true, format: 'json' }, ctx), err.text()).toBe(EXIT.ok);
+    expect(JSON.parse(out.text())).toMatchObject({ rows: 3, assets: [{ asset: 'USDT', count: 3 }], days: [] });
+  });
+
+  it('a creatTime beyond the Date range: keys list shows the number that came (table, JSON, CSV), exit 0', async ({ onTestFinished }) => {
+    const server = await hostile(onTestFinished, (_req, res) => json(res, 200, JSON.stringify(KEYS).replace(/"creatTime":\d+/, '"creatTime":99999999999999999999')));
+    for (const format of ['table', 'json', 'csv'] as const) {
+      const { ctx, out, err } = context(server.baseUrl);
+      expect(await runKeysList({ sub: 'desk', format }, ctx), err.text()).toBe(EXIT.ok);
+      expect(out.text(), format).toContain(format === 'json' ? '"createdAt": "99999999999999999999"' : '99999999999999999999');
+    }
+  });
+
+  it('a creatTime far before 1970 and beyond the Date range: keys audit flags the key old, its age a finite count', async ({ onTestFinished }) => {
+    const server = await hostile(onTestFinished, (_req, res) => json(res, 200, JSON.stringify(KEYS).replace(/"creatTime":\d+/, '"creatTime":-99999999999999999999')));
+    for (const format of ['json', 'table'] as const) {
+      const { ctx, out, err } = context(server.baseUrl);
+      expect(await runKeysAudit({ sub: 'desk', format }, ctx), err.text()).toBe(EXIT.flagged);
+      if (format === 'table') expect(out.text()).toContain('-99999999999999999999');
+      else {
+        const audit = JSON.parse(out.text()) as { subAccounts: { keys: { createdAt: unknown; ageDays: number; flags: { kind: string }[] }[] }[] };
+        const key = audit.subAccounts[0]?.keys[0];
+        expect(key?.createdAt).toBe('-99999999999999999999');
+        expect(Number.isFinite(key?.ageDays)).toBe(true);
+        expect(key?.flags.map((f) => f.kind)).toContain('old');
+      }
+    }
+  });
+
+  it('createTime in a key list record is read; with both spellings, creatTime', async ({ onTestFinished }) => {
+    const listed = { note: 'n', apiKey: 'mx0vlisted', permissions: 'SPOT_ACCOUNT_READ', ip: '' };
+    const server = await hostile(onTestFinished, (_req, res, n) =>
+      json(res, 200, { subAccount: n === 1 ? [{ ...listed, createTime: 1_763_726_400_000 }] : [{ ...listed, creatTime: 1_763_726_400_000, createTime: 1 }] }),
+    );
+    for (let i = 0; i < 2; i += 1) {
+      const { ctx, out, err } = context(server.baseUrl);
+      expect(await runKeysList({ sub: 'desk', format: 'json' }, ctx), err.text()).toBe(EXIT.ok);
+      expect((JSON.parse(out.text()) as { createdAt: number }[])[0]?.createdAt).toBe(1_763_726_400_000);
+    }
+  });
+
+  it('a transfer list as {"result":[…],"totalCount":n} is read, exit 0', async ({ onTestFinished }) => {
+    const server = await hostile(onTestFinished, (_req, res) => json(res, 200, { result: [transfer(1), transfer(2)], totalCount: 2 }));
+    const ran = await run('transfers', server.baseUrl);
+    expect(ran.code, ran.stderr).toBe(EXIT.ok);
+    expect(ran.stdout.trimEnd().split('\r\n').slice(1).map((line) => line.split(',')[0])).toEqual(['1', '2']);
+  });
+
+  it('a UTF-8 byte order mark before a create\'s answer: the secret is delivered, exit 0', async ({ onTestFinished }) => {
+    const server = await hostile(onTestFinished, (_req, res) => json(res, 200, `\ufeff${JSON.stringify(CREATED)}`));
+    const ran = await run('create', server.baseUrl);
+    expect(ran.code, ran.stderr).toBe(EXIT.ok);
+    expect(ran.stdout).toContain('THE-NEW-SECRET-abc123');
+    expect(server.seen.POST).toBe(1);
+  });
+
+  it('an unsolicited 100 Continue (raw TCP) before a create\'s answer: the secret is delivered, exit 0, one POST', async ({ onTestFinished }) => {
+    const body = JSON.stringify(CREATED);
+    let requests = 0;
+    const server = await rawServer((socket) => {
+      socket.once('data', () => {
+        requests += 1;
+        socket.write(`HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      });
+    });
+    onTestFinished(() => server.close());
+    const ran = await run('create', server.baseUrl);
+    expect(ran.code, ran.stderr).toBe(EXIT.ok);
+    expect(ran.stdout).toContain('THE-NEW-SECRET-abc123');
+    expect(ran.tries).toEqual({ GET: 0, POST: 1 });
+    expect(requests).toBe(1);
   });
 });
 

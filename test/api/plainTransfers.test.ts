@@ -68,9 +68,14 @@ describe('plainTransferList', () => {
       await sandbox.close();
     }
     const base = { tranId: '1', asset: 'USDT', amount: '1', fromAccountType: 'SPOT', toAccountType: 'FUTURE', status: 'SUCCESS', timestamp: 1 };
-    for (const odd of [{ ...base, tranId: 7 }, { ...base, timestamp: '1' }, { ...base, amount: 1.5 }, { ...base, timestamp: -1 }, { ...base, timestamp: 1.5 }, { ...base, asset: null }, { ...base, toSymbol: 3 }]) {
+    for (const odd of [{ ...base, tranId: 7 }, { ...base, timestamp: '01' }, { ...base, timestamp: '9007199254740993' }, { ...base, amount: 1.5 }, { ...base, timestamp: -1 }, { ...base, timestamp: 1.5 }, { ...base, asset: null }, { ...base, toSymbol: 3 }]) {
       expect(plainTransferList([odd]), JSON.stringify(odd)).toBeUndefined();
     }
     expect(plainTransferList({ code: 0, data: [] })).toBeUndefined();
+    // Quoted times (the client quotes them before parsing) and the {"result":[…]} shape are read quickly, as the schema reads them.
+    for (const answer of [[{ ...base, timestamp: '1763726400000' }], { result: [{ ...base, timestamp: '0' }], totalCount: 1 }]) {
+      expect(plainTransferList(answer), JSON.stringify(answer)).toEqual(v.parse(WireTransferList, answer));
+      expect(plainTransferList(answer)?.[0]?.timestamp).toBeTypeOf('number');
+    }
   });
 });

@@ -114,7 +114,7 @@ describe('properties', () => {
           expect(order).toEqual([...order].sort((x, y) => x - y));
           expect(new Set(order).size).toBe(order.length);
           expect(f.flags.some((flag) => flag.kind === 'no-ip')).toBe(f.key.ips.length === 0);
-          expect(f.flags.some((flag) => flag.kind === 'old')).toBe(NOW - f.key.createdAt > maxAge);
+          expect(f.flags.some((flag) => flag.kind === 'old')).toBe(NOW - Number(f.key.createdAt) > maxAge);
           const twins = keys.filter((k) => noteIdentity(k.note) === noteIdentity(f.key.note)).length;
           expect(f.flags.some((flag) => flag.kind === 'shared-note')).toBe(twins > 1);
         }

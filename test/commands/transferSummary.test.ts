@@ -52,7 +52,7 @@ function expected(rows: readonly Transfer[]) {
   const assets = [...new Set(rows.map((t) => t.asset))].sort();
   return {
     assets: assets.map((asset) => ({ asset, count: rows.filter((t) => t.asset === asset).length, volume: sumOf(rows.filter((t) => t.asset === asset && success(t))) })),
-    day: (day: string, asset: string) => sumOf(rows.filter((t) => t.asset === asset && success(t) && dayOf(t.timestamp) === day)),
+    day: (day: string, asset: string) => sumOf(rows.filter((t) => t.asset === asset && success(t) && dayOf(Number(t.timestamp)) === day)),
   };
 }
 
@@ -104,7 +104,7 @@ describe.concurrent('transfers --summary', () => {
     const first = new Date(`${dayOf(START)}T00:00:00Z`).getTime();
     expect(s.days.map((d) => d.day)).toEqual(Array.from({ length: 19 }, (_, i) => new Date(first + i * DAY).toISOString().slice(0, 10)));
     for (const d of s.days) {
-      expect(d.count).toBe(matching.filter((t) => dayOf(t.timestamp) === d.day).length);
+      expect(d.count).toBe(matching.filter((t) => dayOf(Number(t.timestamp)) === d.day).length);
       for (const a of d.assets) expect(a.volume).toBe(want.day(d.day, a.asset));
     }
   });
@@ -231,7 +231,7 @@ describe.concurrent('transfers --summary', () => {
     const inKiritimati = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Pacific/Kiritimati' });
     const day = (ms: number) => inKiritimati.format(ms);
     expect(s.days[0]!.day).toBe(day(START));
-    const rowDays = matching.map((t) => day(t.timestamp));
+    const rowDays = matching.map((t) => day(Number(t.timestamp)));
     for (const d of s.days) expect(d.count).toBe(rowDays.filter((rowDay) => rowDay === d.day).length);
   }, 60_000);
 });

@@ -78,7 +78,7 @@ describe('the summary equals an independent sum of the same transfers', () => {
         // Days: every day of the range in order, each asset's day sums exact, and adding up to its volume.
         expect(s.days.map((d) => d.day)).toEqual(daysFrom(dayOf(START), dayOf(START + 40 * DAY)));
         for (const d of s.days) {
-          const that = all.filter((t) => dayOf(t.timestamp) === d.day);
+          const that = all.filter((t) => dayOf(Number(t.timestamp)) === d.day);
           same(`${d.day} count`, d.count, that.length);
           for (const a of d.assets) {
             const cell = that.filter((t) => t.asset === a.asset);

@@ -57,7 +57,7 @@ async function expectSumsOf(t: TestConsole, rows: readonly Transfer[], assets: r
     expect(t.frame()).toContain(`${asset} ${volume(mine)} · ${mine.length} transfer`);
     const shown = dayRows(t.frame());
     expect(shown.length).toBeGreaterThan(0);
-    for (const { day, sum } of shown) expect(sum, `${asset} on ${day}`).toBe(volume(mine.filter((r) => dayOf(r.timestamp).endsWith(day))));
+    for (const { day, sum } of shown) expect(sum, `${asset} on ${day}`).toBe(volume(mine.filter((r) => dayOf(Number(r.timestamp)).endsWith(day))));
     await t.press('right');
   }
 }
@@ -165,7 +165,7 @@ describe.concurrent('the chart (v on the transfers page)', () => {
     await c.press('left');
     expect(shownAsset(c.frame())).toBe(asset);
     const mine = all.filter((t) => t.asset === asset);
-    for (const { day, sum } of dayRows(c.frame())) expect(sum).toBe(volume(mine.filter((t) => dayOf(t.timestamp).endsWith(day))));
+    for (const { day, sum } of dayRows(c.frame())) expect(sum).toBe(volume(mine.filter((t) => dayOf(Number(t.timestamp)).endsWith(day))));
     expectFramesFit(c, 40, 12, first);
   });
 

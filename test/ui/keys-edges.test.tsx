@@ -512,3 +512,28 @@ describe.concurrent('the example permission is one the service accepts', () => {
     expect(keys.find((k) => k.note === 'example permission')?.permissions).toEqual(['read_only']);
   });
 });
+
+describe.concurrent('creation times as the service sent them', () => {
+  test('a creatTime beyond the Date range or with a fraction is shown as the number that came, in the list and the detail', { timeout: 30_000 }, async ({ onTestFinished }) => {
+    // JSON.stringify writes 1e20 as 100000000000000000000: beyond what a Date holds (8.64e15 ms), as is 8640000000000001.
+    const odd: WireKey[] = [
+      { note: 'far future', apiKey: 'mx0vfarfuture0000000000000000001', permissions: 'SPOT_ACCOUNT_READ', ip: '', creatTime: 1e20 },
+      { note: 'just past the range', apiKey: 'mx0vpastrange0000000000000000002', permissions: 'SPOT_ACCOUNT_READ', ip: '', creatTime: 8_640_000_000_000_001 },
+      { note: 'with a fraction', apiKey: 'mx0vfraction00000000000000000003', permissions: 'SPOT_ACCOUNT_READ', ip: '', creatTime: 1_763_726_400_000.5 },
+    ];
+    const shown = ['100000000000000000000', '8640000000000001', '1763726400000.5'];
+    const m = await mounted(onTestFinished, { columns: 120, rows: 30, keys: { '*': odd }, initialRoute: { screen: 'picker' } });
+    await m.type('oddtimes');
+    await m.press('enter');
+    await m.waitForText('· 3 keys');
+    for (const [i, text] of shown.entries()) {
+      expect(lineWith(m.frame(), odd[i]!.note)).toContain(text.slice(0, 15));
+      await m.press('enter');
+      await m.waitForText('Linked IPs');
+      expect(lineWith(m.frame(), 'Created')).toContain(`${text} (local) · ${text} (not a date)`);
+      await m.press('esc');
+      await m.waitForText('· 3 keys');
+      await m.press('down');
+    }
+  });
+});

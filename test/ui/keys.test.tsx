@@ -55,7 +55,7 @@ describe('KeyList', () => {
       expect(line).toContain(key.note);
       expect(line).toContain(key.permissions.join(',').slice(0, 30));
       expect(line).toContain(key.ips.length === 0 ? 'any' : key.ips[0]!);
-      expect(line).toContain(local(key.createdAt));
+      expect(line).toContain(local(Number(key.createdAt)));
     }
     // The rows come in the service's order.
     const order = busyKeys.map((k) => frame.indexOf(k.apiKey));
@@ -131,7 +131,7 @@ describe('KeyList', () => {
     expect(lineWith(frame, 'API key')).toContain(key.apiKey);
     expect(frame.replace(/\s+/g, ' ')).toContain(key.permissions.join(', '));
     expect(lineWith(frame, 'Linked IPs')).toContain(key.ips.length === 0 ? '—' : key.ips.join(', '));
-    expect(lineWith(frame, 'Created')).toContain(`${local(key.createdAt, true)} (local) · ${new Date(key.createdAt).toISOString()}`);
+    expect(lineWith(frame, 'Created')).toContain(`${local(Number(key.createdAt), true)} (local) · ${new Date(key.createdAt).toISOString()}`);
 
     await c.press('c');
     expect(c.copies).toEqual([key.apiKey]);

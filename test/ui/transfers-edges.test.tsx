@@ -376,8 +376,8 @@ function wire(overrides: Partial<Record<string, unknown>> = {}, i = 0): Record<s
   };
 }
 
-async function startHostileConsole(options: { columns: number; rows: number; records: Record<string, unknown>[]; query?: Partial<TransferQuery> }): Promise<HostileConsole> {
-  let answer = { status: 200, body: JSON.stringify(options.records) };
+async function startHostileConsole(options: { columns: number; rows: number; records: Record<string, unknown>[]; body?: string; query?: Partial<TransferQuery> }): Promise<HostileConsole> {
+  let answer = { status: 200, body: options.body ?? JSON.stringify(options.records) };
   const server: Server = createServer((req, res) => {
     req.resume();
     req.on('end', () => {
@@ -557,5 +557,29 @@ describe('hostile text from the service', () => {
       await hostile.cleanup();
       hostile = undefined;
     }
+  });
+});
+
+describe('numbers as the service sent them', () => {
+  test.concurrent('a tranId above 2^53 and times beyond the Date range: shown as they came in the table, the detail and the chart', async ({ onTestFinished }) => {
+    // JSON.stringify writes 1e20 as 100000000000000000000; the tranId is written as digits JSON.parse would round (…992).
+    const records = [wire({ tranId: 'BIG', timestamp: 1e20 }, 0), wire({ timestamp: 1_763_726_400_000.5 }, 1), wire({}, 2)];
+    const body = JSON.stringify(records).replace('"tranId":"BIG"', '"tranId":9007199254740993');
+    const hostile = await hostileFor(onTestFinished, { columns: 120, rows: 30, records, body });
+    await hostile.waitForText(/Page 1 · 10 per page · 3 rows/);
+    expect(hostile.frame()).toContain('1000000000000');
+    await hostile.press('enter');
+    await hostile.waitForText('Transfer id');
+    expect(lineWith(hostile.frame(), 'Transfer id')).toContain('9007199254740993');
+    expect(lineWith(hostile.frame(), 'Time')).toContain('100000000000000000000 (local) · 100000000000000000000 (not a date)');
+    await hostile.press('esc');
+    await hostile.press('down');
+    await hostile.press('enter');
+    await hostile.waitForText('Transfer id');
+    expect(lineWith(hostile.frame(), 'Time')).toContain('1763726400000.5 (local) · 1763726400000.5 (not a date)');
+    await hostile.press('esc');
+    await hostile.press('v');
+    await hostile.waitForText(/All 1 page · 3 transfers/);
+    expectFramesFit(hostile.frames(), 120, 30);
   });
 });

@@ -2,6 +2,7 @@
 // Every value in it came from the service: each is sanitised and fitted by display width.
 import React, { useMemo, useState } from 'react';
 import { Box, Text } from 'ink';
+import { isoTime } from '../../api/serviceTime';
 import type { SubAccountKey } from '../../api/types';
 import { errorLines } from '../components/ErrorLine';
 import { FieldList } from '../components/FieldList';
@@ -168,7 +169,7 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
             ['API key', selected.apiKey],
             ['Permissions', selected.permissions.join(', ')],
             ['Linked IPs', selected.ips.join(', ')],
-            ['Created', `${localTime(selected.createdAt, true)} (local) · ${new Date(selected.createdAt).toISOString()}`],
+            ['Created', `${localTime(selected.createdAt, true)} (local) · ${isoTime(selected.createdAt)}`],
           ]}
         />
         {flash ? <Text color={theme.muted}>{fit(flash, width).trimEnd()}</Text> : null}

@@ -2,6 +2,7 @@
 // fields are taller than the room, the lines scroll and the footer says so.
 import React, { useEffect, useState } from 'react';
 import { Box, Text } from 'ink';
+import { isoTime } from '../../api/serviceTime';
 import type { Transfer } from '../../api/types';
 import { fit, sanitize, wrapText } from '../../terminal/text';
 import { commandFor, type ScreenId } from '../keymap';
@@ -9,11 +10,6 @@ import { useScreenKeys } from '../hooks/useKeys';
 import { useScreenFrame } from '../screenFrame';
 import { useServices } from '../services';
 import { localTime } from '../text';
-
-function isoTime(ms: number): string {
-  const d = new Date(ms);
-  return Number.isNaN(d.getTime()) ? `${ms} (not a valid time)` : d.toISOString();
-}
 
 export function transferFields(t: Transfer): Array<[string, string]> {
   return [
