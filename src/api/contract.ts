@@ -1,4 +1,5 @@
 // The contract between api/ and its callers (commands, ui). Implemented by createBrokerApi in operations.ts.
+import type { ProxyChoice } from './proxy';
 import type { CreatedKey, NewKeyRequest, SubAccountKey, Transfer, TransferQuery } from './types';
 
 export interface ClientConfig {
@@ -30,6 +31,8 @@ export interface ClientConfig {
   initialClockOffsetMs?: number;
   /** Called after every HTTP exchange (each try), for the status bar and logs. Never sees secrets. */
   onExchange?: (exchange: ExchangeInfo) => void;
+  /** The proxy to go through (chooseProxy in proxy.ts: --proxy, the profile, the environment); direct without it. */
+  proxy?: ProxyChoice;
   /** Local clock; tests may replace it. */
   now?: () => number;
 }
@@ -47,6 +50,8 @@ export interface ExchangeInfo {
   attempt: number;
   /** The wait the answer asked for (its Retry-After header, e.g. on a 429), when it gave a readable one. */
   retryAfterMs?: number;
+  /** The proxy it went through, without its password; undefined when direct. */
+  proxy?: string;
 }
 
 export interface CallOptions {

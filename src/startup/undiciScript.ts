@@ -11,4 +11,10 @@ import type { StartupHost } from './host';
 Object.assign(Dispatcher.prototype, api);
 
 declare const __bcHost: StartupHost;
-__bcHost.exports.default = { Pool };
+__bcHost.exports.default = {
+  Pool,
+  // Through a proxy only: undici's public entry, evaluated at that first use (its code is in this script, and cached).
+  get ProxyAgent() {
+    return (require('undici') as typeof import('undici')).ProxyAgent;
+  },
+};
