@@ -45,6 +45,7 @@ interface ProgramOptions {
   demo?: boolean;
   demoClock?: string;
   readOnly?: boolean;
+  proxy?: string;
 }
 
 /** Where one run of the program reads and writes. */
@@ -80,6 +81,7 @@ export function buildProgram(
     .option('--recv-window <ms>', `signature validity window, 1..${MAX_RECV_WINDOW} ms`, wholeNumber(1, MAX_RECV_WINDOW))
     .option('--timeout <ms>', 'per-request timeout, ms', wholeNumber(1, 600_000))
     .option('--log-file <path>', 'append one line per HTTP request (no secrets, no signatures) to this file')
+    .option('--proxy <url>', 'send requests through this proxy, http://host:port (before the profile\'s and HTTPS_PROXY/HTTP_PROXY; NO_PROXY applies)')
     .option('--demo', 'open the console against an embedded sandbox')
     .option('--read-only', 'send nothing that changes something: creating keys is refused (env BROKER_READ_ONLY=1; with profile add: saves the profile read-only)')
     .option('--demo-clock <time>', "pin the demo's clock to an ISO time, e.g. 2026-11-21T09:30:00Z (env BROKER_DEMO_CLOCK): same data, times and keys every run")
@@ -106,7 +108,7 @@ export function buildProgram(
 
   const globals = (): GlobalOptions => {
     const o = program.opts<ProgramOptions>();
-    return { profile: o.profile, baseUrl: o.baseUrl, recvWindow: o.recvWindow, timeoutMs: o.timeout, logFile: o.logFile, readOnly: o.readOnly };
+    return { profile: o.profile, baseUrl: o.baseUrl, recvWindow: o.recvWindow, timeoutMs: o.timeout, logFile: o.logFile, readOnly: o.readOnly, proxy: o.proxy };
   };
 
   // No command opens the console. The root has an action for that, so commander hands it any unknown word

@@ -119,3 +119,14 @@ export function cleartextWarning(baseUrl: string): string | undefined {
   if (url.protocol !== 'http:' || isLoopbackHost(url.hostname)) return undefined;
   return `plain http:// to ${url.host}: the API key, signatures and created secrets travel unencrypted — use https://`;
 }
+
+/**
+ * Why a proxy URL given as a flag or saved in a profile cannot be used: as proxyUrlProblem, and no password (a
+ * flag shows in `ps`, profiles.json is a plain file; a proxy password goes in HTTPS_PROXY / HTTP_PROXY).
+ */
+export function explicitProxyProblem(raw: string): string | undefined {
+  const problem = proxyUrlProblem(raw);
+  if (problem !== undefined) return problem;
+  if (new URL(raw.trim()).password !== '') return 'must not carry a password (it would show in ps or sit in a plain file): give it in HTTPS_PROXY / HTTP_PROXY instead';
+  return undefined;
+}

@@ -2,6 +2,7 @@
 // folder; the master API key and secret go to the keychain only (service broker-console, account = name).
 // No secret is ever printed, and no secret is ever accepted as a flag (it would show in `ps`).
 import { apiKeyProblem, headerNameProblem } from '../api/headers';
+import { showProxyUrl } from '../api/proxy';
 import { DEFAULT_RECV_WINDOW } from '../api/signing';
 import { shortenApiKey } from '../config/logFile';
 import { checkCredentials } from '../credentials/checkCredentials';
@@ -20,7 +21,7 @@ import {
   setDefaultProfile,
 } from '../credentials/profiles';
 import { sanitizeDeep, toJson } from '../terminal/text';
-import { type CommandContext, EXIT, type ExitCode, contextFolder, printLines, reportUsage, stdoutIsTerminal } from './context';
+import { type CommandContext, EXIT, type ExitCode, contextFolder, printLines, proxyFor, reportUsage, stdoutIsTerminal } from './context';
 import { chooseFormat, csvDocument, formatTable } from './output';
 import { type TerminalIn, readHiddenLine, readLines } from './terminalInput';
 
@@ -117,7 +118,11 @@ export async function runProfileAdd(rawName: string, options: ProfileAddOptions,
     signBody: options.signBody !== false,
     // The global --read-only, given to `profile add`, saves the profile read-only (as --base-url gives its URL).
     ...(ctx.globals.readOnly === true ? { readOnly: true } : {}),
+    // So does the global --proxy: the profile's requests go through it.
+    ...(ctx.globals.proxy !== undefined ? { proxy: ctx.globals.proxy.trim() } : {}),
   };
+  const proxied = proxyFor(ctx, profile.baseUrl, profile);
+  if (!proxied.ok) return EXIT.usage;
 
   const config = await loadOrReport(ctx);
   if (!config) return EXIT.usage;
@@ -156,7 +161,7 @@ export async function runProfileAdd(rawName: string, options: ProfileAddOptions,
   if (options.check !== false) {
     if (ctx.stderrIsTTY) printLines(ctx.stderr, [`checking the API key and secret against ${profile.baseUrl}…`]);
     const checked = await checkCredentials(
-      { baseUrl: profile.baseUrl, apiKey: read.apiKey, secretKey: read.secretKey, apiKeyHeader: profile.apiKeyHeader, recvWindow: profile.recvWindow, signBody: profile.signBody },
+      { baseUrl: profile.baseUrl, apiKey: read.apiKey, secretKey: read.secretKey, apiKeyHeader: profile.apiKeyHeader, recvWindow: profile.recvWindow, signBody: profile.signBody, ...(proxied.proxy ? { proxy: proxied.proxy } : {}) },
       { ...(ctx.globals.timeoutMs !== undefined ? { timeoutMs: ctx.globals.timeoutMs } : {}), createApi: ctx.createApi },
     );
     if (!checked.ok) {
@@ -187,7 +192,7 @@ export async function runProfileAdd(rawName: string, options: ProfileAddOptions,
   const isDefault = options.default === true || config.defaultProfile === undefined || config.defaultProfile === profile.name;
   const marks = [...(isDefault ? ['default'] : []), ...(profile.readOnly === true ? ['read-only'] : [])];
   printLines(ctx.stdout, [
-    `${previous || findProfile(config, profile.name) ? 'updated' : 'added'} profile ${profile.name}${marks.length > 0 ? ` (${marks.join(', ')})` : ''}: ${profile.baseUrl}, ` +
+    `${previous || findProfile(config, profile.name) ? 'updated' : 'added'} profile ${profile.name}${marks.length > 0 ? ` (${marks.join(', ')})` : ''}: ${profile.baseUrl}${profile.proxy !== undefined ? ` through the proxy ${showProxyUrl(profile.proxy)}` : ''}, ` +
       `API key ${shortenApiKey(read.apiKey)}; the secret is in the keychain (service ${KEYCHAIN_SERVICE}, account ${profile.name})`,
   ]);
   if (envValue(ctx.env, ENV.apiKey) !== undefined || envValue(ctx.env, ENV.secret) !== undefined) {

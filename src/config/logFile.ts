@@ -37,6 +37,8 @@ export function exchangeLine(exchange: ExchangeInfo, apiKey: string | undefined,
     `attempt=${exchange.attempt}`,
   ];
   if (apiKey !== undefined) fields.push(`key=${token(shortenApiKey(apiKey))}`);
+  // Already without its password (ProxyChoice.shown).
+  if (exchange.proxy !== undefined) fields.push(`proxy=${token(exchange.proxy)}`);
   return `${fields.join(' ')}\n`;
 }
 
