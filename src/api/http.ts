@@ -103,7 +103,11 @@ function poolKey(origin: string, proxy: ProxyChoice | undefined): string {
   return proxy === undefined ? origin : `${origin} via ${proxy.url}`;
 }
 
-function acquirePool(origin: string, proxy: ProxyChoice | undefined): PoolEntry {
+/**
+ * `connectTimeoutMs`: the first client's deadline bounds connecting too (undici cannot abort a request still
+ * waiting for its connection: without it a handshake that never completes would hold it for undici's 10 s).
+ */
+function acquirePool(origin: string, proxy: ProxyChoice | undefined, connectTimeoutMs: number): PoolEntry {
   const key = poolKey(origin, proxy);
   const existing = pools.get(key);
   if (existing) {
@@ -119,8 +123,15 @@ function acquirePool(origin: string, proxy: ProxyChoice | undefined): PoolEntry 
       // ProxyAgent is read only when wanted: in the bundle, reading it loads the rest of undici.
       entry.ready =
         proxy === undefined
-          ? new exported.Pool(origin, POOL_OPTIONS)
-          : new exported.ProxyAgent({ uri: proxy.url, proxyTunnel: origin.startsWith('https:'), ...POOL_OPTIONS });
+          ? new exported.Pool(origin, { ...POOL_OPTIONS, connectTimeout: connectTimeoutMs })
+          : new exported.ProxyAgent({
+              uri: proxy.url,
+              proxyTunnel: origin.startsWith('https:'),
+              ...POOL_OPTIONS,
+              // The connection to the proxy, and the TLS handshake with the service through its tunnel.
+              proxyTls: { timeout: connectTimeoutMs },
+              requestTls: { timeout: connectTimeoutMs },
+            });
       return entry.ready;
     }),
     users: 1,
@@ -432,11 +443,11 @@ export function createSignedClient(config: ClientConfig): SignedClient {
   const { origin, prefix } = splitBaseUrl(config.baseUrl);
   const proxy = config.proxy;
   const key = poolKey(origin, proxy);
-  const pool = acquirePool(origin, proxy);
   const now = config.now ?? Date.now;
   const apiKeyHeader = (config.apiKeyHeader ?? DEFAULT_API_KEY_HEADER).toLowerCase();
   const recvWindow = config.recvWindow ?? DEFAULT_RECV_WINDOW;
   const timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const pool = acquirePool(origin, proxy, timeoutMs);
   const signBody = config.signBody ?? true;
   const maxTries = Math.max(1, Math.floor(config.maxTries ?? DEFAULT_MAX_TRIES));
   const baseDelayMs = Math.max(0, config.retryBaseDelayMs ?? DEFAULT_RETRY_BASE_DELAY_MS);

@@ -75,7 +75,8 @@ describe('which proxy: the environment, either case, and NO_PROXY', () => {
   it('NO_PROXY (host, host:port, *, either case) sends a matching base URL direct; a non-matching one still goes through', async ({ onTestFinished }) => {
     const sandbox = await sandboxFor(onTestFinished);
     const { port } = new URL(sandbox.baseUrl);
-    for (const noProxy of [{ NO_PROXY: '127.0.0.1' }, { no_proxy: `example.com, 127.0.0.1:${port}` }, { NO_PROXY: '*' }]) {
+    const forms: Record<string, string>[] = [{ NO_PROXY: '127.0.0.1' }, { no_proxy: `example.com, 127.0.0.1:${port}` }, { NO_PROXY: '*' }];
+    for (const noProxy of forms) {
       const proxy = await testProxy(onTestFinished);
       const before = sandbox.requests().length;
       const ran = await list(sandbox, { HTTP_PROXY: proxy.url, ...noProxy });
