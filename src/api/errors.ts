@@ -58,6 +58,7 @@ export class BrokerError extends Error {
   readonly answerExcerpt?: string;
   readonly hint?: string;
   readonly via?: string;
+  readonly connectProblem?: string;
 
   constructor(details: BrokerErrorDetails) {
     super(describe(details), details.cause === undefined ? undefined : { cause: details.cause });
@@ -74,6 +75,7 @@ export class BrokerError extends Error {
     this.answerExcerpt = details.answerExcerpt;
     this.hint = details.hint;
     this.via = details.via;
+    this.connectProblem = details.connectProblem;
   }
 
   /** The one line shown in the status bar or on stderr. */

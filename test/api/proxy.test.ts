@@ -4,6 +4,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBrokerApi } from '../../src/api/operations';
 import { bypassesProxy, chooseProxy, cleartextWarning, showProxyUrl } from '../../src/api/proxy';
@@ -174,7 +175,7 @@ describe('--proxy and the profile', () => {
     const { folder } = fresh();
     const store = new Map<string, StoredCredentials>();
     const keychain: Keychain = { get: async (name) => store.get(name), set: async (name, value) => void store.set(name, value), remove: async (name) => store.delete(name) };
-    const stdin = Object.assign(new (await import('node:stream')).PassThrough(), { isTTY: false });
+    const stdin = Object.assign(new PassThrough(), { isTTY: false });
     stdin.end(`${sandbox.apiKey}\n${sandbox.secretKey}\n`);
     const add = testContext(undefined, { configFolder: folder, keychain: async () => keychain, stdin, createApi: createBrokerApi }, { baseUrl: sandbox.baseUrl, proxy: proxy.url });
     expect(await runProfileAdd('desk', {}, add.ctx), add.err.text()).toBe(EXIT.ok);
@@ -186,6 +187,22 @@ describe('--proxy and the profile', () => {
     expect(await runKeysList({ sub: sandbox.subAccounts[0] ?? 'desk' }, use.ctx), use.err.text()).toBe(EXIT.ok);
     expect(proxy.forwarded).toBe(2);
     expect(sandbox.requests()).toHaveLength(2);
+  });
+});
+
+describe('profile add checks through the same path', () => {
+  it('a self-signed service: the check says so in words with the NODE_EXTRA_CA_CERTS hint; nothing is saved', async ({ onTestFinished }) => {
+    const front = await tlsFront(onTestFinished, certs.selfSigned);
+    const { folder } = fresh();
+    const store = new Map<string, StoredCredentials>();
+    const keychain: Keychain = { get: async (name) => store.get(name), set: async (name, value) => void store.set(name, value), remove: async (name) => store.delete(name) };
+    const stdin = Object.assign(new PassThrough(), { isTTY: false });
+    stdin.end('mx0vkey12345678\nsecret\n');
+    const add = testContext(undefined, { configFolder: folder, keychain: async () => keychain, stdin, createApi: createBrokerApi }, { baseUrl: front.baseUrl });
+    expect(await runProfileAdd('desk', {}, add.ctx)).toBe(EXIT.failure);
+    expect(add.err.text()).toContain(`error: could not reach ${front.baseUrl}: the service's certificate is self-signed (DEPTH_ZERO_SELF_SIGNED_CERT) — if your network uses its own CA, set NODE_EXTRA_CA_CERTS=/path/ca.pem\n`);
+    expect(store.size).toBe(0);
+    expect(front.requests()).toBe(0);
   });
 });
 
