@@ -169,6 +169,18 @@ describe('--proxy and the profile', () => {
     expect(showProxyUrl('http://a:b@h:1/')).toBe('http://a:***@h:1');
   });
 
+  it('a forward proxy answering 407 to a create: exit 1, no key was created, not retried; the service sees nothing', async ({ onTestFinished }) => {
+    const sandbox = await sandboxFor(onTestFinished);
+    const proxy = await testProxy(onTestFinished, { requireAuthorization: 'Basic never' });
+    const { folder } = fresh();
+    const ran = await runCli(['keys', 'create', '--sub', sandbox.subAccounts[0] ?? 'desk', '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'n'], { ...sandboxEnv(sandbox), BROKER_CONSOLE_HOME: folder, HTTP_PROXY: proxy.url });
+    expect(ran.code).toBe(EXIT.failure);
+    expect(ran.stderr).toBe(`error: create key failed: the proxy ${proxy.url} asks for credentials (HTTP 407): put them in the proxy URL, http://user:password@host:port — nothing was sent, no key was created; check the proxy setting\n`);
+    expect(proxy.refused).toBe(1);
+    expect(sandbox.requests()).toHaveLength(0);
+    expect(readLogIfAny(join(folder, 'audit.jsonl'))).not.toContain('"unknown"');
+  });
+
   it('a profile saved with --proxy sends through it; the flag and the environment are not needed', async ({ onTestFinished }) => {
     const sandbox = await sandboxFor(onTestFinished);
     const proxy = await testProxy(onTestFinished);
