@@ -103,7 +103,9 @@ export function buildProgram(
       '\nCredentials: BROKER_API_KEY, BROKER_API_SECRET (and BROKER_BASE_URL) from the environment first; else the profile\n' +
         'named by --profile or BROKER_PROFILE, else the default profile, with its secret in the keychain. A secret is never a flag.\n' +
         'Exit codes: 0 ok, 1 service or network failure, 2 usage or validation error (nothing sent), 3 outcome unknown,\n' +
-        '4 `keys audit` flagged a key (see its --fail-on).',
+        '4 `keys audit` flagged a key (see its --fail-on).\n' +
+        'Network: --proxy, else the profile\'s proxy, else HTTPS_PROXY/HTTP_PROXY (NO_PROXY honoured); a private CA:\n' +
+        'NODE_EXTRA_CA_CERTS=/path/ca.pem.',
     );
 
   const globals = (): GlobalOptions => {

@@ -9,8 +9,8 @@
 //   body that stalled: the next try may find a healthy connection), a 5xx or a 429 (Retry-After waited out up
 //   to retryAfterCapMs, else it fails at once saying when to try again). An answer over its size limit is not
 //   retried: the same request would bring the same answer;
-// - a POST is sent once. A failure before a byte was written (refused connection, a header undici refuses) means
-//   nothing happened; after that, no answer or an unreadable 2xx answer is an unknown outcome (exit 3). The one
+// - a POST is sent once. A failure before its first byte was written (DNS, refused, TLS, a proxy's refusal, a header
+//   undici refuses: undici's sendHeaders message never came) means nothing happened; after that, no answer or an unreadable 2xx answer is an unknown outcome (exit 3). The one
 //   resend is a 700003, which the service gives before doing anything: the clock is re-measured from it first.
 import type { Dispatcher, Pool } from 'undici';
 import * as v from 'valibot';
