@@ -9,9 +9,10 @@
 //   body that stalled: the next try may find a healthy connection), a 5xx or a 429 (Retry-After waited out up
 //   to retryAfterCapMs, else it fails at once saying when to try again). An answer over its size limit is not
 //   retried: the same request would bring the same answer;
-// - a POST is sent once. A failure before its first byte was written (DNS, refused, TLS, a proxy's refusal, a header
-//   undici refuses: undici's sendHeaders message never came) means nothing happened; after that, no answer or an unreadable 2xx answer is an unknown outcome (exit 3). The one
-//   resend is a 700003, which the service gives before doing anything: the clock is re-measured from it first.
+// - a POST is sent once. A failure before its first byte was written (DNS, refused, TLS, a proxy's refusal, a
+//   header undici refuses: undici's sendHeaders message never came) means nothing happened; after that, no answer
+//   or an unreadable 2xx answer is an unknown outcome (exit 3). The one resend is a 700003, which the service
+//   gives before doing anything: the clock is re-measured from it first.
 import type { Dispatcher, Pool } from 'undici';
 import * as v from 'valibot';
 import { sanitize } from '../terminal/text';
@@ -157,7 +158,9 @@ export function poolStats(baseUrl: string): { connected: number; free: number } 
 // Whether a request's first byte was written: undici publishes 'undici:client:sendHeaders' right before it writes
 // a request (its documented diagnostics channel). A try that failed with no such message sent nothing at all,
 // whatever the error (DNS, refused, TLS, a proxy's refusal, a deadline passed while connecting).
-const awaitingFirstByte = new Map<string, { written: boolean }>();
+// Two tries with the same path (same parameters, timestamp and signature) are marked together: if either was
+// written, both count as sent, the cautious way.
+const awaitingFirstByte = new Map<string, Set<{ written: boolean }>>();
 let watching = false;
 
 function watchRequestsWritten(): void {
@@ -167,8 +170,8 @@ function watchRequestsWritten(): void {
     const path = (message as { request?: { path?: unknown } }).request?.path;
     if (typeof path !== 'string' || awaitingFirstByte.size === 0) return;
     // A forward proxy is sent the absolute URL: the path is what follows its origin.
-    const mark = awaitingFirstByte.get(path) ?? awaitingFirstByte.get(path.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, ''));
-    if (mark) mark.written = true;
+    const marks = awaitingFirstByte.get(path) ?? awaitingFirstByte.get(path.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, ''));
+    for (const mark of marks ?? []) mark.written = true;
   });
 }
 
@@ -383,7 +386,7 @@ const CERTIFICATE_PROBLEMS: Readonly<Record<string, string>> = {
   CERT_REVOKED: "the service's certificate is revoked",
   ERR_TLS_CERT_ALTNAME_INVALID: "the service's certificate is for another name",
 };
-export const EXTRA_CA_HINT = 'if your network uses its own CA, set NODE_EXTRA_CA_CERTS=/path/ca.pem';
+const EXTRA_CA_HINT = 'if your network uses its own CA, set NODE_EXTRA_CA_CERTS=/path/ca.pem';
 
 /** The refusal of a proxy, in words, from undici's errors ("Proxy response (407) !== 200 when HTTP Tunneling"). */
 function proxyRefusal(error: unknown, via: string): { problem: string; status: number } | undefined {
@@ -396,6 +399,7 @@ function proxyRefusal(error: unknown, via: string): { problem: string; status: n
   }
   return undefined;
 }
+
 /** The request could not be built (a header value or path undici refuses): raised before a byte is written. */
 const INVALID_REQUEST_CODES = new Set(['UND_ERR_INVALID_ARG', 'ERR_INVALID_URL', 'ERR_INVALID_CHAR', 'ERR_INVALID_HTTP_TOKEN', 'ERR_INVALID_ARG_VALUE']);
 
@@ -507,7 +511,9 @@ export function createSignedClient(config: ClientConfig): SignedClient {
     let retryAfterMs: number | undefined;
     const path = `${prefix}${spec.path}?${query}`;
     const firstByte = { written: false };
-    awaitingFirstByte.set(path, firstByte);
+    const marks = awaitingFirstByte.get(path) ?? new Set();
+    marks.add(firstByte);
+    awaitingFirstByte.set(path, marks);
     try {
       const response = await (await pool.pool).request({
         origin,
@@ -578,7 +584,8 @@ export function createSignedClient(config: ClientConfig): SignedClient {
       const { error, retryable } = classifyFailure(thrown, spec, timedOut, status, firstByte.written);
       return failed(error, retryable);
     } finally {
-      awaitingFirstByte.delete(path);
+      marks.delete(firstByte);
+      if (marks.size === 0 && awaitingFirstByte.get(path) === marks) awaitingFirstByte.delete(path);
       clearTimeout(timer);
       signal?.removeEventListener('abort', onCallerAbort);
       const cancelled = !ok && status === undefined && signal?.aborted === true;
