@@ -1,8 +1,9 @@
 // The entry of dist/chunks/undici-<hash>.js: undici's Pool, what the client uses to reach the service directly
 // (src/api/http.ts), without evaluating the rest of the package (fetch, WebSocket, caches, mocks), whose loading also
 // woke Node's own undici through the fetch globals; ProxyAgent, for a proxy, comes from undici's public entry at its
-// first use (the rest of undici is bundled here for it, but evaluated only then). A script of its own that the program loads at its first request (through the bin, and
-// the code cache), so --help and the first frame never wait for it.
+// first use (the rest of undici is bundled here for it, but evaluated only then). A script of its own that the
+// program loads at its first request (through the bin, and the code cache), so --help and the first frame never
+// wait for it.
 import api from 'undici/lib/api/index.js';
 import Dispatcher from 'undici/lib/dispatcher/dispatcher.js';
 import Pool from 'undici/lib/dispatcher/pool.js';
