@@ -279,8 +279,9 @@ export function buildProgram(
     .option('--no-check', 'save without first checking the credentials against the service (offline setup)')
     .addHelpText(
       'after',
-      '\nTakes the global --base-url URL (required) and --recv-window MS. On a terminal the API key and secret are\n' +
-        'asked for without echo; otherwise stdin gives the API key on its first line and the secret on its second.\n' +
+      '\nTakes the global --base-url URL (required), --recv-window MS and --proxy URL (saved in the profile; no password).\n' +
+        'On a terminal the API key and secret are asked for without echo; otherwise stdin gives the API key on its\n' +
+        'first line and the secret on its second.\n' +
         'They are checked first with one signed request (as the console\'s form does): if the service rejects them or\n' +
         'cannot be reached, nothing is saved (exit 1). Then the secret goes to the keychain (service broker-console,\n' +
         'account NAME), then the settings. With the global --read-only the profile is saved read-only: nothing that\n' +
