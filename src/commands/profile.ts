@@ -212,6 +212,8 @@ interface ListedProfile {
   signBody: boolean;
   /** Creating keys is refused through this profile (`profile add --read-only`). */
   readOnly: boolean;
+  /** The profile's proxy (`profile add --proxy`), without a password; empty when it has none. */
+  proxy: string;
   /** Shortened (mx0v…a1b2), never whole. */
   apiKey: string | null;
   secret: SecretSource;
@@ -229,7 +231,7 @@ const SHORT_PROBLEM: Record<KeychainProblemKind, string> = {
 };
 
 /** `profile list --format csv`: these columns (the JSON objects have the same fields, in this order). */
-export const PROFILE_CSV_COLUMNS = ['name', 'default', 'baseUrl', 'apiKeyHeader', 'recvWindow', 'signBody', 'readOnly', 'apiKey', 'secret', 'secretNote'] as const;
+export const PROFILE_CSV_COLUMNS = ['name', 'default', 'baseUrl', 'apiKeyHeader', 'recvWindow', 'signBody', 'readOnly', 'proxy', 'apiKey', 'secret', 'secretNote'] as const;
 
 export async function runProfileList(options: { format?: string; json?: boolean }, ctx: CommandContext): Promise<ExitCode> {
   const chosen = chooseFormat(options);
@@ -250,6 +252,7 @@ export async function runProfileList(options: { format?: string; json?: boolean 
       recvWindow: p.recvWindow,
       signBody: p.signBody,
       readOnly: p.readOnly === true,
+      proxy: p.proxy === undefined ? '' : showProxyUrl(p.proxy),
       apiKey: null,
       secret: 'keychain',
       secretNote: 'keychain',
@@ -285,7 +288,7 @@ export async function runProfileList(options: { format?: string; json?: boolean 
     // Names and URLs come from a file: exact (escaped) in JSON, sanitised when stdout is a terminal.
     ctx.stdout.write(`${toJson(stdoutIsTerminal(ctx) ? sanitizeDeep(listed) : listed, 2)}\n`);
   } else if (chosen.format === 'csv') {
-    const rows = listed.map((r) => [r.name, String(r.default), r.baseUrl, r.apiKeyHeader, String(r.recvWindow), String(r.signBody), String(r.readOnly), r.apiKey ?? '', r.secret, r.secretNote]);
+    const rows = listed.map((r) => [r.name, String(r.default), r.baseUrl, r.apiKeyHeader, String(r.recvWindow), String(r.signBody), String(r.readOnly), r.proxy, r.apiKey ?? '', r.secret, r.secretNote]);
     ctx.stdout.write(csvDocument(PROFILE_CSV_COLUMNS, rows, { terminal: stdoutIsTerminal(ctx), numeric: ['recvWindow'] }));
   } else if (listed.length === 0) {
     printLines(ctx.stdout, [`no profiles: add one with \`broker-console profile add NAME --base-url URL\``]);
@@ -294,7 +297,7 @@ export async function runProfileList(options: { format?: string; json?: boolean 
     ctx.stdout.write(
       formatTable(
         [{ header: ' ' }, { header: 'name' }, { header: 'access' }, { header: 'base URL' }, { header: 'API key' }, { header: 'secret' }],
-        listed.map((r) => [r.default ? '*' : ' ', r.name, r.readOnly ? 'read-only' : 'full', r.baseUrl, r.apiKey ?? '-', r.secretNote]),
+        listed.map((r) => [r.default ? '*' : ' ', r.name, r.readOnly ? 'read-only' : 'full', r.proxy === '' ? r.baseUrl : `${r.baseUrl} via ${r.proxy}`, r.apiKey ?? '-', r.secretNote]),
       ),
     );
   }

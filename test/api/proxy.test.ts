@@ -10,7 +10,7 @@ import { createBrokerApi } from '../../src/api/operations';
 import { bypassesProxy, chooseProxy, cleartextWarning, showProxyUrl } from '../../src/api/proxy';
 import { EXIT } from '../../src/commands/context';
 import { runKeysList } from '../../src/commands/keysList';
-import { runProfileAdd } from '../../src/commands/profile';
+import { runProfileAdd, runProfileList } from '../../src/commands/profile';
 import type { Keychain, StoredCredentials } from '../../src/credentials/keychain';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { runBuiltCli, runCli, sandboxEnv, testContext } from '../commands/helpers';
@@ -195,6 +195,9 @@ describe('--proxy and the profile', () => {
     expect(proxy.forwarded).toBe(1);
     expect(add.out.text()).toContain(`through the proxy ${proxy.url}`);
     expect(JSON.parse(readFileSync(join(folder, 'profiles.json'), 'utf8')).profiles[0].proxy).toBe(proxy.url);
+    const listed = testContext(undefined, { configFolder: folder, keychain: async () => keychain });
+    expect(await runProfileList({ json: true }, listed.ctx)).toBe(EXIT.ok);
+    expect(JSON.parse(listed.out.text())[0]).toMatchObject({ name: 'desk', proxy: proxy.url });
     const use = testContext(undefined, { configFolder: folder, keychain: async () => keychain, createApi: createBrokerApi });
     expect(await runKeysList({ sub: sandbox.subAccounts[0] ?? 'desk' }, use.ctx), use.err.text()).toBe(EXIT.ok);
     expect(proxy.forwarded).toBe(2);

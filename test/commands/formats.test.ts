@@ -147,12 +147,13 @@ describe('profile list', () => {
     ['recvWindow', 'number'],
     ['signBody', 'boolean'],
     ['readOnly', 'boolean'],
+    ['proxy', 'string'],
     ['apiKey', 'string'],
     ['secret', 'string'],
     ['secretNote', 'string'],
   ];
 
-  it('--format json: an array of {name, default, baseUrl, apiKeyHeader, recvWindow, signBody, readOnly, apiKey, secret, secretNote}; csv has the same columns', async () => {
+  it('--format json: an array of {name, default, baseUrl, apiKeyHeader, recvWindow, signBody, readOnly, proxy, apiKey, secret, secretNote}; csv has the same columns', async () => {
     const config = join(home, 'profiles-config');
     await saveProfile(config, { name: 'prod', baseUrl: 'https://api.example.com', apiKeyHeader: 'X-MEXC-APIKEY', recvWindow: 5000, signBody: true });
     await saveProfile(config, { name: 'lab', baseUrl: 'http://127.0.0.1:9', apiKeyHeader: 'X-Other', recvWindow: 9000, signBody: false, readOnly: true });
@@ -172,6 +173,7 @@ describe('profile list', () => {
       recvWindow: 9000,
       signBody: false,
       readOnly: true,
+      proxy: '',
       apiKey: 'mx0v…tkey',
       secret: 'environment',
       secretNote: 'environment (BROKER_API_KEY/SECRET set)',
