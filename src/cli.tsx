@@ -54,6 +54,7 @@ interface ProgramOptions {
   demo?: boolean;
   demoClock?: string;
   readOnly?: boolean;
+  proxy?: string;
 }
 
 /** Where one run of the program reads and writes. */
@@ -89,6 +90,7 @@ export function buildProgram(
     .option('--recv-window <ms>', `signature validity window, 1..${MAX_RECV_WINDOW} ms`, wholeNumber(1, MAX_RECV_WINDOW))
     .option('--timeout <ms>', 'per-request timeout, ms', wholeNumber(1, 600_000))
     .option('--log-file <path>', 'append one line per HTTP request (no secrets, no signatures) to this file')
+    .option('--proxy <url>', 'send requests through this proxy, http://host:port (before the profile\'s and HTTPS_PROXY/HTTP_PROXY; NO_PROXY applies)')
     .option('--demo', 'open the console against an embedded sandbox')
     .option('--read-only', 'send nothing that changes something: creating keys is refused (env BROKER_READ_ONLY=1; with profile add: saves the profile read-only)')
     .option('--demo-clock <time>', "pin the demo's clock to an ISO time, e.g. 2026-11-21T09:30:00Z (env BROKER_DEMO_CLOCK): same data, times and keys every run")
@@ -110,12 +112,14 @@ export function buildProgram(
       '\nCredentials: BROKER_API_KEY, BROKER_API_SECRET (and BROKER_BASE_URL) from the environment first; else the profile\n' +
         'named by --profile or BROKER_PROFILE, else the default profile, with its secret in the keychain. A secret is never a flag.\n' +
         'Exit codes: 0 ok, 1 service or network failure, 2 usage or validation error (nothing sent), 3 outcome unknown,\n' +
-        '4 `keys audit` flagged a key (see its --fail-on).',
+        '4 `keys audit` flagged a key (see its --fail-on).\n' +
+        'Network: --proxy, else the profile\'s proxy, else HTTPS_PROXY/HTTP_PROXY (NO_PROXY honoured); a private CA:\n' +
+        'NODE_EXTRA_CA_CERTS=/path/ca.pem.',
     );
 
   const globals = (): GlobalOptions => {
     const o = program.opts<ProgramOptions>();
-    return { profile: o.profile, baseUrl: o.baseUrl, recvWindow: o.recvWindow, timeoutMs: o.timeout, logFile: o.logFile, readOnly: o.readOnly };
+    return { profile: o.profile, baseUrl: o.baseUrl, recvWindow: o.recvWindow, timeoutMs: o.timeout, logFile: o.logFile, readOnly: o.readOnly, proxy: o.proxy };
   };
 
   // No command opens the console. The root has an action for that, so commander hands it any unknown word
@@ -289,8 +293,9 @@ export function buildProgram(
     .option('--no-check', 'save without first checking the credentials against the service (offline setup)')
     .addHelpText(
       'after',
-      '\nTakes the global --base-url URL (required) and --recv-window MS. On a terminal the API key and secret are\n' +
-        'asked for without echo; otherwise stdin gives the API key on its first line and the secret on its second.\n' +
+      '\nTakes the global --base-url URL (required), --recv-window MS and --proxy URL (saved in the profile; no password).\n' +
+        'On a terminal the API key and secret are asked for without echo; otherwise stdin gives the API key on its\n' +
+        'first line and the secret on its second.\n' +
         'They are checked first with one signed request (as the console\'s form does): if the service rejects them or\n' +
         'cannot be reached, nothing is saved (exit 1). Then the secret goes to the keychain (service broker-console,\n' +
         'account NAME), then the settings. With the global --read-only the profile is saved read-only: nothing that\n' +

@@ -1,5 +1,6 @@
 // The contract between api/ and its callers (commands, ui). Implemented by createBrokerApi in operations.ts.
 import type { PostSignature, PostSignatureRule } from './signing';
+import type { ProxyChoice } from './proxy';
 import type { CreatedKey, NewKeyRequest, SubAccountKey, Transfer, TransferQuery } from './types';
 
 export interface ClientConfig {
@@ -38,6 +39,8 @@ export interface ClientConfig {
   initialClockOffsetMs?: number;
   /** Called after every HTTP exchange (each try), for the status bar and logs. Never sees secrets. */
   onExchange?: (exchange: ExchangeInfo) => void;
+  /** The proxy to go through (chooseProxy in proxy.ts: --proxy, the profile, the environment); direct without it. */
+  proxy?: ProxyChoice;
   /** Local clock; tests may replace it. */
   now?: () => number;
 }
@@ -57,6 +60,8 @@ export interface ExchangeInfo {
   retryAfterMs?: number;
   /** A POST: what its signature covered (the query alone, or query + body). */
   postSignature?: PostSignatureRule;
+  /** The proxy it went through, without its password; undefined when direct. */
+  proxy?: string;
 }
 
 export interface CallOptions {

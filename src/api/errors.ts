@@ -41,6 +41,12 @@ export interface BrokerErrorDetails {
   answerExcerpt?: string;
   /** Said after the line instead of the code's usual hint (e.g. a 700003 with the measured clock skew). */
   hint?: string;
+  /** network or timeout at the 'connect' stage: what failed, in words (a certificate, the proxy), instead of the code. */
+  connectProblem?: string;
+  /** The proxy the request went through, without its password. */
+  via?: string;
+  /** What did not happen because nothing was sent, for an operation that changes something ("no key was created"). */
+  nothingDone?: string;
 }
 
 export class BrokerError extends Error {
@@ -55,6 +61,8 @@ export class BrokerError extends Error {
   readonly timeoutMs?: number;
   readonly answerExcerpt?: string;
   readonly hint?: string;
+  readonly via?: string;
+  readonly connectProblem?: string;
 
   constructor(details: BrokerErrorDetails) {
     super(describe(details), details.cause === undefined ? undefined : { cause: details.cause });
@@ -70,6 +78,8 @@ export class BrokerError extends Error {
     this.timeoutMs = details.timeoutMs;
     this.answerExcerpt = details.answerExcerpt;
     this.hint = details.hint;
+    this.via = details.via;
+    this.connectProblem = details.connectProblem;
   }
 
   /** The one line shown in the status bar or on stderr. */
@@ -111,6 +121,10 @@ function describe(d: BrokerErrorDetails): string {
     }
     case 'network': {
       const cause = oneLine(causeText(d.cause));
+      if (d.stage === 'connect') {
+        const what = d.connectProblem ?? `could not reach the service${d.via ? ` through the proxy ${d.via}` : ''} (${cause})`;
+        return `${d.operation} failed: ${what} — ${notSent(d)}${d.hint ?? 'check the base URL and the network'}`;
+      }
       if (d.stage === 'answer') return `${d.operation} failed: the connection broke while the answer was arriving (${cause}) — try again`;
       if (d.stage === 'sent') return `${d.operation} failed: the connection closed before an answer came (${cause}) — try again`;
       return `${d.operation} failed: could not reach the service (${cause}) — check the base URL and the network`;
@@ -118,6 +132,10 @@ function describe(d: BrokerErrorDetails): string {
     case 'timeout': {
       if (d.timeoutMs === undefined) return `${d.operation} timed out — the service did not answer in time; try again or raise --timeout`;
       const within = formatDuration(d.timeoutMs);
+      if (d.stage === 'connect') {
+        const what = d.connectProblem ?? `no connection${d.via ? ` through the proxy ${d.via}` : ''}`;
+        return `${d.operation} failed: ${what} within ${within} — ${notSent(d)}try again or raise --timeout`;
+      }
       return d.stage === 'answer'
         ? `${d.operation} failed: the answer did not finish within ${within} — try again or raise --timeout`
         : `${d.operation} failed: no answer within ${within} — try again or raise --timeout`;
@@ -154,6 +172,11 @@ function describe(d: BrokerErrorDetails): string {
       return `${d.operation}: the request was sent but no answer came${why ? ` (${why})` : ''} — ${AGAIN}`;
     }
   }
+}
+
+/** "nothing was sent, no key was created; " for an operation that changes something, else nothing. */
+function notSent(d: BrokerErrorDetails): string {
+  return d.nothingDone ? `nothing was sent, ${d.nothingDone}; ` : '';
 }
 
 function causeText(cause: unknown): string {

@@ -9,11 +9,12 @@
 //   body that stalled: the next try may find a healthy connection), a 5xx or a 429 (Retry-After waited out up
 //   to retryAfterCapMs, else it fails at once saying when to try again). An answer over its size limit is not
 //   retried: the same request would bring the same answer;
-// - a POST is sent once. A failure before a byte was written (refused connection, a header undici refuses) means
-//   nothing happened; after that, no answer or an unreadable 2xx answer is an unknown outcome (exit 3). The one
-//   resend is a 700003, which the service gives before doing anything: the clock is re-measured from it first.
+// - a POST is sent once. A failure before its first byte was written (DNS, refused, TLS, a proxy's refusal, a
+//   header undici refuses: undici's sendHeaders message never came) means nothing happened; after that, no answer
+//   or an unreadable 2xx answer is an unknown outcome (exit 3). The one resend is a 700003, which the service
+//   gives before doing anything: the clock is re-measured from it first.
 //   Under the 'auto' POST signature a 700002 to a create is resent once too, signed by the other rule.
-import type { Pool } from 'undici';
+import type { Dispatcher, Pool } from 'undici';
 import * as v from 'valibot';
 import { sanitize } from '../terminal/text';
 import { clockHint, offsetFromSkew, skewFromDateHeader } from './clock';
@@ -30,6 +31,7 @@ import {
   parseRetryAfter,
   sleep,
 } from './retry';
+import type { ProxyChoice } from './proxy';
 import { describeIssues } from './schemas';
 import { createOutcomeUnknown } from './serviceCodes';
 import {
@@ -86,6 +88,8 @@ export interface SignedRequest<T> {
   /** Keys whose JSON numbers are kept as their text when parsing could change them (ids and times beyond 2^53). */
   longNumbersAsText?: readonly string[];
   signal?: AbortSignal;
+  /** For an operation that changes something: what did not happen when nothing was sent ("no key was created"). */
+  nothingDone?: string;
   /** Told of each exchange of this request after config.onExchange (see CallOptions.onExchange). */
   onExchange?: (exchange: ExchangeInfo) => void;
 }
@@ -101,50 +105,95 @@ export interface SignedClient {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Connection pools: one keep-alive Pool per origin, shared by the clients using it, closed with the last one.
+// Connection pools: one keep-alive dispatcher per (origin, proxy), shared by the clients using it, closed with the
+// last one. Direct: a Pool for the origin. Through a proxy: undici's ProxyAgent, a CONNECT tunnel for https://
+// and a plain forward request for http:// (as curl does), keeping its own pool of tunnels.
 
 // undici is most of the bundle: it is loaded at the first request, so --help and the console's first frame
 // do not wait for it.
 interface PoolEntry {
-  pool: Promise<Pool>;
-  ready?: Pool;
+  pool: Promise<Dispatcher>;
+  ready?: Dispatcher;
   users: number;
 }
 const pools = new Map<string, PoolEntry>();
 
-function acquirePool(origin: string): PoolEntry {
-  const existing = pools.get(origin);
+const POOL_OPTIONS = { connections: 16, keepAliveTimeout: 4_000, keepAliveMaxTimeout: 30_000 } as const;
+
+function poolKey(origin: string, proxy: ProxyChoice | undefined): string {
+  return proxy === undefined ? origin : `${origin} via ${proxy.url}`;
+}
+
+/**
+ * `connectTimeoutMs`: the first client's deadline bounds connecting too (undici cannot abort a request still
+ * waiting for its connection: without it a handshake that never completes would hold it for undici's 10 s).
+ */
+function acquirePool(origin: string, proxy: ProxyChoice | undefined, connectTimeoutMs: number): PoolEntry {
+  const key = poolKey(origin, proxy);
+  const existing = pools.get(key);
   if (existing) {
     existing.users += 1;
     return existing;
   }
+  watchRequestsWritten();
   const entry: PoolEntry = {
     // Pool-level timeouts are per-request below; keepAliveTimeout bounds how long an idle socket is trusted.
     // undici is CommonJS: bundled and split, its chunk exports module.exports as the default.
     // Our connector: an unsolicited 100 Continue before an answer is skipped (undici alone drops the connection).
     pool: import('undici').then((undici) => {
-      const { Pool } = (undici as unknown as { default?: typeof undici }).default ?? undici;
-      entry.ready = new Pool(origin, { connections: 16, keepAliveTimeout: 4_000, keepAliveMaxTimeout: 30_000, connect: connectSkippingContinue() });
+      const exported = (undici as unknown as { default?: typeof undici }).default ?? undici;
+      // ProxyAgent is read only when wanted: in the bundle, reading it loads the rest of undici.
+      entry.ready =
+        proxy === undefined
+          ? new exported.Pool(origin, { ...POOL_OPTIONS, connect: connectSkippingContinue(connectTimeoutMs) })
+          : new exported.ProxyAgent({
+              uri: proxy.url,
+              proxyTunnel: origin.startsWith('https:'),
+              ...POOL_OPTIONS,
+              // The connection to the proxy, and the TLS handshake with the service through its tunnel.
+              proxyTls: { timeout: connectTimeoutMs },
+              requestTls: { timeout: connectTimeoutMs },
+            });
       return entry.ready;
     }),
     users: 1,
   };
-  pools.set(origin, entry);
+  pools.set(key, entry);
   return entry;
 }
 
-async function releasePool(origin: string, entry: PoolEntry): Promise<void> {
-  if (pools.get(origin) !== entry) return;
+async function releasePool(key: string, entry: PoolEntry): Promise<void> {
+  if (pools.get(key) !== entry) return;
   entry.users -= 1;
   if (entry.users > 0) return;
-  pools.delete(origin);
+  pools.delete(key);
   await (await entry.pool).close();
 }
 
-/** Open sockets of the shared pool for a base URL (for tests and benchmarks). */
+/** Open sockets of the shared pool for a base URL, direct (for tests and benchmarks). */
 export function poolStats(baseUrl: string): { connected: number; free: number } | undefined {
-  const pool = pools.get(new URL(baseUrl).origin)?.ready;
+  const pool = pools.get(new URL(baseUrl).origin)?.ready as Pool | undefined;
   return pool ? { connected: pool.stats.connected, free: pool.stats.free } : undefined;
+}
+
+// Whether a request's first byte was written: undici publishes 'undici:client:sendHeaders' right before it writes
+// a request (its documented diagnostics channel). A try that failed with no such message sent nothing at all,
+// whatever the error (DNS, refused, TLS, a proxy's refusal, a deadline passed while connecting).
+// Two tries with the same path (same parameters, timestamp and signature) are marked together: if either was
+// written, both count as sent, the cautious way.
+const awaitingFirstByte = new Map<string, Set<{ written: boolean }>>();
+let watching = false;
+
+function watchRequestsWritten(): void {
+  if (watching) return;
+  watching = true;
+  process.getBuiltinModule('node:diagnostics_channel').subscribe('undici:client:sendHeaders', (message) => {
+    const path = (message as { request?: { path?: unknown } }).request?.path;
+    if (typeof path !== 'string' || awaitingFirstByte.size === 0) return;
+    // A forward proxy is sent the absolute URL: the path is what follows its origin.
+    const marks = awaitingFirstByte.get(path) ?? awaitingFirstByte.get(path.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, ''));
+    for (const mark of marks ?? []) mark.written = true;
+  });
 }
 
 /** Splits a base URL into the pool's origin and a path prefix (a base URL may sit below a proxy path). */
@@ -384,6 +433,32 @@ const NOT_SENT_CODES = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
 ]);
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+/** Certificate errors, in words: the same certificate would be met again, so a GET is not retried. */
+const CERTIFICATE_PROBLEMS: Readonly<Record<string, string>> = {
+  DEPTH_ZERO_SELF_SIGNED_CERT: "the service's certificate is self-signed",
+  SELF_SIGNED_CERT_IN_CHAIN: "the service's certificate comes from a self-signed CA this computer does not trust",
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: "the service's certificate is signed by a CA this computer does not know",
+  UNABLE_TO_GET_ISSUER_CERT: "the service's certificate is signed by a CA this computer does not know",
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: "the service's certificate is signed by a CA this computer does not know",
+  CERT_HAS_EXPIRED: "the service's certificate has expired",
+  CERT_NOT_YET_VALID: "the service's certificate is not valid yet",
+  CERT_REVOKED: "the service's certificate is revoked",
+  ERR_TLS_CERT_ALTNAME_INVALID: "the service's certificate is for another name",
+};
+const EXTRA_CA_HINT = 'if your network uses its own CA, set NODE_EXTRA_CA_CERTS=/path/ca.pem';
+
+/** The refusal of a proxy, in words, from undici's errors ("Proxy response (407) !== 200 when HTTP Tunneling"). */
+function proxyRefusal(error: unknown, via: string): { problem: string; status: number } | undefined {
+  for (let current: unknown = error, depth = 0; current instanceof Error && depth < 4; depth += 1, current = current.cause) {
+    const status = /Proxy response \((\d{3})\)|Proxy Authentication Required \((\d{3})\)/.exec(current.message);
+    const code = Number(status?.[1] ?? status?.[2]);
+    if (status) {
+      return { status: code, problem: code === 407 ? `the proxy ${via} asks for credentials (HTTP 407): put them in the proxy URL, http://user:password@host:port` : `the proxy ${via} refused to connect to the service (HTTP ${code})` };
+    }
+  }
+  return undefined;
+}
+
 /** The request could not be built (a header value or path undici refuses): raised before a byte is written. */
 const INVALID_REQUEST_CODES = new Set(['UND_ERR_INVALID_ARG', 'ERR_INVALID_URL', 'ERR_INVALID_CHAR', 'ERR_INVALID_HTTP_TOKEN', 'ERR_INVALID_ARG_VALUE']);
 
@@ -444,11 +519,13 @@ function signatureRefused(error: BrokerError, pinned: PostSignatureRule | undefi
 
 export function createSignedClient(config: ClientConfig): SignedClient {
   const { origin, prefix } = splitBaseUrl(config.baseUrl);
-  const pool = acquirePool(origin);
+  const proxy = config.proxy;
+  const key = poolKey(origin, proxy);
   const now = config.now ?? Date.now;
   const apiKeyHeader = (config.apiKeyHeader ?? DEFAULT_API_KEY_HEADER).toLowerCase();
   const recvWindow = config.recvWindow ?? DEFAULT_RECV_WINDOW;
   const timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const pool = acquirePool(origin, proxy, timeoutMs);
   const postSignature = config.postSignature ?? 'auto';
   // The rule a create is signed with first; under 'auto' it follows what the service last accepted.
   let postRule: PostSignatureRule = postSignature === 'auto' ? (config.rememberedPostSignature ?? DEFAULT_POST_SIGNATURE_RULE) : postSignature;
@@ -508,10 +585,16 @@ export function createSignedClient(config: ClientConfig): SignedClient {
     let status: number | undefined;
     let ok = false;
     let retryAfterMs: number | undefined;
+    const path = `${prefix}${spec.path}?${query}`;
+    const firstByte = { written: false };
+    const marks = awaitingFirstByte.get(path) ?? new Set();
+    marks.add(firstByte);
+    awaitingFirstByte.set(path, marks);
     try {
       const response = await (await pool.pool).request({
+        origin,
         method,
-        path: `${prefix}${spec.path}?${query}`,
+        path,
         headers,
         body: method === 'POST' ? body : undefined,
         signal: controller.signal,
@@ -581,9 +664,11 @@ export function createSignedClient(config: ClientConfig): SignedClient {
       return { ok: false, error, retryable: isRetryableStatus(status), retryAfterMs, clockSkewed, remeasured: skew !== undefined };
     } catch (thrown) {
       if (thrown instanceof BrokerError) return failed(thrown);
-      const error = classifyFailure(thrown, operation, method, signal, timedOut, status);
-      return failed(error, error.kind === 'network' || error.kind === 'timeout');
+      const { error, retryable } = classifyFailure(thrown, spec, timedOut, status, firstByte.written);
+      return failed(error, retryable);
     } finally {
+      marks.delete(firstByte);
+      if (marks.size === 0 && awaitingFirstByte.get(path) === marks) awaitingFirstByte.delete(path);
       clearTimeout(timer);
       signal?.removeEventListener('abort', onCallerAbort);
       const cancelled = !ok && status === undefined && signal?.aborted === true;
@@ -599,44 +684,75 @@ export function createSignedClient(config: ClientConfig): SignedClient {
           attempt,
           ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
           ...(method === 'POST' ? { postSignature: rule } : {}),
+          ...(proxy === undefined ? {} : { proxy: proxy.shown }),
         },
         spec.onExchange,
       );
     }
   }
 
-  function classifyFailure(
+  function classifyFailure<T>(
     thrown: unknown,
-    operation: string,
-    method: 'GET' | 'POST',
-    signal: AbortSignal | undefined,
+    spec: SignedRequest<T>,
     timedOut: boolean,
     status: number | undefined,
-  ): BrokerError {
-    if (signal?.aborted) return new BrokerError({ kind: 'aborted', operation });
+    written: boolean,
+  ): { error: BrokerError; retryable: boolean } {
+    const { operation, method, signal } = spec;
+    if (signal?.aborted) return { error: new BrokerError({ kind: 'aborted', operation }), retryable: false };
     const code = errorCode(thrown);
     const cause = safeCause(thrown);
-    if (status === undefined && code !== undefined && INVALID_REQUEST_CODES.has(code)) {
-      return new BrokerError({ kind: 'invalid-request', operation, serviceMessage: `${cause.message} — nothing was sent`, cause });
+    const via = proxy?.shown;
+    if (status === undefined && !written && code !== undefined && INVALID_REQUEST_CODES.has(code) && proxyRefusal(thrown, '') === undefined) {
+      return { error: new BrokerError({ kind: 'invalid-request', operation, serviceMessage: `${cause.message} — nothing was sent`, cause }), retryable: false };
     }
-    const stage: ExchangeStage = status !== undefined ? 'answer' : code !== undefined && NOT_SENT_CODES.has(code) ? 'connect' : 'sent';
+    // A proxy's refusal comes before anything reached the service, even when the request was written to a forward proxy.
+    const refused = via === undefined || status !== undefined ? undefined : proxyRefusal(thrown, via);
+    const stage: ExchangeStage = status !== undefined ? 'answer' : !written || refused || (code !== undefined && NOT_SENT_CODES.has(code)) ? 'connect' : 'sent';
+    if (stage === 'connect') {
+      const notDone = { via, ...(method === 'POST' ? { nothingDone: spec.nothingDone ?? 'it did not take effect' } : {}) };
+      const certificate = code === undefined ? undefined : CERTIFICATE_PROBLEMS[code];
+      if (certificate !== undefined) {
+        const hint = code === 'ERR_TLS_CERT_ALTNAME_INVALID' ? `check the host name in the base URL (${new URL(origin).hostname})` : EXTRA_CA_HINT;
+        return { error: new BrokerError({ kind: 'network', operation, stage, connectProblem: `${certificate} (${code})`, hint, cause, ...notDone }), retryable: false };
+      }
+      if (refused) {
+        return { error: new BrokerError({ kind: 'network', operation, stage, connectProblem: refused.problem, hint: 'check the proxy setting', cause, ...notDone }), retryable: refused.status !== 407 };
+      }
+      const tls = origin.startsWith('https:');
+      if (timedOut || code === 'UND_ERR_CONNECT_TIMEOUT') {
+        const what = tls ? `the connection or its TLS handshake${via ? ` through the proxy ${via}` : ''} did not complete` : undefined;
+        return { error: new BrokerError({ kind: 'timeout', operation, stage, timeoutMs, cause, ...(what ? { connectProblem: what } : {}), ...notDone }), retryable: true };
+      }
+      const handshakeBroken = tls && (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE');
+      const problem = handshakeBroken ? `the connection closed during the TLS handshake${via ? ` through the proxy ${via}` : ''} (${code})` : undefined;
+      return { error: new BrokerError({ kind: 'network', operation, stage, cause, ...(problem ? { connectProblem: problem } : {}), ...notDone }), retryable: true };
+    }
     if (code === 'UND_ERR_HEADERS_OVERFLOW') {
       if (method === 'POST') {
-        return new BrokerError({ kind: 'outcome-unknown', operation, stage: 'answer', serviceMessage: `its headers were larger than ${formatBytes(HEADERS_LIMIT)}` });
+        return { error: new BrokerError({ kind: 'outcome-unknown', operation, stage: 'answer', serviceMessage: `its headers were larger than ${formatBytes(HEADERS_LIMIT)}` }), retryable: false };
       }
-      return new BrokerError({ kind: 'too-large', operation, what: 'headers', limitBytes: HEADERS_LIMIT });
+      return { error: new BrokerError({ kind: 'too-large', operation, what: 'headers', limitBytes: HEADERS_LIMIT }), retryable: false };
     }
     if (timedOut || (code !== undefined && TIMEOUT_CODES.has(code))) {
-      if (method === 'GET') return new BrokerError({ kind: 'timeout', operation, stage, timeoutMs, cause });
-      return stage === 'answer'
-        ? new BrokerError({ kind: 'outcome-unknown', operation, status, stage, serviceMessage: `it did not finish within ${formatDuration(timeoutMs)}`, cause })
-        : new BrokerError({ kind: 'outcome-unknown', operation, stage, timeoutMs, cause });
+      if (method === 'GET') return { error: new BrokerError({ kind: 'timeout', operation, stage, timeoutMs, cause }), retryable: true };
+      return {
+        error:
+          stage === 'answer'
+            ? new BrokerError({ kind: 'outcome-unknown', operation, status, stage, serviceMessage: `it did not finish within ${formatDuration(timeoutMs)}`, cause })
+            : new BrokerError({ kind: 'outcome-unknown', operation, stage, timeoutMs, cause }),
+        retryable: false,
+      };
     }
-    if (stage === 'connect' || method === 'GET') return new BrokerError({ kind: 'network', operation, stage, status, cause });
+    if (method === 'GET') return { error: new BrokerError({ kind: 'network', operation, stage, status, cause }), retryable: true };
     // The connection broke after the request may have been written: for a POST nobody knows what happened.
-    return stage === 'answer'
-      ? new BrokerError({ kind: 'outcome-unknown', operation, status, stage, serviceMessage: `the connection broke while it was arriving (${cause.message})`, cause })
-      : new BrokerError({ kind: 'outcome-unknown', operation, stage, cause });
+    return {
+      error:
+        stage === 'answer'
+          ? new BrokerError({ kind: 'outcome-unknown', operation, status, stage, serviceMessage: `the connection broke while it was arriving (${cause.message})`, cause })
+          : new BrokerError({ kind: 'outcome-unknown', operation, stage, cause }),
+      retryable: false,
+    };
   }
 
   async function send<T>(spec: SignedRequest<T>): Promise<T> {
@@ -700,7 +816,7 @@ export function createSignedClient(config: ClientConfig): SignedClient {
     async close() {
       if (closed) return;
       closed = true;
-      await releasePool(origin, pool);
+      await releasePool(key, pool);
     },
   };
 }

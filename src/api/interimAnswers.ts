@@ -18,7 +18,7 @@ export interface ConnectTarget {
 export type ConnectCallback = (...args: [null, Socket | TLSSocket] | [Error, null]) => void;
 
 /** undici's default connect timeout. */
-const CONNECT_TIMEOUT_MS = 10_000;
+const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 /** An interim answer longer than this is not one: it is passed on, for undici to judge. */
 const INTERIM_LIMIT = 16 * 1024;
 const CONTINUE_LINES = ['HTTP/1.1 100', 'HTTP/1.0 100'];
@@ -145,9 +145,9 @@ export class ContinueFilter extends Duplex {
 
 /**
  * undici's `connect` option: a TCP (or TLS) connection as its own connector makes it (no delay, keep-alive
- * probes, its 10 s connect timeout, TLS sessions resumed), seen through a ContinueFilter.
+ * probes, a connect timeout (undici's 10 s unless given), TLS sessions resumed), seen through a ContinueFilter.
  */
-export function connectSkippingContinue(): (target: ConnectTarget, callback: ConnectCallback) => void {
+export function connectSkippingContinue(connectTimeoutMs = DEFAULT_CONNECT_TIMEOUT_MS): (target: ConnectTarget, callback: ConnectCallback) => void {
   const sessions = new Map<string, Buffer>();
   return (target, callback) => {
     const net = process.getBuiltinModule('node:net');
@@ -190,7 +190,7 @@ export function connectSkippingContinue(): (target: ConnectTarget, callback: Con
       }
     };
     // Named as undici names its own connect timeout: nothing was sent.
-    const timer = setTimeout(() => settle(Object.assign(new Error(`connect timed out after ${CONNECT_TIMEOUT_MS} ms`), { code: 'UND_ERR_CONNECT_TIMEOUT' })), CONNECT_TIMEOUT_MS);
+    const timer = setTimeout(() => settle(Object.assign(new Error(`connect timed out after ${connectTimeoutMs} ms`), { code: 'UND_ERR_CONNECT_TIMEOUT' })), connectTimeoutMs);
     socket.once(https ? 'secureConnect' : 'connect', () => settle(null));
     socket.once('error', settle);
   };

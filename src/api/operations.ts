@@ -107,6 +107,7 @@ export function createBrokerApi(config: ClientConfig): BrokerApi {
         operation: OPERATION_LABELS.createSubAccountKey,
         method: 'POST',
         path: API_KEY_PATH,
+        nothingDone: 'no key was created',
         body: [
           ['subAccount', request.subAccount],
           ['permissions', permissions ?? ''],

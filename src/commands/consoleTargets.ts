@@ -2,7 +2,9 @@
 // given for this session only (memory). Builds the client for each and checks new credentials against the
 // service before anything is saved.
 import type { BrokerApi, ClientConfig, ExchangeInfo } from '../api/contract';
+import { BrokerError } from '../api/errors';
 import { createBrokerApi } from '../api/operations';
+import { chooseProxy, cleartextWarning, explicitProxyProblem } from '../api/proxy';
 import { type ReadOnlySource, readOnlyApi, readOnlyReason } from '../api/readOnly';
 import { createAuditRecorder, type AuditRecorder } from '../config/auditTrail';
 import { loadClockOffset, saveClockOffset } from '../config/clockOffsets';
@@ -40,6 +42,10 @@ export interface TargetOptions {
   readOnly?: ReadOnlySource;
   /** Resolves once the console's first frame is drawn: the demo's sandbox starts then (at once without it). */
   drawn?: Promise<void>;
+  /** --proxy: before a profile's proxy and the environment's. */
+  proxy?: string;
+  /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read (the demo's sandbox is never reached through a proxy). */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** The demo's seed: its sub-accounts, keys and transfers. */
@@ -141,6 +147,17 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
     return { list: discovered.list, scannedAt: discovered.scannedAt, note: tracked(discovered.note) };
   };
 
+  /** The config with its proxy (--proxy, the profile's, the environment's), or why that proxy cannot be used. */
+  const withProxy = (config: ClientConfig, saved?: Profile): { config: ClientConfig; problem?: string } => {
+    const flag = options.proxy?.trim();
+    const flagProblem = flag === undefined ? undefined : explicitProxyProblem(flag);
+    if (flagProblem !== undefined) return { config, problem: `--proxy: ${flagProblem}` };
+    const explicit = flag !== undefined ? { url: flag, source: '--proxy' } : saved?.proxy !== undefined ? { url: saved.proxy, source: `profile '${saved.name}' proxy` } : undefined;
+    const chosen = chooseProxy(config.baseUrl, explicit, options.env ?? {});
+    if (chosen.problem !== undefined) return { config, problem: chosen.problem };
+    return { config: chosen.proxy ? { ...config, proxy: chosen.proxy } : config };
+  };
+
   const clientConfig = (base: Omit<ClientConfig, 'onExchange'>, exchanges: ExchangeLog): ClientConfig => ({
     ...base,
     ...(options.recvWindow !== undefined ? { recvWindow: options.recvWindow } : {}),
@@ -186,17 +203,23 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
     };
   };
 
-  const live = (config: ClientConfig, profile: string, source: string, saved?: Profile) => async (exchanges: ExchangeLog) => {
+  const live = (given: ClientConfig, profile: string, source: string, saved?: Profile) => async (exchanges: ExchangeLog) => {
+    const { config, problem: proxyProblem } = withProxy(given, saved);
     const before = await loadClockOffset(options.folder, config.baseUrl);
     const memory = await postSignatureMemory(config);
-    const client = guarded(createBrokerApi({ ...clientConfig(config, exchanges), ...memory, ...(before !== undefined ? { initialClockOffsetMs: before } : {}) }), saved);
+    const made = createBrokerApi({ ...clientConfig(config, exchanges), ...memory, ...(before !== undefined ? { initialClockOffsetMs: before } : {}) });
+    // A proxy that cannot be used is never gone around (the service may accept this key only from the proxy's address).
+    const client = guarded(proxyProblem === undefined ? made : refusingApi(made, `${proxyProblem} — nothing was sent`), saved);
     offsets.set(client.api, { baseUrl: config.baseUrl, before: before ?? 0 });
     const host = new URL(config.baseUrl).host;
-    return { ...client, mode: 'live' as const, host, profile, credentialSource: source, recent: await recentFor(config.baseUrl), discovered: await discoveredFor(config.baseUrl), suggestions: [], audit: trackedAudit(createAuditRecorder(options.folder, { profile, host })) };
+    const cleartext = cleartextWarning(config.baseUrl);
+    return { ...client, ...(cleartext ? { cleartext } : {}), mode: 'live' as const, host, profile, credentialSource: source, recent: await recentFor(config.baseUrl), discovered: await discoveredFor(config.baseUrl), suggestions: [], audit: trackedAudit(createAuditRecorder(options.folder, { profile, host })) };
   };
 
   /** Checks credentials with the one signed request `profile add` sends too (credentials/checkCredentials.ts). */
-  async function check(config: ClientConfig): Promise<CheckOutcome> {
+  async function check(given: ClientConfig, saved?: Profile): Promise<CheckOutcome> {
+    const { config, problem: proxyProblem } = withProxy(given, saved);
+    if (proxyProblem !== undefined) return { ok: false, message: `${proxyProblem} — nothing was sent` };
     const checked = await checkCredentials(config, { timeoutMs: options.timeoutMs ?? CHECK_TIMEOUT_MS });
     return checked.ok ? checked : { ok: false, message: checked.message, ...(checked.field ? { field: checked.field } : {}) };
   }
@@ -309,7 +332,7 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
       // The add-profile form's own choice, when the keychain refused the profile and its credentials serve until exit.
       const postSignature = typedPostSignature(input) ?? 'auto';
       const config = saved ? profileConfig({ ...saved, baseUrl: valid.url }, input.apiKey.trim(), input.secretKey) : { baseUrl: valid.url, apiKey: input.apiKey.trim(), secretKey: input.secretKey, postSignature };
-      const checked = await check(config);
+      const checked = await check(config, saved);
       if (!checked.ok) return checked;
       await switchTo(live(config, profileName ?? 'session', 'memory only', saved));
       return checked;
@@ -327,6 +350,18 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
 /** The form's POST signing as typed: blank is auto; undefined for a word it cannot mean. */
 function typedPostSignature(input: CredentialsInput): PostSignature | undefined {
   return input.postSignature?.trim() ? parsePostSignature(input.postSignature) : 'auto';
+}
+
+/** A client whose every call is refused with this line before anything is sent. */
+function refusingApi(api: BrokerApi, line: string): BrokerApi {
+  const refuse = (operation: string) => Promise.reject(new BrokerError({ kind: 'invalid-request', operation, serviceMessage: line }));
+  return {
+    listSubAccountKeys: () => refuse('list keys'),
+    createSubAccountKey: () => refuse('create key'),
+    listUniversalTransfers: () => refuse('list transfers'),
+    clockOffsetMs: () => api.clockOffsetMs(),
+    close: () => api.close(),
+  };
 }
 
 function profileConfig(profile: Profile, apiKey: string, secretKey: string): ClientConfig {

@@ -3,6 +3,7 @@ import { CLOCK_SKEW_THRESHOLD_MS, describeSkew } from '../api/clock';
 import type { BrokerApi, ClientConfig } from '../api/contract';
 import { BrokerError } from '../api/errors';
 import { apiKeyProblem, headerNameProblem } from '../api/headers';
+import { type ProxyChoice, chooseProxy, cleartextWarning, explicitProxyProblem } from '../api/proxy';
 import { readOnlyApi, readOnlyReason, readOnlySource } from '../api/readOnly';
 import type { FieldError, FieldName } from '../api/validation';
 import type { PostSignatureRule } from '../api/signing';
@@ -39,6 +40,8 @@ export interface GlobalOptions {
   logFile?: string;
   /** --read-only: nothing that changes something is sent this run (with `profile add`: the profile is saved read-only). */
   readOnly?: boolean;
+  /** --proxy URL: the proxy for this run, before the profile's and the environment's (with `profile add`: saved in it). */
+  proxy?: string;
 }
 
 export interface CommandContext {
@@ -170,6 +173,8 @@ export async function connectTarget(ctx: CommandContext): Promise<{ api: BrokerA
     printLines(ctx.stderr, [`error: profile '${profileName}' apiKeyHeader: ${headerProblem} — nothing was sent`]);
     return undefined;
   }
+  const proxied = proxyFor(ctx, target.baseUrl, target.profile);
+  if (!proxied.ok) return undefined;
   const folder = contextFolder(ctx);
   const savedOffset = await loadClockOffset(folder, target.baseUrl);
   const config: ClientConfig = { baseUrl: target.baseUrl, apiKey: target.apiKey, secretKey: target.secretKey };
@@ -186,6 +191,8 @@ export async function connectTarget(ctx: CommandContext): Promise<{ api: BrokerA
   if (recvWindow !== undefined) config.recvWindow = recvWindow;
   if (ctx.globals.timeoutMs !== undefined) config.timeoutMs = ctx.globals.timeoutMs;
   if (savedOffset !== undefined) config.initialClockOffsetMs = savedOffset;
+  if (proxied.proxy !== undefined) config.proxy = proxied.proxy;
+  warnCleartext(ctx, target.baseUrl);
 
   let log: Awaited<ReturnType<typeof openExchangeLog>> | undefined;
   if (ctx.globals.logFile !== undefined) {
@@ -231,6 +238,34 @@ export async function connectTarget(ctx: CommandContext): Promise<{ api: BrokerA
     },
   };
   return { api: connected, baseUrl: target.baseUrl };
+}
+
+/**
+ * The proxy for a base URL: --proxy, else the profile's, else the environment's (NO_PROXY applying to all).
+ * Not ok (after saying why, naming where the URL came from) when the chosen URL cannot be used: nothing is sent.
+ */
+export function proxyFor(ctx: CommandContext, baseUrl: string, profile?: { name: string; proxy?: string }): { ok: true; proxy?: ProxyChoice } | { ok: false } {
+  const flag = ctx.globals.proxy?.trim();
+  if (flag !== undefined) {
+    const problem = explicitProxyProblem(flag);
+    if (problem !== undefined) {
+      printLines(ctx.stderr, [`error: --proxy: ${problem} — nothing was sent`]);
+      return { ok: false };
+    }
+  }
+  const explicit = flag !== undefined ? { url: flag, source: '--proxy' } : profile?.proxy !== undefined ? { url: profile.proxy, source: `profile '${profile.name}' proxy` } : undefined;
+  const chosen = chooseProxy(baseUrl, explicit, ctx.env);
+  if (chosen.problem !== undefined) {
+    printLines(ctx.stderr, [`error: ${chosen.problem} — nothing was sent`]);
+    return { ok: false };
+  }
+  return { ok: true, ...(chosen.proxy ? { proxy: chosen.proxy } : {}) };
+}
+
+/** One warning line on stderr when the base URL is plain http:// to a host other than this machine. */
+export function warnCleartext(ctx: CommandContext, baseUrl: string): void {
+  const warning = cleartextWarning(baseUrl);
+  if (warning !== undefined) printLines(ctx.stderr, [`warning: ${warning}`]);
 }
 
 /**

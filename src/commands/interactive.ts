@@ -74,6 +74,8 @@ export async function runInteractive(options: InteractiveOptions, ctx: CommandCo
     demoClockMs: options.demoClockMs,
     // --read-only / BROKER_READ_ONLY hold for every target of the run; a read-only profile for itself.
     readOnly: readOnlySource(ctx.globals.readOnly, ctx.env),
+    env: ctx.env,
+    ...(ctx.globals.proxy !== undefined ? { proxy: ctx.globals.proxy } : {}),
     ...(log ? { onExchange: (exchange: ExchangeInfo, apiKey: string) => log.record(exchange, apiKey) } : {}),
   });
   if (options.demo) {

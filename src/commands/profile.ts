@@ -2,6 +2,7 @@
 // folder; the master API key and secret go to the keychain only (service broker-console, account = name).
 // No secret is ever printed, and no secret is ever accepted as a flag (it would show in `ps`).
 import { apiKeyProblem, headerNameProblem } from '../api/headers';
+import { showProxyUrl } from '../api/proxy';
 import { DEFAULT_RECV_WINDOW, type PostSignature, parsePostSignature } from '../api/signing';
 import { shortenApiKey } from '../config/logFile';
 import { checkCredentials } from '../credentials/checkCredentials';
@@ -20,7 +21,7 @@ import {
   setDefaultProfile,
 } from '../credentials/profiles';
 import { sanitizeDeep, toJson } from '../terminal/text';
-import { type CommandContext, EXIT, type ExitCode, contextFolder, printLines, reportUsage, stdoutIsTerminal } from './context';
+import { type CommandContext, EXIT, type ExitCode, contextFolder, printLines, proxyFor, reportUsage, stdoutIsTerminal } from './context';
 import { chooseFormat, csvDocument, formatTable } from './output';
 import { type TerminalIn, readHiddenLine, readLines } from './terminalInput';
 
@@ -122,7 +123,11 @@ export async function runProfileAdd(rawName: string, options: ProfileAddOptions,
     postSignature: options.postSignature ?? (options.signBody === false ? 'query' : PROFILE_DEFAULTS.postSignature),
     // The global --read-only, given to `profile add`, saves the profile read-only (as --base-url gives its URL).
     ...(ctx.globals.readOnly === true ? { readOnly: true } : {}),
+    // So does the global --proxy: the profile's requests go through it.
+    ...(ctx.globals.proxy !== undefined ? { proxy: ctx.globals.proxy.trim() } : {}),
   };
+  const proxied = proxyFor(ctx, profile.baseUrl, profile);
+  if (!proxied.ok) return EXIT.usage;
 
   const config = await loadOrReport(ctx);
   if (!config) return EXIT.usage;
@@ -161,7 +166,7 @@ export async function runProfileAdd(rawName: string, options: ProfileAddOptions,
   if (options.check !== false) {
     if (ctx.stderrIsTTY) printLines(ctx.stderr, [`checking the API key and secret against ${profile.baseUrl}…`]);
     const checked = await checkCredentials(
-      { baseUrl: profile.baseUrl, apiKey: read.apiKey, secretKey: read.secretKey, apiKeyHeader: profile.apiKeyHeader, recvWindow: profile.recvWindow, postSignature: profile.postSignature },
+      { baseUrl: profile.baseUrl, apiKey: read.apiKey, secretKey: read.secretKey, apiKeyHeader: profile.apiKeyHeader, recvWindow: profile.recvWindow, postSignature: profile.postSignature, ...(proxied.proxy ? { proxy: proxied.proxy } : {}) },
       { ...(ctx.globals.timeoutMs !== undefined ? { timeoutMs: ctx.globals.timeoutMs } : {}), createApi: ctx.createApi },
     );
     if (!checked.ok) {
@@ -192,7 +197,7 @@ export async function runProfileAdd(rawName: string, options: ProfileAddOptions,
   const isDefault = options.default === true || config.defaultProfile === undefined || config.defaultProfile === profile.name;
   const marks = [...(isDefault ? ['default'] : []), ...(profile.readOnly === true ? ['read-only'] : [])];
   printLines(ctx.stdout, [
-    `${previous || findProfile(config, profile.name) ? 'updated' : 'added'} profile ${profile.name}${marks.length > 0 ? ` (${marks.join(', ')})` : ''}: ${profile.baseUrl}, ` +
+    `${previous || findProfile(config, profile.name) ? 'updated' : 'added'} profile ${profile.name}${marks.length > 0 ? ` (${marks.join(', ')})` : ''}: ${profile.baseUrl}${profile.proxy !== undefined ? ` through the proxy ${showProxyUrl(profile.proxy)}` : ''}, ` +
       `API key ${shortenApiKey(read.apiKey)}; the secret is in the keychain (service ${KEYCHAIN_SERVICE}, account ${profile.name})`,
   ]);
   if (envValue(ctx.env, ENV.apiKey) !== undefined || envValue(ctx.env, ENV.secret) !== undefined) {
@@ -213,6 +218,8 @@ interface ListedProfile {
   postSignature: PostSignature;
   /** Creating keys is refused through this profile (`profile add --read-only`). */
   readOnly: boolean;
+  /** The profile's proxy (`profile add --proxy`), without a password; empty when it has none. */
+  proxy: string;
   /** Shortened (mx0v…a1b2), never whole. */
   apiKey: string | null;
   secret: SecretSource;
@@ -230,7 +237,7 @@ const SHORT_PROBLEM: Record<KeychainProblemKind, string> = {
 };
 
 /** `profile list --format csv`: these columns (the JSON objects have the same fields, in this order). */
-export const PROFILE_CSV_COLUMNS = ['name', 'default', 'baseUrl', 'apiKeyHeader', 'recvWindow', 'postSignature', 'readOnly', 'apiKey', 'secret', 'secretNote'] as const;
+export const PROFILE_CSV_COLUMNS = ['name', 'default', 'baseUrl', 'apiKeyHeader', 'recvWindow', 'postSignature', 'readOnly', 'proxy', 'apiKey', 'secret', 'secretNote'] as const;
 
 export async function runProfileList(options: { format?: string; json?: boolean }, ctx: CommandContext): Promise<ExitCode> {
   const chosen = chooseFormat(options);
@@ -253,6 +260,7 @@ export async function runProfileList(options: { format?: string; json?: boolean 
       recvWindow: p.recvWindow,
       postSignature: envPostSignature ?? p.postSignature,
       readOnly: p.readOnly === true,
+      proxy: p.proxy === undefined ? '' : showProxyUrl(p.proxy),
       apiKey: null,
       secret: 'keychain',
       secretNote: 'keychain',
@@ -288,7 +296,7 @@ export async function runProfileList(options: { format?: string; json?: boolean 
     // Names and URLs come from a file: exact (escaped) in JSON, sanitised when stdout is a terminal.
     ctx.stdout.write(`${toJson(stdoutIsTerminal(ctx) ? sanitizeDeep(listed) : listed, 2)}\n`);
   } else if (chosen.format === 'csv') {
-    const rows = listed.map((r) => [r.name, String(r.default), r.baseUrl, r.apiKeyHeader, String(r.recvWindow), r.postSignature, String(r.readOnly), r.apiKey ?? '', r.secret, r.secretNote]);
+    const rows = listed.map((r) => [r.name, String(r.default), r.baseUrl, r.apiKeyHeader, String(r.recvWindow), r.postSignature, String(r.readOnly), r.proxy, r.apiKey ?? '', r.secret, r.secretNote]);
     ctx.stdout.write(csvDocument(PROFILE_CSV_COLUMNS, rows, { terminal: stdoutIsTerminal(ctx), numeric: ['recvWindow'] }));
   } else if (listed.length === 0) {
     printLines(ctx.stdout, [`no profiles: add one with \`broker-console profile add NAME --base-url URL\``]);
@@ -297,7 +305,7 @@ export async function runProfileList(options: { format?: string; json?: boolean 
     ctx.stdout.write(
       formatTable(
         [{ header: ' ' }, { header: 'name' }, { header: 'access' }, { header: 'base URL' }, { header: 'POST signing' }, { header: 'API key' }, { header: 'secret' }],
-        listed.map((r) => [r.default ? '*' : ' ', r.name, r.readOnly ? 'read-only' : 'full', r.baseUrl, r.postSignature, r.apiKey ?? '-', r.secretNote]),
+        listed.map((r) => [r.default ? '*' : ' ', r.name, r.readOnly ? 'read-only' : 'full', r.proxy === '' ? r.baseUrl : `${r.baseUrl} via ${r.proxy}`, r.postSignature, r.apiKey ?? '-', r.secretNote]),
       ),
     );
   }

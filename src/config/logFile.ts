@@ -38,6 +38,8 @@ export function exchangeLine(exchange: ExchangeInfo, apiKey: string | undefined,
   ];
   if (exchange.postSignature !== undefined) fields.push(`signed=${exchange.postSignature}`);
   if (apiKey !== undefined) fields.push(`key=${token(shortenApiKey(apiKey))}`);
+  // Already without its password (ProxyChoice.shown).
+  if (exchange.proxy !== undefined) fields.push(`proxy=${token(exchange.proxy)}`);
   return `${fields.join(' ')}\n`;
 }
 

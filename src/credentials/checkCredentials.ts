@@ -57,6 +57,11 @@ export async function checkCredentials(config: ClientConfig, options: CheckOptio
       if (error.code === 700007) return { ok: true, notice: 'connected, but this key may not read transfers (no SPOT_TRANSFER_READ)' };
       if (error.status !== undefined && error.status < 500 && error.code !== undefined) return { ok: true, notice: `connected; the check answered: ${error.toLine()}` };
     }
+    if ((error.kind === 'network' || error.kind === 'timeout') && error.stage === 'connect' && error.connectProblem !== undefined) {
+      // A certificate, a proxy's refusal, a handshake: said in words, with what to do.
+      const within = error.kind === 'timeout' ? ` within ${formatDuration(error.timeoutMs ?? options.timeoutMs ?? CHECK_TIMEOUT_MS)}` : '';
+      return { ok: false, reason: 'unreachable', field: 'baseUrl', message: `could not reach ${config.baseUrl}: ${error.connectProblem}${within}${error.hint ? ` — ${error.hint}` : ''}` };
+    }
     if (error.kind === 'network' || error.kind === 'timeout') {
       const what =
         error.kind === 'timeout'

@@ -3,6 +3,7 @@
 // (API key + secret) lives in the keychain (keychain.ts), never here.
 import { join } from 'node:path';
 import * as v from 'valibot';
+import { explicitProxyProblem } from '../api/proxy';
 import { DEFAULT_API_KEY_HEADER, DEFAULT_RECV_WINDOW, MAX_RECV_WINDOW, POST_SIGNATURES, type PostSignature } from '../api/signing';
 import { readFileIfExists, writeFileAtomic } from '../config/atomicFile';
 import { checkBaseUrl } from './fromEnvironment';
@@ -16,6 +17,8 @@ export interface Profile {
   postSignature: PostSignature;
   /** Nothing that changes something is sent through it (creating keys is refused); absent in older files: false. */
   readOnly?: boolean;
+  /** The proxy its requests go through (http://host:port, a user name but never a password); absent: the environment's. */
+  proxy?: string;
 }
 
 export interface ProfileConfig {
@@ -75,6 +78,7 @@ const ProfileSchema = v.object({
   // Older files: false signed the query only (now 'query'); true was the old default (now 'auto').
   signBody: v.optional(v.boolean('must be true or false')),
   readOnly: v.optional(v.boolean('must be true or false')),
+  proxy: v.optional(v.pipe(v.string('must be a text'), v.check((url) => explicitProxyProblem(url) === undefined, 'must be an http(s) proxy URL without a password'))),
 });
 
 const ConfigSchema = v.object(
@@ -89,6 +93,11 @@ const ConfigSchema = v.object(
 /** Written only when set: the file of a profile that is not read-only stays as older versions wrote it. */
 function readOnlyField(readOnly: boolean | undefined): { readOnly?: true } {
   return readOnly === true ? { readOnly: true } : {};
+}
+
+/** Written only when set, like readOnly. */
+function proxyField(proxy: string | undefined): { proxy?: string } {
+  return proxy === undefined ? {} : { proxy };
 }
 
 function issuePath(issue: v.BaseIssue<unknown>): string {
@@ -130,7 +139,7 @@ export async function loadProfiles(folder: string): Promise<ProfileConfig> {
     seen.add(p.name);
     const base = checkBaseUrl(p.baseUrl);
     const postSignature = p.postSignature ?? (p.signBody === false ? 'query' : PROFILE_DEFAULTS.postSignature);
-    profiles.push({ name: p.name, baseUrl: base.ok ? base.url : p.baseUrl, apiKeyHeader: p.apiKeyHeader, recvWindow: p.recvWindow, postSignature, ...readOnlyField(p.readOnly) });
+    profiles.push({ name: p.name, baseUrl: base.ok ? base.url : p.baseUrl, apiKeyHeader: p.apiKeyHeader, recvWindow: p.recvWindow, postSignature, ...readOnlyField(p.readOnly), ...proxyField(p.proxy) });
   }
   const config: ProfileConfig = { profiles };
   // A default naming a profile that is gone is simply no default.
@@ -161,7 +170,9 @@ export async function saveProfile(folder: string, profile: Profile, options: { m
     throw new Error(`recvWindow must be a whole number from 1 to ${MAX_RECV_WINDOW}`);
   }
   if (!POST_SIGNATURES.includes(profile.postSignature)) throw new Error(`postSignature must be ${POST_SIGNATURES.join(', ')}`);
-  const clean: Profile = { name: name.value, baseUrl: base.url, apiKeyHeader: header.value, recvWindow: profile.recvWindow, postSignature: profile.postSignature, ...readOnlyField(profile.readOnly) };
+  const proxyProblem = profile.proxy === undefined ? undefined : explicitProxyProblem(profile.proxy);
+  if (proxyProblem !== undefined) throw new Error(`proxy ${proxyProblem}`);
+  const clean: Profile = { name: name.value, baseUrl: base.url, apiKeyHeader: header.value, recvWindow: profile.recvWindow, postSignature: profile.postSignature, ...readOnlyField(profile.readOnly), ...proxyField(profile.proxy?.trim()) };
   const config = await loadProfiles(folder);
   const index = config.profiles.findIndex((p) => p.name === clean.name);
   if (index >= 0) config.profiles[index] = clean;

@@ -3,7 +3,7 @@
 
 const COMMANDS = new Set(['keys', 'transfers', 'sandbox', 'profile', 'completion', '__complete', 'help']);
 /** The root's options that take a value: the value is not a command. */
-const ROOT_VALUES = new Set(['--profile', '--base-url', '--recv-window', '--timeout', '--log-file', '--demo-clock']);
+const ROOT_VALUES = new Set(['--profile', '--base-url', '--recv-window', '--timeout', '--log-file', '--demo-clock', '--proxy']);
 
 export function kindOfStart(args: readonly string[]): string {
   for (let i = 0; i < args.length; i++) {

@@ -28,6 +28,8 @@ export interface ConsoleTarget {
   audit?: AuditRecorder;
   /** Set when the target is read-only (a read-only profile, --read-only): why creating is disabled, in one line. */
   readOnly?: string;
+  /** Set when the base URL is plain http:// to another host: the warning, in one line (the header flags it). */
+  cleartext?: string;
   /** The target's "now" when it is not the real clock (the pinned demo); the console's services.now follows it. */
   now?: () => number;
 }

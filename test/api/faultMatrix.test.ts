@@ -16,8 +16,9 @@ import { runKeysCreate } from '../../src/commands/keysCreate';
 import { runKeysAudit } from '../../src/commands/keysAudit';
 import { runKeysList } from '../../src/commands/keysList';
 import { runTransfers } from '../../src/commands/transfers';
-import { type TestContext, buildCli, testContext } from '../commands/helpers';
-import type { OnFinished } from '../sandbox/helpers';
+import { type TestContext, buildCli, runBuiltCli, testContext } from '../commands/helpers';
+import { type OnFinished, sandboxFor } from '../sandbox/helpers';
+import { type TestCertificates, makeCertificates, silentTcp, testProxy, tlsFront } from './networkServers';
 
 /** 250,000 rows, built before any test: the server must answer at once, not spend the client's deadline building it. */
 const HUGE_PAGE = `[${Array.from({ length: 250_000 }, (_, i) => `{"tranId":"${i}","asset":"A","amount":"1","fromAccountType":"SPOT","toAccountType":"FUTURE","status":"SUCCESS","timestamp":1}`).join(',')}]`;
@@ -805,4 +806,133 @@ describe('memory stays flat under an endless body (the built binary, peak RSS)',
       rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// Failures before the request's first byte: TLS and proxies. Nothing reaches the service, so a create is not
+// sent (exit 1, "no key was created", no `unknown` line in the audit trail), and a certificate error is not retried.
+
+describe('fault matrix: TLS and proxies, before the first byte', () => {
+  let certs: TestCertificates;
+  beforeAll(() => {
+    certs = makeCertificates();
+  });
+  afterAll(() => certs.remove());
+
+  /** The audit trail of the last run (each run has a config folder of its own). */
+  const lastAudit = (): string => {
+    try {
+      return readFileSync(join(home, `config-${runs}`, 'audit.jsonl'), 'utf8');
+    } catch {
+      return '';
+    }
+  };
+  const CA_HINT = 'if your network uses its own CA, set NODE_EXTRA_CA_CERTS=/path/ca.pem';
+
+  // A deadline of 5 s unless the row is about the deadline: a loaded machine must not turn a certificate row into a timeout.
+  async function both(baseUrl: string, env: Record<string, string>, expected: { list: string | RegExp; create: string | RegExp; gets: number }, timeoutMs = 5_000): Promise<void> {
+    const list = await run('list', baseUrl, env, {}, timeoutMs);
+    expect(list.code, list.stderr).toBe(EXIT.failure);
+    expect(list.errors).toHaveLength(1);
+    expect(list.errors[0]).toMatch(expected.list);
+    expect(list.tries).toEqual({ GET: expected.gets, POST: 0 });
+    const create = await run('create', baseUrl, env, {}, timeoutMs);
+    expect(create.code, create.stderr).toBe(EXIT.failure);
+    expect(create.errors).toHaveLength(1);
+    expect(create.errors[0]).toMatch(expected.create);
+    expect(create.errors[0]).toContain('nothing was sent, no key was created');
+    expect(create.stderr).not.toContain('may have taken effect');
+    expect(create.tries).toEqual({ GET: 0, POST: 1 });
+    expect(lastAudit()).not.toContain('"unknown"');
+  }
+
+  it('a self-signed certificate: named, with the NODE_EXTRA_CA_CERTS hint, not retried; no request reached the server', async ({ onTestFinished }) => {
+    const front = await tlsFront(onTestFinished, certs.selfSigned);
+    await both(front.baseUrl, {}, {
+      list: `error: list keys failed: the service's certificate is self-signed (DEPTH_ZERO_SELF_SIGNED_CERT) — ${CA_HINT}`,
+      create: `error: create key failed: the service's certificate is self-signed (DEPTH_ZERO_SELF_SIGNED_CERT) — nothing was sent, no key was created; ${CA_HINT}`,
+      gets: 1,
+    });
+    expect(front.requests()).toBe(0);
+  });
+
+  it('a certificate from a CA this computer does not know: named, not retried', async ({ onTestFinished }) => {
+    const front = await tlsFront(onTestFinished, certs.loopback);
+    await both(front.baseUrl, {}, {
+      list: `error: list keys failed: the service's certificate is signed by a CA this computer does not know (UNABLE_TO_VERIFY_LEAF_SIGNATURE) — ${CA_HINT}`,
+      create: /^error: create key failed: the service's certificate is signed by a CA this computer does not know/,
+      gets: 1,
+    });
+    expect(front.requests()).toBe(0);
+  });
+
+  it('a handshake that never completes: "did not complete within", a GET retried, a create not sent', async ({ onTestFinished }) => {
+    const server = await silentTcp(onTestFinished, 'never');
+    await both(server.baseUrl, {}, {
+      list: 'error: list keys failed: the connection or its TLS handshake did not complete within 0.4 s — try again or raise --timeout',
+      create: 'error: create key failed: the connection or its TLS handshake did not complete within 0.4 s — nothing was sent, no key was created; try again or raise --timeout',
+      gets: 3,
+    }, TIMEOUT_MS);
+    // Each try sent its TLS hello and nothing more.
+    expect(server.connections()).toBe(4);
+  });
+
+  it('a connection reset during the handshake: named, a GET retried, a create not sent', async ({ onTestFinished }) => {
+    const server = await silentTcp(onTestFinished, 'reset');
+    await both(server.baseUrl, {}, {
+      list: /^error: list keys failed: the connection closed during the TLS handshake \((ECONNRESET|UND_ERR_SOCKET)\) — check the base URL and the network$/,
+      create: /^error: create key failed: the connection closed during the TLS handshake \((ECONNRESET|UND_ERR_SOCKET)\) — nothing was sent, no key was created; check the base URL and the network$/,
+      gets: 3,
+    });
+  });
+
+  it('a proxy that refuses the tunnel with 407: says it wants credentials, not retried; the service sees nothing', async ({ onTestFinished }) => {
+    const front = await tlsFront(onTestFinished, certs.selfSigned);
+    const proxy = await testProxy(onTestFinished, { requireAuthorization: 'Basic never' });
+    const said = `the proxy ${proxy.url} asks for credentials (HTTP 407): put them in the proxy URL, http://user:password@host:port`;
+    await both(front.baseUrl, { HTTPS_PROXY: proxy.url }, {
+      list: `error: list keys failed: ${said} — check the proxy setting`,
+      create: `error: create key failed: ${said} — nothing was sent, no key was created; check the proxy setting`,
+      gets: 1,
+    });
+    expect(proxy.refused).toBe(2);
+    expect(front.connections()).toBe(0);
+  });
+
+  it('a proxy that cannot be reached: said so, naming the proxy; a create not sent', async ({ onTestFinished }) => {
+    const front = await tlsFront(onTestFinished, certs.selfSigned);
+    const down = await closedPort();
+    await both(front.baseUrl, { HTTPS_PROXY: down }, {
+      list: `error: list keys failed: could not reach the service through the proxy ${down} (ECONNREFUSED) — check the base URL and the network`,
+      create: `error: create key failed: could not reach the service through the proxy ${down} (ECONNREFUSED) — nothing was sent, no key was created; check the base URL and the network`,
+      gets: 3,
+    });
+    expect(front.connections()).toBe(0);
+  });
+
+  it('the built binary: NODE_EXTRA_CA_CERTS with the test CA makes the same server work; a certificate for another name still fails', async ({ onTestFinished }) => {
+    const sandbox = await sandboxFor(onTestFinished);
+    const front = await tlsFront(onTestFinished, certs.loopback, sandbox.baseUrl);
+    const env = { BROKER_BASE_URL: front.baseUrl, BROKER_API_KEY: sandbox.apiKey, BROKER_API_SECRET: sandbox.secretKey, BROKER_CONSOLE_HOME: join(home, 'bin-home') };
+    const sub = sandbox.subAccounts[0] ?? 'desk';
+    const untrusted = await runBuiltCli(['keys', 'list', '--sub', sub], env);
+    expect(untrusted.code).toBe(EXIT.failure);
+    expect(untrusted.stderr).toBe(`error: list keys failed: the service's certificate is signed by a CA this computer does not know (UNABLE_TO_VERIFY_LEAF_SIGNATURE) — ${CA_HINT}\n`);
+    expect(front.requests()).toBe(0);
+    const trusted = await runBuiltCli(['keys', 'list', '--sub', sub, '--json'], { ...env, NODE_EXTRA_CA_CERTS: certs.caFile });
+    expect(trusted.code, trusted.stderr).toBe(EXIT.ok);
+    expect(JSON.parse(trusted.stdout)).toEqual(expect.any(Array));
+    expect(front.requests()).toBe(1);
+
+    const other = await tlsFront(onTestFinished, certs.otherName, sandbox.baseUrl);
+    const wrongName = { ...env, BROKER_BASE_URL: other.baseUrl, NODE_EXTRA_CA_CERTS: certs.caFile };
+    const listed = await runBuiltCli(['keys', 'list', '--sub', sub], wrongName);
+    expect(listed.code).toBe(EXIT.failure);
+    expect(listed.stderr).toBe("error: list keys failed: the service's certificate is for another name (ERR_TLS_CERT_ALTNAME_INVALID) — check the host name in the base URL (127.0.0.1)\n");
+    const created = await runBuiltCli(['keys', 'create', '--sub', sub, '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'tls'], wrongName);
+    expect(created.code).toBe(EXIT.failure);
+    expect(created.stderr).toContain('nothing was sent, no key was created');
+    expect(other.requests()).toBe(0);
+    expect(sandbox.requests()).toHaveLength(1);
+  }, 30_000);
 });

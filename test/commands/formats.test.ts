@@ -147,12 +147,13 @@ describe('profile list', () => {
     ['recvWindow', 'number'],
     ['postSignature', 'string'],
     ['readOnly', 'boolean'],
+    ['proxy', 'string'],
     ['apiKey', 'string'],
     ['secret', 'string'],
     ['secretNote', 'string'],
   ];
 
-  it('--format json: an array of {name, default, baseUrl, apiKeyHeader, recvWindow, postSignature, readOnly, apiKey, secret, secretNote}; csv has the same columns', async () => {
+  it('--format json: an array of {name, default, baseUrl, apiKeyHeader, recvWindow, postSignature, readOnly, proxy, apiKey, secret, secretNote}; csv has the same columns', async () => {
     const config = join(home, 'profiles-config');
     await saveProfile(config, { name: 'prod', baseUrl: 'https://api.example.com', apiKeyHeader: 'X-MEXC-APIKEY', recvWindow: 5000, postSignature: 'auto' });
     await saveProfile(config, { name: 'lab', baseUrl: 'http://127.0.0.1:9', apiKeyHeader: 'X-Other', recvWindow: 9000, postSignature: 'query', readOnly: true });
@@ -172,6 +173,7 @@ describe('profile list', () => {
       recvWindow: 9000,
       postSignature: 'query',
       readOnly: true,
+      proxy: '',
       apiKey: 'mx0v…tkey',
       secret: 'environment',
       secretNote: 'environment (BROKER_API_KEY/SECRET set)',

@@ -13,6 +13,7 @@ import type { BrokerApi } from '../../src/api/contract';
 import { type DiscoveredSubAccount, type DiscoveredSubAccounts, memoryDiscoveredSubAccounts } from '../../src/config/discoveredSubAccounts';
 import { memoryRecentSubAccounts, type RecentSubAccounts } from '../../src/config/recentSubAccounts';
 import { fileExporter } from '../../src/export/fileExporter';
+import type { ProxyChoice } from '../../src/api/proxy';
 import { startSandbox } from '../../src/sandbox/server';
 import type { OnFinished } from '../sandbox/helpers';
 import type { RunningSandbox, SandboxOptions, SandboxRequestRecord } from '../../src/sandbox/types';
@@ -64,6 +65,10 @@ export interface ConsoleOptions {
   audit?: AuditRecorder;
   /** A read-only target: why creating is disabled (services.readOnly); its api refuses to create, as consoleTargets wires it. */
   readOnly?: string;
+  /** The proxy the client goes through (ClientConfig.proxy). */
+  proxy?: ProxyChoice;
+  /** The plain-http warning of the target (services.cleartext). */
+  cleartext?: string;
 }
 
 export interface TestConsole {
@@ -121,6 +126,7 @@ export async function startConsole(options: ConsoleOptions = {}): Promise<TestCo
     secretKey: sandbox.secretKey,
     retryBaseDelayMs: 5,
     onExchange: exchanges.record,
+    ...(options.proxy ? { proxy: options.proxy } : {}),
   });
   const api = options.readOnly ? readOnlyApi(client, options.readOnly) : client;
   const exportDir = await mkdtemp(join(tmpdir(), 'broker-console-ui-'));
@@ -147,6 +153,7 @@ export async function startConsole(options: ConsoleOptions = {}): Promise<TestCo
     ...(options.switcher ? { switcher: options.switcher } : {}),
     ...(options.audit ? { audit: options.audit } : {}),
     ...(options.readOnly ? { readOnly: options.readOnly } : {}),
+    ...(options.cleartext ? { cleartext: options.cleartext } : {}),
   };
 
   let nav: NavigationState | undefined;

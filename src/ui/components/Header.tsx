@@ -5,6 +5,7 @@ import { displayWidth, fit, fitEnd, sanitize } from '../text';
 
 const NAME = 'broker-console ';
 const READ_ONLY = ' READ-ONLY ';
+const CLEARTEXT = ' PLAIN HTTP ';
 
 /**
  * First line: name, DEMO/LIVE badge (and READ-ONLY for a read-only target), the host, and where the operator is (the end of the trail when it is
@@ -12,12 +13,14 @@ const READ_ONLY = ' READ-ONLY ';
  * The host and the breadcrumbs (a sub-account name) are outside text.
  */
 export function Header({ crumbs, width }: { crumbs: string[]; width: number }) {
-  const { mode, target, theme, readOnly } = useServices();
+  const { mode, target, theme, readOnly, cleartext } = useServices();
   const badge = mode === 'demo' ? ' DEMO ' : mode === 'setup' ? ' SETUP ' : ' LIVE ';
   const badgeStyle = mode === 'live' ? theme.liveBadge : theme.demoBadge;
   // A read-only target says so beside the mode, at every width (the trail and the host give way first).
   const lock = readOnly ? READ_ONLY : '';
-  const badges = displayWidth(badge) + (lock ? lock.length + 1 : 0);
+  // Plain http:// to another host: the API key, signatures and created secrets travel unencrypted.
+  const clear = cleartext && mode === 'live' ? CLEARTEXT : '';
+  const badges = displayWidth(badge) + (lock ? lock.length + 1 : 0) + (clear ? clear.length + 1 : 0);
   const trail = sanitize(crumbs.join(' › '));
   const host = mode === 'live' ? sanitize(target) : '';
   const showName = width - badges - (host ? Math.min(displayWidth(host), 15) + 1 : 0) - 1 >= NAME.length + 12;
@@ -37,6 +40,14 @@ export function Header({ crumbs, width }: { crumbs: string[]; width: number }) {
             {' '}
             <Text bold color={theme.readOnlyBadge.color} backgroundColor={theme.readOnlyBadge.backgroundColor} inverse={!theme.color}>
               {lock}
+            </Text>
+          </Text>
+        ) : null}
+        {clear ? (
+          <Text>
+            {' '}
+            <Text bold color={theme.error} inverse>
+              {clear}
             </Text>
           </Text>
         ) : null}

@@ -11,11 +11,15 @@ export function whoLine(profile: string, credentialSource: string): string {
   return name === source || source === '' ? name : `${name} · ${source}`;
 }
 
-/** The last request's result and latency: "✓ list keys 200 · 3 ms", "✗ … 503 · 12 ms · try 2", "– … cancelled". */
+/**
+ * The last request's result and latency: "✓ list keys 200 · 3 ms", "✗ … 503 · 12 ms · try 2", "– … cancelled",
+ * and the proxy it went through ("· via http://proxy:3128", never its password).
+ */
 function lastRequestLine(last: ExchangeInfo | undefined): string {
   if (!last) return 'no request yet';
   const mark = last.ok ? '✓' : last.cancelled ? '–' : '✗';
-  return `${mark} ${sanitize(last.operation)} ${last.status ?? (last.cancelled ? 'cancelled' : 'no answer')} · ${last.latencyMs} ms${last.attempt > 1 ? ` · try ${last.attempt}` : ''}`;
+  const via = last.proxy === undefined ? '' : ` · via ${sanitize(last.proxy)}`;
+  return `${mark} ${sanitize(last.operation)} ${last.status ?? (last.cancelled ? 'cancelled' : 'no answer')} · ${last.latencyMs} ms${last.attempt > 1 ? ` · try ${last.attempt}` : ''}${via}`;
 }
 
 /**
