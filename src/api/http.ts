@@ -28,6 +28,7 @@ import {
   parseRetryAfter,
   sleep,
 } from './retry';
+import { answerShape, decodeCreateAnswer, unreadableAnswers } from './answerShape';
 import { describeIssues } from './schemas';
 import { DEFAULT_API_KEY_HEADER, DEFAULT_RECV_WINDOW, type QueryParams, signQuery } from './signing';
 
@@ -450,7 +451,9 @@ export function createSignedClient(config: ClientConfig): SignedClient {
       const limit = success ? spec.maxBytes : ERROR_BODY_LIMIT;
       const read = await readBody(response.body, limit, header(response.headers, 'content-length'), !success);
       if (read.over) controller.abort(new Error('answer too large'));
-      const text = read.bytes.toString('utf8');
+      // A create's answer is checked for invalid UTF-8: a secret read with replacement characters is not the service's.
+      const decoded = method === 'POST' && success ? decodeCreateAnswer(read.bytes) : { text: read.bytes.toString('utf8'), valid: true };
+      const text = decoded.text;
 
       if (success) {
         observeClock(dateHeader, sentAt, receivedAt, false);
@@ -462,13 +465,15 @@ export function createSignedClient(config: ClientConfig): SignedClient {
         }
         try {
           const value = readSuccess(operation, status, quoteNumbers(text, spec.numbersAsText), spec.schema, spec.plainRead);
+          if (!decoded.valid && typeof value === 'object' && value !== null) unreadableAnswers.add(value);
           ok = true;
           return { ok: true, value };
         } catch (error) {
           // A create answered but unreadable: the key was probably made, and its secret is lost. Unknown, not failed.
           if (method === 'POST' && error instanceof BrokerError && error.kind === 'malformed') {
             const why = text.trim() === '' ? 'it was empty' : !parseJson(text).ok ? 'it is not JSON' : `it is not a created key (${error.serviceMessage ?? 'unexpected shape'})`;
-            const excerpt = text.trim() === '' ? undefined : answerExcerpt(text, read.bytes.length, true);
+            // By its shape only: any byte of it may be the secret, under any name or encoding.
+            const excerpt = text.trim() === '' ? undefined : answerShape(text, read.bytes.length, header(response.headers, 'content-type'));
             return failed(new BrokerError({ kind: 'outcome-unknown', operation, status, stage: 'answer', serviceMessage: why, answerExcerpt: excerpt }));
           }
           throw error;

@@ -19,6 +19,8 @@ export interface CreatedKey {
   permissions: string[];
   ips: string[];
   createdAt: number;
+  /** The answer was not valid UTF-8: secretKey is not the service's exact secret. */
+  secretUnreadable?: true;
 }
 
 export interface NewKeyRequest {
