@@ -105,7 +105,11 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
   const out = new OutputSink(ctx.stdout, { ownErrors: true });
   const folder = contextFolder(ctx);
   const recorder = createAuditRecorder(folder, (async (): Promise<AuditTarget> => ({ profile: await profileLabel(ctx), host: hostOf(baseUrl) }))());
-  const auditFailed = (): void => printLines(ctx.stderr, [`warning: the audit trail (${folder}/audit.jsonl) could not be written: this attempt is not in it`]);
+  let warned = false;
+  const auditFailed = (): void => {
+    if (!warned) printLines(ctx.stderr, [`warning: the audit trail (${folder}/audit.jsonl) could not be written: this attempt is not (wholly) in it`]);
+    warned = true;
+  };
   let created: CreatedKey | undefined;
   // A signal while the request is out: the service may have the key, and the trail already says unknown.
   const stopSignals = ctx.onInterrupt?.((signal) => {
