@@ -183,7 +183,7 @@ function notDeliveredLines(key: CreatedKey, why: string): string[] {
 }
 
 function unknownAdvice(subAccount: string): string {
-  return `the key may exist — check \`broker-console keys list --sub ${subAccount}\` before creating it again`;
+  return `the key may exist: check with \`broker-console keys list --sub ${subAccount}\` before creating it again`;
 }
 
 /**

@@ -183,7 +183,7 @@ describe('keys create: a signal while the POST is in flight (real binary)', () =
         void holding.posted().then(() => process.kill(pid, signal));
       });
       expect(exit.code).toBe(3);
-      expect(exit.stderr).toContain(`error: ${signal} while the create request was in flight: the key may exist — check \`broker-console keys list --sub ${SUB}\``);
+      expect(exit.stderr).toContain(`error: ${signal} while the create request was in flight: the key may exist: check with \`broker-console keys list --sub ${SUB}\``);
       const { entries } = await readAuditTrail(home);
       expect(entries).toHaveLength(1);
       expect(entries[0]).toMatchObject({ outcome: 'unknown', subAccount: SUB, note: 'delivery' });
