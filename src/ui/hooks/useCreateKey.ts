@@ -2,6 +2,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { BrokerError } from '../../api/errors';
 import type { CreatedKey, NewKeyRequest } from '../../api/types';
+import type { CreateResult } from '../../config/auditTrail';
 import { useServices } from '../services';
 
 export type CreateState =
@@ -23,11 +24,16 @@ export function useCreateKey(onCreated: (created: CreatedKey) => void) {
       if (inFlight.current) return false;
       inFlight.current = true;
       setState({ status: 'sending' });
-      api.createSubAccountKey(request).then(
+      // On record (synced) before it is sent, so a console killed mid-request leaves the attempt as unknown.
+      const ahead = audit ? audit.ahead(request).catch(() => undefined) : Promise.resolve(undefined);
+      const record = (result: CreateResult): void => {
+        void ahead.then((outcome) => (outcome ?? ((r: CreateResult) => audit?.(request, r)))(result)).catch(() => undefined);
+      };
+      void ahead.then(() => api.createSubAccountKey(request)).then(
         (created) => {
           inFlight.current = false;
           // The trail gets the shortened key only (never the secret); a failed write does not stop the create.
-          void audit?.(request, { created }).catch(() => undefined);
+          record({ created });
           // The created key (with its secret) goes straight to the secret screen; this hook keeps none of it.
           if (mounted.current) {
             setState({ status: 'idle' });
@@ -36,7 +42,7 @@ export function useCreateKey(onCreated: (created: CreatedKey) => void) {
         },
         (error: unknown) => {
           inFlight.current = false;
-          void audit?.(request, { error }).catch(() => undefined);
+          record({ error });
           const err = error instanceof Error ? error : new Error(String(error));
           const outcomeUnknown = err instanceof BrokerError && err.kind === 'outcome-unknown';
           if (mounted.current) setState({ status: 'failed', error: err, outcomeUnknown });
