@@ -36,7 +36,7 @@ export function useCreateKey(onCreated: (created: CreatedKey) => void) {
         (created) => {
           inFlight.current = false;
           // The trail gets the shortened key only (never the secret); a failed write does not stop the create.
-          record({ created });
+          record(created.secretUnreadable ? { created, secret: 'unreadable', reason: 'not valid UTF-8 text' } : { created });
           // The created key (with its secret) goes straight to the secret screen; this hook keeps none of it.
           if (mounted.current) {
             setState({ status: 'idle' });

@@ -4,6 +4,7 @@
 import React, { useCallback, useEffect, useRef, useState } from 'react';
 import { DEFAULT_TIMEOUT_MS } from '../../api/http';
 import { useLeaveGuard } from '../leaveGuard';
+import { type UnknownOutcomeCheck, useUnknownOutcomeCheck } from '../hooks/useUnknownOutcomeCheck';
 import { useSyncedState } from '../hooks/useSyncedState';
 import { Box, Text } from 'ink';
 import { KNOWN_PERMISSIONS, MAX_LINKED_IPS, type CreatedKey, type NewKeyRequest } from '../../api/types';
@@ -21,7 +22,7 @@ import { useNavigate } from '../navigation';
 import { isBlankNewKey, useDrafts, type NewKeyDraft, type NewKeyField } from '../drafts';
 import { useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
-import { fit, roomFor, sanitize, wrapText } from '../text';
+import { fit, localTime, roomFor, sanitize, shortKey, wrapText } from '../text';
 
 type Focus = NewKeyField;
 const FOCUS_ORDER: Focus[] = ['permissions', 'other', 'ip', 'note'];
@@ -70,6 +71,7 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
     [navigate, drafts, subAccount],
   );
   const create = useCreateKey(onCreated);
+  const lastUnknown = useUnknownOutcomeCheck(subAccount);
   // ctrl+c while the request is out: the first waits for the answer (its outcome is then on record and on
   // screen), the second leaves now with the attempt on record as unknown.
   const [leaving, setLeaving] = useState<{ proceed: () => void } | undefined>(undefined);
@@ -177,6 +179,8 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
   const ips = liveIps(ip);
   const ipError = ips.error ?? errorOf('ip');
   const take = roomFor(height - 4 - 1); // three inputs, the checklist title, at least one checklist row
+  const notice = unknownOutcomeNotice(lastUnknown);
+  const noticeLines = notice ? wrapText(notice.text, width).slice(0, take(wrapText(notice.text, width).length)) : [];
   const permissionError = errorOf('permissions');
   const permissionRoom = take(permissionError ? wrapText(`✗ ${permissionError}`, width - 2).length : 0);
   const permissionErrorLines = permissionError && permissionRoom > 0 ? wrapText(`✗ ${permissionError}`, width - 2, permissionRoom) : [];
@@ -191,6 +195,11 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
   return (
     <Box flexDirection="column" width={width}>
       {showTitle ? <Text bold>{fit(`New API key for ${sanitize(subAccount)}${draft ? ' · as you left it' : ''}`, width).trimEnd()}</Text> : null}
+      {noticeLines.map((line, i) => (
+        <Text key={`u-${i}`} color={notice?.warn ? theme.warn : theme.muted}>
+          {line}
+        </Text>
+      ))}
       <Text color={focus === 'permissions' ? theme.accent : undefined} bold={focus === 'permissions'}>
         {fit(`${focus === 'permissions' ? '› ' : '  '}${checklistTitle}`, width).trimEnd()}
       </Text>
@@ -295,6 +304,18 @@ function useTimeLeft(deadline: number | undefined): number | undefined {
     return () => clearInterval(timer);
   }, [deadline]);
   return deadline === undefined ? undefined : Math.max(0, Math.ceil((deadline - now) / 1000));
+}
+
+/** What the form says first after an attempt of unknown outcome: whether a key matching it exists now. */
+function unknownOutcomeNotice(check: UnknownOutcomeCheck): { text: string; warn: boolean } | undefined {
+  if (check.status === 'none') return undefined;
+  const when = localTime(Date.parse(check.attempt.time));
+  const last = `The last attempt (${when}, note '${sanitize(check.attempt.note, 40)}') had an unknown outcome`;
+  if (check.status === 'checking') return { text: `${last}: checking whether a matching key exists…`, warn: true };
+  if (check.status === 'failed') return { text: `${last}, and the key list could not be read to check: a matching key may exist.`, warn: true };
+  if (check.matching.length === 0) return { text: `${last}: no matching key exists now, so it was not created.`, warn: false };
+  const keys = check.matching.map((k) => shortKey(k.apiKey)).join(', ');
+  return { text: `⚠ ${last}, and a matching key exists now (${keys}): its secret was never received — delete it in the web console rather than create a duplicate.`, warn: true };
 }
 
 function allPermissions(checked: readonly string[], other: string): string[] {
