@@ -161,7 +161,7 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
     const exchanges = createExchangeLog();
     const next = await build(exchanges);
     const previous = current;
-    current = { ...next, id: nextId++, exchanges, exporter: fileExporter(next.api, options.exportFolder, next.now) };
+    current = { ...next, id: nextId++, exchanges, exporter: fileExporter(next.api, options.exportFolder, next.now), ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) };
     problem = undefined;
     for (const listener of listeners) listener();
     if (previous) await release(previous.api);

@@ -35,6 +35,8 @@ export interface ConsoleServices {
   /** Set when nothing may be changed (a read-only profile, --read-only): why, in one line. The header says
    *  READ-ONLY and the ways to a new key are refused; the api refuses to create as well. */
   readOnly?: string;
+  /** How long a request may take (--timeout); absent: the client's default. */
+  timeoutMs?: number;
   /** Appends each create attempt that was sent to the audit trail (best effort, never rejects); absent: not recorded. */
   audit?: AuditRecorder;
   /** Changes the target (profiles, demo, session credentials); absent in tests that do not need it. */

@@ -243,8 +243,8 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
 
 /** Exactly what will be sent, then what became of it; fitted to the room it has, the fields first. */
 function Review({ review, state, mode, width, height, leaving }: { review: NewKeyRequest; state: CreateState; mode: ScreenId; width: number; height: number; leaving: boolean }) {
-  const { theme } = useServices();
-  const left = useTimeLeft(state.status === 'sending' && leaving ? state.since + DEFAULT_TIMEOUT_MS : undefined);
+  const { theme, timeoutMs } = useServices();
+  const left = useTimeLeft(state.status === 'sending' && leaving ? state.since + (timeoutMs ?? DEFAULT_TIMEOUT_MS) : undefined);
   const failed = state.status === 'failed' ? state : undefined;
   const fields: Field[] = [
     ['subAccount', review.subAccount],
