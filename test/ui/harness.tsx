@@ -64,6 +64,8 @@ export interface ConsoleOptions {
   audit?: AuditRecorder;
   /** A read-only target: why creating is disabled (services.readOnly); its api refuses to create, as consoleTargets wires it. */
   readOnly?: string;
+  /** Every copy fails with this error (services.copy rejects). */
+  copyFails?: Error;
 }
 
 export interface TestConsole {
@@ -138,6 +140,7 @@ export async function startConsole(options: ConsoleOptions = {}): Promise<TestCo
     discovered,
     suggestions: options.suggestions ?? sandbox.subAccounts,
     copy: async (text) => {
+      if (options.copyFails) throw options.copyFails;
       copies.push(text);
       return 'sent to the test clipboard';
     },
