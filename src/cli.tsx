@@ -67,6 +67,8 @@ export interface CliIo {
   env: Environment;
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
+  /** The process's signals, for a command that must answer them itself (a create in flight). */
+  onInterrupt?: CommandContext['onInterrupt'];
 }
 
 export interface ExitRequest {
@@ -112,7 +114,7 @@ export function buildProgram(
       '\nCredentials: BROKER_API_KEY, BROKER_API_SECRET (and BROKER_BASE_URL) from the environment first; else the profile\n' +
         'named by --profile or BROKER_PROFILE, else the default profile, with its secret in the keychain. A secret is never a flag.\n' +
         'Exit codes: 0 ok, 1 service or network failure, 2 usage or validation error (nothing sent), 3 outcome unknown,\n' +
-        '4 `keys audit` flagged a key (see its --fail-on).\n' +
+        '4 `keys audit` flagged a key (see its --fail-on), 5 `keys create` made a key whose secret did not reach you.\n' +
         'Network: --proxy, else the profile\'s proxy, else HTTPS_PROXY/HTTP_PROXY (NO_PROXY honoured); a private CA:\n' +
         'NODE_EXTRA_CA_CERTS=/path/ca.pem.',
     );
@@ -164,9 +166,12 @@ export function buildProgram(
       '\nThe key, its secret included, goes to stdout once; the reminder that the secret cannot be shown again\n' +
         'goes to stderr, so stdout can be piped straight into a password manager. Exit 3: the request was sent but\n' +
         'its answer did not come or could not be read, so the key may exist; check with `keys list` before creating\n' +
-        'it again. Its signature covers the query alone (or what this base URL last accepted); refused for its signature\n' +
-        '(700002), it is sent once more signed by the other rule (query + body), and the rule that worked is kept for\n' +
-        'the next run. Pin one rule with profile add --post-signature or BROKER_POST_SIGNATURE (auto, query or body).',
+        'it again (also on Ctrl-C, SIGTERM or SIGHUP while the request is in flight). Exit 5: the key was created but\n' +
+        'its secret could not be written (reader gone, disk full, stdout closed) or is not valid text; delete that key\n' +
+        "in the service's web console. The command exits only once the key and secret are written. Its signature\n" +
+        'covers the query alone (or what this base URL last accepted); refused for its signature (700002), it is sent\n' +
+        'once more signed by the other rule (query + body), and the rule that worked is kept for the next run. Pin one\n' +
+        'rule with profile add --post-signature or BROKER_POST_SIGNATURE (auto, query or body).',
     )
     .action(async (options: { sub?: string; permissions?: string; ip?: string; note?: string; format?: string; json?: boolean }) => {
       setExit(await runKeysCreate(options, context(globals())));
@@ -430,6 +435,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<{ code: 
     globals,
     createApi: createBrokerApi,
     ...(io.stdin ? { stdin: io.stdin } : {}),
+    ...(io.onInterrupt ? { onInterrupt: io.onInterrupt } : {}),
   });
   const program = buildProgram(io, context, (code, request) => {
     exitCode = code;

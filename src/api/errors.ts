@@ -37,7 +37,7 @@ export interface BrokerErrorDetails {
   what?: 'body' | 'headers';
   /** timeout (and an outcome-unknown that timed out): the deadline that passed, ms. */
   timeoutMs?: number;
-  /** outcome-unknown with an answer: the first bytes of it, sanitised, secrets hidden. */
+  /** outcome-unknown with an answer: its shape (type, size, top-level field names), never its bytes. */
   answerExcerpt?: string;
   /** Said after the line instead of the code's usual hint (e.g. a 700003 with the measured clock skew). */
   hint?: string;
@@ -165,7 +165,7 @@ function describe(d: BrokerErrorDetails): string {
       }
       if (d.stage === 'answer') {
         const why = d.serviceMessage ? `: ${oneLine(d.serviceMessage)}` : '';
-        const excerpt = d.answerExcerpt === undefined ? '' : `; it began ${d.answerExcerpt}`;
+        const excerpt = d.answerExcerpt === undefined ? '' : `; what came: ${d.answerExcerpt}`;
         return `${d.operation}: the answer (HTTP ${d.status ?? '?'}) could not be read${why}${excerpt} — ${AGAIN}`;
       }
       const why = d.timeoutMs !== undefined ? `no answer within ${formatDuration(d.timeoutMs)}` : d.cause !== undefined ? oneLine(causeText(d.cause)) : undefined;

@@ -32,6 +32,7 @@ import {
   sleep,
 } from './retry';
 import type { ProxyChoice } from './proxy';
+import { answerShape, decodeCreateAnswer, unreadableAnswers } from './answerShape';
 import { describeIssues } from './schemas';
 import { createOutcomeUnknown } from './serviceCodes';
 import {
@@ -609,7 +610,9 @@ export function createSignedClient(config: ClientConfig): SignedClient {
       const limit = success ? spec.maxBytes : ERROR_BODY_LIMIT;
       const read = await readBody(response.body, limit, header(response.headers, 'content-length'), !success);
       if (read.over) controller.abort(new Error('answer too large'));
-      const text = read.bytes.toString('utf8');
+      // A create's answer is checked for invalid UTF-8: a secret read with replacement characters is not the service's.
+      const decoded = method === 'POST' && success ? decodeCreateAnswer(read.bytes) : { text: read.bytes.toString('utf8'), valid: true };
+      const text = decoded.text;
 
       if (success) {
         observeClock(dateHeader, sentAt, receivedAt, false);
@@ -621,6 +624,7 @@ export function createSignedClient(config: ClientConfig): SignedClient {
         }
         try {
           const value = readSuccess(operation, status, quoteNumbers(text, spec.numbersAsText), spec.schema, spec.plainRead, spec.longNumbersAsText);
+          if (!decoded.valid && typeof value === 'object' && value !== null) unreadableAnswers.add(value);
           ok = true;
           return { ok: true, value };
         } catch (error) {
@@ -629,7 +633,8 @@ export function createSignedClient(config: ClientConfig): SignedClient {
           // A create answered but unreadable: the key was probably made, and its secret is lost. Unknown, not failed.
           if (method === 'POST' && error instanceof BrokerError && error.kind === 'malformed') {
             const why = text.trim() === '' ? 'it was empty' : !parseJson(text).ok ? 'it is not JSON' : `it is not a created key (${error.serviceMessage ?? 'unexpected shape'})`;
-            const excerpt = text.trim() === '' ? undefined : answerExcerpt(text, read.bytes.length, true);
+            // By its shape only: any byte of it may be the secret, under any name or encoding.
+            const excerpt = text.trim() === '' ? undefined : answerShape(text, read.bytes.length, header(response.headers, 'content-type'));
             return failed(new BrokerError({ kind: 'outcome-unknown', operation, status, stage: 'answer', serviceMessage: why, answerExcerpt: excerpt }));
           }
           throw error;

@@ -1,6 +1,7 @@
 // The three typed operations (spec §4): each one describes its request and maps the wire answer to domain types.
 import type { BrokerApi, ClientConfig } from './contract';
 import { BrokerError } from './errors';
+import { unreadableAnswers } from './answerShape';
 import { createSignedClient } from './http';
 import { WireCreatedKey, WireKeyList, type WireListedKeyOutput, WireTransferList, type WireTransferOutput, plainTransferList } from './schemas';
 import { type CreatedKey, DEFAULT_PAGE_SIZE, type NewKeyRequest, type ServiceTime, type SubAccountKey, type Transfer } from './types';
@@ -129,6 +130,7 @@ export function createBrokerApi(config: ClientConfig): BrokerApi {
         permissions: wire.permissions == null ? splitCommaList(permissions) : splitCommaList(wire.permissions),
         ips: splitCommaList(wire.ip),
         createdAt: wire.createTime ?? wire.creatTime ?? client.serverNow(),
+        ...(unreadableAnswers.has(wire) ? { secretUnreadable: true as const } : {}),
       };
     },
 

@@ -25,6 +25,8 @@ export interface CreatedKey {
   permissions: string[];
   ips: string[];
   createdAt: ServiceTime;
+  /** The answer was not valid UTF-8: secretKey is not the service's exact secret. */
+  secretUnreadable?: true;
 }
 
 export interface NewKeyRequest {

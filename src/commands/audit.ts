@@ -42,7 +42,8 @@ export function auditEntryJson(e: AuditEntry): AuditEntryJson {
     permissions: [...e.permissions],
     ips: [...e.ips],
     note: e.note,
-    outcome: e.outcome,
+    // Attempts never sent are left out when the trail is read.
+    outcome: e.outcome === 'not-sent' ? 'unknown' : e.outcome,
     code: e.code ?? null,
     message: e.message ?? null,
     reason: e.reason ?? null,
@@ -54,8 +55,7 @@ export const AUDIT_CSV_COLUMNS = ['time', 'profile', 'host', 'subAccount', 'apiK
 /** What happened, in a few words: the outcome and the service's code and message or the reason. */
 function detail(e: AuditEntry): string {
   if (e.outcome === 'refused') return [e.code !== undefined ? String(e.code) : '', e.message ?? ''].filter((p) => p !== '').join(' ');
-  if (e.outcome === 'unknown') return e.reason ?? '';
-  return '';
+  return e.reason ?? '';
 }
 
 const COLUMNS: readonly Column[] = [

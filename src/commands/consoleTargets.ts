@@ -93,7 +93,14 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
     await Promise.race([Promise.all(writes), grace]);
     clearTimeout(timer);
   };
-  const trackedAudit = (recorder: AuditRecorder): AuditRecorder => Object.assign(tracked(recorder), { recentFor: recorder.recentFor, subscribe: recorder.subscribe });
+  const trackedAudit = (recorder: AuditRecorder): AuditRecorder => Object.assign(tracked(recorder), {
+      ahead: async (request: Parameters<AuditRecorder['ahead']>[0]) => {
+        const after = await tracked(recorder.ahead)(request);
+        return after && tracked(after);
+      },
+      recentFor: recorder.recentFor,
+      subscribe: recorder.subscribe,
+    });
   const listeners = new Set<() => void>();
   let current: ConsoleTarget | undefined;
   // The demo's sandbox, started at its first use. The first frame needs only the demo's names: node:http, the
@@ -172,7 +179,7 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
     const exchanges = createExchangeLog();
     const next = await build(exchanges);
     const previous = current;
-    current = { ...next, id: nextId++, exchanges, exporter: fileExporter(next.api, options.exportFolder, next.now) };
+    current = { ...next, id: nextId++, exchanges, exporter: fileExporter(next.api, options.exportFolder, next.now), ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) };
     problem = undefined;
     for (const listener of listeners) listener();
     if (previous) await release(previous.api);

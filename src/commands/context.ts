@@ -27,6 +27,8 @@ export const EXIT = {
   outcomeUnknown: 3,
   /** `keys audit` flagged a key (`--fail-on none`: 0 instead); 1 wins when a sub-account could not be audited. */
   flagged: 4,
+  /** `keys create`: the key was created but its secret did not reach the operator (not written, or not valid text). */
+  secretNotDelivered: 5,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
@@ -59,6 +61,11 @@ export interface CommandContext {
   configFolder?: string;
   /** Opens the keychain; default openKeychain (keytar, loaded only when a profile's secret is needed). */
   keychain?: () => Promise<Keychain>;
+  /**
+   * While a create is in flight: `onSignal` runs on SIGINT, SIGTERM or SIGHUP, and the process exits with the code
+   * it returns; call the result to stop. Absent in-process (the tests' runs get no signals).
+   */
+  onInterrupt?: (onSignal: (signal: NodeJS.Signals) => number) => () => void;
   /** Where `profile add` reads the API key and secret; default process.stdin. */
   stdin?: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown; isRaw?: boolean };
 }
@@ -233,7 +240,8 @@ export async function connectTarget(ctx: CommandContext): Promise<{ api: BrokerA
         if (acceptedRule !== undefined && acceptedRule !== savedRule) await savePostSignature(folder, target.baseUrl, acceptedRule).catch(() => undefined);
         await api.close();
       } finally {
-        await log?.close();
+        const lost = await log?.close();
+        if (lost) printLines(ctx.stderr, [`warning: --log-file: ${lost} line${lost === 1 ? '' : 's'} could not be written to ${ctx.globals.logFile ?? ''} (left out whole)`]);
       }
     },
   };

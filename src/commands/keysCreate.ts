@@ -8,7 +8,7 @@ import { loadProfiles } from '../credentials/profiles';
 import { ENV, envValue } from '../credentials/fromEnvironment';
 import { sanitize, sanitizeDeep, toJson } from '../terminal/text';
 import { type CommandContext, EXIT, type ExitCode, LINE_LIMIT, closeQuietly, connect, contextFolder, printLines, reportFailure, reportInvalid, reportUsage, stdoutIsTerminal } from './context';
-import { OutputClosedError, OutputSink, chooseFormat, csvRecord, formatLocalTime, neutraliseCsvCell, pad } from './output';
+import { OutputClosedError, type OutputFormat, OutputSink, chooseFormat, csvField, csvQuoted, discardsOutput, formatLocalTime, neutraliseCsvCell, pad } from './output';
 
 export interface KeysCreateOptions {
   sub?: string;
@@ -48,16 +48,20 @@ export function createdKeyJson(key: CreatedKey): CreatedKeyJson {
 /** `--format csv`: a header and one record with these columns (permissions and ips comma-joined in one cell). */
 export const CREATED_KEY_CSV_COLUMNS = ['subAccount', 'note', 'apiKey', 'secretKey', 'permissions', 'ips', 'createdAt'] as const;
 
-/** The key and its secret are never cut, not even for a terminal (a copy must be whole); other cells are. */
+/**
+ * The key and its secret are quoted and never altered (no formula quote, never cut: a copy must be exact); the
+ * other cells are neutralised, and for a terminal sanitised and cut.
+ */
 export function createdKeyCsv(key: CreatedKey, terminal: boolean): string {
-  const whole = new Set<string>(['apiKey', 'secretKey']);
+  const exact = new Set<string>(['apiKey', 'secretKey']);
   const values = [key.subAccount, key.note, key.apiKey, key.secretKey, key.permissions.join(','), key.ips.join(','), String(key.createdAt)];
   const cells = values.map((value, i) => {
     const column = CREATED_KEY_CSV_COLUMNS[i] ?? '';
+    if (exact.has(column)) return csvQuoted(terminal ? sanitize(value, LINE_LIMIT) : value);
     const safe = neutraliseCsvCell(value, column === 'createdAt');
-    return terminal ? sanitize(safe, whole.has(column) ? LINE_LIMIT : undefined) : safe;
+    return csvField(terminal ? sanitize(safe) : safe);
   });
-  return csvRecord(CREATED_KEY_CSV_COLUMNS) + csvRecord(cells);
+  return `${CREATED_KEY_CSV_COLUMNS.join(',')}\r\n${cells.join(',')}\r\n`;
 }
 
 export const SECRET_WARNING = 'the secret key is shown only this once: store it now, it cannot be retrieved again';
@@ -98,53 +102,99 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
     },
   });
   if (!api) return EXIT.usage;
-  const out = new OutputSink(ctx.stdout);
-  let created: CreatedKey | undefined;
-  const audit = async (result: CreateResult): Promise<void> => {
-    const target: AuditTarget = { profile: await profileLabel(ctx), host: hostOf(baseUrl) };
-    const written = await createAuditRecorder(contextFolder(ctx), target)(checked.value, result);
-    if (!written) printLines(ctx.stderr, [`warning: the audit trail (${contextFolder(ctx)}/audit.jsonl) could not be written: this attempt is not in it`]);
+  const request = checked.value;
+  const out = new OutputSink(ctx.stdout, { ownErrors: true });
+  const folder = contextFolder(ctx);
+  const recorder = createAuditRecorder(folder, (async (): Promise<AuditTarget> => ({ profile: await profileLabel(ctx), host: hostOf(baseUrl) }))());
+  let warned = false;
+  const auditFailed = (): void => {
+    if (!warned) printLines(ctx.stderr, [`warning: the audit trail (${folder}/audit.jsonl) could not be written: this attempt is not (wholly) in it`]);
+    warned = true;
   };
+  let created: CreatedKey | undefined;
+  // A signal while the request is out: the service may have the key, and the trail already says unknown.
+  const stopSignals = ctx.onInterrupt?.((signal) => {
+    if (created) {
+      printLines(ctx.stderr, notDeliveredLines(created, `${signal} before it was written`));
+      return EXIT.secretNotDelivered;
+    }
+    printLines(ctx.stderr, [`error: ${signal} while the create request was in flight: ${unknownAdvice(request.subAccount)} (the attempt is on record as unknown)`]);
+    return EXIT.outcomeUnknown;
+  });
   try {
+    // Recorded (and synced) before it is sent: a process killed mid-request still leaves the attempt on record.
+    const outcome = await recorder.ahead(request);
+    if (!outcome) auditFailed();
+    const record = async (result: CreateResult): Promise<void> => {
+      if (!(await (outcome ?? ((r: CreateResult) => recorder(request, r)))(result))) auditFailed();
+    };
     let key: CreatedKey;
     try {
-      key = await api.createSubAccountKey(checked.value);
+      key = await api.createSubAccountKey(request);
     } catch (error) {
-      await audit({ error });
+      await record({ error });
       throw error;
     }
     created = key;
-    await audit({ created: key });
+    await record({ created: key });
     const terminal = stdoutIsTerminal(ctx);
-    const record = createdKeyJson(key);
-    await out.write(
+    const unreadable = secretUnreadable(key, chosen.format, terminal);
+    if (unreadable) {
+      await record({ created: key, secret: 'unreadable', reason: unreadable });
+      printLines(ctx.stderr, [
+        `error: key ${key.apiKey} was created but its secret ${unreadable}: it cannot be output as the service sent it, so it was not written; ${DELETE_ADVICE}`,
+      ]);
+      return EXIT.secretNotDelivered;
+    }
+    const json = createdKeyJson(key);
+    const text =
       chosen.format === 'json'
-        ? `${toJson(terminal ? sanitizeDeep(record, LINE_LIMIT) : record)}\n`
+        ? `${toJson(terminal ? sanitizeDeep(json, LINE_LIMIT) : json)}\n`
         : chosen.format === 'csv'
           ? createdKeyCsv(key, terminal)
-          : createdKeyText(key),
-    );
+          : createdKeyText(key);
+    try {
+      if (discardsOutput(ctx.stdout)) throw new OutputClosedError(Object.assign(new Error('stdout is closed or the null device'), { code: 'stdout is closed or the null device' }));
+      // Not done until the stream handed the text on: a failure a tick later must still be this command's.
+      await out.writeFlushed(text);
+    } catch (error) {
+      if (!(error instanceof OutputClosedError)) throw error;
+      const why = error.code ?? error.message;
+      await record({ created: key, secret: 'not-delivered', reason: `stdout: ${why}` });
+      printLines(ctx.stderr, notDeliveredLines(key, why));
+      return EXIT.secretNotDelivered;
+    }
     printLines(ctx.stderr, [`warning: ${SECRET_WARNING}`]);
     return EXIT.ok;
   } catch (error) {
-    if (created && error instanceof OutputClosedError) {
-      // Unlike a listing, a lost secret is a failure: the key exists and its secret cannot be fetched again.
-      printLines(ctx.stderr, [
-        `error: key ${created.apiKey} was created but its secret could not be written (${error.code ?? error.message}); delete it and create another`,
-      ]);
-      return EXIT.failure;
-    }
     const code = reportFailure(ctx, error);
-    if (code === EXIT.outcomeUnknown) {
-      printLines(ctx.stderr, [
-        `the key may exist: check with \`broker-console keys list --sub ${checked.value.subAccount}\` before creating it again`,
-      ]);
-    }
+    if (code === EXIT.outcomeUnknown) printLines(ctx.stderr, [unknownAdvice(request.subAccount)]);
     return code;
   } finally {
+    stopSignals?.();
     out.release();
     await closeQuietly(api);
   }
+}
+
+const DELETE_ADVICE = "nobody has its secret: delete this key in the service's web console, then create another";
+
+function notDeliveredLines(key: CreatedKey, why: string): string[] {
+  return [`error: key ${key.apiKey} was created but its secret could not be written (${why}); ${DELETE_ADVICE}`];
+}
+
+function unknownAdvice(subAccount: string): string {
+  return `the key may exist: check with \`broker-console keys list --sub ${subAccount}\` before creating it again`;
+}
+
+/**
+ * Why the secret cannot be output exactly as the service sent it, or undefined: bytes that were not UTF-8, or
+ * characters a terminal (or the text table) would have to show as marks.
+ */
+export function secretUnreadable(key: CreatedKey, format: OutputFormat, terminal: boolean): string | undefined {
+  if (key.secretUnreadable) return 'is not valid UTF-8 text';
+  if ((terminal || format === 'table') && sanitize(key.secretKey, LINE_LIMIT) !== key.secretKey) return 'holds control characters a terminal cannot show';
+  return undefined;
 }
 
 /** The audit trail's name for where the credentials came from: "environment", else the profile's name. */

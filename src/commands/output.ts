@@ -113,6 +113,35 @@ export function csvDocument(
   return [csvRecord(header), ...rows.map((row) => csvRecord(row.map(cell)))].join('');
 }
 
+/** RFC 4180 with quotes always: a value that must reach its reader exactly as it is (a created secret). */
+export function csvQuoted(value: string): string {
+  return `"${value.replace(/"/g, '""')}"`;
+}
+
+/** Streams whose write errors a command is awaiting itself (the process-wide handler leaves them be). */
+const ownedOutputs = new WeakSet<object>();
+
+export function outputOwnsErrors(stream: object): boolean {
+  return ownedOutputs.has(stream);
+}
+
+/**
+ * Whether the stream is the null device: stdout closed at start (`>&-`) is reopened on /dev/null by Node,
+ * so whatever is written there is gone without an error.
+ */
+export function discardsOutput(stream: object): boolean {
+  const fd = (stream as { fd?: unknown }).fd;
+  if (typeof fd !== 'number') return false;
+  try {
+    const fs = process.getBuiltinModule('node:fs');
+    const own = fs.fstatSync(fd);
+    const nul = fs.statSync('/dev/null');
+    return own.isCharacterDevice() && own.rdev === nul.rdev;
+  } catch {
+    return false;
+  }
+}
+
 /** Thrown by OutputSink.write once the reader has gone away (EPIPE) or the stream failed. */
 export class OutputClosedError extends Error {
   readonly code: string | undefined;
@@ -139,8 +168,13 @@ export class OutputSink {
     this.failure ??= error;
   };
 
-  constructor(private readonly stream: NodeJS.WritableStream) {
+  /** `ownErrors`: this command handles a failed write itself (the process-wide handler must not exit first). */
+  constructor(
+    private readonly stream: NodeJS.WritableStream,
+    private readonly options: { ownErrors?: boolean } = {},
+  ) {
     stream.on('error', this.onError);
+    if (options.ownErrors) ownedOutputs.add(stream);
   }
 
   get closed(): boolean {
@@ -157,6 +191,23 @@ export class OutputSink {
       throw new OutputClosedError(this.failure);
     }
     if (!flushed && !this.failure) await this.waitForDrain();
+    if (this.failure) throw new OutputClosedError(this.failure);
+  }
+
+  /** Writes and resolves once the stream has handed the text on (to the pipe, file or reader); rejects when it could not. */
+  async writeFlushed(text: string): Promise<void> {
+    if (this.failure) throw new OutputClosedError(this.failure);
+    await new Promise<void>((resolve) => {
+      try {
+        this.stream.write(text, (error?: Error | null) => {
+          if (error) this.failure ??= error;
+          resolve();
+        });
+      } catch (error) {
+        this.failure ??= error instanceof Error ? error : new Error(String(error));
+        resolve();
+      }
+    });
     if (this.failure) throw new OutputClosedError(this.failure);
   }
 
@@ -177,5 +228,6 @@ export class OutputSink {
   /** Stops listening; a late EPIPE after this is the process-level handler's business. */
   release(): void {
     this.stream.off('error', this.onError);
+    if (this.options.ownErrors) ownedOutputs.delete(this.stream);
   }
 }

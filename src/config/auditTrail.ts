@@ -5,11 +5,21 @@ import { join } from 'node:path';
 import { BrokerError } from '../api/errors';
 import type { CreatedKey, NewKeyRequest } from '../api/types';
 import { shortenApiKey } from './logFile';
-import { fsPromises } from '../lazyBuiltins';
+import { fsPromises, nodeCrypto } from '../lazyBuiltins';
+import { appendWholeLine } from './wholeLine';
 
 export const AUDIT_FILE = 'audit.jsonl';
 
-export type AuditOutcome = 'created' | 'refused' | 'unknown';
+/** 'not-sent' only closes an attempt recorded ahead that never left (a refused connection): reading drops both. */
+export type AuditOutcome = 'created' | 'refused' | 'unknown' | 'not-sent';
+
+/** A created key whose secret the operator did not get: it could not be written, or it was not valid text. */
+export type SecretFate = 'not-delivered' | 'unreadable';
+
+export const SECRET_FATE_TEXT: Record<SecretFate, string> = {
+  'not-delivered': 'created, secret not delivered',
+  unreadable: 'created, secret unreadable',
+};
 
 /** One line of audit.jsonl (optional fields are left out of the line when absent). */
 export interface AuditEntry {
@@ -29,12 +39,19 @@ export interface AuditEntry {
   /** refused: the service's code and message. */
   code?: number | string;
   message?: string;
-  /** unknown: why the outcome is not known. */
+  /** unknown: why the outcome is not known; created with a secretFate: why the secret was lost. */
   reason?: string;
+  /** created: the secret never reached the operator. */
+  secret?: SecretFate;
+  /** Lines about one attempt share this (written ahead of the request, then its outcome): the last one counts. */
+  attempt?: string;
 }
 
-/** What became of a create request: the key, or the error it failed with. */
-export type CreateResult = { created: CreatedKey } | { error: unknown };
+/** What became of a create request: the key (and what became of its secret), or the error it failed with. */
+export type CreateResult = { created: CreatedKey; secret?: SecretFate; reason?: string } | { error: unknown };
+
+/** The reason an attempt recorded ahead keeps when no outcome follows it (the process ended first). */
+export const NO_OUTCOME_REASON = 'sent; the command ended before the answer came (interrupted or killed): the key may exist';
 
 /** Where the attempt went: the profile label and the host. */
 export interface AuditTarget {
@@ -59,7 +76,8 @@ export function auditEntry(target: AuditTarget, request: NewKeyRequest, result: 
   };
   const rest = { permissions: [...request.permissions], ips: [...(request.ips ?? [])], note: request.note };
   if ('created' in result) {
-    return { ...base, apiKey: shortenApiKey(result.created.apiKey), ...rest, outcome: 'created' };
+    const fate = result.secret === undefined ? {} : { reason: `${SECRET_FATE_TEXT[result.secret]}${result.reason ? `: ${result.reason}` : ''}`, secret: result.secret };
+    return { ...base, apiKey: shortenApiKey(result.created.apiKey), ...rest, outcome: 'created', ...fate };
   }
   const error = result.error;
   if (!(error instanceof BrokerError)) return undefined;
@@ -92,6 +110,8 @@ export function auditLine(entry: AuditEntry): string {
     ...(entry.code !== undefined ? { code: entry.code } : {}),
     ...(entry.message !== undefined ? { message: entry.message } : {}),
     ...(entry.reason !== undefined ? { reason: entry.reason } : {}),
+    ...(entry.secret !== undefined ? { secret: entry.secret } : {}),
+    ...(entry.attempt !== undefined ? { attempt: entry.attempt } : {}),
   };
   return `${JSON.stringify(ordered)}\n`;
 }
@@ -99,11 +119,11 @@ export function auditLine(entry: AuditEntry): string {
 /** Appends one entry (creating the folder and the file, mode 0600). Rejects when it cannot be written. */
 export async function appendAudit(folder: string, entry: AuditEntry): Promise<void> {
   await fsPromises().mkdir(folder, { recursive: true, mode: 0o700 });
-  const handle = await fsPromises().open(auditPath(folder), 'a', 0o600);
+  const handle = await fsPromises().open(auditPath(folder), 'a+', 0o600);
   try {
     // An existing file is made private too (a file of someone else's: leave it be).
     await handle.chmod(0o600).catch(() => undefined);
-    await handle.write(auditLine(entry));
+    await appendWholeLine(handle, auditLine(entry));
   } finally {
     await handle.close();
   }
@@ -113,6 +133,12 @@ export async function appendAudit(folder: string, entry: AuditEntry): Promise<vo
 export interface AuditRecorder {
   /** Appends the attempt; resolves to false when the line could not be written (never rejects). */
   (request: NewKeyRequest, result: CreateResult): Promise<boolean>;
+  /**
+   * Records the attempt as unknown before it is sent (synced), so a process that ends mid-request leaves it on
+   * record; the returned recorder writes its outcome as the same attempt. Resolves to undefined when it could not
+   * be written.
+   */
+  ahead(request: NewKeyRequest): Promise<((result: CreateResult) => Promise<boolean>) | undefined>;
   /** The last `count` entries for a sub-account on this target's host, newest first; none when the trail cannot be read. */
   recentFor(subAccount: string, count: number): Promise<AuditEntry[]>;
   /** Called after each line this recorder appended; returns the way to stop. */
@@ -125,7 +151,7 @@ export interface AuditRecorder {
  */
 export function createAuditRecorder(folder: string, target: AuditTarget | Promise<AuditTarget>, now: () => Date = () => new Date()): AuditRecorder {
   const listeners = new Set<() => void>();
-  const record = async (request: NewKeyRequest, result: CreateResult): Promise<boolean> => {
+  const record = async (request: NewKeyRequest, result: CreateResult, attempt?: string): Promise<boolean> => {
     const at = now();
     let known: AuditTarget;
     try {
@@ -133,17 +159,33 @@ export function createAuditRecorder(folder: string, target: AuditTarget | Promis
     } catch {
       return false;
     }
-    const entry = auditEntry(known, request, result, at);
+    const found = auditEntry(known, request, result, at);
+    // An attempt recorded ahead that turned out not sent is closed, so it does not stay unknown.
+    const entry = found ?? (attempt === undefined ? undefined : { ...notSent(known, request, at) });
     if (!entry) return true;
     try {
-      await appendAudit(folder, entry);
+      await appendAudit(folder, attempt === undefined ? entry : { ...entry, attempt });
     } catch {
       return false;
     }
     for (const listener of listeners) listener();
     return true;
   };
-  return Object.assign(record, {
+  return Object.assign((request: NewKeyRequest, result: CreateResult) => record(request, result), {
+    async ahead(request: NewKeyRequest): Promise<((result: CreateResult) => Promise<boolean>) | undefined> {
+      const attempt = nodeCrypto().randomBytes(8).toString('hex');
+      let known: AuditTarget;
+      try {
+        known = await target;
+        const at = now();
+        const entry: AuditEntry = { ...notSent(known, request, at), outcome: 'unknown', reason: NO_OUTCOME_REASON, attempt };
+        await appendAudit(folder, entry);
+      } catch {
+        return undefined;
+      }
+      for (const listener of listeners) listener();
+      return (result) => record(request, result, attempt);
+    },
     async recentFor(subAccount: string, count: number): Promise<AuditEntry[]> {
       if (count <= 0) return [];
       try {
@@ -162,7 +204,21 @@ export function createAuditRecorder(folder: string, target: AuditTarget | Promis
   });
 }
 
-const OUTCOMES = new Set<string>(['created', 'refused', 'unknown']);
+function notSent(target: AuditTarget, request: NewKeyRequest, at: Date): AuditEntry {
+  return {
+    time: at.toISOString(),
+    profile: target.profile,
+    host: target.host,
+    subAccount: request.subAccount,
+    permissions: [...request.permissions],
+    ips: [...(request.ips ?? [])],
+    note: request.note,
+    outcome: 'not-sent',
+  };
+}
+
+const OUTCOMES = new Set<string>(['created', 'refused', 'unknown', 'not-sent']);
+const FATES = new Set<string>(['not-delivered', 'unreadable']);
 const isStrings = (value: unknown): value is string[] => Array.isArray(value) && value.every((v) => typeof v === 'string');
 
 /** A parsed line, or undefined when it is damaged (not JSON, or not an entry's shape). */
@@ -181,6 +237,7 @@ export function parseAuditLine(line: string): AuditEntry | undefined {
   if (v.apiKey !== undefined && !text('apiKey')) return undefined;
   if (v.code !== undefined && typeof v.code !== 'string' && typeof v.code !== 'number') return undefined;
   if ((v.message !== undefined && !text('message')) || (v.reason !== undefined && !text('reason'))) return undefined;
+  if ((v.secret !== undefined && !(typeof v.secret === 'string' && FATES.has(v.secret))) || (v.attempt !== undefined && !text('attempt'))) return undefined;
   return {
     time: v.time as string,
     profile: v.profile as string,
@@ -194,7 +251,18 @@ export function parseAuditLine(line: string): AuditEntry | undefined {
     ...(v.code !== undefined ? { code: v.code as number | string } : {}),
     ...(v.message !== undefined ? { message: v.message as string } : {}),
     ...(v.reason !== undefined ? { reason: v.reason as string } : {}),
+    ...(v.secret !== undefined ? { secret: v.secret as SecretFate } : {}),
+    ...(v.attempt !== undefined ? { attempt: v.attempt as string } : {}),
   };
+}
+
+/** One entry per attempt, oldest first: an attempt's last line stands for it, and attempts never sent are left out. */
+export function settleAttempts(lines: readonly AuditEntry[]): AuditEntry[] {
+  const last = new Map<string, number>();
+  lines.forEach((entry, i) => {
+    if (entry.attempt !== undefined) last.set(entry.attempt, i);
+  });
+  return lines.filter((entry, i) => entry.outcome !== 'not-sent' && (entry.attempt === undefined || last.get(entry.attempt) === i));
 }
 
 /** Reading keeps at most the last this many bytes of the file (about 20,000 entries). */
@@ -240,7 +308,7 @@ export async function readAuditTrail(folder: string, maxBytes = AUDIT_READ_LIMIT
       if (entry) entries.push(entry);
       else skipped += 1;
     }
-    return { entries, skipped, truncated: start > 0 };
+    return { entries: settleAttempts(entries), skipped, truncated: start > 0 };
   } finally {
     await handle.close();
   }

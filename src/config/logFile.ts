@@ -3,12 +3,13 @@
 // status, latency, attempt and a shortened API key. Never a body, a signature or a secret.
 import type { ExchangeInfo } from '../api/contract';
 import { fsPromises } from '../lazyBuiltins';
+import { appendWholeLine } from './wholeLine';
 
 export interface ExchangeLogFile {
   /** Queues one line; never throws (a failing log must not fail the command). */
   record(exchange: ExchangeInfo, apiKey?: string): void;
-  /** Writes what is queued and closes the file. */
-  close(): Promise<void>;
+  /** Writes what is queued and closes the file; resolves to how many lines could not be written (cut back whole). */
+  close(): Promise<number>;
 }
 
 /** mx0vglabcdefa1b2 → mx0v…a1b2; short keys keep even less. */
@@ -45,26 +46,28 @@ export function exchangeLine(exchange: ExchangeInfo, apiKey: string | undefined,
 
 /** Opens (creating with mode 0600) the file for appending. Rejects when it cannot be opened. */
 export async function openExchangeLog(path: string, now: () => Date = () => new Date()): Promise<ExchangeLogFile> {
-  const handle = await fsPromises().open(path, 'a', 0o600);
+  const handle = await fsPromises().open(path, 'a+', 0o600);
   // An existing file keeps its owner; make it private too (a file of someone else's: leave it be).
   await handle.chmod(0o600).catch(() => undefined);
   let queue: Promise<void> = Promise.resolve();
   let closed = false;
+  let lost = 0;
   return {
     record(exchange, apiKey) {
       if (closed) return;
       const line = exchangeLine(exchange, apiKey, now());
       queue = queue.then(
-        () => handle.write(line).then(() => undefined),
+        () => appendWholeLine(handle, line).catch(() => void (lost += 1)),
         () => undefined,
       );
       queue.catch(() => undefined);
     },
     async close() {
-      if (closed) return;
+      if (closed) return lost;
       closed = true;
       await queue.catch(() => undefined);
       await handle.close();
+      return lost;
     },
   };
 }

@@ -3,6 +3,7 @@
 // wiring lives here, not in cli.tsx, so the tests can run main() in-process without it.
 import { lastResortLine, main } from '../cli';
 import { EXIT } from '../commands/context';
+import { outputOwnsErrors } from '../commands/output';
 
 function lastResort(error: unknown): void {
   process.stderr.write(lastResortLine(error));
@@ -11,6 +12,8 @@ function lastResort(error: unknown): void {
 
 // The reader of stdout went away (e.g. `| head`): stop quietly, as other command-line tools do.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  // A command awaiting its own write (a created key's secret) says what was lost and picks the exit code.
+  if (outputOwnsErrors(process.stdout)) return;
   if (error.code === 'EPIPE') process.exit(EXIT.ok);
   lastResort(error);
 });
@@ -24,6 +27,14 @@ main(process.argv.slice(2), {
   env: process.env,
   stdoutIsTTY: process.stdout.isTTY === true,
   stderrIsTTY: process.stderr.isTTY === true,
+  onInterrupt: (onSignal) => {
+    const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+    const handler = (signal: NodeJS.Signals): void => process.exit(onSignal(signal));
+    for (const signal of signals) process.on(signal, handler);
+    return () => {
+      for (const signal of signals) process.off(signal, handler);
+    };
+  },
 }).then(({ code, keepRunning }) => {
   process.exitCode = code;
   // Normally the loop is empty by now; if something still holds it open, do not hang a script.

@@ -37,6 +37,8 @@ export interface ConsoleServices {
   readOnly?: string;
   /** Set when the base URL is plain http:// to another host (keys and secrets travel unencrypted): the header flags it. */
   cleartext?: string;
+  /** How long a request may take (--timeout); absent: the client's default. */
+  timeoutMs?: number;
   /** Appends each create attempt that was sent to the audit trail (best effort, never rejects); absent: not recorded. */
   audit?: AuditRecorder;
   /** Changes the target (profiles, demo, session credentials); absent in tests that do not need it. */

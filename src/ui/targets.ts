@@ -32,6 +32,8 @@ export interface ConsoleTarget {
   cleartext?: string;
   /** The target's "now" when it is not the real clock (the pinned demo); the console's services.now follows it. */
   now?: () => number;
+  /** --timeout: how long a request may take (absent: the client's default). */
+  timeoutMs?: number;
 }
 
 export interface ProfileSummary {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUDIT_CSV_COLUMNS, runAudit } from '../../src/commands/audit';
 import { EXIT } from '../../src/commands/context';
 import { runKeysCreate } from '../../src/commands/keysCreate';
-import { AUDIT_FILE } from '../../src/config/auditTrail';
+import { AUDIT_FILE, parseAuditLine, settleAttempts } from '../../src/config/auditTrail';
 import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { runCli, testContext } from './helpers';
@@ -57,7 +57,8 @@ afterAll(async () => {
 
 describe('keys create writes the audit trail', () => {
   it('one line per attempt sent, with the right outcome', () => {
-    const entries = lines().map((l) => JSON.parse(l) as Record<string, unknown>);
+    // An attempt's lines (recorded before it was sent, then its outcome) read as one: its last.
+    const entries = settleAttempts(lines().map((l) => parseAuditLine(l)!)) as unknown as Record<string, unknown>[];
     expect(entries.map((e) => e.outcome)).toEqual(['created', 'refused', 'unknown']);
     const [created, refused, unknown] = entries;
     const host = new URL(sandbox.baseUrl).host;
@@ -136,7 +137,7 @@ describe('audit command', () => {
     const copy = mkdtempSync(join(tmpdir(), 'broker-audit-damaged-'));
     try {
       const good = lines();
-      const hostile = JSON.stringify({ ...JSON.parse(good[0]!), note: 'evil\u001b[2Jnote\nsecond line' });
+      const hostile = JSON.stringify({ ...JSON.parse(good[0]!), attempt: 'another', note: 'evil\u001b[2Jnote\nsecond line' });
       appendFileSync(join(copy, AUDIT_FILE), `${good[0]}\n{"time":"2026-01-01T00:00:00Z",broken\n${hostile}\n[1,2]\n`);
       const { ctx, out, err } = testContext(undefined, { configFolder: copy });
       expect(await runAudit({}, ctx)).toBe(EXIT.ok);

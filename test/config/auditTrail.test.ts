@@ -156,7 +156,8 @@ describe('the console records too', () => {
     if (top.screen !== 'secret') throw new Error('expected the secret screen');
     await c.waitFor(() => {
       try {
-        return readFileSync(join(folder, AUDIT_FILE), 'utf8').length > 0;
+        // The attempt's line written before it was sent, then its outcome's.
+        return readFileSync(join(folder, AUDIT_FILE), 'utf8').trimEnd().split('\n').length >= 2;
       } catch {
         return false;
       }
@@ -177,7 +178,8 @@ describe('the console records too', () => {
     await c.press('enter');
     await c.waitFor(() => {
       try {
-        return readFileSync(join(folder, AUDIT_FILE), 'utf8').length > 0;
+        // The attempt's line written before it was sent, then its outcome's.
+        return readFileSync(join(folder, AUDIT_FILE), 'utf8').trimEnd().split('\n').length >= 2;
       } catch {
         return false;
       }
@@ -234,7 +236,8 @@ describe('never a secret', () => {
       expect(await runKeysCreate({ sub: name, permissions: 'SPOT_ACCOUNT_READ', note: `command ${i}`, json: true }, t.ctx)).toBe(0);
       made.push(JSON.parse(t.out.text()) as { apiKey: string; secretKey: string });
     }
-    await c.waitFor(() => readFileSync(join(folder, AUDIT_FILE), 'utf8').trimEnd().split('\n').length === 6, 'six audit lines');
+    // Two lines an attempt: recorded before it was sent, then its outcome.
+    await c.waitFor(() => readFileSync(join(folder, AUDIT_FILE), 'utf8').trimEnd().split('\n').length === 12, 'twelve audit lines');
     const { entries } = await readAuditTrail(folder);
     expect(entries.map((e) => [e.note, e.outcome, e.apiKey])).toEqual(made.map((k, i) => [i < 3 ? `console ${i}` : `command ${i - 3}`, 'created', `${k.apiKey.slice(0, 4)}…${k.apiKey.slice(-4)}`]));
     const bytes = readFileSync(join(folder, AUDIT_FILE));

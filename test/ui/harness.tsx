@@ -69,6 +69,8 @@ export interface ConsoleOptions {
   proxy?: ProxyChoice;
   /** The plain-http warning of the target (services.cleartext). */
   cleartext?: string;
+  /** Every copy fails with this error (services.copy rejects). */
+  copyFails?: Error;
 }
 
 export interface TestConsole {
@@ -144,6 +146,7 @@ export async function startConsole(options: ConsoleOptions = {}): Promise<TestCo
     discovered,
     suggestions: options.suggestions ?? sandbox.subAccounts,
     copy: async (text) => {
+      if (options.copyFails) throw options.copyFails;
       copies.push(text);
       return 'sent to the test clipboard';
     },

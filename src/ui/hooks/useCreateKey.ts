@@ -2,17 +2,19 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { BrokerError } from '../../api/errors';
 import type { CreatedKey, NewKeyRequest } from '../../api/types';
+import type { CreateResult } from '../../config/auditTrail';
 import { useServices } from '../services';
 
 export type CreateState =
   | { status: 'idle' }
-  | { status: 'sending' }
+  | { status: 'sending'; since: number }
   | { status: 'failed'; error: Error; outcomeUnknown: boolean };
 
 export function useCreateKey(onCreated: (created: CreatedKey) => void) {
   const { api, audit } = useServices();
   const [state, setState] = useState<CreateState>({ status: 'idle' });
   const inFlight = useRef(false);
+  const controller = useRef<AbortController | undefined>(undefined);
   const mounted = useRef(true);
   useEffect(() => () => {
     mounted.current = false;
@@ -22,12 +24,19 @@ export function useCreateKey(onCreated: (created: CreatedKey) => void) {
     (request: NewKeyRequest): boolean => {
       if (inFlight.current) return false;
       inFlight.current = true;
-      setState({ status: 'sending' });
-      api.createSubAccountKey(request).then(
+      setState({ status: 'sending', since: Date.now() });
+      const abort = new AbortController();
+      controller.current = abort;
+      // On record (synced) before it is sent, so a console killed mid-request leaves the attempt as unknown.
+      const ahead = audit ? audit.ahead(request).catch(() => undefined) : Promise.resolve(undefined);
+      const record = (result: CreateResult): void => {
+        void ahead.then((outcome) => (outcome ?? ((r: CreateResult) => audit?.(request, r)))(result)).catch(() => undefined);
+      };
+      void ahead.then(() => api.createSubAccountKey(request, { signal: abort.signal })).then(
         (created) => {
           inFlight.current = false;
           // The trail gets the shortened key only (never the secret); a failed write does not stop the create.
-          void audit?.(request, { created }).catch(() => undefined);
+          record(created.secretUnreadable ? { created, secret: 'unreadable', reason: 'not valid UTF-8 text' } : { created });
           // The created key (with its secret) goes straight to the secret screen; this hook keeps none of it.
           if (mounted.current) {
             setState({ status: 'idle' });
@@ -36,7 +45,8 @@ export function useCreateKey(onCreated: (created: CreatedKey) => void) {
         },
         (error: unknown) => {
           inFlight.current = false;
-          void audit?.(request, { error }).catch(() => undefined);
+          // Abandoned (the console was left): the line written ahead already says unknown, and stays.
+          if (!abort.signal.aborted) record({ error });
           const err = error instanceof Error ? error : new Error(String(error));
           const outcomeUnknown = err instanceof BrokerError && err.kind === 'outcome-unknown';
           if (mounted.current) setState({ status: 'failed', error: err, outcomeUnknown });
@@ -55,5 +65,10 @@ export function useCreateKey(onCreated: (created: CreatedKey) => void) {
     if (!inFlight.current) setState((s) => (s.status === 'failed' && !s.outcomeUnknown ? { status: 'idle' } : s));
   }, []);
 
-  return { state, submit, reset, sending: state.status === 'sending' };
+  /** Stops waiting for the answer (the console is left): the attempt is recorded as unknown. */
+  const abandon = useCallback(() => {
+    if (inFlight.current) controller.current?.abort();
+  }, []);
+
+  return { state, submit, reset, abandon, sending: state.status === 'sending' };
 }

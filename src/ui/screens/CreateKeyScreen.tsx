@@ -1,7 +1,10 @@
 // New key: permissions checklist (+ typed ones), linked IPs validated live with a counter, a note; then a
 // review of exactly what will be sent, sent once. What was typed survives every error, and leaving the form
 // (a new key's draft is kept per sub-account until the key is created).
-import React, { useCallback, useEffect, useState } from 'react';
+import React, { useCallback, useEffect, useRef, useState } from 'react';
+import { DEFAULT_TIMEOUT_MS } from '../../api/http';
+import { useLeaveGuard } from '../leaveGuard';
+import { type UnknownOutcomeCheck, useUnknownOutcomeCheck } from '../hooks/useUnknownOutcomeCheck';
 import { useSyncedState } from '../hooks/useSyncedState';
 import { Box, Text } from 'ink';
 import { KNOWN_PERMISSIONS, MAX_LINKED_IPS, type CreatedKey, type NewKeyRequest } from '../../api/types';
@@ -19,7 +22,7 @@ import { useNavigate } from '../navigation';
 import { isBlankNewKey, useDrafts, type NewKeyDraft, type NewKeyField } from '../drafts';
 import { useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
-import { fit, roomFor, sanitize, wrapText } from '../text';
+import { fit, localTime, roomFor, sanitize, shortKey, wrapText } from '../text';
 
 type Focus = NewKeyField;
 const FOCUS_ORDER: Focus[] = ['permissions', 'other', 'ip', 'note'];
@@ -68,6 +71,25 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
     [navigate, drafts, subAccount],
   );
   const create = useCreateKey(onCreated);
+  const lastUnknown = useUnknownOutcomeCheck(subAccount);
+  // ctrl+c while the request is out: the first waits for the answer (its outcome is then on record and on
+  // screen), the second leaves now with the attempt on record as unknown.
+  const [leaving, setLeaving] = useState<{ proceed: () => void } | undefined>(undefined);
+  const sendingRef = useRef(false);
+  sendingRef.current = create.state.status === 'sending';
+  useLeaveGuard((intent, proceed) => {
+    if (intent !== 'interrupt' || !sendingRef.current) return false;
+    if (leaving) {
+      create.abandon();
+      return false;
+    }
+    setLeaving({ proceed });
+    return true;
+  });
+  // The answer came while leaving was asked: a created key still goes to its secret screen; anything else leaves.
+  useEffect(() => {
+    if (leaving && create.state.status === 'failed') leaving.proceed();
+  }, [leaving, create.state.status]);
   const mode: ScreenId = review ? reviewMode(create.state) : 'createKey';
   useScreenMode(mode);
   const permissions = allPermissions(checked, other);
@@ -150,13 +172,15 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
     setErrors((list) => (list.some((e) => e.field === field) ? list.filter((e) => e.field !== field) : list));
   };
 
-  if (review) return <Review review={review} state={create.state} mode={mode} width={width} height={height} />;
+  if (review) return <Review review={review} state={create.state} mode={mode} width={width} height={height} leaving={leaving !== undefined} />;
 
   // Height: the three inputs and the checklist's title always; errors next (whole when there is room);
   // then as many checklist rows as fit, the screen title last.
   const ips = liveIps(ip);
   const ipError = ips.error ?? errorOf('ip');
   const take = roomFor(height - 4 - 1); // three inputs, the checklist title, at least one checklist row
+  const notice = unknownOutcomeNotice(lastUnknown);
+  const noticeLines = notice ? wrapText(notice.text, width).slice(0, take(wrapText(notice.text, width).length)) : [];
   const permissionError = errorOf('permissions');
   const permissionRoom = take(permissionError ? wrapText(`✗ ${permissionError}`, width - 2).length : 0);
   const permissionErrorLines = permissionError && permissionRoom > 0 ? wrapText(`✗ ${permissionError}`, width - 2, permissionRoom) : [];
@@ -171,6 +195,11 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
   return (
     <Box flexDirection="column" width={width}>
       {showTitle ? <Text bold>{fit(`New API key for ${sanitize(subAccount)}${draft ? ' · as you left it' : ''}`, width).trimEnd()}</Text> : null}
+      {noticeLines.map((line, i) => (
+        <Text key={`u-${i}`} color={notice?.warn ? theme.warn : theme.muted}>
+          {line}
+        </Text>
+      ))}
       <Text color={focus === 'permissions' ? theme.accent : undefined} bold={focus === 'permissions'}>
         {fit(`${focus === 'permissions' ? '› ' : '  '}${checklistTitle}`, width).trimEnd()}
       </Text>
@@ -213,8 +242,9 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
 }
 
 /** Exactly what will be sent, then what became of it; fitted to the room it has, the fields first. */
-function Review({ review, state, mode, width, height }: { review: NewKeyRequest; state: CreateState; mode: ScreenId; width: number; height: number }) {
-  const { theme } = useServices();
+function Review({ review, state, mode, width, height, leaving }: { review: NewKeyRequest; state: CreateState; mode: ScreenId; width: number; height: number; leaving: boolean }) {
+  const { theme, timeoutMs } = useServices();
+  const left = useTimeLeft(state.status === 'sending' && leaving ? state.since + (timeoutMs ?? DEFAULT_TIMEOUT_MS) : undefined);
   const failed = state.status === 'failed' ? state : undefined;
   const fields: Field[] = [
     ['subAccount', review.subAccount],
@@ -224,8 +254,14 @@ function Review({ review, state, mode, width, height }: { review: NewKeyRequest;
   ];
   // What is said under the fields, wrapped to the width.
   const status: Array<{ text: string; color?: string }> = [];
-  if (mode === 'reviewSending') status.push({ text: '' }); // the spinner's line
-  else if (failed?.outcomeUnknown) {
+  if (mode === 'reviewSending') {
+    status.push({ text: '' }); // the spinner's line
+    if (left !== undefined) {
+      const wait = `Waiting for the service's answer (up to ${left} s left): the key may be being created.`;
+      for (const line of wrapText(wait, width)) status.push({ text: line, color: theme.warn });
+      for (const line of wrapText('ctrl+c again leaves now, with the attempt on record as unknown (check the key list later).', width)) status.push({ text: line });
+    }
+  } else if (failed?.outcomeUnknown) {
     for (const line of wrapText('⚠ The request was sent, but its answer did not come or could not be read: the key may exist.', width)) status.push({ text: line, color: theme.warn });
     for (const line of wrapText('Press r to open the key list, refreshed, and check before trying again. Nothing is resent.', width)) status.push({ text: line });
   } else if (failed) {
@@ -248,17 +284,38 @@ function Review({ review, state, mode, width, height }: { review: NewKeyRequest;
       <Box marginTop={gaps >= 1 ? 1 : 0} marginBottom={gaps >= 2 ? 1 : 0} flexDirection="column">
         <FieldList fields={fields} width={width} labelWidth={LABEL_WIDTH} maxLines={fieldRoom} />
       </Box>
-      {mode === 'reviewSending' ? (
-        <Spinner label="Creating the key… (sent once)" width={width} />
-      ) : (
-        shown.map((line, i) => (
-          <Text key={i} color={line.color}>
-            {line.text}
-          </Text>
-        ))
-      )}
+      {mode === 'reviewSending' ? <Spinner label="Creating the key… (sent once)" width={width} /> : null}
+      {(mode === 'reviewSending' ? shown.slice(1) : shown).map((line, i) => (
+        <Text key={i} color={line.color}>
+          {line.text}
+        </Text>
+      ))}
     </Box>
   );
+}
+
+/** Whole seconds until `deadline` (at least 0), ticking each second; undefined when there is none. */
+function useTimeLeft(deadline: number | undefined): number | undefined {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (deadline === undefined) return undefined;
+    setNow(Date.now());
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [deadline]);
+  return deadline === undefined ? undefined : Math.max(0, Math.ceil((deadline - now) / 1000));
+}
+
+/** What the form says first after an attempt of unknown outcome: whether a key matching it exists now. */
+function unknownOutcomeNotice(check: UnknownOutcomeCheck): { text: string; warn: boolean } | undefined {
+  if (check.status === 'none') return undefined;
+  const when = localTime(Date.parse(check.attempt.time));
+  const last = `The last attempt (${when}, note '${sanitize(check.attempt.note, 40)}') had an unknown outcome`;
+  if (check.status === 'checking') return { text: `${last}: checking whether a matching key exists…`, warn: true };
+  if (check.status === 'failed') return { text: `${last}, and the key list could not be read to check: a matching key may exist.`, warn: true };
+  if (check.matching.length === 0) return { text: `${last}: no matching key exists now, so it was not created.`, warn: false };
+  const keys = check.matching.map((k) => shortKey(k.apiKey)).join(', ');
+  return { text: `⚠ ${last}, and a matching key exists now (${keys}): its secret was never received — delete it in the web console rather than create a duplicate.`, warn: true };
 }
 
 function allPermissions(checked: readonly string[], other: string): string[] {

@@ -18,6 +18,7 @@ import { errorLine, retryable } from '../hooks/useResource';
 import { isSubAccountRefused } from '../../api/errors';
 import { useSubAccountKeys } from '../hooks/useSubAccountKeys';
 import { useRecentAttempts } from '../hooks/useRecentAttempts';
+import { ATTEMPTS_READ, LOST_SECRET_TEXT, type LostSecret, lostSecrets } from '../lostSecrets';
 import { useNavigate } from '../navigation';
 import { useScreenFrame, useScreenMode } from '../screenFrame';
 import { keySearchText } from '../keySearch';
@@ -32,8 +33,10 @@ const FULL_KEY_WIDTH = 32;
  * The table's columns for a width: they depend on the width alone (never on the rows), so they do not jump
  * from row to row or page to page, and a row is exactly `width` cells with its two-cell marker.
  */
-export function keyColumns(width: number): TableColumn<SubAccountKey>[] {
+export function keyColumns(width: number, lost?: ReadonlyMap<string, LostSecret>): TableColumn<SubAccountKey>[] {
   const wide = width >= 100;
+  // A key whose secret was lost carries a mark before its note (the status line says what it means).
+  const noteOf = (k: SubAccountKey) => (lost?.has(k.apiKey) ? `⚠ ${k.note}` : k.note);
   const keyWidth = wide ? FULL_KEY_WIDTH : SHORT_KEY_WIDTH;
   const apiKey = (k: SubAccountKey) => (wide ? k.apiKey : shortKey(k.apiKey));
   const ips = (k: SubAccountKey) => (k.ips.length === 0 ? 'any' : k.ips.join(','));
@@ -42,7 +45,7 @@ export function keyColumns(width: number): TableColumn<SubAccountKey>[] {
     const flexible = room - 4 - keyWidth - CREATED_WIDTH;
     const [note, permissions, ipWidth] = share(flexible, [3, 4, 3]);
     return [
-      { title: 'NOTE', width: note!, cell: (k) => cell(k.note, note!) },
+      { title: 'NOTE', width: note!, cell: (k) => cell(noteOf(k), note!) },
       { title: 'API KEY', width: keyWidth, cell: (k) => cell(apiKey(k), keyWidth) },
       { title: 'PERMISSIONS', width: permissions!, cell: (k) => cell(k.permissions.join(','), permissions!) },
       { title: 'IPS', width: ipWidth!, cell: (k) => cell(ips(k), ipWidth!) },
@@ -52,7 +55,7 @@ export function keyColumns(width: number): TableColumn<SubAccountKey>[] {
   // Narrow: the note, the key and its permissions; the detail view (enter) has the rest.
   const [note, permissions] = share(room - 2 - SHORT_KEY_WIDTH, [1, 1]);
   return [
-    { title: 'NOTE', width: note!, cell: (k) => cell(k.note, note!) },
+    { title: 'NOTE', width: note!, cell: (k) => cell(noteOf(k), note!) },
     { title: 'API KEY', width: SHORT_KEY_WIDTH, cell: (k) => cell(shortKey(k.apiKey), SHORT_KEY_WIDTH) },
     { title: 'PERMISSIONS', width: permissions!, cell: (k) => cell(k.permissions.join(','), permissions!) },
   ];
@@ -105,7 +108,10 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
   const list = useListCursor(rows.length, tableRoom);
   const selected = rows[list.cursor];
   // The columns (and so each row's line, made once per list) change with the width alone.
-  const columns = useMemo(() => keyColumns(width), [width]);
+  const trail = useRecentAttempts(subAccount, ATTEMPTS_READ);
+  const lost = useMemo(() => lostSecrets(allRows, trail), [allRows, trail]);
+  const columns = useMemo(() => keyColumns(width, lost), [width, lost]);
+  const lostHere = selected ? lost.get(selected.apiKey) : undefined;
   const highlightAt = highlightApiKey ? rows.findIndex((k) => k.apiKey === highlightApiKey) : -1;
   // After a key was created, the cursor lands on it in the very render that brings it (an effect would let one
   // frame with the cursor on the first row reach the terminal first).
@@ -166,6 +172,7 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
           maxLines={Math.max(5, height - 1 - (flash ? 1 : 0))}
           fields={[
             ['Note', selected.note],
+            ...(lostHere ? [['Secret', LOST_SECRET_TEXT[lostHere]] as [string, string]] : []),
             ['API key', selected.apiKey],
             ['Permissions', selected.permissions.join(', ')],
             ['Linked IPs', selected.ips.join(', ')],
@@ -191,6 +198,7 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
         ))}
       </Box>
     )
+    : lostHere && !flash ? <Text color={theme.warn}>{fit(`${list.cursor + 1}/${rows.length} · ⚠ ${LOST_SECRET_TEXT[lostHere]}`, width).trimEnd()}</Text>
     : <Text color={theme.muted}>{fit(flash ?? (rows.length === 0 ? (total > 0 ? 'no key matches the filter' : ' ') : `${list.cursor + 1}/${rows.length}`), width).trimEnd() || ' '}</Text>;
 
   return (

@@ -69,8 +69,8 @@ export function SecretReveal({ created }: { created: CreatedKey }) {
       }
       switch (command) {
         case 'reveal': setRevealed((r) => !r); return true;
-        case 'copySecret': void copy(created.secretKey).then((said) => setFlash(`Secret key ${said}`)); return true;
-        case 'copyKey': void copy(created.apiKey).then((said) => setFlash(`API key ${said}`)); return true;
+        case 'copySecret': void copy(created.secretKey).then((said) => setFlash(`Secret key ${said}`), (error: unknown) => setFlash(`✗ The secret key could not be copied (${copyFailure(error)}): copy it from the screen (v shows it)`)); return true;
+        case 'copyKey': void copy(created.apiKey).then((said) => setFlash(`API key ${said}`), (error: unknown) => setFlash(`✗ The API key could not be copied (${copyFailure(error)})`)); return true;
         case 'leave': setAsking({}); return true;
         case 'quit': return false; // App asks the guard, which asks the operator
         default: return command !== undefined;
@@ -98,9 +98,13 @@ export function SecretReveal({ created }: { created: CreatedKey }) {
     : flash ?? 's copies the secret · c copies the API key · enter when you have stored it';
   const bottomLines = wrapText(bottom, width);
   const title = fit(`✓ Key created for ${sanitize(created.subAccount)}`, width).trimEnd();
-  const warning = width >= 56 ? '⚠ Store the secret key now: it will not be shown again.' : '⚠ Store the secret now: shown only once.';
+  // Bytes that were not UTF-8 (or characters a terminal cannot show): what is on screen is not the secret.
+  const unreadable = created.secretUnreadable === true || sanitize(created.secretKey, 4096) !== created.secretKey;
+  const warning = unreadable
+    ? "⚠ The secret the service sent is not readable text: what is shown is not it. Delete this key in the service's web console."
+    : width >= 56 ? '⚠ Store the secret key now: it will not be shown again.' : '⚠ Store the secret now: shown only once.';
   // What is left after the title, warning, key, secret and prompt goes to the other fields, as many as fit.
-  const spare = height - 2 - essentials.length - bottomLines.length;
+  const spare = height - 1 - (unreadable ? wrapText(warning, width).length : 1) - essentials.length - bottomLines.length;
   const details: Array<[string, string]> = [
     ['Permissions', created.permissions.join(', ')],
     ['Linked IPs', created.ips.length === 0 ? 'none (any address)' : created.ips.join(', ')],
@@ -111,7 +115,15 @@ export function SecretReveal({ created }: { created: CreatedKey }) {
   return (
     <Box flexDirection="column">
       <Text bold color={theme.ok}>{title}</Text>
-      <Text color={theme.warn} bold>{fit(warning, width).trimEnd()}</Text>
+      {unreadable ? (
+        wrapText(warning, width).map((line, i) => (
+          <Text key={`w-${i}`} color={theme.error} bold>
+            {line}
+          </Text>
+        ))
+      ) : (
+        <Text color={theme.warn} bold>{fit(warning, width).trimEnd()}</Text>
+      )}
       {spare > details.length + 1 ? <Text> </Text> : null}
       {essentials}
       {details.slice(0, narrow ? 0 : detailRoom).map(([label, value]) => (
@@ -127,4 +139,10 @@ export function SecretReveal({ created }: { created: CreatedKey }) {
       ))}
     </Box>
   );
+}
+
+/** A failed copy in a few words (its code when it has one), never the text it was copying. */
+function copyFailure(error: unknown): string {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' ? code : 'the copy failed';
 }

@@ -1,0 +1,43 @@
+// Keys whose secret the operator never got, as the audit trail tells: created with the secret not delivered
+// (or unreadable), or listed now after an attempt whose outcome stayed unknown (the service may have made it).
+import type { SubAccountKey } from '../api/types';
+import type { AuditEntry } from '../config/auditTrail';
+import { shortenApiKey } from '../config/logFile';
+import { timeOrder } from '../api/serviceTime';
+
+export type LostSecret = 'not-delivered' | 'never-received';
+
+export const LOST_SECRET_TEXT: Record<LostSecret, string> = {
+  'not-delivered': "secret not delivered — delete it in the web console",
+  'never-received': "secret never received — delete it in the web console",
+};
+
+/** Clocks differ: a key made for an attempt may carry a time a little before the attempt's own. */
+const CLOCK_SLACK_MS = 5 * 60_000;
+
+/** How many of a sub-account's latest attempts are read to mark its keys. */
+export const ATTEMPTS_READ = 200;
+
+/** Whether `key` could be the one an attempt of unknown outcome made: created after it, with its note. */
+export function madeBy(key: SubAccountKey, attempt: AuditEntry): boolean {
+  const at = Date.parse(attempt.time);
+  return attempt.outcome === 'unknown' && Number.isFinite(at) && timeOrder(key.createdAt) >= at - CLOCK_SLACK_MS && key.note === attempt.note;
+}
+
+/** The keys (by API key) whose secret was lost; `entries`: the sub-account's attempts on this host. */
+export function lostSecrets(keys: readonly SubAccountKey[], entries: readonly AuditEntry[]): Map<string, LostSecret> {
+  const lost = new Map<string, LostSecret>();
+  const delivered = new Set<string>();
+  const undelivered = new Set<string>();
+  for (const entry of entries) {
+    if (entry.outcome !== 'created' || entry.apiKey === undefined) continue;
+    (entry.secret === undefined ? delivered : undelivered).add(entry.apiKey);
+  }
+  const unknown = entries.filter((e) => e.outcome === 'unknown');
+  for (const key of keys) {
+    const short = shortenApiKey(key.apiKey);
+    if (undelivered.has(short)) lost.set(key.apiKey, 'not-delivered');
+    else if (!delivered.has(short) && unknown.some((attempt) => madeBy(key, attempt))) lost.set(key.apiKey, 'never-received');
+  }
+  return lost;
+}

@@ -1,0 +1,250 @@
+// `keys create` in the real binary under the faults operators meet: the reader of stdout gone, a full device, a
+// closed stdout, a signal while the POST is held by the service, an audit append on a nearly full disk. The
+// created secret is never printed by these tests: only its presence is checked.
+import { spawn } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { readAuditTrail } from '../../src/config/auditTrail';
+import { startSandbox } from '../../src/sandbox/server';
+import type { RunningSandbox } from '../../src/sandbox/types';
+import { mountFullDisk } from '../config/fullDisk';
+import { buildCli, sandboxEnv } from '../commands/helpers';
+import { KEYS_PATH, call } from '../sandbox/helpers';
+
+const SUB = 'mmbot5143';
+const ARGS = ['keys', 'create', '--sub', SUB, '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'delivery'];
+const NOT_DELIVERED = /^error: key (mx0v[0-9a-f]+) was created but its secret could not be written \((.+)\); nobody has its secret: delete this key in the service's web console, then create another$/m;
+
+let sandbox: RunningSandbox;
+let bin: string;
+const folders: string[] = [];
+const tempFolder = (): string => {
+  const f = mkdtempSync(join(tmpdir(), 'bc-delivery-'));
+  folders.push(f);
+  return f;
+};
+
+beforeAll(async () => {
+  [sandbox, bin] = await Promise.all([startSandbox({ rateLimit: { max: 100_000, windowMs: 1000 } }), buildCli()]);
+}, 120_000);
+afterAll(async () => {
+  await sandbox?.close();
+});
+afterEach(() => {
+  for (const f of folders.splice(0)) rmSync(f, { recursive: true, force: true });
+});
+
+interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stderr: string;
+}
+
+function env(home: string, target: Record<string, string> = sandboxEnv(sandbox)): Record<string, string> {
+  return { PATH: process.env.PATH ?? '', TZ: 'UTC', BROKER_CONSOLE_HOME: home, ...target };
+}
+
+/** Runs `command` (argv or a shell line) with this stdout; stderr captured. */
+function run(command: readonly string[], environment: Record<string, string>, stdout: 'pipe' | 'ignore' | number, onStart?: (pid: number, closeStdout: () => void) => void): Promise<Exit> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command[0]!, command.slice(1), { env: environment, stdio: ['ignore', stdout, 'pipe'] });
+    const err: Buffer[] = [];
+    child.stderr!.on('data', (c: Buffer) => err.push(c));
+    child.stdout?.on('data', () => undefined);
+    child.on('error', reject);
+    onStart?.(child.pid!, () => child.stdout?.destroy());
+    child.on('close', (code, signal) => resolve({ code, signal, stderr: Buffer.concat(err).toString('utf8') }));
+  });
+}
+
+/** The API keys the sandbox lists for the sub-account, asked with our own signed request. */
+async function listedKeys(): Promise<string[]> {
+  const answer = await call(sandbox, { path: KEYS_PATH, params: [['subAccount', SUB]] });
+  return ((answer.json as { subAccount: { apikey?: string; apiKey?: string }[] }).subAccount ?? []).map((k) => k.apikey ?? k.apiKey ?? '');
+}
+
+/** The created key named on stderr exists in the sandbox, and the trail says its secret was not delivered. */
+async function expectLostSecretOnRecord(home: string, exit: Exit, why: RegExp): Promise<void> {
+  expect(exit.code, exit.stderr).toBe(5);
+  const named = NOT_DELIVERED.exec(exit.stderr);
+  expect(named, exit.stderr).not.toBeNull();
+  expect(named![2]).toMatch(why);
+  expect(exit.stderr).not.toContain('shown only this once');
+  const apiKey = named![1]!;
+  expect(await listedKeys()).toContain(apiKey);
+  const { entries, skipped } = await readAuditTrail(home);
+  expect(skipped).toBe(0);
+  expect(entries).toHaveLength(1);
+  expect(entries[0]).toMatchObject({ outcome: 'created', secret: 'not-delivered', apiKey: `${apiKey.slice(0, 4)}…${apiKey.slice(-4)}` });
+}
+
+describe('keys create: the secret is written or the failure is loud (real binary)', () => {
+  it('a pipe whose reader quits (| false): exit 5, the key named, on record as not delivered', async () => {
+    const home = tempFolder();
+    const codeFile = join(home, 'code');
+    const exit = await run(['sh', '-c', `{ "$0" "$@"; echo $? > ${codeFile}; } | false`, process.execPath, bin, ...ARGS], env(home), 'ignore');
+    await expectLostSecretOnRecord(home, { ...exit, code: Number(readFileSync(codeFile, 'utf8').trim()) }, /^EPIPE$/);
+  }, 30_000);
+
+  it('stdout on /dev/full: exit 5 naming ENOSPC, never the bare write error', async () => {
+    const home = tempFolder();
+    const full = openSync('/dev/full', 'w');
+    try {
+      const exit = await run([process.execPath, bin, ...ARGS], env(home), full);
+      expect(exit.stderr).not.toMatch(/^error: ENOSPC/m);
+      await expectLostSecretOnRecord(home, exit, /^ENOSPC$/);
+    } finally {
+      closeSync(full);
+    }
+  }, 30_000);
+
+  it('stdout closed (>&-): exit 5, not a silent success', async () => {
+    const home = tempFolder();
+    const exit = await run(['sh', '-c', 'exec "$0" "$@" >&-', process.execPath, bin, ...ARGS], env(home), 'ignore');
+    await expectLostSecretOnRecord(home, exit, /stdout is closed/);
+  }, 30_000);
+
+  it('the reader closes its end before the answer: exit 5', async () => {
+    const home = tempFolder();
+    const exit = await run([process.execPath, bin, ...ARGS], env(home), 'pipe', (_pid, closeStdout) => closeStdout());
+    await expectLostSecretOnRecord(home, exit, /^EPIPE$/);
+  }, 30_000);
+
+  it('a reader that stays: exit 0, the secret on stdout, the trail says created', async () => {
+    const home = tempFolder();
+    const out: Buffer[] = [];
+    const exit = await new Promise<Exit>((resolve) => {
+      const child = spawn(process.execPath, [bin, ...ARGS, '--json'], { env: env(home), stdio: ['ignore', 'pipe', 'pipe'] });
+      const err: Buffer[] = [];
+      child.stdout.on('data', (c: Buffer) => out.push(c));
+      child.stderr.on('data', (c: Buffer) => err.push(c));
+      child.on('close', (code, signal) => resolve({ code, signal, stderr: Buffer.concat(err).toString('utf8') }));
+    });
+    expect(exit.code, exit.stderr).toBe(0);
+    const printed = JSON.parse(Buffer.concat(out).toString('utf8')) as { apiKey: string; secretKey: string };
+    expect(await listedKeys()).toContain(printed.apiKey);
+    expect(printed.secretKey).toMatch(/^[0-9a-f]{64}$/);
+    const { entries } = await readAuditTrail(home);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ outcome: 'created' });
+    expect(entries[0]!.secret).toBeUndefined();
+  }, 30_000);
+});
+
+/** A service that takes the create's POST and never answers it; `posted` resolves once the POST's body is in. */
+async function holdingServer(): Promise<{ baseUrl: string; posted: () => Promise<void>; close(): Promise<void> }> {
+  let arrived = (): void => undefined;
+  let arrival = new Promise<void>((resolve) => (arrived = resolve));
+  const held: ServerResponse[] = [];
+  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    req.resume();
+    req.on('end', () => {
+      if (req.method === 'POST') {
+        held.push(res);
+        arrived();
+      } else res.end('[]');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    posted: async () => {
+      await arrival;
+      arrival = new Promise<void>((resolve) => (arrived = resolve));
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const res of held) res.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+describe('keys create: a signal while the POST is in flight (real binary)', () => {
+  let holding: Awaited<ReturnType<typeof holdingServer>>;
+  beforeAll(async () => {
+    holding = await holdingServer();
+  });
+  afterAll(async () => {
+    await holding?.close();
+  });
+  const target = (): Record<string, string> => ({ BROKER_BASE_URL: holding.baseUrl, BROKER_API_KEY: 'mx0vheldheldheld', BROKER_API_SECRET: 'held-master-secret' });
+
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    it(`${signal}: the unknown-outcome warning, exit 3, the attempt on record as unknown`, async () => {
+      const home = tempFolder();
+      const exit = await run([process.execPath, bin, ...ARGS], env(home, target()), 'pipe', (pid) => {
+        void holding.posted().then(() => process.kill(pid, signal));
+      });
+      expect(exit.code).toBe(3);
+      expect(exit.stderr).toContain(`error: ${signal} while the create request was in flight: the key may exist: check with \`broker-console keys list --sub ${SUB}\``);
+      const { entries } = await readAuditTrail(home);
+      expect(entries).toHaveLength(1);
+      expect(entries[0]).toMatchObject({ outcome: 'unknown', subAccount: SUB, note: 'delivery' });
+    }, 30_000);
+  }
+
+  it('SIGKILL: nothing can be said, but the attempt recorded before the POST left stays, as unknown', async () => {
+    const home = tempFolder();
+    const exit = await run([process.execPath, bin, ...ARGS], env(home, target()), 'pipe', (pid) => {
+      void holding.posted().then(() => process.kill(pid, 'SIGKILL'));
+    });
+    expect(exit.signal).toBe('SIGKILL');
+    const { entries } = await readAuditTrail(home);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ outcome: 'unknown', subAccount: SUB });
+    expect(entries[0]!.reason).toMatch(/ended before the answer came/);
+  }, 30_000);
+});
+
+const disk = mountFullDisk(64);
+if (!disk.ok) console.warn(`SKIPPED audit short-write test: ${disk.reason}`);
+
+describe.skipIf(!disk.ok)('keys create: an audit append on a nearly full disk (real binary, 64 KiB tmpfs)', () => {
+  afterAll(() => {
+    if (disk.ok) disk.disk.unmount();
+  });
+
+  it('a line that does not fit is cut back and said; once space is back the next line is whole and nothing is skipped', async () => {
+    if (!disk.ok) return;
+    const home = join(disk.disk.dir, 'home');
+    // A trail whose last page has 60 bytes left: a line (~300 bytes) gets only part of itself written.
+    const entry = (note: string): string => `${JSON.stringify({ time: '2026-01-01T00:00:00.000Z', profile: 'p', host: 'h', subAccount: SUB, permissions: [], ips: [], note, outcome: 'refused' })}\n`;
+    const total = 4096 - 60;
+    let trail = '';
+    while (trail.length + 2 * entry('x'.repeat(50)).length <= total) trail += entry('x'.repeat(50));
+    trail += entry('y'.repeat(total - trail.length - entry('').length));
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(home, { mode: 0o700 });
+    writeFileSync(join(home, 'audit.jsonl'), trail, { mode: 0o600 });
+    const before = statSync(join(home, 'audit.jsonl')).size;
+    expect(4096 - before).toBeGreaterThan(0);
+    expect(4096 - before).toBeLessThan(200);
+    disk.disk.fill();
+
+    const out: Buffer[] = [];
+    const exit = await new Promise<Exit>((resolve) => {
+      const child = spawn(process.execPath, [bin, ...ARGS], { env: env(home), stdio: ['ignore', 'pipe', 'pipe'] });
+      const err: Buffer[] = [];
+      child.stdout.on('data', (c: Buffer) => out.push(c));
+      child.stderr.on('data', (c: Buffer) => err.push(c));
+      child.on('close', (code, signal) => resolve({ code, signal, stderr: Buffer.concat(err).toString('utf8') }));
+    });
+    expect(exit.code).toBe(0);
+    expect(exit.stderr).toContain(`warning: the audit trail (${home}/audit.jsonl) could not be written`);
+    expect(readFileSync(join(home, 'audit.jsonl'), 'utf8')).toBe(trail);
+
+    disk.disk.free();
+    const again = await run([process.execPath, bin, ...ARGS], env(home), 'pipe');
+    expect(again.code).toBe(0);
+    const { entries, skipped } = await readAuditTrail(home);
+    expect(skipped).toBe(0);
+    expect(entries.at(-1)).toMatchObject({ outcome: 'created', note: 'delivery' });
+  }, 60_000);
+});

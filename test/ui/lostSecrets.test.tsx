@@ -1,0 +1,72 @@
+// Keys whose secret never reached the operator are marked in the key list, from the audit trail; after an
+// unknown outcome the new-key form first says whether a matching key now exists.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { appendAudit, createAuditRecorder } from '../../src/config/auditTrail';
+import { consoleFor } from './harness';
+import { reachReview } from './flows';
+
+const folders: string[] = [];
+afterEach(() => {
+  for (const f of folders.splice(0)) rmSync(f, { recursive: true, force: true });
+});
+const folder = (): string => {
+  const f = mkdtempSync(join(tmpdir(), 'bc-lost-secrets-'));
+  folders.push(f);
+  return f;
+};
+
+describe('lost secrets in the console', () => {
+  test('a create whose answer was lost: the new key is marked "secret never received", and n says a matching key exists', async ({ onTestFinished }) => {
+    const trail = folder();
+    const audit = createAuditRecorder(trail, { profile: 'demo', host: 'sandbox' });
+    const c = await consoleFor(onTestFinished, { audit });
+    const name = c.sandbox.subAccounts[0]!;
+    await reachReview(c, name, { toggle: [0], note: 'lost answer' });
+    // The service makes the key, then the connection drops before its answer.
+    c.sandbox.queueFaults({ kind: 'reset-after-handling' });
+    await c.press('enter');
+    await c.waitForText('the key may exist');
+    await c.press('r');
+    await c.waitForScreen('keys');
+    await c.waitForText('⚠ lost answer');
+    // The cursor on the marked key: the status line says what the mark means.
+    for (let i = 0; i < 20 && !/› ⚠ lost answer/.test(c.frame()); i++) await c.press('down');
+    await c.waitForText('secret never received — delete it in the web console');
+    await c.press('n');
+    await c.waitForText('had an unknown outcome, and a matching key');
+    expect(c.frame().replace(/\n/g, ' ')).toMatch(/a matching key exists now \(mx0v…\w{4}\): its secret was never received — delete it in the web console/);
+    expect(c.frame()).toContain('New API key for');
+  });
+
+  test('a key the trail records as "created, secret not delivered" is marked so; other keys are not', async ({ onTestFinished }) => {
+    const trail = folder();
+    const audit = createAuditRecorder(trail, { profile: 'demo', host: 'sandbox' });
+    const c = await consoleFor(onTestFinished, { audit });
+    const name = c.sandbox.subAccounts[0]!;
+    const keys = await c.api.listSubAccountKeys(name);
+    const victim = keys[0]!;
+    const short = `${victim.apiKey.slice(0, 4)}…${victim.apiKey.slice(-4)}`;
+    await appendAudit(trail, { time: new Date().toISOString(), profile: 'demo', host: 'sandbox', subAccount: name, apiKey: short, permissions: victim.permissions, ips: victim.ips, note: victim.note, outcome: 'created', secret: 'not-delivered', reason: 'created, secret not delivered: stdout: EPIPE' });
+    await c.press('esc').catch(() => undefined);
+    const { openKeys } = await import('./flows');
+    await openKeys(c, name);
+    await c.waitForText(`⚠ ${victim.note.slice(0, 8)}`);
+    expect(c.frame().split('\n').filter((l) => l.includes('⚠ ') && l.includes('mx0v')).length).toBe(1);
+    await c.waitForText('secret not delivered — delete it in the web console');
+  });
+
+  test('an unknown outcome that made no key: the form says none exists', async ({ onTestFinished }) => {
+    const trail = folder();
+    const audit = createAuditRecorder(trail, { profile: 'demo', host: 'sandbox' });
+    const c = await consoleFor(onTestFinished, { audit });
+    const name = c.sandbox.subAccounts[0]!;
+    await appendAudit(trail, { time: new Date().toISOString(), profile: 'demo', host: 'sandbox', subAccount: name, permissions: ['SPOT_ACCOUNT_READ'], ips: [], note: 'never made', outcome: 'unknown', reason: 'no answer' });
+    const { openCreateForm } = await import('./flows');
+    await openCreateForm(c, name);
+    await c.waitForText('no matching key');
+    expect(c.frame().replace(/\n/g, ' ')).toContain('no matching key exists now, so it was not created');
+  });
+});

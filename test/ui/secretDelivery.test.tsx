@@ -1,0 +1,26 @@
+// The console's side of a secret that does not reach the operator: a copy that fails is said on screen, and a
+// secret that is not readable text is never shown as if it were the service's.
+import { describe, expect, test } from 'vitest';
+import type { CreatedKey } from '../../src/api/types';
+import { consoleFor } from './harness';
+
+const created: CreatedKey = { subAccount: 'desk1', note: 'n', apiKey: 'mx0vabcdefabcdefa1b2', secretKey: 'ab\uFFFDcd', permissions: ['SPOT_ACCOUNT_READ'], ips: [], createdAt: 1_700_000_000_000 };
+
+describe('the secret screen when delivery fails', () => {
+  test('a copy that fails says so, with its reason, and where the secret still is', async ({ onTestFinished }) => {
+    const failure = Object.assign(new Error('clipboard write failed'), { code: 'EIO' });
+    const c = await consoleFor(onTestFinished, { copyFails: failure, initialRoute: { screen: 'secret', created: { ...created, secretKey: 'abcdef0123456789' } } });
+    await c.waitForText('Store the secret key now');
+    await c.press('s');
+    await c.waitForText('The secret key could not be copied (EIO)');
+    expect(c.copies).toEqual([]);
+  });
+
+  test('a secret that was not valid UTF-8: the screen says what is shown is not it, and to delete the key', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished, { columns: 100, initialRoute: { screen: 'secret', created: { ...created, secretUnreadable: true } } });
+    await c.waitForText('not readable text');
+    const flat = c.frame().replace(/\n/g, ' ');
+    expect(flat).toContain("what is shown is not it. Delete this key in the service's web console.");
+    expect(flat).not.toContain('Store the secret key now');
+  });
+});
