@@ -21,6 +21,7 @@ import { runTransfers } from './commands/transfers';
 import type { Environment } from './credentials/fromEnvironment';
 import { MAX_TRANSFERS, defaultMaxPages } from './export/transferPages';
 import { resolveDemoClock } from './sandbox/demoClock';
+import { parseRateLimit } from './sandbox/rateLimit';
 import { startupHost } from './startup/host';
 import { grouped, sanitize } from './terminal/text';
 
@@ -34,6 +35,13 @@ function wholeNumber(min: number, max: number): (raw: string) => number {
     }
     return value;
   };
+}
+
+/** The sandbox's --rate-limit: "500/10s", "50/1s", "200/500ms" or "off". */
+function rateLimitOption(raw: string): { max: number; windowMs: number } | false {
+  const parsed = parseRateLimit(raw);
+  if (parsed === undefined) throw new InvalidArgumentError('must be N/Ws (requests per window, e.g. 500/10s or 50/1s) or off');
+  return parsed;
 }
 
 interface ProgramOptions {
@@ -247,9 +255,10 @@ export function buildProgram(
     // The one secret flag allowed (DESIGN §4): the sandbox's own throwaway secret.
     .option('--secret-key <secret>', 'master secret of the sandbox (a throwaway)')
     .option('--transfers <n>', 'transfers in the seeded history (default 24000; at most 4000000)', wholeNumber(0, 4_000_000))
+    .option('--rate-limit <N/Ws>', 'requests per window for each endpoint and API key, then 429, and 418 for a client that keeps on (default 500/10s; off: none)', rateLimitOption)
     .option('--json', 'print one JSON line with baseUrl, apiKey, secretKey, subAccounts')
     .addHelpText('after', '\nTakes the global --demo-clock TIME (or BROKER_DEMO_CLOCK): the data and created keys follow that moment;\nrequests are still checked against the real clock.')
-    .action(async (options: { host?: string; port?: number; seed?: number; apiKey?: string; secretKey?: string; transfers?: number; json?: boolean }) => {
+    .action(async (options: { host?: string; port?: number; seed?: number; apiKey?: string; secretKey?: string; transfers?: number; rateLimit?: { max: number; windowMs: number } | false; json?: boolean }) => {
       let demoClockMs: number | undefined;
       try {
         demoClockMs = resolveDemoClock(program.opts<ProgramOptions>().demoClock, io.env);

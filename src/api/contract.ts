@@ -30,6 +30,15 @@ export interface ClientConfig {
   initialClockOffsetMs?: number;
   /** Called after every HTTP exchange (each try), for the status bar and logs. Never sees secrets. */
   onExchange?: (exchange: ExchangeInfo) => void;
+  /**
+   * The limit each endpoint keeps to, per API key (the client sends at PACING_SHARE of it, from the first
+   * request); default the documented 500 per 10 s. Benchmarks scale it down with the sandbox's.
+   */
+  endpointLimit?: { requests: number; periodMs: number };
+  /** The end (Unix ms) of a ban of this base URL remembered from an earlier run (config/bans.ts). */
+  banEndsAt?: number;
+  /** Told when the service bans this IP (HTTP 418), with the ban's end (Unix ms): to keep it for the next run. */
+  onBan?: (endsAt: number) => void;
   /** Local clock; tests may replace it. */
   now?: () => number;
 }
@@ -47,6 +56,12 @@ export interface ExchangeInfo {
   attempt: number;
   /** The wait the answer asked for (its Retry-After header, e.g. on a 429), when it gave a readable one. */
   retryAfterMs?: number;
+  /** How long this try waited for its endpoint's budget before it went, ms (when it waited). */
+  pacedMs?: number;
+  /** A ban of this IP is in force until then (Unix ms): set on the 418 that began it and on a request held back by it. */
+  banEndsAt?: number;
+  /** Held back by a ban: nothing was sent. */
+  notSent?: boolean;
 }
 
 export interface CallOptions {
@@ -56,6 +71,8 @@ export interface CallOptions {
    * client's onExchange: what a caller pacing its requests (an export's page loop) learns from. Never sees secrets.
    */
   onExchange?: (exchange: ExchangeInfo) => void;
+  /** Told, before it waits, how long this call's request waits for its endpoint's budget, ms. */
+  onWait?: (ms: number) => void;
 }
 
 export interface BrokerApi {

@@ -28,6 +28,7 @@ import {
   parseRetryAfter,
   sleep,
 } from './retry';
+import { DEFAULT_BAN_MS, DOCUMENTED_ENDPOINT_LIMIT, banEnd, endpointPacer, noteBan } from './pacing';
 import { describeIssues } from './schemas';
 import { DEFAULT_API_KEY_HEADER, DEFAULT_RECV_WINDOW, type QueryParams, signQuery } from './signing';
 
@@ -68,6 +69,8 @@ export interface SignedRequest<T> {
   signal?: AbortSignal;
   /** Told of each exchange of this request after config.onExchange (see CallOptions.onExchange). */
   onExchange?: (exchange: ExchangeInfo) => void;
+  /** Told before a try waits for its endpoint's budget, with the wait in ms (see CallOptions.onWait). */
+  onWait?: (ms: number) => void;
 }
 
 export interface SignedClient {
@@ -383,6 +386,10 @@ export function createSignedClient(config: ClientConfig): SignedClient {
   const headerProblem = headerNameProblem(config.apiKeyHeader ?? DEFAULT_API_KEY_HEADER) ?? apiKeyProblem(config.apiKey);
   let offsetMs = Number.isFinite(config.initialClockOffsetMs) ? Math.round(config.initialClockOffsetMs ?? 0) : 0;
   let closed = false;
+  // Pacing and bans are kept per base URL for the whole process (pacing.ts): every client shares them.
+  const banScope = `${origin}${prefix}`;
+  const endpointLimit = config.endpointLimit ?? DOCUMENTED_ENDPOINT_LIMIT;
+  if (config.banEndsAt !== undefined) noteBan(banScope, config.banEndsAt);
 
   /** Takes the skew measured on an answer; returns it (undefined without a readable Date header). */
   function observeClock(dateHeader: string | undefined, sentAt: number, receivedAt: number, force: boolean): number | undefined {
@@ -402,7 +409,7 @@ export function createSignedClient(config: ClientConfig): SignedClient {
     }
   }
 
-  async function tryOnce<T>(spec: SignedRequest<T>, attempt: number): Promise<TryResult<T>> {
+  async function tryOnce<T>(spec: SignedRequest<T>, attempt: number, pacedMs = 0): Promise<TryResult<T>> {
     const { operation, method, signal } = spec;
     const body = method === 'POST' ? JSON.stringify(Object.fromEntries((spec.body ?? []).filter(([, value]) => value !== undefined))) : '';
     const sentAt = now();
@@ -432,6 +439,7 @@ export function createSignedClient(config: ClientConfig): SignedClient {
     let status: number | undefined;
     let ok = false;
     let retryAfterMs: number | undefined;
+    let banEndsAt: number | undefined;
     try {
       const response = await (await pool.pool).request({
         method,
@@ -490,6 +498,18 @@ export function createSignedClient(config: ClientConfig): SignedClient {
       }
       const dateMs = dateHeader === undefined ? Number.NaN : Date.parse(dateHeader);
       retryAfterMs = parseRetryAfter(header(response.headers, 'retry-after'), Number.isNaN(dateMs) ? now() + offsetMs : dateMs);
+      if (status === 418) {
+        // An IP ban: every request to this base URL stops now, in this process and (through onBan) the next runs.
+        const leftMs = retryAfterMs ?? DEFAULT_BAN_MS;
+        banEndsAt = now() + leftMs;
+        noteBan(banScope, banEndsAt);
+        try {
+          config.onBan?.(banEndsAt);
+        } catch {
+          // keeping the ban for the next run is best effort; this run honours it anyway
+        }
+        return failed(new BrokerError({ kind: 'banned', operation, status, retryAfterMs: leftMs, banEndsAt, banLeftMs: leftMs, sent: true }));
+      }
       let error = serviceErrorFromBody(operation, status, text, retryAfterMs);
       const clockSkewed = error.code === TIMESTAMP_OUTSIDE_RECV_WINDOW;
       // A 700003 proves the clocks disagree: take the measurement even below the usual threshold.
@@ -515,6 +535,8 @@ export function createSignedClient(config: ClientConfig): SignedClient {
           latencyMs: Math.round(performance.now() - started),
           attempt,
           ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+          ...(pacedMs > 0 ? { pacedMs } : {}),
+          ...(banEndsAt === undefined ? {} : { banEndsAt }),
         },
         spec.onExchange,
       );
@@ -555,6 +577,16 @@ export function createSignedClient(config: ClientConfig): SignedClient {
       : new BrokerError({ kind: 'outcome-unknown', operation, stage, cause });
   }
 
+  /** Throws (after telling the observers) when a ban of this base URL is in force: nothing is sent. */
+  function holdBackIfBanned<T>(spec: SignedRequest<T>, attempt: number): void {
+    const at = now();
+    const endsAt = banEnd(banScope, at);
+    if (endsAt === undefined) return;
+    const { operation, method } = spec;
+    report({ operation, method, path: `${prefix}${spec.path}`, ok: false, latencyMs: 0, attempt, banEndsAt: endsAt, notSent: true }, spec.onExchange);
+    throw new BrokerError({ kind: 'banned', operation, status: 418, banEndsAt: endsAt, banLeftMs: endsAt - at, sent: false });
+  }
+
   async function send<T>(spec: SignedRequest<T>): Promise<T> {
     const { operation, method, signal } = spec;
     if (closed) throw new BrokerError({ kind: 'network', operation, cause: new Error('client closed') });
@@ -566,11 +598,26 @@ export function createSignedClient(config: ClientConfig): SignedClient {
     const tries = method === 'GET' ? maxTries : 1;
     let clockRetryLeft = true;
     let counted = 0;
+    const pacer = endpointPacer(banScope, spec.path, config.apiKey, endpointLimit);
     for (let attempt = 1; ; attempt += 1) {
       counted += 1;
-      const result = await tryOnce(spec, attempt);
+      // Never sent while a ban is in force, nor past the endpoint's budget (checked again after the wait).
+      holdBackIfBanned(spec, attempt);
+      const waitMs = pacer.delay();
+      if (waitMs > retryAfterCapMs) {
+        throw new BrokerError({ kind: 'service', operation, status: 429, serviceMessage: 'not sent: the service asked this endpoint to wait', retryAfterMs: waitMs });
+      }
+      const pacedMs = pacer.reserve();
+      if (pacedMs > 0) {
+        spec.onWait?.(pacedMs);
+        await sleep(pacedMs, signal, operation);
+        holdBackIfBanned(spec, attempt);
+      }
+      const sentAt = pacer.time();
+      const result = await tryOnce(spec, attempt, pacedMs);
       if (result.ok) return result.value;
       const { error } = result;
+      if (error.kind === 'service' && error.status === 429) pacer.refused(sentAt, result.retryAfterMs);
       if (error.kind === 'aborted') throw error;
       if (result.clockSkewed && clockRetryLeft && (method === 'GET' || result.remeasured)) {
         // The offset was just re-measured from this answer; one more try with it, outside the retry budget.

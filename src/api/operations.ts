@@ -90,6 +90,7 @@ export function createBrokerApi(config: ClientConfig): BrokerApi {
         maxBytes: ANSWER_LIMITS.listSubAccountKeys,
         signal: options?.signal,
         onExchange: options?.onExchange,
+        onWait: options?.onWait,
       });
       return wire.subAccount.map(toSubAccountKey);
     },
@@ -110,6 +111,7 @@ export function createBrokerApi(config: ClientConfig): BrokerApi {
         maxBytes: ANSWER_LIMITS.createSubAccountKey,
         signal: options?.signal,
         onExchange: options?.onExchange,
+        onWait: options?.onWait,
       });
       // The secret is shown once: fields the answer leaves out fall back to what was asked, never to an error.
       return {
@@ -146,6 +148,7 @@ export function createBrokerApi(config: ClientConfig): BrokerApi {
         numbersAsText: ['amount'],
         signal: options?.signal,
         onExchange: options?.onExchange,
+        onWait: options?.onWait,
       });
       // The service sends at most the page size asked for (default and maximum 500): more is its error.
       const pageSize = query.limit ?? DEFAULT_PAGE_SIZE;

@@ -5,6 +5,7 @@ import type { BrokerApi, ClientConfig, ExchangeInfo } from '../api/contract';
 import { createBrokerApi } from '../api/operations';
 import { type ReadOnlySource, readOnlyApi, readOnlyReason } from '../api/readOnly';
 import { createAuditRecorder, type AuditRecorder } from '../config/auditTrail';
+import { loadBan, saveBan } from '../config/bans';
 import { loadClockOffset, saveClockOffset } from '../config/clockOffsets';
 import { DEFAULT_API_KEY_HEADER } from '../api/signing';
 import { type DiscoveredSubAccounts, memoryDiscoveredSubAccounts, openDiscoveredSubAccounts } from '../config/discoveredSubAccounts';
@@ -172,7 +173,12 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
 
   const live = (config: ClientConfig, profile: string, source: string, saved?: Profile) => async (exchanges: ExchangeLog) => {
     const before = await loadClockOffset(options.folder, config.baseUrl);
-    const client = guarded(createBrokerApi({ ...clientConfig(config, exchanges), ...(before !== undefined ? { initialClockOffsetMs: before } : {}) }), saved);
+    // A ban met by an earlier run holds this one back too (the status bar says so at once); a new one is kept.
+    const banEndsAt = await loadBan(options.folder, config.baseUrl);
+    if (banEndsAt !== undefined) exchanges.record({ operation: 'requests', method: 'GET', path: '', ok: false, latencyMs: 0, attempt: 1, banEndsAt, notSent: true });
+    const onBan = tracked((endsAt: number) => saveBan(options.folder, config.baseUrl, endsAt).catch(() => undefined));
+    const limits = { ...(banEndsAt !== undefined ? { banEndsAt } : {}), onBan: (endsAt: number) => void onBan(endsAt) };
+    const client = guarded(createBrokerApi({ ...clientConfig(config, exchanges), ...limits, ...(before !== undefined ? { initialClockOffsetMs: before } : {}) }), saved);
     offsets.set(client.api, { baseUrl: config.baseUrl, before: before ?? 0 });
     const host = new URL(config.baseUrl).host;
     return { ...client, mode: 'live' as const, host, profile, credentialSource: source, recent: await recentFor(config.baseUrl), discovered: await discoveredFor(config.baseUrl), suggestions: [], audit: trackedAudit(createAuditRecorder(options.folder, { profile, host })) };

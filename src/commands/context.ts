@@ -5,6 +5,7 @@ import { BrokerError } from '../api/errors';
 import { apiKeyProblem, headerNameProblem } from '../api/headers';
 import { readOnlyApi, readOnlyReason, readOnlySource } from '../api/readOnly';
 import type { FieldError, FieldName } from '../api/validation';
+import { loadBan, saveBan } from '../config/bans';
 import { loadClockOffset, saveClockOffset } from '../config/clockOffsets';
 import { openExchangeLog } from '../config/logFile';
 import { configFolder } from '../config/paths';
@@ -177,6 +178,13 @@ export async function connectTarget(ctx: CommandContext): Promise<{ api: BrokerA
   if (recvWindow !== undefined) config.recvWindow = recvWindow;
   if (ctx.globals.timeoutMs !== undefined) config.timeoutMs = ctx.globals.timeoutMs;
   if (savedOffset !== undefined) config.initialClockOffsetMs = savedOffset;
+  // A ban met by an earlier run is honoured before anything is sent; one met now is kept for the next run.
+  const savedBan = await loadBan(folder, target.baseUrl);
+  if (savedBan !== undefined) config.banEndsAt = savedBan;
+  let banKept: Promise<void> = Promise.resolve();
+  config.onBan = (endsAt) => {
+    banKept = banKept.then(() => saveBan(folder, target.baseUrl, endsAt)).catch(() => undefined);
+  };
 
   let log: Awaited<ReturnType<typeof openExchangeLog>> | undefined;
   if (ctx.globals.logFile !== undefined) {
@@ -213,6 +221,7 @@ export async function connectTarget(ctx: CommandContext): Promise<{ api: BrokerA
     clockOffsetMs: () => api.clockOffsetMs(),
     close: async () => {
       try {
+        await banKept;
         await rememberClockOffset(ctx, folder, target.baseUrl, savedOffset ?? 0, api.clockOffsetMs());
         await api.close();
       } finally {

@@ -14,6 +14,8 @@ export interface SandboxCommandOptions {
   transfers?: number;
   /** The pinned demo's clock, Unix ms (--demo-clock): the data and created keys follow it (demoClock.ts). */
   demoClockMs?: number;
+  /** --rate-limit: per endpoint and API key (default the documented 500 per 10 s); false: none. */
+  rateLimit?: { max: number; windowMs: number } | false;
   json?: boolean;
 }
 
@@ -38,6 +40,7 @@ export async function runSandboxCommand(
     apiKey: opts.apiKey,
     secretKey: opts.secretKey,
     transfers: opts.transfers,
+    ...(opts.rateLimit !== undefined ? { rateLimit: opts.rateLimit } : {}),
     ...(opts.demoClockMs !== undefined ? { demoClockMs: opts.demoClockMs } : {}),
   });
   out.write(opts.json ? `${describeJson(sandbox)}\n` : describeText(sandbox, opts.seed ?? 1, opts.transfers ?? SEEDED_TRANSFER_COUNT, opts.demoClockMs));

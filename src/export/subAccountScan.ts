@@ -91,18 +91,6 @@ export function scanQueries(names: Iterable<string>, days: number, now: number, 
   return queries;
 }
 
-/** Says when it is about to wait for the budget it learned. */
-class WatchedPacer extends RequestPacer {
-  constructor(private readonly onWait: (ms: number) => void) {
-    super();
-  }
-  override async call<T>(send: (onExchange: (exchange: ExchangeInfo) => void) => Promise<T>, signal?: AbortSignal): Promise<T> {
-    const wait = this.delay();
-    if (wait > 0) this.onWait(wait);
-    return super.call(send, signal);
-  }
-}
-
 export async function scanSubAccounts(api: BrokerApi, options: ScanOptions): Promise<ScanResult> {
   const queries = scanQueries(options.names, options.days, options.now, options.pageSize);
   const sightings = new AccountSightings();
@@ -112,7 +100,7 @@ export async function scanSubAccounts(api: BrokerApi, options: ScanOptions): Pro
     Object.assign(progress, changes);
     options.onProgress?.({ ...progress });
   };
-  const pacer = new WatchedPacer((ms) => tell({ waitingMs: ms }));
+  const pacer = new RequestPacer({ onWait: (ms) => tell({ waitingMs: ms }) });
   // The client waits out a 429's Retry-After itself: the scan hears of it through the exchange.
   const watched: BrokerApi = {
     listSubAccountKeys: (sub, o) => api.listSubAccountKeys(sub, o),
