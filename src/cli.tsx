@@ -256,9 +256,10 @@ export function buildProgram(
     .option('--secret-key <secret>', 'master secret of the sandbox (a throwaway)')
     .option('--transfers <n>', 'transfers in the seeded history (default 24000; at most 4000000)', wholeNumber(0, 4_000_000))
     .option('--rate-limit <N/Ws>', 'requests per window for each endpoint and API key, then 429, and 418 for a client that keeps on (default 500/10s; off: none)', rateLimitOption)
+    .option('--no-ban', 'never ban a client that keeps sending while refused (load tests)')
     .option('--json', 'print one JSON line with baseUrl, apiKey, secretKey, subAccounts')
     .addHelpText('after', '\nTakes the global --demo-clock TIME (or BROKER_DEMO_CLOCK): the data and created keys follow that moment;\nrequests are still checked against the real clock.')
-    .action(async (options: { host?: string; port?: number; seed?: number; apiKey?: string; secretKey?: string; transfers?: number; rateLimit?: { max: number; windowMs: number } | false; json?: boolean }) => {
+    .action(async (options: { host?: string; port?: number; seed?: number; apiKey?: string; secretKey?: string; transfers?: number; rateLimit?: { max: number; windowMs: number } | false; ban?: boolean; json?: boolean }) => {
       let demoClockMs: number | undefined;
       try {
         demoClockMs = resolveDemoClock(program.opts<ProgramOptions>().demoClock, io.env);

@@ -607,13 +607,15 @@ export function createSignedClient(config: ClientConfig): SignedClient {
       if (waitMs > retryAfterCapMs) {
         throw new BrokerError({ kind: 'service', operation, status: 429, serviceMessage: 'not sent: the service asked this endpoint to wait', retryAfterMs: waitMs });
       }
-      const pacedMs = pacer.reserve();
+      const ticket = pacer.take();
+      const pacedMs = ticket.waitMs;
       if (pacedMs > 0) {
         spec.onWait?.(pacedMs);
         await sleep(pacedMs, signal, operation);
         holdBackIfBanned(spec, attempt);
       }
       const sentAt = pacer.time();
+      pacer.went(ticket, sentAt);
       const result = await tryOnce(spec, attempt, pacedMs);
       if (result.ok) return result.value;
       const { error } = result;

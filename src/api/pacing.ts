@@ -88,14 +88,28 @@ export class EndpointPacer {
    * order, so callers waiting together go one budget's worth at a time, never all at once.
    */
   reserve(at: number = this.now()): number {
+    return this.take(at).waitMs;
+  }
+
+  /** As reserve(), with the slot's place in the log, for went(): a wait that ended late moves the send later. */
+  take(at: number = this.now()): { waitMs: number; index: number; slot: number } {
     const slot = this.slot(at);
+    const index = this.head;
     this.sent[this.head] = slot;
     this.head = (this.head + 1) % PACER_LOG_SIZE;
     this.stored = Math.min(PACER_LOG_SIZE, this.stored + 1);
     this.stretchStart ??= slot;
     this.stretchSends += 1;
     this.counts.requests += 1;
-    return Math.max(0, Math.ceil(slot - at));
+    return { waitMs: Math.max(0, Math.ceil(slot - at)), index, slot };
+  }
+
+  /**
+   * The send of a taken slot went at `at`: a timer that fired late (a busy machine) moves it later in the log,
+   * so the sends after it keep their distance from when it really went.
+   */
+  went(ticket: { index: number; slot: number }, at: number = this.now()): void {
+    if (at > ticket.slot && this.sent[ticket.index] === ticket.slot) this.sent[ticket.index] = at;
   }
 
   /** A send made at `sentAt` was answered 429 (asking to wait `retryAfterMs`, when it said). */
@@ -105,8 +119,12 @@ export class EndpointPacer {
     this.pausedUntil = Math.max(this.pausedUntil, at + wait);
     // Sent before the last lesson (requests already in flight when it came): nothing new to learn.
     if (sentAt < this.lessonAt) return;
-    const accepted = this.stretchSends - 1;
-    const start = this.stretchStart ?? sentAt;
+    let accepted = this.stretchSends - 1;
+    let start = this.stretchStart ?? sentAt;
+    if (sentAt - start > this.budget.periodMs) {
+      // Paced for longer than a period: only the last period's sends say how much the service took.
+      ({ accepted, start } = this.sendsBefore(sentAt, this.budget.periodMs));
+    }
     this.stretchStart = undefined;
     this.stretchSends = 0;
     this.lessonAt = at;
@@ -130,6 +148,20 @@ export class EndpointPacer {
     } else {
       this.budget = tighten(current, wait);
     }
+  }
+
+  /** The sends in the `spanMs` before `at` (not the one at `at`), and the earliest of them. */
+  private sendsBefore(at: number, spanMs: number): { accepted: number; start: number } {
+    let accepted = 0;
+    let start = at;
+    for (let i = 1; i <= this.stored; i += 1) {
+      const time = this.sent[(this.head - i + PACER_LOG_SIZE) % PACER_LOG_SIZE] as number;
+      if (time >= at) continue;
+      if (time <= at - spanMs) break;
+      accepted += 1;
+      start = time;
+    }
+    return { accepted, start };
   }
 
   /** The earliest moment from `at` on when one more send keeps to the budget. */

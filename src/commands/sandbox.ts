@@ -16,6 +16,8 @@ export interface SandboxCommandOptions {
   demoClockMs?: number;
   /** --rate-limit: per endpoint and API key (default the documented 500 per 10 s); false: none. */
   rateLimit?: { max: number; windowMs: number } | false;
+  /** --no-ban: false never bans a client that keeps sending while refused (load tests). */
+  ban?: boolean;
   json?: boolean;
 }
 
@@ -41,6 +43,7 @@ export async function runSandboxCommand(
     secretKey: opts.secretKey,
     transfers: opts.transfers,
     ...(opts.rateLimit !== undefined ? { rateLimit: opts.rateLimit } : {}),
+    ...(opts.ban === false ? { ban: false as const } : {}),
     ...(opts.demoClockMs !== undefined ? { demoClockMs: opts.demoClockMs } : {}),
   });
   out.write(opts.json ? `${describeJson(sandbox)}\n` : describeText(sandbox, opts.seed ?? 1, opts.transfers ?? SEEDED_TRANSFER_COUNT, opts.demoClockMs));

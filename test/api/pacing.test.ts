@@ -15,7 +15,7 @@ import {
 } from '../../src/api/pacing';
 
 /** A pacer on a clock the test moves; `send` reserves a slot, moves the clock to it, and returns the slot. */
-function pacerOnClock(limit = { requests: 100_000, periodMs: 1000 }) {
+function pacerOnClock(limit = { requests: 1000, periodMs: 1000 }) {
   const clock = { now: 0 };
   const pacer = new EndpointPacer(limit, () => clock.now);
   const send = (): number => {
@@ -112,6 +112,29 @@ describe('EndpointPacer', () => {
     }
     pacer.refused(send(), 1000);
     expect(pacer.stats.budget).toEqual({ requests: 9, periodMs: 1025 });
+  });
+});
+
+describe('EndpointPacer over long runs', () => {
+  it('paced for longer than a period, a 429 teaches from the last period only (not the whole run)', () => {
+    const { clock, pacer } = pacerOnClock({ requests: 50, periodMs: 1000 });
+    // Five windows at the budget, then the service refuses one (a neighbour on the same key took some).
+    for (let i = 0; i < 250; i++) clock.now += pacer.reserve();
+    clock.now += 5;
+    const refused = clock.now;
+    clock.now += pacer.reserve();
+    pacer.refused(refused, 1000);
+    // The 50 sends of the last second were taken (49 kept): not 250 over 5 s + 1 s, nor a halved rate.
+    expect(pacer.stats.budget).toEqual({ requests: 49, periodMs: 1000 + PACER_SLACK_MS });
+  });
+
+  it('a send whose wait ended late counts from when it went', () => {
+    const { pacer } = pacerOnClock({ requests: 2, periodMs: 1000 });
+    const first = pacer.take(0);
+    pacer.went(first, 300);
+    pacer.take(0);
+    // The third waits for the first to be a period old, from 300 (when it went), not 0.
+    expect(pacer.delay(0)).toBe(1300);
   });
 });
 
