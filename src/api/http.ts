@@ -608,15 +608,18 @@ export function createSignedClient(config: ClientConfig): SignedClient {
         throw new BrokerError({ kind: 'service', operation, status: 429, serviceMessage: 'not sent: the service asked this endpoint to wait', retryAfterMs: waitMs });
       }
       const ticket = pacer.take();
-      const pacedMs = ticket.waitMs;
-      if (pacedMs > 0) {
-        spec.onWait?.(pacedMs);
-        await sleep(pacedMs, signal, operation);
+      let pacedMs = 0;
+      for (let wait = ticket.waitMs; wait > 0; wait = pacer.due(ticket)) {
+        if (pacedMs === 0) spec.onWait?.(wait);
+        await sleep(wait, signal, operation);
+        pacedMs += wait;
         holdBackIfBanned(spec, attempt);
       }
       const sentAt = pacer.time();
-      pacer.went(ticket, sentAt);
+      pacer.mark(ticket, sentAt);
       const result = await tryOnce(spec, attempt, pacedMs);
+      // The service had it before its answer came: the sends a period after that cannot share its window.
+      pacer.mark(ticket);
       if (result.ok) return result.value;
       const { error } = result;
       if (error.kind === 'service' && error.status === 429) pacer.refused(sentAt, result.retryAfterMs);

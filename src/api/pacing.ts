@@ -35,6 +35,13 @@ export function pacedBudget(limit: PacerBudget): PacerBudget {
   return { requests: Math.max(1, Math.floor(limit.requests * PACING_SHARE)), periodMs: limit.periodMs };
 }
 
+/** A slot taken in an endpoint's log: its place, its number, and how long to wait for it. */
+export interface PacerTicket {
+  waitMs: number;
+  index: number;
+  seq: number;
+}
+
 export interface EndpointPacerStats {
   /** Sends reserved (every try, the client's own retries included). */
   requests: number;
@@ -50,6 +57,9 @@ export interface EndpointPacerStats {
 export class EndpointPacer {
   private readonly now: () => number;
   private sent: Float64Array;
+  /** Which slot (by its number) each place of the log holds. */
+  private readonly seqs = new Float64Array(PACER_LOG_SIZE);
+  private taken = 0;
   private head = 0;
   private stored = 0;
   private budget: PacerBudget;
@@ -91,25 +101,41 @@ export class EndpointPacer {
     return this.take(at).waitMs;
   }
 
-  /** As reserve(), with the slot's place in the log, for went(): a wait that ended late moves the send later. */
-  take(at: number = this.now()): { waitMs: number; index: number; slot: number } {
+  /** As reserve(), with the slot's place in the log, for due() and mark(). */
+  take(at: number = this.now()): PacerTicket {
     const slot = this.slot(at);
     const index = this.head;
+    const seq = this.taken;
+    this.taken += 1;
+    this.seqs[index] = seq;
     this.sent[this.head] = slot;
     this.head = (this.head + 1) % PACER_LOG_SIZE;
     this.stored = Math.min(PACER_LOG_SIZE, this.stored + 1);
     this.stretchStart ??= slot;
     this.stretchSends += 1;
     this.counts.requests += 1;
-    return { waitMs: Math.max(0, Math.ceil(slot - at)), index, slot };
+    return { waitMs: Math.max(0, Math.ceil(slot - at)), index, seq };
   }
 
   /**
-   * The send of a taken slot went at `at`: a timer that fired late (a busy machine) moves it later in the log,
-   * so the sends after it keep their distance from when it really went.
+   * How much longer a taken slot must wait, ms: the send `requests` back may since have been marked later
+   * (its answer came late), and the budget may have tightened.
    */
-  went(ticket: { index: number; slot: number }, at: number = this.now()): void {
-    if (at > ticket.slot && this.sent[ticket.index] === ticket.slot) this.sent[ticket.index] = at;
+  due(ticket: PacerTicket, at: number = this.now()): number {
+    const { requests, periodMs } = this.budget;
+    if (ticket.seq < requests || this.taken - ticket.seq > PACER_LOG_SIZE - requests) return 0;
+    const earlier = this.sent[(ticket.index - requests + PACER_LOG_SIZE) % PACER_LOG_SIZE] as number;
+    return Math.max(0, Math.ceil(earlier + periodMs - at), Math.ceil(this.pausedUntil - at));
+  }
+
+  /**
+   * Moves a taken slot's send later in the log, to `at`: when it really went (a timer fires late on a busy
+   * machine) and then when its answer came. The service received it before its answer came, so the sends a
+   * period after that answer can never share a window with it, whatever the network's delays.
+   */
+  mark(ticket: PacerTicket, at: number = this.now()): void {
+    if (this.seqs[ticket.index] !== ticket.seq) return;
+    if (at > (this.sent[ticket.index] as number)) this.sent[ticket.index] = at;
   }
 
   /** A send made at `sentAt` was answered 429 (asking to wait `retryAfterMs`, when it said). */

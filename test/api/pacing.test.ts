@@ -128,13 +128,15 @@ describe('EndpointPacer over long runs', () => {
     expect(pacer.stats.budget).toEqual({ requests: 49, periodMs: 1000 + PACER_SLACK_MS });
   });
 
-  it('a send whose wait ended late counts from when it went', () => {
+  it('a send counts from when its answer came: a slot taken earlier waits longer', () => {
     const { pacer } = pacerOnClock({ requests: 2, periodMs: 1000 });
     const first = pacer.take(0);
-    pacer.went(first, 300);
     pacer.take(0);
-    // The third waits for the first to be a period old, from 300 (when it went), not 0.
-    expect(pacer.delay(0)).toBe(1300);
+    const third = pacer.take(0);
+    expect(third.waitMs).toBe(1000);
+    // The first one's answer came at 300: the third waits for a period after that, not after 0.
+    pacer.mark(first, 300);
+    expect(pacer.due(third, 1000)).toBe(300);
   });
 });
 
