@@ -36,6 +36,9 @@ export function exchangeLine(exchange: ExchangeInfo, apiKey: string | undefined,
     `latency=${Math.round(exchange.latencyMs)}ms`,
     `attempt=${exchange.attempt}`,
   ];
+  if (exchange.pacedMs !== undefined) fields.push(`paced=${Math.round(exchange.pacedMs)}ms`);
+  if (exchange.banEndsAt !== undefined) fields.push(`ban-ends=${new Date(exchange.banEndsAt).toISOString()}`);
+  if (exchange.notSent === true) fields.push('not-sent');
   if (apiKey !== undefined) fields.push(`key=${token(shortenApiKey(apiKey))}`);
   return `${fields.join(' ')}\n`;
 }
