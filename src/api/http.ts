@@ -603,9 +603,9 @@ export function createSignedClient(config: ClientConfig): SignedClient {
       counted += 1;
       // Never sent while a ban is in force, nor past the endpoint's budget (checked again after the wait).
       holdBackIfBanned(spec, attempt);
-      const waitMs = pacer.delay();
-      if (waitMs > retryAfterCapMs) {
-        throw new BrokerError({ kind: 'service', operation, status: 429, serviceMessage: 'not sent: the service asked this endpoint to wait', retryAfterMs: waitMs });
+      const pausedMs = pacer.pausedFor();
+      if (pausedMs > retryAfterCapMs) {
+        throw new BrokerError({ kind: 'service', operation, status: 429, serviceMessage: 'not sent: the service asked this endpoint to wait', retryAfterMs: pausedMs });
       }
       const ticket = pacer.take();
       let pacedMs = 0;

@@ -88,6 +88,11 @@ export class EndpointPacer {
     return { ...this.counts, budget: { ...this.budget }, learned: this.learned };
   }
 
+  /** How long the endpoint is still held back by a 429's Retry-After, ms (0 when it is not). */
+  pausedFor(at: number = this.now()): number {
+    return Math.max(0, Math.ceil(this.pausedUntil - at));
+  }
+
   /** How long a send now would wait for the budget, ms. */
   delay(at: number = this.now()): number {
     return Math.max(0, this.slot(at) - at);

@@ -113,6 +113,24 @@ describe('pacing from the first request', () => {
   }, 10_000);
 });
 
+describe('a long Retry-After', () => {
+  it('beyond what a request waits on its own: the next request fails at once without sending, saying when', async ({ onTestFinished }) => {
+    const { baseUrl, arrivals } = await server(onTestFinished, (_req, res) => {
+      res.writeHead(429, { 'Content-Type': 'application/json', 'Retry-After': '60' });
+      res.end('{"code":429,"msg":"slow down"}');
+      return true;
+    });
+    const a = client(onTestFinished, baseUrl);
+    await expect(a.listSubAccountKeys('desk')).rejects.toThrow('list keys failed (HTTP 429 code 429): slow down — rate limited: try again in 60 s');
+    const b = client(onTestFinished, baseUrl);
+    await expect(b.listSubAccountKeys('desk')).rejects.toThrow(/^list keys failed \(HTTP 429\): not sent: the service asked this endpoint to wait — rate limited: try again in (60|59) s$/);
+    expect(arrivals).toHaveLength(1);
+    // Another endpoint is not held back by it.
+    await expect(b.listUniversalTransfers({ fromAccountType: 'SPOT', toAccountType: 'FUTURE' })).rejects.toMatchObject({ status: 429 });
+    expect(arrivals).toHaveLength(2);
+  });
+});
+
 describe('a ban (HTTP 418)', () => {
   it('stops every request to that base URL at once, from every client, without a socket; after it ends they go again', async ({ onTestFinished }) => {
     const { baseUrl, arrivals } = await server(onTestFinished, (_req, res, n) => {
