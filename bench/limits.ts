@@ -39,7 +39,7 @@ export function achievedRate(run: PacedRun, windowMs = LIMIT.windowMs): number {
 }
 
 /** Runs `work` against a fresh sandbox limited to LIMIT, stopping it once REQUESTS were answered. */
-export async function pacedRun(work: (api: BrokerApi, names: string[], signal: AbortSignal) => Promise<unknown>, limit = LIMIT, requests = REQUESTS): Promise<PacedRun> {
+export async function pacedRun(work: (api: BrokerApi, names: string[], signal: AbortSignal) => Promise<unknown>, limit = LIMIT, requests = REQUESTS, told = true): Promise<PacedRun> {
   const sandbox: RunningSandbox = await startSandbox({ seed: 1, rateLimit: limit });
   const stop = new AbortController();
   let measuring = false;
@@ -51,7 +51,8 @@ export async function pacedRun(work: (api: BrokerApi, names: string[], signal: A
     baseUrl: sandbox.baseUrl,
     apiKey: sandbox.apiKey,
     secretKey: sandbox.secretKey,
-    endpointLimit: { requests: limit.max, periodMs: limit.windowMs },
+    // Not told: the client keeps to the documented 500 per 10 s and learns the sandbox's limit from its 429.
+    ...(told ? { endpointLimit: { requests: limit.max, periodMs: limit.windowMs } } : {}),
     onExchange: (exchange) => {
       if (exchange.notSent || !measuring) return;
       const at = performance.now();
@@ -66,7 +67,7 @@ export async function pacedRun(work: (api: BrokerApi, names: string[], signal: A
     // Warm-up (the history laid out, the code compiled, a connection open), then a fresh window.
     await api.listUniversalTransfers({ ...QUERY, limit: 1 });
     await api.listSubAccountKeys(sandbox.subAccounts[0]!);
-    await new Promise((resolve) => setTimeout(resolve, limit.windowMs + 100));
+    await new Promise((resolve) => setTimeout(resolve, Math.min(limit.windowMs, 2000) + 100));
     measuring = true;
     await work(api, sandbox.subAccounts, stop.signal).catch((error: unknown) => {
       if (!stop.signal.aborted) throw error;
@@ -92,7 +93,15 @@ export async function pacedWorkloads(): Promise<void> {
   for (const [name, work] of WORKLOADS) {
     const run = await pacedRun(work);
     const rate = achievedRate(run);
-    row(`${name}, limit ${LIMIT.max}/${LIMIT.windowMs / 1000}s`, `${rate.toFixed(1)}/s`, `limit ${limitRate}/s`, rate / limitRate);
+    row(`${name}, ${LIMIT.max}/${LIMIT.windowMs / 1000}s`, `${rate.toFixed(1)}/s`, `limit ${limitRate}/s`, rate / limitRate);
     console.log(`  ${run.requests} requests in ${(run.ms / 1000).toFixed(2)} s · 429: ${run.rateLimited} · 418: ${run.banned}`);
   }
+  // A limit the client is not told (a fifth of the documented one, in its 10 s windows): learned from one 429.
+  const unknown = { max: 100, windowMs: 10_000 };
+  const [name, work] = WORKLOADS[0]!;
+  const run = await pacedRun(work, unknown, 3 * unknown.max, false);
+  const rate = achievedRate(run, unknown.windowMs);
+  const unknownRate = unknown.max / (unknown.windowMs / 1000);
+  row(`${name}, ${unknown.max}/10s learned`, `${rate.toFixed(1)}/s`, `limit ${unknownRate}/s`, rate / unknownRate);
+  console.log(`  ${run.requests} requests in ${(run.ms / 1000).toFixed(2)} s · 429: ${run.rateLimited} · 418: ${run.banned} (the client knows only the documented 500 per 10 s)`);
 }

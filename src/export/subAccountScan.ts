@@ -7,7 +7,7 @@
 // each its last transfer. Transfers between two sub-accounts are not asked for (every pair of names would be).
 // Pages go through the export's pager (transferPages.ts) with one pacer for the whole scan, so a rate limit
 // is met once and then respected; cancelling keeps what was found.
-import type { BrokerApi, ExchangeInfo } from '../api/contract';
+import type { BrokerApi } from '../api/contract';
 import { KNOWN_ACCOUNT_TYPES, MAX_PAGE_SIZE, type TransferQuery } from '../api/types';
 import type { DiscoveredSubAccount, DiscoveredSubAccounts } from '../config/discoveredSubAccounts';
 import { DEFAULT_RETRY_AFTER_MS, RequestPacer } from './pacer';
