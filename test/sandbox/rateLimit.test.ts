@@ -4,6 +4,7 @@
 import { describe, expect, test } from 'vitest';
 import { runSandboxCommand } from '../../src/commands/sandbox';
 import { DEFAULT_BAN_MS, DEFAULT_RATE_LIMIT, MIN_BAN_REFUSALS, parseRateLimit } from '../../src/sandbox/rateLimit';
+import { runCli } from '../commands/helpers';
 import { listKeys, listTransfers, sandboxFor } from './helpers';
 
 const TYPES = [
@@ -20,6 +21,12 @@ describe.concurrent('the sandbox rate limit', () => {
     expect(parseRateLimit('20/s')).toEqual({ max: 20, windowMs: 1000 });
     expect(parseRateLimit('off')).toBe(false);
     for (const bad of ['', '500', '0/1s', '500/0s', 'ten/1s', '5/1h']) expect(parseRateLimit(bad), bad).toBeUndefined();
+  });
+
+  test('a --rate-limit that is not N/Ws is refused, naming the flag; nothing starts', async () => {
+    const ran = await runCli(['sandbox', '--rate-limit', 'fast']);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toMatch(/--rate-limit <N\/Ws>' argument 'fast' is invalid\. must be N\/Ws \(requests per window, e\.g\. 500\/10s or 50\/1s\) or off/);
   });
 
   test('counted per endpoint: a full window on one path leaves the other open; 429 says when to come back', async ({ onTestFinished }) => {
