@@ -24,7 +24,7 @@ interface Target {
 
 /** No 429 at any speed: what is measured is the export's own cost. */
 const UNLIMITED = { max: 1_000_000_000, windowMs: 1000 };
-/** The sandbox's own default, as the service's is (100 per second per key). */
+/** A per-second limit (100 per second per key and endpoint): the pacer learns it from its first 429. */
 const DEFAULT_LIMIT = { max: 100, windowMs: 1000 };
 
 interface Run {

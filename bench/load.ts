@@ -130,7 +130,7 @@ export interface SandboxChild {
 
 /** `broker-console sandbox --json` of the built binary, in a child process on 127.0.0.1, port 0. */
 export async function spawnSandbox(bin: string, seed = 1): Promise<SandboxChild> {
-  const child: ChildProcess = spawn(process.execPath, [bin, 'sandbox', '--json', '--host', '127.0.0.1', '--port', '0', '--seed', String(seed)], {
+  const child: ChildProcess = spawn(process.execPath, [bin, 'sandbox', '--json', '--host', '127.0.0.1', '--port', '0', '--seed', String(seed), '--rate-limit', '100/1s', '--no-ban'], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const lines = createInterface({ input: child.stdout! });

@@ -7,6 +7,7 @@ import { startSandbox } from '../src/sandbox/server';
 import { exportScaling, exportVsRaw, pacedExport } from './exports';
 import { type LoadResult, rssSampler, runLoad, spawnSandbox } from './load';
 import { keystrokes } from './keystrokes';
+import { pacedWorkloads } from './limits';
 import { signedGet } from './signedGet';
 import { testSuite } from './testSuite';
 import { commandStart, firstFrame } from './startup';
@@ -59,7 +60,7 @@ function loadLine(label: string, r: LoadResult): void {
   );
 }
 
-/** 50 concurrent clients for 10 s on 127.0.0.1 against `broker-console sandbox` (default rate limit 100/s). */
+/** 50 concurrent clients for 10 s on 127.0.0.1 against `broker-console sandbox` (rate limit 100/s, no ban). */
 async function sandboxLoad(): Promise<void> {
   for (const [label, name, pad, seconds] of [
     ['signed GETs', 'sandbox 50 clients 10 s: RSS at end', 0, 10],
@@ -98,6 +99,7 @@ const SECTIONS: [string, () => Promise<void> | void][] = [
   ['export', exportVsRaw],
   ['paced-export', pacedExport],
   ['export-scaling', exportScaling],
+  ['limits', pacedWorkloads],
   ['command-start', commandStart],
   ['first-frame', firstFrame],
   ['keystrokes', keystrokes],

@@ -21,6 +21,7 @@ import { runTransfers } from './commands/transfers';
 import type { Environment } from './credentials/fromEnvironment';
 import { MAX_TRANSFERS, defaultMaxPages } from './export/transferPages';
 import { resolveDemoClock } from './sandbox/demoClock';
+import { parseRateLimit } from './sandbox/rateLimit';
 import { startupHost } from './startup/host';
 import { grouped, sanitize } from './terminal/text';
 
@@ -43,6 +44,13 @@ function oneOf<T extends string>(words: readonly T[]): (raw: string) => T {
     if (!(words as readonly string[]).includes(value)) throw new InvalidArgumentError(`must be one of ${words.join(', ')}`);
     return value as T;
   };
+}
+
+/** The sandbox's --rate-limit: "500/10s", "50/1s", "200/500ms" or "off". */
+function rateLimitOption(raw: string): { max: number; windowMs: number } | false {
+  const parsed = parseRateLimit(raw);
+  if (parsed === undefined) throw new InvalidArgumentError('must be N/Ws (requests per window, e.g. 500/10s or 50/1s) or off');
+  return parsed;
 }
 
 interface ProgramOptions {
@@ -267,10 +275,12 @@ export function buildProgram(
     // The one secret flag allowed (DESIGN §4): the sandbox's own throwaway secret.
     .option('--secret-key <secret>', 'master secret of the sandbox (a throwaway)')
     .option('--transfers <n>', 'transfers in the seeded history (default 24000; at most 4000000)', wholeNumber(0, 4_000_000))
+    .option('--rate-limit <N/Ws>', 'requests per window for each endpoint and API key, then 429, and 418 for a client that keeps on (default 500/10s; off: none)', rateLimitOption)
+    .option('--no-ban', 'never ban a client that keeps sending while refused (load tests)')
     .option('--json', 'print one JSON line with baseUrl, apiKey, secretKey, subAccounts')
     .option('--post-signature <rule>', "what a request's signature must cover: query (default, as the live service accepts), body (query + body) or either", oneOf(['query', 'body', 'either'] as const))
     .addHelpText('after', '\nTakes the global --demo-clock TIME (or BROKER_DEMO_CLOCK): the data and created keys follow that moment;\nrequests are still checked against the real clock.')
-    .action(async (options: { host?: string; port?: number; seed?: number; apiKey?: string; secretKey?: string; transfers?: number; json?: boolean; postSignature?: 'query' | 'body' | 'either' }) => {
+    .action(async (options: { host?: string; port?: number; seed?: number; apiKey?: string; secretKey?: string; transfers?: number; json?: boolean; postSignature?: 'query' | 'body' | 'either'; rateLimit?: { max: number; windowMs: number } | false; ban?: boolean }) => {
       let demoClockMs: number | undefined;
       try {
         demoClockMs = resolveDemoClock(program.opts<ProgramOptions>().demoClock, io.env);

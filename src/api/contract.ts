@@ -41,6 +41,15 @@ export interface ClientConfig {
   onExchange?: (exchange: ExchangeInfo) => void;
   /** The proxy to go through (chooseProxy in proxy.ts: --proxy, the profile, the environment); direct without it. */
   proxy?: ProxyChoice;
+  /**
+   * The limit each endpoint keeps to, per API key (the client sends at PACING_SHARE of it, from the first
+   * request); default the documented 500 per 10 s. Benchmarks scale it down with the sandbox's.
+   */
+  endpointLimit?: { requests: number; periodMs: number };
+  /** The end (Unix ms) of a ban of this base URL remembered from an earlier run (config/bans.ts). */
+  banEndsAt?: number;
+  /** Told when the service bans this IP (HTTP 418), with the ban's end (Unix ms): to keep it for the next run. */
+  onBan?: (endsAt: number) => void;
   /** Local clock; tests may replace it. */
   now?: () => number;
 }
@@ -62,6 +71,12 @@ export interface ExchangeInfo {
   postSignature?: PostSignatureRule;
   /** The proxy it went through, without its password; undefined when direct. */
   proxy?: string;
+  /** How long this try waited for its endpoint's budget before it went, ms (when it waited). */
+  pacedMs?: number;
+  /** A ban of this IP is in force until then (Unix ms): set on the 418 that began it and on a request held back by it. */
+  banEndsAt?: number;
+  /** Held back by a ban: nothing was sent. */
+  notSent?: boolean;
 }
 
 export interface CallOptions {
@@ -71,6 +86,8 @@ export interface CallOptions {
    * client's onExchange: what a caller pacing its requests (an export's page loop) learns from. Never sees secrets.
    */
   onExchange?: (exchange: ExchangeInfo) => void;
+  /** Told, before it waits, how long this call's request waits for its endpoint's budget, ms. */
+  onWait?: (ms: number) => void;
 }
 
 export interface BrokerApi {

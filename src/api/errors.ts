@@ -9,6 +9,7 @@ export type BrokerErrorKind =
   | 'malformed' // an answer came but is not what the operation returns
   | 'too-large' // the answer passed the operation's size limit: reading stopped (never retried)
   | 'invalid-request' // the request could not be built (a header value or URL undici refuses): nothing was sent
+  | 'banned' // the service banned this IP (HTTP 418): nothing goes to that base URL until the ban ends
   | 'outcome-unknown'; // a POST was sent and its answer never came or cannot be read: it may have taken effect
 
 /**
@@ -47,6 +48,11 @@ export interface BrokerErrorDetails {
   via?: string;
   /** What did not happen because nothing was sent, for an operation that changes something ("no key was created"). */
   nothingDone?: string;
+  /** banned: when the ban ends (Unix ms), and how long that was from when the error was made. */
+  banEndsAt?: number;
+  banLeftMs?: number;
+  /** banned: whether this request went out (the 418 answered it) or was held back. */
+  sent?: boolean;
 }
 
 export class BrokerError extends Error {
@@ -63,6 +69,7 @@ export class BrokerError extends Error {
   readonly hint?: string;
   readonly via?: string;
   readonly connectProblem?: string;
+  readonly banEndsAt?: number;
 
   constructor(details: BrokerErrorDetails) {
     super(describe(details), details.cause === undefined ? undefined : { cause: details.cause });
@@ -80,6 +87,7 @@ export class BrokerError extends Error {
     this.hint = details.hint;
     this.via = details.via;
     this.connectProblem = details.connectProblem;
+    this.banEndsAt = details.banEndsAt;
   }
 
   /** The one line shown in the status bar or on stderr. */
@@ -89,6 +97,10 @@ export class BrokerError extends Error {
 }
 
 const RATE_LIMITED_HINT = 'rate limited: wait and try again';
+
+/** The service's own code for "no permission for the endpoint", which it also answers with 403. */
+const NO_PERMISSION_CODE = 700007;
+const FIREWALL_HINT = 'the request was blocked in front of the service: check that this IP (or its VPN or proxy) may reach it; the same request sent again will be refused again';
 
 /** "1 MiB", "64 KiB", "512 bytes". */
 export function formatBytes(bytes: number): string {
@@ -113,6 +125,10 @@ const AGAIN = 'it may have taken effect; check before sending it again';
 function describe(d: BrokerErrorDetails): string {
   switch (d.kind) {
     case 'service': {
+      if (d.status === 403 && String(d.code) !== String(NO_PERMISSION_CODE)) {
+        const said = d.serviceMessage ? ` (${oneLine(d.serviceMessage, 200)})` : '';
+        return `${d.operation} failed: the service's firewall refused the request (HTTP 403)${said} — ${d.hint ?? FIREWALL_HINT}`;
+      }
       const codePart = d.code !== undefined && d.code !== '' ? ` code ${d.code}` : '';
       const msgPart = d.serviceMessage ? `: ${oneLine(d.serviceMessage)}` : '';
       const retryIn = d.retryAfterMs !== undefined && d.retryAfterMs > 0 ? `rate limited: try again in ${formatDuration(d.retryAfterMs)}` : undefined;
@@ -151,6 +167,11 @@ function describe(d: BrokerErrorDetails): string {
       return `${d.operation} was not sent: ${oneLine(d.serviceMessage ?? 'the request could not be built')}`;
     case 'aborted':
       return `${d.operation} was cancelled`;
+    case 'banned': {
+      const left = formatDuration(Math.max(1, Math.ceil((d.banLeftMs ?? 0) / 1000)) * 1000);
+      const tail = d.sent === false ? 'not sent: nothing goes to this service until the ban ends' : 'nothing more goes to this service until the ban ends';
+      return `${d.operation} failed: the service has banned this IP for ${left} (HTTP 418) — ${tail}`;
+    }
     case 'malformed':
       return `${d.operation} got an unexpected answer from the service${d.serviceMessage ? ` (${oneLine(d.serviceMessage)})` : ''}`;
     case 'outcome-unknown': {

@@ -33,6 +33,7 @@ import {
 } from './retry';
 import type { ProxyChoice } from './proxy';
 import { answerShape, decodeCreateAnswer, unreadableAnswers } from './answerShape';
+import { DEFAULT_BAN_MS, DOCUMENTED_ENDPOINT_LIMIT, banEnd, endpointPacer, noteBan } from './pacing';
 import { describeIssues } from './schemas';
 import { createOutcomeUnknown } from './serviceCodes';
 import {
@@ -93,6 +94,8 @@ export interface SignedRequest<T> {
   nothingDone?: string;
   /** Told of each exchange of this request after config.onExchange (see CallOptions.onExchange). */
   onExchange?: (exchange: ExchangeInfo) => void;
+  /** Told before a try waits for its endpoint's budget, with the wait in ms (see CallOptions.onWait). */
+  onWait?: (ms: number) => void;
 }
 
 export interface SignedClient {
@@ -537,6 +540,10 @@ export function createSignedClient(config: ClientConfig): SignedClient {
   const headerProblem = headerNameProblem(config.apiKeyHeader ?? DEFAULT_API_KEY_HEADER) ?? apiKeyProblem(config.apiKey);
   let offsetMs = Number.isFinite(config.initialClockOffsetMs) ? Math.round(config.initialClockOffsetMs ?? 0) : 0;
   let closed = false;
+  // Pacing and bans are kept per base URL for the whole process (pacing.ts): every client shares them.
+  const banScope = `${origin}${prefix}`;
+  const endpointLimit = config.endpointLimit ?? DOCUMENTED_ENDPOINT_LIMIT;
+  if (config.banEndsAt !== undefined) noteBan(banScope, config.banEndsAt);
 
   /** Takes the skew measured on an answer; returns it (undefined without a readable Date header). */
   function observeClock(dateHeader: string | undefined, sentAt: number, receivedAt: number, force: boolean): number | undefined {
@@ -556,7 +563,7 @@ export function createSignedClient(config: ClientConfig): SignedClient {
     }
   }
 
-  async function tryOnce<T>(spec: SignedRequest<T>, attempt: number, rule: PostSignatureRule): Promise<TryResult<T>> {
+  async function tryOnce<T>(spec: SignedRequest<T>, attempt: number, rule: PostSignatureRule, pacedMs = 0): Promise<TryResult<T>> {
     const { operation, method, signal } = spec;
     const body = method === 'POST' ? JSON.stringify(Object.fromEntries((spec.body ?? []).filter(([, value]) => value !== undefined))) : '';
     const sentAt = now();
@@ -591,6 +598,7 @@ export function createSignedClient(config: ClientConfig): SignedClient {
     const marks = awaitingFirstByte.get(path) ?? new Set();
     marks.add(firstByte);
     awaitingFirstByte.set(path, marks);
+    let banEndsAt: number | undefined;
     try {
       const response = await (await pool.pool).request({
         origin,
@@ -661,6 +669,18 @@ export function createSignedClient(config: ClientConfig): SignedClient {
       }
       const dateMs = dateHeader === undefined ? Number.NaN : Date.parse(dateHeader);
       retryAfterMs = parseRetryAfter(header(response.headers, 'retry-after'), Number.isNaN(dateMs) ? now() + offsetMs : dateMs);
+      if (status === 418) {
+        // An IP ban: every request to this base URL stops now, in this process and (through onBan) the next runs.
+        const leftMs = retryAfterMs ?? DEFAULT_BAN_MS;
+        banEndsAt = now() + leftMs;
+        noteBan(banScope, banEndsAt);
+        try {
+          config.onBan?.(banEndsAt);
+        } catch {
+          // keeping the ban for the next run is best effort; this run honours it anyway
+        }
+        return failed(new BrokerError({ kind: 'banned', operation, status, retryAfterMs: leftMs, banEndsAt, banLeftMs: leftMs, sent: true }));
+      }
       let error = serviceErrorFromBody(operation, status, text, retryAfterMs);
       const clockSkewed = error.code === TIMESTAMP_OUTSIDE_RECV_WINDOW;
       // A 700003 proves the clocks disagree: take the measurement even below the usual threshold.
@@ -690,6 +710,8 @@ export function createSignedClient(config: ClientConfig): SignedClient {
           ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
           ...(method === 'POST' ? { postSignature: rule } : {}),
           ...(proxy === undefined ? {} : { proxy: proxy.shown }),
+          ...(pacedMs > 0 ? { pacedMs } : {}),
+          ...(banEndsAt === undefined ? {} : { banEndsAt }),
         },
         spec.onExchange,
       );
@@ -760,6 +782,16 @@ export function createSignedClient(config: ClientConfig): SignedClient {
     };
   }
 
+  /** Throws (after telling the observers) when a ban of this base URL is in force: nothing is sent. */
+  function holdBackIfBanned<T>(spec: SignedRequest<T>, attempt: number): void {
+    const at = now();
+    const endsAt = banEnd(banScope, at);
+    if (endsAt === undefined) return;
+    const { operation, method } = spec;
+    report({ operation, method, path: `${prefix}${spec.path}`, ok: false, latencyMs: 0, attempt, banEndsAt: endsAt, notSent: true }, spec.onExchange);
+    throw new BrokerError({ kind: 'banned', operation, status: 418, banEndsAt: endsAt, banLeftMs: endsAt - at, sent: false });
+  }
+
   async function send<T>(spec: SignedRequest<T>): Promise<T> {
     const { operation, method, signal } = spec;
     if (closed) throw new BrokerError({ kind: 'network', operation, cause: new Error('client closed') });
@@ -774,12 +806,32 @@ export function createSignedClient(config: ClientConfig): SignedClient {
     let rule = postRule;
     // A 700002 is a refusal before anything was done: under 'auto' a create is sent once more by the other rule.
     let signatureRetryLeft = method === 'POST' && postSignature === 'auto';
+    const pacer = endpointPacer(banScope, spec.path, config.apiKey, endpointLimit);
     for (let attempt = 1; ; attempt += 1) {
       counted += 1;
-      const result = await tryOnce(spec, attempt, rule);
+      // Never sent while a ban is in force, nor past the endpoint's budget (checked again after the wait).
+      holdBackIfBanned(spec, attempt);
+      const pausedMs = pacer.pausedFor();
+      if (pausedMs > retryAfterCapMs) {
+        throw new BrokerError({ kind: 'service', operation, status: 429, serviceMessage: 'not sent: the service asked this endpoint to wait', retryAfterMs: pausedMs });
+      }
+      const ticket = pacer.take();
+      let pacedMs = 0;
+      for (let wait = ticket.waitMs; wait > 0; wait = pacer.due(ticket)) {
+        if (pacedMs === 0) spec.onWait?.(wait);
+        await sleep(wait, signal, operation);
+        pacedMs += wait;
+        holdBackIfBanned(spec, attempt);
+      }
+      const sentAt = pacer.time();
+      pacer.mark(ticket, sentAt);
+      const result = await tryOnce(spec, attempt, rule, pacedMs);
+      // The service had it before its answer came: the sends a period after that cannot share its window.
+      pacer.mark(ticket);
       if (method === 'POST') acceptedBy(rule, result);
       if (result.ok) return result.value;
       const { error } = result;
+      if (error.kind === 'service' && error.status === 429) pacer.refused(sentAt, result.retryAfterMs);
       if (error.kind === 'aborted') throw error;
       if (method === 'POST' && error.kind === 'service' && error.code === SIGNATURE_NOT_VALID) {
         if (signatureRetryLeft) {

@@ -98,6 +98,7 @@ export function createBrokerApi(config: ClientConfig): BrokerApi {
         longNumbersAsText: TIME_KEYS,
         signal: options?.signal,
         onExchange: options?.onExchange,
+        onWait: options?.onWait,
       });
       return wire.subAccount.map(toSubAccountKey);
     },
@@ -120,6 +121,7 @@ export function createBrokerApi(config: ClientConfig): BrokerApi {
         longNumbersAsText: TIME_KEYS,
         signal: options?.signal,
         onExchange: options?.onExchange,
+        onWait: options?.onWait,
       });
       // The secret is shown once: fields the answer leaves out fall back to what was asked, never to an error.
       return {
@@ -158,6 +160,7 @@ export function createBrokerApi(config: ClientConfig): BrokerApi {
         longNumbersAsText: TRANSFER_LONG_KEYS,
         signal: options?.signal,
         onExchange: options?.onExchange,
+        onWait: options?.onWait,
       });
       // The service sends at most the page size asked for (default and maximum 500): more is its error.
       const pageSize = query.limit ?? DEFAULT_PAGE_SIZE;

@@ -39,7 +39,7 @@ export async function fetchAudit(api: Pick<BrokerApi, 'listSubAccountKeys'>, nam
   const one = async (subAccount: string): Promise<SubAccountAudit | undefined> => {
     if (stoppedAfter !== undefined) return { subAccount, status: 'skipped', after: stoppedAfter };
     try {
-      const keys = await pacer.call((onExchange) => api.listSubAccountKeys(subAccount, { signal, onExchange }), signal);
+      const keys = await pacer.call((onExchange, onWait) => api.listSubAccountKeys(subAccount, { signal, onExchange, onWait }), signal);
       const findings = auditKeys(keys, now, maxAgeMs);
       return { subAccount, status: 'audited', findings, summary: summarize(findings) };
     } catch (error) {

@@ -7,6 +7,7 @@ import { createBrokerApi } from '../api/operations';
 import { chooseProxy, cleartextWarning, explicitProxyProblem } from '../api/proxy';
 import { type ReadOnlySource, readOnlyApi, readOnlyReason } from '../api/readOnly';
 import { createAuditRecorder, type AuditRecorder } from '../config/auditTrail';
+import { loadBan, saveBan } from '../config/bans';
 import { loadClockOffset, saveClockOffset } from '../config/clockOffsets';
 import { DEFAULT_API_KEY_HEADER, POST_SIGNATURES, type PostSignature, parsePostSignature } from '../api/signing';
 import { loadPostSignature, savePostSignature } from '../config/postSignatures';
@@ -214,7 +215,12 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
     const { config, problem: proxyProblem } = withProxy(given, saved);
     const before = await loadClockOffset(options.folder, config.baseUrl);
     const memory = await postSignatureMemory(config);
-    const made = createBrokerApi({ ...clientConfig(config, exchanges), ...memory, ...(before !== undefined ? { initialClockOffsetMs: before } : {}) });
+    // A ban met by an earlier run holds this one back too (the status bar says so at once); a new one is kept.
+    const banEndsAt = await loadBan(options.folder, config.baseUrl);
+    if (banEndsAt !== undefined) exchanges.record({ operation: 'requests', method: 'GET', path: '', ok: false, latencyMs: 0, attempt: 1, banEndsAt, notSent: true });
+    const onBan = tracked((endsAt: number) => saveBan(options.folder, config.baseUrl, endsAt).catch(() => undefined));
+    const limits = { ...(banEndsAt !== undefined ? { banEndsAt } : {}), onBan: (endsAt: number) => void onBan(endsAt) };
+    const made = createBrokerApi({ ...clientConfig(config, exchanges), ...memory, ...limits, ...(before !== undefined ? { initialClockOffsetMs: before } : {}) });
     // A proxy that cannot be used is never gone around (the service may accept this key only from the proxy's address).
     const client = guarded(proxyProblem === undefined ? made : refusingApi(made, `${proxyProblem} — nothing was sent`), saved);
     offsets.set(client.api, { baseUrl: config.baseUrl, before: before ?? 0 });

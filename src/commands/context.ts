@@ -7,6 +7,7 @@ import { type ProxyChoice, chooseProxy, cleartextWarning, explicitProxyProblem }
 import { readOnlyApi, readOnlyReason, readOnlySource } from '../api/readOnly';
 import type { FieldError, FieldName } from '../api/validation';
 import type { PostSignatureRule } from '../api/signing';
+import { loadBan, saveBan } from '../config/bans';
 import { loadClockOffset, saveClockOffset } from '../config/clockOffsets';
 import { loadPostSignature, savePostSignature } from '../config/postSignatures';
 import { openExchangeLog } from '../config/logFile';
@@ -200,6 +201,13 @@ export async function connectTarget(ctx: CommandContext): Promise<{ api: BrokerA
   if (savedOffset !== undefined) config.initialClockOffsetMs = savedOffset;
   if (proxied.proxy !== undefined) config.proxy = proxied.proxy;
   warnCleartext(ctx, target.baseUrl);
+  // A ban met by an earlier run is honoured before anything is sent; one met now is kept for the next run.
+  const savedBan = await loadBan(folder, target.baseUrl);
+  if (savedBan !== undefined) config.banEndsAt = savedBan;
+  let banKept: Promise<void> = Promise.resolve();
+  config.onBan = (endsAt) => {
+    banKept = banKept.then(() => saveBan(folder, target.baseUrl, endsAt)).catch(() => undefined);
+  };
 
   let log: Awaited<ReturnType<typeof openExchangeLog>> | undefined;
   if (ctx.globals.logFile !== undefined) {
@@ -236,6 +244,7 @@ export async function connectTarget(ctx: CommandContext): Promise<{ api: BrokerA
     clockOffsetMs: () => api.clockOffsetMs(),
     close: async () => {
       try {
+        await banKept;
         await rememberClockOffset(ctx, folder, target.baseUrl, savedOffset ?? 0, api.clockOffsetMs());
         if (acceptedRule !== undefined && acceptedRule !== savedRule) await savePostSignature(folder, target.baseUrl, acceptedRule).catch(() => undefined);
         await api.close();

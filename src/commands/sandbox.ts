@@ -16,6 +16,10 @@ export interface SandboxCommandOptions {
   demoClockMs?: number;
   /** --post-signature: what a signature must cover (default query, as the live service accepts). */
   postSignature?: SandboxPostSignature;
+  /** --rate-limit: per endpoint and API key (default the documented 500 per 10 s); false: none. */
+  rateLimit?: { max: number; windowMs: number } | false;
+  /** --no-ban: false never bans a client that keeps sending while refused (load tests). */
+  ban?: boolean;
   json?: boolean;
 }
 
@@ -41,6 +45,8 @@ export async function runSandboxCommand(
     secretKey: opts.secretKey,
     transfers: opts.transfers,
     ...(opts.postSignature !== undefined ? { postSignature: opts.postSignature } : {}),
+    ...(opts.rateLimit !== undefined ? { rateLimit: opts.rateLimit } : {}),
+    ...(opts.ban === false ? { ban: false as const } : {}),
     ...(opts.demoClockMs !== undefined ? { demoClockMs: opts.demoClockMs } : {}),
   });
   out.write(opts.json ? `${describeJson(sandbox)}\n` : describeText(sandbox, opts.seed ?? 1, opts.transfers ?? SEEDED_TRANSFER_COUNT, opts.demoClockMs, opts.postSignature ?? 'query'));

@@ -38,6 +38,9 @@ export function exchangeLine(exchange: ExchangeInfo, apiKey: string | undefined,
     `attempt=${exchange.attempt}`,
   ];
   if (exchange.postSignature !== undefined) fields.push(`signed=${exchange.postSignature}`);
+  if (exchange.pacedMs !== undefined) fields.push(`paced=${Math.round(exchange.pacedMs)}ms`);
+  if (exchange.banEndsAt !== undefined) fields.push(`ban-ends=${new Date(exchange.banEndsAt).toISOString()}`);
+  if (exchange.notSent === true) fields.push('not-sent');
   if (apiKey !== undefined) fields.push(`key=${token(shortenApiKey(apiKey))}`);
   // Already without its password (ProxyChoice.shown).
   if (exchange.proxy !== undefined) fields.push(`proxy=${token(exchange.proxy)}`);

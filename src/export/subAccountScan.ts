@@ -7,7 +7,7 @@
 // each its last transfer. Transfers between two sub-accounts are not asked for (every pair of names would be).
 // Pages go through the export's pager (transferPages.ts) with one pacer for the whole scan, so a rate limit
 // is met once and then respected; cancelling keeps what was found.
-import type { BrokerApi, ExchangeInfo } from '../api/contract';
+import type { BrokerApi } from '../api/contract';
 import { isSubAccountRefused } from '../api/errors';
 import { KNOWN_ACCOUNT_TYPES, MAX_PAGE_SIZE, type TransferQuery } from '../api/types';
 import type { DiscoveredSubAccount, DiscoveredSubAccounts } from '../config/discoveredSubAccounts';
@@ -96,18 +96,6 @@ function namesAnAccount(query: TransferQuery): boolean {
   return query.fromAccount !== undefined || query.toAccount !== undefined;
 }
 
-/** Says when it is about to wait for the budget it learned. */
-class WatchedPacer extends RequestPacer {
-  constructor(private readonly onWait: (ms: number) => void) {
-    super();
-  }
-  override async call<T>(send: (onExchange: (exchange: ExchangeInfo) => void) => Promise<T>, signal?: AbortSignal): Promise<T> {
-    const wait = this.delay();
-    if (wait > 0) this.onWait(wait);
-    return super.call(send, signal);
-  }
-}
-
 export async function scanSubAccounts(api: BrokerApi, options: ScanOptions): Promise<ScanResult> {
   const queries = scanQueries(options.names, options.days, options.now, options.pageSize);
   const sightings = new AccountSightings();
@@ -117,7 +105,7 @@ export async function scanSubAccounts(api: BrokerApi, options: ScanOptions): Pro
     Object.assign(progress, changes);
     options.onProgress?.({ ...progress });
   };
-  const pacer = new WatchedPacer((ms) => tell({ waitingMs: ms }));
+  const pacer = new RequestPacer({ onWait: (ms) => tell({ waitingMs: ms }) });
   // The client waits out a 429's Retry-After itself: the scan hears of it through the exchange.
   const watched: BrokerApi = {
     listSubAccountKeys: (sub, o) => api.listSubAccountKeys(sub, o),

@@ -2,7 +2,7 @@
 // at a page that brings a transfer already seen on ANY earlier page (a service that ignores `page`, or
 // alternates two pages), or after a bounded number of pages. The next page is fetched while the current one
 // is visited (written): at most two pages in memory, one being written and one arriving. Requests are paced
-// by what the service's 429s teach (pacer.ts).
+// by the signed client, under each endpoint's limit (api/pacing.ts; pacer.ts counts what it did).
 import type { BrokerApi } from '../api/contract';
 import { DEFAULT_PAGE_SIZE, type Transfer, type TransferQuery } from '../api/types';
 import { RequestPacer } from './pacer';
@@ -81,7 +81,7 @@ export async function forEachTransferPage(
   if (signal?.aborted) follow();
   else signal?.addEventListener('abort', follow, { once: true });
   const fetchPage = (page: number): Promise<Transfer[]> => {
-    const fetched = pacer.call((onExchange) => api.listUniversalTransfers({ ...query, page, limit }, { signal: ahead.signal, onExchange }), ahead.signal);
+    const fetched = pacer.call((onExchange, onWait) => api.listUniversalTransfers({ ...query, page, limit }, { signal: ahead.signal, onExchange, onWait }), ahead.signal);
     // Awaited after the visit; until then a failure must not count as unhandled.
     fetched.catch(() => undefined);
     return fetched;

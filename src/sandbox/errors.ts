@@ -17,6 +17,7 @@ export const ERR = {
   badIp: { status: 400, code: 730704, msg: 'The bound IP format is incorrect, please refill' },
   tooManyKeys: { status: 400, code: 730705, msg: 'At most 30 groups of Api Keys are allowed to be created only' },
   rateLimited: { status: 429, code: 429, msg: 'Too many requests; slow down' },
+  ipBanned: { status: 418, code: 418, msg: 'This IP is banned for sending requests after being rate limited' },
   notFound: { status: 404, code: 404, msg: 'Not Found' },
   methodNotAllowed: { status: 405, code: 405, msg: 'Method Not Allowed' },
   bodyTooLarge: { status: 413, code: 413, msg: 'Request body too large' },

@@ -52,7 +52,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     maxAheadMs: MAX_AHEAD_MS,
   };
   let permissions: ReadonlySet<string> = new Set(options.permissions ?? Object.values(OPERATION_PERMISSIONS));
-  const limiter = createRateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT);
+  const limiter = createRateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT, options.ban ?? {});
   const faults = createFaultPlan(seed, options.faults);
   const log = createRequestLog();
   const sleepers = new Set<() => void>();
@@ -82,13 +82,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   /** Runs the checks in the service's order and the operation; every failure becomes the envelope. */
   const handle = async (req: IncomingMessage, path: string, rawQuery: string, body: Promise<string>): Promise<Reply> => {
     try {
+      // A ban is of the client's address: it answers everything, before any other check.
+      const address = req.socket.remoteAddress ?? '';
+      limiter.checkBan(address, Date.now());
       const match = route(req.method ?? 'GET', path);
       if (match.kind === 'not-found') throw new SandboxHttpError(ERR.notFound, `(${path})`);
       if (match.kind === 'wrong-method') {
         throw new SandboxHttpError(ERR.methodNotAllowed, `(${req.method ?? ''})`, { Allow: match.allow.join(', ') });
       }
       const apiKey = checkApiKey(req.headers, auth);
-      limiter.hit(apiKey, Date.now());
+      limiter.hit(apiKey, path, address, Date.now());
       const rawBody = await body;
       const params = verifySignedRequest(rawQuery, rawBody, now(), auth);
       checkPermission(permissions, OPERATION_PERMISSIONS[match.operation]);

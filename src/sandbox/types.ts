@@ -40,8 +40,16 @@ export interface SandboxOptions {
   postSignature?: SandboxPostSignature;
   /** Transfers in the seeded history, 0 to MAX_SEEDED_TRANSFERS (4,000,000); default 24,000. */
   transfers?: number;
-  /** Requests per window per API key before 429; default 100 per 1000 ms. */
-  rateLimit?: { max: number; windowMs: number };
+  /**
+   * Requests per window for each endpoint and API key before 429 + Retry-After; default the documented 500 per
+   * 10,000 ms; false: no limit (benchmarks' baselines).
+   */
+  rateLimit?: { max: number; windowMs: number } | false;
+  /**
+   * The ban (418 + Retry-After) of a client that keeps sending while refused (rateLimit.ts); default: past
+   * max(limit, 10) refusals of one key and endpoint in one window, for 120,000 ms. false: never.
+   */
+  ban?: { afterRefusals?: number; durationMs?: number } | false;
   /** Server clock minus real clock, ms (to test clock-offset handling). Default 0. */
   clockOffsetMs?: number;
   faults?: SandboxFaultRates;

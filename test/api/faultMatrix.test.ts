@@ -333,6 +333,23 @@ const ROWS: Row[] = [
     posts: 0,
     within: 1_000,
   },
+  // A ban (418) stops at once, a GET too; a 403 without the permission code is the service's firewall.
+  { name: '418 Retry-After 120 (GET: a ban, not retried)', command: 'list', handler: (_req, res) => json(res, 418, { code: -1003, msg: 'IP banned' }, { 'Retry-After': '120' }), code: EXIT.failure, line: /^error: list keys failed: the service has banned this IP for 2 min \(HTTP 418\) — nothing more goes to this service until the ban ends$/, gets: 1, posts: 0, within: 1_000 },
+  { name: '418 without Retry-After (2 min assumed)', command: 'transfers', handler: (_req, res) => json(res, 418, ''), code: EXIT.failure, line: /^error: list transfers failed: the service has banned this IP for 2 min \(HTTP 418\)/, gets: 1, posts: 0, within: 1_000 },
+  { name: '418 on a POST (refused: exit 1, not unknown)', command: 'create', handler: (_req, res) => json(res, 418, { code: -1003, msg: 'IP banned' }, { 'Retry-After': '7200' }), code: EXIT.failure, line: /^error: create key failed: the service has banned this IP for 2 h \(HTTP 418\)/, gets: 0, posts: 1 },
+  {
+    name: "403 HTML page (the service's firewall, not retried)",
+    command: 'list',
+    handler: (_req, res) => {
+      res.writeHead(403, { 'Content-Type': 'text/html' });
+      res.end('<html><head><title>403 Forbidden</title></head><body>cloudflare</body></html>');
+    },
+    code: EXIT.failure,
+    line: /^error: list keys failed: the service's firewall refused the request \(HTTP 403\) \(403 Forbidden\) — the request was blocked in front of the service: check that this IP/,
+    gets: 1,
+    posts: 0,
+  },
+  { name: '403 with 700007 (no permission: the code says so, not the firewall)', command: 'list', handler: (_req, res) => json(res, 403, { code: 700007, msg: 'No permission to access the endpoint.' }), code: EXIT.failure, line: /^error: list keys failed \(HTTP 403 code 700007\): No permission to access the endpoint\. — the master key lacks the permission/, gets: 1, posts: 0 },
   { name: '429 on a POST (never retried)', command: 'create', handler: (_req, res) => json(res, 429, { code: 429, msg: 'slow down' }, { 'Retry-After': '0' }), code: EXIT.failure, line: /^error: create key failed \(HTTP 429 code 429\)/, gets: 0, posts: 1 },
 
   // Answers that are not the service's.

@@ -1,6 +1,7 @@
-import React, { useSyncExternalStore } from 'react';
+import React, { useEffect, useState, useSyncExternalStore } from 'react';
 import { Box, Text } from 'ink';
 import type { ExchangeInfo } from '../../api/contract';
+import { formatDuration } from '../../api/errors';
 import { useServices } from '../services';
 import { displayWidth, fit, sanitize } from '../text';
 
@@ -11,11 +12,21 @@ export function whoLine(profile: string, credentialSource: string): string {
   return name === source || source === '' ? name : `${name} · ${source}`;
 }
 
+/** While the service bans this IP: the time left, whatever request met it or was held back by it. */
+function banLine(last: ExchangeInfo | undefined, now: number): string | undefined {
+  if (last?.banEndsAt === undefined) return undefined;
+  if (last.banEndsAt <= now) return '– the service\'s ban of this IP has ended';
+  const left = formatDuration(Math.ceil((last.banEndsAt - now) / 1000) * 1000);
+  return `✗ the service has banned this IP for ${left} (HTTP 418) · nothing is sent until it ends`;
+}
+
 /**
  * The last request's result and latency: "✓ list keys 200 · 3 ms", "✗ … 503 · 12 ms · try 2", "– … cancelled",
  * and the proxy it went through ("· via http://proxy:3128", never its password).
  */
-function lastRequestLine(last: ExchangeInfo | undefined): string {
+function lastRequestLine(last: ExchangeInfo | undefined, now: number): string {
+  const banned = banLine(last, now);
+  if (banned !== undefined) return banned;
   if (!last) return 'no request yet';
   const mark = last.ok ? '✓' : last.cancelled ? '–' : '✗';
   const via = last.proxy === undefined ? '' : ` · via ${sanitize(last.proxy)}`;
@@ -29,7 +40,19 @@ function lastRequestLine(last: ExchangeInfo | undefined): string {
 export function StatusBar({ width }: { width: number }) {
   const { exchanges, profile, credentialSource, theme } = useServices();
   // The line, not the exchange: a request that reads as the one before (a page of an export) draws no frame.
-  const what = useSyncExternalStore(exchanges.subscribe, () => lastRequestLine(exchanges.last()));
+  const banEndsAt = useSyncExternalStore(exchanges.subscribe, () => exchanges.last()?.banEndsAt);
+  // The ban's time left counts down (once a second, only while a ban is shown).
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (banEndsAt === undefined) return undefined;
+    setNow(Date.now());
+    const timer = setInterval(() => {
+      setNow(Date.now());
+      if (Date.now() >= banEndsAt) clearInterval(timer);
+    }, 1000);
+    return () => clearInterval(timer);
+  }, [banEndsAt]);
+  const what = useSyncExternalStore(exchanges.subscribe, () => lastRequestLine(exchanges.last(), banEndsAt === undefined ? 0 : now));
   const failed = what.startsWith('✗');
   const full = whoLine(profile, credentialSource);
   const whoRoom = Math.min(displayWidth(full), Math.max(8, Math.floor(width * 0.4)));

@@ -1,0 +1,173 @@
+// The service's limits, met by the signed client over real sockets (node:http on 127.0.0.1): every request is
+// paced per endpoint from the first one, every client of the process shares that budget, a 429 holds the
+// endpoint back for its Retry-After, and a 418 stops every request to that base URL until the ban ends.
+import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import type { BrokerApi } from '../../src/api/contract';
+import { BrokerError } from '../../src/api/errors';
+import { createBrokerApi } from '../../src/api/operations';
+import type { OnFinished } from '../sandbox/helpers';
+
+const KEYS = { subAccount: [{ note: 'n', apiKey: 'mx0vlisted', permissions: 'SPOT_ACCOUNT_READ', ip: '', creatTime: 1_763_726_400_000 }] };
+
+interface Arrival {
+  at: number;
+  path: string;
+}
+
+/** A server answering with `answer` (a keys list by default), keeping when each request arrived. */
+async function server(onFinished: OnFinished, answer?: (req: IncomingMessage, res: ServerResponse, n: number) => boolean) {
+  const arrivals: Arrival[] = [];
+  const http = createServer((req, res) => {
+    arrivals.push({ at: performance.now(), path: (req.url ?? '').split('?')[0] ?? '' });
+    req.resume();
+    if (answer?.(req, res, arrivals.length)) return;
+    const body = req.url?.includes('universalTransfer') ? '[]' : JSON.stringify(KEYS);
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const baseUrl = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  onFinished(
+    () =>
+      new Promise<void>((resolve) => {
+        http.closeAllConnections();
+        http.close(() => resolve());
+      }),
+  );
+  return { baseUrl, arrivals };
+}
+
+function client(onFinished: OnFinished, baseUrl: string, extra: Partial<Parameters<typeof createBrokerApi>[0]> = {}): BrokerApi {
+  const api = createBrokerApi({ baseUrl, apiKey: 'mx0vLIMITS', secretKey: 's', retryBaseDelayMs: 5, ...extra });
+  onFinished(() => api.close());
+  return api;
+}
+
+/** The most arrivals in any span of `spanMs`. */
+function busiest(arrivals: readonly Arrival[], spanMs: number): number {
+  const times = arrivals.map((a) => a.at).sort((a, b) => a - b);
+  let most = 0;
+  for (let i = 0, j = 0; i < times.length; i++) {
+    while ((times[i] as number) - (times[j] as number) >= spanMs) j++;
+    most = Math.max(most, i - j + 1);
+  }
+  return most;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('pacing from the first request', () => {
+  it('under the documented 500 per 10 s: a burst of 480 sends 475 at once and holds the rest', async ({ onTestFinished }) => {
+    const { baseUrl, arrivals } = await server(onTestFinished);
+    const api = client(onTestFinished, baseUrl);
+    const stop = new AbortController();
+    const calls = Array.from({ length: 480 }, () => api.listSubAccountKeys('desk', { signal: stop.signal }).then(() => 'ok', (e: unknown) => (e instanceof BrokerError ? e.kind : 'other')));
+    for (const deadline = Date.now() + 8000; arrivals.length < 475 && Date.now() < deadline; ) await sleep(20);
+    await sleep(300);
+    expect(arrivals).toHaveLength(475);
+    stop.abort();
+    const outcomes = await Promise.all(calls);
+    expect(outcomes.filter((o) => o === 'ok')).toHaveLength(475);
+    expect(outcomes.filter((o) => o === 'aborted')).toHaveLength(5);
+    expect(arrivals).toHaveLength(475);
+  }, 10_000);
+
+  it('a burst of 36 from two clients never has more than the budget in any span; every request gets its answer', async ({ onTestFinished }) => {
+    const { baseUrl, arrivals } = await server(onTestFinished);
+    // A limit of 10 per 500 ms: the clients keep to 9 (95%) in any 500 ms, together.
+    const limit = { endpointLimit: { requests: 10, periodMs: 500 } };
+    const a = client(onTestFinished, baseUrl, limit);
+    const b = client(onTestFinished, baseUrl, limit);
+    const started = performance.now();
+    const answers = await Promise.all(Array.from({ length: 36 }, (_, i) => (i % 2 === 0 ? a : b).listSubAccountKeys('desk')));
+    expect(answers).toHaveLength(36);
+    expect(arrivals).toHaveLength(36);
+    // 36 at 9 per 500 ms: four bursts, each a period after the answers of the one before.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(1490);
+    expect(busiest(arrivals, 500)).toBeLessThanOrEqual(9);
+    // Another endpoint has a budget of its own: it does not wait behind this one.
+    const before = performance.now();
+    await a.listUniversalTransfers({ fromAccountType: 'SPOT', toAccountType: 'FUTURE' });
+    expect(performance.now() - before).toBeLessThan(400);
+  }, 10_000);
+
+  it("a 429 holds the endpoint back for its Retry-After: another client's request waits too", async ({ onTestFinished }) => {
+    const { baseUrl, arrivals } = await server(onTestFinished, (_req, res, n) => {
+      if (n !== 1) return false;
+      res.writeHead(429, { 'Content-Type': 'application/json', 'Retry-After': '1' });
+      res.end('{"code":429,"msg":"slow down"}');
+      return true;
+    });
+    const a = client(onTestFinished, baseUrl);
+    const b = client(onTestFinished, baseUrl);
+    const first = a.listSubAccountKeys('desk');
+    while (arrivals.length === 0) await sleep(5);
+    await sleep(50);
+    await b.listSubAccountKeys('desk');
+    await first;
+    expect(arrivals).toHaveLength(3);
+    // Nothing arrived within the second the 429 asked for.
+    expect((arrivals[1] as Arrival).at - (arrivals[0] as Arrival).at).toBeGreaterThanOrEqual(990);
+  }, 10_000);
+});
+
+describe('a long Retry-After', () => {
+  it('beyond what a request waits on its own: the next request fails at once without sending, saying when', async ({ onTestFinished }) => {
+    const { baseUrl, arrivals } = await server(onTestFinished, (_req, res) => {
+      res.writeHead(429, { 'Content-Type': 'application/json', 'Retry-After': '60' });
+      res.end('{"code":429,"msg":"slow down"}');
+      return true;
+    });
+    const a = client(onTestFinished, baseUrl);
+    await expect(a.listSubAccountKeys('desk')).rejects.toThrow('list keys failed (HTTP 429 code 429): slow down — rate limited: try again in 60 s');
+    const b = client(onTestFinished, baseUrl);
+    await expect(b.listSubAccountKeys('desk')).rejects.toThrow(/^list keys failed \(HTTP 429\): not sent: the service asked this endpoint to wait — rate limited: try again in (60|59) s$/);
+    expect(arrivals).toHaveLength(1);
+    // Another endpoint is not held back by it.
+    await expect(b.listUniversalTransfers({ fromAccountType: 'SPOT', toAccountType: 'FUTURE' })).rejects.toMatchObject({ status: 429 });
+    expect(arrivals).toHaveLength(2);
+  });
+});
+
+describe('a ban (HTTP 418)', () => {
+  it('stops every request to that base URL at once, from every client, without a socket; after it ends they go again', async ({ onTestFinished }) => {
+    const { baseUrl, arrivals } = await server(onTestFinished, (_req, res, n) => {
+      if (n !== 1) return false;
+      res.writeHead(418, { 'Content-Type': 'application/json', 'Retry-After': '2' });
+      res.end('{"code":-1003,"msg":"banned"}');
+      return true;
+    });
+    const bans: number[] = [];
+    const seen: { banEndsAt?: number; notSent?: boolean; status?: number }[] = [];
+    const a = client(onTestFinished, baseUrl, { onBan: (endsAt) => bans.push(endsAt), onExchange: (e) => seen.push(e) });
+    const before = Date.now();
+    const met = await a.listSubAccountKeys('desk').catch((e: unknown) => e);
+    expect(met).toBeInstanceOf(BrokerError);
+    expect((met as BrokerError).kind).toBe('banned');
+    expect((met as BrokerError).toLine()).toBe('list keys failed: the service has banned this IP for 2 s (HTTP 418) — nothing more goes to this service until the ban ends');
+    expect(bans).toHaveLength(1);
+    expect(bans[0]).toBeGreaterThanOrEqual(before + 2000);
+    expect(seen.at(-1)).toMatchObject({ status: 418, banEndsAt: bans[0] });
+
+    // The same client, another endpoint, a new client: none sends.
+    const again = await a.listUniversalTransfers({ fromAccountType: 'SPOT', toAccountType: 'FUTURE' }).catch((e: unknown) => e);
+    expect((again as BrokerError).toLine()).toMatch(/^list transfers failed: the service has banned this IP for [12] s \(HTTP 418\) — not sent: nothing goes to this service until the ban ends$/);
+    expect(seen.at(-1)).toMatchObject({ notSent: true, banEndsAt: bans[0] });
+    const b = client(onTestFinished, baseUrl);
+    await expect(b.createSubAccountKey({ subAccount: 'desk', permissions: ['SPOT_ACCOUNT_READ'], note: 'n' })).rejects.toMatchObject({ kind: 'banned' });
+    expect(arrivals).toHaveLength(1);
+
+    await sleep(Math.max(0, (bans[0] as number) - Date.now() + 50));
+    expect(await b.listSubAccountKeys('desk')).toHaveLength(1);
+    expect(arrivals).toHaveLength(2);
+  }, 10_000);
+
+  it('a ban remembered from an earlier run (banEndsAt) holds the first request back', async ({ onTestFinished }) => {
+    const { baseUrl, arrivals } = await server(onTestFinished);
+    const api = client(onTestFinished, baseUrl, { banEndsAt: Date.now() + 90_000 });
+    await expect(api.listSubAccountKeys('desk')).rejects.toThrow(/banned this IP for (90|89) s \(HTTP 418\) — not sent/);
+    expect(arrivals).toHaveLength(0);
+  });
+});

@@ -1,0 +1,28 @@
+// A ban (HTTP 418) in the console: the status bar says it and its time left, and nothing more is sent to that
+// service while it lasts (a refresh is held back by the client, the sandbox sees no request).
+import { afterEach, describe, expect, it } from 'vitest';
+import { seededSubAccountNames } from '../../src/sandbox/seedAccounts';
+import { startConsole, type TestConsole } from './harness';
+
+let c: TestConsole | undefined;
+afterEach(async () => {
+  await c?.cleanup();
+  c = undefined;
+});
+
+describe('the status bar during a ban', () => {
+  it('says the service has banned this IP, for how long; a refresh sends nothing', async () => {
+    // One request a minute, and the first refusal bans: the refresh after the first load meets the 418.
+    const sub = seededSubAccountNames(1)[0] as string;
+    c = await startConsole({ columns: 120, rows: 24, sandbox: { rateLimit: { max: 1, windowMs: 60_000 }, ban: { afterRefusals: 0, durationMs: 120_000 } }, initialRoute: { screen: 'keys', subAccount: sub } });
+    await c.waitForText(/✓ list keys 200 · \d+ ms/, 10_000);
+    await c.press('r');
+    await c.waitForText(/✗ the service has banned this IP for (2 min|1[01]\d s) \(HTTP 418\) · nothing is sent until it ends/, 10_000);
+    const sent = c.requests().length;
+    expect(c.requests().at(-1)?.status).toBe(418);
+    await c.press('r');
+    await c.settle(300);
+    expect(c.requests()).toHaveLength(sent);
+    expect(c.frame()).toMatch(/the service has banned this IP for (2 min|1[01]\d s) \(HTTP 418\)/);
+  });
+});
