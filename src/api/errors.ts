@@ -70,6 +70,8 @@ export class BrokerError extends Error {
   readonly via?: string;
   readonly connectProblem?: string;
   readonly banEndsAt?: number;
+  /** banned: the 418 answered this very request (it went out), rather than holding it back. */
+  readonly sent?: boolean;
 
   constructor(details: BrokerErrorDetails) {
     super(describe(details), details.cause === undefined ? undefined : { cause: details.cause });
@@ -88,6 +90,7 @@ export class BrokerError extends Error {
     this.via = details.via;
     this.connectProblem = details.connectProblem;
     this.banEndsAt = details.banEndsAt;
+    this.sent = details.sent;
   }
 
   /** The one line shown in the status bar or on stderr. */

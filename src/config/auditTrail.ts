@@ -81,7 +81,8 @@ export function auditEntry(target: AuditTarget, request: NewKeyRequest, result: 
   }
   const error = result.error;
   if (!(error instanceof BrokerError)) return undefined;
-  if (error.kind === 'service') {
+  // A 418 that answered the create refused it; one that held it back sent nothing.
+  if (error.kind === 'service' || (error.kind === 'banned' && error.sent === true)) {
     return {
       ...base,
       ...rest,

@@ -16,6 +16,7 @@ import { runKeysCreate } from '../../src/commands/keysCreate';
 import { runKeysAudit } from '../../src/commands/keysAudit';
 import { runKeysList } from '../../src/commands/keysList';
 import { runTransfers } from '../../src/commands/transfers';
+import { readAuditTrail } from '../../src/config/auditTrail';
 import { type TestContext, buildCli, runBuiltCli, testContext } from '../commands/helpers';
 import { type OnFinished, sandboxFor } from '../sandbox/helpers';
 import { type TestCertificates, makeCertificates, silentTcp, testProxy, tlsFront } from './networkServers';
@@ -515,7 +516,8 @@ async function checkRow(row: Row, onFinished: OnFinished): Promise<void> {
   if (row.code === EXIT.outcomeUnknown) expect(ran.stderr).toContain('the key may exist: check with `broker-console keys list --sub desk`');
   // The audit trail says what became of every create: unknown when exit 3, refused when the service said no.
   if (row.command === 'create' && row.code !== EXIT.ok) {
-    const outcomes = readFileSync(join(ran.folder, 'audit.jsonl'), 'utf8').trimEnd().split('\n').map((line) => (JSON.parse(line) as { outcome: string }).outcome);
+    // Read as the trail is read: an attempt's write-ahead line and its outcome stand as one entry.
+    const outcomes = (await readAuditTrail(ran.folder)).entries.map((entry) => entry.outcome);
     expect(outcomes).toEqual([row.code === EXIT.outcomeUnknown ? 'unknown' : 'refused']);
   }
   // Whatever went wrong, no secret reaches the operator's screen but the created one on stdout.
@@ -836,14 +838,8 @@ describe('fault matrix: TLS and proxies, before the first byte', () => {
   });
   afterAll(() => certs.remove());
 
-  /** The audit trail of the last run (each run has a config folder of its own). */
-  const lastAudit = (): string => {
-    try {
-      return readFileSync(join(home, `config-${runs}`, 'audit.jsonl'), 'utf8');
-    } catch {
-      return '';
-    }
-  };
+  /** The audit trail of the last run as it is read (each run has a config folder of its own), one JSON line an entry. */
+  const lastAudit = async (): Promise<string> => (await readAuditTrail(join(home, `config-${runs}`))).entries.map((entry) => JSON.stringify(entry)).join('\n');
   const CA_HINT = 'if your network uses its own CA, set NODE_EXTRA_CA_CERTS=/path/ca.pem';
 
   // A deadline of 5 s unless the row is about the deadline: a loaded machine must not turn a certificate row into a timeout.
@@ -860,7 +856,7 @@ describe('fault matrix: TLS and proxies, before the first byte', () => {
     expect(create.errors[0]).toContain('nothing was sent, no key was created');
     expect(create.stderr).not.toContain('may have taken effect');
     expect(create.tries).toEqual({ GET: 0, POST: 1 });
-    expect(lastAudit()).not.toContain('"unknown"');
+    expect(await lastAudit()).not.toContain('"unknown"');
   }
 
   it('a self-signed certificate: named, with the NODE_EXTRA_CA_CERTS hint, not retried; no request reached the server', async ({ onTestFinished }) => {

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrokerError } from '../../src/api/errors';
 import { SERVICE_CODES, createOutcomeUnknown, hintFor } from '../../src/api/serviceCodes';
 import { EXIT } from '../../src/commands/context';
+import { readAuditTrail } from '../../src/config/auditTrail';
 import { runKeysCreate } from '../../src/commands/keysCreate';
 import { runKeysList } from '../../src/commands/keysList';
 import { startSandbox } from '../../src/sandbox/server';
@@ -60,11 +61,8 @@ describe('codes from the sandbox reach the operator with their hint', () => {
   const context = () => testContext(sandbox, { configFolder: join(home, `config-${(runs += 1)}`) });
   // The error lines only: a loaded machine may add a clock note.
   const errorLines = (text: string) => text.split('\n').filter((line) => line.startsWith('error: '));
-  const auditOf = (folder: string | undefined) =>
-    readFileSync(join(folder ?? '', 'audit.jsonl'), 'utf8')
-      .trimEnd()
-      .split('\n')
-      .map((line) => JSON.parse(line) as { outcome: string; code?: number });
+  // The trail as it is read: an attempt's write-ahead line and its outcome stand as one entry.
+  const auditOf = async (folder: string | undefined) => (await readAuditTrail(folder ?? '')).entries;
 
   it('keys list of the frozen sub-account: exit 1, 140002 and where to check', async () => {
     const { ctx, out, err } = context();
@@ -81,7 +79,7 @@ describe('codes from the sandbox reach the operator with their hint', () => {
     expect(await runKeysCreate({ sub: 'frozendesk01', permissions: 'SPOT_ACCOUNT_READ', note: 'ops' }, ctx)).toBe(EXIT.failure);
     expect(errorLines(err.text())[0]).toMatch(/^error: create key failed \(HTTP 400 code 140002\): sub account is forbidden \(frozendesk01\) — the sub-account is frozen or disabled/);
     expect(sandbox.requests().slice(before).map((r) => r.method)).toEqual(['POST']);
-    expect(auditOf(ctx.configFolder)).toEqual([expect.objectContaining({ outcome: 'refused', code: 140002 })]);
+    expect(await auditOf(ctx.configFolder)).toEqual([expect.objectContaining({ outcome: 'refused', code: 140002 })]);
   });
 
   it('keys create naming a sub-account outside the name rule: exit 1, 730601 and the rule', async () => {
@@ -90,6 +88,6 @@ describe('codes from the sandbox reach the operator with their hint', () => {
     expect(errorLines(err.text())).toEqual([
       'error: create key failed (HTTP 400 code 730601): Sub-account Name must be a combination of 8-32 letters and numbers (desk_7) — a sub-account name is 8 to 32 letters and digits',
     ]);
-    expect(auditOf(ctx.configFolder)).toEqual([expect.objectContaining({ outcome: 'refused', code: 730601 })]);
+    expect(await auditOf(ctx.configFolder)).toEqual([expect.objectContaining({ outcome: 'refused', code: 730601 })]);
   });
 });
