@@ -11,10 +11,11 @@ import { type DiscoveredSubAccounts, memoryDiscoveredSubAccounts, openDiscovered
 import { memoryRecentSubAccounts, openRecentSubAccounts, type RecentSubAccounts } from '../config/recentSubAccounts';
 import { CHECK_TIMEOUT_MS, checkCredentials } from '../credentials/checkCredentials';
 import { checkBaseUrl } from '../credentials/fromEnvironment';
-import { KeychainError, openKeychain, type Keychain } from '../credentials/keychain';
+import { KeychainError, folderKeychain, openKeychain, type Keychain } from '../credentials/keychain';
 import { checkProfileName, loadProfiles, saveProfile, type Profile } from '../credentials/profiles';
 import type { ResolvedTarget } from '../credentials/resolve';
 import { fileExporter } from '../export/fileExporter';
+import type { TransferExporter } from '../export/types';
 import { DEMO_LATENCY_MS } from '../sandbox/demoClock';
 import { seededSubAccountNames } from '../sandbox/seedAccounts';
 import type { RunningSandbox } from '../sandbox/types';
@@ -69,7 +70,8 @@ export interface ConsoleTargets extends TargetSwitcher {
 const WRITES_GRACE_MS = 2000;
 
 export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
-  const keychain = options.keychain ?? openKeychain;
+  const openRaw = options.keychain ?? openKeychain;
+  const keychain = async (): Promise<Keychain> => folderKeychain(await openRaw(), options.folder);
   // The screens start these writes and do not wait (recent and discovered names, audit lines); closing does,
   // so a quit right after neither loses them nor leaves an atomic write's temporary file behind.
   const writes = new Set<Promise<void>>();
@@ -86,6 +88,8 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
     await Promise.race([Promise.all(writes), grace]);
     clearTimeout(timer);
   };
+  // An export cancelled by the quit removes its file before the process ends.
+  const trackedExporter = (exporter: TransferExporter): TransferExporter => ({ run: tracked(exporter.run.bind(exporter)) });
   const trackedAudit = (recorder: AuditRecorder): AuditRecorder => Object.assign(tracked(recorder), { recentFor: recorder.recentFor, subscribe: recorder.subscribe });
   const listeners = new Set<() => void>();
   let current: ConsoleTarget | undefined;
@@ -154,7 +158,7 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
     const exchanges = createExchangeLog();
     const next = await build(exchanges);
     const previous = current;
-    current = { ...next, id: nextId++, exchanges, exporter: fileExporter(next.api, options.exportFolder, next.now) };
+    current = { ...next, id: nextId++, exchanges, exporter: trackedExporter(fileExporter(next.api, options.exportFolder, next.now)) };
     problem = undefined;
     for (const listener of listeners) listener();
     if (previous) await release(previous.api);
