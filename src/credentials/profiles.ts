@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import * as v from 'valibot';
 import { DEFAULT_API_KEY_HEADER, DEFAULT_RECV_WINDOW, MAX_RECV_WINDOW } from '../api/signing';
 import { readFileIfExists, writeFileAtomic } from '../config/atomicFile';
+import { withFileLock } from '../config/fileLock';
 import { checkBaseUrl } from './fromEnvironment';
 
 export interface Profile {
@@ -157,31 +158,37 @@ export async function saveProfile(folder: string, profile: Profile, options: { m
     throw new Error(`recvWindow must be a whole number from 1 to ${MAX_RECV_WINDOW}`);
   }
   const clean: Profile = { name: name.value, baseUrl: base.url, apiKeyHeader: header.value, recvWindow: profile.recvWindow, signBody: profile.signBody, ...readOnlyField(profile.readOnly) };
-  const config = await loadProfiles(folder);
-  const index = config.profiles.findIndex((p) => p.name === clean.name);
-  if (index >= 0) config.profiles[index] = clean;
-  else config.profiles.push(clean);
-  if (options.makeDefault === true || config.defaultProfile === undefined) config.defaultProfile = clean.name;
-  await writeProfiles(folder, config);
+  await withFileLock(profilesPath(folder), async () => {
+    const config = await loadProfiles(folder);
+    const index = config.profiles.findIndex((p) => p.name === clean.name);
+    if (index >= 0) config.profiles[index] = clean;
+    else config.profiles.push(clean);
+    if (options.makeDefault === true || config.defaultProfile === undefined) config.defaultProfile = clean.name;
+    await writeProfiles(folder, config);
+  });
 }
 
 /** False when there was no such profile. Clears the default if it was this one. */
 export async function removeProfile(folder: string, name: string): Promise<boolean> {
-  const config = await loadProfiles(folder);
-  const remaining = config.profiles.filter((p) => p.name !== name);
-  if (remaining.length === config.profiles.length) return false;
-  const next: ProfileConfig = { profiles: remaining };
-  if (config.defaultProfile !== undefined && config.defaultProfile !== name) next.defaultProfile = config.defaultProfile;
-  await writeProfiles(folder, next);
-  return true;
+  return withFileLock(profilesPath(folder), async () => {
+    const config = await loadProfiles(folder);
+    const remaining = config.profiles.filter((p) => p.name !== name);
+    if (remaining.length === config.profiles.length) return false;
+    const next: ProfileConfig = { profiles: remaining };
+    if (config.defaultProfile !== undefined && config.defaultProfile !== name) next.defaultProfile = config.defaultProfile;
+    await writeProfiles(folder, next);
+    return true;
+  });
 }
 
 export async function setDefaultProfile(folder: string, name: string): Promise<void> {
-  const config = await loadProfiles(folder);
-  if (!findProfile(config, name)) {
-    const known = config.profiles.map((p) => p.name).join(', ');
-    throw new Error(`no profile named '${name}'${known === '' ? ' (there are no profiles yet)' : ` (profiles: ${known})`}`);
-  }
-  config.defaultProfile = name;
-  await writeProfiles(folder, config);
+  await withFileLock(profilesPath(folder), async () => {
+    const config = await loadProfiles(folder);
+    if (!findProfile(config, name)) {
+      const known = config.profiles.map((p) => p.name).join(', ');
+      throw new Error(`no profile named '${name}'${known === '' ? ' (there are no profiles yet)' : ` (profiles: ${known})`}`);
+    }
+    config.defaultProfile = name;
+    await writeProfiles(folder, config);
+  });
 }

@@ -9,7 +9,7 @@ import {
   credentialsFromEnvironment,
   envValue,
 } from './fromEnvironment';
-import { type Keychain, KeychainError, type KeychainProblem, openKeychain, problem } from './keychain';
+import { type Keychain, KeychainError, type KeychainProblem, folderKeychain, openKeychain, problem } from './keychain';
 import { type Profile, type ProfileConfig, ProfileConfigError, findProfile, loadProfiles } from './profiles';
 
 export type CredentialSource = 'environment' | 'keychain' | 'session' | 'sandbox';
@@ -137,7 +137,7 @@ export async function resolveTarget(input: ResolveTargetInput): Promise<ResolveR
 
   let stored;
   try {
-    const keychain = await (input.keychain ?? (() => openKeychain()))();
+    const keychain = folderKeychain(await (input.keychain ?? (() => openKeychain()))(), input.folder);
     stored = await keychain.get(profile.name);
   } catch (error) {
     const found = error instanceof KeychainError ? error.problem : problem('failed', errorMessage(error));
