@@ -72,9 +72,13 @@ export async function withFileLock<T>(file: string, action: () => Promise<T>, wa
       const handle = await fsPromises().open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
       try {
         await handle.writeFile(JSON.stringify({ pid: process.pid, host: hostname(), at: Date.now() }), 'utf8');
-      } finally {
-        await handle.close();
+      } catch (error) {
+        // A full disk: the lock is not left behind to block the next try.
+        await handle.close().catch(() => undefined);
+        await fsPromises().unlink(path).catch(() => undefined);
+        throw error;
       }
+      await handle.close();
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;

@@ -6,7 +6,7 @@
 // Every failure becomes a KeychainError whose message says, in one or two lines, what is wrong and what
 // to do. Nothing ever falls back to a plain-text file.
 
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 
 export const KEYCHAIN_SERVICE = 'broker-console';
 
@@ -45,12 +45,11 @@ export class KeychainError extends Error {
   }
 }
 
-/** The part of keytar this module uses (findCredentials only once a read showed the keyring unlocked: keytar 7.9 crashed on a locked one). */
+/** The part of keytar this module uses; findCredentials only in a child process (listAccounts). */
 export interface KeytarLike {
   getPassword(service: string, account: string): Promise<string | null>;
   setPassword(service: string, account: string, password: string): Promise<void>;
   deletePassword(service: string, account: string): Promise<boolean>;
-  findCredentials?(service: string): Promise<Array<{ account: string; password: string }>>;
 }
 
 // Spelled out (not imported from fromEnvironment) so this module stays free of import cycles.
@@ -204,10 +203,32 @@ export async function openKeychain(load: () => Promise<KeytarLike> = loadKeytar)
         keytar.setPassword(KEYCHAIN_SERVICE, profile, JSON.stringify({ apiKey: credentials.apiKey, secretKey: credentials.secretKey })),
       ),
     remove: (profile) => guard(profile, () => keytar.deletePassword(KEYCHAIN_SERVICE, profile)),
-    ...(keytar.findCredentials
-      ? { accounts: () => guard('', async () => (await keytar.findCredentials!(KEYCHAIN_SERVICE)).map((entry) => entry.account)) }
-      : {}),
+    ...(load === loadKeytar ? { accounts: () => guard('', listAccounts) } : {}),
   };
+}
+
+// findCredentials segfaults when an entry goes away while it reads (libsecret: "secret_value_get_text:
+// assertion 'value' failed", reproduced with two processes here): it runs in a child, which keeps the
+// passwords it reads and prints the account names only.
+const LIST_ACCOUNTS = `const k=require(process.env.BC_KEYTAR);k.findCredentials(process.env.BC_SERVICE).then((c)=>process.stdout.write(JSON.stringify(c.map((e)=>e.account))),(e)=>{process.stderr.write(String(e&&e.message));process.exitCode=1})`;
+
+/** The accounts of the service, listed by a child process; throws when it fails or crashes. */
+async function listAccounts(): Promise<string[]> {
+  const { createRequire } = process.getBuiltinModule('node:module');
+  const { execFile } = process.getBuiltinModule('node:child_process');
+  // Resolved as the program resolves it: from the running script's folder up (the bin's node_modules).
+  const path = createRequire(process.argv[1] ?? join(process.cwd(), 'x')).resolve(KEYTAR_PACKAGE);
+  const env: NodeJS.ProcessEnv = { ...process.env, BC_KEYTAR: path, BC_SERVICE: KEYCHAIN_SERVICE };
+  delete env.BROKER_API_SECRET;
+  const out = await new Promise<string>((done, fail) => {
+    execFile(process.execPath, ['-e', LIST_ACCOUNTS], { env, timeout: 10_000, maxBuffer: 1 << 20 }, (error, stdout, stderr) => {
+      if (error) fail(new Error(firstLine(String(stderr)) || (error.signal ? `listing the keychain's entries ended on ${error.signal}` : error.message)));
+      else done(String(stdout));
+    });
+  });
+  const accounts: unknown = JSON.parse(out);
+  if (!Array.isArray(accounts)) throw new Error('listing the keychain gave no list');
+  return accounts.filter((a): a is string => typeof a === 'string');
 }
 
 /**
