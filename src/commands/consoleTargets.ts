@@ -10,7 +10,7 @@ import { DEFAULT_API_KEY_HEADER } from '../api/signing';
 import { type DiscoveredSubAccounts, memoryDiscoveredSubAccounts, openDiscoveredSubAccounts } from '../config/discoveredSubAccounts';
 import { memoryRecentSubAccounts, openRecentSubAccounts, type RecentSubAccounts } from '../config/recentSubAccounts';
 import { CHECK_TIMEOUT_MS, checkCredentials } from '../credentials/checkCredentials';
-import { checkBaseUrl } from '../credentials/fromEnvironment';
+import { ENV, checkBaseUrl } from '../credentials/fromEnvironment';
 import { KeychainError, folderKeychain, openKeychain, type Keychain } from '../credentials/keychain';
 import { checkProfileName, loadProfiles, saveProfile, type Profile } from '../credentials/profiles';
 import type { ResolvedTarget } from '../credentials/resolve';
@@ -250,7 +250,8 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
       if (target.apiKeyHeader) config.apiKeyHeader = target.apiKeyHeader;
       if (target.recvWindow !== undefined) config.recvWindow = target.recvWindow;
       if (target.signBody !== undefined) config.signBody = target.signBody;
-      await switchTo(live(config, target.profile?.name ?? 'environment', target.source, target.profile));
+      const elsewhere = target.overrides?.some((note) => note.startsWith(ENV.baseUrl)) === true;
+      await switchTo(live(config, target.profile?.name ?? 'environment', elsewhere ? `${target.source} · URL from ${ENV.baseUrl}` : target.source, target.profile));
     },
     async openProfile(name) {
       const config = await loadProfiles(options.folder);

@@ -3,6 +3,7 @@
 // (API key + secret) lives in the keychain (keychain.ts), never here.
 import { join } from 'node:path';
 import * as v from 'valibot';
+import { headerNameProblem } from '../api/headers';
 import { DEFAULT_API_KEY_HEADER, DEFAULT_RECV_WINDOW, MAX_RECV_WINDOW } from '../api/signing';
 import { readFileIfExists, writeFileAtomic } from '../config/atomicFile';
 import { withFileLock } from '../config/fileLock';
@@ -57,6 +58,8 @@ export function checkProfileName(raw: string): { ok: true; value: string } | { o
 export function checkApiKeyHeader(raw: string): { ok: true; value: string } | { ok: false; message: string } {
   const value = raw.trim();
   if (!HEADER.test(value)) return { ok: false, message: `'${value.slice(0, 70)}' is not an HTTP header name (e.g. X-MEXC-APIKEY)` };
+  const reserved = headerNameProblem(value);
+  if (reserved !== undefined) return { ok: false, message: reserved };
   return { ok: true, value };
 }
 
