@@ -4,7 +4,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createConsoleTargets } from '../../src/commands/consoleTargets';
 import { EXIT } from '../../src/commands/context';
+import { resolveTarget } from '../../src/credentials/resolve';
+import { whoLine } from '../../src/ui/components/StatusBar';
 import { runKeysList } from '../../src/commands/keysList';
 import { runProfileAdd } from '../../src/commands/profile';
 import type { Keychain, StoredCredentials } from '../../src/credentials/keychain';
@@ -50,6 +53,21 @@ describe('the environment over a profile is said', () => {
     const { ctx, err } = testContext(undefined, { env, configFolder: folder, keychain: () => Promise.reject(new Error('not opened')) }, { profile: 'prod' });
     expect(await runKeysList({ sub: sandbox.subAccounts[0]! }, ctx)).toBe(EXIT.ok);
     expect(err.text()).toBe("note: BROKER_API_KEY/BROKER_API_SECRET from the environment are used, not profile 'prod''s keychain entry\n");
+  });
+
+  it('the console\'s status bar says the base URL came from the environment', async () => {
+    await saveProfile(folder, { name: 'prod', baseUrl: 'https://prod.example', apiKeyHeader: 'X-MEXC-APIKEY', recvWindow: 5000, signBody: true });
+    const keychain = holding(keychainAccount('prod', folder), { apiKey: sandbox.apiKey, secretKey: sandbox.secretKey });
+    const resolved = await resolveTarget({ flags: { profile: 'prod' }, env: { BROKER_BASE_URL: sandbox.baseUrl }, folder, keychain });
+    expect(resolved.ok).toBe(true);
+    const targets = createConsoleTargets({ folder, drawn: Promise.resolve(), exportFolder: folder });
+    try {
+      await targets.openResolved(resolved.ok ? resolved.target : (undefined as never));
+      expect(targets.current()?.credentialSource).toBe('keychain · URL from BROKER_BASE_URL');
+      expect(whoLine('prod', targets.current()!.credentialSource)).toBe('prod · keychain · URL from BROKER_BASE_URL');
+    } finally {
+      await targets.close();
+    }
   });
 
   it('with no profile named and no override, nothing is said', async () => {
