@@ -77,6 +77,36 @@ export function sanitize(text: string, limit = FIELD_LIMIT): string {
   return cut === text ? out : out + ELLIPSIS;
 }
 
+/**
+ * Typed one code point at a time, an emoji's joiner or tag arrives before what it joins: it may follow a
+ * pictograph (a joiner) or a flag and its tags (a tag), and is marked later only if nothing completes it.
+ */
+export function continuesEmoji(before: string, input: string): boolean {
+  const cps = Array.from(input, (ch) => ch.codePointAt(0)!);
+  const last = Array.from(before.slice(-64), (ch) => ch.codePointAt(0)!);
+  if (cps.length !== 1) return false;
+  const cp = cps[0]!;
+  const previous = last[last.length - 1];
+  if (cp === 0x200d) return previous !== undefined && (PICTOGRAPHIC.test(String.fromCodePoint(previous)) || previous === 0xfe0f || (previous >= 0x1f3fb && previous <= 0x1f3ff));
+  if (!isTag(cp) && cp !== CANCEL_TAG) return false;
+  let start = last.length;
+  while (isTag(last[start - 1])) start -= 1;
+  return last[start - 1] === TAG_FLAG && (cp !== CANCEL_TAG || start < last.length);
+}
+
+/** The text without every code point sanitize would mark (the joiners and tags of an emoji stay). */
+export function withoutMarked(text: string): string {
+  if (!UNSAFE.test(text)) return text;
+  const cps = Array.from(text, (ch) => ch.codePointAt(0)!);
+  let out = '';
+  for (let i = 0; i < cps.length; i += 1) {
+    const cp = cps[i]!;
+    const ch = String.fromCodePoint(cp);
+    if (markFor(cp) === undefined && !(INVISIBLE.test(ch) && !inEmoji(cps, i))) out += ch;
+  }
+  return out;
+}
+
 // Printable ASCII: one grapheme and one cell per character, so the fast paths below can skip segmentation.
 const PLAIN = /^[\x20-\x7e]*$/;
 
