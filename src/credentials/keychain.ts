@@ -203,7 +203,8 @@ export async function openKeychain(load: () => Promise<KeytarLike> = loadKeytar)
         keytar.setPassword(KEYCHAIN_SERVICE, profile, JSON.stringify({ apiKey: credentials.apiKey, secretKey: credentials.secretKey })),
       ),
     remove: (profile) => guard(profile, () => keytar.deletePassword(KEYCHAIN_SERVICE, profile)),
-    ...(load === loadKeytar ? { accounts: () => guard('', listAccounts) } : {}),
+    // Once more after a failure: the child dies when an entry is deleted while it reads (another process's).
+    ...(load === loadKeytar ? { accounts: () => guard('', () => listAccounts().catch(() => listAccounts())) } : {}),
   };
 }
 
@@ -262,7 +263,8 @@ export interface FolderKeychain extends Keychain {
 export function folderKeychain(raw: Keychain, folder: string): FolderKeychain {
   const account = (profile: string): string => keychainAccount(profile, folder);
   const otherFolderHas = async (profile: string): Promise<boolean> => {
-    const all = await raw.accounts?.();
+    // A listing that cannot be had (a crash of the child, a locked keyring) cannot tell: the old entry stays.
+    const all = await raw.accounts?.().catch(() => undefined);
     if (all === undefined) return true;
     return all.some((a) => a.startsWith(`${profile}@`) && a !== account(profile));
   };
