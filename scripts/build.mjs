@@ -14,7 +14,7 @@ const { build } = await import('esbuild');
 const { APP_LAZY_BUILTINS, UNDICI_LAZY_BUILTINS, bundleScript, common } = await import('./scriptBundle.mjs');
 rmSync('dist', { recursive: true, force: true });
 mkdirSync('dist/chunks', { recursive: true });
-const appScript = `chunks/${await bundleScript({ name: 'app', entry: 'src/startup/appScript.ts', outDir: 'dist/chunks', imports: ['keytar', 'undici'], inkPatches: true, lazy: APP_LAZY_BUILTINS })}`;
+const appScript = `chunks/${await bundleScript({ name: 'app', entry: 'src/startup/appScript.ts', outDir: 'dist/chunks', imports: ['@github/keytar', 'undici'], inkPatches: true, lazy: APP_LAZY_BUILTINS })}`;
 const undiciScript = `chunks/${await bundleScript({ name: 'undici', entry: 'src/startup/undiciScript.ts', outDir: 'dist/chunks', lazy: UNDICI_LAZY_BUILTINS })}`;
 // The bin is CommonJS (dist/package.json says so): Node starts it without setting up its ES module loader.
 await build({
@@ -23,8 +23,8 @@ await build({
   outdir: 'dist',
   format: 'cjs',
   define: { ...common.define, __BC_APP_SCRIPT__: JSON.stringify(appScript), __BC_UNDICI_SCRIPT__: JSON.stringify(undiciScript) },
-  // keytar is a native addon outside the bundle: the bin imports it from node_modules for the program.
-  external: ['keytar'],
+  // @github/keytar is a native addon outside the bundle: the bin imports it from node_modules for the program.
+  external: ['@github/keytar'],
   banner: { js: '#!/usr/bin/env node' },
 });
 writeFileSync('dist/package.json', `${JSON.stringify({ type: 'commonjs' })}\n`);

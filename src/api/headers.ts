@@ -22,8 +22,20 @@ export function apiKeyProblem(value: string): string | undefined {
   return undefined;
 }
 
+/**
+ * Header names the HTTP layer or a proxy gives a meaning of their own (routing, framing, connection, credentials
+ * of another kind): an API key sent as one would redirect, break or leak the request.
+ */
+const RESERVED_HEADERS = new Set(
+  ['host', 'content-length', 'content-type', 'content-encoding', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'expect', 'authorization', 'cookie', 'set-cookie', 'accept', 'accept-encoding', 'user-agent', 'forwarded', 'via', 'origin', 'referer', 'range', 'if-match', 'if-none-match', 'if-modified-since', 'if-unmodified-since', 'if-range', 'date', 'max-forwards', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-http-method-override', 'x-real-ip'],
+);
+
 /** Why this cannot be a header name, or undefined when it can. */
 export function headerNameProblem(name: string): string | undefined {
+  const lower = name.toLowerCase();
+  if (HEADER_NAME.test(name) && (RESERVED_HEADERS.has(lower) || lower.startsWith('proxy-') || lower.startsWith('sec-'))) {
+    return `'${name}' is a header HTTP itself uses; the API key needs a header of its own (e.g. X-MEXC-APIKEY)`;
+  }
   if (HEADER_NAME.test(name)) return undefined;
   // eslint-disable-next-line no-control-regex
   const shown = name.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?').slice(0, 60);

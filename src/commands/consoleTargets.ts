@@ -14,11 +14,12 @@ import { loadPostSignature, savePostSignature } from '../config/postSignatures';
 import { type DiscoveredSubAccounts, memoryDiscoveredSubAccounts, openDiscoveredSubAccounts } from '../config/discoveredSubAccounts';
 import { memoryRecentSubAccounts, openRecentSubAccounts, type RecentSubAccounts } from '../config/recentSubAccounts';
 import { CHECK_TIMEOUT_MS, checkCredentials } from '../credentials/checkCredentials';
-import { checkBaseUrl } from '../credentials/fromEnvironment';
-import { KeychainError, openKeychain, type Keychain } from '../credentials/keychain';
+import { ENV, checkBaseUrl } from '../credentials/fromEnvironment';
+import { KeychainError, folderKeychain, openKeychain, type Keychain } from '../credentials/keychain';
 import { checkProfileName, loadProfiles, saveProfile, type Profile } from '../credentials/profiles';
 import type { ResolvedTarget } from '../credentials/resolve';
 import { fileExporter } from '../export/fileExporter';
+import type { TransferExporter } from '../export/types';
 import { DEMO_LATENCY_MS } from '../sandbox/demoClock';
 import { demoSubAccountNames } from '../sandbox/seedAccounts';
 import type { RunningSandbox } from '../sandbox/types';
@@ -77,7 +78,8 @@ export interface ConsoleTargets extends TargetSwitcher {
 const WRITES_GRACE_MS = 2000;
 
 export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
-  const keychain = options.keychain ?? openKeychain;
+  const openRaw = options.keychain ?? openKeychain;
+  const keychain = async (): Promise<Keychain> => folderKeychain(await openRaw(), options.folder);
   // The screens start these writes and do not wait (recent and discovered names, audit lines); closing does,
   // so a quit right after neither loses them nor leaves an atomic write's temporary file behind.
   const writes = new Set<Promise<void>>();
@@ -94,6 +96,8 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
     await Promise.race([Promise.all(writes), grace]);
     clearTimeout(timer);
   };
+  // An export cancelled by the quit removes its file before the process ends.
+  const trackedExporter = (exporter: TransferExporter): TransferExporter => ({ run: tracked(exporter.run.bind(exporter)) });
   const trackedAudit = (recorder: AuditRecorder): AuditRecorder => Object.assign(tracked(recorder), {
       ahead: async (request: Parameters<AuditRecorder['ahead']>[0]) => {
         const after = await tracked(recorder.ahead)(request);
@@ -180,7 +184,7 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
     const exchanges = createExchangeLog();
     const next = await build(exchanges);
     const previous = current;
-    current = { ...next, id: nextId++, exchanges, exporter: fileExporter(next.api, options.exportFolder, next.now), ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) };
+    current = { ...next, id: nextId++, exchanges, exporter: trackedExporter(fileExporter(next.api, options.exportFolder, next.now)), ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) };
     problem = undefined;
     for (const listener of listeners) listener();
     if (previous) await release(previous.api);
@@ -299,7 +303,8 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
       if (target.apiKeyHeader) config.apiKeyHeader = target.apiKeyHeader;
       if (target.recvWindow !== undefined) config.recvWindow = target.recvWindow;
       if (target.postSignature !== undefined) config.postSignature = target.postSignature;
-      await switchTo(live(config, target.profile?.name ?? 'environment', target.source, target.profile));
+      const elsewhere = target.overrides?.some((note) => note.startsWith(ENV.baseUrl)) === true;
+      await switchTo(live(config, target.profile?.name ?? 'environment', elsewhere ? `${target.source} · URL from ${ENV.baseUrl}` : target.source, target.profile));
     },
     async openProfile(name) {
       const config = await loadProfiles(options.folder);

@@ -183,6 +183,8 @@ export async function connectTarget(ctx: CommandContext): Promise<{ api: BrokerA
   }
   const proxied = proxyFor(ctx, target.baseUrl, target.profile);
   if (!proxied.ok) return undefined;
+  // The environment standing over a profile is never silent: the requests may go elsewhere, signed by other keys.
+  for (const note of target.overrides ?? []) printLines(ctx.stderr, [`note: ${sanitize(note, 300)}`]);
   const folder = contextFolder(ctx);
   const savedOffset = await loadClockOffset(folder, target.baseUrl);
   const config: ClientConfig = { baseUrl: target.baseUrl, apiKey: target.apiKey, secretKey: target.secretKey };

@@ -8,6 +8,7 @@ import { readOnlySource } from '../api/readOnly';
 import { resolveTarget } from '../credentials/resolve';
 import type { CommandContext, ExitCode } from './context';
 import { EXIT, printLines } from './context';
+import { sanitize } from '../terminal/text';
 import { createConsoleTargets } from './consoleTargets';
 
 export interface InteractiveOptions {
@@ -83,6 +84,8 @@ export async function runInteractive(options: InteractiveOptions, ctx: CommandCo
   } else {
     const resolved = await resolveTarget({ flags: { profile: ctx.globals.profile, baseUrl: ctx.globals.baseUrl }, env: ctx.env, folder });
     if (resolved.ok) {
+      // Said before the console takes the screen (it stays there after it), and in the status bar.
+      for (const note of resolved.target.overrides ?? []) printLines(ctx.stderr, [`note: ${sanitize(note, 300)}`]);
       await targets.openResolved(resolved.target);
     } else if (resolved.reason === 'no-profile' && !ctx.globals.baseUrl) {
       // First run: nothing configured. The welcome screen offers a profile, session credentials, or the demo.

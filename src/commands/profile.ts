@@ -1,5 +1,5 @@
 // `profile add|list|remove|use`: saved targets. The non-secret settings go to profiles.json in the config
-// folder; the master API key and secret go to the keychain only (service broker-console, account = name).
+// folder; the master API key and secret go to the keychain only (service broker-console, account = name@folder).
 // No secret is ever printed, and no secret is ever accepted as a flag (it would show in `ps`).
 import { apiKeyProblem, headerNameProblem } from '../api/headers';
 import { showProxyUrl } from '../api/proxy';
@@ -7,7 +7,7 @@ import { DEFAULT_RECV_WINDOW, type PostSignature, parsePostSignature } from '../
 import { shortenApiKey } from '../config/logFile';
 import { checkCredentials } from '../credentials/checkCredentials';
 import { ENV, checkBaseUrl, envValue } from '../credentials/fromEnvironment';
-import { KEYCHAIN_SERVICE, type Keychain, KeychainError, type KeychainProblem, type KeychainProblemKind, openKeychain, problem } from '../credentials/keychain';
+import { type FolderKeychain, KEYCHAIN_SERVICE, KeychainError, type KeychainProblem, type KeychainProblemKind, type UnownedEntry, folderKeychain, keychainAccount, openKeychain, problem } from '../credentials/keychain';
 import {
   PROFILE_DEFAULTS,
   type Profile,
@@ -20,7 +20,7 @@ import {
   saveProfile,
   setDefaultProfile,
 } from '../credentials/profiles';
-import { sanitizeDeep, toJson } from '../terminal/text';
+import { sanitize, sanitizeDeep, toJson } from '../terminal/text';
 import { type CommandContext, EXIT, type ExitCode, contextFolder, printLines, proxyFor, reportUsage, stdoutIsTerminal } from './context';
 import { chooseFormat, csvDocument, formatTable } from './output';
 import { type TerminalIn, readHiddenLine, readLines } from './terminalInput';
@@ -43,8 +43,10 @@ export interface ProfileAddOptions {
 
 const MAX_SECRET = 1024;
 
-function keychainOf(ctx: CommandContext): () => Promise<Keychain> {
-  return ctx.keychain ?? (() => openKeychain());
+/** The keychain as this config folder sees it: its own entries (account = name@folder). */
+function keychainOf(ctx: CommandContext): () => Promise<FolderKeychain> {
+  const open = ctx.keychain ?? (() => openKeychain());
+  return async () => folderKeychain(await open(), contextFolder(ctx));
 }
 
 function asProblem(error: unknown): KeychainProblem {
@@ -133,7 +135,7 @@ export async function runProfileAdd(rawName: string, options: ProfileAddOptions,
   if (!config) return EXIT.usage;
 
   // Reach the keychain before asking for anything: a missing Secret Service is said before a secret is typed.
-  let keychain: Keychain;
+  let keychain: FolderKeychain;
   try {
     keychain = await keychainOf(ctx)();
   } catch (error) {
@@ -198,7 +200,7 @@ export async function runProfileAdd(rawName: string, options: ProfileAddOptions,
   const marks = [...(isDefault ? ['default'] : []), ...(profile.readOnly === true ? ['read-only'] : [])];
   printLines(ctx.stdout, [
     `${previous || findProfile(config, profile.name) ? 'updated' : 'added'} profile ${profile.name}${marks.length > 0 ? ` (${marks.join(', ')})` : ''}: ${profile.baseUrl}${profile.proxy !== undefined ? ` through the proxy ${showProxyUrl(profile.proxy)}` : ''}, ` +
-      `API key ${shortenApiKey(read.apiKey)}; the secret is in the keychain (service ${KEYCHAIN_SERVICE}, account ${profile.name})`,
+      `API key ${shortenApiKey(read.apiKey)}; the secret is in the keychain (service ${KEYCHAIN_SERVICE}, account ${keychainAccount(profile.name, contextFolder(ctx))})`,
   ]);
   if (envValue(ctx.env, ENV.apiKey) !== undefined || envValue(ctx.env, ENV.secret) !== undefined) {
     printLines(ctx.stderr, [`note: ${ENV.apiKey}/${ENV.secret} are set and take precedence over any profile`]);
@@ -228,7 +230,7 @@ interface ListedProfile {
 }
 
 const SHORT_PROBLEM: Record<KeychainProblemKind, string> = {
-  'not-built': 'keytar not built',
+  'not-built': 'keychain module not installed',
   'no-dbus': 'no D-Bus session',
   'no-secret-service': 'no Secret Service',
   locked: 'locked',
@@ -248,8 +250,10 @@ export async function runProfileList(options: { format?: string; json?: boolean 
   const fromEnv = envKey !== undefined && envValue(ctx.env, ENV.secret) !== undefined;
   // What a run would use: BROKER_POST_SIGNATURE overrides each profile's setting (an unreadable value is not shown).
   const envPostSignature = parsePostSignature(envValue(ctx.env, ENV.postSignature) ?? '');
-  let keychain: Keychain | undefined;
+  let keychain: FolderKeychain | undefined;
   let unavailable: KeychainProblem | undefined;
+  // Listing the keychain's accounts waits for a read that proved the keyring open (a locked one is not asked).
+  let readOne = false;
   const listed: ListedProfile[] = [];
   for (const p of config.profiles) {
     const row: ListedProfile = {
@@ -273,8 +277,10 @@ export async function runProfileList(options: { format?: string; json?: boolean 
       try {
         keychain ??= await keychainOf(ctx)();
         const stored = await keychain.get(p.name);
-        if (stored) row.apiKey = shortenApiKey(stored.apiKey);
-        else {
+        if (stored) {
+          row.apiKey = shortenApiKey(stored.apiKey);
+          readOne = true;
+        } else {
           row.secret = 'keychain-missing';
           row.secretNote = 'keychain: entry missing';
         }
@@ -292,6 +298,8 @@ export async function runProfileList(options: { format?: string; json?: boolean 
     }
     listed.push(row);
   }
+  let unowned: UnownedEntry[] = [];
+  if (keychain && readOne && !unavailable) unowned = (await keychain.unowned(config.profiles.map((p) => p.name)).catch(() => undefined)) ?? [];
   if (chosen.format === 'json') {
     // Names and URLs come from a file: exact (escaped) in JSON, sanitised when stdout is a terminal.
     ctx.stdout.write(`${toJson(stdoutIsTerminal(ctx) ? sanitizeDeep(listed) : listed, 2)}\n`);
@@ -308,6 +316,14 @@ export async function runProfileList(options: { format?: string; json?: boolean 
         listed.map((r) => [r.default ? '*' : ' ', r.name, r.readOnly ? 'read-only' : 'full', r.proxy === '' ? r.baseUrl : `${r.baseUrl} via ${r.proxy}`, r.postSignature, r.apiKey ?? '-', r.secretNote]),
       ),
     );
+  }
+  if (unowned.length > 0) {
+    // Not part of the JSON or CSV document (its shape stays the same): said beside it.
+    const out = chosen.format === 'table' ? ctx.stdout : ctx.stderr;
+    printLines(out, [
+      `${chosen.format === 'table' ? '' : 'note: '}keychain entries no profile owns (remove with \`broker-console profile remove NAME\`):`,
+      ...unowned.map((e) => `  ${sanitize(e.profile, 64)}  ${e.old ? 'old entry, of no folder (from before entries named their config folder)' : `account ${sanitize(e.account, 200)}`}`),
+    ]);
   }
   if (unavailable) {
     const [first = '', ...rest] = unavailable.message.split('\n');
@@ -342,12 +358,19 @@ export async function runProfileRemove(rawName: string, ctx: CommandContext): Pr
   }
 
   let secretRemoved = false;
+  let oldRemoved = false;
   let keychainProblem: KeychainProblem | undefined;
   try {
     const keychain = await keychainOf(ctx)();
     secretRemoved = await keychain.remove(name.value);
+    // No profile and no entry of this folder: an old entry of no folder is what `profile list` showed.
+    if (!saved && !secretRemoved) oldRemoved = await keychain.removeOld(name.value);
   } catch (error) {
     keychainProblem = asProblem(error);
+  }
+  if (oldRemoved) {
+    printLines(ctx.stdout, [`removed the old keychain entry ${name.value} (of no folder; there was no such profile)`]);
+    return EXIT.ok;
   }
   if (!saved && !secretRemoved) {
     const known = config.profiles.map((p) => p.name).join(', ');
@@ -355,7 +378,7 @@ export async function runProfileRemove(rawName: string, ctx: CommandContext): Pr
   }
   if (keychainProblem) {
     printLines(ctx.stdout, [`removed profile ${name.value}'s settings`]);
-    reportProblem(ctx, keychainProblem, `its keychain entry (service ${KEYCHAIN_SERVICE}, account ${name.value}) could not be removed: `);
+    reportProblem(ctx, keychainProblem, `its keychain entry (service ${KEYCHAIN_SERVICE}, account ${keychainAccount(name.value, contextFolder(ctx))}) could not be removed: `);
     return EXIT.failure;
   }
   const parts = saved && secretRemoved ? 'settings and keychain entry' : saved ? 'settings; it had no keychain entry' : 'keychain entry; it had no settings';

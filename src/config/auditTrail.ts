@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { BrokerError } from '../api/errors';
 import type { CreatedKey, NewKeyRequest } from '../api/types';
-import { shortenApiKey } from './logFile';
+import { appendNoFollow, shortenApiKey } from './logFile';
 import { fsPromises, nodeCrypto } from '../lazyBuiltins';
 import { appendWholeLine } from './wholeLine';
 
@@ -120,7 +120,7 @@ export function auditLine(entry: AuditEntry): string {
 /** Appends one entry (creating the folder and the file, mode 0600). Rejects when it cannot be written. */
 export async function appendAudit(folder: string, entry: AuditEntry): Promise<void> {
   await fsPromises().mkdir(folder, { recursive: true, mode: 0o700 });
-  const handle = await fsPromises().open(auditPath(folder), 'a+', 0o600);
+  const handle = await fsPromises().open(auditPath(folder), appendNoFollow(), 0o600);
   try {
     // An existing file is made private too (a file of someone else's: leave it be).
     await handle.chmod(0o600).catch(() => undefined);
@@ -282,7 +282,7 @@ export interface AuditRead {
 export async function readAuditTrail(folder: string, maxBytes = AUDIT_READ_LIMIT_BYTES): Promise<AuditRead> {
   let handle;
   try {
-    handle = await fsPromises().open(auditPath(folder), 'r');
+    handle = await fsPromises().open(auditPath(folder), fsPromises().constants.O_RDONLY | (fsPromises().constants.O_NOFOLLOW ?? 0));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { entries: [], skipped: 0, truncated: false };
     throw error;

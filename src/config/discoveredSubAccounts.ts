@@ -1,11 +1,26 @@
 // Sub-accounts found in transfer history (the service has no list of them), remembered per base URL.
-// Not secret: names and the time of their last transfer seen.
+// Not secret: names and the time of their last transfer seen. The names come from the service's answers, so
+// only names a typed sub-account name could be are kept, and the file is bounded in names, bytes and targets.
 import { join } from 'node:path';
 import * as v from 'valibot';
+import { checkSubAccount } from '../api/validation';
+import { fsPromises } from '../lazyBuiltins';
 import { readJsonOr, writeFileAtomic } from './atomicFile';
 
 /** At most this many names per target: the most recently active are kept. */
 export const DISCOVERED_LIMIT = 2000;
+/** At most this many bytes of names (UTF-8) per target. */
+export const DISCOVERED_NAME_BYTES = 64 * 1024;
+/** At most this many targets (base URLs) in the file: the most recently active are kept. */
+export const DISCOVERED_TARGETS = 8;
+/** A larger file is not read (it counts as empty, and the next note rewrites it within the bounds). */
+export const DISCOVERED_FILE_BYTES = 2 * 1024 * 1024;
+
+/** A name the sub-account field would accept as typed (the same rule), exactly as given. */
+export function isSubAccountName(name: string): boolean {
+  const checked = checkSubAccount(name);
+  return checked.ok && checked.value === name;
+}
 
 export interface DiscoveredSubAccount {
   name: string;
@@ -29,15 +44,32 @@ type TargetState = v.InferOutput<typeof Target>;
 
 /** Merges newly seen names into a list: the later time wins, most recent first, at most DISCOVERED_LIMIT. */
 export function mergeDiscovered(known: readonly DiscoveredSubAccount[], found: Iterable<DiscoveredSubAccount>): DiscoveredSubAccount[] {
-  const byName = new Map(known.map((e) => [e.name, e.lastTransferTime]));
-  for (const { name, lastTransferTime } of found) {
+  const byName = new Map<string, number>();
+  for (const { name, lastTransferTime } of [...known, ...found]) {
+    if (!Number.isFinite(lastTransferTime) || !isSubAccountName(name)) continue;
     const before = byName.get(name);
     if (before === undefined || lastTransferTime > before) byName.set(name, lastTransferTime);
   }
-  return [...byName]
+  const sorted = [...byName]
     .map(([name, lastTransferTime]) => ({ name, lastTransferTime }))
     .sort((a, b) => b.lastTransferTime - a.lastTransferTime || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     .slice(0, DISCOVERED_LIMIT);
+  let bytes = 0;
+  const kept = sorted.findIndex((e) => (bytes += Buffer.byteLength(e.name, 'utf8')) > DISCOVERED_NAME_BYTES);
+  return kept < 0 ? sorted : sorted.slice(0, kept);
+}
+
+/** The target being written, then the others most recently active first, at most DISCOVERED_TARGETS. */
+function boundTargets(all: Record<string, TargetState>, current: string): Record<string, TargetState> {
+  const newest = (t: TargetState): number => t.subAccounts[0]?.lastTransferTime ?? t.scannedAt ?? 0;
+  const others = Object.entries(all)
+    .filter(([name]) => name !== current)
+    .sort(([, a], [, b]) => newest(b) - newest(a))
+    .slice(0, DISCOVERED_TARGETS - 1);
+  const bounded: Record<string, TargetState> = {};
+  if (all[current]) bounded[current] = all[current];
+  for (const [name, state] of others) bounded[name] = { subAccounts: mergeDiscovered([], state.subAccounts), ...(state.scannedAt !== undefined ? { scannedAt: state.scannedAt } : {}) };
+  return bounded;
 }
 
 function sameList(a: readonly DiscoveredSubAccount[], b: readonly DiscoveredSubAccount[]): boolean {
@@ -47,8 +79,15 @@ function sameList(a: readonly DiscoveredSubAccount[], b: readonly DiscoveredSubA
 /** Loads the discovered names for one target (a base URL, or "demo"). A damaged file counts as empty. */
 export async function openDiscoveredSubAccounts(folder: string, target: string): Promise<DiscoveredSubAccounts> {
   const path = join(folder, 'discovered-sub-accounts.json');
-  const readAll = (): Promise<Record<string, TargetState>> => readJsonOr(path, DiscoveredFile, {});
-  let state: TargetState = (await readAll())[target] ?? { subAccounts: [] };
+  const readAll = async (): Promise<Record<string, TargetState>> => {
+    const size = await fsPromises()
+      .stat(path)
+      .then((s) => s.size)
+      .catch(() => 0);
+    return size > DISCOVERED_FILE_BYTES ? {} : readJsonOr(path, DiscoveredFile, {});
+  };
+  const stored = (await readAll())[target];
+  let state: TargetState = stored ? { ...stored, subAccounts: mergeDiscovered([], stored.subAccounts) } : { subAccounts: [] };
   return {
     list: () => state.subAccounts,
     scannedAt: () => state.scannedAt,
@@ -59,7 +98,7 @@ export async function openDiscoveredSubAccounts(folder: string, target: string):
       state = next;
       const all = await readAll();
       all[target] = state;
-      await writeFileAtomic(path, `${JSON.stringify(all, null, 2)}\n`);
+      await writeFileAtomic(path, `${JSON.stringify(boundTargets(all, target), null, 2)}\n`);
     },
   };
 }

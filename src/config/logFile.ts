@@ -47,9 +47,19 @@ export function exchangeLine(exchange: ExchangeInfo, apiKey: string | undefined,
   return `${fields.join(' ')}\n`;
 }
 
-/** Opens (creating with mode 0600) the file for appending. Rejects when it cannot be opened. */
+/**
+ * The flags that open a private file for appending without following a symbolic link at its name (ELOOP):
+ * a link planted there would otherwise have its target written to and chmod'ed.
+ */
+export function appendNoFollow(): number {
+  const c = fsPromises().constants;
+  // Read as well as append: a whole-line append looks at the file's last byte first.
+  return c.O_RDWR | c.O_CREAT | c.O_APPEND | (c.O_NOFOLLOW ?? 0);
+}
+
+/** Opens (creating with mode 0600) the file for appending. Rejects when it cannot be opened (ELOOP: a symbolic link). */
 export async function openExchangeLog(path: string, now: () => Date = () => new Date()): Promise<ExchangeLogFile> {
-  const handle = await fsPromises().open(path, 'a+', 0o600);
+  const handle = await fsPromises().open(path, appendNoFollow(), 0o600);
   // An existing file keeps its owner; make it private too (a file of someone else's: leave it be).
   await handle.chmod(0o600).catch(() => undefined);
   let queue: Promise<void> = Promise.resolve();

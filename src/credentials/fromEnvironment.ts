@@ -37,12 +37,17 @@ export function envValue(env: Environment, name: string): string | undefined {
 }
 
 /** An http(s) URL without user info, query or fragment; returned without a trailing slash. */
+/** The text with what stands between "//" and an "@" (a user name and password) replaced by "…": never echoed. */
+export function withoutUserInfo(text: string): string {
+  return text.replace(/\/\/[^/?#]*@/g, '//…@');
+}
+
 export function checkBaseUrl(raw: string): { ok: true; url: string } | { ok: false; reason: string } {
   let url: URL;
   try {
     url = new URL(raw.trim());
   } catch {
-    return { ok: false, reason: `'${raw.trim().slice(0, 60)}' is not a URL (e.g. https://api.example.com)` };
+    return { ok: false, reason: `'${withoutUserInfo(raw.trim()).slice(0, 60)}' is not a URL (e.g. https://api.example.com)` };
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     return { ok: false, reason: `must start with http:// or https:// (got ${url.protocol})` };

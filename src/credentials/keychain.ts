@@ -1,11 +1,17 @@
-// The secret half of a profile, in the operating system's keychain through keytar (DESIGN §2, §5):
-// service 'broker-console', account = profile name, password = JSON {apiKey, secretKey}.
-// keytar is a native addon loaded lazily, only when a profile's secret is needed, so the demo, the
-// sandbox and commands run on environment credentials work where it is not built.
+// The secret half of a profile, in the operating system's keychain through @github/keytar (the maintained
+// fork of keytar: the same API and the same entries): service 'broker-console', account = `<profile>@<config
+// folder>` (folderKeychain below), password = JSON {apiKey, secretKey}.
+// The addon is loaded lazily, only when a profile's secret is needed, so the demo, the sandbox and commands
+// run on environment credentials work where it cannot load.
 // Every failure becomes a KeychainError whose message says, in one or two lines, what is wrong and what
 // to do. Nothing ever falls back to a plain-text file.
 
+import { join, resolve } from 'node:path';
+
 export const KEYCHAIN_SERVICE = 'broker-console';
+
+/** The npm package of the keychain addon (an optional dependency, outside the bundle). */
+export const KEYTAR_PACKAGE = '@github/keytar';
 
 export type KeychainProblemKind = 'not-built' | 'no-dbus' | 'no-secret-service' | 'locked' | 'missing-entry' | 'failed';
 
@@ -26,6 +32,8 @@ export interface Keychain {
   set(profile: string, credentials: StoredCredentials): Promise<void>;
   /** False when there was no entry. */
   remove(profile: string): Promise<boolean>;
+  /** Every account of the service (no passwords kept); absent where it cannot be listed. */
+  accounts?(): Promise<string[]>;
 }
 
 export class KeychainError extends Error {
@@ -37,7 +45,7 @@ export class KeychainError extends Error {
   }
 }
 
-/** The part of keytar this module uses (findCredentials is avoided: it crashes on a locked keyring). */
+/** The part of keytar this module uses; findCredentials only in a child process (listAccounts). */
 export interface KeytarLike {
   getPassword(service: string, account: string): Promise<string | null>;
   setPassword(service: string, account: string, password: string): Promise<void>;
@@ -62,8 +70,8 @@ export function problem(kind: KeychainProblemKind, detail = '', profile = ''): K
       return {
         kind,
         message:
-          `the keychain cannot be used: keytar (the native keychain module) is not installed or not built${detail === '' ? '' : ` (${firstLine(detail, 100)})`}\n` +
-          `install libsecret-1-dev and run \`npm rebuild keytar\`, ${USE_ENV}`,
+          `the keychain cannot be used: ${KEYTAR_PACKAGE} (the native keychain module) is not installed or cannot load${detail === '' ? '' : ` (${firstLine(detail, 100)})`}\n` +
+          `${loadFix(process.platform, process.arch, detail)}, ${USE_ENV}`,
       };
     case 'no-dbus':
       return {
@@ -101,6 +109,20 @@ export function problem(kind: KeychainProblemKind, detail = '', profile = ''): K
   }
 }
 
+/** Platforms whose binary comes inside @github/keytar 7.10 (its prebuilds folder): no compiler needed there. */
+const PREBUILT = new Set(['darwin-arm64', 'darwin-x64', 'linux-arm', 'linux-arm64', 'linux-armv7l', 'linux-ia32', 'linux-x64', 'win32-arm64', 'win32-ia32', 'win32-x64']);
+
+/** What makes the addon load on this platform: npm removed a failed optional dependency, so a rebuild finds nothing. */
+export function loadFix(platform: string, arch: string, detail = ''): string {
+  const reinstall = `reinstall broker-console with \`npm install -g --allow-scripts=${KEYTAR_PACKAGE} broker-console\``;
+  const build = !PREBUILT.has(`${platform}-${arch}`) ? `there is no prebuilt binary for ${platform}-${arch}: install a C++ compiler, python3 and libsecret-1-dev, then ` : '';
+  if (platform === 'linux') {
+    const runtime = /libsecret|libglib|libgio|\.so(\.\d+)*:/.test(detail) || build === '' ? 'install the libsecret runtime (libsecret-1-0) and a Secret Service (gnome-keyring), then ' : '';
+    return `${runtime}${build}${reinstall}`;
+  }
+  return `${build}${reinstall}`;
+}
+
 /** Maps keytar/libsecret error text to a problem (messages observed on Linux with libsecret, see the tests). */
 export function classifyKeytarError(error: unknown, profile = ''): KeychainProblem {
   const text = errorText(error);
@@ -115,17 +137,17 @@ export function classifyKeytarError(error: unknown, profile = ''): KeychainProbl
 
 let cached: Promise<KeytarLike> | undefined;
 
-/** keytar, loaded on first use (outside the bundle: it is a native addon). */
+/** @github/keytar, loaded on first use (outside the bundle: it is a native addon). */
 export function loadKeytar(): Promise<KeytarLike> {
   cached ??= (async () => {
-    const mod: { default?: KeytarLike } & Partial<KeytarLike> = await import('keytar');
+    const mod: { default?: KeytarLike } & Partial<KeytarLike> = await import('@github/keytar');
     const keytar = mod.default ?? mod;
     if (typeof keytar.getPassword !== 'function' || typeof keytar.setPassword !== 'function' || typeof keytar.deletePassword !== 'function') {
       throw new Error('keytar loaded without its functions');
     }
     return keytar as KeytarLike;
   })();
-  // A failed load is not cached: the next try (e.g. after `npm rebuild keytar`) loads again.
+  // A failed load is not cached: the next try (e.g. after a reinstall) loads again.
   cached.catch(() => {
     cached = undefined;
   });
@@ -181,5 +203,99 @@ export async function openKeychain(load: () => Promise<KeytarLike> = loadKeytar)
         keytar.setPassword(KEYCHAIN_SERVICE, profile, JSON.stringify({ apiKey: credentials.apiKey, secretKey: credentials.secretKey })),
       ),
     remove: (profile) => guard(profile, () => keytar.deletePassword(KEYCHAIN_SERVICE, profile)),
+    // Once more after a failure: the child dies when an entry is deleted while it reads (another process's).
+    ...(load === loadKeytar ? { accounts: () => guard('', () => listAccounts().catch(() => listAccounts())) } : {}),
+  };
+}
+
+// findCredentials segfaults when an entry goes away while it reads (libsecret: "secret_value_get_text:
+// assertion 'value' failed", reproduced with two processes here): it runs in a child, which keeps the
+// passwords it reads and prints the account names only.
+const LIST_ACCOUNTS = `const k=require(process.env.BC_KEYTAR);k.findCredentials(process.env.BC_SERVICE).then((c)=>process.stdout.write(JSON.stringify(c.map((e)=>e.account))),(e)=>{process.stderr.write(String(e&&e.message));process.exitCode=1})`;
+
+/** The accounts of the service, listed by a child process; throws when it fails or crashes. */
+async function listAccounts(): Promise<string[]> {
+  const { createRequire } = process.getBuiltinModule('node:module');
+  const { execFile } = process.getBuiltinModule('node:child_process');
+  // Resolved as the program resolves it: from the running script's folder up (the bin's node_modules).
+  const path = createRequire(process.argv[1] ?? join(process.cwd(), 'x')).resolve(KEYTAR_PACKAGE);
+  const env: NodeJS.ProcessEnv = { ...process.env, BC_KEYTAR: path, BC_SERVICE: KEYCHAIN_SERVICE };
+  delete env.BROKER_API_SECRET;
+  const out = await new Promise<string>((done, fail) => {
+    execFile(process.execPath, ['-e', LIST_ACCOUNTS], { env, timeout: 10_000, maxBuffer: 1 << 20 }, (error, stdout, stderr) => {
+      if (error) fail(new Error(firstLine(String(stderr)) || (error.signal ? `listing the keychain's entries ended on ${error.signal}` : error.message)));
+      else done(String(stdout));
+    });
+  });
+  const accounts: unknown = JSON.parse(out);
+  if (!Array.isArray(accounts)) throw new Error('listing the keychain gave no list');
+  return accounts.filter((a): a is string => typeof a === 'string');
+}
+
+/**
+ * The keychain account of a profile in a config folder: two folders with the same profile name never share
+ * a secret. A profile name never holds "@" (checkProfileName), so the first "@" splits it again.
+ */
+export function keychainAccount(profile: string, folder: string): string {
+  return `${profile}@${resolve(folder)}`;
+}
+
+/** A keychain entry that no profile of the folder owns: the folder's own, or one from before accounts named folders. */
+export interface UnownedEntry {
+  profile: string;
+  account: string;
+  /** Written before accounts named their folder: it may belong to any folder. */
+  old: boolean;
+}
+
+export interface FolderKeychain extends Keychain {
+  /** The folder's entries (and old, folderless ones) that none of `owned` claims; undefined when they cannot be listed. */
+  unowned(owned: readonly string[]): Promise<UnownedEntry[] | undefined>;
+  /** Removes an old, folderless entry of that name; false when there was none. */
+  removeOld(profile: string): Promise<boolean>;
+}
+
+/**
+ * The keychain of one config folder: a profile's entry is `<profile>@<folder>`. An entry from before (account =
+ * bare profile name) is moved to this folder on its first read, only when no other folder has an entry of that
+ * name already (then it cannot be told whose it is, and stays where it is).
+ */
+export function folderKeychain(raw: Keychain, folder: string): FolderKeychain {
+  const account = (profile: string): string => keychainAccount(profile, folder);
+  const otherFolderHas = async (profile: string): Promise<boolean> => {
+    // A listing that cannot be had (a crash of the child, a locked keyring) cannot tell: the old entry stays.
+    const all = await raw.accounts?.().catch(() => undefined);
+    if (all === undefined) return true;
+    return all.some((a) => a.startsWith(`${profile}@`) && a !== account(profile));
+  };
+  return {
+    async get(profile) {
+      const own = await raw.get(account(profile));
+      if (own !== undefined) return own;
+      const old = await raw.get(profile);
+      if (old === undefined || (await otherFolderHas(profile))) return undefined;
+      await raw.set(account(profile), old);
+      await raw.remove(profile);
+      return old;
+    },
+    set: (profile, credentials) => raw.set(account(profile), credentials),
+    remove: (profile) => raw.remove(account(profile)),
+    accounts: raw.accounts ? () => raw.accounts!() : undefined,
+    async unowned(owned) {
+      const all = await raw.accounts?.();
+      if (all === undefined) return undefined;
+      const suffix = `@${resolve(folder)}`;
+      const entries: UnownedEntry[] = [];
+      for (const a of all) {
+        const at = a.indexOf('@');
+        if (at < 0) {
+          if (!owned.includes(a)) entries.push({ profile: a, account: a, old: true });
+        } else if (a.endsWith(suffix) && a.length === at + suffix.length && !owned.includes(a.slice(0, at))) {
+          entries.push({ profile: a.slice(0, at), account: a, old: false });
+        }
+      }
+      return entries.sort((x, y) => x.profile.localeCompare(y.profile));
+    },
+    removeOld: (profile) => raw.remove(profile),
   };
 }

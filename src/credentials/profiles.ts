@@ -3,9 +3,11 @@
 // (API key + secret) lives in the keychain (keychain.ts), never here.
 import { join } from 'node:path';
 import * as v from 'valibot';
+import { headerNameProblem } from '../api/headers';
 import { explicitProxyProblem } from '../api/proxy';
 import { DEFAULT_API_KEY_HEADER, DEFAULT_RECV_WINDOW, MAX_RECV_WINDOW, POST_SIGNATURES, type PostSignature } from '../api/signing';
 import { readFileIfExists, writeFileAtomic } from '../config/atomicFile';
+import { withFileLock } from '../config/fileLock';
 import { checkBaseUrl } from './fromEnvironment';
 
 export interface Profile {
@@ -60,6 +62,8 @@ export function checkProfileName(raw: string): { ok: true; value: string } | { o
 export function checkApiKeyHeader(raw: string): { ok: true; value: string } | { ok: false; message: string } {
   const value = raw.trim();
   if (!HEADER.test(value)) return { ok: false, message: `'${value.slice(0, 70)}' is not an HTTP header name (e.g. X-MEXC-APIKEY)` };
+  const reserved = headerNameProblem(value);
+  if (reserved !== undefined) return { ok: false, message: reserved };
   return { ok: true, value };
 }
 
@@ -173,31 +177,37 @@ export async function saveProfile(folder: string, profile: Profile, options: { m
   const proxyProblem = profile.proxy === undefined ? undefined : explicitProxyProblem(profile.proxy);
   if (proxyProblem !== undefined) throw new Error(`proxy ${proxyProblem}`);
   const clean: Profile = { name: name.value, baseUrl: base.url, apiKeyHeader: header.value, recvWindow: profile.recvWindow, postSignature: profile.postSignature, ...readOnlyField(profile.readOnly), ...proxyField(profile.proxy?.trim()) };
-  const config = await loadProfiles(folder);
-  const index = config.profiles.findIndex((p) => p.name === clean.name);
-  if (index >= 0) config.profiles[index] = clean;
-  else config.profiles.push(clean);
-  if (options.makeDefault === true || config.defaultProfile === undefined) config.defaultProfile = clean.name;
-  await writeProfiles(folder, config);
+  await withFileLock(profilesPath(folder), async () => {
+    const config = await loadProfiles(folder);
+    const index = config.profiles.findIndex((p) => p.name === clean.name);
+    if (index >= 0) config.profiles[index] = clean;
+    else config.profiles.push(clean);
+    if (options.makeDefault === true || config.defaultProfile === undefined) config.defaultProfile = clean.name;
+    await writeProfiles(folder, config);
+  });
 }
 
 /** False when there was no such profile. Clears the default if it was this one. */
 export async function removeProfile(folder: string, name: string): Promise<boolean> {
-  const config = await loadProfiles(folder);
-  const remaining = config.profiles.filter((p) => p.name !== name);
-  if (remaining.length === config.profiles.length) return false;
-  const next: ProfileConfig = { profiles: remaining };
-  if (config.defaultProfile !== undefined && config.defaultProfile !== name) next.defaultProfile = config.defaultProfile;
-  await writeProfiles(folder, next);
-  return true;
+  return withFileLock(profilesPath(folder), async () => {
+    const config = await loadProfiles(folder);
+    const remaining = config.profiles.filter((p) => p.name !== name);
+    if (remaining.length === config.profiles.length) return false;
+    const next: ProfileConfig = { profiles: remaining };
+    if (config.defaultProfile !== undefined && config.defaultProfile !== name) next.defaultProfile = config.defaultProfile;
+    await writeProfiles(folder, next);
+    return true;
+  });
 }
 
 export async function setDefaultProfile(folder: string, name: string): Promise<void> {
-  const config = await loadProfiles(folder);
-  if (!findProfile(config, name)) {
-    const known = config.profiles.map((p) => p.name).join(', ');
-    throw new Error(`no profile named '${name}'${known === '' ? ' (there are no profiles yet)' : ` (profiles: ${known})`}`);
-  }
-  config.defaultProfile = name;
-  await writeProfiles(folder, config);
+  await withFileLock(profilesPath(folder), async () => {
+    const config = await loadProfiles(folder);
+    if (!findProfile(config, name)) {
+      const known = config.profiles.map((p) => p.name).join(', ');
+      throw new Error(`no profile named '${name}'${known === '' ? ' (there are no profiles yet)' : ` (profiles: ${known})`}`);
+    }
+    config.defaultProfile = name;
+    await writeProfiles(folder, config);
+  });
 }

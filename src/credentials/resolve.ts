@@ -10,7 +10,7 @@ import {
   credentialsFromEnvironment,
   envValue,
 } from './fromEnvironment';
-import { type Keychain, KeychainError, type KeychainProblem, openKeychain, problem } from './keychain';
+import { type Keychain, KeychainError, type KeychainProblem, folderKeychain, openKeychain, problem } from './keychain';
 import { type Profile, type ProfileConfig, ProfileConfigError, findProfile, loadProfiles } from './profiles';
 
 export type CredentialSource = 'environment' | 'keychain' | 'session' | 'sandbox';
@@ -25,6 +25,8 @@ export interface ResolvedTarget {
   apiKeyHeader?: string;
   recvWindow?: number;
   postSignature?: PostSignature;
+  /** What of the environment stands over a profile (its credentials, its base URL): said on stderr and in the status bar. */
+  overrides?: string[];
 }
 
 export type ResolveFailureReason = 'no-credentials' | 'no-profile' | 'unknown-profile' | 'keychain';
@@ -113,9 +115,13 @@ export async function resolveTarget(input: ResolveTargetInput): Promise<ResolveR
     if (baseUrl === undefined) {
       return { ok: false, reason: 'no-credentials', message: `no base URL: set ${ENV.baseUrl} or pass --base-url` };
     }
+    const overrides: string[] = [];
+    // A profile named by the operator is expected to bring its own credentials: say whose are used.
+    if (profile && wanted !== undefined) overrides.push(`${ENV.apiKey}/${ENV.secret} from the environment are used, not profile '${profile.name}''s keychain entry`);
+    if (profile && wanted !== undefined) overrides.push(...baseUrlOverride(flags, env, profile, baseUrl));
     return {
       ok: true,
-      target: { ...(profile ? { profile, ...settings(profile) } : {}), ...fromEnv, baseUrl, apiKey: envKey, secretKey: envSecret, source: 'environment' },
+      target: { ...(profile ? { profile, ...settings(profile) } : {}), ...fromEnv, baseUrl, apiKey: envKey, secretKey: envSecret, source: 'environment', ...(overrides.length > 0 ? { overrides } : {}) },
     };
   }
 
@@ -150,7 +156,7 @@ export async function resolveTarget(input: ResolveTargetInput): Promise<ResolveR
 
   let stored;
   try {
-    const keychain = await (input.keychain ?? (() => openKeychain()))();
+    const keychain = folderKeychain(await (input.keychain ?? (() => openKeychain()))(), input.folder);
     stored = await keychain.get(profile.name);
   } catch (error) {
     const found = error instanceof KeychainError ? error.problem : problem('failed', errorMessage(error));
@@ -160,10 +166,18 @@ export async function resolveTarget(input: ResolveTargetInput): Promise<ResolveR
     const missing = problem('missing-entry', '', profile.name);
     return { ok: false, reason: 'keychain', message: missing.message, profile, problem: missing };
   }
+  const overrides = baseUrlOverride(flags, env, profile, base.url);
   return {
     ok: true,
-    target: { profile, baseUrl: base.url, apiKey: stored.apiKey, secretKey: stored.secretKey, source: 'keychain', ...settings(profile), ...fromEnv },
+    target: { profile, baseUrl: base.url, apiKey: stored.apiKey, secretKey: stored.secretKey, source: 'keychain', ...settings(profile), ...fromEnv, ...(overrides.length > 0 ? { overrides } : {}) },
   };
+}
+
+/** BROKER_BASE_URL (not --base-url, which is typed for this run) sending a profile's requests to another URL. */
+function baseUrlOverride(flags: ResolveTargetInput['flags'], env: Environment, profile: Profile, used: string): string[] {
+  const fromFlag = flags.baseUrl !== undefined && flags.baseUrl.trim() !== '';
+  if (fromFlag || envValue(env, ENV.baseUrl) === undefined || used === profile.baseUrl) return [];
+  return [`${ENV.baseUrl} from the environment sends profile '${profile.name}''s requests to ${used}, not ${profile.baseUrl}`];
 }
 
 function unknownProfileMessage(name: string, from: string, config: ProfileConfig): string {

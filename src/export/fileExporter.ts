@@ -1,35 +1,41 @@
 // The console's export: this page or every page, to a CSV or JSON file in a folder, streamed, cancellable.
 // "Every page" is fetched at the largest page size (500), whatever the screen shows, paced and one page
 // ahead (transferPages.ts), and written a page at a time in blocks. It always ends: a short page, a page
-// repeating an earlier one, or the page bound. When paging is stopped, the rows written so far (unique, pages 1..n in order) are kept in a
-// complete document renamed "-incomplete", and the error says where; a cancel or any other failure
-// removes the partial file.
-import { createWriteStream, type WriteStream } from 'node:fs';
-import { once } from 'node:events';
+// repeating an earlier one, or the page bound.
+// The file is whole or plainly partial at every instant: it is written as `…-incomplete.ext`, each block
+// written together with the document's closing (a JSON array's `]`, whole CSV rows), so a crash or a kill
+// leaves a valid document whose name says it is partial; only a complete export is renamed to `….ext`. When
+// paging is stopped the rows so far stay under the `-incomplete` name and the error says where; a cancel or
+// any other failure removes the file.
+import { constants } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BrokerApi } from '../api/contract';
 import { timeOrder } from '../api/serviceTime';
 import { MAX_PAGE_SIZE, type Transfer } from '../api/types';
+import { csvRecord } from '../commands/output';
 import { RequestPacer } from './pacer';
 import { PagingStopped, forEachTransferPage } from './transferPages';
-import { csvWriter, jsonWriter } from './transferWriters';
-import type { ExportProgress, ExportRequest, ExportResult, TransferExporter } from './types';
+import { CSV_FIELDS, csvWriter, jsonWriter } from './transferWriters';
+import type { ExportFormat, ExportProgress, ExportRequest, ExportResult, TransferExporter } from './types';
 import { fsPromises } from '../lazyBuiltins';
+
+/** What the name of a file still being written (or left partial) ends with, before the extension. */
+export const INCOMPLETE = '-incomplete';
 
 export function fileExporter(api: BrokerApi, folder: string, now: () => number = Date.now): TransferExporter {
   return {
     async run(request: ExportRequest, onProgress: (progress: ExportProgress) => void, signal: AbortSignal): Promise<ExportResult> {
       const stamp = new Date(now()).toISOString().replace(/[:.]/g, '-').replace(/-\d{3}Z$/, 'Z');
       const base = `transfers-${stamp}${request.scope === 'all' ? '-all' : `-page${request.query.page ?? 1}`}`;
-      const { path, file } = await createNewFile(folder, base, request.format);
-      const write = async (text: string): Promise<void> => {
-        if (!file.write(text)) await once(file, 'drain');
-      };
+      const document = await ClosedDocument.create(folder, base, request.format);
+      const write = (text: string): Promise<void> => document.append(text);
       const writer = request.format === 'csv' ? csvWriter(write) : jsonWriter(write);
       try {
         let result: { pages: number; rows: number };
         if (request.scope === 'page') {
           const rows = request.rows ?? (await api.listUniversalTransfers(request.query, { signal }));
+          if (signal.aborted) throw new Error('export cancelled');
           await writer.rows(rows);
           result = { pages: 1, rows: rows.length };
           onProgress({ ...result, fraction: 1 });
@@ -49,14 +55,13 @@ export function fileExporter(api: BrokerApi, folder: string, now: () => number =
             { signal, maxPages: request.maxPages, pacer: new RequestPacer() },
           );
         }
-        await writer.end();
-        file.end();
-        await once(file, 'finish');
+        if (signal.aborted) throw new Error('export cancelled');
+        // The file already ends closed: the writer's own closing would repeat it.
+        const path = await document.complete();
         return { path, ...result };
       } catch (error) {
-        if (error instanceof PagingStopped && !signal.aborted) throw await keepIncomplete(error, path, file, writer.end);
-        file.destroy();
-        await fsPromises().rm(path, { force: true });
+        if (error instanceof PagingStopped && !signal.aborted) throw await keepIncomplete(error, document);
+        await document.discard();
         throw error;
       }
     },
@@ -64,48 +69,128 @@ export function fileExporter(api: BrokerApi, folder: string, now: () => number =
 }
 
 /**
- * Paging stopped: the rows so far are closed into a valid document and renamed `…-incomplete.ext` (never
- * over another file). Returns the error to throw: the stop's reason, then what was kept and where.
+ * Paging stopped: the rows so far are already a valid document under the `-incomplete` name. Returns the
+ * error to throw: the stop's reason, then what was kept and where.
  */
-async function keepIncomplete(stop: PagingStopped, path: string, file: WriteStream, end: () => Promise<void>): Promise<Error> {
+async function keepIncomplete(stop: PagingStopped, document: ClosedDocument): Promise<Error> {
   const reason = stop.message.replace(/; stopped$/, '');
   const rows = `${stop.rows} row${stop.rows === 1 ? '' : 's'} of ${stop.pages} page${stop.pages === 1 ? '' : 's'}`;
   try {
-    await end();
-    file.end();
-    await once(file, 'finish');
-    const kept = await renameNoClobber(path, path.replace(/(\.[a-z]+)$/, '-incomplete$1'));
+    const kept = await document.keepPartial();
     return new PagingStopped(stop.reason, `${reason}; the ${rows} so far are in ${kept} (incomplete)`, stop.pages, stop.rows, stop.maxPages);
   } catch {
-    file.destroy();
-    await fsPromises().rm(path, { force: true });
+    await document.discard();
     return new PagingStopped(stop.reason, `${reason}; nothing was saved`, stop.pages, stop.rows, stop.maxPages);
   }
 }
 
-/** Renames `from` to `to` (or to-2, to-3, …) without replacing a file; the old name when linking fails. */
-async function renameNoClobber(from: string, to: string): Promise<string> {
-  for (let n = 1; n <= 100; n++) {
+/** The closing a document needs after `written` bytes of body: the empty array or a `]`; the CSV header alone. */
+function closingOf(format: ExportFormat, written: number): string {
+  if (format === 'json') return written === 0 ? '[]\n' : '\n]\n';
+  return written === 0 ? csvRecord(CSV_FIELDS) : '';
+}
+
+/**
+ * A document file that is valid after every write: each append goes out as one positioned write of the new
+ * text and the closing, over the previous closing. Writes are chained, so closing or removing the file
+ * waits for the one under way (nothing is written to a closed file).
+ */
+export class ClosedDocument {
+  private written = 0;
+  private chain: Promise<void> = Promise.resolve();
+  private closed = false;
+
+  private constructor(
+    private readonly handle: FileHandle,
+    readonly path: string,
+    private readonly finalPath: string,
+    private readonly format: ExportFormat,
+  ) {}
+
+  /** A new `base-incomplete.ext` (or base-2-incomplete.ext, …) whose complete name is free too; never overwrites. */
+  static async create(folder: string, base: string, format: ExportFormat): Promise<ClosedDocument> {
+    for (let n = 1; ; n++) {
+      const stem = join(folder, `${base}${n === 1 ? '' : `-${n}`}`);
+      const finalPath = `${stem}.${format}`;
+      if (await exists(finalPath)) continue;
+      const path = `${stem}${INCOMPLETE}.${format}`;
+      try {
+        const handle = await fsPromises().open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+        const document = new ClosedDocument(handle, path, finalPath, format);
+        await document.append('');
+        return document;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || n >= 100) throw error;
+      }
+    }
+  }
+
+  append(text: string): Promise<void> {
+    const run = async (): Promise<void> => {
+      if (this.closed) throw new Error('the export file is closed');
+      const body = Buffer.from(text, 'utf8');
+      const closing = closingOf(this.format, this.written + body.length);
+      const bytes = closing === '' ? body : Buffer.concat([body, Buffer.from(closing, 'utf8')]);
+      let done = 0;
+      while (done < bytes.length) {
+        const { bytesWritten } = await this.handle.write(bytes, done, bytes.length - done, this.written + done);
+        done += bytesWritten;
+      }
+      this.written += body.length;
+    };
+    const next = this.chain.then(run);
+    this.chain = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Flushed to disk, then given its complete name (never over another file). Returns that name. */
+  async complete(): Promise<string> {
+    await this.close(true);
+    const target = await linkNoClobber(this.path, this.finalPath);
+    await fsPromises().unlink(this.path).catch(() => undefined);
+    return target;
+  }
+
+  /** Closed under its `-incomplete` name, which it keeps. */
+  async keepPartial(): Promise<string> {
+    await this.close(true);
+    return this.path;
+  }
+
+  /** Closed (after the write under way) and removed. */
+  async discard(): Promise<void> {
+    await this.close(false).catch(() => undefined);
+    await fsPromises().rm(this.path, { force: true });
+  }
+
+  private async close(sync: boolean): Promise<void> {
+    await this.chain;
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      if (sync) await this.handle.sync();
+    } finally {
+      await this.handle.close();
+    }
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await fsPromises().lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Links `from` as `to` (or to-2, to-3, …) without replacing a file; returns the name it got. */
+async function linkNoClobber(from: string, to: string): Promise<string> {
+  for (let n = 1; ; n++) {
     const target = n === 1 ? to : to.replace(/(\.[a-z]+)$/, `-${n}$1`);
     try {
       await fsPromises().link(from, target);
-      await fsPromises().unlink(from);
       return target;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return from;
-    }
-  }
-  return from;
-}
-
-/** A file that did not exist before (never overwrites): base.ext, else base-2.ext, base-3.ext, … */
-async function createNewFile(folder: string, base: string, extension: string): Promise<{ path: string; file: WriteStream }> {
-  for (let n = 1; ; n++) {
-    const path = join(folder, `${base}${n === 1 ? '' : `-${n}`}.${extension}`);
-    const file = createWriteStream(path, { flags: 'wx', mode: 0o600 });
-    try {
-      await once(file, 'open');
-      return { path, file };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || n >= 100) throw error;
     }

@@ -61,7 +61,7 @@ function start(): void {
       exports,
       // The only imports a script leaves to the bin (scripts/build.mjs checks): keytar, a native addon outside the
       // bundle, imported from node_modules as before; undici, a cached script of its own.
-      import: (specifier) => (specifier === 'undici' ? loadUndici() : specifier === 'keytar' ? import('keytar') : Promise.reject(new Error(`no import ${specifier}`))),
+      import: (specifier) => (specifier === 'undici' ? loadUndici() : specifier === '@github/keytar' ? import('@github/keytar') : Promise.reject(new Error(`no import ${specifier}`))),
       drawn() {
         if (drawn) return;
         drawn = true;

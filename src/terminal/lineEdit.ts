@@ -1,6 +1,6 @@
 // One line of text being edited, as the eye sees it: the cursor moves over grapheme clusters (an emoji
 // with its modifiers, a letter with its accent), and ctrl+a/e/u/w/k edit as in a shell.
-import { displayWidth, graphemes, sanitize } from './text';
+import { continuesEmoji, displayWidth, graphemes, withoutMarked } from './text';
 
 export interface LineEdit {
   value: string;
@@ -34,9 +34,7 @@ const after = (value: string, cursor: number) => boundaries(value).find((b) => b
 /** Text fit for one line: line breaks and tabs become `lineBreak`/a space, other controls and bidi marks are dropped. */
 export function cleanText(text: string, lineBreak = ' '): string {
   const joined = text.replace(/\r\n|\r|\n/g, lineBreak).replace(/\t/g, ' ');
-  let out = '';
-  for (const ch of joined) if (sanitize(ch) === ch) out += ch;
-  return out;
+  return withoutMarked(joined);
 }
 
 /** A paste made fit for one line: a trailing line break (copying a whole line brings one) is dropped. */
@@ -72,7 +70,8 @@ export function applyKey(edit: LineEdit, input: string, key: EditKey, reserved =
   }
   if (key.delete) return { value: value.slice(0, cursor) + value.slice(after(value, cursor)), cursor };
   // Enter, Tab, Esc and every other control are the screen's; only printable text is typed.
-  if (key.ctrl || key.meta || input === '' || cleanText(input, '') !== input) return undefined;
+  if (key.ctrl || key.meta || input === '') return undefined;
+  if (cleanText(input, '') !== input && !continuesEmoji(value.slice(0, cursor), input)) return undefined;
   if ([...input].some((ch) => reserved.includes(ch))) return undefined;
   return insert(edit, input);
 }

@@ -23,14 +23,41 @@ function markFor(cp: number): string | undefined {
   return undefined;
 }
 
+// Invisible format characters (zero-width space and joiners, word joiner, BOM, tag characters, …) and the
+// Hangul fillers, which draw nothing: two names differing only by one of them look the same.
+const INVISIBLE = /[\p{Cf}\u115f\u1160\u3164\uffa0]/u;
+const PICTOGRAPHIC = /\p{Extended_Pictographic}/u;
+const TAG_FLAG = 0x1f3f4;
+const CANCEL_TAG = 0xe007f;
+const isTag = (cp: number | undefined): boolean => cp !== undefined && cp >= 0xe0020 && cp <= 0xe007e;
+
+/** Whether the invisible character at cps[i] is part of an emoji: a ZWJ between two pictographs, or the tags of a flag (🏴 + tags + cancel tag). */
+function inEmoji(cps: readonly number[], i: number): boolean {
+  const cp = cps[i]!;
+  if (cp === 0x200d) {
+    const before = cps[i - 1];
+    const after = cps[i + 1];
+    const joinsFrom = before !== undefined && (PICTOGRAPHIC.test(String.fromCodePoint(before)) || before === 0xfe0f || (before >= 0x1f3fb && before <= 0x1f3ff));
+    return joinsFrom && after !== undefined && PICTOGRAPHIC.test(String.fromCodePoint(after));
+  }
+  if (!isTag(cp) && cp !== CANCEL_TAG) return false;
+  let start = i;
+  while (isTag(cps[start - 1])) start -= 1;
+  if (cp === CANCEL_TAG) return start < i && cps[start - 1] === TAG_FLAG;
+  let end = i;
+  while (isTag(cps[end + 1])) end += 1;
+  return cps[start - 1] === TAG_FLAG && cps[end + 1] === CANCEL_TAG;
+}
+
 // Anything a mark is needed for; text without it (the common case) is returned as it is.
 // eslint-disable-next-line no-control-regex
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]/;
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]|[\p{Cf}\u115f\u1160\u3164\uffa0]/u;
 
 /**
  * One line of outside text made safe for a terminal: every control character (so every escape sequence:
- * CSI, OSC, DCS, APC and a lone ESC all start with one), DEL, C1 controls and bidi controls become visible
- * marks; line breaks become ␊/␍ and never start a new line. Longer than `limit` code points, it is cut with "…".
+ * CSI, OSC, DCS, APC and a lone ESC all start with one), DEL, C1 controls, bidi controls and invisible format
+ * characters (but the joiners and tags inside an emoji) become visible marks; line breaks become ␊/␍ and never
+ * start a new line. Longer than `limit` code points, it is cut with "…".
  */
 export function sanitize(text: string, limit = FIELD_LIMIT): string {
   // limit+1 code points take at most 2*(limit+1) code units: nothing past that can be shown.
@@ -38,12 +65,46 @@ export function sanitize(text: string, limit = FIELD_LIMIT): string {
   if (cut === text && text.length <= limit && !UNSAFE.test(text)) return text;
   let out = '';
   let count = 0;
-  for (const ch of cut) {
+  const cps = Array.from(cut, (ch) => ch.codePointAt(0)!);
+  for (let i = 0; i < cps.length; i += 1) {
     if (count === limit) return out + ELLIPSIS;
-    out += markFor(ch.codePointAt(0)!) ?? ch;
+    const cp = cps[i]!;
+    const ch = String.fromCodePoint(cp);
+    const invisible = INVISIBLE.test(ch) && !inEmoji(cps, i) ? `<U+${cp.toString(16).toUpperCase().padStart(4, '0')}>` : undefined;
+    out += markFor(cp) ?? invisible ?? ch;
     count += 1;
   }
   return cut === text ? out : out + ELLIPSIS;
+}
+
+/**
+ * Typed one code point at a time, an emoji's joiner or tag arrives before what it joins: it may follow a
+ * pictograph (a joiner) or a flag and its tags (a tag), and is marked later only if nothing completes it.
+ */
+export function continuesEmoji(before: string, input: string): boolean {
+  const cps = Array.from(input, (ch) => ch.codePointAt(0)!);
+  const last = Array.from(before.slice(-64), (ch) => ch.codePointAt(0)!);
+  if (cps.length !== 1) return false;
+  const cp = cps[0]!;
+  const previous = last[last.length - 1];
+  if (cp === 0x200d) return previous !== undefined && (PICTOGRAPHIC.test(String.fromCodePoint(previous)) || previous === 0xfe0f || (previous >= 0x1f3fb && previous <= 0x1f3ff));
+  if (!isTag(cp) && cp !== CANCEL_TAG) return false;
+  let start = last.length;
+  while (isTag(last[start - 1])) start -= 1;
+  return last[start - 1] === TAG_FLAG && (cp !== CANCEL_TAG || start < last.length);
+}
+
+/** The text without every code point sanitize would mark (the joiners and tags of an emoji stay). */
+export function withoutMarked(text: string): string {
+  if (!UNSAFE.test(text)) return text;
+  const cps = Array.from(text, (ch) => ch.codePointAt(0)!);
+  let out = '';
+  for (let i = 0; i < cps.length; i += 1) {
+    const cp = cps[i]!;
+    const ch = String.fromCodePoint(cp);
+    if (markFor(cp) === undefined && !(INVISIBLE.test(ch) && !inEmoji(cps, i))) out += ch;
+  }
+  return out;
 }
 
 // Printable ASCII: one grapheme and one cell per character, so the fast paths below can skip segmentation.

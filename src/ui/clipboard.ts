@@ -1,6 +1,6 @@
 // Copy, and say what was done. Locally (not over SSH) with a system clipboard at hand (pbcopy, wl-copy, xsel,
-// clip.exe), the text goes there through clipboardy, loaded only when a copy is made; the text reaches the
-// tool on its stdin and is written nowhere else. Over SSH, or with no system clipboard, it goes to the
+// clip.exe), the text goes there: the tool is run with the text on its stdin (written nowhere else) and a
+// minimal environment, so no credential of the console's environment (BROKER_API_SECRET) reaches it. Over SSH, or with no system clipboard, it goes to the
 // terminal with OSC 52 (inside tmux also wrapped for tmux's passthrough); whether a terminal took an OSC 52
 // cannot be known from here, so the words say so. Never "Copied" for something that cannot be known.
 import { accessSync, constants } from 'node:fs';
@@ -57,9 +57,9 @@ function onPath(name: string, env: Env): boolean {
 }
 
 /**
- * The system clipboard tool a local copy would use, as clipboardy picks it (macOS pbcopy, Windows
+ * The system clipboard tool a local copy would use (macOS pbcopy, Windows
  * PowerShell, WSL clip.exe, Wayland wl-copy, X11 xsel), or undefined: over SSH, with no display, or with
- * the tool not installed (a bundled clipboardy has no xsel of its own).
+ * the tool not installed.
  */
 export function systemClipboardTool(env: Env = process.env, platform: NodeJS.Platform = process.platform): string | undefined {
   if (overSsh(env)) return undefined;
@@ -77,10 +77,51 @@ export interface ClipboardLibrary {
   write(text: string): Promise<void>;
 }
 
+/** What a clipboard tool needs to find the display and its session: nothing else of the environment. */
+const TOOL_ENV = ['PATH', 'HOME', 'USER', 'LOGNAME', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TMPDIR', 'DISPLAY', 'XAUTHORITY', 'WAYLAND_DISPLAY', 'XDG_RUNTIME_DIR', 'XDG_SESSION_TYPE', 'DBUS_SESSION_BUS_ADDRESS', 'WSL_DISTRO_NAME', 'WSL_INTEROP', 'SystemRoot', 'SYSTEMROOT', 'WINDIR', 'USERPROFILE', 'TEMP', 'TMP'];
+
+export function toolEnvironment(env: Env): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const name of TOOL_ENV) {
+    const value = env[name];
+    if (value !== undefined) kept[name] = value;
+  }
+  return kept;
+}
+
+/** How each tool systemClipboardTool names is run (the arguments clipboardy 5 gives them). */
+const TOOL_COMMANDS: Record<string, [string, string[]]> = {
+  pbcopy: ['pbcopy', []],
+  'wl-copy': ['wl-copy', ['--type', 'text/plain']],
+  xsel: ['xsel', ['--clipboard', '--input']],
+  'clip.exe': ['clip.exe', []],
+  PowerShell: ['powershell.exe', ['-NoProfile', '-NonInteractive', '-Command', '[Console]::InputEncoding=[Text.Encoding]::UTF8; Set-Clipboard -Value ([Console]::In.ReadToEnd())']],
+};
+
+/** Runs the tool with the text on its stdin and a minimal environment; rejects when it fails or takes over 5 s. */
+export function toolClipboard(tool: string, env: Env): ClipboardLibrary {
+  return {
+    write: (text) =>
+      new Promise<void>((done, fail) => {
+        const command = TOOL_COMMANDS[tool];
+        if (!command) {
+          fail(new Error(`no way to run ${tool}`));
+          return;
+        }
+        const { spawn } = process.getBuiltinModule('node:child_process');
+        const child = spawn(command[0], command[1], { env: toolEnvironment(env), stdio: ['pipe', 'ignore', 'ignore'], timeout: 5000 });
+        child.on('error', fail);
+        child.on('close', (code, signal) => (code === 0 ? done() : fail(new Error(`${tool} ended with ${signal ?? `exit ${code}`}`))));
+        child.stdin.on('error', () => undefined);
+        child.stdin.end(text, 'utf8');
+      }),
+  };
+}
+
 export interface SystemClipboardOptions {
   env?: Env;
   platform?: NodeJS.Platform;
-  /** The clipboard library, loaded on the first copy (default: clipboardy). */
+  /** The clipboard library, loaded on the first copy (default: the tool run by toolClipboard). */
   load?: () => Promise<ClipboardLibrary>;
   /** Told how a system copy ended (tests; a failed one has gone by OSC 52 instead). */
   onSettled?: (outcome: { tool: string; ok: boolean; error?: unknown }) => void;
@@ -97,9 +138,9 @@ export function systemCopyFailedSaid(tool: string): string {
  */
 export function systemClipboard(out: NodeJS.WritableStream, options: SystemClipboardOptions = {}): CopyToClipboard {
   const env = options.env ?? process.env;
-  const load = options.load ?? (async (): Promise<ClipboardLibrary> => (await import('clipboardy')).default);
   return async (text) => {
     const tool = systemClipboardTool(env, options.platform ?? process.platform);
+    const load = options.load ?? (async (): Promise<ClipboardLibrary> => toolClipboard(tool ?? '', env));
     if (tool === undefined) {
       out.write(osc52Sequences(text, env));
       return OSC52_SENT;

@@ -28,12 +28,19 @@ export function enterAlternateScreen(stdout: NodeJS.WriteStream, onSignal: (code
       // the terminal is gone: nothing to restore
     }
     process.off('exit', leave);
-    for (const [signal] of SIGNALS) process.off(signal, handlers[signal]!);
+    if (!signalled) for (const [signal] of SIGNALS) process.off(signal, handlers[signal]!);
   };
+  let signalled = false;
   const handlers: Partial<Record<NodeJS.Signals, () => void>> = {};
   for (const [signal, code] of SIGNALS) {
     handlers[signal] = () => {
+      // Kept until this signal's other listeners ran: Ink's signal-exit re-raises a signal no one else listens
+      // to, which would end the process before an export or a config write is closed.
+      signalled = true;
       leave();
+      setImmediate(() => {
+        for (const [name] of SIGNALS) process.off(name, handlers[name]!);
+      });
       onSignal(code);
     };
     process.on(signal, handlers[signal]!);

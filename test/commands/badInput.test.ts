@@ -15,7 +15,7 @@ import { runKeysList } from '../../src/commands/keysList';
 import { runProfileAdd } from '../../src/commands/profile';
 import { runTransfers } from '../../src/commands/transfers';
 import { credentialsFromEnvironment } from '../../src/credentials/fromEnvironment';
-import type { Keychain, StoredCredentials } from '../../src/credentials/keychain';
+import { type Keychain, type StoredCredentials, keychainAccount } from '../../src/credentials/keychain';
 import { saveProfile } from '../../src/credentials/profiles';
 import { runBuiltCli, runCli, testContext } from './helpers';
 
@@ -127,7 +127,7 @@ describe('bad input from profiles and the keychain', () => {
   it('a keychain entry whose API key holds CR-LF: exit 2, the profile named, nothing sent', async () => {
     const folder = mkdtempSync(join(home, 'profiles-'));
     await saveProfile(folder, { name: 'desk', baseUrl, apiKeyHeader: 'X-MEXC-APIKEY', recvWindow: 5000, postSignature: 'auto' }, { makeDefault: true });
-    const keychain = memoryKeychain({ desk: { apiKey: 'mx0v\r\nabc', secretKey: 's' } });
+    const keychain = memoryKeychain({ [keychainAccount('desk', folder)]: { apiKey: 'mx0v\r\nabc', secretKey: 's' } });
     for (const run of [LIST, CREATE]) {
       const before = seen;
       const { ctx, err } = context({}, {}, { configFolder: folder, keychain: async () => keychain });

@@ -68,13 +68,13 @@ describe('the package', () => {
     expect(paths.filter((p) => p.startsWith('dist/chunks/')).sort()).toEqual(built.sort());
   });
 
-  it('runtime dependencies: only what the bundle loads from node_modules (keytar, optional); the rest is bundled, so dev', () => {
+  it('runtime dependencies: only what the bundle loads from node_modules (@github/keytar, optional); the rest is bundled, so dev', () => {
     expect(pkg.dependencies ?? {}).toEqual({});
-    expect(Object.keys(pkg.optionalDependencies ?? {})).toEqual(['keytar']);
+    expect(Object.keys(pkg.optionalDependencies ?? {})).toEqual(['@github/keytar']);
     const outside = outsideImports(bundle);
-    expect([...outside].sort()).toEqual(['keytar']);
+    expect([...outside].sort()).toEqual(['@github/keytar']);
     // What the bundle holds is declared (for the build) as a devDependency.
-    for (const name of ['big.js', 'clipboardy', 'commander', 'env-paths', 'ink', 'react', 'string-width', 'undici', 'valibot']) {
+    for (const name of ['big.js', 'commander', 'env-paths', 'ink', 'react', 'string-width', 'undici', 'valibot']) {
       expect(pkg.devDependencies?.[name], name).toBeDefined();
     }
     expect(pkg.devDependencies?.['ink-table']).toBeUndefined();

@@ -9,7 +9,7 @@ import type { CommandContext, GlobalOptions } from '../../src/commands/context';
 import { runKeysCreate } from '../../src/commands/keysCreate';
 import { runKeysList } from '../../src/commands/keysList';
 import { runProfileAdd, runProfileList, runProfileRemove, runProfileUse } from '../../src/commands/profile';
-import { openKeychain } from '../../src/credentials/keychain';
+import { folderKeychain, openKeychain } from '../../src/credentials/keychain';
 import { loadProfiles, profilesPath } from '../../src/credentials/profiles';
 import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
@@ -51,13 +51,16 @@ const name = (prefix = 'cmd'): string => {
   return n;
 };
 
+/** The keychain as the commands see it from this test's config folder (accounts are name@folder). */
+const keychainHere = async () => folderKeychain(await openKeychain(), join(home, 'config'));
+
 beforeEach(() => {
   home = mkdtempSync(join(tmpdir(), 'bc-profile-cmd-'));
 });
 afterEach(async () => {
   rmSync(home, { recursive: true, force: true });
   if (!availability.ok) return;
-  const keychain = await openKeychain();
+  const keychain = await keychainHere();
   for (const n of used.splice(0)) await keychain.remove(n).catch(() => false);
 });
 
@@ -177,7 +180,7 @@ describe.skipIf(!availability.ok)('profiles with the real keychain', () => {
     expect(added.out).toContain(`added profile ${n} (default): ${sandboxA.baseUrl}, API key ${sandboxA.apiKey.slice(0, 4)}…`);
     expect(added.out).not.toContain(sandboxA.secretKey);
     expect(added.out).not.toContain(sandboxA.apiKey);
-    expect(await (await openKeychain()).get(n)).toEqual({ apiKey: sandboxA.apiKey, secretKey: sandboxA.secretKey });
+    expect(await (await keychainHere()).get(n)).toEqual({ apiKey: sandboxA.apiKey, secretKey: sandboxA.secretKey });
 
     let t = ctxFor();
     expect(await runProfileList({}, t.ctx)).toBe(0);
@@ -200,7 +203,7 @@ describe.skipIf(!availability.ok)('profiles with the real keychain', () => {
     t = ctxFor();
     expect(await runProfileRemove(n, t.ctx)).toBe(0);
     expect(t.out.text()).toBe(`removed profile ${n} (settings and keychain entry)\n`);
-    expect(await (await openKeychain()).get(n)).toBeUndefined();
+    expect(await (await keychainHere()).get(n)).toBeUndefined();
     expect((await loadProfiles(join(home, 'config'))).profiles).toEqual([]);
     t = ctxFor();
     expect(await runKeysList({ sub: sub(sandboxA) }, t.ctx)).toBe(2);
@@ -326,7 +329,7 @@ describe.skipIf(!availability.ok)('profiles with the real keychain', () => {
   it('a secret with spaces, quotes and non-ASCII round-trips through add and signs correctly', async () => {
     const n = name();
     expect((await addVia(n, sandboxB, {}, { apiKeyHeader: 'X-Other-Key', signBody: false })).code).toBe(0);
-    expect(await (await openKeychain()).get(n)).toEqual({ apiKey: sandboxB.apiKey, secretKey: sandboxB.secretKey });
+    expect(await (await keychainHere()).get(n)).toEqual({ apiKey: sandboxB.apiKey, secretKey: sandboxB.secretKey });
     const t = ctxFor({ profile: n });
     expect(await runKeysList({ sub: sub(sandboxB) }, t.ctx)).toBe(0);
     expect(t.err.text()).toBe('');
@@ -335,13 +338,13 @@ describe.skipIf(!availability.ok)('profiles with the real keychain', () => {
     const padded = ctxFor({ baseUrl: sandboxB.baseUrl }, `  ${sandboxB.apiKey} \n\t${sandboxB.secretKey}  \n`);
     // (with sandbox B's header and signing option: the check before saving must pass)
     expect(await runProfileAdd(m, { apiKeyHeader: 'X-Other-Key', signBody: false }, padded.ctx)).toBe(0);
-    expect((await (await openKeychain()).get(m))?.secretKey).toBe(sandboxB.secretKey);
+    expect((await (await keychainHere()).get(m))?.secretKey).toBe(sandboxB.secretKey);
   });
 
   it('a missing keychain entry: clear message, exit 2, nothing sent', async () => {
     const n = name();
     expect((await addVia(n, sandboxA)).code).toBe(0);
-    await (await openKeychain()).remove(n);
+    await (await keychainHere()).remove(n);
     const before = sandboxA.requests().length;
     const t = ctxFor({ profile: n });
     expect(await runKeysList({ sub: sub(sandboxA) }, t.ctx)).toBe(2);
@@ -374,7 +377,7 @@ describe.skipIf(!availability.ok)('profiles with the real keychain', () => {
     expect(sandboxA.requests().slice(before).map((r) => [r.method, r.path.split('?')[0], r.status])).toEqual([
       ['GET', '/api/v3/broker/sub-account/universalTransfer', 401],
     ]);
-    expect(await (await openKeychain()).get(n)).toBeUndefined();
+    expect(await (await keychainHere()).get(n)).toBeUndefined();
     expect((await loadProfiles(join(home, 'config'))).profiles).toEqual([]);
   });
 
@@ -383,7 +386,7 @@ describe.skipIf(!availability.ok)('profiles with the real keychain', () => {
     const t = ctxFor({ baseUrl: sandboxA.baseUrl }, `mx0vnotakeyoftheservice\n${sandboxA.secretKey}\n`);
     expect(await runProfileAdd(n, {}, t.ctx)).toBe(1);
     expect(t.err.text()).toBe('error: the service does not know this API key\nnothing was saved\n');
-    expect(await (await openKeychain()).get(n)).toBeUndefined();
+    expect(await (await keychainHere()).get(n)).toBeUndefined();
     expect((await loadProfiles(join(home, 'config'))).profiles).toEqual([]);
   });
 
@@ -398,14 +401,14 @@ describe.skipIf(!availability.ok)('profiles with the real keychain', () => {
       `error: could not reach ${baseUrl} (ECONNREFUSED): check the base URL and the network\n` +
         'nothing was saved (to save it without checking, for offline setup: --no-check)\n',
     );
-    expect(await (await openKeychain()).get(n)).toBeUndefined();
+    expect(await (await keychainHere()).get(n)).toBeUndefined();
     expect((await loadProfiles(join(home, 'config'))).profiles).toEqual([]);
 
     t = ctxFor({ baseUrl }, 'mx0vofflinekey\noffline-secret\n');
     expect(await runProfileAdd(n, { check: false }, t.ctx)).toBe(0);
     expect(t.err.text()).toBe('');
     expect(t.out.text()).toContain(`added profile ${n} (default): ${baseUrl}`);
-    expect(await (await openKeychain()).get(n)).toEqual({ apiKey: 'mx0vofflinekey', secretKey: 'offline-secret' });
+    expect(await (await keychainHere()).get(n)).toEqual({ apiKey: 'mx0vofflinekey', secretKey: 'offline-secret' });
   });
 
   it('add: a key without SPOT_TRANSFER_READ passes the check (the signature is proven) and says so', async () => {
@@ -415,7 +418,7 @@ describe.skipIf(!availability.ok)('profiles with the real keychain', () => {
       const t = ctxFor({ baseUrl: limited.baseUrl }, `${limited.apiKey}\n${limited.secretKey}\n`);
       expect(await runProfileAdd(n, {}, t.ctx)).toBe(0);
       expect(t.err.text()).toBe('note: connected, but this key may not read transfers (no SPOT_TRANSFER_READ)\n');
-      expect(await (await openKeychain()).get(n)).toEqual({ apiKey: limited.apiKey, secretKey: limited.secretKey });
+      expect(await (await keychainHere()).get(n)).toEqual({ apiKey: limited.apiKey, secretKey: limited.secretKey });
     } finally {
       await limited.close();
     }
@@ -428,12 +431,12 @@ describe.skipIf(!availability.ok)('profiles with the real keychain', () => {
     const wrong = await runCli(['profile', 'add', n, '--base-url', sandboxA.baseUrl], env, { input: `${sandboxA.apiKey}\nwrong\n` });
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toBe('error: the service rejected the signature: check the secret (and the API-key header)\nnothing was saved\n');
-    expect(await (await openKeychain()).get(n)).toBeUndefined();
+    expect(await (await keychainHere()).get(n)).toBeUndefined();
     expect((await loadProfiles(config)).profiles).toEqual([]);
     const right = await runCli(['profile', 'add', n, '--base-url', sandboxA.baseUrl], env, { input: `${sandboxA.apiKey}\n${sandboxA.secretKey}\n` });
     expect(right.stderr).toBe('');
     expect(right.code).toBe(0);
-    expect(await (await openKeychain()).get(n)).toEqual({ apiKey: sandboxA.apiKey, secretKey: sandboxA.secretKey });
+    expect(await (await keychainHere()).get(n)).toEqual({ apiKey: sandboxA.apiKey, secretKey: sandboxA.secretKey });
   });
 
   it('add rejects an empty secret or a missing second line, and leaves nothing behind', async () => {
@@ -443,7 +446,7 @@ describe.skipIf(!availability.ok)('profiles with the real keychain', () => {
       expect(await runProfileAdd(n, {}, t.ctx)).toBe(2);
       expect(t.err.text()).toMatch(/^error: /);
     }
-    expect(await (await openKeychain()).get(n)).toBeUndefined();
+    expect(await (await keychainHere()).get(n)).toBeUndefined();
     expect((await loadProfiles(join(home, 'config'))).profiles).toEqual([]);
   });
 
@@ -456,7 +459,7 @@ describe.skipIf(!availability.ok)('profiles with the real keychain', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(statSync(profilesPath(config)).mode & 0o777).toBe(0o600);
-    expect(await (await openKeychain()).get(n)).toEqual({ apiKey: sandboxA.apiKey, secretKey: sandboxA.secretKey });
+    expect(await (await keychainHere()).get(n)).toEqual({ apiKey: sandboxA.apiKey, secretKey: sandboxA.secretKey });
     const listed = await runBuiltCli(['keys', 'list', '--sub', sub(sandboxA)], env);
     expect(listed.stderr).toBe('');
     expect(listed.code).toBe(0);

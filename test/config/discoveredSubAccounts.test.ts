@@ -1,9 +1,9 @@
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mergeDiscovered, openDiscoveredSubAccounts } from '../../src/config/discoveredSubAccounts';
+import { DISCOVERED_FILE_BYTES, DISCOVERED_LIMIT, DISCOVERED_NAME_BYTES, DISCOVERED_TARGETS, mergeDiscovered, openDiscoveredSubAccounts } from '../../src/config/discoveredSubAccounts';
 
 describe('discovered sub-accounts in the config folder', () => {
   let folder: string;
@@ -44,6 +44,38 @@ describe('discovered sub-accounts in the config folder', () => {
     expect((await openDiscoveredSubAccounts(folder, 'demo')).list()).toEqual([]);
     writeFileSync(join(folder, 'discovered-sub-accounts.json'), '{not json');
     expect((await openDiscoveredSubAccounts(folder, 'demo')).list()).toEqual([]);
+  });
+
+  it('keeps only names a typed sub-account name could be, and bounds them in count, bytes and targets', async () => {
+    const store = await openDiscoveredSubAccounts(folder, 'https://api.example.com');
+    const hostile = ['', ' ', 'two words', 'esc\u001b[31m', 'line\nbreak', 'x'.repeat(65), ' padded ', 'nul\u0000'];
+    await store.note([...hostile.map((name, i) => ({ name, lastTransferTime: 1000 + i })), { name: 'good0001', lastTransferTime: 1 }]);
+    expect(store.list()).toEqual([{ name: 'good0001', lastTransferTime: 1 }]);
+    // 64 KiB of names at most: 2,000 names of 64 characters would be 128 KiB.
+    const long = Array.from({ length: DISCOVERED_LIMIT }, (_, i) => ({ name: `${String(i).padStart(4, '0')}${'n'.repeat(60)}`, lastTransferTime: 5000 - i }));
+    await store.note(long);
+    const kept = store.list();
+    expect(kept.reduce((sum, e) => sum + Buffer.byteLength(e.name), 0)).toBeLessThanOrEqual(DISCOVERED_NAME_BYTES);
+    expect(kept[0]!.name).toBe(long[0]!.name);
+    expect(kept.length).toBe(DISCOVERED_NAME_BYTES / 64);
+    // At most DISCOVERED_TARGETS base URLs: the least recently active go.
+    for (let t = 0; t < DISCOVERED_TARGETS + 3; t += 1) await (await openDiscoveredSubAccounts(folder, `https://t${t}.example`)).note([{ name: `sub${t}aaaa`, lastTransferTime: t }]);
+    const file = JSON.parse(readFileSync(join(folder, 'discovered-sub-accounts.json'), 'utf8')) as Record<string, unknown>;
+    expect(Object.keys(file)).toHaveLength(DISCOVERED_TARGETS);
+    expect(file['https://api.example.com']).toBeDefined();
+  });
+
+  it('a hostile file: invalid names are dropped on reading, and a file over the bound is not read at all', async () => {
+    const path = join(folder, 'discovered-sub-accounts.json');
+    writeFileSync(path, JSON.stringify({ demo: { subAccounts: [{ name: 'bad\u001b]0;x\u0007', lastTransferTime: 2 }, { name: 'fine0001', lastTransferTime: 1 }] } }));
+    expect((await openDiscoveredSubAccounts(folder, 'demo')).list()).toEqual([{ name: 'fine0001', lastTransferTime: 1 }]);
+    const many = Array.from({ length: 60_000 }, (_, i) => ({ name: `name${i}`.padEnd(30, 'x'), lastTransferTime: i }));
+    writeFileSync(path, JSON.stringify({ demo: { subAccounts: many } }));
+    expect(statSync(path).size).toBeGreaterThan(DISCOVERED_FILE_BYTES);
+    const store = await openDiscoveredSubAccounts(folder, 'demo');
+    expect(store.list()).toEqual([]);
+    await store.note([{ name: 'fresh001', lastTransferTime: 9 }]);
+    expect(statSync(path).size).toBeLessThan(1000);
   });
 
   it('merging keeps each name once with its latest time, whatever the order of the sightings', () => {

@@ -9,7 +9,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { nodeFileSystem, replaceAtomicFileSystem } from '../../src/config/atomicFile';
 import type { CommandContext } from '../../src/commands/context';
 import { runProfileRemove } from '../../src/commands/profile';
-import { type Keychain, openKeychain } from '../../src/credentials/keychain';
+import { type Keychain, folderKeychain, keychainAccount, openKeychain } from '../../src/credentials/keychain';
 import { loadProfiles, profilesPath, saveProfile } from '../../src/credentials/profiles';
 import { testContext } from '../commands/helpers';
 import { probeKeychain, uniqueProfile } from '../credentials/keychainProbe';
@@ -55,10 +55,10 @@ function enospcOnWrite() {
 
 async function profileIn(folder: string, keychain: Keychain): Promise<string> {
   const name = uniqueProfile('full');
-  used.push(name);
+  used.push(keychainAccount(name, folder));
   await saveProfile(folder, { name, baseUrl: 'http://127.0.0.1:9', apiKeyHeader: 'X-MEXC-APIKEY', recvWindow: 5000, postSignature: 'auto' });
   await saveProfile(folder, { name: `${name}-other`, baseUrl: 'http://127.0.0.1:9', apiKeyHeader: 'X-MEXC-APIKEY', recvWindow: 5000, postSignature: 'auto' });
-  await keychain.set(name, { apiKey: 'mx0vfull', secretKey: 'full-disk-secret' });
+  await folderKeychain(keychain, folder).set(name, { apiKey: 'mx0vfull', secretKey: 'full-disk-secret' });
   return name;
 }
 
@@ -99,7 +99,7 @@ describe('profile remove when the settings cannot be written', () => {
     );
     expect(t.out.text()).toBe('');
     expect(calls.filter((c) => c.startsWith('remove'))).toEqual([]);
-    expect(await keychain.get(name)).toEqual({ apiKey: 'mx0vfull', secretKey: 'full-disk-secret' });
+    expect(await folderKeychain(keychain, folder).get(name)).toEqual({ apiKey: 'mx0vfull', secretKey: 'full-disk-secret' });
     expect(readFileSync(profilesPath(folder), 'utf8')).toBe(before);
     expect(noTemps(folder)).toEqual([]);
     // With room again, it removes both, settings first.
@@ -107,7 +107,7 @@ describe('profile remove when the settings cannot be written', () => {
     const again = ctxIn(folder, async () => keychain);
     expect(await runProfileRemove(name, again.ctx)).toBe(0);
     expect(again.out.text()).toBe(`removed profile ${name} (settings and keychain entry)\n`);
-    expect(calls).toEqual([`remove ${name}`]);
+    expect(calls).toEqual([`remove ${keychainAccount(name, folder)}`]);
     expect((await loadProfiles(folder)).profiles.map((p) => p.name)).toEqual([`${name}-other`]);
   });
 
@@ -122,7 +122,7 @@ describe('profile remove when the settings cannot be written', () => {
     } finally {
       restore();
     }
-    expect((await keychain.get(name))?.secretKey).toBe('full-disk-secret');
+    expect((await folderKeychain(keychain, folder).get(name))?.secretKey).toBe('full-disk-secret');
     expect((await loadProfiles(folder)).profiles.map((p) => p.name)).toContain(name);
     expect(noTemps(folder)).toEqual([]);
   });
@@ -136,13 +136,13 @@ describe('profile remove when the settings cannot be written', () => {
     const t = ctxIn(folder);
     expect(await runProfileRemove(name, t.ctx)).toBe(1);
     expect(t.err.text()).toMatch(/^error: the profile could not be removed: ENOSPC: no space left on device.*\nnothing was changed: /);
-    expect((await keychain.get(name))?.secretKey).toBe('full-disk-secret');
+    expect((await folderKeychain(keychain, folder).get(name))?.secretKey).toBe('full-disk-secret');
     expect(readFileSync(profilesPath(folder), 'utf8')).toBe(before);
     expect(noTemps(folder)).toEqual([]);
     disk!.free();
     const again = ctxIn(folder);
     expect(await runProfileRemove(name, again.ctx)).toBe(0);
-    expect(await keychain.get(name)).toBeUndefined();
+    expect(await folderKeychain(keychain, folder).get(name)).toBeUndefined();
     expect(noTemps(folder)).toEqual([]);
   });
 });

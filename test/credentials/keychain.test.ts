@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { KEYCHAIN_SERVICE, KeychainError, classifyKeytarError, openKeychain } from '../../src/credentials/keychain';
+import { KEYCHAIN_SERVICE, KeychainError, classifyKeytarError, loadFix, openKeychain } from '../../src/credentials/keychain';
 import { buildCli } from '../commands/helpers';
 import { probeKeychain, uniqueProfile } from './keychainProbe';
 
@@ -42,9 +42,29 @@ describe('keytar errors become one problem each, in two lines at most', () => {
     expect(error).toBeInstanceOf(KeychainError);
     const { problem } = error as KeychainError;
     expect(problem.kind).toBe('not-built');
-    expect(problem.message).toMatch(/keytar .* not installed or not built/);
-    expect(problem.message).toMatch(/npm rebuild keytar/);
+    expect(problem.message).toMatch(/@github\/keytar .* not installed or cannot load/);
+    // npm removes an optional dependency whose install failed: a rebuild finds nothing, a reinstall adds it.
+    expect(problem.message).not.toMatch(/npm rebuild/);
+    expect(problem.message).toMatch(/npm install -g --allow-scripts=@github\/keytar broker-console/);
     expect(problem.message.split('\n')).toHaveLength(2);
+  });
+});
+
+describe('when @github/keytar cannot load, the fix for the platform', () => {
+  it('Linux with a prebuilt binary but no libsecret runtime: the runtime, a Secret Service, then the reinstall', () => {
+    const fix = loadFix('linux', 'x64', 'libsecret-1.so.0: cannot open shared object file: No such file or directory');
+    expect(fix).toBe('install the libsecret runtime (libsecret-1-0) and a Secret Service (gnome-keyring), then reinstall broker-console with `npm install -g --allow-scripts=@github/keytar broker-console`');
+  });
+
+  it('macOS and Windows: the reinstall alone (their keychains need nothing installed)', () => {
+    for (const [platform, arch] of [['darwin', 'arm64'], ['win32', 'x64']] as const) {
+      expect(loadFix(platform, arch)).toBe('reinstall broker-console with `npm install -g --allow-scripts=@github/keytar broker-console`');
+    }
+  });
+
+  it('a platform without a prebuilt binary: the build tools, then the reinstall', () => {
+    expect(loadFix('freebsd', 'x64')).toMatch(/^there is no prebuilt binary for freebsd-x64: install a C\+\+ compiler, python3 and libsecret-1-dev, then reinstall/);
+    expect(loadFix('linux', 's390x')).toMatch(/no prebuilt binary for linux-s390x: install a C\+\+ compiler, python3 and libsecret-1-dev/);
   });
 });
 

@@ -77,6 +77,18 @@ describe('line editing by grapheme', () => {
   });
 });
 
+describe('invisible characters at the line editor', () => {
+  test('a zero-width space, typed or pasted, is not taken; an emoji typed a code point at a time keeps its joiners', () => {
+    expect(applyKey(at(''), '\u200b', k({}))).toBeUndefined();
+    expect(pastedText('desk\u200b01\u2060')).toBe('desk01');
+    let e = at('');
+    for (const cp of ['👩', '\u200d', '💻']) e = applyKey(e, cp, k({})) ?? e;
+    expect(e.value).toBe('👩\u200d💻');
+    // A joiner after a letter joins nothing: refused.
+    expect(applyKey(at('a'), '\u200d', k({}))).toBeUndefined();
+  });
+});
+
 describe('viewport: the part of a long line that fits, cursor visible', () => {
   const cells = (v: ReturnType<typeof viewport>) => displayWidth(v.head) + displayWidth(v.at) + displayWidth(v.tail);
 

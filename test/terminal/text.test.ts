@@ -59,6 +59,29 @@ describe('sanitize', () => {
     expect(sanitize('\u2066')).toBe('<U+2066>');
   });
 
+  it('marks invisible format characters: two names that look the same are told apart', () => {
+    expect(sanitize('desk\u200b01')).toBe('desk<U+200B>01');
+    expect(sanitize('desk01\u2060')).toBe('desk01<U+2060>');
+    expect(sanitize('\ufeffdesk01')).toBe('<U+FEFF>desk01');
+    expect(sanitize('a\u200db')).toBe('a<U+200D>b');
+    expect(sanitize('soft\u00adhyphen')).toBe('soft<U+00AD>hyphen');
+    expect(sanitize('desk\u3164')).toBe('desk<U+3164>');
+    // Tag characters spell hidden ASCII ("HI" here) after ordinary text.
+    expect(sanitize('desk01\u{e0048}\u{e0049}')).toBe('desk01<U+E0048><U+E0049>');
+    expect(sanitize('desk\u200b01')).not.toBe(sanitize('desk01'));
+  });
+
+  it('keeps the joiners and tags that are part of an emoji', () => {
+    const england = '\u{1f3f4}\u{e0067}\u{e0062}\u{e0065}\u{e006e}\u{e0067}\u{e007f}';
+    for (const text of ['👩‍💻', '👨‍👩‍👧', '🏳️‍🌈', '👍🏽‍', england, `team ${england} desk`]) {
+      if (text.endsWith('\u200d')) expect(sanitize(text)).toBe('👍🏽<U+200D>');
+      else expect(sanitize(text)).toBe(text);
+    }
+    // Tags without their flag, or a flag's tags without the cancel tag, are marked.
+    expect(sanitize('\u{e0067}\u{e007f}')).toBe('<U+E0067><U+E007F>');
+    expect(sanitize('\u{1f3f4}\u{e0067}')).toBe('\u{1f3f4}<U+E0067>');
+  });
+
   it('leaves ordinary text (CJK, emoji, accents) as it is', () => {
     for (const text of ['trading bot', '交易机器人', '👩‍💻 desk', 'café', 'e\u0301', '🇯🇵']) expect(sanitize(text)).toBe(text);
   });
@@ -81,7 +104,7 @@ describe('sanitize', () => {
         const safe = sanitize(text);
         expect(safe).not.toMatch(TERMINAL_UNSAFE);
         expect(safe).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
-        if (!TERMINAL_UNSAFE.test(text) && !/[\u061c\u200e\u200f\ud800-\udfff]/.test(text)) expect(safe).toBe(text);
+        if (!TERMINAL_UNSAFE.test(text) && !/[\u061c\u200e\u200f\ud800-\udfff]/.test(text) && !/[\p{Cf}\u115f\u1160\u3164\uffa0]/u.test(text)) expect(safe).toBe(text);
       }),
     );
   });
@@ -96,11 +119,11 @@ describe('sanitize', () => {
   });
 
   it('property: a field keeps at most `limit` code points of what came, whatever its length', () => {
-    // Each kept code point shows as itself or as one mark (at most "<U+XXXX>", 8 characters), then "…".
+    // Each kept code point shows as itself or as one mark (at most "<U+XXXXX>", 9 characters), then "…".
     fc.assert(
       fc.property(anyText({ maxLength: 400 }), fc.integer({ min: 1, max: 100 }), (text, limit) => {
         const shown = [...sanitize(text, limit)];
-        expect(shown.length).toBeLessThanOrEqual(limit * 8 + 1);
+        expect(shown.length).toBeLessThanOrEqual(limit * 9 + 1);
         if ([...text].length <= limit) expect(shown.at(-1) === '…' && !text.endsWith('…')).toBe(false);
       }),
       { numRuns: 300 },

@@ -4,10 +4,8 @@
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type ClipboardLibrary, OSC52_SENT, osc52Clipboard, osc52Sequences, systemClipboard, systemClipboardTool, systemCopySaid } from '../../src/ui/clipboard';
+import { OSC52_SENT, osc52Clipboard, osc52Sequences, systemClipboard, systemClipboardTool, systemCopySaid } from '../../src/ui/clipboard';
 
 const SECRET = 'Zx9/secret+key=with "quotes" ünï 🔑\nand a second line';
 const b64 = Buffer.from(SECRET, 'utf8').toString('base64');
@@ -84,7 +82,7 @@ describe('systemClipboard', () => {
     Object.assign(process.env, saved);
   });
 
-  /** process.env as a local desktop session would have it (clipboardy and its child read process.env). */
+  /** process.env as a local desktop session would have it (the copy reads process.env by default). */
   function desktop(vars: Record<string, string>): string {
     const tmp = mkdtempSync(join(dir, 'tmp-'));
     for (const key of ['SSH_CONNECTION', 'SSH_TTY', 'SSH_CLIENT', 'WAYLAND_DISPLAY', 'XDG_SESSION_TYPE', 'DISPLAY', 'TMUX', 'WSL_DISTRO_NAME', 'WSL_INTEROP']) delete process.env[key];
@@ -100,7 +98,7 @@ describe('systemClipboard', () => {
     return { done, onSettled };
   }
 
-  it('X11 locally: clipboardy runs xsel with the text on its stdin; nothing to the terminal, no temporary file', async () => {
+  it('X11 locally: xsel runs with the text on its stdin; nothing to the terminal, no temporary file', async () => {
     const xsel = stubTool('xsel');
     const tmp = desktop({ DISPLAY: ':99' });
     const out = sink();
@@ -115,14 +113,28 @@ describe('systemClipboard', () => {
     expect(readdirSync(tmp)).toEqual([]);
   });
 
-  it('Wayland locally: wl-copy gets the text on its stdin (clipboardy keeps only wl-copy\'s stderr in a file, and removes it)', async () => {
+  it('the tool runs with a minimal environment: no credential of the console\'s environment reaches it', async () => {
+    const xsel = stubTool('xsel');
+    const envFile = join(dir, 'xsel.env');
+    writeFileSync(join(bin, 'xsel'), `#!/bin/sh\nenv > '${envFile}'\ncat > /dev/null\n`);
+    desktop({ DISPLAY: ':99', BROKER_API_SECRET: 'env-secret-for-the-clipboard-test', BROKER_API_KEY: 'mx0venvkey', AWS_SECRET_ACCESS_KEY: 'other-secret' });
+    const { done, onSettled } = settled();
+    expect(await systemClipboard(sink().stream, { onSettled })(SECRET)).toBe(systemCopySaid('xsel'));
+    expect((await done).ok).toBe(true);
+    const seen = readFileSync(envFile, 'utf8');
+    expect(seen).toContain('DISPLAY=:99');
+    expect(seen).not.toContain('env-secret-for-the-clipboard-test');
+    expect(seen).not.toContain('BROKER_');
+    expect(seen).not.toContain('other-secret');
+    expect(xsel.args).toBeDefined();
+  });
+
+  it('Wayland locally: wl-copy gets the text on its stdin, and no file is written', async () => {
     const wl = stubTool('wl-copy');
     const tmp = desktop({ WAYLAND_DISPLAY: 'wayland-1' });
     const out = sink();
     const { done, onSettled } = settled();
-    // clipboardy picks X11 or Wayland once, when it is loaded: this case loads a fresh instance of it.
-    const load = async () => ((await import(`${pathToFileURL(createRequire(import.meta.url).resolve('clipboardy')).href}?wayland`)) as { default: ClipboardLibrary }).default;
-    expect(await systemClipboard(out.stream, { onSettled, load })(SECRET)).toBe('sent to the system clipboard (wl-copy); paste to check');
+    expect(await systemClipboard(out.stream, { onSettled })(SECRET)).toBe('sent to the system clipboard (wl-copy); paste to check');
     expect(await done).toEqual({ tool: 'wl-copy', ok: true });
     expect(wl.stdin()).toBe(SECRET);
     expect(wl.args()).toBe('--type text/plain');

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createConsoleTargets, type ConsoleTargets } from '../../src/commands/consoleTargets';
-import { KeychainError, openKeychain, problem, type Keychain } from '../../src/credentials/keychain';
+import { KeychainError, folderKeychain, keychainAccount, openKeychain, problem, type Keychain } from '../../src/credentials/keychain';
 import { loadProfiles } from '../../src/credentials/profiles';
 import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
@@ -126,7 +126,7 @@ describe('first run and profiles in the console', () => {
     driver = undefined;
     await sandbox?.close();
     if (folder) await rm(folder, { recursive: true, force: true });
-    if (!keychainMissing) await (await openKeychain()).remove(profileName).catch(() => false);
+    if (!keychainMissing) await (await openKeychain()).remove(keychainAccount(profileName, folder)).catch(() => false);
   });
 
   const setUp = async (keychain?: () => Promise<Keychain>) => {
@@ -169,7 +169,7 @@ describe('first run and profiles in the console', () => {
     await d.press('enter');
     await d.waitForText('the service rejected the signature');
     expect((await loadProfiles(folder)).profiles).toHaveLength(0);
-    expect(await (await openKeychain()).get(profileName)).toBeUndefined();
+    expect(await folderKeychain(await openKeychain(), folder).get(profileName)).toBeUndefined();
 
     await d.press('\u0015');
     await d.type(sandbox.secretKey);
@@ -182,7 +182,7 @@ describe('first run and profiles in the console', () => {
     expect(saved.profiles.map((p) => p.name)).toEqual([profileName]);
     expect(saved.defaultProfile).toBe(profileName);
     expect(saved.profiles[0]?.postSignature).toBe('auto');
-    expect(await (await openKeychain()).get(profileName)).toEqual({ apiKey: sandbox.apiKey, secretKey: sandbox.secretKey });
+    expect(await folderKeychain(await openKeychain(), folder).get(profileName)).toEqual({ apiKey: sandbox.apiKey, secretKey: sandbox.secretKey });
 
     // Create a key in the console; then neither secret is in any file, nor in a frame after the secret screen.
     await d.type(sandbox.subAccounts[1]!);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createConsoleTargets, type ConsoleTargets } from '../../src/commands/consoleTargets';
-import { openKeychain } from '../../src/credentials/keychain';
+import { keychainAccount, openKeychain } from '../../src/credentials/keychain';
 import { saveProfile } from '../../src/credentials/profiles';
 import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
@@ -168,7 +168,8 @@ describe.skipIf(!keychain.ok)('switching to a read-only profile with ctrl+p', ()
     await sandbox?.close();
     if (folder) await rm(folder, { recursive: true, force: true });
     const store = await openKeychain();
-    for (const n of names.splice(0)) await store.remove(n).catch(() => false);
+    // Entries of before are moved to the folder on first use (account name@folder): both are removed.
+    for (const n of names.splice(0)) for (const account of [n, keychainAccount(n, folder)]) await store.remove(account).catch(() => false);
   });
 
   it('the profile is read-only (header, n refused, nothing sent); back in the demo, creating is offered again', async () => {

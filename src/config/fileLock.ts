@@ -1,0 +1,105 @@
+// An exclusive lock beside a config file, as git's `config.lock`: `<file>.lock` created with O_EXCL holds
+// the writer's pid, host and time. A read-modify-write of the file runs while holding it, so two processes
+// never write from the same old content (one's change would be lost). A lock whose process is gone (same
+// host), or older than STALE_LOCK_MS, is stale: it is taken over, not waited for.
+import { constants } from 'node:fs';
+import { hostname } from 'node:os';
+import { dirname } from 'node:path';
+import { fsPromises } from '../lazyBuiltins';
+
+/** A holder keeps the lock for one read and one atomic write (milliseconds): older than this, it is stale. */
+export const STALE_LOCK_MS = 30_000;
+/** How long a writer waits for a live holder before giving up with a message naming the lock file. */
+export const LOCK_WAIT_MS = 10_000;
+
+export class FileLockedError extends Error {
+  constructor(readonly lockPath: string, holder: string) {
+    super(`${lockPath} is held by ${holder}; if no broker-console is running, remove that file`);
+    this.name = 'FileLockedError';
+  }
+}
+
+interface Holder {
+  pid: number;
+  host: string;
+  at: number;
+}
+
+function parseHolder(text: string): Holder | undefined {
+  try {
+    const value = JSON.parse(text) as Partial<Holder>;
+    if (typeof value.pid === 'number' && typeof value.host === 'string' && typeof value.at === 'number') return value as Holder;
+  } catch {
+    // A lock being written, or damaged: judged by its age.
+  }
+  return undefined;
+}
+
+function processGone(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/** Why the lock at `path` may be taken over, or undefined while its holder may still be writing. */
+async function staleness(path: string): Promise<{ ino: number } | undefined> {
+  let stat;
+  let text;
+  try {
+    stat = await fsPromises().lstat(path);
+    text = await fsPromises().readFile(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const holder = parseHolder(text);
+  const age = Date.now() - (holder?.at ?? stat.mtimeMs);
+  if (age > STALE_LOCK_MS || age < -STALE_LOCK_MS) return { ino: stat.ino };
+  if (holder && holder.host === hostname() && holder.pid !== process.pid && processGone(holder.pid)) return { ino: stat.ino };
+  return undefined;
+}
+
+/** Runs `action` holding `<file>.lock`; the lock is removed afterwards, whatever `action` does. */
+export async function withFileLock<T>(file: string, action: () => Promise<T>, waitMs = LOCK_WAIT_MS): Promise<T> {
+  const path = `${file}.lock`;
+  await fsPromises().mkdir(dirname(file), { recursive: true, mode: 0o700 });
+  const deadline = Date.now() + waitMs;
+  let delay = 5;
+  for (;;) {
+    try {
+      const handle = await fsPromises().open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+      try {
+        await handle.writeFile(JSON.stringify({ pid: process.pid, host: hostname(), at: Date.now() }), 'utf8');
+      } catch (error) {
+        // A full disk: the lock is not left behind to block the next try.
+        await handle.close().catch(() => undefined);
+        await fsPromises().unlink(path).catch(() => undefined);
+        throw error;
+      }
+      await handle.close();
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const stale = await staleness(path);
+    if (stale) {
+      // Removed only if it is still the lock judged stale (another writer may have taken it over already).
+      const now = await fsPromises().lstat(path).catch(() => undefined);
+      if (now?.ino === stale.ino) await fsPromises().unlink(path).catch(() => undefined);
+      continue;
+    }
+    if (Date.now() >= deadline) {
+      const holder = parseHolder((await fsPromises().readFile(path, 'utf8').catch(() => '')) ?? '');
+      throw new FileLockedError(path, holder ? `process ${holder.pid} on ${holder.host}` : 'another process');
+    }
+    await new Promise((resolve) => setTimeout(resolve, delay + Math.random() * delay));
+    delay = Math.min(100, delay * 2);
+  }
+  try {
+    return await action();
+  } finally {
+    await fsPromises().unlink(path).catch(() => undefined);
+  }
+}

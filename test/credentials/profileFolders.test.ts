@@ -1,0 +1,174 @@
+// Profiles under a lock and keychain entries per config folder, as the faults happen: `profile add` run four
+// at once by the built binary against a real Secret Service, the same profile name in two folders, an entry
+// from before accounts named their folder, entries no profile owns, and stale or held locks.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { FileLockedError, STALE_LOCK_MS, withFileLock } from '../../src/config/fileLock';
+import { folderKeychain, keychainAccount, openKeychain } from '../../src/credentials/keychain';
+import { loadProfiles, profilesPath, saveProfile } from '../../src/credentials/profiles';
+import { runBuiltCli } from '../commands/helpers';
+import { probeKeychain, uniqueProfile } from './keychainProbe';
+
+const availability = await probeKeychain();
+if (!availability.ok) console.warn(`SKIPPED keychain tests: ${availability.reason}`);
+
+const root = mkdtempSync(join(tmpdir(), 'bc-profile-folders-'));
+const accounts: string[] = [];
+afterEach(async () => {
+  if (!availability.ok) return;
+  const raw = await openKeychain();
+  for (const a of accounts.splice(0)) await raw.remove(a).catch(() => false);
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+/** What the binary needs to reach this process's Secret Service. */
+function busEnv(): Record<string, string> {
+  const env: Record<string, string> = { HOME: process.env.HOME ?? tmpdir() };
+  for (const name of ['DBUS_SESSION_BUS_ADDRESS', 'XDG_RUNTIME_DIR', 'GNOME_KEYRING_CONTROL']) {
+    const value = process.env[name];
+    if (value !== undefined) env[name] = value;
+  }
+  return env;
+}
+
+const folderFor = (label: string): string => mkdtempSync(join(root, `${label}-`));
+
+/** `profile add NAME --no-check` by the built binary, the API key and secret on stdin. */
+function add(folder: string, name: string, secret: string) {
+  accounts.push(keychainAccount(name, folder));
+  return runBuiltCli(['profile', 'add', name, '--base-url', 'http://127.0.0.1:9', '--no-check'], { ...busEnv(), BROKER_CONSOLE_HOME: folder }, { input: `mx0v${name}\n${secret}\n` });
+}
+
+describe.skipIf(!availability.ok)('profiles and the keychain, per config folder (real Secret Service)', () => {
+  it('four `profile add` at once, five rounds: every profile is kept, each with its own secret', async () => {
+    for (let round = 0; round < 5; round += 1) {
+      const folder = folderFor(`par${round}`);
+      const names = [0, 1, 2, 3].map(() => uniqueProfile('par'));
+      const runs = await Promise.all(names.map((n) => add(folder, n, `secret-${n}`)));
+      for (const r of runs) expect(r.code, r.stderr).toBe(0);
+      expect((await loadProfiles(folder)).profiles.map((p) => p.name).sort()).toEqual([...names].sort());
+      const keychain = folderKeychain(await openKeychain(), folder);
+      for (const n of names) expect((await keychain.get(n))?.secretKey).toBe(`secret-${n}`);
+      // No lock or temporary file is left behind.
+      expect(readdirSync(folder).sort()).toEqual(['profiles.json']);
+    }
+  }, 120_000);
+
+  it('adds and removes at once never lose a profile that was not removed', async () => {
+    const folder = folderFor('mix');
+    const kept = [0, 1, 2].map(() => uniqueProfile('keep'));
+    const gone = [0, 1, 2].map(() => uniqueProfile('gone'));
+    for (const n of gone) expect((await add(folder, n, 's')).code).toBe(0);
+    const env = { ...busEnv(), BROKER_CONSOLE_HOME: folder };
+    const runs = await Promise.all([...kept.map((n) => add(folder, n, 's')), ...gone.map((n) => runBuiltCli(['profile', 'remove', n], env))]);
+    for (const r of runs) expect(r.code, r.stderr).toBe(0);
+    expect((await loadProfiles(folder)).profiles.map((p) => p.name).sort()).toEqual([...kept].sort());
+  }, 60_000);
+
+  it('the same name in two folders: two secrets; removing one leaves the other', async () => {
+    const live = folderFor('live');
+    const staging = folderFor('staging');
+    const name = uniqueProfile('prod');
+    expect((await add(live, name, 'live-secret')).code).toBe(0);
+    expect((await add(staging, name, 'staging-secret')).code).toBe(0);
+    const raw = await openKeychain();
+    expect((await folderKeychain(raw, live).get(name))?.secretKey).toBe('live-secret');
+    expect((await folderKeychain(raw, staging).get(name))?.secretKey).toBe('staging-secret');
+    const removed = await runBuiltCli(['profile', 'remove', name], { ...busEnv(), BROKER_CONSOLE_HOME: staging });
+    expect(removed.code).toBe(0);
+    expect(await folderKeychain(raw, staging).get(name)).toBeUndefined();
+    expect((await folderKeychain(raw, live).get(name))?.secretKey).toBe('live-secret');
+  }, 60_000);
+
+  it('an entry from before (account = bare name) moves to the first folder that reads it, when no other folder has the name', async () => {
+    const raw = await openKeychain();
+    const name = uniqueProfile('old');
+    const folder = folderFor('mig');
+    accounts.push(name, keychainAccount(name, folder));
+    await raw.set(name, { apiKey: 'mx0vold', secretKey: 'old-secret' });
+    expect((await folderKeychain(raw, folder).get(name))?.secretKey).toBe('old-secret');
+    expect(await raw.get(name)).toBeUndefined();
+    expect((await raw.get(keychainAccount(name, folder)))?.secretKey).toBe('old-secret');
+  });
+
+  it('an old entry is left alone when another folder already has an entry of that name (whose it is cannot be told)', async () => {
+    const raw = await openKeychain();
+    const name = uniqueProfile('amb');
+    const [a, b] = [folderFor('amb-a'), folderFor('amb-b')];
+    accounts.push(name, keychainAccount(name, a), keychainAccount(name, b));
+    await raw.set(keychainAccount(name, a), { apiKey: 'mx0va', secretKey: 'a-secret' });
+    await raw.set(name, { apiKey: 'mx0vold', secretKey: 'old-secret' });
+    expect(await folderKeychain(raw, b).get(name)).toBeUndefined();
+    expect((await raw.get(name))?.secretKey).toBe('old-secret');
+  });
+
+  it('profile list shows entries no profile owns (a lost add, an old entry); profile remove clears them', async () => {
+    const folder = folderFor('orphan');
+    const env = { ...busEnv(), BROKER_CONSOLE_HOME: folder };
+    const owner = uniqueProfile('own');
+    const lost = uniqueProfile('lost');
+    const old = uniqueProfile('oldent');
+    expect((await add(folder, owner, 's')).code).toBe(0);
+    const raw = await openKeychain();
+    accounts.push(keychainAccount(lost, folder), old);
+    await raw.set(keychainAccount(lost, folder), { apiKey: 'mx0vlost', secretKey: 'lost-secret' });
+    await raw.set(old, { apiKey: 'mx0vold', secretKey: 'old-secret' });
+
+    let listed = await runBuiltCli(['profile', 'list'], env);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain('keychain entries no profile owns (remove with `broker-console profile remove NAME`):');
+    expect(listed.stdout).toContain(`  ${lost}  account ${keychainAccount(lost, folder)}`);
+    expect(listed.stdout).toMatch(new RegExp(`  ${old}  old entry, of no folder`));
+    expect(listed.stdout).not.toContain('lost-secret');
+    // The JSON document keeps its shape; the entries are said on stderr.
+    const json = await runBuiltCli(['profile', 'list', '--json'], env);
+    expect((JSON.parse(json.stdout) as { name: string }[]).map((p) => p.name)).toEqual([owner]);
+    expect(json.stderr).toContain(lost);
+
+    const removeLost = await runBuiltCli(['profile', 'remove', lost], env);
+    expect(removeLost.code).toBe(0);
+    expect(removeLost.stdout).toBe(`removed profile ${lost} (keychain entry; it had no settings)\n`);
+    const removeOld = await runBuiltCli(['profile', 'remove', old], env);
+    expect(removeOld.code).toBe(0);
+    expect(await raw.get(old)).toBeUndefined();
+    listed = await runBuiltCli(['profile', 'list'], env);
+    expect(listed.stdout).not.toContain('no profile owns');
+  }, 60_000);
+});
+
+describe('the profile file lock', () => {
+  const profile = (name: string) => ({ name, baseUrl: 'http://127.0.0.1:9', apiKeyHeader: 'X-MEXC-APIKEY', recvWindow: 5000, postSignature: 'auto' as const });
+
+  it('a lock left by a process that is gone is taken over at once', async () => {
+    const folder = folderFor('stale');
+    const dead = spawn(process.execPath, ['-e', '']);
+    await new Promise((resolve) => dead.on('exit', resolve));
+    writeFileSync(`${profilesPath(folder)}.lock`, JSON.stringify({ pid: dead.pid, host: hostname(), at: Date.now() }));
+    const started = Date.now();
+    await saveProfile(folder, profile('a'));
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect((await loadProfiles(folder)).profiles.map((p) => p.name)).toEqual(['a']);
+    expect(readdirSync(folder)).toEqual(['profiles.json']);
+  });
+
+  it('a lock older than the stale age is taken over, whoever held it', async () => {
+    const folder = folderFor('old');
+    writeFileSync(`${profilesPath(folder)}.lock`, JSON.stringify({ pid: 1, host: 'elsewhere', at: Date.now() - STALE_LOCK_MS - 1000 }));
+    await saveProfile(folder, profile('b'));
+    expect((await loadProfiles(folder)).profiles.map((p) => p.name)).toEqual(['b']);
+  });
+
+  it('a lock held by a live process is waited for, then refused with the file named', async () => {
+    const folder = folderFor('held');
+    const lock = `${profilesPath(folder)}.lock`;
+    writeFileSync(lock, JSON.stringify({ pid: process.ppid, host: hostname(), at: Date.now() }));
+    const error = await withFileLock(profilesPath(folder), async () => 'ran', 300).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(FileLockedError);
+    expect((error as Error).message).toBe(`${lock} is held by process ${process.ppid} on ${hostname()}; if no broker-console is running, remove that file`);
+    rmSync(lock);
+    expect(await withFileLock(profilesPath(folder), async () => 'ran', 300)).toBe('ran');
+  });
+});

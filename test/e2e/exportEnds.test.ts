@@ -1,0 +1,170 @@
+// An all-pages export in the real console (tmux, the built binary) against a slow history that never ends,
+// stopped every way it can be: esc at random moments (the console carries on), ctrl+c, SIGTERM, SIGHUP and
+// SIGKILL. Afterwards no file has the complete name, and any file left says "-incomplete" and is a valid
+// document (a closed JSON array, whole CSV rows).
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CSV_FIELDS } from '../../src/export/transferWriters';
+import { startSandbox } from '../../src/sandbox/server';
+import type { RunningSandbox } from '../../src/sandbox/types';
+import { buildCli, sandboxEnv } from '../commands/helpers';
+import { wireTransfer } from '../export/pagingServers';
+import { TmuxSession, tmuxAvailable } from './tmux';
+
+const missing = tmuxAvailable();
+if (missing) console.warn(`SKIPPED e2e export-ends test: ${missing}`);
+
+let bin = '';
+let root = '';
+let sandbox: RunningSandbox | undefined;
+let slow: Server | undefined;
+let slowUrl = '';
+/** How long each history page takes; the esc test also runs with fast pages, where writing is the work. */
+let pageDelayMs = 80;
+const sessions: TmuxSession[] = [];
+
+/** The sandbox, but the transfer history is endless full pages, each after pageDelayMs. */
+async function startSlowHistory(target: RunningSandbox): Promise<void> {
+  const upstream = new URL(target.baseUrl);
+  slow = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (url.pathname.endsWith('/universalTransfer')) {
+      const page = Number(url.searchParams.get('page') ?? '1');
+      const limit = Number(url.searchParams.get('limit') ?? '500');
+      const rows = Array.from({ length: limit }, (_, i) => wireTransfer(`p${page}-${i}`, 1_763_726_400_000 - page * 1000 - i));
+      setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(rows)), pageDelayMs);
+      return;
+    }
+    const forward = request({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: { ...req.headers, host: upstream.host } }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    forward.on('error', () => res.destroy());
+    req.pipe(forward);
+  });
+  await new Promise<void>((resolve) => slow!.listen(0, '127.0.0.1', resolve));
+  slowUrl = `http://127.0.0.1:${(slow.address() as AddressInfo).port}`;
+}
+
+beforeAll(async () => {
+  if (missing) return;
+  bin = await buildCli();
+  root = mkdtempSync(join(tmpdir(), 'bc-e2e-export-'));
+  sandbox = await startSandbox({ seed: 7 });
+  await startSlowHistory(sandbox);
+});
+
+afterAll(async () => {
+  for (const s of sessions) s.kill();
+  slow?.closeAllConnections();
+  await new Promise<void>((resolve) => (slow ? slow.close(() => resolve()) : resolve()));
+  await sandbox?.close();
+  if (root) rmSync(root, { recursive: true, force: true });
+});
+
+type Format = 'csv' | 'json';
+
+/** A console in a folder of its own, an all-pages export in `format` running; the folder and the console's pid. */
+async function exportRunning(format: Format, label: string): Promise<{ s: TmuxSession; folder: string; pid: number }> {
+  const folder = mkdtempSync(join(root, `${label}-`));
+  const pidFile = join(folder, 'pid');
+  const s = TmuxSession.console(`sh -c 'echo $$ > ${pidFile}; exec node ${bin}'; echo EXIT=$?; sleep 600`, folder, {
+    columns: 100,
+    rows: 30,
+    env: { ...sandboxEnv(sandbox!), BROKER_BASE_URL: slowUrl, TZ: 'UTC' },
+  });
+  sessions.push(s);
+  await s.waitFor('Choose a sub-account', 15_000);
+  await s.type(sandbox!.subAccounts[0]!);
+  await s.keys('Enter');
+  await s.waitFor(/API keys of /);
+  await s.keys('t');
+  await s.waitFor('Universal transfers: filter');
+  await s.keys('Enter');
+  await s.waitFor(/Page 1 · 500 per page · 500 rows/);
+  await s.keys('x');
+  await s.waitFor('Export transfers');
+  await s.keys('a');
+  if (format === 'json') await s.keys('f');
+  await s.keys('Enter');
+  await s.waitFor(`Exporting all pages as ${format === 'csv' ? 'CSV' : 'JSON'}`);
+  return { s, folder, pid: Number(readFileSync(pidFile, 'utf8').trim()) };
+}
+
+/** The export files left in the folder, each checked: never the complete name, and a valid document. */
+function checkLeftovers(folder: string, format: Format): string[] {
+  const files = readdirSync(folder).filter((f) => f.startsWith('transfers-'));
+  for (const file of files) {
+    expect(file).toMatch(new RegExp(`^transfers-\\S+-all-incomplete\\.${format}$`));
+    const text = readFileSync(join(folder, file), 'utf8');
+    if (format === 'json') {
+      const rows = JSON.parse(text) as unknown[];
+      expect(Array.isArray(rows)).toBe(true);
+    } else {
+      expect(text.endsWith('\r\n')).toBe(true);
+      const records = text.slice(0, -2).split('\r\n');
+      expect(records[0]).toBe(CSV_FIELDS.join(','));
+      for (const record of records) expect(record.split(',')).toHaveLength(CSV_FIELDS.length);
+    }
+  }
+  return files;
+}
+
+describe.skipIf(missing !== undefined)('an all-pages export stopped every way (tmux, the built binary)', () => {
+  it.each<[Format, number]>([
+    ['csv', 80],
+    ['json', 80],
+    ['csv', 0],
+    ['json', 0],
+  ])('esc at random moments (%s, pages every %i ms): the console carries on, and no partial file is left', async (format, delay) => {
+    pageDelayMs = delay;
+    for (let round = 0; round < 2; round += 1) {
+      const { s, folder } = await exportRunning(format, `esc-${format}-${delay}-${round}`);
+      await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 600));
+      await s.keys('Escape');
+      await s.waitFor('Export cancelled: the partial file was removed');
+      expect(checkLeftovers(folder, format)).toEqual([]);
+      // Alive: the panel closes and the results are there; q then quits cleanly.
+      await s.keys('Enter');
+      await s.waitFor((screen) => !screen.includes('Export transfers') && /Page 1 · /.test(screen));
+      await s.keys('q');
+      const end = await s.waitFor('EXIT=');
+      expect(end).toContain('EXIT=0');
+      s.kill();
+    }
+    pageDelayMs = 80;
+  }, 120_000);
+
+  it.each<[string, Format, string]>([
+    ['C-c', 'json', 'EXIT=130'],
+    ['SIGTERM', 'csv', 'EXIT=143'],
+    ['SIGHUP', 'json', 'EXIT=129'],
+  ])('%s during a %s export: the console exits as it should, and the partial file is removed', async (how, format, exit) => {
+    const { s, folder, pid } = await exportRunning(format, `${how}-${format}`);
+    await s.waitFor(/([3-9]|\d\d+) pages · /);
+    if (how === 'C-c') await s.keys('C-c');
+    else process.kill(pid, how as NodeJS.Signals);
+    const end = await s.waitFor('EXIT=');
+    expect(end).toContain(exit);
+    expect(checkLeftovers(folder, format)).toEqual([]);
+    s.kill();
+  }, 60_000);
+
+  it.each<Format>(['csv', 'json'])('SIGKILL during a %s export: the file left says -incomplete and is a valid document', async (format) => {
+    const { s, folder, pid } = await exportRunning(format, `kill-${format}`);
+    await s.waitFor(/([3-9]|\d\d+) pages · /);
+    process.kill(pid, 'SIGKILL');
+    const end = await s.waitFor('EXIT=');
+    expect(end).toContain('EXIT=137');
+    const left = checkLeftovers(folder, format);
+    expect(left).toHaveLength(1);
+    const text = readFileSync(join(folder, left[0]!), 'utf8');
+    // Pages of 500 were written before the kill: more than the header or an empty array.
+    expect(text.length).toBeGreaterThan(10_000);
+    s.kill();
+  }, 60_000);
+});
