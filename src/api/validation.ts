@@ -1,8 +1,11 @@
 // The one validation module for operator input (DESIGN §3): the commands and the Ink forms call the same
 // functions, so the same input gets the same message everywhere. Pure: no I/O; "now" is passed in.
 import { isIP } from 'node:net';
+import { likelyTypo } from './didYouMean';
 import { formatLocalTime, parseTime, shorten } from './timeInput';
 import {
+  ANSWERED_FUTURES_TYPE,
+  KNOWN_ACCOUNT_TYPES,
   KNOWN_PERMISSIONS,
   MAX_LINKED_IPS,
   MAX_PAGE_SIZE,
@@ -115,7 +118,10 @@ export function checkPermissions(raw: string | readonly string[]): Checked<strin
     if (token.length > MAX_PERMISSION_LENGTH) {
       return fail('permissions', `'${shorten(token)}' is longer than ${MAX_PERMISSION_LENGTH} characters`);
     }
-    const canonical = KNOWN_BY_UPPER.get(token.toUpperCase()) ?? token;
+    const known = KNOWN_BY_UPPER.get(token.toUpperCase());
+    const meant = known === undefined ? likelyTypo(token.toUpperCase(), KNOWN_PERMISSIONS) : undefined;
+    if (meant !== undefined) return fail('permissions', `'${shorten(token)}' is not a known permission: did you mean ${meant}?`);
+    const canonical = known ?? token;
     if (!result.includes(canonical)) result.push(canonical);
   }
   if (result.length === 0) return fail('permissions', 'at least one is required (e.g. SPOT_ACCOUNT_READ)');
@@ -210,7 +216,11 @@ export function checkAccountType(field: 'fromAccountType' | 'toAccountType', raw
     return fail(field, `'${shorten(value)}' is not an account type (letters and _ only, e.g. SPOT, FUTURES)`);
   }
   if (value.length > MAX_ACCOUNT_TYPE_LENGTH) return fail(field, `at most ${MAX_ACCOUNT_TYPE_LENGTH} characters (got ${value.length})`);
-  return ok(value.toUpperCase());
+  const upper = value.toUpperCase();
+  // FUTURE, the answers' spelling, is known too, but the documented values are the ones suggested.
+  const meant = likelyTypo(upper, KNOWN_ACCOUNT_TYPES, [...KNOWN_ACCOUNT_TYPES, ANSWERED_FUTURES_TYPE]);
+  if (meant !== undefined) return fail(field, `'${shorten(value)}' is not a known account type: did you mean ${meant}?`);
+  return ok(upper);
 }
 
 function checkWholeNumber(field: FieldName, raw: string, min: number, max: number): Checked<number> {

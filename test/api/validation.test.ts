@@ -1,6 +1,7 @@
 import { SocketAddress } from 'node:net';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { KNOWN_PERMISSIONS } from '../../src/api/types';
 import {
   type Checked,
   ValidationError,
@@ -64,6 +65,10 @@ describe('permissions', () => {
       'SPOT_DEAL_READ',
     ]);
   });
+  it('values far from every known permission pass as written; the known ones are never taken for typos', () => {
+    expect(value(checkPermissions('read_only,MARGIN_ACCOUNT_READ'))).toEqual(['read_only', 'MARGIN_ACCOUNT_READ']);
+    expect(value(checkPermissions(KNOWN_PERMISSIONS.join(',')))).toEqual([...KNOWN_PERMISSIONS]);
+  });
   it('accepts unknown but well-formed tokens as written (read_only)', () => {
     expect(value(checkPermissions('read_only,FUTURE_THING2'))).toEqual(['read_only', 'FUTURE_THING2']);
   });
@@ -79,6 +84,9 @@ describe('permissions', () => {
     ['1SPOT', "permissions: '1SPOT' is not a permission name (letters, digits and _, starting with a letter; e.g. SPOT_ACCOUNT_READ)"],
     ['SPOT READ', "permissions: 'SPOT READ' is not a permission name (letters, digits and _, starting with a letter; e.g. SPOT_ACCOUNT_READ)"],
     [`A${'B'.repeat(64)}`, `permissions: 'A${'B'.repeat(38)}…' is longer than 64 characters`],
+    ['SPOT_ACOUNT_READ', "permissions: 'SPOT_ACOUNT_READ' is not a known permission: did you mean SPOT_ACCOUNT_READ?"],
+    ['spot_deal_raed', "permissions: 'spot_deal_raed' is not a known permission: did you mean SPOT_DEAL_READ?"],
+    ['SPOT_ACCOUNT_READ,SPOT_WITHDRAW_WRTE', "permissions: 'SPOT_WITHDRAW_WRTE' is not a known permission: did you mean SPOT_WITHDRAW_WRITE?"],
   ])('%j → %s', (raw, expected) => {
     expect(message(checkPermissions(raw))).toBe(expected);
   });
@@ -320,11 +328,22 @@ describe('account types and accounts', () => {
     expect(value(checkAccountType('toAccountType', 'futures'))).toBe('FUTURES');
     expect(value(checkAccountType('toAccountType', 'ISOLATED_MARGIN'))).toBe('ISOLATED_MARGIN');
   });
+  it('FUTURE (the answers\' spelling) and FUTURES both count as known; values far from every known one pass', () => {
+    expect(value(checkAccountType('toAccountType', 'FUTURE'))).toBe('FUTURE');
+    expect(value(checkAccountType('toAccountType', 'future'))).toBe('FUTURE');
+    expect(value(checkAccountType('toAccountType', 'FUTURES'))).toBe('FUTURES');
+    expect(value(checkAccountType('toAccountType', 'MARGIN'))).toBe('MARGIN');
+    expect(value(checkAccountType('toAccountType', 'SWAP'))).toBe('SWAP');
+  });
   it.each([
     ['fromAccountType', '', 'fromAccountType: required (e.g. SPOT, FUTURES)'],
     ['toAccountType', 'SPOT1', "toAccountType: 'SPOT1' is not an account type (letters and _ only, e.g. SPOT, FUTURES)"],
     ['toAccountType', 'SP OT', "toAccountType: 'SP OT' is not an account type (letters and _ only, e.g. SPOT, FUTURES)"],
     ['fromAccountType', 'A'.repeat(33), 'fromAccountType: at most 32 characters (got 33)'],
+    ['toAccountType', 'FUTUR', "toAccountType: 'FUTUR' is not a known account type: did you mean FUTURES?"],
+    ['toAccountType', 'futuers', "toAccountType: 'futuers' is not a known account type: did you mean FUTURES?"],
+    ['fromAccountType', 'SOPT', "fromAccountType: 'SOPT' is not a known account type: did you mean SPOT?"],
+    ['fromAccountType', 'SPOTS', "fromAccountType: 'SPOTS' is not a known account type: did you mean SPOT?"],
   ] as const)('%s %j → %s', (field, raw, expected) => {
     expect(message(checkAccountType(field, raw))).toBe(expected);
   });

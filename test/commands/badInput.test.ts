@@ -100,6 +100,9 @@ const ROWS: Row[] = [
   { name: '--page 0', run: TRANSFERS({ page: '0' }), env: env({}), line: /^error: --page: must be a whole number of 1 or more/ },
   { name: '--from-type blank', run: TRANSFERS({ fromType: '  ' }), env: env({}), line: /^error: --from-type: required \(e\.g\. SPOT, FUTURES\)$/ },
   { name: '--to-type with a digit', run: TRANSFERS({ toType: 'FUTURES1' }), env: env({}), line: /^error: --to-type: 'FUTURES1' is not an account type \(letters and _ only, e\.g\. SPOT, FUTURES\)$/ },
+  { name: '--to-type two edits from FUTURES', run: TRANSFERS({ toType: 'FUTUR' }), env: env({}), line: /^error: --to-type: 'FUTUR' is not a known account type: did you mean FUTURES\?$/ },
+  { name: '--from-type a swap from SPOT', run: TRANSFERS({ fromType: 'SOPT' }), env: env({}), line: /^error: --from-type: 'SOPT' is not a known account type: did you mean SPOT\?$/ },
+  { name: '--permissions one edit from a known one (keys create: nothing sent, nothing audited)', run: (ctx) => runKeysCreate({ sub: 'desk', permissions: 'SPOT_ACOUNT_READ', note: 'n' }, ctx), env: env({}), line: /^error: --permissions: 'SPOT_ACOUNT_READ' is not a known permission: did you mean SPOT_ACCOUNT_READ\?$/ },
   { name: 'an epoch in seconds', run: TRANSFERS({ start: '1700000000' }), env: env({}), line: /^error: --start: '1700000000' looks like epoch seconds; give milliseconds \(1700000000000\)$/ },
 ];
 
