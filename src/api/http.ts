@@ -1,7 +1,7 @@
 // The signed client (docs/signing.md, docs/reliability.md): one closure owning the keep-alive pool, the clock offset and the retry
 // policy. Operations describe a request; this module signs it, sends it, and turns every failure into a BrokerError.
 //
-// Bounded on the wire (docs/design.md, limits):
+// Bounded on the wire (docs/design.md, bounds):
 // - every answer is read as a stream up to its operation's limit (SignedRequest.maxBytes; error answers up to
 //   ERROR_BODY_LIMIT, of which one line is shown); past it the request is aborted, so memory stays flat;
 // - one deadline (timeoutMs) covers connecting, the headers and every byte of the body;
