@@ -23,7 +23,7 @@ export default defineConfig({
     include: ['test/**/*.test.{ts,tsx}', ...(grouped ? ['test/ui/*.group.ts'] : [])],
     exclude: [...configDefaults.exclude, ...(grouped ? GROUPED : [])],
     // Transformed test and source files kept on disk between runs (node_modules/.experimental-vitest-cache,
-    // keyed by content): a second run does not transform them again (~2 s of CPU).
+    // keyed by content): a second run does not transform them again.
     experimental: { fsModuleCache: true },
     testTimeout: 20_000,
     hookTimeout: 60_000,
@@ -36,7 +36,7 @@ export default defineConfig({
     // whichever file a worker happens to run first (an import in the harness was too late for some orders).
     setupFiles: ['test/ui/forceColor.ts'],
     // Twice the 2 cores: files that mostly wait (tmux, deadlines, rate limits) run beside files that compute, all
-    // along the run (test/sequencer.ts); measured 34.1-34.8 s against 38.4 s with three workers, 36.0 s with five.
+    // along the run (test/sequencer.ts); four was the fastest of three to five workers.
     maxWorkers: 4,
     // A worker runs several files without reloading Ink, React and the sandbox for each one.
     isolate: false,

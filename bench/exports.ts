@@ -1,4 +1,4 @@
-// Export benchmarks (issue 9, points 3 and 4): `transfers --all` against a raw exporter writing the same
+// Export benchmarks: `transfers --all` against a raw exporter writing the same
 // bytes, the pacing of a small page size under the sandbox's rate limit, and time and peak memory as the
 // history grows (`sandbox --transfers N`). Every exporter is a child process whose stdout is read (and
 // hashed) here, so all of them pay the same pipe. For the race against the raw exporter the sandbox runs in

@@ -13,7 +13,7 @@ import { ROOT, median, row } from './util';
 export const BASELINES = join(ROOT, 'node_modules', '.cache', 'bench-baselines');
 
 const SUB = 'gridbot2901';
-// Six keys, the shape of the spec's example answer.
+// Six keys, the shape of the service's documented example answer.
 const ANSWER = JSON.stringify({
   subAccount: Array.from({ length: 6 }, (_, i) => ({
     note: `bot ${i}`,

@@ -1,4 +1,4 @@
-// The wall time of `npm test` (build, typecheck and every test), against issue 9's goal of 30 s on this machine.
+// The wall time of `npm test` (build, typecheck and every test), against its budget (docs/performance.md).
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { median, row } from './util';

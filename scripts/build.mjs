@@ -2,6 +2,7 @@
 //   dist/broker-console.js       the bin: --version, then the program from the cache (or compiled, and cached)
 //   dist/chunks/app-<hash>.js    the program, commands and console (React's production build, Ink)
 //   dist/chunks/undici-<hash>.js undici's Pool, loaded at the first request
+//   dist/THIRD-PARTY-NOTICES.txt the licence notice of every package in the bundle (scripts/notices.mjs)
 // How a script is bundled, and what the bundle changes in Ink's dependencies: scripts/scriptBundle.mjs.
 // Nothing is done when dist/ is what a build of the same inputs wrote (scripts/buildInputs.mjs); --force builds anyway.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,13 +13,16 @@ if (!process.argv.includes('--force') && distIsCurrent('.', inputs)) process.exi
 // Loaded only for a build: esbuild's API is most of a skipped build's time.
 const { build } = await import('esbuild');
 const { APP_LAZY_BUILTINS, UNDICI_LAZY_BUILTINS, bundleScript, common } = await import('./scriptBundle.mjs');
+const { writeNotices } = await import('./notices.mjs');
+const metafiles = [];
 rmSync('dist', { recursive: true, force: true });
 mkdirSync('dist/chunks', { recursive: true });
-const appScript = `chunks/${await bundleScript({ name: 'app', entry: 'src/startup/appScript.ts', outDir: 'dist/chunks', imports: ['@github/keytar', 'undici'], inkPatches: true, lazy: APP_LAZY_BUILTINS })}`;
-const undiciScript = `chunks/${await bundleScript({ name: 'undici', entry: 'src/startup/undiciScript.ts', outDir: 'dist/chunks', lazy: UNDICI_LAZY_BUILTINS })}`;
+const appScript = `chunks/${await bundleScript({ name: 'app', entry: 'src/startup/appScript.ts', outDir: 'dist/chunks', imports: ['@github/keytar', 'undici'], inkPatches: true, lazy: APP_LAZY_BUILTINS, metafiles })}`;
+const undiciScript = `chunks/${await bundleScript({ name: 'undici', entry: 'src/startup/undiciScript.ts', outDir: 'dist/chunks', lazy: UNDICI_LAZY_BUILTINS, metafiles })}`;
 // The bin is CommonJS (dist/package.json says so): Node starts it without setting up its ES module loader.
-await build({
+const bin = await build({
   ...common,
+  metafile: true,
   entryPoints: { 'broker-console': 'src/startup/bin.ts' },
   outdir: 'dist',
   format: 'cjs',
@@ -28,4 +32,5 @@ await build({
   banner: { js: '#!/usr/bin/env node' },
 });
 writeFileSync('dist/package.json', `${JSON.stringify({ type: 'commonjs' })}\n`);
+writeNotices('.', [...metafiles, bin.metafile], 'dist/THIRD-PARTY-NOTICES.txt');
 stampBuild('.', inputs);

@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 
 /** Read by the build besides src/ (node_modules is what package-lock.json pins). */
-const INPUTS = ['package.json', 'package-lock.json', 'tsconfig.json', 'scripts/build.mjs', 'scripts/scriptBundle.mjs', 'scripts/textPatches.mjs', 'scripts/buildInputs.mjs'];
+const INPUTS = ['package.json', 'package-lock.json', 'tsconfig.json', 'scripts/build.mjs', 'scripts/scriptBundle.mjs', 'scripts/textPatches.mjs', 'scripts/buildInputs.mjs', 'scripts/notices.mjs'];
 const STAMP = 'node_modules/.cache/broker-console-build.json';
 
 function filesUnder(root, folder) {

@@ -132,11 +132,13 @@ export const common = {
 /**
  * Bundles `entry` as one script into `outDir` (as `<name>-<hash>.js`, whose name it returns); `imports` are the
  * import() calls left to the host (resolved by the bin); `inkPatches`: Ink's renderer gets the remembering
- * widest-line; `lazy`: built-ins required at their first use (APP_LAZY_BUILTINS, UNDICI_LAZY_BUILTINS).
+ * widest-line; `lazy`: built-ins required at their first use (APP_LAZY_BUILTINS, UNDICI_LAZY_BUILTINS);
+ * `metafiles`: esbuild's metafile of the build is pushed to it (the licence notices are made from its inputs).
  */
-export async function bundleScript({ name, entry, outDir, imports = [], inkPatches = false, lazy = [] }) {
+export async function bundleScript({ name, entry, outDir, imports = [], inkPatches = false, lazy = [], metafiles = [] }) {
   const result = await build({
     ...common,
+    metafile: true,
     entryPoints: [entry],
     format: 'esm',
     write: false,
@@ -145,6 +147,7 @@ export async function bundleScript({ name, entry, outDir, imports = [], inkPatch
     external: imports,
     plugins: [noDevtools, yogaWithoutFetch, patchedSources(inkPatches), ...(lazy.length > 0 ? [lazyBuiltins(lazy)] : []), requireBuiltins],
   });
+  metafiles.push(result.metafile);
   let body = result.outputFiles[0].text;
   // Only src/terminal/graphemeSegmenter.mjs builds one, at its first text that needs ICU.
   if (inkPatches && body.split('new Intl.Segmenter').length !== 2) throw new Error(`${name} script: an Intl.Segmenter is built outside src/terminal/graphemeSegmenter.mjs`);

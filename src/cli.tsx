@@ -109,7 +109,7 @@ export function buildProgram(
     .configureOutput({
       writeOut: (text) => void io.stdout.write(text),
       writeErr: (text) => void io.stderr.write(text),
-      // commander's errors echo argv (an unknown option, a bad value): each line is sanitised (DESIGN §5b).
+      // commander's errors echo argv (an unknown option, a bad value): each line is sanitised (docs/design.md, the sanitiser).
       outputError: (text, write) => write(sanitizeLines(text)),
       // commander's own defaults, read from io instead of process.stdout/stderr and process.env.
       getOutHelpWidth: () => helpWidth(io.stdout, io.stdoutIsTTY),
@@ -272,7 +272,7 @@ export function buildProgram(
     .option('--port <port>', 'port (0: any free port)', wholeNumber(0, 65_535))
     .option('--seed <n>', 'seed of the demo data', wholeNumber(0, 2 ** 31 - 1))
     .option('--api-key <key>', 'master API key of the sandbox')
-    // The one secret flag allowed (DESIGN §4): the sandbox's own throwaway secret.
+    // The one secret flag allowed (a flag shows in `ps`): the sandbox's own throwaway secret.
     .option('--secret-key <secret>', 'master secret of the sandbox (a throwaway)')
     .option('--transfers <n>', 'transfers in the seeded history (default 24000; at most 4000000)', wholeNumber(0, 4_000_000))
     .option('--rate-limit <N/Ws>', 'requests per window for each endpoint and API key, then 429, and 418 for a client that keeps on (default 500/10s; off: none)', rateLimitOption)

@@ -1,4 +1,4 @@
-// Server clock estimation from the HTTP Date header (DESIGN §4: timestamps are corrected by the measured offset).
+// Server clock estimation from the HTTP Date header: timestamps are corrected by the measured offset (docs/signing.md).
 import { formatDuration } from './errors';
 
 /** The Date header has 1 s resolution: the server's true time lies in [Date, Date + 1000), so take the middle. */

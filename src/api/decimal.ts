@@ -1,4 +1,4 @@
-// Amounts as the service writes them (DESIGN §4: a decimal in a string, never a float). The text is kept
+// Amounts as the service writes them: a decimal in a string, never a float. The text is kept
 // exactly as sent in every output; these helpers only say whether it is a number, and give the form a
 // decimal library (big.js) reads, for totals.
 

@@ -1,7 +1,7 @@
-// The signed client (DESIGN §4, §5): one closure owning the keep-alive pool, the clock offset and the retry
+// The signed client (docs/signing.md, docs/reliability.md): one closure owning the keep-alive pool, the clock offset and the retry
 // policy. Operations describe a request; this module signs it, sends it, and turns every failure into a BrokerError.
 //
-// Bounded on the wire (issue 8):
+// Bounded on the wire (docs/design.md, bounds):
 // - every answer is read as a stream up to its operation's limit (SignedRequest.maxBytes; error answers up to
 //   ERROR_BODY_LIMIT, of which one line is shown); past it the request is aborted, so memory stays flat;
 // - one deadline (timeoutMs) covers connecting, the headers and every byte of the body;
@@ -73,9 +73,9 @@ export interface SignedRequest<T> {
   method: 'GET' | 'POST';
   /** Path of the operation below the base URL, e.g. /api/v3/broker/sub-account/apiKey. */
   path: string;
-  /** GET: the operation's query parameters in the spec's order (undefined ones are left out). */
+  /** GET: the operation's query parameters in the service's documented order (undefined ones are left out). */
   query?: QueryParams;
-  /** POST: the body parameters in the spec's order, sent as a JSON object (undefined ones are left out). */
+  /** POST: the body parameters in the service's documented order, sent as a JSON object (undefined ones are left out). */
   body?: QueryParams;
   schema: v.GenericSchema<unknown, T>;
   /** The schema's output for the usual shape, read quicker; undefined for anything else, which the schema reads. */
@@ -797,7 +797,7 @@ export function createSignedClient(config: ClientConfig): SignedClient {
     if (closed) throw new BrokerError({ kind: 'network', operation, cause: new Error('client closed') });
     if (signal?.aborted) throw new BrokerError({ kind: 'aborted', operation });
     if (headerProblem !== undefined) throw new BrokerError({ kind: 'invalid-request', operation, serviceMessage: `${headerProblem} — nothing was sent` });
-    // A POST is never retried (DESIGN §5): a second create could make a second key. The one exception is a
+    // A POST is never retried (docs/design.md, unknown outcomes): a second create could make a second key. The one exception is a
     // 700003, which says the request was refused before anything was done: it is sent once more, with the
     // clock offset re-measured from that very answer.
     const tries = method === 'GET' ? maxTries : 1;

@@ -1,4 +1,4 @@
-// The three typed operations (spec §4): each one describes its request and maps the wire answer to domain types.
+// The three typed operations: each one describes its request and maps the wire answer to domain types.
 import type { BrokerApi, ClientConfig } from './contract';
 import { BrokerError } from './errors';
 import { unreadableAnswers } from './answerShape';
@@ -20,7 +20,7 @@ const KiB = 1024;
 const MiB = 1024 * KiB;
 
 /**
- * The most bytes each operation's answer may have (issue 8). Past it the request is aborted and the
+ * The most bytes each operation's answer may have (docs/design.md, bounds). Past it the request is aborted and the
  * command says so; memory never holds more than this (plus its parse) whatever the service sends.
  *
  * - transfers, 4 MiB: a page holds at most 500 records. A generous record (every text field at 64

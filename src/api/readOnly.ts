@@ -1,4 +1,4 @@
-// Read-only targets (issue 12.4: a read-only profile, `--read-only`, BROKER_READ_ONLY): the client refuses
+// Read-only targets (a read-only profile, `--read-only`, BROKER_READ_ONLY): the client refuses
 // every operation that changes something before anything is built or sent, whatever screen or command asks.
 import type { BrokerApi } from './contract';
 import { BrokerError } from './errors';

@@ -1,4 +1,4 @@
-// Retry policy for GETs (DESIGN §5): bounded tries, exponential backoff with jitter, Retry-After honoured.
+// Retry policy for GETs (docs/reliability.md): bounded tries, exponential backoff with jitter, Retry-After honoured.
 import { BrokerError } from './errors';
 
 /** The longest Retry-After the client waits out on its own; longer ones fail at once, carrying retryAfterMs. */

@@ -1,4 +1,4 @@
-// Wire shapes of the three responses (spec §2, DESIGN §4 "wire quirks"). They stop at api/: operations.ts
+// Wire shapes of the three responses (docs/design.md, the wire quirks). They stop at api/: operations.ts
 // maps them to the domain types. Unknown extra fields are ignored; messages never echo received values.
 import * as v from 'valibot';
 import { DATE_RANGE_MS, NUMBER_TEXT, isDateMs, serviceTimeFromText } from './serviceTime';
@@ -120,8 +120,8 @@ const REQUIRED_TEXT = ['asset', 'fromAccountType', 'toAccountType', 'status'] as
 /**
  * WireTransferList's output for the shape the service sends (every field a string or, where optional, null
  * or absent; the id and amount strings; the time whole, non-negative milliseconds a Date holds, as a number or
- * as up to 15 digits in a string), read without valibot: an export reads a million of them and valibot takes
- * ~0.9 µs each. Anything else (a number id, a longer quoted time, a missing field, a wrong type): undefined, and
+ * as up to 15 digits in a string), read without valibot: an export reads a million of them and valibot's
+ * general checks cost more each. Anything else (a number id, a longer quoted time, a missing field, a wrong type): undefined, and
  * the schema reads it. test/api/plainTransfers.test.ts checks the
  * two give the same output whenever this one gives any.
  */

@@ -70,7 +70,7 @@ export const DEFAULT_PAGE_SIZE = 500;
 export const MAX_LINKED_IPS = 4;
 export const MAX_KEYS_PER_SUB_ACCOUNT = 30;
 
-/** Known values are offered; others are accepted (DESIGN §4). */
+/** Known values are offered; others are accepted (the service knows more than it documents). */
 export const KNOWN_PERMISSIONS = [
   'SPOT_ACCOUNT_READ',
   'SPOT_ACCOUNT_WRITE',
@@ -93,7 +93,7 @@ export const KNOWN_ACCOUNT_TYPES = ['SPOT', 'FUTURES'] as const;
 /** The futures account as the service's answers spell it; accepted in a filter as well. */
 export const ANSWERED_FUTURES_TYPE = 'FUTURE';
 
-/** The permission each operation needs on the master key (spec §5). */
+/** The permission each operation needs on the master key (the service's documentation). */
 export const OPERATION_PERMISSIONS = {
   listSubAccountKeys: 'SPOT_ACCOUNT_READ',
   createSubAccountKey: 'SPOT_ACCOUNT_WRITE',

@@ -1,4 +1,4 @@
-// The one validation module for operator input (DESIGN §3): the commands and the Ink forms call the same
+// The one validation module for operator input: the commands and the Ink forms call the same
 // functions, so the same input gets the same message everywhere. Pure: no I/O; "now" is passed in.
 import { isIP } from 'node:net';
 import { likelyTypo } from './didYouMean';

@@ -1,4 +1,4 @@
-// The key audit (issue 12.3): what an operator must look at in a sub-account's API keys. Pure: keys in, flags
+// The key audit: what an operator must look at in a sub-account's API keys. Pure: keys in, flags
 // out; "now" and the age threshold are passed in. No React, no HTTP (fetching is fetchAudit.ts).
 import { timeOrder } from '../api/serviceTime';
 import type { ServiceTime, SubAccountKey } from '../api/types';
@@ -30,8 +30,8 @@ export interface AuditSummary {
   byKind: Record<FlagKind, number>;
 }
 
-// Which permissions mean what. The names are the spec's (§2.4: SPOT_ACCOUNT_READ, SPOT_ACCOUNT_WRITE, read_only)
-// and DESIGN §4's known values (KNOWN_PERMISSIONS in api/types.ts): <AREA>_READ or <AREA>_WRITE. The service
+// Which permissions mean what. The names are the service's (its docs show SPOT_ACCOUNT_READ, SPOT_ACCOUNT_WRITE, read_only)
+// and the documented known values (KNOWN_PERMISSIONS in api/types.ts): <AREA>_READ or <AREA>_WRITE. The service
 // accepts others, so the rule is by name, not by list: a name ending in _WRITE (any case) can change something;
 // in the SPOT_WITHDRAW area it can move funds out of the exchange (withdraw), in SPOT_TRANSFER between accounts
 // (transfer); any other _WRITE (account, deal/trading, contract, deposit) is `write`. READ names and read_only

@@ -109,7 +109,7 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
   const listeners = new Set<() => void>();
   let current: ConsoleTarget | undefined;
   // The demo's sandbox, started at its first use. The first frame needs only the demo's names: node:http, the
-  // seeded state and the socket (~8 ms) wait until that frame is drawn (options.drawn).
+  // seeded state and the socket wait until that frame is drawn (options.drawn).
   let sandbox: Promise<RunningSandbox> | undefined;
   let closed = false;
   let closing = (): void => undefined;

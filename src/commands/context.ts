@@ -1,4 +1,4 @@
-// What every scriptable command gets from cli.tsx (or a test), and the shared exit-code rules (DESIGN §4).
+// What every scriptable command gets from cli.tsx (or a test), and the shared exit-code rules (docs/design.md, exit codes).
 import { CLOCK_SKEW_THRESHOLD_MS, describeSkew } from '../api/clock';
 import type { BrokerApi, ClientConfig } from '../api/contract';
 import { BrokerError } from '../api/errors';
@@ -39,7 +39,7 @@ export interface GlobalOptions {
   baseUrl?: string;
   recvWindow?: number;
   timeoutMs?: number;
-  /** --log-file: one line per HTTP exchange, no secrets (DESIGN §5). */
+  /** --log-file: one line per HTTP exchange, no secrets (docs/design.md, secrets). */
   logFile?: string;
   /** --read-only: nothing that changes something is sent this run (with `profile add`: the profile is saved read-only). */
   readOnly?: boolean;
@@ -84,7 +84,7 @@ export function stdoutIsTerminal(ctx: CommandContext): boolean {
 export const LINE_LIMIT = 4000;
 
 /**
- * Lines for the operator (stderr messages, the commands' text answers). Each line is sanitised (DESIGN §5b):
+ * Lines for the operator (stderr messages, the commands' text answers). Each line is sanitised (docs/design.md, the sanitiser):
  * a control, an escape sequence or a line break that came from outside (a service message, an argv value
  * echoed back, a file) becomes a visible mark, so it can neither drive the terminal nor start a line.
  */

@@ -1,6 +1,6 @@
 // Output helpers for the scriptable commands: text tables, RFC 4180 CSV, local times, and a writer that
 // respects backpressure and notices a closed pipe (EPIPE) instead of crashing.
-// Tables are text for a terminal: every cell is sanitised (DESIGN §5b) and aligned by display width.
+// Tables are text for a terminal: every cell is sanitised (docs/design.md, the sanitiser) and aligned by display width.
 import { displayWidth, sanitize } from '../terminal/text';
 
 export type Align = 'left' | 'right';

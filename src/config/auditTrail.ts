@@ -1,4 +1,4 @@
-// The audit trail (issue 12 point 6): every create-key attempt that was sent — created, refused by the
+// The audit trail: every create-key attempt that was sent — created, refused by the
 // service, or of unknown outcome — appended as one JSON line to audit.jsonl in the config folder (mode
 // 0600, O_APPEND, never rewritten). A line names the shortened new API key, never a secret.
 import { join } from 'node:path';

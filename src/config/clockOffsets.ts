@@ -1,5 +1,5 @@
 // The last clock offset (service minus this computer, ms) measured against each base URL, so that the next
-// command starts with it instead of meeting a 700003 first (issue 8). Not secret: a small JSON file in the
+// command starts with it instead of meeting a 700003 first. Not secret: a small JSON file in the
 // config folder, written whole or not at all. A stale offset heals itself: the service refuses the
 // timestamp (700003), the client re-measures from that answer and sends once more.
 import { join } from 'node:path';

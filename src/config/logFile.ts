@@ -1,4 +1,4 @@
-// --log-file PATH (DESIGN §5, off by default): one line per HTTP exchange, appended to a file only the user
+// --log-file PATH (off by default, docs/design.md, secrets): one line per HTTP exchange, appended to a file only the user
 // can read. A line holds the time, operation, method, path (never the query: it carries the signature),
 // status, latency, attempt and a shortened API key. Never a body, a signature or a secret.
 import type { ExchangeInfo } from '../api/contract';

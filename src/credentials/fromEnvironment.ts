@@ -1,4 +1,4 @@
-// Master credentials from the environment (DESIGN §4): BROKER_API_KEY, BROKER_API_SECRET, BROKER_BASE_URL.
+// Master credentials from the environment: BROKER_API_KEY, BROKER_API_SECRET, BROKER_BASE_URL.
 // Which source wins (environment, or a profile with its secret in the keychain) is decided in resolve.ts.
 import { apiKeyProblem } from '../api/headers';
 

@@ -1,5 +1,5 @@
 // The one place that decides which target and credentials a command (or the console) uses.
-// Order (issue 4, DESIGN §4): BROKER_API_KEY/BROKER_API_SECRET from the environment first; else the profile
+// Order (docs/configuration.md): BROKER_API_KEY/BROKER_API_SECRET from the environment first; else the profile
 // named by --profile, else BROKER_PROFILE, else the default profile, with its secret from the keychain.
 // --base-url, then BROKER_BASE_URL, override the profile's base URL; BROKER_POST_SIGNATURE its POST signature rule.
 import { POST_SIGNATURES, type PostSignature, parsePostSignature } from '../api/signing';

@@ -1,6 +1,6 @@
-// The discover scan (issue 12.2): the service has no list of sub-accounts, so the transfer history of the last N
+// The discover scan: the service has no list of sub-accounts, so the transfer history of the last N
 // days is read for the accounts it names. The query needs both account types and names both ends (a blank end
-// is the master, spec §4.3), so the scan asks, in every pair of the documented account types (SPOT, FUTURES:
+// is the master, as the service's docs say), so the scan asks, in every pair of the documented account types (SPOT, FUTURES:
 // master→sub SPOT→SPOT is the commonest move, and a type pair left out hides its transfers), for master→master
 // (on a service that reads "both blank" as "from the master to anyone", that alone finds every destination) and
 // for master→name and name→master of each name already known (recent, offered, discovered before), which gives
@@ -16,7 +16,7 @@ import { AccountSightings } from './transferNames';
 import { PagingStopped, forEachTransferPage } from './transferPages';
 
 export const DEFAULT_SCAN_DAYS = 30;
-/** The spec states no longest time range; a year bounds the work one scan asks of the service. */
+/** The service's docs state no longest time range; a year bounds the work one scan asks of the service. */
 export const MAX_SCAN_DAYS = 365;
 const DAY_MS = 86_400_000;
 

@@ -1,4 +1,4 @@
-// The summary of a set of transfers: per asset, per status and per day (issue 12.5), the same for the
+// The summary of a set of transfers: per asset, per status and per day, the same for the
 // console's chart and `transfers --summary`. Pure: rows go in a page at a time, a plain object comes out.
 // Sums are big.js decimals written as plain decimal strings; an amount never becomes a float. Volume counts
 // SUCCESS only (as the page totals do: a failed transfer moved nothing); counts are of every status. Days are

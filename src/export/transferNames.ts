@@ -1,5 +1,5 @@
-// Which sub-accounts a page of transfers names, read with the query that asked for it. The spec has no list of
-// sub-accounts, but every transfer names its two accounts. Who is the master: spec §4.3 says an account left
+// Which sub-accounts a page of transfers names, read with the query that asked for it. The service's docs have no list of
+// sub-accounts, but every transfer names its two accounts. Who is the master: the service's docs say an account left
 // blank in the query is the master, so the value the service writes on a blank side is the master's own name
 // (the sandbox writes "master"; another service may write its id, or nothing) and is never listed.
 import { timeOrder } from '../api/serviceTime';

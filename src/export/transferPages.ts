@@ -16,7 +16,7 @@ export interface PageVisit {
 
 /**
  * The most transfers one export is expected to hold: one transfer every 5 minutes, day and night, for 9.5
- * years (~1,000,000). The spec states no maximum; this one sets the default page bound (MAX_TRANSFERS / page
+ * years (~1,000,000). The service's docs state no maximum; this one sets the default page bound (MAX_TRANSFERS / page
  * size: 2,000 pages at 500) and what the repeat check remembers in full.
  */
 export const MAX_TRANSFERS = 1_000_000;

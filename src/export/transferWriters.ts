@@ -1,8 +1,8 @@
 // CSV and JSON writers for transfers, shared by the `transfers` command and the console's export.
 // To a file or a pipe the data goes exactly as sent, except that CSV cells a spreadsheet would run are
 // neutralised and JSON escapes control and bidi characters as \u sequences; for a terminal (the command's
-// stdout when it is one) every text is also sanitised as a table cell is (DESIGN §5b).
-// A page goes out in blocks (DESIGN §7): its rows' text gathered and written once per page, or once per
+// stdout when it is one) every text is also sanitised as a table cell is (docs/design.md, the sanitiser).
+// A page goes out in blocks (fewer system calls): its rows' text gathered and written once per page, or once per
 // BLOCK_CHARS of it, each write awaiting the destination (back-pressure), not one write(2) per row.
 import type { Transfer } from '../api/types';
 import { csvRecord, neutraliseCsvCell } from '../commands/output';

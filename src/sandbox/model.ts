@@ -1,4 +1,4 @@
-// The sandbox's records, kept in wire shape (spec §2) so handlers answer them as they are.
+// The sandbox's records, kept in wire shape (as the service spells them) so handlers answer them as they are.
 
 /** An API key as the list operation returns it (note the spelling creatTime). */
 export interface WireKey {

@@ -1,4 +1,4 @@
-// The three operations the sandbox serves, by path and method (spec §4).
+// The three operations the sandbox serves, by path and method (docs/sandbox.md).
 import { OPERATION_PERMISSIONS } from '../api/types';
 
 export type OperationName = keyof typeof OPERATION_PERMISSIONS;

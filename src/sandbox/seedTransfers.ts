@@ -7,8 +7,8 @@ import { DAY_MS, HISTORY_DAYS, type WireTransfer } from './model';
 
 export const SEEDED_TRANSFER_COUNT = 24_000;
 /**
- * The most transfers a sandbox holds: 4,000,000 (about 170 times the default) take about 1.5 s to lay out
- * and 130 MB of columns and index.
+ * The most transfers a sandbox holds: 4,000,000 (about 170 times the default), bounded so that laying them
+ * out stays a matter of seconds and their columns and index of megabytes (the sandbox keeps them in memory).
  */
 export const MAX_SEEDED_TRANSFERS = 4_000_000;
 /** Records built when served are kept up to this many transfers; a larger history builds them each time. */

@@ -25,7 +25,7 @@ export const BODY_DEADLINE_MS = 2000;
 export const HEADERS_DEADLINE_MS = 2000;
 /** Node's own bound on a whole request, a backstop behind BODY_DEADLINE_MS (checked every 250 ms). */
 const REQUEST_DEADLINE_MS = 3000;
-/** A timestamp may lead the server clock by at most this much (DESIGN §4). */
+/** A timestamp may lead the server clock by at most this much (docs/design.md, signing). */
 const MAX_AHEAD_MS = 1000;
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {

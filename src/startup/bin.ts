@@ -32,9 +32,9 @@ if (args.length === 1 && args[0] === '--version') {
 }
 
 function start(): void {
-  // WebAssembly stays on V8's baseline compiler (Liftoff), set before any is compiled: undici's HTTP parser was
-  // tiered up to TurboFan during the first answer and a command then sat ~60 ms waiting on that compile before it
-  // could exit (a third of `keys list`'s CPU). Yoga's layout is no slower measurably (bench: keystrokes). Set here,
+  // WebAssembly stays on V8's baseline compiler (Liftoff), set before any is compiled: otherwise undici's HTTP
+  // parser is tiered up to TurboFan during the first answer and a command waits on that compile before it can
+  // exit (docs/performance.md has the figures, Yoga's layout included). Set here,
   // not on the command line: the bin is started by its #! line, which takes no flags portably.
   process.getBuiltinModule('node:v8').setFlagsFromString('--liftoff-only');
   const binUrl = pathToFileURL(__filename).href;

@@ -1,4 +1,4 @@
-// Text not written by the project is hostile until it passes here (DESIGN §5b): controls, escape sequences
+// Text not written by the project is hostile until it passes here (docs/design.md, the sanitiser): controls, escape sequences
 // and bidi overrides become visible marks, a field never breaks a line, and widths are what the eye sees.
 import stringWidth from 'string-width';
 import { remembered } from './remembered.mjs';
@@ -227,8 +227,8 @@ export function wrapText(text: string, width: number): string[] {
 
 /**
  * A whole number as en-US writes it, with thousands separators ("1,000,000"), without ICU: the first
- * toLocaleString() loads ICU's number data (~10 ms; the command line's help texts were paying it before the
- * console's first frame). Anything but a safe integer is left to toLocaleString.
+ * toLocaleString() loads ICU's number data, which the command line's help texts would pay for before the
+ * console's first frame. Anything but a safe integer is left to toLocaleString.
  */
 export function grouped(n: number): string {
   if (!Number.isSafeInteger(n) || Object.is(n, -0)) return n.toLocaleString('en-US');

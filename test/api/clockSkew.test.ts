@@ -1,4 +1,4 @@
-// Issue 8, point 4: clock skew against a server that enforces recvWindow (the sandbox: a timestamp more than
+// Clock skew against a server that enforces recvWindow (the sandbox: a timestamp more than
 // 1 s ahead of its clock, or older than recvWindow, is refused with 700003). The real commands run with a
 // fresh config folder, so the offset they remember is theirs alone.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Issue 8, point 5: amounts as the service wrote them, what the totals may add, and times the service can take.
+// Data as sent (docs/data-as-sent.md): amounts as the service wrote them, what the totals may add, and times the service can take.
 import Big from 'big.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

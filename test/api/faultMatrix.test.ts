@@ -1,4 +1,4 @@
-// Issue 8, the fault matrix: small hostile servers (node:http and node:net on 127.0.0.1) meet the real commands.
+// The fault matrix: small hostile servers (node:http and node:net on 127.0.0.1) meet the real commands.
 // Each row runs `keys list`, `keys create` or `transfers` in-process with the client's real retry policy
 // (3 tries for a GET, one for a POST) and asserts the exit code, the one error line, and how many requests
 // of each method the server saw. A short --timeout (400 ms) keeps the deadline rows quick; Retry-After uses
@@ -530,7 +530,7 @@ const named = (rows: Row[]) => rows.map((row) => [row.name, row] as const);
 describe('fault matrix: every row runs the real command against a hostile server', () => {
   // The first commands run in this process load undici and the commands' modules, which on a busy machine takes
   // more than a row's 400 ms deadline: each command runs once beforehand, so the rows starting together do not
-  // pay for it (run one after another, the first row, a retried GET, used to absorb it).
+  // pay for it (otherwise the first row, a retried GET, would absorb it).
   beforeAll(async () => {
     const server = await hostile(() => undefined, (req, res) => json(res, 200, req.method === 'POST' ? CREATED : (req.url ?? '').includes('universalTransfer') ? [] : KEYS));
     try {

@@ -1,4 +1,4 @@
-// Issue 8, the bad-input matrix: what the operator gives (environment, flags, profiles, keychain entries) that
+// The bad-input matrix: what the operator gives (environment, flags, profiles, keychain entries) that
 // cannot make a valid request. Every row exits 2 with one line naming the variable, flag or profile field,
 // and the server sees nothing: a request that fails before a byte is sent is a usage error, never "sent".
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,5 +1,5 @@
 // The console's live targets start from the clock offset last measured against their base URL and leave
-// the one they ended with, as the commands do (issue 8 point 4).
+// the one they ended with, as the commands do.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

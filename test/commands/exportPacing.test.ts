@@ -1,4 +1,4 @@
-// Exports that pace themselves (issue 9, point 3), against the sandbox's own rate limit: a long `--all`
+// Exports that pace themselves, against the sandbox's own rate limit: a long `--all`
 // meets one 429 (the one that teaches the limit), not one per window; every row still comes, in order.
 // The console's "all pages" export asks for pages of 500 whatever the screen shows.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -57,7 +57,7 @@ describe('transfers --all under a rate limit', () => {
       .map((line) => line.split(',')[0]);
     expect(ids).toEqual(expected.map((t) => t.tranId));
     // One Retry-After (1 s) and three windows of the learned budget (~4 s), never a Retry-After per page (73 s);
-    // the room above 4 s is for a loaded machine (a full suite on 2 cores once took 6.07 s).
+    // the room above 4 s is for a loaded machine (a full suite on 2 cores).
     expect(elapsed).toBeLessThan(9000);
   }, 15_000);
 

@@ -1,4 +1,4 @@
-// `transfers --all` always ends (issue 8, point 2): hostile servers that never send a short page, that
+// `transfers --all` always ends: hostile servers that never send a short page, that
 // alternate two pages, or that cycle three; --max-pages and its default; the command line's --help says it.
 import { afterEach, describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/commands/context';

@@ -1,4 +1,4 @@
-// Issue 7, point 1, on the command line: a hostile service puts escape sequences, controls, bidi overrides,
+// Hostile text on the command line: a hostile service puts escape sequences, controls, bidi overrides,
 // formulas and a 200,000-character field in notes, keys, assets, statuses, amounts and error messages. Every
 // output path is checked: text and tables on a terminal, stderr, JSON and CSV to a pipe (exact data, formula
 // cells neutralised) and to a terminal (sanitised).

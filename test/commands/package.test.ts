@@ -1,4 +1,5 @@
-// The package as npm packs it: only what runs (the bundle, README, package.json), under 30 files; nothing
+// The package as npm packs it: only what runs (the bundle and the licence notices of what it holds, README,
+// package.json), under 30 files; nothing
 // the bundle already holds is a runtime dependency; `engines` is the real minimum. CI goes further (.ci/run):
 // it packs, installs the tarball into a temporary prefix and runs the installed binary.
 import { spawnSync } from 'node:child_process';
@@ -7,6 +8,7 @@ import { builtinModules } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { packageNotice } from '../../scripts/notices.mjs';
 import { buildCli } from './helpers';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -51,7 +53,7 @@ function outsideImports(dir: string): Set<string> {
 }
 
 describe('the package', () => {
-  it('npm pack holds the bundle, README.md and package.json only, under 30 files', () => {
+  it('npm pack holds the bundle, its licence notices, README.md and package.json only, under 30 files', () => {
     const r = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' });
     expect(r.status, r.stderr).toBe(0);
     const [packed] = JSON.parse(r.stdout) as { files: PackFile[]; entryCount: number }[];
@@ -60,8 +62,9 @@ describe('the package', () => {
     expect(paths).toContain('dist/broker-console.js');
     expect(paths).toContain('README.md');
     expect(paths).toContain('package.json');
+    expect(paths).toContain('dist/THIRD-PARTY-NOTICES.txt');
     // dist/package.json says the bin is CommonJS (Node then starts it without its ES module loader).
-    const unexpected = paths.filter((p) => !['README.md', 'package.json'].includes(p) && !/^dist\/(broker-console\.js|package\.json|chunks\/[\w-]+\.js)$/.test(p));
+    const unexpected = paths.filter((p) => !['README.md', 'package.json'].includes(p) && !/^dist\/(broker-console\.js|package\.json|THIRD-PARTY-NOTICES\.txt|chunks\/[\w-]+\.js)$/.test(p));
     expect(unexpected).toEqual([]);
     // Every file of the bundle is in it (the chunks are loaded lazily: a missing one fails only later).
     const built = readdirSync(join(ROOT, 'dist', 'chunks')).map((f) => `dist/chunks/${f}`);
@@ -78,6 +81,34 @@ describe('the package', () => {
       expect(pkg.devDependencies?.[name], name).toBeDefined();
     }
     expect(pkg.devDependencies?.['ink-table']).toBeUndefined();
+  });
+
+  it('the licence notice of every bundled package ships beside the bundle, as the package wrote it', () => {
+    const text = readFileSync(join(bundle, 'THIRD-PARTY-NOTICES.txt'), 'utf8');
+    const headers = [...text.matchAll(/^={78}\n(.+)@([^@\s]+) \((.+)\)\n={78}$/gm)].map(([, name, version, license]) => ({ name, version, license }));
+    const names = new Set(headers.map((h) => h.name));
+    // What the bundle is built from (the devDependencies it holds) and what Ink and React bring in.
+    for (const name of ['big.js', 'commander', 'env-paths', 'ink', 'react', 'string-width', 'undici', 'valibot', 'react-reconciler', 'scheduler', 'yoga-layout', 'chalk']) {
+      expect(names.has(name), name).toBe(true);
+    }
+    // Each notice is the licence of the installed package of that name and version (top-level or nested).
+    const nested = readdirSync(join(ROOT, 'node_modules'), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .flatMap((e) => (e.name.startsWith('@') ? readdirSync(join(ROOT, 'node_modules', e.name)).map((n) => `node_modules/${e.name}/${n}`) : [`node_modules/${e.name}`]));
+    for (const { name, version, license } of headers) {
+      const dir = [`node_modules/${name}`, ...nested.map((d) => `${d}/node_modules/${name}`)].find((d) => {
+        try {
+          return (JSON.parse(readFileSync(join(ROOT, d, 'package.json'), 'utf8')) as { version?: string }).version === version;
+        } catch {
+          return false;
+        }
+      });
+      expect(dir, `${name}@${version} installed`).toBeDefined();
+      const notice = packageNotice(ROOT, dir ?? '');
+      expect(license, name).toBe(notice.license);
+      expect(notice.text.length, name).toBeGreaterThan(0);
+      expect(text).toContain(notice.text);
+    }
   });
 
   it('engines: the highest minimum of what is bundled (undici >=20.18.1); prepack builds; licence stays honest', () => {

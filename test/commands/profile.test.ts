@@ -1,5 +1,5 @@
 // `profile add|list|use|remove` and profile-based commands against the real keychain and an in-process
-// sandbox over real sockets; the secret-leak scan (issue 4); the command line, and the binary's own paths (stdin lines).
+// sandbox over real sockets; the secret-leak scan; the command line, and the binary's own paths (stdin lines).
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// A read-only run (issue 12.4) from the command line: `keys create` under --read-only or BROKER_READ_ONLY
+// A read-only run from the command line: `keys create` under --read-only or BROKER_READ_ONLY
 // exits 2 naming why, and the sandbox's request log holds no create; listing still works. Also the command line.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

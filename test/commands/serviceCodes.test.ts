@@ -33,7 +33,7 @@ const DOCUMENTED = [
 ];
 
 describe('the table of service codes', () => {
-  it('has every code the design lists, each with a meaning and a one-line hint', () => {
+  it('has every code docs/service-codes.md lists, each with a meaning and a one-line hint', () => {
     expect(Object.keys(SERVICE_CODES).sort()).toEqual([...DOCUMENTED].sort());
     for (const [code, { meaning, hint }] of Object.entries(SERVICE_CODES)) {
       expect(meaning, code).toMatch(/^\S.{3,60}$/);

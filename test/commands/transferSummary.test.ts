@@ -1,4 +1,4 @@
-// `transfers --summary` (issue 12.5) against the sandbox over real sockets: every page from --page on, summed per
+// `transfers --summary` against the sandbox over real sockets: every page from --page on, summed per
 // asset, status and local day; the sums equal an independent big.js sum of the same transfers fetched with our
 // own signed requests; the JSON shape is pinned; a 429 in the middle is waited out and paced; a failure prints
 // nothing on stdout; nonsense combinations are refused before anything is sent.

@@ -1,4 +1,4 @@
-// Config writes that cannot half-happen (issue 8, point 6): a write is whole or absent, fsynced, and leaves
+// Config writes that cannot half-happen: a write is whole or absent, fsynced, and leaves
 // no temporary file behind when it fails, on a really full tmpfs and with injected failures at every step.
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,4 @@
-// `profile remove` cannot half-happen (issue 8, point 6): the settings are written first and the keychain
+// `profile remove` cannot half-happen: the settings are written first and the keychain
 // entry is removed after, so a write that fails (a full disk) leaves the profile whole, secret included.
 // The real keychain (Secret Service) where one runs, SKIPPED loudly otherwise; the full disk is a real
 // 64 KiB tmpfs where it can be mounted, else an injected ENOSPC (that variant always runs).

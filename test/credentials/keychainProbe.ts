@@ -1,5 +1,5 @@
 // Whether a real Secret Service can be used here: a throwaway entry is written, read back and removed.
-// Keychain suites run only when it can; otherwise they are skipped LOUDLY with the reason (DESIGN §6).
+// Keychain suites run only when it can; otherwise they are skipped LOUDLY with the reason (CI installs what they need, so there they always run).
 import { randomBytes } from 'node:crypto';
 import { KeychainError, openKeychain } from '../../src/credentials/keychain';
 

@@ -1,4 +1,4 @@
-// The built binary in a real terminal: the whole demo journey of issue 3, ending with Ctrl-C and a terminal
+// The built binary in a real terminal: the whole demo journey (the README's tour), ending with Ctrl-C and a terminal
 // restored to how it was.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

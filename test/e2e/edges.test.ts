@@ -1,4 +1,4 @@
-// Issue 7 in a real terminal (tmux): keys that arrive together, a bracketed paste, the secret at 50x15
+// The terminal's edges in a real terminal (tmux): keys that arrive together, a bracketed paste, the secret at 50x15
 // against the sandbox (compared with what the sandbox sent), every way out of the secret, a hostile service
 // with tmux's set-clipboard on, CI and NO_COLOR on a terminal, and a window below 40x12.
 import { type ChildProcess, spawn } from 'node:child_process';

@@ -1,4 +1,4 @@
-// A read-only run of the built binary in a real terminal (issue 12.4): the demo with --read-only (its
+// A read-only run of the built binary in a real terminal: the demo with --read-only (its
 // --log-file shows every request it made: no POST), and a live run with BROKER_READ_ONLY=1 against a sandbox
 // whose own request log shows no create, at 40x12 without colour.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';

@@ -32,7 +32,7 @@ export class TmuxSession {
     const name = `bc${process.pid}${Math.floor(Math.random() * 1e6)}`;
     const socket = `bc-e2e-${name}`;
     const env = Object.entries(opts.env ?? {}).map(([k, v]) => `${k}=${shellQuote(v)}`).join(' ');
-    // Ink renders only the last frame and ignores resize when CI is set (STYLE.md): the console runs without it.
+    // Ink renders only the last frame and ignores resize when CI is set (Ink's own rule): the console runs without it.
     const wrapped = `env -u CI ${env} ${command}`;
     execFileSync('tmux', ['-L', socket, 'new-session', '-d', '-s', name, '-x', String(opts.columns), '-y', String(opts.rows), '-c', opts.cwd, wrapped], {
       env: { ...process.env, TMUX: '' },

@@ -1,6 +1,6 @@
 // A tmux control-mode client (tmux -C): commands go down one pipe and their output comes back between %begin and
-// %end, instead of a tmux client process per command. Each of those was a fork of the test worker (hundreds of
-// MB): ~7 ms of CPU a call, hundreds of calls a run, and the worker blocked meanwhile.
+// %end, instead of a tmux client process per command: each would be a fork of the (large) test worker, paid
+// hundreds of times a run, with the worker blocked meanwhile.
 import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:child_process';
 
 interface Waiting {

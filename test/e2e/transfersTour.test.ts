@@ -1,4 +1,4 @@
-// Issue 12 in a real terminal (tmux, 80x24, the built binary, LIVE against a sandbox started here): search (/)
+// The transfers tour in a real terminal (tmux, 80x24, the built binary, LIVE against a sandbox started here): search (/)
 // in the key list and in the transfers results, sort (o) of the transfers page, and the chart (v), whose totals
 // equal what `transfers --summary --json` prints for the same filter against the same sandbox.
 import { mkdtempSync, rmSync } from 'node:fs';

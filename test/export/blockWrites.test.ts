@@ -1,4 +1,4 @@
-// Exports write in blocks (issue 9, point 3): a page is one write (or one per 64 Ki characters), the bytes
+// Exports write in blocks: a page is one write (or one per 64 Ki characters), the bytes
 // are exactly those the row-by-row writers gave, and a slow reader holds the writer back (back-pressure).
 import { Writable } from 'node:stream';
 import fc from 'fast-check';

@@ -1,4 +1,4 @@
-// One page of prefetch (issue 9, point 3): the next page is asked for while the current one is visited
+// One page of prefetch: the next page is asked for while the current one is visited
 // (written), pages are still visited in order and whole, the stop rules send no extra request, a visit that
 // fails cancels the page fetched ahead, and a fetch that fails surfaces only after the page before it.
 import { type ChildProcess, spawn } from 'node:child_process';

@@ -1,4 +1,4 @@
-// The summary behind the chart and `transfers --summary` (issue 12.5): its sums equal an independent big.js sum
+// The summary behind the chart and `transfers --summary`: its sums equal an independent big.js sum
 // of the same transfers, per asset, per status and per local day, whatever the decimals, the statuses and the
 // way the rows come in pages; the days of the range without transfers are there, at 0.
 import Big from 'big.js';

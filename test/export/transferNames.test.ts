@@ -1,4 +1,4 @@
-// Reading sub-account names out of transfer pages: a blank side of the query is the master (spec §4.3) and is
+// Reading sub-account names out of transfer pages: a blank side of the query is the master (the service's docs) and is
 // never listed; a service that answers "both blank" with transfers to other accounts still yields them.
 import { describe, expect, it } from 'vitest';
 import { AccountSightings, subAccountsInPage } from '../../src/export/transferNames';

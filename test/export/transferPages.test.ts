@@ -1,4 +1,4 @@
-// Exports end (issue 8, point 2): paging stops at a short page, at a page repeating ANY earlier page, and
+// Exports end: paging stops at a short page, at a page repeating ANY earlier page, and
 // after a bounded number of pages; the console's file export keeps what it wrote, honestly named.
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

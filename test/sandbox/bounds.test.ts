@@ -1,4 +1,4 @@
-// The sandbox stays a faithful, bounded peer (issue 8, point 7): what Node's parser refuses is answered in
+// The sandbox stays a faithful, bounded peer: what Node's parser refuses is answered in
 // the service's envelope and the socket closed; a body (or headers) that never come are given up within
 // ~2 s; the request log is bounded in bytes and keeps only a cut, copied query.
 import { connect } from 'node:net';

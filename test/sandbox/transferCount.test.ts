@@ -1,4 +1,4 @@
-// A sandbox size you can set (issue 9, point 4): `sandbox --transfers N` holds N transfers, the same ones
+// A sandbox size you can set: `sandbox --transfers N` holds N transfers, the same ones
 // for the same seed and N; the history is laid out on first use, so a large N does not slow the start.
 import { PassThrough } from 'node:stream';
 import { describe, expect, test } from 'vitest';

@@ -16,7 +16,7 @@ const write = (file: string, text: string): void => {
 
 describe('whether dist/ is current', () => {
   it('yes after a build; no once an input or an output differs, until built again', () => {
-    for (const file of ['package.json', 'package-lock.json', 'tsconfig.json', 'scripts/build.mjs', 'scripts/scriptBundle.mjs', 'scripts/textPatches.mjs', 'scripts/buildInputs.mjs']) write(file, `${file}\n`);
+    for (const file of ['package.json', 'package-lock.json', 'tsconfig.json', 'scripts/build.mjs', 'scripts/scriptBundle.mjs', 'scripts/textPatches.mjs', 'scripts/buildInputs.mjs', 'scripts/notices.mjs']) write(file, `${file}\n`);
     write('src/cli.ts', 'one');
     write('src/ui/App.tsx', 'app');
     write('dist/broker-console.js', 'bin');

@@ -1,4 +1,4 @@
-// The one sanitiser for outside text, display widths and fitting, and the JSON escaper (DESIGN §5b).
+// The one sanitiser for outside text, display widths and fitting, and the JSON escaper (docs/design.md, the sanitiser).
 import fc from 'fast-check';
 import { anyText } from '../arbitraries';
 import stringWidth from 'string-width';

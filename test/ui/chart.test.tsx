@@ -1,4 +1,4 @@
-// The chart of the transfers screen (issue 12.5): v fetches every page of the filter in the background with
+// The chart of the transfers screen: v fetches every page of the filter in the background with
 // progress, esc stops it and keeps a partial chart that says so, and the sums it shows equal an independent
 // big.js sum of the sandbox's matching transfers fetched separately. At 40x12 and 80x24, with NO_COLOR, and
 // with hostile asset and status text.

@@ -1,4 +1,4 @@
-// Sub-accounts discovered in transfer history (issue 12.2), in the console: the picker offers them marked with
+// Sub-accounts discovered in transfer history, in the console: the picker offers them marked with
 // their last transfer; ctrl+d scans (progress, a 429 met and waited out, cancel keeping what was found, the
 // result list, enter opening a sub-account's keys); names from the service are sanitised; 80x24 and 40x12.
 import React from 'react';
@@ -198,7 +198,7 @@ describe('ctrl+d: the discover scan', () => {
 const OSC52 = '\u001b]52;c;cHduZWQ=\u0007';
 const hostileNames = [`evil${OSC52}`, `wide名前🙂${'\u202e'}gnp.exe`, `a\r\nFAKE LINE`];
 
-/** Answers "both accounts blank" as "from the master to anyone" (a reading of spec §4.3 the scan copes with), with hostile names. */
+/** Answers "both accounts blank" as "from the master to anyone" (a reading of the service's docs the scan copes with), with hostile names. */
 async function hostileService(): Promise<{ baseUrl: string; close(): Promise<void> }> {
   const row = (from: string, to: string, i: number) => ({
     tranId: String(1000 + i),

@@ -1,4 +1,4 @@
-// Our thin harness (STYLE.md §8): the real App in a test terminal of our size, a real sandbox over 127.0.0.1
+// Our thin harness: the real App in a test terminal of our size, a real sandbox over 127.0.0.1
 // and a real client; keys go in through the console's own key splitter; assertions read ANSI-stripped text.
 import React from 'react';
 import { mkdtemp, rm } from 'node:fs/promises';

@@ -176,8 +176,8 @@ async function mounted(onTestFinished: OnFinished, options: Parameters<typeof mo
   return m;
 }
 
-// Concurrent: each test has its own service and console; they mostly wait for renders and answers. (A detail
-// took at most ~300 ms with the others running, against the 1,500 ms it is allowed.)
+// Concurrent: each test has its own service and console; they mostly wait for renders and answers, well within
+// the time each detail is allowed.
 describe.concurrent('hostile text from the service and from names never reaches the terminal raw', () => {
   test.for([
     [40, 12],

@@ -1,4 +1,4 @@
-// A read-only target in the console (issue 12.4): READ-ONLY in the header at every size and without colour,
+// A read-only target in the console: READ-ONLY in the header at every size and without colour,
 // n refused with the reason (from the list and the empty list), not offered in the footer, the create request
 // refused by the client even if the form were reached, and a read-only profile switched to with ctrl+p.
 import React from 'react';

@@ -1,4 +1,4 @@
-// The keys screen's last create attempts (issue 12.6): read back from the audit trail through services.audit,
+// The keys screen's last create attempts: read back from the audit trail through services.audit,
 // newest first, at most 3, this sub-account on this host only, updated after a create or a refusal, giving
 // way to the table on small windows, and every value from the file sanitised.
 import { mkdtempSync, rmSync } from 'node:fs';

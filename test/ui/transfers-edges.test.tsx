@@ -1,4 +1,4 @@
-// The transfers side at the terminal's edges (issue 7): every window size from 40x12 up, hostile text from the
+// The transfers side at the terminal's edges: every window size from 40x12 up, hostile text from the
 // service, CJK and emoji, and screens that say what their keys do (retry only where it helps, totals that say
 // what they count, an export that says "cancelled").
 import React from 'react';
@@ -155,7 +155,7 @@ describe.concurrent('every window size from 40x12 up', () => {
 });
 
 // Concurrent but for the test that must look while a page is held back (400 ms): it runs alone.
-describe('point 6: what the screen says matches what the keys do', () => {
+describe('what the screen says matches what the keys do', () => {
   test.concurrent('page totals count SUCCESS only, and say what they leave out', async ({ onTestFinished }) => {
     const c = await consoleFor(onTestFinished, { columns: 200, rows: 40 });
     const query = await openTransfers(c, { startTime: '3d', limit: '100' });

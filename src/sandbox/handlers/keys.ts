@@ -1,4 +1,4 @@
-// List and create the API keys of a sub-account (spec §4.1, §4.2), with the service's validation codes.
+// List and create the API keys of a sub-account , with the service's validation codes.
 import { isIP } from 'node:net';
 import { KNOWN_PERMISSIONS, MAX_KEYS_PER_SUB_ACCOUNT, MAX_LINKED_IPS } from '../../api/types';
 import { ERR, paramError, SandboxHttpError } from '../errors';

@@ -1,4 +1,4 @@
-// Universal transfer history (spec §4.3): filters, then page/limit slicing over the seeded records.
+// Universal transfer history: filters, then page/limit slicing over the seeded records.
 import { ANSWERED_FUTURES_TYPE, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../api/types';
 import { parseWholeNumber } from '../auth';
 import { ERR, SandboxHttpError, paramError } from '../errors';
@@ -33,7 +33,7 @@ export function listTransfers(state: SandboxState, params: URLSearchParams): Rep
     if (name !== undefined && state.frozenSubAccounts.has(name)) throw new SandboxHttpError(ERR.subAccountForbidden, `(${name})`);
   }
   const rows = state.transferIndex.page({
-    // Omitted accounts mean the master account (spec §4.3).
+    // Omitted accounts mean the master account (the service's documented rule).
     fromAccount: fromAccount ?? state.master.name,
     toAccount: toAccount ?? state.master.name,
     fromAccountType,

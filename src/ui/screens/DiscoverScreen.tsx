@@ -1,4 +1,4 @@
-// Discover sub-accounts (issue 12.2): how many days back, then the scan with its progress (esc cancels and keeps
+// Discover sub-accounts: how many days back, then the scan with its progress (esc cancels and keeps
 // what was found), then the sub-accounts found with their last transfer; enter opens one's keys. What it finds
 // is remembered for this target (services.discovered), so the picker offers it next time. Names come from the
 // service: sanitised, each in one line of the width.

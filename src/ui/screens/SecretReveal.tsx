@@ -1,5 +1,5 @@
 // The one-time secret: masked until revealed, copyable, and gone from state and screen once the operator
-// confirms it is stored (DESIGN §5). Every way out (enter, esc, q, ctrl+p, ctrl+t, ctrl+c once) first asks
+// confirms it is stored (docs/design.md, secrets). Every way out (enter, esc, q, ctrl+p, ctrl+t, ctrl+c once) first asks
 // for that confirmation; only y leaves. The key and secret are shown whole at any width, never cut.
 import React, { useState } from 'react';
 import { Box, Text } from 'ink';

@@ -1,4 +1,4 @@
-// The chart of every transfer of the filter (issue 12.5): per asset, one bar per local day, newest first: the
+// The chart of every transfer of the filter: per asset, one bar per local day, newest first: the
 // exact decimal sum, then the bar, its length scaled to the window (block characters, to an eighth of a cell);
 // the asset's total and its counts by status above. Pages come in the background (useTransferChart) and the
 // bars grow as they come; esc stops, keeping a partial chart that says it is partial. Asset and status names
