@@ -36,6 +36,16 @@ describe('TransferFilterForm', () => {
     expect(transferGets()).toHaveLength(0);
   });
 
+  test('an account type two edits from FUTURES is refused with the one it likely meant, and nothing is sent', async () => {
+    c = await startConsole();
+    await openTransferFilter(c);
+    await setFilter(c, { toAccountType: 'FUTUR' });
+    await c.press('enter');
+    await c.waitForText("✗ toAccountType: 'FUTUR' is not a known account type: did you mean FUTURES?");
+    expect(c.navState()!.stack.at(-1)!.route.screen).toBe('transferFilter');
+    expect(transferGets()).toHaveLength(0);
+  });
+
   test('since after until is refused with the endTime message', async () => {
     c = await startConsole();
     await openTransferFilter(c);
