@@ -1,9 +1,8 @@
 // When the service's ban of this IP (HTTP 418) ends, per base URL, so that a new run does not send into a ban
 // the last one met. Not secret: a small JSON file in the config folder, written whole or not at all. An ended
 // ban is forgotten when read.
-import { join } from 'node:path';
 import * as v from 'valibot';
-import { readFileIfExists, writeFileAtomic } from './atomicFile';
+import { perBaseUrlFile } from './perBaseUrl';
 
 export const BANS_FILE = 'bans.json';
 /** Base URLs remembered; the bans ending first are dropped first. */
@@ -14,28 +13,16 @@ export const MAX_BAN_MS = 4 * 24 * 3_600_000;
 const Entry = v.object({
   endsAt: v.pipe(v.number(), v.integer(), v.minValue(0)),
 });
-type Entry = v.InferOutput<typeof Entry>;
+const file = perBaseUrlFile(BANS_FILE, Entry, MAX_BANS, (entry) => entry.endsAt);
 
 export function bansPath(folder: string): string {
-  return join(folder, BANS_FILE);
+  return file.path(folder);
 }
 
-/** Every entry still in force at `now`; a missing, unreadable or damaged file (or entry) counts as none. Never throws. */
-async function readAll(folder: string, now: number): Promise<Map<string, Entry>> {
-  const entries = new Map<string, Entry>();
-  let raw: unknown;
-  try {
-    const text = await readFileIfExists(bansPath(folder));
-    if (text === undefined) return entries;
-    raw = JSON.parse(text);
-  } catch {
-    return entries;
-  }
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return entries;
-  for (const [baseUrl, value] of Object.entries(raw as Record<string, unknown>)) {
-    const parsed = v.safeParse(Entry, value);
-    if (parsed.success && parsed.output.endsAt > now && parsed.output.endsAt <= now + MAX_BAN_MS) entries.set(baseUrl, parsed.output);
-  }
+/** Every ban in force at `now` (an ended one, or one ending past belief, is forgotten). Never throws. */
+async function readAll(folder: string, now: number): Promise<Map<string, { endsAt: number }>> {
+  const entries = await file.read(folder);
+  for (const [baseUrl, { endsAt }] of entries) if (endsAt <= now || endsAt > now + MAX_BAN_MS) entries.delete(baseUrl);
   return entries;
 }
 
@@ -55,6 +42,5 @@ export async function saveBan(folder: string, baseUrl: string, endsAt: number, n
   const kept = entries.get(baseUrl);
   if (kept !== undefined && kept.endsAt >= end) return;
   entries.set(baseUrl, { endsAt: Math.min(end, Math.round(now) + MAX_BAN_MS) });
-  const latest = [...entries.entries()].sort(([, a], [, b]) => b.endsAt - a.endsAt).slice(0, MAX_BANS);
-  await writeFileAtomic(bansPath(folder), `${JSON.stringify(Object.fromEntries(latest), null, 2)}\n`);
+  await file.write(folder, entries);
 }

@@ -2,9 +2,8 @@
 // command starts with it instead of meeting a 700003 first. Not secret: a small JSON file in the
 // config folder, written whole or not at all. A stale offset heals itself: the service refuses the
 // timestamp (700003), the client re-measures from that answer and sends once more.
-import { join } from 'node:path';
 import * as v from 'valibot';
-import { readFileIfExists, writeFileAtomic } from './atomicFile';
+import { perBaseUrlFile } from './perBaseUrl';
 
 export const CLOCK_OFFSETS_FILE = 'clock-offsets.json';
 /** Base URLs remembered; the least recently measured are dropped first. */
@@ -16,34 +15,15 @@ const Entry = v.object({
   offsetMs: v.pipe(v.number(), v.integer(), v.minValue(-MAX_REMEMBERED_OFFSET_MS), v.maxValue(MAX_REMEMBERED_OFFSET_MS)),
   measuredAt: v.pipe(v.number(), v.integer(), v.minValue(0)),
 });
-type Entry = v.InferOutput<typeof Entry>;
+const file = perBaseUrlFile(CLOCK_OFFSETS_FILE, Entry, MAX_CLOCK_OFFSETS, (entry) => entry.measuredAt);
 
 export function clockOffsetsPath(folder: string): string {
-  return join(folder, CLOCK_OFFSETS_FILE);
-}
-
-/** Every readable entry; a missing, unreadable or damaged file (or entry) counts as none. Never throws. */
-async function readAll(folder: string): Promise<Map<string, Entry>> {
-  const entries = new Map<string, Entry>();
-  let raw: unknown;
-  try {
-    const text = await readFileIfExists(clockOffsetsPath(folder));
-    if (text === undefined) return entries;
-    raw = JSON.parse(text);
-  } catch {
-    return entries;
-  }
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return entries;
-  for (const [baseUrl, value] of Object.entries(raw as Record<string, unknown>)) {
-    const parsed = v.safeParse(Entry, value);
-    if (parsed.success) entries.set(baseUrl, parsed.output);
-  }
-  return entries;
+  return file.path(folder);
 }
 
 /** The offset last measured against this base URL, or undefined. Never throws. */
 export async function loadClockOffset(folder: string, baseUrl: string): Promise<number | undefined> {
-  return (await readAll(folder)).get(baseUrl)?.offsetMs;
+  return (await file.read(folder)).get(baseUrl)?.offsetMs;
 }
 
 /**
@@ -51,7 +31,7 @@ export async function loadClockOffset(folder: string, baseUrl: string): Promise<
  * MAX_CLOCK_OFFSETS entries. Throws what the write throws; callers treat it as best effort.
  */
 export async function saveClockOffset(folder: string, baseUrl: string, offsetMs: number, now: number = Date.now()): Promise<void> {
-  const entries = await readAll(folder);
+  const entries = await file.read(folder);
   const rounded = Math.round(offsetMs);
   if (rounded === 0 || !Number.isFinite(rounded) || Math.abs(rounded) > MAX_REMEMBERED_OFFSET_MS) {
     if (!entries.has(baseUrl)) return;
@@ -59,6 +39,5 @@ export async function saveClockOffset(folder: string, baseUrl: string, offsetMs:
   } else {
     entries.set(baseUrl, { offsetMs: rounded, measuredAt: Math.max(0, Math.round(now)) });
   }
-  const kept = [...entries.entries()].sort(([, a], [, b]) => b.measuredAt - a.measuredAt).slice(0, MAX_CLOCK_OFFSETS);
-  await writeFileAtomic(clockOffsetsPath(folder), `${JSON.stringify(Object.fromEntries(kept), null, 2)}\n`);
+  await file.write(folder, entries);
 }
