@@ -5,6 +5,8 @@ import { checkSubAccount } from '../api/validation';
 import { sanitize, sanitizeDeep, toJson } from '../terminal/text';
 import { type CommandContext, EXIT, type ExitCode, closeQuietly, connect, reportFailure, reportInvalid, reportUsage, stdoutIsTerminal } from './context';
 import { type Column, OutputSink, chooseFormat, csvDocument, formatLocalTime, formatTable } from './output';
+import type { Command } from 'commander';
+import type { CommandHost } from './define';
 
 export interface KeysListOptions {
   sub?: string;
@@ -80,4 +82,17 @@ export async function runKeysList(options: KeysListOptions, ctx: CommandContext)
     out.release();
     await closeQuietly(api);
   }
+}
+
+/** `keys list`, under `keys`. */
+export function defineKeysList(keys: Command, host: CommandHost): Command {
+  return keys
+    .command('list')
+    .description('list the API keys of a sub-account')
+    .option('--sub <name>', 'sub-account name')
+    .option('--format <format>', 'table, json (an array) or csv (default: table)')
+    .option('--json', 'short for --format json')
+    .action(async (options: KeysListOptions) => {
+      host.exit(await runKeysList(options, host.context()));
+    });
 }
