@@ -4,7 +4,8 @@
 import { type AuditEntry, auditPath, readAuditTrail } from '../config/auditTrail';
 import { sanitize, sanitizeDeep, toJson } from '../terminal/text';
 import { type CommandContext, EXIT, type ExitCode, contextFolder, printLines, reportFailure, reportUsage, stdoutIsTerminal } from './context';
-import { type Column, OutputSink, chooseFormat, csvDocument, formatTable } from './output';
+import { type Column, OutputSink, chooseFormat, formatTable } from './output';
+import { csvDocument } from '../format/csv';
 import type { Command } from 'commander';
 import type { CommandHost } from './define';
 

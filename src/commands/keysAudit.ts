@@ -13,7 +13,8 @@ import { openDiscoveredSubAccounts } from '../config/discoveredSubAccounts';
 import { openRecentSubAccounts } from '../config/recentSubAccounts';
 import { sanitize, sanitizeDeep, toJson } from '../terminal/text';
 import { type CommandContext, EXIT, type ExitCode, closeQuietly, connect, contextFolder, printLines, reportFailure, reportInvalid, reportUsage, stdoutIsTerminal } from './context';
-import { type Column, OutputSink, chooseFormat, csvDocument, formatLocalTime, formatTable } from './output';
+import { type Column, OutputSink, chooseFormat, formatLocalTime, formatTable } from './output';
+import { csvDocument } from '../format/csv';
 import type { Command } from 'commander';
 import type { CommandHost } from './define';
 

@@ -8,7 +8,8 @@ import { loadProfiles } from '../credentials/profiles';
 import { ENV, envValue } from '../credentials/fromEnvironment';
 import { sanitize, sanitizeDeep, toJson } from '../terminal/text';
 import { type CommandContext, EXIT, type ExitCode, LINE_LIMIT, closeQuietly, connect, contextFolder, printLines, reportFailure, reportInvalid, reportUsage, stdoutIsTerminal } from './context';
-import { OutputClosedError, type OutputFormat, OutputSink, chooseFormat, csvField, csvQuoted, discardsOutput, formatLocalTime, neutraliseCsvCell, pad } from './output';
+import { OutputClosedError, type OutputFormat, OutputSink, chooseFormat, discardsOutput, formatLocalTime, pad } from './output';
+import { csvField, csvQuoted, neutraliseCsvCell } from '../format/csv';
 import type { Command } from 'commander';
 import type { CommandHost } from './define';
 

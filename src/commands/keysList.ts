@@ -4,7 +4,8 @@ import type { ServiceTime, SubAccountKey } from '../api/types';
 import { checkSubAccount } from '../api/validation';
 import { sanitize, sanitizeDeep, toJson } from '../terminal/text';
 import { type CommandContext, EXIT, type ExitCode, closeQuietly, connect, reportFailure, reportInvalid, reportUsage, stdoutIsTerminal } from './context';
-import { type Column, OutputSink, chooseFormat, csvDocument, formatLocalTime, formatTable } from './output';
+import { type Column, OutputSink, chooseFormat, formatLocalTime, formatTable } from './output';
+import { csvDocument } from '../format/csv';
 import type { Command } from 'commander';
 import type { CommandHost } from './define';
 

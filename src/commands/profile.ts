@@ -22,7 +22,8 @@ import {
 } from '../credentials/profiles';
 import { sanitize, sanitizeDeep, toJson } from '../terminal/text';
 import { type CommandContext, EXIT, type ExitCode, contextFolder, printLines, proxyFor, reportUsage, stdoutIsTerminal } from './context';
-import { chooseFormat, csvDocument, formatTable } from './output';
+import { chooseFormat, formatTable } from './output';
+import { csvDocument } from '../format/csv';
 import { type TerminalIn, readHiddenLine, readLines } from './terminalInput';
 import { type Command, Option } from 'commander';
 import { type CommandHost, oneOf } from './define';

@@ -10,7 +10,8 @@ import { DEFAULT_SCAN_DAYS, ScanFailed, type ScanProgress, checkScanDays, discov
 import { sanitizeDeep, toJson } from '../terminal/text';
 import { type CommandContext, EXIT, type ExitCode, closeQuietly, connectTarget, contextFolder, printLines, reportFailure, reportInvalid, reportUsage, stdoutIsTerminal } from './context';
 import { EXIT_INTERRUPTED } from './profile';
-import { type Column, OutputSink, chooseFormat, csvDocument, formatLocalTime, formatTable } from './output';
+import { type Column, OutputSink, chooseFormat, formatLocalTime, formatTable } from './output';
+import { csvDocument } from '../format/csv';
 import type { Command } from 'commander';
 import type { CommandHost } from './define';
 
