@@ -2,7 +2,7 @@
 // Ink and React are not imported here: commands must start fast (the console is loaded lazily).
 // Importing this does nothing: the bin's script (src/startup/appScript.ts) runs main() on the process's own
 // streams and environment, and the tests run it in-process on theirs.
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Help } from 'commander';
 import { version } from '../package.json';
 import { createBrokerApi } from './api/operations';
 import { MAX_RECV_WINDOW } from './api/signing';
@@ -35,6 +35,9 @@ const DEFINITIONS: { readonly [N in CommandName]: DefineCommand } = {
   __complete: defineCompleteValues,
 };
 
+/** Root options that mean nothing to a command: not shown among a command's global options. */
+const CONSOLE_ONLY = new Set(['--version', '--demo']);
+
 /** The registry's commands, in its order. */
 export const COMMANDS: readonly CommandDefinition[] = ALL_COMMAND_NAMES.map((name) => ({ name, define: DEFINITIONS[name] }));
 
@@ -60,6 +63,13 @@ export function buildProgram(
     .option('--demo-clock <time>', "pin the demo's clock to an ISO time, e.g. 2026-11-21T09:30:00Z (env BROKER_DEMO_CLOCK): same data, times and keys every run")
     .exitOverride()
     .showSuggestionAfterError(true)
+    // A command's help lists the global options it takes too (those that only open the console left out).
+    .configureHelp({
+      showGlobalOptions: true,
+      visibleGlobalOptions(this: Help, command: Command) {
+        return Help.prototype.visibleGlobalOptions.call(this, command).filter((o) => !CONSOLE_ONLY.has(o.long ?? ''));
+      },
+    })
     .configureOutput({
       writeOut: (text) => void io.stdout.write(text),
       writeErr: (text) => void io.stderr.write(text),

@@ -7,7 +7,7 @@ import { type CommandContext, EXIT, type ExitCode, contextFolder, printLines, re
 import { type Column, OutputSink, chooseFormat, formatTable } from './output';
 import { csvDocument } from '../format/csv';
 import type { Command } from 'commander';
-import type { CommandHost } from './define';
+import { type CommandHost, examples } from './define';
 
 export interface AuditOptions {
   sub?: string;
@@ -155,6 +155,7 @@ export function defineAudit(program: Command, host: CommandHost): Command {
     .option('--limit <n>', 'at most this many entries (default 50)')
     .option('--format <format>', 'table, json (an array) or csv (default: table)')
     .option('--json', 'short for --format json')
+    .addHelpText('after', examples('audit --sub gridbot2901 --limit 20'))
     .action(async (options: AuditOptions) => {
       host.exit(await runAudit(options, host.context()));
     });

@@ -8,7 +8,7 @@ import { KNOWN_ACCOUNT_TYPES, KNOWN_PERMISSIONS } from '../api/types';
 import { FLAG_KINDS } from '../audit/keyAudit';
 import { loadProfiles } from '../credentials/profiles';
 import { type CommandContext, EXIT, type ExitCode, contextFolder, reportUsage } from './context';
-import type { CommandHost } from './define';
+import { type CommandHost, examples } from './define';
 import { OUTPUT_FORMATS } from './output';
 import { isHiddenCommand } from './registry';
 
@@ -446,6 +446,7 @@ export function defineCompletion(program: Command, host: CommandHost): Command {
     .command('completion')
     .description('print a completion script: bash, zsh or fish (see docs/commands.md, "Shell completion")')
     .argument('<shell>', 'bash, zsh or fish')
+    .addHelpText('after', examples('completion bash > ~/.local/share/bash-completion/completions/broker-console', 'completion zsh > "${fpath[1]}/_broker-console"', 'completion fish > ~/.config/fish/completions/broker-console.fish'))
     .action((shell: string) => {
       host.exit(runCompletion(shell, program, host.context()));
     });

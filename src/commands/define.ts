@@ -77,3 +77,8 @@ export function oneOf<T extends string>(words: readonly T[]): (raw: string) => T
     return value as T;
   };
 }
+
+/** A help section of example command lines, after a command's own help. */
+export function examples(...lines: readonly string[]): string {
+  return `\nExamples:\n${lines.map((line) => `  $ broker-console ${line}`).join('\n')}`;
+}

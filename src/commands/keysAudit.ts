@@ -16,7 +16,7 @@ import { type CommandContext, EXIT, type ExitCode, closeQuietly, connect, contex
 import { type Column, OutputSink, chooseFormat, formatLocalTime, formatTable } from './output';
 import { csvDocument } from '../format/csv';
 import type { Command } from 'commander';
-import type { CommandHost } from './define';
+import { type CommandHost, examples } from './define';
 
 export interface KeysAuditOptions {
   /** Comma-separated sub-account names. */
@@ -245,6 +245,7 @@ export function defineKeysAudit(keys: Command, host: CommandHost): Command {
         '--recent and --discovered can go together. Exit 4 when a key is flagged (--fail-on none: 0), so a CI job\n' +
         'fails; exit 1 when a sub-account could not be audited (the rest is still printed; 1 wins over 4).',
     )
+    .addHelpText('after', examples('keys audit --recent --max-age 90d', 'keys audit --sub gridbot2901,gridbot2902 --fail-on withdraw,no-ip --json'))
     .action(async (options: KeysAuditOptions) => {
       host.exit(await runKeysAudit(options, host.context()));
     });

@@ -11,7 +11,7 @@ import { type CommandContext, EXIT, type ExitCode, LINE_LIMIT, closeQuietly, con
 import { OutputClosedError, type OutputFormat, OutputSink, chooseFormat, discardsOutput, formatLocalTime, pad } from './output';
 import { csvField, csvQuoted, neutraliseCsvCell } from '../format/csv';
 import type { Command } from 'commander';
-import type { CommandHost } from './define';
+import { type CommandHost, examples } from './define';
 
 export interface KeysCreateOptions {
   sub?: string;
@@ -243,6 +243,7 @@ export function defineKeysCreate(keys: Command, host: CommandHost): Command {
         'once more signed by the other rule (query + body), and the rule that worked is kept for the next run. Pin one\n' +
         'rule with profile add --post-signature or BROKER_POST_SIGNATURE (auto, query or body).',
     )
+    .addHelpText('after', examples('keys create --sub gridbot2901 --permissions SPOT_ACCOUNT_READ --ip 203.0.113.7 --note "bot 7"'))
     .action(async (options: KeysCreateOptions) => {
       host.exit(await runKeysCreate(options, host.context()));
     });

@@ -7,7 +7,7 @@ import { type CommandContext, EXIT, type ExitCode, closeQuietly, connect, report
 import { type Column, OutputSink, chooseFormat, formatLocalTime, formatTable } from './output';
 import { csvDocument } from '../format/csv';
 import type { Command } from 'commander';
-import type { CommandHost } from './define';
+import { type CommandHost, examples } from './define';
 
 export interface KeysListOptions {
   sub?: string;
@@ -93,6 +93,7 @@ export function defineKeysList(keys: Command, host: CommandHost): Command {
     .option('--sub <name>', 'sub-account name')
     .option('--format <format>', 'table, json (an array) or csv (default: table)')
     .option('--json', 'short for --format json')
+    .addHelpText('after', examples('keys list --sub gridbot2901', 'keys list --sub gridbot2901 --format csv > keys.csv'))
     .action(async (options: KeysListOptions) => {
       host.exit(await runKeysList(options, host.context()));
     });

@@ -26,7 +26,7 @@ import { chooseFormat, formatTable } from './output';
 import { csvDocument } from '../format/csv';
 import { type TerminalIn, readHiddenLine, readLines } from './terminalInput';
 import { type Command, Option } from 'commander';
-import { type CommandHost, oneOf } from './define';
+import { type CommandHost, examples, oneOf } from './define';
 
 /** Exit code of an add interrupted with Ctrl-C at the prompt (128 + SIGINT, as shells report it). */
 export const EXIT_INTERRUPTED = 130;
@@ -440,6 +440,7 @@ export function defineProfile(program: Command, host: CommandHost): Command {
         'account NAME), then the settings. With the global --read-only the profile is saved read-only: nothing that\n' +
         'changes something (creating a key) is ever sent through it, in the console or by a command.',
     )
+    .addHelpText('after', examples('profile add prod --base-url https://api.mexc.com', '--read-only profile add watch --base-url https://api.mexc.com'))
     .action(async (name: string, options: ProfileAddOptions) => {
       host.exit(await runProfileAdd(name, options, host.context()));
     });
@@ -448,6 +449,7 @@ export function defineProfile(program: Command, host: CommandHost): Command {
     .description('the saved profiles and where each secret comes from (never the secret)')
     .option('--format <format>', 'table, json (an array) or csv (default: table)')
     .option('--json', 'short for --format json')
+    .addHelpText('after', examples('profile list --json'))
     .action(async (options: ProfileListOptions) => {
       host.exit(await runProfileList(options, host.context()));
     });
@@ -455,6 +457,7 @@ export function defineProfile(program: Command, host: CommandHost): Command {
     .command('remove')
     .description('remove a profile: its settings and its keychain entry')
     .argument('<name>')
+    .addHelpText('after', examples('profile remove old'))
     .action(async (name: string) => {
       host.exit(await runProfileRemove(name, host.context()));
     });
@@ -462,6 +465,7 @@ export function defineProfile(program: Command, host: CommandHost): Command {
     .command('use')
     .description('make a profile the default')
     .argument('<name>')
+    .addHelpText('after', examples('profile use prod'))
     .action(async (name: string) => {
       host.exit(await runProfileUse(name, host.context()));
     });

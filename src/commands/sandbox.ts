@@ -6,7 +6,7 @@ import { SEEDED_TRANSFER_COUNT } from '../sandbox/seedTransfers';
 import type { RunningSandbox, SandboxPostSignature } from '../sandbox/types';
 import { grouped, sanitize, toJson } from '../terminal/text';
 import { EXIT, reportUsage } from './context';
-import { type CommandHost, oneOf, wholeNumber } from './define';
+import { type CommandHost, examples, oneOf, wholeNumber } from './define';
 
 export interface SandboxCommandOptions {
   host?: string;
@@ -126,6 +126,7 @@ export function defineSandbox(program: Command, host: CommandHost): Command {
     .option('--json', 'print one JSON line with baseUrl, apiKey, secretKey, subAccounts')
     .option('--post-signature <rule>', "what a request's signature must cover: query (default, as the live service accepts), body (query + body) or either", oneOf(['query', 'body', 'either'] as const))
     .addHelpText('after', '\nTakes the global --demo-clock TIME (or BROKER_DEMO_CLOCK): the data and created keys follow that moment;\nrequests are still checked against the real clock.')
+    .addHelpText('after', examples('sandbox --json', 'sandbox --port 8080 --seed 7 --rate-limit off'))
     .action(async (options: SandboxFlags) => {
       let demoClockMs: number | undefined;
       try {

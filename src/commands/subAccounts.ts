@@ -13,7 +13,7 @@ import { EXIT_INTERRUPTED } from './profile';
 import { type Column, OutputSink, chooseFormat, formatLocalTime, formatTable } from './output';
 import { csvDocument } from '../format/csv';
 import type { Command } from 'commander';
-import type { CommandHost } from './define';
+import { type CommandHost, examples } from './define';
 
 export interface SubAccountsOptions {
   discover?: boolean;
@@ -151,6 +151,7 @@ export function defineSubAccounts(program: Command, host: CommandHost): Command 
         'master). A scan asks, in each account-type pair, for master→master and for master↔each known name; names\n' +
         'in the answers are remembered with their last transfer. Progress goes to stderr when it is a terminal.',
     )
+    .addHelpText('after', examples('sub-accounts', 'sub-accounts --discover --days 90'))
     .action(async (options: SubAccountsOptions) => {
       host.exit(await runSubAccounts(options, host.context()));
     });

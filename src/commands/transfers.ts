@@ -22,7 +22,7 @@ import {
 import { type Column, OutputSink, chooseFormat, formatLocalTime, pad, tableLine } from './output';
 import type { Command } from 'commander';
 import { runTransferSummary } from './transferSummary';
-import type { CommandHost } from './define';
+import { type CommandHost, examples } from './define';
 
 export type TransferFormat = 'table' | 'json' | 'csv';
 export const TRANSFER_FORMATS: readonly TransferFormat[] = ['table', 'json', 'csv'];
@@ -247,6 +247,7 @@ export function defineTransfers(program: Command, host: CommandHost): Command {
         '--summary prints, once the last page came, per asset (transfers, SUCCESS volume), per status and per local day\n' +
         '(days without transfers included); it fails with nothing on stdout when a page fails.',
     )
+    .addHelpText('after', examples('transfers --from-type SPOT --to-type FUTURES --start 7d --all --format csv > week.csv', 'transfers --from-type SPOT --to-type FUTURES --start 30d --summary'))
     .action(async (options: TransfersOptions) => {
       host.exit(await runTransfers(options, host.context()));
     });
