@@ -4,7 +4,10 @@
 import { type AuditEntry, auditPath, readAuditTrail } from '../config/auditTrail';
 import { sanitize, sanitizeDeep, toJson } from '../terminal/text';
 import { type CommandContext, EXIT, type ExitCode, contextFolder, printLines, reportFailure, reportUsage, stdoutIsTerminal } from './context';
-import { type Column, OutputSink, chooseFormat, csvDocument, formatTable } from './output';
+import { type Column, OutputSink, chooseFormat, formatTable } from './output';
+import { csvDocument } from '../format/csv';
+import type { Command } from 'commander';
+import { type CommandHost, examples } from './define';
 
 export interface AuditOptions {
   sub?: string;
@@ -142,4 +145,18 @@ export async function runAudit(options: AuditOptions, ctx: CommandContext): Prom
   } finally {
     out.release();
   }
+}
+
+export function defineAudit(program: Command, host: CommandHost): Command {
+  return program
+    .command('audit')
+    .description('the audit trail: every create-key attempt sent (created, refused, unknown), newest first; never a secret')
+    .option('--sub <name>', 'only this sub-account')
+    .option('--limit <n>', 'at most this many entries (default 50)')
+    .option('--format <format>', 'table, json (an array) or csv (default: table)')
+    .option('--json', 'short for --format json')
+    .addHelpText('after', examples('audit --sub gridbot2901 --limit 20'))
+    .action(async (options: AuditOptions) => {
+      host.exit(await runAudit(options, host.context()));
+    });
 }

@@ -8,7 +8,9 @@ import { KNOWN_ACCOUNT_TYPES, KNOWN_PERMISSIONS } from '../api/types';
 import { FLAG_KINDS } from '../audit/keyAudit';
 import { loadProfiles } from '../credentials/profiles';
 import { type CommandContext, EXIT, type ExitCode, contextFolder, reportUsage } from './context';
+import { type CommandHost, examples } from './define';
 import { OUTPUT_FORMATS } from './output';
+import { isHiddenCommand } from './registry';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
@@ -67,13 +69,13 @@ export function commandTree(program: Command): CommandSpec[] {
   const visit = (command: Command, path: string): void => {
     const subcommands = help
       .visibleCommands(command)
-      .filter((c) => !c.name().startsWith('_'))
+      .filter((c) => !isHiddenCommand(c.name()))
       .map((c) => ({ name: c.name(), description: c.description() }));
     const own = flagsOf(help.visibleOptions(command));
     const flags = path === '' ? own : [...own, ...globals.filter((g) => !own.some((f) => f.flag === g.flag))];
     specs.push({ path, subcommands, flags });
     for (const sub of command.commands) {
-      if (sub.name().startsWith('_') || !subcommands.some((s) => s.name === sub.name())) continue;
+      if (isHiddenCommand(sub.name()) || !subcommands.some((s) => s.name === sub.name())) continue;
       visit(sub, path === '' ? sub.name() : `${path} ${sub.name()}`);
     }
   };
@@ -437,4 +439,25 @@ export async function runCompleteValues(what: string, ctx: CommandContext): Prom
     // nothing to offer
   }
   return EXIT.ok;
+}
+
+export function defineCompletion(program: Command, host: CommandHost): Command {
+  return program
+    .command('completion')
+    .description('print a completion script: bash, zsh or fish (see docs/commands.md, "Shell completion")')
+    .argument('<shell>', 'bash, zsh or fish')
+    .addHelpText('after', examples('completion bash > ~/.local/share/bash-completion/completions/broker-console', 'completion zsh > "${fpath[1]}/_broker-console"', 'completion fish > ~/.config/fish/completions/broker-console.fish'))
+    .action((shell: string) => {
+      host.exit(runCompletion(shell, program, host.context()));
+    });
+}
+
+/** Asked by the completion scripts at completion time (profile names from profiles.json; never the keychain). */
+export function defineCompleteValues(program: Command, host: CommandHost): Command {
+  return program
+    .command('__complete', { hidden: true })
+    .argument('<what>')
+    .action(async (what: string) => {
+      host.exit(await runCompleteValues(what, host.context()));
+    });
 }

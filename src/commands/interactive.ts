@@ -7,9 +7,12 @@ import { configFolder } from '../config/paths';
 import { readOnlySource } from '../api/readOnly';
 import { resolveTarget } from '../credentials/resolve';
 import type { CommandContext, ExitCode } from './context';
-import { EXIT, printLines } from './context';
+import { EXIT, printLines, reportUsage } from './context';
 import { sanitize } from '../terminal/text';
 import { createConsoleTargets } from './consoleTargets';
+import { resolveDemoClock } from '../sandbox/demoClock';
+import { startupHost } from '../startup/host';
+import type { CommandHost } from './define';
 
 export interface InteractiveOptions {
   demo: boolean;
@@ -117,4 +120,19 @@ export async function runInteractive(options: InteractiveOptions, ctx: CommandCo
     await targets.close();
     await log?.close();
   }
+}
+
+/** The root's action when no command is given: the console, against --demo or the resolved target. */
+export async function openConsole(host: CommandHost): Promise<void> {
+  const { demo, demoClock } = host.rootOptions();
+  let demoClockMs: number | undefined;
+  try {
+    demoClockMs = resolveDemoClock(demoClock, host.io.env);
+  } catch (error) {
+    return host.exit(reportUsage(host.context(), (error as Error).message));
+  }
+  // Once the first frame is drawn, the bin may write the code cache this start could not use.
+  const onDrawn = () => startupHost()?.drawn();
+  const { io } = host;
+  host.exit(await runInteractive({ demo: demo === true, demoClockMs, onDrawn, stdout: { isTTY: io.stdoutIsTTY }, ...(io.stdin ? { stdin: io.stdin } : {}) }, host.context()));
 }

@@ -13,7 +13,10 @@ import { openDiscoveredSubAccounts } from '../config/discoveredSubAccounts';
 import { openRecentSubAccounts } from '../config/recentSubAccounts';
 import { sanitize, sanitizeDeep, toJson } from '../terminal/text';
 import { type CommandContext, EXIT, type ExitCode, closeQuietly, connect, contextFolder, printLines, reportFailure, reportInvalid, reportUsage, stdoutIsTerminal } from './context';
-import { type Column, OutputSink, chooseFormat, csvDocument, formatLocalTime, formatTable } from './output';
+import { type Column, OutputSink, chooseFormat, formatLocalTime, formatTable } from './output';
+import { csvDocument } from '../format/csv';
+import type { Command } from 'commander';
+import { type CommandHost, examples } from './define';
 
 export interface KeysAuditOptions {
   /** Comma-separated sub-account names. */
@@ -220,4 +223,30 @@ async function storedNames(ctx: CommandContext, baseUrl: string, options: KeysAu
   const recent = options.recent ? (await openRecentSubAccounts(folder, baseUrl)).list() : [];
   const discovered = options.discovered ? (await openDiscoveredSubAccounts(folder, baseUrl)).list().map((d) => d.name) : [];
   return auditableNames(recent, discovered);
+}
+
+/** `keys audit`, under `keys`. */
+export function defineKeysAudit(keys: Command, host: CommandHost): Command {
+  return keys
+    .command('audit')
+    .description('flag keys an operator must look at: no linked IP, write/withdraw/transfer permissions, old, a shared note')
+    .option('--sub <list>', 'comma-separated sub-account names')
+    .option('--recent', "the sub-accounts recently opened in the console (for this base URL)")
+    .option('--discovered', 'the sub-accounts found in transfer history (for this base URL)')
+    .option('--max-age <span>', 'a key older than this is flagged old: 90d, 12w, 2160h… (default 90d)')
+    .option('--fail-on <which>', 'any (default), none, or flags, e.g. withdraw,no-ip: which flags make the exit code 4')
+    .option('--format <format>', 'table, json (one object) or csv (default: table)')
+    .option('--json', 'short for --format json')
+    .addHelpText(
+      'after',
+      '\nFlags: no-ip (any address can use the key), write (a *_WRITE permission other than withdraw/transfer),\n' +
+        'withdraw (SPOT_WITHDRAW_WRITE), transfer (SPOT_TRANSFER_WRITE), old (created longer ago than --max-age),\n' +
+        'shared-note (the same note, case and spaces aside, on several keys of the sub-account).\n' +
+        '--recent and --discovered can go together. Exit 4 when a key is flagged (--fail-on none: 0), so a CI job\n' +
+        'fails; exit 1 when a sub-account could not be audited (the rest is still printed; 1 wins over 4).',
+    )
+    .addHelpText('after', examples('keys audit --recent --max-age 90d', 'keys audit --sub gridbot2901,gridbot2902 --fail-on withdraw,no-ip --json'))
+    .action(async (options: KeysAuditOptions) => {
+      host.exit(await runKeysAudit(options, host.context()));
+    });
 }

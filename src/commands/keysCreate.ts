@@ -8,7 +8,10 @@ import { loadProfiles } from '../credentials/profiles';
 import { ENV, envValue } from '../credentials/fromEnvironment';
 import { sanitize, sanitizeDeep, toJson } from '../terminal/text';
 import { type CommandContext, EXIT, type ExitCode, LINE_LIMIT, closeQuietly, connect, contextFolder, printLines, reportFailure, reportInvalid, reportUsage, stdoutIsTerminal } from './context';
-import { OutputClosedError, type OutputFormat, OutputSink, chooseFormat, csvField, csvQuoted, discardsOutput, formatLocalTime, neutraliseCsvCell, pad } from './output';
+import { OutputClosedError, type OutputFormat, OutputSink, chooseFormat, discardsOutput, formatLocalTime, pad } from './output';
+import { csvField, csvQuoted, neutraliseCsvCell } from '../format/csv';
+import type { Command } from 'commander';
+import { type CommandHost, examples } from './define';
 
 export interface KeysCreateOptions {
   sub?: string;
@@ -215,4 +218,33 @@ function hostOf(baseUrl: string | undefined): string {
   } catch {
     return 'unknown';
   }
+}
+
+/** `keys create`, under `keys`. */
+export function defineKeysCreate(keys: Command, host: CommandHost): Command {
+  return keys
+    .command('create')
+    .description('create an API key for a sub-account (its secret is shown once)')
+    .option('--sub <name>', 'sub-account name')
+    .option('--permissions <list>', 'comma-separated, e.g. SPOT_ACCOUNT_READ,SPOT_ACCOUNT_WRITE')
+    .option('--ip <list>', 'up to 4 comma-separated IPv4/IPv6 addresses')
+    .option('--note <text>', 'note for the key (required)')
+    .option('--format <format>', 'table, json (one object, secretKey included) or csv (default: table)')
+    .option('--json', 'short for --format json')
+    .addHelpText(
+      'after',
+      '\nThe key, its secret included, goes to stdout once; the reminder that the secret cannot be shown again\n' +
+        'goes to stderr, so stdout can be piped straight into a password manager. Exit 3: the request was sent but\n' +
+        'its answer did not come or could not be read, so the key may exist; check with `keys list` before creating\n' +
+        'it again (also on Ctrl-C, SIGTERM or SIGHUP while the request is in flight). Exit 5: the key was created but\n' +
+        'its secret could not be written (reader gone, disk full, stdout closed) or is not valid text; delete that key\n' +
+        "in the service's web console. The command exits only once the key and secret are written. Its signature\n" +
+        'covers the query alone (or what this base URL last accepted); refused for its signature (700002), it is sent\n' +
+        'once more signed by the other rule (query + body), and the rule that worked is kept for the next run. Pin one\n' +
+        'rule with profile add --post-signature or BROKER_POST_SIGNATURE (auto, query or body).',
+    )
+    .addHelpText('after', examples('keys create --sub gridbot2901 --permissions SPOT_ACCOUNT_READ --ip 203.0.113.7 --note "bot 7"'))
+    .action(async (options: KeysCreateOptions) => {
+      host.exit(await runKeysCreate(options, host.context()));
+    });
 }

@@ -4,7 +4,10 @@ import type { ServiceTime, SubAccountKey } from '../api/types';
 import { checkSubAccount } from '../api/validation';
 import { sanitize, sanitizeDeep, toJson } from '../terminal/text';
 import { type CommandContext, EXIT, type ExitCode, closeQuietly, connect, reportFailure, reportInvalid, reportUsage, stdoutIsTerminal } from './context';
-import { type Column, OutputSink, chooseFormat, csvDocument, formatLocalTime, formatTable } from './output';
+import { type Column, OutputSink, chooseFormat, formatLocalTime, formatTable } from './output';
+import { csvDocument } from '../format/csv';
+import type { Command } from 'commander';
+import { type CommandHost, examples } from './define';
 
 export interface KeysListOptions {
   sub?: string;
@@ -80,4 +83,18 @@ export async function runKeysList(options: KeysListOptions, ctx: CommandContext)
     out.release();
     await closeQuietly(api);
   }
+}
+
+/** `keys list`, under `keys`. */
+export function defineKeysList(keys: Command, host: CommandHost): Command {
+  return keys
+    .command('list')
+    .description('list the API keys of a sub-account')
+    .option('--sub <name>', 'sub-account name')
+    .option('--format <format>', 'table, json (an array) or csv (default: table)')
+    .option('--json', 'short for --format json')
+    .addHelpText('after', examples('keys list --sub gridbot2901', 'keys list --sub gridbot2901 --format csv > keys.csv'))
+    .action(async (options: KeysListOptions) => {
+      host.exit(await runKeysList(options, host.context()));
+    });
 }

@@ -3,7 +3,7 @@
 // No secret is ever printed, and no secret is ever accepted as a flag (it would show in `ps`).
 import { apiKeyProblem, headerNameProblem } from '../api/headers';
 import { showProxyUrl } from '../api/proxy';
-import { DEFAULT_RECV_WINDOW, type PostSignature, parsePostSignature } from '../api/signing';
+import { DEFAULT_RECV_WINDOW, POST_SIGNATURES, type PostSignature, parsePostSignature } from '../api/signing';
 import { shortenApiKey } from '../config/logFile';
 import { checkCredentials } from '../credentials/checkCredentials';
 import { ENV, checkBaseUrl, envValue } from '../credentials/fromEnvironment';
@@ -22,8 +22,11 @@ import {
 } from '../credentials/profiles';
 import { sanitize, sanitizeDeep, toJson } from '../terminal/text';
 import { type CommandContext, EXIT, type ExitCode, contextFolder, printLines, proxyFor, reportUsage, stdoutIsTerminal } from './context';
-import { chooseFormat, csvDocument, formatTable } from './output';
+import { chooseFormat, formatTable } from './output';
+import { csvDocument } from '../format/csv';
 import { type TerminalIn, readHiddenLine, readLines } from './terminalInput';
+import { type Command, Option } from 'commander';
+import { type CommandHost, examples, oneOf } from './define';
 
 /** Exit code of an add interrupted with Ctrl-C at the prompt (128 + SIGINT, as shells report it). */
 export const EXIT_INTERRUPTED = 130;
@@ -241,7 +244,12 @@ const SHORT_PROBLEM: Record<KeychainProblemKind, string> = {
 /** `profile list --format csv`: these columns (the JSON objects have the same fields, in this order). */
 export const PROFILE_CSV_COLUMNS = ['name', 'default', 'baseUrl', 'apiKeyHeader', 'recvWindow', 'postSignature', 'readOnly', 'proxy', 'apiKey', 'secret', 'secretNote'] as const;
 
-export async function runProfileList(options: { format?: string; json?: boolean }, ctx: CommandContext): Promise<ExitCode> {
+export interface ProfileListOptions {
+  format?: string;
+  json?: boolean;
+}
+
+export async function runProfileList(options: ProfileListOptions, ctx: CommandContext): Promise<ExitCode> {
   const chosen = chooseFormat(options);
   if (!chosen.ok) return reportUsage(ctx, chosen.message);
   const config = await loadOrReport(ctx);
@@ -406,4 +414,60 @@ export async function runProfileUse(rawName: string, ctx: CommandContext): Promi
   }
   printLines(ctx.stdout, [`default profile: ${name.value}`]);
   return EXIT.ok;
+}
+
+export function defineProfile(program: Command, host: CommandHost): Command {
+  const profile = program
+    .command('profile')
+    .description('saved profiles: settings in the config folder, the API key and secret in the keychain');
+  profile
+    .command('add')
+    .description('save a profile; asks for the API key and secret (not shown), or reads them from two stdin lines')
+    .argument('<name>', '1-64 letters, digits, ".", "_" or "-"')
+    .option('--api-key-header <header>', 'header carrying the API key (default X-MEXC-APIKEY)')
+    .option('--post-signature <rule>', "what a create's signature covers: auto (default: query only, then query + body once on a 700002), query or body", oneOf(POST_SIGNATURES))
+    // The older spelling of --post-signature query, kept working for scripts.
+    .addOption(new Option('--no-sign-body').hideHelp())
+    .option('--default', 'make it the default profile (the first profile always is)')
+    .option('--no-check', 'save without first checking the credentials against the service (offline setup)')
+    .addHelpText(
+      'after',
+      '\nTakes the global --base-url URL (required), --recv-window MS and --proxy URL (saved in the profile; no password).\n' +
+        'On a terminal the API key and secret are asked for without echo; otherwise stdin gives the API key on its\n' +
+        'first line and the secret on its second.\n' +
+        'They are checked first with one signed request (as the console\'s form does): if the service rejects them or\n' +
+        'cannot be reached, nothing is saved (exit 1). Then the secret goes to the keychain (service broker-console,\n' +
+        'account NAME), then the settings. With the global --read-only the profile is saved read-only: nothing that\n' +
+        'changes something (creating a key) is ever sent through it, in the console or by a command.',
+    )
+    .addHelpText('after', examples('profile add prod --base-url https://api.mexc.com', '--read-only profile add watch --base-url https://api.mexc.com'))
+    .action(async (name: string, options: ProfileAddOptions) => {
+      host.exit(await runProfileAdd(name, options, host.context()));
+    });
+  profile
+    .command('list')
+    .description('the saved profiles and where each secret comes from (never the secret)')
+    .option('--format <format>', 'table, json (an array) or csv (default: table)')
+    .option('--json', 'short for --format json')
+    .addHelpText('after', examples('profile list --json'))
+    .action(async (options: ProfileListOptions) => {
+      host.exit(await runProfileList(options, host.context()));
+    });
+  profile
+    .command('remove')
+    .description('remove a profile: its settings and its keychain entry')
+    .argument('<name>')
+    .addHelpText('after', examples('profile remove old'))
+    .action(async (name: string) => {
+      host.exit(await runProfileRemove(name, host.context()));
+    });
+  profile
+    .command('use')
+    .description('make a profile the default')
+    .argument('<name>')
+    .addHelpText('after', examples('profile use prod'))
+    .action(async (name: string) => {
+      host.exit(await runProfileUse(name, host.context()));
+    });
+  return profile;
 }

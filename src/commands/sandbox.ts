@@ -1,8 +1,12 @@
 // `broker-console sandbox`: run the embedded sandbox alone until SIGINT/SIGTERM, saying how to reach it.
+import { type Command, InvalidArgumentError } from 'commander';
+import { resolveDemoClock } from '../sandbox/demoClock';
+import { parseRateLimit } from '../sandbox/rateLimit';
 import { SEEDED_TRANSFER_COUNT } from '../sandbox/seedTransfers';
-import { startSandbox } from '../sandbox/server';
 import type { RunningSandbox, SandboxPostSignature } from '../sandbox/types';
 import { grouped, sanitize, toJson } from '../terminal/text';
+import { EXIT, reportUsage } from './context';
+import { type CommandHost, examples, oneOf, wholeNumber } from './define';
 
 export interface SandboxCommandOptions {
   host?: string;
@@ -37,6 +41,8 @@ export async function runSandboxCommand(
   out: NodeJS.WritableStream = process.stdout,
   hooks: SandboxCommandHooks = {},
 ): Promise<RunningSandbox> {
+  // The server is loaded only when this command runs: the other commands do not pay for it.
+  const { startSandbox } = await import('../sandbox/server');
   const sandbox = await startSandbox({
     host: opts.host,
     port: opts.port,
@@ -92,4 +98,44 @@ function describeText(sandbox: RunningSandbox, seed: number, transfers: number, 
     `(sandbox with seed ${seed} and ${grouped(transfers)} transfers; API key header ${sanitize(sandbox.apiKeyHeader)}; signatures over ${POST_SIGNATURE_WORDS[postSignature]}; Ctrl-C stops it)`,
     '',
   ].join('\n');
+}
+
+/** The sandbox's --rate-limit: "500/10s", "50/1s", "200/500ms" or "off". */
+function rateLimitOption(raw: string): { max: number; windowMs: number } | false {
+  const parsed = parseRateLimit(raw);
+  if (parsed === undefined) throw new InvalidArgumentError('must be N/Ws (requests per window, e.g. 500/10s or 50/1s) or off');
+  return parsed;
+}
+
+/** The flags as commander parses them; the demo clock comes from the global option. */
+export type SandboxFlags = Omit<SandboxCommandOptions, 'demoClockMs'>;
+
+export function defineSandbox(program: Command, host: CommandHost): Command {
+  return program
+    .command('sandbox')
+    .description('run the embedded sandbox service alone, until Ctrl-C')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--port <port>', 'port (0: any free port)', wholeNumber(0, 65_535))
+    .option('--seed <n>', 'seed of the demo data', wholeNumber(0, 2 ** 31 - 1))
+    .option('--api-key <key>', 'master API key of the sandbox')
+    // The one secret flag allowed: the sandbox's own throwaway secret.
+    .option('--secret-key <secret>', 'master secret of the sandbox (a throwaway)')
+    .option('--transfers <n>', 'transfers in the seeded history (default 24000; at most 4000000)', wholeNumber(0, 4_000_000))
+    .option('--rate-limit <N/Ws>', 'requests per window for each endpoint and API key, then 429, and 418 for a client that keeps on (default 500/10s; off: none)', rateLimitOption)
+    .option('--no-ban', 'never ban a client that keeps sending while refused (load tests)')
+    .option('--json', 'print one JSON line with baseUrl, apiKey, secretKey, subAccounts')
+    .option('--post-signature <rule>', "what a request's signature must cover: query (default, as the live service accepts), body (query + body) or either", oneOf(['query', 'body', 'either'] as const))
+    .addHelpText('after', '\nTakes the global --demo-clock TIME (or BROKER_DEMO_CLOCK): the data and created keys follow that moment;\nrequests are still checked against the real clock.')
+    .addHelpText('after', examples('sandbox --json', 'sandbox --port 8080 --seed 7 --rate-limit off'))
+    .action(async (options: SandboxFlags) => {
+      let demoClockMs: number | undefined;
+      try {
+        demoClockMs = resolveDemoClock(host.rootOptions().demoClock, host.io.env);
+      } catch (error) {
+        return host.exit(reportUsage(host.context(), (error as Error).message));
+      }
+      // It keeps serving after this returns; its own SIGINT/SIGTERM handler closes it and exits.
+      await runSandboxCommand({ ...options, demoClockMs }, host.io.stdout);
+      host.exit(EXIT.ok, { keepRunning: true });
+    });
 }

@@ -10,7 +10,10 @@ import { DEFAULT_SCAN_DAYS, ScanFailed, type ScanProgress, checkScanDays, discov
 import { sanitizeDeep, toJson } from '../terminal/text';
 import { type CommandContext, EXIT, type ExitCode, closeQuietly, connectTarget, contextFolder, printLines, reportFailure, reportInvalid, reportUsage, stdoutIsTerminal } from './context';
 import { EXIT_INTERRUPTED } from './profile';
-import { type Column, OutputSink, chooseFormat, csvDocument, formatLocalTime, formatTable } from './output';
+import { type Column, OutputSink, chooseFormat, formatLocalTime, formatTable } from './output';
+import { csvDocument } from '../format/csv';
+import type { Command } from 'commander';
+import { type CommandHost, examples } from './define';
 
 export interface SubAccountsOptions {
   discover?: boolean;
@@ -131,4 +134,25 @@ function render(list: readonly DiscoveredSubAccount[], format: 'table' | 'json' 
       : 'no sub-accounts remembered yet: run `broker-console sub-accounts --discover`\n';
   }
   return formatTable(COLUMNS, list.map((d) => [d.name, formatLocalTime(d.lastTransferTime)]));
+}
+
+export function defineSubAccounts(program: Command, host: CommandHost): Command {
+  return program
+    .command('sub-accounts')
+    .description('sub-accounts found in transfer history (remembered per base URL); --discover scans for them first')
+    .option('--discover', 'scan the transfer history of the last days first (paced by the rate limit)')
+    .option('--days <n>', 'with --discover: days back, 1..365 (default 30)')
+    .option('--sub <names>', 'with --discover: comma-separated names to ask for, besides the recent and remembered ones')
+    .option('--format <format>', 'table, json (an array) or csv (default: table)')
+    .option('--json', 'short for --format json')
+    .addHelpText(
+      'after',
+      '\nThe service has no list of sub-accounts and lists transfers only of the accounts a query names (blank: the\n' +
+        'master). A scan asks, in each account-type pair, for master→master and for master↔each known name; names\n' +
+        'in the answers are remembered with their last transfer. Progress goes to stderr when it is a terminal.',
+    )
+    .addHelpText('after', examples('sub-accounts', 'sub-accounts --discover --days 90'))
+    .action(async (options: SubAccountsOptions) => {
+      host.exit(await runSubAccounts(options, host.context()));
+    });
 }

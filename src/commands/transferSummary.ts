@@ -7,7 +7,8 @@ import { summarizePages } from '../export/summaryPages';
 import { PagingStopped } from '../export/transferPages';
 import { sanitizeDeep, toJson } from '../terminal/text';
 import { type CommandContext, EXIT, type ExitCode, closeQuietly, connect, printLines, reportFailure, stdoutIsTerminal } from './context';
-import { type Column, OutputSink, csvDocument, formatTable } from './output';
+import { type Column, OutputSink, formatTable } from './output';
+import { csvDocument } from '../format/csv';
 
 export type SummaryFormat = 'table' | 'json' | 'csv';
 

@@ -4,9 +4,9 @@
 import { DEFAULT_PAGE_SIZE, type Transfer } from '../api/types';
 import { type TransferQueryInput, validateTransferQuery } from '../api/validation';
 import { AssetTotals, COUNTED_STATUS } from '../export/totals';
-import { MAX_MAX_PAGES, type PageVisit, PagingStopped, forEachTransferPage } from '../export/transferPages';
+import { MAX_MAX_PAGES, MAX_TRANSFERS, type PageVisit, PagingStopped, defaultMaxPages, forEachTransferPage } from '../export/transferPages';
 import { type RowWriter, type TextSink, csvWriter, jsonWriter, writeInBlocks } from '../export/transferWriters';
-import { displayWidth, sanitize } from '../terminal/text';
+import { displayWidth, grouped, sanitize } from '../terminal/text';
 import {
   type CommandContext,
   EXIT,
@@ -19,8 +19,10 @@ import {
   reportUsage,
   stdoutIsTerminal,
 } from './context';
-import { type Column, OutputSink, formatLocalTime, pad, tableLine } from './output';
+import { type Column, OutputSink, chooseFormat, formatLocalTime, pad, tableLine } from './output';
+import type { Command } from 'commander';
 import { runTransferSummary } from './transferSummary';
+import { type CommandHost, examples } from './define';
 
 export type TransferFormat = 'table' | 'json' | 'csv';
 export const TRANSFER_FORMATS: readonly TransferFormat[] = ['table', 'json', 'csv'];
@@ -35,6 +37,8 @@ export interface TransfersOptions extends Omit<Partial<TransferQueryInput>, 'fro
   /** --max-pages N: with --all or --summary, the most pages fetched (default: defaultMaxPages of the page size). */
   maxPages?: string;
   format?: string;
+  /** Short for --format json (not with another --format). */
+  json?: boolean;
 }
 
 /**
@@ -125,7 +129,11 @@ function plain(writer: RowWriter): TransferOutput {
   return { rows: (batch) => writer.rows(batch), end: () => writer.end() };
 }
 
-export async function runTransfers(options: TransfersOptions, ctx: CommandContext): Promise<ExitCode> {
+export async function runTransfers(given: TransfersOptions, ctx: CommandContext): Promise<ExitCode> {
+  // --json is short for --format json (the same rule as the other commands: not with another --format).
+  const chosen = given.json === true ? chooseFormat({ format: given.format, json: true }) : undefined;
+  if (chosen && !chosen.ok) return reportUsage(ctx, chosen.message);
+  const options = chosen?.ok ? { ...given, format: chosen.format } : given;
   const format = (options.format ?? 'table').trim().toLowerCase();
   const badFormat = !(TRANSFER_FORMATS as readonly string[]).includes(format);
   const checked = validateTransferQuery(
@@ -207,4 +215,40 @@ function checkMaxPages(options: TransfersOptions): { ok: true; value: number | u
   }
   if (options.all !== true && options.summary !== true) return { ok: false, message: '--max-pages applies to --all and --summary only' };
   return { ok: true, value };
+}
+
+export function defineTransfers(program: Command, host: CommandHost): Command {
+  return program
+    .command('transfers')
+    .description('universal transfer history')
+    .option('--from-type <type>', 'source account type, e.g. SPOT')
+    .option('--to-type <type>', 'destination account type, e.g. FUTURES')
+    .option('--from-account <account>', 'source account (default: the master account)')
+    .option('--to-account <account>', 'destination account (default: the master account)')
+    .option('--start <time>', 'from: 2026-11-01, 2026-11-01T12:00, epoch ms, now, 7d (ago)…')
+    .option('--end <time>', 'until (same forms as --start)')
+    .option('--client-tran-id <id>', '32 letters and digits')
+    .option('--page <n>', 'page number (default 1)')
+    .option('--limit <n>', 'rows per page, 1..500 (default 500)')
+    .option('--all', 'every page from --page on, streamed as each arrives')
+    .option('--summary', 'every page from --page on (--limit a page), summed per asset, status and day')
+    .option('--max-pages <n>', `with --all or --summary: fetch at most N pages (default ${defaultMaxPages()} at 500 a page: room for ${grouped(MAX_TRANSFERS)} transfers)`)
+    .option('--format <format>', 'table, json or csv (default: table)')
+    .option('--json', 'short for --format json')
+    .addHelpText(
+      'after',
+      '\nTimes: 2026-11-01 (local midnight), 2026-11-01T12:00 or "2026-11-01 12:00[:ss]" (local unless Z/+hh:mm),\n' +
+        'epoch milliseconds, now, or 30m / 24h / 7d / 2w before now.\n' +
+        'Rows are streamed page by page: csv (RFC 4180, header once, amounts exactly as sent), json (one array),\n' +
+        'table (with per-asset totals). Progress goes to stderr when it is a terminal.\n' +
+        '--all ends at the first page shorter than --limit. It stops with exit 1 when a page repeats transfers of any\n' +
+        `earlier page, or after --max-pages full pages (default ${grouped(MAX_TRANSFERS)} / limit: ${defaultMaxPages()} pages of 500,\n` +
+        `${defaultMaxPages(100)} of 100); rows already written stay written and the error says how many.\n` +
+        '--summary prints, once the last page came, per asset (transfers, SUCCESS volume), per status and per local day\n' +
+        '(days without transfers included); it fails with nothing on stdout when a page fails.',
+    )
+    .addHelpText('after', examples('transfers --from-type SPOT --to-type FUTURES --start 7d --all --format csv > week.csv', 'transfers --from-type SPOT --to-type FUTURES --start 30d --summary'))
+    .action(async (options: TransfersOptions) => {
+      host.exit(await runTransfers(options, host.context()));
+    });
 }

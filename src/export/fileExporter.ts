@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { BrokerApi } from '../api/contract';
 import { timeOrder } from '../api/serviceTime';
 import { MAX_PAGE_SIZE, type Transfer } from '../api/types';
-import { csvRecord } from '../commands/output';
+import { csvRecord } from '../format/csv';
 import { RequestPacer } from './pacer';
 import { PagingStopped, forEachTransferPage } from './transferPages';
 import { CSV_FIELDS, csvWriter, jsonWriter } from './transferWriters';

@@ -5,7 +5,7 @@
 // A page goes out in blocks (fewer system calls): its rows' text gathered and written once per page, or once per
 // BLOCK_CHARS of it, each write awaiting the destination (back-pressure), not one write(2) per row.
 import type { Transfer } from '../api/types';
-import { csvRecord, neutraliseCsvCell } from '../commands/output';
+import { csvRecord, neutraliseCsvCell } from '../format/csv';
 import { sanitize, sanitizeDeep, toJson } from '../terminal/text';
 
 /** Where text goes; resolves when the destination can take more (backpressure). */

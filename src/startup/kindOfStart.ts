@@ -1,9 +1,11 @@
 // Which kind of start a command line is: the console, a command, or help. Each kind keeps a code cache of its
 // own (src/startup/bin.ts), holding the code that kind runs; a wrong guess costs speed, never behaviour.
+import { ALL_COMMAND_NAMES, ROOT_VALUE_OPTIONS } from '../commands/registry';
 
-const COMMANDS = new Set(['keys', 'transfers', 'sandbox', 'profile', 'completion', '__complete', 'help']);
+/** The registry's commands, and `help [command]`, which the root answers. */
+const COMMANDS = new Set<string>([...ALL_COMMAND_NAMES, 'help']);
 /** The root's options that take a value: the value is not a command. */
-const ROOT_VALUES = new Set(['--profile', '--base-url', '--recv-window', '--timeout', '--log-file', '--demo-clock', '--proxy']);
+const ROOT_VALUES = new Set<string>(ROOT_VALUE_OPTIONS);
 
 export function kindOfStart(args: readonly string[]): string {
   for (let i = 0; i < args.length; i++) {

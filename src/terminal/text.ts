@@ -1,5 +1,6 @@
 // Text not written by the project is hostile until it passes here (docs/design.md, the sanitiser): controls, escape sequences
 // and bidi overrides become visible marks, a field never breaks a line, and widths are what the eye sees.
+// The commands' tables and the console's rows and lines are fitted here too, by display width.
 import stringWidth from 'string-width';
 import { remembered } from './remembered.mjs';
 import { graphemeSegmenter } from './graphemeSegmenter.mjs';
@@ -205,8 +206,11 @@ export function sanitizeDeep<T>(value: T, limit = FIELD_LIMIT): T {
   return value;
 }
 
-/** Word-wraps text into lines of at most `width` cells; a word longer than a line is cut at grapheme boundaries. */
-export function wrapText(text: string, width: number): string[] {
+/**
+ * Word-wraps text as it is (no sanitising) at spaces into lines of at most `width` cells; a word longer than a
+ * line is cut at grapheme boundaries.
+ */
+export function wrapWords(text: string, width: number): string[] {
   const room = Math.max(1, width);
   const lines: string[] = [];
   let line = '';
@@ -234,4 +238,68 @@ export function grouped(n: number): string {
   if (!Number.isSafeInteger(n) || Object.is(n, -0)) return n.toLocaleString('en-US');
   const digits = String(Math.abs(n)).replace(/\B(?=(\d{3})+$)/g, ',');
   return n < 0 ? `-${digits}` : digits;
+}
+
+/** Exactly `width` cells keeping the end of the text ("…" first when cut): breadcrumbs, paths. */
+export function fitEnd(text: string, width: number): string {
+  if (width <= 0) return '';
+  if (displayWidth(text) <= width) return fit(text, width);
+  const parts = graphemes(text);
+  let used = 0;
+  let from = parts.length;
+  while (from > 0) {
+    const w = displayWidth(parts[from - 1]!);
+    if (used + w > width - 1) break;
+    used += w;
+    from -= 1;
+  }
+  return fit(`…${parts.slice(from).join('')}`, width);
+}
+
+/** At most `width` cells, never padded: for the end of a line. */
+export function clip(text: string, width: number): string {
+  return displayWidth(text) <= width ? text : fit(text, width).trimEnd();
+}
+
+/**
+ * Outside text wrapped at spaces and after commas into lines of at most `width` cells (a piece longer than a
+ * line is cut at grapheme boundaries); at most `maxLines`, the last one ending in "…" when text was left out.
+ */
+export function wrapText(text: string, width: number, maxLines = Infinity): string[] {
+  const w = Math.max(1, width);
+  const lines: string[] = [];
+  let line = '';
+  // Each piece keeps the space or comma after it: a list like "a,b,c" breaks after a comma, never inside a name.
+  for (const piece of sanitize(text).split(/(?<=[ ,])/)) {
+    const candidate = line + piece;
+    if (displayWidth(candidate.trimEnd()) <= w) {
+      line = candidate;
+      continue;
+    }
+    if (line.trim() !== '') lines.push(line.trimEnd());
+    line = '';
+    if (displayWidth(piece.trimEnd()) <= w) {
+      line = piece.trimStart();
+    } else {
+      const pieces = wrapByWidth(piece.trimEnd(), w);
+      lines.push(...pieces.slice(0, -1));
+      line = `${pieces.at(-1) ?? ''}${piece.endsWith(' ') ? ' ' : ''}`;
+    }
+  }
+  if (line.trim() !== '' || lines.length === 0) lines.push(line.trimEnd());
+  if (lines.length <= maxLines) return lines;
+  const kept = lines.slice(0, Math.max(1, maxLines));
+  const last = kept.length - 1;
+  kept[last] = `${takeWidth(kept[last]!, w - 1)}…`;
+  return kept;
+}
+
+/** A budget of lines: each call takes what it wants of what is left (never below zero) and says how many it got. */
+export function roomFor(total: number): (want: number) => number {
+  let left = Math.max(0, total);
+  return (want) => {
+    const got = Math.max(0, Math.min(want, left));
+    left -= got;
+    return got;
+  };
 }

@@ -8,7 +8,7 @@ import { anyText } from '../arbitraries';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BrokerApi } from '../../src/api/contract';
 import type { Transfer } from '../../src/api/types';
-import { isPlainDecimal, neutraliseCsvCell } from '../../src/commands/output';
+import { isPlainDecimal, neutraliseCsvCell } from '../../src/format/csv';
 import { fileExporter } from '../../src/export/fileExporter';
 import { CSV_FIELDS, csvWriter, jsonWriter } from '../../src/export/transferWriters';
 import { FORMULAS, HOSTILE, UNSAFE_IN_LINES, parseCsv } from '../commands/hostile';

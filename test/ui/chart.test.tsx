@@ -7,7 +7,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, test } from 'vitest';
 import type { Transfer, TransferQuery } from '../../src/api/types';
 import type { RunningSandbox } from '../../src/sandbox/types';
-import { displayWidth } from '../../src/terminal/text';
+import { displayWidth, grouped } from '../../src/terminal/text';
 import { matchesFilter } from '../../src/ui/hooks/useRowFilter';
 import { KEYMAP } from '../../src/ui/keymap';
 import { transferSearchText } from '../../src/ui/screens/TransferBrowser';
@@ -54,7 +54,7 @@ async function expectSumsOf(t: TestConsole, rows: readonly Transfer[], assets: r
     const asset = shownAsset(t.frame());
     expect(assets).toContain(asset);
     const mine = rows.filter((r) => r.asset === asset);
-    expect(t.frame()).toContain(`${asset} ${volume(mine)} · ${mine.length} transfer`);
+    expect(t.frame()).toContain(`${asset} ${volume(mine)} · ${grouped(mine.length)} transfer`);
     const shown = dayRows(t.frame());
     expect(shown.length).toBeGreaterThan(0);
     for (const { day, sum } of shown) expect(sum, `${asset} on ${day}`).toBe(volume(mine.filter((r) => dayOf(Number(r.timestamp)).endsWith(day))));

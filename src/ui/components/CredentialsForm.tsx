@@ -9,7 +9,7 @@ import { useScreenKeys } from '../hooks/useKeys';
 import { useSyncedState } from '../hooks/useSyncedState';
 import { LabeledInput, inputErrorLines } from './LabeledInput';
 import { useServices } from '../services';
-import { wrapText } from '../text';
+import { wrapText } from '../../terminal/text';
 
 const LABEL_WIDTH = 16;
 

@@ -1,7 +1,7 @@
 import React from 'react';
 import { Box, Text } from 'ink';
 import { useServices } from '../services';
-import { displayWidth, fit, sanitize, takeWidth, wrapText } from '../../terminal/text';
+import { displayWidth, fit, sanitize, takeWidth, wrapWords } from '../../terminal/text';
 
 /** At most `max` lines; when some had to go, the last one kept ends with "…". */
 export function capLines(lines: readonly string[], max: number, width: number): string[] {
@@ -18,7 +18,7 @@ export function capLines(lines: readonly string[], max: number, width: number): 
 export function errorLines(message: string, width: number, retryKey?: string, maxLines?: number): string[] {
   const room = Math.max(1, width);
   const hint = retryKey ? `(${retryKey} retry)` : '';
-  let lines = wrapText(`✗ ${sanitize(message)}`, room);
+  let lines = wrapWords(`✗ ${sanitize(message)}`, room);
   // The retry hint is one piece: on the last line when it fits there, else on a line of its own.
   const fitsLast = (all: string[]) => hint !== '' && displayWidth(`${all[all.length - 1]!}  ${hint}`) <= room;
   if (maxLines !== undefined && lines.length + (hint && !fitsLast(lines) ? 1 : 0) > maxLines) {

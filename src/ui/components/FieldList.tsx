@@ -1,7 +1,7 @@
 import React from 'react';
 import { Box, Text } from 'ink';
 import { useServices } from '../services';
-import { fit, sanitize, wrapText } from '../text';
+import { fit, sanitize, wrapText } from '../../terminal/text';
 
 export type Field = readonly [label: string, value: string];
 

@@ -2,7 +2,7 @@ import React from 'react';
 import { Box, Text } from 'ink';
 import { footerHints, type ScreenId } from '../keymap';
 import { useServices } from '../services';
-import { displayWidth, fit } from '../text';
+import { displayWidth, fit } from '../../terminal/text';
 
 /** The hints that fit in one line of `width` cells, `? help` always last (it lists the rest). */
 export function footerLine(screen: ScreenId, width: number): string {

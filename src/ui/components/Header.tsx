@@ -1,7 +1,7 @@
 import React from 'react';
 import { Box, Text } from 'ink';
 import { useServices } from '../services';
-import { displayWidth, fit, fitEnd, sanitize } from '../text';
+import { displayWidth, fit, fitEnd, sanitize } from '../../terminal/text';
 
 const NAME = 'broker-console ';
 const READ_ONLY = ' READ-ONLY ';

@@ -2,7 +2,7 @@ import React from 'react';
 import { Box, Text } from 'ink';
 import { KEYMAP, SCREEN_TITLES, displayKey, type ScreenId } from '../keymap';
 import { useServices } from '../services';
-import { displayWidth, fit, wrapText } from '../text';
+import { displayWidth, fit, wrapText } from '../../terminal/text';
 
 interface HelpLine {
   key: string;

@@ -2,7 +2,7 @@ import React from 'react';
 import { Box, Text } from 'ink';
 import { TextField } from './TextField';
 import { useServices } from '../services';
-import { displayWidth, fit, sanitize, wrapText } from '../text';
+import { displayWidth, fit, sanitize, wrapText } from '../../terminal/text';
 
 export interface LabeledInputProps {
   label: string;

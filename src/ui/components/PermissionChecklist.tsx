@@ -2,7 +2,7 @@ import React from 'react';
 import { Box, Text } from 'ink';
 import { KNOWN_PERMISSIONS } from '../../api/types';
 import { useServices } from '../services';
-import { fit } from '../text';
+import { fit } from '../../terminal/text';
 
 const LONGEST = Math.max(...KNOWN_PERMISSIONS.map((p) => p.length));
 /** A cell: cursor mark, "[x] ", the name, a gap. */

@@ -4,7 +4,8 @@ import React from 'react';
 import { Box, Text } from 'ink';
 import type { AuditEntry } from '../../config/auditTrail';
 import { useServices } from '../services';
-import { cell, displayWidth, fit, localTime } from '../text';
+import { cell, displayWidth, fit } from '../../terminal/text';
+import { formatLocalTime as localTime } from '../../api/timeInput';
 
 /** At most this many attempts are shown. */
 export const RECENT_ATTEMPTS = 3;

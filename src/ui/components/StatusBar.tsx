@@ -3,7 +3,7 @@ import { Box, Text } from 'ink';
 import type { ExchangeInfo } from '../../api/contract';
 import { formatDuration } from '../../api/errors';
 import { useServices } from '../services';
-import { displayWidth, fit, sanitize } from '../text';
+import { displayWidth, fit, sanitize } from '../../terminal/text';
 
 /** "profile · source", said once when both are the same word (a profile named after where its keys came from). */
 export function whoLine(profile: string, credentialSource: string): string {

@@ -7,7 +7,7 @@ import { Spinner } from '../components/Spinner';
 import { useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
 import { useCredentialCheck } from '../hooks/useCredentialCheck';
-import { roomFor, wrapText } from '../text';
+import { roomFor, wrapText } from '../../terminal/text';
 
 const FIELDS = ['name', 'baseUrl', 'apiKey', 'secretKey', 'apiKeyHeader', 'postSignature'] as const;
 

@@ -22,7 +22,9 @@ import { useNavigate } from '../navigation';
 import { isBlankNewKey, useDrafts, type NewKeyDraft, type NewKeyField } from '../drafts';
 import { useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
-import { fit, localTime, roomFor, sanitize, shortKey, wrapText } from '../text';
+import { fit, roomFor, sanitize, wrapText } from '../../terminal/text';
+import { formatLocalTime as localTime } from '../../api/timeInput';
+import { shortenApiKey as shortKey } from '../../config/logFile';
 
 type Focus = NewKeyField;
 const FOCUS_ORDER: Focus[] = ['permissions', 'other', 'ip', 'note'];

@@ -16,8 +16,8 @@ import { commandFor, type ScreenId } from '../keymap';
 import { useNavigate } from '../navigation';
 import { useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
-import { fit, localTime, sanitize, wrapText } from '../text';
-import { grouped } from '../../terminal/text';
+import { formatLocalTime as localTime } from '../../api/timeInput';
+import { fit, grouped, sanitize, wrapText } from '../../terminal/text';
 
 type Phase =
   | { name: 'ask'; problem?: string }

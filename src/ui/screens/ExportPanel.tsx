@@ -5,7 +5,7 @@ import React, { useEffect, useRef, useState } from 'react';
 import { Box, Text } from 'ink';
 import type { Transfer, TransferQuery } from '../../api/types';
 import type { ExportFormat, ExportProgress, ExportResult, ExportScope } from '../../export/types';
-import { displayWidth, fit, sanitize, wrapText } from '../../terminal/text';
+import { displayWidth, fit, sanitize, wrapWords } from '../../terminal/text';
 import { capLines, errorLines } from '../components/ErrorLine';
 import { ProgressBar } from '../components/ProgressBar';
 import { commandFor, type ScreenId } from '../keymap';
@@ -152,7 +152,7 @@ export function ExportPanel({
     body.push(<React.Fragment key="scope">{choice('Scope ', [[`this page (${rowsOnPage})`, `page (${page.length})`, scope === 'page'], ['all pages', 'all', scope === 'all']], 'a')}</React.Fragment>);
     body.push(<React.Fragment key="format">{choice('Format', [['CSV', 'CSV', format === 'csv'], ['JSON', 'JSON', format === 'json']], 'f')}</React.Fragment>);
     used += 2;
-    if (room - used >= 1) text('where', wrapText('The file goes in the current folder; enter starts.', inner), theme.muted);
+    if (room - used >= 1) text('where', wrapWords('The file goes in the current folder; enter starts.', inner), theme.muted);
   } else if (phase.name === 'running') {
     const { fraction, pages, rows } = phase.progress;
     text('what', [fit(`Exporting ${what}…`, inner).trimEnd()]);
@@ -160,14 +160,14 @@ export function ExportPanel({
       body.push(<ProgressBar key="bar" fraction={fraction !== undefined && Number.isFinite(fraction) ? fraction : undefined} width={Math.max(4, Math.min(40, inner - 6))} tick={tick} />);
       used += 1;
     }
-    text('count', wrapText(`${plural(pages, 'page')} · ${plural(rows, 'row')} · esc cancels`, inner));
+    text('count', wrapWords(`${plural(pages, 'page')} · ${plural(rows, 'row')} · esc cancels`, inner));
   } else if (phase.name === 'cancelling') {
-    text('cancelling', wrapText('Cancelling: removing the partial file…', inner), theme.warn);
+    text('cancelling', wrapWords('Cancelling: removing the partial file…', inner), theme.warn);
   } else if (phase.name === 'cancelled') {
-    text('cancelled', wrapText(`Export cancelled: the partial file was removed, nothing was written.`, inner), theme.warn);
+    text('cancelled', wrapWords(`Export cancelled: the partial file was removed, nothing was written.`, inner), theme.warn);
   } else if (phase.name === 'done') {
     const { rows, pages, path } = phase.result;
-    text('done', wrapText(`✓ Wrote ${plural(rows, 'row')} (${plural(pages, 'page')}) to ${sanitize(path)}`, inner), theme.ok);
+    text('done', wrapWords(`✓ Wrote ${plural(rows, 'row')} (${plural(pages, 'page')}) to ${sanitize(path)}`, inner), theme.ok);
   } else {
     const lines = errorLines(errorLine(phase.error), inner, retryable(phase.error) ? 'r' : undefined, Math.max(1, room - used));
     text('failed', lines, theme.error);

@@ -16,7 +16,8 @@ import { errorLine } from '../hooks/useResource';
 import { useNavigate } from '../navigation';
 import { useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
-import { cell, fit, sanitize, shortKey, wrapText } from '../text';
+import { cell, fit, sanitize, wrapText } from '../../terminal/text';
+import { shortenApiKey as shortKey } from '../../config/logFile';
 
 export type AuditRow = { kind: 'account'; audit: SubAccountAudit } | { kind: 'key'; subAccount: string; finding: KeyFinding };
 

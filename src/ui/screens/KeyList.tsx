@@ -23,7 +23,9 @@ import { useNavigate } from '../navigation';
 import { useScreenFrame, useScreenMode } from '../screenFrame';
 import { keySearchText } from '../keySearch';
 import { useServices } from '../services';
-import { cell, displayWidth, fit, localTime, sanitize, shortKey } from '../text';
+import { cell, displayWidth, fit, sanitize } from '../../terminal/text';
+import { formatLocalTime as localTime } from '../../api/timeInput';
+import { shortenApiKey as shortKey } from '../../config/logFile';
 
 const CREATED_WIDTH = 16;
 const SHORT_KEY_WIDTH = 11;

@@ -12,7 +12,7 @@ import { useNavigate } from '../navigation';
 import { useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
 import type { ProfileSummary } from '../targets';
-import { fit, sanitize, wrapText } from '../text';
+import { fit, sanitize, wrapText } from '../../terminal/text';
 
 export function ProfileSwitcher() {
   const { switcher, profile: currentProfile, theme } = useServices();

@@ -4,7 +4,7 @@
 import React, { useState } from 'react';
 import { Box, Text } from 'ink';
 import type { CreatedKey } from '../../api/types';
-import { displayWidth, fit, sanitize, wrapByWidth, wrapText } from '../../terminal/text';
+import { displayWidth, fit, sanitize, wrapByWidth, wrapWords } from '../../terminal/text';
 import { commandFor } from '../keymap';
 import { useFlash } from '../hooks/useFlash';
 import { useScreenKeys } from '../hooks/useKeys';
@@ -13,7 +13,7 @@ import { useLeaveGuard } from '../leaveGuard';
 import { useNavigate } from '../navigation';
 import { useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
-import { localTime } from '../text';
+import { formatLocalTime as localTime } from '../../api/timeInput';
 
 const LABEL = 12;
 
@@ -96,7 +96,7 @@ export function SecretReveal({ created }: { created: CreatedKey }) {
   const bottom = asking
     ? 'Have you stored the secret key? y: yes, leave (it is gone for good) · any other key: stay'
     : flash ?? 's copies the secret · c copies the API key · enter when you have stored it';
-  const bottomLines = wrapText(bottom, width);
+  const bottomLines = wrapWords(bottom, width);
   const title = fit(`✓ Key created for ${sanitize(created.subAccount)}`, width).trimEnd();
   // Bytes that were not UTF-8 (or characters a terminal cannot show): what is on screen is not the secret.
   const unreadable = created.secretUnreadable === true || sanitize(created.secretKey, 4096) !== created.secretKey;
@@ -104,7 +104,7 @@ export function SecretReveal({ created }: { created: CreatedKey }) {
     ? "⚠ The secret the service sent is not readable text: what is shown is not it. Delete this key in the service's web console."
     : width >= 56 ? '⚠ Store the secret key now: it will not be shown again.' : '⚠ Store the secret now: shown only once.';
   // What is left after the title, warning, key, secret and prompt goes to the other fields, as many as fit.
-  const spare = height - 1 - (unreadable ? wrapText(warning, width).length : 1) - essentials.length - bottomLines.length;
+  const spare = height - 1 - (unreadable ? wrapWords(warning, width).length : 1) - essentials.length - bottomLines.length;
   const details: Array<[string, string]> = [
     ['Permissions', created.permissions.join(', ')],
     ['Linked IPs', created.ips.length === 0 ? 'none (any address)' : created.ips.join(', ')],
@@ -116,7 +116,7 @@ export function SecretReveal({ created }: { created: CreatedKey }) {
     <Box flexDirection="column">
       <Text bold color={theme.ok}>{title}</Text>
       {unreadable ? (
-        wrapText(warning, width).map((line, i) => (
+        wrapWords(warning, width).map((line, i) => (
           <Text key={`w-${i}`} color={theme.error} bold>
             {line}
           </Text>

@@ -6,7 +6,7 @@ import { Spinner } from '../components/Spinner';
 import { useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
 import { useCredentialCheck } from '../hooks/useCredentialCheck';
-import { fit, roomFor, sanitize, wrapText } from '../text';
+import { fit, roomFor, sanitize, wrapText } from '../../terminal/text';
 
 const FIELDS = ['baseUrl', 'apiKey', 'secretKey'] as const;
 

@@ -12,7 +12,8 @@ import { useScreenKeys } from '../hooks/useKeys';
 import { useNavigate } from '../navigation';
 import { useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
-import { displayWidth, fit, localTime, sanitize, wrapText } from '../text';
+import { displayWidth, fit, sanitize, wrapText } from '../../terminal/text';
+import { formatLocalTime as localTime } from '../../api/timeInput';
 import type { DiscoveredSubAccount } from '../../config/discoveredSubAccounts';
 
 export function SubAccountPicker() {

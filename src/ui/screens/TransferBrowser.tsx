@@ -12,7 +12,7 @@ import { TextField } from '../components/TextField';
 import { DEFAULT_PAGE_SIZE, type Transfer, type TransferQuery } from '../../api/types';
 import { checkLimit, checkPage } from '../../api/validation';
 import { COUNTED_STATUS, totalsOf, type AssetTotals } from '../../export/totals';
-import { displayWidth, fit, sanitize, wrapText } from '../../terminal/text';
+import { displayWidth, fit, sanitize, wrapWords } from '../../terminal/text';
 import { ErrorLine, capLines, errorLines } from '../components/ErrorLine';
 import { Spinner } from '../components/Spinner';
 import { WindowedTable, type TableColumn } from '../components/WindowedTable';
@@ -24,7 +24,7 @@ import { useTransfers } from '../hooks/useTransfers';
 import { useNavigate } from '../navigation';
 import { useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
-import { localTime } from '../text';
+import { formatLocalTime as localTime } from '../../api/timeInput';
 import { ExportPanel } from './ExportPanel';
 import { TransferChart } from './TransferChart';
 import { TransferDetail } from './TransferDetail';
@@ -193,7 +193,7 @@ export function TransferBrowser({ query }: { query: TransferQuery }) {
   const filterLine = useMemo(() => fit(`Filter: ${describeFilter(query)}`, width).trimEnd(), [query, width]);
   const totalsLine = useMemo(() => (rows.length > 0 ? totalsText(totals, rows.length) : ' '), [totals, rows.length]);
   const statusText = notice ?? totalsLine;
-  const statusLines = useMemo(() => capLines(wrapText(statusText, width), status, width), [statusText, status, width]);
+  const statusLines = useMemo(() => capLines(wrapWords(statusText, width), status, width), [statusText, status, width]);
 
   const goToPage = (next: number) => {
     setNotice(undefined);
@@ -414,7 +414,7 @@ export function TransferBrowser({ query }: { query: TransferQuery }) {
       {loaded && rows.length > 0 && shown.length === 0 ? <Text color={theme.muted}>{fit('No row of this page matches; esc clears the filter.', width).trimEnd()}</Text> : null}
       {loaded && rows.length === 0 ? (
         <Box flexDirection="column">
-          {emptyLines.flatMap((line) => wrapText(line, width)).slice(0, Math.max(0, rest)).map((line, i) => (
+          {emptyLines.flatMap((line) => wrapWords(line, width)).slice(0, Math.max(0, rest)).map((line, i) => (
             <Text key={i} color={i === 0 ? undefined : theme.muted}>
               {line}
             </Text>

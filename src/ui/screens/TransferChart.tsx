@@ -8,7 +8,7 @@ import { Box, Text } from 'ink';
 import Big from 'big.js';
 import type { Transfer, TransferQuery } from '../../api/types';
 import type { TransferSummary } from '../../export/summary';
-import { displayWidth, fit, grouped, sanitize } from '../../terminal/text';
+import { displayWidth, fit, grouped, sanitize, wrapText } from '../../terminal/text';
 import { ProgressBar } from '../components/ProgressBar';
 import { errorLine } from '../hooks/useResource';
 import { useScreenKeys } from '../hooks/useKeys';
@@ -16,7 +16,6 @@ import { type ChartPhase, useTransferChart } from '../hooks/useTransferChart';
 import { commandFor, type ScreenId } from '../keymap';
 import { useScreenFrame } from '../screenFrame';
 import { useServices } from '../services';
-import { wrapText } from '../text';
 import { barText } from '../chartBars';
 
 export interface ChartRow {

@@ -4,12 +4,12 @@ import React, { useEffect, useState } from 'react';
 import { Box, Text } from 'ink';
 import { isoTime } from '../../api/serviceTime';
 import type { Transfer } from '../../api/types';
-import { fit, sanitize, wrapText } from '../../terminal/text';
+import { fit, sanitize, wrapWords } from '../../terminal/text';
 import { commandFor, type ScreenId } from '../keymap';
 import { useScreenKeys } from '../hooks/useKeys';
 import { useScreenFrame } from '../screenFrame';
 import { useServices } from '../services';
-import { localTime } from '../text';
+import { formatLocalTime as localTime } from '../../api/timeInput';
 
 export function transferFields(t: Transfer): Array<[string, string]> {
   return [
@@ -38,7 +38,7 @@ export function detailLines(t: Transfer, width: number): Line[] {
   const labelWidth = width >= 60 ? 15 : 13;
   const valueWidth = Math.max(4, width - labelWidth);
   return transferFields(t).flatMap(([label, value]) =>
-    wrapText(value === '' ? '—' : sanitize(value), valueWidth).map((text, i) => ({ label: i === 0 ? fit(label, labelWidth) : ' '.repeat(labelWidth), text })),
+    wrapWords(value === '' ? '—' : sanitize(value), valueWidth).map((text, i) => ({ label: i === 0 ? fit(label, labelWidth) : ' '.repeat(labelWidth), text })),
   );
 }
 

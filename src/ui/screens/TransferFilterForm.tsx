@@ -8,14 +8,14 @@ import { Box, Text } from 'ink';
 import { DEFAULT_PAGE_SIZE, KNOWN_ACCOUNT_TYPES, MAX_PAGE_SIZE, type TransferQuery } from '../../api/types';
 import { fieldError, parseTimeInput, validateTransferQuery, type FieldError, type FieldName } from '../../api/validation';
 import { TextField } from '../components/TextField';
-import { displayWidth, fit, sanitize, wrapText } from '../../terminal/text';
+import { displayWidth, fit, sanitize, wrapWords } from '../../terminal/text';
 import { commandFor } from '../keymap';
 import { useScreenKeys } from '../hooks/useKeys';
 import { useDrafts } from '../drafts';
 import { useNavigate } from '../navigation';
 import { useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
-import { localTime } from '../text';
+import { formatLocalTime as localTime } from '../../api/timeInput';
 
 interface Field {
   name: FieldName;
@@ -153,8 +153,8 @@ export function TransferFilterForm({ initial }: { initial?: TransferQuery }) {
     const shown = displayWidth(raw === '' ? field.placeholder : raw) + 1;
     const noteBeside = note !== undefined && shown + 2 + displayWidth(note) <= valueWidth;
     const below = [
-      ...(note !== undefined && !noteBeside && focused ? wrapText(note, valueWidth).map((line) => ({ text: line, error: false })) : []),
-      ...(error ? wrapText(`✗ ${sanitize(error)}`, valueWidth).map((line) => ({ text: line, error: true })) : []),
+      ...(note !== undefined && !noteBeside && focused ? wrapWords(note, valueWidth).map((line) => ({ text: line, error: false })) : []),
+      ...(error ? wrapWords(`✗ ${sanitize(error)}`, valueWidth).map((line) => ({ text: line, error: true })) : []),
     ];
     return { field, raw, focused, note: noteBeside ? note : undefined, below, lines: 1 + below.length };
   });

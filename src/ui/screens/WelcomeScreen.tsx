@@ -9,7 +9,7 @@ import { useScreenKeys } from '../hooks/useKeys';
 import { useNavigate } from '../navigation';
 import { useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
-import { fit, sanitize, wrapText } from '../text';
+import { fit, sanitize, wrapText } from '../../terminal/text';
 
 interface Choice {
   label: string;

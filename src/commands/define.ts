@@ -1,0 +1,84 @@
+// What a command module exports beside its run function: a definition that adds its commander Command (flags,
+// help, examples, action) to the program. src/cli.tsx assembles the definitions, one per registry name.
+import { type Command, InvalidArgumentError } from 'commander';
+import type { Environment } from '../credentials/fromEnvironment';
+import type { CommandContext } from './context';
+import type { CommandName } from './registry';
+
+/** Where one run of the program reads and writes. */
+export interface CliIo {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  /** Where `profile add` reads the key and secret, and the console its keys; default process.stdin (touched only then). */
+  stdin?: NonNullable<CommandContext['stdin']>;
+  /** Everything the program reads from the environment comes from here. */
+  env: Environment;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  /** The process's signals, for a command that must answer them itself (a create in flight). */
+  onInterrupt?: CommandContext['onInterrupt'];
+}
+
+export interface ExitRequest {
+  /** A server was started (sandbox): do not end the process when the action returns. */
+  keepRunning?: boolean;
+}
+
+/** The root's options, as commander parses them. */
+export interface ProgramOptions {
+  profile?: string;
+  baseUrl?: string;
+  recvWindow?: number;
+  timeout?: number;
+  logFile?: string;
+  demo?: boolean;
+  demoClock?: string;
+  readOnly?: boolean;
+  proxy?: string;
+}
+
+/** What a command's action is given by the program. */
+export interface CommandHost {
+  io: CliIo;
+  /** The root's options as parsed (the demo clock is read by the console and the sandbox). */
+  rootOptions(): ProgramOptions;
+  /** The context a run function takes, with the global options as parsed. */
+  context(): CommandContext;
+  /** The exit code of this run. */
+  exit(code: number, request?: ExitRequest): void;
+}
+
+/** Adds one command (and its subcommands) to `parent` and returns it. */
+export type DefineCommand = (parent: Command, host: CommandHost) => Command;
+
+/** A command of the registry: its name and its definition (src/cli.tsx checks the two agree). */
+export interface CommandDefinition {
+  name: CommandName;
+  define: DefineCommand;
+}
+
+/** A strict whole-number option parser: digits only, within [min, max]. */
+export function wholeNumber(min: number, max: number): (raw: string) => number {
+  return (raw) => {
+    const text = raw.trim();
+    const value = Number(text);
+    if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value < min || value > max) {
+      throw new InvalidArgumentError(`must be a whole number from ${min} to ${max}`);
+    }
+    return value;
+  };
+}
+
+/** An option whose value is one of a few words. */
+export function oneOf<T extends string>(words: readonly T[]): (raw: string) => T {
+  return (raw) => {
+    const value = raw.trim().toLowerCase();
+    if (!(words as readonly string[]).includes(value)) throw new InvalidArgumentError(`must be one of ${words.join(', ')}`);
+    return value as T;
+  };
+}
+
+/** A help section of example command lines, after a command's own help. */
+export function examples(...lines: readonly string[]): string {
+  return `\nExamples:\n${lines.map((line) => `  $ broker-console ${line}`).join('\n')}`;
+}
