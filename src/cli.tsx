@@ -22,7 +22,7 @@ import type { Environment } from './credentials/fromEnvironment';
 import { MAX_TRANSFERS, defaultMaxPages } from './export/transferPages';
 import { resolveDemoClock } from './sandbox/demoClock';
 import { parseRateLimit } from './sandbox/rateLimit';
-import { startupHost } from './startup/host';
+import { firstFrameDrawn } from './startup/host';
 import { grouped, sanitize } from './terminal/text';
 
 /** A strict whole-number option parser: digits only, within [min, max]. */
@@ -145,8 +145,8 @@ export function buildProgram(
     } catch (error) {
       return setExit(reportUsage(context(globals()), (error as Error).message));
     }
-    // Once the first frame is drawn, the bin may write the code cache this start could not use.
-    const onDrawn = () => startupHost()?.drawn();
+    // Once the first frame is drawn, what the start compiled goes to the compile cache.
+    const onDrawn = firstFrameDrawn;
     setExit(await runInteractive({ demo: o.demo === true, demoClockMs, onDrawn, stdout: { isTTY: io.stdoutIsTTY }, ...(io.stdin ? { stdin: io.stdin } : {}) }, context(globals())));
   });
 
