@@ -82,7 +82,7 @@ export async function commandStart(runs = 21): Promise<void> {
   const { home, remove } = benchHome();
   try {
     const env = { ...process.env, BROKER_CONSOLE_HOME: home };
-    // One run of each writes its code cache.
+    // One run of each writes its compile cache.
     alternated([[BIN, '--help'], [BIN, 'keys', 'list', '--help']], 1, env);
     const [bare, version, help, keysHelp] = alternated([['-e', "console.log('DEMO')"], [BIN, '--version'], [BIN, '--help'], [BIN, 'keys', 'list', '--help']], runs, env);
     row('start-up: broker-console --version', ms(version!), `node -e ${ms(bare!)}`, version! / bare!);

@@ -37,7 +37,7 @@ export async function buildMinimalInkList(): Promise<string> {
 
 const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
 
-/** A console home (settings, recent sub-accounts, and the code cache inside it) for the probes alone. */
+/** A console home (settings, recent sub-accounts, and the compile cache inside it) for the probes alone. */
 export function benchHome(): { home: string; remove(): void } {
   const home = mkdtempSync(join(tmpdir(), 'bc-bench-home-'));
   return { home, remove: () => rmSync(home, { recursive: true, force: true }) };

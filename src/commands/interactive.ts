@@ -18,7 +18,7 @@ export interface InteractiveOptions {
   /** Only checked to be terminals here: the console itself draws on process.stdout and reads process.stdin. */
   stdin?: TerminalStream;
   stdout?: TerminalStream;
-  /** Called once the first frame is drawn (the bin then writes the code cache this start could not use). */
+  /** Called once the first frame is drawn (the compile cache is then written). */
   onDrawn?: () => void;
 }
 

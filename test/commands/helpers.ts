@@ -121,14 +121,14 @@ function zoneOf(tz: string | undefined): string {
 }
 
 /**
- * One code cache for the built CLI's runs (what an operator's second and later starts have): a run in a fresh
+ * One compile cache for the built CLI's runs (what an operator's second and later starts have): a run in a fresh
  * BROKER_CONSOLE_HOME would otherwise compile the whole program and write a cache no run reads again. The
  * cache changes only the time a start takes (test/startup checks each cache case on its own folder).
  */
 const SHARED_CACHE = join(ROOT, 'node_modules', '.cache', 'broker-console-test-runs-cache');
 
 /**
- * Runs the built CLI with exactly this environment (plus PATH, and the shared code cache unless `env` names a
+ * Runs the built CLI with exactly this environment (plus PATH, and the shared compile cache unless `env` names a
  * cache or `ownCache` is set), no inherited BROKER_* variables; `input` is piped to stdin.
  */
 export async function runBuiltCli(args: readonly string[], env: Record<string, string> = {}, options: { input?: string; ownCache?: boolean } = {}): Promise<RunResult> {
