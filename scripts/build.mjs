@@ -1,7 +1,7 @@
 // The bin and the chunks it imports, ES modules bundled by esbuild:
 //   dist/broker-console.js  the bin: --version, then Node's compile cache on and the program imported
 //   dist/chunks/*.js        the program (React's production build, Ink), and undici, imported at the first request
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
 // Ink imports react-devtools-core only for development (DEV=true); the production bundle gets an empty stand-in.
@@ -26,7 +26,7 @@ await build({
   minify: true,
   sourcemap: false,
   legalComments: 'none',
-  define: { 'process.env.NODE_ENV': '"production"' },
+  define: { 'process.env.NODE_ENV': '"production"', __BC_VERSION__: JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version) },
   // @github/keytar is a native addon outside the bundle: imported from node_modules when a profile needs it.
   external: ['@github/keytar'],
   // The CommonJS packages bundled (commander, undici) require Node's built-ins.

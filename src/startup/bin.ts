@@ -2,8 +2,9 @@
 // The bin (dist/broker-console.js): answers --version itself, turns on Node's compile cache, then imports the
 // program, so a start does not parse or compile what an earlier start compiled.
 import module from 'node:module';
-import { version } from '../../package.json';
-import { cacheFolder } from '../config/paths';
+
+/** package.json's version, set by scripts/build.mjs (the bin then loads no other file for --version). */
+declare const __BC_VERSION__: string;
 
 const args = process.argv.slice(2);
 if (args.length === 1 && args[0] === '--version') {
@@ -12,12 +13,14 @@ if (args.length === 1 && args[0] === '--version') {
     if (error.code !== 'EPIPE') process.stderr.write(`error: ${error.message}\n`);
     process.exit(error.code === 'EPIPE' ? 0 : 1);
   });
-  process.stdout.write(`${version}\n`);
+  process.stdout.write(`${__BC_VERSION__}\n`);
 } else {
   // WebAssembly stays on V8's baseline compiler (Liftoff), set before any is compiled: tiering undici's HTTP
   // parser up to TurboFan kept a short command waiting on that compile before it could exit. Set here, not on
   // the command line: the bin is started by its #! line, which takes no flags portably.
   process.getBuiltinModule('node:v8').setFlagsFromString('--liftoff-only');
+  // Imported here, not above: --version loads nothing but this file.
+  const { cacheFolder } = await import('../config/paths');
   const folder = cacheFolder(process.env);
   // Only ever a speed-up: a cache Node cannot read or write costs a compile, never a failure.
   if (folder !== undefined) module.enableCompileCache?.(folder);
