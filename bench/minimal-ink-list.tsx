@@ -1,6 +1,6 @@
 // The baseline of the keystroke and first-frame probes: about the least an Ink app can be and still show a 500-row
 // list a screen at a time (rows like the console's transfers, as wide as the window), with a cursor j/k move.
-// Bundled like the console (esbuild, production React), but without the console's code cache: what a plain Ink
+// Bundled like the console (esbuild, production React), but without the console's compile cache: what a plain Ink
 // app costs to draw the same kind of frame.
 import React, { useState } from 'react';
 import { Box, Text, render, useApp, useInput, useStdout } from 'ink';
@@ -25,7 +25,7 @@ function rowsFor(width: number): string[] {
 }
 
 function List() {
-  const { stdout } = useStdout();
+  const stdout = useStdout().stdout as NodeJS.WriteStream;
   const { exit } = useApp();
   const width = stdout.columns;
   const visible = Math.max(1, stdout.rows - 4);

@@ -1,5 +1,7 @@
 // `npm run bench`: each figure is a ratio against a baseline measured in the same run, on this machine.
 import { createHmac } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { request } from 'undici';
 import { createBrokerApi } from '../src/api/operations';
 import { signQuery } from '../src/api/signing';
@@ -11,7 +13,7 @@ import { pacedWorkloads } from './limits';
 import { signedGet } from './signedGet';
 import { testSuite } from './testSuite';
 import { commandStart, firstFrame } from './startup';
-import { BIN, row } from './util';
+import { BIN, ROOT, row } from './util';
 
 async function signing(): Promise<void> {
   const n = 50_000;
@@ -112,5 +114,18 @@ if (unknown.length > 0) {
   console.error(`bench: no section ${unknown.join(', ')} (sections: ${SECTIONS.map(([name]) => name).join(', ')})`);
   process.exit(2);
 }
-console.log(`broker-console benchmarks · node ${process.version} · ${new Date().toISOString()}`);
+// What the run prints also replaces the bench block of docs/performance.md: the latest run, no history.
+const printed: string[] = [];
+const print = console.log.bind(console);
+console.log = (...args: unknown[]): void => {
+  printed.push(args.map(String).join(' '));
+  print(...args);
+};
+const sections = wanted.length === 0 ? '' : ` · sections: ${wanted.join(', ')}`;
+console.log(`broker-console benchmarks · node ${process.version} · ${new Date().toISOString()}${sections}`);
 for (const [name, run] of SECTIONS) if (wanted.length === 0 || wanted.includes(name)) await run();
+const doc = join(ROOT, 'docs', 'performance.md');
+const text = readFileSync(doc, 'utf8');
+const block = /```\nbroker-console benchmarks[^`]*```/;
+if (block.test(text)) writeFileSync(doc, text.replace(block, () => `\`\`\`\n${printed.join('\n')}\n\`\`\``));
+else print(`bench: no bench block in ${doc} to replace`);

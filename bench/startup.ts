@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TmuxProbe, sleep, tmuxMissing } from './tmuxProbe';
-import { benchHome, buildMinimalInkList, buildMinimalInkListCached, commands, frameEnd } from './subjects';
+import { benchHome, buildMinimalInkList, commands, frameEnd } from './subjects';
 import { spawnSandbox } from './load';
 import { BIN, median, row } from './util';
 
@@ -30,26 +30,20 @@ export async function firstFrame(rounds = 15): Promise<void> {
     return;
   }
   const minimal = await buildMinimalInkList();
-  const minimalCached = await buildMinimalInkListCached();
   const { home, remove } = benchHome();
-  const listCache = join(home, 'list-cache');
   const probe = await TmuxProbe.open({ columns: 120, rows: 40, cwd: home });
   try {
-    // A first start writes the code cache a moment after its first frame; the measured starts then use it.
-    for (const [command, end] of [[commands.console(home), frameEnd.console], [commands.minimalCached(minimalCached, listCache), frameEnd.minimal]] as const) {
-      const { pane } = await probe.start(command);
-      await probe.waitFor(pane, (text) => end.test(text));
-      await sleep(800);
-      await probe.kill(pane);
-    }
-    const caches = (folder: string) => (existsSync(folder) ? readdirSync(folder).filter((f) => f.endsWith('.v8cache')).length : 0);
-    if (caches(join(home, 'cache')) === 0 || caches(listCache) === 0) console.log('  (a code cache was not written: those starts compile every time)');
+    // A first start writes the compile cache a moment after its first frame; the measured starts then use it.
+    const { pane } = await probe.start(commands.console(home));
+    await probe.waitFor(pane, (text) => frameEnd.console.test(text));
+    await sleep(800);
+    await probe.kill(pane);
+    if (!existsSync(join(home, 'cache')) || readdirSync(join(home, 'cache')).length === 0) console.log('  (the compile cache was not written: those starts compile every time)');
 
-    const times = { bare: [] as number[], minimal: [] as number[], floor: [] as number[], console: [] as number[], cold: [] as number[] };
+    const times = { bare: [] as number[], minimal: [] as number[], console: [] as number[], cold: [] as number[] };
     for (let round = 0; round < rounds; round++) {
       times.bare.push(await frameTime(probe, commands.bare, frameEnd.bare));
       times.minimal.push(await frameTime(probe, commands.minimal(minimal), frameEnd.minimal));
-      times.floor.push(await frameTime(probe, commands.minimalCached(minimalCached, listCache), frameEnd.minimal));
       times.console.push(await frameTime(probe, commands.console(home), frameEnd.console));
       // As on a first start after an install or a build: no cache yet (one is written, in a folder thrown away).
       const fresh = mkdtempSync(join(tmpdir(), 'bc-bench-cache-'));
@@ -58,15 +52,12 @@ export async function firstFrame(rounds = 15): Promise<void> {
     }
     const bare = median(times.bare);
     const list = median(times.minimal);
-    const floor = median(times.floor);
     const warm = median(times.console);
     const cold = median(times.cold);
     row('first frame: --demo, tmux 120x40', ms(warm), `node -e ${ms(bare)}`, warm / bare);
     row('first frame: --demo', ms(warm), `min. Ink ${ms(list)}`, warm / list);
-    row('first frame: --demo', ms(warm), `cached Ink ${ms(floor)}`, warm / floor);
-    row('first frame: --demo, no code cache yet', ms(cold), `node -e ${ms(bare)}`, cold / bare);
+    row('first frame: --demo, no compile cache yet', ms(cold), `node -e ${ms(bare)}`, cold / bare);
     row('first frame: min. Ink 500-row list', ms(list), `node -e ${ms(bare)}`, list / bare);
-    row('first frame: same, run like the console', ms(floor), `node -e ${ms(bare)}`, floor / bare);
   } finally {
     await probe.close();
     remove();
@@ -91,7 +82,7 @@ export async function commandStart(runs = 21): Promise<void> {
   const { home, remove } = benchHome();
   try {
     const env = { ...process.env, BROKER_CONSOLE_HOME: home };
-    // One run of each writes its code cache.
+    // One run of each writes its compile cache.
     alternated([[BIN, '--help'], [BIN, 'keys', 'list', '--help']], 1, env);
     const [bare, version, help, keysHelp] = alternated([['-e', "console.log('DEMO')"], [BIN, '--version'], [BIN, '--help'], [BIN, 'keys', 'list', '--help']], runs, env);
     row('start-up: broker-console --version', ms(version!), `node -e ${ms(bare!)}`, version! / bare!);

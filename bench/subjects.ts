@@ -1,12 +1,19 @@
 // What the first-frame and keystroke probes run in tmux: the console, a bare `node -e`, and the minimal Ink list
-// (bench/minimal-ink-list.tsx): bundled as a plain Ink app is (esbuild, production React), and again the way the
-// console is (a script through the code cache, the same build patches), which is as fast as Ink can start.
+// (bench/minimal-ink-list.tsx), bundled as a plain Ink app is (esbuild, production React).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { bundleScript, noDevtools } from '../scripts/scriptBundle.mjs';
 import { BIN, ROOT } from './util';
+
+// Ink imports react-devtools-core only for development: the production bundle gets an empty stand-in.
+const noDevtools = {
+  name: 'no-devtools',
+  setup(b: import('esbuild').PluginBuild) {
+    b.onResolve({ filter: /^react-devtools-core$/ }, () => ({ path: 'react-devtools-core', namespace: 'stub' }));
+    b.onLoad({ filter: /.*/, namespace: 'stub' }, () => ({ contents: 'export default { initialize() {}, connectToDevTools() {} };', loader: 'js' as const }));
+  },
+};
 
 const OUT = join(ROOT, 'node_modules', '.cache', 'broker-console-bench');
 
@@ -18,7 +25,7 @@ export async function buildMinimalInkList(): Promise<string> {
     bundle: true,
     platform: 'node',
     format: 'esm',
-    target: 'node20',
+    target: 'node22',
     minify: true,
     define: { 'process.env.NODE_ENV': '"production"' },
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
@@ -28,26 +35,9 @@ export async function buildMinimalInkList(): Promise<string> {
   return outfile;
 }
 
-/** The minimal list as the console's bin would run it: [loader, script]; run as `node loader script cacheFolder`. */
-export async function buildMinimalInkListCached(): Promise<{ loader: string; script: string }> {
-  const script = join(OUT, await bundleScript({ name: 'minimal-ink-list', entry: join(ROOT, 'bench', 'minimal-ink-list.tsx'), outDir: OUT }));
-  const loader = join(OUT, 'minimal-ink-cached.cjs');
-  await build({
-    entryPoints: [join(ROOT, 'bench', 'minimal-ink-cached.ts')],
-    outfile: loader,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    minify: true,
-    logLevel: 'warning',
-  });
-  return { loader, script };
-}
-
 const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
 
-/** A console home (settings, recent sub-accounts, and the code cache inside it) for the probes alone. */
+/** A console home (settings, recent sub-accounts, and the compile cache inside it) for the probes alone. */
 export function benchHome(): { home: string; remove(): void } {
   const home = mkdtempSync(join(tmpdir(), 'bc-bench-home-'));
   return { home, remove: () => rmSync(home, { recursive: true, force: true }) };
@@ -57,8 +47,6 @@ export function benchHome(): { home: string; remove(): void } {
 export const commands = {
   bare: `exec ${quote(process.execPath)} -e "console.log('DEMO')"`,
   minimal: (bundle: string): string => `exec env -u CI ${quote(process.execPath)} ${quote(bundle)}`,
-  minimalCached: ({ loader, script }: { loader: string; script: string }, cache: string): string =>
-    `exec env -u CI ${quote(process.execPath)} ${quote(loader)} ${quote(script)} ${quote(cache)}`,
   console: (home: string, extraEnv = ''): string =>
     `exec env -u CI BROKER_CONSOLE_HOME=${quote(home)} ${extraEnv} ${quote(process.execPath)} ${quote(BIN)} --demo`,
 };

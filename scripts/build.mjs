@@ -1,36 +1,40 @@
-// The bin and the two scripts it runs through V8's code cache (src/startup/bin.ts):
-//   dist/broker-console.js       the bin: --version, then the program from the cache (or compiled, and cached)
-//   dist/chunks/app-<hash>.js    the program, commands and console (React's production build, Ink)
-//   dist/chunks/undici-<hash>.js undici's Pool, loaded at the first request
+// The bin and the chunks it imports, ES modules bundled by esbuild:
+//   dist/broker-console.js  the bin: --version, then Node's compile cache on and the program imported
+//   dist/chunks/*.js        the program (React's production build, Ink), and undici, imported at the first request
 //   dist/THIRD-PARTY-NOTICES.txt the licence notice of every package in the bundle (scripts/notices.mjs)
-// How a script is bundled, and what the bundle changes in Ink's dependencies: scripts/scriptBundle.mjs.
-// Nothing is done when dist/ is what a build of the same inputs wrote (scripts/buildInputs.mjs); --force builds anyway.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { distIsCurrent, inputsHash, stampBuild } from './buildInputs.mjs';
+import { readFileSync, rmSync } from 'node:fs';
+import { build } from 'esbuild';
+import { writeNotices } from './notices.mjs';
 
-const inputs = inputsHash('.');
-if (!process.argv.includes('--force') && distIsCurrent('.', inputs)) process.exit(0);
-// Loaded only for a build: esbuild's API is most of a skipped build's time.
-const { build } = await import('esbuild');
-const { APP_LAZY_BUILTINS, UNDICI_LAZY_BUILTINS, bundleScript, common } = await import('./scriptBundle.mjs');
-const { writeNotices } = await import('./notices.mjs');
-const metafiles = [];
+// Ink imports react-devtools-core only for development (DEV=true); the production bundle gets an empty stand-in.
+const noDevtools = {
+  name: 'no-devtools',
+  setup(b) {
+    b.onResolve({ filter: /^react-devtools-core$/ }, () => ({ path: 'react-devtools-core', namespace: 'stub' }));
+    b.onLoad({ filter: /.*/, namespace: 'stub' }, () => ({ contents: 'export default { initialize() {}, connectToDevTools() {} };', loader: 'js' }));
+  },
+};
+
 rmSync('dist', { recursive: true, force: true });
-mkdirSync('dist/chunks', { recursive: true });
-const appScript = `chunks/${await bundleScript({ name: 'app', entry: 'src/startup/appScript.ts', outDir: 'dist/chunks', imports: ['@github/keytar', 'undici'], inkPatches: true, lazy: APP_LAZY_BUILTINS, metafiles })}`;
-const undiciScript = `chunks/${await bundleScript({ name: 'undici', entry: 'src/startup/undiciScript.ts', outDir: 'dist/chunks', lazy: UNDICI_LAZY_BUILTINS, metafiles })}`;
-// The bin is CommonJS (dist/package.json says so): Node starts it without setting up its ES module loader.
-const bin = await build({
-  ...common,
-  metafile: true,
+const bundled = await build({
   entryPoints: { 'broker-console': 'src/startup/bin.ts' },
   outdir: 'dist',
-  format: 'cjs',
-  define: { ...common.define, __BC_APP_SCRIPT__: JSON.stringify(appScript), __BC_UNDICI_SCRIPT__: JSON.stringify(undiciScript) },
-  // @github/keytar is a native addon outside the bundle: the bin imports it from node_modules for the program.
+  chunkNames: 'chunks/[name]-[hash]',
+  bundle: true,
+  splitting: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node22',
+  minify: true,
+  sourcemap: false,
+  legalComments: 'none',
+  define: { 'process.env.NODE_ENV': '"production"', __BC_VERSION__: JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version) },
+  // @github/keytar is a native addon outside the bundle: imported from node_modules when a profile needs it.
   external: ['@github/keytar'],
-  banner: { js: '#!/usr/bin/env node' },
+  // The CommonJS packages bundled (commander, undici) require Node's built-ins.
+  banner: { js: "import { createRequire as __bcCreateRequire } from 'node:module'; const require = __bcCreateRequire(import.meta.url);" },
+  plugins: [noDevtools],
+  logLevel: 'warning',
+  metafile: true,
 });
-writeFileSync('dist/package.json', `${JSON.stringify({ type: 'commonjs' })}\n`);
-writeNotices('.', [...metafiles, bin.metafile], 'dist/THIRD-PARTY-NOTICES.txt');
-stampBuild('.', inputs);
+writeNotices('.', [bundled.metafile], 'dist/THIRD-PARTY-NOTICES.txt');

@@ -1,6 +1,6 @@
 // The program: parse argv with commander, pick interactive or command mode, wire dependencies, give the exit code.
 // Ink and React are not imported here: commands must start fast (the console is loaded lazily).
-// Importing this does nothing: the bin's script (src/startup/appScript.ts) runs main() on the process's own
+// Importing this does nothing: the bin's script (src/startup/main.ts) runs main() on the process's own
 // streams and environment, and the tests run it in-process on theirs.
 import { Command, CommanderError, Help } from 'commander';
 import { version } from '../package.json';

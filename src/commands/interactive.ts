@@ -11,7 +11,7 @@ import { EXIT, printLines, reportUsage } from './context';
 import { sanitize } from '../terminal/text';
 import { createConsoleTargets } from './consoleTargets';
 import { resolveDemoClock } from '../sandbox/demoClock';
-import { startupHost } from '../startup/host';
+import { firstFrameDrawn } from '../startup/host';
 import type { CommandHost } from './define';
 
 export interface InteractiveOptions {
@@ -21,7 +21,7 @@ export interface InteractiveOptions {
   /** Only checked to be terminals here: the console itself draws on process.stdout and reads process.stdin. */
   stdin?: TerminalStream;
   stdout?: TerminalStream;
-  /** Called once the first frame is drawn (the bin then writes the code cache this start could not use). */
+  /** Called once the first frame is drawn (the compile cache is then written). */
   onDrawn?: () => void;
 }
 
@@ -131,8 +131,8 @@ export async function openConsole(host: CommandHost): Promise<void> {
   } catch (error) {
     return host.exit(reportUsage(host.context(), (error as Error).message));
   }
-  // Once the first frame is drawn, the bin may write the code cache this start could not use.
-  const onDrawn = () => startupHost()?.drawn();
+  // Once the first frame is drawn, what the start compiled goes to the compile cache.
+  const onDrawn = firstFrameDrawn;
   const { io } = host;
   host.exit(await runInteractive({ demo: demo === true, demoClockMs, onDrawn, stdout: { isTTY: io.stdoutIsTTY }, ...(io.stdin ? { stdin: io.stdin } : {}) }, host.context()));
 }

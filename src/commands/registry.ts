@@ -1,6 +1,5 @@
 // The program's command names, in the order its help lists them: the one list that the assembler
-// (src/cli.tsx), completion and the start-up kind (src/startup/kindOfStart.ts) read. It imports nothing, so
-// the bin can read it before the program is loaded.
+// (src/cli.tsx) and completion read. It imports nothing, so anything can read it before the program is loaded.
 
 /** The commands an operator types, in help's order. */
 export const COMMAND_NAMES = ['keys', 'transfers', 'sandbox', 'profile', 'audit', 'sub-accounts', 'completion'] as const;
@@ -13,8 +12,6 @@ export type CommandName = (typeof COMMAND_NAMES)[number] | (typeof HIDDEN_COMMAN
 /** Every command, hidden ones last: the order the program adds them in. */
 export const ALL_COMMAND_NAMES: readonly CommandName[] = [...COMMAND_NAMES, ...HIDDEN_COMMAND_NAMES];
 
-/** The root's options that take a value (the word after one is its value, not a command). */
-export const ROOT_VALUE_OPTIONS = ['--profile', '--base-url', '--recv-window', '--timeout', '--log-file', '--demo-clock', '--proxy'] as const;
 
 export function isHiddenCommand(name: string): boolean {
   return (HIDDEN_COMMAND_NAMES as readonly string[]).includes(name);

@@ -10,7 +10,7 @@ export function configFolder(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /**
- * The folder of the code cache (compiled code of the console, never secrets or data), or undefined when
+ * The folder of the compile cache (compiled code of the console, never secrets or data), or undefined when
  * BROKER_CONSOLE_CACHE is `off`. XDG_CACHE_HOME is honoured (env-paths).
  */
 export function cacheFolder(env: Readonly<Record<string, string | undefined>> = process.env): string | undefined {

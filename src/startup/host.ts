@@ -1,18 +1,15 @@
-// What the bin (src/startup/bin.ts) gives the scripts it runs: `__bcHost`, a parameter of the function the build
-// wraps each script in. From the sources (tests) there is no host, and nothing here is needed.
+// What the program tells the bin's compile cache: once the console's first frame is drawn, what it compiled is
+// written soon after (a command's cache is written as it exits).
+import module from 'node:module';
 
-export interface StartupHost {
-  /** What a script hands back to the bin (the undici script: its module). */
-  exports: Record<string, unknown>;
-  /** import() of what is not in the script: keytar from node_modules, undici from its own cached script. */
-  import(specifier: string): Promise<unknown>;
-  /** The console's first frame is drawn: a code cache this start could not use is written soon after. */
-  drawn(): void;
-}
+/** How long after the console's first frame the compile cache is written (so the frame is not delayed). */
+const FLUSH_AFTER_DRAWN_MS = 250;
 
-declare const __bcHost: StartupHost | undefined;
+let flushed = false;
 
-/** The bin's host when running from the build, undefined from the sources. */
-export function startupHost(): StartupHost | undefined {
-  return typeof __bcHost === 'undefined' ? undefined : __bcHost;
+/** The console's first frame is drawn. */
+export function firstFrameDrawn(): void {
+  if (flushed) return;
+  flushed = true;
+  setTimeout(() => module.flushCompileCache?.(), FLUSH_AFTER_DRAWN_MS).unref();
 }

@@ -1,11 +1,8 @@
-// Intl.Segmenter's grapheme clusters without ICU where each character is a cluster of its own. Building the
-// first Intl.Segmenter loads ICU's break rules (~10 ms, before the first frame, in every Ink app: string-width,
-// slice-ansi and Ink's ANSI tokenizer each build one as they load), and walking one visits ICU per cluster.
-// A frame's text is ASCII, Latin, punctuation, arrows, box drawing and blocks: none of them joins its
-// neighbour, so there the clusters are the characters. Any other text goes to a real Intl.Segmenter, built at
-// its first use. The console's bundle gives this to those three packages (scripts/textPatches.mjs), and so
-// do the tests' workers; test/terminal/graphemeSegmenter.test.ts checks every character of SIMPLE against ICU.
-// Plain JavaScript: the tests' workers load it without a compiler.
+// Intl.Segmenter's grapheme clusters without ICU where each character is a cluster of its own: walking a real
+// one visits ICU per cluster. The console's text is mostly ASCII, Latin, punctuation, arrows, box drawing and
+// blocks: none of them joins its neighbour, so there the clusters are the characters. Any other text goes to a
+// real Intl.Segmenter, built at its first use. Used by src/terminal/text.ts;
+// test/terminal/graphemeSegmenter.test.ts checks every character of SIMPLE against ICU.
 
 /**
  * Characters none of which joins a neighbour in the set into one cluster (Unicode's Grapheme_Cluster_Break

@@ -88,6 +88,9 @@ export class KeyStream extends EventEmitter {
       // DEL is what the backspace key sends: read it as backspace, so Delete (ESC [3~) can delete forward.
       if (next.sequence === '\u007f') return '\b';
       if (next.sequence === '\u001b\u007f') return '\u001b\b';
+      // A lone ESC is already known to be the Escape key here: handed to Ink as the kitty keyboard protocol's
+      // Escape, a whole sequence, so Ink does not hold it back to see whether a sequence follows.
+      if (next.sequence === '\u001b') return '\u001b[27u';
       return next.sequence;
     }
   }

@@ -3,7 +3,6 @@
 // exit code once the operator quits (0) or interrupts (130).
 import React, { useMemo, useSyncExternalStore } from 'react';
 import { render } from 'ink';
-import { shareInkLineCaches } from './ink/lineCaches';
 import type { BrokerApi } from '../api/contract';
 import { memoryDiscoveredSubAccounts } from '../config/discoveredSubAccounts';
 import { memoryRecentSubAccounts } from '../config/recentSubAccounts';
@@ -60,7 +59,6 @@ export async function runConsole(switcher: TargetSwitcher, options: { noColor: b
   };
   // Ink reads keys one at a time from the splitter, never a chunk of several.
   const keys = new KeyStream(process.stdin);
-  shareInkLineCaches();
   // Raw mode before the first frame (Ink sets it in an effect after that frame): a key typed the moment the
   // screen appears is read as typed, not echoed by the terminal or turned into a line feed.
   if (process.stdin.isTTY) process.stdin.setRawMode(true);

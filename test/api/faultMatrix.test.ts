@@ -783,7 +783,7 @@ describe('fault matrix: data as sent', () => {
 // Memory under an endless body, measured on the built binary (its peak RSS, reported by the child itself).
 
 describe('memory stays flat under an endless body (the built binary, peak RSS)', () => {
-  it('keys list and transfers against an endless body peak within 1.2x of a normal keys list', async ({ onTestFinished }) => {
+  it('keys list and transfers against an endless body peak within 48 MiB of a normal keys list', async ({ onTestFinished }) => {
     const bin = await buildCli();
     const dir = mkdtempSync(join(tmpdir(), 'bc-rss-'));
     const preload = join(dir, 'rss.cjs');
@@ -819,8 +819,11 @@ describe('memory stays flat under an endless body (the built binary, peak RSS)',
       expect(transfers.stderr).toMatch(/larger than 4 MiB/);
       const report = `baseline ${baseline} KB, endless keys list ${list.kb} KB, endless transfers ${transfers.kb} KB`;
       console.log(`peak RSS: ${report}`);
-      expect(list.kb / baseline, report).toBeLessThan(1.2);
-      expect(transfers.kb / baseline, report).toBeLessThan(1.2);
+      // Bounded, not growing with the body (5 s of it on loopback would be gigabytes): a refused page is held
+      // whole (1 MiB for keys, 4 MiB for transfers) as bytes and as text first, and Node 24's heap grows in
+      // larger steps than 20's.
+      expect(list.kb - baseline, report).toBeLessThan(48 * 1024);
+      expect(transfers.kb - baseline, report).toBeLessThan(48 * 1024);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,10 +1,9 @@
 // Shared test helpers: capture streams, run commands in-process, build and spawn the real bundle.
-import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { distIsCurrent } from '../../scripts/buildInputs.mjs';
 import { lastResortLine, main } from '../../src/cli';
 import { createBrokerApi } from '../../src/api/operations';
 import { signQuery } from '../../src/api/signing';
@@ -55,61 +54,15 @@ export function testContext(sandbox: RunningSandbox | undefined, overrides: Part
   return { ctx, out, err };
 }
 
-let built: Promise<string> | undefined;
-
 const BUNDLE = join(ROOT, 'dist', 'broker-console.js');
 
-/** Copies of the bundle folder older than an hour (their test run is long over) are removed. */
-function pruneOldCopies(dir: string): void {
-  const cutoff = Date.now() - 3_600_000;
-  for (const name of readdirSync(dir)) {
-    if (!/^broker-console-test-\d+(\.js)?$/.test(name)) continue;
-    const path = join(dir, name);
-    try {
-      if (statSync(path).mtimeMs < cutoff) rmSync(path, { recursive: true, force: true });
-    } catch {
-      // another worker removed it first
-    }
-  }
-}
-
 /**
- * The bundle exactly as `npm run build` makes it (scripts/build.mjs), built unless dist/ is what a build of the
- * current sources wrote (scripts/buildInputs.mjs).
- * Test files run in parallel, so a lock directory makes one of them build while the others wait.
- * Returns the path of a private copy (in node_modules/.cache, so lazily required packages still resolve).
+ * The bundle exactly as `npm run build` makes it (scripts/build.mjs), built once by vitest's global setup
+ * (test/buildOnce.ts) before any file runs.
  */
-export function buildCli(): Promise<string> {
-  built ??= (async () => {
-    // The same lock `npm test` holds while it builds (scripts/test.mjs): a test then copies a finished dist/.
-    const lock = join(ROOT, 'node_modules', '.cache', 'broker-console-build.lock');
-    mkdirSync(dirname(lock), { recursive: true });
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      try {
-        mkdirSync(lock);
-        break;
-      } catch {
-        if (Date.now() > deadline) rmSync(lock, { recursive: true, force: true });
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    }
-    // A private copy, taken under the lock: a rebuild started later by another test file (after a source
-    // changed) cannot swap the file under this file's running children.
-    // The bundle is an entry plus lazily loaded chunks: the whole dist folder is copied.
-    const copy = join(dirname(lock), `broker-console-test-${process.pid}`);
-    try {
-      if (!distIsCurrent(ROOT)) execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'pipe' });
-      cpSync(dirname(BUNDLE), copy, { recursive: true });
-    } finally {
-      rmSync(lock, { recursive: true, force: true });
-    }
-    // Test workers may be killed before 'exit' handlers run, so old copies are also pruned on the next run.
-    process.once('exit', () => rmSync(copy, { recursive: true, force: true }));
-    pruneOldCopies(dirname(lock));
-    return join(copy, 'broker-console.js');
-  })();
-  return built;
+export async function buildCli(): Promise<string> {
+  if (!existsSync(BUNDLE)) throw new Error(`no ${BUNDLE}: run the tests through vitest (its global setup builds it)`);
+  return BUNDLE;
 }
 
 export interface RunResult {
@@ -145,7 +98,7 @@ export async function runCli(args: readonly string[], env: Record<string, string
   try {
     ran = await main(args, { stdout: out.stream, stderr: err.stream, stdin, env: given, stdoutIsTTY: false, stderrIsTTY: false });
   } catch (error) {
-    // What the bin's last resort prints and exits with (src/startup/appScript.ts).
+    // What the bin's last resort prints and exits with (src/startup/main.ts).
     err.stream.write(lastResortLine(error));
     ran = { code: 1, keepRunning: false };
   }
@@ -168,14 +121,14 @@ function zoneOf(tz: string | undefined): string {
 }
 
 /**
- * One code cache for the built CLI's runs (what an operator's second and later starts have): a run in a fresh
+ * One compile cache for the built CLI's runs (what an operator's second and later starts have): a run in a fresh
  * BROKER_CONSOLE_HOME would otherwise compile the whole program and write a cache no run reads again. The
  * cache changes only the time a start takes (test/startup checks each cache case on its own folder).
  */
 const SHARED_CACHE = join(ROOT, 'node_modules', '.cache', 'broker-console-test-runs-cache');
 
 /**
- * Runs the built CLI with exactly this environment (plus PATH, and the shared code cache unless `env` names a
+ * Runs the built CLI with exactly this environment (plus PATH, and the shared compile cache unless `env` names a
  * cache or `ownCache` is set), no inherited BROKER_* variables; `input` is piped to stdin.
  */
 export async function runBuiltCli(args: readonly string[], env: Record<string, string> = {}, options: { input?: string; ownCache?: boolean } = {}): Promise<RunResult> {

@@ -111,11 +111,14 @@ describe('the package', () => {
     }
   });
 
-  it('engines: the highest minimum of what is bundled (undici >=20.18.1); prepack builds; licence stays honest', () => {
+  it('engines: Node 22.19 or later (20 is past end of life; undici 8 needs 22.19); prepack builds; licence stays honest', () => {
     const minimum = (name: string): string | undefined =>
       (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { engines?: { node?: string } }).engines?.node;
-    expect(minimum('undici')).toBe('>=20.18.1');
-    expect(pkg.engines?.node).toBe('>=20.18.1');
+    expect(pkg.engines?.node).toBe('>=22.19');
+    for (const name of ['undici', 'ink', 'commander']) {
+      const floor = /(\d+)(?:\.(\d+))?/.exec(minimum(name) ?? '>=0')!;
+      expect(Number(floor[1]) * 1000 + Number(floor[2] ?? 0), `${name} needs ${minimum(name)}`).toBeLessThanOrEqual(22 * 1000 + 19);
+    }
     expect(pkg.scripts?.prepack).toMatch(/npm run build/);
     expect(pkg.files).toEqual(['dist/']);
     expect(pkg.bin).toEqual({ 'broker-console': 'dist/broker-console.js' });

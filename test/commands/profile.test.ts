@@ -481,7 +481,7 @@ describe.skipIf(!availability.ok)('profiles with the real keychain', () => {
       t = ctxFor({ logFile });
       expect(await runKeysCreate({ sub: sandbox.subAccounts[0], permissions: 'SPOT_ACCOUNT_READ', note: 'leak-1', json: true }, t.ctx)).toBe(0);
       created.push((JSON.parse(t.out.text()) as { secretKey: string }).secretKey);
-      // …and the binary, profile added through it too: its code cache (in the config folder) is scanned as well.
+      // …and the binary, profile added through it too: its compile cache (in the config folder) is scanned as well.
       const env = { ...busEnv(), BROKER_CONSOLE_HOME: config };
       const m = name('leakbin');
       expect((await runBuiltCli(['profile', 'add', m, '--base-url', sandbox.baseUrl], env, { input: `${sandbox.apiKey}\n${master}\n` })).code).toBe(0);

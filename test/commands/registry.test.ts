@@ -6,8 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { COMMANDS, buildProgram } from '../../src/cli';
 import { commandTree } from '../../src/commands/completion';
 import type { CommandContext } from '../../src/commands/context';
-import { ALL_COMMAND_NAMES, COMMAND_NAMES, HIDDEN_COMMAND_NAMES, ROOT_VALUE_OPTIONS, isHiddenCommand } from '../../src/commands/registry';
-import { kindOfStart } from '../../src/startup/kindOfStart';
+import { ALL_COMMAND_NAMES, COMMAND_NAMES, HIDDEN_COMMAND_NAMES, isHiddenCommand } from '../../src/commands/registry';
 import { runCli } from './helpers';
 
 function program() {
@@ -28,18 +27,6 @@ describe('the command registry', () => {
     expect(root?.subcommands.map((s) => s.name)).toEqual(COMMAND_NAMES);
   });
 
-  it('lists the root options that take a value', () => {
-    const taking = program()
-      .options.filter((o) => o.required || o.optional)
-      .map((o) => o.long);
-    expect(new Set(taking)).toEqual(new Set(ROOT_VALUE_OPTIONS));
-  });
-
-  it('is what the start-up kind knows', () => {
-    for (const name of ALL_COMMAND_NAMES) expect(kindOfStart([name])).toBe(name);
-    expect(kindOfStart(['--timeout', '5', 'sub-accounts', '--json'])).toBe('sub-accounts');
-    expect(kindOfStart(['audit'])).toBe('audit');
-  });
 });
 
 describe("a command's help", () => {

@@ -6,7 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TmuxControl } from './tmuxControl';
 
-/** One code cache for every console the e2e tests start (an operator's starts after the first are warm too). */
+/** One compile cache for every console the e2e tests start (an operator's starts after the first are warm too). */
 const SHARED_CACHE = join(resolve(dirname(fileURLToPath(import.meta.url)), '../..'), 'node_modules', '.cache', 'broker-console-e2e-cache');
 /** A capture even when no output came, this often: a screen tmux changed on its own is still seen. */
 const CAPTURE_AT_LEAST_EVERY_MS = 400;

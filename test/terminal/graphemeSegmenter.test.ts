@@ -1,16 +1,10 @@
 // src/terminal/graphemeSegmenter.mjs against ICU: every character it answers for alone is a cluster of its own
 // whatever its neighbours, and for any text its segments are Intl.Segmenter's, iterated or looked up.
-import { readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { GRAPHEME_PATCHES, withGraphemeSegmenter } from '../../scripts/textPatches.mjs';
 import { SIMPLE, graphemeSegmenter } from '../../src/terminal/graphemeSegmenter.mjs';
 import { anyText } from '../arbitraries';
-import { PATCHED_MODULES } from '../patchedInk.mjs';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const icu = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 const icuSegments = (text: string) => Array.from(icu.segment(text), ({ segment, index, input }) => ({ segment, index, input }));
 const ourSegments = (text: string) => Array.from(graphemeSegmenter.segment(text), ({ segment, index, input }) => ({ segment, index, input }));
@@ -54,22 +48,5 @@ describe('the grapheme segmenter without ICU', () => {
       }),
       { numRuns: 400 },
     );
-  });
-
-  it('is what the three packages that build an Intl.Segmenter get, in the bundle and in the tests', async () => {
-    const files = ['string-width/index.js', 'wrap-ansi/node_modules/string-width/index.js', '@alcalzone/ansi-tokenize/build/tokenize.js', 'slice-ansi/tokenize-ansi.js'].map((file) =>
-      fileURLToPath(new URL(`../../node_modules/${file}`, import.meta.url)),
-    );
-    for (const file of files) {
-      const source = readFileSync(file, 'utf8');
-      expect(GRAPHEME_PATCHES.some(({ file: pattern }) => pattern.test(file))).toBe(true);
-      const patched = withGraphemeSegmenter(file, source, 'segmenter.mjs');
-      expect(patched).not.toContain('Intl.Segmenter');
-      // What the tests load (the copies of test/patchedInk.mjs) has the same patch.
-      const loaded = readFileSync(join(PATCHED_MODULES, relative(join(root, 'node_modules'), file)), 'utf8');
-      expect(loaded).toContain('__bcGraphemeSegmenter');
-      expect(loaded).not.toContain('Intl.Segmenter');
-    }
-    expect(() => withGraphemeSegmenter(files[0]!, 'const segmenter = new Intl.Segmenter(undefined);', 'x')).toThrow(/changed/);
   });
 });

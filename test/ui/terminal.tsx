@@ -5,10 +5,7 @@ import { createRequire } from 'node:module';
 import type { ReactElement } from 'react';
 import { render } from 'ink';
 import { KeyStream, afterRender } from '../../src/terminal/keyStream';
-import { shareInkLineCaches } from '../../src/ui/ink/lineCaches';
 
-// The console shares Ink's line caches across frames (src/ui/run.tsx): the tests render the same way.
-shareInkLineCaches();
 
 class FakeStdout extends EventEmitter {
   columns: number;

@@ -429,8 +429,10 @@ async function startHostileConsole(options: { columns: number; rows: number; rec
     rawFrame,
     frames: () => stdout.frames.slice(first),
     async press(key) {
-      stdin.write((KEYS as Record<string, string>)[key] ?? key);
-      // Ink holds a lone ESC until its next turn (setImmediate), then the key's renders; what it started is waited for with waitForText.
+      const sequence = (KEYS as Record<string, string>)[key] ?? key;
+      // A lone ESC as the console's key splitter hands it to Ink (src/terminal/keyStream.ts): the kitty protocol's
+      // Escape, which Ink does not hold back. Then the key's renders; what it started is waited for with waitForText.
+      stdin.write(sequence === '\u001b' ? '\u001b[27u' : sequence);
       await afterRender();
       await reactIdle();
     },

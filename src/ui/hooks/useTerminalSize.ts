@@ -8,7 +8,8 @@ export interface TerminalSize {
 }
 
 export function useTerminalSize(): TerminalSize {
-  const { stdout } = useStdout();
+  // Ink types stdout as any writable stream; the console's is a terminal's (or a test's of the same shape).
+  const stdout = useStdout().stdout as NodeJS.WriteStream;
   const read = (): TerminalSize => ({ columns: stdout.columns || 80, rows: stdout.rows || 24 });
   const [size, setSize] = useState<TerminalSize>(read);
   useEffect(() => {

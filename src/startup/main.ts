@@ -1,6 +1,5 @@
-// The entry of dist/chunks/app-<hash>.js: the whole program (commands and console) as one script, which the bin
-// runs through V8's code cache. The program runs here on the process's own streams and environment; the process
-// wiring lives here, not in cli.tsx, so the tests can run main() in-process without it.
+// The program as the bin runs it (src/startup/bin.ts imports this once the compile cache is on): the process's own
+// streams and environment. The process wiring lives here, not in cli.tsx, so the tests can run main() in-process.
 import { lastResortLine, main } from '../cli';
 import { EXIT } from '../commands/context';
 import { outputOwnsErrors } from '../commands/output';
