@@ -7,7 +7,8 @@ import { Footer } from './components/Footer';
 import { HelpOverlay, helpScrollRoom } from './components/HelpOverlay';
 import { KeyRouterProvider, createKeyRouter } from './hooks/useKeys';
 import { useTerminalSize } from './hooks/useTerminalSize';
-import { keyMatches, quitsWithQ, type ScreenId } from './keymap';
+import { keyMatches } from './keyboard/bindings';
+import { quitsWithQ, type ScreenId } from './keyboard/modes';
 import { LeaveGuardProvider, leaveThrough, type LeaveGuards } from './leaveGuard';
 import { DraftsProvider, createDrafts } from './drafts';
 import { NavigationProvider, breadcrumbs, initialNavigation, navigationReducer, type NavigationState, type Route } from './navigation';
@@ -66,7 +67,7 @@ export function App({ services, onExit, onNavigation, initialRoute }: AppProps) 
     if (nav.helpOpen) {
       if (input === '?' || key.escape || input === 'q') dispatch({ type: 'closeHelp' });
       // The help scrolls when the window is too short for it.
-      const last = helpScrollRoom(topScreen, bodyHeight, width);
+      const last = helpScrollRoom(topScreen, bodyHeight, width, { readOnly: services.readOnly });
       const step = key.pageDown || key.pageUp ? Math.max(1, bodyHeight - 2) : 1;
       if (key.downArrow || input === 'j' || key.pageDown) setHelpOffset((o) => Math.min(last, o + step));
       if (key.upArrow || input === 'k' || key.pageUp) setHelpOffset((o) => Math.max(0, o - step));

@@ -1,12 +1,12 @@
 // What each screen knows of its place: whether it is on top (owns the keys) and the room it has.
 import React, { createContext, useContext, useLayoutEffect, type ReactNode } from 'react';
-import type { ScreenId } from './keymap';
+import type { ScreenId } from './keyboard/modes';
 
 export interface ScreenFrame {
   active: boolean;
   width: number;
   height: number;
-  /** Tells the chrome which key table is in force (a screen's modes: list, detail, review…). */
+  /** Tells the chrome which bindings are in force (a screen's modes: list, detail, review…). */
   setMode: (mode: ScreenId) => void;
 }
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import { KEYMAP, type ScreenId } from '../../src/ui/keymap';
+import { MODES, type ScreenId } from '../../src/ui/keyboard/modes';
 import { frameLines, lineWidth, startConsole, type TestConsole } from './harness';
 import { lineWith, openKeys, reachReview, seededAccounts } from './flows';
 
@@ -10,7 +10,7 @@ async function expectHelp(screen: ScreenId): Promise<void> {
   await c.press('?');
   await c.waitForText('press ? or esc to close');
   const frame = c.frame();
-  for (const binding of [...KEYMAP[screen], ...KEYMAP.global]) expect(frame).toContain(binding.description);
+  for (const binding of [...MODES[screen].bindings, ...MODES.global.bindings]) expect(frame).toContain(binding.description);
   expect(c.navState()!.helpOpen).toBe(true);
   await c.press('?');
   await c.waitForNoText('press ? or esc to close');

@@ -8,11 +8,44 @@ import type { ExportFormat, ExportProgress, ExportResult, ExportScope } from '..
 import { displayWidth, fit, sanitize, wrapText } from '../../terminal/text';
 import { capLines, errorLines } from '../components/ErrorLine';
 import { ProgressBar } from '../components/ProgressBar';
-import { commandFor, type ScreenId } from '../keymap';
+import { commandFor, defineModes } from '../keyboard/bindings';
+import type { ScreenId } from '../keyboard/modes';
 import { useScreenKeys } from '../hooks/useKeys';
 import { errorLine, retryable } from '../hooks/useResource';
 import { useScreenFrame } from '../screenFrame';
 import { useServices } from '../services';
+
+/** The key bindings of each mode of this screen, beside the handlers below; the footer and `?` help are drawn from them. */
+export const EXPORT_MODES = defineModes({
+  export: {
+    title: 'Export',
+    bindings: [
+      { command: 'scope', keys: ['a'], hint: 'a page/all', description: 'Export this page or all pages' },
+      { command: 'format', keys: ['f'], hint: 'f csv/json', description: 'Export as CSV or JSON' },
+      { command: 'start', keys: ['enter'], hint: 'enter start', description: 'Start the export' },
+      { command: 'cancel', keys: ['esc'], hint: 'esc close', description: 'Close the panel, nothing written' },
+    ],
+  },
+  exportRunning: {
+    title: 'Export in progress',
+    bindings: [{ command: 'cancel', keys: ['esc'], hint: 'esc cancel', description: 'Stop the export; the partial file is removed' }],
+  },
+  exportDone: {
+    title: 'Export finished',
+    bindings: [{ command: 'close', keys: ['enter', 'esc'], hint: 'enter close', description: 'Close the export panel' }],
+  },
+  exportFailed: {
+    title: 'Export failed',
+    bindings: [{ command: 'close', keys: ['enter', 'esc'], hint: 'enter close', description: 'Close the export panel' }],
+  },
+  exportRetry: {
+    title: 'Export failed',
+    bindings: [
+      { command: 'retry', keys: ['r'], hint: 'r retry', description: 'Start the export again (the error is one a retry can fix)' },
+      { command: 'close', keys: ['enter', 'esc'], hint: 'enter close', description: 'Close the export panel' },
+    ],
+  },
+});
 
 type Phase =
   | { name: 'choose' }
@@ -22,7 +55,7 @@ type Phase =
   | { name: 'done'; result: ExportResult }
   | { name: 'failed'; error: Error };
 
-function modeOf(phase: Phase): ScreenId {
+function modeOf(phase: Phase): keyof typeof EXPORT_MODES {
   switch (phase.name) {
     case 'choose': return 'export';
     case 'running':
@@ -84,7 +117,7 @@ export function ExportPanel({
 
   useScreenKeys(
     (input, key) => {
-      const command = commandFor(mode, input, key);
+      const command = commandFor(EXPORT_MODES[mode], input, key);
       if (phase.name === 'running') {
         if (command === 'cancel') {
           controller.current?.abort();

@@ -8,7 +8,7 @@ import { type KeyFinding, ageInDays, formatSpan, summaryText } from '../../audit
 import { capLines } from '../components/ErrorLine';
 import { Spinner } from '../components/Spinner';
 import { WindowedTable, type TableColumn } from '../components/WindowedTable';
-import { commandFor } from '../keymap';
+import { commandFor, defineModes } from '../keyboard/bindings';
 import { useKeyAudit } from '../hooks/useKeyAudit';
 import { useScreenKeys } from '../hooks/useKeys';
 import { useListCursor } from '../hooks/useListCursor';
@@ -17,6 +17,23 @@ import { useNavigate } from '../navigation';
 import { useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
 import { cell, fit, sanitize, shortKey, wrapText } from '../text';
+
+/** The key bindings of each mode of this screen, beside the handlers below; the footer and `?` help are drawn from them. */
+export const KEY_AUDIT_MODES = defineModes({
+  // The key audit: a summary row per sub-account, a row per flagged key.
+  keyAudit: {
+    title: 'Key audit',
+    bindings: [
+      { command: 'up', keys: ['up', 'k'], description: 'Previous row' },
+      { command: 'down', keys: ['down', 'j'], hint: '↑↓ move', description: 'Next row' },
+      { command: 'pageUp', keys: ['pageup'], description: 'Scroll up a screenful' },
+      { command: 'pageDown', keys: ['pagedown'], description: 'Scroll down a screenful' },
+      { command: 'open', keys: ['enter'], hint: 'enter open keys', description: "Open the sub-account's key list, on the selected key" },
+      { command: 'refresh', keys: ['r'], hint: 'r refresh', description: 'Audit again' },
+      { command: 'quit', keys: ['q'], description: 'Quit' },
+    ],
+  },
+});
 
 export type AuditRow = { kind: 'account'; audit: SubAccountAudit } | { kind: 'key'; subAccount: string; finding: KeyFinding };
 
@@ -105,7 +122,7 @@ export function KeyAuditScreen({ subAccounts }: { subAccounts: readonly string[]
 
   useScreenKeys(
     (input, key) => {
-      switch (commandFor('keyAudit', input, key)) {
+      switch (commandFor(KEY_AUDIT_MODES.keyAudit, input, key)) {
         case 'up': list.move('up'); return true;
         case 'down': list.move('down'); return true;
         case 'pageUp': list.move('pageUp'); return true;

@@ -9,7 +9,7 @@ import { FieldList } from '../components/FieldList';
 import { RECENT_ATTEMPTS, RecentAttempts, recentAttemptsHeight } from '../components/RecentAttempts';
 import { Spinner } from '../components/Spinner';
 import { WindowedTable, type TableColumn } from '../components/WindowedTable';
-import { commandFor, type ScreenId } from '../keymap';
+import { commandFor, defineModes, type BindingContext } from '../keyboard/bindings';
 import { useFlash } from '../hooks/useFlash';
 import { useScreenKeys } from '../hooks/useKeys';
 import { useListCursor } from '../hooks/useListCursor';
@@ -24,6 +24,73 @@ import { useScreenFrame, useScreenMode } from '../screenFrame';
 import { keySearchText } from '../keySearch';
 import { useServices } from '../services';
 import { cell, displayWidth, fit, localTime, sanitize, shortKey } from '../text';
+
+/** A read-only target keeps n bound, only to say why nothing opens; the footer does not offer it. */
+const readOnlyReason = ({ readOnly }: BindingContext) => (readOnly ? 'Creating keys is disabled (read-only): n says why, opens nothing' : undefined);
+
+/** The key bindings of each mode of this screen, beside the handlers below; the footer and `?` help are drawn from them. */
+export const KEY_LIST_MODES = defineModes({
+  keys: {
+    title: ({ readOnly }) => (readOnly ? 'API keys (read-only)' : 'API keys'),
+    bindings: [
+      { command: 'up', keys: ['up', 'k'], description: 'Previous key' },
+      { command: 'down', keys: ['down', 'j'], hint: '↑↓ move', description: 'Next key' },
+      { command: 'detail', keys: ['enter'], hint: 'enter detail', description: 'Every field of the selected key' },
+      { command: 'create', keys: ['n'], hint: 'n new key', description: 'Create an API key for this sub-account', disabledReason: readOnlyReason },
+      { command: 'copy', keys: ['c'], hint: 'c copy key', description: 'Copy the selected API key (OSC 52)' },
+      { command: 'refresh', keys: ['r'], hint: 'r refresh', description: 'Reload the keys (also: retry after an error)' },
+      { command: 'transfers', keys: ['t'], hint: 't transfers', description: 'Browse universal transfers' },
+      { command: 'search', keys: ['/'], hint: '/ filter', description: 'Filter the keys as you type, any column (esc clears the filter)' },
+      { command: 'audit', keys: ['a'], hint: 'a audit', description: 'Audit these keys: no linked IP, write/withdraw/transfer, old, a shared note' },
+      { command: 'quit', keys: ['q'], description: 'Quit' },
+    ],
+  },
+  // The filter line is open: typing filters the keys.
+  keysFilter: {
+    title: 'API keys: filter',
+    bindings: [
+      { command: 'up', keys: ['up'], description: 'Previous key' },
+      { command: 'down', keys: ['down'], hint: '↑↓ move', description: 'Next key' },
+      { command: 'keep', keys: ['enter'], hint: 'enter keep', description: 'Keep the filter and go back to moving in the rows' },
+      { command: 'clear', keys: ['esc'], hint: 'esc clear', description: 'Clear the filter and close the line' },
+    ],
+  },
+  // No keys yet: nothing to move to, show or copy.
+  keysEmpty: {
+    title: ({ readOnly }) => (readOnly ? 'API keys (none yet, read-only)' : 'API keys (none yet)'),
+    bindings: [
+      { command: 'create', keys: ['n'], hint: 'n new key', description: 'Create an API key for this sub-account', disabledReason: readOnlyReason },
+      { command: 'refresh', keys: ['r'], hint: 'r refresh', description: 'Reload the keys' },
+      { command: 'transfers', keys: ['t'], hint: 't transfers', description: 'Browse universal transfers' },
+      { command: 'audit', keys: ['a'], hint: 'a audit', description: 'Audit this sub-account (no keys: nothing to flag)' },
+      { command: 'quit', keys: ['q'], description: 'Quit' },
+    ],
+  },
+  // The list could not be loaded and a retry would fail the same way (e.g. the sub-account does not exist).
+  keysError: {
+    title: 'API keys (could not be loaded)',
+    bindings: [
+      { command: 'transfers', keys: ['t'], hint: 't transfers', description: 'Browse universal transfers' },
+      { command: 'quit', keys: ['q'], description: 'Quit' },
+    ],
+  },
+  // The list could not be loaded for a reason a retry can fix (network, timeout, 5xx, 429).
+  keysRetry: {
+    title: 'API keys (could not be loaded)',
+    bindings: [
+      { command: 'refresh', keys: ['r'], hint: 'r retry', description: 'Load the keys again' },
+      { command: 'transfers', keys: ['t'], hint: 't transfers', description: 'Browse universal transfers' },
+      { command: 'quit', keys: ['q'], description: 'Quit' },
+    ],
+  },
+  keyDetail: {
+    title: 'Key detail',
+    bindings: [
+      { command: 'copy', keys: ['c'], hint: 'c copy key', description: 'Copy the API key (OSC 52)' },
+      { command: 'close', keys: ['enter', 'esc'], hint: 'enter close', description: 'Back to the list' },
+    ],
+  },
+});
 
 const CREATED_WIDTH = 16;
 const SHORT_KEY_WIDTH = 11;
@@ -86,9 +153,7 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
   const failed = keys.status === 'error';
   const canRetry = failed && retryable(keys.error);
   // The key table in force says what the footer offers and what the keys do: the same table for both.
-  const listMode: ScreenId = detail ? 'keyDetail' : filter.editing ? 'keysFilter' : failed && allRows.length === 0 ? (canRetry ? 'keysRetry' : 'keysError') : keys.status === 'ready' && allRows.length === 0 ? 'keysEmpty' : 'keys';
-  // A read-only target: the same tables without the way to a new key.
-  const mode: ScreenId = readOnly && listMode === 'keys' ? 'keysReadOnly' : readOnly && listMode === 'keysEmpty' ? 'keysEmptyReadOnly' : listMode;
+  const mode: keyof typeof KEY_LIST_MODES = detail ? 'keyDetail' : filter.editing ? 'keysFilter' : failed && allRows.length === 0 ? (canRetry ? 'keysRetry' : 'keysError') : keys.status === 'ready' && allRows.length === 0 ? 'keysEmpty' : 'keys';
   useScreenMode(mode);
   // Unknown or forbidden: another sub-account is the way on.
   const missing = failed && isSubAccountRefused(keys.error);
@@ -130,29 +195,28 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
   useScreenKeys(
     (input, key) => {
       if (detail) {
-        const command = commandFor('keyDetail', input, key);
+        const command = commandFor(KEY_LIST_MODES.keyDetail, input, key);
         if (command === 'close') setDetail(false);
         else if (command === 'copy') copyKey(selected);
         return command !== undefined;
       }
-      if (filter.editing) return filter.editingKey('keysFilter', input, key, list);
+      if (filter.editing) return filter.editingKey(KEY_LIST_MODES.keysFilter, input, key, list);
       // A kept filter: esc clears it before it goes back.
       if (filter.text !== '' && key.escape) {
         filter.clear();
         list.setCursor(0);
         return true;
       }
-      switch (commandFor(mode === 'keyDetail' ? 'keys' : mode, input, key)) {
+      switch (commandFor(KEY_LIST_MODES[mode === 'keyDetail' ? 'keys' : mode], input, key)) {
         case 'search': if (allRows.length > 0) filter.open(); return true;
         case 'up': list.move('up'); return true;
         case 'down': list.move('down'); return true;
         case 'detail': if (selected) setDetail(true); return true;
         case 'create':
-          if (readOnly) setFlash(sanitize(readOnly));
+          // Read-only: n says why (narrow: the short reason, whole, rather than the long one cut).
+          if (readOnly) setFlash(displayWidth(sanitize(readOnly)) <= width ? sanitize(readOnly) : 'read-only: creating keys is disabled');
           else navigate({ type: 'push', route: { screen: 'createKey', subAccount } });
           return true;
-        // Narrow: the short reason, whole, rather than the long one cut.
-        case 'createDisabled': if (readOnly) setFlash(displayWidth(sanitize(readOnly)) <= width ? sanitize(readOnly) : 'read-only: creating keys is disabled'); return true;
         case 'copy': copyKey(selected); return true;
         case 'refresh': keys.reload(); return true;
         case 'transfers': navigate({ type: 'push', route: { screen: 'transferFilter' } }); return true;

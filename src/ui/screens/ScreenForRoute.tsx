@@ -1,5 +1,5 @@
 import React from 'react';
-import type { ScreenId } from '../keymap';
+import type { ScreenId } from '../keyboard/modes';
 import type { Route } from '../navigation';
 import { AddProfileScreen } from './AddProfileScreen';
 import { CreateKeyScreen } from './CreateKeyScreen';

@@ -7,13 +7,29 @@ import { Box, Text } from 'ink';
 import { TextField } from '../components/TextField';
 import { checkSubAccount } from '../../api/validation';
 import { auditableNames } from '../../audit/fetchAudit';
-import { commandFor } from '../keymap';
+import { commandFor, defineModes } from '../keyboard/bindings';
 import { useScreenKeys } from '../hooks/useKeys';
 import { useNavigate } from '../navigation';
 import { useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
 import { displayWidth, fit, localTime, sanitize, wrapText } from '../text';
 import type { DiscoveredSubAccount } from '../../config/discoveredSubAccounts';
+
+/** The key bindings of each mode of this screen, beside the handlers below; the footer and `?` help are drawn from them. */
+export const PICKER_MODES = defineModes({
+  picker: {
+    title: 'Choose a sub-account',
+    bindings: [
+      { command: 'up', keys: ['up'], description: 'Previous suggestion' },
+      { command: 'down', keys: ['down'], hint: '↑↓ choose', description: 'Next suggestion' },
+      { command: 'open', keys: ['enter'], hint: 'enter open', description: 'Open the typed or highlighted sub-account' },
+      { command: 'transfers', keys: ['ctrl+t'], hint: '^t transfers', description: 'Browse universal transfers' },
+      { command: 'discover', keys: ['ctrl+d'], hint: '^d discover', description: 'Discover sub-accounts in the transfer history of the last days' },
+      { command: 'audit', keys: ['ctrl+r'], hint: '^r audit', description: 'Audit the keys of every recent and discovered sub-account, or of those the typed text matches' },
+      { command: 'quit', keys: ['esc'], hint: 'esc quit', description: 'Clear the name; when it is empty, quit' },
+    ],
+  },
+});
 
 export function SubAccountPicker() {
   const { recent, discovered, suggestions, theme } = useServices();
@@ -47,7 +63,7 @@ export function SubAccountPicker() {
 
   useScreenKeys(
     (input, key) => {
-      switch (commandFor('picker', input, key)) {
+      switch (commandFor(PICKER_MODES.picker, input, key)) {
         case 'up':
           setHighlight((h) => Math.max(-1, h - 1));
           return true;

@@ -5,11 +5,30 @@ import { Box, Text } from 'ink';
 import { isoTime } from '../../api/serviceTime';
 import type { Transfer } from '../../api/types';
 import { fit, sanitize, wrapText } from '../../terminal/text';
-import { commandFor, type ScreenId } from '../keymap';
+import { commandFor, defineModes } from '../keyboard/bindings';
+import type { ScreenId } from '../keyboard/modes';
 import { useScreenKeys } from '../hooks/useKeys';
 import { useScreenFrame } from '../screenFrame';
 import { useServices } from '../services';
 import { localTime } from '../text';
+
+/** The key bindings of each mode of this screen, beside the handlers below; the footer and `?` help are drawn from them. */
+export const TRANSFER_DETAIL_MODES = defineModes({
+  transferDetail: {
+    title: 'Transfer detail',
+    bindings: [{ command: 'close', keys: ['enter', 'esc'], hint: 'enter close', description: 'Back to the list' }],
+  },
+  transferDetailScroll: {
+    title: 'Transfer detail',
+    bindings: [
+      { command: 'up', keys: ['up', 'k'], description: 'Scroll up a line' },
+      { command: 'down', keys: ['down', 'j'], hint: '↑↓ scroll', description: 'Scroll down a line (the detail is taller than the window)' },
+      { command: 'pageUp', keys: ['pageup'], description: 'Scroll up a screenful' },
+      { command: 'pageDown', keys: ['pagedown', 'space'], description: 'Scroll down a screenful' },
+      { command: 'close', keys: ['enter', 'esc'], hint: 'enter close', description: 'Back to the list' },
+    ],
+  },
+});
 
 export function transferFields(t: Transfer): Array<[string, string]> {
   return [
@@ -52,12 +71,12 @@ export function TransferDetail({ transfer, width, height, onClose, onModeChange 
   const maxTop = Math.max(0, lines.length - room);
   const [top, setTop] = useState(0);
   const shownTop = Math.min(top, maxTop);
-  const mode: ScreenId = scrolls ? 'transferDetailScroll' : 'transferDetail';
+  const mode: keyof typeof TRANSFER_DETAIL_MODES = scrolls ? 'transferDetailScroll' : 'transferDetail';
   useEffect(() => onModeChange(mode), [mode, onModeChange]);
 
   useScreenKeys(
     (input, key) => {
-      const command = commandFor(mode, input, key);
+      const command = commandFor(TRANSFER_DETAIL_MODES[mode], input, key);
       const move = (by: number) => setTop((t) => Math.max(0, Math.min(maxTop, Math.min(t, maxTop) + by)));
       if (command === 'close') onClose();
       else if (command === 'up') move(-1);

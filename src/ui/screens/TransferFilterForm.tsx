@@ -9,13 +9,26 @@ import { DEFAULT_PAGE_SIZE, KNOWN_ACCOUNT_TYPES, MAX_PAGE_SIZE, type TransferQue
 import { fieldError, parseTimeInput, validateTransferQuery, type FieldError, type FieldName } from '../../api/validation';
 import { TextField } from '../components/TextField';
 import { displayWidth, fit, sanitize, wrapText } from '../../terminal/text';
-import { commandFor } from '../keymap';
+import { commandFor, defineModes } from '../keyboard/bindings';
 import { useScreenKeys } from '../hooks/useKeys';
 import { useDrafts } from '../drafts';
 import { useNavigate } from '../navigation';
 import { useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
 import { localTime } from '../text';
+
+/** The key bindings of each mode of this screen, beside the handlers below; the footer and `?` help are drawn from them. */
+export const TRANSFER_FILTER_MODES = defineModes({
+  transferFilter: {
+    title: 'Transfer filter',
+    bindings: [
+      { command: 'next', keys: ['tab', 'down'], hint: 'tab next', description: 'Next field' },
+      { command: 'previous', keys: ['shift+tab', 'up'], description: 'Previous field' },
+      { command: 'cycle', keys: ['left', 'right'], hint: '←→ type', description: 'Cycle known account types' },
+      { command: 'search', keys: ['enter'], hint: 'enter search', description: 'Search with this filter' },
+    ],
+  },
+});
 
 interface Field {
   name: FieldName;
@@ -105,7 +118,7 @@ export function TransferFilterForm({ initial }: { initial?: TransferQuery }) {
 
   useScreenKeys(
     (input, key) => {
-      const command = commandFor('transferFilter', input, key);
+      const command = commandFor(TRANSFER_FILTER_MODES.transferFilter, input, key);
       if (command === 'next' || command === 'previous') {
         setFocus((f) => (f + (command === 'next' ? 1 : FIELDS.length - 1)) % FIELDS.length);
         return true;

@@ -1,0 +1,82 @@
+// The keyboard layer: the bindings a screen declares beside its handlers, and which command a keystroke is.
+// Command names are literal types taken from the declarations, so a handler's misspelt case does not typecheck.
+import type { Key } from 'ink';
+
+/** What a binding's availability depends on besides the mode: the target the console works against. */
+export interface BindingContext {
+  /** Set when nothing may be changed: why, in one line. */
+  readOnly?: string;
+}
+
+export interface Binding<C extends string = string> {
+  readonly command: C;
+  /** Keystrokes: a single character, or one of up, down, left, right, pageup, pagedown, home, end, enter, esc, tab, shift+tab, space, ctrl+<c>. */
+  readonly keys: readonly string[];
+  /** Short words for the footer; omit to keep it out of the footer. */
+  readonly hint?: string;
+  readonly description: string;
+  /** Why the command does nothing in this context, if it does not: its keys stay bound (the handler says why),
+   *  the footer leaves it out and the help shows the reason in place of the description. */
+  readonly disabledReason?: (context: BindingContext) => string | undefined;
+}
+
+/** One mode of a screen (its list, its detail, a prompt…): the help's title and the bindings in force. */
+export interface ModeDeclaration<C extends string = string> {
+  readonly title: string | ((context: BindingContext) => string);
+  readonly bindings: readonly Binding<C>[];
+}
+
+/** Declares a screen's modes, keeping every command name as a literal type. */
+export function defineModes<const M extends Record<string, ModeDeclaration>>(modes: M): M {
+  return modes;
+}
+
+/** The command names of a mode (or of a union of modes). */
+export type CommandOf<D extends ModeDeclaration> = D['bindings'][number]['command'];
+
+/** True when the keystroke matches the spec (see Binding.keys). */
+export function keyMatches(spec: string, input: string, key: Key): boolean {
+  switch (spec) {
+    case 'up': return key.upArrow;
+    case 'down': return key.downArrow;
+    case 'left': return key.leftArrow;
+    case 'right': return key.rightArrow;
+    case 'pageup': return key.pageUp;
+    case 'pagedown': return key.pageDown;
+    case 'home': return key.home;
+    case 'end': return key.end;
+    case 'enter': return key.return;
+    case 'esc': return key.escape;
+    case 'tab': return key.tab && !key.shift;
+    case 'shift+tab': return key.tab && key.shift;
+    case 'space': return input === ' ';
+    default:
+      if (spec.startsWith('ctrl+')) return key.ctrl && input === spec.slice(5);
+      return !key.ctrl && !key.meta && input === spec;
+  }
+}
+
+/** The command of a mode that this keystroke triggers, if any. */
+export function commandFor<C extends string>(mode: ModeDeclaration<C>, input: string, key: Key): C | undefined {
+  for (const binding of mode.bindings) {
+    if (binding.keys.some((spec) => keyMatches(spec, input, key))) return binding.command;
+  }
+  return undefined;
+}
+
+export function titleOf(mode: ModeDeclaration, context: BindingContext): string {
+  return typeof mode.title === 'string' ? mode.title : mode.title(context);
+}
+
+/** The bindings with their text in this context: a disabled one says why and offers no footer hint. */
+export function bindingsIn(mode: ModeDeclaration, context: BindingContext): Array<{ command: string; keys: readonly string[]; hint?: string; description: string; disabled: boolean }> {
+  return mode.bindings.map((b) => {
+    const reason = b.disabledReason?.(context);
+    return reason === undefined ? { command: b.command, keys: b.keys, hint: b.hint, description: b.description, disabled: false } : { command: b.command, keys: b.keys, description: reason, disabled: true };
+  });
+}
+
+export function displayKey(spec: string): string {
+  const names: Record<string, string> = { up: '↑', down: '↓', left: '←', right: '→', enter: 'enter', esc: 'esc', tab: 'tab', 'shift+tab': 'shift+tab', space: 'space', pageup: 'pgup', pagedown: 'pgdn' };
+  return names[spec] ?? spec;
+}
