@@ -5,7 +5,7 @@ import { Header } from './components/Header';
 import { StatusBar } from './components/StatusBar';
 import { Footer } from './components/Footer';
 import { HelpOverlay, helpScrollRoom } from './components/HelpOverlay';
-import { KeyRouterProvider, createKeyRouter } from './hooks/useKeys';
+import { KeystrokeRouterProvider, createKeystrokeRouter } from './keyboard/keystrokes';
 import { useTerminalSize } from './hooks/useTerminalSize';
 import { keyMatches } from './keyboard/bindings';
 import { quitsWithQ, type ScreenId } from './keyboard/modes';
@@ -36,7 +36,7 @@ export function App({ services, onExit, onNavigation, initialRoute }: AppProps) 
     navigationReducer,
     initialRoute ? { ...initialNavigation, stack: [{ id: 0, route: initialRoute }] } : initialNavigation,
   );
-  const router = useMemo(createKeyRouter, []);
+  const router = useMemo(createKeystrokeRouter, []);
   const guards = useMemo<LeaveGuards>(() => ({ current: undefined }), []);
   const drafts = useMemo(createDrafts, []);
   const { columns, rows } = useTerminalSize();
@@ -55,33 +55,33 @@ export function App({ services, onExit, onNavigation, initialRoute }: AppProps) 
 
   useEffect(() => onNavigation?.(nav), [nav, onNavigation]);
 
-  const onKey = (input: string, key: Key) => {
+  const onKey = (input: string, keystroke: Key) => {
     if (tooSmall) {
-      if (keyMatches('ctrl+c', input, key)) onExit(130);
+      if (keyMatches('ctrl+c', input, keystroke)) onExit(130);
       return;
     }
-    if (keyMatches('ctrl+c', input, key)) {
+    if (keyMatches('ctrl+c', input, keystroke)) {
       if (nav.helpOpen) dispatch({ type: 'closeHelp' });
       return leaveThrough(guards, 'interrupt', () => onExit(130));
     }
     if (nav.helpOpen) {
-      if (input === '?' || key.escape || input === 'q') dispatch({ type: 'closeHelp' });
+      if (input === '?' || keystroke.escape || input === 'q') dispatch({ type: 'closeHelp' });
       // The help scrolls when the window is too short for it.
       const last = helpScrollRoom(topScreen, bodyHeight, width, { readOnly: services.readOnly });
-      const step = key.pageDown || key.pageUp ? Math.max(1, bodyHeight - 2) : 1;
-      if (key.downArrow || input === 'j' || key.pageDown) setHelpOffset((o) => Math.min(last, o + step));
-      if (key.upArrow || input === 'k' || key.pageUp) setHelpOffset((o) => Math.max(0, o - step));
+      const step = keystroke.pageDown || keystroke.pageUp ? Math.max(1, bodyHeight - 2) : 1;
+      if (keystroke.downArrow || input === 'j' || keystroke.pageDown) setHelpOffset((o) => Math.min(last, o + step));
+      if (keystroke.upArrow || input === 'k' || keystroke.pageUp) setHelpOffset((o) => Math.max(0, o - step));
       return;
     }
-    const { consumed, textEntry } = router.dispatch(input, key);
+    const { consumed, textEntry } = router.dispatch(input, keystroke);
     if (consumed) return;
-    if (keyMatches('ctrl+p', input, key) && services.switcher && topScreen !== 'profiles') {
+    if (keyMatches('ctrl+p', input, keystroke) && services.switcher && topScreen !== 'profiles') {
       return leaveThrough(guards, 'profiles', () => dispatch({ type: 'push', route: { screen: 'profiles' } }));
     }
-    if (keyMatches('ctrl+t', input, key) && services.mode !== 'setup' && top.route.screen !== 'transferFilter') {
+    if (keyMatches('ctrl+t', input, keystroke) && services.mode !== 'setup' && top.route.screen !== 'transferFilter') {
       return leaveThrough(guards, 'transfers', () => dispatch({ type: 'push', route: { screen: 'transferFilter' } }));
     }
-    if (key.escape) {
+    if (keystroke.escape) {
       // Esc backs out; on the first screen (when the screen has nothing left to clear) it quits.
       if (nav.stack.length > 1) dispatch({ type: 'back' });
       else onExit(0);
@@ -97,7 +97,7 @@ export function App({ services, onExit, onNavigation, initialRoute }: AppProps) 
   // the same chunk as the one before it must not meet the handler of the frame before.
   const onKeyRef = useRef(onKey);
   onKeyRef.current = onKey;
-  useInput(useCallback((input: string, key: Key) => onKeyRef.current(input, key), []));
+  useInput(useCallback((input: string, keystroke: Key) => onKeyRef.current(input, keystroke), []));
 
   // A bracketed paste goes to the focused field as text; with no field focused it is dropped, never read as keys.
   const { stdin } = useStdin();
@@ -118,7 +118,7 @@ export function App({ services, onExit, onNavigation, initialRoute }: AppProps) 
       <NavigationProvider dispatch={dispatch}>
         <LeaveGuardProvider guards={guards}>
           <DraftsProvider drafts={drafts}>
-            <KeyRouterProvider router={router}>
+            <KeystrokeRouterProvider router={router}>
               {tooSmall ? <TooSmall columns={columns} rows={rows} /> : null}
               <Box flexDirection="column" width={width} display={tooSmall ? 'none' : 'flex'}>
                 <Header crumbs={breadcrumbs(nav.stack)} width={width} />
@@ -140,7 +140,7 @@ export function App({ services, onExit, onNavigation, initialRoute }: AppProps) 
                 <StatusBar width={width} />
                 <Footer screen={topScreen} width={width} />
               </Box>
-            </KeyRouterProvider>
+            </KeystrokeRouterProvider>
           </DraftsProvider>
         </LeaveGuardProvider>
       </NavigationProvider>

@@ -100,7 +100,7 @@ describe.concurrent('the chart (v on the transfers page)', () => {
     const bars = dayRows(c.frame()).map((d) => [...d.bar].length);
     expect(Math.max(...bars)).toBeGreaterThan(40);
     expectFramesFit(c, 80, 24);
-    // ? lists the chart's keys from its key table.
+    // ? lists the chart's keys from its bindings.
     await c.press('?');
     await c.waitForText('press ? or esc to close');
     for (const binding of MODES.transfersChart.bindings) expect(c.frame()).toContain(binding.description);

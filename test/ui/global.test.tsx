@@ -83,7 +83,7 @@ async function walkEveryScreen(): Promise<void> {
 }
 
 describe('everywhere', () => {
-  test('? opens help from the key table, for each screen that is not typing', async () => {
+  test('? opens help from the key bindings, for each screen that is not typing', async () => {
     c = await startConsole({ columns: 100, rows: 40 });
     const { busy } = await seededAccounts(c);
     await openKeys(c, busy);

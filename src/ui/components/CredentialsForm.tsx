@@ -5,7 +5,7 @@ import React from 'react';
 import { Box, Text } from 'ink';
 import type { CredentialField } from '../targets';
 import { commandFor, defineModes } from '../keyboard/bindings';
-import { useScreenKeys } from '../hooks/useKeys';
+import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { useSyncedState } from '../hooks/useSyncedState';
 import { LabeledInput, inputErrorLines } from './LabeledInput';
 import { useServices } from '../services';
@@ -68,10 +68,10 @@ export function CredentialsForm(props: {
     return firstEmpty < 0 ? 0 : firstEmpty;
   });
 
-  useScreenKeys(
-    (input, key) => {
+  useScreenKeystrokes(
+    (input, keystroke) => {
       if (props.busy) return true; // nothing while the check is running
-      const command = commandFor(CREDENTIALS_MODES.credentials, input, key);
+      const command = commandFor(CREDENTIALS_MODES.credentials, input, keystroke);
       if (command === 'next' || command === 'previous') {
         setFocus((f) => (f + (command === 'next' ? 1 : props.fields.length - 1)) % props.fields.length);
         return true;

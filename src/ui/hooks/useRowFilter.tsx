@@ -69,8 +69,8 @@ export function useRowFilter<T extends object>(rows: readonly T[], searchText: (
     clear,
     shown: editing || text !== '',
     rows: filtered,
-    editingKey(mode, input, key, list) {
-      switch (commandFor(mode, input, key)) {
+    editingKey(mode, input, keystroke, list) {
+      switch (commandFor(mode, input, keystroke)) {
         case 'up': list.move('up'); return true;
         case 'down': list.move('down'); return true;
         case 'keep': setEditing(false); return true;

@@ -35,31 +35,31 @@ export function defineModes<const M extends Record<string, ModeDeclaration>>(mod
 export type CommandOf<D extends ModeDeclaration> = D['bindings'][number]['command'];
 
 /** True when the keystroke matches the spec (see Binding.keys). */
-export function keyMatches(spec: string, input: string, key: Key): boolean {
+export function keyMatches(spec: string, input: string, keystroke: Key): boolean {
   switch (spec) {
-    case 'up': return key.upArrow;
-    case 'down': return key.downArrow;
-    case 'left': return key.leftArrow;
-    case 'right': return key.rightArrow;
-    case 'pageup': return key.pageUp;
-    case 'pagedown': return key.pageDown;
-    case 'home': return key.home;
-    case 'end': return key.end;
-    case 'enter': return key.return;
-    case 'esc': return key.escape;
-    case 'tab': return key.tab && !key.shift;
-    case 'shift+tab': return key.tab && key.shift;
+    case 'up': return keystroke.upArrow;
+    case 'down': return keystroke.downArrow;
+    case 'left': return keystroke.leftArrow;
+    case 'right': return keystroke.rightArrow;
+    case 'pageup': return keystroke.pageUp;
+    case 'pagedown': return keystroke.pageDown;
+    case 'home': return keystroke.home;
+    case 'end': return keystroke.end;
+    case 'enter': return keystroke.return;
+    case 'esc': return keystroke.escape;
+    case 'tab': return keystroke.tab && !keystroke.shift;
+    case 'shift+tab': return keystroke.tab && keystroke.shift;
     case 'space': return input === ' ';
     default:
-      if (spec.startsWith('ctrl+')) return key.ctrl && input === spec.slice(5);
-      return !key.ctrl && !key.meta && input === spec;
+      if (spec.startsWith('ctrl+')) return keystroke.ctrl && input === spec.slice(5);
+      return !keystroke.ctrl && !keystroke.meta && input === spec;
   }
 }
 
 /** The command of a mode that this keystroke triggers, if any. */
-export function commandFor<C extends string>(mode: ModeDeclaration<C>, input: string, key: Key): C | undefined {
+export function commandFor<C extends string>(mode: ModeDeclaration<C>, input: string, keystroke: Key): C | undefined {
   for (const binding of mode.bindings) {
-    if (binding.keys.some((spec) => keyMatches(spec, input, key))) return binding.command;
+    if (binding.keys.some((spec) => keyMatches(spec, input, keystroke))) return binding.command;
   }
   return undefined;
 }

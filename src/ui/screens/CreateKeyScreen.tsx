@@ -16,7 +16,7 @@ import { PermissionChecklist, checklistColumns, checklistWindow, moveInChecklist
 import { Spinner } from '../components/Spinner';
 import { commandFor, defineModes } from '../keyboard/bindings';
 import { useCreateKey, type CreateState } from '../hooks/useCreateKey';
-import { useScreenKeys } from '../hooks/useKeys';
+import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { errorLine, retryable } from '../hooks/useResource';
 import { useNavigate } from '../navigation';
 import { isBlankNewKey, useDrafts, type NewKeyDraft, type NewKeyField } from '../drafts';
@@ -81,7 +81,7 @@ export function liveIps(raw: string): { count: number; error: string | undefined
   return { count, error: settled === '' ? undefined : fieldError('ip', settled)?.message };
 }
 
-/** Which key table the review is in: it follows the request (in flight, refused, outcome unknown). */
+/** Which mode the review is in: it follows the request (in flight, refused, outcome unknown). */
 function reviewMode(state: CreateState): Exclude<CreateKeyMode, 'createKey'> {
   if (state.status === 'sending') return 'reviewSending';
   if (state.status === 'failed') return state.outcomeUnknown ? 'reviewUnknown' : retryable(state.error) ? 'review' : 'reviewRejected';
@@ -160,35 +160,35 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
     setReview(undefined);
   };
 
-  useScreenKeys(
-    (input, key) => {
+  useScreenKeystrokes(
+    (input, keystroke) => {
       const review = reviewRef.current;
       if (review) {
         const current = reviewMode(create.state);
         switch (current) {
           case 'reviewSending':
-            return commandFor(CREATE_KEY_MODES.reviewSending, input, key) !== undefined; // nothing happens while the request is in flight
+            return commandFor(CREATE_KEY_MODES.reviewSending, input, keystroke) !== undefined; // nothing happens while the request is in flight
           case 'reviewUnknown': {
             // Never resend blindly after an unknown outcome: the list says whether the key exists.
-            const command = commandFor(CREATE_KEY_MODES.reviewUnknown, input, key);
+            const command = commandFor(CREATE_KEY_MODES.reviewUnknown, input, keystroke);
             if (command === 'refresh') navigate({ type: 'returnToKeys', subAccount });
             else if (command === 'edit') toForm();
-            return command !== undefined || commandFor(CREATE_KEY_MODES.review, input, key) !== undefined;
+            return command !== undefined || commandFor(CREATE_KEY_MODES.review, input, keystroke) !== undefined;
           }
           case 'reviewRejected': {
-            const command = commandFor(CREATE_KEY_MODES.reviewRejected, input, key);
+            const command = commandFor(CREATE_KEY_MODES.reviewRejected, input, keystroke);
             if (command === 'edit') toForm();
-            return command !== undefined || commandFor(CREATE_KEY_MODES.review, input, key) !== undefined;
+            return command !== undefined || commandFor(CREATE_KEY_MODES.review, input, keystroke) !== undefined;
           }
           default: {
-            const command = commandFor(CREATE_KEY_MODES.review, input, key);
+            const command = commandFor(CREATE_KEY_MODES.review, input, keystroke);
             if (command === 'submit') create.submit(review);
             else if (command === 'edit') toForm();
             return command !== undefined;
           }
         }
       }
-      const command = commandFor(CREATE_KEY_MODES.createKey, input, key);
+      const command = commandFor(CREATE_KEY_MODES.createKey, input, keystroke);
       if (command === 'next' || command === 'previous') {
         setFocus((f) => FOCUS_ORDER[(FOCUS_ORDER.indexOf(f) + (command === 'next' ? 1 : FOCUS_ORDER.length - 1)) % FOCUS_ORDER.length]!);
         return true;
@@ -205,7 +205,7 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
           return true;
         }
         if (command === 'move') {
-          const direction = key.upArrow ? 'up' : key.downArrow ? 'down' : key.leftArrow ? 'left' : 'right';
+          const direction = keystroke.upArrow ? 'up' : keystroke.downArrow ? 'down' : keystroke.leftArrow ? 'left' : 'right';
           setGridCursor((c) => moveInChecklist(c, direction, columns));
           return true;
         }

@@ -9,7 +9,7 @@ import { DEFAULT_SCAN_DAYS, ScanFailed, checkScanDays, discoverSubAccounts, scan
 import { errorLines } from '../components/ErrorLine';
 import { ProgressBar } from '../components/ProgressBar';
 import { TextField } from '../components/TextField';
-import { useScreenKeys } from '../hooks/useKeys';
+import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { useListCursor } from '../hooks/useListCursor';
 import { errorLine } from '../hooks/useResource';
 import { commandFor, defineModes } from '../keyboard/bindings';
@@ -105,9 +105,9 @@ export function DiscoverScreen() {
     );
   };
 
-  useScreenKeys(
-    (input, key) => {
-      const command = commandFor(DISCOVER_MODES[MODE[phase.name]], input, key);
+  useScreenKeystrokes(
+    (input, keystroke) => {
+      const command = commandFor(DISCOVER_MODES[MODE[phase.name]], input, keystroke);
       switch (phase.name) {
         case 'ask':
           if (command === 'start') {

@@ -10,7 +10,7 @@ import { capLines, errorLines } from '../components/ErrorLine';
 import { ProgressBar } from '../components/ProgressBar';
 import { commandFor, defineModes } from '../keyboard/bindings';
 import type { ScreenId } from '../keyboard/modes';
-import { useScreenKeys } from '../hooks/useKeys';
+import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { errorLine, retryable } from '../hooks/useResource';
 import { useScreenFrame } from '../screenFrame';
 import { useServices } from '../services';
@@ -115,9 +115,9 @@ export function ExportPanel({
       );
   };
 
-  useScreenKeys(
-    (input, key) => {
-      const command = commandFor(EXPORT_MODES[mode], input, key);
+  useScreenKeystrokes(
+    (input, keystroke) => {
+      const command = commandFor(EXPORT_MODES[mode], input, keystroke);
       if (phase.name === 'running') {
         if (command === 'cancel') {
           controller.current?.abort();

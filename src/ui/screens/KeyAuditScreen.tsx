@@ -10,7 +10,7 @@ import { Spinner } from '../components/Spinner';
 import { WindowedTable, type TableColumn } from '../components/WindowedTable';
 import { commandFor, defineModes } from '../keyboard/bindings';
 import { useKeyAudit } from '../hooks/useKeyAudit';
-import { useScreenKeys } from '../hooks/useKeys';
+import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { useListCursor } from '../hooks/useListCursor';
 import { errorLine } from '../hooks/useResource';
 import { useNavigate } from '../navigation';
@@ -120,9 +120,9 @@ export function KeyAuditScreen({ subAccounts }: { subAccounts: readonly string[]
   anchor.current.id = selected ? auditRowId(selected) : undefined;
   const columns = useMemo(() => auditColumns(width, audit.now), [width, audit.now]);
 
-  useScreenKeys(
-    (input, key) => {
-      switch (commandFor(KEY_AUDIT_MODES.keyAudit, input, key)) {
+  useScreenKeystrokes(
+    (input, keystroke) => {
+      switch (commandFor(KEY_AUDIT_MODES.keyAudit, input, keystroke)) {
         case 'up': list.move('up'); return true;
         case 'down': list.move('down'); return true;
         case 'pageUp': list.move('pageUp'); return true;

@@ -11,7 +11,7 @@ import { Spinner } from '../components/Spinner';
 import { WindowedTable, type TableColumn } from '../components/WindowedTable';
 import { commandFor, defineModes, type BindingContext } from '../keyboard/bindings';
 import { useFlash } from '../hooks/useFlash';
-import { useScreenKeys } from '../hooks/useKeys';
+import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { useListCursor } from '../hooks/useListCursor';
 import { FilterLine, useRowFilter } from '../hooks/useRowFilter';
 import { errorLine, retryable } from '../hooks/useResource';
@@ -152,7 +152,7 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
   // The status line: a spinner, the error (whole, wrapped; the retry key only when a retry can help), or the position.
   const failed = keys.status === 'error';
   const canRetry = failed && retryable(keys.error);
-  // The key table in force says what the footer offers and what the keys do: the same table for both.
+  // The mode in force says what the footer offers and what the keys do: the same bindings for both.
   const mode: keyof typeof KEY_LIST_MODES = detail ? 'keyDetail' : filter.editing ? 'keysFilter' : failed && allRows.length === 0 ? (canRetry ? 'keysRetry' : 'keysError') : keys.status === 'ready' && allRows.length === 0 ? 'keysEmpty' : 'keys';
   useScreenMode(mode);
   // Unknown or forbidden: another sub-account is the way on.
@@ -187,27 +187,27 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
     list.setCursor(highlightAt);
   }
 
-  const copyKey = (key: SubAccountKey | undefined) => {
-    if (!key) return;
-    void copy(key.apiKey).then((said) => setFlash(sanitize(`API key ${shortKey(key.apiKey)}: ${said}`)));
+  const copyKey = (row: SubAccountKey | undefined) => {
+    if (!row) return;
+    void copy(row.apiKey).then((said) => setFlash(sanitize(`API key ${shortKey(row.apiKey)}: ${said}`)));
   };
 
-  useScreenKeys(
-    (input, key) => {
+  useScreenKeystrokes(
+    (input, keystroke) => {
       if (detail) {
-        const command = commandFor(KEY_LIST_MODES.keyDetail, input, key);
+        const command = commandFor(KEY_LIST_MODES.keyDetail, input, keystroke);
         if (command === 'close') setDetail(false);
         else if (command === 'copy') copyKey(selected);
         return command !== undefined;
       }
-      if (filter.editing) return filter.editingKey(KEY_LIST_MODES.keysFilter, input, key, list);
+      if (filter.editing) return filter.editingKey(KEY_LIST_MODES.keysFilter, input, keystroke, list);
       // A kept filter: esc clears it before it goes back.
-      if (filter.text !== '' && key.escape) {
+      if (filter.text !== '' && keystroke.escape) {
         filter.clear();
         list.setCursor(0);
         return true;
       }
-      switch (commandFor(KEY_LIST_MODES[mode === 'keyDetail' ? 'keys' : mode], input, key)) {
+      switch (commandFor(KEY_LIST_MODES[mode === 'keyDetail' ? 'keys' : mode], input, keystroke)) {
         case 'search': if (allRows.length > 0) filter.open(); return true;
         case 'up': list.move('up'); return true;
         case 'down': list.move('down'); return true;

@@ -5,7 +5,7 @@ import { Box, Text } from 'ink';
 import { errorLines } from '../components/ErrorLine';
 import { Spinner } from '../components/Spinner';
 import { commandFor, defineModes } from '../keyboard/bindings';
-import { useScreenKeys } from '../hooks/useKeys';
+import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { useListCursor } from '../hooks/useListCursor';
 import { errorLine, useResource } from '../hooks/useResource';
 import { useNavigate } from '../navigation';
@@ -68,10 +68,10 @@ export function ProfileSwitcher() {
     });
   };
 
-  useScreenKeys(
-    (input, key) => {
+  useScreenKeystrokes(
+    (input, keystroke) => {
       if (opening) return true;
-      switch (commandFor(PROFILE_MODES.profiles, input, key)) {
+      switch (commandFor(PROFILE_MODES.profiles, input, keystroke)) {
         case 'up': list.move('up'); return true;
         case 'down': list.move('down'); return true;
         case 'open': { const entry = entries[list.cursor]; if (entry) open(entry); return true; }

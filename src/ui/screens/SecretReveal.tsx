@@ -7,7 +7,7 @@ import type { CreatedKey } from '../../api/types';
 import { displayWidth, fit, sanitize, wrapByWidth, wrapText } from '../../terminal/text';
 import { commandFor, defineModes } from '../keyboard/bindings';
 import { useFlash } from '../hooks/useFlash';
-import { useScreenKeys } from '../hooks/useKeys';
+import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { useSyncedState } from '../hooks/useSyncedState';
 import { useLeaveGuard } from '../leaveGuard';
 import { useNavigate } from '../navigation';
@@ -81,9 +81,9 @@ export function SecretReveal({ created }: { created: CreatedKey }) {
     return true;
   });
 
-  useScreenKeys(
-    (input, key) => {
-      const command = commandFor(SECRET_MODES.secret, input, key);
+  useScreenKeystrokes(
+    (input, keystroke) => {
+      const command = commandFor(SECRET_MODES.secret, input, keystroke);
       if (askingRef.current) {
         if (command === 'confirm') leave(askingRef.current.proceed);
         else setAsking(undefined);

@@ -8,7 +8,7 @@ import { TextField } from '../components/TextField';
 import { checkSubAccount } from '../../api/validation';
 import { auditableNames } from '../../audit/fetchAudit';
 import { commandFor, defineModes } from '../keyboard/bindings';
-import { useScreenKeys } from '../hooks/useKeys';
+import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { useNavigate } from '../navigation';
 import { useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
@@ -61,9 +61,9 @@ export function SubAccountPicker() {
     navigate({ type: 'push', route: { screen: 'keys', subAccount: checked.value } });
   };
 
-  useScreenKeys(
-    (input, key) => {
-      switch (commandFor(PICKER_MODES.picker, input, key)) {
+  useScreenKeystrokes(
+    (input, keystroke) => {
+      switch (commandFor(PICKER_MODES.picker, input, keystroke)) {
         case 'up':
           setHighlight((h) => Math.max(-1, h - 1));
           return true;

@@ -18,7 +18,7 @@ import { Spinner } from '../components/Spinner';
 import { WindowedTable, type TableColumn } from '../components/WindowedTable';
 import { commandFor, defineModes } from '../keyboard/bindings';
 import type { ScreenId } from '../keyboard/modes';
-import { useScreenKeys } from '../hooks/useKeys';
+import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { useListCursor } from '../hooks/useListCursor';
 import { errorLine, retryable } from '../hooks/useResource';
 import { useTransfers } from '../hooks/useTransfers';
@@ -287,15 +287,15 @@ export function TransferBrowser({ query }: { query: TransferQuery }) {
     else setNotice('this is the first page');
   };
 
-  useScreenKeys(
-    (input, key) => {
+  useScreenKeystrokes(
+    (input, keystroke) => {
       const mode = modeRef.current;
       const page = pageRef.current;
       // The detail and the export panel take their own keys (they registered after this screen).
       if (mode.name === 'export' || mode.name === 'detail' || mode.name === 'chart') return false;
-      if (filter.editing && mode.name === 'list') return filter.editingKey(TRANSFER_MODES.transfersFilterLine, input, key, list);
+      if (filter.editing && mode.name === 'list') return filter.editingKey(TRANSFER_MODES.transfersFilterLine, input, keystroke, list);
       if (mode.name === 'prompt') {
-        const command = commandFor(TRANSFER_MODES.transferPrompt, input, key);
+        const command = commandFor(TRANSFER_MODES.transferPrompt, input, keystroke);
         if (command === 'cancel') setMode({ name: 'list' });
         else if (command === 'go') {
           const checked = mode.what === 'page' ? checkPage(mode.text) : checkLimit(mode.text);
@@ -312,7 +312,7 @@ export function TransferBrowser({ query }: { query: TransferQuery }) {
         return command !== undefined;
       }
       if (failed) {
-        switch (commandFor(canRetry ? TRANSFER_MODES.transfersRetry : TRANSFER_MODES.transfersError, input, key)) {
+        switch (commandFor(canRetry ? TRANSFER_MODES.transfersRetry : TRANSFER_MODES.transfersError, input, keystroke)) {
           case 'refresh': setReloadToken((t) => t + 1); return true;
           case 'filter': navigate({ type: 'back' }); return true;
           case 'previousPage': previousPage(); return true;
@@ -322,12 +322,12 @@ export function TransferBrowser({ query }: { query: TransferQuery }) {
         }
       }
       // A kept filter: esc clears it before it goes back.
-      if (filter.text !== '' && key.escape) {
+      if (filter.text !== '' && keystroke.escape) {
         filter.clear();
         list.setCursor(0);
         return true;
       }
-      switch (commandFor(loaded && rows.length === 0 ? TRANSFER_MODES.transfersEmpty : TRANSFER_MODES.transfers, input, key)) {
+      switch (commandFor(loaded && rows.length === 0 ? TRANSFER_MODES.transfersEmpty : TRANSFER_MODES.transfers, input, keystroke)) {
         case 'search': if (loaded && rows.length > 0) filter.open(); return true;
         case 'sort':
           setSort((s) => TRANSFER_SORTS[(TRANSFER_SORTS.indexOf(s) + 1) % TRANSFER_SORTS.length]!);

@@ -11,7 +11,7 @@ import type { TransferSummary } from '../../export/summary';
 import { displayWidth, fit, grouped, sanitize } from '../../terminal/text';
 import { ProgressBar } from '../components/ProgressBar';
 import { errorLine } from '../hooks/useResource';
-import { useScreenKeys } from '../hooks/useKeys';
+import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { type ChartPhase, useTransferChart } from '../hooks/useTransferChart';
 import { commandFor, defineModes } from '../keyboard/bindings';
 import type { ScreenId } from '../keyboard/modes';
@@ -68,7 +68,7 @@ export function assetDays(summary: TransferSummary, asset: string): ChartRow[] {
   return rows.reverse();
 }
 
-/** The chart's key table: while pages come, and once they stopped (all, or a partial chart). */
+/** The chart's mode: while pages come, and once they stopped (all, or a partial chart). */
 export function chartMode(phase: ChartPhase): keyof typeof CHART_MODES {
   return phase === 'loading' ? 'transfersChartLoading' : 'transfersChart';
 }
@@ -119,9 +119,9 @@ export function TransferChart({
   const maxTop = Math.max(0, days.length - room);
   const shownTop = Math.min(top, maxTop);
 
-  useScreenKeys(
-    (input, key) => {
-      const command = commandFor(CHART_MODES[mode], input, key);
+  useScreenKeystrokes(
+    (input, keystroke) => {
+      const command = commandFor(CHART_MODES[mode], input, keystroke);
       const scroll = (by: number) => setTop((t) => Math.max(0, Math.min(maxTop, Math.min(t, maxTop) + by)));
       const turn = (by: number) => {
         if (assets.length > 0) setAssetAt((a) => (Math.min(a, assets.length - 1) + by + assets.length) % assets.length);

@@ -7,7 +7,7 @@ import type { Transfer } from '../../api/types';
 import { fit, sanitize, wrapText } from '../../terminal/text';
 import { commandFor, defineModes } from '../keyboard/bindings';
 import type { ScreenId } from '../keyboard/modes';
-import { useScreenKeys } from '../hooks/useKeys';
+import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { useScreenFrame } from '../screenFrame';
 import { useServices } from '../services';
 import { localTime } from '../text';
@@ -74,9 +74,9 @@ export function TransferDetail({ transfer, width, height, onClose, onModeChange 
   const mode: keyof typeof TRANSFER_DETAIL_MODES = scrolls ? 'transferDetailScroll' : 'transferDetail';
   useEffect(() => onModeChange(mode), [mode, onModeChange]);
 
-  useScreenKeys(
-    (input, key) => {
-      const command = commandFor(TRANSFER_DETAIL_MODES[mode], input, key);
+  useScreenKeystrokes(
+    (input, keystroke) => {
+      const command = commandFor(TRANSFER_DETAIL_MODES[mode], input, keystroke);
       const move = (by: number) => setTop((t) => Math.max(0, Math.min(maxTop, Math.min(t, maxTop) + by)));
       if (command === 'close') onClose();
       else if (command === 'up') move(-1);

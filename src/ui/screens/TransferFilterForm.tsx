@@ -10,7 +10,7 @@ import { fieldError, parseTimeInput, validateTransferQuery, type FieldError, typ
 import { TextField } from '../components/TextField';
 import { displayWidth, fit, sanitize, wrapText } from '../../terminal/text';
 import { commandFor, defineModes } from '../keyboard/bindings';
-import { useScreenKeys } from '../hooks/useKeys';
+import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { useDrafts } from '../drafts';
 import { useNavigate } from '../navigation';
 import { useScreenFrame, useScreenMode } from '../screenFrame';
@@ -116,9 +116,9 @@ export function TransferFilterForm({ initial }: { initial?: TransferQuery }) {
     navigate({ type: 'push', route: { screen: 'transfers', query: result.value } });
   };
 
-  useScreenKeys(
-    (input, key) => {
-      const command = commandFor(TRANSFER_FILTER_MODES.transferFilter, input, key);
+  useScreenKeystrokes(
+    (input, keystroke) => {
+      const command = commandFor(TRANSFER_FILTER_MODES.transferFilter, input, keystroke);
       if (command === 'next' || command === 'previous') {
         setFocus((f) => (f + (command === 'next' ? 1 : FIELDS.length - 1)) % FIELDS.length);
         return true;
@@ -131,7 +131,7 @@ export function TransferFilterForm({ initial }: { initial?: TransferQuery }) {
       if (command === 'cycle' && focused.choices) {
         const choices = focused.choices;
         const current = choices.indexOf(valuesRef.current[focused.name].toUpperCase() as (typeof choices)[number]);
-        const next = (current + (key.leftArrow ? choices.length - 1 : 1) + (current < 0 ? 1 : 0)) % choices.length;
+        const next = (current + (keystroke.leftArrow ? choices.length - 1 : 1) + (current < 0 ? 1 : 0)) % choices.length;
         set(focused.name)(choices[next]!);
         return true;
       }

@@ -5,7 +5,7 @@ import React, { useState } from 'react';
 import { Box, Text } from 'ink';
 import { Spinner } from '../components/Spinner';
 import { commandFor, defineModes } from '../keyboard/bindings';
-import { useScreenKeys } from '../hooks/useKeys';
+import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { useNavigate } from '../navigation';
 import { useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
@@ -57,10 +57,10 @@ export function WelcomeScreen() {
   // First run: the demo is one key away. A keychain problem: this session's credentials are.
   const choices = problem?.kind === 'keychain' ? [session, addProfile, demo] : [demo, addProfile, session];
 
-  useScreenKeys(
-    (input, key) => {
+  useScreenKeystrokes(
+    (input, keystroke) => {
       if (opening) return true;
-      switch (commandFor(WELCOME_MODES.welcome, input, key)) {
+      switch (commandFor(WELCOME_MODES.welcome, input, keystroke)) {
         case 'up': setCursor((c) => Math.max(0, c - 1)); return true;
         case 'down': setCursor((c) => Math.min(choices.length - 1, c + 1)); return true;
         case 'open': choices[cursor]?.run(); return true;
