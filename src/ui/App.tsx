@@ -8,7 +8,8 @@ import { HelpOverlay, helpScrollRoom } from './components/HelpOverlay';
 import { KeystrokeRouterProvider, createKeystrokeRouter } from './keyboard/keystrokes';
 import { useTerminalSize } from './hooks/useTerminalSize';
 import { keyMatches } from './keyboard/bindings';
-import { quitsWithQ, type ScreenId } from './keyboard/modes';
+import type { BindingContext, ScreenContext } from './keyboard/bindings';
+import { quitsWithQ, sameMode, type ActiveMode, type ScreenId } from './keyboard/modes';
 import { LeaveGuardProvider, leaveThrough, type LeaveGuards } from './leaveGuard';
 import { DraftsProvider, createDrafts } from './drafts';
 import { NavigationProvider, breadcrumbs, initialNavigation, navigationReducer, type NavigationState, type Route } from './navigation';
@@ -44,12 +45,15 @@ export function App({ services, onExit, onNavigation, initialRoute }: AppProps) 
   const width = Math.max(MIN_COLUMNS, columns);
   const bodyHeight = Math.max(3, rows - CHROME_LINES);
   const top = nav.stack[nav.stack.length - 1]!;
-  const [modes, setModes] = useState<Record<number, ScreenId>>({});
+  const [modes, setModes] = useState<Record<number, ActiveMode>>({});
   const [helpOffset, setHelpOffset] = useState(0);
-  const topScreen: ScreenId = modes[top.id] ?? screenIdOf(top.route);
+  const topMode: ActiveMode = modes[top.id] ?? { id: screenIdOf(top.route), context: {} };
+  const topScreen: ScreenId = topMode.id;
+  const bindingContext: BindingContext = { ...topMode.context, readOnly: services.readOnly };
   // A screen declaring the mode it has anyway (its route's) changes nothing: no state, so no second frame.
   const setTopMode = useCallback(
-    (mode: ScreenId) => setModes((m) => ((m[top.id] ?? screenIdOf(top.route)) === mode ? m : { ...m, [top.id]: mode })),
+    (id: ScreenId, context: ScreenContext = {}) =>
+      setModes((m) => (sameMode(m[top.id] ?? { id: screenIdOf(top.route), context: {} }, { id, context }) ? m : { ...m, [top.id]: { id, context } })),
     [top.id, top.route],
   );
 
@@ -67,7 +71,7 @@ export function App({ services, onExit, onNavigation, initialRoute }: AppProps) 
     if (nav.helpOpen) {
       if (input === '?' || keystroke.escape || input === 'q') dispatch({ type: 'closeHelp' });
       // The help scrolls when the window is too short for it.
-      const last = helpScrollRoom(topScreen, bodyHeight, width, { readOnly: services.readOnly });
+      const last = helpScrollRoom(topScreen, bodyHeight, width, bindingContext);
       const step = keystroke.pageDown || keystroke.pageUp ? Math.max(1, bodyHeight - 2) : 1;
       if (keystroke.downArrow || input === 'j' || keystroke.pageDown) setHelpOffset((o) => Math.min(last, o + step));
       if (keystroke.upArrow || input === 'k' || keystroke.pageUp) setHelpOffset((o) => Math.max(0, o - step));
@@ -91,7 +95,7 @@ export function App({ services, onExit, onNavigation, initialRoute }: AppProps) 
       setHelpOffset(0);
       dispatch({ type: 'toggleHelp' });
     }
-    else if (input === 'q' && !textEntry && quitsWithQ(topScreen)) leaveThrough(guards, 'quit', () => onExit(0));
+    else if (input === 'q' && !textEntry && quitsWithQ(topScreen, bindingContext)) leaveThrough(guards, 'quit', () => onExit(0));
   };
   // One subscription for the console's life, reading the latest state through a ref: a key that arrives in
   // the same chunk as the one before it must not meet the handler of the frame before.
@@ -125,7 +129,7 @@ export function App({ services, onExit, onNavigation, initialRoute }: AppProps) 
                 {/* Every screen fits its height (tested from 40x12 to 200x60); the vertical clip only keeps a screen that did
                     not from drawing over the status bar. No horizontal clip: that made Ink slice every line of every frame. */}
                 <Box height={bodyHeight} flexDirection="column" overflowY="hidden">
-                  {nav.helpOpen ? <HelpOverlay screen={topScreen} height={bodyHeight} width={width} offset={helpOffset} /> : null}
+                  {nav.helpOpen ? <HelpOverlay screen={topScreen} context={bindingContext} height={bodyHeight} width={width} offset={helpOffset} /> : null}
                   {nav.stack.map((entry) => {
                     const isTop = entry === top && !nav.helpOpen && !tooSmall;
                     return (
@@ -138,7 +142,7 @@ export function App({ services, onExit, onNavigation, initialRoute }: AppProps) 
                   })}
                 </Box>
                 <StatusBar width={width} />
-                <Footer screen={topScreen} width={width} />
+                <Footer screen={topScreen} context={bindingContext} width={width} />
               </Box>
             </KeystrokeRouterProvider>
           </DraftsProvider>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Key } from 'ink';
 import { bindingsIn, commandFor, defineModes, type CommandOf } from '../../src/ui/keyboard/bindings';
-import { MODES } from '../../src/ui/keyboard/modes';
+import { footerHints, MODES } from '../../src/ui/keyboard/modes';
 import { TRANSFER_MODES } from '../../src/ui/screens/TransferBrowser';
 
 const noKey: Key = { upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false, home: false, end: false, return: false, escape: false, ctrl: false, shift: false, tab: false, backspace: false, delete: false, meta: false, super: false, hyper: false, capsLock: false, numLock: false } as Key;
@@ -30,15 +30,26 @@ describe('typed bindings', () => {
     expect(commandFor(modes.demo, 'g', noKey)).toBe('go');
   });
 
-  it('every mode has a title and bindings with keys and a description; no key is bound twice in a mode', () => {
+  it('every mode has a title and bindings with keys and a description; no key is bound twice in a mode, in any context', () => {
     for (const [id, mode] of Object.entries(MODES)) {
       expect(mode.bindings.length, id).toBeGreaterThan(0);
-      const keys = bindingsIn(mode, {}).flatMap((b) => {
-        expect(b.description, id).not.toBe('');
-        expect(b.keys.length, `${id} ${b.command}`).toBeGreaterThan(0);
-        return b.keys;
-      });
-      expect(new Set(keys).size, id).toBe(keys.length);
+      for (const context of [{}, { retryable: true }, { readOnly: 'read-only profile' }]) {
+        const keys = bindingsIn(mode, context).flatMap((b) => {
+          expect(b.description, id).not.toBe('');
+          expect(b.keys.length, `${id} ${b.command}`).toBeGreaterThan(0);
+          return b.keys;
+        });
+        expect(new Set(keys).size, `${id} ${JSON.stringify(context)}`).toBe(keys.length);
+      }
     }
+  });
+
+  it('a binding offered only in some states: r retries a failed page only when a retry can help', () => {
+    expect(commandFor(TRANSFER_MODES.transfersFailed, 'r', noKey, { retryable: true })).toBe('refresh');
+    expect(commandFor(TRANSFER_MODES.transfersFailed, 'r', noKey, { retryable: false })).toBeUndefined();
+    expect(footerHints('transfersFailed', { retryable: true })[0]).toBe('r retry');
+    expect(footerHints('transfersFailed', {})).not.toContain('r retry');
+    expect(bindingsIn(MODES.transfersFailed, {}).find((b) => b.command === 'filter')?.description).toBe('Change the filter (the service refused this one)');
+    expect(bindingsIn(MODES.transfersFailed, { retryable: true }).find((b) => b.command === 'filter')?.description).toBe('Change the filter');
   });
 });

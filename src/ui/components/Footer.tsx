@@ -21,11 +21,11 @@ export function footerLine(screen: ScreenId, width: number, context: BindingCont
 }
 
 /** Key hints from the mode's bindings, as many as fit on one line; `? help` lists the rest. */
-export function Footer({ screen, width }: { screen: ScreenId; width: number }) {
-  const { theme, readOnly } = useServices();
+export function Footer({ screen, context, width }: { screen: ScreenId; context: BindingContext; width: number }) {
+  const { theme } = useServices();
   return (
     <Box width={width} height={1} overflowY="hidden">
-      <Text color={theme.muted}>{footerLine(screen, width, { readOnly })}</Text>
+      <Text color={theme.muted}>{footerLine(screen, width, context)}</Text>
     </Box>
   );
 }

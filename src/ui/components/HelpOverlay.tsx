@@ -29,10 +29,10 @@ export function helpLines(screen: ScreenId, width: number, wrap: boolean, contex
 }
 
 /** Help for the current screen, drawn from the same bindings the screens dispatch on: `height` lines, none wider than `width`; scrolls from `offset`. */
-export function HelpOverlay({ screen, height, width, offset = 0 }: { screen: ScreenId; height: number; width: number; offset?: number }) {
-  const { theme, readOnly } = useServices();
+export function HelpOverlay({ screen, context, height, width, offset = 0 }: { screen: ScreenId; context: BindingContext; height: number; width: number; offset?: number }) {
+  const { theme } = useServices();
   const room = Math.max(1, height - 1);
-  const lines = helpLines(screen, width, true, { readOnly });
+  const lines = helpLines(screen, width, true, context);
   const from = Math.max(0, Math.min(offset, lines.length - room));
   const below = lines.length - from - room;
   const where = lines.length > room ? `${from > 0 ? '↑' : ''}${below > 0 ? '↓' : ''} more · ` : '';

@@ -2,8 +2,14 @@
 // Command names are literal types taken from the declarations, so a handler's misspelt case does not typecheck.
 import type { Key } from 'ink';
 
-/** What a binding's availability depends on besides the mode: the target the console works against. */
-export interface BindingContext {
+/** What the screen reports with its mode: the state its bindings depend on. */
+export interface ScreenContext {
+  /** The screen shows a failure a retry can fix (network, timeout, 5xx, 429). */
+  retryable?: boolean;
+}
+
+/** What a binding's availability depends on besides the mode: the screen's state and the target. */
+export interface BindingContext extends ScreenContext {
   /** Set when nothing may be changed: why, in one line. */
   readOnly?: string;
 }
@@ -15,6 +21,8 @@ export interface Binding<C extends string = string> {
   /** Short words for the footer; omit to keep it out of the footer. */
   readonly hint?: string;
   readonly description: string;
+  /** Whether the binding is offered in this context (absent: always); when it is not, its keys are unbound. */
+  readonly when?: (context: BindingContext) => boolean;
   /** Why the command does nothing in this context, if it does not: its keys stay bound (the handler says why),
    *  the footer leaves it out and the help shows the reason in place of the description. */
   readonly disabledReason?: (context: BindingContext) => string | undefined;
@@ -56,9 +64,10 @@ export function keyMatches(spec: string, input: string, keystroke: Key): boolean
   }
 }
 
-/** The command of a mode that this keystroke triggers, if any. */
-export function commandFor<C extends string>(mode: ModeDeclaration<C>, input: string, keystroke: Key): C | undefined {
+/** The command of a mode that this keystroke triggers in this context, if any (a disabled one too: its handler says why). */
+export function commandFor<C extends string>(mode: ModeDeclaration<C>, input: string, keystroke: Key, context: BindingContext = {}): C | undefined {
   for (const binding of mode.bindings) {
+    if (binding.when && !binding.when(context)) continue;
     if (binding.keys.some((spec) => keyMatches(spec, input, keystroke))) return binding.command;
   }
   return undefined;
@@ -70,7 +79,7 @@ export function titleOf(mode: ModeDeclaration, context: BindingContext): string 
 
 /** The bindings with their text in this context: a disabled one says why and offers no footer hint. */
 export function bindingsIn(mode: ModeDeclaration, context: BindingContext): Array<{ command: string; keys: readonly string[]; hint?: string; description: string; disabled: boolean }> {
-  return mode.bindings.map((b) => {
+  return mode.bindings.filter((b) => !b.when || b.when(context)).map((b) => {
     const reason = b.disabledReason?.(context);
     return reason === undefined ? { command: b.command, keys: b.keys, hint: b.hint, description: b.description, disabled: false } : { command: b.command, keys: b.keys, description: reason, disabled: true };
   });

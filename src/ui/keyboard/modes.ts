@@ -15,7 +15,7 @@ import { CHART_MODES } from '../screens/TransferChart';
 import { TRANSFER_DETAIL_MODES } from '../screens/TransferDetail';
 import { TRANSFER_FILTER_MODES } from '../screens/TransferFilterForm';
 import { WELCOME_MODES } from '../screens/WelcomeScreen';
-import { bindingsIn, defineModes, type BindingContext, type ModeDeclaration } from './bindings';
+import { bindingsIn, defineModes, type BindingContext, type ModeDeclaration, type ScreenContext } from './bindings';
 
 /** The keys that work on every screen; App.tsx handles them. */
 export const GLOBAL_MODES = defineModes({
@@ -52,10 +52,19 @@ export const MODES = {
 /** A mode of a screen: which bindings are in force, for dispatch, footer, help and q. */
 export type ScreenId = keyof typeof MODES;
 
+/** The mode a screen is in, with the state its bindings depend on. */
+export interface ActiveMode {
+  id: ScreenId;
+  context: ScreenContext;
+}
+
+export function sameMode(a: ActiveMode, b: ActiveMode): boolean {
+  return a.id === b.id && (a.context.retryable ?? false) === (b.context.retryable ?? false);
+}
+
 /** Whether q quits here: only where nothing typed could be lost (the mode's bindings say so). */
-export function quitsWithQ(screen: ScreenId): boolean {
-  const mode: ModeDeclaration = MODES[screen];
-  return mode.bindings.some((b) => b.command === 'quit' && b.keys.includes('q'));
+export function quitsWithQ(screen: ScreenId, context: BindingContext = {}): boolean {
+  return bindingsIn(MODES[screen], context).some((b) => b.command === 'quit' && b.keys.includes('q'));
 }
 
 /** Footer text of a mode: its hinted bindings that are not disabled, then the global ones. */

@@ -8,7 +8,7 @@ import type { ExportFormat, ExportProgress, ExportResult, ExportScope } from '..
 import { displayWidth, fit, sanitize, wrapText } from '../../terminal/text';
 import { capLines, errorLines } from '../components/ErrorLine';
 import { ProgressBar } from '../components/ProgressBar';
-import { commandFor, defineModes } from '../keyboard/bindings';
+import { commandFor, defineModes, type ScreenContext } from '../keyboard/bindings';
 import type { ScreenId } from '../keyboard/modes';
 import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { errorLine, retryable } from '../hooks/useResource';
@@ -34,14 +34,11 @@ export const EXPORT_MODES = defineModes({
     title: 'Export finished',
     bindings: [{ command: 'close', keys: ['enter', 'esc'], hint: 'enter close', description: 'Close the export panel' }],
   },
+  // r only where a retry can help.
   exportFailed: {
     title: 'Export failed',
-    bindings: [{ command: 'close', keys: ['enter', 'esc'], hint: 'enter close', description: 'Close the export panel' }],
-  },
-  exportRetry: {
-    title: 'Export failed',
     bindings: [
-      { command: 'retry', keys: ['r'], hint: 'r retry', description: 'Start the export again (the error is one a retry can fix)' },
+      { command: 'retry', keys: ['r'], hint: 'r retry', description: 'Start the export again (the error is one a retry can fix)', when: ({ retryable }) => retryable === true },
       { command: 'close', keys: ['enter', 'esc'], hint: 'enter close', description: 'Close the export panel' },
     ],
   },
@@ -62,7 +59,7 @@ function modeOf(phase: Phase): keyof typeof EXPORT_MODES {
     case 'cancelling': return 'exportRunning';
     case 'done':
     case 'cancelled': return 'exportDone';
-    case 'failed': return retryable(phase.error) ? 'exportRetry' : 'exportFailed';
+    case 'failed': return 'exportFailed';
   }
 }
 
@@ -83,7 +80,7 @@ export function ExportPanel({
   width: number;
   height: number;
   onClose: () => void;
-  onModeChange?: (mode: ScreenId) => void;
+  onModeChange?: (mode: ScreenId, context: ScreenContext) => void;
 }) {
   const { exporter, theme } = useServices();
   const { active } = useScreenFrame();
@@ -95,7 +92,8 @@ export function ExportPanel({
   const mode = modeOf(phase);
 
   useEffect(() => () => controller.current?.abort(), []);
-  useEffect(() => onModeChange?.(mode), [mode, onModeChange]);
+  const canRetry = phase.name === 'failed' && retryable(phase.error);
+  useEffect(() => onModeChange?.(mode, { retryable: canRetry }), [mode, canRetry, onModeChange]);
   useEffect(() => {
     if (phase.name !== 'running') return undefined;
     const timer = setInterval(() => setTick((t) => t + 1), 120);
@@ -117,7 +115,7 @@ export function ExportPanel({
 
   useScreenKeystrokes(
     (input, keystroke) => {
-      const command = commandFor(EXPORT_MODES[mode], input, keystroke);
+      const command = commandFor(EXPORT_MODES[mode], input, keystroke, { retryable: canRetry });
       if (phase.name === 'running') {
         if (command === 'cancel') {
           controller.current?.abort();

@@ -66,19 +66,11 @@ export const KEY_LIST_MODES = defineModes({
       { command: 'quit', keys: ['q'], description: 'Quit' },
     ],
   },
-  // The list could not be loaded and a retry would fail the same way (e.g. the sub-account does not exist).
-  keysError: {
+  // The list could not be loaded: r only where a retry can help (not when, e.g., the sub-account does not exist).
+  keysFailed: {
     title: 'API keys (could not be loaded)',
     bindings: [
-      { command: 'transfers', keys: ['t'], hint: 't transfers', description: 'Browse universal transfers' },
-      { command: 'quit', keys: ['q'], description: 'Quit' },
-    ],
-  },
-  // The list could not be loaded for a reason a retry can fix (network, timeout, 5xx, 429).
-  keysRetry: {
-    title: 'API keys (could not be loaded)',
-    bindings: [
-      { command: 'refresh', keys: ['r'], hint: 'r retry', description: 'Load the keys again' },
+      { command: 'refresh', keys: ['r'], hint: 'r retry', description: 'Load the keys again', when: ({ retryable }) => retryable === true },
       { command: 'transfers', keys: ['t'], hint: 't transfers', description: 'Browse universal transfers' },
       { command: 'quit', keys: ['q'], description: 'Quit' },
     ],
@@ -153,8 +145,8 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
   const failed = keys.status === 'error';
   const canRetry = failed && retryable(keys.error);
   // The mode in force says what the footer offers and what the keys do: the same bindings for both.
-  const mode: keyof typeof KEY_LIST_MODES = detail ? 'keyDetail' : filter.editing ? 'keysFilter' : failed && allRows.length === 0 ? (canRetry ? 'keysRetry' : 'keysError') : keys.status === 'ready' && allRows.length === 0 ? 'keysEmpty' : 'keys';
-  useScreenMode(mode);
+  const mode: keyof typeof KEY_LIST_MODES = detail ? 'keyDetail' : filter.editing ? 'keysFilter' : failed && allRows.length === 0 ? 'keysFailed' : keys.status === 'ready' && allRows.length === 0 ? 'keysEmpty' : 'keys';
+  useScreenMode(mode, { retryable: canRetry });
   // Unknown or forbidden: another sub-account is the way on.
   const missing = failed && isSubAccountRefused(keys.error);
   const errorText = failed ? `${errorLine(keys.error)}${missing ? ' — esc goes back to choose another' : ''}` : '';
@@ -207,7 +199,7 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
         list.setCursor(0);
         return true;
       }
-      switch (commandFor(KEY_LIST_MODES[mode === 'keyDetail' ? 'keys' : mode], input, keystroke)) {
+      switch (commandFor(KEY_LIST_MODES[mode === 'keyDetail' ? 'keys' : mode], input, keystroke, { retryable: canRetry })) {
         case 'search': if (allRows.length > 0) filter.open(); return true;
         case 'up': list.move('up'); return true;
         case 'down': list.move('down'); return true;

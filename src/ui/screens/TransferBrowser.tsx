@@ -2,7 +2,7 @@
 // per-asset totals, the detail of a transfer, and export. The active filter stays in view. Everything from the
 // service is sanitised, and every part is sized from the window (never from a page's content), so the frame
 // fits from 40x12 up and the columns stay put from page to page.
-import React, { useMemo, useRef, useState } from 'react';
+import React, { useCallback, useMemo, useRef, useState } from 'react';
 import Big from 'big.js';
 import { decimalForBig } from '../../api/decimal';
 import { FilterLine, matchesFilter, useRowFilter } from '../hooks/useRowFilter';
@@ -16,8 +16,8 @@ import { displayWidth, fit, sanitize, wrapText } from '../../terminal/text';
 import { ErrorLine, capLines, errorLines } from '../components/ErrorLine';
 import { Spinner } from '../components/Spinner';
 import { WindowedTable, type TableColumn } from '../components/WindowedTable';
-import { commandFor, defineModes } from '../keyboard/bindings';
-import type { ScreenId } from '../keyboard/modes';
+import { commandFor, defineModes, type BindingContext, type ScreenContext } from '../keyboard/bindings';
+import { sameMode, type ActiveMode, type ScreenId } from '../keyboard/modes';
 import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { useListCursor } from '../hooks/useListCursor';
 import { errorLine, retryable } from '../hooks/useResource';
@@ -29,6 +29,9 @@ import { localTime } from '../text';
 import { ExportPanel } from './ExportPanel';
 import { TransferChart } from './TransferChart';
 import { TransferDetail } from './TransferDetail';
+
+/** A failed page whose error a retry can fix. */
+const whenRetryable = ({ retryable }: BindingContext) => retryable === true;
 
 /** The key bindings of each mode of this screen, beside the handlers below; the footer and `?` help are drawn from them. */
 export const TRANSFER_MODES = defineModes({
@@ -77,21 +80,12 @@ export const TRANSFER_MODES = defineModes({
     ],
   },
   // A page that failed: no rows to move in or export; r only where a retry can help (network, timeout, 5xx, 429).
-  transfersError: {
+  transfersFailed: {
     title: 'Transfers (the page failed)',
     bindings: [
-      { command: 'filter', keys: ['f'], hint: 'f filter', description: 'Change the filter (the service refused this one)' },
-      { command: 'previousPage', keys: ['[', 'p'], hint: 'p/[ prev', description: 'Previous page' },
-      { command: 'jump', keys: ['g'], hint: 'g go to page', description: 'Jump to a page number' },
-      { command: 'pageSize', keys: ['s'], description: 'Change the page size (1–500)' },
-      { command: 'quit', keys: ['q'], description: 'Quit' },
-    ],
-  },
-  transfersRetry: {
-    title: 'Transfers (the page failed)',
-    bindings: [
-      { command: 'refresh', keys: ['r'], hint: 'r retry', description: 'Ask for this page again (the error is one a retry can fix)' },
-      { command: 'filter', keys: ['f'], hint: 'f filter', description: 'Change the filter' },
+      { command: 'refresh', keys: ['r'], hint: 'r retry', description: 'Ask for this page again (the error is one a retry can fix)', when: whenRetryable },
+      { command: 'filter', keys: ['f'], hint: 'f filter', description: 'Change the filter', when: whenRetryable },
+      { command: 'filter', keys: ['f'], hint: 'f filter', description: 'Change the filter (the service refused this one)', when: (context) => !whenRetryable(context) },
       { command: 'previousPage', keys: ['[', 'p'], hint: 'p/[ prev', description: 'Previous page' },
       { command: 'jump', keys: ['g'], hint: 'g go to page', description: 'Jump to a page number' },
       { command: 'pageSize', keys: ['s'], description: 'Change the page size (1–500)' },
@@ -224,7 +218,10 @@ export function TransferBrowser({ query }: { query: TransferQuery }) {
   // changes when it does (a state set after each page drew that page a second time).
   const lastWithRows = useRef<{ limit: number; page: number } | undefined>(undefined);
   // Detail and export report their own state (scrollable, running, done…) for the footer.
-  const [childMode, setChildMode] = useState<ScreenId | undefined>();
+  const [child, setChild] = useState<ActiveMode | undefined>();
+  const childMode = child?.id;
+  const childContext = child?.context ?? {};
+  const setChildMode = useCallback((id: ScreenId | undefined, context: ScreenContext = {}) => setChild((c) => (id === undefined ? undefined : c && sameMode(c, { id, context }) ? c : { id, context })), []);
   const transfers = useTransfers(query, page, limit, reloadToken);
   const loaded = transfers.status === 'ready';
   // Only the page asked for: while the next one loads, or after it failed, the previous page's rows (and totals) are gone.
@@ -249,10 +246,10 @@ export function TransferBrowser({ query }: { query: TransferQuery }) {
     : mode.name === 'chart' ? (childMode ?? 'transfersChartLoading')
     : mode.name === 'prompt' ? 'transferPrompt'
     : filter.editing ? 'transfersFilterLine'
-    : failed ? (canRetry ? 'transfersRetry' : 'transfersError')
+    : failed ? 'transfersFailed'
     : loaded && rows.length === 0 ? 'transfersEmpty'
     : 'transfers';
-  useScreenMode(screenMode);
+  useScreenMode(screenMode, mode.name === 'detail' || mode.name === 'export' || mode.name === 'chart' ? childContext : { retryable: canRetry });
 
   // Room: the filter line and the page line, the totals (or notice, or error), an open prompt, the table's header.
   // Never more lines than the room: Ink squeezes an overfull column, and squeezed lines print over each other.
@@ -312,7 +309,7 @@ export function TransferBrowser({ query }: { query: TransferQuery }) {
         return command !== undefined;
       }
       if (failed) {
-        switch (commandFor(canRetry ? TRANSFER_MODES.transfersRetry : TRANSFER_MODES.transfersError, input, keystroke)) {
+        switch (commandFor(TRANSFER_MODES.transfersFailed, input, keystroke, { retryable: canRetry })) {
           case 'refresh': setReloadToken((t) => t + 1); return true;
           case 'filter': navigate({ type: 'back' }); return true;
           case 'previousPage': previousPage(); return true;
