@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Key } from 'ink';
 import { bindingsIn, commandFor, defineModes, type CommandOf } from '../../src/ui/keyboard/bindings';
@@ -51,5 +53,12 @@ describe('typed bindings', () => {
     expect(footerHints('transfersFailed', {})).not.toContain('r retry');
     expect(bindingsIn(MODES.transfersFailed, {}).find((b) => b.command === 'filter')?.description).toBe('Change the filter (the service refused this one)');
     expect(bindingsIn(MODES.transfersFailed, { retryable: true }).find((b) => b.command === 'filter')?.description).toBe('Change the filter');
+  });
+
+  it('only the chrome imports the registry of modes at run time: it imports every screen, so a screen doing so would be a cycle', () => {
+    const ui = join(import.meta.dirname, '../../src/ui');
+    const files = readdirSync(ui, { recursive: true, encoding: 'utf8' }).filter((f) => /\.tsx?$/.test(f));
+    const importers = files.filter((f) => /^import (?!type )[^;]*from '[./]+(?:keyboard\/)?modes';/m.test(readFileSync(join(ui, f), 'utf8')));
+    expect(importers.sort()).toEqual(['App.tsx', 'components/Footer.tsx', 'components/HelpOverlay.tsx']);
   });
 });

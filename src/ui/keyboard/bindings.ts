@@ -8,6 +8,16 @@ export interface ScreenContext {
   retryable?: boolean;
 }
 
+/** A mode and the state its screen reported with it. */
+export interface ModeInForce<Id extends string = string> {
+  id: Id;
+  context: ScreenContext;
+}
+
+export function sameMode(a: ModeInForce, b: ModeInForce): boolean {
+  return a.id === b.id && (a.context.retryable ?? false) === (b.context.retryable ?? false);
+}
+
 /** What a binding's availability depends on besides the mode: the screen's state and the target. */
 export interface BindingContext extends ScreenContext {
   /** Set when nothing may be changed: why, in one line. */

@@ -1,6 +1,6 @@
 // Every mode the console can be in, from the screens that declare them, and what the chrome draws from them:
-// the footer's hints, the `?` help, and whether q quits. Help and footer come from the same declarations the
-// screens dispatch on, so they never drift from behaviour.
+// the footer's hints, the `?` help, and whether q quits, so help never drifts from behaviour. It imports every
+// screen, so only the chrome imports it at run time (screens import its types only: no cycle).
 import { CREDENTIALS_MODES } from '../components/CredentialsForm';
 import { CREATE_KEY_MODES } from '../screens/CreateKeyScreen';
 import { DISCOVER_MODES } from '../screens/DiscoverScreen';
@@ -15,7 +15,7 @@ import { CHART_MODES } from '../screens/TransferChart';
 import { TRANSFER_DETAIL_MODES } from '../screens/TransferDetail';
 import { TRANSFER_FILTER_MODES } from '../screens/TransferFilterForm';
 import { WELCOME_MODES } from '../screens/WelcomeScreen';
-import { bindingsIn, defineModes, type BindingContext, type ModeDeclaration, type ScreenContext } from './bindings';
+import { bindingsIn, defineModes, type BindingContext, type ModeDeclaration, type ModeInForce } from './bindings';
 
 /** The keys that work on every screen; App.tsx handles them. */
 export const GLOBAL_MODES = defineModes({
@@ -53,14 +53,7 @@ export const MODES = {
 export type ScreenId = keyof typeof MODES;
 
 /** The mode a screen is in, with the state its bindings depend on. */
-export interface ActiveMode {
-  id: ScreenId;
-  context: ScreenContext;
-}
-
-export function sameMode(a: ActiveMode, b: ActiveMode): boolean {
-  return a.id === b.id && (a.context.retryable ?? false) === (b.context.retryable ?? false);
-}
+export type ActiveMode = ModeInForce<ScreenId>;
 
 /** Whether q quits here: only where nothing typed could be lost (the mode's bindings say so). */
 export function quitsWithQ(screen: ScreenId, context: BindingContext = {}): boolean {
