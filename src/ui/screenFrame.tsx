@@ -1,5 +1,6 @@
 // What each screen knows of its place: whether it is on top (owns the keys) and the room it has.
 import React, { createContext, useContext, useLayoutEffect, type ReactNode } from 'react';
+import type { Route } from './navigation';
 import type { ScreenContext } from './keyboard/bindings';
 import type { ScreenId } from './keyboard/modes';
 
@@ -28,4 +29,16 @@ export function useScreenMode(mode: ScreenId, context: ScreenContext = {}): void
   useLayoutEffect(() => {
     if (active) setMode(mode, retryable ? { retryable } : {});
   }, [active, mode, retryable, setMode]);
+}
+
+/** A screen as the console opens it: the route it answers, the mode it opens in (until it reports its own), and
+ *  how it is drawn from the route. Its modes (titles and bindings) are declared beside it with defineModes. */
+export interface ScreenDeclaration<R extends Route['screen'] = Route['screen']> {
+  route: R;
+  mode: ScreenId;
+  render: (route: Extract<Route, { screen: R }>) => ReactNode;
+}
+
+export function defineScreen<R extends Route['screen']>(screen: ScreenDeclaration<R>): ScreenDeclaration<R> {
+  return screen;
 }

@@ -20,7 +20,7 @@ import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { errorLine, retryable } from '../hooks/useResource';
 import { useNavigate } from '../navigation';
 import { isBlankNewKey, useDrafts, type NewKeyDraft, type NewKeyField } from '../drafts';
-import { useScreenFrame, useScreenMode } from '../screenFrame';
+import { defineScreen, useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
 import { fit, localTime, roomFor, sanitize, shortKey, wrapText } from '../text';
 
@@ -371,3 +371,5 @@ function unknownOutcomeNotice(check: UnknownOutcomeCheck): { text: string; warn:
 function allPermissions(checked: readonly string[], other: string): string[] {
   return [...checked, ...other.split(',').map((p) => p.trim()).filter((p) => p !== '')];
 }
+
+export const CREATE_KEY_SCREEN = defineScreen({ route: 'createKey', mode: 'createKey', render: (route) => <CreateKeyScreen subAccount={route.subAccount} /> });

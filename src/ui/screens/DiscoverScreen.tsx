@@ -14,7 +14,7 @@ import { useListCursor } from '../hooks/useListCursor';
 import { errorLine } from '../hooks/useResource';
 import { commandFor, defineModes } from '../keyboard/bindings';
 import { useNavigate } from '../navigation';
-import { useScreenFrame, useScreenMode } from '../screenFrame';
+import { defineScreen, useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
 import { fit, localTime, sanitize, wrapText } from '../text';
 import { grouped } from '../../terminal/text';
@@ -218,3 +218,5 @@ function summaryOf(phase: Extract<Phase, { name: 'done' }>, width: number): { li
   const again = ' (r scans again)';
   return { lines: [...error, fit(kept.length + again.length <= width ? kept + again : kept, width).trimEnd()], tone: 'error' };
 }
+
+export const DISCOVER_SCREEN = defineScreen({ route: 'discover', mode: 'discover', render: () => <DiscoverScreen /> });

@@ -14,7 +14,7 @@ import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { useListCursor } from '../hooks/useListCursor';
 import { errorLine } from '../hooks/useResource';
 import { useNavigate } from '../navigation';
-import { useScreenFrame, useScreenMode } from '../screenFrame';
+import { defineScreen, useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
 import { cell, fit, sanitize, shortKey, wrapText } from '../text';
 
@@ -182,3 +182,5 @@ export function KeyAuditScreen({ subAccounts }: { subAccounts: readonly string[]
     </Box>
   );
 }
+
+export const KEY_AUDIT_SCREEN = defineScreen({ route: 'keyAudit', mode: 'keyAudit', render: (route) => <KeyAuditScreen subAccounts={route.subAccounts} /> });

@@ -20,7 +20,7 @@ import { useSubAccountKeys } from '../hooks/useSubAccountKeys';
 import { useRecentAttempts } from '../hooks/useRecentAttempts';
 import { ATTEMPTS_READ, LOST_SECRET_TEXT, type LostSecret, lostSecrets } from '../lostSecrets';
 import { useNavigate } from '../navigation';
-import { useScreenFrame, useScreenMode } from '../screenFrame';
+import { defineScreen, useScreenFrame, useScreenMode } from '../screenFrame';
 import { keySearchText } from '../keySearch';
 import { useServices } from '../services';
 import { cell, displayWidth, fit, localTime, sanitize, shortKey } from '../text';
@@ -302,3 +302,5 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
     </Box>
   );
 }
+
+export const KEYS_SCREEN = defineScreen({ route: 'keys', mode: 'keys', render: (route) => <KeyList subAccount={route.subAccount} highlightApiKey={route.highlightApiKey} refreshToken={route.refreshToken} /> });

@@ -9,7 +9,7 @@ import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { useListCursor } from '../hooks/useListCursor';
 import { errorLine, useResource } from '../hooks/useResource';
 import { useNavigate } from '../navigation';
-import { useScreenFrame, useScreenMode } from '../screenFrame';
+import { defineScreen, useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
 import type { ProfileSummary } from '../targets';
 import { fit, sanitize, wrapText } from '../text';
@@ -125,3 +125,5 @@ export function ProfileSwitcher() {
     </Box>
   );
 }
+
+export const PROFILES_SCREEN = defineScreen({ route: 'profiles', mode: 'profiles', render: () => <ProfileSwitcher /> });

@@ -11,7 +11,7 @@ import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { useSyncedState } from '../hooks/useSyncedState';
 import { useLeaveGuard } from '../leaveGuard';
 import { useNavigate } from '../navigation';
-import { useScreenFrame, useScreenMode } from '../screenFrame';
+import { defineScreen, useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
 import { localTime } from '../text';
 
@@ -168,3 +168,5 @@ function copyFailure(error: unknown): string {
   const code = (error as { code?: unknown } | undefined)?.code;
   return typeof code === 'string' ? code : 'the copy failed';
 }
+
+export const SECRET_SCREEN = defineScreen({ route: 'secret', mode: 'secret', render: (route) => <SecretReveal created={route.created} /> });

@@ -10,7 +10,7 @@ import { auditableNames } from '../../audit/fetchAudit';
 import { commandFor, defineModes } from '../keyboard/bindings';
 import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { useNavigate } from '../navigation';
-import { useScreenFrame, useScreenMode } from '../screenFrame';
+import { defineScreen, useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
 import { displayWidth, fit, localTime, sanitize, wrapText } from '../text';
 import type { DiscoveredSubAccount } from '../../config/discoveredSubAccounts';
@@ -196,3 +196,5 @@ function discoveredMark(lastTransferTime: number, room: number): string {
   const when = localTime(lastTransferTime);
   return [`  discovered · last transfer ${when}`, `  discovered · ${when}`].find((mark) => mark.length <= room) ?? '  discovered';
 }
+
+export const PICKER_SCREEN = defineScreen({ route: 'picker', mode: 'picker', render: () => <SubAccountPicker /> });

@@ -23,7 +23,7 @@ import { useListCursor } from '../hooks/useListCursor';
 import { errorLine, retryable } from '../hooks/useResource';
 import { useTransfers } from '../hooks/useTransfers';
 import { useNavigate } from '../navigation';
-import { useScreenFrame, useScreenMode } from '../screenFrame';
+import { defineScreen, useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
 import { localTime } from '../text';
 import { ExportPanel } from './ExportPanel';
@@ -502,3 +502,5 @@ export function TransferBrowser({ query }: { query: TransferQuery }) {
     </Box>
   );
 }
+
+export const TRANSFERS_SCREEN = defineScreen({ route: 'transfers', mode: 'transfers', render: (route) => <TransferBrowser query={route.query} /> });

@@ -13,7 +13,7 @@ import { commandFor, defineModes } from '../keyboard/bindings';
 import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { useDrafts } from '../drafts';
 import { useNavigate } from '../navigation';
-import { useScreenFrame, useScreenMode } from '../screenFrame';
+import { defineScreen, useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
 import { localTime } from '../text';
 
@@ -241,3 +241,5 @@ export function TransferFilterForm({ initial }: { initial?: TransferQuery }) {
     </Box>
   );
 }
+
+export const TRANSFER_FILTER_SCREEN = defineScreen({ route: 'transferFilter', mode: 'transferFilter', render: (route) => <TransferFilterForm initial={route.initial} /> });

@@ -7,7 +7,7 @@ import { Spinner } from '../components/Spinner';
 import { commandFor, defineModes } from '../keyboard/bindings';
 import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { useNavigate } from '../navigation';
-import { useScreenFrame, useScreenMode } from '../screenFrame';
+import { defineScreen, useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
 import { fit, sanitize, wrapText } from '../text';
 
@@ -100,3 +100,5 @@ export function WelcomeScreen() {
     </Box>
   );
 }
+
+export const WELCOME_SCREEN = defineScreen({ route: 'welcome', mode: 'welcome', render: () => <WelcomeScreen /> });
