@@ -1,7 +1,7 @@
 // What each screen knows of its place: whether it is on top (owns the keys) and the room it has.
 import React, { createContext, useContext, useLayoutEffect, type ReactNode } from 'react';
 import type { Route } from './navigation';
-import type { ScreenContext } from './keyboard/bindings';
+import { screenContext, type ScreenContext } from './keyboard/bindings';
 import type { ScreenId } from './keyboard/modes';
 
 export interface ScreenFrame {
@@ -25,10 +25,10 @@ export function useScreenFrame(): ScreenFrame {
 /** Declares the screen's current mode while it is on top, so footer, help and q follow it from the same commit. */
 export function useScreenMode(mode: ScreenId, context: ScreenContext = {}): void {
   const { active, setMode } = useScreenFrame();
-  const { retryable } = context;
+  const { retryable, scrolls } = context;
   useLayoutEffect(() => {
-    if (active) setMode(mode, retryable ? { retryable } : {});
-  }, [active, mode, retryable, setMode]);
+    if (active) setMode(mode, screenContext({ retryable, scrolls }));
+  }, [active, mode, retryable, scrolls, setMode]);
 }
 
 /** A screen as the console opens it: the route it answers, the mode it opens in (until it reports its own), and

@@ -6,6 +6,15 @@ import type { Key } from 'ink';
 export interface ScreenContext {
   /** The screen shows a failure a retry can fix (network, timeout, 5xx, 429). */
   retryable?: boolean;
+  /** The screen's lines are taller than its room: they scroll. */
+  scrolls?: boolean;
+}
+
+const SCREEN_FLAGS = ['retryable', 'scrolls'] as const;
+
+/** The context with only the flags that are set, so an unset flag and a false one are the same state. */
+export function screenContext(context: ScreenContext): ScreenContext {
+  return Object.fromEntries(SCREEN_FLAGS.filter((flag) => context[flag]).map((flag) => [flag, true]));
 }
 
 /** A mode and the state its screen reported with it. */
@@ -15,7 +24,7 @@ export interface ModeInForce<Id extends string = string> {
 }
 
 export function sameMode(a: ModeInForce, b: ModeInForce): boolean {
-  return a.id === b.id && (a.context.retryable ?? false) === (b.context.retryable ?? false);
+  return a.id === b.id && SCREEN_FLAGS.every((flag) => (a.context[flag] ?? false) === (b.context[flag] ?? false));
 }
 
 /** What a binding's availability depends on besides the mode: the screen's state and the target. */
