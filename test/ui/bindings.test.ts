@@ -35,7 +35,7 @@ describe('typed bindings', () => {
   it('every mode has a title and bindings with keys and a description; no key is bound twice in a mode, in any context', () => {
     for (const [id, mode] of Object.entries(MODES)) {
       expect(mode.bindings.length, id).toBeGreaterThan(0);
-      for (const context of [{}, { retryable: true }, { readOnly: 'read-only profile' }]) {
+      for (const context of [{}, { retryable: true }, { scrolls: true }, { empty: true }, { readOnly: 'read-only profile' }]) {
         const keys = bindingsIn(mode, context).flatMap((b) => {
           expect(b.description, id).not.toBe('');
           expect(b.keys.length, `${id} ${b.command}`).toBeGreaterThan(0);

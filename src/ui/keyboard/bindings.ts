@@ -8,9 +8,11 @@ export interface ScreenContext {
   retryable?: boolean;
   /** The screen's lines are taller than its room: they scroll. */
   scrolls?: boolean;
+  /** The screen's list loaded with no rows: nothing to move to, open or copy. */
+  empty?: boolean;
 }
 
-const SCREEN_FLAGS = ['retryable', 'scrolls'] as const;
+const SCREEN_FLAGS = ['retryable', 'scrolls', 'empty'] as const;
 
 /** The context with only the flags that are set, so an unset flag and a false one are the same state. */
 export function screenContext(context: ScreenContext): ScreenContext {

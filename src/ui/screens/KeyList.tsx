@@ -28,20 +28,26 @@ import { cell, displayWidth, fit, localTime, sanitize, shortKey } from '../text'
 /** A read-only target keeps n bound, only to say why nothing opens; the footer does not offer it. */
 const readOnlyReason = ({ readOnly }: BindingContext) => (readOnly ? 'Creating keys is disabled (read-only): n says why, opens nothing' : undefined);
 
+const hasKeys = ({ empty }: BindingContext) => empty !== true;
+const noKeys = ({ empty }: BindingContext) => empty === true;
+
 /** The key bindings of each mode of this screen, beside the handlers below; the footer and `?` help are drawn from them. */
 export const KEY_LIST_MODES = defineModes({
+  // The list; with no keys yet (empty) there is nothing to move to, show, copy or filter.
   keys: {
-    title: ({ readOnly }) => (readOnly ? 'API keys (read-only)' : 'API keys'),
+    title: ({ readOnly, empty }) => `API keys${empty ? (readOnly ? ' (none yet, read-only)' : ' (none yet)') : readOnly ? ' (read-only)' : ''}`,
     bindings: [
-      { command: 'up', keys: ['up', 'k'], description: 'Previous key' },
-      { command: 'down', keys: ['down', 'j'], hint: '↑↓ move', description: 'Next key' },
-      { command: 'detail', keys: ['enter'], hint: 'enter detail', description: 'Every field of the selected key' },
+      { command: 'up', keys: ['up', 'k'], description: 'Previous key', when: hasKeys },
+      { command: 'down', keys: ['down', 'j'], hint: '↑↓ move', description: 'Next key', when: hasKeys },
+      { command: 'detail', keys: ['enter'], hint: 'enter detail', description: 'Every field of the selected key', when: hasKeys },
       { command: 'create', keys: ['n'], hint: 'n new key', description: 'Create an API key for this sub-account', disabledReason: readOnlyReason },
-      { command: 'copy', keys: ['c'], hint: 'c copy key', description: 'Copy the selected API key (OSC 52)' },
-      { command: 'refresh', keys: ['r'], hint: 'r refresh', description: 'Reload the keys (also: retry after an error)' },
+      { command: 'copy', keys: ['c'], hint: 'c copy key', description: 'Copy the selected API key (OSC 52)', when: hasKeys },
+      { command: 'refresh', keys: ['r'], hint: 'r refresh', description: 'Reload the keys (also: retry after an error)', when: hasKeys },
+      { command: 'refresh', keys: ['r'], hint: 'r refresh', description: 'Reload the keys', when: noKeys },
       { command: 'transfers', keys: ['t'], hint: 't transfers', description: 'Browse universal transfers' },
-      { command: 'search', keys: ['/'], hint: '/ filter', description: 'Filter the keys as you type, any column (esc clears the filter)' },
-      { command: 'audit', keys: ['a'], hint: 'a audit', description: 'Audit these keys: no linked IP, write/withdraw/transfer, old, a shared note' },
+      { command: 'search', keys: ['/'], hint: '/ filter', description: 'Filter the keys as you type, any column (esc clears the filter)', when: hasKeys },
+      { command: 'audit', keys: ['a'], hint: 'a audit', description: 'Audit these keys: no linked IP, write/withdraw/transfer, old, a shared note', when: hasKeys },
+      { command: 'audit', keys: ['a'], hint: 'a audit', description: 'Audit this sub-account (no keys: nothing to flag)', when: noKeys },
       { command: 'quit', keys: ['q'], description: 'Quit' },
     ],
   },
@@ -53,17 +59,6 @@ export const KEY_LIST_MODES = defineModes({
       { command: 'down', keys: ['down'], hint: '↑↓ move', description: 'Next key' },
       { command: 'keep', keys: ['enter'], hint: 'enter keep', description: 'Keep the filter and go back to moving in the rows' },
       { command: 'clear', keys: ['esc'], hint: 'esc clear', description: 'Clear the filter and close the line' },
-    ],
-  },
-  // No keys yet: nothing to move to, show or copy.
-  keysEmpty: {
-    title: ({ readOnly }) => (readOnly ? 'API keys (none yet, read-only)' : 'API keys (none yet)'),
-    bindings: [
-      { command: 'create', keys: ['n'], hint: 'n new key', description: 'Create an API key for this sub-account', disabledReason: readOnlyReason },
-      { command: 'refresh', keys: ['r'], hint: 'r refresh', description: 'Reload the keys' },
-      { command: 'transfers', keys: ['t'], hint: 't transfers', description: 'Browse universal transfers' },
-      { command: 'audit', keys: ['a'], hint: 'a audit', description: 'Audit this sub-account (no keys: nothing to flag)' },
-      { command: 'quit', keys: ['q'], description: 'Quit' },
     ],
   },
   // The list could not be loaded: r only where a retry can help (not when, e.g., the sub-account does not exist).
@@ -145,8 +140,9 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
   const failed = keys.status === 'error';
   const canRetry = failed && retryable(keys.error);
   // The mode in force says what the footer offers and what the keys do: the same bindings for both.
-  const mode: keyof typeof KEY_LIST_MODES = detail ? 'keyDetail' : filter.editing ? 'keysFilter' : failed && allRows.length === 0 ? 'keysFailed' : keys.status === 'ready' && allRows.length === 0 ? 'keysEmpty' : 'keys';
-  useScreenMode(mode, { retryable: canRetry });
+  const mode: keyof typeof KEY_LIST_MODES = detail ? 'keyDetail' : filter.editing ? 'keysFilter' : failed && allRows.length === 0 ? 'keysFailed' : 'keys';
+  const empty = keys.status === 'ready' && allRows.length === 0;
+  useScreenMode(mode, { retryable: canRetry, empty });
   // Unknown or forbidden: another sub-account is the way on.
   const missing = failed && isSubAccountRefused(keys.error);
   const errorText = failed ? `${errorLine(keys.error)}${missing ? ' — esc goes back to choose another' : ''}` : '';
@@ -199,7 +195,7 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
         list.setCursor(0);
         return true;
       }
-      switch (commandFor(KEY_LIST_MODES[mode === 'keyDetail' ? 'keys' : mode], input, keystroke, { retryable: canRetry })) {
+      switch (commandFor(KEY_LIST_MODES[mode === 'keyDetail' ? 'keys' : mode], input, keystroke, { retryable: canRetry, empty })) {
         case 'search': if (allRows.length > 0) filter.open(); return true;
         case 'up': list.move('up'); return true;
         case 'down': list.move('down'); return true;
