@@ -5,9 +5,11 @@ import { Header } from './components/Header';
 import { StatusBar } from './components/StatusBar';
 import { Footer } from './components/Footer';
 import { HelpOverlay, helpScrollRoom } from './components/HelpOverlay';
-import { KeyRouterProvider, createKeyRouter } from './hooks/useKeys';
+import { KeystrokeRouterProvider, createKeystrokeRouter } from './keyboard/keystrokes';
 import { useTerminalSize } from './hooks/useTerminalSize';
-import { keyMatches, quitsWithQ, type ScreenId } from './keymap';
+import { keyMatches } from './keyboard/bindings';
+import { sameMode, type BindingContext, type ScreenContext } from './keyboard/bindings';
+import { quitsWithQ, type ActiveMode, type ScreenId } from './keyboard/modes';
 import { LeaveGuardProvider, leaveThrough, type LeaveGuards } from './leaveGuard';
 import { DraftsProvider, createDrafts } from './drafts';
 import { NavigationProvider, breadcrumbs, initialNavigation, navigationReducer, type NavigationState, type Route } from './navigation';
@@ -35,7 +37,7 @@ export function App({ services, onExit, onNavigation, initialRoute }: AppProps) 
     navigationReducer,
     initialRoute ? { ...initialNavigation, stack: [{ id: 0, route: initialRoute }] } : initialNavigation,
   );
-  const router = useMemo(createKeyRouter, []);
+  const router = useMemo(createKeystrokeRouter, []);
   const guards = useMemo<LeaveGuards>(() => ({ current: undefined }), []);
   const drafts = useMemo(createDrafts, []);
   const { columns, rows } = useTerminalSize();
@@ -43,44 +45,47 @@ export function App({ services, onExit, onNavigation, initialRoute }: AppProps) 
   const width = Math.max(MIN_COLUMNS, columns);
   const bodyHeight = Math.max(3, rows - CHROME_LINES);
   const top = nav.stack[nav.stack.length - 1]!;
-  const [modes, setModes] = useState<Record<number, ScreenId>>({});
+  const [modes, setModes] = useState<Record<number, ActiveMode>>({});
   const [helpOffset, setHelpOffset] = useState(0);
-  const topScreen: ScreenId = modes[top.id] ?? screenIdOf(top.route);
+  const topMode: ActiveMode = modes[top.id] ?? { id: screenIdOf(top.route), context: {} };
+  const topScreen: ScreenId = topMode.id;
+  const bindingContext: BindingContext = { ...topMode.context, readOnly: services.readOnly };
   // A screen declaring the mode it has anyway (its route's) changes nothing: no state, so no second frame.
   const setTopMode = useCallback(
-    (mode: ScreenId) => setModes((m) => ((m[top.id] ?? screenIdOf(top.route)) === mode ? m : { ...m, [top.id]: mode })),
+    (id: ScreenId, context: ScreenContext = {}) =>
+      setModes((m) => (sameMode(m[top.id] ?? { id: screenIdOf(top.route), context: {} }, { id, context }) ? m : { ...m, [top.id]: { id, context } })),
     [top.id, top.route],
   );
 
   useEffect(() => onNavigation?.(nav), [nav, onNavigation]);
 
-  const onKey = (input: string, key: Key) => {
+  const onKey = (input: string, keystroke: Key) => {
     if (tooSmall) {
-      if (keyMatches('ctrl+c', input, key)) onExit(130);
+      if (keyMatches('ctrl+c', input, keystroke)) onExit(130);
       return;
     }
-    if (keyMatches('ctrl+c', input, key)) {
+    if (keyMatches('ctrl+c', input, keystroke)) {
       if (nav.helpOpen) dispatch({ type: 'closeHelp' });
       return leaveThrough(guards, 'interrupt', () => onExit(130));
     }
     if (nav.helpOpen) {
-      if (input === '?' || key.escape || input === 'q') dispatch({ type: 'closeHelp' });
+      if (input === '?' || keystroke.escape || input === 'q') dispatch({ type: 'closeHelp' });
       // The help scrolls when the window is too short for it.
-      const last = helpScrollRoom(topScreen, bodyHeight, width);
-      const step = key.pageDown || key.pageUp ? Math.max(1, bodyHeight - 2) : 1;
-      if (key.downArrow || input === 'j' || key.pageDown) setHelpOffset((o) => Math.min(last, o + step));
-      if (key.upArrow || input === 'k' || key.pageUp) setHelpOffset((o) => Math.max(0, o - step));
+      const last = helpScrollRoom(topScreen, bodyHeight, width, bindingContext);
+      const step = keystroke.pageDown || keystroke.pageUp ? Math.max(1, bodyHeight - 2) : 1;
+      if (keystroke.downArrow || input === 'j' || keystroke.pageDown) setHelpOffset((o) => Math.min(last, o + step));
+      if (keystroke.upArrow || input === 'k' || keystroke.pageUp) setHelpOffset((o) => Math.max(0, o - step));
       return;
     }
-    const { consumed, textEntry } = router.dispatch(input, key);
+    const { consumed, textEntry } = router.dispatch(input, keystroke);
     if (consumed) return;
-    if (keyMatches('ctrl+p', input, key) && services.switcher && topScreen !== 'profiles') {
+    if (keyMatches('ctrl+p', input, keystroke) && services.switcher && topScreen !== 'profiles') {
       return leaveThrough(guards, 'profiles', () => dispatch({ type: 'push', route: { screen: 'profiles' } }));
     }
-    if (keyMatches('ctrl+t', input, key) && services.mode !== 'setup' && top.route.screen !== 'transferFilter') {
+    if (keyMatches('ctrl+t', input, keystroke) && services.mode !== 'setup' && top.route.screen !== 'transferFilter') {
       return leaveThrough(guards, 'transfers', () => dispatch({ type: 'push', route: { screen: 'transferFilter' } }));
     }
-    if (key.escape) {
+    if (keystroke.escape) {
       // Esc backs out; on the first screen (when the screen has nothing left to clear) it quits.
       if (nav.stack.length > 1) dispatch({ type: 'back' });
       else onExit(0);
@@ -90,13 +95,13 @@ export function App({ services, onExit, onNavigation, initialRoute }: AppProps) 
       setHelpOffset(0);
       dispatch({ type: 'toggleHelp' });
     }
-    else if (input === 'q' && !textEntry && quitsWithQ(topScreen)) leaveThrough(guards, 'quit', () => onExit(0));
+    else if (input === 'q' && !textEntry && quitsWithQ(topScreen, bindingContext)) leaveThrough(guards, 'quit', () => onExit(0));
   };
   // One subscription for the console's life, reading the latest state through a ref: a key that arrives in
   // the same chunk as the one before it must not meet the handler of the frame before.
   const onKeyRef = useRef(onKey);
   onKeyRef.current = onKey;
-  useInput(useCallback((input: string, key: Key) => onKeyRef.current(input, key), []));
+  useInput(useCallback((input: string, keystroke: Key) => onKeyRef.current(input, keystroke), []));
 
   // A bracketed paste goes to the focused field as text; with no field focused it is dropped, never read as keys.
   const { stdin } = useStdin();
@@ -117,14 +122,14 @@ export function App({ services, onExit, onNavigation, initialRoute }: AppProps) 
       <NavigationProvider dispatch={dispatch}>
         <LeaveGuardProvider guards={guards}>
           <DraftsProvider drafts={drafts}>
-            <KeyRouterProvider router={router}>
+            <KeystrokeRouterProvider router={router}>
               {tooSmall ? <TooSmall columns={columns} rows={rows} /> : null}
               <Box flexDirection="column" width={width} display={tooSmall ? 'none' : 'flex'}>
                 <Header crumbs={breadcrumbs(nav.stack)} width={width} />
                 {/* Every screen fits its height (tested from 40x12 to 200x60); the vertical clip only keeps a screen that did
                     not from drawing over the status bar. No horizontal clip: that made Ink slice every line of every frame. */}
                 <Box height={bodyHeight} flexDirection="column" overflowY="hidden">
-                  {nav.helpOpen ? <HelpOverlay screen={topScreen} height={bodyHeight} width={width} offset={helpOffset} /> : null}
+                  {nav.helpOpen ? <HelpOverlay screen={topScreen} context={bindingContext} height={bodyHeight} width={width} offset={helpOffset} /> : null}
                   {nav.stack.map((entry) => {
                     const isTop = entry === top && !nav.helpOpen && !tooSmall;
                     return (
@@ -137,9 +142,9 @@ export function App({ services, onExit, onNavigation, initialRoute }: AppProps) 
                   })}
                 </Box>
                 <StatusBar width={width} />
-                <Footer screen={topScreen} width={width} />
+                <Footer screen={topScreen} context={bindingContext} width={width} />
               </Box>
-            </KeyRouterProvider>
+            </KeystrokeRouterProvider>
           </DraftsProvider>
         </LeaveGuardProvider>
       </NavigationProvider>

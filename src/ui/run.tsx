@@ -37,10 +37,13 @@ function readOnlyRun(switcher: TargetSwitcher): { readOnly?: string } {
 export function ConsoleRoot({ switcher, theme, copy, onExit, now = Date.now }: { switcher: TargetSwitcher; theme: Theme; copy: CopyToClipboard; onExit: (code: number) => void; now?: () => number }) {
   const target = useSyncExternalStore(switcher.subscribe, switcher.current);
   const services = useMemo<ConsoleServices>(
-    () =>
-      target
-        ? { api: target.api, mode: target.mode, target: target.host, profile: target.profile, credentialSource: target.credentialSource, exchanges: target.exchanges, recent: target.recent, discovered: target.discovered, suggestions: target.suggestions, copy, exporter: target.exporter, theme, now: target.now ?? now, switcher, ...(target.audit ? { audit: target.audit } : {}), ...(target.readOnly ? { readOnly: target.readOnly } : {}), ...(target.cleartext ? { cleartext: target.cleartext } : {}), ...(target.timeoutMs !== undefined ? { timeoutMs: target.timeoutMs } : {}) }
-        : { api: NO_API, mode: 'setup', target: '', profile: 'no profile', credentialSource: 'none yet', exchanges: createExchangeLog(), recent: memoryRecentSubAccounts(), discovered: memoryDiscoveredSubAccounts(), suggestions: [], copy, exporter: NO_EXPORT, theme, now, switcher, ...readOnlyRun(switcher) },
+    () => {
+      if (target) {
+        const { id: _, ...fields } = target;
+        return { ...fields, copy, theme, now: target.now ?? now, switcher };
+      }
+      return { api: NO_API, mode: 'setup', host: '', profile: 'no profile', credentialSource: 'none yet', exchanges: createExchangeLog(), recent: memoryRecentSubAccounts(), discovered: memoryDiscoveredSubAccounts(), suggestions: [], copy, exporter: NO_EXPORT, theme, now, switcher, ...readOnlyRun(switcher) };
+    },
     [target, switcher, theme, copy, now],
   );
   return <App key={target?.id ?? 0} services={services} onExit={onExit} initialRoute={target ? undefined : { screen: 'welcome' }} />;

@@ -1,13 +1,15 @@
 // What each screen knows of its place: whether it is on top (owns the keys) and the room it has.
 import React, { createContext, useContext, useLayoutEffect, type ReactNode } from 'react';
-import type { ScreenId } from './keymap';
+import type { Route } from './navigation';
+import { screenContext, type ScreenContext } from './keyboard/bindings';
+import type { ScreenId } from './keyboard/modes';
 
 export interface ScreenFrame {
   active: boolean;
   width: number;
   height: number;
-  /** Tells the chrome which key table is in force (a screen's modes: list, detail, review…). */
-  setMode: (mode: ScreenId) => void;
+  /** Tells the chrome which bindings are in force (a screen's modes: list, detail, review…). */
+  setMode: (mode: ScreenId, context?: ScreenContext) => void;
 }
 
 const ScreenFrameContext = createContext<ScreenFrame>({ active: true, width: 80, height: 20, setMode: () => undefined });
@@ -21,9 +23,22 @@ export function useScreenFrame(): ScreenFrame {
 }
 
 /** Declares the screen's current mode while it is on top, so footer, help and q follow it from the same commit. */
-export function useScreenMode(mode: ScreenId): void {
+export function useScreenMode(mode: ScreenId, context: ScreenContext = {}): void {
   const { active, setMode } = useScreenFrame();
+  const { retryable, scrolls, empty } = context;
   useLayoutEffect(() => {
-    if (active) setMode(mode);
-  }, [active, mode, setMode]);
+    if (active) setMode(mode, screenContext({ retryable, scrolls, empty }));
+  }, [active, mode, retryable, scrolls, empty, setMode]);
+}
+
+/** A screen as the console opens it: the route it answers, the mode it opens in (until it reports its own), and
+ *  how it is drawn from the route. Its modes (titles and bindings) are declared beside it with defineModes. */
+export interface ScreenDeclaration<R extends Route['screen'] = Route['screen']> {
+  route: R;
+  mode: ScreenId;
+  render: (route: Extract<Route, { screen: R }>) => ReactNode;
+}
+
+export function defineScreen<R extends Route['screen']>(screen: ScreenDeclaration<R>): ScreenDeclaration<R> {
+  return screen;
 }

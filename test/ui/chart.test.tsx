@@ -9,7 +9,7 @@ import type { Transfer, TransferQuery } from '../../src/api/types';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { displayWidth, grouped } from '../../src/terminal/text';
 import { matchesFilter } from '../../src/ui/hooks/useRowFilter';
-import { KEYMAP } from '../../src/ui/keymap';
+import { MODES } from '../../src/ui/keyboard/modes';
 import { transferSearchText } from '../../src/ui/screens/TransferBrowser';
 import { fetchAllTransfers } from '../commands/helpers';
 import { HOSTILE, startHostileServer } from '../commands/hostile';
@@ -99,10 +99,10 @@ describe.concurrent('the chart (v on the transfers page)', () => {
     const bars = dayRows(c.frame()).map((d) => [...d.bar].length);
     expect(Math.max(...bars)).toBeGreaterThan(40);
     expectFramesFit(c, 80, 24);
-    // ? lists the chart's keys from its key table.
+    // ? lists the chart's keys from its bindings.
     await c.press('?');
     await c.waitForText('press ? or esc to close');
-    for (const binding of KEYMAP.transfersChart) expect(c.frame()).toContain(binding.description);
+    for (const binding of MODES.transfersChart.bindings) expect(c.frame()).toContain(binding.description);
     await c.press('?');
     await c.waitForNoText('press ? or esc to close');
     // esc closes it: the page is as it was.
@@ -123,7 +123,7 @@ describe.concurrent('the chart (v on the transfers page)', () => {
     await c.waitForText(/\b[1-5] pages? · [\d,]+ rows · esc stops/, 8000);
     await c.press('?');
     await c.waitForText('press ? or esc to close');
-    for (const binding of KEYMAP.transfersChartLoading) expect(c.frame()).toContain(binding.description);
+    for (const binding of MODES.transfersChartLoading.bindings) expect(c.frame()).toContain(binding.description);
     await c.press('?');
     await c.waitForNoText('press ? or esc to close');
     await c.press('esc');

@@ -167,7 +167,7 @@ describe.concurrent.each(SIZES)('at %ix%i', (columns, rows) => {
 
 describe.concurrent('chrome', () => {
   test('header, status bar and footer are one line at every width from 40 up', async () => {
-    const t = mountSetup(40, 12, { screen: 'welcome' }, { mode: 'live', target: 'a-very-long-host-name.example.com:8443', profile: 'a-profile-name-that-is-long' });
+    const t = mountSetup(40, 12, { screen: 'welcome' }, { mode: 'live', host: 'a-very-long-host-name.example.com:8443', profile: 'a-profile-name-that-is-long' });
     try {
       await t.settle();
       for (const columns of [40, 41, 47, 53, 64, 79, 80, 99, 100, 133, 200]) {
@@ -245,7 +245,7 @@ function mountSetup(columns: number, rows: number, route: Route, overrides: Part
   const services: ConsoleServices = {
     api: {} as BrokerApi,
     mode: 'setup',
-    target: '',
+    host: '',
     profile: 'no profile',
     credentialSource: 'none yet',
     exchanges: createExchangeLog(),

@@ -241,7 +241,7 @@ describe.concurrent('names from the service', () => {
     const services: ConsoleServices = {
       api,
       mode: 'live',
-      target: 'hostile.example:443',
+      host: 'hostile.example:443',
       profile: 'ops',
       credentialSource: 'environment',
       discovered,

@@ -138,7 +138,7 @@ export async function startConsole(options: ConsoleOptions = {}): Promise<TestCo
   const services: ConsoleServices = {
     api,
     mode: options.mode ?? 'demo',
-    target: new URL(sandbox.baseUrl).host,
+    host: new URL(sandbox.baseUrl).host,
     profile: options.mode === 'live' ? 'ops' : 'demo',
     credentialSource: options.mode === 'live' ? 'environment' : 'sandbox',
     exchanges,

@@ -114,7 +114,7 @@ async function mountHostile(options: { columns: number; rows: number; keys: Para
   const services: ConsoleServices = {
     api,
     mode: 'live',
-    target: `evil${TITLE}.example:443`,
+    host: `evil${TITLE}.example:443`,
     profile: `ops${OSC52}`,
     credentialSource: `env${BIDI}`,
     discovered: memoryDiscoveredSubAccounts(),

@@ -15,7 +15,8 @@ import type { RunningSandbox } from '../../src/sandbox/types';
 import { afterRender } from '../../src/terminal/keyStream';
 import { displayWidth } from '../../src/terminal/text';
 import { footerLine } from '../../src/ui/components/Footer';
-import { footerHints, KEYMAP } from '../../src/ui/keymap';
+import { bindingsIn } from '../../src/ui/keyboard/bindings';
+import { footerHints, MODES } from '../../src/ui/keyboard/modes';
 import { ConsoleRoot } from '../../src/ui/run';
 import { makeTheme } from '../../src/ui/theme';
 import { probeKeychain, uniqueProfile } from '../credentials/keychainProbe';
@@ -40,16 +41,23 @@ function expectFits(frame: string, columns: number, rows: number): void {
   expect(lines.length, frame).toBeLessThan(rows);
 }
 
-describe('the key tables of a read-only list', () => {
-  it('keep every binding of keys and keysEmpty but creating, which n only explains; the footer never offers n', () => {
-    for (const [plain, readOnly] of [['keys', 'keysReadOnly'], ['keysEmpty', 'keysEmptyReadOnly']] as const) {
-      expect(KEYMAP[readOnly].map((b) => b.command)).toEqual(KEYMAP[plain].map((b) => (b.command === 'create' ? 'createDisabled' : b.command)));
-      const refused = KEYMAP[readOnly].find((b) => b.command === 'createDisabled');
+describe('the key bindings of a read-only list', () => {
+  it('keep every binding of the list, with keys or none yet, creating disabled with its reason (n only explains); the footer never offers n', () => {
+    const mode = 'keys';
+    for (const state of [{}, { empty: true }]) {
+      const readOnly = { ...state, readOnly: 'read-only profile' };
+      const plain = bindingsIn(MODES[mode], state);
+      const refusing = bindingsIn(MODES[mode], readOnly);
+      expect(refusing.map((b) => b.command)).toEqual(plain.map((b) => b.command));
+      expect(plain.filter((b) => b.disabled)).toEqual([]);
+      expect(refusing.filter((b) => b.disabled).map((b) => b.command)).toEqual(['create']);
+      const refused = refusing.find((b) => b.command === 'create');
       expect(refused?.keys).toEqual(['n']);
       expect(refused?.hint).toBeUndefined();
-      expect(footerHints(plain)).toContain('n new key');
-      expect(footerHints(readOnly)).not.toContain('n new key');
-      for (const width of [40, 80, 200]) expect(footerLine(readOnly, width)).not.toMatch(/\bn new\b/);
+      expect(refused?.description).toBe('Creating keys is disabled (read-only): n says why, opens nothing');
+      expect(footerHints(mode, state)).toContain('n new key');
+      expect(footerHints(mode, readOnly)).not.toContain('n new key');
+      for (const width of [40, 80, 200]) expect(footerLine(mode, width, readOnly)).not.toMatch(/\bn new\b/);
     }
   });
 });

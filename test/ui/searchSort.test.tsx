@@ -30,7 +30,7 @@ describe('search in the keys list', () => {
     const lines = keyRowLines(c.frame());
     expect(lines).toHaveLength(expected.length);
     expect(lines.join('\n')).toContain(target.apiKey);
-    // The footer comes from the key table of the filter line.
+    // The footer comes from the bindings of the filter line.
     expect(c.frame()).toContain('enter keep');
     expect(c.frame()).toContain('esc clear');
     // Enter keeps the filter; the rows take the keys again.

@@ -396,7 +396,7 @@ async function startHostileConsole(options: { columns: number; rows: number; rec
       services={{
         api,
         mode: 'live',
-        target: new URL(baseUrl).host,
+        host: new URL(baseUrl).host,
         profile: 'ops',
         credentialSource: 'environment',
         exchanges,

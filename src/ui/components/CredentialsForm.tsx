@@ -4,12 +4,24 @@
 import React from 'react';
 import { Box, Text } from 'ink';
 import type { CredentialField } from '../targets';
-import { commandFor } from '../keymap';
-import { useScreenKeys } from '../hooks/useKeys';
+import { commandFor, defineModes } from '../keyboard/bindings';
+import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { useSyncedState } from '../hooks/useSyncedState';
 import { LabeledInput, inputErrorLines } from './LabeledInput';
 import { useServices } from '../services';
 import { wrapText } from '../../terminal/text';
+
+/** The key bindings of each mode of this screen, beside the handlers below; the footer and `?` help are drawn from them. */
+export const CREDENTIALS_MODES = defineModes({
+  credentials: {
+    title: 'Credentials',
+    bindings: [
+      { command: 'next', keys: ['tab', 'down'], hint: 'tab next', description: 'Next field' },
+      { command: 'previous', keys: ['shift+tab', 'up'], description: 'Previous field' },
+      { command: 'submit', keys: ['enter'], hint: 'enter check', description: 'Check the connection, then save or use it (after a keychain failure: use for this session only)' },
+    ],
+  },
+});
 
 const LABEL_WIDTH = 16;
 
@@ -56,10 +68,10 @@ export function CredentialsForm(props: {
     return firstEmpty < 0 ? 0 : firstEmpty;
   });
 
-  useScreenKeys(
-    (input, key) => {
+  useScreenKeystrokes(
+    (input, keystroke) => {
       if (props.busy) return true; // nothing while the check is running
-      const command = commandFor('credentials', input, key);
+      const command = commandFor(CREDENTIALS_MODES.credentials, input, keystroke);
       if (command === 'next' || command === 'previous') {
         setFocus((f) => (f + (command === 'next' ? 1 : props.fields.length - 1)) % props.fields.length);
         return true;

@@ -1,15 +1,16 @@
 import React from 'react';
 import { Box, Text } from 'ink';
-import { footerHints, type ScreenId } from '../keymap';
+import type { BindingContext } from '../keyboard/bindings';
+import { footerHints, type ScreenId } from '../keyboard/modes';
 import { useServices } from '../services';
 import { displayWidth, fit } from '../../terminal/text';
 
 /** The hints that fit in one line of `width` cells, `? help` always last (it lists the rest). */
-export function footerLine(screen: ScreenId, width: number): string {
+export function footerLine(screen: ScreenId, width: number, context: BindingContext = {}): string {
   const help = '? help';
   const shown: string[] = [];
   let used = help.length;
-  for (const hint of footerHints(screen)) {
+  for (const hint of footerHints(screen, context)) {
     if (hint === help) continue;
     const w = displayWidth(hint);
     if (used + w + 2 > width - 1) break;
@@ -19,12 +20,12 @@ export function footerLine(screen: ScreenId, width: number): string {
   return fit([...shown, help].join('  '), Math.max(1, width - 1)).trimEnd();
 }
 
-/** Key hints from the key-binding table, as many as fit on one line; `? help` lists the rest. */
-export function Footer({ screen, width }: { screen: ScreenId; width: number }) {
+/** Key hints from the mode's bindings, as many as fit on one line; `? help` lists the rest. */
+export function Footer({ screen, context, width }: { screen: ScreenId; context: BindingContext; width: number }) {
   const { theme } = useServices();
   return (
     <Box width={width} height={1} overflowY="hidden">
-      <Text color={theme.muted}>{footerLine(screen, width)}</Text>
+      <Text color={theme.muted}>{footerLine(screen, width, context)}</Text>
     </Box>
   );
 }

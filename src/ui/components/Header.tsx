@@ -13,7 +13,7 @@ const CLEARTEXT = ' PLAIN HTTP ';
  * The host and the breadcrumbs (a sub-account name) are outside text.
  */
 export function Header({ crumbs, width }: { crumbs: string[]; width: number }) {
-  const { mode, target, theme, readOnly, cleartext } = useServices();
+  const { mode, host: targetHost, theme, readOnly, cleartext } = useServices();
   const badge = mode === 'demo' ? ' DEMO ' : mode === 'setup' ? ' SETUP ' : ' LIVE ';
   const badgeStyle = mode === 'live' ? theme.liveBadge : theme.demoBadge;
   // A read-only target says so beside the mode, at every width (the trail and the host give way first).
@@ -22,7 +22,7 @@ export function Header({ crumbs, width }: { crumbs: string[]; width: number }) {
   const clear = cleartext && mode === 'live' ? CLEARTEXT : '';
   const badges = displayWidth(badge) + (lock ? lock.length + 1 : 0) + (clear ? clear.length + 1 : 0);
   const trail = sanitize(crumbs.join(' › '));
-  const host = mode === 'live' ? sanitize(target) : '';
+  const host = mode === 'live' ? sanitize(targetHost) : '';
   const showName = width - badges - (host ? Math.min(displayWidth(host), 15) + 1 : 0) - 1 >= NAME.length + 12;
   const fixed = (showName ? NAME.length : 0) + badges + 1;
   // The host keeps up to half of what is left; the trail gets the rest.

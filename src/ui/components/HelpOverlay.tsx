@@ -1,6 +1,7 @@
 import React from 'react';
 import { Box, Text } from 'ink';
-import { KEYMAP, SCREEN_TITLES, displayKey, type ScreenId } from '../keymap';
+import { bindingsIn, displayKey, titleOf, type BindingContext } from '../keyboard/bindings';
+import { MODES, type ScreenId } from '../keyboard/modes';
 import { useServices } from '../services';
 import { displayWidth, fit, wrapText } from '../../terminal/text';
 
@@ -11,14 +12,14 @@ interface HelpLine {
 }
 
 /** The help's lines for a width: descriptions wrapped under their column, or (`wrap` false) cut to one line each. */
-export function helpLines(screen: ScreenId, width: number, wrap: boolean): HelpLine[] {
-  const sections: Array<[ScreenId, typeof KEYMAP.global]> = [[screen, KEYMAP[screen]], ['global', KEYMAP.global]];
+export function helpLines(screen: ScreenId, width: number, wrap: boolean, context: BindingContext = {}): HelpLine[] {
+  const sections: ScreenId[] = [screen, 'global'];
   const keyWidth = Math.min(18, Math.max(8, Math.floor(width * 0.3)));
   const indent = 2 + keyWidth + 1;
   const lines: HelpLine[] = [];
-  for (const [id, bindings] of sections) {
-    lines.push({ key: `t-${id}`, text: fit(SCREEN_TITLES[id], width), title: true });
-    for (const b of bindings) {
+  for (const id of sections) {
+    lines.push({ key: `t-${id}`, text: fit(titleOf(MODES[id], context), width), title: true });
+    for (const b of bindingsIn(MODES[id], context)) {
       const keys = fit(b.keys.map(displayKey).join(' / '), keyWidth);
       const description = wrap ? wrapText(b.description, width - indent) : [fit(b.description, width - indent)];
       description.forEach((part, i) => lines.push({ key: `${id}-${b.command}-${i}`, text: `${' '.repeat(2)}${i === 0 ? keys : ' '.repeat(keyWidth)} ${part}` }));
@@ -27,11 +28,11 @@ export function helpLines(screen: ScreenId, width: number, wrap: boolean): HelpL
   return lines;
 }
 
-/** Help for the current screen, drawn from the same table the screens dispatch on: `height` lines, none wider than `width`; scrolls from `offset`. */
-export function HelpOverlay({ screen, height, width, offset = 0 }: { screen: ScreenId; height: number; width: number; offset?: number }) {
+/** Help for the current screen, drawn from the same bindings the screens dispatch on: `height` lines, none wider than `width`; scrolls from `offset`. */
+export function HelpOverlay({ screen, context, height, width, offset = 0 }: { screen: ScreenId; context: BindingContext; height: number; width: number; offset?: number }) {
   const { theme } = useServices();
   const room = Math.max(1, height - 1);
-  const lines = helpLines(screen, width, true);
+  const lines = helpLines(screen, width, true, context);
   const from = Math.max(0, Math.min(offset, lines.length - room));
   const below = lines.length - from - room;
   const where = lines.length > room ? `${from > 0 ? '↑' : ''}${below > 0 ? '↓' : ''} more · ` : '';
@@ -49,6 +50,6 @@ export function HelpOverlay({ screen, height, width, offset = 0 }: { screen: Scr
 }
 
 /** Lines the help can scroll past at this size (App bounds its offset with it). */
-export function helpScrollRoom(screen: ScreenId, height: number, width: number): number {
-  return Math.max(0, helpLines(screen, width, true).length - Math.max(1, height - 1));
+export function helpScrollRoom(screen: ScreenId, height: number, width: number, context: BindingContext = {}): number {
+  return Math.max(0, helpLines(screen, width, true, context).length - Math.max(1, height - 1));
 }

@@ -5,7 +5,7 @@ import React, { useRef, useState } from 'react';
 import { Text } from 'ink';
 import { applyKey, insert, pastedText, viewport, type LineEdit } from '../../terminal/lineEdit';
 import { fit, takeWidth } from '../../terminal/text';
-import { useFieldKeys } from '../hooks/useKeys';
+import { useFieldKeystrokes } from '../keyboard/keystrokes';
 import { useServices } from '../services';
 
 export interface TextFieldProps {
@@ -45,12 +45,12 @@ export function TextField({ value, onChange, focus, placeholder = '', mask, rese
     else if (next.cursor !== before.cursor) redraw((n) => n + 1);
   };
 
-  useFieldKeys(
-    (input, key) => {
-      if (arrowsToScreen && (key.leftArrow || key.rightArrow) && !key.ctrl && !key.meta) return false;
+  useFieldKeystrokes(
+    (input, keystroke) => {
+      if (arrowsToScreen && (keystroke.leftArrow || keystroke.rightArrow) && !keystroke.ctrl && !keystroke.meta) return false;
       // A masked field has no cursor to move: its keys edit at the end only.
       const edit = mask === undefined ? latest.current : { value: latest.current.value, cursor: latest.current.value.length };
-      const next = applyKey(edit, input, key, reserved);
+      const next = applyKey(edit, input, keystroke, reserved);
       if (next === undefined) return false;
       commit(next);
       return true;

@@ -3,7 +3,7 @@
 // the filtered list once per rows and filter text, never on a cursor move.
 import React, { useMemo, useRef, useState } from 'react';
 import { Box, Text, type Key } from 'ink';
-import { commandFor, type ScreenId } from '../keymap';
+import { commandFor, type ModeDeclaration } from '../keyboard/bindings';
 import { TextField } from '../components/TextField';
 import { displayWidth, fit } from '../../terminal/text';
 import { useServices } from '../services';
@@ -22,8 +22,8 @@ export interface RowFilter<T> {
   /** Whether a filter line is shown (typing, or a filter kept). */
   shown: boolean;
   rows: readonly T[];
-  /** A key while the line is open, read through `table` (↑↓ move in the rows, enter keeps, esc clears); false when it is not the line's. */
-  editingKey: (table: ScreenId, input: string, key: Key, list: ListMoves) => boolean;
+  /** A keystroke while the line is open, read through `mode` (↑↓ move in the rows, enter keeps, esc clears); false when it is not the line's. */
+  editingKey: (mode: ModeDeclaration<'up' | 'down' | 'keep' | 'clear'>, input: string, key: Key, list: ListMoves) => boolean;
 }
 
 /** What the filter line needs of the list under it. */
@@ -69,8 +69,8 @@ export function useRowFilter<T extends object>(rows: readonly T[], searchText: (
     clear,
     shown: editing || text !== '',
     rows: filtered,
-    editingKey(table, input, key, list) {
-      switch (commandFor(table, input, key)) {
+    editingKey(mode, input, keystroke, list) {
+      switch (commandFor(mode, input, keystroke)) {
         case 'up': list.move('up'); return true;
         case 'down': list.move('down'); return true;
         case 'keep': setEditing(false); return true;

@@ -4,7 +4,7 @@ import React from 'react';
 import { Box, Text } from 'ink';
 import { CredentialsForm, credentialsFormHeight, type CredentialValues } from '../components/CredentialsForm';
 import { Spinner } from '../components/Spinner';
-import { useScreenFrame, useScreenMode } from '../screenFrame';
+import { defineScreen, useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
 import { useCredentialCheck } from '../hooks/useCredentialCheck';
 import { roomFor, wrapText } from '../../terminal/text';
@@ -65,3 +65,5 @@ export function AddProfileScreen() {
     </Box>
   );
 }
+
+export const ADD_PROFILE_SCREEN = defineScreen({ route: 'addProfile', mode: 'credentials', render: () => <AddProfileScreen /> });

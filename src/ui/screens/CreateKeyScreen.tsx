@@ -14,22 +14,67 @@ import { FieldList, fieldListHeight, type Field } from '../components/FieldList'
 import { LabeledInput, inputErrorLines } from '../components/LabeledInput';
 import { PermissionChecklist, checklistColumns, checklistWindow, moveInChecklist } from '../components/PermissionChecklist';
 import { Spinner } from '../components/Spinner';
-import { commandFor, type ScreenId } from '../keymap';
+import { commandFor, defineModes } from '../keyboard/bindings';
 import { useCreateKey, type CreateState } from '../hooks/useCreateKey';
-import { useScreenKeys } from '../hooks/useKeys';
+import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { errorLine, retryable } from '../hooks/useResource';
 import { useNavigate } from '../navigation';
 import { isBlankNewKey, useDrafts, type NewKeyDraft, type NewKeyField } from '../drafts';
-import { useScreenFrame, useScreenMode } from '../screenFrame';
+import { defineScreen, useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
 import { fit, roomFor, sanitize, wrapText } from '../../terminal/text';
 import { formatLocalTime as localTime } from '../../api/timeInput';
 import { shortenApiKey as shortKey } from '../../config/logFile';
 
+/** The key bindings of each mode of this screen, beside the handlers below; the footer and `?` help are drawn from them. */
+export const CREATE_KEY_MODES = defineModes({
+  createKey: {
+    title: 'New key form',
+    bindings: [
+      { command: 'next', keys: ['tab'], hint: 'tab next', description: 'Next field' },
+      { command: 'previous', keys: ['shift+tab'], description: 'Previous field' },
+      { command: 'toggle', keys: ['space'], hint: 'space toggle', description: 'Toggle the highlighted permission' },
+      { command: 'move', keys: ['up', 'down', 'left', 'right'], description: 'Move in the permission checklist' },
+      { command: 'review', keys: ['enter'], hint: 'enter review', description: 'Check the form and show what will be sent' },
+    ],
+  },
+  review: {
+    title: 'Review before sending',
+    bindings: [
+      { command: 'submit', keys: ['enter', 'y'], hint: 'enter send', description: 'Create the key (once; after an error a retry can fix, send again)' },
+      { command: 'edit', keys: ['e', 'esc'], hint: 'e edit', description: 'Back to the form, nothing sent' },
+    ],
+  },
+  // The create request is in flight: every key of the review waits for the answer.
+  reviewSending: {
+    title: 'Creating the key',
+    bindings: [
+      { command: 'wait', keys: ['enter', 'y', 'e', 'esc'], hint: 'sending… keys wait for the answer', description: 'The request is in flight: sent once, keys are ignored until the answer' },
+    ],
+  },
+  // Sent, but no answer came: the key may exist, so nothing is sent again from here.
+  reviewUnknown: {
+    title: 'Outcome unknown',
+    bindings: [
+      { command: 'refresh', keys: ['r'], hint: 'r check the key list', description: 'Open the key list, refreshed, to see whether the key was created' },
+      { command: 'edit', keys: ['e', 'esc'], hint: 'e edit', description: 'Back to the form (nothing is resent until the list was checked)' },
+    ],
+  },
+  // The service refused the request (invalid input, too many keys): sending it again would fail the same way.
+  reviewRejected: {
+    title: 'Refused by the service',
+    bindings: [
+      { command: 'edit', keys: ['e', 'esc'], hint: 'e edit the form', description: 'Back to the form to correct it; nothing was created' },
+    ],
+  },
+});
+
 type Focus = NewKeyField;
 const FOCUS_ORDER: Focus[] = ['permissions', 'other', 'ip', 'note'];
 const FIELD_FOCUS: Partial<Record<FieldName, Focus>> = { permissions: 'permissions', ip: 'ip', note: 'note' };
 const LABEL_WIDTH = 14;
+
+type CreateKeyMode = keyof typeof CREATE_KEY_MODES;
 
 /** The IPs typed so far, and the live error; a trailing comma is still typing, not an error. */
 export function liveIps(raw: string): { count: number; error: string | undefined } {
@@ -38,8 +83,8 @@ export function liveIps(raw: string): { count: number; error: string | undefined
   return { count, error: settled === '' ? undefined : fieldError('ip', settled)?.message };
 }
 
-/** Which key table the review is in: it follows the request (in flight, refused, outcome unknown). */
-function reviewMode(state: CreateState): ScreenId {
+/** Which mode the review is in: it follows the request (in flight, refused, outcome unknown). */
+function reviewMode(state: CreateState): Exclude<CreateKeyMode, 'createKey'> {
   if (state.status === 'sending') return 'reviewSending';
   if (state.status === 'failed') return state.outcomeUnknown ? 'reviewUnknown' : retryable(state.error) ? 'review' : 'reviewRejected';
   return 'review';
@@ -92,7 +137,7 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
   useEffect(() => {
     if (leaving && create.state.status === 'failed') leaving.proceed();
   }, [leaving, create.state.status]);
-  const mode: ScreenId = review ? reviewMode(create.state) : 'createKey';
+  const mode: CreateKeyMode = review ? reviewMode(create.state) : 'createKey';
   useScreenMode(mode);
   const permissions = allPermissions(checked, other);
   const columns = checklistColumns(width);
@@ -117,30 +162,35 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
     setReview(undefined);
   };
 
-  useScreenKeys(
-    (input, key) => {
+  useScreenKeystrokes(
+    (input, keystroke) => {
       const review = reviewRef.current;
       if (review) {
         const current = reviewMode(create.state);
-        const command = commandFor(current, input, key);
         switch (current) {
           case 'reviewSending':
-            return command !== undefined; // nothing happens while the request is in flight
-          case 'reviewUnknown':
+            return commandFor(CREATE_KEY_MODES.reviewSending, input, keystroke) !== undefined; // nothing happens while the request is in flight
+          case 'reviewUnknown': {
             // Never resend blindly after an unknown outcome: the list says whether the key exists.
+            const command = commandFor(CREATE_KEY_MODES.reviewUnknown, input, keystroke);
             if (command === 'refresh') navigate({ type: 'returnToKeys', subAccount });
             else if (command === 'edit') toForm();
-            return command !== undefined || commandFor('review', input, key) !== undefined;
-          case 'reviewRejected':
+            return command !== undefined || commandFor(CREATE_KEY_MODES.review, input, keystroke) !== undefined;
+          }
+          case 'reviewRejected': {
+            const command = commandFor(CREATE_KEY_MODES.reviewRejected, input, keystroke);
             if (command === 'edit') toForm();
-            return command !== undefined || commandFor('review', input, key) !== undefined;
-          default:
+            return command !== undefined || commandFor(CREATE_KEY_MODES.review, input, keystroke) !== undefined;
+          }
+          default: {
+            const command = commandFor(CREATE_KEY_MODES.review, input, keystroke);
             if (command === 'submit') create.submit(review);
             else if (command === 'edit') toForm();
             return command !== undefined;
+          }
         }
       }
-      const command = commandFor('createKey', input, key);
+      const command = commandFor(CREATE_KEY_MODES.createKey, input, keystroke);
       if (command === 'next' || command === 'previous') {
         setFocus((f) => FOCUS_ORDER[(FOCUS_ORDER.indexOf(f) + (command === 'next' ? 1 : FOCUS_ORDER.length - 1)) % FOCUS_ORDER.length]!);
         return true;
@@ -157,7 +207,7 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
           return true;
         }
         if (command === 'move') {
-          const direction = key.upArrow ? 'up' : key.downArrow ? 'down' : key.leftArrow ? 'left' : 'right';
+          const direction = keystroke.upArrow ? 'up' : keystroke.downArrow ? 'down' : keystroke.leftArrow ? 'left' : 'right';
           setGridCursor((c) => moveInChecklist(c, direction, columns));
           return true;
         }
@@ -244,7 +294,7 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
 }
 
 /** Exactly what will be sent, then what became of it; fitted to the room it has, the fields first. */
-function Review({ review, state, mode, width, height, leaving }: { review: NewKeyRequest; state: CreateState; mode: ScreenId; width: number; height: number; leaving: boolean }) {
+function Review({ review, state, mode, width, height, leaving }: { review: NewKeyRequest; state: CreateState; mode: CreateKeyMode; width: number; height: number; leaving: boolean }) {
   const { theme, timeoutMs } = useServices();
   const left = useTimeLeft(state.status === 'sending' && leaving ? state.since + (timeoutMs ?? DEFAULT_TIMEOUT_MS) : undefined);
   const failed = state.status === 'failed' ? state : undefined;
@@ -323,3 +373,5 @@ function unknownOutcomeNotice(check: UnknownOutcomeCheck): { text: string; warn:
 function allPermissions(checked: readonly string[], other: string): string[] {
   return [...checked, ...other.split(',').map((p) => p.trim()).filter((p) => p !== '')];
 }
+
+export const CREATE_KEY_SCREEN = defineScreen({ route: 'createKey', mode: 'createKey', render: (route) => <CreateKeyScreen subAccount={route.subAccount} /> });

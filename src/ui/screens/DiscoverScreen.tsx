@@ -9,15 +9,42 @@ import { DEFAULT_SCAN_DAYS, ScanFailed, checkScanDays, discoverSubAccounts, scan
 import { errorLines } from '../components/ErrorLine';
 import { ProgressBar } from '../components/ProgressBar';
 import { TextField } from '../components/TextField';
-import { useScreenKeys } from '../hooks/useKeys';
+import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { useListCursor } from '../hooks/useListCursor';
 import { errorLine } from '../hooks/useResource';
-import { commandFor, type ScreenId } from '../keymap';
+import { commandFor, defineModes } from '../keyboard/bindings';
 import { useNavigate } from '../navigation';
-import { useScreenFrame, useScreenMode } from '../screenFrame';
+import { defineScreen, useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
 import { formatLocalTime as localTime } from '../../api/timeInput';
 import { fit, grouped, sanitize, wrapText } from '../../terminal/text';
+
+/** The key bindings of each mode of this screen, beside the handlers below; the footer and `?` help are drawn from them. */
+export const DISCOVER_MODES = defineModes({
+  // Discover: how many days back (typed), then the scan, then what it found.
+  discover: {
+    title: 'Discover sub-accounts',
+    bindings: [
+      { command: 'start', keys: ['enter'], hint: 'enter scan', description: 'Scan the transfer history of that many days' },
+      { command: 'back', keys: ['esc'], hint: 'esc back', description: 'Back to the sub-accounts, nothing sent' },
+    ],
+  },
+  discoverRunning: {
+    title: 'Discovering sub-accounts',
+    bindings: [{ command: 'cancel', keys: ['esc'], hint: 'esc cancel', description: 'Stop the scan; what was found so far is kept' }],
+  },
+  discoverDone: {
+    title: 'Discovered sub-accounts',
+    bindings: [
+      { command: 'up', keys: ['up', 'k'], description: 'Previous sub-account' },
+      { command: 'down', keys: ['down', 'j'], hint: '↑↓ move', description: 'Next sub-account' },
+      { command: 'open', keys: ['enter'], hint: 'enter keys', description: 'Open the API keys of the highlighted sub-account' },
+      { command: 'again', keys: ['r'], hint: 'r scan again', description: 'Scan again (asks the days first)' },
+      { command: 'back', keys: ['esc'], hint: 'esc back', description: 'Back to the sub-accounts' },
+      { command: 'quit', keys: ['q'], description: 'Quit' },
+    ],
+  },
+});
 
 type Phase =
   | { name: 'ask'; problem?: string }
@@ -25,7 +52,7 @@ type Phase =
   | { name: 'cancelling'; days: number }
   | { name: 'done'; days: number; found: DiscoveredSubAccount[]; outcome: 'whole' | 'cancelled' | Error; progress: ScanProgress };
 
-const MODE: Record<Phase['name'], ScreenId> = { ask: 'discover', running: 'discoverRunning', cancelling: 'discoverRunning', done: 'discoverDone' };
+const MODE: Record<Phase['name'], keyof typeof DISCOVER_MODES> = { ask: 'discover', running: 'discoverRunning', cancelling: 'discoverRunning', done: 'discoverDone' };
 const plural = (n: number, word: string) => `${grouped(n)} ${word}${n === 1 ? '' : 's'}`;
 
 export function DiscoverScreen() {
@@ -78,9 +105,9 @@ export function DiscoverScreen() {
     );
   };
 
-  useScreenKeys(
-    (input, key) => {
-      const command = commandFor(MODE[phase.name], input, key);
+  useScreenKeystrokes(
+    (input, keystroke) => {
+      const command = commandFor(DISCOVER_MODES[MODE[phase.name]], input, keystroke);
       switch (phase.name) {
         case 'ask':
           if (command === 'start') {
@@ -191,3 +218,5 @@ function summaryOf(phase: Extract<Phase, { name: 'done' }>, width: number): { li
   const again = ' (r scans again)';
   return { lines: [...error, fit(kept.length + again.length <= width ? kept + again : kept, width).trimEnd()], tone: 'error' };
 }
+
+export const DISCOVER_SCREEN = defineScreen({ route: 'discover', mode: 'discover', render: () => <DiscoverScreen /> });

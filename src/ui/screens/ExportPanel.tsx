@@ -8,11 +8,41 @@ import type { ExportFormat, ExportProgress, ExportResult, ExportScope } from '..
 import { displayWidth, fit, sanitize, wrapWords } from '../../terminal/text';
 import { capLines, errorLines } from '../components/ErrorLine';
 import { ProgressBar } from '../components/ProgressBar';
-import { commandFor, type ScreenId } from '../keymap';
-import { useScreenKeys } from '../hooks/useKeys';
+import { commandFor, defineModes, type ScreenContext } from '../keyboard/bindings';
+import type { ScreenId } from '../keyboard/modes';
+import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { errorLine, retryable } from '../hooks/useResource';
 import { useScreenFrame } from '../screenFrame';
 import { useServices } from '../services';
+
+/** The key bindings of each mode of this screen, beside the handlers below; the footer and `?` help are drawn from them. */
+export const EXPORT_MODES = defineModes({
+  export: {
+    title: 'Export',
+    bindings: [
+      { command: 'scope', keys: ['a'], hint: 'a page/all', description: 'Export this page or all pages' },
+      { command: 'format', keys: ['f'], hint: 'f csv/json', description: 'Export as CSV or JSON' },
+      { command: 'start', keys: ['enter'], hint: 'enter start', description: 'Start the export' },
+      { command: 'cancel', keys: ['esc'], hint: 'esc close', description: 'Close the panel, nothing written' },
+    ],
+  },
+  exportRunning: {
+    title: 'Export in progress',
+    bindings: [{ command: 'cancel', keys: ['esc'], hint: 'esc cancel', description: 'Stop the export; the partial file is removed' }],
+  },
+  exportDone: {
+    title: 'Export finished',
+    bindings: [{ command: 'close', keys: ['enter', 'esc'], hint: 'enter close', description: 'Close the export panel' }],
+  },
+  // r only where a retry can help.
+  exportFailed: {
+    title: 'Export failed',
+    bindings: [
+      { command: 'retry', keys: ['r'], hint: 'r retry', description: 'Start the export again (the error is one a retry can fix)', when: ({ retryable }) => retryable === true },
+      { command: 'close', keys: ['enter', 'esc'], hint: 'enter close', description: 'Close the export panel' },
+    ],
+  },
+});
 
 type Phase =
   | { name: 'choose' }
@@ -22,14 +52,14 @@ type Phase =
   | { name: 'done'; result: ExportResult }
   | { name: 'failed'; error: Error };
 
-function modeOf(phase: Phase): ScreenId {
+function modeOf(phase: Phase): keyof typeof EXPORT_MODES {
   switch (phase.name) {
     case 'choose': return 'export';
     case 'running':
     case 'cancelling': return 'exportRunning';
     case 'done':
     case 'cancelled': return 'exportDone';
-    case 'failed': return retryable(phase.error) ? 'exportRetry' : 'exportFailed';
+    case 'failed': return 'exportFailed';
   }
 }
 
@@ -50,7 +80,7 @@ export function ExportPanel({
   width: number;
   height: number;
   onClose: () => void;
-  onModeChange?: (mode: ScreenId) => void;
+  onModeChange?: (mode: ScreenId, context: ScreenContext) => void;
 }) {
   const { exporter, theme } = useServices();
   const { active } = useScreenFrame();
@@ -62,7 +92,8 @@ export function ExportPanel({
   const mode = modeOf(phase);
 
   useEffect(() => () => controller.current?.abort(), []);
-  useEffect(() => onModeChange?.(mode), [mode, onModeChange]);
+  const canRetry = phase.name === 'failed' && retryable(phase.error);
+  useEffect(() => onModeChange?.(mode, { retryable: canRetry }), [mode, canRetry, onModeChange]);
   useEffect(() => {
     if (phase.name !== 'running') return undefined;
     const timer = setInterval(() => setTick((t) => t + 1), 120);
@@ -82,9 +113,9 @@ export function ExportPanel({
       );
   };
 
-  useScreenKeys(
-    (input, key) => {
-      const command = commandFor(mode, input, key);
+  useScreenKeystrokes(
+    (input, keystroke) => {
+      const command = commandFor(EXPORT_MODES[mode], input, keystroke, { retryable: canRetry });
       if (phase.name === 'running') {
         if (command === 'cancel') {
           controller.current?.abort();

@@ -8,16 +8,33 @@ import { type KeyFinding, ageInDays, formatSpan, summaryText } from '../../audit
 import { capLines } from '../components/ErrorLine';
 import { Spinner } from '../components/Spinner';
 import { WindowedTable, type TableColumn } from '../components/WindowedTable';
-import { commandFor } from '../keymap';
+import { commandFor, defineModes } from '../keyboard/bindings';
 import { useKeyAudit } from '../hooks/useKeyAudit';
-import { useScreenKeys } from '../hooks/useKeys';
+import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { useListCursor } from '../hooks/useListCursor';
 import { errorLine } from '../hooks/useResource';
 import { useNavigate } from '../navigation';
-import { useScreenFrame, useScreenMode } from '../screenFrame';
+import { defineScreen, useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
 import { cell, fit, sanitize, wrapText } from '../../terminal/text';
 import { shortenApiKey as shortKey } from '../../config/logFile';
+
+/** The key bindings of each mode of this screen, beside the handlers below; the footer and `?` help are drawn from them. */
+export const KEY_AUDIT_MODES = defineModes({
+  // The key audit: a summary row per sub-account, a row per flagged key.
+  keyAudit: {
+    title: 'Key audit',
+    bindings: [
+      { command: 'up', keys: ['up', 'k'], description: 'Previous row' },
+      { command: 'down', keys: ['down', 'j'], hint: '↑↓ move', description: 'Next row' },
+      { command: 'pageUp', keys: ['pageup'], description: 'Scroll up a screenful' },
+      { command: 'pageDown', keys: ['pagedown'], description: 'Scroll down a screenful' },
+      { command: 'open', keys: ['enter'], hint: 'enter open keys', description: "Open the sub-account's key list, on the selected key" },
+      { command: 'refresh', keys: ['r'], hint: 'r refresh', description: 'Audit again' },
+      { command: 'quit', keys: ['q'], description: 'Quit' },
+    ],
+  },
+});
 
 export type AuditRow = { kind: 'account'; audit: SubAccountAudit } | { kind: 'key'; subAccount: string; finding: KeyFinding };
 
@@ -104,9 +121,9 @@ export function KeyAuditScreen({ subAccounts }: { subAccounts: readonly string[]
   anchor.current.id = selected ? auditRowId(selected) : undefined;
   const columns = useMemo(() => auditColumns(width, audit.now), [width, audit.now]);
 
-  useScreenKeys(
-    (input, key) => {
-      switch (commandFor('keyAudit', input, key)) {
+  useScreenKeystrokes(
+    (input, keystroke) => {
+      switch (commandFor(KEY_AUDIT_MODES.keyAudit, input, keystroke)) {
         case 'up': list.move('up'); return true;
         case 'down': list.move('down'); return true;
         case 'pageUp': list.move('pageUp'); return true;
@@ -166,3 +183,5 @@ export function KeyAuditScreen({ subAccounts }: { subAccounts: readonly string[]
     </Box>
   );
 }
+
+export const KEY_AUDIT_SCREEN = defineScreen({ route: 'keyAudit', mode: 'keyAudit', render: (route) => <KeyAuditScreen subAccounts={route.subAccounts} /> });

@@ -9,9 +9,9 @@ import { FieldList } from '../components/FieldList';
 import { RECENT_ATTEMPTS, RecentAttempts, recentAttemptsHeight } from '../components/RecentAttempts';
 import { Spinner } from '../components/Spinner';
 import { WindowedTable, type TableColumn } from '../components/WindowedTable';
-import { commandFor, type ScreenId } from '../keymap';
+import { commandFor, defineModes, type BindingContext } from '../keyboard/bindings';
 import { useFlash } from '../hooks/useFlash';
-import { useScreenKeys } from '../hooks/useKeys';
+import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { useListCursor } from '../hooks/useListCursor';
 import { FilterLine, useRowFilter } from '../hooks/useRowFilter';
 import { errorLine, retryable } from '../hooks/useResource';
@@ -20,12 +20,66 @@ import { useSubAccountKeys } from '../hooks/useSubAccountKeys';
 import { useRecentAttempts } from '../hooks/useRecentAttempts';
 import { ATTEMPTS_READ, LOST_SECRET_TEXT, type LostSecret, lostSecrets } from '../lostSecrets';
 import { useNavigate } from '../navigation';
-import { useScreenFrame, useScreenMode } from '../screenFrame';
+import { defineScreen, useScreenFrame, useScreenMode } from '../screenFrame';
 import { keySearchText } from '../keySearch';
 import { useServices } from '../services';
 import { cell, displayWidth, fit, sanitize } from '../../terminal/text';
 import { formatLocalTime as localTime } from '../../api/timeInput';
 import { shortenApiKey as shortKey } from '../../config/logFile';
+
+/** A read-only target keeps n bound, only to say why nothing opens; the footer does not offer it. */
+const readOnlyReason = ({ readOnly }: BindingContext) => (readOnly ? 'Creating keys is disabled (read-only): n says why, opens nothing' : undefined);
+
+const hasKeys = ({ empty }: BindingContext) => empty !== true;
+const noKeys = ({ empty }: BindingContext) => empty === true;
+
+/** The key bindings of each mode of this screen, beside the handlers below; the footer and `?` help are drawn from them. */
+export const KEY_LIST_MODES = defineModes({
+  // The list; with no keys yet (empty) there is nothing to move to, show, copy or filter.
+  keys: {
+    title: ({ readOnly, empty }) => `API keys${empty ? (readOnly ? ' (none yet, read-only)' : ' (none yet)') : readOnly ? ' (read-only)' : ''}`,
+    bindings: [
+      { command: 'up', keys: ['up', 'k'], description: 'Previous key', when: hasKeys },
+      { command: 'down', keys: ['down', 'j'], hint: '↑↓ move', description: 'Next key', when: hasKeys },
+      { command: 'detail', keys: ['enter'], hint: 'enter detail', description: 'Every field of the selected key', when: hasKeys },
+      { command: 'create', keys: ['n'], hint: 'n new key', description: 'Create an API key for this sub-account', disabledReason: readOnlyReason },
+      { command: 'copy', keys: ['c'], hint: 'c copy key', description: 'Copy the selected API key (OSC 52)', when: hasKeys },
+      { command: 'refresh', keys: ['r'], hint: 'r refresh', description: 'Reload the keys (also: retry after an error)', when: hasKeys },
+      { command: 'refresh', keys: ['r'], hint: 'r refresh', description: 'Reload the keys', when: noKeys },
+      { command: 'transfers', keys: ['t'], hint: 't transfers', description: 'Browse universal transfers' },
+      { command: 'search', keys: ['/'], hint: '/ filter', description: 'Filter the keys as you type, any column (esc clears the filter)', when: hasKeys },
+      { command: 'audit', keys: ['a'], hint: 'a audit', description: 'Audit these keys: no linked IP, write/withdraw/transfer, old, a shared note', when: hasKeys },
+      { command: 'audit', keys: ['a'], hint: 'a audit', description: 'Audit this sub-account (no keys: nothing to flag)', when: noKeys },
+      { command: 'quit', keys: ['q'], description: 'Quit' },
+    ],
+  },
+  // The filter line is open: typing filters the keys.
+  keysFilter: {
+    title: 'API keys: filter',
+    bindings: [
+      { command: 'up', keys: ['up'], description: 'Previous key' },
+      { command: 'down', keys: ['down'], hint: '↑↓ move', description: 'Next key' },
+      { command: 'keep', keys: ['enter'], hint: 'enter keep', description: 'Keep the filter and go back to moving in the rows' },
+      { command: 'clear', keys: ['esc'], hint: 'esc clear', description: 'Clear the filter and close the line' },
+    ],
+  },
+  // The list could not be loaded: r only where a retry can help (not when, e.g., the sub-account does not exist).
+  keysFailed: {
+    title: 'API keys (could not be loaded)',
+    bindings: [
+      { command: 'refresh', keys: ['r'], hint: 'r retry', description: 'Load the keys again', when: ({ retryable }) => retryable === true },
+      { command: 'transfers', keys: ['t'], hint: 't transfers', description: 'Browse universal transfers' },
+      { command: 'quit', keys: ['q'], description: 'Quit' },
+    ],
+  },
+  keyDetail: {
+    title: 'Key detail',
+    bindings: [
+      { command: 'copy', keys: ['c'], hint: 'c copy key', description: 'Copy the API key (OSC 52)' },
+      { command: 'close', keys: ['enter', 'esc'], hint: 'enter close', description: 'Back to the list' },
+    ],
+  },
+});
 
 const CREATED_WIDTH = 16;
 const SHORT_KEY_WIDTH = 11;
@@ -87,11 +141,10 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
   // The status line: a spinner, the error (whole, wrapped; the retry key only when a retry can help), or the position.
   const failed = keys.status === 'error';
   const canRetry = failed && retryable(keys.error);
-  // The key table in force says what the footer offers and what the keys do: the same table for both.
-  const listMode: ScreenId = detail ? 'keyDetail' : filter.editing ? 'keysFilter' : failed && allRows.length === 0 ? (canRetry ? 'keysRetry' : 'keysError') : keys.status === 'ready' && allRows.length === 0 ? 'keysEmpty' : 'keys';
-  // A read-only target: the same tables without the way to a new key.
-  const mode: ScreenId = readOnly && listMode === 'keys' ? 'keysReadOnly' : readOnly && listMode === 'keysEmpty' ? 'keysEmptyReadOnly' : listMode;
-  useScreenMode(mode);
+  // The mode in force says what the footer offers and what the keys do: the same bindings for both.
+  const mode: keyof typeof KEY_LIST_MODES = detail ? 'keyDetail' : filter.editing ? 'keysFilter' : failed && allRows.length === 0 ? 'keysFailed' : 'keys';
+  const empty = keys.status === 'ready' && allRows.length === 0;
+  useScreenMode(mode, { retryable: canRetry, empty });
   // Unknown or forbidden: another sub-account is the way on.
   const missing = failed && isSubAccountRefused(keys.error);
   const errorText = failed ? `${errorLine(keys.error)}${missing ? ' — esc goes back to choose another' : ''}` : '';
@@ -124,37 +177,36 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
     list.setCursor(highlightAt);
   }
 
-  const copyKey = (key: SubAccountKey | undefined) => {
-    if (!key) return;
-    void copy(key.apiKey).then((said) => setFlash(sanitize(`API key ${shortKey(key.apiKey)}: ${said}`)));
+  const copyKey = (row: SubAccountKey | undefined) => {
+    if (!row) return;
+    void copy(row.apiKey).then((said) => setFlash(sanitize(`API key ${shortKey(row.apiKey)}: ${said}`)));
   };
 
-  useScreenKeys(
-    (input, key) => {
+  useScreenKeystrokes(
+    (input, keystroke) => {
       if (detail) {
-        const command = commandFor('keyDetail', input, key);
+        const command = commandFor(KEY_LIST_MODES.keyDetail, input, keystroke);
         if (command === 'close') setDetail(false);
         else if (command === 'copy') copyKey(selected);
         return command !== undefined;
       }
-      if (filter.editing) return filter.editingKey('keysFilter', input, key, list);
+      if (filter.editing) return filter.editingKey(KEY_LIST_MODES.keysFilter, input, keystroke, list);
       // A kept filter: esc clears it before it goes back.
-      if (filter.text !== '' && key.escape) {
+      if (filter.text !== '' && keystroke.escape) {
         filter.clear();
         list.setCursor(0);
         return true;
       }
-      switch (commandFor(mode === 'keyDetail' ? 'keys' : mode, input, key)) {
+      switch (commandFor(KEY_LIST_MODES[mode === 'keyDetail' ? 'keys' : mode], input, keystroke, { retryable: canRetry, empty })) {
         case 'search': if (allRows.length > 0) filter.open(); return true;
         case 'up': list.move('up'); return true;
         case 'down': list.move('down'); return true;
         case 'detail': if (selected) setDetail(true); return true;
         case 'create':
-          if (readOnly) setFlash(sanitize(readOnly));
+          // Read-only: n says why (narrow: the short reason, whole, rather than the long one cut).
+          if (readOnly) setFlash(displayWidth(sanitize(readOnly)) <= width ? sanitize(readOnly) : 'read-only: creating keys is disabled');
           else navigate({ type: 'push', route: { screen: 'createKey', subAccount } });
           return true;
-        // Narrow: the short reason, whole, rather than the long one cut.
-        case 'createDisabled': if (readOnly) setFlash(displayWidth(sanitize(readOnly)) <= width ? sanitize(readOnly) : 'read-only: creating keys is disabled'); return true;
         case 'copy': copyKey(selected); return true;
         case 'refresh': keys.reload(); return true;
         case 'transfers': navigate({ type: 'push', route: { screen: 'transferFilter' } }); return true;
@@ -248,3 +300,5 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
     </Box>
   );
 }
+
+export const KEYS_SCREEN = defineScreen({ route: 'keys', mode: 'keys', render: (route) => <KeyList subAccount={route.subAccount} highlightApiKey={route.highlightApiKey} refreshToken={route.refreshToken} /> });

@@ -4,15 +4,29 @@ import React, { useState } from 'react';
 import { Box, Text } from 'ink';
 import { errorLines } from '../components/ErrorLine';
 import { Spinner } from '../components/Spinner';
-import { commandFor } from '../keymap';
-import { useScreenKeys } from '../hooks/useKeys';
+import { commandFor, defineModes } from '../keyboard/bindings';
+import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { useListCursor } from '../hooks/useListCursor';
 import { errorLine, useResource } from '../hooks/useResource';
 import { useNavigate } from '../navigation';
-import { useScreenFrame, useScreenMode } from '../screenFrame';
+import { defineScreen, useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
 import type { ProfileSummary } from '../targets';
 import { fit, sanitize, wrapText } from '../../terminal/text';
+
+/** The key bindings of each mode of this screen, beside the handlers below; the footer and `?` help are drawn from them. */
+export const PROFILE_MODES = defineModes({
+  profiles: {
+    title: 'Profiles',
+    bindings: [
+      { command: 'up', keys: ['up', 'k'], description: 'Previous profile' },
+      { command: 'down', keys: ['down', 'j'], hint: '↑↓ choose', description: 'Next profile' },
+      { command: 'open', keys: ['enter'], hint: 'enter switch', description: 'Switch to the highlighted profile' },
+      { command: 'add', keys: ['a'], hint: 'a add profile', description: 'Add a profile' },
+      { command: 'session', keys: ['s'], hint: 's session only', description: 'Enter credentials for this session only' },
+    ],
+  },
+});
 
 export function ProfileSwitcher() {
   const { switcher, profile: currentProfile, theme } = useServices();
@@ -54,10 +68,10 @@ export function ProfileSwitcher() {
     });
   };
 
-  useScreenKeys(
-    (input, key) => {
+  useScreenKeystrokes(
+    (input, keystroke) => {
       if (opening) return true;
-      switch (commandFor('profiles', input, key)) {
+      switch (commandFor(PROFILE_MODES.profiles, input, keystroke)) {
         case 'up': list.move('up'); return true;
         case 'down': list.move('down'); return true;
         case 'open': { const entry = entries[list.cursor]; if (entry) open(entry); return true; }
@@ -111,3 +125,5 @@ export function ProfileSwitcher() {
     </Box>
   );
 }
+
+export const PROFILES_SCREEN = defineScreen({ route: 'profiles', mode: 'profiles', render: () => <ProfileSwitcher /> });

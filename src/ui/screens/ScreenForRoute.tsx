@@ -1,42 +1,45 @@
-import React from 'react';
-import type { ScreenId } from '../keymap';
+// Every route's screen, as each screen module declares it: what to draw, and the mode the chrome starts from.
+import type { ReactNode } from 'react';
+import type { ScreenId } from '../keyboard/modes';
 import type { Route } from '../navigation';
-import { AddProfileScreen } from './AddProfileScreen';
-import { CreateKeyScreen } from './CreateKeyScreen';
-import { DiscoverScreen } from './DiscoverScreen';
-import { ProfileSwitcher } from './ProfileSwitcher';
-import { SessionCredentialsScreen } from './SessionCredentialsScreen';
-import { WelcomeScreen } from './WelcomeScreen';
-import { KeyAuditScreen } from './KeyAuditScreen';
-import { KeyList } from './KeyList';
-import { SecretReveal } from './SecretReveal';
-import { SubAccountPicker } from './SubAccountPicker';
-import { TransferBrowser } from './TransferBrowser';
-import { TransferFilterForm } from './TransferFilterForm';
+import type { ScreenDeclaration } from '../screenFrame';
+import { ADD_PROFILE_SCREEN } from './AddProfileScreen';
+import { CREATE_KEY_SCREEN } from './CreateKeyScreen';
+import { DISCOVER_SCREEN } from './DiscoverScreen';
+import { KEY_AUDIT_SCREEN } from './KeyAuditScreen';
+import { KEYS_SCREEN } from './KeyList';
+import { PROFILES_SCREEN } from './ProfileSwitcher';
+import { SECRET_SCREEN } from './SecretReveal';
+import { SESSION_CREDENTIALS_SCREEN } from './SessionCredentialsScreen';
+import { PICKER_SCREEN } from './SubAccountPicker';
+import { TRANSFERS_SCREEN } from './TransferBrowser';
+import { TRANSFER_FILTER_SCREEN } from './TransferFilterForm';
+import { WELCOME_SCREEN } from './WelcomeScreen';
 
-export function ScreenForRoute({ route }: { route: Route }) {
-  switch (route.screen) {
-    case 'welcome': return <WelcomeScreen />;
-    case 'addProfile': return <AddProfileScreen />;
-    case 'sessionCredentials': return <SessionCredentialsScreen profile={route.profile} baseUrl={route.baseUrl} />;
-    case 'profiles': return <ProfileSwitcher />;
-    case 'picker': return <SubAccountPicker />;
-    case 'discover': return <DiscoverScreen />;
-    case 'keys': return <KeyList subAccount={route.subAccount} highlightApiKey={route.highlightApiKey} refreshToken={route.refreshToken} />;
-    case 'keyAudit': return <KeyAuditScreen subAccounts={route.subAccounts} />;
-    case 'createKey': return <CreateKeyScreen subAccount={route.subAccount} />;
-    case 'secret': return <SecretReveal created={route.created} />;
-    case 'transferFilter': return <TransferFilterForm initial={route.initial} />;
-    case 'transfers': return <TransferBrowser query={route.query} />;
-  }
+const SCREENS: { [R in Route['screen']]: ScreenDeclaration<R> } = {
+  welcome: WELCOME_SCREEN,
+  addProfile: ADD_PROFILE_SCREEN,
+  sessionCredentials: SESSION_CREDENTIALS_SCREEN,
+  profiles: PROFILES_SCREEN,
+  picker: PICKER_SCREEN,
+  discover: DISCOVER_SCREEN,
+  keys: KEYS_SCREEN,
+  keyAudit: KEY_AUDIT_SCREEN,
+  createKey: CREATE_KEY_SCREEN,
+  secret: SECRET_SCREEN,
+  transferFilter: TRANSFER_FILTER_SCREEN,
+  transfers: TRANSFERS_SCREEN,
+};
+
+function declarationOf<R extends Route['screen']>(route: Extract<Route, { screen: R }>): ScreenDeclaration<R> {
+  return SCREENS[route.screen as R];
 }
 
+export function ScreenForRoute({ route }: { route: Route }): ReactNode {
+  return declarationOf(route).render(route);
+}
+
+/** The mode a route's screen opens in. */
 export function screenIdOf(route: Route): ScreenId {
-  switch (route.screen) {
-    case 'addProfile':
-    case 'sessionCredentials':
-      return 'credentials';
-    default:
-      return route.screen;
-  }
+  return SCREENS[route.screen].mode;
 }

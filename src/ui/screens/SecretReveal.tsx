@@ -5,15 +5,37 @@ import React, { useState } from 'react';
 import { Box, Text } from 'ink';
 import type { CreatedKey } from '../../api/types';
 import { displayWidth, fit, sanitize, wrapByWidth, wrapWords } from '../../terminal/text';
-import { commandFor } from '../keymap';
+import { commandFor, defineModes } from '../keyboard/bindings';
 import { useFlash } from '../hooks/useFlash';
-import { useScreenKeys } from '../hooks/useKeys';
+import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { useSyncedState } from '../hooks/useSyncedState';
 import { useLeaveGuard } from '../leaveGuard';
 import { useNavigate } from '../navigation';
-import { useScreenFrame, useScreenMode } from '../screenFrame';
+import { defineScreen, useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
 import { formatLocalTime as localTime } from '../../api/timeInput';
+
+/** The key bindings of each mode of this screen, beside the handlers below; the footer and `?` help are drawn from them. */
+export const SECRET_MODES = defineModes({
+  secret: {
+    title: 'One-time secret',
+    bindings: [
+      { command: 'reveal', keys: ['v'], hint: 'v show/hide', description: 'Show or hide the secret key' },
+      { command: 'copySecret', keys: ['s'], hint: 's copy secret', description: 'Copy the secret key (OSC 52)' },
+      { command: 'copyKey', keys: ['c'], hint: 'c copy key', description: 'Copy the API key (OSC 52)' },
+      { command: 'leave', keys: ['esc', 'enter'], hint: 'enter done', description: 'Leave; asks you to confirm the secret is stored' },
+      { command: 'confirm', keys: ['y'], description: 'Confirm you stored the secret (it is then gone for good)' },
+      { command: 'quit', keys: ['q'], description: 'Quit (asks you to confirm the secret is stored first, like every way out)' },
+    ],
+  },
+  secretConfirm: {
+    title: 'Leave the secret?',
+    bindings: [
+      { command: 'confirm', keys: ['y'], hint: 'y stored it, leave', description: 'Yes, the secret is stored: leave (it is gone for good)' },
+      { command: 'stay', keys: ['esc', 'n'], hint: 'any other key: stay', description: 'Any other key stays on the secret (a second ctrl+c quits)' },
+    ],
+  },
+});
 
 const LABEL = 12;
 
@@ -59,9 +81,9 @@ export function SecretReveal({ created }: { created: CreatedKey }) {
     return true;
   });
 
-  useScreenKeys(
-    (input, key) => {
-      const command = commandFor('secret', input, key);
+  useScreenKeystrokes(
+    (input, keystroke) => {
+      const command = commandFor(SECRET_MODES.secret, input, keystroke);
       if (askingRef.current) {
         if (command === 'confirm') leave(askingRef.current.proceed);
         else setAsking(undefined);
@@ -146,3 +168,5 @@ function copyFailure(error: unknown): string {
   const code = (error as { code?: unknown } | undefined)?.code;
   return typeof code === 'string' ? code : 'the copy failed';
 }
+
+export const SECRET_SCREEN = defineScreen({ route: 'secret', mode: 'secret', render: (route) => <SecretReveal created={route.created} /> });

@@ -3,7 +3,7 @@ import React from 'react';
 import { Box, Text } from 'ink';
 import { CredentialsForm, credentialsFormHeight, type CredentialValues } from '../components/CredentialsForm';
 import { Spinner } from '../components/Spinner';
-import { useScreenFrame, useScreenMode } from '../screenFrame';
+import { defineScreen, useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
 import { useCredentialCheck } from '../hooks/useCredentialCheck';
 import { fit, roomFor, sanitize, wrapText } from '../../terminal/text';
@@ -43,3 +43,5 @@ export function SessionCredentialsScreen({ profile, baseUrl }: { profile?: strin
     </Box>
   );
 }
+
+export const SESSION_CREDENTIALS_SCREEN = defineScreen({ route: 'sessionCredentials', mode: 'credentials', render: (route) => <SessionCredentialsScreen profile={route.profile} baseUrl={route.baseUrl} /> });

@@ -7,14 +7,30 @@ import { Box, Text } from 'ink';
 import { TextField } from '../components/TextField';
 import { checkSubAccount } from '../../api/validation';
 import { auditableNames } from '../../audit/fetchAudit';
-import { commandFor } from '../keymap';
-import { useScreenKeys } from '../hooks/useKeys';
+import { commandFor, defineModes } from '../keyboard/bindings';
+import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { useNavigate } from '../navigation';
-import { useScreenFrame, useScreenMode } from '../screenFrame';
+import { defineScreen, useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
 import { displayWidth, fit, sanitize, wrapText } from '../../terminal/text';
 import { formatLocalTime as localTime } from '../../api/timeInput';
 import type { DiscoveredSubAccount } from '../../config/discoveredSubAccounts';
+
+/** The key bindings of each mode of this screen, beside the handlers below; the footer and `?` help are drawn from them. */
+export const PICKER_MODES = defineModes({
+  picker: {
+    title: 'Choose a sub-account',
+    bindings: [
+      { command: 'up', keys: ['up'], description: 'Previous suggestion' },
+      { command: 'down', keys: ['down'], hint: '↑↓ choose', description: 'Next suggestion' },
+      { command: 'open', keys: ['enter'], hint: 'enter open', description: 'Open the typed or highlighted sub-account' },
+      { command: 'transfers', keys: ['ctrl+t'], hint: '^t transfers', description: 'Browse universal transfers' },
+      { command: 'discover', keys: ['ctrl+d'], hint: '^d discover', description: 'Discover sub-accounts in the transfer history of the last days' },
+      { command: 'audit', keys: ['ctrl+r'], hint: '^r audit', description: 'Audit the keys of every recent and discovered sub-account, or of those the typed text matches' },
+      { command: 'quit', keys: ['esc'], hint: 'esc quit', description: 'Clear the name; when it is empty, quit' },
+    ],
+  },
+});
 
 export function SubAccountPicker() {
   const { recent, discovered, suggestions, theme } = useServices();
@@ -46,9 +62,9 @@ export function SubAccountPicker() {
     navigate({ type: 'push', route: { screen: 'keys', subAccount: checked.value } });
   };
 
-  useScreenKeys(
-    (input, key) => {
-      switch (commandFor('picker', input, key)) {
+  useScreenKeystrokes(
+    (input, keystroke) => {
+      switch (commandFor(PICKER_MODES.picker, input, keystroke)) {
         case 'up':
           setHighlight((h) => Math.max(-1, h - 1));
           return true;
@@ -181,3 +197,5 @@ function discoveredMark(lastTransferTime: number, room: number): string {
   const when = localTime(lastTransferTime);
   return [`  discovered · last transfer ${when}`, `  discovered · ${when}`].find((mark) => mark.length <= room) ?? '  discovered';
 }
+
+export const PICKER_SCREEN = defineScreen({ route: 'picker', mode: 'picker', render: () => <SubAccountPicker /> });

@@ -2,7 +2,7 @@
 // per-asset totals, the detail of a transfer, and export. The active filter stays in view. Everything from the
 // service is sanitised, and every part is sized from the window (never from a page's content), so the frame
 // fits from 40x12 up and the columns stay put from page to page.
-import React, { useMemo, useRef, useState } from 'react';
+import React, { useCallback, useMemo, useRef, useState } from 'react';
 import Big from 'big.js';
 import { decimalForBig } from '../../api/decimal';
 import { FilterLine, matchesFilter, useRowFilter } from '../hooks/useRowFilter';
@@ -16,18 +16,90 @@ import { displayWidth, fit, sanitize, wrapWords } from '../../terminal/text';
 import { ErrorLine, capLines, errorLines } from '../components/ErrorLine';
 import { Spinner } from '../components/Spinner';
 import { WindowedTable, type TableColumn } from '../components/WindowedTable';
-import { commandFor, type ScreenId } from '../keymap';
-import { useScreenKeys } from '../hooks/useKeys';
+import { commandFor, defineModes, sameMode, type BindingContext, type ScreenContext } from '../keyboard/bindings';
+import type { ActiveMode, ScreenId } from '../keyboard/modes';
+import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { useListCursor } from '../hooks/useListCursor';
 import { errorLine, retryable } from '../hooks/useResource';
 import { useTransfers } from '../hooks/useTransfers';
 import { useNavigate } from '../navigation';
-import { useScreenFrame, useScreenMode } from '../screenFrame';
+import { defineScreen, useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
 import { formatLocalTime as localTime } from '../../api/timeInput';
 import { ExportPanel } from './ExportPanel';
 import { TransferChart } from './TransferChart';
 import { TransferDetail } from './TransferDetail';
+
+/** A failed page whose error a retry can fix. */
+const whenRetryable = ({ retryable }: BindingContext) => retryable === true;
+
+/** The key bindings of each mode of this screen, beside the handlers below; the footer and `?` help are drawn from them. */
+export const TRANSFER_MODES = defineModes({
+  transfers: {
+    title: 'Transfers',
+    bindings: [
+      { command: 'up', keys: ['up', 'k'], description: 'Previous transfer' },
+      { command: 'down', keys: ['down', 'j'], hint: '↑↓ move', description: 'Next transfer' },
+      { command: 'pageUp', keys: ['pageup'], description: 'Scroll up a screenful' },
+      { command: 'pageDown', keys: ['pagedown'], description: 'Scroll down a screenful' },
+      { command: 'detail', keys: ['enter'], hint: 'enter detail', description: 'Every field of the selected transfer' },
+      { command: 'nextPage', keys: [']', 'n'], hint: 'n/] next page', description: 'Next page' },
+      { command: 'previousPage', keys: ['[', 'p'], hint: 'p/[ prev', description: 'Previous page' },
+      { command: 'jump', keys: ['g'], hint: 'g go to page', description: 'Jump to a page number' },
+      { command: 'pageSize', keys: ['s'], description: 'Change the page size (1–500)' },
+      { command: 'export', keys: ['x'], hint: 'x export', description: 'Export this page or all pages to CSV or JSON' },
+      { command: 'filter', keys: ['f'], hint: 'f filter', description: 'Change the filter' },
+      { command: 'refresh', keys: ['r'], description: 'Reload this page' },
+      { command: 'search', keys: ['/'], hint: '/ search', description: 'Filter this page\'s rows as you type, any column (esc clears)' },
+      { command: 'sort', keys: ['o'], hint: 'o sort', description: 'Sort the current page only: time (as served), amount, asset, status' },
+      { command: 'chart', keys: ['v'], hint: 'v chart', description: 'Chart every page of the filter: volume per day per asset, counts by status' },
+      { command: 'quit', keys: ['q'], description: 'Quit' },
+    ],
+  },
+  // The filter line is open: typing filters the rows of the page.
+  transfersFilterLine: {
+    title: 'Transfers: search the page',
+    bindings: [
+      { command: 'up', keys: ['up'], description: 'Previous transfer' },
+      { command: 'down', keys: ['down'], hint: '↑↓ move', description: 'Next transfer' },
+      { command: 'keep', keys: ['enter'], hint: 'enter keep', description: 'Keep the filter and go back to moving in the rows' },
+      { command: 'clear', keys: ['esc'], hint: 'esc clear', description: 'Clear the filter and close the line' },
+    ],
+  },
+  // An empty page (no match, or past the end): nothing to move in, open or export.
+  transfersEmpty: {
+    title: 'Transfers (an empty page)',
+    bindings: [
+      { command: 'previousPage', keys: ['[', 'p'], hint: 'p/[ prev', description: 'Previous page (from past the end: the last page seen with rows)' },
+      { command: 'jump', keys: ['g'], hint: 'g go to page', description: 'Jump to a page number' },
+      { command: 'filter', keys: ['f'], hint: 'f filter', description: 'Change the filter' },
+      { command: 'nextPage', keys: [']', 'n'], description: 'Next page (there is none after an empty one)' },
+      { command: 'pageSize', keys: ['s'], description: 'Change the page size (1–500)' },
+      { command: 'refresh', keys: ['r'], description: 'Reload this page' },
+      { command: 'quit', keys: ['q'], description: 'Quit' },
+    ],
+  },
+  // A page that failed: no rows to move in or export; r only where a retry can help (network, timeout, 5xx, 429).
+  transfersFailed: {
+    title: 'Transfers (the page failed)',
+    bindings: [
+      { command: 'refresh', keys: ['r'], hint: 'r retry', description: 'Ask for this page again (the error is one a retry can fix)', when: whenRetryable },
+      { command: 'filter', keys: ['f'], hint: 'f filter', description: 'Change the filter', when: whenRetryable },
+      { command: 'filter', keys: ['f'], hint: 'f filter', description: 'Change the filter (the service refused this one)', when: (context) => !whenRetryable(context) },
+      { command: 'previousPage', keys: ['[', 'p'], hint: 'p/[ prev', description: 'Previous page' },
+      { command: 'jump', keys: ['g'], hint: 'g go to page', description: 'Jump to a page number' },
+      { command: 'pageSize', keys: ['s'], description: 'Change the page size (1–500)' },
+      { command: 'quit', keys: ['q'], description: 'Quit' },
+    ],
+  },
+  transferPrompt: {
+    title: 'Transfers: page or page size',
+    bindings: [
+      { command: 'go', keys: ['enter'], hint: 'enter go', description: 'Go to that page, or use that page size' },
+      { command: 'cancel', keys: ['esc'], hint: 'esc cancel', description: 'Close the prompt; nothing changes' },
+    ],
+  },
+});
 
 type Mode = { name: 'list' } | { name: 'detail' } | { name: 'prompt'; what: 'page' | 'size'; text: string; error?: string } | { name: 'export' } | { name: 'chart' };
 
@@ -146,7 +218,10 @@ export function TransferBrowser({ query }: { query: TransferQuery }) {
   // changes when it does (a state set after each page drew that page a second time).
   const lastWithRows = useRef<{ limit: number; page: number } | undefined>(undefined);
   // Detail and export report their own state (scrollable, running, done…) for the footer.
-  const [childMode, setChildMode] = useState<ScreenId | undefined>();
+  const [child, setChild] = useState<ActiveMode | undefined>();
+  const childMode = child?.id;
+  const childContext = child?.context ?? {};
+  const setChildMode = useCallback((id: ScreenId | undefined, context: ScreenContext = {}) => setChild((c) => (id === undefined ? undefined : c && sameMode(c, { id, context }) ? c : { id, context })), []);
   const transfers = useTransfers(query, page, limit, reloadToken);
   const loaded = transfers.status === 'ready';
   // Only the page asked for: while the next one loads, or after it failed, the previous page's rows (and totals) are gone.
@@ -171,10 +246,10 @@ export function TransferBrowser({ query }: { query: TransferQuery }) {
     : mode.name === 'chart' ? (childMode ?? 'transfersChartLoading')
     : mode.name === 'prompt' ? 'transferPrompt'
     : filter.editing ? 'transfersFilterLine'
-    : failed ? (canRetry ? 'transfersRetry' : 'transfersError')
+    : failed ? 'transfersFailed'
     : loaded && rows.length === 0 ? 'transfersEmpty'
     : 'transfers';
-  useScreenMode(screenMode);
+  useScreenMode(screenMode, mode.name === 'detail' || mode.name === 'export' || mode.name === 'chart' ? childContext : { retryable: canRetry });
 
   // Room: the filter line and the page line, the totals (or notice, or error), an open prompt, the table's header.
   // Never more lines than the room: Ink squeezes an overfull column, and squeezed lines print over each other.
@@ -209,15 +284,15 @@ export function TransferBrowser({ query }: { query: TransferQuery }) {
     else setNotice('this is the first page');
   };
 
-  useScreenKeys(
-    (input, key) => {
+  useScreenKeystrokes(
+    (input, keystroke) => {
       const mode = modeRef.current;
       const page = pageRef.current;
       // The detail and the export panel take their own keys (they registered after this screen).
       if (mode.name === 'export' || mode.name === 'detail' || mode.name === 'chart') return false;
-      if (filter.editing && mode.name === 'list') return filter.editingKey('transfersFilterLine', input, key, list);
+      if (filter.editing && mode.name === 'list') return filter.editingKey(TRANSFER_MODES.transfersFilterLine, input, keystroke, list);
       if (mode.name === 'prompt') {
-        const command = commandFor('transferPrompt', input, key);
+        const command = commandFor(TRANSFER_MODES.transferPrompt, input, keystroke);
         if (command === 'cancel') setMode({ name: 'list' });
         else if (command === 'go') {
           const checked = mode.what === 'page' ? checkPage(mode.text) : checkLimit(mode.text);
@@ -234,7 +309,7 @@ export function TransferBrowser({ query }: { query: TransferQuery }) {
         return command !== undefined;
       }
       if (failed) {
-        switch (commandFor(canRetry ? 'transfersRetry' : 'transfersError', input, key)) {
+        switch (commandFor(TRANSFER_MODES.transfersFailed, input, keystroke, { retryable: canRetry })) {
           case 'refresh': setReloadToken((t) => t + 1); return true;
           case 'filter': navigate({ type: 'back' }); return true;
           case 'previousPage': previousPage(); return true;
@@ -244,12 +319,12 @@ export function TransferBrowser({ query }: { query: TransferQuery }) {
         }
       }
       // A kept filter: esc clears it before it goes back.
-      if (filter.text !== '' && key.escape) {
+      if (filter.text !== '' && keystroke.escape) {
         filter.clear();
         list.setCursor(0);
         return true;
       }
-      switch (commandFor(loaded && rows.length === 0 ? 'transfersEmpty' : 'transfers', input, key)) {
+      switch (commandFor(loaded && rows.length === 0 ? TRANSFER_MODES.transfersEmpty : TRANSFER_MODES.transfers, input, keystroke)) {
         case 'search': if (loaded && rows.length > 0) filter.open(); return true;
         case 'sort':
           setSort((s) => TRANSFER_SORTS[(TRANSFER_SORTS.indexOf(s) + 1) % TRANSFER_SORTS.length]!);
@@ -427,3 +502,5 @@ export function TransferBrowser({ query }: { query: TransferQuery }) {
     </Box>
   );
 }
+
+export const TRANSFERS_SCREEN = defineScreen({ route: 'transfers', mode: 'transfers', render: (route) => <TransferBrowser query={route.query} /> });

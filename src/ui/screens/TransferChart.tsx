@@ -11,12 +11,45 @@ import type { TransferSummary } from '../../export/summary';
 import { displayWidth, fit, grouped, sanitize, wrapText } from '../../terminal/text';
 import { ProgressBar } from '../components/ProgressBar';
 import { errorLine } from '../hooks/useResource';
-import { useScreenKeys } from '../hooks/useKeys';
+import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { type ChartPhase, useTransferChart } from '../hooks/useTransferChart';
-import { commandFor, type ScreenId } from '../keymap';
+import { commandFor, defineModes } from '../keyboard/bindings';
+import type { ScreenId } from '../keyboard/modes';
 import { useScreenFrame } from '../screenFrame';
 import { useServices } from '../services';
 import { barText } from '../chartBars';
+
+// The chart's assets and days: the same keys while its pages come and after.
+const chartMoves = [
+  { command: 'nextAsset', keys: ['right', 'tab'], hint: '←→ asset', description: 'Next asset' },
+  { command: 'previousAsset', keys: ['left', 'shift+tab'], description: 'Previous asset' },
+  { command: 'up', keys: ['up', 'k'], description: 'Scroll to newer days' },
+  { command: 'down', keys: ['down', 'j'], hint: '↑↓ days', description: 'Scroll to older days (when they do not fit)' },
+  { command: 'pageUp', keys: ['pageup'], description: 'Scroll up a screenful' },
+  { command: 'pageDown', keys: ['pagedown'], description: 'Scroll down a screenful' },
+] as const;
+
+/** The key bindings of each mode of this screen, beside the handlers below; the footer and `?` help are drawn from them. */
+export const CHART_MODES = defineModes({
+  // The chart, every page read (or stopped: a partial chart).
+  transfersChart: {
+    title: 'Transfers: chart',
+    bindings: [
+      ...chartMoves,
+      { command: 'refresh', keys: ['r'], hint: 'r refetch', description: 'Fetch every page again' },
+      { command: 'close', keys: ['esc', 'v'], hint: 'esc close', description: 'Back to the transfers page' },
+    ],
+  },
+  // The chart while its pages come: the bars grow; esc stops and keeps a partial chart.
+  transfersChartLoading: {
+    title: 'Transfers: chart (fetching pages)',
+    bindings: [
+      ...chartMoves,
+      { command: 'stop', keys: ['esc'], hint: 'esc stop', description: 'Stop fetching; the chart so far stays, marked partial' },
+      { command: 'close', keys: ['v'], hint: 'v close', description: 'Stop fetching and go back to the transfers page' },
+    ],
+  },
+});
 
 export interface ChartRow {
   day: string;
@@ -34,8 +67,8 @@ export function assetDays(summary: TransferSummary, asset: string): ChartRow[] {
   return rows.reverse();
 }
 
-/** The chart's key table: while pages come, and once they stopped (all, or a partial chart). */
-export function chartMode(phase: ChartPhase): ScreenId {
+/** The chart's mode: while pages come, and once they stopped (all, or a partial chart). */
+export function chartMode(phase: ChartPhase): keyof typeof CHART_MODES {
   return phase === 'loading' ? 'transfersChartLoading' : 'transfersChart';
 }
 
@@ -85,9 +118,9 @@ export function TransferChart({
   const maxTop = Math.max(0, days.length - room);
   const shownTop = Math.min(top, maxTop);
 
-  useScreenKeys(
-    (input, key) => {
-      const command = commandFor(mode, input, key);
+  useScreenKeystrokes(
+    (input, keystroke) => {
+      const command = commandFor(CHART_MODES[mode], input, keystroke);
       const scroll = (by: number) => setTop((t) => Math.max(0, Math.min(maxTop, Math.min(t, maxTop) + by)));
       const turn = (by: number) => {
         if (assets.length > 0) setAssetAt((a) => (Math.min(a, assets.length - 1) + by + assets.length) % assets.length);

@@ -5,11 +5,29 @@ import { Box, Text } from 'ink';
 import { isoTime } from '../../api/serviceTime';
 import type { Transfer } from '../../api/types';
 import { fit, sanitize, wrapWords } from '../../terminal/text';
-import { commandFor, type ScreenId } from '../keymap';
-import { useScreenKeys } from '../hooks/useKeys';
+import { commandFor, defineModes, type BindingContext, type ScreenContext } from '../keyboard/bindings';
+import type { ScreenId } from '../keyboard/modes';
+import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { useScreenFrame } from '../screenFrame';
 import { useServices } from '../services';
 import { formatLocalTime as localTime } from '../../api/timeInput';
+
+const whenScrolls = ({ scrolls }: BindingContext) => scrolls === true;
+
+/** The key bindings of each mode of this screen, beside the handlers below; the footer and `?` help are drawn from them. */
+export const TRANSFER_DETAIL_MODES = defineModes({
+  // The scrolling keys only when the detail is taller than the window.
+  transferDetail: {
+    title: 'Transfer detail',
+    bindings: [
+      { command: 'up', keys: ['up', 'k'], description: 'Scroll up a line', when: whenScrolls },
+      { command: 'down', keys: ['down', 'j'], hint: '↑↓ scroll', description: 'Scroll down a line (the detail is taller than the window)', when: whenScrolls },
+      { command: 'pageUp', keys: ['pageup'], description: 'Scroll up a screenful', when: whenScrolls },
+      { command: 'pageDown', keys: ['pagedown', 'space'], description: 'Scroll down a screenful', when: whenScrolls },
+      { command: 'close', keys: ['enter', 'esc'], hint: 'enter close', description: 'Back to the list' },
+    ],
+  },
+});
 
 export function transferFields(t: Transfer): Array<[string, string]> {
   return [
@@ -42,7 +60,7 @@ export function detailLines(t: Transfer, width: number): Line[] {
   );
 }
 
-export function TransferDetail({ transfer, width, height, onClose, onModeChange }: { transfer: Transfer; width: number; height: number; onClose: () => void; onModeChange: (mode: ScreenId) => void }) {
+export function TransferDetail({ transfer, width, height, onClose, onModeChange }: { transfer: Transfer; width: number; height: number; onClose: () => void; onModeChange: (mode: ScreenId, context: ScreenContext) => void }) {
   const { theme } = useServices();
   const { active } = useScreenFrame();
   const lines = detailLines(transfer, width);
@@ -52,12 +70,11 @@ export function TransferDetail({ transfer, width, height, onClose, onModeChange 
   const maxTop = Math.max(0, lines.length - room);
   const [top, setTop] = useState(0);
   const shownTop = Math.min(top, maxTop);
-  const mode: ScreenId = scrolls ? 'transferDetailScroll' : 'transferDetail';
-  useEffect(() => onModeChange(mode), [mode, onModeChange]);
+  useEffect(() => onModeChange('transferDetail', { scrolls }), [scrolls, onModeChange]);
 
-  useScreenKeys(
-    (input, key) => {
-      const command = commandFor(mode, input, key);
+  useScreenKeystrokes(
+    (input, keystroke) => {
+      const command = commandFor(TRANSFER_DETAIL_MODES.transferDetail, input, keystroke, { scrolls });
       const move = (by: number) => setTop((t) => Math.max(0, Math.min(maxTop, Math.min(t, maxTop) + by)));
       if (command === 'close') onClose();
       else if (command === 'up') move(-1);

@@ -9,13 +9,26 @@ import { DEFAULT_PAGE_SIZE, KNOWN_ACCOUNT_TYPES, MAX_PAGE_SIZE, type TransferQue
 import { fieldError, parseTimeInput, validateTransferQuery, type FieldError, type FieldName } from '../../api/validation';
 import { TextField } from '../components/TextField';
 import { displayWidth, fit, sanitize, wrapWords } from '../../terminal/text';
-import { commandFor } from '../keymap';
-import { useScreenKeys } from '../hooks/useKeys';
+import { commandFor, defineModes } from '../keyboard/bindings';
+import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { useDrafts } from '../drafts';
 import { useNavigate } from '../navigation';
-import { useScreenFrame, useScreenMode } from '../screenFrame';
+import { defineScreen, useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
 import { formatLocalTime as localTime } from '../../api/timeInput';
+
+/** The key bindings of each mode of this screen, beside the handlers below; the footer and `?` help are drawn from them. */
+export const TRANSFER_FILTER_MODES = defineModes({
+  transferFilter: {
+    title: 'Transfer filter',
+    bindings: [
+      { command: 'next', keys: ['tab', 'down'], hint: 'tab next', description: 'Next field' },
+      { command: 'previous', keys: ['shift+tab', 'up'], description: 'Previous field' },
+      { command: 'cycle', keys: ['left', 'right'], hint: '←→ type', description: 'Cycle known account types' },
+      { command: 'search', keys: ['enter'], hint: 'enter search', description: 'Search with this filter' },
+    ],
+  },
+});
 
 interface Field {
   name: FieldName;
@@ -103,9 +116,9 @@ export function TransferFilterForm({ initial }: { initial?: TransferQuery }) {
     navigate({ type: 'push', route: { screen: 'transfers', query: result.value } });
   };
 
-  useScreenKeys(
-    (input, key) => {
-      const command = commandFor('transferFilter', input, key);
+  useScreenKeystrokes(
+    (input, keystroke) => {
+      const command = commandFor(TRANSFER_FILTER_MODES.transferFilter, input, keystroke);
       if (command === 'next' || command === 'previous') {
         setFocus((f) => (f + (command === 'next' ? 1 : FIELDS.length - 1)) % FIELDS.length);
         return true;
@@ -118,7 +131,7 @@ export function TransferFilterForm({ initial }: { initial?: TransferQuery }) {
       if (command === 'cycle' && focused.choices) {
         const choices = focused.choices;
         const current = choices.indexOf(valuesRef.current[focused.name].toUpperCase() as (typeof choices)[number]);
-        const next = (current + (key.leftArrow ? choices.length - 1 : 1) + (current < 0 ? 1 : 0)) % choices.length;
+        const next = (current + (keystroke.leftArrow ? choices.length - 1 : 1) + (current < 0 ? 1 : 0)) % choices.length;
         set(focused.name)(choices[next]!);
         return true;
       }
@@ -228,3 +241,5 @@ export function TransferFilterForm({ initial }: { initial?: TransferQuery }) {
     </Box>
   );
 }
+
+export const TRANSFER_FILTER_SCREEN = defineScreen({ route: 'transferFilter', mode: 'transferFilter', render: (route) => <TransferFilterForm initial={route.initial} /> });

@@ -4,12 +4,25 @@
 import React, { useState } from 'react';
 import { Box, Text } from 'ink';
 import { Spinner } from '../components/Spinner';
-import { commandFor } from '../keymap';
-import { useScreenKeys } from '../hooks/useKeys';
+import { commandFor, defineModes } from '../keyboard/bindings';
+import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { useNavigate } from '../navigation';
-import { useScreenFrame, useScreenMode } from '../screenFrame';
+import { defineScreen, useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
 import { fit, sanitize, wrapText } from '../../terminal/text';
+
+/** The key bindings of each mode of this screen, beside the handlers below; the footer and `?` help are drawn from them. */
+export const WELCOME_MODES = defineModes({
+  welcome: {
+    title: 'Welcome',
+    bindings: [
+      { command: 'up', keys: ['up'], description: 'Previous choice' },
+      { command: 'down', keys: ['down'], hint: '↑↓ choose', description: 'Next choice' },
+      { command: 'open', keys: ['enter'], hint: 'enter open', description: 'Open the highlighted choice' },
+      { command: 'quit', keys: ['q', 'esc'], hint: 'q quit', description: 'Quit' },
+    ],
+  },
+});
 
 interface Choice {
   label: string;
@@ -44,10 +57,10 @@ export function WelcomeScreen() {
   // First run: the demo is one key away. A keychain problem: this session's credentials are.
   const choices = problem?.kind === 'keychain' ? [session, addProfile, demo] : [demo, addProfile, session];
 
-  useScreenKeys(
-    (input, key) => {
+  useScreenKeystrokes(
+    (input, keystroke) => {
       if (opening) return true;
-      switch (commandFor('welcome', input, key)) {
+      switch (commandFor(WELCOME_MODES.welcome, input, keystroke)) {
         case 'up': setCursor((c) => Math.max(0, c - 1)); return true;
         case 'down': setCursor((c) => Math.min(choices.length - 1, c + 1)); return true;
         case 'open': choices[cursor]?.run(); return true;
@@ -87,3 +100,5 @@ export function WelcomeScreen() {
     </Box>
   );
 }
+
+export const WELCOME_SCREEN = defineScreen({ route: 'welcome', mode: 'welcome', render: () => <WelcomeScreen /> });

@@ -5,33 +5,33 @@
 import React, { createContext, useContext, useLayoutEffect, useMemo, useRef, type ReactNode } from 'react';
 import type { Key } from 'ink';
 
-export type KeyHandler = (input: string, key: Key) => boolean;
+export type KeystrokeHandler = (input: string, keystroke: Key) => boolean;
 export type PasteHandler = (text: string) => void;
 /** false: keys are commands; 'text': printable keys are typed, but ? still opens help; 'all': ? is typed too. */
 export type TextEntry = false | 'text' | 'all';
 
 interface Registration {
-  handler: { current: KeyHandler };
+  handler: { current: KeystrokeHandler };
   /** While set, printable keys are text: App does not read them as global commands ('all': not even ?). */
   textEntry: { current: TextEntry };
 }
 
 interface FieldRegistration {
-  handler: { current: KeyHandler };
+  handler: { current: KeystrokeHandler };
   paste: { current: PasteHandler };
 }
 
-export interface KeyRouter {
+export interface KeystrokeRouter {
   register(registration: Registration): () => void;
   /** A focused text field: it sees every key first, and every paste. */
   registerField(registration: FieldRegistration): () => void;
   /** Offers the key to the focused field, then to handlers newest first. Returns whether one consumed it, and whether text entry is on. */
-  dispatch(input: string, key: Key): { consumed: boolean; textEntry: TextEntry };
+  dispatch(input: string, keystroke: Key): { consumed: boolean; textEntry: TextEntry };
   /** Gives a paste to the focused field; false when no field has focus (the paste is dropped, never read as keys). */
   dispatchPaste(text: string): boolean;
 }
 
-export function createKeyRouter(): KeyRouter {
+export function createKeystrokeRouter(): KeystrokeRouter {
   const registrations: Registration[] = [];
   const fields: FieldRegistration[] = [];
   const remove = <T,>(list: T[], item: T) => () => {
@@ -47,13 +47,13 @@ export function createKeyRouter(): KeyRouter {
       fields.push(registration);
       return remove(fields, registration);
     },
-    dispatch(input, key) {
+    dispatch(input, keystroke) {
       const modes = registrations.map((r) => r.textEntry.current);
       const textEntry: TextEntry = modes.includes('all') ? 'all' : modes.includes('text') || fields.length > 0 ? 'text' : false;
       const field = fields.at(-1);
-      if (field?.handler.current(input, key)) return { consumed: true, textEntry };
+      if (field?.handler.current(input, keystroke)) return { consumed: true, textEntry };
       for (let i = registrations.length - 1; i >= 0; i--) {
-        if (registrations[i]!.handler.current(input, key)) return { consumed: true, textEntry };
+        if (registrations[i]!.handler.current(input, keystroke)) return { consumed: true, textEntry };
       }
       return { consumed: false, textEntry };
     },
@@ -66,15 +66,15 @@ export function createKeyRouter(): KeyRouter {
   };
 }
 
-const KeyRouterContext = createContext<KeyRouter | undefined>(undefined);
+const KeystrokeRouterContext = createContext<KeystrokeRouter | undefined>(undefined);
 
-export function KeyRouterProvider({ router, children }: { router: KeyRouter; children: ReactNode }) {
-  return <KeyRouterContext.Provider value={router}>{children}</KeyRouterContext.Provider>;
+export function KeystrokeRouterProvider({ router, children }: { router: KeystrokeRouter; children: ReactNode }) {
+  return <KeystrokeRouterContext.Provider value={router}>{children}</KeystrokeRouterContext.Provider>;
 }
 
 /** Registers a screen's key handler while `active`; the latest handler is always the one called. */
-export function useScreenKeys(handler: KeyHandler, options: { active: boolean; textEntry?: TextEntry }): void {
-  const router = useContext(KeyRouterContext);
+export function useScreenKeystrokes(handler: KeystrokeHandler, options: { active: boolean; textEntry?: TextEntry }): void {
+  const router = useContext(KeystrokeRouterContext);
   const handlerRef = useRef(handler);
   handlerRef.current = handler;
   const textEntryRef = useRef<TextEntry>(options.textEntry ?? false);
@@ -89,8 +89,8 @@ export function useScreenKeys(handler: KeyHandler, options: { active: boolean; t
 }
 
 /** Registers a text field while it has focus: it gets keys before the screen, and pastes. */
-export function useFieldKeys(handler: KeyHandler, paste: PasteHandler, focused: boolean): void {
-  const router = useContext(KeyRouterContext);
+export function useFieldKeystrokes(handler: KeystrokeHandler, paste: PasteHandler, focused: boolean): void {
+  const router = useContext(KeystrokeRouterContext);
   const handlerRef = useRef(handler);
   handlerRef.current = handler;
   const pasteRef = useRef(paste);

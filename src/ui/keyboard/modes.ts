@@ -1,0 +1,68 @@
+// Every mode the console can be in, from the screens that declare them, and what the chrome draws from them:
+// the footer's hints, the `?` help, and whether q quits, so help never drifts from behaviour. It imports every
+// screen, so only the chrome imports it at run time (screens import its types only: no cycle).
+import { CREDENTIALS_MODES } from '../components/CredentialsForm';
+import { CREATE_KEY_MODES } from '../screens/CreateKeyScreen';
+import { DISCOVER_MODES } from '../screens/DiscoverScreen';
+import { EXPORT_MODES } from '../screens/ExportPanel';
+import { KEY_AUDIT_MODES } from '../screens/KeyAuditScreen';
+import { KEY_LIST_MODES } from '../screens/KeyList';
+import { PROFILE_MODES } from '../screens/ProfileSwitcher';
+import { SECRET_MODES } from '../screens/SecretReveal';
+import { PICKER_MODES } from '../screens/SubAccountPicker';
+import { TRANSFER_MODES } from '../screens/TransferBrowser';
+import { CHART_MODES } from '../screens/TransferChart';
+import { TRANSFER_DETAIL_MODES } from '../screens/TransferDetail';
+import { TRANSFER_FILTER_MODES } from '../screens/TransferFilterForm';
+import { WELCOME_MODES } from '../screens/WelcomeScreen';
+import { bindingsIn, defineModes, type BindingContext, type ModeDeclaration, type ModeInForce } from './bindings';
+
+/** The keys that work on every screen; App.tsx handles them. */
+export const GLOBAL_MODES = defineModes({
+  global: {
+    title: 'Everywhere',
+    bindings: [
+      { command: 'help', keys: ['?'], hint: '? help', description: 'Show or hide this help (in the note field, ? is text)' },
+      { command: 'back', keys: ['esc'], hint: 'esc back', description: 'Go back one screen' },
+      { command: 'profiles', keys: ['ctrl+p'], description: 'Switch profile, the demo, or add a profile' },
+      { command: 'transfers', keys: ['ctrl+t'], description: 'Browse universal transfers, from anywhere' },
+      { command: 'interrupt', keys: ['ctrl+c'], description: 'Quit at once, from anywhere' },
+    ],
+  },
+});
+
+export const MODES = {
+  ...GLOBAL_MODES,
+  ...WELCOME_MODES,
+  ...CREDENTIALS_MODES,
+  ...PROFILE_MODES,
+  ...PICKER_MODES,
+  ...KEY_LIST_MODES,
+  ...KEY_AUDIT_MODES,
+  ...CREATE_KEY_MODES,
+  ...SECRET_MODES,
+  ...TRANSFER_FILTER_MODES,
+  ...TRANSFER_MODES,
+  ...TRANSFER_DETAIL_MODES,
+  ...EXPORT_MODES,
+  ...DISCOVER_MODES,
+  ...CHART_MODES,
+} satisfies Record<string, ModeDeclaration>;
+
+/** A mode of a screen: which bindings are in force, for dispatch, footer, help and q. */
+export type ScreenId = keyof typeof MODES;
+
+/** The mode a screen is in, with the state its bindings depend on. */
+export type ActiveMode = ModeInForce<ScreenId>;
+
+/** Whether q quits here: only where nothing typed could be lost (the mode's bindings say so). */
+export function quitsWithQ(screen: ScreenId, context: BindingContext = {}): boolean {
+  return bindingsIn(MODES[screen], context).some((b) => b.command === 'quit' && b.keys.includes('q'));
+}
+
+/** Footer text of a mode: its hinted bindings that are not disabled, then the global ones. */
+export function footerHints(screen: ScreenId, context: BindingContext = {}): string[] {
+  const own = bindingsIn(MODES[screen], context);
+  const ownEsc = own.some((b) => b.keys.includes('esc') && b.hint);
+  return [...own, ...bindingsIn(MODES.global, context).filter((b) => !(ownEsc && b.command === 'back'))].flatMap((b) => (b.hint ? [b.hint] : []));
+}

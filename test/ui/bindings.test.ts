@@ -1,0 +1,64 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Key } from 'ink';
+import { bindingsIn, commandFor, defineModes, type CommandOf } from '../../src/ui/keyboard/bindings';
+import { footerHints, MODES } from '../../src/ui/keyboard/modes';
+import { TRANSFER_MODES } from '../../src/ui/screens/TransferBrowser';
+
+const noKey: Key = { upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false, home: false, end: false, return: false, escape: false, ctrl: false, shift: false, tab: false, backspace: false, delete: false, meta: false, super: false, hyper: false, capsLock: false, numLock: false } as Key;
+
+describe('typed bindings', () => {
+  it('a handler switches on the command names its mode declares; a misspelt one does not typecheck', () => {
+    const handled: string[] = [];
+    for (const input of ['n', ']', 'p', 'z']) {
+      switch (commandFor(TRANSFER_MODES.transfers, input, noKey)) {
+        case 'nextPage': handled.push(`${input}: next`); break;
+        // @ts-expect-error a command the transfers list does not declare
+        case 'nextPag': handled.push(`${input}: misspelt`); break;
+        case 'previousPage': handled.push(`${input}: previous`); break;
+        case undefined: handled.push(`${input}: unbound`); break;
+      }
+    }
+    expect(handled).toEqual(['n: next', ']: next', 'p: previous', 'z: unbound']);
+  });
+
+  it('a mode declares its command names as literal types', () => {
+    const modes = defineModes({ demo: { title: 'Demo', bindings: [{ command: 'go', keys: ['g'], description: 'Go' }] } });
+    const go: CommandOf<typeof modes.demo> = 'go';
+    // @ts-expect-error not a command of the demo mode
+    const stop: CommandOf<typeof modes.demo> = 'stop';
+    expect([go, stop]).toEqual(['go', 'stop']);
+    expect(commandFor(modes.demo, 'g', noKey)).toBe('go');
+  });
+
+  it('every mode has a title and bindings with keys and a description; no key is bound twice in a mode, in any context', () => {
+    for (const [id, mode] of Object.entries(MODES)) {
+      expect(mode.bindings.length, id).toBeGreaterThan(0);
+      for (const context of [{}, { retryable: true }, { scrolls: true }, { empty: true }, { readOnly: 'read-only profile' }]) {
+        const keys = bindingsIn(mode, context).flatMap((b) => {
+          expect(b.description, id).not.toBe('');
+          expect(b.keys.length, `${id} ${b.command}`).toBeGreaterThan(0);
+          return b.keys;
+        });
+        expect(new Set(keys).size, `${id} ${JSON.stringify(context)}`).toBe(keys.length);
+      }
+    }
+  });
+
+  it('a binding offered only in some states: r retries a failed page only when a retry can help', () => {
+    expect(commandFor(TRANSFER_MODES.transfersFailed, 'r', noKey, { retryable: true })).toBe('refresh');
+    expect(commandFor(TRANSFER_MODES.transfersFailed, 'r', noKey, { retryable: false })).toBeUndefined();
+    expect(footerHints('transfersFailed', { retryable: true })[0]).toBe('r retry');
+    expect(footerHints('transfersFailed', {})).not.toContain('r retry');
+    expect(bindingsIn(MODES.transfersFailed, {}).find((b) => b.command === 'filter')?.description).toBe('Change the filter (the service refused this one)');
+    expect(bindingsIn(MODES.transfersFailed, { retryable: true }).find((b) => b.command === 'filter')?.description).toBe('Change the filter');
+  });
+
+  it('only the chrome imports the registry of modes at run time: it imports every screen, so a screen doing so would be a cycle', () => {
+    const ui = join(import.meta.dirname, '../../src/ui');
+    const files = readdirSync(ui, { recursive: true, encoding: 'utf8' }).filter((f) => /\.tsx?$/.test(f));
+    const importers = files.filter((f) => /^import (?!type )[^;]*from '[./]+(?:keyboard\/)?modes';/m.test(readFileSync(join(ui, f), 'utf8')));
+    expect(importers.sort()).toEqual(['App.tsx', 'components/Footer.tsx', 'components/HelpOverlay.tsx']);
+  });
+});
