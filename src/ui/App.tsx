@@ -49,7 +49,7 @@ export function App({ services, onExit, onNavigation, initialRoute }: AppProps) 
   const [helpOffset, setHelpOffset] = useState(0);
   const topMode: ActiveMode = modes[top.id] ?? { id: screenIdOf(top.route), context: {} };
   const topScreen: ScreenId = topMode.id;
-  const bindingContext: BindingContext = { ...topMode.context, readOnly: services.readOnly };
+  const bindingContext: BindingContext = { ...topMode.context, readOnly: services.readOnly, firstScreen: nav.stack.length === 1 };
   // A screen declaring the mode it has anyway (its route's) changes nothing: no state, so no second frame.
   const setTopMode = useCallback(
     (id: ScreenId, context: ScreenContext = {}) =>
@@ -86,9 +86,8 @@ export function App({ services, onExit, onNavigation, initialRoute }: AppProps) 
       return leaveThrough(guards, 'transfers', () => dispatch({ type: 'push', route: { screen: 'transferFilter' } }));
     }
     if (keystroke.escape) {
-      // Esc backs out; on the first screen (when the screen has nothing left to clear) it quits.
+      // Esc backs out; on the first screen it does nothing, so one esc too many never ends the console (q or ctrl+c do).
       if (nav.stack.length > 1) dispatch({ type: 'back' });
-      else onExit(0);
       return;
     }
     if (input === '?' && textEntry !== 'all') {

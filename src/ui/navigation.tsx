@@ -14,8 +14,10 @@ export type Route =
   | { screen: 'keyAudit'; subAccounts: string[] }
   | { screen: 'createKey'; subAccount: string }
   | { screen: 'secret'; created: CreatedKey }
-  | { screen: 'transferFilter'; initial?: TransferQuery }
-  | { screen: 'transfers'; query: TransferQuery };
+  /** overResults: opened with `f` on results, which stay below it as they were until a new search replaces them. */
+  | { screen: 'transferFilter'; initial?: TransferQuery; overResults?: boolean }
+  /** fromFilter: searched from the filter form, whose draft holds the values as typed (`3d` stays a span). */
+  | { screen: 'transfers'; query: TransferQuery; fromFilter?: boolean };
 
 export interface StackEntry {
   id: number;
@@ -34,6 +36,8 @@ export type NavigationAction =
   | { type: 'replaceTop'; route: Route }
   /** Back to the key list, refreshed: drops the form and the secret screen (and with it the secret). */
   | { type: 'returnToKeys'; subAccount: string; highlightApiKey?: string }
+  /** A search from a filter opened on results: the new results replace the old ones, and this filter the one below them. */
+  | { type: 'searchOverResults'; route: Route }
   | { type: 'toggleHelp' }
   | { type: 'closeHelp' };
 
@@ -56,6 +60,16 @@ export function navigationReducer(state: NavigationState, action: NavigationActi
             : entry,
         );
       return { ...state, stack, nextId: state.nextId + 1, helpOpen: false };
+    }
+    case 'searchOverResults': {
+      const filter = state.stack.at(-1)!;
+      if (filter.route.screen !== 'transferFilter') return state;
+      let below = state.stack.slice(0, -1);
+      if (below.at(-1)?.route.screen === 'transfers') below = below.slice(0, -1);
+      if (below.at(-1)?.route.screen === 'transferFilter') below = below.slice(0, -1);
+      // The same entry (same id), so the form keeps what was typed in it.
+      const kept = { ...filter, route: { screen: 'transferFilter' as const, initial: filter.route.initial } };
+      return { ...state, stack: [...below, kept, { id: state.nextId, route: action.route }], nextId: state.nextId + 1, helpOpen: false };
     }
     case 'toggleHelp':
       return { ...state, helpOpen: !state.helpOpen };
@@ -90,7 +104,7 @@ export function breadcrumbs(stack: readonly StackEntry[]): string[] {
       case 'keyAudit': return ['Audit'];
       case 'createKey': return ['New key'];
       case 'secret': return ['Secret'];
-      case 'transferFilter': return ['Transfers'];
+      case 'transferFilter': return [route.overResults ? 'Filter' : 'Transfers'];
       case 'transfers': return ['Results'];
     }
   });

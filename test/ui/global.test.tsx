@@ -143,12 +143,37 @@ describe('everywhere', () => {
     await c.press('esc');
     await c.waitForScreen('picker');
     expect(c.frame()).toContain('Choose a sub-account');
-    // On the first screen Esc first clears what was typed, and only then quits (exit 0).
+    // On the first screen Esc clears what was typed, and never quits: the footer says how to.
     await c.type('half typed');
     await c.press('esc');
     expect(c.frame()).not.toContain('half typed');
+    for (let i = 0; i < 3; i++) await c.press('esc');
+    await c.settle(50);
     expect(c.exitCode()).toBeUndefined();
+    expect(c.frame()).toContain('Choose a sub-account');
+    expect(c.frame()).toContain('^c quit');
+    expect(c.frame()).not.toContain('esc back');
+    await c.press('ctrlC');
+    expect(c.exitCode()).toBe(130);
+  });
+
+  test('Esc on the welcome screen does not quit; q does, and the footer says so', async () => {
+    c = await startConsole({ initialRoute: { screen: 'welcome' } });
+    await c.waitForText('Welcome to broker-console');
+    expect(c.frame()).toContain('q quit');
+    expect(c.frame()).not.toContain('esc back');
     await c.press('esc');
+    await c.press('esc');
+    await c.settle(50);
+    expect(c.exitCode()).toBeUndefined();
+    expect(c.frame()).toContain('Welcome to broker-console');
+    await c.press('?');
+    await c.waitForText('press ? or esc to close');
+    // The help no longer promises ctrl+t from anywhere: the welcome screen has no target to browse.
+    expect(c.frame()).not.toContain('transfers, from anywhere');
+    expect(c.frame()).toContain('Browse universal transfers, once a target is open');
+    await c.press('?');
+    await c.press('q');
     expect(c.exitCode()).toBe(0);
   });
 
@@ -187,7 +212,7 @@ describe('everywhere', () => {
     await c.type('abc');
     await c.press('?');
     await c.waitForText('press ? or esc to close');
-    expect(c.frame()).toContain('Clear the name; when it is empty, quit');
+    expect(c.frame()).toContain('Clear the name (esc never quits here: ctrl+c does)');
     await c.press('?');
     await c.waitForNoText('press ? or esc to close');
     expect(c.frame()).toContain('Sub-account: abc');

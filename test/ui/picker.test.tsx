@@ -99,3 +99,60 @@ describe('SubAccountPicker', () => {
     expect(c.frame()).not.toContain('alpha01');
   });
 });
+
+describe('SubAccountPicker: enter, esc and forgetting', () => {
+  test('enter opens the single name the typed text leaves in the list', async () => {
+    c = await startConsole();
+    const name = 'gridbot2901';
+    expect(c.sandbox.subAccounts).toContain(name);
+    await c.type('gridbot');
+    expect(c.frame()).toContain('Demo sub-accounts (1)');
+    await c.press('enter');
+    await c.waitForScreen('keys');
+    expect(c.navState()!.stack.at(-1)!.route).toEqual({ screen: 'keys', subAccount: name });
+  });
+
+  test('enter with several matches still opens the name as typed', async () => {
+    c = await startConsole();
+    await c.type('desk');
+    await c.press('enter');
+    await c.waitForScreen('keys');
+    expect(c.navState()!.stack.at(-1)!.route).toEqual({ screen: 'keys', subAccount: 'desk' });
+  });
+
+  test('esc on the picker clears, then does nothing: the console stays', async () => {
+    c = await startConsole();
+    await c.type('abc');
+    await c.press('esc');
+    expect(c.frame()).toContain('Sub-account: type a name');
+    await c.press('esc');
+    await c.press('esc');
+    await c.settle(50);
+    expect(c.exitCode()).toBeUndefined();
+    expect(c.frame()).toContain('ctrl+c quits');
+    expect(c.frame()).toContain('esc clear');
+  });
+
+  test('ctrl+x forgets the highlighted recent name; a demo name cannot be forgotten', async () => {
+    const [a, b] = ['alpha1', 'beta2'];
+    c = await startConsole({ recent: [a, b] });
+    expect(c.frame()).toContain(a);
+    // Nothing highlighted: nothing forgotten, and the picker says why.
+    await c.press('\u0018');
+    await c.waitForText('only a recent name can be forgotten');
+    expect(c.recent.list()).toEqual([a, b]);
+    await c.press('down');
+    await c.press('\u0018');
+    await c.waitFor(() => c.recent.list().length === 1, 'the name forgotten');
+    expect(c.recent.list()).toEqual([b]);
+    await c.waitForNoText(a);
+    // The highlight stays in place, now on the next name.
+    expect(c.frame()).toMatch(new RegExp(`› ${b}`));
+    // A demo suggestion is not a recent name.
+    await c.press('down');
+    await c.press('\u0018');
+    await c.waitForText('only a recent name can be forgotten');
+    expect(c.recent.list()).toEqual([b]);
+    expect(c.requests()).toHaveLength(0);
+  });
+});

@@ -287,6 +287,46 @@ describe('TransferBrowser', () => {
     expect(lineWith(c.frame(), 'Since')).toContain('3d');
     expect(lineWith(c.frame(), 'Page size')).toContain('10');
   });
+
+  test('esc from a filter opened on results goes back to those results as they were', async () => {
+    c = await startConsole();
+    await openTransfers(c, { startTime: '30d', limit: '10' });
+    await c.press('n');
+    await c.waitForText(/Page 2 · 10 per page/);
+    await c.press('o');
+    await c.press('down');
+    await c.press('down');
+    const before = c.frame();
+    const sent = c.requests().length;
+    await c.press('f');
+    await c.waitForText('Universal transfers: filter');
+    expect(c.frame()).toContain('Filter');
+    expect(lineWith(c.frame(), 'Since')).toContain('30d');
+    await c.press('esc');
+    await c.waitForScreen('transfers');
+    // Same page, sort and cursor; nothing fetched again.
+    expect(c.frame()).toBe(before);
+    expect(c.requests()).toHaveLength(sent);
+    expect(c.exitCode()).toBeUndefined();
+
+    // A new search from that filter replaces the results and the filter below them: nothing repeats.
+    await c.press('f');
+    await c.waitForText('Universal transfers: filter');
+    await setFilter(c, { limit: '5' });
+    await c.press('enter');
+    await c.waitForText(/Page 1 · 5 per page/);
+    expect(c.navState()!.stack.map((e) => e.route.screen)).toEqual(['picker', 'transferFilter', 'transfers']);
+    expect(c.frame()).toContain('Sub-accounts › Transfers › Results');
+    await c.press('esc');
+    await c.waitForScreen('transferFilter');
+    expect(lineWith(c.frame(), 'Page size')).toContain('5');
+    expect(lineWith(c.frame(), 'Since')).toContain('30d');
+    await c.press('esc');
+    await c.waitForScreen('picker');
+    await c.press('esc');
+    await c.settle(50);
+    expect(c.exitCode()).toBeUndefined();
+  });
 });
 
 describe('TransferBrowser at 60 columns', () => {

@@ -33,6 +33,8 @@ export function sameMode(a: ModeInForce, b: ModeInForce): boolean {
 export interface BindingContext extends ScreenContext {
   /** Set when nothing may be changed: why, in one line. */
   readOnly?: string;
+  /** The screen is the first of the stack: there is nothing to go back to. */
+  firstScreen?: boolean;
 }
 
 export interface Binding<C extends string = string> {

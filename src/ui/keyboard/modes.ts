@@ -23,9 +23,9 @@ export const GLOBAL_MODES = defineModes({
     title: 'Everywhere',
     bindings: [
       { command: 'help', keys: ['?'], hint: '? help', description: 'Show or hide this help (in the note field, ? is text)' },
-      { command: 'back', keys: ['esc'], hint: 'esc back', description: 'Go back one screen' },
+      { command: 'back', keys: ['esc'], hint: 'esc back', description: 'Go back one screen', when: (c) => !c.firstScreen },
       { command: 'profiles', keys: ['ctrl+p'], description: 'Switch profile, the demo, or add a profile' },
-      { command: 'transfers', keys: ['ctrl+t'], description: 'Browse universal transfers, from anywhere' },
+      { command: 'transfers', keys: ['ctrl+t'], description: 'Browse universal transfers, once a target is open' },
       { command: 'interrupt', keys: ['ctrl+c'], description: 'Quit at once, from anywhere' },
     ],
   },

@@ -27,7 +27,9 @@ export const PICKER_MODES = defineModes({
       { command: 'transfers', keys: ['ctrl+t'], hint: '^t transfers', description: 'Browse universal transfers' },
       { command: 'discover', keys: ['ctrl+d'], hint: '^d discover', description: 'Discover sub-accounts in the transfer history of the last days' },
       { command: 'audit', keys: ['ctrl+r'], hint: '^r audit', description: 'Audit the keys of every recent and discovered sub-account, or of those the typed text matches' },
-      { command: 'quit', keys: ['esc'], hint: 'esc quit', description: 'Clear the name; when it is empty, quit' },
+      { command: 'forget', keys: ['ctrl+x'], description: 'Forget the highlighted recent name (it leaves the recent list of this target)' },
+      { command: 'clear', keys: ['esc'], hint: 'esc clear', description: 'Clear the name (esc never quits here: ctrl+c does)' },
+      { command: 'quit', keys: ['ctrl+c'], hint: '^c quit', description: 'Quit' },
     ],
   },
 });
@@ -40,13 +42,15 @@ export function SubAccountPicker() {
   const [typed, setTyped, typedRef] = useSyncedState('');
   const [highlight, setHighlight, highlightRef] = useSyncedState(-1);
   const [problem, setProblem] = useState<string | undefined>();
+  // Bumped when a recent name is forgotten, so the list is read again.
+  const [, setForgotten] = useState(0);
 
   const recentNames = recent.list();
   const found = discovered.list();
   const choices = useMemo(() => matchingChoices(recentNames, found, suggestions, typed), [recentNames, found, suggestions, typed]);
   // A problem is shown whole (wrapped, at most three lines); the list takes what is left.
   const problemLines = problem ? wrapText(`✗ ${problem}`, width, 3) : [];
-  const hint = width >= 72 ? 'enter opens it · ↓ picks from the list · ctrl+t transfers · esc quits' : 'enter opens · ↓ the list · esc quits';
+  const hint = width >= 72 ? 'enter opens it · ↓ picks from the list · ctrl+t transfers · ctrl+c quits' : 'enter opens · ↓ the list · ctrl+c quits';
   const blank = height >= 8 ? 1 : 0;
   const listRoom = Math.max(1, height - 3 - Math.max(1, problemLines.length) - blank);
   const offset = Math.max(0, highlight - listRoom + 1);
@@ -73,7 +77,8 @@ export function SubAccountPicker() {
           return true;
         case 'open': {
           const latest = matchingChoices(recentNames, found, suggestions, typedRef.current);
-          const picked = highlightRef.current >= 0 ? latest[highlightRef.current]?.name : undefined;
+          // A filter that leaves one name opens it: the typed text is only a way to find it.
+          const picked = highlightRef.current >= 0 ? latest[highlightRef.current]?.name : latest.length === 1 && typedRef.current.trim() !== '' ? latest[0]!.name : undefined;
           open(picked ?? typedRef.current);
           return true;
         }
@@ -94,9 +99,28 @@ export function SubAccountPicker() {
           else navigate({ type: 'push', route: { screen: 'keyAudit', subAccounts: names } });
           return true;
         }
-        case 'quit':
-          // Esc clears what was typed first; on an empty picker it is left to App, which quits.
-          if (typedRef.current === '' && highlightRef.current < 0) return false;
+        case 'forget': {
+          const latest = matchingChoices(recent.list(), discovered.list(), suggestions, typedRef.current);
+          const chosen = highlightRef.current >= 0 ? latest[highlightRef.current] : undefined;
+          if (chosen?.kind !== 'recent') {
+            setProblem('only a recent name can be forgotten: highlight one with ↑↓ first');
+            return true;
+          }
+          void recent.forget(chosen.name).then(
+            () => setForgotten((n) => n + 1),
+            (error: unknown) => setProblem(`could not forget ${chosen.name}: ${error instanceof Error ? error.message : String(error)}`),
+          );
+          // The highlight stays in place, on the name that follows (or the last one).
+          setHighlight((h) => Math.min(h, latest.length - 2));
+          setForgotten((n) => n + 1);
+          return true;
+        }
+        case 'clear':
+          // Esc clears what was typed; on the first screen it never quits (one esc too many must not end the console).
+          if (typedRef.current === '' && highlightRef.current < 0) {
+            setProblem(undefined);
+            return true;
+          }
           setTyped('');
           setHighlight(-1);
           setProblem(undefined);

@@ -204,7 +204,7 @@ export function totalsText(totals: AssetTotals, rows: number): string {
   return head + notCounted + unparsable;
 }
 
-export function TransferBrowser({ query }: { query: TransferQuery }) {
+export function TransferBrowser({ query, fromFilter = false }: { query: TransferQuery; fromFilter?: boolean }) {
   const { theme } = useServices();
   const { active, width, height } = useScreenFrame();
   const navigate = useNavigate();
@@ -213,6 +213,9 @@ export function TransferBrowser({ query }: { query: TransferQuery }) {
   const [reloadToken, setReloadToken] = useState(0);
   const [mode, setMode, modeRef] = useSyncedState<Mode>({ name: 'list' });
   const [notice, setNotice] = useState<string | undefined>();
+  // The filter opens over these results (starting from their query and page size): esc there comes back to them as they are.
+  const changeFilter = () =>
+    navigate({ type: 'push', route: fromFilter ? { screen: 'transferFilter', overResults: true } : { screen: 'transferFilter', initial: { ...query, page: undefined, limit }, overResults: true } });
   // The highest page seen with rows at this page size: where p goes back to from a page past the end.
   // The last page seen with rows at this page size (for an empty page past the end): a ref, as nothing on screen
   // changes when it does (a state set after each page drew that page a second time).
@@ -311,7 +314,7 @@ export function TransferBrowser({ query }: { query: TransferQuery }) {
       if (failed) {
         switch (commandFor(TRANSFER_MODES.transfersFailed, input, keystroke, { retryable: canRetry })) {
           case 'refresh': setReloadToken((t) => t + 1); return true;
-          case 'filter': navigate({ type: 'back' }); return true;
+          case 'filter': changeFilter(); return true;
           case 'previousPage': previousPage(); return true;
           case 'jump': setMode({ name: 'prompt', what: 'page', text: '' }); return true;
           case 'pageSize': setMode({ name: 'prompt', what: 'size', text: String(limit) }); return true;
@@ -354,7 +357,7 @@ export function TransferBrowser({ query }: { query: TransferQuery }) {
             setMode({ name: 'export' });
           }
           return true;
-        case 'filter': navigate({ type: 'back' }); return true;
+        case 'filter': changeFilter(); return true;
         case 'refresh': setReloadToken((t) => t + 1); return true;
         case 'chart':
           setChildMode(undefined);
@@ -503,4 +506,4 @@ export function TransferBrowser({ query }: { query: TransferQuery }) {
   );
 }
 
-export const TRANSFERS_SCREEN = defineScreen({ route: 'transfers', mode: 'transfers', render: (route) => <TransferBrowser query={route.query} /> });
+export const TRANSFERS_SCREEN = defineScreen({ route: 'transfers', mode: 'transfers', render: (route) => <TransferBrowser query={route.query} fromFilter={route.fromFilter} /> });

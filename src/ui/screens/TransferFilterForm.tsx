@@ -71,7 +71,7 @@ function initialValues(initial?: TransferQuery): Values {
 /** The form as it starts: a filter left like this is no draft. */
 const BLANK = initialValues();
 
-export function TransferFilterForm({ initial }: { initial?: TransferQuery }) {
+export function TransferFilterForm({ initial, overResults = false }: { initial?: TransferQuery; overResults?: boolean }) {
   const { theme, now } = useServices();
   const { active, width, height } = useScreenFrame();
   const navigate = useNavigate();
@@ -113,7 +113,8 @@ export function TransferFilterForm({ initial }: { initial?: TransferQuery }) {
       return;
     }
     setErrors([]);
-    navigate({ type: 'push', route: { screen: 'transfers', query: result.value } });
+    const results = { screen: 'transfers' as const, query: result.value, fromFilter: true };
+    navigate(overResults ? { type: 'searchOverResults', route: results } : { type: 'push', route: results });
   };
 
   useScreenKeystrokes(
@@ -242,4 +243,4 @@ export function TransferFilterForm({ initial }: { initial?: TransferQuery }) {
   );
 }
 
-export const TRANSFER_FILTER_SCREEN = defineScreen({ route: 'transferFilter', mode: 'transferFilter', render: (route) => <TransferFilterForm initial={route.initial} /> });
+export const TRANSFER_FILTER_SCREEN = defineScreen({ route: 'transferFilter', mode: 'transferFilter', render: (route) => <TransferFilterForm initial={route.initial} overResults={route.overResults} /> });

@@ -19,7 +19,7 @@ export const WELCOME_MODES = defineModes({
       { command: 'up', keys: ['up'], description: 'Previous choice' },
       { command: 'down', keys: ['down'], hint: '↑↓ choose', description: 'Next choice' },
       { command: 'open', keys: ['enter'], hint: 'enter open', description: 'Open the highlighted choice' },
-      { command: 'quit', keys: ['q', 'esc'], hint: 'q quit', description: 'Quit' },
+      { command: 'quit', keys: ['q'], hint: 'q quit', description: 'Quit (esc does not: it is the first screen)' },
     ],
   },
 });
