@@ -3,8 +3,9 @@
 import type { SubAccountKey } from '../api/types';
 import { sanitize } from '../terminal/text';
 import { formatLocalTime as localTime } from '../api/timeInput';
+import { ipsText } from './noIp';
 
 /** A key's text as the table shows it, every column whole and sanitised: what `/` searches. */
 export function keySearchText(k: SubAccountKey): string {
-  return [k.note, k.apiKey, k.permissions.join(','), k.ips.length === 0 ? 'any' : k.ips.join(','), localTime(k.createdAt)].map((v) => sanitize(v)).join('\n');
+  return [k.note, k.apiKey, k.permissions.join(','), ipsText(k.ips, ','), localTime(k.createdAt)].map((v) => sanitize(v)).join('\n');
 }

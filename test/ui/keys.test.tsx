@@ -1,6 +1,7 @@
 import { afterEach, beforeAll, afterAll, describe, expect, test } from 'vitest';
 import { startConsole, type TestConsole } from './harness';
 import { lineWith, openKeys, seededAccounts } from './flows';
+import { NO_IP } from '../../src/ui/noIp';
 
 let c: TestConsole;
 afterEach(async () => c?.cleanup());
@@ -54,13 +55,50 @@ describe('KeyList', () => {
       const line = lineWith(frame, key.apiKey);
       expect(line).toContain(key.note);
       expect(line).toContain(key.permissions.join(',').slice(0, 30));
-      expect(line).toContain(key.ips.length === 0 ? 'any' : key.ips[0]!);
+      expect(line).toContain(key.ips.length === 0 ? NO_IP : key.ips[0]!);
       expect(line).toContain(local(Number(key.createdAt)));
     }
     // The rows come in the service's order.
     const order = busyKeys.map((k) => frame.indexOf(k.apiKey));
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     expect(frame).toContain(`1/${busyKeys.length}`);
+  });
+
+  test('a key with no linked IP says so in one wording, in the list and the detail', async () => {
+    c = await startConsole({ columns: 160, rows: 40 });
+    const { busy, busyKeys } = await seededAccounts(c);
+    const at = busyKeys.findIndex((k) => k.ips.length === 0);
+    expect(at).toBeGreaterThanOrEqual(0);
+    const key = busyKeys[at]!;
+    await openKeys(c, busy);
+    expect(lineWith(c.frame(), key.apiKey)).toContain(NO_IP);
+    expect(lineWith(c.frame(), key.apiKey).replace(NO_IP, '')).not.toMatch(/\bany\b|—|\(none:/);
+    for (let i = 0; i < at; i++) await c.press('down');
+    await c.press('enter');
+    await c.waitForText('Linked IPs');
+    expect(lineWith(c.frame(), 'Linked IPs')).toContain(NO_IP);
+    expect(lineWith(c.frame(), 'Linked IPs')).not.toContain('—');
+  });
+
+  test('clearing a / filter keeps the cursor on its key, typed or kept', async () => {
+    c = await startConsole({ columns: 120, rows: 30 });
+    const { busy, busyKeys } = await seededAccounts(c);
+    expect(busyKeys.length).toBeGreaterThan(3);
+    await openKeys(c, busy);
+    const at = busyKeys.length - 2;
+    const key = busyKeys[at]!;
+    for (const keep of [false, true]) {
+      await c.press('/');
+      await c.type(key.apiKey.slice(-12));
+      await c.waitForText(/1 of \d+/);
+      if (keep) await c.press('enter');
+      await c.press('esc');
+      await c.waitForText(`${at + 1}/${busyKeys.length}`);
+      expect(lineWith(c.frame(), key.apiKey)).toMatch(/^›/);
+      // Back on the first row for the next round.
+      for (let i = 0; i < at; i++) await c.press('up');
+      await c.waitForText(`1/${busyKeys.length}`);
+    }
   });
 
   test('narrow terminals show the short API key', async () => {
@@ -130,7 +168,7 @@ describe('KeyList', () => {
     expect(lineWith(frame, 'Note')).toContain(key.note);
     expect(lineWith(frame, 'API key')).toContain(key.apiKey);
     expect(frame.replace(/\s+/g, ' ')).toContain(key.permissions.join(', '));
-    expect(lineWith(frame, 'Linked IPs')).toContain(key.ips.length === 0 ? '—' : key.ips.join(', '));
+    expect(lineWith(frame, 'Linked IPs')).toContain(key.ips.length === 0 ? NO_IP : key.ips.join(', '));
     expect(lineWith(frame, 'Created')).toContain(`${local(Number(key.createdAt), true)} (local) · ${new Date(key.createdAt).toISOString()}`);
 
     await c.press('c');

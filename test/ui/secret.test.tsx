@@ -78,6 +78,15 @@ describe('SecretReveal', () => {
     expect(c.frame()).not.toContain(secretKey);
   });
 
+  test('a key made without IPs: the review and the secret screen say "none (any address)"', async () => {
+    c = await startConsole();
+    await reachReview(c, c.sandbox.subAccounts[0]!, { toggle: [0], note: 'no ip' });
+    expect(lineWith(c.frame(), 'ip ')).toContain('none (any address)');
+    await c.press('enter');
+    await c.waitForScreen('secret');
+    expect(lineWith(c.frame(), 'Linked IPs')).toContain('none (any address)');
+  });
+
   test('Ctrl-C on the secret screen asks first; a second Ctrl-C exits 130', async () => {
     c = await startConsole();
     await reachReview(c, c.sandbox.subAccounts[1]!);

@@ -50,6 +50,7 @@ export function useListCursor(count: number, height: number) {
     from: window.offset,
     to: Math.min(count, window.offset + visible),
     move: (move: ListMove) => dispatch({ type: 'move', move, count, height: visible }),
-    setCursor: (cursor: number) => dispatch({ type: 'set', cursor, count, height: visible }),
+    /** `rows`: the count the list is about to have, when the same call changes it (a filter cleared). */
+    setCursor: (cursor: number, rows: number = count) => dispatch({ type: 'set', cursor, count: rows, height: visible }),
   };
 }

@@ -25,6 +25,7 @@ import { useServices } from '../services';
 import { fit, roomFor, sanitize, wrapText } from '../../terminal/text';
 import { formatLocalTime as localTime } from '../../api/timeInput';
 import { shortenApiKey as shortKey } from '../../config/logFile';
+import { ipsText } from '../noIp';
 
 /** The key bindings of each mode of this screen, beside the handlers below; the footer and `?` help are drawn from them. */
 export const CREATE_KEY_MODES = defineModes({
@@ -301,7 +302,7 @@ function Review({ review, state, mode, width, height, leaving }: { review: NewKe
   const fields: Field[] = [
     ['subAccount', review.subAccount],
     ['permissions', review.permissions.join(',')],
-    ['ip', review.ips?.join(',') ?? '(none: the key works from any address)'],
+    ['ip', ipsText(review.ips, ',')],
     ['note', review.note],
   ];
   // What is said under the fields, wrapped to the width.

@@ -26,6 +26,7 @@ import { useServices } from '../services';
 import { cell, displayWidth, fit, sanitize } from '../../terminal/text';
 import { formatLocalTime as localTime } from '../../api/timeInput';
 import { shortenApiKey as shortKey } from '../../config/logFile';
+import { ipsText } from '../noIp';
 
 /** A read-only target keeps n bound, only to say why nothing opens; the footer does not offer it. */
 const readOnlyReason = ({ readOnly }: BindingContext) => (readOnly ? 'Creating keys is disabled (read-only): n says why, opens nothing' : undefined);
@@ -95,7 +96,7 @@ export function keyColumns(width: number, lost?: ReadonlyMap<string, LostSecret>
   const noteOf = (k: SubAccountKey) => (lost?.has(k.apiKey) ? `⚠ ${k.note}` : k.note);
   const keyWidth = wide ? FULL_KEY_WIDTH : SHORT_KEY_WIDTH;
   const apiKey = (k: SubAccountKey) => (wide ? k.apiKey : shortKey(k.apiKey));
-  const ips = (k: SubAccountKey) => (k.ips.length === 0 ? 'any' : k.ips.join(','));
+  const ips = (k: SubAccountKey) => ipsText(k.ips, ',');
   const room = width - 2;
   if (width >= 60) {
     const flexible = room - 4 - keyWidth - CREATED_WIDTH;
@@ -190,13 +191,18 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
         else if (command === 'copy') copyKey(selected);
         return command !== undefined;
       }
-      if (filter.editing) return filter.editingKey(KEY_LIST_MODES.keysFilter, input, keystroke, list);
-      // A kept filter: esc clears it before it goes back.
-      if (filter.text !== '' && keystroke.escape) {
+      // Clearing the filter keeps the cursor on the key it was on, now among all the keys.
+      const clearKeepingKey = () => {
         filter.clear();
-        list.setCursor(0);
+        list.setCursor(Math.max(0, selected ? allRows.indexOf(selected) : 0), allRows.length);
         return true;
+      };
+      if (filter.editing) {
+        if (commandFor(KEY_LIST_MODES.keysFilter, input, keystroke) === 'clear') return clearKeepingKey();
+        return filter.editingKey(KEY_LIST_MODES.keysFilter, input, keystroke, list);
       }
+      // A kept filter: esc clears it before it goes back.
+      if (filter.text !== '' && keystroke.escape) return clearKeepingKey();
       switch (commandFor(KEY_LIST_MODES[mode === 'keyDetail' ? 'keys' : mode], input, keystroke, { retryable: canRetry, empty })) {
         case 'search': if (allRows.length > 0) filter.open(); return true;
         case 'up': list.move('up'); return true;
@@ -229,7 +235,7 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
             ...(lostHere ? [['Secret', LOST_SECRET_TEXT[lostHere]] as [string, string]] : []),
             ['API key', selected.apiKey],
             ['Permissions', selected.permissions.join(', ')],
-            ['Linked IPs', selected.ips.join(', ')],
+            ['Linked IPs', ipsText(selected.ips)],
             ['Created', `${localTime(selected.createdAt, true)} (local) · ${isoTime(selected.createdAt)}`],
           ]}
         />

@@ -14,6 +14,7 @@ import { useNavigate } from '../navigation';
 import { defineScreen, useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
 import { formatLocalTime as localTime } from '../../api/timeInput';
+import { ipsText } from '../noIp';
 
 /** The key bindings of each mode of this screen, beside the handlers below; the footer and `?` help are drawn from them. */
 export const SECRET_MODES = defineModes({
@@ -129,7 +130,7 @@ export function SecretReveal({ created }: { created: CreatedKey }) {
   const spare = height - 1 - (unreadable ? wrapWords(warning, width).length : 1) - essentials.length - bottomLines.length;
   const details: Array<[string, string]> = [
     ['Permissions', created.permissions.join(', ')],
-    ['Linked IPs', created.ips.length === 0 ? 'none (any address)' : created.ips.join(', ')],
+    ['Linked IPs', ipsText(created.ips)],
     ['Note', created.note],
     ['Created', localTime(created.createdAt, true)],
   ];
