@@ -294,6 +294,19 @@ export function wrapText(text: string, width: number, maxLines = Infinity): stri
   return kept;
 }
 
+/**
+ * The console's own multi-line message (its line breaks are layout, not outside text): each line wrapped as
+ * wrapText does, the whole capped at `maxLines` the same way.
+ */
+export function wrapMessage(text: string, width: number, maxLines = Infinity): string[] {
+  const lines = text.split(/\r?\n/).flatMap((line) => wrapText(line, width));
+  if (lines.length <= maxLines) return lines;
+  const kept = lines.slice(0, Math.max(1, maxLines));
+  const last = kept.length - 1;
+  kept[last] = `${takeWidth(kept[last]!, Math.max(1, width) - 1)}…`;
+  return kept;
+}
+
 /** A budget of lines: each call takes what it wants of what is left (never below zero) and says how many it got. */
 export function roomFor(total: number): (want: number) => number {
   let left = Math.max(0, total);

@@ -7,7 +7,7 @@ import { Spinner } from '../components/Spinner';
 import { defineScreen, useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
 import { useCredentialCheck } from '../hooks/useCredentialCheck';
-import { roomFor, wrapText } from '../../terminal/text';
+import { roomFor, wrapMessage, wrapText } from '../../terminal/text';
 
 const FIELDS = ['name', 'baseUrl', 'apiKey', 'secretKey', 'apiKeyHeader', 'postSignature'] as const;
 
@@ -32,7 +32,7 @@ export function AddProfileScreen() {
   const formHeight = FIELDS.length + take(credentialsFormHeight(FIELDS.length, width, formError, FIELDS.length + 3) - FIELDS.length);
   const keychain = outcome?.keychainFailed
     ? [
-        ...wrapText(`⚠ ${outcome.message}`, width, 3).map((text) => ({ text, color: theme.warn })),
+        ...wrapMessage(`⚠ ${outcome.message}`, width, 3).map((text) => ({ text, color: theme.warn })),
         ...wrapText('Nothing was saved. Press enter to use these credentials for this session only (kept in memory).', width, 2).map((text) => ({ text, color: undefined })),
       ]
     : [];

@@ -12,7 +12,7 @@ import { useNavigate } from '../navigation';
 import { defineScreen, useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
 import type { ProfileSummary } from '../targets';
-import { fit, sanitize, wrapText } from '../../terminal/text';
+import { fit, sanitize, wrapMessage, wrapText } from '../../terminal/text';
 
 /** The key bindings of each mode of this screen, beside the handlers below; the footer and `?` help are drawn from them. */
 export const PROFILE_MODES = defineModes({
@@ -42,7 +42,7 @@ export function ProfileSwitcher() {
   const loadError = profiles.status === 'error' ? errorLines(errorLine(profiles.error), width, undefined, 3) : [];
   const failureLines = failure
     ? [
-        ...wrapText(`⚠ ${failure.message}`, width, 3).map((text) => ({ text, color: theme.warn })),
+        ...wrapMessage(`⚠ ${failure.message}`, width, 3).map((text) => ({ text, color: theme.warn })),
         ...wrapText(`s enters the credentials of ${failure.profile.name} for this session only (kept in memory).`, width, 2).map((text) => ({ text, color: undefined })),
       ]
     : [];

@@ -9,7 +9,7 @@ import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { useNavigate } from '../navigation';
 import { defineScreen, useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
-import { fit, sanitize, wrapText } from '../../terminal/text';
+import { fit, sanitize, wrapMessage } from '../../terminal/text';
 
 /** The key bindings of each mode of this screen, beside the handlers below; the footer and `?` help are drawn from them. */
 export const WELCOME_MODES = defineModes({
@@ -73,7 +73,7 @@ export function WelcomeScreen() {
   // Height: the title and the three choices always; then the message (up to 3 lines), each choice's detail
   // (all, or only the highlighted one's), and a blank line, as room allows.
   let spare = height - 1 - choices.length - (opening ? 1 : 0);
-  const message = wrapText(problem?.message ?? 'No profile is set up yet.', width, Math.max(1, Math.min(3, spare - 1)));
+  const message = wrapMessage(problem?.message ?? 'No profile is set up yet.', width, Math.max(1, Math.min(3, spare - 1)));
   spare -= message.length;
   const details = spare >= choices.length ? 'all' : spare >= 1 ? 'highlighted' : 'none';
   spare -= details === 'all' ? choices.length : details === 'highlighted' ? 1 : 0;
