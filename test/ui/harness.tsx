@@ -51,6 +51,8 @@ export interface ConsoleOptions {
   rows?: number;
   /** Names already remembered, most recent first. */
   recent?: string[];
+  /** The recent-names store itself (e.g. file-backed); overrides `recent`. */
+  recentStore?: RecentSubAccounts;
   /** Sub-accounts already discovered in transfer history (services.discovered). */
   discovered?: DiscoveredSubAccount[];
   /** Offered in the picker; default the sandbox's sub-accounts. */
@@ -132,7 +134,7 @@ export async function startConsole(options: ConsoleOptions = {}): Promise<TestCo
   });
   const api = options.readOnly ? readOnlyApi(client, options.readOnly) : client;
   const exportDir = await mkdtemp(join(tmpdir(), 'broker-console-ui-'));
-  const recent = memoryRecentSubAccounts(options.recent ?? []);
+  const recent = options.recentStore ?? memoryRecentSubAccounts(options.recent ?? []);
   const discovered = memoryDiscoveredSubAccounts(options.discovered ?? []);
   const copies: string[] = [];
   const services: ConsoleServices = {

@@ -1,4 +1,8 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
+import { openRecentSubAccounts } from '../../src/config/recentSubAccounts';
 import { startConsole, type TestConsole } from './harness';
 import { lineWith } from './flows';
 
@@ -154,5 +158,30 @@ describe('SubAccountPicker: enter, esc and forgetting', () => {
     await c.waitForText('only a recent name can be forgotten');
     expect(c.recent.list()).toEqual([b]);
     expect(c.requests()).toHaveLength(0);
+  });
+
+  test('ctrl+x removes the name from recent-sub-accounts.json for this base URL only', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'broker-console-recent-'));
+    try {
+      const other = await openRecentSubAccounts(folder, 'https://other.example.com');
+      await other.remember('alpha1');
+      const here = await openRecentSubAccounts(folder, 'http://127.0.0.1:1');
+      await here.remember('beta2');
+      await here.remember('alpha1');
+      c = await startConsole({ recentStore: here });
+      await c.press('down');
+      await c.press('\u0018');
+      await c.waitForNoText('alpha1');
+      await c.waitFor(() => here.list().length === 1, 'the name forgotten');
+      const onDisk = async () => JSON.parse(await readFile(join(folder, 'recent-sub-accounts.json'), 'utf8')) as Record<string, string[]>;
+      let file = await onDisk();
+      for (let i = 0; i < 20 && file['http://127.0.0.1:1']!.length !== 1; i++) {
+        await c.settle(25);
+        file = await onDisk();
+      }
+      expect(file).toEqual({ 'https://other.example.com': ['alpha1'], 'http://127.0.0.1:1': ['beta2'] });
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 });
