@@ -294,9 +294,13 @@ describe('TransferBrowser', () => {
     await c.press('n');
     await c.waitForText(/Page 2 · 10 per page/);
     await c.press('o');
-    await c.press('down');
+    await c.press('/');
+    await c.type('US');
+    await c.waitForText(/\d+ of 10 rows/);
+    await c.press('enter');
     await c.press('down');
     const before = c.frame();
+    expect(before).toMatch(/\d+ of 10 rows/);
     const sent = c.requests().length;
     await c.press('f');
     await c.waitForText('Universal transfers: filter');
