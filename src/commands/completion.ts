@@ -21,6 +21,7 @@ type ValueSource = { words: readonly string[] } | { commaList: readonly string[]
 /** Values by flag, wherever the flag appears (a flag means the same thing on every command). */
 const FLAG_VALUES: Readonly<Record<string, ValueSource>> = {
   '--format': { words: OUTPUT_FORMATS },
+  '-o': { words: OUTPUT_FORMATS },
   '--from-type': { words: KNOWN_ACCOUNT_TYPES },
   '--to-type': { words: KNOWN_ACCOUNT_TYPES },
   '--permissions': { commaList: KNOWN_PERMISSIONS },

@@ -229,7 +229,7 @@ export function defineKeysCreate(keys: Command, host: CommandHost): Command {
     .option('--permissions <list>', 'comma-separated, e.g. SPOT_ACCOUNT_READ,SPOT_ACCOUNT_WRITE')
     .option('--ip <list>', 'up to 4 comma-separated IPv4/IPv6 addresses')
     .option('--note <text>', 'note for the key (required)')
-    .option('--format <format>', 'table, json (one object, secretKey included) or csv (default: table)')
+    .option('-o, --format <format>', 'table, json (one object, secretKey included) or csv (default: table)')
     .option('--json', 'short for --format json')
     .addHelpText(
       'after',

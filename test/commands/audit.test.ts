@@ -10,7 +10,8 @@ import { runKeysCreate } from '../../src/commands/keysCreate';
 import { AUDIT_FILE, parseAuditLine, settleAttempts } from '../../src/config/auditTrail';
 import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
-import { runCli, testContext } from './helpers';
+import { formatLocalTime } from '../../src/commands/output';
+import { runBuiltCli, runCli, testContext } from './helpers';
 
 let sandbox: RunningSandbox;
 let folder: string;
@@ -115,6 +116,27 @@ describe('audit command', () => {
     expect(text[2]).toContain('10072 invalid permission');
     expect(text[3]).toContain(`${createdKey.slice(0, 4)}…${createdKey.slice(-4)}`);
   });
+
+  it('table: times are local, as in every other table; json keeps UTC ISO', async () => {
+    const json = testContext(undefined, { configFolder: folder });
+    expect(await runAudit({ json: true }, json.ctx)).toBe(EXIT.ok);
+    const times = (JSON.parse(json.out.text()) as { time: string }[]).map((r) => r.time);
+    for (const t of times) expect(t).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
+    const table = testContext(undefined, { configFolder: folder });
+    expect(await runAudit({}, table.ctx)).toBe(EXIT.ok);
+    const rows = table.out.text().trimEnd().split('\n').slice(1);
+    rows.forEach((row, i) => expect(row.startsWith(formatLocalTime(Date.parse(times[i]!), true))).toBe(true));
+  });
+
+  it('the built binary: the table is in the process\'s TZ', async () => {
+    const json = testContext(undefined, { configFolder: folder });
+    expect(await runAudit({ json: true, limit: '1' }, json.ctx)).toBe(EXIT.ok);
+    const [newest] = JSON.parse(json.out.text()) as { time: string }[];
+    const run = await runBuiltCli(['audit', '--limit', '1'], { BROKER_CONSOLE_HOME: folder, TZ: 'Asia/Tokyo' });
+    expect(run.code, run.stderr).toBe(0);
+    const inTokyo = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Asia/Tokyo', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+    expect(run.stdout.split('\n')[1]).toContain(inTokyo.format(Date.parse(newest!.time)));
+  }, 60_000);
 
   it('csv: the columns, --sub and --limit', async () => {
     const { ctx, out } = testContext(undefined, { configFolder: folder });

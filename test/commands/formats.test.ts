@@ -225,6 +225,23 @@ describe('transfers', () => {
     expect(JSON.parse(viaJson.stdout)).toEqual(rows);
   });
 
+  it('-o is short for --format on every command that has --format: the same bytes', async () => {
+    const env = { ...sandboxEnv(sandbox), BROKER_CONSOLE_HOME: join(home, 'dash-o') };
+    const base = ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--limit', '5'];
+    const [long, short, joined] = await Promise.all([runCli([...base, '--format', 'csv'], env), runCli([...base, '-o', 'csv'], env), runCli([...base, '-ocsv'], env)]);
+    expect(long.code).toBe(0);
+    expect(short.stdout).toBe(long.stdout);
+    expect(joined.stdout).toBe(long.stdout);
+    for (const args of [['keys', 'list', '--sub', 'x'], ['keys', 'create', '--sub', 'x', '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'n'], ['keys', 'audit', '--sub', 'x'], ['profile', 'list'], ['audit'], ['sub-accounts']]) {
+      // A bad value through -o is refused as --format's is: proof that -o is that flag, nothing sent.
+      const before = requestCount(sandbox);
+      const r = await runCli([...args, '-o', 'xml'], env);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toMatch(/--format/);
+      expect(requestCount(sandbox)).toBe(before);
+    }
+  });
+
   it('--format csv: the header is the same twelve fields', async () => {
     const t = testContext(sandbox);
     expect(await runTransfers({ ...query, format: 'csv' }, t.ctx)).toBe(EXIT.ok);
