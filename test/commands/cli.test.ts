@@ -30,6 +30,13 @@ const noStack = (text: string): void => {
 };
 
 describe('validation happens before anything is sent', () => {
+  it('sandbox --env with --json exits 2 naming both, and starts nothing', async () => {
+    const result = await runCli(['sandbox', '--env', '--json', '--port', '0'], env);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('error: --env and --json each say how to print the target: give one\n');
+    expect(result.stdout).toBe('');
+  });
+
   it('keys create with five IPs exits 2, names ip, and the sandbox received nothing', async () => {
     const fresh = await startSandbox({ seed: 2 });
     try {
