@@ -58,6 +58,7 @@ export function buildProgram(
     .option('--timeout <ms>', 'per-request timeout, ms', wholeNumber(1, 600_000))
     .option('--log-file <path>', 'append one line per HTTP request (no secrets, no signatures) to this file')
     .option('--proxy <url>', 'send requests through this proxy, http://host:port (before the profile\'s and HTTPS_PROXY/HTTP_PROXY; NO_PROXY applies)')
+    .option('--verbose', 'print each request (method, path, status, latency, retry and pacing) to stderr; never a secret (env BROKER_DEBUG=1)')
     .option('--demo', 'open the console against an embedded sandbox')
     .option('--read-only', 'send nothing that changes something: creating keys is refused (env BROKER_READ_ONLY=1; with profile add: saves the profile read-only)')
     .option('--demo-clock <time>', "pin the demo's clock to an ISO time, e.g. 2026-11-21T09:30:00Z (env BROKER_DEMO_CLOCK): same data, times and keys every run")
@@ -94,7 +95,7 @@ export function buildProgram(
   const rootOptions = (): ProgramOptions => program.opts<ProgramOptions>();
   const globals = (): GlobalOptions => {
     const o = rootOptions();
-    return { profile: o.profile, baseUrl: o.baseUrl, recvWindow: o.recvWindow, timeoutMs: o.timeout, logFile: o.logFile, readOnly: o.readOnly, proxy: o.proxy };
+    return { profile: o.profile, baseUrl: o.baseUrl, recvWindow: o.recvWindow, timeoutMs: o.timeout, logFile: o.logFile, readOnly: o.readOnly, proxy: o.proxy, verbose: o.verbose };
   };
   const host: CommandHost = { io, rootOptions, context: () => context(globals()), exit: setExit };
 
@@ -104,6 +105,8 @@ export function buildProgram(
   program.action(async () => {
     const [first] = program.args;
     if (first !== undefined) unknownWords(program, program.args);
+    // The console draws on the terminal stderr shares: its requests go to --log-file and its status bar instead.
+    if (rootOptions().verbose) program.error('error: --verbose is for the commands: the console shows its last request in the status bar (every one with --log-file)', { exitCode: EXIT.usage, code: 'broker.verboseConsole' });
     await openConsole(host);
   });
 

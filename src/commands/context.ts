@@ -10,7 +10,7 @@ import type { PostSignatureRule } from '../api/signing';
 import { loadBan, saveBan } from '../config/bans';
 import { loadClockOffset, saveClockOffset } from '../config/clockOffsets';
 import { loadPostSignature, savePostSignature } from '../config/postSignatures';
-import { openExchangeLog } from '../config/logFile';
+import { exchangeLine, openExchangeLog } from '../config/logFile';
 import { configFolder } from '../config/paths';
 import { ENV, type Environment, envValue } from '../credentials/fromEnvironment';
 import type { Keychain } from '../credentials/keychain';
@@ -45,6 +45,8 @@ export interface GlobalOptions {
   readOnly?: boolean;
   /** --proxy URL: the proxy for this run, before the profile's and the environment's (with `profile add`: saved in it). */
   proxy?: string;
+  /** --verbose (or BROKER_DEBUG=1): each request's --log-file line on stderr too. */
+  verbose?: boolean;
 }
 
 export interface CommandContext {
@@ -220,9 +222,16 @@ export async function connectTarget(ctx: CommandContext): Promise<{ api: BrokerA
       printLines(ctx.stderr, [`error: --log-file: cannot open ${ctx.globals.logFile} (${code})`]);
       return undefined;
     }
+  }
+  const debug = debugRequests(ctx);
+  if (log !== undefined || debug) {
     const opened = log;
     const apiKey = target.apiKey;
-    config.onExchange = (exchange) => opened.record(exchange, apiKey);
+    // One line format for both: the file's line, on stderr prefixed (no query, no signature, key shortened).
+    config.onExchange = (exchange) => {
+      opened?.record(exchange, apiKey);
+      if (debug) printLines(ctx.stderr, [`debug: ${exchangeLine(exchange, apiKey, new Date(ctx.now())).trimEnd()}`]);
+    };
   }
   let api: BrokerApi;
   try {
@@ -257,6 +266,13 @@ export async function connectTarget(ctx: CommandContext): Promise<{ api: BrokerA
     },
   };
   return { api: connected, baseUrl: target.baseUrl };
+}
+
+/** Whether each request is described on stderr: --verbose, or BROKER_DEBUG set to anything but empty, 0 or false. */
+export function debugRequests(ctx: CommandContext): boolean {
+  if (ctx.globals.verbose === true) return true;
+  const value = ctx.env.BROKER_DEBUG?.trim().toLowerCase();
+  return value !== undefined && value !== '' && value !== '0' && value !== 'false';
 }
 
 /**

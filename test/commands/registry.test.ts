@@ -43,7 +43,7 @@ describe("a command's help", () => {
     expect(code).toBe(0);
     const globals = stdout.slice(stdout.indexOf('\nGlobal Options:\n'), stdout.indexOf('\nExamples:\n'));
     expect(globals).toMatch(/^\nGlobal Options:\n {2}--profile <name> /);
-    for (const flag of ['--base-url <url>', '--recv-window <ms>', '--timeout <ms>', '--log-file <path>', '--proxy <url>', '--read-only', '--demo-clock <time>']) expect(globals).toContain(`  ${flag} `);
+    for (const flag of ['--base-url <url>', '--recv-window <ms>', '--timeout <ms>', '--log-file <path>', '--proxy <url>', '--read-only', '--verbose', '--demo-clock <time>']) expect(globals).toContain(`  ${flag} `);
     expect(globals).not.toMatch(/--demo |--version/);
     const examples = stdout.slice(stdout.indexOf('\nExamples:\n')).split('\n').slice(2).filter((line) => line !== '');
     expect(examples.length).toBeGreaterThan(0);
