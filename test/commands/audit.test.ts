@@ -37,18 +37,18 @@ beforeAll(async () => {
   {
     sandbox.queueFaults({ kind: 'status', status: 400, code: 10072, msg: 'invalid permission' });
     const { ctx } = testContext(sandbox, { configFolder: folder });
-    expect(await runKeysCreate({ sub: b, permissions: 'SPOT_DEAL_READ', note: 'refused one' }, ctx)).toBe(EXIT.failure);
+    expect(await runKeysCreate({ allowRisky: true, sub: b, permissions: 'SPOT_DEAL_READ', note: 'refused one' }, ctx)).toBe(EXIT.failure);
   }
   // outcome unknown
   {
     sandbox.queueFaults({ kind: 'reset-after-handling' });
     const { ctx } = testContext(sandbox, { configFolder: folder });
-    expect(await runKeysCreate({ sub: a, permissions: 'SPOT_ACCOUNT_READ', note: 'lost answer' }, ctx)).toBe(EXIT.outcomeUnknown);
+    expect(await runKeysCreate({ allowRisky: true, sub: a, permissions: 'SPOT_ACCOUNT_READ', note: 'lost answer' }, ctx)).toBe(EXIT.outcomeUnknown);
   }
   // refused before sending: not recorded
   {
     const { ctx } = testContext(sandbox, { configFolder: folder });
-    expect(await runKeysCreate({ sub: a, permissions: '', note: 'never sent' }, ctx)).toBe(EXIT.usage);
+    expect(await runKeysCreate({ allowRisky: true, sub: a, permissions: '', note: 'never sent' }, ctx)).toBe(EXIT.usage);
   }
 });
 afterAll(async () => {
@@ -86,7 +86,7 @@ describe('keys create writes the audit trail', () => {
   it('a failed audit write does not fail the create, and says so once on stderr', async () => {
     const notAFolder = join(folder, AUDIT_FILE, 'inside');
     const { ctx, out, err } = testContext(sandbox, { configFolder: notAFolder });
-    expect(await runKeysCreate({ sub: sandbox.subAccounts[0], permissions: 'SPOT_ACCOUNT_READ', note: 'no trail', json: true }, ctx)).toBe(EXIT.ok);
+    expect(await runKeysCreate({ allowRisky: true, sub: sandbox.subAccounts[0], permissions: 'SPOT_ACCOUNT_READ', note: 'no trail', json: true }, ctx)).toBe(EXIT.ok);
     expect(JSON.parse(out.text())).toHaveProperty('secretKey');
     expect(err.text().match(/audit trail/g)).toHaveLength(1);
   });

@@ -133,7 +133,7 @@ describe('keys create', () => {
   it('a bad --format is refused before the key is created (exit 2, nothing sent)', async () => {
     const before = requestCount(sandbox);
     const t = testContext(sandbox);
-    expect(await runKeysCreate({ sub: sandbox.subAccounts[1], permissions: 'SPOT_ACCOUNT_READ', note: 'n', format: 'yaml' }, t.ctx)).toBe(EXIT.usage);
+    expect(await runKeysCreate({ allowRisky: true, sub: sandbox.subAccounts[1], permissions: 'SPOT_ACCOUNT_READ', note: 'n', format: 'yaml' }, t.ctx)).toBe(EXIT.usage);
     expect(requestCount(sandbox)).toBe(before);
   });
 });
@@ -232,7 +232,7 @@ describe('transfers', () => {
     expect(long.code).toBe(0);
     expect(short.stdout).toBe(long.stdout);
     expect(joined.stdout).toBe(long.stdout);
-    for (const args of [['keys', 'list', '--sub', 'x'], ['keys', 'create', '--sub', 'x', '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'n'], ['keys', 'audit', '--sub', 'x'], ['profile', 'list'], ['audit'], ['sub-accounts']]) {
+    for (const args of [['keys', 'list', '--sub', 'x'], ['keys', 'create', '--allow-risky', '--sub', 'x', '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'n'], ['keys', 'audit', '--sub', 'x'], ['profile', 'list'], ['audit'], ['sub-accounts']]) {
       // A bad value through -o is refused as --format's is: proof that -o is that flag, nothing sent.
       const before = requestCount(sandbox);
       const r = await runCli([...args, '-o', 'xml'], env);
@@ -256,7 +256,7 @@ describe('transfers', () => {
     for (const args of [
       ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--json', '--format', 'csv'],
       ['keys', 'list', '--sub', 'x', '--json', '--format', 'csv'],
-      ['keys', 'create', '--sub', 'x', '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'n', '--format', 'csv', '--json'],
+      ['keys', 'create', '--allow-risky', '--sub', 'x', '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'n', '--format', 'csv', '--json'],
       ['profile', 'list', '--format', 'table', '--json'],
     ]) {
       const r = await runCli(args, env);
