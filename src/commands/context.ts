@@ -62,6 +62,8 @@ export interface CommandContext {
   createApi: (config: ClientConfig) => BrokerApi;
   /** Where profiles.json lives; default configFolder(env) (BROKER_CONSOLE_HOME or the XDG config folder). */
   configFolder?: string;
+  /** --demo: the run's target is an embedded demo sandbox (not LIVE; its files are kept under "demo"). */
+  demo?: boolean;
   /** Opens the keychain; default openKeychain (keytar, loaded only when a profile's secret is needed). */
   keychain?: () => Promise<Keychain>;
   /**
@@ -246,9 +248,11 @@ export async function connectTarget(ctx: CommandContext): Promise<{ api: BrokerA
   // Read-only (--read-only, BROKER_READ_ONLY, or the profile's setting): a create is refused here, nothing sent.
   const readOnly = readOnlySource(ctx.globals.readOnly, ctx.env, target.profile);
   const calls = readOnly ? readOnlyApi(api, readOnlyReason(readOnly)) : api;
+  // The demo's port changes every run: its names are kept under "demo", as the console keeps them.
+  const storeKey = ctx.demo === true ? 'demo' : target.baseUrl;
   const connected: BrokerApi & { readonly baseUrl: string } = {
     // What the config files are kept by (recent and discovered sub-accounts, clock offsets).
-    baseUrl: target.baseUrl,
+    baseUrl: storeKey,
     listSubAccountKeys: (subAccount, options) => calls.listSubAccountKeys(subAccount, options),
     createSubAccountKey: (request, options) => calls.createSubAccountKey(request, options),
     listUniversalTransfers: (query, options) => calls.listUniversalTransfers(query, options),
@@ -265,7 +269,7 @@ export async function connectTarget(ctx: CommandContext): Promise<{ api: BrokerA
       }
     },
   };
-  return { api: connected, baseUrl: target.baseUrl };
+  return { api: connected, baseUrl: storeKey };
 }
 
 /** Whether each request is described on stderr: --verbose, or BROKER_DEBUG set to anything but empty, 0 or false. */

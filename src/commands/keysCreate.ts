@@ -110,12 +110,12 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
   if (!checked.ok) return reportInvalid(ctx, checked.errors);
   const chosen = chooseFormat(options);
   if (!chosen.ok) return reportUsage(ctx, chosen.message);
-  // What the key audit would flag, named before anything is sent; every command target is LIVE (as the console's header says).
+  // What the key audit would flag, named before anything is sent; every target but the demo is LIVE (as the console's header says).
   const risks = creationRisks(checked.value.permissions, checked.value.ips ?? []);
   const unallowed = risks.filter((r) => NEEDS_ALLOWING.has(r.kind));
   // A read-only run refuses every create with its own reason, as before.
   const readOnly = readOnlySource(ctx.globals.readOnly, ctx.env) !== undefined;
-  if (unallowed.length > 0 && options.allowRisky !== true && !readOnly) {
+  if (unallowed.length > 0 && options.allowRisky !== true && !readOnly && ctx.demo !== true) {
     return reportUsage(ctx, `this key ${unallowed.map((r) => r.reason).join('; ')}: against a LIVE target add ${ALLOW_RISKY_FLAG} to make it — nothing was sent`);
   }
   if (risks.length > 0 && ctx.stderrIsTTY) printLines(ctx.stderr, risks.map((r) => `risk: ${r.kind}: ${r.reason}`));
@@ -132,7 +132,7 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
   const request = checked.value;
   const out = new OutputSink(ctx.stdout, { ownErrors: true });
   const folder = contextFolder(ctx);
-  const recorder = createAuditRecorder(folder, (async (): Promise<AuditTarget> => ({ profile: await profileLabel(ctx), host: hostOf(baseUrl) }))());
+  const recorder = createAuditRecorder(folder, (async (): Promise<AuditTarget> => ({ profile: await profileLabel(ctx), host: ctx.demo === true ? 'demo' : hostOf(baseUrl) }))());
   let warned = false;
   const auditFailed = (): void => {
     if (!warned) printLines(ctx.stderr, [`warning: the audit trail (${folder}/audit.jsonl) could not be written: this attempt is not (wholly) in it`]);
@@ -226,6 +226,7 @@ export function secretUnreadable(key: CreatedKey, format: OutputFormat, terminal
 
 /** The audit trail's name for where the credentials came from: "environment", else the profile's name. */
 async function profileLabel(ctx: CommandContext): Promise<string> {
+  if (ctx.demo === true) return 'demo';
   if (envValue(ctx.env, ENV.apiKey) !== undefined && envValue(ctx.env, ENV.secret) !== undefined) return 'environment';
   const named = ctx.globals.profile?.trim() || envValue(ctx.env, ENV.profile);
   if (named) return named;
