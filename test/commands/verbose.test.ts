@@ -64,6 +64,15 @@ describe('--verbose', () => {
     expect(lines[1]).toMatch(/ status=200 ok=true .* attempt=2 /);
   });
 
+  it('a 429: the line says the wait the service asked for, then the retry that waited it', async () => {
+    sandbox.queueFaults({ kind: 'rate-limit', retryAfterSec: 1 });
+    const run = await runCli(['--verbose', 'keys', 'list', '--sub', sub()], env);
+    expect(run.code, run.stderr).toBe(0);
+    const lines = debugLines(run.stderr);
+    expect(lines[0]).toMatch(/ status=429 ok=false .* attempt=1 .*retry-after=\d+ms /);
+    expect(lines.at(-1)).toMatch(/ status=200 ok=true .* attempt=2 /);
+  });
+
   it('a create: the POST line, never the created secret', async () => {
     const run = await runCli(['--verbose', 'keys', 'create', '--sub', sub(), '--permissions', 'SPOT_ACCOUNT_READ', '--ip', '203.0.113.9', '--note', 'verbose', '--json'], env);
     expect(run.code, run.stderr).toBe(0);
