@@ -10,7 +10,9 @@ import { defineAudit } from './commands/audit';
 import { defineCompleteValues, defineCompletion } from './commands/completion';
 import { type CommandContext, EXIT, type GlobalOptions } from './commands/context';
 import { type CliIo, type CommandDefinition, type CommandHost, type DefineCommand, type ExitRequest, type ProgramOptions, wholeNumber } from './commands/define';
+import { DEMO_COMMANDS, type DemoRun, startDemoRun } from './commands/demoRun';
 import { openConsole } from './commands/interactive';
+import { resolveDemoClock } from './sandbox/demoClock';
 import { defineKeys } from './commands/keys';
 import { defineProfile } from './commands/profile';
 import { ALL_COMMAND_NAMES, type CommandName, isHiddenCommand } from './commands/registry';
@@ -36,7 +38,10 @@ const DEFINITIONS: { readonly [N in CommandName]: DefineCommand } = {
 };
 
 /** Root options that mean nothing to a command: not shown among a command's global options. */
-const CONSOLE_ONLY = new Set(['--version', '--demo']);
+const CONSOLE_ONLY = new Set(['--version']);
+
+/** What closes a program's demo sandbox (a command given --demo), whatever way its action ended. */
+const demoClosers = new WeakMap<Command, () => Promise<void>>();
 
 /** The registry's commands, in its order. */
 export const COMMANDS: readonly CommandDefinition[] = ALL_COMMAND_NAMES.map((name) => ({ name, define: DEFINITIONS[name] }));
@@ -58,7 +63,8 @@ export function buildProgram(
     .option('--timeout <ms>', 'per-request timeout, ms', wholeNumber(1, 600_000))
     .option('--log-file <path>', 'append one line per HTTP request (no secrets, no signatures) to this file')
     .option('--proxy <url>', 'send requests through this proxy, http://host:port (before the profile\'s and HTTPS_PROXY/HTTP_PROXY; NO_PROXY applies)')
-    .option('--demo', 'open the console against an embedded sandbox')
+    .option('--verbose', 'print each request (method, path, status, latency, retry and pacing) to stderr; never a secret (env BROKER_DEBUG=1)')
+    .option('--demo', `the console, or a command (${DEMO_COMMANDS.join(', ')}), against an embedded demo sandbox`)
     .option('--read-only', 'send nothing that changes something: creating keys is refused (env BROKER_READ_ONLY=1; with profile add: saves the profile read-only)')
     .option('--demo-clock <time>', "pin the demo's clock to an ISO time, e.g. 2026-11-21T09:30:00Z (env BROKER_DEMO_CLOCK): same data, times and keys every run")
     .exitOverride()
@@ -94,9 +100,44 @@ export function buildProgram(
   const rootOptions = (): ProgramOptions => program.opts<ProgramOptions>();
   const globals = (): GlobalOptions => {
     const o = rootOptions();
-    return { profile: o.profile, baseUrl: o.baseUrl, recvWindow: o.recvWindow, timeoutMs: o.timeout, logFile: o.logFile, readOnly: o.readOnly, proxy: o.proxy };
+    return { profile: o.profile, baseUrl: o.baseUrl, recvWindow: o.recvWindow, timeoutMs: o.timeout, logFile: o.logFile, readOnly: o.readOnly, proxy: o.proxy, verbose: o.verbose };
   };
-  const host: CommandHost = { io, rootOptions, context: () => context(globals()), exit: setExit };
+  let demoRun: DemoRun | undefined;
+  const commandContext = (): CommandContext => {
+    const ctx = context(globals());
+    if (demoRun === undefined) return ctx;
+    const pinned = demoRun.nowMs;
+    return { ...ctx, env: demoRun.env, demo: true, ...(pinned !== undefined ? { now: () => pinned } : {}) };
+  };
+  const host: CommandHost = { io, rootOptions, context: commandContext, exit: setExit };
+
+  // A command given --demo runs against the console's demo, started here on 127.0.0.1 for this run alone.
+  program.hook('preAction', async (_, action) => {
+    const o = rootOptions();
+    if (action === program || o.demo !== true) return;
+    const path = commandPath(action);
+    const usage = (message: string): never => program.error(`error: --demo: ${message}`, { exitCode: EXIT.usage, code: 'broker.demo' });
+    if (!DEMO_COMMANDS.includes(path)) usage(`only the console and ${DEMO_COMMANDS.join(', ')} reach the demo (not ${path})`);
+    for (const [flag, given] of [['--base-url', o.baseUrl], ['--profile', o.profile], ['--proxy', o.proxy]] as const) {
+      if (given !== undefined) usage(`the demo is the target: it cannot go with ${flag}`);
+    }
+    let clock: number | undefined;
+    try {
+      clock = resolveDemoClock(o.demoClock, io.env);
+    } catch (error) {
+      usage((error as Error).message);
+    }
+    demoRun = await startDemoRun(io.env, clock);
+    const started = demoRun;
+    demoClosers.set(program, async () => {
+      demoRun = undefined;
+      await started.close();
+    });
+  });
+  program.hook('postAction', async () => {
+    await demoClosers.get(program)?.();
+    demoClosers.delete(program);
+  });
 
   // No command opens the console. The root has an action for that, so commander hands it any unknown word
   // (and the flags after it) instead of saying "unknown command": the suggestion is made here.
@@ -104,6 +145,8 @@ export function buildProgram(
   program.action(async () => {
     const [first] = program.args;
     if (first !== undefined) unknownWords(program, program.args);
+    // The console draws on the terminal stderr shares: its requests go to --log-file and its status bar instead.
+    if (rootOptions().verbose) program.error('error: --verbose is for the commands: the console shows its last request in the status bar (every one with --log-file)', { exitCode: EXIT.usage, code: 'broker.verboseConsole' });
     await openConsole(host);
   });
 
@@ -112,6 +155,13 @@ export function buildProgram(
     if (command.name() !== name) throw new Error(`the definition of ${name} added ${command.name()}`);
   }
   return program;
+}
+
+/** "keys list", "transfers": a command's words under the program. */
+function commandPath(command: Command): string {
+  const words: string[] = [];
+  for (let c: Command | null = command; c?.parent; c = c.parent) words.unshift(c.name());
+  return words.join(' ');
 }
 
 type Stream = NodeJS.WritableStream & { columns?: number; hasColors?: () => boolean };
@@ -182,6 +232,9 @@ export async function main(argv: readonly string[], io: CliIo): Promise<{ code: 
     // commander has already printed its own message (or the help / version).
     if (error instanceof CommanderError) return { code: error.exitCode === 0 ? EXIT.ok : EXIT.usage, keepRunning: false };
     throw error;
+  } finally {
+    // A demo sandbox whose command threw: closed all the same.
+    await demoClosers.get(program)?.();
   }
   return { code: exitCode, keepRunning };
 }

@@ -4,7 +4,7 @@
 import { type AuditEntry, auditPath, readAuditTrail } from '../config/auditTrail';
 import { sanitize, sanitizeDeep, toJson } from '../terminal/text';
 import { type CommandContext, EXIT, type ExitCode, contextFolder, printLines, reportFailure, reportUsage, stdoutIsTerminal } from './context';
-import { type Column, OutputSink, chooseFormat, formatTable } from './output';
+import { type Column, OutputSink, chooseFormat, formatLocalTime, formatTable } from './output';
 import { csvDocument } from '../format/csv';
 import type { Command } from 'commander';
 import { type CommandHost, examples } from './define';
@@ -74,10 +74,16 @@ const COLUMNS: readonly Column[] = [
   { header: 'detail' },
 ];
 
+/** An entry's time in the table: local, as every other table shows time (an unreadable time as written). */
+function localTime(iso: string): string {
+  const ms = Date.parse(iso);
+  return Number.isFinite(ms) ? formatLocalTime(ms, true) : iso;
+}
+
 export function auditTable(entries: readonly AuditEntry[]): string {
   return formatTable(
     COLUMNS,
-    entries.map((e) => [e.time, e.profile, e.host, e.subAccount, e.apiKey ?? '-', e.permissions.join(','), e.ips.length > 0 ? e.ips.join(',') : '-', e.note, e.outcome, detail(e) || '-']),
+    entries.map((e) => [localTime(e.time), e.profile, e.host, e.subAccount, e.apiKey ?? '-', e.permissions.join(','), e.ips.length > 0 ? e.ips.join(',') : '-', e.note, e.outcome, detail(e) || '-']),
   );
 }
 
@@ -153,7 +159,7 @@ export function defineAudit(program: Command, host: CommandHost): Command {
     .description('the audit trail: every create-key attempt sent (created, refused, unknown), newest first; never a secret')
     .option('--sub <name>', 'only this sub-account')
     .option('--limit <n>', 'at most this many entries (default 50)')
-    .option('--format <format>', 'table, json (an array) or csv (default: table)')
+    .option('-o, --format <format>', 'table, json (an array) or csv (default: table)')
     .option('--json', 'short for --format json')
     .addHelpText('after', examples('audit --sub gridbot2901 --limit 20'))
     .action(async (options: AuditOptions) => {

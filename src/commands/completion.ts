@@ -2,11 +2,15 @@
 // already holds (commands, their flags, which flags take a value), so it cannot drift from the parser.
 // Enumerated values are written into the script (formats, account types, the known permissions); profile
 // names are asked for at completion time with the hidden `__complete profiles`, which reads profiles.json
-// only (never the keychain), so a Tab costs one start of the bundle and one small file read.
+// only (never the keychain), so a Tab costs one start of the bundle and one small file read; `--sub` values
+// likewise with `__complete sub-accounts` (the recent, then the discovered names of the target, from their files).
 import type { Command, Option } from 'commander';
 import { KNOWN_ACCOUNT_TYPES, KNOWN_PERMISSIONS } from '../api/types';
 import { FLAG_KINDS } from '../audit/keyAudit';
 import { loadProfiles } from '../credentials/profiles';
+import { ENV, checkBaseUrl, envValue } from '../credentials/fromEnvironment';
+import { isSubAccountName, openDiscoveredSubAccounts } from '../config/discoveredSubAccounts';
+import { openRecentSubAccounts } from '../config/recentSubAccounts';
 import { type CommandContext, EXIT, type ExitCode, contextFolder, reportUsage } from './context';
 import { type CommandHost, examples } from './define';
 import { OUTPUT_FORMATS } from './output';
@@ -16,16 +20,18 @@ export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
 
 /** What a flag's value is completed from. */
-type ValueSource = { words: readonly string[] } | { commaList: readonly string[] } | 'profiles' | 'files';
+type ValueSource = { words: readonly string[] } | { commaList: readonly string[] } | 'profiles' | 'subAccounts' | 'files';
 
 /** Values by flag, wherever the flag appears (a flag means the same thing on every command). */
 const FLAG_VALUES: Readonly<Record<string, ValueSource>> = {
   '--format': { words: OUTPUT_FORMATS },
+  '-o': { words: OUTPUT_FORMATS },
   '--from-type': { words: KNOWN_ACCOUNT_TYPES },
   '--to-type': { words: KNOWN_ACCOUNT_TYPES },
   '--permissions': { commaList: KNOWN_PERMISSIONS },
   '--fail-on': { commaList: ['any', 'none', ...FLAG_KINDS] },
   '--profile': 'profiles',
+  '--sub': 'subAccounts',
   '--log-file': 'files',
 };
 
@@ -129,6 +135,7 @@ function subcommandPatterns(tree: readonly CommandSpec[]): string {
 
 function bashValues(source: ValueSource, word: string, fn: string): string {
   if (source === 'profiles') return `COMPREPLY=($(compgen -W "$(${fn}_profiles)" -- "${word}"))`;
+  if (source === 'subAccounts') return `COMPREPLY=($(compgen -W "$(${fn}_sub_accounts)" -- "${word}"))`;
   if (source === 'files') return `COMPREPLY=($(compgen -f -- "${word}"))`;
   if ('words' in source) return `COMPREPLY=($(compgen -W ${sh(source.words.join(' '))} -- "${word}"))`;
   return `${fn}_comma_list ${sh(source.commaList.join(' '))} "${word}"`;
@@ -152,6 +159,11 @@ export function bashScript(program: Command): string {
 # Profile names, from profiles.json (never the keychain).
 ${fn}_profiles() {
   "\${COMP_WORDS[0]}" __complete profiles 2>/dev/null
+}
+
+# Sub-account names of the target (recent, then discovered), from their files (never the keychain).
+${fn}_sub_accounts() {
+  "\${COMP_WORDS[0]}" __complete sub-accounts 2>/dev/null
 }
 
 # A comma-separated list: completes the item after the last comma, leaving out the ones already given.
@@ -221,6 +233,7 @@ complete -F ${fn} broker-console
 
 function zshValues(source: ValueSource): string {
   if (source === 'profiles') return `compadd -- \${(f)"$(_call_program profiles \${words[1]} __complete profiles 2>/dev/null)"}`;
+  if (source === 'subAccounts') return `compadd -- \${(f)"$(_call_program sub-accounts \${words[1]} __complete sub-accounts 2>/dev/null)"}`;
   if (source === 'files') return '_files';
   if ('words' in source) return `compadd -- ${source.words.join(' ')}`;
   return `_broker-console_comma_list ${source.commaList.join(' ')}`;
@@ -318,6 +331,7 @@ fi
 
 function fishValues(source: ValueSource): string {
   if (source === 'profiles') return `-x -a '(__broker_console_profiles)'`;
+  if (source === 'subAccounts') return `-x -a '(__broker_console_sub_accounts)'`;
   if (source === 'files') return '-r -F';
   if ('words' in source) return `-x -a ${fishQuote(source.words.join(' '))}`;
   return `-x -a '(__broker_console_comma_list ${source.commaList.join(' ')})'`;
@@ -390,6 +404,12 @@ function __broker_console_profiles
     $words[1] __complete profiles 2>/dev/null
 end
 
+# Sub-account names of the target (recent, then discovered), from their files (never the keychain).
+function __broker_console_sub_accounts
+    set -l words (commandline -opc)
+    $words[1] __complete sub-accounts 2>/dev/null
+end
+
 # A comma-separated list: the items after what is typed up to the last comma, leaving out those given.
 function __broker_console_comma_list
     set -l cur (commandline -ct | string replace -r '^--[^=]*=' '')
@@ -430,10 +450,41 @@ const PROFILE_NAME = /^[A-Za-z0-9._-]{1,64}$/;
  * unreadable file gives nothing: a completion never prints an error into the operator's command line.
  */
 export async function runCompleteValues(what: string, ctx: CommandContext): Promise<ExitCode> {
+  if (what === 'sub-accounts') return completeSubAccounts(ctx);
   if (what !== 'profiles') return reportUsage(ctx, `__complete: unknown list '${what}'`);
   try {
     const config = await loadProfiles(contextFolder(ctx));
     const names = config.profiles.map((p) => p.name).filter((n) => PROFILE_NAME.test(n));
+    if (names.length > 0) ctx.stdout.write(`${names.join('\n')}\n`);
+  } catch {
+    // nothing to offer
+  }
+  return EXIT.ok;
+}
+
+/**
+ * The base URL the names are kept by, from files and the environment alone: BROKER_BASE_URL, else the profile
+ * BROKER_PROFILE names, else the default profile (a --profile typed on the line is not seen by the shell's call).
+ */
+async function completionTarget(ctx: CommandContext): Promise<string | undefined> {
+  const fromEnv = envValue(ctx.env, ENV.baseUrl);
+  if (fromEnv !== undefined) {
+    const checked = checkBaseUrl(fromEnv);
+    return checked.ok ? checked.url : undefined;
+  }
+  const config = await loadProfiles(contextFolder(ctx));
+  const name = envValue(ctx.env, ENV.profile) ?? config.defaultProfile;
+  return config.profiles.find((p) => p.name === name)?.baseUrl;
+}
+
+/** `__complete sub-accounts`: the target's recent names, then its discovered ones, once each; nothing on any failure. */
+async function completeSubAccounts(ctx: CommandContext): Promise<ExitCode> {
+  try {
+    const target = await completionTarget(ctx);
+    if (target === undefined) return EXIT.ok;
+    const folder = contextFolder(ctx);
+    const [recent, discovered] = await Promise.all([openRecentSubAccounts(folder, target), openDiscoveredSubAccounts(folder, target)]);
+    const names = [...new Set([...recent.list(), ...discovered.list().map((d) => d.name)])].filter((n) => isSubAccountName(n) && PROFILE_NAME.test(n));
     if (names.length > 0) ctx.stdout.write(`${names.join('\n')}\n`);
   } catch {
     // nothing to offer

@@ -20,6 +20,7 @@ import { checkProfileName, loadProfiles, saveProfile, type Profile } from '../cr
 import type { ResolvedTarget } from '../credentials/resolve';
 import { fileExporter } from '../export/fileExporter';
 import type { TransferExporter } from '../export/types';
+import { DEMO_SEED } from './demoRun';
 import { DEMO_LATENCY_MS } from '../sandbox/demoClock';
 import { demoSubAccountNames } from '../sandbox/seedAccounts';
 import type { RunningSandbox } from '../sandbox/types';
@@ -50,8 +51,6 @@ export interface TargetOptions {
   env?: Readonly<Record<string, string | undefined>>;
 }
 
-/** The demo's seed: its sub-accounts, keys and transfers. */
-const DEMO_SEED = 1;
 
 /** A client made once its service is ready: each call waits for it (the demo's sandbox starts after the first frame). */
 function apiWhenReady(ready: Promise<BrokerApi>): BrokerApi {

@@ -10,7 +10,7 @@ import type { PostSignatureRule } from '../api/signing';
 import { loadBan, saveBan } from '../config/bans';
 import { loadClockOffset, saveClockOffset } from '../config/clockOffsets';
 import { loadPostSignature, savePostSignature } from '../config/postSignatures';
-import { openExchangeLog } from '../config/logFile';
+import { exchangeLine, openExchangeLog } from '../config/logFile';
 import { configFolder } from '../config/paths';
 import { ENV, type Environment, envValue } from '../credentials/fromEnvironment';
 import type { Keychain } from '../credentials/keychain';
@@ -45,6 +45,8 @@ export interface GlobalOptions {
   readOnly?: boolean;
   /** --proxy URL: the proxy for this run, before the profile's and the environment's (with `profile add`: saved in it). */
   proxy?: string;
+  /** --verbose (or BROKER_DEBUG=1): each request's --log-file line on stderr too. */
+  verbose?: boolean;
 }
 
 export interface CommandContext {
@@ -60,6 +62,8 @@ export interface CommandContext {
   createApi: (config: ClientConfig) => BrokerApi;
   /** Where profiles.json lives; default configFolder(env) (BROKER_CONSOLE_HOME or the XDG config folder). */
   configFolder?: string;
+  /** --demo: the run's target is an embedded demo sandbox (not LIVE; its files are kept under "demo"). */
+  demo?: boolean;
   /** Opens the keychain; default openKeychain (keytar, loaded only when a profile's secret is needed). */
   keychain?: () => Promise<Keychain>;
   /**
@@ -220,9 +224,16 @@ export async function connectTarget(ctx: CommandContext): Promise<{ api: BrokerA
       printLines(ctx.stderr, [`error: --log-file: cannot open ${ctx.globals.logFile} (${code})`]);
       return undefined;
     }
+  }
+  const debug = debugRequests(ctx);
+  if (log !== undefined || debug) {
     const opened = log;
     const apiKey = target.apiKey;
-    config.onExchange = (exchange) => opened.record(exchange, apiKey);
+    // One line format for both: the file's line, on stderr prefixed (no query, no signature, key shortened).
+    config.onExchange = (exchange) => {
+      opened?.record(exchange, apiKey);
+      if (debug) printLines(ctx.stderr, [`debug: ${exchangeLine(exchange, apiKey, new Date(ctx.now())).trimEnd()}`]);
+    };
   }
   let api: BrokerApi;
   try {
@@ -237,9 +248,11 @@ export async function connectTarget(ctx: CommandContext): Promise<{ api: BrokerA
   // Read-only (--read-only, BROKER_READ_ONLY, or the profile's setting): a create is refused here, nothing sent.
   const readOnly = readOnlySource(ctx.globals.readOnly, ctx.env, target.profile);
   const calls = readOnly ? readOnlyApi(api, readOnlyReason(readOnly)) : api;
+  // The demo's port changes every run: its names are kept under "demo", as the console keeps them.
+  const storeKey = ctx.demo === true ? 'demo' : target.baseUrl;
   const connected: BrokerApi & { readonly baseUrl: string } = {
     // What the config files are kept by (recent and discovered sub-accounts, clock offsets).
-    baseUrl: target.baseUrl,
+    baseUrl: storeKey,
     listSubAccountKeys: (subAccount, options) => calls.listSubAccountKeys(subAccount, options),
     createSubAccountKey: (request, options) => calls.createSubAccountKey(request, options),
     listUniversalTransfers: (query, options) => calls.listUniversalTransfers(query, options),
@@ -256,7 +269,14 @@ export async function connectTarget(ctx: CommandContext): Promise<{ api: BrokerA
       }
     },
   };
-  return { api: connected, baseUrl: target.baseUrl };
+  return { api: connected, baseUrl: storeKey };
+}
+
+/** Whether each request is described on stderr: --verbose, or BROKER_DEBUG set to anything but empty, 0 or false. */
+export function debugRequests(ctx: CommandContext): boolean {
+  if (ctx.globals.verbose === true) return true;
+  const value = ctx.env.BROKER_DEBUG?.trim().toLowerCase();
+  return value !== undefined && value !== '' && value !== '0' && value !== 'false';
 }
 
 /**

@@ -35,6 +35,7 @@ export interface ProgramOptions {
   demoClock?: string;
   readOnly?: boolean;
   proxy?: string;
+  verbose?: boolean;
 }
 
 /** What a command's action is given by the program. */

@@ -235,7 +235,7 @@ export function defineKeysAudit(keys: Command, host: CommandHost): Command {
     .option('--discovered', 'the sub-accounts found in transfer history (for this base URL)')
     .option('--max-age <span>', 'a key older than this is flagged old: 90d, 12w, 2160h… (default 90d)')
     .option('--fail-on <which>', 'any (default), none, or flags, e.g. withdraw,no-ip: which flags make the exit code 4')
-    .option('--format <format>', 'table, json (one object) or csv (default: table)')
+    .option('-o, --format <format>', 'table, json (one object) or csv (default: table)')
     .option('--json', 'short for --format json')
     .addHelpText(
       'after',

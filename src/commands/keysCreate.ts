@@ -2,7 +2,9 @@
 // The created key (secret included) goes to stdout, once; the "shown only once" warning goes to stderr,
 // so stdout can be piped straight into a password manager or file of the operator's choosing.
 import type { CreatedKey, ServiceTime } from '../api/types';
+import { readOnlySource } from '../api/readOnly';
 import { validateNewKey } from '../api/validation';
+import { type KeyFlag, auditKeys } from '../audit/keyAudit';
 import { type AuditTarget, type CreateResult, createAuditRecorder } from '../config/auditTrail';
 import { loadProfiles } from '../credentials/profiles';
 import { ENV, envValue } from '../credentials/fromEnvironment';
@@ -22,6 +24,8 @@ export interface KeysCreateOptions {
   format?: string;
   /** Short for --format json. */
   json?: boolean;
+  /** --allow-risky: a key that can withdraw or transfer, or that has no IP, may be made against a LIVE target. */
+  allowRisky?: boolean;
 }
 
 /** The created key as `--format json` prints it (one line): these fields, in this order (createdAt: Unix ms). */
@@ -85,6 +89,17 @@ export function createdKeyText(key: CreatedKey): string {
   return rows.map(([name, value]) => `${pad(name, 13)}${sanitize(value, whole.has(name) ? LINE_LIMIT : undefined)}`).join('\n') + '\n';
 }
 
+/** The audit's flags that hold at creation (age and shared notes need the other keys and time): in its order. */
+export function creationRisks(permissions: readonly string[], ips: readonly string[]): KeyFlag[] {
+  const [finding] = auditKeys([{ apiKey: '', note: '', permissions: [...permissions], ips: [...ips], createdAt: 0 }], 0);
+  return (finding?.flags ?? []).filter((f) => f.kind !== 'old' && f.kind !== 'shared-note');
+}
+
+/** The risks a LIVE create must be allowed explicitly: funds can leave (withdraw, transfer) or any address can use it. */
+const NEEDS_ALLOWING = new Set<KeyFlag['kind']>(['withdraw', 'transfer', 'no-ip']);
+
+export const ALLOW_RISKY_FLAG = '--allow-risky';
+
 export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandContext): Promise<ExitCode> {
   const checked = validateNewKey({
     subAccount: options.sub ?? '',
@@ -95,6 +110,15 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
   if (!checked.ok) return reportInvalid(ctx, checked.errors);
   const chosen = chooseFormat(options);
   if (!chosen.ok) return reportUsage(ctx, chosen.message);
+  // What the key audit would flag, named before anything is sent; every target but the demo is LIVE (as the console's header says).
+  const risks = creationRisks(checked.value.permissions, checked.value.ips ?? []);
+  const unallowed = risks.filter((r) => NEEDS_ALLOWING.has(r.kind));
+  // A read-only run refuses every create with its own reason, as before.
+  const readOnly = readOnlySource(ctx.globals.readOnly, ctx.env) !== undefined;
+  if (unallowed.length > 0 && options.allowRisky !== true && !readOnly && ctx.demo !== true) {
+    return reportUsage(ctx, `this key ${unallowed.map((r) => r.reason).join('; ')}: against a LIVE target add ${ALLOW_RISKY_FLAG} to make it — nothing was sent`);
+  }
+  if (risks.length > 0 && ctx.stderrIsTTY) printLines(ctx.stderr, risks.map((r) => `risk: ${r.kind}: ${r.reason}`));
   // The client's base URL, seen as connect() builds it (for the audit trail's host).
   let baseUrl: string | undefined;
   const api = await connect({
@@ -108,7 +132,7 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
   const request = checked.value;
   const out = new OutputSink(ctx.stdout, { ownErrors: true });
   const folder = contextFolder(ctx);
-  const recorder = createAuditRecorder(folder, (async (): Promise<AuditTarget> => ({ profile: await profileLabel(ctx), host: hostOf(baseUrl) }))());
+  const recorder = createAuditRecorder(folder, (async (): Promise<AuditTarget> => ({ profile: await profileLabel(ctx), host: ctx.demo === true ? 'demo' : hostOf(baseUrl) }))());
   let warned = false;
   const auditFailed = (): void => {
     if (!warned) printLines(ctx.stderr, [`warning: the audit trail (${folder}/audit.jsonl) could not be written: this attempt is not (wholly) in it`]);
@@ -202,6 +226,7 @@ export function secretUnreadable(key: CreatedKey, format: OutputFormat, terminal
 
 /** The audit trail's name for where the credentials came from: "environment", else the profile's name. */
 async function profileLabel(ctx: CommandContext): Promise<string> {
+  if (ctx.demo === true) return 'demo';
   if (envValue(ctx.env, ENV.apiKey) !== undefined && envValue(ctx.env, ENV.secret) !== undefined) return 'environment';
   const named = ctx.globals.profile?.trim() || envValue(ctx.env, ENV.profile);
   if (named) return named;
@@ -229,8 +254,9 @@ export function defineKeysCreate(keys: Command, host: CommandHost): Command {
     .option('--permissions <list>', 'comma-separated, e.g. SPOT_ACCOUNT_READ,SPOT_ACCOUNT_WRITE')
     .option('--ip <list>', 'up to 4 comma-separated IPv4/IPv6 addresses')
     .option('--note <text>', 'note for the key (required)')
-    .option('--format <format>', 'table, json (one object, secretKey included) or csv (default: table)')
+    .option('-o, --format <format>', 'table, json (one object, secretKey included) or csv (default: table)')
     .option('--json', 'short for --format json')
+    .option(ALLOW_RISKY_FLAG, 'make a key that can withdraw or transfer funds, or that has no --ip (refused without it, exit 2)')
     .addHelpText(
       'after',
       '\nThe key, its secret included, goes to stdout once; the reminder that the secret cannot be shown again\n' +

@@ -91,7 +91,7 @@ export function defineKeysList(keys: Command, host: CommandHost): Command {
     .command('list')
     .description('list the API keys of a sub-account')
     .option('--sub <name>', 'sub-account name')
-    .option('--format <format>', 'table, json (an array) or csv (default: table)')
+    .option('-o, --format <format>', 'table, json (an array) or csv (default: table)')
     .option('--json', 'short for --format json')
     .addHelpText('after', examples('keys list --sub gridbot2901', 'keys list --sub gridbot2901 --format csv > keys.csv'))
     .action(async (options: KeysListOptions) => {

@@ -447,7 +447,7 @@ export function defineProfile(program: Command, host: CommandHost): Command {
   profile
     .command('list')
     .description('the saved profiles and where each secret comes from (never the secret)')
-    .option('--format <format>', 'table, json (an array) or csv (default: table)')
+    .option('-o, --format <format>', 'table, json (an array) or csv (default: table)')
     .option('--json', 'short for --format json')
     .addHelpText('after', examples('profile list --json'))
     .action(async (options: ProfileListOptions) => {

@@ -1,5 +1,6 @@
 // `broker-console sandbox`: run the embedded sandbox alone until SIGINT/SIGTERM, saying how to reach it.
 import { type Command, InvalidArgumentError } from 'commander';
+import { ENV } from '../credentials/fromEnvironment';
 import { resolveDemoClock } from '../sandbox/demoClock';
 import { parseRateLimit } from '../sandbox/rateLimit';
 import { SEEDED_TRANSFER_COUNT } from '../sandbox/seedTransfers';
@@ -25,6 +26,8 @@ export interface SandboxCommandOptions {
   /** --no-ban: false never bans a client that keeps sending while refused (load tests). */
   ban?: boolean;
   json?: boolean;
+  /** --env: stdout is only `export …` lines for `eval`; the description goes to stderr. */
+  env?: boolean;
 }
 
 export interface SandboxCommandHooks {
@@ -32,6 +35,8 @@ export interface SandboxCommandHooks {
   exit?: (code: number) => void;
   /** Install the SIGINT/SIGTERM handlers (default true). */
   handleSignals?: boolean;
+  /** Where the description goes when stdout holds the `export` lines (--env); default process.stderr. */
+  err?: NodeJS.WritableStream;
 }
 
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
@@ -55,7 +60,11 @@ export async function runSandboxCommand(
     ...(opts.ban === false ? { ban: false as const } : {}),
     ...(opts.demoClockMs !== undefined ? { demoClockMs: opts.demoClockMs } : {}),
   });
-  out.write(opts.json ? `${describeJson(sandbox)}\n` : describeText(sandbox, opts.seed ?? 1, opts.transfers ?? SEEDED_TRANSFER_COUNT, opts.demoClockMs, opts.postSignature ?? 'query'));
+  const text = (): string => describeText(sandbox, opts.seed ?? 1, opts.transfers ?? SEEDED_TRANSFER_COUNT, opts.demoClockMs, opts.postSignature ?? 'query');
+  if (opts.env) {
+    out.write(describeEnv(sandbox));
+    (hooks.err ?? process.stderr).write(text());
+  } else out.write(opts.json ? `${describeJson(sandbox)}\n` : text());
   if (hooks.handleSignals === false) return sandbox;
 
   const exit = hooks.exit ?? ((code: number) => process.exit(code));
@@ -83,6 +92,22 @@ function describeJson(sandbox: RunningSandbox): string {
     secretKey: sandbox.secretKey,
     subAccounts: sandbox.subAccounts,
   });
+}
+
+/** A word for a POSIX shell: single-quoted, a quote inside written '\\'' (nothing in it is expanded). */
+export function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** `export` lines a shell can eval: the variables a command reads its target and credentials from. */
+function describeEnv(sandbox: RunningSandbox): string {
+  return [
+    [ENV.baseUrl, sandbox.baseUrl],
+    [ENV.apiKey, sandbox.apiKey],
+    [ENV.secret, sandbox.secretKey],
+  ]
+    .map(([name, value]) => `export ${name}=${shellQuote(value as string)}\n`)
+    .join('');
 }
 
 /** Values the operator gave (--api-key, --secret-key, --host) are echoed sanitised. */
@@ -124,10 +149,12 @@ export function defineSandbox(program: Command, host: CommandHost): Command {
     .option('--rate-limit <N/Ws>', 'requests per window for each endpoint and API key, then 429, and 418 for a client that keeps on (default 500/10s; off: none)', rateLimitOption)
     .option('--no-ban', 'never ban a client that keeps sending while refused (load tests)')
     .option('--json', 'print one JSON line with baseUrl, apiKey, secretKey, subAccounts')
+    .option('--env', 'print export lines of BROKER_BASE_URL, BROKER_API_KEY, BROKER_API_SECRET for eval (the rest on stderr)')
     .option('--post-signature <rule>', "what a request's signature must cover: query (default, as the live service accepts), body (query + body) or either", oneOf(['query', 'body', 'either'] as const))
     .addHelpText('after', '\nTakes the global --demo-clock TIME (or BROKER_DEMO_CLOCK): the data and created keys follow that moment;\nrequests are still checked against the real clock.')
-    .addHelpText('after', examples('sandbox --json', 'sandbox --port 8080 --seed 7 --rate-limit off'))
+    .addHelpText('after', examples('sandbox --json', 'sandbox --env > sandbox.env &  # then: . ./sandbox.env', 'sandbox --port 8080 --seed 7 --rate-limit off'))
     .action(async (options: SandboxFlags) => {
+      if (options.env && options.json) return host.exit(reportUsage(host.context(), '--env and --json each say how to print the target: give one'));
       let demoClockMs: number | undefined;
       try {
         demoClockMs = resolveDemoClock(host.rootOptions().demoClock, host.io.env);
@@ -135,7 +162,7 @@ export function defineSandbox(program: Command, host: CommandHost): Command {
         return host.exit(reportUsage(host.context(), (error as Error).message));
       }
       // It keeps serving after this returns; its own SIGINT/SIGTERM handler closes it and exits.
-      await runSandboxCommand({ ...options, demoClockMs }, host.io.stdout);
+      await runSandboxCommand({ ...options, demoClockMs }, host.io.stdout, { err: host.io.stderr });
       host.exit(EXIT.ok, { keepRunning: true });
     });
 }

@@ -143,7 +143,7 @@ export function defineSubAccounts(program: Command, host: CommandHost): Command 
     .option('--discover', 'scan the transfer history of the last days first (paced by the rate limit)')
     .option('--days <n>', 'with --discover: days back, 1..365 (default 30)')
     .option('--sub <names>', 'with --discover: comma-separated names to ask for, besides the recent and remembered ones')
-    .option('--format <format>', 'table, json (an array) or csv (default: table)')
+    .option('-o, --format <format>', 'table, json (an array) or csv (default: table)')
     .option('--json', 'short for --format json')
     .addHelpText(
       'after',

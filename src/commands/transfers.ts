@@ -233,7 +233,7 @@ export function defineTransfers(program: Command, host: CommandHost): Command {
     .option('--all', 'every page from --page on, streamed as each arrives')
     .option('--summary', 'every page from --page on (--limit a page), summed per asset, status and day')
     .option('--max-pages <n>', `with --all or --summary: fetch at most N pages (default ${defaultMaxPages()} at 500 a page: room for ${grouped(MAX_TRANSFERS)} transfers)`)
-    .option('--format <format>', 'table, json or csv (default: table)')
+    .option('-o, --format <format>', 'table, json or csv (default: table)')
     .option('--json', 'short for --format json')
     .addHelpText(
       'after',

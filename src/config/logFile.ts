@@ -1,6 +1,6 @@
 // --log-file PATH (off by default, docs/design.md, secrets): one line per HTTP exchange, appended to a file only the user
 // can read. A line holds the time, operation, method, path (never the query: it carries the signature),
-// status, latency, attempt and a shortened API key. Never a body, a signature or a secret.
+// status, latency, attempt, pacing and Retry-After waits and a shortened API key. Never a body, a signature or a secret.
 import type { ExchangeInfo } from '../api/contract';
 import { fsPromises } from '../lazyBuiltins';
 import { appendWholeLine } from './wholeLine';
@@ -39,6 +39,8 @@ export function exchangeLine(exchange: ExchangeInfo, apiKey: string | undefined,
   ];
   if (exchange.postSignature !== undefined) fields.push(`signed=${exchange.postSignature}`);
   if (exchange.pacedMs !== undefined) fields.push(`paced=${Math.round(exchange.pacedMs)}ms`);
+  // The wait the answer asked for: what the next try (or the pacing of the endpoint) waits at least.
+  if (exchange.retryAfterMs !== undefined) fields.push(`retry-after=${Math.round(exchange.retryAfterMs)}ms`);
   if (exchange.banEndsAt !== undefined) fields.push(`ban-ends=${new Date(exchange.banEndsAt).toISOString()}`);
   if (exchange.notSent === true) fields.push('not-sent');
   if (apiKey !== undefined) fields.push(`key=${token(shortenApiKey(apiKey))}`);

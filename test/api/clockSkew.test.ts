@@ -40,7 +40,7 @@ function envOf(sb: { baseUrl: string; apiKey: string; secretKey: string }): Reco
 
 const create = (sb: RunningSandbox) => {
   const t = context(envOf(sb));
-  return runKeysCreate({ sub: sb.subAccounts[0] ?? '', permissions: 'SPOT_ACCOUNT_READ', note: 'clock' }, t.ctx).then((code) => ({ code, ...t }));
+  return runKeysCreate({ allowRisky: true, sub: sb.subAccounts[0] ?? '', permissions: 'SPOT_ACCOUNT_READ', note: 'clock' }, t.ctx).then((code) => ({ code, ...t }));
 };
 
 function posts(sb: RunningSandbox): number[] {
@@ -119,7 +119,7 @@ describe('when the resend cannot help, the hint says which way the clock is off 
     const service = await refusing(skew);
     try {
       const t = context({ BROKER_BASE_URL: service.baseUrl, BROKER_API_KEY: 'k', BROKER_API_SECRET: 's' });
-      expect(await runKeysCreate({ sub: 'desk', permissions: 'SPOT_ACCOUNT_READ', note: 'n' }, t.ctx)).toBe(EXIT.failure);
+      expect(await runKeysCreate({ allowRisky: true, sub: 'desk', permissions: 'SPOT_ACCOUNT_READ', note: 'n' }, t.ctx)).toBe(EXIT.failure);
       expect(service.seen()).toBe(2);
       const [error] = t.err.text().split('\n');
       expect(error).toMatch(line);
@@ -132,7 +132,7 @@ describe('when the resend cannot help, the hint says which way the clock is off 
     const service = await refusing(0, false);
     try {
       const t = context({ BROKER_BASE_URL: service.baseUrl, BROKER_API_KEY: 'k', BROKER_API_SECRET: 's' });
-      expect(await runKeysCreate({ sub: 'desk', permissions: 'SPOT_ACCOUNT_READ', note: 'n' }, t.ctx)).toBe(EXIT.failure);
+      expect(await runKeysCreate({ allowRisky: true, sub: 'desk', permissions: 'SPOT_ACCOUNT_READ', note: 'n' }, t.ctx)).toBe(EXIT.failure);
       expect(service.seen()).toBe(1);
       expect(t.err.text()).toMatch(/did not say its time \(no Date header\): check the computer clock, or raise --recv-window\n$/);
     } finally {
@@ -158,7 +158,7 @@ describe('the client clock itself off (an injected now), against the real sandbo
     const sb = await startSandbox();
     sandboxes.push(sb);
     const t = context(envOf(sb), { now: () => Date.now() + localOff });
-    expect(await runKeysCreate({ sub: sb.subAccounts[0] ?? '', permissions: 'SPOT_ACCOUNT_READ', note: 'n' }, t.ctx)).toBe(EXIT.ok);
+    expect(await runKeysCreate({ allowRisky: true, sub: sb.subAccounts[0] ?? '', permissions: 'SPOT_ACCOUNT_READ', note: 'n' }, t.ctx)).toBe(EXIT.ok);
     // A local clock behind by 2.5 s is still inside the 5 s recvWindow; the rest need the one resend.
     expect(posts(sb)).toEqual(localOff === -2_500 ? [200] : [400, 200]);
   });

@@ -188,7 +188,7 @@ async function run(command: Command, baseUrl: string, env: Record<string, string
     command === 'list'
       ? await runKeysList({ sub: 'desk' }, ctx)
       : command === 'create'
-        ? await runKeysCreate({ sub: 'desk', permissions: 'SPOT_ACCOUNT_READ', note: 'fault matrix' }, ctx)
+        ? await runKeysCreate({ allowRisky: true, sub: 'desk', permissions: 'SPOT_ACCOUNT_READ', note: 'fault matrix' }, ctx)
         : await runTransfers({ fromType: 'SPOT', toType: 'FUTURE', format: 'csv' }, ctx);
   const stderr = err.text();
   return { code, stdout: out.text(), stderr, errors: stderr.split('\n').filter((l) => l.startsWith('error: ')), ms: performance.now() - started, tries, folder };
@@ -945,7 +945,7 @@ describe('fault matrix: TLS and proxies, before the first byte', () => {
     const listed = await runBuiltCli(['keys', 'list', '--sub', sub], wrongName);
     expect(listed.code).toBe(EXIT.failure);
     expect(listed.stderr).toBe("error: list keys failed: the service's certificate is for another name (ERR_TLS_CERT_ALTNAME_INVALID) — check the host name in the base URL (127.0.0.1)\n");
-    const created = await runBuiltCli(['keys', 'create', '--sub', sub, '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'tls'], wrongName);
+    const created = await runBuiltCli(['keys', 'create', '--allow-risky', '--sub', sub, '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'tls'], wrongName);
     expect(created.code).toBe(EXIT.failure);
     expect(created.stderr).toContain('nothing was sent, no key was created');
     expect(other.requests()).toBe(0);

@@ -174,7 +174,7 @@ describe('--proxy and the profile', () => {
     const sandbox = await sandboxFor(onTestFinished);
     const proxy = await testProxy(onTestFinished, { requireAuthorization: 'Basic never' });
     const { folder } = fresh();
-    const ran = await runCli(['keys', 'create', '--sub', sandbox.subAccounts[0] ?? 'desk', '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'n'], { ...sandboxEnv(sandbox), BROKER_CONSOLE_HOME: folder, HTTP_PROXY: proxy.url });
+    const ran = await runCli(['keys', 'create', '--allow-risky', '--sub', sandbox.subAccounts[0] ?? 'desk', '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'n'], { ...sandboxEnv(sandbox), BROKER_CONSOLE_HOME: folder, HTTP_PROXY: proxy.url });
     expect(ran.code).toBe(EXIT.failure);
     expect(ran.stderr).toBe(`error: create key failed: the proxy ${proxy.url} asks for credentials (HTTP 407): put them in the proxy URL, http://user:password@host:port — nothing was sent, no key was created; check the proxy setting\n`);
     expect(proxy.refused).toBe(1);

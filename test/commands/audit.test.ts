@@ -10,7 +10,8 @@ import { runKeysCreate } from '../../src/commands/keysCreate';
 import { AUDIT_FILE, parseAuditLine, settleAttempts } from '../../src/config/auditTrail';
 import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
-import { runCli, testContext } from './helpers';
+import { formatLocalTime } from '../../src/commands/output';
+import { runBuiltCli, runCli, testContext } from './helpers';
 
 let sandbox: RunningSandbox;
 let folder: string;
@@ -36,18 +37,18 @@ beforeAll(async () => {
   {
     sandbox.queueFaults({ kind: 'status', status: 400, code: 10072, msg: 'invalid permission' });
     const { ctx } = testContext(sandbox, { configFolder: folder });
-    expect(await runKeysCreate({ sub: b, permissions: 'SPOT_DEAL_READ', note: 'refused one' }, ctx)).toBe(EXIT.failure);
+    expect(await runKeysCreate({ allowRisky: true, sub: b, permissions: 'SPOT_DEAL_READ', note: 'refused one' }, ctx)).toBe(EXIT.failure);
   }
   // outcome unknown
   {
     sandbox.queueFaults({ kind: 'reset-after-handling' });
     const { ctx } = testContext(sandbox, { configFolder: folder });
-    expect(await runKeysCreate({ sub: a, permissions: 'SPOT_ACCOUNT_READ', note: 'lost answer' }, ctx)).toBe(EXIT.outcomeUnknown);
+    expect(await runKeysCreate({ allowRisky: true, sub: a, permissions: 'SPOT_ACCOUNT_READ', note: 'lost answer' }, ctx)).toBe(EXIT.outcomeUnknown);
   }
   // refused before sending: not recorded
   {
     const { ctx } = testContext(sandbox, { configFolder: folder });
-    expect(await runKeysCreate({ sub: a, permissions: '', note: 'never sent' }, ctx)).toBe(EXIT.usage);
+    expect(await runKeysCreate({ allowRisky: true, sub: a, permissions: '', note: 'never sent' }, ctx)).toBe(EXIT.usage);
   }
 });
 afterAll(async () => {
@@ -85,7 +86,7 @@ describe('keys create writes the audit trail', () => {
   it('a failed audit write does not fail the create, and says so once on stderr', async () => {
     const notAFolder = join(folder, AUDIT_FILE, 'inside');
     const { ctx, out, err } = testContext(sandbox, { configFolder: notAFolder });
-    expect(await runKeysCreate({ sub: sandbox.subAccounts[0], permissions: 'SPOT_ACCOUNT_READ', note: 'no trail', json: true }, ctx)).toBe(EXIT.ok);
+    expect(await runKeysCreate({ allowRisky: true, sub: sandbox.subAccounts[0], permissions: 'SPOT_ACCOUNT_READ', note: 'no trail', json: true }, ctx)).toBe(EXIT.ok);
     expect(JSON.parse(out.text())).toHaveProperty('secretKey');
     expect(err.text().match(/audit trail/g)).toHaveLength(1);
   });
@@ -115,6 +116,27 @@ describe('audit command', () => {
     expect(text[2]).toContain('10072 invalid permission');
     expect(text[3]).toContain(`${createdKey.slice(0, 4)}…${createdKey.slice(-4)}`);
   });
+
+  it('table: times are local, as in every other table; json keeps UTC ISO', async () => {
+    const json = testContext(undefined, { configFolder: folder });
+    expect(await runAudit({ json: true }, json.ctx)).toBe(EXIT.ok);
+    const times = (JSON.parse(json.out.text()) as { time: string }[]).map((r) => r.time);
+    for (const t of times) expect(t).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
+    const table = testContext(undefined, { configFolder: folder });
+    expect(await runAudit({}, table.ctx)).toBe(EXIT.ok);
+    const rows = table.out.text().trimEnd().split('\n').slice(1);
+    rows.forEach((row, i) => expect(row.startsWith(formatLocalTime(Date.parse(times[i]!), true))).toBe(true));
+  });
+
+  it('the built binary: the table is in the process\'s TZ', async () => {
+    const json = testContext(undefined, { configFolder: folder });
+    expect(await runAudit({ json: true, limit: '1' }, json.ctx)).toBe(EXIT.ok);
+    const [newest] = JSON.parse(json.out.text()) as { time: string }[];
+    const run = await runBuiltCli(['audit', '--limit', '1'], { BROKER_CONSOLE_HOME: folder, TZ: 'Asia/Tokyo' });
+    expect(run.code, run.stderr).toBe(0);
+    const inTokyo = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Asia/Tokyo', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+    expect(run.stdout.split('\n')[1]).toContain(inTokyo.format(Date.parse(newest!.time)));
+  }, 60_000);
 
   it('csv: the columns, --sub and --limit', async () => {
     const { ctx, out } = testContext(undefined, { configFolder: folder });

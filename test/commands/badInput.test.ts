@@ -62,7 +62,7 @@ function context(env: Record<string, string>, globals: GlobalOptions = {}, overr
 
 type Run = (ctx: CommandContext) => Promise<number>;
 const LIST: Run = (ctx) => runKeysList({ sub: 'desk' }, ctx);
-const CREATE: Run = (ctx) => runKeysCreate({ sub: 'desk', permissions: 'SPOT_ACCOUNT_READ', note: 'n' }, ctx);
+const CREATE: Run = (ctx) => runKeysCreate({ allowRisky: true, sub: 'desk', permissions: 'SPOT_ACCOUNT_READ', note: 'n' }, ctx);
 const TRANSFERS = (extra: Record<string, string> = {}): Run => (ctx) => runTransfers({ fromType: 'SPOT', toType: 'FUTURES', ...extra }, ctx);
 
 /** The rows are written before the server has a port: BROKER_BASE_URL is filled in when a row runs. */
@@ -102,7 +102,7 @@ const ROWS: Row[] = [
   { name: '--to-type with a digit', run: TRANSFERS({ toType: 'FUTURES1' }), env: env({}), line: /^error: --to-type: 'FUTURES1' is not an account type \(letters and _ only, e\.g\. SPOT, FUTURES\)$/ },
   { name: '--to-type two edits from FUTURES', run: TRANSFERS({ toType: 'FUTUR' }), env: env({}), line: /^error: --to-type: 'FUTUR' is not a known account type: did you mean FUTURES\?$/ },
   { name: '--from-type a swap from SPOT', run: TRANSFERS({ fromType: 'SOPT' }), env: env({}), line: /^error: --from-type: 'SOPT' is not a known account type: did you mean SPOT\?$/ },
-  { name: '--permissions one edit from a known one (keys create: nothing sent, nothing audited)', run: (ctx) => runKeysCreate({ sub: 'desk', permissions: 'SPOT_ACOUNT_READ', note: 'n' }, ctx), env: env({}), line: /^error: --permissions: 'SPOT_ACOUNT_READ' is not a known permission: did you mean SPOT_ACCOUNT_READ\?$/ },
+  { name: '--permissions one edit from a known one (keys create: nothing sent, nothing audited)', run: (ctx) => runKeysCreate({ allowRisky: true, sub: 'desk', permissions: 'SPOT_ACOUNT_READ', note: 'n' }, ctx), env: env({}), line: /^error: --permissions: 'SPOT_ACOUNT_READ' is not a known permission: did you mean SPOT_ACCOUNT_READ\?$/ },
   { name: 'an epoch in seconds', run: TRANSFERS({ start: '1700000000' }), env: env({}), line: /^error: --start: '1700000000' looks like epoch seconds; give milliseconds \(1700000000000\)$/ },
 ];
 
@@ -169,7 +169,7 @@ describe('bad input from profiles and the keychain', () => {
 
 describe('bad input through the command line', () => {
   it.each([
-    ['CR-LF in BROKER_API_KEY, keys create', ['keys', 'create', '--sub', 'desk', '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'n'], { BROKER_API_KEY: 'mx0v\r\nabc' }, CRLF],
+    ['CR-LF in BROKER_API_KEY, keys create', ['keys', 'create', '--allow-risky', '--sub', 'desk', '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'n'], { BROKER_API_KEY: 'mx0v\r\nabc' }, CRLF],
     ['CR-LF in BROKER_API_KEY, keys list', ['keys', 'list', '--sub', 'desk'], { BROKER_API_KEY: 'mx0v\r\nabc' }, CRLF],
     ['--start before the epoch', ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--start', '1970-01-01T00:00+14:00'], {}, /^error: --start: .* is before 1970-01-01 00:00 UTC/],
     ['a local date before the epoch east of UTC', ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--start', '1970-01-01'], { TZ: 'Asia/Tokyo' }, /^error: --start: '1970-01-01' is before 1970-01-01 00:00 UTC/],

@@ -30,6 +30,13 @@ const noStack = (text: string): void => {
 };
 
 describe('validation happens before anything is sent', () => {
+  it('sandbox --env with --json exits 2 naming both, and starts nothing', async () => {
+    const result = await runCli(['sandbox', '--env', '--json', '--port', '0'], env);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('error: --env and --json each say how to print the target: give one\n');
+    expect(result.stdout).toBe('');
+  });
+
   it('keys create with five IPs exits 2, names ip, and the sandbox received nothing', async () => {
     const fresh = await startSandbox({ seed: 2 });
     try {
@@ -51,11 +58,11 @@ describe('validation happens before anything is sent', () => {
     ['keys list without --sub', ['keys', 'list'], /^error: --sub: required\n$/],
     ['keys list, spaces in --sub', ['keys', 'list', '--sub', 'a b'], /^error: --sub: must not contain spaces/],
     ['keys create without anything', ['keys', 'create'], /^error: --sub: required\nerror: --permissions: .*\nerror: --note: required/],
-    ['keys create, bad permission', ['keys', 'create', '--sub', 'd', '--permissions', 'A-B', '--note', 'n'], /^error: --permissions: 'A-B' is not a permission name/],
+    ['keys create, bad permission', ['keys', 'create', '--allow-risky', '--sub', 'd', '--permissions', 'A-B', '--note', 'n'], /^error: --permissions: 'A-B' is not a permission name/],
     ['keys create, CIDR', ['keys', 'create', '--sub', 'd', '--permissions', 'A', '--note', 'n', '--ip', '10.0.0.0/24'], /^error: --ip: '10\.0\.0\.0\/24' is a range \(CIDR\); give single addresses\n$/],
     ['keys create, empty ip entry', ['keys', 'create', '--sub', 'd', '--permissions', 'A', '--note', 'n', '--ip', '1.1.1.1,,2.2.2.2'], /^error: --ip: empty address between commas\n$/],
     ['keys create, duplicate ip', ['keys', 'create', '--sub', 'd', '--permissions', 'A', '--note', 'n', '--ip', '1.1.1.1,1.1.1.1'], /^error: --ip: '1\.1\.1\.1' is listed twice\n$/],
-    ['keys create, long note', ['keys', 'create', '--sub', 'd', '--permissions', 'A', '--note', 'x'.repeat(101)], /^error: --note: at most 100 characters \(got 101\)\n$/],
+    ['keys create, long note', ['keys', 'create', '--allow-risky', '--sub', 'd', '--permissions', 'A', '--note', 'x'.repeat(101)], /^error: --note: at most 100 characters \(got 101\)\n$/],
     ['transfers without types', ['transfers'], /^error: --from-type: required.*\nerror: --to-type: required/],
     ['transfers, bad start', ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--start', 'soon'], /^error: --start: 'soon' is not a time/],
     ['transfers, epoch seconds', ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--end', '1763726400'], /^error: --end: '1763726400' looks like epoch seconds; give milliseconds \(1763726400000\)\n$/],
@@ -111,7 +118,7 @@ describe('keys', () => {
     expect(text.stderr).toMatch(/^warning: the secret key is shown only this once/);
     expect(text.stderr).not.toContain(secret);
 
-    const json = await runBuiltCli(['keys', 'create', '--sub', sub, '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'json', '--json'], env);
+    const json = await runBuiltCli(['keys', 'create', '--allow-risky', '--sub', sub, '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'json', '--json'], env);
     expect(json.code).toBe(0);
     const created = JSON.parse(json.stdout) as { secretKey: string; subAccount: string };
     expect(created.subAccount).toBe(sub);
@@ -121,7 +128,7 @@ describe('keys', () => {
   it('a create whose answer never came exits 3 and says to check with keys list', async () => {
     sandbox.queueFaults({ kind: 'reset-after-handling' });
     const sub = sandbox.subAccounts[2] ?? 'x';
-    const result = await runCli(['keys', 'create', '--sub', sub, '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'lost'], env);
+    const result = await runCli(['keys', 'create', '--allow-risky', '--sub', sub, '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'lost'], env);
     expect(result.code).toBe(3);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('may have taken effect');

@@ -6,16 +6,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KNOWN_PERMISSIONS } from '../../src/api/types';
+import { openDiscoveredSubAccounts } from '../../src/config/discoveredSubAccounts';
+import { openRecentSubAccounts } from '../../src/config/recentSubAccounts';
 import { saveProfile } from '../../src/credentials/profiles';
 import { buildCli, runBuiltCli, runCli } from './helpers';
 
 let dir: string;
 let bin: string;
 let script: string;
+let extraEnv: Record<string, string> = {};
 const env = (): Record<string, string> => ({
   PATH: `${bin}:${process.env.PATH ?? ''}`,
   BROKER_CONSOLE_HOME: join(dir, 'config'),
   HOME: dir,
+  ...extraEnv,
 });
 
 beforeAll(async () => {
@@ -54,6 +58,30 @@ function complete(...words: string[]): string[] {
 }
 
 describe('bash completion', () => {
+  it('completes --sub from the target\'s recent names, then its discovered ones (files only, the binary asked)', async () => {
+    const config = join(dir, 'config');
+    const recent = await openRecentSubAccounts(config, 'https://staging.example.com');
+    await recent.remember('mmbot5143');
+    await recent.remember('gridbot2901');
+    const discovered = await openDiscoveredSubAccounts(config, 'https://staging.example.com');
+    await discovered.note([{ name: 'gridbot2901', lastTransferTime: 2 }, { name: 'arbdesk0007', lastTransferTime: 1 }]);
+    // Another target's names are not offered.
+    await (await openRecentSubAccounts(config, 'https://api.example.com')).remember('prodonly01');
+    try {
+      extraEnv = { BROKER_BASE_URL: 'https://staging.example.com/' };
+      expect(complete('keys', 'list', '--sub', '')).toEqual(['gridbot2901', 'mmbot5143', 'arbdesk0007']);
+      expect(complete('transfers', '--from-account', 'x', '--sub', 'mm')).toEqual(['mmbot5143']);
+      extraEnv = { BROKER_PROFILE: 'prod' };
+      expect(complete('keys', 'create', '--sub', '')).toEqual(['prodonly01']);
+    } finally {
+      extraEnv = {};
+    }
+    const direct = await runCli(['__complete', 'sub-accounts'], { BROKER_CONSOLE_HOME: config, BROKER_BASE_URL: 'https://staging.example.com' });
+    expect(direct).toEqual({ code: 0, stdout: 'gridbot2901\nmmbot5143\narbdesk0007\n', stderr: '' });
+    // No target known: nothing, quietly.
+    expect(await runCli(['__complete', 'sub-accounts'], { BROKER_CONSOLE_HOME: join(dir, 'none') })).toEqual({ code: 0, stdout: '', stderr: '' });
+  });
+
   it('is registered for broker-console with `complete -F`', () => {
     const r = spawnSync('bash', ['--norc', '-c', 'source "$1"; complete -p broker-console', 'bash', script], { encoding: 'utf8' });
     expect(r.stdout.trim()).toBe('complete -F _broker_console broker-console');
@@ -105,7 +133,7 @@ describe('bash completion', () => {
     expect(complete('profile', 'use', '')).toEqual(['prod', 'staging-2']);
     expect(complete('profile', 'remove', 'p')).toEqual(['prod']);
     // A flag with a free value offers nothing (not file names, not commands).
-    expect(complete('keys', 'list', '--sub', '')).toEqual([]);
+    expect(complete('keys', 'create', '--note', '')).toEqual([]);
   });
 });
 

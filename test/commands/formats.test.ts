@@ -133,7 +133,7 @@ describe('keys create', () => {
   it('a bad --format is refused before the key is created (exit 2, nothing sent)', async () => {
     const before = requestCount(sandbox);
     const t = testContext(sandbox);
-    expect(await runKeysCreate({ sub: sandbox.subAccounts[1], permissions: 'SPOT_ACCOUNT_READ', note: 'n', format: 'yaml' }, t.ctx)).toBe(EXIT.usage);
+    expect(await runKeysCreate({ allowRisky: true, sub: sandbox.subAccounts[1], permissions: 'SPOT_ACCOUNT_READ', note: 'n', format: 'yaml' }, t.ctx)).toBe(EXIT.usage);
     expect(requestCount(sandbox)).toBe(before);
   });
 });
@@ -225,6 +225,23 @@ describe('transfers', () => {
     expect(JSON.parse(viaJson.stdout)).toEqual(rows);
   });
 
+  it('-o is short for --format on every command that has --format: the same bytes', async () => {
+    const env = { ...sandboxEnv(sandbox), BROKER_CONSOLE_HOME: join(home, 'dash-o') };
+    const base = ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--limit', '5'];
+    const [long, short, joined] = await Promise.all([runCli([...base, '--format', 'csv'], env), runCli([...base, '-o', 'csv'], env), runCli([...base, '-ocsv'], env)]);
+    expect(long.code).toBe(0);
+    expect(short.stdout).toBe(long.stdout);
+    expect(joined.stdout).toBe(long.stdout);
+    for (const args of [['keys', 'list', '--sub', 'x'], ['keys', 'create', '--allow-risky', '--sub', 'x', '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'n'], ['keys', 'audit', '--sub', 'x'], ['profile', 'list'], ['audit'], ['sub-accounts']]) {
+      // A bad value through -o is refused as --format's is: proof that -o is that flag, nothing sent.
+      const before = requestCount(sandbox);
+      const r = await runCli([...args, '-o', 'xml'], env);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toMatch(/--format/);
+      expect(requestCount(sandbox)).toBe(before);
+    }
+  });
+
   it('--format csv: the header is the same twelve fields', async () => {
     const t = testContext(sandbox);
     expect(await runTransfers({ ...query, format: 'csv' }, t.ctx)).toBe(EXIT.ok);
@@ -239,7 +256,7 @@ describe('transfers', () => {
     for (const args of [
       ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--json', '--format', 'csv'],
       ['keys', 'list', '--sub', 'x', '--json', '--format', 'csv'],
-      ['keys', 'create', '--sub', 'x', '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'n', '--format', 'csv', '--json'],
+      ['keys', 'create', '--allow-risky', '--sub', 'x', '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'n', '--format', 'csv', '--json'],
       ['profile', 'list', '--format', 'table', '--json'],
     ]) {
       const r = await runCli(args, env);

@@ -196,7 +196,7 @@ describe('keys create', () => {
   // A secret a terminal must show as marks would be stored wrong: it is not shown, and the key is said lost.
   it('text: a secret with controls is not shown altered; exit 5 names the key, all of it terminal-safe', async () => {
     const { ctx, out, err } = context('tty');
-    expect(await runKeysCreate({ sub: 'desk', permissions: 'SPOT_ACCOUNT_READ', note: 'n' }, ctx)).toBe(EXIT.secretNotDelivered);
+    expect(await runKeysCreate({ allowRisky: true, sub: 'desk', permissions: 'SPOT_ACCOUNT_READ', note: 'n' }, ctx)).toBe(EXIT.secretNotDelivered);
     expect(out.text()).toBe('');
     expectTerminalSafe(err.text());
     expect(err.text()).toContain('its secret holds control characters a terminal cannot show');
@@ -204,7 +204,7 @@ describe('keys create', () => {
 
   it('--json to a pipe keeps the secret and every field exact', async () => {
     const { ctx, out } = context('pipe');
-    expect(await runKeysCreate({ sub: 'desk', permissions: 'SPOT_ACCOUNT_READ', note: 'n', json: true }, ctx)).toBe(EXIT.ok);
+    expect(await runKeysCreate({ allowRisky: true, sub: 'desk', permissions: 'SPOT_ACCOUNT_READ', note: 'n', json: true }, ctx)).toBe(EXIT.ok);
     expectNoRawControlsInJson(out.text());
     const created = JSON.parse(out.text()) as Record<string, unknown>;
     expect(created.secretKey).toBe('abc\u202Edef\x1b[2J');
@@ -214,7 +214,7 @@ describe('keys create', () => {
 
   it('--json to a terminal: the secret with controls is not shown altered (exit 5)', async () => {
     const { ctx, out, err } = context('tty');
-    expect(await runKeysCreate({ sub: 'desk', permissions: 'SPOT_ACCOUNT_READ', note: 'n', json: true }, ctx)).toBe(EXIT.secretNotDelivered);
+    expect(await runKeysCreate({ allowRisky: true, sub: 'desk', permissions: 'SPOT_ACCOUNT_READ', note: 'n', json: true }, ctx)).toBe(EXIT.secretNotDelivered);
     expect(out.text()).toBe('');
     expectTerminalSafe(err.text());
   });
@@ -329,7 +329,7 @@ describe('stderr', () => {
     for (const run of [
       (ctx: CommandContext) => runKeysList({ sub: 'desk' }, ctx),
       (ctx: CommandContext) => runTransfers({ ...QUERY }, ctx),
-      (ctx: CommandContext) => runKeysCreate({ sub: 'desk', permissions: 'SPOT_ACCOUNT_READ', note: 'n' }, ctx),
+      (ctx: CommandContext) => runKeysCreate({ allowRisky: true, sub: 'desk', permissions: 'SPOT_ACCOUNT_READ', note: 'n' }, ctx),
     ]) {
       const { code, text } = await errorLine(run);
       expect(code).toBe(EXIT.failure);

@@ -104,7 +104,7 @@ describe('keys create', () => {
 
   it('--json prints one object with the secret', async () => {
     const { ctx, out } = testContext(sandbox);
-    expect(await runKeysCreate({ sub: sub(), permissions: 'SPOT_ACCOUNT_READ', note: 'json key', json: true }, ctx)).toBe(EXIT.ok);
+    expect(await runKeysCreate({ allowRisky: true, sub: sub(), permissions: 'SPOT_ACCOUNT_READ', note: 'json key', json: true }, ctx)).toBe(EXIT.ok);
     const lines = out.text().trimEnd().split('\n');
     expect(lines).toHaveLength(1);
     const key = JSON.parse(lines[0] ?? '') as Record<string, unknown>;
@@ -115,7 +115,7 @@ describe('keys create', () => {
   it('outcome unknown exits 3 and says to check with keys list', async () => {
     sandbox.queueFaults({ kind: 'reset-after-handling' });
     const { ctx, out, err } = testContext(sandbox);
-    expect(await runKeysCreate({ sub: sub(), permissions: 'SPOT_ACCOUNT_READ', note: 'lost answer' }, ctx)).toBe(EXIT.outcomeUnknown);
+    expect(await runKeysCreate({ allowRisky: true, sub: sub(), permissions: 'SPOT_ACCOUNT_READ', note: 'lost answer' }, ctx)).toBe(EXIT.outcomeUnknown);
     expect(out.text()).toBe('');
     expect(err.text()).toContain('may have taken effect');
     expect(err.text()).toContain(`keys list --sub ${sub()}`);
@@ -142,7 +142,7 @@ describe('keys create', () => {
   it('read_only (the permission of the service\'s own sample record) is accepted by the sandbox', async () => {
     const sub = sandbox.subAccounts[3] ?? sandbox.subAccounts[0] ?? 'x';
     const { ctx, out, err } = testContext(sandbox);
-    expect(await runKeysCreate({ sub, permissions: 'read_only', note: 'sample', json: true }, ctx)).toBe(EXIT.ok);
+    expect(await runKeysCreate({ allowRisky: true, sub, permissions: 'read_only', note: 'sample', json: true }, ctx)).toBe(EXIT.ok);
     expect((JSON.parse(out.text()) as { permissions: string[] }).permissions).toEqual(['read_only']);
     expect(err.text()).toMatch(/^warning: /);
   });

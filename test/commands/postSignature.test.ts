@@ -41,7 +41,7 @@ function posts(sb: RunningSandbox, from: number): number[] {
     .map((r) => r.status);
 }
 
-const create = (sb: RunningSandbox, note: string) => ['keys', 'create', '--sub', sb.subAccounts[0] ?? '', '--permissions', 'SPOT_ACCOUNT_READ', '--note', note, '--json'];
+const create = (sb: RunningSandbox, note: string) => ['keys', 'create', '--allow-risky', '--sub', sb.subAccounts[0] ?? '', '--permissions', 'SPOT_ACCOUNT_READ', '--note', note, '--json'];
 
 describe('keys create under auto (the default)', () => {
   it('falls back once against a body-only service and remembers it: the next run sends query + body first', async () => {

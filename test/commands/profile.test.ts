@@ -241,7 +241,7 @@ describe.skipIf(!availability.ok)('profiles with the real keychain', () => {
     // Its POST signature (body, as sandbox B checks) reaches the client: one create, accepted first time.
     const before = sandboxB.requests().length;
     t = ctxFor();
-    expect(await runKeysCreate({ sub: sub(sandboxB), permissions: 'SPOT_ACCOUNT_READ', note: 'body rule' }, t.ctx)).toBe(0);
+    expect(await runKeysCreate({ allowRisky: true, sub: sub(sandboxB), permissions: 'SPOT_ACCOUNT_READ', note: 'body rule' }, t.ctx)).toBe(0);
     expect(sandboxB.requests().slice(before).map((r) => `${r.method} ${r.status}`)).toEqual(['POST 200']);
     t = ctxFor({ recvWindow: 1234 });
     expect(await runKeysList({ sub: sub(sandboxB) }, t.ctx)).toBe(0);
@@ -298,15 +298,15 @@ describe.skipIf(!availability.ok)('profiles with the real keychain', () => {
     t = ctxFor();
     expect(await runKeysList({ sub: sub(sandboxA) }, t.ctx)).toBe(0);
     t = ctxFor();
-    expect(await runKeysCreate({ sub: sub(sandboxA), permissions: 'SPOT_ACCOUNT_READ', note: 'never' }, t.ctx)).toBe(2);
+    expect(await runKeysCreate({ allowRisky: true, sub: sub(sandboxA), permissions: 'SPOT_ACCOUNT_READ', note: 'never' }, t.ctx)).toBe(2);
     expect(t.err.text()).toBe(`error: create key was not sent: read-only profile '${ro}': creating keys is disabled\n`);
     expect(sandboxA.requests().slice(before).map((r) => r.method)).toEqual(['GET']);
     // Environment credentials borrowing its settings (--profile) are read-only too.
     t = ctxFor({ profile: ro }, undefined, { BROKER_API_KEY: sandboxA.apiKey, BROKER_API_SECRET: sandboxA.secretKey });
-    expect(await runKeysCreate({ sub: sub(sandboxA), permissions: 'SPOT_ACCOUNT_READ', note: 'never' }, t.ctx)).toBe(2);
+    expect(await runKeysCreate({ allowRisky: true, sub: sub(sandboxA), permissions: 'SPOT_ACCOUNT_READ', note: 'never' }, t.ctx)).toBe(2);
     // The other profile creates.
     t = ctxFor({ profile: rw });
-    expect(await runKeysCreate({ sub: sub(sandboxA), permissions: 'SPOT_ACCOUNT_READ', note: 'allowed', json: true }, t.ctx)).toBe(0);
+    expect(await runKeysCreate({ allowRisky: true, sub: sub(sandboxA), permissions: 'SPOT_ACCOUNT_READ', note: 'allowed', json: true }, t.ctx)).toBe(0);
     expect(sandboxA.requests().slice(before).filter((r) => r.method === 'POST')).toHaveLength(1);
 
     // Added again without --read-only: the setting is replaced, as every setting of an add is.
@@ -321,7 +321,7 @@ describe.skipIf(!availability.ok)('profiles with the real keychain', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect((await loadProfiles(config)).profiles).toMatchObject([{ name: n, readOnly: true }]);
-    const created = await runCli(['keys', 'create', '--sub', sub(sandboxA), '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'x'], { ...busEnv(), BROKER_CONSOLE_HOME: config });
+    const created = await runCli(['keys', 'create', '--allow-risky', '--sub', sub(sandboxA), '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'x'], { ...busEnv(), BROKER_CONSOLE_HOME: config });
     expect(created.code).toBe(2);
     expect(created.stderr).toBe(`error: create key was not sent: read-only profile '${n}': creating keys is disabled\n`);
   });
@@ -479,13 +479,13 @@ describe.skipIf(!availability.ok)('profiles with the real keychain', () => {
       let t = ctxFor({ baseUrl: sandbox.baseUrl }, `${sandbox.apiKey}\n${master}\n`);
       expect(await runProfileAdd(n, {}, t.ctx)).toBe(0);
       t = ctxFor({ logFile });
-      expect(await runKeysCreate({ sub: sandbox.subAccounts[0], permissions: 'SPOT_ACCOUNT_READ', note: 'leak-1', json: true }, t.ctx)).toBe(0);
+      expect(await runKeysCreate({ allowRisky: true, sub: sandbox.subAccounts[0], permissions: 'SPOT_ACCOUNT_READ', note: 'leak-1', json: true }, t.ctx)).toBe(0);
       created.push((JSON.parse(t.out.text()) as { secretKey: string }).secretKey);
       // …and the binary, profile added through it too: its compile cache (in the config folder) is scanned as well.
       const env = { ...busEnv(), BROKER_CONSOLE_HOME: config };
       const m = name('leakbin');
       expect((await runBuiltCli(['profile', 'add', m, '--base-url', sandbox.baseUrl], env, { input: `${sandbox.apiKey}\n${master}\n` })).code).toBe(0);
-      const r = await runBuiltCli(['--profile', m, '--log-file', logFile, 'keys', 'create', '--sub', sandbox.subAccounts[0] ?? '', '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'leak-2', '--json'], env);
+      const r = await runBuiltCli(['--profile', m, '--log-file', logFile, 'keys', 'create', '--allow-risky', '--sub', sandbox.subAccounts[0] ?? '', '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'leak-2', '--json'], env);
       expect(r.code).toBe(0);
       created.push((JSON.parse(r.stdout) as { secretKey: string }).secretKey);
       await runBuiltCli(['--log-file', logFile, 'keys', 'list', '--sub', sandbox.subAccounts[0] ?? ''], env);

@@ -69,7 +69,7 @@ describe('keys create in a read-only run', () => {
 
   it('BROKER_READ_ONLY=0 creates as usual (the check above can fail)', async () => {
     const t = testContext(sandbox, { env: { ...sandboxEnv(sandbox), BROKER_READ_ONLY: '0' }, configFolder: folder });
-    expect(await runKeysCreate({ sub: sandbox.subAccounts[0], ...key, json: true }, t.ctx)).toBe(EXIT.ok);
+    expect(await runKeysCreate({ sub: sandbox.subAccounts[0], ...key, json: true, allowRisky: true }, t.ctx)).toBe(EXIT.ok);
     expect(creates()).toHaveLength(1);
   });
 

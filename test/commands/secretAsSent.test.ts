@@ -47,7 +47,7 @@ async function create(format?: string): Promise<{ code: number; stdout: string; 
     createApi: (config) => createBrokerApi({ ...config, maxTries: 1 }),
     configFolder: folder,
   });
-  const code = await runKeysCreate({ sub: 'desk', permissions: 'SPOT_ACCOUNT_READ', note: 'as sent', ...(format ? { format } : {}) }, ctx);
+  const code = await runKeysCreate({ allowRisky: true, sub: 'desk', permissions: 'SPOT_ACCOUNT_READ', note: 'as sent', ...(format ? { format } : {}) }, ctx);
   await new Promise((resolve) => setImmediate(resolve));
   return { code, stdout: out.text(), stderr: err.text(), folder };
 }

@@ -76,7 +76,7 @@ describe('codes from the sandbox reach the operator with their hint', () => {
   it('keys create for the frozen sub-account: exit 1, refused (140002) in the audit trail, one POST', async () => {
     const { ctx, err } = context();
     const before = requestCount(sandbox);
-    expect(await runKeysCreate({ sub: 'frozendesk01', permissions: 'SPOT_ACCOUNT_READ', note: 'ops' }, ctx)).toBe(EXIT.failure);
+    expect(await runKeysCreate({ allowRisky: true, sub: 'frozendesk01', permissions: 'SPOT_ACCOUNT_READ', note: 'ops' }, ctx)).toBe(EXIT.failure);
     expect(errorLines(err.text())[0]).toMatch(/^error: create key failed \(HTTP 400 code 140002\): sub account is forbidden \(frozendesk01\) — the sub-account is frozen or disabled/);
     expect(sandbox.requests().slice(before).map((r) => r.method)).toEqual(['POST']);
     expect(await auditOf(ctx.configFolder)).toEqual([expect.objectContaining({ outcome: 'refused', code: 140002 })]);
@@ -84,7 +84,7 @@ describe('codes from the sandbox reach the operator with their hint', () => {
 
   it('keys create naming a sub-account outside the name rule: exit 1, 730601 and the rule', async () => {
     const { ctx, err } = context();
-    expect(await runKeysCreate({ sub: 'desk_7', permissions: 'SPOT_ACCOUNT_READ', note: 'ops' }, ctx)).toBe(EXIT.failure);
+    expect(await runKeysCreate({ allowRisky: true, sub: 'desk_7', permissions: 'SPOT_ACCOUNT_READ', note: 'ops' }, ctx)).toBe(EXIT.failure);
     expect(errorLines(err.text())).toEqual([
       'error: create key failed (HTTP 400 code 730601): Sub-account Name must be a combination of 8-32 letters and numbers (desk_7) — a sub-account name is 8 to 32 letters and digits',
     ]);

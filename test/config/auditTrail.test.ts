@@ -233,7 +233,7 @@ describe('never a secret', () => {
     }
     for (let i = 0; i < 3; i++) {
       const t = testContext(c.sandbox, { configFolder: folder });
-      expect(await runKeysCreate({ sub: name, permissions: 'SPOT_ACCOUNT_READ', note: `command ${i}`, json: true }, t.ctx)).toBe(0);
+      expect(await runKeysCreate({ allowRisky: true, sub: name, permissions: 'SPOT_ACCOUNT_READ', note: `command ${i}`, json: true }, t.ctx)).toBe(0);
       made.push(JSON.parse(t.out.text()) as { apiKey: string; secretKey: string });
     }
     // Two lines an attempt: recorded before it was sent, then its outcome.

@@ -24,6 +24,7 @@ describe('--log-file', () => {
       '2026-11-20T01:02:03.000Z op=listSubAccountKeys GET /api/v3/broker/sub-account/apiKey status=200 ok=true latency=12ms attempt=1 key=mx0v…a1b2\n',
     );
     expect(exchangeLine({ ...exchange, method: 'POST', status: 401, ok: false, postSignature: 'query' }, undefined, new Date(0))).toContain(' attempt=1 signed=query\n');
+    expect(exchangeLine({ ...exchange, status: 429, ok: false, retryAfterMs: 1500, pacedMs: 20 }, undefined, new Date(0))).toContain(' attempt=1 paced=20ms retry-after=1500ms\n');
     expect(exchangeLine({ ...exchange, status: undefined, ok: false, attempt: 2 }, undefined, new Date(0))).toBe(
       '1970-01-01T00:00:00.000Z op=listSubAccountKeys GET /api/v3/broker/sub-account/apiKey status=none ok=false latency=12ms attempt=2\n',
     );

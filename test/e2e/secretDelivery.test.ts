@@ -16,7 +16,7 @@ import { buildCli, sandboxEnv } from '../commands/helpers';
 import { KEYS_PATH, call } from '../sandbox/helpers';
 
 const SUB = 'mmbot5143';
-const ARGS = ['keys', 'create', '--sub', SUB, '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'delivery'];
+const ARGS = ['keys', 'create', '--allow-risky', '--sub', SUB, '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'delivery'];
 const NOT_DELIVERED = /^error: key (mx0v[0-9a-f]+) was created but its secret could not be written \((.+)\); nobody has its secret: delete this key in the service's web console, then create another$/m;
 
 let sandbox: RunningSandbox;

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import { describe, expect, test } from 'vitest';
 import { runSandboxCommand } from '../../src/commands/sandbox';
@@ -37,6 +38,24 @@ describe('sandbox command', () => {
       expect(printed.trimEnd().split('\n')).toHaveLength(1);
       const parsed = JSON.parse(printed) as Record<string, unknown>;
       expect(parsed).toEqual({ baseUrl: sb.baseUrl, apiKey: 'mx0vdemo', secretKey: 'throwaway', subAccounts: sb.subAccounts });
+      expect((await listKeys(sb, sb.subAccounts[0] as string)).status).toBe(200);
+    } finally {
+      await sb.close();
+    }
+  });
+
+  test('--env prints only export lines that a shell evals to the target; the description goes to stderr', async () => {
+    const { out, text } = capture();
+    const err = capture();
+    // Quotes, spaces and a $ in the credentials: the lines must survive eval unexpanded.
+    const sb = await runSandboxCommand({ env: true, seed: 3, apiKey: "mx0v'demo key", secretKey: 'throw$away `x` \\n' }, out, { handleSignals: false, err: err.out });
+    try {
+      const printed = text();
+      expect(printed.split('\n').filter((l) => l !== '').every((l) => l.startsWith('export BROKER_'))).toBe(true);
+      const shell = spawnSync('sh', ['-c', `eval "$(cat)"; printf '%s\\n' "$BROKER_BASE_URL" "$BROKER_API_KEY" "$BROKER_API_SECRET"`], { input: printed, encoding: 'utf8' });
+      expect(shell.status, shell.stderr).toBe(0);
+      expect(shell.stdout).toBe(`${sb.baseUrl}\nmx0v'demo key\nthrow$away \`x\` \\n\n`);
+      expect(err.text()).toContain(`base URL:     ${sb.baseUrl}`);
       expect((await listKeys(sb, sb.subAccounts[0] as string)).status).toBe(200);
     } finally {
       await sb.close();
