@@ -331,7 +331,11 @@ describe.concurrent('connections and time', () => {
     const sb = await sandbox();
     sb.queueFaults({ kind: 'delay', ms: 2_000 });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
+    // Aborted once the sandbox has the request (a fixed delay could abort before it arrives on a busy machine).
+    const abortOnArrival = setInterval(() => {
+      if (sb.requests().length > 0) controller.abort();
+    }, 5);
+    onTestFinished(() => clearInterval(abortOnArrival));
     const error = await failure(apiFor(onTestFinished, sb, { timeoutMs: 5_000 }).listSubAccountKeys(sb.subAccounts[0] ?? '', { signal: controller.signal }));
     expect(error.kind).toBe('aborted');
     expect(sb.requests()).toHaveLength(1);
