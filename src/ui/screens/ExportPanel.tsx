@@ -69,14 +69,18 @@ export function ExportPanel({
   query,
   page,
   pageNumber,
+  shownAs,
   width,
   height,
   onClose,
   onModeChange,
 }: {
   query: TransferQuery;
+  /** The page's rows as shown (a search's subset, in the shown sort): what "this page" writes. */
   page: readonly Transfer[];
   pageNumber?: number;
+  /** The scope's words for those rows, e.g. `this page as shown (9 of 50 rows, searched "USDT")`. */
+  shownAs?: string;
   width: number;
   height: number;
   onClose: () => void;
@@ -140,7 +144,8 @@ export function ExportPanel({
   const boxed = width >= 44 && height >= 8;
   const inner = Math.max(10, boxed ? width - 4 : width);
   const room = Math.max(1, boxed ? height - 2 : height);
-  const what = `${scope === 'page' ? `page ${pageNumber ?? query.page ?? 1}` : 'all pages'} as ${format === 'csv' ? 'CSV' : 'JSON'}`;
+  const asShown = shownAs?.startsWith('this page as shown') === true;
+  const what = `${scope === 'page' ? `page ${pageNumber ?? query.page ?? 1}${asShown ? ' as shown' : ''}` : 'all pages'} as ${format === 'csv' ? 'CSV' : 'JSON'}`;
 
   // One choice line: the label, then the options; the chosen one inverse and bold with a › marker (visible without colour).
   const choice = (label: string, options: Array<[string, string, boolean]>, keyHint: string) => {
@@ -179,10 +184,15 @@ export function ExportPanel({
     );
   };
   if (phase.name === 'choose') {
-    const rowsOnPage = plural(page.length, 'row');
-    body.push(<React.Fragment key="scope">{choice('Scope ', [[`this page (${rowsOnPage})`, `page (${page.length})`, scope === 'page'], ['all pages', 'all', scope === 'all']], 'a')}</React.Fragment>);
+    const thisPage = shownAs ?? `this page (${plural(page.length, 'row')})`;
+    // A page as shown is named whole on its own lines: the choice line has room for its short form only.
+    const full = asShown ? `page as shown (${page.length})` : thisPage;
+    body.push(<React.Fragment key="scope">{choice('Scope ', [[full, `page (${page.length})`, scope === 'page'], ['all pages', 'all', scope === 'all']], 'a')}</React.Fragment>);
     body.push(<React.Fragment key="format">{choice('Format', [['CSV', 'CSV', format === 'csv'], ['JSON', 'JSON', format === 'json']], 'f')}</React.Fragment>);
     used += 2;
+    if (asShown && room - used >= 1) {
+      text('shown', wrapWords(scope === 'page' ? `Writes ${thisPage}.` : 'All pages are written as served: the search and the sort are of this page only.', inner), theme.accent);
+    }
     if (room - used >= 1) text('where', wrapWords('The file goes in the current folder; enter starts.', inner), theme.muted);
   } else if (phase.name === 'running') {
     const { fraction, pages, rows } = phase.progress;

@@ -42,7 +42,9 @@ export const TRANSFER_MODES = defineModes({
       { command: 'down', keys: ['down', 'j'], hint: '↑↓ move', description: 'Next transfer' },
       { command: 'pageUp', keys: ['pageup'], description: 'Scroll up a screenful' },
       { command: 'pageDown', keys: ['pagedown'], description: 'Scroll down a screenful' },
-      { command: 'detail', keys: ['enter'], hint: 'enter detail', description: 'Every field of the selected transfer' },
+      { command: 'first', keys: ['home'], description: 'First row of the page (g is go to page here)' },
+      { command: 'last', keys: ['end', 'G'], description: 'Last row of the page' },
+      { command: 'detail', keys: ['enter'], hint: 'enter detail', description: 'Every field of the selected transfer, j/k step through the rows' },
       { command: 'nextPage', keys: [']', 'n'], hint: 'n/] next page', description: 'Next page' },
       { command: 'previousPage', keys: ['[', 'p'], hint: 'p/[ prev', description: 'Previous page' },
       { command: 'jump', keys: ['g'], hint: 'g go to page', description: 'Jump to a page number' },
@@ -51,7 +53,8 @@ export const TRANSFER_MODES = defineModes({
       { command: 'filter', keys: ['f'], hint: 'f filter', description: 'Change the filter' },
       { command: 'refresh', keys: ['r'], description: 'Reload this page' },
       { command: 'search', keys: ['/'], hint: '/ search', description: 'Filter this page\'s rows as you type, any column (esc clears)' },
-      { command: 'sort', keys: ['o'], hint: 'o sort', description: 'Sort the current page only: time (as served), amount, asset, status' },
+      { command: 'sort', keys: ['o'], hint: 'o sort', description: 'Sort the current page only, by the next column: time (as served), amount, asset, status' },
+      { command: 'reverse', keys: ['O'], description: 'Turn the sort of the page the other way (the arrow shows which)' },
       { command: 'chart', keys: ['v'], hint: 'v chart', description: 'Chart every page of the filter: volume per day per asset, counts by status' },
       { command: 'quit', keys: ['q'], description: 'Quit' },
     ],
@@ -116,31 +119,59 @@ export function describeFilter(query: TransferQuery): string {
   return parts.join(' · ');
 }
 
-/** The sorts `o` cycles through, of the current page only: time is the order the service sent. */
+/** The sorts `o` cycles through, of the current page only: time is the order the service sent (newest first). */
 export const TRANSFER_SORTS = ['time', 'amount', 'asset', 'status'] as const;
 export type TransferSort = (typeof TRANSFER_SORTS)[number];
+/** A sort of the page: its column, and whether `O` turned it the other way. */
+export interface PageSort {
+  by: TransferSort;
+  reversed: boolean;
+}
+export const SERVED_ORDER: PageSort = { by: 'time', reversed: false };
 const SORT_COLUMN: Record<TransferSort, string> = { time: 'TIME', amount: 'AMOUNT', asset: 'ASSET', status: 'STATUS' };
+// Each column's first direction: amounts largest first, names A to Z; time as served (newest first, no arrow).
 const SORT_ARROW: Record<TransferSort, string> = { time: '', amount: '↓', asset: '↑', status: '↑' };
 
+/** The arrow of a sort: the column's own, flipped when reversed (time reversed is oldest first, ↑). */
+export function sortArrow(sort: PageSort): string {
+  const arrow = SORT_ARROW[sort.by];
+  if (!sort.reversed) return arrow;
+  return arrow === '↓' ? '↑' : arrow === '↑' ? '↓' : '↑';
+}
+
+/** The sort in words for the page line and the export: "amount ↓", "time ↑ (oldest first)"; empty as served. */
+export function sortText(sort: PageSort): string {
+  if (sort.by === 'time') return sort.reversed ? 'time ↑ (oldest first)' : '';
+  return `${sort.by} ${sortArrow(sort)}`;
+}
+
+/** `o`: the next column, in its first direction. */
+export function nextSortColumn(sort: PageSort): PageSort {
+  return { by: TRANSFER_SORTS[(TRANSFER_SORTS.indexOf(sort.by) + 1) % TRANSFER_SORTS.length]!, reversed: false };
+}
+
 /**
- * The page in a sort: time keeps the service's order; amount is by decimal value, largest first, the
- * amounts that are not numbers last (in the order sent); asset and status are alphabetical. Stable.
+ * The page in a sort: time keeps the service's order (reversed: the other way); amount is by decimal value,
+ * largest first (reversed: smallest first), the amounts that are not numbers last either way (in the order
+ * sent); asset and status are alphabetical (reversed: Z to A). Stable.
  */
-export function sortTransfers(rows: readonly Transfer[], sort: TransferSort): readonly Transfer[] {
-  if (sort === 'time') return rows;
-  if (sort === 'amount') {
+export function sortTransfers(rows: readonly Transfer[], sort: PageSort | TransferSort): readonly Transfer[] {
+  const { by, reversed } = typeof sort === 'string' ? { by: sort, reversed: false } : sort;
+  const sign = reversed ? -1 : 1;
+  if (by === 'time') return reversed ? [...rows].reverse() : rows;
+  if (by === 'amount') {
     const keyed = rows.map((row, i) => {
       const text = decimalForBig(row.amount);
       return { row, i, value: text === undefined ? undefined : new Big(text) };
     });
     keyed.sort((a, b) => {
       if (a.value === undefined || b.value === undefined) return a.value === b.value ? a.i - b.i : a.value === undefined ? 1 : -1;
-      return b.value.cmp(a.value) || a.i - b.i;
+      return sign * b.value.cmp(a.value) || a.i - b.i;
     });
     return keyed.map((k) => k.row);
   }
-  const field = sort === 'asset' ? (t: Transfer) => t.asset : (t: Transfer) => t.status;
-  return [...rows].sort((a, b) => (field(a) < field(b) ? -1 : field(a) > field(b) ? 1 : 0));
+  const field = by === 'asset' ? (t: Transfer) => t.asset : (t: Transfer) => t.status;
+  return [...rows].sort((a, b) => sign * (field(a) < field(b) ? -1 : field(a) > field(b) ? 1 : 0));
 }
 
 /** A transfer's text as the table shows it, every column whole and sanitised: what `/` searches. */
@@ -151,9 +182,23 @@ export function transferSearchText(t: Transfer): string {
 }
 
 /** The columns with the sort shown in the sorted column's title (e.g. `AMOUNT ↓`). */
-export function sortedColumns(columns: TableColumn<Transfer>[], sort: TransferSort): TableColumn<Transfer>[] {
-  if (sort === 'time') return columns;
-  return columns.map((c) => (c.title === SORT_COLUMN[sort] ? { ...c, title: `${c.title} ${SORT_ARROW[sort]}` } : c));
+export function sortedColumns(columns: TableColumn<Transfer>[], sort: PageSort): TableColumn<Transfer>[] {
+  const arrow = sortArrow(sort);
+  if (arrow === '') return columns;
+  return columns.map((c) => (c.title === SORT_COLUMN[sort.by] ? { ...c, title: `${c.title} ${arrow}` } : c));
+}
+
+/**
+ * "this page" as the export panel names it: `this page (50 rows)` as served, else
+ * `this page as shown (9 of 50 rows, searched "USDT", by amount ↓)`.
+ */
+export function pageAsShown(shown: number, rows: number, searched: string, sort: PageSort): string {
+  const sorted = sortText(sort);
+  if (searched === '' && sorted === '') return `this page (${rows} ${rows === 1 ? 'row' : 'rows'})`;
+  const parts = [searched === '' ? `${shown} ${shown === 1 ? 'row' : 'rows'}` : `${shown} of ${rows} rows`];
+  if (searched !== '') parts.push(`searched "${sanitize(searched, 40)}"`);
+  if (sorted !== '') parts.push(`by ${sorted}`);
+  return `this page as shown (${parts.join(', ')})`;
 }
 
 /** Lines kept for the totals (or a notice) under the page line: fixed per window height, so the table never moves. */
@@ -191,10 +236,17 @@ export function transferColumns(width: number): TableColumn<Transfer>[] {
   return columns.map(({ flexible: _, ...c }) => c);
 }
 
-/** The page totals in words: which status they count and what they leave out. */
-export function totalsText(totals: AssetTotals, rows: number): string {
+/** The rows a `/` search left of the page: the text searched and the page's row count. */
+export interface SearchedSubset {
+  text: string;
+  of: number;
+}
+
+/** The page totals in words: which rows (a search's subset says so), which status they count and what they leave out. */
+export function totalsText(totals: AssetTotals, rows: number, searched?: SearchedSubset): string {
   const sums = totals.entries().map(([asset, sum]) => `${sanitize(asset, 24)} ${sanitize(sum, 40)}`);
-  const head = `Page totals, ${COUNTED_STATUS} only (${totals.counted} of ${rows} rows): ${sums.length > 0 ? sums.join(' · ') : 'nothing'}`;
+  const subset = searched ? ` of the rows searched "${sanitize(searched.text, 40)}" (${rows} of ${searched.of})` : '';
+  const head = `Page totals${subset}, ${COUNTED_STATUS} only (${totals.counted} of ${rows} rows): ${sums.length > 0 ? sums.join(' · ') : 'nothing'}`;
   const left = totals.notCounted();
   const skipped = totals.notCountedRows;
   const named = left.slice(0, 3).map(([status, n]) => `${n} ${sanitize(status, 24)}`);
@@ -230,7 +282,7 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
   // Only the page asked for: while the next one loads, or after it failed, the previous page's rows (and totals) are gone.
   const pageRows = useMemo(() => (loaded ? (transfers.data ?? []) : []), [loaded, transfers.data]);
   // `o` sorts the page, `/` filters it: a new list only when the page, the sort or the filter text change.
-  const [sort, setSort] = useState<TransferSort>('time');
+  const [sort, setSort] = useState<PageSort>(SERVED_ORDER);
   const sortedRows = useMemo(() => sortTransfers(pageRows, sort), [pageRows, sort]);
   const filter = useRowFilter(sortedRows, transferSearchText);
   const rows = pageRows;
@@ -265,13 +317,21 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
   const tableRoom = Math.max(1, rest - 1);
   const list = useListCursor(shown.length, tableRoom);
   const selected = shown[list.cursor];
-  const totals = useMemo(() => totalsOf(rows), [rows]);
+  // The totals, like the export of this page, are of the rows shown: a search's subset, when one is kept.
+  const totals = useMemo(() => totalsOf(shown), [shown]);
+  const needle = filter.text.trim();
   const columns = useMemo(() => sortedColumns(transferColumns(width), sort), [width, sort]);
   // Made once per filter, page and width, not on every key.
   const filterLine = useMemo(() => fit(`Filter: ${describeFilter(query)}`, width).trimEnd(), [query, width]);
-  const totalsLine = useMemo(() => (rows.length > 0 ? totalsText(totals, rows.length) : ' '), [totals, rows.length]);
+  const totalsLine = useMemo(
+    () => (shown.length > 0 ? totalsText(totals, shown.length, needle === '' ? undefined : { text: needle, of: rows.length }) : ' '),
+    [totals, shown.length, needle, rows.length],
+  );
   const statusText = notice ?? totalsLine;
   const statusLines = useMemo(() => capLines(wrapWords(statusText, width), status, width), [statusText, status, width]);
+
+  // What "this page" exports: the rows as shown, and how they differ from the page as served.
+  const shownAs = useMemo(() => pageAsShown(shown.length, rows.length, needle, sort), [shown.length, rows.length, needle, sort]);
 
   const goToPage = (next: number) => {
     setNotice(undefined);
@@ -330,9 +390,15 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
       switch (commandFor(loaded && rows.length === 0 ? TRANSFER_MODES.transfersEmpty : TRANSFER_MODES.transfers, input, keystroke)) {
         case 'search': if (loaded && rows.length > 0) filter.open(); return true;
         case 'sort':
-          setSort((s) => TRANSFER_SORTS[(TRANSFER_SORTS.indexOf(s) + 1) % TRANSFER_SORTS.length]!);
+          setSort(nextSortColumn);
           list.setCursor(0);
           return true;
+        case 'reverse':
+          setSort((s) => ({ ...s, reversed: !s.reversed }));
+          list.setCursor(0);
+          return true;
+        case 'first': list.move('home'); return true;
+        case 'last': list.move('end'); return true;
         case 'up': list.move('up'); return true;
         case 'down': list.move('down'); return true;
         case 'pageUp': list.move('pageUp'); return true;
@@ -375,7 +441,7 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
     ...(loaded ? [filtering ? `${shown.length} of ${rows.length} rows` : `${rows.length} rows`] : []),
     ...(loaded && lastPage ? ['no more pages'] : []),
     ...(loaded && shown.length > 0 ? [`row ${list.cursor + 1}`] : []),
-    ...(sort !== 'time' ? [`sorted by ${sort} ${SORT_ARROW[sort]}`] : []),
+    ...(sortText(sort) !== '' ? [`sorted by ${sortText(sort)}`] : []),
   ];
   const header = (
     <>
@@ -409,7 +475,8 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
         {withHeader ? header : null}
         <ExportPanel
           query={{ ...query, limit }}
-          page={rows}
+          page={shown}
+          shownAs={shownAs}
           pageNumber={page}
           width={width}
           height={withHeader ? height - 2 : height}
