@@ -75,6 +75,8 @@ export function App({ services, onExit, onNavigation, initialRoute }: AppProps) 
       const step = keystroke.pageDown || keystroke.pageUp ? Math.max(1, bodyHeight - 2) : 1;
       if (keystroke.downArrow || input === 'j' || keystroke.pageDown) setHelpOffset((o) => Math.min(last, o + step));
       if (keystroke.upArrow || input === 'k' || keystroke.pageUp) setHelpOffset((o) => Math.max(0, o - step));
+      if (keystroke.home || input === 'g') setHelpOffset(0);
+      if (keystroke.end || input === 'G') setHelpOffset(last);
       return;
     }
     const { consumed, textEntry } = router.dispatch(input, keystroke);

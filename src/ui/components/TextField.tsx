@@ -23,12 +23,14 @@ export interface TextFieldProps {
   pasteLineBreak?: string;
   /** ← and → are the screen's (a field whose value they cycle through choices), not the cursor's. */
   arrowsToScreen?: boolean;
+  /** Home and End are the screen's (a list below the field has the focus), not the cursor's. */
+  homeEndToScreen?: boolean;
 }
 
 /** A masked value shows how much was typed, up to a bound, never what. */
 const MASK_SHOWN = 24;
 
-export function TextField({ value, onChange, focus, placeholder = '', mask, reserved = '?', width, pasteLineBreak, arrowsToScreen = false }: TextFieldProps) {
+export function TextField({ value, onChange, focus, placeholder = '', mask, reserved = '?', width, pasteLineBreak, arrowsToScreen = false, homeEndToScreen = false }: TextFieldProps) {
   const { theme } = useServices();
   const latest = useRef<LineEdit>({ value, cursor: value.length });
   // The parent may replace the value (clear, load): keep the cursor inside it.
@@ -48,6 +50,7 @@ export function TextField({ value, onChange, focus, placeholder = '', mask, rese
   useFieldKeystrokes(
     (input, keystroke) => {
       if (arrowsToScreen && (keystroke.leftArrow || keystroke.rightArrow) && !keystroke.ctrl && !keystroke.meta) return false;
+      if (homeEndToScreen && (keystroke.home || keystroke.end)) return false;
       // A masked field has no cursor to move: its keys edit at the end only.
       const edit = mask === undefined ? latest.current : { value: latest.current.value, cursor: latest.current.value.length };
       const next = applyKey(edit, input, keystroke, reserved);

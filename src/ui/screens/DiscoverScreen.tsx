@@ -38,6 +38,8 @@ export const DISCOVER_MODES = defineModes({
     bindings: [
       { command: 'up', keys: ['up', 'k'], description: 'Previous sub-account' },
       { command: 'down', keys: ['down', 'j'], hint: '↑↓ move', description: 'Next sub-account' },
+      { command: 'first', keys: ['home', 'g'], description: 'First sub-account' },
+      { command: 'last', keys: ['end', 'G'], description: 'Last sub-account' },
       { command: 'open', keys: ['enter'], hint: 'enter keys', description: 'Open the API keys of the highlighted sub-account' },
       { command: 'again', keys: ['r'], hint: 'r scan again', description: 'Scan again (asks the days first)' },
       { command: 'back', keys: ['esc'], hint: 'esc back', description: 'Back to the sub-accounts' },
@@ -126,6 +128,7 @@ export function DiscoverScreen() {
           return command !== undefined;
         case 'done':
           if (command === 'up' || command === 'down') list.move(command);
+          else if (command === 'first' || command === 'last') list.move(command === 'first' ? 'home' : 'end');
           else if (command === 'open') {
             const picked = found[list.cursor];
             if (picked) navigate({ type: 'push', route: { screen: 'keys', subAccount: picked.name } });

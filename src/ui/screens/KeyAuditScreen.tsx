@@ -29,6 +29,8 @@ export const KEY_AUDIT_MODES = defineModes({
       { command: 'down', keys: ['down', 'j'], hint: '↑↓ move', description: 'Next row' },
       { command: 'pageUp', keys: ['pageup'], description: 'Scroll up a screenful' },
       { command: 'pageDown', keys: ['pagedown'], description: 'Scroll down a screenful' },
+      { command: 'first', keys: ['home', 'g'], description: 'First row' },
+      { command: 'last', keys: ['end', 'G'], description: 'Last row' },
       { command: 'open', keys: ['enter'], hint: 'enter open keys', description: "Open the sub-account's key list, on the selected key" },
       { command: 'refresh', keys: ['r'], hint: 'r refresh', description: 'Audit again' },
       { command: 'quit', keys: ['q'], description: 'Quit' },
@@ -128,6 +130,8 @@ export function KeyAuditScreen({ subAccounts }: { subAccounts: readonly string[]
         case 'down': list.move('down'); return true;
         case 'pageUp': list.move('pageUp'); return true;
         case 'pageDown': list.move('pageDown'); return true;
+        case 'first': list.move('home'); return true;
+        case 'last': list.move('end'); return true;
         case 'refresh': audit.reload(); list.setCursor(0); return true;
         case 'open':
           if (selected?.kind === 'key') navigate({ type: 'push', route: { screen: 'keys', subAccount: selected.subAccount, highlightApiKey: selected.finding.key.apiKey } });

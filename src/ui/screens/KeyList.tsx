@@ -42,6 +42,8 @@ export const KEY_LIST_MODES = defineModes({
     bindings: [
       { command: 'up', keys: ['up', 'k'], description: 'Previous key', when: hasKeys },
       { command: 'down', keys: ['down', 'j'], hint: '↑↓ move', description: 'Next key', when: hasKeys },
+      { command: 'first', keys: ['home', 'g'], description: 'First key', when: hasKeys },
+      { command: 'last', keys: ['end', 'G'], description: 'Last key', when: hasKeys },
       { command: 'detail', keys: ['enter'], hint: 'enter detail', description: 'Every field of the selected key', when: hasKeys },
       { command: 'create', keys: ['n'], hint: 'n new key', description: 'Create an API key for this sub-account', disabledReason: readOnlyReason },
       { command: 'copy', keys: ['c'], hint: 'c copy key', description: 'Copy the selected API key (OSC 52)', when: hasKeys },
@@ -207,6 +209,8 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
         case 'search': if (allRows.length > 0) filter.open(); return true;
         case 'up': list.move('up'); return true;
         case 'down': list.move('down'); return true;
+        case 'first': list.move('home'); return true;
+        case 'last': list.move('end'); return true;
         case 'detail': if (selected) setDetail(true); return true;
         case 'create':
           // Read-only: n says why (narrow: the short reason, whole, rather than the long one cut).

@@ -23,6 +23,8 @@ export const PICKER_MODES = defineModes({
     bindings: [
       { command: 'up', keys: ['up'], description: 'Previous suggestion' },
       { command: 'down', keys: ['down'], hint: '↑↓ choose', description: 'Next suggestion' },
+      { command: 'first', keys: ['home'], description: 'First suggestion, once one is highlighted (before: the start of the name)' },
+      { command: 'last', keys: ['end'], description: 'Last suggestion, once one is highlighted (before: the end of the name)' },
       { command: 'open', keys: ['enter'], hint: 'enter open', description: 'Open the typed or highlighted sub-account' },
       { command: 'transfers', keys: ['ctrl+t'], hint: '^t transfers', description: 'Browse universal transfers' },
       { command: 'discover', keys: ['ctrl+d'], hint: '^d discover', description: 'Discover sub-accounts in the transfer history of the last days' },
@@ -74,6 +76,12 @@ export function SubAccountPicker() {
           return true;
         case 'down':
           setHighlight((h) => Math.min(matchingChoices(recentNames, found, suggestions, typedRef.current).length - 1, h + 1));
+          return true;
+        case 'first':
+          setHighlight(0);
+          return true;
+        case 'last':
+          setHighlight(matchingChoices(recentNames, found, suggestions, typedRef.current).length - 1);
           return true;
         case 'open': {
           const latest = matchingChoices(recentNames, found, suggestions, typedRef.current);
@@ -149,6 +157,7 @@ export function SubAccountPicker() {
           <TextField
             value={typed}
             focus={active}
+            homeEndToScreen={highlight >= 0}
             placeholder="type a name"
             width={width - label.length}
             onChange={(value) => {

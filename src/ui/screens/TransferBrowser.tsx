@@ -53,7 +53,7 @@ export const TRANSFER_MODES = defineModes({
       { command: 'filter', keys: ['f'], hint: 'f filter', description: 'Change the filter' },
       { command: 'refresh', keys: ['r'], description: 'Reload this page' },
       { command: 'search', keys: ['/'], hint: '/ search', description: 'Filter this page\'s rows as you type, any column (esc clears)' },
-      { command: 'sort', keys: ['o'], hint: 'o sort', description: 'Sort the current page only, by the next column: time (as served), amount, asset, status' },
+      { command: 'sort', keys: ['o'], hint: 'o sort', description: 'Sort the current page only: time (as served), amount, asset, status' },
       { command: 'reverse', keys: ['O'], description: 'Turn the sort of the page the other way (the arrow shows which)' },
       { command: 'chart', keys: ['v'], hint: 'v chart', description: 'Chart every page of the filter: volume per day per asset, counts by status' },
       { command: 'quit', keys: ['q'], description: 'Quit' },
