@@ -3,6 +3,8 @@
 import React, { useMemo, useState } from 'react';
 import { Box, Text } from 'ink';
 import { isoTime } from '../../api/serviceTime';
+import { auditKeys } from '../../audit/keyAudit';
+import { keyAgeText } from '../keyAge';
 import type { SubAccountKey } from '../../api/types';
 import { errorLines } from '../components/ErrorLine';
 import { FieldList } from '../components/FieldList';
@@ -78,6 +80,8 @@ export const KEY_LIST_MODES = defineModes({
   keyDetail: {
     title: 'Key detail',
     bindings: [
+      { command: 'next', keys: ['j', 'down'], hint: 'j/k next/prev', description: 'The next key of the list as shown (the list\'s cursor follows)' },
+      { command: 'previous', keys: ['k', 'up'], description: 'The previous key of the list as shown' },
       { command: 'copy', keys: ['c'], hint: 'c copy key', description: 'Copy the API key (OSC 52)' },
       { command: 'close', keys: ['enter', 'esc'], hint: 'enter close', description: 'Back to the list' },
     ],
@@ -129,7 +133,7 @@ function share(total: number, weights: number[]): number[] {
 }
 
 export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAccount: string; highlightApiKey?: string; refreshToken?: number }) {
-  const { copy, theme, readOnly } = useServices();
+  const { copy, theme, readOnly, now } = useServices();
   const { active, width, height } = useScreenFrame();
   const navigate = useNavigate();
   const keys = useSubAccountKeys(subAccount, refreshToken);
@@ -191,6 +195,12 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
         const command = commandFor(KEY_LIST_MODES.keyDetail, input, keystroke);
         if (command === 'close') setDetail(false);
         else if (command === 'copy') copyKey(selected);
+        else if (command === 'next' || command === 'previous') {
+          const by = command === 'next' ? 1 : -1;
+          if (list.cursor + by < 0) setFlash('this is the first key');
+          else if (list.cursor + by >= rows.length) setFlash('this is the last key');
+          else list.move(by === 1 ? 'down' : 'up');
+        }
         return command !== undefined;
       }
       // Clearing the filter keeps the cursor on the key it was on, now among all the keys.
@@ -228,9 +238,16 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
   );
 
   if (detail && selected) {
+    const where = ` · ${list.cursor + 1} of ${rows.length}`;
+    // What the key audit would flag, among every key of the sub-account (a shared note is a matter between them).
+    const measuredAt = now();
+    const flags = auditKeys(allRows, measuredAt).find((f) => f.key === selected)?.flags ?? [];
     return (
       <Box flexDirection="column" width={width}>
-        <Text bold>{fit(`Key ${sanitize(shortKey(selected.apiKey))} of ${name}`, width).trimEnd()}</Text>
+        <Text bold>
+          {fit(`Key ${sanitize(shortKey(selected.apiKey))} of ${name}`, Math.max(1, width - where.length)).trimEnd()}
+          <Text color={theme.muted}>{fit(where, width).trimEnd()}</Text>
+        </Text>
         <FieldList
           width={width}
           maxLines={Math.max(5, height - 1 - (flash ? 1 : 0))}
@@ -240,7 +257,8 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
             ['API key', selected.apiKey],
             ['Permissions', selected.permissions.join(', ')],
             ['Linked IPs', ipsText(selected.ips)],
-            ['Created', `${localTime(selected.createdAt, true)} (local) · ${isoTime(selected.createdAt)}`],
+            ['Created', `${localTime(selected.createdAt, true)} (local) · ${isoTime(selected.createdAt)}${keyAgeText(selected.createdAt, measuredAt)}`],
+            ['Audit flags', flags.length === 0 ? 'nothing flagged' : flags.map((f) => `${f.kind}: ${f.reason}`).join(' · ')],
           ]}
         />
         {flash ? <Text color={theme.muted}>{fit(flash, width).trimEnd()}</Text> : null}

@@ -463,7 +463,16 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
     return (
       <Box flexDirection="column">
         {withHeader ? header : null}
-        <TransferDetail transfer={selected} width={width} height={withHeader ? height - 2 : height} onClose={closeChild} onModeChange={setChildMode} />
+        <TransferDetail
+          key={selected.tranId}
+          transfer={selected}
+          position={{ index: list.cursor, count: shown.length }}
+          onStep={(by) => list.move(by === 1 ? 'down' : 'up')}
+          width={width}
+          height={withHeader ? height - 2 : height}
+          onClose={closeChild}
+          onModeChange={setChildMode}
+        />
       </Box>
     );
   }

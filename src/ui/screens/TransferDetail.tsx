@@ -1,6 +1,8 @@
 // Every field of one transfer, each value sanitised and shown whole (wrapped under its label, never cut); when the
-// fields are taller than the room, the lines scroll and the footer says so.
+// fields are taller than the room, the lines scroll and the footer says so. j/k step to the next and previous
+// transfer of the page as shown; c and C copy the transfer id and the client id.
 import React, { useEffect, useState } from 'react';
+import { useFlash } from '../hooks/useFlash';
 import { Box, Text } from 'ink';
 import { isoTime } from '../../api/serviceTime';
 import type { Transfer } from '../../api/types';
@@ -20,10 +22,14 @@ export const TRANSFER_DETAIL_MODES = defineModes({
   transferDetail: {
     title: 'Transfer detail',
     bindings: [
-      { command: 'up', keys: ['up', 'k'], description: 'Scroll up a line', when: whenScrolls },
-      { command: 'down', keys: ['down', 'j'], hint: '↑↓ scroll', description: 'Scroll down a line (the detail is taller than the window)', when: whenScrolls },
+      { command: 'up', keys: ['up'], description: 'Scroll up a line', when: whenScrolls },
+      { command: 'down', keys: ['down'], hint: '↑↓ scroll', description: 'Scroll down a line (the detail is taller than the window)', when: whenScrolls },
       { command: 'pageUp', keys: ['pageup'], description: 'Scroll up a screenful', when: whenScrolls },
       { command: 'pageDown', keys: ['pagedown', 'space'], description: 'Scroll down a screenful', when: whenScrolls },
+      { command: 'next', keys: ['j'], hint: 'j/k next/prev', description: 'The next transfer of the page as shown (the list\'s cursor follows)' },
+      { command: 'previous', keys: ['k'], description: 'The previous transfer of the page as shown' },
+      { command: 'copyId', keys: ['c'], hint: 'c copy id', description: 'Copy the transfer id (tranId)' },
+      { command: 'copyClientId', keys: ['C'], description: 'Copy the client id (clientTranId)' },
       { command: 'close', keys: ['enter', 'esc'], hint: 'enter close', description: 'Back to the list' },
     ],
   },
@@ -60,12 +66,36 @@ export function detailLines(t: Transfer, width: number): Line[] {
   );
 }
 
-export function TransferDetail({ transfer, width, height, onClose, onModeChange }: { transfer: Transfer; width: number; height: number; onClose: () => void; onModeChange: (mode: ScreenId, context: ScreenContext) => void }) {
-  const { theme } = useServices();
+/** Where the transfer is among the rows shown: its index and their count. */
+export interface RowPosition {
+  index: number;
+  count: number;
+}
+
+export function TransferDetail({
+  transfer,
+  position,
+  onStep,
+  width,
+  height,
+  onClose,
+  onModeChange,
+}: {
+  transfer: Transfer;
+  position?: RowPosition;
+  /** Moves the list's cursor by one row (the detail then shows that row's transfer). */
+  onStep?: (by: 1 | -1) => void;
+  width: number;
+  height: number;
+  onClose: () => void;
+  onModeChange: (mode: ScreenId, context: ScreenContext) => void;
+}) {
+  const { theme, copy } = useServices();
   const { active } = useScreenFrame();
+  const [flash, setFlash] = useFlash();
   const lines = detailLines(transfer, width);
-  // The title takes a line; the rest scroll.
-  const room = Math.max(1, height - 1);
+  // The title takes a line, a notice (copied, the end of the page) one more; the rest scroll.
+  const room = Math.max(1, height - 1 - (flash ? 1 : 0));
   const scrolls = lines.length > room;
   const maxTop = Math.max(0, lines.length - room);
   const [top, setTop] = useState(0);
@@ -76,7 +106,20 @@ export function TransferDetail({ transfer, width, height, onClose, onModeChange 
     (input, keystroke) => {
       const command = commandFor(TRANSFER_DETAIL_MODES.transferDetail, input, keystroke, { scrolls });
       const move = (by: number) => setTop((t) => Math.max(0, Math.min(maxTop, Math.min(t, maxTop) + by)));
+      const copyField = (label: string, value: string) => {
+        if (value === '') setFlash(`this transfer has no ${label}`);
+        else void copy(value).then((said) => setFlash(sanitize(`${label} ${value}: ${said}`)));
+      };
       if (command === 'close') onClose();
+      else if (command === 'next' || command === 'previous') {
+        const by = command === 'next' ? 1 : -1;
+        const at = position?.index ?? 0;
+        const count = position?.count ?? 1;
+        if (at + by < 0) setFlash('this is the first row of the page');
+        else if (at + by >= count) setFlash('this is the last row of the page (esc, then n for the next page)');
+        else onStep?.(by);
+      } else if (command === 'copyId') copyField('transfer id', transfer.tranId);
+      else if (command === 'copyClientId') copyField('client id', transfer.clientTranId);
       else if (command === 'up') move(-1);
       else if (command === 'down') move(1);
       else if (command === 'pageUp') move(-room);
@@ -86,13 +129,13 @@ export function TransferDetail({ transfer, width, height, onClose, onModeChange 
     { active },
   );
 
-  const position = scrolls ? ` · lines ${shownTop + 1}–${shownTop + room} of ${lines.length}` : '';
+  const where = `${position ? ` · row ${position.index + 1} of ${position.count}` : ''}${scrolls ? ` · lines ${shownTop + 1}–${shownTop + room} of ${lines.length}` : ''}`;
   const title = `Transfer ${sanitize(transfer.tranId, width)}`;
   return (
     <Box flexDirection="column">
       <Text>
-        <Text bold>{fit(title, Math.max(1, width - position.length)).trimEnd()}</Text>
-        <Text color={theme.muted}>{position}</Text>
+        <Text bold>{fit(title, Math.max(1, width - where.length)).trimEnd()}</Text>
+        <Text color={theme.muted}>{fit(where, width).trimEnd()}</Text>
       </Text>
       {lines.slice(shownTop, shownTop + room).map((line, i) => (
         <Text key={shownTop + i}>
@@ -100,6 +143,7 @@ export function TransferDetail({ transfer, width, height, onClose, onModeChange 
           {line.text}
         </Text>
       ))}
+      {flash ? <Text color={theme.muted}>{fit(flash, width).trimEnd()}</Text> : null}
     </Box>
   );
 }
