@@ -3,7 +3,8 @@ import { Box, Text } from 'ink';
 import { useServices } from '../services';
 import { fit, sanitize, wrapText } from '../../terminal/text';
 
-export type Field = readonly [label: string, value: string];
+/** A label, its value, and optionally how the value is laid out in `lines` lines of `width` (else: wrapped, cut with …). */
+export type Field = readonly [label: string, value: string, layout?: (width: number, lines: number) => string[]];
 
 /**
  * The lines each value gets when the list may take `maxLines` in all: one each first, then the values that
@@ -11,7 +12,7 @@ export type Field = readonly [label: string, value: string];
  */
 export function layoutFields(fields: ReadonlyArray<Field>, width: number, labelWidth: number, maxLines = Infinity): string[][] {
   const valueWidth = Math.max(1, width - labelWidth);
-  const full = fields.map(([, value]) => wrapText(value === '' ? '—' : value, valueWidth));
+  const full = fields.map(([, value, layout]) => (layout ? layout(valueWidth, Infinity) : wrapText(value === '' ? '—' : value, valueWidth)));
   const room = Math.max(fields.length, maxLines);
   const given = full.map(() => 1);
   let spare = room - fields.length;
@@ -21,7 +22,7 @@ export function layoutFields(fields: ReadonlyArray<Field>, width: number, labelW
     given[i] = 1 + extra;
     spare -= extra;
   }
-  return fields.map(([, value], i) => (given[i]! >= full[i]!.length ? full[i]! : wrapText(value, valueWidth, given[i]!)));
+  return fields.map(([, value, layout], i) => (given[i]! >= full[i]!.length ? full[i]! : layout ? layout(valueWidth, given[i]!) : wrapText(value, valueWidth, given[i]!)));
 }
 
 /**

@@ -29,6 +29,7 @@ import { cell, displayWidth, fit, sanitize } from '../../terminal/text';
 import { formatLocalTime as localTime } from '../../api/timeInput';
 import { shortenApiKey as shortKey } from '../../config/logFile';
 import { ipsText } from '../noIp';
+import { ipCell, ipLines } from '../ipList';
 
 /** A read-only target keeps n bound, only to say why nothing opens; the footer does not offer it. */
 const readOnlyReason = ({ readOnly }: BindingContext) => (readOnly ? 'Creating keys is disabled (read-only): n says why, opens nothing' : undefined);
@@ -102,7 +103,6 @@ export function keyColumns(width: number, lost?: ReadonlyMap<string, LostSecret>
   const noteOf = (k: SubAccountKey) => (lost?.has(k.apiKey) ? `⚠ ${k.note}` : k.note);
   const keyWidth = wide ? FULL_KEY_WIDTH : SHORT_KEY_WIDTH;
   const apiKey = (k: SubAccountKey) => (wide ? k.apiKey : shortKey(k.apiKey));
-  const ips = (k: SubAccountKey) => ipsText(k.ips, ',');
   const room = width - 2;
   if (width >= 60) {
     const flexible = room - 4 - keyWidth - CREATED_WIDTH;
@@ -111,7 +111,7 @@ export function keyColumns(width: number, lost?: ReadonlyMap<string, LostSecret>
       { title: 'NOTE', width: note!, cell: (k) => cell(noteOf(k), note!) },
       { title: 'API KEY', width: keyWidth, cell: (k) => cell(apiKey(k), keyWidth) },
       { title: 'PERMISSIONS', width: permissions!, cell: (k) => cell(k.permissions.join(','), permissions!) },
-      { title: 'IPS', width: ipWidth!, cell: (k) => cell(ips(k), ipWidth!) },
+      { title: 'IPS', width: ipWidth!, cell: (k) => cell(ipCell(k.ips, ipWidth!), ipWidth!) },
       { title: 'CREATED', width: CREATED_WIDTH, cell: (k) => localTime(k.createdAt) },
     ];
   }
@@ -256,7 +256,7 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
             ...(lostHere ? [['Secret', LOST_SECRET_TEXT[lostHere]] as [string, string]] : []),
             ['API key', selected.apiKey],
             ['Permissions', selected.permissions.join(', ')],
-            ['Linked IPs', ipsText(selected.ips)],
+            ['Linked IPs', ipsText(selected.ips), (room, lines) => ipLines(selected.ips, room, lines)],
             ['Created', `${localTime(selected.createdAt, true)} (local) · ${isoTime(selected.createdAt)}${keyAgeText(selected.createdAt, measuredAt)}`],
             ['Audit flags', flags.length === 0 ? 'nothing flagged' : flags.map((f) => `${f.kind}: ${f.reason}`).join(' · ')],
           ]}

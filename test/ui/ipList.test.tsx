@@ -1,0 +1,66 @@
+// A cut IP list keeps whole addresses and says how many it hides.
+import { describe, expect, test } from 'vitest';
+import { ipCell, ipLines } from '../../src/ui/ipList';
+import { NO_IP } from '../../src/ui/noIp';
+import { displayWidth } from '../../src/terminal/text';
+import { consoleFor } from './harness';
+import { lineWith, openKeys, seededAccounts } from './flows';
+
+const IPS = ['203.0.113.7', '198.51.100.20', '192.0.2.1', '198.51.100.99'];
+
+describe('ipCell and ipLines', () => {
+  test('all that fit are shown whole; the rest counted', () => {
+    expect(ipCell(IPS, 80)).toBe(IPS.join(','));
+    expect(ipCell(IPS, 30)).toBe('203.0.113.7,198.51.100.20 +2');
+    expect(ipCell(IPS, 20)).toBe('203.0.113.7 +3');
+    expect(ipLines(IPS, 30, 1, ', ')).toEqual(['203.0.113.7, 198.51.100.20 +2']);
+  });
+
+  test('in several lines, each line but the last ends with the joint; the count closes the last', () => {
+    expect(ipLines(IPS, 20, 2, ', ')).toEqual(['203.0.113.7,', '198.51.100.20 +2']);
+    expect(ipLines(IPS, 28, 3, ', ')).toEqual(['203.0.113.7, 198.51.100.20,', '192.0.2.1, 198.51.100.99']);
+  });
+
+  test('too narrow for one address and the count: the address cut, then the count; never wider than asked', () => {
+    expect(ipCell(IPS, 10)).toBe('203.0.… +3');
+    for (let w = 1; w <= 40; w++) for (const line of ipLines(IPS, w, 2)) expect(displayWidth(line)).toBeLessThanOrEqual(w);
+  });
+
+  test('no IP: the one wording', () => {
+    expect(ipCell([], 40)).toBe(NO_IP);
+  });
+});
+
+describe.concurrent('the key list and the key detail say how many IPs they hide', () => {
+  test('a key list row: the whole addresses that fit, then +N for the others', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished, { columns: 120, rows: 30 });
+    const { busy, busyKeys } = await seededAccounts(c);
+    await openKeys(c, busy);
+    const cut = busyKeys.filter((k) => k.ips.length > 1 && !c.frame().includes(k.ips.join(',')));
+    expect(cut.length).toBeGreaterThan(0);
+    for (const k of cut) {
+      const line = lineWith(c.frame(), k.apiKey);
+      const whole = k.ips.filter((ip) => line.includes(ip));
+      expect(whole.length).toBeGreaterThan(0);
+      expect(line).toContain(`${whole.join(',')} +${k.ips.length - whole.length} `);
+    }
+  });
+
+  test('the key detail at 40x12: the linked IPs it has no room for are counted', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished, { columns: 40, rows: 12 });
+    const { busy, busyKeys } = await seededAccounts(c);
+    const most = busyKeys.reduce((a, b) => (b.ips.length > a.ips.length ? b : a));
+    expect(most.ips.length).toBeGreaterThan(2);
+    await openKeys(c, busy);
+    await c.press('enter');
+    for (let i = 0; i < busyKeys.indexOf(most); i++) await c.press('j');
+    await c.waitForText(`· ${busyKeys.indexOf(most) + 1} of ${busyKeys.length}`);
+    const frame = c.frame();
+    const field = frame.slice(frame.indexOf('Linked IPs'), frame.indexOf('Created'));
+    const whole = most.ips.filter((ip) => field.includes(ip));
+    expect(whole.length).toBeGreaterThan(0);
+    expect(whole.length).toBeLessThan(most.ips.length);
+    expect(field).toContain(` +${most.ips.length - whole.length}`);
+    expect(field).not.toContain('…');
+  });
+});
