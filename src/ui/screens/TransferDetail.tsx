@@ -129,7 +129,9 @@ export function TransferDetail({
     { active },
   );
 
-  const where = `${position ? ` · row ${position.index + 1} of ${position.count}` : ''}${scrolls ? ` · lines ${shownTop + 1}–${shownTop + room} of ${lines.length}` : ''}`;
+  // Narrow, the row's place goes short so the title keeps some of the id (the first field has it whole).
+  const row = position ? (width >= 60 ? ` · row ${position.index + 1} of ${position.count}` : ` · ${position.index + 1}/${position.count}`) : '';
+  const where = `${row}${scrolls ? ` · lines ${shownTop + 1}–${shownTop + room} of ${lines.length}` : ''}`;
   const title = `Transfer ${sanitize(transfer.tranId, width)}`;
   return (
     <Box flexDirection="column">
