@@ -1,7 +1,7 @@
 // Home/End (and g/G where no text is typed) on every long list: keys, audit, discover, the picker, the help.
 import { describe, expect, test } from 'vitest';
 import { consoleFor, type TestConsole } from './harness';
-import { openKeys, seededAccounts } from './flows';
+import { openKeys, openTransfers, seededAccounts } from './flows';
 
 const HOME = '\u001b[H';
 const END = '\u001b[F';
@@ -101,5 +101,22 @@ describe.concurrent('Home and End, g and G', () => {
     await c.waitForText(/^↑ more/m);
     await c.press(HOME);
     await c.waitForText(/^↓ more/m);
+  });
+
+  test('the chart of every page: End and G to the oldest days, Home and g to the newest', { timeout: 20_000 }, async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished, { columns: 80, rows: 16 });
+    await openTransfers(c, { startTime: '12d', limit: '50' });
+    await c.press('v');
+    await c.waitForText(/All \d+ pages? · [\d,]+ transfers/, 15_000);
+    const [, shown, total] = /days 1–(\d+) of (\d+)/.exec(c.frame())!.map(Number) as [number, number, number];
+    expect(total).toBeGreaterThan(shown);
+    await c.press('\u001b[F');
+    await c.waitForText(`days ${total - shown + 1}–${total} of ${total}`);
+    await c.press('g');
+    await c.waitForText(`days 1–${shown} of ${total}`);
+    await c.press('G');
+    await c.waitForText(`days ${total - shown + 1}–${total} of ${total}`);
+    await c.press(HOME);
+    await c.waitForText(`days 1–${shown} of ${total}`);
   });
 });

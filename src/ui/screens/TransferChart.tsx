@@ -27,6 +27,8 @@ const chartMoves = [
   { command: 'down', keys: ['down', 'j'], hint: '↑↓ days', description: 'Scroll to older days (when they do not fit)' },
   { command: 'pageUp', keys: ['pageup'], description: 'Scroll up a screenful' },
   { command: 'pageDown', keys: ['pagedown'], description: 'Scroll down a screenful' },
+  { command: 'first', keys: ['home', 'g'], description: 'The newest days' },
+  { command: 'last', keys: ['end', 'G'], description: 'The oldest days' },
 ] as const;
 
 /** The key bindings of each mode of this screen, beside the handlers below; the footer and `?` help are drawn from them. */
@@ -132,6 +134,8 @@ export function TransferChart({
         case 'down': scroll(1); break;
         case 'pageUp': scroll(-room); break;
         case 'pageDown': scroll(room); break;
+        case 'first': scroll(-Infinity); break;
+        case 'last': scroll(Infinity); break;
         case 'stop': chart.cancel(); break;
         case 'refresh': chart.restart(); break;
         case 'close': onClose(); break;
