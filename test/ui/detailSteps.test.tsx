@@ -28,6 +28,18 @@ describe.concurrent('the transfer detail', () => {
     expect(cursorLine(c)).toContain(` ${page[1]!.amount} `);
   });
 
+  test('j pressed three times in one burst moves three rows', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished, { columns: 100, rows: 30 });
+    const query = await openTransfers(c, { startTime: '7d', limit: '10' });
+    const page = await c.api.listUniversalTransfers({ ...query, page: 1 });
+    await c.press('enter');
+    await c.waitForText(`Transfer ${page[0]!.tranId}`);
+    await c.chunk('j', 'j', 'j');
+    await c.waitForText(`Transfer ${page[3]!.tranId} · row 4 of 10`);
+    await c.chunk('k', 'k');
+    await c.waitForText(`Transfer ${page[1]!.tranId} · row 2 of 10`);
+  });
+
   test('k on the first row and j on the last say so, and nothing moves', async ({ onTestFinished }) => {
     const c = await consoleFor(onTestFinished, { columns: 100, rows: 30 });
     const query = await openTransfers(c, { startTime: '7d', limit: '5' });
