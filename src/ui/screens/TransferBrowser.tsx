@@ -3,8 +3,6 @@
 // service is sanitised, and every part is sized from the window (never from a page's content), so the frame
 // fits from 40x12 up and the columns stay put from page to page.
 import React, { useCallback, useMemo, useRef, useState } from 'react';
-import Big from 'big.js';
-import { decimalForBig } from '../../api/decimal';
 import { FilterLine, matchesFilter, useRowFilter } from '../hooks/useRowFilter';
 import { useSyncedState } from '../hooks/useSyncedState';
 import { Box, Text } from 'ink';
@@ -29,6 +27,7 @@ import { formatLocalTime as localTime } from '../../api/timeInput';
 import { ExportPanel } from './ExportPanel';
 import { TransferChart } from './TransferChart';
 import { TransferDetail } from './TransferDetail';
+import { SERVED_ORDER, nextSortColumn, pageAsShown, sortText, sortTransfers, sortedColumns, type PageSort } from '../pageSort';
 
 /** A failed page whose error a retry can fix. */
 const whenRetryable = ({ retryable }: BindingContext) => retryable === true;
@@ -119,86 +118,11 @@ export function describeFilter(query: TransferQuery): string {
   return parts.join(' · ');
 }
 
-/** The sorts `o` cycles through, of the current page only: time is the order the service sent (newest first). */
-export const TRANSFER_SORTS = ['time', 'amount', 'asset', 'status'] as const;
-export type TransferSort = (typeof TRANSFER_SORTS)[number];
-/** A sort of the page: its column, and whether `O` turned it the other way. */
-export interface PageSort {
-  by: TransferSort;
-  reversed: boolean;
-}
-export const SERVED_ORDER: PageSort = { by: 'time', reversed: false };
-const SORT_COLUMN: Record<TransferSort, string> = { time: 'TIME', amount: 'AMOUNT', asset: 'ASSET', status: 'STATUS' };
-// Each column's first direction: amounts largest first, names A to Z; time as served (newest first, no arrow).
-const SORT_ARROW: Record<TransferSort, string> = { time: '', amount: '↓', asset: '↑', status: '↑' };
-
-/** The arrow of a sort: the column's own, flipped when reversed (time reversed is oldest first, ↑). */
-export function sortArrow(sort: PageSort): string {
-  const arrow = SORT_ARROW[sort.by];
-  if (!sort.reversed) return arrow;
-  return arrow === '↓' ? '↑' : arrow === '↑' ? '↓' : '↑';
-}
-
-/** The sort in words for the page line and the export: "amount ↓", "time ↑ (oldest first)"; empty as served. */
-export function sortText(sort: PageSort): string {
-  if (sort.by === 'time') return sort.reversed ? 'time ↑ (oldest first)' : '';
-  return `${sort.by} ${sortArrow(sort)}`;
-}
-
-/** `o`: the next column, in its first direction. */
-export function nextSortColumn(sort: PageSort): PageSort {
-  return { by: TRANSFER_SORTS[(TRANSFER_SORTS.indexOf(sort.by) + 1) % TRANSFER_SORTS.length]!, reversed: false };
-}
-
-/**
- * The page in a sort: time keeps the service's order (reversed: the other way); amount is by decimal value,
- * largest first (reversed: smallest first), the amounts that are not numbers last either way (in the order
- * sent); asset and status are alphabetical (reversed: Z to A). Stable.
- */
-export function sortTransfers(rows: readonly Transfer[], sort: PageSort | TransferSort): readonly Transfer[] {
-  const { by, reversed } = typeof sort === 'string' ? { by: sort, reversed: false } : sort;
-  const sign = reversed ? -1 : 1;
-  if (by === 'time') return reversed ? [...rows].reverse() : rows;
-  if (by === 'amount') {
-    const keyed = rows.map((row, i) => {
-      const text = decimalForBig(row.amount);
-      return { row, i, value: text === undefined ? undefined : new Big(text) };
-    });
-    keyed.sort((a, b) => {
-      if (a.value === undefined || b.value === undefined) return a.value === b.value ? a.i - b.i : a.value === undefined ? 1 : -1;
-      return sign * b.value.cmp(a.value) || a.i - b.i;
-    });
-    return keyed.map((k) => k.row);
-  }
-  const field = by === 'asset' ? (t: Transfer) => t.asset : (t: Transfer) => t.status;
-  return [...rows].sort((a, b) => sign * (field(a) < field(b) ? -1 : field(a) > field(b) ? 1 : 0));
-}
-
 /** A transfer's text as the table shows it, every column whole and sanitised: what `/` searches. */
 export function transferSearchText(t: Transfer): string {
   return [localTime(t.timestamp), `${t.fromAccount || 'master'} → ${t.toAccount || 'master'}`, `${t.fromAccountType}→${t.toAccountType}`, t.asset, t.amount, t.status]
     .map((v) => sanitize(v))
     .join('\n');
-}
-
-/** The columns with the sort shown in the sorted column's title (e.g. `AMOUNT ↓`). */
-export function sortedColumns(columns: TableColumn<Transfer>[], sort: PageSort): TableColumn<Transfer>[] {
-  const arrow = sortArrow(sort);
-  if (arrow === '') return columns;
-  return columns.map((c) => (c.title === SORT_COLUMN[sort.by] ? { ...c, title: `${c.title} ${arrow}` } : c));
-}
-
-/**
- * "this page" as the export panel names it: `this page (50 rows)` as served, else
- * `this page as shown (9 of 50 rows, searched "USDT", by amount ↓)`.
- */
-export function pageAsShown(shown: number, rows: number, searched: string, sort: PageSort): string {
-  const sorted = sortText(sort);
-  if (searched === '' && sorted === '') return `this page (${rows} ${rows === 1 ? 'row' : 'rows'})`;
-  const parts = [searched === '' ? `${shown} ${shown === 1 ? 'row' : 'rows'}` : `${shown} of ${rows} rows`];
-  if (searched !== '') parts.push(`searched "${sanitize(searched, 40)}"`);
-  if (sorted !== '') parts.push(`by ${sorted}`);
-  return `this page as shown (${parts.join(', ')})`;
 }
 
 /** Lines kept for the totals (or a notice) under the page line: fixed per window height, so the table never moves. */
