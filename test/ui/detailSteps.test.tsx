@@ -8,7 +8,7 @@ import { lineWith, openKeys, openTransfers, seededAccounts } from './flows';
 const cursorLine = (c: TestConsole) => c.frame().split('\n').find((l) => l.startsWith('›')) ?? '';
 const flat = (frame: string) => frame.replace(/\s+/g, ' ');
 
-describe.concurrent('the transfer detail', () => {
+describe.concurrent('the transfer detail', { timeout: 40_000 }, () => {
   test('j and k step to the next and previous transfer of the page as shown; esc lands on the last one seen', async ({ onTestFinished }) => {
     const c = await consoleFor(onTestFinished, { columns: 100, rows: 30 });
     const query = await openTransfers(c, { startTime: '7d', limit: '10' });
@@ -96,7 +96,7 @@ describe.concurrent('the transfer detail', () => {
   });
 });
 
-describe.concurrent('the key detail', () => {
+describe.concurrent('the key detail', { timeout: 40_000 }, () => {
   test('j and k step through the keys (↓↑ too); esc lands on the last one seen', async ({ onTestFinished }) => {
     const c = await consoleFor(onTestFinished, { columns: 120, rows: 30 });
     const { busy, busyKeys } = await seededAccounts(c);

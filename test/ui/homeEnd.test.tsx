@@ -10,7 +10,8 @@ const CTRL_D = '\u0004';
 /** The line the cursor is on (marked `›`). */
 const cursorLine = (c: TestConsole) => c.frame().split('\n').find((l) => l.startsWith('›')) ?? '';
 
-describe.concurrent('Home and End, g and G', () => {
+// One at a time: the discover scan and the chart fetch every page, and would slow the others past their time.
+describe('Home and End, g and G', { timeout: 40_000 }, () => {
   test('the key list: G and End to the last key, g and Home to the first', async ({ onTestFinished }) => {
     const c = await consoleFor(onTestFinished, { columns: 120, rows: 30 });
     const { busy, busyKeys } = await seededAccounts(c);
@@ -47,7 +48,7 @@ describe.concurrent('Home and End, g and G', () => {
     await c.waitForText(new RegExp(`^1/${total} ·`, 'm'));
   });
 
-  test('the discovered list: End and G to the last name, Home and g to the first', { timeout: 20_000 }, async ({ onTestFinished }) => {
+  test('the discovered list: End and G to the last name, Home and g to the first', async ({ onTestFinished }) => {
     const c = await consoleFor(onTestFinished, { columns: 80, rows: 24 });
     await c.press(CTRL_D);
     await c.waitForScreen('discover');
@@ -103,7 +104,7 @@ describe.concurrent('Home and End, g and G', () => {
     await c.waitForText(/^↓ more/m);
   });
 
-  test('the chart of every page: End and G to the oldest days, Home and g to the newest', { timeout: 20_000 }, async ({ onTestFinished }) => {
+  test('the chart of every page: End and G to the oldest days, Home and g to the newest', async ({ onTestFinished }) => {
     const c = await consoleFor(onTestFinished, { columns: 80, rows: 16 });
     await openTransfers(c, { startTime: '12d', limit: '50' });
     await c.press('v');

@@ -31,7 +31,7 @@ describe('ipCell and ipLines', () => {
   });
 });
 
-describe.concurrent('the key list and the key detail say how many IPs they hide', () => {
+describe.concurrent('the key list and the key detail say how many IPs they hide', { timeout: 40_000 }, () => {
   test('a key list row: the whole addresses that fit, then +N for the others', async ({ onTestFinished }) => {
     const c = await consoleFor(onTestFinished, { columns: 120, rows: 30 });
     const { busy, busyKeys } = await seededAccounts(c);

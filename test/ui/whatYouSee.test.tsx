@@ -31,7 +31,7 @@ async function exportedJson(c: TestConsole): Promise<Transfer[]> {
   return JSON.parse(await readFile(join(c.exportDir, files[0]!), 'utf8')) as Transfer[];
 }
 
-describe('export and totals follow the search and the sort', () => {
+describe('export and totals follow the search and the sort', { timeout: 40_000 }, () => {
   test.concurrent('a searched page: the totals say so and count its rows; "this page" writes those rows only', async ({ onTestFinished }) => {
     const c = await consoleFor(onTestFinished, { columns: 120, rows: 40 });
     const query = await openTransfers(c, { startTime: '7d', limit: '40' });
@@ -102,7 +102,7 @@ describe('export and totals follow the search and the sort', () => {
   });
 });
 
-describe('Home and End on the transfers page', () => {
+describe('Home and End on the transfers page', { timeout: 40_000 }, () => {
   test.concurrent('End (and G) go to the last row, Home to the first; g still asks for a page', async ({ onTestFinished }) => {
     const c = await consoleFor(onTestFinished, { columns: 100, rows: 20 });
     const query = await openTransfers(c, { startTime: '7d', limit: '40' });
