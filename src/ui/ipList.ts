@@ -1,5 +1,5 @@
-// A key's linked IPs in the room a table cell or a detail gives them: whole addresses only, and when some do not
-// fit, how many are hidden (`203.0.113.7, 198.51.100.20 +2`), never an address cut in the middle.
+// A key's linked IPs in the room a table cell or a detail gives them: whole addresses, and when some do not fit,
+// how many are hidden (`203.0.113.7, 198.51.100.20 +2`); only a room too small for one beside the count cuts it.
 import { displayWidth, fit, sanitize } from '../terminal/text';
 import { NO_IP } from './noIp';
 
