@@ -6,7 +6,7 @@ import { BrokerError } from '../api/errors';
 import { createBrokerApi } from '../api/operations';
 import { chooseProxy, cleartextWarning, explicitProxyProblem } from '../api/proxy';
 import { type ReadOnlySource, readOnlyApi, readOnlyReason } from '../api/readOnly';
-import { createAuditRecorder, type AuditRecorder } from '../config/auditTrail';
+import { createAuditRecorder, type AuditRecorder, type AuditTarget } from '../config/auditTrail';
 import { loadBan, saveBan } from '../config/bans';
 import { loadClockOffset, saveClockOffset } from '../config/clockOffsets';
 import { DEFAULT_API_KEY_HEADER, POST_SIGNATURES, type PostSignature, parsePostSignature } from '../api/signing';
@@ -229,7 +229,7 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
     offsets.set(client.api, { baseUrl: config.baseUrl, before: before ?? 0 });
     const host = new URL(config.baseUrl).host;
     const cleartext = cleartextWarning(config.baseUrl);
-    return { ...client, ...(cleartext ? { cleartext } : {}), mode: 'live' as const, host, profile, credentialSource: source, recent: await recentFor(config.baseUrl), discovered: await discoveredFor(config.baseUrl), suggestions: [], audit: trackedAudit(createAuditRecorder(options.folder, { profile, host })) };
+    return { ...client, ...(cleartext ? { cleartext } : {}), ...(saved?.color !== undefined ? { profileColor: saved.color } : {}), mode: 'live' as const, host, profile, credentialSource: source, recent: await recentFor(config.baseUrl), discovered: await discoveredFor(config.baseUrl), suggestions: [], audit: trackedAudit(createAuditRecorder(options.folder, { profile, host })) };
   };
 
   /** Checks credentials with the one signed request `profile add` sends too (credentials/checkCredentials.ts). */
@@ -275,15 +275,15 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
           return demoSandbox();
         });
         ready.catch(() => undefined);
-        const auditTarget = ready.then((s) => ({ profile: 'demo', host: new URL(s.baseUrl).host }));
-        auditTarget.catch(() => undefined);
+        // The trail records the demo as its target (as `--demo` commands do): its port says nothing a run later.
+        const auditTarget: AuditTarget = { profile: 'demo', host: 'demo' };
         // Pinned: the status bar is told a fixed latency (the log file, if any, still gets the real one).
         const shown: ExchangeLog = pinned === undefined ? exchanges : { ...exchanges, record: (exchange) => exchanges.record({ ...exchange, latencyMs: DEMO_LATENCY_MS }) };
         const client = guarded(apiWhenReady(ready.then((s) => createBrokerApi(clientConfig({ baseUrl: s.baseUrl, apiKey: s.apiKey, secretKey: s.secretKey }, shown)))));
         return {
           ...client,
           mode: 'demo',
-          // Nothing shows the demo's host; its port is known once the sandbox listens (the audit trail gets it).
+          // Nothing shows the demo's host: its port changes each run.
           host: 'sandbox',
           // The demo's attempts are recorded too, marked profile "demo".
           // Pinned: its entries take the pinned moment too, so two takes write the same trail.
