@@ -55,7 +55,7 @@ describe('the header names the target', () => {
 
   it('a long profile name is cut with … so the breadcrumbs keep their room', async () => {
     c = await startConsole({ mode: 'live', profile: 'production-eu-west-market-makers', columns: 80, rows: 24 });
-    expect(header(c)).toMatch(/ LIVE production-eu-w… /);
+    expect(header(c)).toMatch(/ LIVE production-… /);
     expect(header(c)).toContain('Sub-accounts');
   });
 
