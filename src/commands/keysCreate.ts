@@ -5,6 +5,7 @@ import type { CreatedKey, ServiceTime } from '../api/types';
 import { readOnlySource } from '../api/readOnly';
 import { validateNewKey } from '../api/validation';
 import { NEEDS_ALLOWING, creationRisks } from '../audit/creationRisks';
+import { ipsText } from '../format/noIp';
 import { type AuditTarget, type CreateResult, createAuditRecorder } from '../config/auditTrail';
 import { loadProfiles } from '../credentials/profiles';
 import { ENV, envValue } from '../credentials/fromEnvironment';
@@ -80,7 +81,7 @@ export function createdKeyText(key: CreatedKey): string {
     ['apiKey', key.apiKey],
     ['secretKey', key.secretKey],
     ['permissions', key.permissions.join(',')],
-    ['ips', key.ips.length > 0 ? key.ips.join(',') : '-'],
+    ['ips', ipsText(key.ips, ',')],
     ['note', key.note],
     ['created', formatLocalTime(key.createdAt)],
   ];

@@ -12,7 +12,7 @@ import { TextField } from '../components/TextField';
 import { DEFAULT_PAGE_SIZE, type Transfer, type TransferQuery } from '../../api/types';
 import { checkLimit, checkPage } from '../../api/validation';
 import { COUNTED_STATUS, totalsOf, type AssetTotals } from '../../export/totals';
-import { displayWidth, fit, sanitize, wrapWords } from '../../terminal/text';
+import { displayWidth, fit, grouped, sanitize, wrapWords } from '../../terminal/text';
 import { ErrorLine, capLines, errorLines } from '../components/ErrorLine';
 import { Spinner } from '../components/Spinner';
 import { WindowedTable, type TableColumn } from '../components/WindowedTable';
@@ -194,7 +194,7 @@ export function transferColumns(width: number): TableColumn<Transfer>[] {
 /** The page totals in words: which status they count and what they leave out. */
 export function totalsText(totals: AssetTotals, rows: number): string {
   const sums = totals.entries().map(([asset, sum]) => `${sanitize(asset, 24)} ${sanitize(sum, 40)}`);
-  const head = `Page totals, ${COUNTED_STATUS} only (${totals.counted} of ${rows} rows): ${sums.length > 0 ? sums.join(' · ') : 'nothing'}`;
+  const head = `Page totals, ${COUNTED_STATUS} only (${grouped(totals.counted)} of ${grouped(rows)} rows): ${sums.length > 0 ? sums.join(' · ') : 'nothing'}`;
   const left = totals.notCounted();
   const skipped = totals.notCountedRows;
   const named = left.slice(0, 3).map(([status, n]) => `${n} ${sanitize(status, 24)}`);
@@ -371,8 +371,8 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
 
   const pageLine = [
     `Page ${page}`,
-    `${limit} per page`,
-    ...(loaded ? [filtering ? `${shown.length} of ${rows.length} rows` : `${rows.length} rows`] : []),
+    `${grouped(limit)} per page`,
+    ...(loaded ? [filtering ? `${grouped(shown.length)} of ${grouped(rows.length)} rows` : `${grouped(rows.length)} rows`] : []),
     ...(loaded && lastPage ? ['no more pages'] : []),
     ...(loaded && shown.length > 0 ? [`row ${list.cursor + 1}`] : []),
     ...(sort !== 'time' ? [`sorted by ${sort} ${SORT_ARROW[sort]}`] : []),
