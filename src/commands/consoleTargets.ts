@@ -16,7 +16,7 @@ import { memoryRecentSubAccounts, openRecentSubAccounts, type RecentSubAccounts 
 import { CHECK_TIMEOUT_MS, checkCredentials } from '../credentials/checkCredentials';
 import { ENV, checkBaseUrl } from '../credentials/fromEnvironment';
 import { KeychainError, folderKeychain, openKeychain, type Keychain } from '../credentials/keychain';
-import { checkProfileName, loadProfiles, saveProfile, type Profile } from '../credentials/profiles';
+import { PROFILE_COLORS, type ProfileColor, checkProfileName, loadProfiles, saveProfile, type Profile } from '../credentials/profiles';
 import type { ResolvedTarget } from '../credentials/resolve';
 import { fileExporter } from '../export/fileExporter';
 import type { TransferExporter } from '../export/types';
@@ -329,7 +329,9 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
       const header = input.apiKeyHeader.trim() || DEFAULT_API_KEY_HEADER;
       const postSignature = typedPostSignature(input);
       if (postSignature === undefined) return { ok: false, field: 'postSignature', message: `POST signing: must be ${POST_SIGNATURES.join(', ')}` };
-      const profile: Profile = { name: name.value, baseUrl: valid.url, apiKeyHeader: header, recvWindow: options.recvWindow ?? 5000, postSignature };
+      const color = input.color?.trim().toLowerCase() ?? '';
+      if (color !== '' && !(PROFILE_COLORS as readonly string[]).includes(color)) return { ok: false, field: 'color', message: `colour: blank, or one of ${PROFILE_COLORS.join(', ')}` };
+      const profile: Profile = { name: name.value, baseUrl: valid.url, apiKeyHeader: header, recvWindow: options.recvWindow ?? 5000, postSignature, ...(color !== '' ? { color: color as ProfileColor } : {}) };
       const checked = await check(profileConfig(profile, input.apiKey.trim(), input.secretKey));
       if (!checked.ok) return checked;
       try {
@@ -339,7 +341,7 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
         return { ok: false, keychainFailed: true, message: keychainMessage(error) };
       }
       await saveProfile(options.folder, profile);
-      await switchTo(live(profileConfig(profile, input.apiKey.trim(), input.secretKey), profile.name, 'keychain'));
+      await switchTo(live(profileConfig(profile, input.apiKey.trim(), input.secretKey), profile.name, 'keychain', profile));
       return checked;
     },
     async useForSession(input, profileName) {

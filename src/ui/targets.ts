@@ -47,7 +47,7 @@ export interface ProfileSummary {
   readOnly?: boolean;
 }
 
-export type CredentialField = 'name' | 'baseUrl' | 'apiKey' | 'secretKey' | 'apiKeyHeader' | 'postSignature';
+export type CredentialField = 'name' | 'baseUrl' | 'apiKey' | 'secretKey' | 'apiKeyHeader' | 'postSignature' | 'color';
 
 export interface CredentialsInput {
   baseUrl: string;
@@ -60,6 +60,8 @@ export interface CredentialsInput {
 export interface NewProfileInput extends CredentialsInput {
   name: string;
   apiKeyHeader: string;
+  /** The colour of its name in the header, as typed: blank for none. */
+  color?: string;
 }
 
 /** The result of checking credentials against the service (and, for a new profile, of saving it). */
