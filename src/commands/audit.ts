@@ -2,7 +2,8 @@
 // config folder: every create-key attempt that was sent), newest first. Sends nothing. The JSON shape is a
 // contract (pinned by test/commands/audit.test.ts); the table is sanitised, as is everything on a terminal.
 import { type AuditEntry, auditPath, readAuditTrail } from '../config/auditTrail';
-import { sanitize, sanitizeDeep, toJson } from '../terminal/text';
+import { grouped, sanitize, sanitizeDeep, toJson } from '../terminal/text';
+import { ipsText } from '../format/noIp';
 import { type CommandContext, EXIT, type ExitCode, contextFolder, printLines, reportFailure, reportUsage, stdoutIsTerminal } from './context';
 import { type Column, OutputSink, chooseFormat, formatLocalTime, formatTable } from './output';
 import { csvDocument } from '../format/csv';
@@ -83,7 +84,7 @@ function localTime(iso: string): string {
 export function auditTable(entries: readonly AuditEntry[]): string {
   return formatTable(
     COLUMNS,
-    entries.map((e) => [localTime(e.time), e.profile, e.host, e.subAccount, e.apiKey ?? '-', e.permissions.join(','), e.ips.length > 0 ? e.ips.join(',') : '-', e.note, e.outcome, detail(e) || '-']),
+    entries.map((e) => [localTime(e.time), e.profile, e.host, e.subAccount, e.apiKey ?? '-', e.permissions.join(','), ipsText(e.ips, ','), e.note, e.outcome, detail(e) || '-']),
   );
 }
 
@@ -132,7 +133,7 @@ export async function runAudit(options: AuditOptions, ctx: CommandContext): Prom
       printLines(ctx.stderr, [`error: cannot read ${auditPath(folder)} (${code})`]);
       return EXIT.failure;
     }
-    if (read.skipped > 0) printLines(ctx.stderr, [`warning: ${read.skipped} damaged line${read.skipped === 1 ? '' : 's'} of ${auditPath(folder)} skipped`]);
+    if (read.skipped > 0) printLines(ctx.stderr, [`warning: ${grouped(read.skipped)} damaged line${read.skipped === 1 ? '' : 's'} of ${auditPath(folder)} skipped`]);
     if (read.truncated) printLines(ctx.stderr, [`note: ${auditPath(folder)} is large: only its most recent entries were read`]);
     const entries = read.entries
       .filter((e) => sub === undefined || e.subAccount === sub)

@@ -6,7 +6,7 @@ import { BrokerError } from '../api/errors';
 import { createBrokerApi } from '../api/operations';
 import { chooseProxy, cleartextWarning, explicitProxyProblem } from '../api/proxy';
 import { type ReadOnlySource, readOnlyApi, readOnlyReason } from '../api/readOnly';
-import { createAuditRecorder, type AuditRecorder } from '../config/auditTrail';
+import { createAuditRecorder, type AuditRecorder, type AuditTarget } from '../config/auditTrail';
 import { loadBan, saveBan } from '../config/bans';
 import { loadClockOffset, saveClockOffset } from '../config/clockOffsets';
 import { DEFAULT_API_KEY_HEADER, POST_SIGNATURES, type PostSignature, parsePostSignature } from '../api/signing';
@@ -16,7 +16,7 @@ import { memoryRecentSubAccounts, openRecentSubAccounts, type RecentSubAccounts 
 import { CHECK_TIMEOUT_MS, checkCredentials } from '../credentials/checkCredentials';
 import { ENV, checkBaseUrl } from '../credentials/fromEnvironment';
 import { KeychainError, folderKeychain, openKeychain, type Keychain } from '../credentials/keychain';
-import { checkProfileName, loadProfiles, saveProfile, type Profile } from '../credentials/profiles';
+import { PROFILE_COLORS, type ProfileColor, checkProfileName, loadProfiles, saveProfile, type Profile } from '../credentials/profiles';
 import type { ResolvedTarget } from '../credentials/resolve';
 import { fileExporter } from '../export/fileExporter';
 import type { TransferExporter } from '../export/types';
@@ -229,7 +229,7 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
     offsets.set(client.api, { baseUrl: config.baseUrl, before: before ?? 0 });
     const host = new URL(config.baseUrl).host;
     const cleartext = cleartextWarning(config.baseUrl);
-    return { ...client, ...(cleartext ? { cleartext } : {}), mode: 'live' as const, host, profile, credentialSource: source, recent: await recentFor(config.baseUrl), discovered: await discoveredFor(config.baseUrl), suggestions: [], audit: trackedAudit(createAuditRecorder(options.folder, { profile, host })) };
+    return { ...client, ...(cleartext ? { cleartext } : {}), ...(saved?.color !== undefined ? { profileColor: saved.color } : {}), mode: 'live' as const, host, profile, credentialSource: source, recent: await recentFor(config.baseUrl), discovered: await discoveredFor(config.baseUrl), suggestions: [], audit: trackedAudit(createAuditRecorder(options.folder, { profile, host })) };
   };
 
   /** Checks credentials with the one signed request `profile add` sends too (credentials/checkCredentials.ts). */
@@ -275,15 +275,15 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
           return demoSandbox();
         });
         ready.catch(() => undefined);
-        const auditTarget = ready.then((s) => ({ profile: 'demo', host: new URL(s.baseUrl).host }));
-        auditTarget.catch(() => undefined);
+        // The trail records the demo as its target (as `--demo` commands do): its port says nothing a run later.
+        const auditTarget: AuditTarget = { profile: 'demo', host: 'demo' };
         // Pinned: the status bar is told a fixed latency (the log file, if any, still gets the real one).
         const shown: ExchangeLog = pinned === undefined ? exchanges : { ...exchanges, record: (exchange) => exchanges.record({ ...exchange, latencyMs: DEMO_LATENCY_MS }) };
         const client = guarded(apiWhenReady(ready.then((s) => createBrokerApi(clientConfig({ baseUrl: s.baseUrl, apiKey: s.apiKey, secretKey: s.secretKey }, shown)))));
         return {
           ...client,
           mode: 'demo',
-          // Nothing shows the demo's host; its port is known once the sandbox listens (the audit trail gets it).
+          // Nothing shows the demo's host: its port changes each run.
           host: 'sandbox',
           // The demo's attempts are recorded too, marked profile "demo".
           // Pinned: its entries take the pinned moment too, so two takes write the same trail.
@@ -329,7 +329,9 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
       const header = input.apiKeyHeader.trim() || DEFAULT_API_KEY_HEADER;
       const postSignature = typedPostSignature(input);
       if (postSignature === undefined) return { ok: false, field: 'postSignature', message: `POST signing: must be ${POST_SIGNATURES.join(', ')}` };
-      const profile: Profile = { name: name.value, baseUrl: valid.url, apiKeyHeader: header, recvWindow: options.recvWindow ?? 5000, postSignature };
+      const color = input.color?.trim().toLowerCase() ?? '';
+      if (color !== '' && !(PROFILE_COLORS as readonly string[]).includes(color)) return { ok: false, field: 'color', message: `colour: blank, or one of ${PROFILE_COLORS.join(', ')}` };
+      const profile: Profile = { name: name.value, baseUrl: valid.url, apiKeyHeader: header, recvWindow: options.recvWindow ?? 5000, postSignature, ...(color !== '' ? { color: color as ProfileColor } : {}) };
       const checked = await check(profileConfig(profile, input.apiKey.trim(), input.secretKey));
       if (!checked.ok) return checked;
       try {
@@ -339,7 +341,7 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
         return { ok: false, keychainFailed: true, message: keychainMessage(error) };
       }
       await saveProfile(options.folder, profile);
-      await switchTo(live(profileConfig(profile, input.apiKey.trim(), input.secretKey), profile.name, 'keychain'));
+      await switchTo(live(profileConfig(profile, input.apiKey.trim(), input.secretKey), profile.name, 'keychain', profile));
       return checked;
     },
     async useForSession(input, profileName) {

@@ -11,7 +11,7 @@ import { auditTargets, auditableNames, fetchAudit, type SubAccountAudit } from '
 import { DEFAULT_MAX_AGE_MS, FLAG_KINDS, type FlagKind, type KeyFinding, ageInDays, formatSpan, summaryText } from '../audit/keyAudit';
 import { openDiscoveredSubAccounts } from '../config/discoveredSubAccounts';
 import { openRecentSubAccounts } from '../config/recentSubAccounts';
-import { sanitize, sanitizeDeep, toJson } from '../terminal/text';
+import { grouped, sanitize, sanitizeDeep, toJson } from '../terminal/text';
 import { type CommandContext, EXIT, type ExitCode, closeQuietly, connect, contextFolder, printLines, reportFailure, reportInvalid, reportUsage, stdoutIsTerminal } from './context';
 import { type Column, OutputSink, chooseFormat, formatLocalTime, formatTable } from './output';
 import { csvDocument } from '../format/csv';
@@ -129,12 +129,12 @@ const FINDING_COLUMNS: readonly Column[] = [{ header: 'subAccount' }, { header: 
 export function auditTable(results: readonly SubAccountAudit[], now: number, maxAgeMs: number): string {
   const json = auditJson(results, now, maxAgeMs);
   const t = json.totals;
-  const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-  const notAudited = t.failed > 0 ? ` · ${t.failed} not audited` : '';
-  const head = `${plural(t.subAccounts, 'sub-account', 'sub-accounts')} · ${plural(t.keys, 'key', 'keys')} · ${t.flagged} flagged${notAudited} · old: older than ${formatSpan(maxAgeMs)}\n\n`;
+  const plural = (n: number, one: string, many: string) => `${grouped(n)} ${n === 1 ? one : many}`;
+  const notAudited = t.failed > 0 ? ` · ${grouped(t.failed)} not audited` : '';
+  const head = `${plural(t.subAccounts, 'sub-account', 'sub-accounts')} · ${plural(t.keys, 'key', 'keys')} · ${grouped(t.flagged)} flagged${notAudited} · old: older than ${formatSpan(maxAgeMs)}\n\n`;
   const summary = formatTable(
     SUMMARY_COLUMNS,
-    results.map((r) => (r.status === 'audited' ? [r.subAccount, String(r.summary.keys), String(r.summary.flagged), summaryText(r.summary)] : [r.subAccount, '-', '-', failureLine(r)])),
+    results.map((r) => (r.status === 'audited' ? [r.subAccount, grouped(r.summary.keys), grouped(r.summary.flagged), summaryText(r.summary)] : [r.subAccount, '-', '-', failureLine(r)])),
   );
   const rows = results.flatMap((r) =>
     r.status !== 'audited'

@@ -4,7 +4,8 @@
 import type { CreatedKey, ServiceTime } from '../api/types';
 import { readOnlySource } from '../api/readOnly';
 import { validateNewKey } from '../api/validation';
-import { type KeyFlag, auditKeys } from '../audit/keyAudit';
+import { NEEDS_ALLOWING, creationRisks } from '../audit/creationRisks';
+import { ipsText } from '../format/noIp';
 import { type AuditTarget, type CreateResult, createAuditRecorder } from '../config/auditTrail';
 import { loadProfiles } from '../credentials/profiles';
 import { ENV, envValue } from '../credentials/fromEnvironment';
@@ -80,7 +81,7 @@ export function createdKeyText(key: CreatedKey): string {
     ['apiKey', key.apiKey],
     ['secretKey', key.secretKey],
     ['permissions', key.permissions.join(',')],
-    ['ips', key.ips.length > 0 ? key.ips.join(',') : '-'],
+    ['ips', ipsText(key.ips, ',')],
     ['note', key.note],
     ['created', formatLocalTime(key.createdAt)],
   ];
@@ -89,14 +90,7 @@ export function createdKeyText(key: CreatedKey): string {
   return rows.map(([name, value]) => `${pad(name, 13)}${sanitize(value, whole.has(name) ? LINE_LIMIT : undefined)}`).join('\n') + '\n';
 }
 
-/** The audit's flags that hold at creation (age and shared notes need the other keys and time): in its order. */
-export function creationRisks(permissions: readonly string[], ips: readonly string[]): KeyFlag[] {
-  const [finding] = auditKeys([{ apiKey: '', note: '', permissions: [...permissions], ips: [...ips], createdAt: 0 }], 0);
-  return (finding?.flags ?? []).filter((f) => f.kind !== 'old' && f.kind !== 'shared-note');
-}
-
-/** The risks a LIVE create must be allowed explicitly: funds can leave (withdraw, transfer) or any address can use it. */
-const NEEDS_ALLOWING = new Set<KeyFlag['kind']>(['withdraw', 'transfer', 'no-ip']);
+export { creationRisks };
 
 export const ALLOW_RISKY_FLAG = '--allow-risky';
 

@@ -6,6 +6,7 @@ import { sanitize, sanitizeDeep, toJson } from '../terminal/text';
 import { type CommandContext, EXIT, type ExitCode, closeQuietly, connect, reportFailure, reportInvalid, reportUsage, stdoutIsTerminal } from './context';
 import { type Column, OutputSink, chooseFormat, formatLocalTime, formatTable } from './output';
 import { csvDocument } from '../format/csv';
+import { ipsText } from '../format/noIp';
 import type { Command } from 'commander';
 import { type CommandHost, examples } from './define';
 
@@ -54,7 +55,7 @@ const COLUMNS: readonly Column[] = [
 export function keysTable(keys: readonly SubAccountKey[]): string {
   return formatTable(
     COLUMNS,
-    keys.map((k) => [k.note, k.apiKey, k.permissions.join(','), k.ips.length > 0 ? k.ips.join(',') : '-', formatLocalTime(k.createdAt)]),
+    keys.map((k) => [k.note, k.apiKey, k.permissions.join(','), ipsText(k.ips, ','), formatLocalTime(k.createdAt)]),
   );
 }
 

@@ -9,7 +9,9 @@ import { checkCredentials } from '../credentials/checkCredentials';
 import { ENV, checkBaseUrl, envValue } from '../credentials/fromEnvironment';
 import { type FolderKeychain, KEYCHAIN_SERVICE, KeychainError, type KeychainProblem, type KeychainProblemKind, type UnownedEntry, folderKeychain, keychainAccount, openKeychain, problem } from '../credentials/keychain';
 import {
+  PROFILE_COLORS,
   PROFILE_DEFAULTS,
+  type ProfileColor,
   type Profile,
   type ProfileConfig,
   checkApiKeyHeader,
@@ -42,6 +44,8 @@ export interface ProfileAddOptions {
   default?: boolean;
   /** false with --no-check: save without the signed request that proves the credentials (offline setup). */
   check?: boolean;
+  /** --color NAME: the colour of the profile's name in the console's header. */
+  color?: ProfileColor;
 }
 
 const MAX_SECRET = 1024;
@@ -130,6 +134,7 @@ export async function runProfileAdd(rawName: string, options: ProfileAddOptions,
     ...(ctx.globals.readOnly === true ? { readOnly: true } : {}),
     // So does the global --proxy: the profile's requests go through it.
     ...(ctx.globals.proxy !== undefined ? { proxy: ctx.globals.proxy.trim() } : {}),
+    ...(options.color !== undefined ? { color: options.color } : {}),
   };
   const proxied = proxyFor(ctx, profile.baseUrl, profile);
   if (!proxied.ok) return EXIT.usage;
@@ -200,7 +205,7 @@ export async function runProfileAdd(rawName: string, options: ProfileAddOptions,
     return EXIT.failure;
   }
   const isDefault = options.default === true || config.defaultProfile === undefined || config.defaultProfile === profile.name;
-  const marks = [...(isDefault ? ['default'] : []), ...(profile.readOnly === true ? ['read-only'] : [])];
+  const marks = [...(isDefault ? ['default'] : []), ...(profile.readOnly === true ? ['read-only'] : []), ...(profile.color !== undefined ? [`shown ${profile.color}`] : [])];
   printLines(ctx.stdout, [
     `${previous || findProfile(config, profile.name) ? 'updated' : 'added'} profile ${profile.name}${marks.length > 0 ? ` (${marks.join(', ')})` : ''}: ${profile.baseUrl}${profile.proxy !== undefined ? ` through the proxy ${showProxyUrl(profile.proxy)}` : ''}, ` +
       `API key ${shortenApiKey(read.apiKey)}; the secret is in the keychain (service ${KEYCHAIN_SERVICE}, account ${keychainAccount(profile.name, contextFolder(ctx))})`,
@@ -428,6 +433,7 @@ export function defineProfile(program: Command, host: CommandHost): Command {
     .option('--post-signature <rule>', "what a create's signature covers: auto (default: query only, then query + body once on a 700002), query or body", oneOf(POST_SIGNATURES))
     // The older spelling of --post-signature query, kept working for scripts.
     .addOption(new Option('--no-sign-body').hideHelp())
+    .option('--color <name>', `colour of its name in the console's header: ${PROFILE_COLORS.join(', ')} (default: the LIVE badge's red)`, oneOf(PROFILE_COLORS))
     .option('--default', 'make it the default profile (the first profile always is)')
     .option('--no-check', 'save without first checking the credentials against the service (offline setup)')
     .addHelpText(
@@ -440,7 +446,7 @@ export function defineProfile(program: Command, host: CommandHost): Command {
         'account NAME), then the settings. With the global --read-only the profile is saved read-only: nothing that\n' +
         'changes something (creating a key) is ever sent through it, in the console or by a command.',
     )
-    .addHelpText('after', examples('profile add prod --base-url https://api.mexc.com', '--read-only profile add watch --base-url https://api.mexc.com'))
+    .addHelpText('after', examples('profile add prod --base-url https://api.mexc.com --color red', '--read-only profile add watch --base-url https://api.mexc.com'))
     .action(async (name: string, options: ProfileAddOptions) => {
       host.exit(await runProfileAdd(name, options, host.context()));
     });

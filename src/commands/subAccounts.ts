@@ -7,7 +7,7 @@ import { checkSubAccount, type FieldError } from '../api/validation';
 import { type DiscoveredSubAccount, type DiscoveredSubAccounts, memoryDiscoveredSubAccounts, openDiscoveredSubAccounts } from '../config/discoveredSubAccounts';
 import { openRecentSubAccounts } from '../config/recentSubAccounts';
 import { DEFAULT_SCAN_DAYS, ScanFailed, type ScanProgress, checkScanDays, discoverSubAccounts } from '../export/subAccountScan';
-import { sanitizeDeep, toJson } from '../terminal/text';
+import { grouped, sanitizeDeep, toJson } from '../terminal/text';
 import { type CommandContext, EXIT, type ExitCode, closeQuietly, connectTarget, contextFolder, printLines, reportFailure, reportInvalid, reportUsage, stdoutIsTerminal } from './context';
 import { EXIT_INTERRUPTED } from './profile';
 import { type Column, OutputSink, chooseFormat, formatLocalTime, formatTable } from './output';
@@ -87,12 +87,12 @@ async function scan(ctx: CommandContext, api: Parameters<typeof discoverSubAccou
   const onProgress = (p: ScanProgress): void => {
     if (!ctx.stderrIsTTY) return;
     const at = ctx.now();
-    if (p.waitingMs > 0) return printLines(ctx.stderr, [`query ${Math.min(p.done + 1, p.queries)} of ${p.queries}: waiting ${(p.waitingMs / 1000).toFixed(1)} s for the rate limit…`]);
+    if (p.waitingMs > 0) return printLines(ctx.stderr, [`query ${grouped(Math.min(p.done + 1, p.queries))} of ${grouped(p.queries)}: waiting ${(p.waitingMs / 1000).toFixed(1)} s for the rate limit…`]);
     if (at - lastLine < PROGRESS_EVERY_MS) return;
     lastLine = at;
-    printLines(ctx.stderr, [`query ${Math.min(p.done + 1, p.queries)} of ${p.queries}: ${p.pages} pages, ${p.transfers} transfers, ${p.found} sub-accounts found so far`]);
+    printLines(ctx.stderr, [`query ${grouped(Math.min(p.done + 1, p.queries))} of ${grouped(p.queries)}: ${grouped(p.pages)} pages, ${grouped(p.transfers)} transfers, ${grouped(p.found)} sub-accounts found so far`]);
   };
-  if (ctx.stderrIsTTY) printLines(ctx.stderr, [`scanning ${days} day${days === 1 ? '' : 's'} of transfers for master↔master and ${names.length} known name${names.length === 1 ? '' : 's'}…`]);
+  if (ctx.stderrIsTTY) printLines(ctx.stderr, [`scanning ${days} day${days === 1 ? '' : 's'} of transfers for master↔master and ${grouped(names.length)} known name${names.length === 1 ? '' : 's'}…`]);
   // Ctrl-C stops the scan and keeps what it found (a second one ends the process at once).
   const controller = new AbortController();
   const interrupt = (): void => controller.abort();
@@ -101,17 +101,17 @@ async function scan(ctx: CommandContext, api: Parameters<typeof discoverSubAccou
     const result = await discoverSubAccounts(api, store, { days, now: ctx.now(), names, onProgress, signal: controller.signal });
     if (result.cancelled) {
       const n = result.found.length;
-      printLines(ctx.stderr, [`interrupted: ${n} sub-account${n === 1 ? '' : 's'} found so far ${result.remembered ? `${n === 1 ? 'was' : 'were'} remembered (\`sub-accounts\` lists them)` : 'could not be remembered'}`]);
+      printLines(ctx.stderr, [`interrupted: ${grouped(n)} sub-account${n === 1 ? '' : 's'} found so far ${result.remembered ? `${n === 1 ? 'was' : 'were'} remembered (\`sub-accounts\` lists them)` : 'could not be remembered'}`]);
       return EXIT_INTERRUPTED;
     }
     if (!result.remembered) printLines(ctx.stderr, ['warning: could not write the discovered sub-accounts to the config folder; listed, not remembered']);
     if (result.stoppedEarly > 0) printLines(ctx.stderr, [`warning: ${result.stoppedEarly} quer${result.stoppedEarly === 1 ? 'y' : 'ies'} stopped paging early (the service repeated a page, or there were too many); their first pages counted`]);
-    if (ctx.stderrIsTTY) printLines(ctx.stderr, [`found ${result.found.length} sub-account${result.found.length === 1 ? '' : 's'} in ${result.progress.pages} pages`]);
+    if (ctx.stderrIsTTY) printLines(ctx.stderr, [`found ${grouped(result.found.length)} sub-account${result.found.length === 1 ? '' : 's'} in ${grouped(result.progress.pages)} pages`]);
     return EXIT.ok;
   } catch (error) {
     if (error instanceof ScanFailed) {
       const code = reportFailure(ctx, error.cause);
-      printLines(ctx.stderr, [`${error.partial.found.length} sub-account${error.partial.found.length === 1 ? '' : 's'} found before the failure were remembered`]);
+      printLines(ctx.stderr, [`${grouped(error.partial.found.length)} sub-account${error.partial.found.length === 1 ? '' : 's'} found before the failure were remembered`]);
       return code;
     }
     throw error;

@@ -5,7 +5,7 @@ import type { TransferQuery } from '../api/types';
 import { SummaryBuilder, type TransferSummary } from '../export/summary';
 import { summarizePages } from '../export/summaryPages';
 import { PagingStopped } from '../export/transferPages';
-import { sanitizeDeep, toJson } from '../terminal/text';
+import { grouped, sanitizeDeep, toJson } from '../terminal/text';
 import { type CommandContext, EXIT, type ExitCode, closeQuietly, connect, printLines, reportFailure, stdoutIsTerminal } from './context';
 import { type Column, OutputSink, formatTable } from './output';
 import { csvDocument } from '../format/csv';
@@ -33,7 +33,7 @@ export async function runTransferSummary(query: TransferQuery, options: { format
       now: ctx.now,
       onPage: (progress) => {
         read = progress;
-        if (ctx.stderrIsTTY) printLines(ctx.stderr, [`page ${firstPage + progress.pages - 1}: ${progress.rows} rows so far`]);
+        if (ctx.stderrIsTTY) printLines(ctx.stderr, [`page ${firstPage + progress.pages - 1}: ${grouped(progress.rows)} rows so far`]);
       },
     });
     const document: SummaryDocument = { pages: done.pages, ...builder.result({ startTime: query.startTime, endTime: query.endTime, now: ctx.now() }) };
@@ -41,9 +41,9 @@ export async function runTransferSummary(query: TransferQuery, options: { format
     await out.write(options.format === 'json' ? `${toJson(terminal ? sanitizeDeep(document) : document, 2)}\n` : options.format === 'csv' ? summaryCsv(document, terminal) : summaryTable(document));
     return EXIT.ok;
   } catch (error) {
-    const context = read.pages > 0 ? ` (after ${read.pages} page${read.pages === 1 ? '' : 's'}, ${read.rows} rows read; nothing printed)` : '';
+    const context = read.pages > 0 ? ` (after ${grouped(read.pages)} page${read.pages === 1 ? '' : 's'}, ${grouped(read.rows)} rows read; nothing printed)` : '';
     if (error instanceof PagingStopped && error.reason === 'max-pages') {
-      return reportFailure(ctx, new Error(`stopped after ${error.pages} pages (--max-pages ${error.maxPages}): every page was full, so there may be more; narrow --start/--end or raise --max-pages`), context);
+      return reportFailure(ctx, new Error(`stopped after ${grouped(error.pages)} pages (--max-pages ${error.maxPages}): every page was full, so there may be more; narrow --start/--end or raise --max-pages`), context);
     }
     return reportFailure(ctx, error, context);
   } finally {
@@ -52,7 +52,7 @@ export async function runTransferSummary(query: TransferQuery, options: { format
   }
 }
 
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+const plural = (n: number, word: string): string => `${grouped(n)} ${word}${n === 1 ? '' : 's'}`;
 
 /** Three tables (per asset, per status, per day), every cell sanitised by formatTable. */
 export function summaryTable(s: SummaryDocument): string {

@@ -109,8 +109,8 @@ function tableWriter(write: TextSink): TransferOutput {
         await write(all || lastPage === 1 ? 'no transfers match\n' : `no transfers on page ${lastPage}\n`);
         return;
       }
-      const counted = `${COUNTED_STATUS} only, ${totals.counted} of ${count} rows`;
-      const lines = ['', all ? `totals, ${counted} (${pages} pages):` : `totals of page ${lastPage}, ${counted}:`];
+      const counted = `${COUNTED_STATUS} only, ${grouped(totals.counted)} of ${grouped(count)} rows`;
+      const lines = ['', all ? `totals, ${counted} (${grouped(pages)} pages):` : `totals of page ${lastPage}, ${counted}:`];
       const entries = totals.entries();
       const assets = entries.map(([asset, sum]) => [sanitize(asset), sum] as const);
       const width = Math.max(0, ...assets.map(([asset]) => displayWidth(asset)));
@@ -172,7 +172,7 @@ export async function runTransfers(given: TransfersOptions, ctx: CommandContext)
   const summary: Summary = { pages: 0, lastPage: query.page ?? 1, short: false, all };
   let rows = 0;
   const visit = async ({ page, rows: batch, last }: PageVisit): Promise<void> => {
-    if (ctx.stderrIsTTY) printLines(ctx.stderr, [`page ${page}: ${batch.length} rows`]);
+    if (ctx.stderrIsTTY) printLines(ctx.stderr, [`page ${page}: ${grouped(batch.length)} rows`]);
     await output.rows(batch);
     summary.pages += 1;
     summary.lastPage = page;
@@ -192,9 +192,9 @@ export async function runTransfers(given: TransfersOptions, ctx: CommandContext)
     return EXIT.ok;
   } catch (error) {
     const { pages } = summary;
-    const context = pages > 0 ? ` (after ${pages} page${pages === 1 ? '' : 's'}, ${rows} rows written)` : '';
+    const context = pages > 0 ? ` (after ${grouped(pages)} page${pages === 1 ? '' : 's'}, ${grouped(rows)} rows written)` : '';
     if (error instanceof PagingStopped && error.reason === 'max-pages') {
-      const hint = `stopped after ${error.pages} pages (--max-pages ${error.maxPages}): every page was full, so there may be more; narrow --start/--end or raise --max-pages`;
+      const hint = `stopped after ${grouped(error.pages)} pages (--max-pages ${error.maxPages}): every page was full, so there may be more; narrow --start/--end or raise --max-pages`;
       return reportFailure(ctx, new Error(hint), context);
     }
     return reportFailure(ctx, error, context);

@@ -21,7 +21,13 @@ export interface Profile {
   readOnly?: boolean;
   /** The proxy its requests go through (http://host:port, a user name but never a password); absent: the environment's. */
   proxy?: string;
+  /** The colour of its name in the console's header (`profile add --color`); absent: the LIVE badge's own. */
+  color?: ProfileColor;
 }
+
+/** The colours a profile's name can take in the header: few enough to tell apart at a glance. */
+export const PROFILE_COLORS = ['red', 'yellow', 'green', 'blue', 'magenta', 'cyan'] as const;
+export type ProfileColor = (typeof PROFILE_COLORS)[number];
 
 export interface ProfileConfig {
   defaultProfile?: string;
@@ -83,6 +89,7 @@ const ProfileSchema = v.object({
   signBody: v.optional(v.boolean('must be true or false')),
   readOnly: v.optional(v.boolean('must be true or false')),
   proxy: v.optional(v.pipe(v.string('must be a text'), v.check((url) => explicitProxyProblem(url) === undefined, 'must be an http(s) proxy URL without a password'))),
+  color: v.optional(v.picklist(PROFILE_COLORS, `must be ${PROFILE_COLORS.join(', ')}`)),
 });
 
 const ConfigSchema = v.object(
@@ -102,6 +109,11 @@ function readOnlyField(readOnly: boolean | undefined): { readOnly?: true } {
 /** Written only when set, like readOnly. */
 function proxyField(proxy: string | undefined): { proxy?: string } {
   return proxy === undefined ? {} : { proxy };
+}
+
+/** Written only when set, like readOnly. */
+function colorField(color: ProfileColor | undefined): { color?: ProfileColor } {
+  return color === undefined ? {} : { color };
 }
 
 function issuePath(issue: v.BaseIssue<unknown>): string {
@@ -143,7 +155,7 @@ export async function loadProfiles(folder: string): Promise<ProfileConfig> {
     seen.add(p.name);
     const base = checkBaseUrl(p.baseUrl);
     const postSignature = p.postSignature ?? (p.signBody === false ? 'query' : PROFILE_DEFAULTS.postSignature);
-    profiles.push({ name: p.name, baseUrl: base.ok ? base.url : p.baseUrl, apiKeyHeader: p.apiKeyHeader, recvWindow: p.recvWindow, postSignature, ...readOnlyField(p.readOnly), ...proxyField(p.proxy) });
+    profiles.push({ name: p.name, baseUrl: base.ok ? base.url : p.baseUrl, apiKeyHeader: p.apiKeyHeader, recvWindow: p.recvWindow, postSignature, ...readOnlyField(p.readOnly), ...proxyField(p.proxy), ...colorField(p.color) });
   }
   const config: ProfileConfig = { profiles };
   // A default naming a profile that is gone is simply no default.
@@ -176,7 +188,8 @@ export async function saveProfile(folder: string, profile: Profile, options: { m
   if (!POST_SIGNATURES.includes(profile.postSignature)) throw new Error(`postSignature must be ${POST_SIGNATURES.join(', ')}`);
   const proxyProblem = profile.proxy === undefined ? undefined : explicitProxyProblem(profile.proxy);
   if (proxyProblem !== undefined) throw new Error(`proxy ${proxyProblem}`);
-  const clean: Profile = { name: name.value, baseUrl: base.url, apiKeyHeader: header.value, recvWindow: profile.recvWindow, postSignature: profile.postSignature, ...readOnlyField(profile.readOnly), ...proxyField(profile.proxy?.trim()) };
+  if (profile.color !== undefined && !PROFILE_COLORS.includes(profile.color)) throw new Error(`color must be ${PROFILE_COLORS.join(', ')}`);
+  const clean: Profile = { name: name.value, baseUrl: base.url, apiKeyHeader: header.value, recvWindow: profile.recvWindow, postSignature: profile.postSignature, ...readOnlyField(profile.readOnly), ...proxyField(profile.proxy?.trim()), ...colorField(profile.color) };
   await withFileLock(profilesPath(folder), async () => {
     const config = await loadProfiles(folder);
     const index = config.profiles.findIndex((p) => p.name === clean.name);

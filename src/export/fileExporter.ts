@@ -14,6 +14,7 @@ import type { BrokerApi } from '../api/contract';
 import { timeOrder } from '../api/serviceTime';
 import { MAX_PAGE_SIZE, type Transfer } from '../api/types';
 import { csvRecord } from '../format/csv';
+import { grouped } from '../terminal/text';
 import { RequestPacer } from './pacer';
 import { PagingStopped, forEachTransferPage } from './transferPages';
 import { CSV_FIELDS, csvWriter, jsonWriter } from './transferWriters';
@@ -74,7 +75,7 @@ export function fileExporter(api: BrokerApi, folder: string, now: () => number =
  */
 async function keepIncomplete(stop: PagingStopped, document: ClosedDocument): Promise<Error> {
   const reason = stop.message.replace(/; stopped$/, '');
-  const rows = `${stop.rows} row${stop.rows === 1 ? '' : 's'} of ${stop.pages} page${stop.pages === 1 ? '' : 's'}`;
+  const rows = `${grouped(stop.rows)} row${stop.rows === 1 ? '' : 's'} of ${grouped(stop.pages)} page${stop.pages === 1 ? '' : 's'}`;
   try {
     const kept = await document.keepPartial();
     return new PagingStopped(stop.reason, `${reason}; the ${rows} so far are in ${kept} (incomplete)`, stop.pages, stop.rows, stop.maxPages);

@@ -1,7 +1,2 @@
-// The console's one wording for a key with no linked IP, on every screen that shows one.
-export const NO_IP = 'none (any address)';
-
-/** A key's linked IPs as one value, or the wording for none. */
-export function ipsText(ips: readonly string[] | undefined, separator = ', '): string {
-  return ips === undefined || ips.length === 0 ? NO_IP : ips.join(separator);
-}
+// The console's screens take the one wording for no IP from where the commands take it too.
+export { NO_IP, ipsText } from '../format/noIp';

@@ -3,7 +3,7 @@
 import Big from 'big.js';
 import { decimalForBig } from '../api/decimal';
 import type { Transfer } from '../api/types';
-import { sanitize } from '../terminal/text';
+import { grouped, sanitize } from '../terminal/text';
 import type { TableColumn } from './components/WindowedTable';
 
 /** The sorts `o` cycles through, of the current page only: time is the order the service sent (newest first). */
@@ -74,7 +74,7 @@ export function sortedColumns(columns: TableColumn<Transfer>[], sort: PageSort):
 export function pageAsShown(shown: number, rows: number, searched: string, sort: PageSort): string {
   const sorted = sortText(sort);
   if (searched === '' && sorted === '') return `this page (${rows} ${rows === 1 ? 'row' : 'rows'})`;
-  const parts = [searched === '' ? `${shown} ${shown === 1 ? 'row' : 'rows'}` : `${shown} of ${rows} rows`];
+  const parts = [searched === '' ? `${grouped(shown)} ${shown === 1 ? 'row' : 'rows'}` : `${grouped(shown)} of ${grouped(rows)} rows`];
   if (searched !== '') parts.push(`searched "${sanitize(searched, 40)}"`);
   if (sorted !== '') parts.push(`by ${sorted}`);
   return `this page as shown (${parts.join(', ')})`;

@@ -7,6 +7,7 @@ import type { DiscoveredSubAccounts } from '../config/discoveredSubAccounts';
 import type { RecentSubAccounts } from '../config/recentSubAccounts';
 import type { TransferExporter } from '../export/types';
 import type { ExchangeLog } from './exchangeLog';
+import type { ProfileColor } from '../credentials/profiles';
 
 export interface ConsoleTarget {
   /** Changes whenever the target does: the console starts afresh on a new one. */
@@ -17,6 +18,8 @@ export interface ConsoleTarget {
   host: string;
   /** Profile name, "demo", or "session". */
   profile: string;
+  /** The colour the profile gave its name in the header (`profile add --color`). */
+  profileColor?: ProfileColor;
   /** Where the credentials came from: sandbox, environment, keychain, session (memory only). */
   credentialSource: string;
   recent: RecentSubAccounts;
@@ -44,7 +47,7 @@ export interface ProfileSummary {
   readOnly?: boolean;
 }
 
-export type CredentialField = 'name' | 'baseUrl' | 'apiKey' | 'secretKey' | 'apiKeyHeader' | 'postSignature';
+export type CredentialField = 'name' | 'baseUrl' | 'apiKey' | 'secretKey' | 'apiKeyHeader' | 'postSignature' | 'color';
 
 export interface CredentialsInput {
   baseUrl: string;
@@ -57,6 +60,8 @@ export interface CredentialsInput {
 export interface NewProfileInput extends CredentialsInput {
   name: string;
   apiKeyHeader: string;
+  /** The colour of its name in the header, as typed: blank for none. */
+  color?: string;
 }
 
 /** The result of checking credentials against the service (and, for a new profile, of saving it). */

@@ -32,7 +32,7 @@ describe('keys list', () => {
     const lines = out.text().trimEnd().split('\n');
     expect(lines[0]).toMatch(/^note\s+apiKey\s+permissions\s+ips\s+created$/);
     expect(lines.length).toBeGreaterThan(1);
-    for (const line of lines.slice(1)) expect(line).toMatch(/mx0v\w+\s+\S+\s+\S+\s+\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
+    for (const line of lines.slice(1)) expect(line).toMatch(/mx0v\w+\s+\S+\s+(\S+|none \(any address\))\s+\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
     expect(err.text()).toBe('');
   });
 

@@ -473,6 +473,9 @@ describe.skipIf(missing !== undefined)('the secret (LIVE, against the sandbox)',
     await s.waitFor('› Other');
     await s.keys('Tab');
     await s.waitFor('› Linked IPs');
+    // An IP: a LIVE key without one would first ask for the sub-account's name.
+    await s.type('203.0.113.7');
+    await s.waitFor('1/4');
     await s.keys('Tab');
     await s.waitFor('› Note');
     await s.type('e2e secret check');

@@ -55,7 +55,7 @@ describe.skipIf(missing !== undefined).concurrent('a read-only run in tmux', () 
     });
     onTestFinished(() => session.kill());
     let screen = await session.waitFor('Sub-account');
-    expect(screen.split('\n')[0]).toMatch(/ LIVE +READ-ONLY /);
+    expect(screen.split('\n')[0]).toMatch(/ LIVE \S+ +READ-ONLY /);
     // Without colour the badge is still set apart (reverse video).
     expect(session.screenWithAttributes().split('\n')[0]).toMatch(/\u001b\[[0-9;]*7m[^\n]*READ-ONLY/);
     await session.type(sub);

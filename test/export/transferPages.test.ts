@@ -151,7 +151,7 @@ describe("the console's file export of all pages", () => {
     expect(files[0]).toMatch(/^transfers-.*-all-incomplete\.csv$/);
     const path = join(dir, files[0]!);
     expect(error!.message).toBe(
-      `stopped after 7 pages, the most allowed: every page was full, so there may be more; the 3500 rows of 7 pages so far are in ${path} (incomplete)`,
+      `stopped after 7 pages, the most allowed: every page was full, so there may be more; the 3,500 rows of 7 pages so far are in ${path} (incomplete)`,
     );
     expect(server.pagesAsked()).toEqual([1, 2, 3, 4, 5, 6, 7]);
     const lines = readFileSync(path, 'utf8').trimEnd().split('\r\n');
@@ -163,7 +163,7 @@ describe("the console's file export of all pages", () => {
     const { error, server, dir, files } = await exportAll('alternate', 'json');
     expect(server.requests()).toBe(3);
     expect(files).toEqual([expect.stringMatching(/-all-incomplete\.json$/)]);
-    expect(error!.message).toMatch(/^page 3 repeats page 1 \(transfer A-0 came on both; the service may ignore the page parameter\); the 1000 rows of 2 pages so far are in .*-all-incomplete\.json \(incomplete\)$/);
+    expect(error!.message).toMatch(/^page 3 repeats page 1 \(transfer A-0 came on both; the service may ignore the page parameter\); the 1,000 rows of 2 pages so far are in .*-all-incomplete\.json \(incomplete\)$/);
     const rows = JSON.parse(readFileSync(join(dir, files[0]!), 'utf8')) as Transfer[];
     expect(rows.map((r) => r.tranId)).toEqual([...Array.from({ length: 500 }, (_, i) => `A-${i}`), ...Array.from({ length: 500 }, (_, i) => `B-${i}`)]);
   });

@@ -198,7 +198,7 @@ describe.concurrent('chrome', () => {
 
   test('the footer fits any width and keeps ? help', () => {
     for (const width of [40, 50, 60, 80, 120]) {
-      for (const screen of ['picker', 'keys', 'keyDetail', 'createKey', 'review', 'reviewSending', 'reviewUnknown', 'reviewRejected', 'welcome', 'credentials', 'profiles'] as const) {
+      for (const screen of ['picker', 'keys', 'keyDetail', 'createKey', 'review', 'reviewConfirm', 'reviewSending', 'reviewUnknown', 'reviewRejected', 'welcome', 'credentials', 'profiles'] as const) {
         const line = footerLine(screen, width);
         expect(displayWidth(line)).toBeLessThan(width);
         expect(line.endsWith('? help')).toBe(true);

@@ -24,6 +24,7 @@ import type { ConsoleServices } from '../../src/ui/services';
 import type { AuditRecorder } from '../../src/config/auditTrail';
 import type { TargetSwitcher } from '../../src/ui/targets';
 import { makeTheme } from '../../src/ui/theme';
+import type { ProfileColor } from '../../src/credentials/profiles';
 
 export const KEYS = {
   up: '\u001b[A',
@@ -73,6 +74,9 @@ export interface ConsoleOptions {
   cleartext?: string;
   /** Every copy fails with this error (services.copy rejects). */
   copyFails?: Error;
+  /** The live target's profile name (default ops) and its header colour (services.profileColor). */
+  profile?: string;
+  profileColor?: ProfileColor;
 }
 
 export interface TestConsole {
@@ -141,7 +145,8 @@ export async function startConsole(options: ConsoleOptions = {}): Promise<TestCo
     api,
     mode: options.mode ?? 'demo',
     host: new URL(sandbox.baseUrl).host,
-    profile: options.mode === 'live' ? 'ops' : 'demo',
+    profile: options.profile ?? (options.mode === 'live' ? 'ops' : 'demo'),
+    ...(options.profileColor ? { profileColor: options.profileColor } : {}),
     credentialSource: options.mode === 'live' ? 'environment' : 'sandbox',
     exchanges,
     recent,

@@ -192,6 +192,8 @@ describe('first run and profiles in the console', () => {
     await d.press('space');
     await d.press('tab');
     await d.press('tab');
+    // An IP: a LIVE key without one would first ask for the sub-account's name.
+    await d.type('203.0.113.7');
     await d.press('tab');
     await d.type('leak scan');
     await d.press('enter');

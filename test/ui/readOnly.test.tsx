@@ -68,7 +68,7 @@ describe('a read-only console', () => {
       for (const noColor of [false, true]) {
         c = await startConsole({ readOnly: REASON, mode: 'live', columns, rows, noColor });
         const header = c.frame().split('\n')[0]!;
-        expect(header).toMatch(/ LIVE {3}READ-ONLY /);
+        expect(header).toMatch(/ LIVE ops {3}READ-ONLY /);
         expect(displayWidth(header)).toBeLessThanOrEqual(columns);
         // Without colour the badge is still set apart: reverse video.
         if (noColor) expect(c.rawFrame().split('\n')[0]).toMatch(/\u001b\[7m(\u001b\[1m)? READ-ONLY /);
@@ -215,7 +215,7 @@ describe.skipIf(!keychain.ok)('switching to a read-only profile with ctrl+p', ()
       const order = frame().split('\n').filter((l) => l.includes(viewer) || l.includes(full));
       if (order[0]?.includes(full)) await press('down');
       await press('enter');
-      await waitFor(/LIVE {3}READ-ONLY/);
+      await waitFor(new RegExp(`LIVE ${viewer.slice(0, 4)}\\S* {3}READ-ONLY`));
       const sub = sandbox.subAccounts[0]!;
       for (const ch of sub) await press(ch);
       await press('enter');
@@ -235,7 +235,7 @@ describe.skipIf(!keychain.ok)('switching to a read-only profile with ctrl+p', ()
       const want = rows.findIndex((l) => l.includes(full) && !l.includes('(read-only)'));
       for (let i = at; i < want; i++) await press('down');
       await press('enter');
-      await waitFor(/ LIVE {2}[^ R]/);
+      await waitFor(new RegExp(` LIVE ${full.slice(0, 4)}\\S* {2}[^ R]`));
       expect(frame().split('\n')[0]).not.toContain('READ-ONLY');
     } finally {
       terminal.unmount();

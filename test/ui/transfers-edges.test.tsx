@@ -102,8 +102,8 @@ describe.concurrent('every window size from 40x12 up', () => {
       const exporting = c.frames().length;
       await c.press('enter');
       // In a frame since enter, however short it stayed (other tests share the event loop with this one's waits).
-      await c.waitFor(() => c.frames().slice(exporting).some((f) => /\d+ pages? · \d+ rows/.test(stripVTControlCharacters(f))), 'the progress');
-      await c.waitForText(/✓ Wrote \d+ rows/, 15_000);
+      await c.waitFor(() => c.frames().slice(exporting).some((f) => /\d+ pages? · [\d,]+ rows/.test(stripVTControlCharacters(f))), 'the progress');
+      await c.waitForText(/✓ Wrote [\d,]+ rows/, 15_000);
       c.sandbox.setFaultRates({});
       await c.waitForText('enter close');
       expectFramesFit(c.frames(), columns, rows, start);
@@ -277,7 +277,7 @@ describe('what the screen says matches what the keys do', () => {
     const running = () => c.frames().slice(exporting).map((f) => stripVTControlCharacters(f).split('\n').at(-1)!).find((l) => l.includes('esc cancel'));
     await c.waitFor(() => running() !== undefined, 'the running footer');
     expect(running()).not.toContain('enter start');
-    await c.waitForText(/✓ Wrote \d+ rows/, 15_000);
+    await c.waitForText(/✓ Wrote [\d,]+ rows/, 15_000);
     c.sandbox.setFaultRates({});
     await c.waitFor(() => footer().includes('enter close'), 'the done footer');
     expect(footer()).not.toContain('enter start');
@@ -292,7 +292,7 @@ describe('what the screen says matches what the keys do', () => {
     await c.press('x');
     await c.press('a');
     await c.press('enter');
-    await c.waitForText(/[1-9]\d* pages? · \d+ rows · esc cancels/, 5000);
+    await c.waitForText(/[1-9]\d* pages? · [\d,]+ rows · esc cancels/, 5000);
     await c.press('esc');
     await c.waitForText('Export cancelled: the partial file was removed');
     c.sandbox.setFaultRates({});
@@ -312,7 +312,7 @@ describe('what the screen says matches what the keys do', () => {
     await c.press('x');
     await c.press('a');
     await c.press('enter');
-    await c.waitForText(/[1-9]\d* pages? · \d+ rows · esc cancels/, 5000);
+    await c.waitForText(/[1-9]\d* pages? · [\d,]+ rows · esc cancels/, 5000);
     await c.press('esc');
     await c.waitForText('Export cancelled');
     c.sandbox.setFaultRates({});

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import Big from 'big.js';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { Transfer, TransferQuery } from '../../src/api/types';
+import { grouped } from '../../src/terminal/text';
 import { startConsole, type TestConsole } from './harness';
 import { CTRL_U, lineWith, openTransferFilter, openTransfers, setFilter } from './flows';
 
@@ -267,10 +268,10 @@ describe('TransferBrowser', () => {
     await c.press('a');
     await c.press('f');
     await c.press('enter');
-    await c.waitForText(/\d+ pages? · \d+ rows · esc cancels/);
-    await c.waitForText(/✓ Wrote \d+ rows \(\d+ pages\) to/, 10_000);
+    await c.waitForText(/\d+ pages? · [\d,]+ rows · esc cancels/);
+    await c.waitForText(/✓ Wrote [\d,]+ rows \(\d+ pages\) to/, 10_000);
     c.sandbox.setFaultRates({ latencyMs: 0 });
-    expect(c.frame()).toContain(`Wrote ${all.length} rows (${Math.floor(all.length / 500) + 1} pages)`);
+    expect(c.frame()).toContain(`Wrote ${grouped(all.length)} rows (${Math.floor(all.length / 500) + 1} pages)`);
     const files = await readdir(c.exportDir);
     expect(files).toHaveLength(1);
     expect(files[0]).toMatch(/-all\.json$/);

@@ -34,6 +34,7 @@ const LABELS: Record<CredentialField, string> = {
   secretKey: 'Secret',
   apiKeyHeader: 'Key header',
   postSignature: 'POST signing',
+  color: 'Colour',
 };
 
 const PLACEHOLDERS: Record<CredentialField, string> = {
@@ -43,6 +44,7 @@ const PLACEHOLDERS: Record<CredentialField, string> = {
   secretKey: 'the master secret (hidden)',
   apiKeyHeader: 'X-MEXC-APIKEY',
   postSignature: 'auto, query or body',
+  color: 'blank, or red, yellow, green, blue, magenta, cyan',
 };
 
 export function CredentialsForm(props: {
@@ -61,7 +63,7 @@ export function CredentialsForm(props: {
 }) {
   const { theme } = useServices();
   const [values, setValues, valuesRef] = useSyncedState<CredentialValues>(() => ({
-    name: '', baseUrl: '', apiKey: '', secretKey: '', apiKeyHeader: 'X-MEXC-APIKEY', postSignature: 'auto', ...props.initial,
+    name: '', baseUrl: '', apiKey: '', secretKey: '', apiKeyHeader: 'X-MEXC-APIKEY', postSignature: 'auto', color: '', ...props.initial,
   }));
   const [focus, setFocus] = useSyncedState(() => {
     const firstEmpty = props.fields.findIndex((f) => (props.initial[f] ?? '') === '');

@@ -5,7 +5,7 @@ import React, { useMemo, useRef, useState } from 'react';
 import { Box, Text, type Key } from 'ink';
 import { commandFor, type ModeDeclaration } from '../keyboard/bindings';
 import { TextField } from '../components/TextField';
-import { displayWidth, fit } from '../../terminal/text';
+import { displayWidth, fit, grouped } from '../../terminal/text';
 import { useServices } from '../services';
 
 export interface RowFilter<T> {
@@ -84,7 +84,7 @@ export function useRowFilter<T extends object>(rows: readonly T[], searchText: (
 /** The filter line: `/ text` and `N of M` at the right, one line, fitted to `width`. */
 export function FilterLine({ value, onChange, focus, width, matched, total, noun }: { value: string; onChange: (text: string) => void; focus: boolean; width: number; matched: number; total: number; noun?: string }) {
   const { theme } = useServices();
-  const count = ` ${matched} of ${total}${noun ? ` ${noun}` : ''}`;
+  const count = ` ${grouped(matched)} of ${grouped(total)}${noun ? ` ${noun}` : ''}`;
   const room = width - 2 - displayWidth(count);
   if (room < 4) {
     return <Text>{fit(`/ ${value}`, width).trimEnd()}</Text>;

@@ -9,7 +9,7 @@ import { useServices } from '../services';
 import { useCredentialCheck } from '../hooks/useCredentialCheck';
 import { roomFor, wrapMessage, wrapText } from '../../terminal/text';
 
-const FIELDS = ['name', 'baseUrl', 'apiKey', 'secretKey', 'apiKeyHeader', 'postSignature'] as const;
+const FIELDS = ['name', 'baseUrl', 'apiKey', 'secretKey', 'apiKeyHeader', 'postSignature', 'color'] as const;
 
 export function AddProfileScreen() {
   const { switcher, theme } = useServices();
@@ -22,7 +22,7 @@ export function AddProfileScreen() {
     run(() =>
       outcome?.keychainFailed
         ? switcher.useForSession(values)
-        : switcher.addProfile({ name: values.name, baseUrl: values.baseUrl, apiKey: values.apiKey, secretKey: values.secretKey, apiKeyHeader: values.apiKeyHeader, postSignature: values.postSignature }),
+        : switcher.addProfile({ name: values.name, baseUrl: values.baseUrl, apiKey: values.apiKey, secretKey: values.secretKey, apiKeyHeader: values.apiKeyHeader, postSignature: values.postSignature, color: values.color }),
     );
   };
 

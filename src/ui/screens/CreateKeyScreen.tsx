@@ -26,6 +26,8 @@ import { fit, roomFor, sanitize, wrapText } from '../../terminal/text';
 import { formatLocalTime as localTime } from '../../api/timeInput';
 import { shortenApiKey as shortKey } from '../../config/logFile';
 import { ipsText } from '../noIp';
+import { creationRisks, needsAllowing } from '../../audit/creationRisks';
+import type { KeyFlag } from '../../audit/keyAudit';
 
 /** The key bindings of each mode of this screen, beside the handlers below; the footer and `?` help are drawn from them. */
 export const CREATE_KEY_MODES = defineModes({
@@ -37,6 +39,14 @@ export const CREATE_KEY_MODES = defineModes({
       { command: 'toggle', keys: ['space'], hint: 'space toggle', description: 'Toggle the highlighted permission' },
       { command: 'move', keys: ['up', 'down', 'left', 'right'], description: 'Move in the permission checklist' },
       { command: 'review', keys: ['enter'], hint: 'enter review', description: 'Check the form and show what will be sent' },
+    ],
+  },
+  // A LIVE key that can move funds or has no IP: the sub-account's name is typed before enter sends it.
+  reviewConfirm: {
+    title: 'Review a risky LIVE key',
+    bindings: [
+      { command: 'submit', keys: ['enter'], hint: 'enter send', description: "Create the key, once the sub-account's name is typed in Confirm" },
+      { command: 'edit', keys: ['esc'], hint: 'esc edit', description: 'Back to the form, nothing sent' },
     ],
   },
   review: {
@@ -84,15 +94,16 @@ export function liveIps(raw: string): { count: number; error: string | undefined
   return { count, error: settled === '' ? undefined : fieldError('ip', settled)?.message };
 }
 
-/** Which mode the review is in: it follows the request (in flight, refused, outcome unknown). */
-function reviewMode(state: CreateState): Exclude<CreateKeyMode, 'createKey'> {
+/** Which mode the review is in: it follows the request (in flight, refused, outcome unknown), and whether it must be confirmed. */
+function reviewMode(state: CreateState, confirm: boolean): Exclude<CreateKeyMode, 'createKey'> {
+  const ready = confirm ? 'reviewConfirm' : 'review';
   if (state.status === 'sending') return 'reviewSending';
-  if (state.status === 'failed') return state.outcomeUnknown ? 'reviewUnknown' : retryable(state.error) ? 'review' : 'reviewRejected';
-  return 'review';
+  if (state.status === 'failed') return state.outcomeUnknown ? 'reviewUnknown' : retryable(state.error) ? ready : 'reviewRejected';
+  return ready;
 }
 
 export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
-  const { theme } = useServices();
+  const { theme, mode: target } = useServices();
   const { active, width, height } = useScreenFrame();
   const navigate = useNavigate();
   const drafts = useDrafts().newKey;
@@ -110,6 +121,13 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
   const [gridCursor, setGridCursor, gridCursorRef] = useSyncedState(0);
   const [errors, setErrors] = useState<FieldError[]>([]);
   const [review, setReview, reviewRef] = useSyncedState<NewKeyRequest | undefined>(undefined);
+  // The sub-account's name as typed on the review of a risky LIVE key; `refused`: enter was pressed before it matched.
+  const [confirmation, setConfirmation, confirmationRef] = useSyncedState('');
+  const [refused, setRefused] = useState(false);
+  const risks = review ? creationRisks(review.permissions, review.ips ?? []) : [];
+  const mustConfirm = target === 'live' && needsAllowing(risks);
+  const mustConfirmRef = useRef(mustConfirm);
+  mustConfirmRef.current = mustConfirm;
 
   const onCreated = useCallback(
     (created: CreatedKey) => {
@@ -138,7 +156,7 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
   useEffect(() => {
     if (leaving && create.state.status === 'failed') leaving.proceed();
   }, [leaving, create.state.status]);
-  const mode: CreateKeyMode = review ? reviewMode(create.state) : 'createKey';
+  const mode: CreateKeyMode = review ? reviewMode(create.state, mustConfirm) : 'createKey';
   useScreenMode(mode);
   const permissions = allPermissions(checked, other);
   const columns = checklistColumns(width);
@@ -155,6 +173,8 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
     setErrors([]);
     // A new review starts clean: the last attempt's error belonged to what was sent then.
     create.reset();
+    setConfirmation('');
+    setRefused(false);
     setReview(result.value);
   };
 
@@ -167,7 +187,7 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
     (input, keystroke) => {
       const review = reviewRef.current;
       if (review) {
-        const current = reviewMode(create.state);
+        const current = reviewMode(create.state, mustConfirmRef.current);
         switch (current) {
           case 'reviewSending':
             return commandFor(CREATE_KEY_MODES.reviewSending, input, keystroke) !== undefined; // nothing happens while the request is in flight
@@ -182,6 +202,14 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
             const command = commandFor(CREATE_KEY_MODES.reviewRejected, input, keystroke);
             if (command === 'edit') toForm();
             return command !== undefined || commandFor(CREATE_KEY_MODES.review, input, keystroke) !== undefined;
+          }
+          case 'reviewConfirm': {
+            const command = commandFor(CREATE_KEY_MODES.reviewConfirm, input, keystroke);
+            if (command === 'submit') {
+              if (confirmationRef.current.trim() === review.subAccount) create.submit(review);
+              else setRefused(true);
+            } else if (command === 'edit') toForm();
+            return command !== undefined;
           }
           default: {
             const command = commandFor(CREATE_KEY_MODES.review, input, keystroke);
@@ -215,7 +243,7 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
       }
       return false;
     },
-    { active, textEntry: review || focus === 'permissions' ? false : focus === 'note' ? 'all' : 'text' },
+    { active, textEntry: review ? (mode === 'reviewConfirm' ? 'text' : false) : focus === 'permissions' ? false : focus === 'note' ? 'all' : 'text' },
   );
 
   const errorOf = (field: FieldName) => errors.find((e) => e.field === field)?.message;
@@ -225,7 +253,20 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
     setErrors((list) => (list.some((e) => e.field === field) ? list.filter((e) => e.field !== field) : list));
   };
 
-  if (review) return <Review review={review} state={create.state} mode={mode} width={width} height={height} leaving={leaving !== undefined} />;
+  if (review) {
+    const confirm = mustConfirm
+      ? {
+          value: confirmation,
+          onChange: (value: string) => {
+            setConfirmation(value);
+            setRefused(false);
+          },
+          focused: active && mode === 'reviewConfirm',
+          refused,
+        }
+      : undefined;
+    return <Review review={review} risks={risks} confirm={confirm} state={create.state} mode={mode} width={width} height={height} leaving={leaving !== undefined} />;
+  }
 
   // Height: the three inputs and the checklist's title always; errors next (whole when there is room);
   // then as many checklist rows as fit, the screen title last.
@@ -294,8 +335,23 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
   );
 }
 
+/** The typed confirmation of a risky LIVE key: what was typed, and whether enter came before it matched. */
+interface Confirmation {
+  value: string;
+  onChange: (value: string) => void;
+  focused: boolean;
+  refused: boolean;
+}
+
+/** The risks in words, one line each when there is room; else one line naming them. */
+function riskLines(risks: readonly KeyFlag[], width: number, room: number): string[] {
+  if (risks.length === 0) return [];
+  const full = risks.flatMap((r) => wrapText(`⚠ ${r.kind}: ${sanitize(r.reason)}`, width));
+  return full.length <= room ? full : [fit(`⚠ flags: ${risks.map((r) => r.kind).join(', ')}`, width).trimEnd()];
+}
+
 /** Exactly what will be sent, then what became of it; fitted to the room it has, the fields first. */
-function Review({ review, state, mode, width, height, leaving }: { review: NewKeyRequest; state: CreateState; mode: CreateKeyMode; width: number; height: number; leaving: boolean }) {
+function Review({ review, risks, confirm, state, mode, width, height, leaving }: { review: NewKeyRequest; risks: readonly KeyFlag[]; confirm: Confirmation | undefined; state: CreateState; mode: CreateKeyMode; width: number; height: number; leaving: boolean }) {
   const { theme, timeoutMs } = useServices();
   const left = useTimeLeft(state.status === 'sending' && leaving ? state.since + (timeoutMs ?? DEFAULT_TIMEOUT_MS) : undefined);
   const failed = state.status === 'failed' ? state : undefined;
@@ -322,14 +378,23 @@ function Review({ review, state, mode, width, height, leaving }: { review: NewKe
     const room = Math.max(1, height - 1 - fields.length);
     for (const line of errorLines(errorLine(failed.error), width, canRetry ? 'enter' : undefined, room)) status.push({ text: line, color: theme.error });
     if (!canRetry) for (const line of wrapText('Sending it again would fail the same way: e edits the form.', width)) status.push({ text: line, color: theme.muted });
+  } else if (confirm?.refused) {
+    for (const line of wrapText(`✗ Not sent: type ${sanitize(review.subAccount)} in Confirm first (a LIVE key that can move funds or has no IP).`, width)) status.push({ text: line, color: theme.error });
+  } else if (confirm) {
+    const ask = width >= 50 ? "LIVE: type the sub-account's name to send · esc edits" : 'Type the name to send · esc edits';
+    for (const line of wrapText(ask, width)) status.push({ text: line, color: theme.warn });
   } else status.push({ text: 'enter sends · e edits (nothing is sent)', color: theme.muted });
 
   const title = width >= 61 ? 'Review: this is exactly what will be sent to create the key' : 'Review: exactly what will be sent';
-  // One line each for the title and a field at least; the status next; blank lines around the fields last.
-  const statusRoom = Math.max(1, Math.min(status.length, height - 1 - fields.length));
-  const fieldRoom = Math.max(fields.length, height - 1 - statusRoom);
+  // One line each for the title, a field, the confirmation and the risks at least; the status next; then the
+  // risks in full, the fields whole, and blank lines around the fields last.
+  const confirmRows = confirm ? 1 : 0;
+  const least = 1 + fields.length + confirmRows + (risks.length > 0 ? 1 : 0);
+  const statusRoom = Math.max(1, Math.min(status.length, height - least));
+  const risked = riskLines(risks, width, Math.max(1, height - least - statusRoom + 1));
+  const fieldRoom = Math.max(fields.length, height - 1 - statusRoom - confirmRows - risked.length);
   const fieldLines = fieldListHeight(fields, width, LABEL_WIDTH, fieldRoom);
-  const gaps = Math.max(0, Math.min(2, height - 1 - statusRoom - fieldLines));
+  const gaps = Math.max(0, Math.min(2, height - 1 - statusRoom - fieldLines - confirmRows - risked.length));
   const shown = status.slice(0, statusRoom);
   return (
     <Box flexDirection="column" width={width}>
@@ -337,6 +402,14 @@ function Review({ review, state, mode, width, height, leaving }: { review: NewKe
       <Box marginTop={gaps >= 1 ? 1 : 0} marginBottom={gaps >= 2 ? 1 : 0} flexDirection="column">
         <FieldList fields={fields} width={width} labelWidth={LABEL_WIDTH} maxLines={fieldRoom} />
       </Box>
+      {risked.map((line, i) => (
+        <Text key={`r-${i}`} color={theme.warn}>
+          {line}
+        </Text>
+      ))}
+      {confirm ? (
+        <LabeledInput label="Confirm" value={confirm.value} onChange={confirm.onChange} focused={confirm.focused} placeholder={`type ${sanitize(review.subAccount)}`} width={width} labelWidth={LABEL_WIDTH} maxErrorLines={0} />
+      ) : null}
       {mode === 'reviewSending' ? <Spinner label="Creating the key… (sent once)" width={width} /> : null}
       {(mode === 'reviewSending' ? shown.slice(1) : shown).map((line, i) => (
         <Text key={i} color={line.color}>

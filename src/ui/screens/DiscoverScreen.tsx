@@ -171,7 +171,7 @@ export function DiscoverScreen() {
     add('what', [fit(`Scanning ${plural(phase.days, 'day')} of transfers…`, width).trimEnd()]);
     if (progress) {
       lines.push(<ProgressBar key="bar" fraction={progress.queries > 0 ? progress.done / progress.queries : undefined} width={Math.max(4, Math.min(40, width - 6))} tick={tick} />);
-      add('count', wrapText(`query ${Math.min(progress.done + 1, progress.queries)} of ${progress.queries} · ${plural(progress.pages, 'page')} · ${plural(progress.transfers, 'transfer')}`, width, 2));
+      add('count', wrapText(`query ${grouped(Math.min(progress.done + 1, progress.queries))} of ${grouped(progress.queries)} · ${plural(progress.pages, 'page')} · ${plural(progress.transfers, 'transfer')}`, width, 2));
       add('found', [fit(`${plural(progress.found, 'sub-account')} found so far`, width).trimEnd()], theme.ok);
       if (progress.waitingMs > 0) add('wait', [fit(`waiting for the rate limit (${(progress.waitingMs / 1000).toFixed(1)} s)…`, width).trimEnd()], theme.warn);
       add('esc', [fit('esc cancels; what was found is kept', width).trimEnd()], theme.muted);

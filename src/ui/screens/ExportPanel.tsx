@@ -5,7 +5,7 @@ import React, { useEffect, useRef, useState } from 'react';
 import { Box, Text } from 'ink';
 import type { Transfer, TransferQuery } from '../../api/types';
 import type { ExportFormat, ExportProgress, ExportResult, ExportScope } from '../../export/types';
-import { displayWidth, fit, sanitize, wrapWords } from '../../terminal/text';
+import { displayWidth, fit, grouped, sanitize, wrapWords } from '../../terminal/text';
 import { capLines, errorLines } from '../components/ErrorLine';
 import { ProgressBar } from '../components/ProgressBar';
 import { commandFor, defineModes, type ScreenContext } from '../keyboard/bindings';
@@ -63,7 +63,7 @@ function modeOf(phase: Phase): keyof typeof EXPORT_MODES {
   }
 }
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+const plural = (n: number, word: string) => `${grouped(n)} ${word}${n === 1 ? '' : 's'}`;
 
 export function ExportPanel({
   query,

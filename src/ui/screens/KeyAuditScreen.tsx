@@ -16,7 +16,7 @@ import { errorLine } from '../hooks/useResource';
 import { useNavigate } from '../navigation';
 import { defineScreen, useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
-import { cell, fit, sanitize, wrapText } from '../../terminal/text';
+import { cell, fit, grouped, sanitize, wrapText } from '../../terminal/text';
 import { shortenApiKey as shortKey } from '../../config/logFile';
 
 /** The key bindings of each mode of this screen, beside the handlers below; the footer and `?` help are drawn from them. */
@@ -55,7 +55,7 @@ export function auditRows(results: ReadonlyArray<SubAccountAudit | undefined>): 
 }
 
 function accountState(audit: SubAccountAudit): string {
-  if (audit.status === 'audited') return `${audit.summary.keys} ${audit.summary.keys === 1 ? 'key' : 'keys'} · ${audit.summary.flagged} flagged`;
+  if (audit.status === 'audited') return `${grouped(audit.summary.keys)} ${audit.summary.keys === 1 ? 'key' : 'keys'} · ${grouped(audit.summary.flagged)} flagged`;
   return audit.status === 'failed' ? (audit.unknown ? 'no such sub-account' : 'could not be audited') : 'not audited';
 }
 
@@ -148,15 +148,15 @@ export function KeyAuditScreen({ subAccounts }: { subAccounts: readonly string[]
   const keys = audited.reduce((n, r) => n + r.summary.keys, 0);
   const flagged = audited.reduce((n, r) => n + r.summary.flagged, 0);
   const failed = answered.length - audited.length;
-  const title = subAccounts.length === 1 ? `Key audit of ${sanitize(subAccounts[0] ?? '')}` : `Key audit · ${subAccounts.length} sub-accounts`;
+  const title = subAccounts.length === 1 ? `Key audit of ${sanitize(subAccounts[0] ?? '')}` : `Key audit · ${grouped(subAccounts.length)} sub-accounts`;
   const narrow = width < 60;
-  const count = answered.length === 0 ? '' : narrow ? ` · ${flagged}/${keys} flagged` : ` · ${flagged} of ${keys} ${keys === 1 ? 'key' : 'keys'} flagged`;
+  const count = answered.length === 0 ? '' : narrow ? ` · ${grouped(flagged)}/${grouped(keys)} flagged` : ` · ${grouped(flagged)} of ${grouped(keys)} ${keys === 1 ? 'key' : 'keys'} flagged`;
   const titleRoom = Math.max(1, width - count.length);
 
   const status = audit.running ? (
-    <Spinner label={subAccounts.length === 1 ? 'Auditing…' : `Auditing ${audit.done} of ${audit.total}…`} width={width} />
+    <Spinner label={subAccounts.length === 1 ? 'Auditing…' : `Auditing ${grouped(audit.done)} of ${grouped(audit.total)}…`} width={width} />
   ) : failed > 0 ? (
-    <Text color={theme.error}>{fit(`✗ ${failed} of ${answered.length} not audited · old: over ${formatSpan(audit.maxAgeMs)}`, width).trimEnd()}</Text>
+    <Text color={theme.error}>{fit(`✗ ${grouped(failed)} of ${grouped(answered.length)} not audited · old: over ${formatSpan(audit.maxAgeMs)}`, width).trimEnd()}</Text>
   ) : (
     <Text color={theme.muted}>
       {fit(`${rows.length === 0 ? '-' : `${list.cursor + 1}/${rows.length}`} · ${flagged === 0 ? 'nothing flagged' : narrow ? 'enter: keys' : 'enter opens the keys'} · old: over ${formatSpan(audit.maxAgeMs)}`, width).trimEnd()}

@@ -25,7 +25,7 @@ import { useNavigate } from '../navigation';
 import { defineScreen, useScreenFrame, useScreenMode } from '../screenFrame';
 import { keySearchText } from '../keySearch';
 import { useServices } from '../services';
-import { cell, displayWidth, fit, sanitize } from '../../terminal/text';
+import { cell, displayWidth, fit, grouped, sanitize } from '../../terminal/text';
 import { formatLocalTime as localTime } from '../../api/timeInput';
 import { shortenApiKey as shortKey } from '../../config/logFile';
 import { ipsText } from '../noIp';
@@ -267,7 +267,7 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
   }
 
   const total = allRows.length;
-  const count = keys.data ? (filter.text.trim() !== '' ? ` · ${rows.length} of ${total} ${total === 1 ? 'key' : 'keys'}` : ` · ${total} ${total === 1 ? 'key' : 'keys'}`) : '';
+  const count = keys.data ? (filter.text.trim() !== '' ? ` · ${grouped(rows.length)} of ${grouped(total)} ${total === 1 ? 'key' : 'keys'}` : ` · ${grouped(total)} ${total === 1 ? 'key' : 'keys'}`) : '';
   const titleRoom = Math.max(1, width - count.length);
   const status =
     keys.status === 'loading' ? (keys.slow ? <Spinner label="Loading keys…" width={width} /> : <Text> </Text>)

@@ -12,7 +12,7 @@ import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { useNavigate } from '../navigation';
 import { defineScreen, useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
-import { displayWidth, fit, sanitize, wrapText } from '../../terminal/text';
+import { displayWidth, fit, grouped, sanitize, wrapText } from '../../terminal/text';
 import { formatLocalTime as localTime } from '../../api/timeInput';
 import type { DiscoveredSubAccount } from '../../config/discoveredSubAccounts';
 
@@ -143,7 +143,7 @@ export function SubAccountPicker() {
   const heading =
     choices.length === 0
       ? recentNames.length === 0 && found.length === 0 && suggestions.length === 0 ? 'No recent sub-accounts yet (ctrl+d discovers some).' : 'No match: enter opens the name as typed.'
-      : `${listHeading(new Set(matchingChoices(recentNames, found, suggestions, '').map((c) => c.kind)))} (${choices.length})`;
+      : `${listHeading(new Set(matchingChoices(recentNames, found, suggestions, '').map((c) => c.kind)))} (${grouped(choices.length)})`;
   const label = 'Sub-account: ';
   // The marks line up after the longest name shown when that leaves room for a dated mark; else each follows its name.
   const widest = choices.slice(offset, offset + listRoom).reduce((most, c) => Math.max(most, displayWidth(sanitize(c.name))), 0);

@@ -10,7 +10,7 @@ import { TextField } from '../components/TextField';
 import { DEFAULT_PAGE_SIZE, type Transfer, type TransferQuery } from '../../api/types';
 import { checkLimit, checkPage } from '../../api/validation';
 import { COUNTED_STATUS, totalsOf, type AssetTotals } from '../../export/totals';
-import { displayWidth, fit, sanitize, wrapWords } from '../../terminal/text';
+import { displayWidth, fit, grouped, sanitize, wrapWords } from '../../terminal/text';
 import { ErrorLine, capLines, errorLines } from '../components/ErrorLine';
 import { Spinner } from '../components/Spinner';
 import { WindowedTable, type TableColumn } from '../components/WindowedTable';
@@ -169,8 +169,8 @@ export interface SearchedSubset {
 /** The page totals in words: which rows (a search's subset says so), which status they count and what they leave out. */
 export function totalsText(totals: AssetTotals, rows: number, searched?: SearchedSubset): string {
   const sums = totals.entries().map(([asset, sum]) => `${sanitize(asset, 24)} ${sanitize(sum, 40)}`);
-  const subset = searched ? ` of the rows searched "${sanitize(searched.text, 40)}" (${rows} of ${searched.of})` : '';
-  const head = `Page totals${subset}, ${COUNTED_STATUS} only (${totals.counted} of ${rows} rows): ${sums.length > 0 ? sums.join(' · ') : 'nothing'}`;
+  const subset = searched ? ` of the rows searched "${sanitize(searched.text, 40)}" (${grouped(rows)} of ${grouped(searched.of)})` : '';
+  const head = `Page totals${subset}, ${COUNTED_STATUS} only (${grouped(totals.counted)} of ${grouped(rows)} rows): ${sums.length > 0 ? sums.join(' · ') : 'nothing'}`;
   const left = totals.notCounted();
   const skipped = totals.notCountedRows;
   const named = left.slice(0, 3).map(([status, n]) => `${n} ${sanitize(status, 24)}`);
@@ -361,8 +361,8 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
 
   const pageLine = [
     `Page ${page}`,
-    `${limit} per page`,
-    ...(loaded ? [filtering ? `${shown.length} of ${rows.length} rows` : `${rows.length} rows`] : []),
+    `${grouped(limit)} per page`,
+    ...(loaded ? [filtering ? `${grouped(shown.length)} of ${grouped(rows.length)} rows` : `${grouped(rows.length)} rows`] : []),
     ...(loaded && lastPage ? ['no more pages'] : []),
     ...(loaded && shown.length > 0 ? [`row ${list.cursor + 1}`] : []),
     ...(sortText(sort) !== '' ? [`sorted by ${sortText(sort)}`] : []),
