@@ -38,7 +38,7 @@ describe.skipIf(missing !== undefined)('key audit in tmux (80x24)', () => {
     expect(screen).toMatch(/ACCOUNT \/ KEY +NOTE +AGE FLAGS/);
     expect(screen).toMatch(/› gridbot2901 +\d+ keys · \d+ flagged/);
     expect(screen).toContain('Sub-accounts › gridbot2901 › Keys › Audit');
-    expect(screen.trimEnd().split('\n').at(-1)).toContain('↑↓ move  enter open keys  r refresh  esc back  ? help');
+    expect(screen.trimEnd().split('\n').at(-1)).toContain('↑↓ move  enter open keys  r refresh  t transfers  esc back  ? help');
     for (const line of screen.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
 
     // Down to the first flagged key: its reasons are under the list.

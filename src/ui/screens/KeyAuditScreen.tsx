@@ -31,6 +31,7 @@ export const KEY_AUDIT_MODES = defineModes({
       { command: 'pageDown', keys: ['pagedown'], description: 'Scroll down a screenful' },
       { command: 'open', keys: ['enter'], hint: 'enter open keys', description: "Open the sub-account's key list, on the selected key" },
       { command: 'refresh', keys: ['r'], hint: 'r refresh', description: 'Audit again' },
+      { command: 'transfers', keys: ['t'], hint: 't transfers', description: "Transfers of the selected row's sub-account (the filter opens on them)" },
       { command: 'quit', keys: ['q'], description: 'Quit' },
     ],
   },
@@ -129,6 +130,9 @@ export function KeyAuditScreen({ subAccounts }: { subAccounts: readonly string[]
         case 'pageUp': list.move('pageUp'); return true;
         case 'pageDown': list.move('pageDown'); return true;
         case 'refresh': audit.reload(); list.setCursor(0); return true;
+        case 'transfers':
+          if (selected) navigate({ type: 'push', route: { screen: 'transferFilter', subAccount: selected.kind === 'key' ? selected.subAccount : selected.audit.subAccount } });
+          return true;
         case 'open':
           if (selected?.kind === 'key') navigate({ type: 'push', route: { screen: 'keys', subAccount: selected.subAccount, highlightApiKey: selected.finding.key.apiKey } });
           else if (selected) navigate({ type: 'push', route: { screen: 'keys', subAccount: selected.audit.subAccount } });

@@ -34,6 +34,8 @@ const readOnlyReason = ({ readOnly }: BindingContext) => (readOnly ? 'Creating k
 const hasKeys = ({ empty }: BindingContext) => empty !== true;
 const noKeys = ({ empty }: BindingContext) => empty === true;
 
+const TRANSFERS_OF_IT = "This sub-account's transfers (the filter opens on them)";
+
 /** The key bindings of each mode of this screen, beside the handlers below; the footer and `?` help are drawn from them. */
 export const KEY_LIST_MODES = defineModes({
   // The list; with no keys yet (empty) there is nothing to move to, show, copy or filter.
@@ -47,7 +49,7 @@ export const KEY_LIST_MODES = defineModes({
       { command: 'copy', keys: ['c'], hint: 'c copy key', description: 'Copy the selected API key (OSC 52)', when: hasKeys },
       { command: 'refresh', keys: ['r'], hint: 'r refresh', description: 'Reload the keys (also: retry after an error)', when: hasKeys },
       { command: 'refresh', keys: ['r'], hint: 'r refresh', description: 'Reload the keys', when: noKeys },
-      { command: 'transfers', keys: ['t'], hint: 't transfers', description: 'Browse universal transfers' },
+      { command: 'transfers', keys: ['t'], hint: 't transfers', description: TRANSFERS_OF_IT },
       { command: 'search', keys: ['/'], hint: '/ filter', description: 'Filter the keys as you type, any column (esc clears the filter)', when: hasKeys },
       { command: 'audit', keys: ['a'], hint: 'a audit', description: 'Audit these keys: no linked IP, write/withdraw/transfer, old, a shared note', when: hasKeys },
       { command: 'audit', keys: ['a'], hint: 'a audit', description: 'Audit this sub-account (no keys: nothing to flag)', when: noKeys },
@@ -69,7 +71,7 @@ export const KEY_LIST_MODES = defineModes({
     title: 'API keys (could not be loaded)',
     bindings: [
       { command: 'refresh', keys: ['r'], hint: 'r retry', description: 'Load the keys again', when: ({ retryable }) => retryable === true },
-      { command: 'transfers', keys: ['t'], hint: 't transfers', description: 'Browse universal transfers' },
+      { command: 'transfers', keys: ['t'], hint: 't transfers', description: TRANSFERS_OF_IT },
       { command: 'quit', keys: ['q'], description: 'Quit' },
     ],
   },
@@ -77,6 +79,7 @@ export const KEY_LIST_MODES = defineModes({
     title: 'Key detail',
     bindings: [
       { command: 'copy', keys: ['c'], hint: 'c copy key', description: 'Copy the API key (OSC 52)' },
+      { command: 'transfers', keys: ['t'], hint: 't transfers', description: TRANSFERS_OF_IT },
       { command: 'close', keys: ['enter', 'esc'], hint: 'enter close', description: 'Back to the list' },
     ],
   },
@@ -183,12 +186,15 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
     void copy(row.apiKey).then((said) => setFlash(sanitize(`API key ${shortKey(row.apiKey)}: ${said}`)));
   };
 
+  const openTransfers = () => navigate({ type: 'push', route: { screen: 'transferFilter', subAccount } });
+
   useScreenKeystrokes(
     (input, keystroke) => {
       if (detail) {
         const command = commandFor(KEY_LIST_MODES.keyDetail, input, keystroke);
         if (command === 'close') setDetail(false);
         else if (command === 'copy') copyKey(selected);
+        else if (command === 'transfers') openTransfers();
         return command !== undefined;
       }
       // Clearing the filter keeps the cursor on the key it was on, now among all the keys.
@@ -215,7 +221,7 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
           return true;
         case 'copy': copyKey(selected); return true;
         case 'refresh': keys.reload(); return true;
-        case 'transfers': navigate({ type: 'push', route: { screen: 'transferFilter' } }); return true;
+        case 'transfers': openTransfers(); return true;
         case 'audit': navigate({ type: 'push', route: { screen: 'keyAudit', subAccounts: [subAccount] } }); return true;
         default: return false;
       }

@@ -23,6 +23,7 @@ import { useListCursor } from '../hooks/useListCursor';
 import { errorLine, retryable } from '../hooks/useResource';
 import { useTransfers } from '../hooks/useTransfers';
 import { useNavigate } from '../navigation';
+import { subAccountOfTransfer } from '../transferSubAccount';
 import { defineScreen, useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
 import { formatLocalTime as localTime } from '../../api/timeInput';
@@ -32,6 +33,9 @@ import { TransferDetail } from './TransferDetail';
 
 /** A failed page whose error a retry can fix. */
 const whenRetryable = ({ retryable }: BindingContext) => retryable === true;
+
+/** K, not k: k moves up a row (vim). */
+export const SUB_ACCOUNT_KEYS = "Keys of the transfer's sub-account (of two: the destination's)";
 
 /** The key bindings of each mode of this screen, beside the handlers below; the footer and `?` help are drawn from them. */
 export const TRANSFER_MODES = defineModes({
@@ -53,6 +57,7 @@ export const TRANSFER_MODES = defineModes({
       { command: 'search', keys: ['/'], hint: '/ search', description: 'Filter this page\'s rows as you type, any column (esc clears)' },
       { command: 'sort', keys: ['o'], hint: 'o sort', description: 'Sort the current page only: time (as served), amount, asset, status' },
       { command: 'chart', keys: ['v'], hint: 'v chart', description: 'Chart every page of the filter: volume per day per asset, counts by status' },
+      { command: 'keys', keys: ['K'], hint: 'K keys', description: SUB_ACCOUNT_KEYS },
       { command: 'quit', keys: ['q'], description: 'Quit' },
     ],
   },
@@ -287,6 +292,14 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
     else setNotice('this is the first page');
   };
 
+  /** Opens the keys of the transfer's sub-account; says why not when both sides are the master. */
+  const openKeys = (transfer: Transfer): string | undefined => {
+    const found = subAccountOfTransfer(query, transfer);
+    if (!found.ok) return found.reason;
+    navigate({ type: 'push', route: { screen: 'keys', subAccount: found.subAccount } });
+    return undefined;
+  };
+
   useScreenKeystrokes(
     (input, keystroke) => {
       const mode = modeRef.current;
@@ -358,6 +371,9 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
           }
           return true;
         case 'filter': changeFilter(); return true;
+        case 'keys':
+          if (selected) setNotice(openKeys(selected));
+          return true;
         case 'refresh': setReloadToken((t) => t + 1); return true;
         case 'chart':
           setChildMode(undefined);
@@ -397,7 +413,7 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
     return (
       <Box flexDirection="column">
         {withHeader ? header : null}
-        <TransferDetail transfer={selected} width={width} height={withHeader ? height - 2 : height} onClose={closeChild} onModeChange={setChildMode} />
+        <TransferDetail transfer={selected} width={width} height={withHeader ? height - 2 : height} onClose={closeChild} onModeChange={setChildMode} onKeys={() => openKeys(selected)} />
       </Box>
     );
   }

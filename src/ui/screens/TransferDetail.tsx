@@ -8,9 +8,13 @@ import { fit, sanitize, wrapWords } from '../../terminal/text';
 import { commandFor, defineModes, type BindingContext, type ScreenContext } from '../keyboard/bindings';
 import type { ScreenId } from '../keyboard/modes';
 import { useScreenKeystrokes } from '../keyboard/keystrokes';
+import { useFlash } from '../hooks/useFlash';
 import { useScreenFrame } from '../screenFrame';
 import { useServices } from '../services';
 import { formatLocalTime as localTime } from '../../api/timeInput';
+
+/** K, not k: k scrolls (and steps records). */
+const SUB_ACCOUNT_KEYS = "Keys of the transfer's sub-account (of two: the destination's)";
 
 const whenScrolls = ({ scrolls }: BindingContext) => scrolls === true;
 
@@ -24,6 +28,7 @@ export const TRANSFER_DETAIL_MODES = defineModes({
       { command: 'down', keys: ['down', 'j'], hint: '↑↓ scroll', description: 'Scroll down a line (the detail is taller than the window)', when: whenScrolls },
       { command: 'pageUp', keys: ['pageup'], description: 'Scroll up a screenful', when: whenScrolls },
       { command: 'pageDown', keys: ['pagedown', 'space'], description: 'Scroll down a screenful', when: whenScrolls },
+      { command: 'keys', keys: ['K'], hint: 'K keys', description: SUB_ACCOUNT_KEYS },
       { command: 'close', keys: ['enter', 'esc'], hint: 'enter close', description: 'Back to the list' },
     ],
   },
@@ -60,8 +65,9 @@ export function detailLines(t: Transfer, width: number): Line[] {
   );
 }
 
-export function TransferDetail({ transfer, width, height, onClose, onModeChange }: { transfer: Transfer; width: number; height: number; onClose: () => void; onModeChange: (mode: ScreenId, context: ScreenContext) => void }) {
+export function TransferDetail({ transfer, width, height, onClose, onModeChange, onKeys }: { transfer: Transfer; width: number; height: number; onClose: () => void; onModeChange: (mode: ScreenId, context: ScreenContext) => void; onKeys: () => string | undefined }) {
   const { theme } = useServices();
+  const [flash, setFlash] = useFlash();
   const { active } = useScreenFrame();
   const lines = detailLines(transfer, width);
   // The title takes a line; the rest scroll.
@@ -81,6 +87,10 @@ export function TransferDetail({ transfer, width, height, onClose, onModeChange 
       else if (command === 'down') move(1);
       else if (command === 'pageUp') move(-room);
       else if (command === 'pageDown') move(room);
+      else if (command === 'keys') {
+        const why = onKeys();
+        if (why !== undefined) setFlash(why);
+      }
       return command !== undefined; // other keys reach the global ones (? help)
     },
     { active },
@@ -90,10 +100,14 @@ export function TransferDetail({ transfer, width, height, onClose, onModeChange 
   const title = `Transfer ${sanitize(transfer.tranId, width)}`;
   return (
     <Box flexDirection="column">
-      <Text>
-        <Text bold>{fit(title, Math.max(1, width - position.length)).trimEnd()}</Text>
-        <Text color={theme.muted}>{position}</Text>
-      </Text>
+      {flash !== undefined ? (
+        <Text color={theme.warn}>{fit(flash, width).trimEnd()}</Text>
+      ) : (
+        <Text>
+          <Text bold>{fit(title, Math.max(1, width - position.length)).trimEnd()}</Text>
+          <Text color={theme.muted}>{position}</Text>
+        </Text>
+      )}
       {lines.slice(shownTop, shownTop + room).map((line, i) => (
         <Text key={shownTop + i}>
           <Text color={theme.muted}>{line.label}</Text>
