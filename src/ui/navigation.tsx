@@ -23,6 +23,8 @@ export type Route =
 export interface StackEntry {
   id: number;
   route: Route;
+  /** Brought up from this place in the stack: esc puts it back there rather than closing it. */
+  returnTo?: number;
 }
 
 export interface NavigationState {
@@ -53,11 +55,20 @@ export function navigationReducer(state: NavigationState, action: NavigationActi
       const at = state.stack.findIndex((entry) => placeOf(entry.route) === placeOf(action.route));
       const others = at < 0 ? state.stack : state.stack.filter((_, i) => i !== at);
       const resumed = at < 0 ? undefined : resume(state.stack[at]!.route, action.route);
-      if (resumed) return { ...state, stack: [...others, { id: state.stack[at]!.id, route: resumed }], helpOpen: false };
+      // From right under the top (keys and audit taking turns) the two swap; from further down, esc puts it back.
+      const returnTo = at >= 0 && at < state.stack.length - 2 ? at : undefined;
+      if (resumed) return { ...state, stack: [...others, { id: state.stack[at]!.id, route: resumed, returnTo }], helpOpen: false };
       return { ...state, stack: [...others, { id: state.nextId, route: action.route }], nextId: state.nextId + 1, helpOpen: false };
     }
-    case 'back':
-      return state.stack.length > 1 ? { ...state, stack: state.stack.slice(0, -1), helpOpen: false } : state;
+    case 'back': {
+      if (state.stack.length <= 1) return state;
+      const top = state.stack.at(-1)!;
+      const below = state.stack.slice(0, -1);
+      if (top.returnTo === undefined) return { ...state, stack: below, helpOpen: false };
+      // Back along the way it came: the screen goes back to its place, as it is, under the one it was opened from.
+      const at = Math.min(top.returnTo, below.length - 1);
+      return { ...state, stack: [...below.slice(0, at), { id: top.id, route: top.route }, ...below.slice(at)], helpOpen: false };
+    }
     case 'replaceTop':
       return { ...state, stack: [...state.stack.slice(0, -1), { id: state.nextId, route: action.route }], nextId: state.nextId + 1 };
     case 'returnToKeys': {

@@ -36,16 +36,37 @@ describe('the screen stack', () => {
     expect(screens(navigationReducer(navigationReducer(state, back), back))).toEqual(['picker']);
   });
 
-  test('keys of X → t → results → K on X: the keys come up as they were; esc goes back to the results, then the filter', () => {
+  test('keys of X → t → results → K on X: the keys come up as they were; esc goes back along the same path', () => {
     let state = run(push(keysOf('gridbot2901')), push({ screen: 'transferFilter', subAccount: 'gridbot2901' }), push({ screen: 'transfers', query, fromFilter: true }));
-    const [, keys, filter, results] = state.stack;
+    const [picker, keys, filter, results] = state.stack.map((e) => e.id);
     state = navigationReducer(state, push(keysOf('gridbot2901')));
-    expect(state.stack.map((e) => e.id)).toEqual([0, filter!.id, results!.id, keys!.id]);
+    expect(state.stack.map((e) => e.id)).toEqual([picker, filter, results, keys]);
     expect(breadcrumbs(state.stack)).toEqual(['Sub-accounts', 'Transfers', 'Results', 'gridbot2901', 'Keys']);
-    state = navigationReducer(state, back);
-    expect(state.stack.at(-1)!.id).toBe(results!.id);
-    state = navigationReducer(state, back);
-    expect(state.stack.at(-1)!.id).toBe(filter!.id);
+    const tops: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      state = navigationReducer(state, back);
+      tops.push(state.stack.at(-1)!.id);
+      noRepeat(state);
+    }
+    expect(tops).toEqual([results, filter, keys, picker]);
+    // At the first screen esc does nothing.
+    expect(navigationReducer(state, back)).toBe(state);
+  });
+
+  test('jumps back and forth never make esc go round in circles: each esc closes a screen or puts one back, once', () => {
+    let state = run(push(keysOf('x')), push({ screen: 'transferFilter', subAccount: 'x' }), push({ screen: 'transfers', query }));
+    for (let i = 0; i < 5; i++) {
+      state = navigationReducer(state, push(keysOf('x')));
+      state = navigationReducer(state, push({ screen: 'transferFilter', subAccount: 'x' }));
+      state = navigationReducer(state, push(auditOf('x')));
+      noRepeat(state);
+    }
+    let escapes = 0;
+    while (state.stack.length > 1) {
+      state = navigationReducer(state, back);
+      escapes += 1;
+      expect(escapes).toBeLessThanOrEqual(2 * 5);
+    }
   });
 
   test('keys of another sub-account are another screen: pushed, named in the breadcrumbs', () => {

@@ -110,11 +110,9 @@ type Mode = { name: 'list' } | { name: 'detail' } | { name: 'prompt'; what: 'pag
 
 /** The filter in one line; account names and the client id were typed (or came back) and are sanitised. */
 export function describeFilter(query: TransferQuery): string {
-  const parts = [
-    `${sanitize(query.fromAccountType, 40)} → ${sanitize(query.toAccountType, 40)}`,
-    `from ${query.fromAccount ? sanitize(query.fromAccount, 80) : 'master'}`,
-    `to ${query.toAccount ? sanitize(query.toAccount, 80) : 'master'}`,
-  ];
+  // A sub-account's side alone when the other is the master: the name stays in view at 40 columns.
+  const sides = [query.fromAccount ? `from ${sanitize(query.fromAccount, 80)}` : '', query.toAccount ? `to ${sanitize(query.toAccount, 80)}` : ''].filter((side) => side !== '');
+  const parts = [`${sanitize(query.fromAccountType, 40)} → ${sanitize(query.toAccountType, 40)}`, ...(sides.length > 0 ? sides : ['from master', 'to master'])];
   if (query.startTime !== undefined) parts.push(`since ${localTime(query.startTime)}`);
   if (query.endTime !== undefined) parts.push(`until ${localTime(query.endTime)}`);
   if (query.clientTranId) parts.push(`client id ${sanitize(query.clientTranId, 40)}`);
