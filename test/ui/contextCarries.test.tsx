@@ -100,6 +100,25 @@ describe('t: the transfers of the sub-account in view', () => {
   });
 });
 
+describe('typed ahead', () => {
+  test('t and enter in one chunk: the sub-account\'s transfers; K and esc in one chunk: back on the same row', async () => {
+    c = await startConsole({ columns: 100, rows: 30 });
+    const name = await busyDestination(3);
+    await c.type(name);
+    await c.press('enter');
+    await c.waitForText(new RegExp(`API keys of ${name} · \\d+ keys?`));
+    await c.chunk('t', 'enter');
+    await c.waitForText(/Page 1 · 500 per page · \d+ rows/);
+    expect(top().route).toMatchObject({ screen: 'transfers', query: { toAccount: name } });
+    await c.press('down');
+    await c.waitForText('row 2');
+    await c.chunk('K', 'esc');
+    await c.waitForScreen('transfers');
+    await c.waitForText('row 2');
+    expect(c.navState()!.stack.map((e) => e.route.screen)).toEqual(['picker', 'keys', 'transferFilter', 'transfers']);
+  });
+});
+
 describe('K: the keys of a transfer\'s sub-account', () => {
   test('page 3, sorted by amount, searched: K opens the keys of its sub-account, esc comes back to the same page, sort, search and row', async () => {
     c = await startConsole({ columns: 100, rows: 30 });
