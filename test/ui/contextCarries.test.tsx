@@ -188,6 +188,9 @@ describe('K: the keys of a transfer\'s sub-account', () => {
     await setFilter(c, { toAccountType: 'SPOT', toAccount: name, limit: '5' });
     await c.press('enter');
     await c.waitForText('Page 1 · 5 per page · 5 rows');
+    await c.resize(200, 30);
+    await c.waitFor(() => c.frame().includes('K keys'), 'K offered in the footer');
+    await c.resize(100, 30);
     await c.press('enter');
     await c.waitForText('Transfer id');
     expect(c.frame()).toContain('K keys');
@@ -209,6 +212,14 @@ describe('K: the keys of a transfer\'s sub-account', () => {
     await c.press('K');
     await c.waitForText('both sides are the master account');
     expect(top().route.screen).toBe('transfers');
+    // The footer does not offer K here; the help says why it does nothing.
+    await c.resize(200, 30);
+    await c.waitFor(() => c.frame().includes('v chart'), 'the whole footer');
+    expect(c.frame()).not.toContain('K keys');
+    await c.press('?');
+    await c.waitForText('Both sides are the master account: no sub-account keys (K says so)');
+    await c.press('?');
+    await c.resize(100, 30);
     await c.press('enter');
     await c.waitForText('Transfer id');
     await c.press('K');

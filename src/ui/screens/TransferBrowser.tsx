@@ -36,6 +36,8 @@ const whenRetryable = ({ retryable }: BindingContext) => retryable === true;
 
 /** K, not k: k moves up a row (vim). */
 export const SUB_ACCOUNT_KEYS = "Keys of the transfer's sub-account (of two: the destination's)";
+/** K stays bound master to master, to say why nothing opens. */
+export const noSubAccountReason = ({ noSubAccount }: BindingContext) => (noSubAccount ? 'Both sides are the master account: no sub-account keys (K says so)' : undefined);
 
 /** The key bindings of each mode of this screen, beside the handlers below; the footer and `?` help are drawn from them. */
 export const TRANSFER_MODES = defineModes({
@@ -57,7 +59,7 @@ export const TRANSFER_MODES = defineModes({
       { command: 'search', keys: ['/'], hint: '/ search', description: 'Filter this page\'s rows as you type, any column (esc clears)' },
       { command: 'sort', keys: ['o'], hint: 'o sort', description: 'Sort the current page only: time (as served), amount, asset, status' },
       { command: 'chart', keys: ['v'], hint: 'v chart', description: 'Chart every page of the filter: volume per day per asset, counts by status' },
-      { command: 'keys', keys: ['K'], hint: 'K keys', description: SUB_ACCOUNT_KEYS },
+      { command: 'keys', keys: ['K'], hint: 'K keys', description: SUB_ACCOUNT_KEYS, disabledReason: noSubAccountReason },
       { command: 'quit', keys: ['q'], description: 'Quit' },
     ],
   },
@@ -255,7 +257,6 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
     : failed ? 'transfersFailed'
     : loaded && rows.length === 0 ? 'transfersEmpty'
     : 'transfers';
-  useScreenMode(screenMode, mode.name === 'detail' || mode.name === 'export' || mode.name === 'chart' ? childContext : { retryable: canRetry });
 
   // Room: the filter line and the page line, the totals (or notice, or error), an open prompt, the table's header.
   // Never more lines than the room: Ink squeezes an overfull column, and squeezed lines print over each other.
@@ -268,6 +269,8 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
   const tableRoom = Math.max(1, rest - 1);
   const list = useListCursor(shown.length, tableRoom);
   const selected = shown[list.cursor];
+  const noSubAccount = selected !== undefined && !subAccountOfTransfer(query, selected).ok;
+  useScreenMode(screenMode, mode.name === 'detail' || mode.name === 'export' || mode.name === 'chart' ? childContext : { retryable: canRetry, noSubAccount });
   const totals = useMemo(() => totalsOf(rows), [rows]);
   const columns = useMemo(() => sortedColumns(transferColumns(width), sort), [width, sort]);
   // Made once per filter, page and width, not on every key.
@@ -411,7 +414,7 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
     return (
       <Box flexDirection="column">
         {withHeader ? header : null}
-        <TransferDetail transfer={selected} width={width} height={withHeader ? height - 2 : height} onClose={closeChild} onModeChange={setChildMode} onKeys={() => openKeys(selected)} />
+        <TransferDetail transfer={selected} width={width} height={withHeader ? height - 2 : height} onClose={closeChild} onModeChange={setChildMode} onKeys={() => openKeys(selected)} noSubAccount={noSubAccount} />
       </Box>
     );
   }

@@ -15,6 +15,7 @@ import { formatLocalTime as localTime } from '../../api/timeInput';
 
 /** K, not k: k scrolls (and steps records). */
 const SUB_ACCOUNT_KEYS = "Keys of the transfer's sub-account (of two: the destination's)";
+const noSubAccountReason = ({ noSubAccount }: BindingContext) => (noSubAccount ? 'Both sides are the master account: no sub-account keys (K says so)' : undefined);
 
 const whenScrolls = ({ scrolls }: BindingContext) => scrolls === true;
 
@@ -28,7 +29,7 @@ export const TRANSFER_DETAIL_MODES = defineModes({
       { command: 'down', keys: ['down', 'j'], hint: '↑↓ scroll', description: 'Scroll down a line (the detail is taller than the window)', when: whenScrolls },
       { command: 'pageUp', keys: ['pageup'], description: 'Scroll up a screenful', when: whenScrolls },
       { command: 'pageDown', keys: ['pagedown', 'space'], description: 'Scroll down a screenful', when: whenScrolls },
-      { command: 'keys', keys: ['K'], hint: 'K keys', description: SUB_ACCOUNT_KEYS },
+      { command: 'keys', keys: ['K'], hint: 'K keys', description: SUB_ACCOUNT_KEYS, disabledReason: noSubAccountReason },
       { command: 'close', keys: ['enter', 'esc'], hint: 'enter close', description: 'Back to the list' },
     ],
   },
@@ -65,7 +66,7 @@ export function detailLines(t: Transfer, width: number): Line[] {
   );
 }
 
-export function TransferDetail({ transfer, width, height, onClose, onModeChange, onKeys }: { transfer: Transfer; width: number; height: number; onClose: () => void; onModeChange: (mode: ScreenId, context: ScreenContext) => void; onKeys: () => string | undefined }) {
+export function TransferDetail({ transfer, width, height, onClose, onModeChange, onKeys, noSubAccount = false }: { transfer: Transfer; width: number; height: number; onClose: () => void; onModeChange: (mode: ScreenId, context: ScreenContext) => void; onKeys: () => string | undefined; noSubAccount?: boolean }) {
   const { theme } = useServices();
   const [flash, setFlash] = useFlash();
   const { active } = useScreenFrame();
@@ -76,11 +77,11 @@ export function TransferDetail({ transfer, width, height, onClose, onModeChange,
   const maxTop = Math.max(0, lines.length - room);
   const [top, setTop] = useState(0);
   const shownTop = Math.min(top, maxTop);
-  useEffect(() => onModeChange('transferDetail', { scrolls }), [scrolls, onModeChange]);
+  useEffect(() => onModeChange('transferDetail', { scrolls, noSubAccount }), [scrolls, noSubAccount, onModeChange]);
 
   useScreenKeystrokes(
     (input, keystroke) => {
-      const command = commandFor(TRANSFER_DETAIL_MODES.transferDetail, input, keystroke, { scrolls });
+      const command = commandFor(TRANSFER_DETAIL_MODES.transferDetail, input, keystroke, { scrolls, noSubAccount });
       const move = (by: number) => setTop((t) => Math.max(0, Math.min(maxTop, Math.min(t, maxTop) + by)));
       if (command === 'close') onClose();
       else if (command === 'up') move(-1);
