@@ -2,6 +2,12 @@
 // a side it leaves blank is the master (the service's rule), so a blank source is the master even where the
 // service answered more than master to master.
 import type { Transfer, TransferQuery } from '../api/types';
+import type { BindingContext } from './keyboard/bindings';
+
+/** What K does on a transfer row or detail (K, not k: k moves, and in the detail scrolls). */
+export const SUB_ACCOUNT_KEYS = "Keys of the transfer's sub-account (of two: the destination's)";
+/** K stays bound master to master, to say why nothing opens. */
+export const noSubAccountReason = ({ noSubAccount }: BindingContext) => (noSubAccount ? 'Both sides are the master account: no sub-account keys (K says so)' : undefined);
 
 export type TransferSubAccount = { ok: true; subAccount: string } | { ok: false; reason: string };
 

@@ -23,7 +23,7 @@ import { useListCursor } from '../hooks/useListCursor';
 import { errorLine, retryable } from '../hooks/useResource';
 import { useTransfers } from '../hooks/useTransfers';
 import { useNavigate } from '../navigation';
-import { subAccountOfTransfer } from '../transferSubAccount';
+import { SUB_ACCOUNT_KEYS, noSubAccountReason, subAccountOfTransfer } from '../transferSubAccount';
 import { defineScreen, useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
 import { formatLocalTime as localTime } from '../../api/timeInput';
@@ -33,11 +33,6 @@ import { TransferDetail } from './TransferDetail';
 
 /** A failed page whose error a retry can fix. */
 const whenRetryable = ({ retryable }: BindingContext) => retryable === true;
-
-/** K, not k: k moves up a row (vim). */
-export const SUB_ACCOUNT_KEYS = "Keys of the transfer's sub-account (of two: the destination's)";
-/** K stays bound master to master, to say why nothing opens. */
-export const noSubAccountReason = ({ noSubAccount }: BindingContext) => (noSubAccount ? 'Both sides are the master account: no sub-account keys (K says so)' : undefined);
 
 /** The key bindings of each mode of this screen, beside the handlers below; the footer and `?` help are drawn from them. */
 export const TRANSFER_MODES = defineModes({

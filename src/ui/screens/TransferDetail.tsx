@@ -10,12 +10,9 @@ import type { ScreenId } from '../keyboard/modes';
 import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { useFlash } from '../hooks/useFlash';
 import { useScreenFrame } from '../screenFrame';
+import { SUB_ACCOUNT_KEYS, noSubAccountReason } from '../transferSubAccount';
 import { useServices } from '../services';
 import { formatLocalTime as localTime } from '../../api/timeInput';
-
-/** K, not k: k scrolls (and steps records). */
-const SUB_ACCOUNT_KEYS = "Keys of the transfer's sub-account (of two: the destination's)";
-const noSubAccountReason = ({ noSubAccount }: BindingContext) => (noSubAccount ? 'Both sides are the master account: no sub-account keys (K says so)' : undefined);
 
 const whenScrolls = ({ scrolls }: BindingContext) => scrolls === true;
 
