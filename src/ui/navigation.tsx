@@ -9,7 +9,8 @@ export type Route =
   | { screen: 'profiles' }
   | { screen: 'picker' }
   | { screen: 'discover' }
-  | { screen: 'keys'; subAccount: string; highlightApiKey?: string; refreshToken?: number }
+  /** landing: set each time the list is brought up onto a key, so the cursor goes to it again. */
+  | { screen: 'keys'; subAccount: string; highlightApiKey?: string; refreshToken?: number; landing?: number }
   /** One sub-account (from its key list) or several (recent and discovered, from the picker). */
   | { screen: 'keyAudit'; subAccounts: string[] }
   | { screen: 'createKey'; subAccount: string }
@@ -54,10 +55,10 @@ export function navigationReducer(state: NavigationState, action: NavigationActi
       // the screens between staying where they are, so esc goes back to where the operator came from.
       const at = state.stack.findIndex((entry) => placeOf(entry.route) === placeOf(action.route));
       const others = at < 0 ? state.stack : state.stack.filter((_, i) => i !== at);
-      const resumed = at < 0 ? undefined : resume(state.stack[at]!.route, action.route);
+      const resumed = at < 0 ? undefined : resume(state.stack[at]!.route, action.route, state.nextId);
       // From right under the top (keys and audit taking turns) the two swap; from further down, esc puts it back.
       const returnTo = at >= 0 && at < state.stack.length - 2 ? at : undefined;
-      if (resumed) return { ...state, stack: [...others, { id: state.stack[at]!.id, route: resumed, returnTo }], helpOpen: false };
+      if (resumed) return { ...state, stack: [...others, { id: state.stack[at]!.id, route: resumed, returnTo }], nextId: state.nextId + 1, helpOpen: false };
       return { ...state, stack: [...others, { id: state.nextId, route: action.route }], nextId: state.nextId + 1, helpOpen: false };
     }
     case 'back': {
@@ -108,8 +109,10 @@ export function placeOf(route: Route): string {
 }
 
 /** The route an entry keeps when it is opened again, or undefined when it must start afresh (a new search, another audit). */
-function resume(was: Route, opened: Route): Route | undefined {
-  if (was.screen === 'keys' && opened.screen === 'keys') return { ...was, highlightApiKey: opened.highlightApiKey ?? was.highlightApiKey };
+function resume(was: Route, opened: Route, token: number): Route | undefined {
+  if (was.screen === 'keys' && opened.screen === 'keys') {
+    return opened.highlightApiKey === undefined ? was : { ...was, highlightApiKey: opened.highlightApiKey, landing: token };
+  }
   if (opened.screen === 'transfers') return undefined;
   return JSON.stringify(was) === JSON.stringify(opened) ? was : undefined;
 }

@@ -245,6 +245,25 @@ describe('keys and audit of one sub-account', () => {
     }
     expect(c.navState()!.stack).toHaveLength(3);
     expect(top().id).toBe(keysId);
+    // enter on a flagged key lands on it, each time, wherever the cursor was moved since (the audit, as it was
+    // left, still has that key selected the second time).
+    let flaggedBefore: string | undefined;
+    for (let i = 0; i < 2; i++) {
+      await c.press('a');
+      await c.waitForScreen('keyAudit');
+      await c.waitForNoText('Auditing');
+      if (i === 0) await c.press('down');
+      await c.press('enter');
+      await c.waitForScreen('keys');
+      const flagged = (top().route as { highlightApiKey?: string }).highlightApiKey!;
+      expect(flagged).toBeDefined();
+      if (flaggedBefore !== undefined) expect(flagged).toBe(flaggedBefore);
+      flaggedBefore = flagged;
+      await c.waitFor(() => (c.frame().split('\n').find((l) => l.startsWith('›')) ?? '').includes(flagged), 'the cursor on the flagged key');
+      await c.press('down');
+      await c.press('down');
+      await c.waitFor(() => !(c.frame().split('\n').find((l) => l.startsWith('›')) ?? '').includes(flagged), 'the cursor moved off it');
+    }
     expect(c.frame().split('\n')[0]).not.toMatch(/Audit.*Audit|Keys.*Keys/);
     await c.press('esc');
     await c.waitForScreen('keyAudit');

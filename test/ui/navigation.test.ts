@@ -103,7 +103,15 @@ describe('the screen stack', () => {
   test('the audit opening a key brings the key list up with the cursor asked for', () => {
     let state = run(push(keysOf('a')), push(auditOf('a')));
     state = navigationReducer(state, push({ screen: 'keys', subAccount: 'a', highlightApiKey: 'k2' }));
-    expect(state.stack.at(-1)!.route).toEqual({ screen: 'keys', subAccount: 'a', highlightApiKey: 'k2' });
+    expect(state.stack.at(-1)!.route).toMatchObject({ screen: 'keys', subAccount: 'a', highlightApiKey: 'k2' });
+    // Again on the same key: a new landing, so the cursor goes back to it wherever it was moved since.
+    const first = state.stack.at(-1)!.route;
+    state = navigationReducer(navigationReducer(state, push(auditOf('a'))), push({ screen: 'keys', subAccount: 'a', highlightApiKey: 'k2' }));
+    expect(state.stack.at(-1)!.route).not.toEqual(first);
+    // Without a key to land on, the list comes up exactly as it was.
+    const before = state.stack.at(-1)!.route;
+    state = navigationReducer(navigationReducer(state, push(auditOf('a'))), push(keysOf('a')));
+    expect(state.stack.at(-1)!.route).toBe(before);
   });
 });
 

@@ -129,7 +129,7 @@ function share(total: number, weights: number[]): number[] {
   return widths;
 }
 
-export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAccount: string; highlightApiKey?: string; refreshToken?: number }) {
+export function KeyList({ subAccount, highlightApiKey, refreshToken, landing: landOn }: { subAccount: string; highlightApiKey?: string; refreshToken?: number; landing?: number }) {
   const { copy, theme, readOnly } = useServices();
   const { active, width, height } = useScreenFrame();
   const navigate = useNavigate();
@@ -175,7 +175,7 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
   // After a key was created, the cursor lands on it in the very render that brings it (an effect would let one
   // frame with the cursor on the first row reach the terminal first).
   const [landed, setLanded] = useState('');
-  const landing = `${refreshToken ?? 0}:${highlightAt}`;
+  const landing = `${refreshToken ?? 0}:${landOn ?? 0}:${highlightAt}`;
   if (highlightAt >= 0 && landed !== landing) {
     setLanded(landing);
     list.setCursor(highlightAt);
@@ -313,4 +313,4 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
   );
 }
 
-export const KEYS_SCREEN = defineScreen({ route: 'keys', mode: 'keys', render: (route) => <KeyList subAccount={route.subAccount} highlightApiKey={route.highlightApiKey} refreshToken={route.refreshToken} /> });
+export const KEYS_SCREEN = defineScreen({ route: 'keys', mode: 'keys', render: (route) => <KeyList subAccount={route.subAccount} highlightApiKey={route.highlightApiKey} refreshToken={route.refreshToken} landing={route.landing} /> });
