@@ -36,6 +36,8 @@ export function useScreenMode(mode: ScreenId, context: ScreenContext = {}): void
 export interface ScreenDeclaration<R extends Route['screen'] = Route['screen']> {
   route: R;
   mode: ScreenId;
+  /** The state its bindings start from, when the route alone says it (so opening the screen reports nothing new). */
+  context?: (route: Extract<Route, { screen: R }>) => ScreenContext;
   render: (route: Extract<Route, { screen: R }>) => ReactNode;
 }
 

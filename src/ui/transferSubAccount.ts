@@ -9,6 +9,11 @@ export const SUB_ACCOUNT_KEYS = "Keys of the transfer's sub-account (of two: the
 /** K stays bound master to master, to say why nothing opens. */
 export const noSubAccountReason = ({ noSubAccount }: BindingContext) => (noSubAccount ? 'Both sides are the master account: no sub-account keys (K says so)' : undefined);
 
+/** A filter that names neither account: every transfer it finds is the master's own (the service's rule). */
+export function namesNoSubAccount(query: Pick<TransferQuery, 'fromAccount' | 'toAccount'>): boolean {
+  return !query.fromAccount?.trim() && !query.toAccount?.trim();
+}
+
 export type TransferSubAccount = { ok: true; subAccount: string } | { ok: false; reason: string };
 
 export function subAccountOfTransfer(query: Pick<TransferQuery, 'fromAccount' | 'toAccount'>, transfer: Transfer): TransferSubAccount {

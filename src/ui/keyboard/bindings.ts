@@ -10,7 +10,7 @@ export interface ScreenContext {
   scrolls?: boolean;
   /** The screen's list loaded with no rows: nothing to move to, open or copy. */
   empty?: boolean;
-  /** The selected transfer is between master accounts only: no sub-account keys to open. */
+  /** The transfer filter names no sub-account (both sides the master): no sub-account keys to open. */
   noSubAccount?: boolean;
 }
 

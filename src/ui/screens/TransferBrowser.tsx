@@ -23,7 +23,7 @@ import { useListCursor } from '../hooks/useListCursor';
 import { errorLine, retryable } from '../hooks/useResource';
 import { useTransfers } from '../hooks/useTransfers';
 import { useNavigate } from '../navigation';
-import { SUB_ACCOUNT_KEYS, noSubAccountReason, subAccountOfTransfer } from '../transferSubAccount';
+import { SUB_ACCOUNT_KEYS, namesNoSubAccount, noSubAccountReason, subAccountOfTransfer } from '../transferSubAccount';
 import { defineScreen, useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
 import { formatLocalTime as localTime } from '../../api/timeInput';
@@ -252,6 +252,8 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
     : failed ? 'transfersFailed'
     : loaded && rows.length === 0 ? 'transfersEmpty'
     : 'transfers';
+  const noSubAccount = namesNoSubAccount(query);
+  useScreenMode(screenMode, mode.name === 'detail' || mode.name === 'export' || mode.name === 'chart' ? childContext : { retryable: canRetry, noSubAccount });
 
   // Room: the filter line and the page line, the totals (or notice, or error), an open prompt, the table's header.
   // Never more lines than the room: Ink squeezes an overfull column, and squeezed lines print over each other.
@@ -264,8 +266,6 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
   const tableRoom = Math.max(1, rest - 1);
   const list = useListCursor(shown.length, tableRoom);
   const selected = shown[list.cursor];
-  const noSubAccount = selected !== undefined && !subAccountOfTransfer(query, selected).ok;
-  useScreenMode(screenMode, mode.name === 'detail' || mode.name === 'export' || mode.name === 'chart' ? childContext : { retryable: canRetry, noSubAccount });
   const totals = useMemo(() => totalsOf(rows), [rows]);
   const columns = useMemo(() => sortedColumns(transferColumns(width), sort), [width, sort]);
   // Made once per filter, page and width, not on every key.
@@ -518,4 +518,4 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
   );
 }
 
-export const TRANSFERS_SCREEN = defineScreen({ route: 'transfers', mode: 'transfers', render: (route) => <TransferBrowser query={route.query} fromFilter={route.fromFilter} /> });
+export const TRANSFERS_SCREEN = defineScreen({ route: 'transfers', mode: 'transfers', context: (route) => ({ noSubAccount: namesNoSubAccount(route.query) }), render: (route) => <TransferBrowser query={route.query} fromFilter={route.fromFilter} /> });
