@@ -2,6 +2,7 @@
 // sub-account, keys and audit of one sub-account take turns, and esc comes back to each screen as it was left.
 import { afterEach, describe, expect, test } from 'vitest';
 import type { TransferQuery } from '../../src/api/types';
+import { footerLine } from '../../src/ui/components/Footer';
 import { matchesFilter } from '../../src/ui/hooks/useRowFilter';
 import { breadcrumbs, placeOf } from '../../src/ui/navigation';
 import { transferSearchText } from '../../src/ui/screens/TransferBrowser';
@@ -269,5 +270,17 @@ describe('keys and audit of one sub-account', () => {
     await c.waitForScreen('keyAudit');
     await c.press('esc');
     await c.waitForScreen('picker');
+  });
+});
+
+describe('the new keys in the footers', () => {
+  test('offered where there is room, after the keys a screen cannot do without (at 40 columns those stay)', () => {
+    expect(footerLine('keyDetail', 100)).toBe('c copy key  enter close  t transfers  ? help');
+    expect(footerLine('keyDetail', 40)).toContain('enter close');
+    expect(footerLine('transferFilter', 100)).toContain('enter search  ^r reverse');
+    expect(footerLine('transferFilter', 40)).toContain('enter search');
+    expect(footerLine('transferDetail', 40)).toContain('enter close');
+    expect(footerLine('transferDetail', 100)).toContain('enter close  K keys');
+    expect(footerLine('transferDetail', 100, { noSubAccount: true })).not.toContain('K keys');
   });
 });

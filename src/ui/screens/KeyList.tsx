@@ -79,8 +79,8 @@ export const KEY_LIST_MODES = defineModes({
     title: 'Key detail',
     bindings: [
       { command: 'copy', keys: ['c'], hint: 'c copy key', description: 'Copy the API key (OSC 52)' },
-      { command: 'transfers', keys: ['t'], hint: 't transfers', description: TRANSFERS_OF_IT },
       { command: 'close', keys: ['enter', 'esc'], hint: 'enter close', description: 'Back to the list' },
+      { command: 'transfers', keys: ['t'], hint: 't transfers', description: TRANSFERS_OF_IT },
     ],
   },
 });

@@ -26,8 +26,8 @@ export const TRANSFER_DETAIL_MODES = defineModes({
       { command: 'down', keys: ['down', 'j'], hint: '↑↓ scroll', description: 'Scroll down a line (the detail is taller than the window)', when: whenScrolls },
       { command: 'pageUp', keys: ['pageup'], description: 'Scroll up a screenful', when: whenScrolls },
       { command: 'pageDown', keys: ['pagedown', 'space'], description: 'Scroll down a screenful', when: whenScrolls },
-      { command: 'keys', keys: ['K'], hint: 'K keys', description: SUB_ACCOUNT_KEYS, disabledReason: noSubAccountReason },
       { command: 'close', keys: ['enter', 'esc'], hint: 'enter close', description: 'Back to the list' },
+      { command: 'keys', keys: ['K'], hint: 'K keys', description: SUB_ACCOUNT_KEYS, disabledReason: noSubAccountReason },
     ],
   },
 });
