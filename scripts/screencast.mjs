@@ -70,7 +70,7 @@ const tour = [
   { key: 'v', until: 'demo0000', still: '09-secret-revealed', hold: 2400 },
   { key: 'Enter', until: 'Have you stored the secret key?', still: '10-secret-acknowledge', hold: 2400 },
   { key: 'y', until: (s) => s.includes('7 keys') && s.includes('› market-maker'), still: '11-new-key-selected', hold: 2600 },
-  { key: 't', until: 'Universal transfers: filter' },
+  { key: 'C-t', until: 'Universal transfers: filter' },
   { key: 'Tab', until: '› To type' },
   { key: 'Tab', until: '› From account' },
   { key: 'Tab', until: '› To account' },

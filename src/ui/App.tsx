@@ -15,7 +15,7 @@ import { DraftsProvider, createDrafts } from './drafts';
 import { NavigationProvider, breadcrumbs, initialNavigation, navigationReducer, type NavigationState, type Route } from './navigation';
 import { ScreenFrameProvider } from './screenFrame';
 import { ServicesProvider, type ConsoleServices } from './services';
-import { ScreenForRoute, screenIdOf } from './screens/ScreenForRoute';
+import { ScreenForRoute, openingMode } from './screens/ScreenForRoute';
 
 export interface AppProps {
   services: ConsoleServices;
@@ -47,13 +47,13 @@ export function App({ services, onExit, onNavigation, initialRoute }: AppProps) 
   const top = nav.stack[nav.stack.length - 1]!;
   const [modes, setModes] = useState<Record<number, ActiveMode>>({});
   const [helpOffset, setHelpOffset] = useState(0);
-  const topMode: ActiveMode = modes[top.id] ?? { id: screenIdOf(top.route), context: {} };
+  const topMode: ActiveMode = modes[top.id] ?? openingMode(top.route);
   const topScreen: ScreenId = topMode.id;
   const bindingContext: BindingContext = { ...topMode.context, readOnly: services.readOnly, firstScreen: nav.stack.length === 1 };
   // A screen declaring the mode it has anyway (its route's) changes nothing: no state, so no second frame.
   const setTopMode = useCallback(
     (id: ScreenId, context: ScreenContext = {}) =>
-      setModes((m) => (sameMode(m[top.id] ?? { id: screenIdOf(top.route), context: {} }, { id, context }) ? m : { ...m, [top.id]: { id, context } })),
+      setModes((m) => (sameMode(m[top.id] ?? openingMode(top.route), { id, context }) ? m : { ...m, [top.id]: { id, context } })),
     [top.id, top.route],
   );
 

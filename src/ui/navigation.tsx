@@ -9,19 +9,23 @@ export type Route =
   | { screen: 'profiles' }
   | { screen: 'picker' }
   | { screen: 'discover' }
-  | { screen: 'keys'; subAccount: string; highlightApiKey?: string; refreshToken?: number }
+  /** landing: set each time the list is brought up onto a key, so the cursor goes to it again. */
+  | { screen: 'keys'; subAccount: string; highlightApiKey?: string; refreshToken?: number; landing?: number }
   /** One sub-account (from its key list) or several (recent and discovered, from the picker). */
   | { screen: 'keyAudit'; subAccounts: string[] }
   | { screen: 'createKey'; subAccount: string }
   | { screen: 'secret'; created: CreatedKey }
-  /** overResults: opened with `f` on results, which stay below it as they were until a new search replaces them. */
-  | { screen: 'transferFilter'; initial?: TransferQuery; overResults?: boolean }
+  /** overResults: opened with `f` on results, which stay below it as they were until a new search replaces them.
+   *  subAccount: opened from that sub-account's keys or audit, so the form starts on its transfers. */
+  | { screen: 'transferFilter'; initial?: TransferQuery; overResults?: boolean; subAccount?: string }
   /** fromFilter: searched from the filter form, whose draft holds the values as typed (`3d` stays a span). */
   | { screen: 'transfers'; query: TransferQuery; fromFilter?: boolean };
 
 export interface StackEntry {
   id: number;
   route: Route;
+  /** Brought up from this place in the stack: esc puts it back there rather than closing it. */
+  returnTo?: number;
 }
 
 export interface NavigationState {
@@ -31,6 +35,7 @@ export interface NavigationState {
 }
 
 export type NavigationAction =
+  /** Opens a screen; one already on the stack comes to the top as it was left (see `push` below). */
   | { type: 'push'; route: Route }
   | { type: 'back' }
   | { type: 'replaceTop'; route: Route }
@@ -45,10 +50,26 @@ export const initialNavigation: NavigationState = { stack: [{ id: 0, route: { sc
 
 export function navigationReducer(state: NavigationState, action: NavigationAction): NavigationState {
   switch (action.type) {
-    case 'push':
-      return { ...state, stack: [...state.stack, { id: state.nextId, route: action.route }], nextId: state.nextId + 1, helpOpen: false };
-    case 'back':
-      return state.stack.length > 1 ? { ...state, stack: state.stack.slice(0, -1), helpOpen: false } : state;
+    case 'push': {
+      // A screen is on the stack once: opening it again brings it to the top (same entry, so as it was left),
+      // the screens between staying where they are, so esc goes back to where the operator came from.
+      const at = state.stack.findIndex((entry) => placeOf(entry.route) === placeOf(action.route));
+      const others = at < 0 ? state.stack : state.stack.filter((_, i) => i !== at);
+      const resumed = at < 0 ? undefined : resume(state.stack[at]!.route, action.route, state.nextId);
+      // From right under the top (keys and audit taking turns) the two swap; from further down, esc puts it back.
+      const returnTo = at >= 0 && at < state.stack.length - 2 ? at : undefined;
+      if (resumed) return { ...state, stack: [...others, { id: state.stack[at]!.id, route: resumed, returnTo }], nextId: state.nextId + 1, helpOpen: false };
+      return { ...state, stack: [...others, { id: state.nextId, route: action.route }], nextId: state.nextId + 1, helpOpen: false };
+    }
+    case 'back': {
+      if (state.stack.length <= 1) return state;
+      const top = state.stack.at(-1)!;
+      const below = state.stack.slice(0, -1);
+      if (top.returnTo === undefined) return { ...state, stack: below, helpOpen: false };
+      // Back along the way it came: the screen goes back to its place, as it is, under the one it was opened from.
+      const at = Math.min(top.returnTo, below.length - 1);
+      return { ...state, stack: [...below.slice(0, at), { id: top.id, route: top.route }, ...below.slice(at)], helpOpen: false };
+    }
     case 'replaceTop':
       return { ...state, stack: [...state.stack.slice(0, -1), { id: state.nextId, route: action.route }], nextId: state.nextId + 1 };
     case 'returnToKeys': {
@@ -76,6 +97,24 @@ export function navigationReducer(state: NavigationState, action: NavigationActi
     case 'closeHelp':
       return { ...state, helpOpen: false };
   }
+}
+
+/** Where a route is on the stack: a sub-account's keys are a place each; a filter over results is not the form below them. */
+export function placeOf(route: Route): string {
+  switch (route.screen) {
+    case 'keys': return `keys ${route.subAccount}`;
+    case 'transferFilter': return route.overResults ? 'transferFilter over results' : 'transferFilter';
+    default: return route.screen;
+  }
+}
+
+/** The route an entry keeps when it is opened again, or undefined when it must start afresh (a new search, another audit). */
+function resume(was: Route, opened: Route, token: number): Route | undefined {
+  if (was.screen === 'keys' && opened.screen === 'keys') {
+    return opened.highlightApiKey === undefined ? was : { ...was, highlightApiKey: opened.highlightApiKey, landing: token };
+  }
+  if (opened.screen === 'transfers') return undefined;
+  return JSON.stringify(was) === JSON.stringify(opened) ? was : undefined;
 }
 
 const NavigationContext = createContext<Dispatch<NavigationAction> | undefined>(undefined);

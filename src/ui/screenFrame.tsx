@@ -25,10 +25,10 @@ export function useScreenFrame(): ScreenFrame {
 /** Declares the screen's current mode while it is on top, so footer, help and q follow it from the same commit. */
 export function useScreenMode(mode: ScreenId, context: ScreenContext = {}): void {
   const { active, setMode } = useScreenFrame();
-  const { retryable, scrolls, empty } = context;
+  const { retryable, scrolls, empty, noSubAccount } = context;
   useLayoutEffect(() => {
-    if (active) setMode(mode, screenContext({ retryable, scrolls, empty }));
-  }, [active, mode, retryable, scrolls, empty, setMode]);
+    if (active) setMode(mode, screenContext({ retryable, scrolls, empty, noSubAccount }));
+  }, [active, mode, retryable, scrolls, empty, noSubAccount, setMode]);
 }
 
 /** A screen as the console opens it: the route it answers, the mode it opens in (until it reports its own), and
@@ -36,6 +36,8 @@ export function useScreenMode(mode: ScreenId, context: ScreenContext = {}): void
 export interface ScreenDeclaration<R extends Route['screen'] = Route['screen']> {
   route: R;
   mode: ScreenId;
+  /** The state its bindings start from, when the route alone says it (so opening the screen reports nothing new). */
+  context?: (route: Extract<Route, { screen: R }>) => ScreenContext;
   render: (route: Extract<Route, { screen: R }>) => ReactNode;
 }
 

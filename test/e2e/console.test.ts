@@ -94,7 +94,7 @@ describe.skipIf(missing !== undefined)('console in tmux (80x24)', () => {
     expect(screen).toContain(`${apiKey.slice(0, 4)}…${apiKey.slice(-4)}`);
 
     // Transfers: filter (defaults SPOT → FUTURES), results, next page, export this page to CSV.
-    await session.keys('t');
+    await session.keys('C-t');
     await session.waitFor('Universal transfers: filter');
     await session.keys('Enter');
     screen = await session.waitFor(/Page 1 · 500 per page · 500 rows/);

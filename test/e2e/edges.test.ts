@@ -343,7 +343,7 @@ describe.skipIf(missing !== undefined).concurrent('a hostile service, with tmux 
     server.failure = undefined;
 
     // Transfers: results and totals.
-    await s.keys('t');
+    await s.keys('C-t');
     await s.waitFor('Universal transfers: filter');
     await s.keys('Enter');
     screen = await s.waitFor(/Page totals/);

@@ -82,7 +82,7 @@ async function exportRunning(format: Format, label: string): Promise<{ s: TmuxSe
   await s.type(sandbox!.subAccounts[0]!);
   await s.keys('Enter');
   await s.waitFor(/API keys of /);
-  await s.keys('t');
+  await s.keys('C-t');
   await s.waitFor('Universal transfers: filter');
   await s.keys('Enter');
   await s.waitFor(/Page 1 · 500 per page · 500 rows/);

@@ -104,7 +104,7 @@ describe.skipIf(missing !== undefined)('search, sort and the chart in tmux (80x2
     screen = await s.waitFor((x) => x.includes(`API keys of ${sub} · ${keys.length} keys`) && !x.includes(` of ${keys.length}`));
 
     // The transfers: the filter's defaults (SPOT → FUTURES), then the first page.
-    await s.keys('t');
+    await s.keys('C-t');
     await s.waitFor('Universal transfers: filter');
     await s.keys('Enter');
     screen = await s.waitFor(/Page 1 · 500 per page · 500 rows/);

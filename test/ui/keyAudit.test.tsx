@@ -179,7 +179,7 @@ describe('key audit screen', () => {
     await openKeys(c, busy);
     await c.press('a');
     await c.waitForText(new RegExp(`› ${busy}`));
-    expect(footer()).toMatch(/↑↓ move {2}enter open keys {2}r refresh {2}esc back {2}\? help/);
+    expect(footer()).toMatch(/↑↓ move {2}enter open keys {2}r refresh {2}t transfers {2}esc back {2}\? help/);
     await c.press('?');
     await c.waitForText('Key audit');
     expect(c.frame()).toContain('Audit again');

@@ -107,7 +107,7 @@ describe('TransferFilterForm', () => {
     await c.type(c.sandbox.subAccounts[0]!);
     await c.press('enter');
     await c.waitForScreen('keys');
-    await c.press('t');
+    await c.press('ctrlT');
     await c.waitForText('Universal transfers: filter · as you left it');
     expect(lineWith(c.frame(), 'From type')).toContain('FUTURE');
     expect(lineWith(c.frame(), 'To type')).toContain('SPOT');

@@ -10,9 +10,11 @@ export interface ScreenContext {
   scrolls?: boolean;
   /** The screen's list loaded with no rows: nothing to move to, open or copy. */
   empty?: boolean;
+  /** The transfer filter names no sub-account (both sides the master): no sub-account keys to open. */
+  noSubAccount?: boolean;
 }
 
-const SCREEN_FLAGS = ['retryable', 'scrolls', 'empty'] as const;
+const SCREEN_FLAGS = ['retryable', 'scrolls', 'empty', 'noSubAccount'] as const;
 
 /** The context with only the flags that are set, so an unset flag and a false one are the same state. */
 export function screenContext(context: ScreenContext): ScreenContext {

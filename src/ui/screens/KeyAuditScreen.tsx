@@ -33,6 +33,7 @@ export const KEY_AUDIT_MODES = defineModes({
       { command: 'last', keys: ['end', 'G'], description: 'Last row' },
       { command: 'open', keys: ['enter'], hint: 'enter open keys', description: "Open the sub-account's key list, on the selected key" },
       { command: 'refresh', keys: ['r'], hint: 'r refresh', description: 'Audit again' },
+      { command: 'transfers', keys: ['t'], hint: 't transfers', description: "Transfers of the selected row's sub-account (the filter opens on them)" },
       { command: 'quit', keys: ['q'], description: 'Quit' },
     ],
   },
@@ -133,6 +134,9 @@ export function KeyAuditScreen({ subAccounts }: { subAccounts: readonly string[]
         case 'first': list.move('home'); return true;
         case 'last': list.move('end'); return true;
         case 'refresh': audit.reload(); list.setCursor(0); return true;
+        case 'transfers':
+          if (selected) navigate({ type: 'push', route: { screen: 'transferFilter', subAccount: selected.kind === 'key' ? selected.subAccount : selected.audit.subAccount } });
+          return true;
         case 'open':
           if (selected?.kind === 'key') navigate({ type: 'push', route: { screen: 'keys', subAccount: selected.subAccount, highlightApiKey: selected.finding.key.apiKey } });
           else if (selected) navigate({ type: 'push', route: { screen: 'keys', subAccount: selected.audit.subAccount } });

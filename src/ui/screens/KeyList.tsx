@@ -37,6 +37,8 @@ const readOnlyReason = ({ readOnly }: BindingContext) => (readOnly ? 'Creating k
 const hasKeys = ({ empty }: BindingContext) => empty !== true;
 const noKeys = ({ empty }: BindingContext) => empty === true;
 
+const TRANSFERS_OF_IT = "This sub-account's transfers (the filter opens on them)";
+
 /** The key bindings of each mode of this screen, beside the handlers below; the footer and `?` help are drawn from them. */
 export const KEY_LIST_MODES = defineModes({
   // The list; with no keys yet (empty) there is nothing to move to, show, copy or filter.
@@ -52,7 +54,7 @@ export const KEY_LIST_MODES = defineModes({
       { command: 'copy', keys: ['c'], hint: 'c copy key', description: 'Copy the selected API key (OSC 52)', when: hasKeys },
       { command: 'refresh', keys: ['r'], hint: 'r refresh', description: 'Reload the keys (also: retry after an error)', when: hasKeys },
       { command: 'refresh', keys: ['r'], hint: 'r refresh', description: 'Reload the keys', when: noKeys },
-      { command: 'transfers', keys: ['t'], hint: 't transfers', description: 'Browse universal transfers' },
+      { command: 'transfers', keys: ['t'], hint: 't transfers', description: TRANSFERS_OF_IT },
       { command: 'search', keys: ['/'], hint: '/ filter', description: 'Filter the keys as you type, any column (esc clears the filter)', when: hasKeys },
       { command: 'audit', keys: ['a'], hint: 'a audit', description: 'Audit these keys: no linked IP, write/withdraw/transfer, old, a shared note', when: hasKeys },
       { command: 'audit', keys: ['a'], hint: 'a audit', description: 'Audit this sub-account (no keys: nothing to flag)', when: noKeys },
@@ -74,17 +76,18 @@ export const KEY_LIST_MODES = defineModes({
     title: 'API keys (could not be loaded)',
     bindings: [
       { command: 'refresh', keys: ['r'], hint: 'r retry', description: 'Load the keys again', when: ({ retryable }) => retryable === true },
-      { command: 'transfers', keys: ['t'], hint: 't transfers', description: 'Browse universal transfers' },
+      { command: 'transfers', keys: ['t'], hint: 't transfers', description: TRANSFERS_OF_IT },
       { command: 'quit', keys: ['q'], description: 'Quit' },
     ],
   },
   keyDetail: {
     title: 'Key detail',
     bindings: [
-      { command: 'next', keys: ['j', 'down'], hint: 'j/k next/prev', description: 'The next key of the list as shown (the list\'s cursor follows)' },
-      { command: 'previous', keys: ['k', 'up'], description: 'The previous key of the list as shown' },
       { command: 'copy', keys: ['c'], hint: 'c copy key', description: 'Copy the API key (OSC 52)' },
       { command: 'close', keys: ['enter', 'esc'], hint: 'enter close', description: 'Back to the list' },
+      { command: 'next', keys: ['j', 'down'], hint: 'j/k next/prev', description: 'The next key of the list as shown (the list\'s cursor follows)' },
+      { command: 'previous', keys: ['k', 'up'], description: 'The previous key of the list as shown' },
+      { command: 'transfers', keys: ['t'], hint: 't transfers', description: TRANSFERS_OF_IT },
     ],
   },
 });
@@ -132,7 +135,7 @@ function share(total: number, weights: number[]): number[] {
   return widths;
 }
 
-export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAccount: string; highlightApiKey?: string; refreshToken?: number }) {
+export function KeyList({ subAccount, highlightApiKey, refreshToken, landing: landOn }: { subAccount: string; highlightApiKey?: string; refreshToken?: number; landing?: number }) {
   const { copy, theme, readOnly, now } = useServices();
   const { active, width, height } = useScreenFrame();
   const navigate = useNavigate();
@@ -178,7 +181,7 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
   // After a key was created, the cursor lands on it in the very render that brings it (an effect would let one
   // frame with the cursor on the first row reach the terminal first).
   const [landed, setLanded] = useState('');
-  const landing = `${refreshToken ?? 0}:${highlightAt}`;
+  const landing = `${refreshToken ?? 0}:${landOn ?? 0}:${highlightAt}`;
   if (highlightAt >= 0 && landed !== landing) {
     setLanded(landing);
     list.setCursor(highlightAt);
@@ -188,6 +191,8 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
     if (!row) return;
     void copy(row.apiKey).then((said) => setFlash(sanitize(`API key ${shortKey(row.apiKey)}: ${said}`)));
   };
+
+  const openTransfers = () => navigate({ type: 'push', route: { screen: 'transferFilter', subAccount } });
 
   useScreenKeystrokes(
     (input, keystroke) => {
@@ -200,7 +205,7 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
           if (list.cursor + by < 0) setFlash('this is the first key');
           else if (list.cursor + by >= rows.length) setFlash('this is the last key');
           else list.move(by === 1 ? 'down' : 'up');
-        }
+        } else if (command === 'transfers') openTransfers();
         return command !== undefined;
       }
       // Clearing the filter keeps the cursor on the key it was on, now among all the keys.
@@ -229,7 +234,7 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
           return true;
         case 'copy': copyKey(selected); return true;
         case 'refresh': keys.reload(); return true;
-        case 'transfers': navigate({ type: 'push', route: { screen: 'transferFilter' } }); return true;
+        case 'transfers': openTransfers(); return true;
         case 'audit': navigate({ type: 'push', route: { screen: 'keyAudit', subAccounts: [subAccount] } }); return true;
         default: return false;
       }
@@ -329,4 +334,4 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken }: { subAcco
   );
 }
 
-export const KEYS_SCREEN = defineScreen({ route: 'keys', mode: 'keys', render: (route) => <KeyList subAccount={route.subAccount} highlightApiKey={route.highlightApiKey} refreshToken={route.refreshToken} /> });
+export const KEYS_SCREEN = defineScreen({ route: 'keys', mode: 'keys', render: (route) => <KeyList subAccount={route.subAccount} highlightApiKey={route.highlightApiKey} refreshToken={route.refreshToken} landing={route.landing} /> });

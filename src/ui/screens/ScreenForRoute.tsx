@@ -1,6 +1,7 @@
 // Every route's screen, as each screen module declares it: what to draw, and the mode the chrome starts from.
 import type { ReactNode } from 'react';
-import type { ScreenId } from '../keyboard/modes';
+import { screenContext } from '../keyboard/bindings';
+import type { ActiveMode, ScreenId } from '../keyboard/modes';
 import type { Route } from '../navigation';
 import type { ScreenDeclaration } from '../screenFrame';
 import { ADD_PROFILE_SCREEN } from './AddProfileScreen';
@@ -42,4 +43,9 @@ export function ScreenForRoute({ route }: { route: Route }): ReactNode {
 /** The mode a route's screen opens in. */
 export function screenIdOf(route: Route): ScreenId {
   return SCREENS[route.screen].mode;
+}
+
+/** The mode a route's screen opens in, with the state the route alone gives its bindings. */
+export function openingMode(route: Route): ActiveMode {
+  return { id: screenIdOf(route), context: screenContext(declarationOf(route).context?.(route) ?? {}) };
 }

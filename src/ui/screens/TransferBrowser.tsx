@@ -21,6 +21,7 @@ import { useListCursor } from '../hooks/useListCursor';
 import { errorLine, retryable } from '../hooks/useResource';
 import { useTransfers } from '../hooks/useTransfers';
 import { useNavigate } from '../navigation';
+import { SUB_ACCOUNT_KEYS, namesNoSubAccount, noSubAccountReason, subAccountOfTransfer } from '../transferSubAccount';
 import { defineScreen, useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
 import { formatLocalTime as localTime } from '../../api/timeInput';
@@ -55,6 +56,7 @@ export const TRANSFER_MODES = defineModes({
       { command: 'sort', keys: ['o'], hint: 'o sort', description: 'Sort the current page only: time (as served), amount, asset, status' },
       { command: 'reverse', keys: ['O'], description: 'Turn the sort of the page the other way (the arrow shows which)' },
       { command: 'chart', keys: ['v'], hint: 'v chart', description: 'Chart every page of the filter: volume per day per asset, counts by status' },
+      { command: 'keys', keys: ['K'], hint: 'K keys', description: SUB_ACCOUNT_KEYS, disabledReason: noSubAccountReason },
       { command: 'quit', keys: ['q'], description: 'Quit' },
     ],
   },
@@ -107,11 +109,9 @@ type Mode = { name: 'list' } | { name: 'detail' } | { name: 'prompt'; what: 'pag
 
 /** The filter in one line; account names and the client id were typed (or came back) and are sanitised. */
 export function describeFilter(query: TransferQuery): string {
-  const parts = [
-    `${sanitize(query.fromAccountType, 40)} → ${sanitize(query.toAccountType, 40)}`,
-    `from ${query.fromAccount ? sanitize(query.fromAccount, 80) : 'master'}`,
-    `to ${query.toAccount ? sanitize(query.toAccount, 80) : 'master'}`,
-  ];
+  // A sub-account's side alone when the other is the master: the name stays in view at 40 columns.
+  const sides = [query.fromAccount ? `from ${sanitize(query.fromAccount, 80)}` : '', query.toAccount ? `to ${sanitize(query.toAccount, 80)}` : ''].filter((side) => side !== '');
+  const parts = [`${sanitize(query.fromAccountType, 40)} → ${sanitize(query.toAccountType, 40)}`, ...(sides.length > 0 ? sides : ['from master', 'to master'])];
   if (query.startTime !== undefined) parts.push(`since ${localTime(query.startTime)}`);
   if (query.endTime !== undefined) parts.push(`until ${localTime(query.endTime)}`);
   if (query.clientTranId) parts.push(`client id ${sanitize(query.clientTranId, 40)}`);
@@ -228,7 +228,8 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
     : failed ? 'transfersFailed'
     : loaded && rows.length === 0 ? 'transfersEmpty'
     : 'transfers';
-  useScreenMode(screenMode, mode.name === 'detail' || mode.name === 'export' || mode.name === 'chart' ? childContext : { retryable: canRetry });
+  const noSubAccount = namesNoSubAccount(query);
+  useScreenMode(screenMode, mode.name === 'detail' || mode.name === 'export' || mode.name === 'chart' ? childContext : { retryable: canRetry, noSubAccount });
 
   // Room: the filter line and the page line, the totals (or notice, or error), an open prompt, the table's header.
   // Never more lines than the room: Ink squeezes an overfull column, and squeezed lines print over each other.
@@ -269,6 +270,14 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
     if (loaded && rows.length === 0 && page > 1) goToPage(known !== undefined && known < page ? known : page - 1);
     else if (page > 1) goToPage(page - 1);
     else setNotice('this is the first page');
+  };
+
+  /** Opens the keys of the transfer's sub-account; says why not when both sides are the master. */
+  const openKeys = (transfer: Transfer): string | undefined => {
+    const found = subAccountOfTransfer(query, transfer);
+    if (!found.ok) return found.reason;
+    navigate({ type: 'push', route: { screen: 'keys', subAccount: found.subAccount } });
+    return undefined;
   };
 
   useScreenKeystrokes(
@@ -348,6 +357,9 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
           }
           return true;
         case 'filter': changeFilter(); return true;
+        case 'keys':
+          if (selected) setNotice(openKeys(selected));
+          return true;
         case 'refresh': setReloadToken((t) => t + 1); return true;
         case 'chart':
           setChildMode(undefined);
@@ -396,6 +408,8 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
           height={withHeader ? height - 2 : height}
           onClose={closeChild}
           onModeChange={setChildMode}
+          onKeys={() => openKeys(selected)}
+          noSubAccount={noSubAccount}
         />
       </Box>
     );
@@ -506,4 +520,4 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
   );
 }
 
-export const TRANSFERS_SCREEN = defineScreen({ route: 'transfers', mode: 'transfers', render: (route) => <TransferBrowser query={route.query} fromFilter={route.fromFilter} /> });
+export const TRANSFERS_SCREEN = defineScreen({ route: 'transfers', mode: 'transfers', context: (route) => ({ noSubAccount: namesNoSubAccount(route.query) }), render: (route) => <TransferBrowser query={route.query} fromFilter={route.fromFilter} /> });

@@ -11,6 +11,7 @@ import { commandFor, defineModes, type BindingContext, type ScreenContext } from
 import type { ScreenId } from '../keyboard/modes';
 import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { useScreenFrame } from '../screenFrame';
+import { SUB_ACCOUNT_KEYS, noSubAccountReason } from '../transferSubAccount';
 import { useServices } from '../services';
 import { formatLocalTime as localTime } from '../../api/timeInput';
 
@@ -26,11 +27,12 @@ export const TRANSFER_DETAIL_MODES = defineModes({
       { command: 'down', keys: ['down'], hint: '↑↓ scroll', description: 'Scroll down a line (the detail is taller than the window)', when: whenScrolls },
       { command: 'pageUp', keys: ['pageup'], description: 'Scroll up a screenful', when: whenScrolls },
       { command: 'pageDown', keys: ['pagedown', 'space'], description: 'Scroll down a screenful', when: whenScrolls },
+      { command: 'close', keys: ['enter', 'esc'], hint: 'enter close', description: 'Back to the list' },
+      { command: 'keys', keys: ['K'], hint: 'K keys', description: SUB_ACCOUNT_KEYS, disabledReason: noSubAccountReason },
       { command: 'next', keys: ['j'], hint: 'j/k next/prev', description: 'The next transfer of the page as shown (the list\'s cursor follows)' },
       { command: 'previous', keys: ['k'], description: 'The previous transfer of the page as shown' },
       { command: 'copyId', keys: ['c'], hint: 'c copy id', description: 'Copy the transfer id (tranId)' },
       { command: 'copyClientId', keys: ['C'], description: 'Copy the client id (clientTranId)' },
-      { command: 'close', keys: ['enter', 'esc'], hint: 'enter close', description: 'Back to the list' },
     ],
   },
 });
@@ -80,6 +82,8 @@ export function TransferDetail({
   height,
   onClose,
   onModeChange,
+  onKeys,
+  noSubAccount = false,
 }: {
   transfer: Transfer;
   position?: RowPosition;
@@ -89,6 +93,9 @@ export function TransferDetail({
   height: number;
   onClose: () => void;
   onModeChange: (mode: ScreenId, context: ScreenContext) => void;
+  /** Opens the keys of the transfer's sub-account; says why not when it names none. */
+  onKeys: () => string | undefined;
+  noSubAccount?: boolean;
 }) {
   const { theme, copy } = useServices();
   const { active } = useScreenFrame();
@@ -100,11 +107,11 @@ export function TransferDetail({
   const maxTop = Math.max(0, lines.length - room);
   const [top, setTop] = useState(0);
   const shownTop = Math.min(top, maxTop);
-  useEffect(() => onModeChange('transferDetail', { scrolls }), [scrolls, onModeChange]);
+  useEffect(() => onModeChange('transferDetail', { scrolls, noSubAccount }), [scrolls, noSubAccount, onModeChange]);
 
   useScreenKeystrokes(
     (input, keystroke) => {
-      const command = commandFor(TRANSFER_DETAIL_MODES.transferDetail, input, keystroke, { scrolls });
+      const command = commandFor(TRANSFER_DETAIL_MODES.transferDetail, input, keystroke, { scrolls, noSubAccount });
       const move = (by: number) => setTop((t) => Math.max(0, Math.min(maxTop, Math.min(t, maxTop) + by)));
       const copyField = (label: string, value: string) => {
         if (value === '') setFlash(`this transfer has no ${label}`);
@@ -124,6 +131,10 @@ export function TransferDetail({
       else if (command === 'down') move(1);
       else if (command === 'pageUp') move(-room);
       else if (command === 'pageDown') move(room);
+      else if (command === 'keys') {
+        const why = onKeys();
+        if (why !== undefined) setFlash(why);
+      }
       return command !== undefined; // other keys reach the global ones (? help)
     },
     { active },

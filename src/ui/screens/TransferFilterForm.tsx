@@ -26,6 +26,7 @@ export const TRANSFER_FILTER_MODES = defineModes({
       { command: 'previous', keys: ['shift+tab', 'up'], description: 'Previous field' },
       { command: 'cycle', keys: ['left', 'right'], hint: '←→ type', description: 'Cycle known account types' },
       { command: 'search', keys: ['enter'], hint: 'enter search', description: 'Search with this filter' },
+      { command: 'reverse', keys: ['ctrl+r'], hint: '^r reverse', description: 'Reverse the direction: from and to swap, accounts and types' },
     ],
   },
 });
@@ -71,15 +72,28 @@ function initialValues(initial?: TransferQuery): Values {
 /** The form as it starts: a filter left like this is no draft. */
 const BLANK = initialValues();
 
-export function TransferFilterForm({ initial, overResults = false }: { initial?: TransferQuery; overResults?: boolean }) {
+/** A sub-account's transfers: from the master to it, on the types and times last used; the client id was another transfer's. */
+function forSubAccount(subAccount: string, last: Values | undefined): Values {
+  return { ...(last ?? BLANK), fromAccount: '', toAccount: subAccount, clientTranId: '' };
+}
+
+/** The same filter the other way round. */
+function reversed(values: Values): Values {
+  return { ...values, fromAccountType: values.toAccountType, toAccountType: values.fromAccountType, fromAccount: values.toAccount, toAccount: values.fromAccount };
+}
+
+export function TransferFilterForm({ initial, overResults = false, subAccount }: { initial?: TransferQuery; overResults?: boolean; subAccount?: string }) {
   const { theme, now } = useServices();
   const { active, width, height } = useScreenFrame();
   const navigate = useNavigate();
   useScreenMode('transferFilter');
   // Opened without a filter to edit, the form is the last one as it was left (typed `7d` stays a span).
   const drafts = useDrafts().transferFilter;
-  const [draft] = useState(() => (initial ? undefined : drafts.get('')));
-  const [values, setValues, valuesRef] = useSyncedState<Values>(() => draft?.values ?? initialValues(initial));
+  // Opened for a sub-account, it starts from the last form too, with that sub-account's accounts.
+  const [draft] = useState(() => (initial || subAccount !== undefined ? undefined : drafts.get('')));
+  const [values, setValues, valuesRef] = useSyncedState<Values>(() =>
+    subAccount !== undefined ? forSubAccount(subAccount, drafts.get('')?.values) : (draft?.values ?? initialValues(initial)),
+  );
   const [focus, setFocus, focusRef] = useSyncedState(draft?.focus ?? 0);
   useEffect(() => {
     drafts.keep('', FIELDS.every((f) => values[f.name] === BLANK[f.name]) ? undefined : { values, focus });
@@ -126,6 +140,11 @@ export function TransferFilterForm({ initial, overResults = false }: { initial?:
       }
       if (command === 'search') {
         search();
+        return true;
+      }
+      if (command === 'reverse') {
+        setValues(reversed(valuesRef.current));
+        setErrors([]);
         return true;
       }
       const focused = FIELDS[focusRef.current]!;
@@ -243,4 +262,4 @@ export function TransferFilterForm({ initial, overResults = false }: { initial?:
   );
 }
 
-export const TRANSFER_FILTER_SCREEN = defineScreen({ route: 'transferFilter', mode: 'transferFilter', render: (route) => <TransferFilterForm initial={route.initial} overResults={route.overResults} /> });
+export const TRANSFER_FILTER_SCREEN = defineScreen({ route: 'transferFilter', mode: 'transferFilter', render: (route) => <TransferFilterForm initial={route.initial} overResults={route.overResults} subAccount={route.subAccount} /> });
