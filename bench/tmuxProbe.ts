@@ -10,7 +10,6 @@ export function tmuxMissing(): string | undefined {
 const now = (): number => Number(process.hrtime.bigint()) / 1e6;
 
 // Colours, cursor moves, erase: whatever a frame wraps its text in.
-// eslint-disable-next-line no-control-regex
 const ANSI = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[()][0-9A-B]|[=>78DEHMc])/g;
 
 /** Control mode escapes bytes below 32 and the backslash as \ooo; the text was read as latin1, one char a byte. */

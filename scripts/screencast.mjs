@@ -204,9 +204,9 @@ class Attributes {
       const [base, sub] = code.split(':');
       const n = Number(base);
       if (n === 0) this.reset();
-      else if (n === 4 && sub !== undefined) sub === '0' ? this.flags.delete('4') : this.flags.add('4');
+      else if (n === 4 && sub !== undefined) this.flags[sub === '0' ? 'delete' : 'add']('4');
       else if ([1, 2, 3, 4, 5, 7, 8, 9].includes(n)) this.flags.add(String(n));
-      else if (n === 22) (this.flags.delete('1'), this.flags.delete('2'));
+      else if (n === 22) ['1', '2'].forEach((flag) => this.flags.delete(flag));
       else if ([23, 24, 25, 27, 28, 29].includes(n)) this.flags.delete(String(n - 20));
       else if ((n >= 30 && n <= 37) || (n >= 90 && n <= 97)) this.fg = code;
       else if (n === 39) this.fg = undefined;

@@ -14,7 +14,6 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
 export function apiKeyProblem(value: string): string | undefined {
   if (value === '') return 'the API key is empty';
   if (/[\r\n]/.test(value)) return 'the API key contains a line break (CR or LF); it travels in an HTTP header';
-  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f-\u009f]/.test(value)) return 'the API key contains a control character; it travels in an HTTP header';
   if (/\s/.test(value)) return 'the API key contains a space';
   if (!/^[\x21-\x7e]+$/.test(value)) return 'the API key must be printable ASCII (it travels in an HTTP header)';
@@ -37,7 +36,6 @@ export function headerNameProblem(name: string): string | undefined {
     return `'${name}' is a header HTTP itself uses; the API key needs a header of its own (e.g. X-MEXC-APIKEY)`;
   }
   if (HEADER_NAME.test(name)) return undefined;
-  // eslint-disable-next-line no-control-regex
   const shown = name.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?').slice(0, 60);
   return `'${shown}' is not an HTTP header name (letters, digits and -, e.g. X-MEXC-APIKEY)`;
 }

@@ -131,7 +131,6 @@ export function parseSpan(raw: string): SpanParse {
 
 /** Echoes operator input safely: control characters shown as '?', long text cut. */
 export function shorten(text: string, max = 40): string {
-  // eslint-disable-next-line no-control-regex
   const visible = text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
   return visible.length > max ? `${visible.slice(0, max - 1)}…` : visible;
 }

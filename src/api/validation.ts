@@ -55,7 +55,6 @@ export const CLIENT_TRAN_ID_LENGTH = 32;
 
 export const PERMISSION_TOKEN = /^[A-Za-z][A-Za-z0-9_]*$/;
 const ACCOUNT_TYPE_TOKEN = /^[A-Za-z_]+$/;
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 const WHITESPACE = /\s/;
 

@@ -150,7 +150,7 @@ export async function runProfileAdd(rawName: string, options: ProfileAddOptions,
     reportProblem(ctx, asProblem(error));
     return EXIT.usage;
   }
-  let previous = false;
+  let previous: boolean;
   try {
     previous = (await keychain.get(name.value)) !== undefined;
   } catch (error) {

@@ -51,7 +51,6 @@ function inEmoji(cps: readonly number[], i: number): boolean {
 }
 
 // Anything a mark is needed for; text without it (the common case) is returned as it is.
-// eslint-disable-next-line no-control-regex
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]|[\p{Cf}\u115f\u1160\u3164\uffa0]/u;
 
 /**
@@ -277,7 +276,6 @@ export function wrapText(text: string, width: number, maxLines = Infinity): stri
       continue;
     }
     if (line.trim() !== '') lines.push(line.trimEnd());
-    line = '';
     if (displayWidth(piece.trimEnd()) <= w) {
       line = piece.trimStart();
     } else {

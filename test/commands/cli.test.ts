@@ -1,7 +1,7 @@
 // The command line against a sandbox in this test process: run in-process (runCli), and a smoke set through the
 // built bundle as a child process (runBuiltCli), so the shipped bin stays covered end to end.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';

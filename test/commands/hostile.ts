@@ -31,10 +31,8 @@ export const FORMULAS: readonly string[] = ['=HYPERLINK("http://evil.example","c
 export const HUGE = `\x1b]0;${'A'.repeat(200_000)}\x07`;
 
 /** What reaches a terminal must hold none of these: C0 (ESC, BEL, NUL, CR, LF…), DEL, C1, U+2028/9, bidi controls. */
-// eslint-disable-next-line no-control-regex
 export const TERMINAL_UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 /** The same, with the line feeds that end lines allowed. */
-// eslint-disable-next-line no-control-regex
 export const UNSAFE_IN_LINES = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
 export interface HostileServer {

@@ -1,7 +1,7 @@
 // The service's codes an operator can act on: one table (src/api/serviceCodes.ts) gives each a hint, and the
 // sandbox produces the ones it naturally can (a frozen sub-account: 140002; a create naming a sub-account outside
 // the name rule: 730601). The commands run in-process against the sandbox over 127.0.0.1.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

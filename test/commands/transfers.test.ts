@@ -144,7 +144,7 @@ describe('transfers, one page as a table', () => {
     const success = page.filter((t) => t.status === 'SUCCESS');
     for (const t of success) sums.set(t.asset, (sums.get(t.asset) ?? new Big(0)).plus(t.amount));
     expect(text).toContain(`totals of page 1, SUCCESS only, ${success.length} of 50 rows:`);
-    if (success.length < page.length) expect(text).toMatch(/^  not counted: \d+ \w+/m);
+    if (success.length < page.length) expect(text).toMatch(/^ {2}not counted: \d+ \w+/m);
     for (const [asset, sum] of sums) expect(text).toMatch(new RegExp(`^  ${asset}\\s+${sum.toFixed().replace('.', '\\.')}$`, 'm'));
     expect(text).toContain('more pages: --page 2, or --all for every page');
   });

@@ -101,11 +101,11 @@ describe.skipIf(missing !== undefined)('console in tmux (80x24)', () => {
     expect(screen).toContain('Filter: SPOT → FUTURES');
     expect(screen).toMatch(/Page totals, SUCCESS only \(\d+ of \d+ rows\): BTC [\d.]+/);
     await session.keys('n');
-    screen = await session.waitFor(/Page 2 · 500 per page · 500 rows/);
+    await session.waitFor(/Page 2 · 500 per page · 500 rows/);
     await session.keys('x');
     await session.waitFor('Export transfers');
     await session.keys('Enter');
-    screen = await session.waitFor(/Wrote 500 rows \(1 page\) to /);
+    await session.waitFor(/Wrote 500 rows \(1 page\) to /);
     const exported = readdirSync(folder).filter((f) => f.endsWith('.csv'));
     expect(exported).toHaveLength(1);
     const lines = readFileSync(join(folder, exported[0]!), 'utf8').trimEnd().split('\r\n');

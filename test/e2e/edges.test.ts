@@ -240,7 +240,7 @@ describe.skipIf(missing !== undefined).concurrent('ctrl+p on the secret screen (
     const apiKey = /API key\s+(\S+)/.exec(screen)![1]!;
 
     await s.keys('C-p');
-    screen = await s.waitFor('Have you stored the secret key?');
+    await s.waitFor('Have you stored the secret key?');
     await sleep(400);
     screen = s.screen();
     // Still the secret screen: the key is there, the profiles switcher is not.
@@ -265,7 +265,7 @@ describe.skipIf(missing !== undefined).concurrent('ctrl+p on the secret screen (
     await s.keys('y');
     screen = await s.waitFor((x) => !x.includes('Store the secret key now'));
     expect(screen).not.toContain(apiKey);
-    screen = await s.waitFor(/› Profiles\n/);
+    await s.waitFor(/› Profiles\n/);
   }, 60_000);
 });
 
@@ -346,7 +346,7 @@ describe.skipIf(missing !== undefined).concurrent('a hostile service, with tmux 
     await s.keys('C-t');
     await s.waitFor('Universal transfers: filter');
     await s.keys('Enter');
-    screen = await s.waitFor(/Page totals/);
+    await s.waitFor(/Page totals/);
     await sleep(300);
     screen = s.screen();
     seen.push(screen);

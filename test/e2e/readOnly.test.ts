@@ -60,7 +60,7 @@ describe.skipIf(missing !== undefined).concurrent('a read-only run in tmux', () 
     expect(session.screenWithAttributes().split('\n')[0]).toMatch(/\u001b\[[0-9;]*7m[^\n]*READ-ONLY/);
     await session.type(sub);
     await session.keys('Enter');
-    screen = await session.waitFor(new RegExp(`API keys of ${sub}`));
+    await session.waitFor(new RegExp(`API keys of ${sub}`));
     await session.keys('n');
     // 40 columns: the short reason, whole (the long one names BROKER_READ_ONLY; see test/ui/readOnly.test.tsx).
     screen = await session.waitFor('read-only: creating keys is disabled');

@@ -101,13 +101,13 @@ describe.skipIf(missing !== undefined)('search, sort and the chart in tmux (80x2
     for (const k of matchingKeys) expect(screen).toContain(`${k.apiKey.slice(0, 4)}…${k.apiKey.slice(-4)}`);
     expect(lines(screen).filter((l) => /^[› ] \S.* mx0v…/.test(l))).toHaveLength(matchingKeys.length);
     await s.keys('Escape');
-    screen = await s.waitFor((x) => x.includes(`API keys of ${sub} · ${keys.length} keys`) && !x.includes(` of ${keys.length}`));
+    await s.waitFor((x) => x.includes(`API keys of ${sub} · ${keys.length} keys`) && !x.includes(` of ${keys.length}`));
 
     // The transfers: the filter's defaults (SPOT → FUTURES), then the first page.
     await s.keys('C-t');
     await s.waitFor('Universal transfers: filter');
     await s.keys('Enter');
-    screen = await s.waitFor(/Page 1 · 500 per page · 500 rows/);
+    await s.waitFor(/Page 1 · 500 per page · 500 rows/);
 
     // / in the results: only BTC rows, "N of 500 rows"; enter keeps the filter.
     await s.keys('/');
@@ -155,8 +155,8 @@ describe.skipIf(missing !== undefined)('search, sort and the chart in tmux (80x2
     await s.keys('Escape');
     await s.waitFor(/Page 1 · 500 per page · 500 rows/);
     await s.keys('v');
-    screen = await s.waitFor(new RegExp(`Chart: \\S+ 1/${summary.assets.length}`));
-    screen = await s.waitFor((x) => /All \d+ pages/.test(x) && x.includes('r refetch'), 15_000);
+    await s.waitFor(new RegExp(`Chart: \\S+ 1/${summary.assets.length}`));
+    await s.waitFor((x) => /All \d+ pages/.test(x) && x.includes('r refetch'), 15_000);
     for (let i = 0; i < summary.assets.length; i += 1) {
       screen = await s.waitFor(new RegExp(`Chart: \\S+ ${i + 1}/${summary.assets.length}`));
       expectFits(screen);

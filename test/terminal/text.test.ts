@@ -39,7 +39,6 @@ export const HOSTILE: readonly [string, string][] = [
 ];
 
 /** No byte or character a terminal acts on: C0 controls (so ESC, BEL, NUL, CR, LF), DEL, C1, bidi controls. */
-// eslint-disable-next-line no-control-regex
 export const TERMINAL_UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
 describe('sanitize', () => {
@@ -218,7 +217,6 @@ describe('JSON escaping', () => {
         for (const v of [value, text, { [text]: text }]) {
           const json = toJson(v, 2);
           // Line breaks between members (the indentation) are JSON's own; nothing else is raw.
-          // eslint-disable-next-line no-control-regex
           expect(json).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/);
           expect(JSON.parse(json)).toEqual(JSON.parse(JSON.stringify(v)));
         }

@@ -227,9 +227,7 @@ async function hostileService(): Promise<{ baseUrl: string; close(): Promise<voi
 }
 
 function expectClean(raw: string): void {
-  // eslint-disable-next-line no-control-regex
   const withoutSgr = raw.replace(/\u001b\[[0-9;]*m/g, '');
-  // eslint-disable-next-line no-control-regex
   expect(withoutSgr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
 }
 

@@ -32,9 +32,7 @@ const RAW = '\u0007\u0000\u007f';
 
 /** What must never be in a frame (after Ink's own colour codes are taken out): ESC, BEL, NUL, DEL, CR, C1, bidi. */
 function expectClean(raw: string, what: string): void {
-  // eslint-disable-next-line no-control-regex
   const withoutSgr = raw.replace(/\u001b\[[0-9;]*m/g, '');
-  // eslint-disable-next-line no-control-regex
   const bad = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.exec(withoutSgr);
   expect(bad, `${what}: ${JSON.stringify(bad?.[0])} at ${bad?.index} in\n${stripVTControlCharacters(raw)}`).toBeNull();
 }
@@ -495,7 +493,6 @@ describe.concurrent('NO_COLOR', () => {
     await c.press('tab');
     expect(c.frame()).not.toContain('›[');
     expect(lineWith(c.frame(), 'Other')).toMatch(/^› Other/);
-    // eslint-disable-next-line no-control-regex
     expect(c.frames().some((f) => /\u001b\[(3|4|9|10)\d(;\d+)*m/.test(f))).toBe(false);
   });
 });

@@ -71,9 +71,7 @@ describe('search in the keys list', () => {
     await c.settle(50);
     const raw = c.rawFrame();
     // The match is drawn underlined (SGR 4) right before its text.
-    // eslint-disable-next-line no-control-regex
     expect(raw).toMatch(new RegExp(`\\u001b\\[(?:\\d+;)*4(?:;\\d+)*m(?:\\u001b\\[[\\d;]*m)*${needle}`));
-    // eslint-disable-next-line no-control-regex
     expect(c.frames().some((f) => /\u001b\[(3|4|9|10)\d(;\d+)*m/.test(f))).toBe(false);
   });
 });

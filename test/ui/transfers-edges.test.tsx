@@ -20,7 +20,6 @@ import { afterRender } from '../../src/terminal/keyStream';
 import { displayWidth } from '../../src/terminal/text';
 import { App } from '../../src/ui/App';
 import { createExchangeLog } from '../../src/ui/exchangeLog';
-import type { ConsoleServices } from '../../src/ui/services';
 import { makeTheme } from '../../src/ui/theme';
 import { CTRL_U, lineWith, openTransferFilter, openTransfers, setFilter } from './flows';
 import { consoleFor, KEYS, type OnFinished, reactIdle, sleep, type TestConsole } from './harness';

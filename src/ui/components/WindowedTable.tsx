@@ -58,6 +58,7 @@ export function WindowedTable<T>(props: {
       }
       return state === 'plain' ? line : `${MARKER[state]}${line.slice(MARKER_CELLS)}`;
     };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- lines are cached by index: new rows need a new cache
   }, [rows, columns, width]);
   return (
     <Box flexDirection="column">

@@ -31,7 +31,7 @@ export function useResource<T>(load: (signal: AbortSignal) => Promise<T>, deps: 
   // Each set of deps is a new request; an answer counts only for the request it belongs to, so the render
   // right after a change (before the effect runs) already says "loading", never the old page as ready.
   const requests = useRef(0);
-  // eslint-disable-next-line react-hooks/exhaustive-deps
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the caller's deps are what makes a new request
   const request = useMemo(() => ++requests.current, [...deps, generation]);
 
   // Nothing is set as a load starts: the render for the new request already says "loading" (a state set here

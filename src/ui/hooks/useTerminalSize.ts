@@ -7,18 +7,18 @@ export interface TerminalSize {
   rows: number;
 }
 
+const sizeOf = (stdout: NodeJS.WriteStream): TerminalSize => ({ columns: stdout.columns || 80, rows: stdout.rows || 24 });
+
 export function useTerminalSize(): TerminalSize {
   // Ink types stdout as any writable stream; the console's is a terminal's (or a test's of the same shape).
   const stdout = useStdout().stdout as NodeJS.WriteStream;
-  const read = (): TerminalSize => ({ columns: stdout.columns || 80, rows: stdout.rows || 24 });
-  const [size, setSize] = useState<TerminalSize>(read);
+  const [size, setSize] = useState<TerminalSize>(() => sizeOf(stdout));
   useEffect(() => {
-    const onResize = () => setSize(read());
+    const onResize = () => setSize(sizeOf(stdout));
     stdout.on('resize', onResize);
     return () => {
       stdout.off('resize', onResize);
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [stdout]);
   return size;
 }

@@ -71,8 +71,7 @@ export function useTransferChart(query: TransferQuery, keep: ((t: Transfer) => b
       unmounted = true;
       abort.abort();
     };
-    // A new filter or a restart is a new fetch; `range` follows the filter.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- a new filter or a restart is a new fetch; `range` follows the filter
   }, [api, JSON.stringify(query), generation]);
 
   const cancel = useCallback(() => controller.current?.abort(), []);
