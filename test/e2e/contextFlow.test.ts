@@ -74,7 +74,7 @@ describe.skipIf(missing !== undefined)('context carries between keys and transfe
       // SPOT → SPOT (← → cycle the type), then search.
       await s.keys('Tab');
       await s.keys('Right');
-      screen = await s.waitFor((x) => /To type +SPOT/.test(x));
+      await s.waitFor((x) => /To type +SPOT/.test(x));
       await s.keys('Enter');
       screen = await s.waitFor(/^› (\d{4}-)?\d\d-\d\d /m);
       expect(lineWith(screen, 'Filter:')).toBe(`Filter: SPOT → SPOT · to ${SUB}`);
@@ -120,7 +120,7 @@ describe.skipIf(missing !== undefined)('context carries between keys and transfe
       if (columns >= 80) expect(header(screen)).toMatch(new RegExp(`Sub-accounts › ${SUB} › Keys$`));
       // esc: the picker; one more does not quit.
       await s.keys('Escape');
-      screen = await s.waitFor('Choose a sub-account');
+      await s.waitFor('Choose a sub-account');
       await s.keys('Escape');
       await new Promise((r) => setTimeout(r, 300));
       expect(s.screen()).toContain('Choose a sub-account');
