@@ -1,0 +1,132 @@
+// Every key counts during loads: keys pressed while a page, a list or a scan loads wait and are applied in
+// order once it settles, doing what they would have done pressed after it. Loads are held by the real
+// sandbox (hold faults, or latency), keys go in through the console's own key reader.
+import { describe, expect, test } from 'vitest';
+import type { Route } from '../../src/ui/navigation';
+import { consoleFor, type TestConsole } from './harness';
+import { seededAccounts } from './flows';
+import { startSandbox } from '../../src/sandbox/server';
+
+const RESULTS: Route = { screen: 'transfers', query: { fromAccountType: 'SPOT', toAccountType: 'FUTURE', limit: 20 } };
+const transferPages = (c: TestConsole, from = 0) =>
+  c.requestsOf('GET', from).filter((r) => r.path.endsWith('/universalTransfer')).map((r) => Number(new URLSearchParams(r.query).get('page')));
+const pageLine = (n: number) => new RegExp(`Page ${n} · 20 per page · 20 rows`);
+
+/** Holds the next page request, so keys meet a page that is loading for as long as the test needs. */
+async function holdNextPage(c: TestConsole, key: string): Promise<void> {
+  c.sandbox.queueFaults({ kind: 'hold' });
+  await c.chunk(key);
+  await c.waitFor(() => c.sandbox.held() === 1, 'the page request held');
+}
+
+async function results(onTestFinished: Parameters<typeof consoleFor>[0], options: Parameters<typeof consoleFor>[1] = {}): Promise<TestConsole> {
+  const c = await consoleFor(onTestFinished, { columns: 100, rows: 30, initialRoute: RESULTS, ...options });
+  await c.waitForText(pageLine(1));
+  return c;
+}
+
+describe('the transfer browser while a page loads', () => {
+  test('nnn while page 2 loads: three pages on, each fetched in turn', async ({ onTestFinished }) => {
+    const c = await results(onTestFinished);
+    const from = c.requests().length;
+    await holdNextPage(c, 'n');
+    await c.press('n');
+    await c.press('n');
+    expect(c.frame()).toContain('Page 2');
+    c.sandbox.releaseHeld();
+    await c.waitForText(pageLine(4));
+    await c.settle(50);
+    expect(c.frame()).toMatch(pageLine(4));
+    expect(transferPages(c, from)).toEqual([2, 3, 4]);
+  });
+
+  test('ten n in one burst under latency: ten pages on', async ({ onTestFinished }) => {
+    const c = await results(onTestFinished, { sandbox: { faults: { latencyMs: 15 } } });
+    await c.chunk(...'nnnnnnnnnn');
+    await c.waitForText(pageLine(11), 5000);
+    await c.settle(80);
+    expect(c.frame()).toMatch(pageLine(11));
+  });
+
+  test(']]]]] typed one by one while pages load: five pages on', async ({ onTestFinished }) => {
+    const c = await results(onTestFinished, { sandbox: { faults: { latencyMs: 30 } } });
+    await c.type(']]]]]');
+    await c.waitForText(pageLine(6), 5000);
+    await c.settle(80);
+    expect(c.frame()).toMatch(pageLine(6));
+  });
+
+  test('rn: the n pressed while the refresh loads still turns the page', async ({ onTestFinished }) => {
+    const c = await results(onTestFinished);
+    const from = c.requests().length;
+    await holdNextPage(c, 'r');
+    await c.press('n');
+    c.sandbox.releaseHeld();
+    await c.waitForText(pageLine(2));
+    expect(transferPages(c, from)).toEqual([1, 2]);
+  });
+
+  test('rn in one chunk: the refresh, then the next page', async ({ onTestFinished }) => {
+    const c = await results(onTestFinished, { sandbox: { faults: { latencyMs: 20 } } });
+    const from = c.requests().length;
+    await c.chunk('r', 'n');
+    await c.waitForText(pageLine(2));
+    expect(transferPages(c, from)).toEqual([1, 2]);
+  });
+
+  test('pppj from page 6 while pages load: three pages back, then the second row', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished, { columns: 100, rows: 30, initialRoute: { ...RESULTS, query: { ...RESULTS.query, page: 6 } } as Route });
+    await c.waitForText(pageLine(6));
+    await holdNextPage(c, 'p');
+    await c.chunk('p', 'p', 'j');
+    c.sandbox.releaseHeld();
+    await c.waitForText(/Page 3 · 20 per page · 20 rows · row 2/);
+  });
+
+  test('j while the next page loads moves on that page, as pressed after it', async ({ onTestFinished }) => {
+    const c = await results(onTestFinished);
+    await holdNextPage(c, 'n');
+    await c.press('j');
+    await c.press('j');
+    c.sandbox.releaseHeld();
+    await c.waitForText(/Page 2 · 20 per page · 20 rows · row 3/);
+  });
+
+  test('n past the last page while pages load says so, as pressed slowly', async ({ onTestFinished }) => {
+    const sandbox = await startSandbox({ seed: 1, transfers: 60 });
+    onTestFinished(() => sandbox.close());
+    const query = { fromAccountType: 'SPOT', toAccountType: 'FUTURE' } as const;
+    const probe = await consoleFor(onTestFinished, { sharedSandbox: sandbox });
+    const total = (await probe.api.listUniversalTransfers({ ...query, page: 1, limit: 500 })).length;
+    // A page size that leaves the last page short, so the browser knows it is the last.
+    const limit = [2, 3, 4, 5, 7].find((n) => total % n !== 0)!;
+    const last = Math.ceil(total / limit);
+    expect(last).toBeGreaterThan(1);
+    const c = await consoleFor(onTestFinished, { sharedSandbox: sandbox, columns: 100, rows: 30, initialRoute: { screen: 'transfers', query: { ...query, limit } } });
+    await c.waitForText(`Page 1 · ${limit} per page`);
+    sandbox.setFaultRates({ latencyMs: 15 });
+    await c.chunk(...'n'.repeat(last + 2));
+    await c.waitForText(`no more pages: page ${last} is the last`, 5000);
+    expect(c.frame()).toContain(`Page ${last} · ${limit} per page · ${total % limit} rows · no more pages`);
+    expect(c.requestsOf('GET').filter((r) => r.path.endsWith('/universalTransfer')).map((r) => Number(new URLSearchParams(r.query).get('page'))).at(-1)).toBe(last);
+  });
+});
+
+describe('the key list while its keys load', () => {
+  test('j pressed before the keys arrive moves the cursor once they do', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished, { columns: 120, rows: 30 });
+    const { busy, busyKeys } = await seededAccounts(c);
+    expect(busyKeys.length).toBeGreaterThan(2);
+    c.sandbox.queueFaults({ kind: 'hold' });
+    await c.type(busy);
+    await c.press('enter');
+    await c.waitFor(() => c.sandbox.held() === 1, 'the key list held');
+    await c.press('j');
+    await c.press('j');
+    c.sandbox.releaseHeld();
+    await c.waitForText(new RegExp(`API keys of ${busy} · \\d+ keys`));
+    await c.settle(50);
+    const cursorLine = c.frame().split('\n').find((l) => l.startsWith('›'));
+    expect(cursorLine).toContain(busyKeys[2]!.apiKey.slice(0, 8));
+  });
+});
