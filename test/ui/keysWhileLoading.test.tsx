@@ -130,3 +130,46 @@ describe('the key list while its keys load', () => {
     expect(cursorLine).toContain(busyKeys[2]!.apiKey.slice(0, 8));
   });
 });
+
+describe('the discover scan and the key audit while they run', () => {
+  test('↓ and enter pressed during the scan open the second sub-account found, once it is done', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished, { columns: 80, rows: 24 });
+    await c.press('\u0004');
+    await c.waitForScreen('discover');
+    // Two days back: a short scan.
+    await c.press('\u0015');
+    await c.type('2');
+    c.sandbox.queueFaults({ kind: 'hold' });
+    await c.press('enter');
+    await c.waitFor(() => c.sandbox.held() === 1, 'the first scan request held');
+    await c.press('down');
+    await c.press('enter');
+    expect(c.navState()!.stack.at(-1)!.route.screen).toBe('discover');
+    c.sandbox.releaseHeld();
+    await c.waitForScreen('keys', 15_000);
+    const second = c.discovered.list()[1]!.name;
+    expect(c.navState()!.stack.at(-1)!.route).toEqual({ screen: 'keys', subAccount: second });
+  });
+
+  test('↓↓ pressed before any sub-account is audited moves to the third row once all are', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished, { columns: 100, rows: 30 });
+    const names = c.sandbox.subAccounts.slice(0, 3);
+    c.sandbox.queueFaults({ kind: 'hold' }, { kind: 'hold' }, { kind: 'hold' });
+    await startAudit(c, names);
+    await c.waitFor(() => c.sandbox.held() >= 1, 'an audit request held');
+    await c.press('down');
+    await c.press('down');
+    await c.waitFor(() => {
+      c.sandbox.releaseHeld();
+      return !c.frame().includes('Auditing');
+    }, 'the audit done');
+    await c.waitForText(/^3\/\d+ · /m);
+  });
+});
+
+/** Opens the key audit of these sub-accounts from the picker (ctrl+r audits the ones the typed text matches). */
+async function startAudit(c: TestConsole, names: string[]): Promise<void> {
+  for (const name of names) await c.recent.remember(name);
+  await c.press('\u0012');
+  await c.waitForScreen('keyAudit');
+}
