@@ -6,6 +6,7 @@ import type { Route } from '../../src/ui/navigation';
 import { consoleFor, type TestConsole } from './harness';
 import { seededAccounts } from './flows';
 import { startSandbox } from '../../src/sandbox/server';
+import type { CredentialsInput, TargetSwitcher } from '../../src/ui/targets';
 
 const RESULTS: Route = { screen: 'transfers', query: { fromAccountType: 'SPOT', toAccountType: 'FUTURE', limit: 20 } };
 const transferPages = (c: TestConsole, from = 0) =>
@@ -173,3 +174,56 @@ async function startAudit(c: TestConsole, names: string[]): Promise<void> {
   await c.press('\u0012');
   await c.waitForScreen('keyAudit');
 }
+
+/** A switcher whose profile list and credential checks answer when the test says. */
+function slowSwitcher() {
+  const profile = { name: 'prod', baseUrl: 'https://api.example.com', isDefault: true };
+  const pending: Array<() => void> = [];
+  const checks: CredentialsInput[] = [];
+  const later = <T,>(value: T) => new Promise<T>((resolve) => pending.push(() => resolve(value)));
+  const switcher: TargetSwitcher = {
+    current: () => undefined,
+    subscribe: () => () => undefined,
+    startupProblem: () => undefined,
+    profiles: () => later([profile, { ...profile, name: 'sbx', isDefault: false }]),
+    openDemo: async () => undefined,
+    openProfile: async () => ({ ok: false, message: 'not in this test' }),
+    addProfile: async () => ({ ok: false, message: 'not in this test' }),
+    useForSession: (input) => {
+      checks.push(input);
+      return later({ ok: false as const, message: 'the service refused the key' });
+    },
+  };
+  return { switcher, checks, pending: () => pending.length, answer: () => pending.splice(0).forEach((go) => go()) };
+}
+
+describe('the profiles and a credentials check while they load', () => {
+  test('↓↓ pressed while the profiles are read lands on the third entry', async ({ onTestFinished }) => {
+    const slow = slowSwitcher();
+    const c = await consoleFor(onTestFinished, { columns: 80, rows: 24, switcher: slow.switcher });
+    await c.press('\u0010');
+    await c.waitForScreen('profiles');
+    await c.waitFor(() => slow.pending() === 1, 'the profiles asked for');
+    await c.press('down');
+    await c.press('down');
+    slow.answer();
+    await c.waitForText('sbx');
+    await c.settle(50);
+    expect(c.frame()).toMatch(/^› demo/m);
+  });
+
+  test('text and enter typed while the connection is checked edit the form and check again', async ({ onTestFinished }) => {
+    const slow = slowSwitcher();
+    const c = await consoleFor(onTestFinished, { columns: 80, rows: 24, switcher: slow.switcher, initialRoute: { screen: 'sessionCredentials', baseUrl: 'http://127.0.0.1:9' } });
+    await c.type('key');
+    await c.press('tab');
+    await c.type('secret');
+    await c.press('enter');
+    await c.waitForText('Checking the connection');
+    await c.type('x');
+    await c.press('enter');
+    slow.answer();
+    await c.waitFor(() => slow.checks.length === 2, 'the second check');
+    expect(slow.checks.map((input) => input.secretKey)).toEqual(['secret', 'secretx']);
+  });
+});

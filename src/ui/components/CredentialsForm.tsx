@@ -82,7 +82,8 @@ export function CredentialsForm(props: {
       }
       return false;
     },
-    { active: props.active, textEntry: 'text' },
+    // Keys typed while the connection is checked wait for its answer (a failure leaves the form to edit).
+    { active: props.active, textEntry: 'text', busy: () => props.busy },
   );
 
   const width = props.width ?? 80;
