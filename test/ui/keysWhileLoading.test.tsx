@@ -1,6 +1,7 @@
 // Every key counts during loads: keys pressed while a page, a list or a scan loads wait and are applied in
 // order once it settles, doing what they would have done pressed after it. Loads are held by the real
 // sandbox (hold faults, or latency), keys go in through the console's own key reader.
+import { readdir } from 'node:fs/promises';
 import { describe, expect, test } from 'vitest';
 import type { Route } from '../../src/ui/navigation';
 import { consoleFor, type TestConsole } from './harness';
@@ -225,5 +226,23 @@ describe('the profiles and a credentials check while they load', () => {
     slow.answer();
     await c.waitFor(() => slow.checks.length === 2, 'the second check');
     expect(slow.checks.map((input) => input.secretKey)).toEqual(['secret', 'secretx']);
+  });
+});
+
+describe('an export while it writes', () => {
+  test('enter pressed while all pages are exported closes the panel once the file is written', async ({ onTestFinished }) => {
+    const c = await results(onTestFinished);
+    await c.press('x');
+    await c.waitForText('Export transfers');
+    await c.press('a');
+    c.sandbox.queueFaults({ kind: 'hold' });
+    await c.press('enter');
+    await c.waitFor(() => c.sandbox.held() === 1, 'the first export page held');
+    await c.press('enter');
+    c.sandbox.releaseHeld();
+    await c.waitForNoText('Export transfers', 10_000);
+    expect(c.frame()).toMatch(pageLine(1));
+    // The panel closed after the file was written, not before (an enter while it ran would have been lost).
+    expect((await readdir(c.exportDir)).some((name) => name.endsWith('.csv'))).toBe(true);
   });
 });

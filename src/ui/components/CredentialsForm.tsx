@@ -70,7 +70,6 @@ export function CredentialsForm(props: {
 
   useScreenKeystrokes(
     (input, keystroke) => {
-      if (props.busy) return true; // nothing while the check is running
       const command = commandFor(CREDENTIALS_MODES.credentials, input, keystroke);
       if (command === 'next' || command === 'previous') {
         setFocus((f) => (f + (command === 'next' ? 1 : props.fields.length - 1)) % props.fields.length);

@@ -2,8 +2,9 @@
 // keys wait in a queue and are applied in order once it has settled, one per frame, as if pressed slowly
 // after each answer. ctrl+c is never held (App reads it first); esc acts at once and drops the keys still
 // waiting (it is the way out of a slow load); ? and a q that quits act at once when no key waits before them.
-import { useEffect, useMemo, useRef } from 'react';
+import { useLayoutEffect, useMemo, useRef } from 'react';
 import type { Key } from 'ink';
+import { afterRender } from '../../terminal/keyStream';
 import type { KeystrokeRouter } from './keystrokes';
 
 interface WaitingKey {
@@ -15,31 +16,34 @@ export interface KeysWhileBusy {
   /** True when the key waits (a screen is busy, or keys before it still wait); false: apply it now. `atOnce`:
    *  the key does not depend on what loads (help, a q that quits here), so it acts now if no key waits. */
   hold(input: string, keystroke: Key, atOnce: boolean): boolean;
-  /** How many keys wait. */
-  waiting(): number;
+  /** A screen committed a frame: if none is busy now, the waiting keys go on. */
+  settled(): void;
 }
 
 /** The queue of one console: `apply` is the console's handling of a key (the global keys, then the screens). */
 export function useKeysWhileBusy(router: KeystrokeRouter, apply: (input: string, keystroke: Key) => void): KeysWhileBusy {
   const applyRef = useRef(apply);
   applyRef.current = apply;
-  const state = useMemo(() => ({ queue: [] as WaitingKey[], timer: undefined as NodeJS.Immediate | undefined }), []);
+  const state = useMemo(() => ({ queue: [] as WaitingKey[], scheduled: false, stopped: false }), []);
 
   const keys = useMemo<KeysWhileBusy>(() => {
-    // One key per turn of the event loop: React commits the frame it set (and the screen says whether it is
-    // busy again) before the next key is read, as with keys pressed one after another.
-    const next = () => {
-      state.timer = undefined;
-      if (router.busy()) return;
-      const key = state.queue.shift();
-      if (!key) return;
-      applyRef.current(key.input, key.keystroke);
-      if (state.queue.length > 0) state.timer = setImmediate(next);
+    // One key per rendered frame: the next is read once React has rendered what this one set (and the
+    // screen says whether it is busy again), as the key reader does for keys pressed one after another.
+    const schedule = () => {
+      if (state.scheduled || state.queue.length === 0) return;
+      state.scheduled = true;
+      void afterRender().then(() => {
+        state.scheduled = false;
+        if (state.stopped || router.busy()) return;
+        const key = state.queue.shift();
+        if (key) applyRef.current(key.input, key.keystroke);
+        schedule();
+      });
     };
-    router.onCommitted(() => {
-      if (state.queue.length > 0 && state.timer === undefined && !router.busy()) state.timer = setImmediate(next);
-    });
     return {
+      settled() {
+        if (!router.busy()) schedule();
+      },
       hold(input, keystroke, atOnce) {
         if (state.queue.length === 0 && !router.busy()) return false;
         if (keystroke.escape) {
@@ -50,16 +54,17 @@ export function useKeysWhileBusy(router: KeystrokeRouter, apply: (input: string,
         state.queue.push({ input, keystroke });
         return true;
       },
-      waiting: () => state.queue.length,
     };
   }, [router, state]);
 
-  useEffect(
-    () => () => {
-      if (state.timer) clearImmediate(state.timer);
+  // Each frame a screen commits may be the one where its load settled.
+  useLayoutEffect(() => {
+    state.stopped = false;
+    router.onCommitted(keys.settled);
+    return () => {
+      state.stopped = true;
       router.onCommitted(undefined);
-    },
-    [router, state],
-  );
+    };
+  }, [router, state, keys]);
   return keys;
 }
