@@ -79,7 +79,9 @@ export function App({ services, onExit, onNavigation, initialRoute }: AppProps) 
       return;
     }
     // A key that arrives while a screen loads waits for it, in order (keysWhileBusy.ts).
-    const atOnce = !keystroke.ctrl && !keystroke.meta && (input === '?' || (input === 'q' && quitsWithQ(topScreen, bindingContext)));
+    // Keys that leave or overlay the busy screen need nothing it loads: they act now when none waits before them.
+    const atOnce =
+      keyMatches('ctrl+t', input, keystroke) || keyMatches('ctrl+p', input, keystroke) || (!keystroke.ctrl && !keystroke.meta && (input === '?' || (input === 'q' && quitsWithQ(topScreen, bindingContext))));
     if (!waited && keysWhileBusy.hold(input, keystroke, atOnce)) return;
     const { consumed, textEntry } = router.dispatch(input, keystroke);
     if (consumed) return;

@@ -1,7 +1,8 @@
 // Every key counts during loads: while a screen is loading what its keys act on (a page, a list, a check),
 // keys wait in a queue and are applied in order once it has settled, one per frame, as if pressed slowly
 // after each answer. ctrl+c is never held (App reads it first); esc acts at once and drops the keys still
-// waiting (it is the way out of a slow load); ? and a q that quits act at once when no key waits before them.
+// waiting (it is the way out of a slow load); ?, ctrl+t, ctrl+p and a q that quits act at once when no key
+// waits before them.
 import { useLayoutEffect, useMemo, useRef } from 'react';
 import type { Key } from 'ink';
 import { afterRender } from '../../terminal/keyStream';
@@ -14,7 +15,7 @@ interface WaitingKey {
 
 export interface KeysWhileBusy {
   /** True when the key waits (a screen is busy, or keys before it still wait); false: apply it now. `atOnce`:
-   *  the key does not depend on what loads (help, a q that quits here), so it acts now if no key waits. */
+   *  the key does not depend on what loads (help, another screen, a q that quits here): it acts now if no key waits. */
   hold(input: string, keystroke: Key, atOnce: boolean): boolean;
   /** A screen committed a frame: if none is busy now, the waiting keys go on. */
   settled(): void;
