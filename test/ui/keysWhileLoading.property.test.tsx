@@ -22,7 +22,8 @@ afterAll(async () => {
 // Paging, moving, refreshing, and the page prompt (g, a digit, enter): the keys whose effect depends on a page.
 const ALPHABET = ['n', 'p', ']', '[', 'j', 'k', 'r', KEYS.down, KEYS.up, 'g', '2', KEYS.enter];
 
-/** Until no request of this console is unanswered and the frame has not changed for `quietMs`. */
+/** Until the page shown is loaded (its row count is in the page line), no request of this console is
+ *  unanswered, and the frame has not changed for `quietMs`. */
 async function settled(c: TestConsole, from: number, quietMs: number): Promise<void> {
   const until = Date.now() + 10_000;
   let last = c.frame();
@@ -30,7 +31,7 @@ async function settled(c: TestConsole, from: number, quietMs: number): Promise<v
   while (Date.now() < until) {
     await sleep(5);
     const frame = c.frame();
-    const open = c.requests().slice(from).some((r) => r.status === 0);
+    const open = c.requests().slice(from).some((r) => r.status === 0) || !/Page \d+ · 4 per page · \d+ rows/.test(frame);
     if (open || frame !== last) {
       last = frame;
       since = Date.now();
