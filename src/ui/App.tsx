@@ -78,10 +78,13 @@ export function App({ services, onExit, onNavigation, initialRoute }: AppProps) 
       if (keystroke.upArrow || input === 'k' || keystroke.pageUp) setHelpOffset((o) => Math.max(0, o - step));
       return;
     }
-    // A key that arrives while a screen loads waits for it, in order (keysWhileBusy.ts).
-    // Keys that leave or overlay the busy screen need nothing it loads: they act now when none waits before them.
+    // A key that arrives while a screen loads waits for it, in order (keysWhileBusy.ts); keys that leave or
+    // overlay the busy screen need nothing it loads: they act now when no key waits before them.
+    const plain = !keystroke.ctrl && !keystroke.meta;
     const atOnce =
-      keyMatches('ctrl+t', input, keystroke) || keyMatches('ctrl+p', input, keystroke) || (!keystroke.ctrl && !keystroke.meta && (input === '?' || (input === 'q' && quitsWithQ(topScreen, bindingContext))));
+      keyMatches('ctrl+t', input, keystroke) ||
+      keyMatches('ctrl+p', input, keystroke) ||
+      (plain && (input === '?' || (input === 'q' && quitsWithQ(topScreen, bindingContext))));
     if (!waited && keysWhileBusy.hold(input, keystroke, atOnce)) return;
     const { consumed, textEntry } = router.dispatch(input, keystroke);
     if (consumed) return;
