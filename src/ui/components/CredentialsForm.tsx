@@ -70,6 +70,8 @@ export function CredentialsForm(props: {
 
   useScreenKeystrokes(
     (input, keystroke) => {
+      // The keys that act during the check (esc, ?) do nothing: leaving would not stop a check that then switches.
+      if (props.busy) return true;
       const command = commandFor(CREDENTIALS_MODES.credentials, input, keystroke);
       if (command === 'next' || command === 'previous') {
         setFocus((f) => (f + (command === 'next' ? 1 : props.fields.length - 1)) % props.fields.length);
