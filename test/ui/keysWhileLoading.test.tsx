@@ -1,5 +1,5 @@
-// Every key counts during loads: keys pressed while a page, a list or a scan loads wait and are applied in
-// order once it settles, doing what they would have done pressed after it. Loads are held by the real
+// Every key counts during loads: keys pressed while a page, a list, a scan, an export or a check is under
+// way wait and are applied in order once it settles, doing what they would have done pressed after it. Loads are held by the real
 // sandbox (hold faults, or latency), keys go in through the console's own key reader.
 import { readdir } from 'node:fs/promises';
 import { describe, expect, test } from 'vitest';
@@ -170,7 +170,7 @@ describe('the discover scan and the key audit while they run', () => {
   });
 });
 
-/** Opens the key audit of these sub-accounts from the picker (ctrl+r audits the ones the typed text matches). */
+/** Opens the key audit of these sub-accounts from the picker (ctrl+r, nothing typed: every recent one). */
 async function startAudit(c: TestConsole, names: string[]): Promise<void> {
   for (const name of names) await c.recent.remember(name);
   await c.press('\u0012');
