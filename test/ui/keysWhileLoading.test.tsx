@@ -5,7 +5,7 @@ import { readdir } from 'node:fs/promises';
 import { describe, expect, test } from 'vitest';
 import type { Route } from '../../src/ui/navigation';
 import { consoleFor, type TestConsole } from './harness';
-import { seededAccounts } from './flows';
+import { openTransfers, seededAccounts } from './flows';
 import { startSandbox } from '../../src/sandbox/server';
 import type { CredentialsInput, TargetSwitcher } from '../../src/ui/targets';
 
@@ -244,5 +244,27 @@ describe('an export while it writes', () => {
     expect(c.frame()).toMatch(pageLine(1));
     // The panel closed after the file was written, not before (an enter while it ran would have been lost).
     expect((await readdir(c.exportDir)).some((name) => name.endsWith('.csv'))).toBe(true);
+  });
+});
+
+describe('the chart while its pages come', () => {
+  test('→ acts at once; r, which only the finished chart has, fetches every page again once it is done', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished, { columns: 80, rows: 24 });
+    await openTransfers(c, { startTime: '20d', limit: '20' });
+    // The chart's first page comes at once, its second is held: the chart is loading while the keys come.
+    c.sandbox.queueFaults({ kind: 'delay', ms: 0 }, { kind: 'hold' });
+    const from = c.requests().length;
+    await c.press('v');
+    // Two assets or more have come (the title counts them), and pages still come.
+    await c.waitForText(/Chart: \S+ 1\/\d+/);
+    await c.waitFor(() => c.sandbox.held() === 1, 'the second page held');
+    expect(c.frame()).toContain('esc stops');
+    await c.press('right');
+    expect(c.frame()).toMatch(/Chart: \S+ 2\/\d+/);
+    await c.press('r');
+    c.sandbox.releaseHeld();
+    const firstPages = () => c.requestsOf('GET', from).filter((r) => new URLSearchParams(r.query).get('page') === '1').length;
+    await c.waitFor(() => firstPages() === 2, 'the chart fetched again from its first page', 8000);
+    await c.waitForText(/All \d+ pages · [\d,]+ transfers/, 8000);
   });
 });

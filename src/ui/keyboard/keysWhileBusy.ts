@@ -17,7 +17,7 @@ export interface KeysWhileBusy {
   /** True when the key waits (a screen is busy, or keys before it still wait); false: apply it now. `atOnce`:
    *  the key does not depend on what loads (help, another screen, a q that quits here): it acts now if no key waits. */
   hold(input: string, keystroke: Key, atOnce: boolean): boolean;
-  /** A screen committed a frame: if none is busy now, the waiting keys go on. */
+  /** A screen committed a frame: if none is busy for the next waiting key now, the waiting keys go on. */
   settled(): void;
 }
 
@@ -35,18 +35,20 @@ export function useKeysWhileBusy(router: KeystrokeRouter, apply: (input: string,
       state.scheduled = true;
       void afterRender().then(() => {
         state.scheduled = false;
-        if (state.stopped || router.busy()) return;
-        const key = state.queue.shift();
-        if (key) applyRef.current(key.input, key.keystroke);
+        const key = state.queue[0];
+        if (state.stopped || !key || router.busy(key.input, key.keystroke)) return;
+        state.queue.shift();
+        applyRef.current(key.input, key.keystroke);
         schedule();
       });
     };
     return {
       settled() {
-        if (!router.busy()) schedule();
+        const key = state.queue[0];
+        if (key && !router.busy(key.input, key.keystroke)) schedule();
       },
       hold(input, keystroke, atOnce) {
-        if (state.queue.length === 0 && !router.busy()) return false;
+        if (state.queue.length === 0 && !router.busy(input, keystroke)) return false;
         if (keystroke.escape) {
           state.queue.length = 0;
           return false;

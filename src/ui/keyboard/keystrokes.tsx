@@ -6,6 +6,8 @@ import React, { createContext, useContext, useLayoutEffect, useMemo, useRef, typ
 import type { Key } from 'ink';
 
 export type KeystrokeHandler = (input: string, keystroke: Key) => boolean;
+/** Whether a screen is loading what this key would act on (most screens: any key, while they load). */
+export type BusyTest = (input: string, keystroke: Key) => boolean;
 export type PasteHandler = (text: string) => void;
 /** false: keys are commands; 'text': printable keys are typed, but ? still opens help; 'all': ? is typed too. */
 export type TextEntry = false | 'text' | 'all';
@@ -14,8 +16,8 @@ interface Registration {
   handler: { current: KeystrokeHandler };
   /** While set, printable keys are text: App does not read them as global commands ('all': not even ?). */
   textEntry: { current: TextEntry };
-  /** Whether the screen is loading what its keys act on: keys then wait (keysWhileBusy.ts). */
-  busy: { current: () => boolean };
+  /** Whether the screen is loading what this key acts on: the key then waits (keysWhileBusy.ts). */
+  busy: { current: BusyTest };
 }
 
 interface FieldRegistration {
@@ -31,8 +33,8 @@ export interface KeystrokeRouter {
   dispatch(input: string, keystroke: Key): { consumed: boolean; textEntry: TextEntry };
   /** Gives a paste to the focused field; false when no field has focus (the paste is dropped, never read as keys). */
   dispatchPaste(text: string): boolean;
-  /** Whether a registered screen is loading what its keys act on. */
-  busy(): boolean;
+  /** Whether a registered screen is loading what this key acts on. */
+  busy(input: string, keystroke: Key): boolean;
   /** Called after a screen's frame is committed (a load may have settled); onCommitted sets who hears it. */
   committed(): void;
   onCommitted(listener: (() => void) | undefined): void;
@@ -71,7 +73,7 @@ export function createKeystrokeRouter(): KeystrokeRouter {
       field.paste.current(text);
       return true;
     },
-    busy: () => registrations.some((r) => r.busy.current()),
+    busy: (input, keystroke) => registrations.some((r) => r.busy.current(input, keystroke)),
     committed: () => committedListener?.(),
     onCommitted(listener) {
       committedListener = listener;
@@ -92,7 +94,7 @@ const notBusy = () => false;
  * whether the screen is loading what its keys act on (read when a key arrives, so it must read refs for what
  * a key of the same chunk just asked): keys then wait, in order, until it is not.
  */
-export function useScreenKeystrokes(handler: KeystrokeHandler, options: { active: boolean; textEntry?: TextEntry; busy?: () => boolean }): void {
+export function useScreenKeystrokes(handler: KeystrokeHandler, options: { active: boolean; textEntry?: TextEntry; busy?: BusyTest }): void {
   const router = useContext(KeystrokeRouterContext);
   const handlerRef = useRef(handler);
   handlerRef.current = handler;
