@@ -6,6 +6,7 @@ import { StatusBar } from './components/StatusBar';
 import { Footer } from './components/Footer';
 import { HelpOverlay, helpScrollRoom } from './components/HelpOverlay';
 import { KeystrokeRouterProvider, createKeystrokeRouter } from './keyboard/keystrokes';
+import { useKeysWhileBusy } from './keyboard/keysWhileBusy';
 import { useTerminalSize } from './hooks/useTerminalSize';
 import { keyMatches } from './keyboard/bindings';
 import { sameMode, type BindingContext, type ScreenContext } from './keyboard/bindings';
@@ -59,7 +60,7 @@ export function App({ services, onExit, onNavigation, initialRoute }: AppProps) 
 
   useEffect(() => onNavigation?.(nav), [nav, onNavigation]);
 
-  const onKey = (input: string, keystroke: Key) => {
+  const onKey = (input: string, keystroke: Key, waited = false) => {
     if (tooSmall) {
       if (keyMatches('ctrl+c', input, keystroke)) onExit(130);
       return;
@@ -68,7 +69,7 @@ export function App({ services, onExit, onNavigation, initialRoute }: AppProps) 
       if (nav.helpOpen) dispatch({ type: 'closeHelp' });
       return leaveThrough(guards, 'interrupt', () => onExit(130));
     }
-    if (nav.helpOpen) {
+    if (nav.helpOpen && !waited) {
       if (input === '?' || keystroke.escape || input === 'q') dispatch({ type: 'closeHelp' });
       // The help scrolls when the window is too short for it.
       const last = helpScrollRoom(topScreen, bodyHeight, width, bindingContext);
@@ -79,6 +80,14 @@ export function App({ services, onExit, onNavigation, initialRoute }: AppProps) 
       if (keystroke.end || input === 'G') setHelpOffset(last);
       return;
     }
+    // A key that arrives while a screen loads waits for it, in order (keysWhileBusy.ts); keys that leave or
+    // overlay the busy screen need nothing it loads: they act now when no key waits before them.
+    const plain = !keystroke.ctrl && !keystroke.meta;
+    const atOnce =
+      keyMatches('ctrl+t', input, keystroke) ||
+      keyMatches('ctrl+p', input, keystroke) ||
+      (plain && (input === '?' || (input === 'q' && quitsWithQ(topScreen, bindingContext))));
+    if (!waited && keysWhileBusy.hold(input, keystroke, atOnce)) return;
     const { consumed, textEntry } = router.dispatch(input, keystroke);
     if (consumed) return;
     if (keyMatches('ctrl+p', input, keystroke) && services.switcher && topScreen !== 'profiles') {
@@ -102,6 +111,7 @@ export function App({ services, onExit, onNavigation, initialRoute }: AppProps) 
   // the same chunk as the one before it must not meet the handler of the frame before.
   const onKeyRef = useRef(onKey);
   onKeyRef.current = onKey;
+  const keysWhileBusy = useKeysWhileBusy(router, (input, keystroke) => onKeyRef.current(input, keystroke, true));
   useInput(useCallback((input: string, keystroke: Key) => onKeyRef.current(input, keystroke), []));
 
   // A bracketed paste goes to the focused field as text; with no field focused it is dropped, never read as keys.

@@ -72,7 +72,8 @@ export function CredentialsForm(props: {
 
   useScreenKeystrokes(
     (input, keystroke) => {
-      if (props.busy) return true; // nothing while the check is running
+      // The keys that act during the check (esc, ?) do nothing: leaving would not stop a check that then switches.
+      if (props.busy) return true;
       const command = commandFor(CREDENTIALS_MODES.credentials, input, keystroke);
       if (command === 'next' || command === 'previous') {
         setFocus((f) => (f + (command === 'next' ? 1 : props.fields.length - 1)) % props.fields.length);
@@ -84,7 +85,8 @@ export function CredentialsForm(props: {
       }
       return false;
     },
-    { active: props.active, textEntry: 'text' },
+    // Keys typed while the connection is checked wait for its answer (a failure leaves the form to edit).
+    { active: props.active, textEntry: 'text', busy: () => props.busy },
   );
 
   const width = props.width ?? 80;

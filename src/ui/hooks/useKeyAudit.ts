@@ -4,6 +4,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { fetchAudit, type SubAccountAudit } from '../../audit/fetchAudit';
 import { DEFAULT_MAX_AGE_MS } from '../../audit/keyAudit';
 import { useServices } from '../services';
+import { useSyncedState } from './useSyncedState';
 
 export interface KeyAudit {
   running: boolean;
@@ -15,11 +16,15 @@ export interface KeyAudit {
   now: number;
   maxAgeMs: number;
   reload: () => void;
+  /** Running, or a reload asked since this render (a key of the same chunk may have asked it): what keys wait for. */
+  runningNow: () => boolean;
 }
 
 export function useKeyAudit(subAccounts: readonly string[]): KeyAudit {
   const { api, now: clock } = useServices();
-  const [generation, setGeneration] = useState(0);
+  const [generation, setGeneration, generationRef] = useSyncedState(0);
+  // The run the state belongs to: until a reload's run starts, the state is the last run's.
+  const started = useRef(generation);
   const [state, setState] = useState<{ running: boolean; results: Array<SubAccountAudit | undefined>; done: number; now: number }>(() => ({
     running: true,
     results: [],
@@ -35,6 +40,7 @@ export function useKeyAudit(subAccounts: readonly string[]): KeyAudit {
     const controller = new AbortController();
     const now = clockRef.current();
     const names = key === '' ? [] : key.split('\n');
+    started.current = generation;
     setState({ running: true, results: [], done: 0, now });
     void fetchAudit(api, names, {
       now,
@@ -56,6 +62,8 @@ export function useKeyAudit(subAccounts: readonly string[]): KeyAudit {
     return () => controller.abort();
   }, [api, key, generation]);
 
-  const reload = useCallback(() => setGeneration((g) => g + 1), []);
-  return { ...state, total: subAccounts.length, maxAgeMs: DEFAULT_MAX_AGE_MS, reload };
+  const reload = useCallback(() => setGeneration((g) => g + 1), [setGeneration]);
+  const running = state.running;
+  const runningNow = () => running || generationRef.current !== started.current;
+  return { ...state, total: subAccounts.length, maxAgeMs: DEFAULT_MAX_AGE_MS, reload, runningNow };
 }

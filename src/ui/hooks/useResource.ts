@@ -2,6 +2,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { BrokerError } from '../../api/errors';
 import { sanitize } from '../../terminal/text';
+import { useSyncedState } from './useSyncedState';
 
 export type ResourceStatus = 'loading' | 'ready' | 'error';
 
@@ -12,6 +13,8 @@ export interface Resource<T> {
   /** True once a load has taken longer than the spinner delay. */
   slow: boolean;
   reload: () => void;
+  /** Loading, or a reload asked since this render (a key of the same chunk may have asked it): what keys wait for. */
+  loadingNow: () => boolean;
 }
 
 export const SPINNER_DELAY_MS = 100;
@@ -25,7 +28,7 @@ export function useResource<T>(load: (signal: AbortSignal) => Promise<T>, deps: 
   });
   // The request whose load has passed the spinner delay (keyed by request: a new one starts not slow, with no render).
   const [slowRequest, setSlowRequest] = useState(0);
-  const [generation, setGeneration] = useState(0);
+  const [generation, setGeneration, generationRef] = useSyncedState(0);
   const loadRef = useRef(load);
   loadRef.current = load;
   // Each set of deps is a new request; an answer counts only for the request it belongs to, so the render
@@ -54,9 +57,11 @@ export function useResource<T>(load: (signal: AbortSignal) => Promise<T>, deps: 
     };
   }, [request]);
 
-  const reload = useCallback(() => setGeneration((g) => g + 1), []);
+  const reload = useCallback(() => setGeneration((g) => g + 1), [setGeneration]);
   const current = state.request === request;
-  return { status: current ? state.status : 'loading', data: state.data, error: current ? state.error : undefined, slow: slowRequest === request, reload };
+  const status = current ? state.status : 'loading';
+  const loadingNow = () => status === 'loading' || generationRef.current !== generation;
+  return { status, data: state.data, error: current ? state.error : undefined, slow: slowRequest === request, reload, loadingNow };
 }
 
 /** One line for any error the console shows, made safe for the terminal (a service's msg is outside text). */

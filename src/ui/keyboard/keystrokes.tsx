@@ -6,6 +6,8 @@ import React, { createContext, useContext, useLayoutEffect, useMemo, useRef, typ
 import type { Key } from 'ink';
 
 export type KeystrokeHandler = (input: string, keystroke: Key) => boolean;
+/** Whether a screen is loading what this key would act on (most screens: any key, while they load). */
+export type BusyTest = (input: string, keystroke: Key) => boolean;
 export type PasteHandler = (text: string) => void;
 /** false: keys are commands; 'text': printable keys are typed, but ? still opens help; 'all': ? is typed too. */
 export type TextEntry = false | 'text' | 'all';
@@ -14,6 +16,8 @@ interface Registration {
   handler: { current: KeystrokeHandler };
   /** While set, printable keys are text: App does not read them as global commands ('all': not even ?). */
   textEntry: { current: TextEntry };
+  /** Whether the screen is loading what this key acts on: the key then waits (keysWhileBusy.ts). */
+  busy: { current: BusyTest };
 }
 
 interface FieldRegistration {
@@ -29,11 +33,17 @@ export interface KeystrokeRouter {
   dispatch(input: string, keystroke: Key): { consumed: boolean; textEntry: TextEntry };
   /** Gives a paste to the focused field; false when no field has focus (the paste is dropped, never read as keys). */
   dispatchPaste(text: string): boolean;
+  /** Whether a registered screen is loading what this key acts on. */
+  busy(input: string, keystroke: Key): boolean;
+  /** Called after a screen's frame is committed (a load may have settled); onCommitted sets who hears it. */
+  committed(): void;
+  onCommitted(listener: (() => void) | undefined): void;
 }
 
 export function createKeystrokeRouter(): KeystrokeRouter {
   const registrations: Registration[] = [];
   const fields: FieldRegistration[] = [];
+  let committedListener: (() => void) | undefined;
   const remove = <T,>(list: T[], item: T) => () => {
     const at = list.indexOf(item);
     if (at >= 0) list.splice(at, 1);
@@ -63,6 +73,11 @@ export function createKeystrokeRouter(): KeystrokeRouter {
       field.paste.current(text);
       return true;
     },
+    busy: (input, keystroke) => registrations.some((r) => r.busy.current(input, keystroke)),
+    committed: () => committedListener?.(),
+    onCommitted(listener) {
+      committedListener = listener;
+    },
   };
 }
 
@@ -72,20 +87,32 @@ export function KeystrokeRouterProvider({ router, children }: { router: Keystrok
   return <KeystrokeRouterContext.Provider value={router}>{children}</KeystrokeRouterContext.Provider>;
 }
 
-/** Registers a screen's key handler while `active`; the latest handler is always the one called. */
-export function useScreenKeystrokes(handler: KeystrokeHandler, options: { active: boolean; textEntry?: TextEntry }): void {
+const notBusy = () => false;
+
+/**
+ * Registers a screen's key handler while `active`; the latest handler is always the one called. `busy` says
+ * whether the screen is loading what its keys act on (read when a key arrives, so it must read refs for what
+ * a key of the same chunk just asked): keys then wait, in order, until it is not.
+ */
+export function useScreenKeystrokes(handler: KeystrokeHandler, options: { active: boolean; textEntry?: TextEntry; busy?: BusyTest }): void {
   const router = useContext(KeystrokeRouterContext);
   const handlerRef = useRef(handler);
   handlerRef.current = handler;
   const textEntryRef = useRef<TextEntry>(options.textEntry ?? false);
   textEntryRef.current = options.textEntry ?? false;
-  const registration = useMemo<Registration>(() => ({ handler: handlerRef, textEntry: textEntryRef }), []);
+  const busyRef = useRef(options.busy ?? notBusy);
+  busyRef.current = options.busy ?? notBusy;
+  const registration = useMemo<Registration>(() => ({ handler: handlerRef, textEntry: textEntryRef, busy: busyRef }), []);
   // A layout effect runs in the same task as the commit that draws the screen, so no key can arrive
   // between the frame appearing and its handler being registered.
   useLayoutEffect(() => {
     if (!router || !options.active) return undefined;
     return router.register(registration);
   }, [router, options.active, registration]);
+  // Every frame of a busy-capable screen may be the one where its load settled: waiting keys may go on.
+  useLayoutEffect(() => {
+    if (router && options.active && options.busy) router.committed();
+  });
 }
 
 /** Registers a text field while it has focus: it gets keys before the screen, and pastes. */

@@ -11,6 +11,7 @@ import { ProgressBar } from '../components/ProgressBar';
 import { TextField } from '../components/TextField';
 import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { useListCursor } from '../hooks/useListCursor';
+import { useSyncedState } from '../hooks/useSyncedState';
 import { errorLine } from '../hooks/useResource';
 import { commandFor, defineModes } from '../keyboard/bindings';
 import { useNavigate } from '../navigation';
@@ -62,7 +63,7 @@ export function DiscoverScreen() {
   const { active, width, height } = useScreenFrame();
   const navigate = useNavigate();
   const [days, setDays] = useState(String(DEFAULT_SCAN_DAYS));
-  const [phase, setPhase] = useState<Phase>({ name: 'ask' });
+  const [phase, setPhase, phaseRef] = useSyncedState<Phase>({ name: 'ask' });
   const [tick, setTick] = useState(0);
   const controller = useRef<AbortController | undefined>(undefined);
   useScreenMode(MODE[phase.name]);
@@ -137,7 +138,8 @@ export function DiscoverScreen() {
           return true;
       }
     },
-    { active, textEntry: phase.name === 'ask' ? 'text' : false },
+    // What the scan finds is what the keys act on: they wait for it (esc still stops it at once).
+    { active, textEntry: phase.name === 'ask' ? 'text' : false, busy: () => phaseRef.current.name === 'running' || phaseRef.current.name === 'cancelling' },
   );
 
   const lines: React.ReactNode[] = [];

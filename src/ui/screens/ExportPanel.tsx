@@ -137,7 +137,8 @@ export function ExportPanel({
       // Other keys reach the global ones (? help); the browser ignores them while the panel is open.
       return command !== undefined;
     },
-    { active },
+    // Keys pressed while it writes (enter to close) wait for its end; esc stops it at once.
+    { active, busy: () => phase.name === 'running' || phase.name === 'cancelling' },
   );
 
   // The border and its padding take 4 columns and 2 lines; below that room the panel goes without them.

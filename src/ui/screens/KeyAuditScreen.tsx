@@ -144,7 +144,8 @@ export function KeyAuditScreen({ subAccounts }: { subAccounts: readonly string[]
         default: return false;
       }
     },
-    { active },
+    // Rows arrive while it runs, and move the rows under the cursor: keys wait for the whole audit.
+    { active, busy: audit.runningNow },
   );
 
   const answered = audit.results.filter((r): r is SubAccountAudit => r !== undefined);

@@ -239,7 +239,8 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken, landing: la
         default: return false;
       }
     },
-    { active },
+    // The list's keys act on the keys: they wait while the list loads.
+    { active, busy: () => !detail && keys.loadingNow() },
   );
 
   if (detail && selected) {

@@ -85,7 +85,8 @@ export function ProfileSwitcher() {
         default: return false;
       }
     },
-    { active },
+    // The list's keys act on the profiles: they wait while they are read.
+    { active, busy: profiles.loadingNow },
   );
 
   const nameWidth = Math.min(16, Math.max(8, Math.floor(width * 0.3)));

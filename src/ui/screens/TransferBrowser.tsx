@@ -185,8 +185,8 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
   const { active, width, height } = useScreenFrame();
   const navigate = useNavigate();
   const [page, setPage, pageRef] = useSyncedState(query.page ?? 1);
-  const [limit, setLimit] = useState(query.limit ?? DEFAULT_PAGE_SIZE);
-  const [reloadToken, setReloadToken] = useState(0);
+  const [limit, setLimit, limitRef] = useSyncedState(query.limit ?? DEFAULT_PAGE_SIZE);
+  const [reloadToken, setReloadToken, reloadRef] = useSyncedState(0);
   const [mode, setMode, modeRef] = useSyncedState<Mode>({ name: 'list' });
   const [notice, setNotice] = useState<string | undefined>();
   // The filter opens over these results (starting from their query and page size): esc there comes back to them as they are.
@@ -343,7 +343,6 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
           }
           return true;
         case 'nextPage':
-          if (!loaded) return true;
           if (lastPage) setNotice(rows.length === 0 ? `no more pages: page ${page} is past the end` : `no more pages: page ${page} is the last`);
           else goToPage(page + 1);
           return true;
@@ -368,7 +367,12 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
         default: return false;
       }
     },
-    { active, textEntry: mode.name === 'prompt' ? 'text' : false },
+    {
+      active,
+      textEntry: mode.name === 'prompt' ? 'text' : false,
+      // The list's keys act on the page asked for: they wait while it loads (a key of the same chunk already asked for another).
+      busy: () => modeRef.current.name === 'list' && (transfers.status === 'loading' || pageRef.current !== page || limitRef.current !== limit || reloadRef.current !== reloadToken),
+    },
   );
 
   const pageLine = [

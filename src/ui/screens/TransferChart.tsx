@@ -143,7 +143,8 @@ export function TransferChart({
       }
       return true;
     },
-    { active },
+    // Its moves work while pages come; a key only the finished chart has (r) waits for it.
+    { active, busy: (input, keystroke) => mode === 'transfersChartLoading' && commandFor(CHART_MODES.transfersChartLoading, input, keystroke) === undefined && commandFor(CHART_MODES.transfersChart, input, keystroke) !== undefined },
   );
 
   const partial = phase === 'cancelled' || phase === 'failed';
