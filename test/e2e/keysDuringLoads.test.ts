@@ -44,9 +44,9 @@ describe.skipIf(missing !== undefined)('keys during loads in tmux (80x24, LIVE a
     target.setFaultRates({ latencyMs: 300 });
     // Tapped faster than a page comes: the second and third wait for the page before them.
     await s.keys('n', 'n', 'n');
-    let screen = await s.waitFor(/Page 4 · 500 per page · 500 rows/, 15_000);
+    await s.waitFor(/Page 4 · 500 per page · 500 rows/, 15_000);
     await s.write(']]');
-    screen = await s.waitFor(/Page 6 · 500 per page · 500 rows/, 15_000);
+    const screen = await s.waitFor(/Page 6 · 500 per page · 500 rows/, 15_000);
     target.setFaultRates({});
     expect(screen).not.toContain('no more pages');
     // Nothing more comes: six pages on is where the keys end.
