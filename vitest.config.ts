@@ -1,10 +1,17 @@
-import { globSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
 
-// The console's screens in-process (Ink, React, the in-process sandbox): their files share a worker's loaded
-// modules, but a ban (HTTP 418) is kept per base URL for the whole process, so its file gets a process of its own.
-const OWN_PROCESS = ['test/ui/statusBan.test.tsx'];
-const SCREENS = globSync('test/{ui,demo}/**/*.test.{ts,tsx}').filter((file) => !OWN_PROCESS.includes(file));
+// Files run in a process of their own: a ban (HTTP 418) met in-process is kept per base URL for the whole
+// process, and a later file's server may get the banned one's port; inProcess checks what main() leaves behind.
+const OWN_PROCESS = [
+  'test/api/faultMatrix.test.ts',
+  'test/api/limits.test.ts',
+  'test/commands/bans.test.ts',
+  'test/commands/consoleBans.test.ts',
+  'test/commands/inProcess.test.ts',
+  'test/sandbox/faults.test.ts',
+  'test/sandbox/rateLimit.test.ts',
+  'test/ui/statusBan.test.tsx',
+];
 
 export default defineConfig({
   // React's production build and JSX runtime, as the console's bundle has them.
@@ -23,9 +30,10 @@ export default defineConfig({
     // The JSON report is what .ci/run counts its closing "N passed, N failed" line from.
     reporters: ['default', ['json', { outputFile: 'test-results.json' }]],
     projects: [
-      // Loading Ink, React and the screens again for each of these files cost about as much as their tests.
-      { extends: true, test: { name: 'screens', include: SCREENS, isolate: false } },
-      { extends: true, test: { name: 'isolated', include: ['test/**/*.test.{ts,tsx}'], exclude: SCREENS } },
+      // Loading Ink, React, undici and the commands again for every file cost about as much as the tests themselves:
+      // the files of a worker share what it loaded.
+      { extends: true, test: { name: 'shared', include: ['test/**/*.test.{ts,tsx}'], exclude: OWN_PROCESS, isolate: false } },
+      { extends: true, test: { name: 'own-process', include: OWN_PROCESS } },
     ],
   },
 });
