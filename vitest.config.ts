@@ -20,8 +20,9 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // More workers than the 2 cores: many files mostly wait (tmux, deadlines, rate limits) while others compute.
-    maxWorkers: 4,
+    // One worker more than the 2 cores: some files mostly wait (tmux, deadlines, rate limits) while others
+    // compute; a fourth only added contention, and every worker loads the modules once more.
+    maxWorkers: 3,
     env: { NODE_ENV: 'production' },
     // The tests that run the bin get it built once, before any file starts.
     globalSetup: ['test/buildOnce.ts'],
