@@ -1,7 +1,8 @@
 // A bounded load test of the sandbox on loopback: N concurrent clients (keep-alive connections of one
 // undici Pool), each sending signed GETs back to back until the time is up or the request cap is reached.
 // Used by `npm run bench` (50 clients, 10 s, against the built binary's `sandbox` in a child process) and by
-// test/sandbox/load.test.ts (a 2 s version). Only answers 200 and the sandbox's own 429 count as expected.
+// test/sandbox/load.test.ts (a correctness check of 2,500 requests). Only answers 200 and the sandbox's own 429
+// count as expected.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';

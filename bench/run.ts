@@ -86,6 +86,9 @@ async function sandboxLoad(): Promise<void> {
         `  sandbox RSS: idle ${mib(idle)} · after 1 s warm-up ${mib(warm.first)} · at 25/50/75/100% of the run ` +
           `${quarter(0.25)} / ${quarter(0.5)} / ${quarter(0.75)} / ${quarter(1)} · peak ${mib(warm.peak)}`,
       );
+      // The request log is bounded in count and bytes, so growth past the warm-up stays small whatever the run's length.
+      const growth = warm.peak - warm.first;
+      console.log(`  sandbox RSS growth after warm-up: ${mib(growth)} (bound 64 MiB: ${growth < 64 * 1024 ? 'kept' : 'EXCEEDED'})`);
     } finally {
       await sandbox.stop();
     }

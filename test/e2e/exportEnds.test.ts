@@ -68,8 +68,8 @@ afterAll(async () => {
 
 type Format = 'csv' | 'json';
 
-/** A console in a folder of its own, an all-pages export in `format` running; the folder and the console's pid. */
-async function exportRunning(format: Format, label: string): Promise<{ s: TmuxSession; folder: string; pid: number }> {
+/** A console in a folder of its own, on a page of transfer results; the folder and the console's pid. */
+async function consoleAtResults(label: string): Promise<{ s: TmuxSession; folder: string; pid: number }> {
   const folder = mkdtempSync(join(root, `${label}-`));
   const pidFile = join(folder, 'pid');
   const s = TmuxSession.console(`sh -c 'echo $$ > ${pidFile}; exec node ${bin}'; echo EXIT=$?; sleep 600`, folder, {
@@ -86,13 +86,24 @@ async function exportRunning(format: Format, label: string): Promise<{ s: TmuxSe
   await s.waitFor('Universal transfers: filter');
   await s.keys('Enter');
   await s.waitFor(/Page 1 · 500 per page · 500 rows/);
+  return { s, folder, pid: Number(readFileSync(pidFile, 'utf8').trim()) };
+}
+
+/** From the results page: an all-pages export in `format`, running. */
+async function startExport(s: TmuxSession, format: Format): Promise<void> {
   await s.keys('x');
   await s.waitFor('Export transfers');
   await s.keys('a');
   if (format === 'json') await s.keys('f');
   await s.keys('Enter');
   await s.waitFor(`Exporting all pages as ${format === 'csv' ? 'CSV' : 'JSON'}`);
-  return { s, folder, pid: Number(readFileSync(pidFile, 'utf8').trim()) };
+}
+
+/** A console in a folder of its own, an all-pages export in `format` running; the folder and the console's pid. */
+async function exportRunning(format: Format, label: string): Promise<{ s: TmuxSession; folder: string; pid: number }> {
+  const started = await consoleAtResults(label);
+  await startExport(started.s, format);
+  return started;
 }
 
 /** The export files left in the folder, each checked: never the complete name, and a valid document. */
@@ -122,20 +133,23 @@ describe.skipIf(missing !== undefined)('an all-pages export stopped every way (t
     ['json', 0],
   ])('esc at random moments (%s, pages every %i ms): the console carries on, and no partial file is left', async (format, delay) => {
     pageDelayMs = delay;
+    // Two exports in one console: the second starts from where the first one's cancel left it.
+    const { s, folder } = await consoleAtResults(`esc-${format}-${delay}`);
     for (let round = 0; round < 2; round += 1) {
-      const { s, folder } = await exportRunning(format, `esc-${format}-${delay}-${round}`);
+      await startExport(s, format);
       await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 600));
       await s.keys('Escape');
       await s.waitFor('Export cancelled: the partial file was removed');
       expect(checkLeftovers(folder, format)).toEqual([]);
-      // Alive: the panel closes and the results are there; q then quits cleanly.
+      // Alive: the panel closes and the results are there.
       await s.keys('Enter');
       await s.waitFor((screen) => !screen.includes('Export transfers') && /Page 1 · /.test(screen));
-      await s.keys('q');
-      const end = await s.waitFor('EXIT=');
-      expect(end).toContain('EXIT=0');
-      s.kill();
     }
+    // q then quits cleanly.
+    await s.keys('q');
+    const end = await s.waitFor('EXIT=');
+    expect(end).toContain('EXIT=0');
+    s.kill();
     pageDelayMs = 80;
   }, 120_000);
 

@@ -28,9 +28,12 @@ afterEach(async () => {
   server = undefined;
 });
 
+// Paging, not pacing, is under test here: a budget far above the documented one lets 2,000 pages go unpaced.
+const endpointLimit = { requests: 100_000, periodMs: 10_000 };
+
 async function apiFor(mode: PagingMode, options: { total?: number; lean?: boolean } = {}) {
   server = await startPagingServer(mode, options);
-  const api = createBrokerApi({ baseUrl: server.baseUrl, apiKey: 'k', secretKey: 's', maxTries: 1 });
+  const api = createBrokerApi({ baseUrl: server.baseUrl, apiKey: 'k', secretKey: 's', maxTries: 1, endpointLimit });
   apis.push(api);
   return { api, server };
 }
