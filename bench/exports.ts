@@ -112,7 +112,16 @@ function rawExporterPath(): string {
 /** bench/sandboxChild.ts, bundled, in a child process: its address once it listens, and a stop. */
 async function sandboxProcess(options: SandboxOptions): Promise<Target & { stop(): Promise<void> }> {
   const outfile = join(CACHE, 'sandbox-child.mjs');
-  await build({ entryPoints: [join(ROOT, 'bench', 'sandboxChild.ts')], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'warning' });
+  await build({
+    entryPoints: [join(ROOT, 'bench', 'sandboxChild.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'warning',
+  });
   const child: ChildProcess = spawn(process.execPath, [outfile, JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'inherit'] });
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', resolve);

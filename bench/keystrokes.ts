@@ -56,7 +56,10 @@ export async function keystrokes(keys = 200): Promise<void> {
     subjects.forEach((s, i) => (s.cpu = (cpuMs(pids[i]!) - cpu0[i]!) / keys));
 
     const [ours, list] = subjects as [(typeof subjects)[0], (typeof subjects)[0]];
-    for (const [label, p] of [['p50', 0.5], ['p95', 0.95]] as const) {
+    for (const [label, p] of [
+      ['p50', 0.5],
+      ['p95', 0.95],
+    ] as const) {
       const a = percentile(ours.times, p);
       const b = percentile(list.times, p);
       row(`key j, 500-row transfers page, ${label}`, ms(a), `min. Ink ${ms(b)}`, a / b);

@@ -39,7 +39,12 @@ export function achievedRate(run: PacedRun, windowMs = LIMIT.windowMs): number {
 }
 
 /** Runs `work` against a fresh sandbox limited to LIMIT, stopping it once REQUESTS were answered. */
-export async function pacedRun(work: (api: BrokerApi, names: string[], signal: AbortSignal) => Promise<unknown>, limit = LIMIT, requests = REQUESTS, told = true): Promise<PacedRun> {
+export async function pacedRun(
+  work: (api: BrokerApi, names: string[], signal: AbortSignal) => Promise<unknown>,
+  limit = LIMIT,
+  requests = REQUESTS,
+  told = true,
+): Promise<PacedRun> {
   const sandbox: RunningSandbox = await startSandbox({ seed: 1, rateLimit: limit });
   const stop = new AbortController();
   let measuring = false;
@@ -73,7 +78,13 @@ export async function pacedRun(work: (api: BrokerApi, names: string[], signal: A
       if (!stop.signal.aborted) throw error;
     });
     const statuses = sandbox.requests().map((r) => r.status);
-    return { requests: answered, ms: last - (first ?? last), sentAt: sent, rateLimited: statuses.filter((s) => s === 429).length, banned: statuses.filter((s) => s === 418).length };
+    return {
+      requests: answered,
+      ms: last - (first ?? last),
+      sentAt: sent,
+      rateLimited: statuses.filter((s) => s === 429).length,
+      banned: statuses.filter((s) => s === 418).length,
+    };
   } finally {
     await api.close();
     await sandbox.close();
@@ -85,7 +96,15 @@ export const WORKLOADS: [string, (api: BrokerApi, names: string[], signal: Abort
   ['export, all pages (10 a page)', (api, _names, signal) => forEachTransferPage(api, QUERY, async () => undefined, { signal, maxPages: 10_000 })],
   ["the chart's scan (10 a page)", (api, _names, signal) => summarizePages(api, QUERY, new SummaryBuilder(), { signal, maxPages: 10_000 })],
   ['discover (10 a page, 30 days)', (api, names, signal) => scanSubAccounts(api, { days: 30, now: Date.now(), names, signal, pageSize: 10 })],
-  ['key audit (4 at once)', (api, names, signal) => fetchAudit(api, Array.from({ length: REQUESTS + 10 }, (_, i) => names[i % names.length]!), { now: Date.now(), maxAgeMs: 90 * 86_400_000, signal, concurrency: 4 })],
+  [
+    'key audit (4 at once)',
+    (api, names, signal) =>
+      fetchAudit(
+        api,
+        Array.from({ length: REQUESTS + 10 }, (_, i) => names[i % names.length]!),
+        { now: Date.now(), maxAgeMs: 90 * 86_400_000, signal, concurrency: 4 },
+      ),
+  ],
 ];
 
 export async function pacedWorkloads(): Promise<void> {
@@ -103,5 +122,7 @@ export async function pacedWorkloads(): Promise<void> {
   const rate = achievedRate(run, unknown.windowMs);
   const unknownRate = unknown.max / (unknown.windowMs / 1000);
   row(`${name}, ${unknown.max}/10s learned`, `${rate.toFixed(1)}/s`, `limit ${unknownRate}/s`, rate / unknownRate);
-  console.log(`  ${run.requests} requests in ${(run.ms / 1000).toFixed(2)} s · 429: ${run.rateLimited} · 418: ${run.banned} (the client knows only the documented 500 per 10 s)`);
+  console.log(
+    `  ${run.requests} requests in ${(run.ms / 1000).toFixed(2)} s · 429: ${run.rateLimited} · 418: ${run.banned} (the client knows only the documented 500 per 10 s)`,
+  );
 }

@@ -66,7 +66,14 @@ export async function runLoad(target: LoadTarget, options: LoadOptions): Promise
     const sub = target.subAccounts[n % target.subAccounts.length] ?? '';
     // Three list-keys for one page of 50 transfers: small answers and a page-sized one.
     const params: [string, string | number][] =
-      n % 4 === 3 ? [['fromAccountType', 'SPOT'], ['toAccountType', 'FUTURE'], ['page', 1], ['limit', 50]] : [['subAccount', sub]];
+      n % 4 === 3
+        ? [
+            ['fromAccountType', 'SPOT'],
+            ['toAccountType', 'FUTURE'],
+            ['page', 1],
+            ['limit', 50],
+          ]
+        : [['subAccount', sub]];
     if (pad !== '') params.push(['pad', pad]);
     const path = n % 4 === 3 ? '/api/v3/broker/sub-account/universalTransfer' : '/api/v3/broker/sub-account/apiKey';
     const query = signQuery({ params, recvWindow: 5000, timestamp: Date.now(), body: '', secret: target.secretKey, rule: 'query' });
@@ -131,9 +138,13 @@ export interface SandboxChild {
 
 /** `broker-console sandbox --json` of the built binary, in a child process on 127.0.0.1, port 0. */
 export async function spawnSandbox(bin: string, seed = 1): Promise<SandboxChild> {
-  const child: ChildProcess = spawn(process.execPath, [bin, 'sandbox', '--json', '--host', '127.0.0.1', '--port', '0', '--seed', String(seed), '--rate-limit', '100/1s', '--no-ban'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [bin, 'sandbox', '--json', '--host', '127.0.0.1', '--port', '0', '--seed', String(seed), '--rate-limit', '100/1s', '--no-ban'],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const lines = createInterface({ input: child.stdout! });
   const first = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('the sandbox did not start within 10 s')), 10_000);

@@ -42,7 +42,9 @@ function List() {
   });
   return (
     <Box flexDirection="column" width={width}>
-      <Text bold>Minimal list · row {cursor + 1} of {rows.length}</Text>
+      <Text bold>
+        Minimal list · row {cursor + 1} of {rows.length}
+      </Text>
       <Text color="gray">{'  TIME              FROM → TO       TYPES        ASSET        AMOUNT  STATUS'}</Text>
       {rows.slice(from, from + visible).map((row, i) => (
         <Text key={from + i} inverse={from + i === cursor}>

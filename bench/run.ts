@@ -18,9 +18,15 @@ import { BIN, ROOT, row } from './util';
 async function signing(): Promise<void> {
   const n = 50_000;
   const secret = 'f'.repeat(64);
-  const params = [['fromAccountType', 'SPOT'], ['toAccountType', 'FUTURE'], ['page', 3], ['limit', 500]] as const;
+  const params = [
+    ['fromAccountType', 'SPOT'],
+    ['toAccountType', 'FUTURE'],
+    ['page', 3],
+    ['limit', 500],
+  ] as const;
   let start = process.hrtime.bigint();
-  for (let i = 0; i < n; i++) createHmac('sha256', secret).update(`fromAccountType=SPOT&toAccountType=FUTURE&page=3&limit=500&recvWindow=5000&timestamp=${i}`).digest('hex');
+  for (let i = 0; i < n; i++)
+    createHmac('sha256', secret).update(`fromAccountType=SPOT&toAccountType=FUTURE&page=3&limit=500&recvWindow=5000&timestamp=${i}`).digest('hex');
   const raw = Number(process.hrtime.bigint() - start) / n;
   start = process.hrtime.bigint();
   for (let i = 0; i < n; i++) signQuery({ params, recvWindow: 5000, timestamp: i, body: '', secret, rule: 'query' });
@@ -55,7 +61,10 @@ async function keepAlive(): Promise<void> {
 const mib = (kib: number): string => `${(kib / 1024).toFixed(1)} MiB`;
 
 function loadLine(label: string, r: LoadResult): void {
-  const errors = Object.entries(r.errors).map(([kind, n]) => `${kind} ${n}`).join(', ') || 'none';
+  const errors =
+    Object.entries(r.errors)
+      .map(([kind, n]) => `${kind} ${n}`)
+      .join(', ') || 'none';
   console.log(
     `  ${label}: ${r.requests} requests in ${(r.elapsedMs / 1000).toFixed(1)} s = ${r.perSecond.toFixed(0)}/s · ` +
       `200: ${r.ok} · 429: ${r.rateLimited} · other errors: ${errors} · p50 ${r.p50Ms.toFixed(1)} ms · p99 ${r.p99Ms.toFixed(1)} ms · max ${r.maxMs.toFixed(0)} ms`,
@@ -130,5 +139,9 @@ for (const [name, run] of SECTIONS) if (wanted.length === 0 || wanted.includes(n
 const doc = join(ROOT, 'docs', 'performance.md');
 const text = readFileSync(doc, 'utf8');
 const block = /```\nbroker-console benchmarks[^`]*```/;
-if (block.test(text)) writeFileSync(doc, text.replace(block, () => `\`\`\`\n${printed.join('\n')}\n\`\`\``));
+if (block.test(text))
+  writeFileSync(
+    doc,
+    text.replace(block, () => `\`\`\`\n${printed.join('\n')}\n\`\`\``),
+  );
 else print(`bench: no bench block in ${doc} to replace`);

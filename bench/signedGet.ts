@@ -60,17 +60,23 @@ export async function signedGet(): Promise<void> {
     for (let round = 0; round < 5; round++) {
       ours.push(await perRequest(() => api.listSubAccountKeys(SUB), n, 1));
       raw.push(
-        await perRequest(async () => {
-          const res = await request(url, { headers: { 'X-MEXC-APIKEY': apiKey }, dispatcher: agent });
-          return JSON.parse(await res.body.text()) as unknown;
-        }, n, 1),
+        await perRequest(
+          async () => {
+            const res = await request(url, { headers: { 'X-MEXC-APIKEY': apiKey }, dispatcher: agent });
+            return JSON.parse(await res.body.text()) as unknown;
+          },
+          n,
+          1,
+        ),
       );
       if (exchange) viaCcxt.push(await perRequest(() => exchange.brokerPrivateGetSubAccountApiKey({ subAccount: SUB }), n / 4, 1));
     }
     const a = median(ours);
     const b = median(raw);
     row('signed GET through the client (list keys)', `${(a / 1000).toFixed(3)} ms`, `raw undici ${(b / 1000).toFixed(3)} ms`, a / b);
-    console.log('  raw undici: the same URL signed once beforehand, JSON.parse of the answer; ours signs, sends, reads with a byte limit and validates each time');
+    console.log(
+      '  raw undici: the same URL signed once beforehand, JSON.parse of the answer; ours signs, sends, reads with a byte limit and validates each time',
+    );
     if (exchange) row('same, against ccxt 4.5 (MEXC)', `${(a / 1000).toFixed(3)} ms`, `ccxt ${(median(viaCcxt) / 1000).toFixed(3)} ms`, a / median(viaCcxt));
     else console.log(`  ccxt's MEXC client: not measured (not found in ${BASELINES}; scripts/bench.mjs installs it there when the registry can be reached)`);
   } finally {
@@ -87,7 +93,9 @@ interface CcxtMexc {
 /** ccxt's MEXC exchange aimed at the local server, or undefined when ccxt is not installed. */
 function ccxtMexc(baseUrl: string, apiKey: string, secret: string): CcxtMexc | undefined {
   try {
-    const ccxt = createRequire(join(BASELINES, 'package.json'))('ccxt') as { mexc: new (options: object) => CcxtMexc & { urls: { api: { broker: { private: string } } } } };
+    const ccxt = createRequire(join(BASELINES, 'package.json'))('ccxt') as {
+      mexc: new (options: object) => CcxtMexc & { urls: { api: { broker: { private: string } } } };
+    };
     const exchange = new ccxt.mexc({ apiKey, secret, enableRateLimit: false });
     exchange.urls.api.broker.private = `${baseUrl}/api/v3/broker`;
     return exchange;

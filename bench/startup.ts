@@ -38,7 +38,8 @@ export async function firstFrame(rounds = 15): Promise<void> {
     await probe.waitFor(pane, (text) => frameEnd.console.test(text));
     await sleep(800);
     await probe.kill(pane);
-    if (!existsSync(join(home, 'cache')) || readdirSync(join(home, 'cache')).length === 0) console.log('  (the compile cache was not written: those starts compile every time)');
+    if (!existsSync(join(home, 'cache')) || readdirSync(join(home, 'cache')).length === 0)
+      console.log('  (the compile cache was not written: those starts compile every time)');
 
     const times = { bare: [] as number[], minimal: [] as number[], console: [] as number[], cold: [] as number[] };
     for (let round = 0; round < rounds; round++) {
@@ -83,8 +84,24 @@ export async function commandStart(runs = 21): Promise<void> {
   try {
     const env = { ...process.env, BROKER_CONSOLE_HOME: home };
     // One run of each writes its compile cache.
-    alternated([[BIN, '--help'], [BIN, 'keys', 'list', '--help']], 1, env);
-    const [bare, version, help, keysHelp] = alternated([['-e', "console.log('DEMO')"], [BIN, '--version'], [BIN, '--help'], [BIN, 'keys', 'list', '--help']], runs, env);
+    alternated(
+      [
+        [BIN, '--help'],
+        [BIN, 'keys', 'list', '--help'],
+      ],
+      1,
+      env,
+    );
+    const [bare, version, help, keysHelp] = alternated(
+      [
+        ['-e', "console.log('DEMO')"],
+        [BIN, '--version'],
+        [BIN, '--help'],
+        [BIN, 'keys', 'list', '--help'],
+      ],
+      runs,
+      env,
+    );
     row('start-up: broker-console --version', ms(version!), `node -e ${ms(bare!)}`, version! / bare!);
     row('start-up: broker-console --help', ms(help!), `node -e ${ms(bare!)}`, help! / bare!);
     row('start-up: broker-console keys list --help', ms(keysHelp!), `node -e ${ms(bare!)}`, keysHelp! / bare!);

@@ -42,11 +42,20 @@ export class TmuxProbe {
   private readonly watchers = new Set<() => void>();
   private readonly commands = new Map<string, string>();
 
-  private constructor(readonly socket: string, columns: number, rows: number, cwd: string) {
-    this.child = spawn('tmux', ['-L', socket, '-f', '/dev/null', '-C', 'new-session', '-s', 'probe', '-x', String(columns), '-y', String(rows), '-c', cwd, 'exec sleep 100000'], {
-      env: { ...process.env, TMUX: '' },
-      stdio: 'pipe',
-    });
+  private constructor(
+    readonly socket: string,
+    columns: number,
+    rows: number,
+    cwd: string,
+  ) {
+    this.child = spawn(
+      'tmux',
+      ['-L', socket, '-f', '/dev/null', '-C', 'new-session', '-s', 'probe', '-x', String(columns), '-y', String(rows), '-c', cwd, 'exec sleep 100000'],
+      {
+        env: { ...process.env, TMUX: '' },
+        stdio: 'pipe',
+      },
+    );
     this.child.stdout.setEncoding('latin1');
     this.child.stdout.on('data', (chunk: string) => this.onData(chunk));
   }

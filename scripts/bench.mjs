@@ -10,7 +10,10 @@ if (!existsSync(join(baselines, 'node_modules', 'ccxt'))) {
   mkdirSync(baselines, { recursive: true });
   writeFileSync(join(baselines, 'package.json'), '{ "private": true }\n');
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const got = spawnSync(npm, ['install', '--no-save', '--ignore-scripts', '--no-audit', '--no-fund', '--silent', 'ccxt@4.5.84'], { cwd: baselines, stdio: 'inherit' });
+  const got = spawnSync(npm, ['install', '--no-save', '--ignore-scripts', '--no-audit', '--no-fund', '--silent', 'ccxt@4.5.84'], {
+    cwd: baselines,
+    stdio: 'inherit',
+  });
   if (got.status !== 0) console.error('bench: ccxt could not be installed as a baseline; its row is left out');
 }
 

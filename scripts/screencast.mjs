@@ -131,9 +131,30 @@ class Pane {
     // The console starts only once the recording of its bytes is in place (tmux wait-for); its exit code
     // is written down by the shell that ran it (tmux does not always know it).
     const wrapped = `tmux -L ${quote(this.socket)} wait-for ${quote(gate)}; ${command}; echo $? > ${quote(statusFile)}`;
-    this.tmux('new-session', '-d', '-s', this.name, '-x', String(COLUMNS), '-y', String(ROWS), '-c', cwd, wrapped,
-      ';', 'set-option', '-g', 'remain-on-exit', 'on',
-      ';', 'pipe-pane', '-o', '-t', this.name, `cat >> ${quote(rawFile)}`);
+    this.tmux(
+      'new-session',
+      '-d',
+      '-s',
+      this.name,
+      '-x',
+      String(COLUMNS),
+      '-y',
+      String(ROWS),
+      '-c',
+      cwd,
+      wrapped,
+      ';',
+      'set-option',
+      '-g',
+      'remain-on-exit',
+      'on',
+      ';',
+      'pipe-pane',
+      '-o',
+      '-t',
+      this.name,
+      `cat >> ${quote(rawFile)}`,
+    );
     try {
       this.tmux('set-option', '-g', 'remain-on-exit-format', '');
     } catch {
@@ -142,7 +163,11 @@ class Pane {
     this.tmux('wait-for', '-S', gate);
   }
   text() {
-    return this.tmux('capture-pane', '-p', '-t', this.name).split('\n').slice(0, ROWS).map((l) => l.replace(/\s+$/, '')).filter((l) => !l.startsWith('Pane is dead'));
+    return this.tmux('capture-pane', '-p', '-t', this.name)
+      .split('\n')
+      .slice(0, ROWS)
+      .map((l) => l.replace(/\s+$/, ''))
+      .filter((l) => !l.startsWith('Pane is dead'));
   }
   styled() {
     const lines = this.tmux('capture-pane', '-p', '-e', '-t', this.name).split('\n').slice(0, ROWS);
@@ -241,9 +266,31 @@ async function main() {
   mkdirSync(SCREENS, { recursive: true });
 
   const env = [
-    'env', '-u', 'CI', '-u', 'COLORTERM', '-u', 'FORCE_COLOR', '-u', 'NO_COLOR', '-u', 'TMUX',
-    '-u', 'BROKER_API_KEY', '-u', 'BROKER_API_SECRET', '-u', 'BROKER_BASE_URL', '-u', 'BROKER_PROFILE', '-u', 'BROKER_DEMO_CLOCK',
-    'TERM=xterm-256color', 'TZ=UTC', 'LANG=C.UTF-8', `BROKER_CONSOLE_HOME=${home}`,
+    'env',
+    '-u',
+    'CI',
+    '-u',
+    'COLORTERM',
+    '-u',
+    'FORCE_COLOR',
+    '-u',
+    'NO_COLOR',
+    '-u',
+    'TMUX',
+    '-u',
+    'BROKER_API_KEY',
+    '-u',
+    'BROKER_API_SECRET',
+    '-u',
+    'BROKER_BASE_URL',
+    '-u',
+    'BROKER_PROFILE',
+    '-u',
+    'BROKER_DEMO_CLOCK',
+    'TERM=xterm-256color',
+    'TZ=UTC',
+    'LANG=C.UTF-8',
+    `BROKER_CONSOLE_HOME=${home}`,
   ];
   // No profile in a fresh config folder: the console opens on the welcome screen, whose Enter opens the demo.
   const command = [...env, process.execPath, BIN, '--demo-clock', DEMO_CLOCK].map(quote).join(' ');
@@ -265,7 +312,14 @@ async function main() {
   };
   /** Waits for the screen to show `until` (or to change, when there is none) and then to stay still a moment. */
   const settle = async (before, step, name) => {
-    const test = typeof step.until === 'function' ? step.until : step.until instanceof RegExp ? (s) => step.until.test(s) : step.until ? (s) => s.includes(step.until) : undefined;
+    const test =
+      typeof step.until === 'function'
+        ? step.until
+        : step.until instanceof RegExp
+          ? (s) => step.until.test(s)
+          : step.until
+            ? (s) => s.includes(step.until)
+            : undefined;
     const quiet = step.type !== undefined ? 80 : 200;
     const limit = Date.now() + (step.timeoutMs ?? 10_000);
     let last = pane.text().join('\n');
@@ -341,7 +395,8 @@ async function main() {
     events.push([planned + 1500, '']);
     const raw = readFileSync(rawFile, 'latin1');
     if (!raw.includes('\u001b[?1049h')) fail('the console did not enter the alternate screen (no ESC[?1049h in what it wrote)');
-    if (!raw.slice(raw.lastIndexOf('\u001b[?1049h')).includes('\u001b[?1049l')) fail('the console did not leave the alternate screen (no ESC[?1049l after it entered)');
+    if (!raw.slice(raw.lastIndexOf('\u001b[?1049h')).includes('\u001b[?1049l'))
+      fail('the console did not leave the alternate screen (no ESC[?1049l after it entered)');
   } finally {
     pane.close();
     rmSync(work, { recursive: true, force: true });
@@ -352,7 +407,10 @@ async function main() {
   for (const file of readdirSync(SCREENS)) if (file.endsWith('.txt') && !stills.includes(file.slice(0, -4))) rmSync(join(SCREENS, file));
 
   const header = { version: 2, width: COLUMNS, height: ROWS, title: 'broker-console: the demo tour', env: { TERM: 'xterm-256color', SHELL: '/bin/sh' } };
-  const cast = [JSON.stringify(header), ...events.map(([ms, data], i) => JSON.stringify([Number((ms / 1000).toFixed(3)), 'o', i === 0 ? `\u001b[?25l\u001b[H\u001b[2J${data}` : data]))].join('\n');
+  const cast = [
+    JSON.stringify(header),
+    ...events.map(([ms, data], i) => JSON.stringify([Number((ms / 1000).toFixed(3)), 'o', i === 0 ? `\u001b[?25l\u001b[H\u001b[2J${data}` : data])),
+  ].join('\n');
   writeFileSync(join(DOCS, 'demo.cast'), `${cast}\n`);
   checkReplay(cast, stills, stillTimes);
   writeFileSync(join(DOCS, 'demo.svg'), await renderSvg(cast));
@@ -397,7 +455,15 @@ function checkReplay(cast, stills, stillTimes) {
     const at = (stillTimes.get(name) ?? 0) / 1000 + 0.0005;
     const found = frames.filter(([t]) => t <= at).pop();
     const lines = found?.[1]?.screen?.lines ?? found?.[1]?.lines ?? [];
-    const shown = lines.map((line) => line.map((c) => String.fromCodePoint(c[0])).join('').replace(/\s+$/, '')).join('\n').replace(/\n+$/, '');
+    const shown = lines
+      .map((line) =>
+        line
+          .map((c) => String.fromCodePoint(c[0]))
+          .join('')
+          .replace(/\s+$/, ''),
+      )
+      .join('\n')
+      .replace(/\n+$/, '');
     const still = readFileSync(join(SCREENS, `${name}.txt`), 'utf8').replace(/\n+$/, '');
     if (shown !== still) fail(`the cast does not replay ${name}: at ${at.toFixed(3)} s it shows\n${shown}`);
   }

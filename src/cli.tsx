@@ -9,7 +9,15 @@ import { MAX_RECV_WINDOW } from './api/signing';
 import { defineAudit } from './commands/audit';
 import { defineCompleteValues, defineCompletion } from './commands/completion';
 import { type CommandContext, EXIT, type GlobalOptions } from './commands/context';
-import { type CliIo, type CommandDefinition, type CommandHost, type DefineCommand, type ExitRequest, type ProgramOptions, wholeNumber } from './commands/define';
+import {
+  type CliIo,
+  type CommandDefinition,
+  type CommandHost,
+  type DefineCommand,
+  type ExitRequest,
+  type ProgramOptions,
+  wholeNumber,
+} from './commands/define';
 import { DEMO_COMMANDS, type DemoRun, startDemoRun } from './commands/demoRun';
 import { openConsole } from './commands/interactive';
 import { resolveDemoClock } from './sandbox/demoClock';
@@ -46,11 +54,7 @@ const demoClosers = new WeakMap<Command, () => Promise<void>>();
 /** The registry's commands, in its order. */
 export const COMMANDS: readonly CommandDefinition[] = ALL_COMMAND_NAMES.map((name) => ({ name, define: DEFINITIONS[name] }));
 
-export function buildProgram(
-  io: CliIo,
-  context: (globals: GlobalOptions) => CommandContext,
-  setExit: (code: number, request?: ExitRequest) => void,
-): Command {
+export function buildProgram(io: CliIo, context: (globals: GlobalOptions) => CommandContext, setExit: (code: number, request?: ExitRequest) => void): Command {
   const program = new Command('broker-console');
   program
     .description('Broker sub-account API keys and universal transfer history, from the terminal.')
@@ -62,11 +66,17 @@ export function buildProgram(
     .option('--recv-window <ms>', `signature validity window, 1..${MAX_RECV_WINDOW} ms`, wholeNumber(1, MAX_RECV_WINDOW))
     .option('--timeout <ms>', 'per-request timeout, ms', wholeNumber(1, 600_000))
     .option('--log-file <path>', 'append one line per HTTP request (no secrets, no signatures) to this file')
-    .option('--proxy <url>', 'send requests through this proxy, http://host:port (before the profile\'s and HTTPS_PROXY/HTTP_PROXY; NO_PROXY applies)')
+    .option('--proxy <url>', "send requests through this proxy, http://host:port (before the profile's and HTTPS_PROXY/HTTP_PROXY; NO_PROXY applies)")
     .option('--verbose', 'print each request (method, path, status, latency, retry and pacing) to stderr; never a secret (env BROKER_DEBUG=1)')
     .option('--demo', `the console, or a command (${DEMO_COMMANDS.join(', ')}), against an embedded demo sandbox`)
-    .option('--read-only', 'send nothing that changes something: creating keys is refused (env BROKER_READ_ONLY=1; with profile add: saves the profile read-only)')
-    .option('--demo-clock <time>', "pin the demo's clock to an ISO time, e.g. 2026-11-21T09:30:00Z (env BROKER_DEMO_CLOCK): same data, times and keys every run")
+    .option(
+      '--read-only',
+      'send nothing that changes something: creating keys is refused (env BROKER_READ_ONLY=1; with profile add: saves the profile read-only)',
+    )
+    .option(
+      '--demo-clock <time>',
+      "pin the demo's clock to an ISO time, e.g. 2026-11-21T09:30:00Z (env BROKER_DEMO_CLOCK): same data, times and keys every run",
+    )
     .exitOverride()
     .showSuggestionAfterError(true)
     // A command's help lists the global options it takes too (those that only open the console left out).
@@ -93,14 +103,23 @@ export function buildProgram(
         'named by --profile or BROKER_PROFILE, else the default profile, with its secret in the keychain. A secret is never a flag.\n' +
         'Exit codes: 0 ok, 1 service or network failure, 2 usage or validation error (nothing sent), 3 outcome unknown,\n' +
         '4 `keys audit` flagged a key (see its --fail-on), 5 `keys create` made a key whose secret did not reach you.\n' +
-        'Network: --proxy, else the profile\'s proxy, else HTTPS_PROXY/HTTP_PROXY (NO_PROXY honoured); a private CA:\n' +
+        "Network: --proxy, else the profile's proxy, else HTTPS_PROXY/HTTP_PROXY (NO_PROXY honoured); a private CA:\n" +
         'NODE_EXTRA_CA_CERTS=/path/ca.pem.',
     );
 
   const rootOptions = (): ProgramOptions => program.opts<ProgramOptions>();
   const globals = (): GlobalOptions => {
     const o = rootOptions();
-    return { profile: o.profile, baseUrl: o.baseUrl, recvWindow: o.recvWindow, timeoutMs: o.timeout, logFile: o.logFile, readOnly: o.readOnly, proxy: o.proxy, verbose: o.verbose };
+    return {
+      profile: o.profile,
+      baseUrl: o.baseUrl,
+      recvWindow: o.recvWindow,
+      timeoutMs: o.timeout,
+      logFile: o.logFile,
+      readOnly: o.readOnly,
+      proxy: o.proxy,
+      verbose: o.verbose,
+    };
   };
   let demoRun: DemoRun | undefined;
   const commandContext = (): CommandContext => {
@@ -118,7 +137,11 @@ export function buildProgram(
     const path = commandPath(action);
     const usage = (message: string): never => program.error(`error: --demo: ${message}`, { exitCode: EXIT.usage, code: 'broker.demo' });
     if (!DEMO_COMMANDS.includes(path)) usage(`only the console and ${DEMO_COMMANDS.join(', ')} reach the demo (not ${path})`);
-    for (const [flag, given] of [['--base-url', o.baseUrl], ['--profile', o.profile], ['--proxy', o.proxy]] as const) {
+    for (const [flag, given] of [
+      ['--base-url', o.baseUrl],
+      ['--profile', o.profile],
+      ['--proxy', o.proxy],
+    ] as const) {
       if (given !== undefined) usage(`the demo is the target: it cannot go with ${flag}`);
     }
     let clock: number | undefined;
@@ -146,7 +169,11 @@ export function buildProgram(
     const [first] = program.args;
     if (first !== undefined) unknownWords(program, program.args);
     // The console draws on the terminal stderr shares: its requests go to --log-file and its status bar instead.
-    if (rootOptions().verbose) program.error('error: --verbose is for the commands: the console shows its last request in the status bar (every one with --log-file)', { exitCode: EXIT.usage, code: 'broker.verboseConsole' });
+    if (rootOptions().verbose)
+      program.error('error: --verbose is for the commands: the console shows its last request in the status bar (every one with --log-file)', {
+        exitCode: EXIT.usage,
+        code: 'broker.verboseConsole',
+      });
     await openConsole(host);
   });
 
@@ -191,7 +218,12 @@ function unknownWords(program: Command, words: readonly string[]): never {
   if (first.startsWith('-')) {
     const flag = first.split('=')[0] ?? first;
     const longs = program.options.flatMap((o) => (o.long ? [o.long] : []));
-    const near = flag.startsWith('--') ? similar(flag.slice(2), longs.map((l) => l.slice(2))).map((l) => `--${l}`) : [];
+    const near = flag.startsWith('--')
+      ? similar(
+          flag.slice(2),
+          longs.map((l) => l.slice(2)),
+        ).map((l) => `--${l}`)
+      : [];
     program.error(`error: unknown option '${flag}'${suggestionText(near)}`, { exitCode: EXIT.usage, code: 'commander.unknownOption' });
   }
   // The root has an action, so commander adds no `help` command of its own: `help [command]` is answered here.

@@ -24,7 +24,8 @@ function newestInput(root: string): number {
     const path = join(root, input);
     newest = Math.max(newest, modified(path) || 0);
     if (input !== 'src') continue;
-    for (const entry of readdirSync(path, { recursive: true, withFileTypes: true })) newest = Math.max(newest, modified(join(entry.parentPath, entry.name)) || 0);
+    for (const entry of readdirSync(path, { recursive: true, withFileTypes: true }))
+      newest = Math.max(newest, modified(join(entry.parentPath, entry.name)) || 0);
   }
   return newest;
 }

@@ -103,7 +103,8 @@ const RATE_LIMITED_HINT = 'rate limited: wait and try again';
 
 /** The service's own code for "no permission for the endpoint", which it also answers with 403. */
 const NO_PERMISSION_CODE = 700007;
-const FIREWALL_HINT = 'the request was blocked in front of the service: check that this IP (or its VPN or proxy) may reach it; the same request sent again will be refused again';
+const FIREWALL_HINT =
+  'the request was blocked in front of the service: check that this IP (or its VPN or proxy) may reach it; the same request sent again will be refused again';
 
 /** "1 MiB", "64 KiB", "512 bytes". */
 export function formatBytes(bytes: number): string {
@@ -192,7 +193,8 @@ function describe(d: BrokerErrorDetails): string {
         const excerpt = d.answerExcerpt === undefined ? '' : `; what came: ${d.answerExcerpt}`;
         return `${d.operation}: the answer (HTTP ${d.status ?? '?'}) could not be read${why}${excerpt} — ${AGAIN}`;
       }
-      const why = d.timeoutMs !== undefined ? `no answer within ${formatDuration(d.timeoutMs)}` : d.cause !== undefined ? oneLine(causeText(d.cause)) : undefined;
+      const why =
+        d.timeoutMs !== undefined ? `no answer within ${formatDuration(d.timeoutMs)}` : d.cause !== undefined ? oneLine(causeText(d.cause)) : undefined;
       return `${d.operation}: the request was sent but no answer came${why ? ` (${why})` : ''} — ${AGAIN}`;
     }
   }
@@ -235,5 +237,12 @@ export function isSubAccountRefused(error: Error | undefined): boolean {
 
 /** A service's answer that leaves a POST's outcome unknown, as the unknown outcome it is (its code and text kept). */
 export function unknownOutcomeFrom(said: BrokerError): BrokerError {
-  return new BrokerError({ kind: 'outcome-unknown', operation: said.operation, status: said.status, code: said.code, serviceMessage: said.serviceMessage, stage: 'server' });
+  return new BrokerError({
+    kind: 'outcome-unknown',
+    operation: said.operation,
+    status: said.status,
+    code: said.code,
+    serviceMessage: said.serviceMessage,
+    stage: 'server',
+  });
 }

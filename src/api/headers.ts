@@ -25,9 +25,42 @@ export function apiKeyProblem(value: string): string | undefined {
  * Header names the HTTP layer or a proxy gives a meaning of their own (routing, framing, connection, credentials
  * of another kind): an API key sent as one would redirect, break or leak the request.
  */
-const RESERVED_HEADERS = new Set(
-  ['host', 'content-length', 'content-type', 'content-encoding', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'expect', 'authorization', 'cookie', 'set-cookie', 'accept', 'accept-encoding', 'user-agent', 'forwarded', 'via', 'origin', 'referer', 'range', 'if-match', 'if-none-match', 'if-modified-since', 'if-unmodified-since', 'if-range', 'date', 'max-forwards', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-http-method-override', 'x-real-ip'],
-);
+const RESERVED_HEADERS = new Set([
+  'host',
+  'content-length',
+  'content-type',
+  'content-encoding',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+  'expect',
+  'authorization',
+  'cookie',
+  'set-cookie',
+  'accept',
+  'accept-encoding',
+  'user-agent',
+  'forwarded',
+  'via',
+  'origin',
+  'referer',
+  'range',
+  'if-match',
+  'if-none-match',
+  'if-modified-since',
+  'if-unmodified-since',
+  'if-range',
+  'date',
+  'max-forwards',
+  'x-forwarded-for',
+  'x-forwarded-host',
+  'x-forwarded-proto',
+  'x-http-method-override',
+  'x-real-ip',
+]);
 
 /** Why this cannot be a header name, or undefined when it can. */
 export function headerNameProblem(name: string): string | undefined {

@@ -22,15 +22,7 @@ import type { ClientConfig, ExchangeInfo } from './contract';
 import { BrokerError, type ExchangeStage, formatBytes, formatDuration, oneLine, unknownOutcomeFrom } from './errors';
 import { apiKeyProblem, headerNameProblem } from './headers';
 import { connectSkippingContinue } from './interimAnswers';
-import {
-  DEFAULT_MAX_TRIES,
-  DEFAULT_RETRY_BASE_DELAY_MS,
-  RETRY_AFTER_CAP_MS,
-  backoffDelay,
-  isRetryableStatus,
-  parseRetryAfter,
-  sleep,
-} from './retry';
+import { DEFAULT_MAX_TRIES, DEFAULT_RETRY_BASE_DELAY_MS, RETRY_AFTER_CAP_MS, backoffDelay, isRetryableStatus, parseRetryAfter, sleep } from './retry';
 import type { ProxyChoice } from './proxy';
 import { answerShape, decodeCreateAnswer, unreadableAnswers } from './answerShape';
 import { DEFAULT_BAN_MS, DOCUMENTED_ENDPOINT_LIMIT, banEnd, endpointPacer, noteBan } from './pacing';
@@ -388,7 +380,6 @@ export function readSuccess<T>(
   throw new BrokerError({ kind: 'malformed', operation, status, serviceMessage: describeIssues(direct.issues) });
 }
 
-
 // ---------------------------------------------------------------------------------------------------------
 // Reading a body within its limit
 
@@ -427,15 +418,7 @@ async function readBody(body: AsyncIterable<Buffer> & { destroy(): void }, limit
 // Failures without a readable answer
 
 /** Connection errors raised before anything was written: a POST that fails with one of these did not happen. */
-const NOT_SENT_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EADDRNOTAVAIL',
-  'UND_ERR_CONNECT_TIMEOUT',
-]);
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 /** Certificate errors, in words: the same certificate would be met again, so a GET is not retried. */
 const CERTIFICATE_PROBLEMS: Readonly<Record<string, string>> = {
@@ -457,7 +440,13 @@ function proxyRefusal(error: unknown, via: string): { problem: string; status: n
     const status = /Proxy response \((\d{3})\)|Proxy Authentication Required \((\d{3})\)/.exec(current.message);
     const code = Number(status?.[1] ?? status?.[2]);
     if (status) {
-      return { status: code, problem: code === 407 ? `the proxy ${via} asks for credentials (HTTP 407): put them in the proxy URL, http://user:password@host:port` : `the proxy ${via} refused to connect to the service (HTTP ${code})` };
+      return {
+        status: code,
+        problem:
+          code === 407
+            ? `the proxy ${via} asks for credentials (HTTP 407): put them in the proxy URL, http://user:password@host:port`
+            : `the proxy ${via} refused to connect to the service (HTTP ${code})`,
+      };
     }
   }
   return undefined;
@@ -492,15 +481,16 @@ function describeRedirect(location: string | undefined, origin: string): string 
   } catch {
     return 'a redirect to an unreadable Location';
   }
-  return target.origin === origin ? `a redirect to ${oneLine(target.pathname, 60)} on the same host` : `a redirect to another origin, ${oneLine(target.origin, 80)}`;
+  return target.origin === origin
+    ? `a redirect to ${oneLine(target.pathname, 60)} on the same host`
+    : `a redirect to another origin, ${oneLine(target.origin, 80)}`;
 }
 
 // ---------------------------------------------------------------------------------------------------------
 // The client
 
 type TryResult<T> =
-  | { ok: true; value: T }
-  | { ok: false; error: BrokerError; retryable: boolean; retryAfterMs?: number; clockSkewed: boolean; remeasured: boolean };
+  { ok: true; value: T } | { ok: false; error: BrokerError; retryable: boolean; retryAfterMs?: number; clockSkewed: boolean; remeasured: boolean };
 
 function failed(error: BrokerError, retryable = false): TryResult<never> {
   return { ok: false, error, retryable, clockSkewed: false, remeasured: false };
@@ -518,7 +508,15 @@ function signatureRefused(error: BrokerError, pinned: PostSignatureRule | undefi
     pinned === undefined
       ? 'refused under both POST signature rules (query only, query + body): check the API secret'
       : `check the API secret, or the POST signature setting (pinned to ${pinned === 'query' ? 'query only' : 'query + body'}; auto tries both)`;
-  return new BrokerError({ kind: error.kind, operation: error.operation, status: error.status, code: error.code, serviceMessage: error.serviceMessage, retryAfterMs: error.retryAfterMs, hint });
+  return new BrokerError({
+    kind: error.kind,
+    operation: error.operation,
+    status: error.status,
+    code: error.code,
+    serviceMessage: error.serviceMessage,
+    retryAfterMs: error.retryAfterMs,
+    hint,
+  });
 }
 
 export function createSignedClient(config: ClientConfig): SignedClient {
@@ -600,7 +598,9 @@ export function createSignedClient(config: ClientConfig): SignedClient {
     awaitingFirstByte.set(path, marks);
     let banEndsAt: number | undefined;
     try {
-      const response = await (await pool.pool).request({
+      const response = await (
+        await pool.pool
+      ).request({
         origin,
         method,
         path,
@@ -626,7 +626,9 @@ export function createSignedClient(config: ClientConfig): SignedClient {
         observeClock(dateHeader, sentAt, receivedAt, false);
         if (read.over) {
           if (method === 'POST') {
-            return failed(new BrokerError({ kind: 'outcome-unknown', operation, status, stage: 'answer', serviceMessage: `it was larger than ${formatBytes(limit)}` }));
+            return failed(
+              new BrokerError({ kind: 'outcome-unknown', operation, status, stage: 'answer', serviceMessage: `it was larger than ${formatBytes(limit)}` }),
+            );
           }
           return failed(new BrokerError({ kind: 'too-large', operation, status, limitBytes: limit }));
         }
@@ -637,10 +639,16 @@ export function createSignedClient(config: ClientConfig): SignedClient {
           return { ok: true, value };
         } catch (error) {
           // -1006/-1007 in a 2xx envelope: the back end did not say whether the key was made.
-          if (method === 'POST' && error instanceof BrokerError && error.kind === 'service' && createOutcomeUnknown(status, error.code)) return failed(unknownOutcomeFrom(error));
+          if (method === 'POST' && error instanceof BrokerError && error.kind === 'service' && createOutcomeUnknown(status, error.code))
+            return failed(unknownOutcomeFrom(error));
           // A create answered but unreadable: the key was probably made, and its secret is lost. Unknown, not failed.
           if (method === 'POST' && error instanceof BrokerError && error.kind === 'malformed') {
-            const why = text.trim() === '' ? 'it was empty' : !parseJson(text).ok ? 'it is not JSON' : `it is not a created key (${error.serviceMessage ?? 'unexpected shape'})`;
+            const why =
+              text.trim() === ''
+                ? 'it was empty'
+                : !parseJson(text).ok
+                  ? 'it is not JSON'
+                  : `it is not a created key (${error.serviceMessage ?? 'unexpected shape'})`;
             // By its shape only: any byte of it may be the secret, under any name or encoding.
             const excerpt = text.trim() === '' ? undefined : answerShape(text, read.bytes.length, header(response.headers, 'content-type'));
             return failed(new BrokerError({ kind: 'outcome-unknown', operation, status, stage: 'answer', serviceMessage: why, answerExcerpt: excerpt }));
@@ -653,7 +661,13 @@ export function createSignedClient(config: ClientConfig): SignedClient {
         // Never followed: the API key and a signed query must not go to wherever a redirect points.
         const where = describeRedirect(header(response.headers, 'location'), origin);
         return failed(
-          new BrokerError({ kind: 'service', operation, status, serviceMessage: where, hint: 'redirects are not followed (the API key is not sent elsewhere): check the base URL' }),
+          new BrokerError({
+            kind: 'service',
+            operation,
+            status,
+            serviceMessage: where,
+            hint: 'redirects are not followed (the API key is not sent elsewhere): check the base URL',
+          }),
         );
       }
       // A gateway in front of the service said it lost the upstream (502) or gave up waiting (504): the service
@@ -741,23 +755,43 @@ export function createSignedClient(config: ClientConfig): SignedClient {
       const certificate = code === undefined ? undefined : CERTIFICATE_PROBLEMS[code];
       if (certificate !== undefined) {
         const hint = code === 'ERR_TLS_CERT_ALTNAME_INVALID' ? `check the host name in the base URL (${new URL(origin).hostname})` : EXTRA_CA_HINT;
-        return { error: new BrokerError({ kind: 'network', operation, stage, connectProblem: `${certificate} (${code})`, hint, cause, ...notDone }), retryable: false };
+        return {
+          error: new BrokerError({ kind: 'network', operation, stage, connectProblem: `${certificate} (${code})`, hint, cause, ...notDone }),
+          retryable: false,
+        };
       }
       if (refused) {
-        return { error: new BrokerError({ kind: 'network', operation, stage, connectProblem: refused.problem, hint: 'check the proxy setting', cause, ...notDone }), retryable: refused.status !== 407 };
+        return {
+          error: new BrokerError({ kind: 'network', operation, stage, connectProblem: refused.problem, hint: 'check the proxy setting', cause, ...notDone }),
+          retryable: refused.status !== 407,
+        };
       }
       const tls = origin.startsWith('https:');
       if (timedOut || code === 'UND_ERR_CONNECT_TIMEOUT') {
         const what = tls ? `the connection or its TLS handshake${via ? ` through the proxy ${via}` : ''} did not complete` : undefined;
-        return { error: new BrokerError({ kind: 'timeout', operation, stage, timeoutMs, cause, ...(what ? { connectProblem: what } : {}), ...notDone }), retryable: true };
+        return {
+          error: new BrokerError({ kind: 'timeout', operation, stage, timeoutMs, cause, ...(what ? { connectProblem: what } : {}), ...notDone }),
+          retryable: true,
+        };
       }
       const handshakeBroken = tls && (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE');
       const problem = handshakeBroken ? `the connection closed during the TLS handshake${via ? ` through the proxy ${via}` : ''} (${code})` : undefined;
-      return { error: new BrokerError({ kind: 'network', operation, stage, cause, ...(problem ? { connectProblem: problem } : {}), ...notDone }), retryable: true };
+      return {
+        error: new BrokerError({ kind: 'network', operation, stage, cause, ...(problem ? { connectProblem: problem } : {}), ...notDone }),
+        retryable: true,
+      };
     }
     if (code === 'UND_ERR_HEADERS_OVERFLOW') {
       if (method === 'POST') {
-        return { error: new BrokerError({ kind: 'outcome-unknown', operation, stage: 'answer', serviceMessage: `its headers were larger than ${formatBytes(HEADERS_LIMIT)}` }), retryable: false };
+        return {
+          error: new BrokerError({
+            kind: 'outcome-unknown',
+            operation,
+            stage: 'answer',
+            serviceMessage: `its headers were larger than ${formatBytes(HEADERS_LIMIT)}`,
+          }),
+          retryable: false,
+        };
       }
       return { error: new BrokerError({ kind: 'too-large', operation, what: 'headers', limitBytes: HEADERS_LIMIT }), retryable: false };
     }
@@ -766,7 +800,14 @@ export function createSignedClient(config: ClientConfig): SignedClient {
       return {
         error:
           stage === 'answer'
-            ? new BrokerError({ kind: 'outcome-unknown', operation, status, stage, serviceMessage: `it did not finish within ${formatDuration(timeoutMs)}`, cause })
+            ? new BrokerError({
+                kind: 'outcome-unknown',
+                operation,
+                status,
+                stage,
+                serviceMessage: `it did not finish within ${formatDuration(timeoutMs)}`,
+                cause,
+              })
             : new BrokerError({ kind: 'outcome-unknown', operation, stage, timeoutMs, cause }),
         retryable: false,
       };
@@ -776,7 +817,14 @@ export function createSignedClient(config: ClientConfig): SignedClient {
     return {
       error:
         stage === 'answer'
-          ? new BrokerError({ kind: 'outcome-unknown', operation, status, stage, serviceMessage: `the connection broke while it was arriving (${cause.message})`, cause })
+          ? new BrokerError({
+              kind: 'outcome-unknown',
+              operation,
+              status,
+              stage,
+              serviceMessage: `the connection broke while it was arriving (${cause.message})`,
+              cause,
+            })
           : new BrokerError({ kind: 'outcome-unknown', operation, stage, cause }),
       retryable: false,
     };
@@ -813,7 +861,13 @@ export function createSignedClient(config: ClientConfig): SignedClient {
       holdBackIfBanned(spec, attempt);
       const pausedMs = pacer.pausedFor();
       if (pausedMs > retryAfterCapMs) {
-        throw new BrokerError({ kind: 'service', operation, status: 429, serviceMessage: 'not sent: the service asked this endpoint to wait', retryAfterMs: pausedMs });
+        throw new BrokerError({
+          kind: 'service',
+          operation,
+          status: 429,
+          serviceMessage: 'not sent: the service asked this endpoint to wait',
+          retryAfterMs: pausedMs,
+        });
       }
       const ticket = pacer.take();
       let pacedMs = 0;

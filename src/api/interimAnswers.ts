@@ -190,7 +190,10 @@ export function connectSkippingContinue(connectTimeoutMs = DEFAULT_CONNECT_TIMEO
       }
     };
     // Named as undici names its own connect timeout: nothing was sent.
-    const timer = setTimeout(() => settle(Object.assign(new Error(`connect timed out after ${connectTimeoutMs} ms`), { code: 'UND_ERR_CONNECT_TIMEOUT' })), connectTimeoutMs);
+    const timer = setTimeout(
+      () => settle(Object.assign(new Error(`connect timed out after ${connectTimeoutMs} ms`), { code: 'UND_ERR_CONNECT_TIMEOUT' })),
+      connectTimeoutMs,
+    );
     socket.once(https ? 'secureConnect' : 'connect', () => settle(null));
     socket.once('error', settle);
   };

@@ -32,7 +32,8 @@ export function proxyUrlProblem(raw: string): string | undefined {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return `must start with http:// or https:// (got ${url.protocol})`;
   if (url.hostname === '') return 'has no host';
-  if ((url.pathname !== '/' && url.pathname !== '') || url.search !== '' || url.hash !== '') return 'must be only scheme, host and port (with an optional user:password@)';
+  if ((url.pathname !== '/' && url.pathname !== '') || url.search !== '' || url.hash !== '')
+    return 'must be only scheme, host and port (with an optional user:password@)';
   return undefined;
 }
 
@@ -73,7 +74,10 @@ export function bypassesProxy(target: URL, noProxy: string): boolean {
     .filter((entry) => entry !== '')
     .map((entry) => {
       const withPort = /^(.+):(\d+)$/.exec(entry);
-      return { hostname: (withPort ? (withPort[1] ?? '') : entry).replace(/^\*?\./, '').toLowerCase(), port: withPort ? Number.parseInt(withPort[2] ?? '0', 10) : 0 };
+      return {
+        hostname: (withPort ? (withPort[1] ?? '') : entry).replace(/^\*?\./, '').toLowerCase(),
+        port: withPort ? Number.parseInt(withPort[2] ?? '0', 10) : 0,
+      };
     });
   if (entries.length === 0) return false;
   if (noProxy === '*') return true;
@@ -127,6 +131,7 @@ export function cleartextWarning(baseUrl: string): string | undefined {
 export function explicitProxyProblem(raw: string): string | undefined {
   const problem = proxyUrlProblem(raw);
   if (problem !== undefined) return problem;
-  if (new URL(raw.trim()).password !== '') return 'must not carry a password (it would show in ps or sit in a plain file): give it in HTTPS_PROXY / HTTP_PROXY instead';
+  if (new URL(raw.trim()).password !== '')
+    return 'must not carry a password (it would show in ps or sit in a plain file): give it in HTTPS_PROXY / HTTP_PROXY instead';
   return undefined;
 }

@@ -16,7 +16,11 @@ export function readOnlyFromEnvironment(env: Readonly<Record<string, string | un
 }
 
 /** The first that applies: the flag, the environment, then the profile's own setting; undefined: not read-only. */
-export function readOnlySource(flag: boolean | undefined, env: Readonly<Record<string, string | undefined>>, profile?: { name: string; readOnly?: boolean }): ReadOnlySource | undefined {
+export function readOnlySource(
+  flag: boolean | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+  profile?: { name: string; readOnly?: boolean },
+): ReadOnlySource | undefined {
   if (flag === true) return { kind: 'flag' };
   if (readOnlyFromEnvironment(env)) return { kind: 'environment' };
   if (profile?.readOnly === true) return { kind: 'profile', profile: profile.name };
@@ -25,7 +29,12 @@ export function readOnlySource(flag: boolean | undefined, env: Readonly<Record<s
 
 /** Why creating is refused, in one line, naming what made it so. */
 export function readOnlyReason(source: ReadOnlySource): string {
-  const why = source.kind === 'profile' ? `read-only profile '${source.profile}'` : source.kind === 'flag' ? 'read-only run (--read-only)' : `read-only run (${READ_ONLY_ENV})`;
+  const why =
+    source.kind === 'profile'
+      ? `read-only profile '${source.profile}'`
+      : source.kind === 'flag'
+        ? 'read-only run (--read-only)'
+        : `read-only run (${READ_ONLY_ENV})`;
   return `${why}: creating keys is disabled`;
 }
 
@@ -33,7 +42,8 @@ export function readOnlyReason(source: ReadOnlySource): string {
 export function readOnlyApi(api: BrokerApi, reason: string): BrokerApi {
   return {
     listSubAccountKeys: (subAccount, options) => api.listSubAccountKeys(subAccount, options),
-    createSubAccountKey: () => Promise.reject(new BrokerError({ kind: 'invalid-request', operation: OPERATION_LABELS.createSubAccountKey, serviceMessage: reason })),
+    createSubAccountKey: () =>
+      Promise.reject(new BrokerError({ kind: 'invalid-request', operation: OPERATION_LABELS.createSubAccountKey, serviceMessage: reason })),
     listUniversalTransfers: (query, options) => api.listUniversalTransfers(query, options),
     clockOffsetMs: () => api.clockOffsetMs(),
     close: () => api.close(),

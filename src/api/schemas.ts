@@ -11,7 +11,11 @@ import type { ServiceTime } from './types';
  */
 const Millis = v.union(
   [
-    v.pipe(v.number('a number'), v.finite('a finite number'), v.transform((n): ServiceTime => (isDateMs(n) ? n : String(n)))),
+    v.pipe(
+      v.number('a number'),
+      v.finite('a finite number'),
+      v.transform((n): ServiceTime => (isDateMs(n) ? n : String(n))),
+    ),
     v.pipe(v.string('a number'), v.maxLength(64, 'milliseconds as digits'), v.regex(NUMBER_TEXT, 'milliseconds as digits'), v.transform(serviceTimeFromText)),
   ],
   'Unix milliseconds',

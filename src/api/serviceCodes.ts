@@ -14,7 +14,10 @@ export const SERVICE_CODES: Readonly<Record<string, ServiceCode>> = {
   '700003': { meaning: 'timestamp outside recvWindow', hint: 'check the computer clock, or raise --recv-window' },
   '700004': { meaning: 'mandatory parameter missing or malformed', hint: 'a parameter was missing or not in the form the service takes: the message names it' },
   '700005': { meaning: 'recvWindow too large', hint: 'recvWindow must be at most 60000 ms' },
-  '700006': { meaning: 'IP not in the master key whitelist', hint: "this computer's public IP is not linked to the master API key: add it to the key's IP list on the exchange's API management page" },
+  '700006': {
+    meaning: 'IP not in the master key whitelist',
+    hint: "this computer's public IP is not linked to the master API key: add it to the key's IP list on the exchange's API management page",
+  },
   '700007': { meaning: 'no permission for the endpoint', hint: 'the master key lacks the permission for this operation' },
   '700008': { meaning: 'illegal characters in a parameter', hint: 'a value holds characters the service refuses: check the sub-account name, note and IPs' },
   '10072': { meaning: 'invalid API key', hint: 'check the API key' },
@@ -30,8 +33,14 @@ export const SERVICE_CODES: Readonly<Record<string, ServiceCode>> = {
   '730704': { meaning: 'linked IP format incorrect', hint: 'each linked IP must be an IPv4 or IPv6 address' },
   '730705': { meaning: 'key limit reached', hint: 'the sub-account has 30 keys, the most it can have: delete one on the exchange first' },
   '730706': { meaning: 'API key information does not exist', hint: 'the key is not (or no longer) one of this sub-account: refresh the key list' },
-  '-1006': { meaning: "unexpected answer from the service's back end", hint: 'the service could not tell whether it was done: try again (after a create, check the key list first)' },
-  '-1007': { meaning: "timeout waiting for the service's back end", hint: 'the service could not tell whether it was done: try again (after a create, check the key list first)' },
+  '-1006': {
+    meaning: "unexpected answer from the service's back end",
+    hint: 'the service could not tell whether it was done: try again (after a create, check the key list first)',
+  },
+  '-1007': {
+    meaning: "timeout waiting for the service's back end",
+    hint: 'the service could not tell whether it was done: try again (after a create, check the key list first)',
+  },
 };
 
 /** The hint for a code the table knows. */

@@ -17,8 +17,7 @@ export const TIME_FORMS_HINT =
 
 const RELATIVE = /^(\d{1,9})\s*([smhdw])(?:\s+ago)?$/i;
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATE_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?\s*(Z|[+-]\d{2}:?\d{2})?$/i;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?\s*(Z|[+-]\d{2}:?\d{2})?$/i;
 
 /** Parses one time input; the reason is phrased to follow "<field>: ". */
 export function parseTime(raw: string, now: number): TimeParse {

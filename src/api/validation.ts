@@ -3,15 +3,7 @@
 import { isIP } from 'node:net';
 import { likelyTypo } from './didYouMean';
 import { formatLocalTime, parseTime, shorten } from './timeInput';
-import {
-  ANSWERED_FUTURES_TYPE,
-  KNOWN_ACCOUNT_TYPES,
-  KNOWN_PERMISSIONS,
-  MAX_LINKED_IPS,
-  MAX_PAGE_SIZE,
-  type NewKeyRequest,
-  type TransferQuery,
-} from './types';
+import { ANSWERED_FUTURES_TYPE, KNOWN_ACCOUNT_TYPES, KNOWN_PERMISSIONS, MAX_LINKED_IPS, MAX_PAGE_SIZE, type NewKeyRequest, type TransferQuery } from './types';
 
 export type FieldName =
   | 'subAccount'
@@ -98,21 +90,13 @@ const KNOWN_BY_UPPER = new Map<string, string>(KNOWN_PERMISSIONS.map((p) => [p, 
  */
 export function checkPermissions(raw: string | readonly string[]): Checked<string[]> {
   // A list (from a form) may carry blank slots; in typed text an empty entry is a mistake worth naming.
-  const entries =
-    typeof raw === 'string'
-      ? raw.trim() === ''
-        ? []
-        : raw.split(',')
-      : raw.filter((p) => p.trim() !== '').flatMap((p) => p.split(','));
+  const entries = typeof raw === 'string' ? (raw.trim() === '' ? [] : raw.split(',')) : raw.filter((p) => p.trim() !== '').flatMap((p) => p.split(','));
   const result: string[] = [];
   for (const entry of entries) {
     const token = entry.trim();
     if (token === '') return fail('permissions', 'empty permission between commas');
     if (!PERMISSION_TOKEN.test(token)) {
-      return fail(
-        'permissions',
-        `'${shorten(token)}' is not a permission name (letters, digits and _, starting with a letter; e.g. SPOT_ACCOUNT_READ)`,
-      );
+      return fail('permissions', `'${shorten(token)}' is not a permission name (letters, digits and _, starting with a letter; e.g. SPOT_ACCOUNT_READ)`);
     }
     if (token.length > MAX_PERMISSION_LENGTH) {
       return fail('permissions', `'${shorten(token)}' is longer than ${MAX_PERMISSION_LENGTH} characters`);

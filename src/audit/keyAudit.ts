@@ -64,7 +64,13 @@ export function ageInDays(createdAt: ServiceTime, now: number): number {
 
 /** A span as the operator would type it back: 90d, 12w, 36h, 90m, 45s (the largest unit that divides it). */
 export function formatSpan(ms: number): string {
-  const units: ReadonlyArray<readonly [string, number]> = [['w', 7 * DAY_MS], ['d', DAY_MS], ['h', 3_600_000], ['m', 60_000], ['s', 1000]];
+  const units: ReadonlyArray<readonly [string, number]> = [
+    ['w', 7 * DAY_MS],
+    ['d', DAY_MS],
+    ['h', 3_600_000],
+    ['m', 60_000],
+    ['s', 1000],
+  ];
   for (const [unit, size] of units) if (ms >= size && ms % size === 0) return `${ms / size}${unit}`;
   return `${ms}ms`;
 }

@@ -54,7 +54,20 @@ export function auditEntryJson(e: AuditEntry): AuditEntryJson {
   };
 }
 
-export const AUDIT_CSV_COLUMNS = ['time', 'profile', 'host', 'subAccount', 'apiKey', 'permissions', 'ips', 'note', 'outcome', 'code', 'message', 'reason'] as const;
+export const AUDIT_CSV_COLUMNS = [
+  'time',
+  'profile',
+  'host',
+  'subAccount',
+  'apiKey',
+  'permissions',
+  'ips',
+  'note',
+  'outcome',
+  'code',
+  'message',
+  'reason',
+] as const;
 
 /** What happened, in a few words: the outcome and the service's code and message or the reason. */
 function detail(e: AuditEntry): string {
@@ -84,7 +97,18 @@ function localTime(iso: string): string {
 export function auditTable(entries: readonly AuditEntry[]): string {
   return formatTable(
     COLUMNS,
-    entries.map((e) => [localTime(e.time), e.profile, e.host, e.subAccount, e.apiKey ?? '-', e.permissions.join(','), ipsText(e.ips, ','), e.note, e.outcome, detail(e) || '-']),
+    entries.map((e) => [
+      localTime(e.time),
+      e.profile,
+      e.host,
+      e.subAccount,
+      e.apiKey ?? '-',
+      e.permissions.join(','),
+      ipsText(e.ips, ','),
+      e.note,
+      e.outcome,
+      detail(e) || '-',
+    ]),
   );
 }
 
@@ -133,7 +157,8 @@ export async function runAudit(options: AuditOptions, ctx: CommandContext): Prom
       printLines(ctx.stderr, [`error: cannot read ${auditPath(folder)} (${code})`]);
       return EXIT.failure;
     }
-    if (read.skipped > 0) printLines(ctx.stderr, [`warning: ${grouped(read.skipped)} damaged line${read.skipped === 1 ? '' : 's'} of ${auditPath(folder)} skipped`]);
+    if (read.skipped > 0)
+      printLines(ctx.stderr, [`warning: ${grouped(read.skipped)} damaged line${read.skipped === 1 ? '' : 's'} of ${auditPath(folder)} skipped`]);
     if (read.truncated) printLines(ctx.stderr, [`note: ${auditPath(folder)} is large: only its most recent entries were read`]);
     const entries = read.entries
       .filter((e) => sub === undefined || e.subAccount === sub)
@@ -144,7 +169,8 @@ export async function runAudit(options: AuditOptions, ctx: CommandContext): Prom
       const records = entries.map(auditEntryJson);
       await out.write(`${toJson(terminal ? sanitizeDeep(records) : records, 2)}\n`);
     } else if (chosen.format === 'csv') await out.write(auditCsv(entries, terminal));
-    else if (entries.length === 0) await out.write(sub === undefined ? 'no create attempts recorded yet\n' : `no create attempts recorded for ${sanitize(sub)}\n`);
+    else if (entries.length === 0)
+      await out.write(sub === undefined ? 'no create attempts recorded yet\n' : `no create attempts recorded for ${sanitize(sub)}\n`);
     else await out.write(auditTable(entries));
     return EXIT.ok;
   } catch (error) {

@@ -497,7 +497,14 @@ export function defineCompletion(program: Command, host: CommandHost): Command {
     .command('completion')
     .description('print a completion script: bash, zsh or fish (see docs/commands.md, "Shell completion")')
     .argument('<shell>', 'bash, zsh or fish')
-    .addHelpText('after', examples('completion bash > ~/.local/share/bash-completion/completions/broker-console', 'completion zsh > "${fpath[1]}/_broker-console"', 'completion fish > ~/.config/fish/completions/broker-console.fish'))
+    .addHelpText(
+      'after',
+      examples(
+        'completion bash > ~/.local/share/bash-completion/completions/broker-console',
+        'completion zsh > "${fpath[1]}/_broker-console"',
+        'completion fish > ~/.config/fish/completions/broker-console.fish',
+      ),
+    )
     .action((shell: string) => {
       host.exit(runCompletion(shell, program, host.context()));
     });

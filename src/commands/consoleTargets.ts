@@ -51,7 +51,6 @@ export interface TargetOptions {
   env?: Readonly<Record<string, string | undefined>>;
 }
 
-
 /** A client made once its service is ready: each call waits for it (the demo's sandbox starts after the first frame). */
 function apiWhenReady(ready: Promise<BrokerApi>): BrokerApi {
   let api: BrokerApi | undefined;
@@ -82,13 +81,18 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
   // The screens start these writes and do not wait (recent and discovered names, audit lines); closing does,
   // so a quit right after neither loses them nor leaves an atomic write's temporary file behind.
   const writes = new Set<Promise<void>>();
-  const tracked = <A extends unknown[], R>(write: (...args: A) => Promise<R>) => (...args: A): Promise<R> => {
-    const started = write(...args);
-    const done = started.then(() => undefined, () => undefined);
-    writes.add(done);
-    void done.then(() => writes.delete(done));
-    return started;
-  };
+  const tracked =
+    <A extends unknown[], R>(write: (...args: A) => Promise<R>) =>
+    (...args: A): Promise<R> => {
+      const started = write(...args);
+      const done = started.then(
+        () => undefined,
+        () => undefined,
+      );
+      writes.add(done);
+      void done.then(() => writes.delete(done));
+      return started;
+    };
   const writesDone = async (): Promise<void> => {
     let timer: NodeJS.Timeout | undefined;
     const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, WRITES_GRACE_MS)));
@@ -97,7 +101,8 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
   };
   // An export cancelled by the quit removes its file before the process ends.
   const trackedExporter = (exporter: TransferExporter): TransferExporter => ({ run: tracked(exporter.run.bind(exporter)) });
-  const trackedAudit = (recorder: AuditRecorder): AuditRecorder => Object.assign(tracked(recorder), {
+  const trackedAudit = (recorder: AuditRecorder): AuditRecorder =>
+    Object.assign(tracked(recorder), {
       ahead: async (request: Parameters<AuditRecorder['ahead']>[0]) => {
         const after = await tracked(recorder.ahead)(request);
         return after && tracked(after);
@@ -115,7 +120,9 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
   const whenClosed = new Promise<void>((resolve) => (closing = resolve));
   const demoSandbox = (): Promise<RunningSandbox> => {
     const pinned = options.demoClockMs;
-    sandbox ??= import('../sandbox/server').then(({ startSandbox }) => startSandbox({ seed: DEMO_SEED, ...(pinned !== undefined ? { demoClockMs: pinned } : {}) }));
+    sandbox ??= import('../sandbox/server').then(({ startSandbox }) =>
+      startSandbox({ seed: DEMO_SEED, ...(pinned !== undefined ? { demoClockMs: pinned } : {}) }),
+    );
     return sandbox;
   };
   const closeSandbox = async (): Promise<void> => {
@@ -163,7 +170,12 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
     const flag = options.proxy?.trim();
     const flagProblem = flag === undefined ? undefined : explicitProxyProblem(flag);
     if (flagProblem !== undefined) return { config, problem: `--proxy: ${flagProblem}` };
-    const explicit = flag !== undefined ? { url: flag, source: '--proxy' } : saved?.proxy !== undefined ? { url: saved.proxy, source: `profile '${saved.name}' proxy` } : undefined;
+    const explicit =
+      flag !== undefined
+        ? { url: flag, source: '--proxy' }
+        : saved?.proxy !== undefined
+          ? { url: saved.proxy, source: `profile '${saved.name}' proxy` }
+          : undefined;
     const chosen = chooseProxy(config.baseUrl, explicit, options.env ?? {});
     if (chosen.problem !== undefined) return { config, problem: chosen.problem };
     return { config: chosen.proxy ? { ...config, proxy: chosen.proxy } : config };
@@ -183,7 +195,13 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
     const exchanges = createExchangeLog();
     const next = await build(exchanges);
     const previous = current;
-    current = { ...next, id: nextId++, exchanges, exporter: trackedExporter(fileExporter(next.api, options.exportFolder, next.now)), ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) };
+    current = {
+      ...next,
+      id: nextId++,
+      exchanges,
+      exporter: trackedExporter(fileExporter(next.api, options.exportFolder, next.now)),
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    };
     problem = undefined;
     for (const listener of listeners) listener();
     if (previous) await release(previous.api);
@@ -220,16 +238,34 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
     const memory = await postSignatureMemory(config);
     // A ban met by an earlier run holds this one back too (the status bar says so at once); a new one is kept.
     const banEndsAt = await loadBan(options.folder, config.baseUrl);
-    if (banEndsAt !== undefined) exchanges.record({ operation: 'requests', method: 'GET', path: '', ok: false, latencyMs: 0, attempt: 1, banEndsAt, notSent: true });
+    if (banEndsAt !== undefined)
+      exchanges.record({ operation: 'requests', method: 'GET', path: '', ok: false, latencyMs: 0, attempt: 1, banEndsAt, notSent: true });
     const onBan = tracked((endsAt: number) => saveBan(options.folder, config.baseUrl, endsAt).catch(() => undefined));
     const limits = { ...(banEndsAt !== undefined ? { banEndsAt } : {}), onBan: (endsAt: number) => void onBan(endsAt) };
-    const made = createBrokerApi({ ...clientConfig(config, exchanges), ...memory, ...limits, ...(before !== undefined ? { initialClockOffsetMs: before } : {}) });
+    const made = createBrokerApi({
+      ...clientConfig(config, exchanges),
+      ...memory,
+      ...limits,
+      ...(before !== undefined ? { initialClockOffsetMs: before } : {}),
+    });
     // A proxy that cannot be used is never gone around (the service may accept this key only from the proxy's address).
     const client = guarded(proxyProblem === undefined ? made : refusingApi(made, `${proxyProblem} — nothing was sent`), saved);
     offsets.set(client.api, { baseUrl: config.baseUrl, before: before ?? 0 });
     const host = new URL(config.baseUrl).host;
     const cleartext = cleartextWarning(config.baseUrl);
-    return { ...client, ...(cleartext ? { cleartext } : {}), ...(saved?.color !== undefined ? { profileColor: saved.color } : {}), mode: 'live' as const, host, profile, credentialSource: source, recent: await recentFor(config.baseUrl), discovered: await discoveredFor(config.baseUrl), suggestions: [], audit: trackedAudit(createAuditRecorder(options.folder, { profile, host })) };
+    return {
+      ...client,
+      ...(cleartext ? { cleartext } : {}),
+      ...(saved?.color !== undefined ? { profileColor: saved.color } : {}),
+      mode: 'live' as const,
+      host,
+      profile,
+      credentialSource: source,
+      recent: await recentFor(config.baseUrl),
+      discovered: await discoveredFor(config.baseUrl),
+      suggestions: [],
+      audit: trackedAudit(createAuditRecorder(options.folder, { profile, host })),
+    };
   };
 
   /** Checks credentials with the one signed request `profile add` sends too (credentials/checkCredentials.ts). */
@@ -264,7 +300,12 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
     },
     async profiles(): Promise<ProfileSummary[]> {
       const config = await loadProfiles(options.folder);
-      return config.profiles.map((p) => ({ name: p.name, baseUrl: p.baseUrl, isDefault: p.name === config.defaultProfile, ...(p.readOnly === true ? { readOnly: true } : {}) }));
+      return config.profiles.map((p) => ({
+        name: p.name,
+        baseUrl: p.baseUrl,
+        isDefault: p.name === config.defaultProfile,
+        ...(p.readOnly === true ? { readOnly: true } : {}),
+      }));
     },
     async openDemo() {
       await switchTo(async (exchanges) => {
@@ -278,8 +319,11 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
         // The trail records the demo as its target (as `--demo` commands do): its port says nothing a run later.
         const auditTarget: AuditTarget = { profile: 'demo', host: 'demo' };
         // Pinned: the status bar is told a fixed latency (the log file, if any, still gets the real one).
-        const shown: ExchangeLog = pinned === undefined ? exchanges : { ...exchanges, record: (exchange) => exchanges.record({ ...exchange, latencyMs: DEMO_LATENCY_MS }) };
-        const client = guarded(apiWhenReady(ready.then((s) => createBrokerApi(clientConfig({ baseUrl: s.baseUrl, apiKey: s.apiKey, secretKey: s.secretKey }, shown)))));
+        const shown: ExchangeLog =
+          pinned === undefined ? exchanges : { ...exchanges, record: (exchange) => exchanges.record({ ...exchange, latencyMs: DEMO_LATENCY_MS }) };
+        const client = guarded(
+          apiWhenReady(ready.then((s) => createBrokerApi(clientConfig({ baseUrl: s.baseUrl, apiKey: s.apiKey, secretKey: s.secretKey }, shown)))),
+        );
         return {
           ...client,
           mode: 'demo',
@@ -303,7 +347,9 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
       if (target.recvWindow !== undefined) config.recvWindow = target.recvWindow;
       if (target.postSignature !== undefined) config.postSignature = target.postSignature;
       const elsewhere = target.overrides?.some((note) => note.startsWith(ENV.baseUrl)) === true;
-      await switchTo(live(config, target.profile?.name ?? 'environment', elsewhere ? `${target.source} · URL from ${ENV.baseUrl}` : target.source, target.profile));
+      await switchTo(
+        live(config, target.profile?.name ?? 'environment', elsewhere ? `${target.source} · URL from ${ENV.baseUrl}` : target.source, target.profile),
+      );
     },
     async openProfile(name) {
       const config = await loadProfiles(options.folder);
@@ -315,7 +361,12 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
       } catch (error) {
         return { ok: false, keychainFailed: true, message: keychainMessage(error) };
       }
-      if (!stored) return { ok: false, keychainFailed: true, message: `the keychain has no secret for profile ${name}: add it again, or enter the credentials for this session` };
+      if (!stored)
+        return {
+          ok: false,
+          keychainFailed: true,
+          message: `the keychain has no secret for profile ${name}: add it again, or enter the credentials for this session`,
+        };
       await switchTo(live(profileConfig(profile, stored.apiKey, stored.secretKey), name, 'keychain', profile));
       return { ok: true };
     },
@@ -330,8 +381,16 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
       const postSignature = typedPostSignature(input);
       if (postSignature === undefined) return { ok: false, field: 'postSignature', message: `POST signing: must be ${POST_SIGNATURES.join(', ')}` };
       const color = input.color?.trim().toLowerCase() ?? '';
-      if (color !== '' && !(PROFILE_COLORS as readonly string[]).includes(color)) return { ok: false, field: 'color', message: `colour: blank, or one of ${PROFILE_COLORS.join(', ')}` };
-      const profile: Profile = { name: name.value, baseUrl: valid.url, apiKeyHeader: header, recvWindow: options.recvWindow ?? 5000, postSignature, ...(color !== '' ? { color: color as ProfileColor } : {}) };
+      if (color !== '' && !(PROFILE_COLORS as readonly string[]).includes(color))
+        return { ok: false, field: 'color', message: `colour: blank, or one of ${PROFILE_COLORS.join(', ')}` };
+      const profile: Profile = {
+        name: name.value,
+        baseUrl: valid.url,
+        apiKeyHeader: header,
+        recvWindow: options.recvWindow ?? 5000,
+        postSignature,
+        ...(color !== '' ? { color: color as ProfileColor } : {}),
+      };
       const checked = await check(profileConfig(profile, input.apiKey.trim(), input.secretKey));
       if (!checked.ok) return checked;
       try {
@@ -350,7 +409,9 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
       const saved = profileName ? (await loadProfiles(options.folder)).profiles.find((p) => p.name === profileName) : undefined;
       // The add-profile form's own choice, when the keychain refused the profile and its credentials serve until exit.
       const postSignature = typedPostSignature(input) ?? 'auto';
-      const config = saved ? profileConfig({ ...saved, baseUrl: valid.url }, input.apiKey.trim(), input.secretKey) : { baseUrl: valid.url, apiKey: input.apiKey.trim(), secretKey: input.secretKey, postSignature };
+      const config = saved
+        ? profileConfig({ ...saved, baseUrl: valid.url }, input.apiKey.trim(), input.secretKey)
+        : { baseUrl: valid.url, apiKey: input.apiKey.trim(), secretKey: input.secretKey, postSignature };
       const checked = await check(config, saved);
       if (!checked.ok) return checked;
       await switchTo(live(config, profileName ?? 'session', 'memory only', saved));
@@ -384,5 +445,12 @@ function refusingApi(api: BrokerApi, line: string): BrokerApi {
 }
 
 function profileConfig(profile: Profile, apiKey: string, secretKey: string): ClientConfig {
-  return { baseUrl: profile.baseUrl, apiKey, secretKey, apiKeyHeader: profile.apiKeyHeader, recvWindow: profile.recvWindow, postSignature: profile.postSignature };
+  return {
+    baseUrl: profile.baseUrl,
+    apiKey,
+    secretKey,
+    apiKeyHeader: profile.apiKeyHeader,
+    recvWindow: profile.recvWindow,
+    postSignature: profile.postSignature,
+  };
 }

@@ -133,7 +133,10 @@ export function flagMessage(error: FieldError): string {
 
 /** Prints "error: <flag>: <reason>" lines; the caller returns EXIT.usage without sending anything. */
 export function reportInvalid(ctx: CommandContext, errors: readonly FieldError[]): ExitCode {
-  printLines(ctx.stderr, errors.map((e) => `error: ${flagMessage(e)}`));
+  printLines(
+    ctx.stderr,
+    errors.map((e) => `error: ${flagMessage(e)}`),
+  );
   return EXIT.usage;
 }
 
@@ -240,7 +243,12 @@ export async function connectTarget(ctx: CommandContext): Promise<{ api: BrokerA
     api = ctx.createApi(config);
   } catch (error) {
     // A base URL the client cannot use (resolveTarget checked it; this is the last guard): nothing was sent.
-    const from = ctx.globals.baseUrl !== undefined ? '--base-url' : envValue(ctx.env, ENV.baseUrl) !== undefined || !target.profile ? ENV.baseUrl : `profile '${profileName}' baseUrl`;
+    const from =
+      ctx.globals.baseUrl !== undefined
+        ? '--base-url'
+        : envValue(ctx.env, ENV.baseUrl) !== undefined || !target.profile
+          ? ENV.baseUrl
+          : `profile '${profileName}' baseUrl`;
     printLines(ctx.stderr, [`error: ${from}: ${error instanceof Error ? error.message : String(error)} — nothing was sent`]);
     await log?.close();
     return undefined;
@@ -265,7 +273,10 @@ export async function connectTarget(ctx: CommandContext): Promise<{ api: BrokerA
         await api.close();
       } finally {
         const lost = await log?.close();
-        if (lost) printLines(ctx.stderr, [`warning: --log-file: ${lost} line${lost === 1 ? '' : 's'} could not be written to ${ctx.globals.logFile ?? ''} (left out whole)`]);
+        if (lost)
+          printLines(ctx.stderr, [
+            `warning: --log-file: ${lost} line${lost === 1 ? '' : 's'} could not be written to ${ctx.globals.logFile ?? ''} (left out whole)`,
+          ]);
       }
     },
   };
@@ -292,7 +303,12 @@ export function proxyFor(ctx: CommandContext, baseUrl: string, profile?: { name:
       return { ok: false };
     }
   }
-  const explicit = flag !== undefined ? { url: flag, source: '--proxy' } : profile?.proxy !== undefined ? { url: profile.proxy, source: `profile '${profile.name}' proxy` } : undefined;
+  const explicit =
+    flag !== undefined
+      ? { url: flag, source: '--proxy' }
+      : profile?.proxy !== undefined
+        ? { url: profile.proxy, source: `profile '${profile.name}' proxy` }
+        : undefined;
   const chosen = chooseProxy(baseUrl, explicit, ctx.env);
   if (chosen.problem !== undefined) {
     printLines(ctx.stderr, [`error: ${chosen.problem} — nothing was sent`]);
@@ -320,9 +336,7 @@ async function rememberClockOffset(ctx: CommandContext, folder: string, baseUrl:
   }
   const off = describeSkew(after);
   if (off !== undefined && Math.abs(after - before) > CLOCK_SKEW_THRESHOLD_MS) {
-    printLines(ctx.stderr, [
-      `note: ${off}; timestamps are corrected for it (kept for the next run) — set the clock right (e.g. turn on network time sync)`,
-    ]);
+    printLines(ctx.stderr, [`note: ${off}; timestamps are corrected for it (kept for the next run) — set the clock right (e.g. turn on network time sync)`]);
   }
 }
 

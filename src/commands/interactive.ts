@@ -134,5 +134,10 @@ export async function openConsole(host: CommandHost): Promise<void> {
   // Once the first frame is drawn, what the start compiled goes to the compile cache.
   const onDrawn = firstFrameDrawn;
   const { io } = host;
-  host.exit(await runInteractive({ demo: demo === true, demoClockMs, onDrawn, stdout: { isTTY: io.stdoutIsTTY }, ...(io.stdin ? { stdin: io.stdin } : {}) }, host.context()));
+  host.exit(
+    await runInteractive(
+      { demo: demo === true, demoClockMs, onDrawn, stdout: { isTTY: io.stdoutIsTTY }, ...(io.stdin ? { stdin: io.stdin } : {}) },
+      host.context(),
+    ),
+  );
 }

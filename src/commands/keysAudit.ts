@@ -12,7 +12,19 @@ import { DEFAULT_MAX_AGE_MS, FLAG_KINDS, type FlagKind, type KeyFinding, ageInDa
 import { openDiscoveredSubAccounts } from '../config/discoveredSubAccounts';
 import { openRecentSubAccounts } from '../config/recentSubAccounts';
 import { grouped, sanitize, sanitizeDeep, toJson } from '../terminal/text';
-import { type CommandContext, EXIT, type ExitCode, closeQuietly, connect, contextFolder, printLines, reportFailure, reportInvalid, reportUsage, stdoutIsTerminal } from './context';
+import {
+  type CommandContext,
+  EXIT,
+  type ExitCode,
+  closeQuietly,
+  connect,
+  contextFolder,
+  printLines,
+  reportFailure,
+  reportInvalid,
+  reportUsage,
+  stdoutIsTerminal,
+} from './context';
 import { type Column, OutputSink, chooseFormat, formatLocalTime, formatTable } from './output';
 import { csvDocument } from '../format/csv';
 import type { Command } from 'commander';
@@ -35,7 +47,10 @@ export type FailOn = 'any' | 'none' | readonly FlagKind[];
 export function parseFailOn(raw: string | undefined): { ok: true; value: FailOn } | { ok: false; message: string } {
   const text = (raw ?? 'any').trim().toLowerCase();
   if (text === 'any' || text === 'none') return { ok: true, value: text };
-  const kinds = text.split(',').map((k) => k.trim()).filter((k) => k !== '');
+  const kinds = text
+    .split(',')
+    .map((k) => k.trim())
+    .filter((k) => k !== '');
   const unknown = kinds.find((k) => !(FLAG_KINDS as readonly string[]).includes(k));
   if (kinds.length === 0 || unknown !== undefined) {
     return { ok: false, message: `--fail-on: must be any, none or flags from ${FLAG_KINDS.join(', ')} (got '${sanitize(unknown ?? raw ?? '', 40)}')` };
@@ -84,7 +99,15 @@ function failureLine(result: SubAccountAudit): string {
 
 function keyJson(finding: KeyFinding, now: number): AuditKeyJson {
   const k = finding.key;
-  return { note: k.note, apiKey: k.apiKey, permissions: [...k.permissions], ips: [...k.ips], createdAt: k.createdAt, ageDays: ageInDays(k.createdAt, now), flags: finding.flags.map((f) => ({ kind: f.kind, reason: f.reason })) };
+  return {
+    note: k.note,
+    apiKey: k.apiKey,
+    permissions: [...k.permissions],
+    ips: [...k.ips],
+    createdAt: k.createdAt,
+    ageDays: ageInDays(k.createdAt, now),
+    flags: finding.flags.map((f) => ({ kind: f.kind, reason: f.reason })),
+  };
 }
 
 export function auditJson(results: readonly SubAccountAudit[], now: number, maxAgeMs: number): AuditJson {
@@ -117,13 +140,37 @@ export function auditCsv(json: AuditJson, terminal: boolean): string {
   const rows = json.subAccounts.flatMap((s) =>
     s.status !== 'audited'
       ? [[s.subAccount, s.status, '', '', '', '', '', '', '', '', s.error ?? '']]
-      : s.keys.map((k) => [s.subAccount, s.status, k.apiKey, k.note, k.permissions.join(','), k.ips.join(','), String(k.createdAt), String(k.ageDays), k.flags.map((f) => f.kind).join(','), k.flags.map((f) => f.reason).join('; '), '']),
+      : s.keys.map((k) => [
+          s.subAccount,
+          s.status,
+          k.apiKey,
+          k.note,
+          k.permissions.join(','),
+          k.ips.join(','),
+          String(k.createdAt),
+          String(k.ageDays),
+          k.flags.map((f) => f.kind).join(','),
+          k.flags.map((f) => f.reason).join('; '),
+          '',
+        ]),
   );
   return csvDocument(AUDIT_CSV_COLUMNS, rows, { terminal, numeric: ['createdAt', 'ageDays'] });
 }
 
-const SUMMARY_COLUMNS: readonly Column[] = [{ header: 'subAccount' }, { header: 'keys', align: 'right' }, { header: 'flagged', align: 'right' }, { header: 'flags' }];
-const FINDING_COLUMNS: readonly Column[] = [{ header: 'subAccount' }, { header: 'apiKey' }, { header: 'note' }, { header: 'created' }, { header: 'flag' }, { header: 'why' }];
+const SUMMARY_COLUMNS: readonly Column[] = [
+  { header: 'subAccount' },
+  { header: 'keys', align: 'right' },
+  { header: 'flagged', align: 'right' },
+  { header: 'flags' },
+];
+const FINDING_COLUMNS: readonly Column[] = [
+  { header: 'subAccount' },
+  { header: 'apiKey' },
+  { header: 'note' },
+  { header: 'created' },
+  { header: 'flag' },
+  { header: 'why' },
+];
 
 /** Two tables for a person: a summary line per sub-account, then one line per flag of each flagged key. */
 export function auditTable(results: readonly SubAccountAudit[], now: number, maxAgeMs: number): string {
@@ -134,13 +181,21 @@ export function auditTable(results: readonly SubAccountAudit[], now: number, max
   const head = `${plural(t.subAccounts, 'sub-account', 'sub-accounts')} · ${plural(t.keys, 'key', 'keys')} · ${grouped(t.flagged)} flagged${notAudited} · old: older than ${formatSpan(maxAgeMs)}\n\n`;
   const summary = formatTable(
     SUMMARY_COLUMNS,
-    results.map((r) => (r.status === 'audited' ? [r.subAccount, grouped(r.summary.keys), grouped(r.summary.flagged), summaryText(r.summary)] : [r.subAccount, '-', '-', failureLine(r)])),
+    results.map((r) =>
+      r.status === 'audited'
+        ? [r.subAccount, grouped(r.summary.keys), grouped(r.summary.flagged), summaryText(r.summary)]
+        : [r.subAccount, '-', '-', failureLine(r)],
+    ),
   );
   const rows = results.flatMap((r) =>
     r.status !== 'audited'
       ? []
       : r.findings.flatMap((f) =>
-          f.flags.map((flag, i) => (i === 0 ? [r.subAccount, f.key.apiKey, f.key.note, formatLocalTime(f.key.createdAt), flag.kind, flag.reason] : ['', '', '', '', flag.kind, flag.reason])),
+          f.flags.map((flag, i) =>
+            i === 0
+              ? [r.subAccount, f.key.apiKey, f.key.note, formatLocalTime(f.key.createdAt), flag.kind, flag.reason]
+              : ['', '', '', '', flag.kind, flag.reason],
+          ),
         ),
   );
   return `${head}${summary}\n${rows.length === 0 ? 'no key flagged\n' : formatTable(FINDING_COLUMNS, rows)}`;
@@ -183,7 +238,8 @@ export async function runKeysAudit(options: KeysAuditOptions, ctx: CommandContex
           `no ${which} sub-accounts for ${api.baseUrl} yet (recent: keys listed in the console; discovered: a discover scan of the transfers); name them with --sub A,B`,
         );
       }
-      if (found.invalid > 0) printLines(ctx.stderr, [`note: ${found.invalid} stored ${found.invalid === 1 ? 'name is' : 'names are'} not a valid sub-account name: left out`]);
+      if (found.invalid > 0)
+        printLines(ctx.stderr, [`note: ${found.invalid} stored ${found.invalid === 1 ? 'name is' : 'names are'} not a valid sub-account name: left out`]);
       names = found.names;
     }
     const now = ctx.now();
@@ -206,7 +262,8 @@ export async function runKeysAudit(options: KeysAuditOptions, ctx: CommandContex
     const unaudited = results.filter((r) => r.status !== 'audited');
     for (const r of unaudited.filter((u) => u.status === 'failed')) printLines(ctx.stderr, [`error: ${r.subAccount}: ${failureLine(r)}`]);
     const skipped = unaudited.filter((u) => u.status === 'skipped').length;
-    if (skipped > 0) printLines(ctx.stderr, [`error: ${skipped} ${skipped === 1 ? 'sub-account' : 'sub-accounts'} not audited: the failure above would fail them too`]);
+    if (skipped > 0)
+      printLines(ctx.stderr, [`error: ${skipped} ${skipped === 1 ? 'sub-account' : 'sub-accounts'} not audited: the failure above would fail them too`]);
     if (unaudited.length > 0) return EXIT.failure;
     return fails(failOn.value, results) ? EXIT.flagged : EXIT.ok;
   } catch (error) {
@@ -231,7 +288,7 @@ export function defineKeysAudit(keys: Command, host: CommandHost): Command {
     .command('audit')
     .description('flag keys an operator must look at: no linked IP, write/withdraw/transfer permissions, old, a shared note')
     .option('--sub <list>', 'comma-separated sub-account names')
-    .option('--recent', "the sub-accounts recently opened in the console (for this base URL)")
+    .option('--recent', 'the sub-accounts recently opened in the console (for this base URL)')
     .option('--discovered', 'the sub-accounts found in transfer history (for this base URL)')
     .option('--max-age <span>', 'a key older than this is flagged old: 90d, 12w, 2160h… (default 90d)')
     .option('--fail-on <which>', 'any (default), none, or flags, e.g. withdraw,no-ip: which flags make the exit code 4')

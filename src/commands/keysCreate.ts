@@ -10,7 +10,20 @@ import { type AuditTarget, type CreateResult, createAuditRecorder } from '../con
 import { loadProfiles } from '../credentials/profiles';
 import { ENV, envValue } from '../credentials/fromEnvironment';
 import { sanitize, sanitizeDeep, toJson } from '../terminal/text';
-import { type CommandContext, EXIT, type ExitCode, LINE_LIMIT, closeQuietly, connect, contextFolder, printLines, reportFailure, reportInvalid, reportUsage, stdoutIsTerminal } from './context';
+import {
+  type CommandContext,
+  EXIT,
+  type ExitCode,
+  LINE_LIMIT,
+  closeQuietly,
+  connect,
+  contextFolder,
+  printLines,
+  reportFailure,
+  reportInvalid,
+  reportUsage,
+  stdoutIsTerminal,
+} from './context';
 import { OutputClosedError, type OutputFormat, OutputSink, chooseFormat, discardsOutput, formatLocalTime, pad } from './output';
 import { csvField, csvQuoted, neutraliseCsvCell } from '../format/csv';
 import type { Command } from 'commander';
@@ -110,9 +123,16 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
   // A read-only run refuses every create with its own reason, as before.
   const readOnly = readOnlySource(ctx.globals.readOnly, ctx.env) !== undefined;
   if (unallowed.length > 0 && options.allowRisky !== true && !readOnly && ctx.demo !== true) {
-    return reportUsage(ctx, `this key ${unallowed.map((r) => r.reason).join('; ')}: against a LIVE target add ${ALLOW_RISKY_FLAG} to make it — nothing was sent`);
+    return reportUsage(
+      ctx,
+      `this key ${unallowed.map((r) => r.reason).join('; ')}: against a LIVE target add ${ALLOW_RISKY_FLAG} to make it — nothing was sent`,
+    );
   }
-  if (risks.length > 0 && ctx.stderrIsTTY) printLines(ctx.stderr, risks.map((r) => `risk: ${r.kind}: ${r.reason}`));
+  if (risks.length > 0 && ctx.stderrIsTTY)
+    printLines(
+      ctx.stderr,
+      risks.map((r) => `risk: ${r.kind}: ${r.reason}`),
+    );
   // The client's base URL, seen as connect() builds it (for the audit trail's host).
   let baseUrl: string | undefined;
   const api = await connect({
@@ -126,7 +146,10 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
   const request = checked.value;
   const out = new OutputSink(ctx.stdout, { ownErrors: true });
   const folder = contextFolder(ctx);
-  const recorder = createAuditRecorder(folder, (async (): Promise<AuditTarget> => ({ profile: await profileLabel(ctx), host: ctx.demo === true ? 'demo' : hostOf(baseUrl) }))());
+  const recorder = createAuditRecorder(
+    folder,
+    (async (): Promise<AuditTarget> => ({ profile: await profileLabel(ctx), host: ctx.demo === true ? 'demo' : hostOf(baseUrl) }))(),
+  );
   let warned = false;
   const auditFailed = (): void => {
     if (!warned) printLines(ctx.stderr, [`warning: the audit trail (${folder}/audit.jsonl) could not be written: this attempt is not (wholly) in it`]);
@@ -139,7 +162,9 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
       printLines(ctx.stderr, notDeliveredLines(created, `${signal} before it was written`));
       return EXIT.secretNotDelivered;
     }
-    printLines(ctx.stderr, [`error: ${signal} while the create request was in flight: ${unknownAdvice(request.subAccount)} (the attempt is on record as unknown)`]);
+    printLines(ctx.stderr, [
+      `error: ${signal} while the create request was in flight: ${unknownAdvice(request.subAccount)} (the attempt is on record as unknown)`,
+    ]);
     return EXIT.outcomeUnknown;
   });
   try {
@@ -175,7 +200,8 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
           ? createdKeyCsv(key, terminal)
           : createdKeyText(key);
     try {
-      if (discardsOutput(ctx.stdout)) throw new OutputClosedError(Object.assign(new Error('stdout is closed or the null device'), { code: 'stdout is closed or the null device' }));
+      if (discardsOutput(ctx.stdout))
+        throw new OutputClosedError(Object.assign(new Error('stdout is closed or the null device'), { code: 'stdout is closed or the null device' }));
       // Not done until the stream handed the text on: a failure a tick later must still be this command's.
       await out.writeFlushed(text);
     } catch (error) {

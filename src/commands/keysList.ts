@@ -43,13 +43,7 @@ export function keysCsv(keys: readonly SubAccountKey[], terminal: boolean): stri
   );
 }
 
-const COLUMNS: readonly Column[] = [
-  { header: 'note' },
-  { header: 'apiKey' },
-  { header: 'permissions' },
-  { header: 'ips' },
-  { header: 'created' },
-];
+const COLUMNS: readonly Column[] = [{ header: 'note' }, { header: 'apiKey' }, { header: 'permissions' }, { header: 'ips' }, { header: 'created' }];
 
 /** The keys as a table for a terminal: every cell sanitised, columns aligned by display width. */
 export function keysTable(keys: readonly SubAccountKey[]): string {

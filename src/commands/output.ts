@@ -31,14 +31,24 @@ function joinCells(columns: readonly Column[], cells: readonly string[], widths:
  * mark, so the line stays one line), padded to its width in terminal cells, two spaces apart.
  */
 export function tableLine(columns: readonly Column[], cells: readonly string[], widths: readonly number[]): string {
-  return joinCells(columns, cells.map((c) => sanitize(c)), widths);
+  return joinCells(
+    columns,
+    cells.map((c) => sanitize(c)),
+    widths,
+  );
 }
 
 /** A whole table (header + rows), each column as wide as its widest cell, cells sanitised. Lines end with \n. */
 export function formatTable(columns: readonly Column[], rows: readonly (readonly string[])[]): string {
   const safe = rows.map((row) => columns.map((_, i) => sanitize(row[i] ?? '')));
   const widths = columns.map((column, i) => Math.max(displayWidth(column.header), ...safe.map((row) => displayWidth(row[i] ?? ''))));
-  const lines = [joinCells(columns, columns.map((c) => c.header), widths)];
+  const lines = [
+    joinCells(
+      columns,
+      columns.map((c) => c.header),
+      widths,
+    ),
+  ];
   for (const row of safe) lines.push(joinCells(columns, row, widths));
   return `${lines.join('\n')}\n`;
 }

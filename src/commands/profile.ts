@@ -7,7 +7,18 @@ import { DEFAULT_RECV_WINDOW, POST_SIGNATURES, type PostSignature, parsePostSign
 import { shortenApiKey } from '../config/logFile';
 import { checkCredentials } from '../credentials/checkCredentials';
 import { ENV, checkBaseUrl, envValue } from '../credentials/fromEnvironment';
-import { type FolderKeychain, KEYCHAIN_SERVICE, KeychainError, type KeychainProblem, type KeychainProblemKind, type UnownedEntry, folderKeychain, keychainAccount, openKeychain, problem } from '../credentials/keychain';
+import {
+  type FolderKeychain,
+  KEYCHAIN_SERVICE,
+  KeychainError,
+  type KeychainProblem,
+  type KeychainProblemKind,
+  type UnownedEntry,
+  folderKeychain,
+  keychainAccount,
+  openKeychain,
+  problem,
+} from '../credentials/keychain';
 import {
   PROFILE_COLORS,
   PROFILE_DEFAULTS,
@@ -97,7 +108,8 @@ async function readCredentials(
     const key = await readHiddenLine(stdin, ctx.stderr, 'API key (not shown): ');
     if (!key.ok) return key.reason === 'interrupted' ? { ok: false, code: EXIT_INTERRUPTED } : { ok: false, code: EXIT.usage, message: 'no API key entered' };
     const secret = await readHiddenLine(stdin, ctx.stderr, 'Secret key (not shown): ');
-    if (!secret.ok) return secret.reason === 'interrupted' ? { ok: false, code: EXIT_INTERRUPTED } : { ok: false, code: EXIT.usage, message: 'no secret entered' };
+    if (!secret.ok)
+      return secret.reason === 'interrupted' ? { ok: false, code: EXIT_INTERRUPTED } : { ok: false, code: EXIT.usage, message: 'no secret entered' };
     return { ok: true, apiKey: key.value.trim(), secretKey: secret.value.trim() };
   }
   const lines = await readLines(stdin, 2);
@@ -176,7 +188,15 @@ export async function runProfileAdd(rawName: string, options: ProfileAddOptions,
   if (options.check !== false) {
     if (ctx.stderrIsTTY) printLines(ctx.stderr, [`checking the API key and secret against ${profile.baseUrl}…`]);
     const checked = await checkCredentials(
-      { baseUrl: profile.baseUrl, apiKey: read.apiKey, secretKey: read.secretKey, apiKeyHeader: profile.apiKeyHeader, recvWindow: profile.recvWindow, postSignature: profile.postSignature, ...(proxied.proxy ? { proxy: proxied.proxy } : {}) },
+      {
+        baseUrl: profile.baseUrl,
+        apiKey: read.apiKey,
+        secretKey: read.secretKey,
+        apiKeyHeader: profile.apiKeyHeader,
+        recvWindow: profile.recvWindow,
+        postSignature: profile.postSignature,
+        ...(proxied.proxy ? { proxy: proxied.proxy } : {}),
+      },
       { ...(ctx.globals.timeoutMs !== undefined ? { timeoutMs: ctx.globals.timeoutMs } : {}), createApi: ctx.createApi },
     );
     if (!checked.ok) {
@@ -205,7 +225,11 @@ export async function runProfileAdd(rawName: string, options: ProfileAddOptions,
     return EXIT.failure;
   }
   const isDefault = options.default === true || config.defaultProfile === undefined || config.defaultProfile === profile.name;
-  const marks = [...(isDefault ? ['default'] : []), ...(profile.readOnly === true ? ['read-only'] : []), ...(profile.color !== undefined ? [`shown ${profile.color}`] : [])];
+  const marks = [
+    ...(isDefault ? ['default'] : []),
+    ...(profile.readOnly === true ? ['read-only'] : []),
+    ...(profile.color !== undefined ? [`shown ${profile.color}`] : []),
+  ];
   printLines(ctx.stdout, [
     `${previous || findProfile(config, profile.name) ? 'updated' : 'added'} profile ${profile.name}${marks.length > 0 ? ` (${marks.join(', ')})` : ''}: ${profile.baseUrl}${profile.proxy !== undefined ? ` through the proxy ${showProxyUrl(profile.proxy)}` : ''}, ` +
       `API key ${shortenApiKey(read.apiKey)}; the secret is in the keychain (service ${KEYCHAIN_SERVICE}, account ${keychainAccount(profile.name, contextFolder(ctx))})`,
@@ -247,7 +271,19 @@ const SHORT_PROBLEM: Record<KeychainProblemKind, string> = {
 };
 
 /** `profile list --format csv`: these columns (the JSON objects have the same fields, in this order). */
-export const PROFILE_CSV_COLUMNS = ['name', 'default', 'baseUrl', 'apiKeyHeader', 'recvWindow', 'postSignature', 'readOnly', 'proxy', 'apiKey', 'secret', 'secretNote'] as const;
+export const PROFILE_CSV_COLUMNS = [
+  'name',
+  'default',
+  'baseUrl',
+  'apiKeyHeader',
+  'recvWindow',
+  'postSignature',
+  'readOnly',
+  'proxy',
+  'apiKey',
+  'secret',
+  'secretNote',
+] as const;
 
 export interface ProfileListOptions {
   format?: string;
@@ -317,7 +353,19 @@ export async function runProfileList(options: ProfileListOptions, ctx: CommandCo
     // Names and URLs come from a file: exact (escaped) in JSON, sanitised when stdout is a terminal.
     ctx.stdout.write(`${toJson(stdoutIsTerminal(ctx) ? sanitizeDeep(listed) : listed, 2)}\n`);
   } else if (chosen.format === 'csv') {
-    const rows = listed.map((r) => [r.name, String(r.default), r.baseUrl, r.apiKeyHeader, String(r.recvWindow), r.postSignature, String(r.readOnly), r.proxy, r.apiKey ?? '', r.secret, r.secretNote]);
+    const rows = listed.map((r) => [
+      r.name,
+      String(r.default),
+      r.baseUrl,
+      r.apiKeyHeader,
+      String(r.recvWindow),
+      r.postSignature,
+      String(r.readOnly),
+      r.proxy,
+      r.apiKey ?? '',
+      r.secret,
+      r.secretNote,
+    ]);
     ctx.stdout.write(csvDocument(PROFILE_CSV_COLUMNS, rows, { terminal: stdoutIsTerminal(ctx), numeric: ['recvWindow'] }));
   } else if (listed.length === 0) {
     printLines(ctx.stdout, [`no profiles: add one with \`broker-console profile add NAME --base-url URL\``]);
@@ -325,8 +373,24 @@ export async function runProfileList(options: ProfileListOptions, ctx: CommandCo
     // formatTable sanitises every cell (profiles.json is outside text).
     ctx.stdout.write(
       formatTable(
-        [{ header: ' ' }, { header: 'name' }, { header: 'access' }, { header: 'base URL' }, { header: 'POST signing' }, { header: 'API key' }, { header: 'secret' }],
-        listed.map((r) => [r.default ? '*' : ' ', r.name, r.readOnly ? 'read-only' : 'full', r.proxy === '' ? r.baseUrl : `${r.baseUrl} via ${r.proxy}`, r.postSignature, r.apiKey ?? '-', r.secretNote]),
+        [
+          { header: ' ' },
+          { header: 'name' },
+          { header: 'access' },
+          { header: 'base URL' },
+          { header: 'POST signing' },
+          { header: 'API key' },
+          { header: 'secret' },
+        ],
+        listed.map((r) => [
+          r.default ? '*' : ' ',
+          r.name,
+          r.readOnly ? 'read-only' : 'full',
+          r.proxy === '' ? r.baseUrl : `${r.baseUrl} via ${r.proxy}`,
+          r.postSignature,
+          r.apiKey ?? '-',
+          r.secretNote,
+        ]),
       ),
     );
   }
@@ -335,7 +399,10 @@ export async function runProfileList(options: ProfileListOptions, ctx: CommandCo
     const out = chosen.format === 'table' ? ctx.stdout : ctx.stderr;
     printLines(out, [
       `${chosen.format === 'table' ? '' : 'note: '}keychain entries no profile owns (remove with \`broker-console profile remove NAME\`):`,
-      ...unowned.map((e) => `  ${sanitize(e.profile, 64)}  ${e.old ? 'old entry, of no folder (from before entries named their config folder)' : `account ${sanitize(e.account, 200)}`}`),
+      ...unowned.map(
+        (e) =>
+          `  ${sanitize(e.profile, 64)}  ${e.old ? 'old entry, of no folder (from before entries named their config folder)' : `account ${sanitize(e.account, 200)}`}`,
+      ),
     ]);
   }
   if (unavailable) {
@@ -391,7 +458,11 @@ export async function runProfileRemove(rawName: string, ctx: CommandContext): Pr
   }
   if (keychainProblem) {
     printLines(ctx.stdout, [`removed profile ${name.value}'s settings`]);
-    reportProblem(ctx, keychainProblem, `its keychain entry (service ${KEYCHAIN_SERVICE}, account ${keychainAccount(name.value, contextFolder(ctx))}) could not be removed: `);
+    reportProblem(
+      ctx,
+      keychainProblem,
+      `its keychain entry (service ${KEYCHAIN_SERVICE}, account ${keychainAccount(name.value, contextFolder(ctx))}) could not be removed: `,
+    );
     return EXIT.failure;
   }
   const parts = saved && secretRemoved ? 'settings and keychain entry' : saved ? 'settings; it had no keychain entry' : 'keychain entry; it had no settings';
@@ -422,15 +493,17 @@ export async function runProfileUse(rawName: string, ctx: CommandContext): Promi
 }
 
 export function defineProfile(program: Command, host: CommandHost): Command {
-  const profile = program
-    .command('profile')
-    .description('saved profiles: settings in the config folder, the API key and secret in the keychain');
+  const profile = program.command('profile').description('saved profiles: settings in the config folder, the API key and secret in the keychain');
   profile
     .command('add')
     .description('save a profile; asks for the API key and secret (not shown), or reads them from two stdin lines')
     .argument('<name>', '1-64 letters, digits, ".", "_" or "-"')
     .option('--api-key-header <header>', 'header carrying the API key (default X-MEXC-APIKEY)')
-    .option('--post-signature <rule>', "what a create's signature covers: auto (default: query only, then query + body once on a 700002), query or body", oneOf(POST_SIGNATURES))
+    .option(
+      '--post-signature <rule>',
+      "what a create's signature covers: auto (default: query only, then query + body once on a 700002), query or body",
+      oneOf(POST_SIGNATURES),
+    )
     // The older spelling of --post-signature query, kept working for scripts.
     .addOption(new Option('--no-sign-body').hideHelp())
     .option('--color <name>', `colour of its name in the console's header: ${PROFILE_COLORS.join(', ')} (default: the LIVE badge's red)`, oneOf(PROFILE_COLORS))
@@ -441,12 +514,15 @@ export function defineProfile(program: Command, host: CommandHost): Command {
       '\nTakes the global --base-url URL (required), --recv-window MS and --proxy URL (saved in the profile; no password).\n' +
         'On a terminal the API key and secret are asked for without echo; otherwise stdin gives the API key on its\n' +
         'first line and the secret on its second.\n' +
-        'They are checked first with one signed request (as the console\'s form does): if the service rejects them or\n' +
+        "They are checked first with one signed request (as the console's form does): if the service rejects them or\n" +
         'cannot be reached, nothing is saved (exit 1). Then the secret goes to the keychain (service broker-console,\n' +
         'account NAME), then the settings. With the global --read-only the profile is saved read-only: nothing that\n' +
         'changes something (creating a key) is ever sent through it, in the console or by a command.',
     )
-    .addHelpText('after', examples('profile add prod --base-url https://api.mexc.com --color red', '--read-only profile add watch --base-url https://api.mexc.com'))
+    .addHelpText(
+      'after',
+      examples('profile add prod --base-url https://api.mexc.com --color red', '--read-only profile add watch --base-url https://api.mexc.com'),
+    )
     .action(async (name: string, options: ProfileAddOptions) => {
       host.exit(await runProfileAdd(name, options, host.context()));
     });

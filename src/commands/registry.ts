@@ -12,7 +12,6 @@ export type CommandName = (typeof COMMAND_NAMES)[number] | (typeof HIDDEN_COMMAN
 /** Every command, hidden ones last: the order the program adds them in. */
 export const ALL_COMMAND_NAMES: readonly CommandName[] = [...COMMAND_NAMES, ...HIDDEN_COMMAND_NAMES];
 
-
 export function isHiddenCommand(name: string): boolean {
   return (HIDDEN_COMMAND_NAMES as readonly string[]).includes(name);
 }

@@ -112,7 +112,10 @@ function describeEnv(sandbox: RunningSandbox): string {
 
 /** Values the operator gave (--api-key, --secret-key, --host) are echoed sanitised. */
 function describeText(sandbox: RunningSandbox, seed: number, transfers: number, demoClockMs: number | undefined, postSignature: SandboxPostSignature): string {
-  const pinned = demoClockMs === undefined ? [] : [`demo clock:   ${new Date(demoClockMs).toISOString()} (data and created keys; requests are checked against the real clock)`];
+  const pinned =
+    demoClockMs === undefined
+      ? []
+      : [`demo clock:   ${new Date(demoClockMs).toISOString()} (data and created keys; requests are checked against the real clock)`];
   return [
     `base URL:     ${sanitize(sandbox.baseUrl)}`,
     `API key:      ${sanitize(sandbox.apiKey)}`,
@@ -136,33 +139,49 @@ function rateLimitOption(raw: string): { max: number; windowMs: number } | false
 export type SandboxFlags = Omit<SandboxCommandOptions, 'demoClockMs'>;
 
 export function defineSandbox(program: Command, host: CommandHost): Command {
-  return program
-    .command('sandbox')
-    .description('run the embedded sandbox service alone, until Ctrl-C')
-    .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--port <port>', 'port (0: any free port)', wholeNumber(0, 65_535))
-    .option('--seed <n>', 'seed of the demo data', wholeNumber(0, 2 ** 31 - 1))
-    .option('--api-key <key>', 'master API key of the sandbox')
-    // The one secret flag allowed: the sandbox's own throwaway secret.
-    .option('--secret-key <secret>', 'master secret of the sandbox (a throwaway)')
-    .option('--transfers <n>', 'transfers in the seeded history (default 24000; at most 4000000)', wholeNumber(0, 4_000_000))
-    .option('--rate-limit <N/Ws>', 'requests per window for each endpoint and API key, then 429, and 418 for a client that keeps on (default 500/10s; off: none)', rateLimitOption)
-    .option('--no-ban', 'never ban a client that keeps sending while refused (load tests)')
-    .option('--json', 'print one JSON line with baseUrl, apiKey, secretKey, subAccounts')
-    .option('--env', 'print export lines of BROKER_BASE_URL, BROKER_API_KEY, BROKER_API_SECRET for eval (the rest on stderr)')
-    .option('--post-signature <rule>', "what a request's signature must cover: query (default, as the live service accepts), body (query + body) or either", oneOf(['query', 'body', 'either'] as const))
-    .addHelpText('after', '\nTakes the global --demo-clock TIME (or BROKER_DEMO_CLOCK): the data and created keys follow that moment;\nrequests are still checked against the real clock.')
-    .addHelpText('after', examples('sandbox --json', 'sandbox --env > sandbox.env &  # then: . ./sandbox.env', 'sandbox --port 8080 --seed 7 --rate-limit off'))
-    .action(async (options: SandboxFlags) => {
-      if (options.env && options.json) return host.exit(reportUsage(host.context(), '--env and --json each say how to print the target: give one'));
-      let demoClockMs: number | undefined;
-      try {
-        demoClockMs = resolveDemoClock(host.rootOptions().demoClock, host.io.env);
-      } catch (error) {
-        return host.exit(reportUsage(host.context(), (error as Error).message));
-      }
-      // It keeps serving after this returns; its own SIGINT/SIGTERM handler closes it and exits.
-      await runSandboxCommand({ ...options, demoClockMs }, host.io.stdout, { err: host.io.stderr });
-      host.exit(EXIT.ok, { keepRunning: true });
-    });
+  return (
+    program
+      .command('sandbox')
+      .description('run the embedded sandbox service alone, until Ctrl-C')
+      .option('--host <host>', 'address to listen on', '127.0.0.1')
+      .option('--port <port>', 'port (0: any free port)', wholeNumber(0, 65_535))
+      .option('--seed <n>', 'seed of the demo data', wholeNumber(0, 2 ** 31 - 1))
+      .option('--api-key <key>', 'master API key of the sandbox')
+      // The one secret flag allowed: the sandbox's own throwaway secret.
+      .option('--secret-key <secret>', 'master secret of the sandbox (a throwaway)')
+      .option('--transfers <n>', 'transfers in the seeded history (default 24000; at most 4000000)', wholeNumber(0, 4_000_000))
+      .option(
+        '--rate-limit <N/Ws>',
+        'requests per window for each endpoint and API key, then 429, and 418 for a client that keeps on (default 500/10s; off: none)',
+        rateLimitOption,
+      )
+      .option('--no-ban', 'never ban a client that keeps sending while refused (load tests)')
+      .option('--json', 'print one JSON line with baseUrl, apiKey, secretKey, subAccounts')
+      .option('--env', 'print export lines of BROKER_BASE_URL, BROKER_API_KEY, BROKER_API_SECRET for eval (the rest on stderr)')
+      .option(
+        '--post-signature <rule>',
+        "what a request's signature must cover: query (default, as the live service accepts), body (query + body) or either",
+        oneOf(['query', 'body', 'either'] as const),
+      )
+      .addHelpText(
+        'after',
+        '\nTakes the global --demo-clock TIME (or BROKER_DEMO_CLOCK): the data and created keys follow that moment;\nrequests are still checked against the real clock.',
+      )
+      .addHelpText(
+        'after',
+        examples('sandbox --json', 'sandbox --env > sandbox.env &  # then: . ./sandbox.env', 'sandbox --port 8080 --seed 7 --rate-limit off'),
+      )
+      .action(async (options: SandboxFlags) => {
+        if (options.env && options.json) return host.exit(reportUsage(host.context(), '--env and --json each say how to print the target: give one'));
+        let demoClockMs: number | undefined;
+        try {
+          demoClockMs = resolveDemoClock(host.rootOptions().demoClock, host.io.env);
+        } catch (error) {
+          return host.exit(reportUsage(host.context(), (error as Error).message));
+        }
+        // It keeps serving after this returns; its own SIGINT/SIGTERM handler closes it and exits.
+        await runSandboxCommand({ ...options, demoClockMs }, host.io.stdout, { err: host.io.stderr });
+        host.exit(EXIT.ok, { keepRunning: true });
+      })
+  );
 }

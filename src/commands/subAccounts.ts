@@ -8,7 +8,19 @@ import { type DiscoveredSubAccount, type DiscoveredSubAccounts, memoryDiscovered
 import { openRecentSubAccounts } from '../config/recentSubAccounts';
 import { DEFAULT_SCAN_DAYS, ScanFailed, type ScanProgress, checkScanDays, discoverSubAccounts } from '../export/subAccountScan';
 import { grouped, sanitizeDeep, toJson } from '../terminal/text';
-import { type CommandContext, EXIT, type ExitCode, closeQuietly, connectTarget, contextFolder, printLines, reportFailure, reportInvalid, reportUsage, stdoutIsTerminal } from './context';
+import {
+  type CommandContext,
+  EXIT,
+  type ExitCode,
+  closeQuietly,
+  connectTarget,
+  contextFolder,
+  printLines,
+  reportFailure,
+  reportInvalid,
+  reportUsage,
+  stdoutIsTerminal,
+} from './context';
 import { EXIT_INTERRUPTED } from './profile';
 import { type Column, OutputSink, chooseFormat, formatLocalTime, formatTable } from './output';
 import { csvDocument } from '../format/csv';
@@ -41,7 +53,10 @@ export async function runSubAccounts(options: SubAccountsOptions, ctx: CommandCo
   const chosen = chooseFormat(options);
   if (!chosen.ok) return reportUsage(ctx, chosen.message);
   if (!options.discover && (options.days !== undefined || options.sub !== undefined)) {
-    return reportUsage(ctx, `${options.days !== undefined ? '--days' : '--sub'} goes with --discover (a scan); without it the remembered sub-accounts are listed`);
+    return reportUsage(
+      ctx,
+      `${options.days !== undefined ? '--days' : '--sub'} goes with --discover (a scan); without it the remembered sub-accounts are listed`,
+    );
   }
   const days = checkScanDays(options.days ?? String(DEFAULT_SCAN_DAYS));
   if (!days.ok) return reportUsage(ctx, `--${days.message}`);
@@ -67,7 +82,10 @@ export async function runSubAccounts(options: SubAccountsOptions, ctx: CommandCo
       store = memoryDiscoveredSubAccounts();
     }
     if (options.discover) {
-      const recent = await openRecentSubAccounts(folder, baseUrl).then((r) => r.list(), () => []);
+      const recent = await openRecentSubAccounts(folder, baseUrl).then(
+        (r) => r.list(),
+        () => [],
+      );
       const names = [...new Set([...given, ...recent, ...store.list().map((d) => d.name)])];
       const code = await scan(ctx, api, store, names, days.value);
       if (code !== EXIT.ok) return code;
@@ -82,17 +100,31 @@ export async function runSubAccounts(options: SubAccountsOptions, ctx: CommandCo
   }
 }
 
-async function scan(ctx: CommandContext, api: Parameters<typeof discoverSubAccounts>[0], store: DiscoveredSubAccounts, names: string[], days: number): Promise<ExitCode | typeof EXIT_INTERRUPTED> {
+async function scan(
+  ctx: CommandContext,
+  api: Parameters<typeof discoverSubAccounts>[0],
+  store: DiscoveredSubAccounts,
+  names: string[],
+  days: number,
+): Promise<ExitCode | typeof EXIT_INTERRUPTED> {
   let lastLine = 0;
   const onProgress = (p: ScanProgress): void => {
     if (!ctx.stderrIsTTY) return;
     const at = ctx.now();
-    if (p.waitingMs > 0) return printLines(ctx.stderr, [`query ${grouped(Math.min(p.done + 1, p.queries))} of ${grouped(p.queries)}: waiting ${(p.waitingMs / 1000).toFixed(1)} s for the rate limit…`]);
+    if (p.waitingMs > 0)
+      return printLines(ctx.stderr, [
+        `query ${grouped(Math.min(p.done + 1, p.queries))} of ${grouped(p.queries)}: waiting ${(p.waitingMs / 1000).toFixed(1)} s for the rate limit…`,
+      ]);
     if (at - lastLine < PROGRESS_EVERY_MS) return;
     lastLine = at;
-    printLines(ctx.stderr, [`query ${grouped(Math.min(p.done + 1, p.queries))} of ${grouped(p.queries)}: ${grouped(p.pages)} pages, ${grouped(p.transfers)} transfers, ${grouped(p.found)} sub-accounts found so far`]);
+    printLines(ctx.stderr, [
+      `query ${grouped(Math.min(p.done + 1, p.queries))} of ${grouped(p.queries)}: ${grouped(p.pages)} pages, ${grouped(p.transfers)} transfers, ${grouped(p.found)} sub-accounts found so far`,
+    ]);
   };
-  if (ctx.stderrIsTTY) printLines(ctx.stderr, [`scanning ${days} day${days === 1 ? '' : 's'} of transfers for master↔master and ${grouped(names.length)} known name${names.length === 1 ? '' : 's'}…`]);
+  if (ctx.stderrIsTTY)
+    printLines(ctx.stderr, [
+      `scanning ${days} day${days === 1 ? '' : 's'} of transfers for master↔master and ${grouped(names.length)} known name${names.length === 1 ? '' : 's'}…`,
+    ]);
   // Ctrl-C stops the scan and keeps what it found (a second one ends the process at once).
   const controller = new AbortController();
   const interrupt = (): void => controller.abort();
@@ -101,17 +133,27 @@ async function scan(ctx: CommandContext, api: Parameters<typeof discoverSubAccou
     const result = await discoverSubAccounts(api, store, { days, now: ctx.now(), names, onProgress, signal: controller.signal });
     if (result.cancelled) {
       const n = result.found.length;
-      printLines(ctx.stderr, [`interrupted: ${grouped(n)} sub-account${n === 1 ? '' : 's'} found so far ${result.remembered ? `${n === 1 ? 'was' : 'were'} remembered (\`sub-accounts\` lists them)` : 'could not be remembered'}`]);
+      printLines(ctx.stderr, [
+        `interrupted: ${grouped(n)} sub-account${n === 1 ? '' : 's'} found so far ${result.remembered ? `${n === 1 ? 'was' : 'were'} remembered (\`sub-accounts\` lists them)` : 'could not be remembered'}`,
+      ]);
       return EXIT_INTERRUPTED;
     }
     if (!result.remembered) printLines(ctx.stderr, ['warning: could not write the discovered sub-accounts to the config folder; listed, not remembered']);
-    if (result.stoppedEarly > 0) printLines(ctx.stderr, [`warning: ${result.stoppedEarly} quer${result.stoppedEarly === 1 ? 'y' : 'ies'} stopped paging early (the service repeated a page, or there were too many); their first pages counted`]);
-    if (ctx.stderrIsTTY) printLines(ctx.stderr, [`found ${grouped(result.found.length)} sub-account${result.found.length === 1 ? '' : 's'} in ${grouped(result.progress.pages)} pages`]);
+    if (result.stoppedEarly > 0)
+      printLines(ctx.stderr, [
+        `warning: ${result.stoppedEarly} quer${result.stoppedEarly === 1 ? 'y' : 'ies'} stopped paging early (the service repeated a page, or there were too many); their first pages counted`,
+      ]);
+    if (ctx.stderrIsTTY)
+      printLines(ctx.stderr, [
+        `found ${grouped(result.found.length)} sub-account${result.found.length === 1 ? '' : 's'} in ${grouped(result.progress.pages)} pages`,
+      ]);
     return EXIT.ok;
   } catch (error) {
     if (error instanceof ScanFailed) {
       const code = reportFailure(ctx, error.cause);
-      printLines(ctx.stderr, [`${grouped(error.partial.found.length)} sub-account${error.partial.found.length === 1 ? '' : 's'} found before the failure were remembered`]);
+      printLines(ctx.stderr, [
+        `${grouped(error.partial.found.length)} sub-account${error.partial.found.length === 1 ? '' : 's'} found before the failure were remembered`,
+      ]);
       return code;
     }
     throw error;
@@ -126,14 +168,21 @@ function render(list: readonly DiscoveredSubAccount[], format: 'table' | 'json' 
     return `${toJson(terminal ? sanitizeDeep(records) : records, 2)}\n`;
   }
   if (format === 'csv') {
-    return csvDocument(SUB_ACCOUNT_CSV_COLUMNS, list.map((d) => [d.name, String(d.lastTransferTime)]), { terminal, numeric: ['lastTransferTime'] });
+    return csvDocument(
+      SUB_ACCOUNT_CSV_COLUMNS,
+      list.map((d) => [d.name, String(d.lastTransferTime)]),
+      { terminal, numeric: ['lastTransferTime'] },
+    );
   }
   if (list.length === 0) {
     return scanned
       ? 'no sub-accounts found: the service lists transfers only of the accounts asked for; give names with --sub\n'
       : 'no sub-accounts remembered yet: run `broker-console sub-accounts --discover`\n';
   }
-  return formatTable(COLUMNS, list.map((d) => [d.name, formatLocalTime(d.lastTransferTime)]));
+  return formatTable(
+    COLUMNS,
+    list.map((d) => [d.name, formatLocalTime(d.lastTransferTime)]),
+  );
 }
 
 export function defineSubAccounts(program: Command, host: CommandHost): Command {

@@ -54,7 +54,12 @@ export function suggestCommand(words: readonly string[], commands: readonly Comm
   const [first, second] = words;
   if (first === undefined) return [];
   const exact = commands.find((c) => c.name === first);
-  const matches = exact ? [exact] : similar(first, commands.map((c) => c.name)).map((name) => commands.find((c) => c.name === name)!);
+  const matches = exact
+    ? [exact]
+    : similar(
+        first,
+        commands.map((c) => c.name),
+      ).map((name) => commands.find((c) => c.name === name)!);
   return matches.map((command) => {
     if (command.subcommands.length === 0 || second === undefined || second.startsWith('-')) return command.name;
     const sub = command.subcommands.includes(second) ? [second] : similar(second, command.subcommands);

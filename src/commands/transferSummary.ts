@@ -38,12 +38,25 @@ export async function runTransferSummary(query: TransferQuery, options: { format
     });
     const document: SummaryDocument = { pages: done.pages, ...builder.result({ startTime: query.startTime, endTime: query.endTime, now: ctx.now() }) };
     const terminal = stdoutIsTerminal(ctx);
-    await out.write(options.format === 'json' ? `${toJson(terminal ? sanitizeDeep(document) : document, 2)}\n` : options.format === 'csv' ? summaryCsv(document, terminal) : summaryTable(document));
+    await out.write(
+      options.format === 'json'
+        ? `${toJson(terminal ? sanitizeDeep(document) : document, 2)}\n`
+        : options.format === 'csv'
+          ? summaryCsv(document, terminal)
+          : summaryTable(document),
+    );
     return EXIT.ok;
   } catch (error) {
-    const context = read.pages > 0 ? ` (after ${grouped(read.pages)} page${read.pages === 1 ? '' : 's'}, ${grouped(read.rows)} rows read; nothing printed)` : '';
+    const context =
+      read.pages > 0 ? ` (after ${grouped(read.pages)} page${read.pages === 1 ? '' : 's'}, ${grouped(read.rows)} rows read; nothing printed)` : '';
     if (error instanceof PagingStopped && error.reason === 'max-pages') {
-      return reportFailure(ctx, new Error(`stopped after ${grouped(error.pages)} pages (--max-pages ${error.maxPages}): every page was full, so there may be more; narrow --start/--end or raise --max-pages`), context);
+      return reportFailure(
+        ctx,
+        new Error(
+          `stopped after ${grouped(error.pages)} pages (--max-pages ${error.maxPages}): every page was full, so there may be more; narrow --start/--end or raise --max-pages`,
+        ),
+        context,
+      );
     }
     return reportFailure(ctx, error, context);
   } finally {
@@ -58,13 +71,25 @@ const plural = (n: number, word: string): string => `${grouped(n)} ${word}${n ==
 export function summaryTable(s: SummaryDocument): string {
   const head = `summary of ${plural(s.rows, 'transfer')} (${plural(s.pages, 'page')}) · volume: ${s.volumeStatus} only · days in ${s.timeZone}\n`;
   if (s.rows === 0 && s.days.length === 0) return `${head}no transfers match\n`;
-  const assetColumns: Column[] = [{ header: 'asset' }, { header: 'transfers', align: 'right' }, { header: `volume (${s.volumeStatus})`, align: 'right' }, { header: 'by status' }];
+  const assetColumns: Column[] = [
+    { header: 'asset' },
+    { header: 'transfers', align: 'right' },
+    { header: `volume (${s.volumeStatus})`, align: 'right' },
+    { header: 'by status' },
+  ];
   const assets = s.assets.map((a) => [a.asset, String(a.count), a.volume, a.statuses.map((x) => `${x.count} ${x.status}`).join(', ')]);
   const statusColumns: Column[] = [{ header: 'status' }, { header: 'transfers', align: 'right' }];
   const statuses = s.statuses.map((x) => [x.status, String(x.count)]);
-  const dayColumns: Column[] = [{ header: 'day' }, { header: 'asset' }, { header: 'transfers', align: 'right' }, { header: `volume (${s.volumeStatus})`, align: 'right' }];
+  const dayColumns: Column[] = [
+    { header: 'day' },
+    { header: 'asset' },
+    { header: 'transfers', align: 'right' },
+    { header: `volume (${s.volumeStatus})`, align: 'right' },
+  ];
   // A day with several assets takes a line for each, the day written on the first; a day without transfers shows 0.
-  const days = s.days.flatMap((d) => (d.assets.length === 0 ? [[d.day, '-', '0', '']] : d.assets.map((a, i) => [i === 0 ? d.day : '', a.asset, String(a.count), a.volume])));
+  const days = s.days.flatMap((d) =>
+    d.assets.length === 0 ? [[d.day, '-', '0', '']] : d.assets.map((a, i) => [i === 0 ? d.day : '', a.asset, String(a.count), a.volume]),
+  );
   const parts = [head];
   if (s.assets.length > 0) parts.push('\n', formatTable(assetColumns, assets), '\n', formatTable(statusColumns, statuses));
   parts.push('\n', formatTable(dayColumns, days));

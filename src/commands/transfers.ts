@@ -103,7 +103,18 @@ function tableWriter(write: TextSink): TransferOutput {
   };
   return {
     rows: (batch) =>
-      writeInBlocks(write, batch, line, count === 0 && batch.length > 0 ? `${tableLine(TABLE_COLUMNS, TABLE_COLUMNS.map((c) => c.header), TABLE_WIDTHS)}\n` : ''),
+      writeInBlocks(
+        write,
+        batch,
+        line,
+        count === 0 && batch.length > 0
+          ? `${tableLine(
+              TABLE_COLUMNS,
+              TABLE_COLUMNS.map((c) => c.header),
+              TABLE_WIDTHS,
+            )}\n`
+          : '',
+      ),
     async end({ pages, lastPage, short, all }) {
       if (count === 0) {
         await write(all || lastPage === 1 ? 'no transfers match\n' : `no transfers on page ${lastPage}\n`);
@@ -165,8 +176,7 @@ export async function runTransfers(given: TransfersOptions, ctx: CommandContext)
   const write: TextSink = (text) => out.write(text);
   // CSV and JSON keep the data exact for a file or a pipe; on a terminal they are sanitised like the table.
   const terminal = { terminal: stdoutIsTerminal(ctx) };
-  const output: TransferOutput =
-    format === 'table' ? tableWriter(write) : plain(format === 'csv' ? csvWriter(write, terminal) : jsonWriter(write, terminal));
+  const output: TransferOutput = format === 'table' ? tableWriter(write) : plain(format === 'csv' ? csvWriter(write, terminal) : jsonWriter(write, terminal));
   const all = options.all === true;
   const query = checked.value;
   const summary: Summary = { pages: 0, lastPage: query.page ?? 1, short: false, all };
@@ -232,7 +242,10 @@ export function defineTransfers(program: Command, host: CommandHost): Command {
     .option('--limit <n>', 'rows per page, 1..500 (default 500)')
     .option('--all', 'every page from --page on, streamed as each arrives')
     .option('--summary', 'every page from --page on (--limit a page), summed per asset, status and day')
-    .option('--max-pages <n>', `with --all or --summary: fetch at most N pages (default ${defaultMaxPages()} at 500 a page: room for ${grouped(MAX_TRANSFERS)} transfers)`)
+    .option(
+      '--max-pages <n>',
+      `with --all or --summary: fetch at most N pages (default ${defaultMaxPages()} at 500 a page: room for ${grouped(MAX_TRANSFERS)} transfers)`,
+    )
     .option('-o, --format <format>', 'table, json or csv (default: table)')
     .option('--json', 'short for --format json')
     .addHelpText(
@@ -247,7 +260,13 @@ export function defineTransfers(program: Command, host: CommandHost): Command {
         '--summary prints, once the last page came, per asset (transfers, SUCCESS volume), per status and per local day\n' +
         '(days without transfers included); it fails with nothing on stdout when a page fails.',
     )
-    .addHelpText('after', examples('transfers --from-type SPOT --to-type FUTURES --start 7d --all --format csv > week.csv', 'transfers --from-type SPOT --to-type FUTURES --start 30d --summary'))
+    .addHelpText(
+      'after',
+      examples(
+        'transfers --from-type SPOT --to-type FUTURES --start 7d --all --format csv > week.csv',
+        'transfers --from-type SPOT --to-type FUTURES --start 30d --summary',
+      ),
+    )
     .action(async (options: TransfersOptions) => {
       host.exit(await runTransfers(options, host.context()));
     });

@@ -76,7 +76,8 @@ export function auditEntry(target: AuditTarget, request: NewKeyRequest, result: 
   };
   const rest = { permissions: [...request.permissions], ips: [...(request.ips ?? [])], note: request.note };
   if ('created' in result) {
-    const fate = result.secret === undefined ? {} : { reason: `${SECRET_FATE_TEXT[result.secret]}${result.reason ? `: ${result.reason}` : ''}`, secret: result.secret };
+    const fate =
+      result.secret === undefined ? {} : { reason: `${SECRET_FATE_TEXT[result.secret]}${result.reason ? `: ${result.reason}` : ''}`, secret: result.secret };
     return { ...base, apiKey: shortenApiKey(result.created.apiKey), ...rest, outcome: 'created', ...fate };
   }
   const error = result.error;
@@ -193,7 +194,10 @@ export function createAuditRecorder(folder: string, target: AuditTarget | Promis
         // The same name on another service is another sub-account: the host must match too.
         const { host } = await target;
         const { entries } = await readAuditTrail(folder);
-        return entries.filter((e) => e.subAccount === subAccount && e.host === host).slice(-count).reverse();
+        return entries
+          .filter((e) => e.subAccount === subAccount && e.host === host)
+          .slice(-count)
+          .reverse();
       } catch {
         return [];
       }

@@ -68,7 +68,8 @@ function boundTargets(all: Record<string, TargetState>, current: string): Record
     .slice(0, DISCOVERED_TARGETS - 1);
   const bounded: Record<string, TargetState> = {};
   if (all[current]) bounded[current] = all[current];
-  for (const [name, state] of others) bounded[name] = { subAccounts: mergeDiscovered([], state.subAccounts), ...(state.scannedAt !== undefined ? { scannedAt: state.scannedAt } : {}) };
+  for (const [name, state] of others)
+    bounded[name] = { subAccounts: mergeDiscovered([], state.subAccounts), ...(state.scannedAt !== undefined ? { scannedAt: state.scannedAt } : {}) };
   return bounded;
 }
 

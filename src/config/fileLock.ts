@@ -13,7 +13,10 @@ export const STALE_LOCK_MS = 30_000;
 export const LOCK_WAIT_MS = 10_000;
 
 export class FileLockedError extends Error {
-  constructor(readonly lockPath: string, holder: string) {
+  constructor(
+    readonly lockPath: string,
+    holder: string,
+  ) {
     super(`${lockPath} is held by ${holder}; if no broker-console is running, remove that file`);
     this.name = 'FileLockedError';
   }
@@ -75,7 +78,9 @@ export async function withFileLock<T>(file: string, action: () => Promise<T>, wa
       } catch (error) {
         // A full disk: the lock is not left behind to block the next try.
         await handle.close().catch(() => undefined);
-        await fsPromises().unlink(path).catch(() => undefined);
+        await fsPromises()
+          .unlink(path)
+          .catch(() => undefined);
         throw error;
       }
       await handle.close();
@@ -86,12 +91,21 @@ export async function withFileLock<T>(file: string, action: () => Promise<T>, wa
     const stale = await staleness(path);
     if (stale) {
       // Removed only if it is still the lock judged stale (another writer may have taken it over already).
-      const now = await fsPromises().lstat(path).catch(() => undefined);
-      if (now?.ino === stale.ino) await fsPromises().unlink(path).catch(() => undefined);
+      const now = await fsPromises()
+        .lstat(path)
+        .catch(() => undefined);
+      if (now?.ino === stale.ino)
+        await fsPromises()
+          .unlink(path)
+          .catch(() => undefined);
       continue;
     }
     if (Date.now() >= deadline) {
-      const holder = parseHolder((await fsPromises().readFile(path, 'utf8').catch(() => '')) ?? '');
+      const holder = parseHolder(
+        (await fsPromises()
+          .readFile(path, 'utf8')
+          .catch(() => '')) ?? '',
+      );
       throw new FileLockedError(path, holder ? `process ${holder.pid} on ${holder.host}` : 'another process');
     }
     await new Promise((resolve) => setTimeout(resolve, delay + Math.random() * delay));
@@ -100,6 +114,8 @@ export async function withFileLock<T>(file: string, action: () => Promise<T>, wa
   try {
     return await action();
   } finally {
-    await fsPromises().unlink(path).catch(() => undefined);
+    await fsPromises()
+      .unlink(path)
+      .catch(() => undefined);
   }
 }

@@ -14,9 +14,7 @@ export type CheckedField = 'baseUrl' | 'apiKey' | 'secretKey';
  */
 export type CheckFailureReason = 'unknown-key' | 'bad-signature' | 'unreachable' | 'failed';
 
-export type CredentialCheck =
-  | { ok: true; notice?: string }
-  | { ok: false; reason: CheckFailureReason; message: string; field?: CheckedField };
+export type CredentialCheck = { ok: true; notice?: string } | { ok: false; reason: CheckFailureReason; message: string; field?: CheckedField };
 
 /** The default deadline of a check, ms (one try: the operator is waiting for an answer). */
 export const CHECK_TIMEOUT_MS = 8000;
@@ -52,15 +50,26 @@ export async function checkCredentials(config: ClientConfig, options: CheckOptio
     if (error.kind === 'service') {
       if (error.code === 10072) return { ok: false, reason: 'unknown-key', field: 'apiKey', message: 'the service does not know this API key' };
       if (error.code === 700002) {
-        return { ok: false, reason: 'bad-signature', field: 'secretKey', message: 'the service rejected the signature: check the secret (and the API-key header)' };
+        return {
+          ok: false,
+          reason: 'bad-signature',
+          field: 'secretKey',
+          message: 'the service rejected the signature: check the secret (and the API-key header)',
+        };
       }
       if (error.code === 700007) return { ok: true, notice: 'connected, but this key may not read transfers (no SPOT_TRANSFER_READ)' };
-      if (error.status !== undefined && error.status < 500 && error.code !== undefined) return { ok: true, notice: `connected; the check answered: ${error.toLine()}` };
+      if (error.status !== undefined && error.status < 500 && error.code !== undefined)
+        return { ok: true, notice: `connected; the check answered: ${error.toLine()}` };
     }
     if ((error.kind === 'network' || error.kind === 'timeout') && error.stage === 'connect' && error.connectProblem !== undefined) {
       // A certificate, a proxy's refusal, a handshake: said in words, with what to do.
       const within = error.kind === 'timeout' ? ` within ${formatDuration(error.timeoutMs ?? options.timeoutMs ?? CHECK_TIMEOUT_MS)}` : '';
-      return { ok: false, reason: 'unreachable', field: 'baseUrl', message: `could not reach ${config.baseUrl}: ${error.connectProblem}${within}${error.hint ? ` — ${error.hint}` : ''}` };
+      return {
+        ok: false,
+        reason: 'unreachable',
+        field: 'baseUrl',
+        message: `could not reach ${config.baseUrl}: ${error.connectProblem}${within}${error.hint ? ` — ${error.hint}` : ''}`,
+      };
     }
     if (error.kind === 'network' || error.kind === 'timeout') {
       const what =

@@ -86,4 +86,3 @@ export function credentialsFromEnvironment(env: Environment, flags: CredentialFl
   if (!base.ok) return { ok: false, message: `${origin}: ${base.reason}` };
   return { ok: true, credentials: { baseUrl: base.url, apiKey, secretKey, source: 'environment' } };
 }
-

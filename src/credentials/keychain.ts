@@ -90,9 +90,7 @@ export function problem(kind: KeychainProblemKind, detail = '', profile = ''): K
     case 'locked':
       return {
         kind,
-        message:
-          'the keychain is locked\n' +
-          `unlock the login keyring (log in to the desktop, or \`gnome-keyring-daemon --unlock\`), ${USE_ENV}`,
+        message: 'the keychain is locked\n' + `unlock the login keyring (log in to the desktop, or \`gnome-keyring-daemon --unlock\`), ${USE_ENV}`,
       };
     case 'missing-entry':
       return {
@@ -110,14 +108,30 @@ export function problem(kind: KeychainProblemKind, detail = '', profile = ''): K
 }
 
 /** Platforms whose binary comes inside @github/keytar 7.10 (its prebuilds folder): no compiler needed there. */
-const PREBUILT = new Set(['darwin-arm64', 'darwin-x64', 'linux-arm', 'linux-arm64', 'linux-armv7l', 'linux-ia32', 'linux-x64', 'win32-arm64', 'win32-ia32', 'win32-x64']);
+const PREBUILT = new Set([
+  'darwin-arm64',
+  'darwin-x64',
+  'linux-arm',
+  'linux-arm64',
+  'linux-armv7l',
+  'linux-ia32',
+  'linux-x64',
+  'win32-arm64',
+  'win32-ia32',
+  'win32-x64',
+]);
 
 /** What makes the addon load on this platform: npm removed a failed optional dependency, so a rebuild finds nothing. */
 export function loadFix(platform: string, arch: string, detail = ''): string {
   const reinstall = `reinstall broker-console with \`npm install -g --allow-scripts=${KEYTAR_PACKAGE} broker-console\``;
-  const build = !PREBUILT.has(`${platform}-${arch}`) ? `there is no prebuilt binary for ${platform}-${arch}: install a C++ compiler, python3 and libsecret-1-dev, then ` : '';
+  const build = !PREBUILT.has(`${platform}-${arch}`)
+    ? `there is no prebuilt binary for ${platform}-${arch}: install a C++ compiler, python3 and libsecret-1-dev, then `
+    : '';
   if (platform === 'linux') {
-    const runtime = /libsecret|libglib|libgio|\.so(\.\d+)*:/.test(detail) || build === '' ? 'install the libsecret runtime (libsecret-1-0) and a Secret Service (gnome-keyring), then ' : '';
+    const runtime =
+      /libsecret|libglib|libgio|\.so(\.\d+)*:/.test(detail) || build === ''
+        ? 'install the libsecret runtime (libsecret-1-0) and a Secret Service (gnome-keyring), then '
+        : '';
     return `${runtime}${build}${reinstall}`;
   }
   return `${build}${reinstall}`;
@@ -126,7 +140,11 @@ export function loadFix(platform: string, arch: string, detail = ''): string {
 /** Maps keytar/libsecret error text to a problem (messages observed on Linux with libsecret, see the tests). */
 export function classifyKeytarError(error: unknown, profile = ''): KeychainProblem {
   const text = errorText(error);
-  if (/autolaunch D-Bus|dbus-launch|Could not connect|DBUS_SESSION_BUS_ADDRESS|Failed to connect to socket|Connection refused|no such file or directory/i.test(text)) {
+  if (
+    /autolaunch D-Bus|dbus-launch|Could not connect|DBUS_SESSION_BUS_ADDRESS|Failed to connect to socket|Connection refused|no such file or directory/i.test(
+      text,
+    )
+  ) {
     return problem('no-dbus', text);
   }
   if (/org\.freedesktop\.secrets|ServiceUnknown|not provided by any \.service files/i.test(text)) return problem('no-secret-service', text);
@@ -199,9 +217,7 @@ export async function openKeychain(load: () => Promise<KeytarLike> = loadKeytar)
         return text === null ? undefined : parseEntry(profile, text);
       }),
     set: (profile, credentials) =>
-      guard(profile, () =>
-        keytar.setPassword(KEYCHAIN_SERVICE, profile, JSON.stringify({ apiKey: credentials.apiKey, secretKey: credentials.secretKey })),
-      ),
+      guard(profile, () => keytar.setPassword(KEYCHAIN_SERVICE, profile, JSON.stringify({ apiKey: credentials.apiKey, secretKey: credentials.secretKey }))),
     remove: (profile) => guard(profile, () => keytar.deletePassword(KEYCHAIN_SERVICE, profile)),
     // Once more after a failure: the child dies when an entry is deleted while it reads (another process's).
     ...(load === loadKeytar ? { accounts: () => guard('', () => listAccounts().catch(() => listAccounts())) } : {}),

@@ -35,7 +35,11 @@ export interface ProfileConfig {
 }
 
 export const PROFILES_FILE = 'profiles.json';
-export const PROFILE_DEFAULTS = { apiKeyHeader: DEFAULT_API_KEY_HEADER, recvWindow: DEFAULT_RECV_WINDOW, postSignature: 'auto' } as const satisfies Partial<Profile>;
+export const PROFILE_DEFAULTS = {
+  apiKeyHeader: DEFAULT_API_KEY_HEADER,
+  recvWindow: DEFAULT_RECV_WINDOW,
+  postSignature: 'auto',
+} as const satisfies Partial<Profile>;
 
 export function profilesPath(folder: string): string {
   return join(folder, PROFILES_FILE);
@@ -80,15 +84,17 @@ const ProfileSchema = v.object({
     v.check((url) => checkBaseUrl(url).ok, 'must be an http(s) URL without user, query or fragment'),
   ),
   apiKeyHeader: v.optional(v.pipe(v.string(), v.regex(HEADER, 'must be an HTTP header name')), PROFILE_DEFAULTS.apiKeyHeader),
-  recvWindow: v.optional(
-    v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(1), v.maxValue(MAX_RECV_WINDOW)),
-    PROFILE_DEFAULTS.recvWindow,
-  ),
+  recvWindow: v.optional(v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(1), v.maxValue(MAX_RECV_WINDOW)), PROFILE_DEFAULTS.recvWindow),
   postSignature: v.optional(v.picklist(POST_SIGNATURES, `must be ${POST_SIGNATURES.join(', ')}`)),
   // Older files: false signed the query only (now 'query'); true was the old default (now 'auto').
   signBody: v.optional(v.boolean('must be true or false')),
   readOnly: v.optional(v.boolean('must be true or false')),
-  proxy: v.optional(v.pipe(v.string('must be a text'), v.check((url) => explicitProxyProblem(url) === undefined, 'must be an http(s) proxy URL without a password'))),
+  proxy: v.optional(
+    v.pipe(
+      v.string('must be a text'),
+      v.check((url) => explicitProxyProblem(url) === undefined, 'must be an http(s) proxy URL without a password'),
+    ),
+  ),
   color: v.optional(v.picklist(PROFILE_COLORS, `must be ${PROFILE_COLORS.join(', ')}`)),
 });
 
@@ -155,7 +161,16 @@ export async function loadProfiles(folder: string): Promise<ProfileConfig> {
     seen.add(p.name);
     const base = checkBaseUrl(p.baseUrl);
     const postSignature = p.postSignature ?? (p.signBody === false ? 'query' : PROFILE_DEFAULTS.postSignature);
-    profiles.push({ name: p.name, baseUrl: base.ok ? base.url : p.baseUrl, apiKeyHeader: p.apiKeyHeader, recvWindow: p.recvWindow, postSignature, ...readOnlyField(p.readOnly), ...proxyField(p.proxy), ...colorField(p.color) });
+    profiles.push({
+      name: p.name,
+      baseUrl: base.ok ? base.url : p.baseUrl,
+      apiKeyHeader: p.apiKeyHeader,
+      recvWindow: p.recvWindow,
+      postSignature,
+      ...readOnlyField(p.readOnly),
+      ...proxyField(p.proxy),
+      ...colorField(p.color),
+    });
   }
   const config: ProfileConfig = { profiles };
   // A default naming a profile that is gone is simply no default.
@@ -166,7 +181,9 @@ export async function loadProfiles(folder: string): Promise<ProfileConfig> {
 
 async function writeProfiles(folder: string, config: ProfileConfig): Promise<void> {
   const body: { version: 1; defaultProfile?: string; profiles: Profile[] } =
-    config.defaultProfile === undefined ? { version: 1, profiles: config.profiles } : { version: 1, defaultProfile: config.defaultProfile, profiles: config.profiles };
+    config.defaultProfile === undefined
+      ? { version: 1, profiles: config.profiles }
+      : { version: 1, defaultProfile: config.defaultProfile, profiles: config.profiles };
   await writeFileAtomic(profilesPath(folder), `${JSON.stringify(body, null, 2)}\n`);
 }
 
@@ -189,7 +206,16 @@ export async function saveProfile(folder: string, profile: Profile, options: { m
   const proxyProblem = profile.proxy === undefined ? undefined : explicitProxyProblem(profile.proxy);
   if (proxyProblem !== undefined) throw new Error(`proxy ${proxyProblem}`);
   if (profile.color !== undefined && !PROFILE_COLORS.includes(profile.color)) throw new Error(`color must be ${PROFILE_COLORS.join(', ')}`);
-  const clean: Profile = { name: name.value, baseUrl: base.url, apiKeyHeader: header.value, recvWindow: profile.recvWindow, postSignature: profile.postSignature, ...readOnlyField(profile.readOnly), ...proxyField(profile.proxy?.trim()), ...colorField(profile.color) };
+  const clean: Profile = {
+    name: name.value,
+    baseUrl: base.url,
+    apiKeyHeader: header.value,
+    recvWindow: profile.recvWindow,
+    postSignature: profile.postSignature,
+    ...readOnlyField(profile.readOnly),
+    ...proxyField(profile.proxy?.trim()),
+    ...colorField(profile.color),
+  };
   await withFileLock(profilesPath(folder), async () => {
     const config = await loadProfiles(folder);
     const index = config.profiles.findIndex((p) => p.name === clean.name);

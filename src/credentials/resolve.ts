@@ -3,13 +3,7 @@
 // named by --profile, else BROKER_PROFILE, else the default profile, with its secret from the keychain.
 // --base-url, then BROKER_BASE_URL, override the profile's base URL; BROKER_POST_SIGNATURE its POST signature rule.
 import { POST_SIGNATURES, type PostSignature, parsePostSignature } from '../api/signing';
-import {
-  ENV,
-  type Environment,
-  checkBaseUrl,
-  credentialsFromEnvironment,
-  envValue,
-} from './fromEnvironment';
+import { ENV, type Environment, checkBaseUrl, credentialsFromEnvironment, envValue } from './fromEnvironment';
 import { type Keychain, KeychainError, type KeychainProblem, folderKeychain, openKeychain, problem } from './keychain';
 import { type Profile, type ProfileConfig, ProfileConfigError, findProfile, loadProfiles } from './profiles';
 
@@ -32,8 +26,7 @@ export interface ResolvedTarget {
 export type ResolveFailureReason = 'no-credentials' | 'no-profile' | 'unknown-profile' | 'keychain';
 
 export type ResolveResult =
-  | { ok: true; target: ResolvedTarget }
-  | { ok: false; reason: ResolveFailureReason; message: string; profile?: Profile; problem?: KeychainProblem };
+  { ok: true; target: ResolvedTarget } | { ok: false; reason: ResolveFailureReason; message: string; profile?: Profile; problem?: KeychainProblem };
 
 export interface ResolveTargetInput {
   flags: { profile?: string; baseUrl?: string };
@@ -117,11 +110,20 @@ export async function resolveTarget(input: ResolveTargetInput): Promise<ResolveR
     }
     const overrides: string[] = [];
     // A profile named by the operator is expected to bring its own credentials: say whose are used.
-    if (profile && wanted !== undefined) overrides.push(`${ENV.apiKey}/${ENV.secret} from the environment are used, not profile '${profile.name}''s keychain entry`);
+    if (profile && wanted !== undefined)
+      overrides.push(`${ENV.apiKey}/${ENV.secret} from the environment are used, not profile '${profile.name}''s keychain entry`);
     if (profile && wanted !== undefined) overrides.push(...baseUrlOverride(flags, env, profile, baseUrl));
     return {
       ok: true,
-      target: { ...(profile ? { profile, ...settings(profile) } : {}), ...fromEnv, baseUrl, apiKey: envKey, secretKey: envSecret, source: 'environment', ...(overrides.length > 0 ? { overrides } : {}) },
+      target: {
+        ...(profile ? { profile, ...settings(profile) } : {}),
+        ...fromEnv,
+        baseUrl,
+        apiKey: envKey,
+        secretKey: envSecret,
+        source: 'environment',
+        ...(overrides.length > 0 ? { overrides } : {}),
+      },
     };
   }
 
@@ -169,7 +171,16 @@ export async function resolveTarget(input: ResolveTargetInput): Promise<ResolveR
   const overrides = baseUrlOverride(flags, env, profile, base.url);
   return {
     ok: true,
-    target: { profile, baseUrl: base.url, apiKey: stored.apiKey, secretKey: stored.secretKey, source: 'keychain', ...settings(profile), ...fromEnv, ...(overrides.length > 0 ? { overrides } : {}) },
+    target: {
+      profile,
+      baseUrl: base.url,
+      apiKey: stored.apiKey,
+      secretKey: stored.secretKey,
+      source: 'keychain',
+      ...settings(profile),
+      ...fromEnv,
+      ...(overrides.length > 0 ? { overrides } : {}),
+    },
   };
 }
 

@@ -27,7 +27,10 @@ export const INCOMPLETE = '-incomplete';
 export function fileExporter(api: BrokerApi, folder: string, now: () => number = Date.now): TransferExporter {
   return {
     async run(request: ExportRequest, onProgress: (progress: ExportProgress) => void, signal: AbortSignal): Promise<ExportResult> {
-      const stamp = new Date(now()).toISOString().replace(/[:.]/g, '-').replace(/-\d{3}Z$/, 'Z');
+      const stamp = new Date(now())
+        .toISOString()
+        .replace(/[:.]/g, '-')
+        .replace(/-\d{3}Z$/, 'Z');
       const base = `transfers-${stamp}${request.scope === 'all' ? '-all' : `-page${request.query.page ?? 1}`}`;
       const document = await ClosedDocument.create(folder, base, request.format);
       const write = (text: string): Promise<void> => document.append(text);
@@ -148,7 +151,9 @@ export class ClosedDocument {
   async complete(): Promise<string> {
     await this.close(true);
     const target = await linkNoClobber(this.path, this.finalPath);
-    await fsPromises().unlink(this.path).catch(() => undefined);
+    await fsPromises()
+      .unlink(this.path)
+      .catch(() => undefined);
     return target;
   }
 

@@ -56,7 +56,13 @@ export class RequestPacer {
       return await send(onExchange, onWait);
     } catch (error) {
       // A 429 the call failed with, seen by no exchange (a client without observers).
-      if (refusals === 0 && error instanceof BrokerError && error.kind === 'service' && error.status === 429 && error.serviceMessage?.startsWith('not sent') !== true) {
+      if (
+        refusals === 0 &&
+        error instanceof BrokerError &&
+        error.kind === 'service' &&
+        error.status === 429 &&
+        error.serviceMessage?.startsWith('not sent') !== true
+      ) {
         this.counts.rateLimited += 1;
       }
       throw error;

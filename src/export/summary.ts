@@ -155,10 +155,20 @@ export class SummaryBuilder {
         asset,
         count: s.count,
         volume: s.volume.toFixed(),
-        statuses: [...s.statuses.entries()].sort(([a, x], [b, y]) => y.count - x.count || byName(a, b)).map(([status, v]) => ({ status, count: v.count, sum: v.sum.toFixed() })),
+        statuses: [...s.statuses.entries()]
+          .sort(([a, x], [b, y]) => y.count - x.count || byName(a, b))
+          .map(([status, v]) => ({ status, count: v.count, sum: v.sum.toFixed() })),
       }));
     const statuses = [...this.statuses.entries()].sort(([a, x], [b, y]) => y - x || byName(a, b)).map(([status, count]) => ({ status, count }));
-    return { timeZone: localTimeZone(), volumeStatus: COUNTED_STATUS, rows: this.rows, unparsable: this.unparsable, assets, statuses, days: this.dayList(range) };
+    return {
+      timeZone: localTimeZone(),
+      volumeStatus: COUNTED_STATUS,
+      rows: this.rows,
+      unparsable: this.unparsable,
+      assets,
+      statuses,
+      days: this.dayList(range),
+    };
   }
 
   private dayList(range: { startTime?: number; endTime?: number; now: number }): DaySummary[] {
@@ -176,7 +186,9 @@ export class SummaryBuilder {
     return [...days, ...unknown].map((day) => {
       const cells = this.byDay.get(day);
       if (!cells) return { day, count: 0, assets: [] };
-      const list = [...cells.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([asset, c]) => ({ asset, count: c.count, volume: c.volume.toFixed() }));
+      const list = [...cells.entries()]
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([asset, c]) => ({ asset, count: c.count, volume: c.volume.toFixed() }));
       return { day, count: list.reduce((n, a) => n + a.count, 0), assets: list };
     });
   }

@@ -32,7 +32,12 @@ export interface SummaryPagesOptions {
  * pages and rows read. Throws what paging throws (PagingStopped, a BrokerError, the signal's abort) with the
  * pages visited so far already in the builder.
  */
-export async function summarizePages(api: BrokerApi, query: TransferQuery, builder: SummaryBuilder, options: SummaryPagesOptions = {}): Promise<SummaryProgress> {
+export async function summarizePages(
+  api: BrokerApi,
+  query: TransferQuery,
+  builder: SummaryBuilder,
+  options: SummaryPagesOptions = {},
+): Promise<SummaryProgress> {
   const { signal, maxPages, keep, now = Date.now, onPage } = options;
   let rows = 0;
   let pages = 0;

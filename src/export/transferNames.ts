@@ -69,7 +69,10 @@ function isNamed(account: string | undefined): boolean {
 }
 
 /** The sub-accounts one page names (for pages fetched by the transfer browser): empty when it names none. */
-export function subAccountsInPage(query: Pick<TransferQuery, 'fromAccount' | 'toAccount'>, rows: readonly Transfer[]): Array<{ name: string; lastTransferTime: number }> {
+export function subAccountsInPage(
+  query: Pick<TransferQuery, 'fromAccount' | 'toAccount'>,
+  rows: readonly Transfer[],
+): Array<{ name: string; lastTransferTime: number }> {
   const sightings = new AccountSightings();
   sightings.add(query, rows);
   return sightings.subAccounts();

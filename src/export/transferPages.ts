@@ -72,7 +72,12 @@ export async function forEachTransferPage(
   visit: (visit: PageVisit) => Promise<void>,
   options: PagingOptions | AbortSignal = {},
 ): Promise<{ pages: number; rows: number }> {
-  const { signal, maxPages: asked, pacer = new RequestPacer(), prefetch = true }: PagingOptions = options instanceof AbortSignal ? { signal: options } : options;
+  const {
+    signal,
+    maxPages: asked,
+    pacer = new RequestPacer(),
+    prefetch = true,
+  }: PagingOptions = options instanceof AbortSignal ? { signal: options } : options;
   const limit = query.limit ?? DEFAULT_PAGE_SIZE;
   const maxPages = asked ?? defaultMaxPages(limit);
   const seen = new SeenTransfers();
@@ -82,7 +87,10 @@ export async function forEachTransferPage(
   if (signal?.aborted) follow();
   else signal?.addEventListener('abort', follow, { once: true });
   const fetchPage = (page: number): Promise<Transfer[]> => {
-    const fetched = pacer.call((onExchange, onWait) => api.listUniversalTransfers({ ...query, page, limit }, { signal: ahead.signal, onExchange, onWait }), ahead.signal);
+    const fetched = pacer.call(
+      (onExchange, onWait) => api.listUniversalTransfers({ ...query, page, limit }, { signal: ahead.signal, onExchange, onWait }),
+      ahead.signal,
+    );
     // Awaited after the visit; until then a failure must not count as unhandled.
     fetched.catch(() => undefined);
     return fetched;

@@ -11,10 +11,7 @@ const ROUTES: Readonly<Record<string, Readonly<Record<string, OperationName>>>> 
   [TRANSFER_PATH]: { GET: 'listUniversalTransfers' },
 };
 
-export type RouteMatch =
-  | { kind: 'operation'; operation: OperationName }
-  | { kind: 'not-found' }
-  | { kind: 'wrong-method'; allow: string[] };
+export type RouteMatch = { kind: 'operation'; operation: OperationName } | { kind: 'not-found' } | { kind: 'wrong-method'; allow: string[] };
 
 export function route(method: string, path: string): RouteMatch {
   const methods = Object.hasOwn(ROUTES, path) ? ROUTES[path] : undefined;

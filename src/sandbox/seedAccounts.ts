@@ -8,15 +8,49 @@ export const MASTER_ACCOUNT_NAME = 'master';
 export const FROZEN_SUB_ACCOUNT = 'frozendesk01';
 
 const NAME_STEMS = [
-  'deskalpha', 'deskbeta', 'deskgamma', 'mmbot', 'arbdesk', 'otcdesk', 'treasury', 'hedgebook',
-  'gridbot', 'quantlab', 'liquidity', 'clientvip', 'retailpool', 'custody', 'makerbot', 'delta',
-  'fundingarb', 'basisdesk', 'payouts', 'settlement', 'apacdesk', 'emeadesk', 'latamdesk', 'research',
+  'deskalpha',
+  'deskbeta',
+  'deskgamma',
+  'mmbot',
+  'arbdesk',
+  'otcdesk',
+  'treasury',
+  'hedgebook',
+  'gridbot',
+  'quantlab',
+  'liquidity',
+  'clientvip',
+  'retailpool',
+  'custody',
+  'makerbot',
+  'delta',
+  'fundingarb',
+  'basisdesk',
+  'payouts',
+  'settlement',
+  'apacdesk',
+  'emeadesk',
+  'latamdesk',
+  'research',
 ] as const;
 
 const NOTES = [
-  'trading bot', 'read-only reporting', 'market making EU', 'market making APAC', 'grid strategy',
-  'tax export', 'backup key', 'quant team', 'risk monitor', 'rebalancer', 'accounting sync',
-  'arbitrage engine', 'dashboard', 'ops on-call', 'hedging service', 'settlement job',
+  'trading bot',
+  'read-only reporting',
+  'market making EU',
+  'market making APAC',
+  'grid strategy',
+  'tax export',
+  'backup key',
+  'quant team',
+  'risk monitor',
+  'rebalancer',
+  'accounting sync',
+  'arbitrage engine',
+  'dashboard',
+  'ops on-call',
+  'hedging service',
+  'settlement job',
 ] as const;
 
 /** Typical permission sets; some keys get a random mix instead. */
@@ -53,7 +87,11 @@ function drawNames(rng: Rng): string[] {
   const count = rng.int(12, 15);
   const stems = rng.shuffle(NAME_STEMS).slice(0, count);
   return stems.map((stem) => {
-    const digits = rng.weighted([[2, 3], [3, 1], [4, 2]] as const);
+    const digits = rng.weighted([
+      [2, 3],
+      [3, 1],
+      [4, 2],
+    ] as const);
     const width = Math.max(digits, 8 - stem.length);
     return stem + String(rng.int(1, 10 ** Math.min(digits, width) - 1)).padStart(width, '0');
   });
@@ -89,10 +127,14 @@ export function seedAccounts(seed: number, anchorMs: number): SeededAccounts {
 }
 
 function seedKey(rng: Rng, anchorMs: number): WireKey {
-  const permissions = rng.chance(0.7)
-    ? rng.pick(PERMISSION_SETS)
-    : KNOWN_PERMISSIONS.filter(() => rng.chance(0.25));
-  const ipCount = rng.weighted([[0, 4], [1, 3], [2, 2], [3, 1], [4, 1]] as const);
+  const permissions = rng.chance(0.7) ? rng.pick(PERMISSION_SETS) : KNOWN_PERMISSIONS.filter(() => rng.chance(0.25));
+  const ipCount = rng.weighted([
+    [0, 4],
+    [1, 3],
+    [2, 2],
+    [3, 1],
+    [4, 1],
+  ] as const);
   const ips: string[] = [];
   for (let i = 0; i < ipCount; i++) ips.push(seedIp(rng));
   return {

@@ -21,7 +21,12 @@ export const TYPE_PAIRS: readonly (readonly [string, string])[] = [
   ['FUTURE', 'SPOT'],
   ['FUTURE', 'FUTURE'],
 ];
-const pickPair = weightedPicker<number>([[0, 40], [1, 25], [2, 25], [3, 10]]);
+const pickPair = weightedPicker<number>([
+  [0, 40],
+  [1, 25],
+  [2, 25],
+  [3, 10],
+]);
 
 interface AssetProfile {
   min: number;
@@ -37,8 +42,19 @@ const ASSETS: Readonly<Record<string, AssetProfile>> = {
   SOL: { min: 0.05, max: 1_500, maxDecimals: 4 },
   MX: { min: 1, max: 80_000, maxDecimals: 2 },
 };
-const pickAsset = weightedPicker<string>([['USDT', 40], ['BTC', 15], ['ETH', 15], ['USDC', 12], ['SOL', 10], ['MX', 8]]);
-const pickStatus = weightedPicker<string>([['SUCCESS', 94], ['FAILED', 4], ['INTERRUPTED', 2]]);
+const pickAsset = weightedPicker<string>([
+  ['USDT', 40],
+  ['BTC', 15],
+  ['ETH', 15],
+  ['USDC', 12],
+  ['SOL', 10],
+  ['MX', 8],
+]);
+const pickStatus = weightedPicker<string>([
+  ['SUCCESS', 94],
+  ['FAILED', 4],
+  ['INTERRUPTED', 2],
+]);
 const FUTURE_SYMBOLS: Readonly<Record<string, string>> = { BTC: 'BTCUSDT', ETH: 'ETHUSDT', SOL: 'SOLUSDT', MX: 'MXUSDT' };
 
 export interface TransferTable {

@@ -134,12 +134,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     res.end(reply.body);
   };
 
-  const server = createServer(
-    { headersTimeout: HEADERS_DEADLINE_MS, requestTimeout: REQUEST_DEADLINE_MS, connectionsCheckingInterval: 250 },
-    (req, res) => {
-      onRequest(req, res).catch(() => res.destroy());
-    },
-  );
+  const server = createServer({ headersTimeout: HEADERS_DEADLINE_MS, requestTimeout: REQUEST_DEADLINE_MS, connectionsCheckingInterval: 250 }, (req, res) => {
+    onRequest(req, res).catch(() => res.destroy());
+  });
   // What Node's parser refuses (garbage, a bad method, Content-Length with Transfer-Encoding, a 1 MB request
   // line) and requests that never finish arriving get the service's envelope too, then the socket closes.
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, now()));
@@ -244,8 +241,7 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, now: nu
     socket.destroy();
     return;
   }
-  const spec: ErrorSpec =
-    code === 'HPE_HEADER_OVERFLOW' ? ERR.headersTooLarge : code === 'ERR_HTTP_REQUEST_TIMEOUT' ? ERR.requestTimeout : ERR.badRequest;
+  const spec: ErrorSpec = code === 'HPE_HEADER_OVERFLOW' ? ERR.headersTooLarge : code === 'ERR_HTTP_REQUEST_TIMEOUT' ? ERR.requestTimeout : ERR.badRequest;
   const body = envelope(spec.code, code === '' ? spec.msg : `${spec.msg} (${code})`);
   const head = [
     `HTTP/1.1 ${spec.status} ${STATUS_CODES[spec.status] ?? 'Error'}`,

@@ -115,10 +115,13 @@ export class KeyStream extends EventEmitter {
     this.waitTimer = undefined;
     this.enqueue(this.splitter.push(chunk));
     if (this.splitter.hasPendingEscape() || this.splitter.inPaste()) {
-      this.waitTimer = setTimeout(() => {
-        this.waitTimer = undefined;
-        this.enqueue(this.splitter.flush());
-      }, this.splitter.inPaste() ? PASTE_WAIT_MS : ESCAPE_WAIT_MS);
+      this.waitTimer = setTimeout(
+        () => {
+          this.waitTimer = undefined;
+          this.enqueue(this.splitter.flush());
+        },
+        this.splitter.inPaste() ? PASTE_WAIT_MS : ESCAPE_WAIT_MS,
+      );
     }
   }
 

@@ -17,7 +17,16 @@ function markFor(cp: number): string | undefined {
   if (cp === 0x7f) return '\u2421';
   // C1 controls (0x9B is a one-byte CSI, 0x9D an OSC, 0x85 a line break), bidi embeddings, overrides and
   // isolates (U+202A–U+202E, U+2066–U+2069), line and paragraph separators, and lone surrogates.
-  if ((cp >= 0x80 && cp <= 0x9f) || (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) || cp === 0x2028 || cp === 0x2029 || cp === 0x200e || cp === 0x200f || cp === 0x061c) {
+  if (
+    (cp >= 0x80 && cp <= 0x9f) ||
+    (cp >= 0x202a && cp <= 0x202e) ||
+    (cp >= 0x2066 && cp <= 0x2069) ||
+    cp === 0x2028 ||
+    cp === 0x2029 ||
+    cp === 0x200e ||
+    cp === 0x200f ||
+    cp === 0x061c
+  ) {
     return `<U+${cp.toString(16).toUpperCase().padStart(4, '0')}>`;
   }
   if (cp >= 0xd800 && cp <= 0xdfff) return '\ufffd';
@@ -38,7 +47,8 @@ function inEmoji(cps: readonly number[], i: number): boolean {
   if (cp === 0x200d) {
     const before = cps[i - 1];
     const after = cps[i + 1];
-    const joinsFrom = before !== undefined && (PICTOGRAPHIC.test(String.fromCodePoint(before)) || before === 0xfe0f || (before >= 0x1f3fb && before <= 0x1f3ff));
+    const joinsFrom =
+      before !== undefined && (PICTOGRAPHIC.test(String.fromCodePoint(before)) || before === 0xfe0f || (before >= 0x1f3fb && before <= 0x1f3ff));
     return joinsFrom && after !== undefined && PICTOGRAPHIC.test(String.fromCodePoint(after));
   }
   if (!isTag(cp) && cp !== CANCEL_TAG) return false;
@@ -87,7 +97,8 @@ export function continuesEmoji(before: string, input: string): boolean {
   if (cps.length !== 1) return false;
   const cp = cps[0]!;
   const previous = last[last.length - 1];
-  if (cp === 0x200d) return previous !== undefined && (PICTOGRAPHIC.test(String.fromCodePoint(previous)) || previous === 0xfe0f || (previous >= 0x1f3fb && previous <= 0x1f3ff));
+  if (cp === 0x200d)
+    return previous !== undefined && (PICTOGRAPHIC.test(String.fromCodePoint(previous)) || previous === 0xfe0f || (previous >= 0x1f3fb && previous <= 0x1f3ff));
   if (!isTag(cp) && cp !== CANCEL_TAG) return false;
   let start = last.length;
   while (isTag(last[start - 1])) start -= 1;

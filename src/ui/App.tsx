@@ -34,10 +34,7 @@ export const MIN_COLUMNS = 40;
 export const MIN_ROWS = 12;
 
 export function App({ services, onExit, onNavigation, initialRoute }: AppProps) {
-  const [nav, dispatch] = useReducer(
-    navigationReducer,
-    initialRoute ? { ...initialNavigation, stack: [{ id: 0, route: initialRoute }] } : initialNavigation,
-  );
+  const [nav, dispatch] = useReducer(navigationReducer, initialRoute ? { ...initialNavigation, stack: [{ id: 0, route: initialRoute }] } : initialNavigation);
   const router = useMemo(createKeystrokeRouter, []);
   const guards = useMemo<LeaveGuards>(() => ({ current: undefined }), []);
   const drafts = useMemo(createDrafts, []);
@@ -104,8 +101,7 @@ export function App({ services, onExit, onNavigation, initialRoute }: AppProps) 
     if (input === '?' && textEntry !== 'all') {
       setHelpOffset(0);
       dispatch({ type: 'toggleHelp' });
-    }
-    else if (input === 'q' && !textEntry && quitsWithQ(topScreen, bindingContext)) leaveThrough(guards, 'quit', () => onExit(0));
+    } else if (input === 'q' && !textEntry && quitsWithQ(topScreen, bindingContext)) leaveThrough(guards, 'quit', () => onExit(0));
   };
   // One subscription for the console's life, reading the latest state through a ref: a key that arrives in
   // the same chunk as the one before it must not meet the handler of the frame before.

@@ -11,6 +11,17 @@ const EIGHTHS = ['', '▏', '▎', '▍', '▌', '▋', '▊', '▉'] as const;
  */
 export function barText(value: Big, max: Big, cells: number): string {
   if (cells <= 0 || max.eq(0) || value.eq(0)) return '';
-  const eighths = Math.max(1, Math.min(cells * 8, value.abs().div(max.abs()).times(cells * 8).round(0, Big.roundHalfUp).toNumber()));
+  const eighths = Math.max(
+    1,
+    Math.min(
+      cells * 8,
+      value
+        .abs()
+        .div(max.abs())
+        .times(cells * 8)
+        .round(0, Big.roundHalfUp)
+        .toNumber(),
+    ),
+  );
   return '█'.repeat(Math.floor(eighths / 8)) + EIGHTHS[eighths % 8];
 }

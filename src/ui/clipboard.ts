@@ -78,7 +78,30 @@ export interface ClipboardLibrary {
 }
 
 /** What a clipboard tool needs to find the display and its session: nothing else of the environment. */
-const TOOL_ENV = ['PATH', 'HOME', 'USER', 'LOGNAME', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TMPDIR', 'DISPLAY', 'XAUTHORITY', 'WAYLAND_DISPLAY', 'XDG_RUNTIME_DIR', 'XDG_SESSION_TYPE', 'DBUS_SESSION_BUS_ADDRESS', 'WSL_DISTRO_NAME', 'WSL_INTEROP', 'SystemRoot', 'SYSTEMROOT', 'WINDIR', 'USERPROFILE', 'TEMP', 'TMP'];
+const TOOL_ENV = [
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'LANG',
+  'LC_ALL',
+  'LC_CTYPE',
+  'TMPDIR',
+  'DISPLAY',
+  'XAUTHORITY',
+  'WAYLAND_DISPLAY',
+  'XDG_RUNTIME_DIR',
+  'XDG_SESSION_TYPE',
+  'DBUS_SESSION_BUS_ADDRESS',
+  'WSL_DISTRO_NAME',
+  'WSL_INTEROP',
+  'SystemRoot',
+  'SYSTEMROOT',
+  'WINDIR',
+  'USERPROFILE',
+  'TEMP',
+  'TMP',
+];
 
 export function toolEnvironment(env: Env): Record<string, string> {
   const kept: Record<string, string> = {};
@@ -95,7 +118,10 @@ const TOOL_COMMANDS: Record<string, [string, string[]]> = {
   'wl-copy': ['wl-copy', ['--type', 'text/plain']],
   xsel: ['xsel', ['--clipboard', '--input']],
   'clip.exe': ['clip.exe', []],
-  PowerShell: ['powershell.exe', ['-NoProfile', '-NonInteractive', '-Command', '[Console]::InputEncoding=[Text.Encoding]::UTF8; Set-Clipboard -Value ([Console]::In.ReadToEnd())']],
+  PowerShell: [
+    'powershell.exe',
+    ['-NoProfile', '-NonInteractive', '-Command', '[Console]::InputEncoding=[Text.Encoding]::UTF8; Set-Clipboard -Value ([Console]::In.ReadToEnd())'],
+  ],
 };
 
 /** Runs the tool with the text on its stdin and a minimal environment; rejects when it fails or takes over 5 s. */

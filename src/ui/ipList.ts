@@ -39,7 +39,8 @@ export function ipLines(ips: readonly string[], width: number, maxLines = 1, sep
     // Not one whole address fits beside the count: the first hidden one, cut, then the count.
     const count = ` +${hidden - 1}`;
     const first = shown[shown.length - hidden]!;
-    const text = hidden - 1 > 0 && width - displayWidth(count) >= 4 ? `${fit(first, width - displayWidth(count)).trimEnd()}${count}` : fit(first, width).trimEnd();
+    const text =
+      hidden - 1 > 0 && width - displayWidth(count) >= 4 ? `${fit(first, width - displayWidth(count)).trimEnd()}${count}` : fit(first, width).trimEnd();
     return [...lines.slice(0, -1).map((items, i) => render(items, i)), text];
   }
   return lines.map((items, i) => (i === lines.length - 1 ? `${items.join(separator)} +${hidden}` : render(items, i)));

@@ -8,8 +8,8 @@ import { timeOrder } from '../api/serviceTime';
 export type LostSecret = 'not-delivered' | 'never-received';
 
 export const LOST_SECRET_TEXT: Record<LostSecret, string> = {
-  'not-delivered': "secret not delivered — delete it in the web console",
-  'never-received': "secret never received — delete it in the web console",
+  'not-delivered': 'secret not delivered — delete it in the web console',
+  'never-received': 'secret never received — delete it in the web console',
 };
 
 /** Clocks differ: a key made for an attempt may carry a time a little before the attempt's own. */

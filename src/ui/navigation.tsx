@@ -102,9 +102,12 @@ export function navigationReducer(state: NavigationState, action: NavigationActi
 /** Where a route is on the stack: a sub-account's keys are a place each; a filter over results is not the form below them. */
 export function placeOf(route: Route): string {
   switch (route.screen) {
-    case 'keys': return `keys ${route.subAccount}`;
-    case 'transferFilter': return route.overResults ? 'transferFilter over results' : 'transferFilter';
-    default: return route.screen;
+    case 'keys':
+      return `keys ${route.subAccount}`;
+    case 'transferFilter':
+      return route.overResults ? 'transferFilter over results' : 'transferFilter';
+    default:
+      return route.screen;
   }
 }
 
@@ -133,18 +136,30 @@ export function useNavigate(): Dispatch<NavigationAction> {
 export function breadcrumbs(stack: readonly StackEntry[]): string[] {
   return stack.flatMap(({ route }) => {
     switch (route.screen) {
-      case 'welcome': return ['Welcome'];
-      case 'addProfile': return ['Add a profile'];
-      case 'sessionCredentials': return ['Session credentials'];
-      case 'profiles': return ['Profiles'];
-      case 'picker': return ['Sub-accounts'];
-      case 'discover': return ['Discover'];
-      case 'keys': return [route.subAccount, 'Keys'];
-      case 'keyAudit': return ['Audit'];
-      case 'createKey': return ['New key'];
-      case 'secret': return ['Secret'];
-      case 'transferFilter': return [route.overResults ? 'Filter' : 'Transfers'];
-      case 'transfers': return ['Results'];
+      case 'welcome':
+        return ['Welcome'];
+      case 'addProfile':
+        return ['Add a profile'];
+      case 'sessionCredentials':
+        return ['Session credentials'];
+      case 'profiles':
+        return ['Profiles'];
+      case 'picker':
+        return ['Sub-accounts'];
+      case 'discover':
+        return ['Discover'];
+      case 'keys':
+        return [route.subAccount, 'Keys'];
+      case 'keyAudit':
+        return ['Audit'];
+      case 'createKey':
+        return ['New key'];
+      case 'secret':
+        return ['Secret'];
+      case 'transferFilter':
+        return [route.overResults ? 'Filter' : 'Transfers'];
+      case 'transfers':
+        return ['Results'];
     }
   });
 }

@@ -34,18 +34,43 @@ function readOnlyRun(switcher: TargetSwitcher): { readOnly?: string } {
 }
 
 /** The console for the switcher's current target; a new target mounts a fresh console (nothing carries over). */
-export function ConsoleRoot({ switcher, theme, copy, onExit, now = Date.now }: { switcher: TargetSwitcher; theme: Theme; copy: CopyToClipboard; onExit: (code: number) => void; now?: () => number }) {
+export function ConsoleRoot({
+  switcher,
+  theme,
+  copy,
+  onExit,
+  now = Date.now,
+}: {
+  switcher: TargetSwitcher;
+  theme: Theme;
+  copy: CopyToClipboard;
+  onExit: (code: number) => void;
+  now?: () => number;
+}) {
   const target = useSyncExternalStore(switcher.subscribe, switcher.current);
-  const services = useMemo<ConsoleServices>(
-    () => {
-      if (target) {
-        const { id: _, ...fields } = target;
-        return { ...fields, copy, theme, now: target.now ?? now, switcher };
-      }
-      return { api: NO_API, mode: 'setup', host: '', profile: 'no profile', credentialSource: 'none yet', exchanges: createExchangeLog(), recent: memoryRecentSubAccounts(), discovered: memoryDiscoveredSubAccounts(), suggestions: [], copy, exporter: NO_EXPORT, theme, now, switcher, ...readOnlyRun(switcher) };
-    },
-    [target, switcher, theme, copy, now],
-  );
+  const services = useMemo<ConsoleServices>(() => {
+    if (target) {
+      const { id: _, ...fields } = target;
+      return { ...fields, copy, theme, now: target.now ?? now, switcher };
+    }
+    return {
+      api: NO_API,
+      mode: 'setup',
+      host: '',
+      profile: 'no profile',
+      credentialSource: 'none yet',
+      exchanges: createExchangeLog(),
+      recent: memoryRecentSubAccounts(),
+      discovered: memoryDiscoveredSubAccounts(),
+      suggestions: [],
+      copy,
+      exporter: NO_EXPORT,
+      theme,
+      now,
+      switcher,
+      ...readOnlyRun(switcher),
+    };
+  }, [target, switcher, theme, copy, now]);
   return <App key={target?.id ?? 0} services={services} onExit={onExit} initialRoute={target ? undefined : { screen: 'welcome' }} />;
 }
 

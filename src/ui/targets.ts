@@ -65,9 +65,7 @@ export interface NewProfileInput extends CredentialsInput {
 }
 
 /** The result of checking credentials against the service (and, for a new profile, of saving it). */
-export type CheckOutcome =
-  | { ok: true; notice?: string }
-  | { ok: false; message: string; field?: CredentialField; keychainFailed?: boolean };
+export type CheckOutcome = { ok: true; notice?: string } | { ok: false; message: string; field?: CredentialField; keychainFailed?: boolean };
 
 /** Why the console opened without a target (shown by the first screen), if it did. */
 export interface StartupProblem {

@@ -14,7 +14,17 @@ export interface Theme {
 export function makeTheme(noColor: boolean): Theme {
   if (noColor) {
     const none = { color: undefined, backgroundColor: undefined };
-    return { color: false, accent: undefined, muted: undefined, error: undefined, ok: undefined, warn: undefined, demoBadge: none, liveBadge: none, readOnlyBadge: none };
+    return {
+      color: false,
+      accent: undefined,
+      muted: undefined,
+      error: undefined,
+      ok: undefined,
+      warn: undefined,
+      demoBadge: none,
+      liveBadge: none,
+      readOnlyBadge: none,
+    };
   }
   return {
     color: true,

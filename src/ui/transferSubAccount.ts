@@ -7,7 +7,8 @@ import type { BindingContext } from './keyboard/bindings';
 /** What K does on a transfer row or detail (K, not k: k moves, and in the detail scrolls). */
 export const SUB_ACCOUNT_KEYS = "Keys of the transfer's sub-account (of two: the destination's)";
 /** K stays bound master to master, to say why nothing opens. */
-export const noSubAccountReason = ({ noSubAccount }: BindingContext) => (noSubAccount ? 'Both sides are the master account: no sub-account keys (K says so)' : undefined);
+export const noSubAccountReason = ({ noSubAccount }: BindingContext) =>
+  noSubAccount ? 'Both sides are the master account: no sub-account keys (K says so)' : undefined;
 
 /** A filter that names neither account: every transfer it finds is the master's own (the service's rule). */
 export function namesNoSubAccount(query: Pick<TransferQuery, 'fromAccount' | 'toAccount'>): boolean {

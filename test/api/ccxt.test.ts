@@ -55,7 +55,10 @@ describe("ccxt's MEXC client against the default sandbox", () => {
 
   it('creates a key: a POST signed over the query alone, parameters in a JSON body; it shows in our keys list', async () => {
     const sub = sandbox.subAccounts[1] ?? '';
-    const created = (await client.brokerPrivatePostSubAccountApiKey({ subAccount: sub, permissions: 'SPOT_ACCOUNT_READ', note: 'made-by-ccxt' })) as Record<string, unknown>;
+    const created = (await client.brokerPrivatePostSubAccountApiKey({ subAccount: sub, permissions: 'SPOT_ACCOUNT_READ', note: 'made-by-ccxt' })) as Record<
+      string,
+      unknown
+    >;
     expect(created).toMatchObject({ subAccount: sub, note: 'made-by-ccxt', permissions: 'SPOT_ACCOUNT_READ' });
     const apiKey = String(created.apiKey ?? created.apikey ?? '');
     expect(apiKey).not.toBe('');
@@ -71,7 +74,12 @@ describe("ccxt's MEXC client against the default sandbox", () => {
   });
 
   it('reads a page of universal transfers', async () => {
-    const page = (await client.brokerPrivateGetSubAccountUniversalTransfer({ fromAccountType: 'SPOT', toAccountType: 'FUTURE', page: 1, limit: 10 })) as unknown[];
+    const page = (await client.brokerPrivateGetSubAccountUniversalTransfer({
+      fromAccountType: 'SPOT',
+      toAccountType: 'FUTURE',
+      page: 1,
+      limit: 10,
+    })) as unknown[];
     expect(Array.isArray(page)).toBe(true);
     expect(page.length).toBeGreaterThan(0);
     expect(page.length).toBeLessThanOrEqual(10);
@@ -84,7 +92,9 @@ describe("ccxt's MEXC client against the default sandbox", () => {
     try {
       const other = new mexc({ apiKey: strict.apiKey, secret: strict.secretKey, timeout: 10_000 });
       (other.urls.api as Record<string, Record<string, string>>).broker = { private: `${strict.baseUrl}/api/v3/broker` };
-      await expect(other.brokerPrivatePostSubAccountApiKey({ subAccount: strict.subAccounts[0] ?? '', permissions: 'SPOT_ACCOUNT_READ', note: 'n' })).rejects.toThrow(/700002/);
+      await expect(
+        other.brokerPrivatePostSubAccountApiKey({ subAccount: strict.subAccounts[0] ?? '', permissions: 'SPOT_ACCOUNT_READ', note: 'n' }),
+      ).rejects.toThrow(/700002/);
       expect(strict.requests().map((r) => r.status)).toEqual([401]);
     } finally {
       await strict.close();

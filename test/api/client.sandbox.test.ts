@@ -44,7 +44,10 @@ async function failure(promise: Promise<unknown>): Promise<BrokerError> {
 
 /** Requests the sandbox received since `from`, for one path. */
 function requestsSince(sb: RunningSandbox, from: number, path: string) {
-  return sb.requests().slice(from).filter((r) => r.path === path);
+  return sb
+    .requests()
+    .slice(from)
+    .filter((r) => r.path === path);
 }
 
 const transferQuery = (sb: RunningSandbox) => ({ fromAccountType: 'SPOT', toAccountType: 'FUTURE', toAccount: sb.subAccounts[0], limit: 20 });
@@ -151,9 +154,19 @@ describe.concurrent('service errors', () => {
 
   it('signs a create over query + body when pinned to body, matching a sandbox started the same way', async ({ onTestFinished }) => {
     const sb = await sandbox({ postSignature: 'body' });
-    const created = await apiFor(onTestFinished, sb, { postSignature: 'body' }).createSubAccountKey({ subAccount: sb.subAccounts[0] ?? '', permissions: ['SPOT_ACCOUNT_READ'], note: 'q' });
+    const created = await apiFor(onTestFinished, sb, { postSignature: 'body' }).createSubAccountKey({
+      subAccount: sb.subAccounts[0] ?? '',
+      permissions: ['SPOT_ACCOUNT_READ'],
+      note: 'q',
+    });
     expect(created.secretKey).not.toBe('');
-    const mismatch = await failure(apiFor(onTestFinished, sb, { postSignature: 'query' }).createSubAccountKey({ subAccount: sb.subAccounts[0] ?? '', permissions: ['SPOT_ACCOUNT_READ'], note: 'q' }));
+    const mismatch = await failure(
+      apiFor(onTestFinished, sb, { postSignature: 'query' }).createSubAccountKey({
+        subAccount: sb.subAccounts[0] ?? '',
+        permissions: ['SPOT_ACCOUNT_READ'],
+        note: 'q',
+      }),
+    );
     expect(mismatch.code).toBe(700002);
   });
 
@@ -229,7 +242,9 @@ describe.concurrent('retries', () => {
   it('never retries a POST: one 503 → exactly one POST, its outcome unknown (a 5xx may have been a success)', async ({ onTestFinished }) => {
     const sb = await sandbox();
     sb.queueFaults({ kind: 'status', status: 503 });
-    const error = await failure(apiFor(onTestFinished, sb).createSubAccountKey({ subAccount: sb.subAccounts[0] ?? '', permissions: ['SPOT_ACCOUNT_READ'], note: 'x' }));
+    const error = await failure(
+      apiFor(onTestFinished, sb).createSubAccountKey({ subAccount: sb.subAccounts[0] ?? '', permissions: ['SPOT_ACCOUNT_READ'], note: 'x' }),
+    );
     expect(error).toMatchObject({ kind: 'outcome-unknown', status: 503, stage: 'server' });
     expect(sb.requests().filter((r) => r.method === 'POST')).toHaveLength(1);
   });
@@ -323,7 +338,13 @@ describe.concurrent('connections and time', () => {
   it('a POST that times out is outcome-unknown', async ({ onTestFinished }) => {
     const sb = await sandbox();
     sb.queueFaults({ kind: 'delay', ms: 1_000 });
-    const error = await failure(apiFor(onTestFinished, sb, { timeoutMs: 200 }).createSubAccountKey({ subAccount: sb.subAccounts[0] ?? '', permissions: ['SPOT_ACCOUNT_READ'], note: 'slow' }));
+    const error = await failure(
+      apiFor(onTestFinished, sb, { timeoutMs: 200 }).createSubAccountKey({
+        subAccount: sb.subAccounts[0] ?? '',
+        permissions: ['SPOT_ACCOUNT_READ'],
+        note: 'slow',
+      }),
+    );
     expect(error.kind).toBe('outcome-unknown');
   });
 

@@ -40,11 +40,17 @@ function envOf(sb: { baseUrl: string; apiKey: string; secretKey: string }): Reco
 
 const create = (sb: RunningSandbox) => {
   const t = context(envOf(sb));
-  return runKeysCreate({ allowRisky: true, sub: sb.subAccounts[0] ?? '', permissions: 'SPOT_ACCOUNT_READ', note: 'clock' }, t.ctx).then((code) => ({ code, ...t }));
+  return runKeysCreate({ allowRisky: true, sub: sb.subAccounts[0] ?? '', permissions: 'SPOT_ACCOUNT_READ', note: 'clock' }, t.ctx).then((code) => ({
+    code,
+    ...t,
+  }));
 };
 
 function posts(sb: RunningSandbox): number[] {
-  return sb.requests().filter((r) => r.method === 'POST').map((r) => r.status);
+  return sb
+    .requests()
+    .filter((r) => r.method === 'POST')
+    .map((r) => r.status);
 }
 
 describe('a create recovers from clock skew, and the next run starts with the offset', () => {
@@ -62,7 +68,9 @@ describe('a create recovers from clock skew, and the next run starts with the of
     expect(posts(sb)).toEqual(refusedFirst ? [400, 200] : [200]);
     // Said once, with which way and roughly how much, and what to do.
     const way = skew > 0 ? 'behind' : 'ahead of';
-    expect(first.err.text()).toMatch(new RegExp(`^note: this computer's clock is [0-9.]+ (s|min) ${way} the service's; timestamps are corrected for it \\(kept for the next run\\)`, 'm'));
+    expect(first.err.text()).toMatch(
+      new RegExp(`^note: this computer's clock is [0-9.]+ (s|min) ${way} the service's; timestamps are corrected for it \\(kept for the next run\\)`, 'm'),
+    );
     const saved = await loadClockOffset(folder, sb.baseUrl);
     expect(Math.abs((saved ?? 0) - skew)).toBeLessThan(1_500);
     expect(JSON.parse(readFileSync(join(folder, CLOCK_OFFSETS_FILE), 'utf8'))).toHaveProperty([sb.baseUrl]);
@@ -73,7 +81,12 @@ describe('a create recovers from clock skew, and the next run starts with the of
     expect(await runKeysList({ sub: sb.subAccounts[0] ?? '' }, list.ctx)).toBe(EXIT.ok);
     const second = await create(sb);
     expect(second.code).toBe(EXIT.ok);
-    expect(sb.requests().slice(before).map((r) => [r.method, r.status])).toEqual([
+    expect(
+      sb
+        .requests()
+        .slice(before)
+        .map((r) => [r.method, r.status]),
+    ).toEqual([
       ['GET', 200],
       ['POST', 200],
     ]);
@@ -112,9 +125,18 @@ describe('when the resend cannot help, the hint says which way the clock is off 
   // A Date header has whole seconds (read as its middle: ±0.5 s), and an answer read late on a loaded machine
   // makes the clock look further ahead: 30 s off reads 29–31 s.
   it.each([
-    [-30_000, /create key failed \(HTTP 400 code 700003\): .* — this computer's clock is (29|30|31) s ahead of the service's: set it right \(e\.g\. turn on network time sync\); a larger --recv-window cannot help a clock that is ahead$/],
-    [30_000, /— this computer's clock is (29|30|31) s behind the service's: set it right \(e\.g\. turn on network time sync\), or raise --recv-window to 3[0-2]000 or more$/],
-    [600_000, /— this computer's clock is 10 min behind the service's: set it right \(e\.g\. turn on network time sync\); that is more than --recv-window can cover \(at most 60000\)$/],
+    [
+      -30_000,
+      /create key failed \(HTTP 400 code 700003\): .* — this computer's clock is (29|30|31) s ahead of the service's: set it right \(e\.g\. turn on network time sync\); a larger --recv-window cannot help a clock that is ahead$/,
+    ],
+    [
+      30_000,
+      /— this computer's clock is (29|30|31) s behind the service's: set it right \(e\.g\. turn on network time sync\), or raise --recv-window to 3[0-2]000 or more$/,
+    ],
+    [
+      600_000,
+      /— this computer's clock is 10 min behind the service's: set it right \(e\.g\. turn on network time sync\); that is more than --recv-window can cover \(at most 60000\)$/,
+    ],
   ])('skew %i: two POSTs at most, exit 1', async (skew, line) => {
     const service = await refusing(skew);
     try {

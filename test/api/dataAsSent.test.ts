@@ -74,11 +74,14 @@ describe('answer excerpts', () => {
 
 describe('times the service can take', () => {
   const now = Date.UTC(2026, 0, 1);
-  it.each(['1970-01-01T00:00+14:00', '1970-01-01T00:00:00.000+00:01', '1969-12-31', '1969-12-31T23:59Z', '1970-01-01 05:00 +06:00'])('%s is before the epoch: refused', (text) => {
-    const parsed = parseTime(text, now);
-    expect(parsed.ok).toBe(false);
-    if (!parsed.ok) expect(parsed.reason).toMatch(/before 1970|year before 1970/);
-  });
+  it.each(['1970-01-01T00:00+14:00', '1970-01-01T00:00:00.000+00:01', '1969-12-31', '1969-12-31T23:59Z', '1970-01-01 05:00 +06:00'])(
+    '%s is before the epoch: refused',
+    (text) => {
+      const parsed = parseTime(text, now);
+      expect(parsed.ok).toBe(false);
+      if (!parsed.ok) expect(parsed.reason).toMatch(/before 1970|year before 1970/);
+    },
+  );
 
   it('the epoch itself and after are taken', () => {
     expect(parseTime('1970-01-01T00:00Z', now)).toEqual({ ok: true, ms: 0 });
@@ -97,7 +100,10 @@ describe('times the service can take', () => {
 describe('ids and times beyond 2^53, as sent', () => {
   const record = (tranId: string, timestamp: string): string =>
     `{"tranId":${tranId},"asset":"USDT","amount":"1","fromAccountType":"SPOT","toAccountType":"FUTURE","status":"SUCCESS","timestamp":${timestamp}}`;
-  const read = (text: string) => readSuccess('list transfers', 200, quoteNumbers(text, ['amount']), WireTransferList, plainTransferList, ['tranId', 'clientTranId', 'timestamp']).map(toTransfer);
+  const read = (text: string) =>
+    readSuccess('list transfers', 200, quoteNumbers(text, ['amount']), WireTransferList, plainTransferList, ['tranId', 'clientTranId', 'timestamp']).map(
+      toTransfer,
+    );
 
   it('quotes only the numbers parsing could change for ids and times; every number for amounts', () => {
     const text = '[{"tranId":12,"timestamp":1763726400000,"amount":1},{"tranId":9007199254740993,"timestamp":1.5,"amount":0.10,"clientTranId":1e3}]';
@@ -148,14 +154,26 @@ describe('sibling shapes', () => {
 
   it('a transfer list is read bare, as {"result":[…],"totalCount":n} or {"rows":[…],"total":n}, and in the {"code":0,"data":…} envelope', () => {
     const one = '{"tranId":"7","asset":"USDT","amount":"1","fromAccountType":"SPOT","toAccountType":"FUTURE","status":"SUCCESS","timestamp":1}';
-    for (const text of [`[${one}]`, `{"result":[${one}],"totalCount":1}`, `{"rows":[${one}],"total":1}`, `{"code":0,"data":[${one}]}`, `{"code":"0","data":{"result":[${one}],"totalCount":1}}`]) {
-      expect(readSuccess('list transfers', 200, text, WireTransferList, plainTransferList).map((t) => t.tranId), text).toEqual(['7']);
+    for (const text of [
+      `[${one}]`,
+      `{"result":[${one}],"totalCount":1}`,
+      `{"rows":[${one}],"total":1}`,
+      `{"code":0,"data":[${one}]}`,
+      `{"code":"0","data":{"result":[${one}],"totalCount":1}}`,
+    ]) {
+      expect(
+        readSuccess('list transfers', 200, text, WireTransferList, plainTransferList).map((t) => t.tranId),
+        text,
+      ).toEqual(['7']);
     }
   });
 
   it('a UTF-8 byte order mark before the answer is ignored, on a success and on an error', () => {
     const created = readSuccess('create key', 200, '\ufeff{"apiKey":"k","secretKey":"s","creatTime":"99999999999999999999"}', WireCreatedKey);
     expect(created).toMatchObject({ secretKey: 's', creatTime: '99999999999999999999' });
-    expect(serviceErrorFromBody('list keys', 400, '\ufeff{"code":700002,"msg":"bad signature"}')).toMatchObject({ code: 700002, serviceMessage: 'bad signature' });
+    expect(serviceErrorFromBody('list keys', 400, '\ufeff{"code":700002,"msg":"bad signature"}')).toMatchObject({
+      code: 700002,
+      serviceMessage: 'bad signature',
+    });
   });
 });

@@ -47,7 +47,8 @@ describe('likely typos', () => {
     expect(likelyTypo('SPOT_DEAL_REED', KNOWN_PERMISSIONS)).toBe('SPOT_DEAL_READ');
   });
   it('known values, accepted ones and far ones are not typos', () => {
-    for (const known of [...KNOWN_ACCOUNT_TYPES, ...KNOWN_PERMISSIONS]) expect(likelyTypo(known, [...KNOWN_ACCOUNT_TYPES, ...KNOWN_PERMISSIONS])).toBeUndefined();
+    for (const known of [...KNOWN_ACCOUNT_TYPES, ...KNOWN_PERMISSIONS])
+      expect(likelyTypo(known, [...KNOWN_ACCOUNT_TYPES, ...KNOWN_PERMISSIONS])).toBeUndefined();
     expect(likelyTypo('FUTURE', KNOWN_ACCOUNT_TYPES, [...KNOWN_ACCOUNT_TYPES, 'FUTURE'])).toBeUndefined();
     expect(likelyTypo('MARGIN', KNOWN_ACCOUNT_TYPES)).toBeUndefined();
     expect(likelyTypo('READ_ONLY', KNOWN_PERMISSIONS)).toBeUndefined();

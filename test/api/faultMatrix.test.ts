@@ -123,10 +123,30 @@ const never: Handler = () => undefined;
 const resetNow: Handler = (req) => req.socket.destroy();
 
 const KEYS = { subAccount: [{ note: 'n', apiKey: 'mx0vlisted', permissions: 'SPOT_ACCOUNT_READ', ip: '', creatTime: 1_763_726_400_000 }] };
-const CREATED = { subAccount: 'desk', note: 'n', apiKey: 'mx0vnewkey', secretKey: 'THE-NEW-SECRET-abc123', permissions: 'SPOT_ACCOUNT_READ', createTime: 1_763_726_400_000 };
+const CREATED = {
+  subAccount: 'desk',
+  note: 'n',
+  apiKey: 'mx0vnewkey',
+  secretKey: 'THE-NEW-SECRET-abc123',
+  permissions: 'SPOT_ACCOUNT_READ',
+  createTime: 1_763_726_400_000,
+};
 
 function transfer(i: number, amount = '1.5'): Record<string, unknown> {
-  return { tranId: String(i), fromAccount: '', toAccount: 'desk', clientTranId: '', asset: 'USDT', amount, fromAccountType: 'SPOT', toAccountType: 'FUTURE', fromSymbol: '', toSymbol: '', status: 'SUCCESS', timestamp: 1_763_726_400_000 + i };
+  return {
+    tranId: String(i),
+    fromAccount: '',
+    toAccount: 'desk',
+    clientTranId: '',
+    asset: 'USDT',
+    amount,
+    fromAccountType: 'SPOT',
+    toAccountType: 'FUTURE',
+    fromSymbol: '',
+    toSymbol: '',
+    status: 'SUCCESS',
+    timestamp: 1_763_726_400_000 + i,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -154,7 +174,14 @@ afterAll(() => {
   rmSync(home, { recursive: true, force: true });
 });
 
-function context(baseUrl: string, env: Record<string, string> = {}, client: Record<string, unknown> = {}, timeoutMs = TIMEOUT_MS, tries = { GET: 0, POST: 0 }, folder = join(home, `config-${(runs += 1)}`)): TestContext {
+function context(
+  baseUrl: string,
+  env: Record<string, string> = {},
+  client: Record<string, unknown> = {},
+  timeoutMs = TIMEOUT_MS,
+  tries = { GET: 0, POST: 0 },
+  folder = join(home, `config-${(runs += 1)}`),
+): TestContext {
   return testContext(
     undefined,
     {
@@ -179,7 +206,13 @@ function context(baseUrl: string, env: Record<string, string> = {}, client: Reco
 
 type Command = 'list' | 'create' | 'transfers';
 
-async function run(command: Command, baseUrl: string, env: Record<string, string> = {}, client: Record<string, unknown> = {}, timeoutMs = TIMEOUT_MS): Promise<Ran> {
+async function run(
+  command: Command,
+  baseUrl: string,
+  env: Record<string, string> = {},
+  client: Record<string, unknown> = {},
+  timeoutMs = TIMEOUT_MS,
+): Promise<Ran> {
   const tries = { GET: 0, POST: 0 };
   const folder = join(home, `config-${(runs += 1)}`);
   const { ctx, out, err } = context(baseUrl, env, client, timeoutMs, tries, folder);
@@ -191,7 +224,15 @@ async function run(command: Command, baseUrl: string, env: Record<string, string
         ? await runKeysCreate({ allowRisky: true, sub: 'desk', permissions: 'SPOT_ACCOUNT_READ', note: 'fault matrix' }, ctx)
         : await runTransfers({ fromType: 'SPOT', toType: 'FUTURE', format: 'csv' }, ctx);
   const stderr = err.text();
-  return { code, stdout: out.text(), stderr, errors: stderr.split('\n').filter((l) => l.startsWith('error: ')), ms: performance.now() - started, tries, folder };
+  return {
+    code,
+    stdout: out.text(),
+    stderr,
+    errors: stderr.split('\n').filter((l) => l.startsWith('error: ')),
+    ms: performance.now() - started,
+    tries,
+    folder,
+  };
 }
 
 /** The port of a server that was started and closed: nothing listens there. */
@@ -226,8 +267,24 @@ const MiB = 1024 * 1024;
 
 const ROWS: Row[] = [
   // Connections broken at every point.
-  { name: 'reset before the answer (GET: retried)', command: 'list', handler: resetNow, code: EXIT.failure, line: /^error: list keys failed: the connection closed before an answer came \(.+\) — try again$/, gets: 3, posts: 0 },
-  { name: 'reset before the answer (POST: unknown)', command: 'create', handler: resetNow, code: EXIT.outcomeUnknown, line: /^error: create key: the request was sent but no answer came \(.+\) — it may have taken effect/, gets: 0, posts: 1 },
+  {
+    name: 'reset before the answer (GET: retried)',
+    command: 'list',
+    handler: resetNow,
+    code: EXIT.failure,
+    line: /^error: list keys failed: the connection closed before an answer came \(.+\) — try again$/,
+    gets: 3,
+    posts: 0,
+  },
+  {
+    name: 'reset before the answer (POST: unknown)',
+    command: 'create',
+    handler: resetNow,
+    code: EXIT.outcomeUnknown,
+    line: /^error: create key: the request was sent but no answer came \(.+\) — it may have taken effect/,
+    gets: 0,
+    posts: 1,
+  },
   {
     name: 'reset right after a whole answer (GET)',
     command: 'list',
@@ -280,50 +337,173 @@ const ROWS: Row[] = [
   },
 
   // Deadlines: headers late, a body that dribbles.
-  { name: 'headers later than the timeout (GET: retried)', command: 'list', handler: never, code: EXIT.failure, line: /^error: list keys failed: no answer within 0\.4 s — try again or raise --timeout$/, gets: 3, posts: 0, within: 3_000 },
-  { name: 'headers later than the timeout (POST: unknown)', command: 'create', handler: never, code: EXIT.outcomeUnknown, line: /^error: create key: the request was sent but no answer came \(no answer within 0\.4 s\)/, gets: 0, posts: 1, within: 1_500 },
-  { name: 'a body that dribbles (GET: retried, each try within its deadline)', command: 'list', handler: (_req, res) => dribble(res), code: EXIT.failure, line: /^error: list keys failed: the answer did not finish within 0\.4 s — try again or raise --timeout$/, gets: 3, posts: 0, within: 3_000 },
-  { name: 'a body that dribbles (POST: unknown)', command: 'create', handler: (_req, res) => dribble(res), code: EXIT.outcomeUnknown, line: /^error: create key: the answer \(HTTP 200\) could not be read: it did not finish within 0\.4 s/, gets: 0, posts: 1, within: 1_500 },
+  {
+    name: 'headers later than the timeout (GET: retried)',
+    command: 'list',
+    handler: never,
+    code: EXIT.failure,
+    line: /^error: list keys failed: no answer within 0\.4 s — try again or raise --timeout$/,
+    gets: 3,
+    posts: 0,
+    within: 3_000,
+  },
+  {
+    name: 'headers later than the timeout (POST: unknown)',
+    command: 'create',
+    handler: never,
+    code: EXIT.outcomeUnknown,
+    line: /^error: create key: the request was sent but no answer came \(no answer within 0\.4 s\)/,
+    gets: 0,
+    posts: 1,
+    within: 1_500,
+  },
+  {
+    name: 'a body that dribbles (GET: retried, each try within its deadline)',
+    command: 'list',
+    handler: (_req, res) => dribble(res),
+    code: EXIT.failure,
+    line: /^error: list keys failed: the answer did not finish within 0\.4 s — try again or raise --timeout$/,
+    gets: 3,
+    posts: 0,
+    within: 3_000,
+  },
+  {
+    name: 'a body that dribbles (POST: unknown)',
+    command: 'create',
+    handler: (_req, res) => dribble(res),
+    code: EXIT.outcomeUnknown,
+    line: /^error: create key: the answer \(HTTP 200\) could not be read: it did not finish within 0\.4 s/,
+    gets: 0,
+    posts: 1,
+    within: 1_500,
+  },
 
   // Server errors.
-  ...[500, 502, 503].map((status): Row => ({ name: `${status} (GET: retried)`, command: 'list', handler: (_req, res) => json(res, status, { code: status, msg: 'server trouble' }), code: EXIT.failure, line: new RegExp(`^error: list keys failed \\(HTTP ${status} code ${status}\\): server trouble$`), gets: 3, posts: 0 })),
+  ...[500, 502, 503].map((status): Row => ({
+    name: `${status} (GET: retried)`,
+    command: 'list',
+    handler: (_req, res) => json(res, status, { code: status, msg: 'server trouble' }),
+    code: EXIT.failure,
+    line: new RegExp(`^error: list keys failed \\(HTTP ${status} code ${status}\\): server trouble$`),
+    gets: 3,
+    posts: 0,
+  })),
   // A 5xx from the service itself, a 408, or -1006/-1007 at any status: the execution status is unknown (never resent).
   ...[500, 501, 503, 599].map((status): Row => ({
     name: `${status} from the service (POST: unknown, never resent)`,
     command: 'create',
     handler: (_req, res) => json(res, status, { code: status, msg: 'server trouble' }),
     code: EXIT.outcomeUnknown,
-    line: new RegExp(`^error: create key: the service answered HTTP ${status} code ${status}: server trouble, which does not say whether it was done — it may have taken effect; check before sending it again$`),
+    line: new RegExp(
+      `^error: create key: the service answered HTTP ${status} code ${status}: server trouble, which does not say whether it was done — it may have taken effect; check before sending it again$`,
+    ),
     gets: 0,
     posts: 1,
   })),
-  { name: '408 (POST: unknown)', command: 'create', handler: (_req, res) => json(res, 408, { code: 408, msg: 'Request Timeout' }), code: EXIT.outcomeUnknown, line: /^error: create key: the service answered HTTP 408 code 408: Request Timeout, which does not say whether it was done/, gets: 0, posts: 1 },
-  { name: '503 as an HTML page (POST: unknown)', command: 'create', handler: (_req, res) => { res.writeHead(503, { 'Content-Type': 'text/html' }); res.end('<html><head><title>503 Service Unavailable</title></head></html>'); }, code: EXIT.outcomeUnknown, line: /^error: create key: the service answered HTTP 503: 503 Service Unavailable, which does not say whether it was done/, gets: 0, posts: 1 },
-  ...([[-1006, 400], [-1007, 400], [-1007, 200], ['-1006', 200]] as const).map(([code, status]): Row => ({
+  {
+    name: '408 (POST: unknown)',
+    command: 'create',
+    handler: (_req, res) => json(res, 408, { code: 408, msg: 'Request Timeout' }),
+    code: EXIT.outcomeUnknown,
+    line: /^error: create key: the service answered HTTP 408 code 408: Request Timeout, which does not say whether it was done/,
+    gets: 0,
+    posts: 1,
+  },
+  {
+    name: '503 as an HTML page (POST: unknown)',
+    command: 'create',
+    handler: (_req, res) => {
+      res.writeHead(503, { 'Content-Type': 'text/html' });
+      res.end('<html><head><title>503 Service Unavailable</title></head></html>');
+    },
+    code: EXIT.outcomeUnknown,
+    line: /^error: create key: the service answered HTTP 503: 503 Service Unavailable, which does not say whether it was done/,
+    gets: 0,
+    posts: 1,
+  },
+  ...(
+    [
+      [-1006, 400],
+      [-1007, 400],
+      [-1007, 200],
+      ['-1006', 200],
+    ] as const
+  ).map(([code, status]): Row => ({
     name: `code ${code} with HTTP ${status} (POST: unknown)`,
     command: 'create',
-    handler: (_req, res) => json(res, status, { code, msg: 'Timeout waiting for response from backend server. Send status unknown; execution status unknown.' }),
+    handler: (_req, res) =>
+      json(res, status, { code, msg: 'Timeout waiting for response from backend server. Send status unknown; execution status unknown.' }),
     code: EXIT.outcomeUnknown,
-    line: new RegExp(`^error: create key: the service answered HTTP ${status} code ${code}: Timeout waiting for response from backend server\\. .*, which does not say whether it was done — it may have taken effect`),
+    line: new RegExp(
+      `^error: create key: the service answered HTTP ${status} code ${code}: Timeout waiting for response from backend server\\. .*, which does not say whether it was done — it may have taken effect`,
+    ),
     gets: 0,
     posts: 1,
   })),
-  { name: 'code -1007 to a GET (a refusal, retried only as its status says)', command: 'list', handler: (_req, res) => json(res, 400, { code: -1007, msg: 'Timeout waiting for response from backend server.' }), code: EXIT.failure, line: /^error: list keys failed \(HTTP 400 code -1007\): Timeout waiting for response from backend server\. — the service could not tell whether it was done: try again/, gets: 1, posts: 0 },
+  {
+    name: 'code -1007 to a GET (a refusal, retried only as its status says)',
+    command: 'list',
+    handler: (_req, res) => json(res, 400, { code: -1007, msg: 'Timeout waiting for response from backend server.' }),
+    code: EXIT.failure,
+    line: /^error: list keys failed \(HTTP 400 code -1007\): Timeout waiting for response from backend server\. — the service could not tell whether it was done: try again/,
+    gets: 1,
+    posts: 0,
+  },
   ...[502, 504].map((status): Row => ({
     name: `${status} from a gateway (POST: unknown, the service behind it may have made the key)`,
     command: 'create',
-    handler: (_req, res) => { res.writeHead(status, { 'Content-Type': 'text/html' }); res.end(`<html><head><title>${status} Gateway</title></head></html>`); },
+    handler: (_req, res) => {
+      res.writeHead(status, { 'Content-Type': 'text/html' });
+      res.end(`<html><head><title>${status} Gateway</title></head></html>`);
+    },
     code: EXIT.outcomeUnknown,
-    line: new RegExp(`^error: create key: a gateway answered HTTP ${status} \\(${status} Gateway\\); the service behind it may have done the request — it may have taken effect`),
+    line: new RegExp(
+      `^error: create key: a gateway answered HTTP ${status} \\(${status} Gateway\\); the service behind it may have done the request — it may have taken effect`,
+    ),
     gets: 0,
     posts: 1,
   })),
 
   // Rate limiting: Retry-After waited out up to 10 s, a longer one fails at once saying when.
-  { name: '429 Retry-After 0 (backoff still applies)', command: 'list', handler: (_req, res) => json(res, 429, { code: 429, msg: 'slow down' }, { 'Retry-After': '0' }), code: EXIT.failure, line: /^error: list keys failed \(HTTP 429 code 429\): slow down — rate limited: wait and try again$/, gets: 3, posts: 0 },
-  { name: '429 Retry-After 1 (waited out twice)', command: 'list', handler: (_req, res) => json(res, 429, { code: 429, msg: 'slow down' }, { 'Retry-After': '1' }), code: EXIT.failure, line: /^error: list keys failed \(HTTP 429 code 429\): slow down — rate limited: try again in 1 s$/, gets: 3, posts: 0, within: 4_000 },
-  { name: '429 Retry-After 11 (beyond the 10 s cap: at once)', command: 'list', handler: (_req, res) => json(res, 429, { code: 429, msg: 'slow down' }, { 'Retry-After': '11' }), code: EXIT.failure, line: /^error: list keys failed \(HTTP 429 code 429\): slow down — rate limited: try again in 11 s$/, gets: 1, posts: 0, within: 1_000 },
-  { name: '429 Retry-After 100000 (at once)', command: 'list', handler: (_req, res) => json(res, 429, { code: 429, msg: 'slow down' }, { 'Retry-After': '100000' }), code: EXIT.failure, line: /^error: list keys failed \(HTTP 429 code 429\): slow down — rate limited: try again in 28 h$/, gets: 1, posts: 0, within: 1_000 },
+  {
+    name: '429 Retry-After 0 (backoff still applies)',
+    command: 'list',
+    handler: (_req, res) => json(res, 429, { code: 429, msg: 'slow down' }, { 'Retry-After': '0' }),
+    code: EXIT.failure,
+    line: /^error: list keys failed \(HTTP 429 code 429\): slow down — rate limited: wait and try again$/,
+    gets: 3,
+    posts: 0,
+  },
+  {
+    name: '429 Retry-After 1 (waited out twice)',
+    command: 'list',
+    handler: (_req, res) => json(res, 429, { code: 429, msg: 'slow down' }, { 'Retry-After': '1' }),
+    code: EXIT.failure,
+    line: /^error: list keys failed \(HTTP 429 code 429\): slow down — rate limited: try again in 1 s$/,
+    gets: 3,
+    posts: 0,
+    within: 4_000,
+  },
+  {
+    name: '429 Retry-After 11 (beyond the 10 s cap: at once)',
+    command: 'list',
+    handler: (_req, res) => json(res, 429, { code: 429, msg: 'slow down' }, { 'Retry-After': '11' }),
+    code: EXIT.failure,
+    line: /^error: list keys failed \(HTTP 429 code 429\): slow down — rate limited: try again in 11 s$/,
+    gets: 1,
+    posts: 0,
+    within: 1_000,
+  },
+  {
+    name: '429 Retry-After 100000 (at once)',
+    command: 'list',
+    handler: (_req, res) => json(res, 429, { code: 429, msg: 'slow down' }, { 'Retry-After': '100000' }),
+    code: EXIT.failure,
+    line: /^error: list keys failed \(HTTP 429 code 429\): slow down — rate limited: try again in 28 h$/,
+    gets: 1,
+    posts: 0,
+    within: 1_000,
+  },
   {
     name: '429 Retry-After as an HTTP date an hour on (at once)',
     command: 'list',
@@ -335,9 +515,35 @@ const ROWS: Row[] = [
     within: 1_000,
   },
   // A ban (418) stops at once, a GET too; a 403 without the permission code is the service's firewall.
-  { name: '418 Retry-After 120 (GET: a ban, not retried)', command: 'list', handler: (_req, res) => json(res, 418, { code: -1003, msg: 'IP banned' }, { 'Retry-After': '120' }), code: EXIT.failure, line: /^error: list keys failed: the service has banned this IP for 2 min \(HTTP 418\) — nothing more goes to this service until the ban ends$/, gets: 1, posts: 0, within: 1_000 },
-  { name: '418 without Retry-After (2 min assumed)', command: 'transfers', handler: (_req, res) => json(res, 418, ''), code: EXIT.failure, line: /^error: list transfers failed: the service has banned this IP for 2 min \(HTTP 418\)/, gets: 1, posts: 0, within: 1_000 },
-  { name: '418 on a POST (refused: exit 1, not unknown)', command: 'create', handler: (_req, res) => json(res, 418, { code: -1003, msg: 'IP banned' }, { 'Retry-After': '7200' }), code: EXIT.failure, line: /^error: create key failed: the service has banned this IP for 2 h \(HTTP 418\)/, gets: 0, posts: 1 },
+  {
+    name: '418 Retry-After 120 (GET: a ban, not retried)',
+    command: 'list',
+    handler: (_req, res) => json(res, 418, { code: -1003, msg: 'IP banned' }, { 'Retry-After': '120' }),
+    code: EXIT.failure,
+    line: /^error: list keys failed: the service has banned this IP for 2 min \(HTTP 418\) — nothing more goes to this service until the ban ends$/,
+    gets: 1,
+    posts: 0,
+    within: 1_000,
+  },
+  {
+    name: '418 without Retry-After (2 min assumed)',
+    command: 'transfers',
+    handler: (_req, res) => json(res, 418, ''),
+    code: EXIT.failure,
+    line: /^error: list transfers failed: the service has banned this IP for 2 min \(HTTP 418\)/,
+    gets: 1,
+    posts: 0,
+    within: 1_000,
+  },
+  {
+    name: '418 on a POST (refused: exit 1, not unknown)',
+    command: 'create',
+    handler: (_req, res) => json(res, 418, { code: -1003, msg: 'IP banned' }, { 'Retry-After': '7200' }),
+    code: EXIT.failure,
+    line: /^error: create key failed: the service has banned this IP for 2 h \(HTTP 418\)/,
+    gets: 0,
+    posts: 1,
+  },
   {
     name: "403 HTML page (the service's firewall, not retried)",
     command: 'list',
@@ -350,8 +556,24 @@ const ROWS: Row[] = [
     gets: 1,
     posts: 0,
   },
-  { name: '403 with 700007 (no permission: the code says so, not the firewall)', command: 'list', handler: (_req, res) => json(res, 403, { code: 700007, msg: 'No permission to access the endpoint.' }), code: EXIT.failure, line: /^error: list keys failed \(HTTP 403 code 700007\): No permission to access the endpoint\. — the master key lacks the permission/, gets: 1, posts: 0 },
-  { name: '429 on a POST (never retried)', command: 'create', handler: (_req, res) => json(res, 429, { code: 429, msg: 'slow down' }, { 'Retry-After': '0' }), code: EXIT.failure, line: /^error: create key failed \(HTTP 429 code 429\)/, gets: 0, posts: 1 },
+  {
+    name: '403 with 700007 (no permission: the code says so, not the firewall)',
+    command: 'list',
+    handler: (_req, res) => json(res, 403, { code: 700007, msg: 'No permission to access the endpoint.' }),
+    code: EXIT.failure,
+    line: /^error: list keys failed \(HTTP 403 code 700007\): No permission to access the endpoint\. — the master key lacks the permission/,
+    gets: 1,
+    posts: 0,
+  },
+  {
+    name: '429 on a POST (never retried)',
+    command: 'create',
+    handler: (_req, res) => json(res, 429, { code: 429, msg: 'slow down' }, { 'Retry-After': '0' }),
+    code: EXIT.failure,
+    line: /^error: create key failed \(HTTP 429 code 429\)/,
+    gets: 0,
+    posts: 1,
+  },
 
   // Answers that are not the service's.
   {
@@ -398,18 +620,94 @@ const ROWS: Row[] = [
     within: 3_000,
     alone: true,
   },
-  { name: 'truncated JSON (whole by its length)', command: 'list', handler: (_req, res) => json(res, 200, '{"subAccount":[{"note":"a","apiK'), code: EXIT.failure, line: /^error: list keys got an unexpected answer from the service \(HTTP 200 with a body that is not JSON\)$/, gets: 1, posts: 0 },
-  { name: 'JSON of the wrong shape', command: 'list', handler: (_req, res) => json(res, 200, { keys: [] }), code: EXIT.failure, line: /^error: list keys got an unexpected answer from the service \(subAccount: missing\)$/, gets: 1, posts: 0 },
+  {
+    name: 'truncated JSON (whole by its length)',
+    command: 'list',
+    handler: (_req, res) => json(res, 200, '{"subAccount":[{"note":"a","apiK'),
+    code: EXIT.failure,
+    line: /^error: list keys got an unexpected answer from the service \(HTTP 200 with a body that is not JSON\)$/,
+    gets: 1,
+    posts: 0,
+  },
+  {
+    name: 'JSON of the wrong shape',
+    command: 'list',
+    handler: (_req, res) => json(res, 200, { keys: [] }),
+    code: EXIT.failure,
+    line: /^error: list keys got an unexpected answer from the service \(subAccount: missing\)$/,
+    gets: 1,
+    posts: 0,
+  },
 
   // Redirects are never followed (the API key stays with the service); checked against a second server below too.
-  { name: 'a redirect (GET)', command: 'list', handler: (_req, res) => json(res, 302, '', { Location: 'http://127.0.0.1:9/elsewhere' }), code: EXIT.failure, line: /^error: list keys failed \(HTTP 302\): a redirect to another origin, http:\/\/127\.0\.0\.1:9 — redirects are not followed \(the API key is not sent elsewhere\): check the base URL$/, gets: 1, posts: 0 },
-  { name: 'a redirect (POST)', command: 'create', handler: (_req, res) => json(res, 307, '', { Location: 'http://127.0.0.1:9/elsewhere' }), code: EXIT.failure, line: /^error: create key failed \(HTTP 307\): a redirect to another origin/, gets: 0, posts: 1 },
+  {
+    name: 'a redirect (GET)',
+    command: 'list',
+    handler: (_req, res) => json(res, 302, '', { Location: 'http://127.0.0.1:9/elsewhere' }),
+    code: EXIT.failure,
+    line: /^error: list keys failed \(HTTP 302\): a redirect to another origin, http:\/\/127\.0\.0\.1:9 — redirects are not followed \(the API key is not sent elsewhere\): check the base URL$/,
+    gets: 1,
+    posts: 0,
+  },
+  {
+    name: 'a redirect (POST)',
+    command: 'create',
+    handler: (_req, res) => json(res, 307, '', { Location: 'http://127.0.0.1:9/elsewhere' }),
+    code: EXIT.failure,
+    line: /^error: create key failed \(HTTP 307\): a redirect to another origin/,
+    gets: 0,
+    posts: 1,
+  },
 
   // Answers without end, or too large.
-  { name: 'an endless body (GET: stopped at 1 MiB, not retried)', command: 'list', handler: (_req, res) => endless(res, Buffer.alloc(64 * 1024, 32)), code: EXIT.failure, line: /^error: list keys failed: the answer \(HTTP 200\) was larger than 1 MiB — reading stopped, not retried$/, gets: 1, posts: 0, within: 2_000, timeoutMs: 10_000, alone: true },
-  { name: 'an endless body (transfers: 4 MiB)', command: 'transfers', handler: (_req, res) => endless(res, Buffer.alloc(64 * 1024, 32)), code: EXIT.failure, line: /^error: list transfers failed: the answer \(HTTP 200\) was larger than 4 MiB — reading stopped, not retried$/, gets: 1, posts: 0, within: 2_000, timeoutMs: 10_000, alone: true },
-  { name: 'an endless body (POST: unknown)', command: 'create', handler: (_req, res) => endless(res, Buffer.alloc(64 * 1024, 32)), code: EXIT.outcomeUnknown, line: /^error: create key: the answer \(HTTP 200\) could not be read: it was larger than 64 KiB — it may have taken effect/, gets: 0, posts: 1, within: 2_000, timeoutMs: 10_000, alone: true },
-  { name: 'a 50 MB body with its Content-Length (refused before reading)', command: 'list', handler: (_req, res) => endless(res, Buffer.alloc(64 * 1024, 32), { 'Content-Length': 50 * MiB }), code: EXIT.failure, line: /^error: list keys failed: the answer \(HTTP 200\) was larger than 1 MiB/, gets: 1, posts: 0, within: 2_000, timeoutMs: 10_000, alone: true },
+  {
+    name: 'an endless body (GET: stopped at 1 MiB, not retried)',
+    command: 'list',
+    handler: (_req, res) => endless(res, Buffer.alloc(64 * 1024, 32)),
+    code: EXIT.failure,
+    line: /^error: list keys failed: the answer \(HTTP 200\) was larger than 1 MiB — reading stopped, not retried$/,
+    gets: 1,
+    posts: 0,
+    within: 2_000,
+    timeoutMs: 10_000,
+    alone: true,
+  },
+  {
+    name: 'an endless body (transfers: 4 MiB)',
+    command: 'transfers',
+    handler: (_req, res) => endless(res, Buffer.alloc(64 * 1024, 32)),
+    code: EXIT.failure,
+    line: /^error: list transfers failed: the answer \(HTTP 200\) was larger than 4 MiB — reading stopped, not retried$/,
+    gets: 1,
+    posts: 0,
+    within: 2_000,
+    timeoutMs: 10_000,
+    alone: true,
+  },
+  {
+    name: 'an endless body (POST: unknown)',
+    command: 'create',
+    handler: (_req, res) => endless(res, Buffer.alloc(64 * 1024, 32)),
+    code: EXIT.outcomeUnknown,
+    line: /^error: create key: the answer \(HTTP 200\) could not be read: it was larger than 64 KiB — it may have taken effect/,
+    gets: 0,
+    posts: 1,
+    within: 2_000,
+    timeoutMs: 10_000,
+    alone: true,
+  },
+  {
+    name: 'a 50 MB body with its Content-Length (refused before reading)',
+    command: 'list',
+    handler: (_req, res) => endless(res, Buffer.alloc(64 * 1024, 32), { 'Content-Length': 50 * MiB }),
+    code: EXIT.failure,
+    line: /^error: list keys failed: the answer \(HTTP 200\) was larger than 1 MiB/,
+    gets: 1,
+    posts: 0,
+    within: 2_000,
+    timeoutMs: 10_000,
+    alone: true,
+  },
   {
     name: 'a 50 MB body, chunked',
     command: 'transfers',
@@ -451,7 +749,12 @@ const ROWS: Row[] = [
   {
     name: 'a page of 501 rows for a page size of 500',
     command: 'transfers',
-    handler: (_req, res) => json(res, 200, Array.from({ length: 501 }, (_, i) => transfer(i))),
+    handler: (_req, res) =>
+      json(
+        res,
+        200,
+        Array.from({ length: 501 }, (_, i) => transfer(i)),
+      ),
     code: EXIT.failure,
     line: /^error: list transfers got an unexpected answer from the service \(a page of 501 transfers, more than the 500 asked for: the service did not keep to the page size\)$/,
     gets: 1,
@@ -459,12 +762,60 @@ const ROWS: Row[] = [
   },
 
   // A create whose answer came but cannot be read: the key probably exists.
-  { name: 'POST answered 200 with an empty body', command: 'create', handler: (_req, res) => json(res, 200, ''), code: EXIT.outcomeUnknown, line: /^error: create key: the answer \(HTTP 200\) could not be read: it was empty — it may have taken effect; check before sending it again$/, gets: 0, posts: 1 },
-  { name: 'POST answered 200 with text that is not JSON', command: 'create', handler: (_req, res) => json(res, 200, 'OK, created\x1b]0;pwned\x07'), code: EXIT.outcomeUnknown, line: /^error: create key: the answer \(HTTP 200\) could not be read: it is not JSON; what came: application\/json, 21 bytes, not JSON — it may have taken effect/, gets: 0, posts: 1 },
-  { name: 'POST answered 200 with the wrong shape', command: 'create', handler: (_req, res) => json(res, 200, [1, 2, 3]), code: EXIT.outcomeUnknown, line: /^error: create key: the answer \(HTTP 200\) could not be read: it is not a created key \(.+\); what came: application\/json, 7 bytes, a JSON array —/, gets: 0, posts: 1 },
-  { name: 'POST answered 200 without secretKey', command: 'create', handler: (_req, res) => json(res, 200, { apiKey: 'mx0vnosecret', createTime: 1 }), code: EXIT.outcomeUnknown, line: /^error: create key: the answer \(HTTP 200\) could not be read: it is not a created key \(secretKey: missing\); what came: application\/json, \d+ bytes, a JSON object with fields apiKey, createTime —/, gets: 0, posts: 1 },
-  { name: 'POST answered 201 with a secret but no key id (the secret is not echoed)', command: 'create', handler: (_req, res) => json(res, 201, { secretKey: 'NEVER-PRINT-THIS-SECRET' }), code: EXIT.outcomeUnknown, line: /^error: create key: the answer \(HTTP 201\) could not be read: it is not a created key \(apiKey: missing\); what came: application\/json, \d+ bytes, a JSON object with fields secretKey —/, gets: 0, posts: 1 },
-  { name: 'POST answered 200 with an error envelope (a refusal, not unknown)', command: 'create', handler: (_req, res) => json(res, 200, { code: 730705, msg: 'too many keys' }), code: EXIT.failure, line: /^error: create key failed \(HTTP 200 code 730705\): too many keys — the sub-account has 30 keys, the most it can have: delete one on the exchange first$/, gets: 0, posts: 1 },
+  {
+    name: 'POST answered 200 with an empty body',
+    command: 'create',
+    handler: (_req, res) => json(res, 200, ''),
+    code: EXIT.outcomeUnknown,
+    line: /^error: create key: the answer \(HTTP 200\) could not be read: it was empty — it may have taken effect; check before sending it again$/,
+    gets: 0,
+    posts: 1,
+  },
+  {
+    name: 'POST answered 200 with text that is not JSON',
+    command: 'create',
+    handler: (_req, res) => json(res, 200, 'OK, created\x1b]0;pwned\x07'),
+    code: EXIT.outcomeUnknown,
+    line: /^error: create key: the answer \(HTTP 200\) could not be read: it is not JSON; what came: application\/json, 21 bytes, not JSON — it may have taken effect/,
+    gets: 0,
+    posts: 1,
+  },
+  {
+    name: 'POST answered 200 with the wrong shape',
+    command: 'create',
+    handler: (_req, res) => json(res, 200, [1, 2, 3]),
+    code: EXIT.outcomeUnknown,
+    line: /^error: create key: the answer \(HTTP 200\) could not be read: it is not a created key \(.+\); what came: application\/json, 7 bytes, a JSON array —/,
+    gets: 0,
+    posts: 1,
+  },
+  {
+    name: 'POST answered 200 without secretKey',
+    command: 'create',
+    handler: (_req, res) => json(res, 200, { apiKey: 'mx0vnosecret', createTime: 1 }),
+    code: EXIT.outcomeUnknown,
+    line: /^error: create key: the answer \(HTTP 200\) could not be read: it is not a created key \(secretKey: missing\); what came: application\/json, \d+ bytes, a JSON object with fields apiKey, createTime —/,
+    gets: 0,
+    posts: 1,
+  },
+  {
+    name: 'POST answered 201 with a secret but no key id (the secret is not echoed)',
+    command: 'create',
+    handler: (_req, res) => json(res, 201, { secretKey: 'NEVER-PRINT-THIS-SECRET' }),
+    code: EXIT.outcomeUnknown,
+    line: /^error: create key: the answer \(HTTP 201\) could not be read: it is not a created key \(apiKey: missing\); what came: application\/json, \d+ bytes, a JSON object with fields secretKey —/,
+    gets: 0,
+    posts: 1,
+  },
+  {
+    name: 'POST answered 200 with an error envelope (a refusal, not unknown)',
+    command: 'create',
+    handler: (_req, res) => json(res, 200, { code: 730705, msg: 'too many keys' }),
+    code: EXIT.failure,
+    line: /^error: create key failed \(HTTP 200 code 730705\): too many keys — the sub-account has 30 keys, the most it can have: delete one on the exchange first$/,
+    gets: 0,
+    posts: 1,
+  },
   // A 700003 is the one resend: refused before anything was done, and the clock is re-measured from it.
   {
     name: '700003 on a POST, with a Date header (re-measured, sent once more: two POSTs)',
@@ -491,7 +842,15 @@ const ROWS: Row[] = [
     gets: 0,
     posts: 1,
   },
-  { name: 'POST answered 200 with odd fields but key and secret (shown)', command: 'create', handler: (_req, res) => json(res, 200, { ...CREATED, createTime: 'yesterday', note: 42 }), code: EXIT.ok, line: /^$/, gets: 0, posts: 1 },
+  {
+    name: 'POST answered 200 with odd fields but key and secret (shown)',
+    command: 'create',
+    handler: (_req, res) => json(res, 200, { ...CREATED, createTime: 'yesterday', note: 42 }),
+    code: EXIT.ok,
+    line: /^$/,
+    gets: 0,
+    posts: 1,
+  },
 ];
 
 // A ban (HTTP 418) is kept per base URL for the whole process: the rows' servers stay open until the file ends,
@@ -538,7 +897,10 @@ describe('fault matrix: every row runs the real command against a hostile server
   // more than a row's 400 ms deadline: each command runs once beforehand, so the rows starting together do not
   // pay for it (otherwise the first row, a retried GET, would absorb it).
   beforeAll(async () => {
-    const server = await hostile(() => undefined, (req, res) => json(res, 200, req.method === 'POST' ? CREATED : (req.url ?? '').includes('universalTransfer') ? [] : KEYS));
+    const server = await hostile(
+      () => undefined,
+      (req, res) => json(res, 200, req.method === 'POST' ? CREATED : (req.url ?? '').includes('universalTransfer') ? [] : KEYS),
+    );
     try {
       for (const command of ['list', 'create', 'transfers'] as const) await run(command, server.baseUrl, {}, {}, 10_000);
     } finally {
@@ -558,7 +920,9 @@ describe('fault matrix: connections that never start', () => {
   it('a refused connection: GET retried, exit 1, says the service could not be reached', async () => {
     const ran = await run('list', await closedPort());
     expect(ran.code).toBe(EXIT.failure);
-    expect(ran.errors).toEqual([expect.stringMatching(/^error: list keys failed: could not reach the service \(ECONNREFUSED\) — check the base URL and the network$/)]);
+    expect(ran.errors).toEqual([
+      expect.stringMatching(/^error: list keys failed: could not reach the service \(ECONNREFUSED\) — check the base URL and the network$/),
+    ]);
   });
 
   it('a refused connection on a POST: nothing was sent, so exit 1 (not 3)', async () => {
@@ -571,7 +935,9 @@ describe('fault matrix: connections that never start', () => {
   it('a redirect to another origin is not followed: that server sees nothing, the API key never goes there', async ({ onTestFinished }) => {
     const elsewhere = await hostile(onTestFinished, (_req, res) => json(res, 200, KEYS));
     for (const status of [301, 302, 303, 307, 308]) {
-      const service = await hostile(onTestFinished, (_req, res) => json(res, status, '', { Location: `${elsewhere.baseUrl}/api/v3/broker/sub-account/apiKey?x=1` }));
+      const service = await hostile(onTestFinished, (_req, res) =>
+        json(res, status, '', { Location: `${elsewhere.baseUrl}/api/v3/broker/sub-account/apiKey?x=1` }),
+      );
       for (const command of ['list', 'create'] as const) {
         const ran = await run(command, service.baseUrl);
         expect(ran.code).toBe(EXIT.failure);
@@ -636,7 +1002,9 @@ describe('fault matrix: the Retry-After cap is an option (tests set it lower)', 
   });
 
   it('a 429 then an answer: waited out, then the page', async ({ onTestFinished }) => {
-    const server = await hostile(onTestFinished, (_req, res, n) => (n === 1 ? json(res, 429, { code: 429, msg: 'slow down' }, { 'Retry-After': '0' }) : json(res, 200, KEYS)));
+    const server = await hostile(onTestFinished, (_req, res, n) =>
+      n === 1 ? json(res, 429, { code: 429, msg: 'slow down' }, { 'Retry-After': '0' }) : json(res, 200, KEYS),
+    );
     const ran = await run('list', server.baseUrl);
     expect(ran.code).toBe(EXIT.ok);
     expect(ran.stdout).toContain('mx0vlisted');
@@ -657,7 +1025,11 @@ describe('fault matrix: amounts as sent', () => {
         const rows = JSON.parse(text) as { amount: string }[];
         expect(rows.map((r) => r.amount)).toEqual([...amounts, '0.10']);
       } else {
-        const cells = text.trimEnd().split('\r\n').slice(1).map((line) => line.split(',')[5]);
+        const cells = text
+          .trimEnd()
+          .split('\r\n')
+          .slice(1)
+          .map((line) => line.split(',')[5]);
         expect(cells).toEqual([...amounts.map((a) => (a === '' ? '' : a)), '0.10']);
       }
     }
@@ -668,11 +1040,7 @@ describe('fault matrix: data as sent', () => {
   /** A transfer with a numeric tranId, written into the JSON as the given digits (JSON.stringify could not). */
   const numericId = (digits: string, i: number): string => JSON.stringify(transfer(i)).replace(`"tranId":"${i}"`, `"tranId":${digits}`);
   // Beyond 2^53 JSON.parse rounds: ...993 and ...992 both read as ...992, ...995 as ...996.
-  const PAGES = [
-    ['9007199254740993', '9007199254740995'],
-    ['9007199254740992', '9007199254740994'],
-    ['9007199254740997'],
-  ];
+  const PAGES = [['9007199254740993', '9007199254740995'], ['9007199254740992', '9007199254740994'], ['9007199254740997']];
 
   it('tranIds above 2^53 across pages with --all: no false "page 2 repeats page 1", exact digits in CSV and JSON', async ({ onTestFinished }) => {
     const server = await hostile(onTestFinished, (req, res) => {
@@ -685,7 +1053,14 @@ describe('fault matrix: data as sent', () => {
       expect(await runTransfers({ fromType: 'SPOT', toType: 'FUTURE', format, all: true, limit: '2' }, ctx), err.text()).toBe(EXIT.ok);
       expect(err.text()).not.toContain('repeats');
       const text = out.text();
-      const ids = format === 'json' ? (JSON.parse(text) as { tranId: string }[]).map((r) => r.tranId) : text.trimEnd().split('\r\n').slice(1).map((line) => line.split(',')[0]);
+      const ids =
+        format === 'json'
+          ? (JSON.parse(text) as { tranId: string }[]).map((r) => r.tranId)
+          : text
+              .trimEnd()
+              .split('\r\n')
+              .slice(1)
+              .map((line) => line.split(',')[0]);
       expect(ids, format).toEqual(want);
     }
   });
@@ -697,7 +1072,9 @@ describe('fault matrix: data as sent', () => {
     expect(err.text()).toContain('page 2 repeats page 1 (transfer 9007199254740993 came on both');
   });
 
-  it('times beyond the Date range, beyond 2^53 or with a fraction: kept exactly in CSV and JSON, shown as they came in the table', async ({ onTestFinished }) => {
+  it('times beyond the Date range, beyond 2^53 or with a fraction: kept exactly in CSV and JSON, shown as they came in the table', async ({
+    onTestFinished,
+  }) => {
     const times = ['99999999999999999999', '9007199254740993', '1763726400000.5'];
     const body = `[${times.map((t, i) => JSON.stringify(transfer(i)).replace(/"timestamp":\d+/, `"timestamp":${t}`)).join(',')}]`;
     const server = await hostile(onTestFinished, (_req, res) => json(res, 200, body));
@@ -706,7 +1083,14 @@ describe('fault matrix: data as sent', () => {
       expect(await runTransfers({ fromType: 'SPOT', toType: 'FUTURE', format }, ctx), err.text()).toBe(EXIT.ok);
       const text = out.text();
       if (format === 'json') expect((JSON.parse(text) as { timestamp: unknown }[]).map((r) => r.timestamp)).toEqual(times);
-      else if (format === 'csv') expect(text.trimEnd().split('\r\n').slice(1).map((line) => line.split(',').at(-1))).toEqual(times);
+      else if (format === 'csv')
+        expect(
+          text
+            .trimEnd()
+            .split('\r\n')
+            .slice(1)
+            .map((line) => line.split(',').at(-1)),
+        ).toEqual(times);
       else for (const t of times) expect(text).toContain(t);
     }
     // The summary counts them all; the days it lists are those a Date can name.
@@ -716,7 +1100,9 @@ describe('fault matrix: data as sent', () => {
   });
 
   it('a creatTime beyond the Date range: keys list shows the number that came (table, JSON, CSV), exit 0', async ({ onTestFinished }) => {
-    const server = await hostile(onTestFinished, (_req, res) => json(res, 200, JSON.stringify(KEYS).replace(/"creatTime":\d+/, '"creatTime":99999999999999999999')));
+    const server = await hostile(onTestFinished, (_req, res) =>
+      json(res, 200, JSON.stringify(KEYS).replace(/"creatTime":\d+/, '"creatTime":99999999999999999999')),
+    );
     for (const format of ['table', 'json', 'csv'] as const) {
       const { ctx, out, err } = context(server.baseUrl);
       expect(await runKeysList({ sub: 'desk', format }, ctx), err.text()).toBe(EXIT.ok);
@@ -725,7 +1111,9 @@ describe('fault matrix: data as sent', () => {
   });
 
   it('a creatTime far before 1970 and beyond the Date range: keys audit flags the key old, its age a finite count', async ({ onTestFinished }) => {
-    const server = await hostile(onTestFinished, (_req, res) => json(res, 200, JSON.stringify(KEYS).replace(/"creatTime":\d+/, '"creatTime":-99999999999999999999')));
+    const server = await hostile(onTestFinished, (_req, res) =>
+      json(res, 200, JSON.stringify(KEYS).replace(/"creatTime":\d+/, '"creatTime":-99999999999999999999')),
+    );
     for (const format of ['json', 'table'] as const) {
       const { ctx, out, err } = context(server.baseUrl);
       expect(await runKeysAudit({ sub: 'desk', format }, ctx), err.text()).toBe(EXIT.flagged);
@@ -756,10 +1144,16 @@ describe('fault matrix: data as sent', () => {
     const server = await hostile(onTestFinished, (_req, res) => json(res, 200, { result: [transfer(1), transfer(2)], totalCount: 2 }));
     const ran = await run('transfers', server.baseUrl);
     expect(ran.code, ran.stderr).toBe(EXIT.ok);
-    expect(ran.stdout.trimEnd().split('\r\n').slice(1).map((line) => line.split(',')[0])).toEqual(['1', '2']);
+    expect(
+      ran.stdout
+        .trimEnd()
+        .split('\r\n')
+        .slice(1)
+        .map((line) => line.split(',')[0]),
+    ).toEqual(['1', '2']);
   });
 
-  it('a UTF-8 byte order mark before a create\'s answer: the secret is delivered, exit 0', async ({ onTestFinished }) => {
+  it("a UTF-8 byte order mark before a create's answer: the secret is delivered, exit 0", async ({ onTestFinished }) => {
     const server = await hostile(onTestFinished, (_req, res) => json(res, 200, `\ufeff${JSON.stringify(CREATED)}`));
     const ran = await run('create', server.baseUrl);
     expect(ran.code, ran.stderr).toBe(EXIT.ok);
@@ -767,13 +1161,15 @@ describe('fault matrix: data as sent', () => {
     expect(server.seen.POST).toBe(1);
   });
 
-  it('an unsolicited 100 Continue (raw TCP) before a create\'s answer: the secret is delivered, exit 0, one POST', async ({ onTestFinished }) => {
+  it("an unsolicited 100 Continue (raw TCP) before a create's answer: the secret is delivered, exit 0, one POST", async ({ onTestFinished }) => {
     const body = JSON.stringify(CREATED);
     let requests = 0;
     const server = await rawServer((socket) => {
       socket.once('data', () => {
         requests += 1;
-        socket.write(`HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+        socket.write(
+          `HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+        );
       });
     });
     onTestFinished(() => server.close());
@@ -800,7 +1196,14 @@ describe('memory stays flat under an endless body (the built binary, peak RSS)',
       const out = join(dir, `rss-${Math.random().toString(36).slice(2)}`);
       return new Promise((resolve, reject) => {
         const child = spawn(process.execPath, ['--require', preload, bin, '--timeout', '5000', ...args], {
-          env: { PATH: process.env.PATH ?? '', RSS_OUT: out, BROKER_BASE_URL: server.baseUrl, BROKER_API_KEY: API_KEY, BROKER_API_SECRET: 's', BROKER_CONSOLE_HOME: join(dir, 'home') },
+          env: {
+            PATH: process.env.PATH ?? '',
+            RSS_OUT: out,
+            BROKER_BASE_URL: server.baseUrl,
+            BROKER_API_KEY: API_KEY,
+            BROKER_API_SECRET: 's',
+            BROKER_CONSOLE_HOME: join(dir, 'home'),
+          },
           stdio: ['ignore', 'ignore', 'pipe'],
         });
         let stderr = '';
@@ -852,7 +1255,12 @@ describe('fault matrix: TLS and proxies, before the first byte', () => {
   const CA_HINT = 'if your network uses its own CA, set NODE_EXTRA_CA_CERTS=/path/ca.pem';
 
   // A deadline of 5 s unless the row is about the deadline: a loaded machine must not turn a certificate row into a timeout.
-  async function both(baseUrl: string, env: Record<string, string>, expected: { list: string | RegExp; create: string | RegExp; gets: number }, timeoutMs = 5_000): Promise<void> {
+  async function both(
+    baseUrl: string,
+    env: Record<string, string>,
+    expected: { list: string | RegExp; create: string | RegExp; gets: number },
+    timeoutMs = 5_000,
+  ): Promise<void> {
     const list = await run('list', baseUrl, env, {}, timeoutMs);
     expect(list.code, list.stderr).toBe(EXIT.failure);
     expect(list.errors).toHaveLength(1);
@@ -870,53 +1278,76 @@ describe('fault matrix: TLS and proxies, before the first byte', () => {
 
   it('a self-signed certificate: named, with the NODE_EXTRA_CA_CERTS hint, not retried; no request reached the server', async ({ onTestFinished }) => {
     const front = await tlsFront(onTestFinished, certs.selfSigned);
-    await both(front.baseUrl, {}, {
-      list: `error: list keys failed: the service's certificate is self-signed (DEPTH_ZERO_SELF_SIGNED_CERT) — ${CA_HINT}`,
-      create: `error: create key failed: the service's certificate is self-signed (DEPTH_ZERO_SELF_SIGNED_CERT) — nothing was sent, no key was created; ${CA_HINT}`,
-      gets: 1,
-    });
+    await both(
+      front.baseUrl,
+      {},
+      {
+        list: `error: list keys failed: the service's certificate is self-signed (DEPTH_ZERO_SELF_SIGNED_CERT) — ${CA_HINT}`,
+        create: `error: create key failed: the service's certificate is self-signed (DEPTH_ZERO_SELF_SIGNED_CERT) — nothing was sent, no key was created; ${CA_HINT}`,
+        gets: 1,
+      },
+    );
     expect(front.requests()).toBe(0);
   });
 
   it('a certificate from a CA this computer does not know: named, not retried', async ({ onTestFinished }) => {
     const front = await tlsFront(onTestFinished, certs.loopback);
-    await both(front.baseUrl, {}, {
-      list: `error: list keys failed: the service's certificate is signed by a CA this computer does not know (UNABLE_TO_VERIFY_LEAF_SIGNATURE) — ${CA_HINT}`,
-      create: /^error: create key failed: the service's certificate is signed by a CA this computer does not know/,
-      gets: 1,
-    });
+    await both(
+      front.baseUrl,
+      {},
+      {
+        list: `error: list keys failed: the service's certificate is signed by a CA this computer does not know (UNABLE_TO_VERIFY_LEAF_SIGNATURE) — ${CA_HINT}`,
+        create: /^error: create key failed: the service's certificate is signed by a CA this computer does not know/,
+        gets: 1,
+      },
+    );
     expect(front.requests()).toBe(0);
   });
 
   it('a handshake that never completes: "did not complete within", a GET retried, a create not sent', async ({ onTestFinished }) => {
     const server = await silentTcp(onTestFinished, 'never');
-    await both(server.baseUrl, {}, {
-      list: 'error: list keys failed: the connection or its TLS handshake did not complete within 0.4 s — try again or raise --timeout',
-      create: 'error: create key failed: the connection or its TLS handshake did not complete within 0.4 s — nothing was sent, no key was created; try again or raise --timeout',
-      gets: 3,
-    }, TIMEOUT_MS);
+    await both(
+      server.baseUrl,
+      {},
+      {
+        list: 'error: list keys failed: the connection or its TLS handshake did not complete within 0.4 s — try again or raise --timeout',
+        create:
+          'error: create key failed: the connection or its TLS handshake did not complete within 0.4 s — nothing was sent, no key was created; try again or raise --timeout',
+        gets: 3,
+      },
+      TIMEOUT_MS,
+    );
     // Each try sent its TLS hello and nothing more.
     expect(server.connections()).toBe(4);
   });
 
   it('a connection reset during the handshake: named, a GET retried, a create not sent', async ({ onTestFinished }) => {
     const server = await silentTcp(onTestFinished, 'reset');
-    await both(server.baseUrl, {}, {
-      list: /^error: list keys failed: the connection closed during the TLS handshake \((ECONNRESET|UND_ERR_SOCKET)\) — check the base URL and the network$/,
-      create: /^error: create key failed: the connection closed during the TLS handshake \((ECONNRESET|UND_ERR_SOCKET)\) — nothing was sent, no key was created; check the base URL and the network$/,
-      gets: 3,
-    });
+    await both(
+      server.baseUrl,
+      {},
+      {
+        list: /^error: list keys failed: the connection closed during the TLS handshake \((ECONNRESET|UND_ERR_SOCKET)\) — check the base URL and the network$/,
+        create:
+          /^error: create key failed: the connection closed during the TLS handshake \((ECONNRESET|UND_ERR_SOCKET)\) — nothing was sent, no key was created; check the base URL and the network$/,
+        gets: 3,
+      },
+    );
   });
 
   it('a proxy that refuses the tunnel with 407: says it wants credentials, not retried; the service sees nothing', async ({ onTestFinished }) => {
     const front = await tlsFront(onTestFinished, certs.selfSigned);
     const proxy = await testProxy(onTestFinished, { requireAuthorization: 'Basic never' });
     const said = `the proxy ${proxy.url} asks for credentials (HTTP 407): put them in the proxy URL, http://user:password@host:port`;
-    await both(front.baseUrl, { HTTPS_PROXY: proxy.url }, {
-      list: `error: list keys failed: ${said} — check the proxy setting`,
-      create: `error: create key failed: ${said} — nothing was sent, no key was created; check the proxy setting`,
-      gets: 1,
-    });
+    await both(
+      front.baseUrl,
+      { HTTPS_PROXY: proxy.url },
+      {
+        list: `error: list keys failed: ${said} — check the proxy setting`,
+        create: `error: create key failed: ${said} — nothing was sent, no key was created; check the proxy setting`,
+        gets: 1,
+      },
+    );
     expect(proxy.refused).toBe(2);
     expect(front.connections()).toBe(0);
   });
@@ -924,22 +1355,35 @@ describe('fault matrix: TLS and proxies, before the first byte', () => {
   it('a proxy that cannot be reached: said so, naming the proxy; a create not sent', async ({ onTestFinished }) => {
     const front = await tlsFront(onTestFinished, certs.selfSigned);
     const down = await closedPort();
-    await both(front.baseUrl, { HTTPS_PROXY: down }, {
-      list: `error: list keys failed: could not reach the service through the proxy ${down} (ECONNREFUSED) — check the base URL and the network`,
-      create: `error: create key failed: could not reach the service through the proxy ${down} (ECONNREFUSED) — nothing was sent, no key was created; check the base URL and the network`,
-      gets: 3,
-    });
+    await both(
+      front.baseUrl,
+      { HTTPS_PROXY: down },
+      {
+        list: `error: list keys failed: could not reach the service through the proxy ${down} (ECONNREFUSED) — check the base URL and the network`,
+        create: `error: create key failed: could not reach the service through the proxy ${down} (ECONNREFUSED) — nothing was sent, no key was created; check the base URL and the network`,
+        gets: 3,
+      },
+    );
     expect(front.connections()).toBe(0);
   });
 
-  it('the built binary: NODE_EXTRA_CA_CERTS with the test CA makes the same server work; a certificate for another name still fails', async ({ onTestFinished }) => {
+  it('the built binary: NODE_EXTRA_CA_CERTS with the test CA makes the same server work; a certificate for another name still fails', async ({
+    onTestFinished,
+  }) => {
     const sandbox = await sandboxFor(onTestFinished);
     const front = await tlsFront(onTestFinished, certs.loopback, sandbox.baseUrl);
-    const env = { BROKER_BASE_URL: front.baseUrl, BROKER_API_KEY: sandbox.apiKey, BROKER_API_SECRET: sandbox.secretKey, BROKER_CONSOLE_HOME: join(home, 'bin-home') };
+    const env = {
+      BROKER_BASE_URL: front.baseUrl,
+      BROKER_API_KEY: sandbox.apiKey,
+      BROKER_API_SECRET: sandbox.secretKey,
+      BROKER_CONSOLE_HOME: join(home, 'bin-home'),
+    };
     const sub = sandbox.subAccounts[0] ?? 'desk';
     const untrusted = await runBuiltCli(['keys', 'list', '--sub', sub], env);
     expect(untrusted.code).toBe(EXIT.failure);
-    expect(untrusted.stderr).toBe(`error: list keys failed: the service's certificate is signed by a CA this computer does not know (UNABLE_TO_VERIFY_LEAF_SIGNATURE) — ${CA_HINT}\n`);
+    expect(untrusted.stderr).toBe(
+      `error: list keys failed: the service's certificate is signed by a CA this computer does not know (UNABLE_TO_VERIFY_LEAF_SIGNATURE) — ${CA_HINT}\n`,
+    );
     expect(front.requests()).toBe(0);
     const trusted = await runBuiltCli(['keys', 'list', '--sub', sub, '--json'], { ...env, NODE_EXTRA_CA_CERTS: certs.caFile });
     expect(trusted.code, trusted.stderr).toBe(EXIT.ok);
@@ -950,7 +1394,9 @@ describe('fault matrix: TLS and proxies, before the first byte', () => {
     const wrongName = { ...env, BROKER_BASE_URL: other.baseUrl, NODE_EXTRA_CA_CERTS: certs.caFile };
     const listed = await runBuiltCli(['keys', 'list', '--sub', sub], wrongName);
     expect(listed.code).toBe(EXIT.failure);
-    expect(listed.stderr).toBe("error: list keys failed: the service's certificate is for another name (ERR_TLS_CERT_ALTNAME_INVALID) — check the host name in the base URL (127.0.0.1)\n");
+    expect(listed.stderr).toBe(
+      "error: list keys failed: the service's certificate is for another name (ERR_TLS_CERT_ALTNAME_INVALID) — check the host name in the base URL (127.0.0.1)\n",
+    );
     const created = await runBuiltCli(['keys', 'create', '--allow-risky', '--sub', sub, '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'tls'], wrongName);
     expect(created.code).toBe(EXIT.failure);
     expect(created.stderr).toContain('nothing was sent, no key was created');

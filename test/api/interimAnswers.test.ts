@@ -42,7 +42,11 @@ async function twoRequests(pool: Pool): Promise<string[]> {
 
 describe('an interim answer before the answer', () => {
   it('undici alone: a 100 Continue breaks the request (bad response); 102 and 103 are skipped', async () => {
-    for (const [code, outcome] of [[100, 'UND_ERR_SOCKET'], [102, '200'], [103, '200']] as const) {
+    for (const [code, outcome] of [
+      [100, 'UND_ERR_SOCKET'],
+      [102, '200'],
+      [103, '200'],
+    ] as const) {
       const server = await serving(`HTTP/1.1 ${code} Info\r\n\r\n`);
       const pool = new Pool(server.origin);
       try {

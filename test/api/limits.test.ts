@@ -63,8 +63,13 @@ describe('pacing from the first request', () => {
     const { baseUrl, arrivals } = await server(onTestFinished);
     const api = client(onTestFinished, baseUrl);
     const stop = new AbortController();
-    const calls = Array.from({ length: 480 }, () => api.listSubAccountKeys('desk', { signal: stop.signal }).then(() => 'ok', (e: unknown) => (e instanceof BrokerError ? e.kind : 'other')));
-    for (const deadline = Date.now() + 8000; arrivals.length < 475 && Date.now() < deadline; ) await sleep(20);
+    const calls = Array.from({ length: 480 }, () =>
+      api.listSubAccountKeys('desk', { signal: stop.signal }).then(
+        () => 'ok',
+        (e: unknown) => (e instanceof BrokerError ? e.kind : 'other'),
+      ),
+    );
+    for (const deadline = Date.now() + 8000; arrivals.length < 475 && Date.now() < deadline;) await sleep(20);
     await sleep(300);
     expect(arrivals).toHaveLength(475);
     stop.abort();
@@ -123,7 +128,9 @@ describe('a long Retry-After', () => {
     const a = client(onTestFinished, baseUrl);
     await expect(a.listSubAccountKeys('desk')).rejects.toThrow('list keys failed (HTTP 429 code 429): slow down — rate limited: try again in 60 s');
     const b = client(onTestFinished, baseUrl);
-    await expect(b.listSubAccountKeys('desk')).rejects.toThrow(/^list keys failed \(HTTP 429\): not sent: the service asked this endpoint to wait — rate limited: try again in (60|59) s$/);
+    await expect(b.listSubAccountKeys('desk')).rejects.toThrow(
+      /^list keys failed \(HTTP 429\): not sent: the service asked this endpoint to wait — rate limited: try again in (60|59) s$/,
+    );
     expect(arrivals).toHaveLength(1);
     // Another endpoint is not held back by it.
     await expect(b.listUniversalTransfers({ fromAccountType: 'SPOT', toAccountType: 'FUTURE' })).rejects.toMatchObject({ status: 429 });
@@ -146,14 +153,18 @@ describe('a ban (HTTP 418)', () => {
     const met = await a.listSubAccountKeys('desk').catch((e: unknown) => e);
     expect(met).toBeInstanceOf(BrokerError);
     expect((met as BrokerError).kind).toBe('banned');
-    expect((met as BrokerError).toLine()).toBe('list keys failed: the service has banned this IP for 2 s (HTTP 418) — nothing more goes to this service until the ban ends');
+    expect((met as BrokerError).toLine()).toBe(
+      'list keys failed: the service has banned this IP for 2 s (HTTP 418) — nothing more goes to this service until the ban ends',
+    );
     expect(bans).toHaveLength(1);
     expect(bans[0]).toBeGreaterThanOrEqual(before + 2000);
     expect(seen.at(-1)).toMatchObject({ status: 418, banEndsAt: bans[0] });
 
     // The same client, another endpoint, a new client: none sends.
     const again = await a.listUniversalTransfers({ fromAccountType: 'SPOT', toAccountType: 'FUTURE' }).catch((e: unknown) => e);
-    expect((again as BrokerError).toLine()).toMatch(/^list transfers failed: the service has banned this IP for [12] s \(HTTP 418\) — not sent: nothing goes to this service until the ban ends$/);
+    expect((again as BrokerError).toLine()).toMatch(
+      /^list transfers failed: the service has banned this IP for [12] s \(HTTP 418\) — not sent: nothing goes to this service until the ban ends$/,
+    );
     expect(seen.at(-1)).toMatchObject({ notSent: true, banEndsAt: bans[0] });
     const b = client(onTestFinished, baseUrl);
     await expect(b.createSubAccountKey({ subAccount: 'desk', permissions: ['SPOT_ACCOUNT_READ'], note: 'n' })).rejects.toMatchObject({ kind: 'banned' });

@@ -36,16 +36,62 @@ export function makeCertificates(): TestCertificates {
   const file = (name: string) => join(dir, name);
   const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
   const newKey = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
-  openssl('req', '-x509', ...newKey, '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=broker-console test CA', '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign');
+  openssl(
+    'req',
+    '-x509',
+    ...newKey,
+    '-keyout',
+    'ca.key',
+    '-out',
+    'ca.pem',
+    '-days',
+    '2',
+    '-subj',
+    '/CN=broker-console test CA',
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign',
+  );
   const signed = (name: string, san: string): Pem => {
     writeFileSync(file(`${name}.ext`), `subjectAltName=${san}\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature\nextendedKeyUsage=serverAuth\n`);
     openssl('req', ...newKey, '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${name}`);
-    openssl('x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', `${name}.pem`, '-days', '2', '-extfile', `${name}.ext`);
+    openssl(
+      'x509',
+      '-req',
+      '-in',
+      `${name}.csr`,
+      '-CA',
+      'ca.pem',
+      '-CAkey',
+      'ca.key',
+      '-CAcreateserial',
+      '-out',
+      `${name}.pem`,
+      '-days',
+      '2',
+      '-extfile',
+      `${name}.ext`,
+    );
     return { key: readFileSync(file(`${name}.key`), 'utf8'), cert: readFileSync(file(`${name}.pem`), 'utf8') };
   };
   const loopback = signed('loopback', 'IP:127.0.0.1');
   const otherName = signed('other', 'DNS:wrong.example.test');
-  openssl('req', '-x509', ...newKey, '-keyout', 'self.key', '-out', 'self.pem', '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1');
+  openssl(
+    'req',
+    '-x509',
+    ...newKey,
+    '-keyout',
+    'self.key',
+    '-out',
+    'self.pem',
+    '-days',
+    '2',
+    '-subj',
+    '/CN=127.0.0.1',
+    '-addext',
+    'subjectAltName=IP:127.0.0.1',
+  );
   const selfSigned = { key: readFileSync(file('self.key'), 'utf8'), cert: readFileSync(file('self.pem'), 'utf8') };
   return { caFile: file('ca.pem'), loopback, otherName, selfSigned, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
@@ -113,7 +159,10 @@ function relay(req: IncomingMessage, res: ServerResponse, upstream: URL, path = 
 }
 
 /** A TCP server on 127.0.0.1 that accepts and then never answers (a TLS handshake that never completes), or resets at the first byte. */
-export async function silentTcp(onFinished: OnFinished, behaviour: 'never' | 'reset'): Promise<{ baseUrl: string; connections: () => number; bytes: () => number }> {
+export async function silentTcp(
+  onFinished: OnFinished,
+  behaviour: 'never' | 'reset',
+): Promise<{ baseUrl: string; connections: () => number; bytes: () => number }> {
   let connections = 0;
   let bytes = 0;
   const sockets = new Set<Socket>();

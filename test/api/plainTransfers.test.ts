@@ -7,7 +7,20 @@ import { WireTransferList, plainTransferList } from '../../src/api/schemas';
 import { startSandbox } from '../../src/sandbox/server';
 import { fetchAllTransfers } from '../commands/helpers';
 
-const FIELDS = ['tranId', 'fromAccount', 'toAccount', 'clientTranId', 'asset', 'amount', 'fromAccountType', 'toAccountType', 'fromSymbol', 'toSymbol', 'status', 'timestamp'] as const;
+const FIELDS = [
+  'tranId',
+  'fromAccount',
+  'toAccount',
+  'clientTranId',
+  'asset',
+  'amount',
+  'fromAccountType',
+  'toAccountType',
+  'fromSymbol',
+  'toSymbol',
+  'status',
+  'timestamp',
+] as const;
 
 // What a field may hold: the usual values and every odd one the schema tolerates or refuses.
 const fieldValue = fc.oneof(
@@ -33,11 +46,13 @@ const usual = fc.record({
 });
 
 /** A record with any of its fields replaced, left out, or joined by one the schema does not know. */
-const anyRecord = fc.tuple(usual, fc.dictionary(fc.constantFrom(...FIELDS, 'extra'), fieldValue, { maxKeys: 3 }), fc.subarray([...FIELDS], { maxLength: 2 })).map(([base, changed, dropped]) => {
-  const record: Record<string, unknown> = { ...base, ...changed };
-  for (const key of dropped) delete record[key];
-  return record;
-});
+const anyRecord = fc
+  .tuple(usual, fc.dictionary(fc.constantFrom(...FIELDS, 'extra'), fieldValue, { maxKeys: 3 }), fc.subarray([...FIELDS], { maxLength: 2 }))
+  .map(([base, changed, dropped]) => {
+    const record: Record<string, unknown> = { ...base, ...changed };
+    for (const key of dropped) delete record[key];
+    return record;
+  });
 
 describe('plainTransferList', () => {
   it('property: when it reads a list, it is what the schema reads; when it does not, the schema still decides', () => {
@@ -68,7 +83,16 @@ describe('plainTransferList', () => {
       await sandbox.close();
     }
     const base = { tranId: '1', asset: 'USDT', amount: '1', fromAccountType: 'SPOT', toAccountType: 'FUTURE', status: 'SUCCESS', timestamp: 1 };
-    for (const odd of [{ ...base, tranId: 7 }, { ...base, timestamp: '01' }, { ...base, timestamp: '9007199254740993' }, { ...base, amount: 1.5 }, { ...base, timestamp: -1 }, { ...base, timestamp: 1.5 }, { ...base, asset: null }, { ...base, toSymbol: 3 }]) {
+    for (const odd of [
+      { ...base, tranId: 7 },
+      { ...base, timestamp: '01' },
+      { ...base, timestamp: '9007199254740993' },
+      { ...base, amount: 1.5 },
+      { ...base, timestamp: -1 },
+      { ...base, timestamp: 1.5 },
+      { ...base, asset: null },
+      { ...base, toSymbol: 3 },
+    ]) {
       expect(plainTransferList([odd]), JSON.stringify(odd)).toBeUndefined();
     }
     expect(plainTransferList({ code: 0, data: [] })).toBeUndefined();

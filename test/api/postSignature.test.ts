@@ -97,7 +97,9 @@ describe('auto (the default)', () => {
   it('a wrong secret: both rules refused, two POSTs, the message says so and carries no secret or signature; nothing learned', async ({ onTestFinished }) => {
     const sb = await started(onTestFinished, {});
     const learned: PostSignatureRule[] = [];
-    const error = await failure(apiFor(onTestFinished, sb, { secretKey: 'not-the-secret', onPostSignature: (rule) => learned.push(rule) }).createSubAccountKey(newKey(sb)));
+    const error = await failure(
+      apiFor(onTestFinished, sb, { secretKey: 'not-the-secret', onPostSignature: (rule) => learned.push(rule) }).createSubAccountKey(newKey(sb)),
+    );
     expect(error).toMatchObject({ kind: 'service', code: 700002 });
     expect(error.message).toContain('both POST signature rules');
     expect(error.message).not.toContain('not-the-secret');
@@ -153,7 +155,9 @@ describe('a pinned rule', () => {
   it('query: one POST to a body sandbox, a 700002 that names the setting, no resend', async ({ onTestFinished }) => {
     const sb = await started(onTestFinished, { postSignature: 'body' });
     const learned: PostSignatureRule[] = [];
-    const error = await failure(apiFor(onTestFinished, sb, { postSignature: 'query', onPostSignature: (rule) => learned.push(rule) }).createSubAccountKey(newKey(sb)));
+    const error = await failure(
+      apiFor(onTestFinished, sb, { postSignature: 'query', onPostSignature: (rule) => learned.push(rule) }).createSubAccountKey(newKey(sb)),
+    );
     expect(error.code).toBe(700002);
     expect(error.message).toContain('pinned to query only');
     expect(posts(sb)).toEqual([401]);

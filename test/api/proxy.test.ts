@@ -38,7 +38,11 @@ function fresh(): { folder: string; log: string } {
 
 function list(sandbox: RunningSandbox, env: Record<string, string>, flags: string[] = []) {
   const { folder, log } = fresh();
-  const ran = runCli([...flags, '--log-file', log, 'keys', 'list', '--sub', sandbox.subAccounts[0] ?? 'desk'], { ...sandboxEnv(sandbox), BROKER_CONSOLE_HOME: folder, ...env });
+  const ran = runCli([...flags, '--log-file', log, 'keys', 'list', '--sub', sandbox.subAccounts[0] ?? 'desk'], {
+    ...sandboxEnv(sandbox),
+    BROKER_CONSOLE_HOME: folder,
+    ...env,
+  });
   return ran.then((result) => ({ ...result, log: readLogIfAny(log) }));
 }
 
@@ -174,9 +178,14 @@ describe('--proxy and the profile', () => {
     const sandbox = await sandboxFor(onTestFinished);
     const proxy = await testProxy(onTestFinished, { requireAuthorization: 'Basic never' });
     const { folder } = fresh();
-    const ran = await runCli(['keys', 'create', '--allow-risky', '--sub', sandbox.subAccounts[0] ?? 'desk', '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'n'], { ...sandboxEnv(sandbox), BROKER_CONSOLE_HOME: folder, HTTP_PROXY: proxy.url });
+    const ran = await runCli(
+      ['keys', 'create', '--allow-risky', '--sub', sandbox.subAccounts[0] ?? 'desk', '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'n'],
+      { ...sandboxEnv(sandbox), BROKER_CONSOLE_HOME: folder, HTTP_PROXY: proxy.url },
+    );
     expect(ran.code).toBe(EXIT.failure);
-    expect(ran.stderr).toBe(`error: create key failed: the proxy ${proxy.url} asks for credentials (HTTP 407): put them in the proxy URL, http://user:password@host:port — nothing was sent, no key was created; check the proxy setting\n`);
+    expect(ran.stderr).toBe(
+      `error: create key failed: the proxy ${proxy.url} asks for credentials (HTTP 407): put them in the proxy URL, http://user:password@host:port — nothing was sent, no key was created; check the proxy setting\n`,
+    );
     expect(proxy.refused).toBe(1);
     expect(sandbox.requests()).toHaveLength(0);
     // As the trail is read: the attempt recorded ahead is closed as never sent.
@@ -188,10 +197,18 @@ describe('--proxy and the profile', () => {
     const proxy = await testProxy(onTestFinished);
     const { folder } = fresh();
     const store = new Map<string, StoredCredentials>();
-    const keychain: Keychain = { get: async (name) => store.get(name), set: async (name, value) => void store.set(name, value), remove: async (name) => store.delete(name) };
+    const keychain: Keychain = {
+      get: async (name) => store.get(name),
+      set: async (name, value) => void store.set(name, value),
+      remove: async (name) => store.delete(name),
+    };
     const stdin = Object.assign(new PassThrough(), { isTTY: false });
     stdin.end(`${sandbox.apiKey}\n${sandbox.secretKey}\n`);
-    const add = testContext(undefined, { configFolder: folder, keychain: async () => keychain, stdin, createApi: createBrokerApi }, { baseUrl: sandbox.baseUrl, proxy: proxy.url });
+    const add = testContext(
+      undefined,
+      { configFolder: folder, keychain: async () => keychain, stdin, createApi: createBrokerApi },
+      { baseUrl: sandbox.baseUrl, proxy: proxy.url },
+    );
     expect(await runProfileAdd('desk', {}, add.ctx), add.err.text()).toBe(EXIT.ok);
     // The credentials check went through the proxy too.
     expect(proxy.forwarded).toBe(1);
@@ -212,19 +229,27 @@ describe('profile add checks through the same path', () => {
     const front = await tlsFront(onTestFinished, certs.selfSigned);
     const { folder } = fresh();
     const store = new Map<string, StoredCredentials>();
-    const keychain: Keychain = { get: async (name) => store.get(name), set: async (name, value) => void store.set(name, value), remove: async (name) => store.delete(name) };
+    const keychain: Keychain = {
+      get: async (name) => store.get(name),
+      set: async (name, value) => void store.set(name, value),
+      remove: async (name) => store.delete(name),
+    };
     const stdin = Object.assign(new PassThrough(), { isTTY: false });
     stdin.end('mx0vkey12345678\nsecret\n');
     const add = testContext(undefined, { configFolder: folder, keychain: async () => keychain, stdin, createApi: createBrokerApi }, { baseUrl: front.baseUrl });
     expect(await runProfileAdd('desk', {}, add.ctx)).toBe(EXIT.failure);
-    expect(add.err.text()).toContain(`error: could not reach ${front.baseUrl}: the service's certificate is self-signed (DEPTH_ZERO_SELF_SIGNED_CERT) — if your network uses its own CA, set NODE_EXTRA_CA_CERTS=/path/ca.pem\n`);
+    expect(add.err.text()).toContain(
+      `error: could not reach ${front.baseUrl}: the service's certificate is self-signed (DEPTH_ZERO_SELF_SIGNED_CERT) — if your network uses its own CA, set NODE_EXTRA_CA_CERTS=/path/ca.pem\n`,
+    );
     expect(store.size).toBe(0);
     expect(front.requests()).toBe(0);
   });
 });
 
 describe('plain http:// to another host is flagged', () => {
-  it('a warning line on stderr for a non-loopback http:// base URL (reached here through the test proxy), none for loopback or https', async ({ onTestFinished }) => {
+  it('a warning line on stderr for a non-loopback http:// base URL (reached here through the test proxy), none for loopback or https', async ({
+    onTestFinished,
+  }) => {
     const sandbox = await sandboxFor(onTestFinished);
     const port = Number(new URL(sandbox.baseUrl).port);
     // The proxy sends every target to the sandbox: the name is never looked up, nothing leaves this machine.
@@ -236,7 +261,8 @@ describe('plain http:// to another host is flagged', () => {
     const local = await list(sandbox, {});
     expect(local.code).toBe(EXIT.ok);
     expect(local.stderr).toBe('');
-    for (const url of ['http://127.0.0.1:8080', 'http://127.9.9.9', 'http://localhost:1', 'http://[::1]:9', 'https://api.example.com']) expect(cleartextWarning(url), url).toBeUndefined();
+    for (const url of ['http://127.0.0.1:8080', 'http://127.9.9.9', 'http://localhost:1', 'http://[::1]:9', 'https://api.example.com'])
+      expect(cleartextWarning(url), url).toBeUndefined();
     expect(cleartextWarning('http://10.0.0.5:8080')).toContain('plain http:// to 10.0.0.5:8080');
   });
 });

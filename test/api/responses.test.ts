@@ -19,7 +19,9 @@ describe('serviceErrorFromBody', () => {
   it('reads the {"code":int,"msg":…} envelope', () => {
     const error = serviceErrorFromBody('list keys', 400, '{"code":700002,"msg":"Signature for this request is not valid."}');
     expect(error).toMatchObject({ kind: 'service', status: 400, code: 700002, serviceMessage: 'Signature for this request is not valid.' });
-    expect(error.message).toBe('list keys failed (HTTP 400 code 700002): Signature for this request is not valid. — check the API secret (and the profile signing option)');
+    expect(error.message).toBe(
+      'list keys failed (HTTP 400 code 700002): Signature for this request is not valid. — check the API secret (and the profile signing option)',
+    );
   });
 
   it('reads the other envelope {"code":"0","message":"",…}', () => {

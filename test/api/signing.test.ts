@@ -16,7 +16,14 @@ describe('signQuery', () => {
   const base = { recvWindow: 5000, timestamp: 1_700_000_000_000, secret: 's3cret', rule: 'body' } as const;
 
   it('puts params in the given order, then recvWindow, timestamp, and the signature last', () => {
-    const signed = signQuery({ ...base, params: [['subAccount', 'alice'], ['page', 2]], body: '' });
+    const signed = signQuery({
+      ...base,
+      params: [
+        ['subAccount', 'alice'],
+        ['page', 2],
+      ],
+      body: '',
+    });
     expect(signed).toMatch(/^subAccount=alice&page=2&recvWindow=5000&timestamp=1700000000000&signature=[0-9a-f]{64}$/);
   });
 
@@ -42,7 +49,13 @@ describe('signQuery', () => {
   });
 
   it('form-urlencodes values', () => {
-    expect(buildQuery([['note', 'a b&c=d'], ['skip', undefined], ['n', 0]])).toBe('note=a+b%26c%3Dd&n=0');
+    expect(
+      buildQuery([
+        ['note', 'a b&c=d'],
+        ['skip', undefined],
+        ['n', 0],
+      ]),
+    ).toBe('note=a+b%26c%3Dd&n=0');
   });
 });
 

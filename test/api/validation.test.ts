@@ -53,10 +53,7 @@ describe('subAccount', () => {
 
 describe('permissions', () => {
   it('splits, trims and de-duplicates a comma list, keeping order', () => {
-    expect(value(checkPermissions(' SPOT_ACCOUNT_READ , SPOT_DEAL_READ,SPOT_ACCOUNT_READ'))).toEqual([
-      'SPOT_ACCOUNT_READ',
-      'SPOT_DEAL_READ',
-    ]);
+    expect(value(checkPermissions(' SPOT_ACCOUNT_READ , SPOT_DEAL_READ,SPOT_ACCOUNT_READ'))).toEqual(['SPOT_ACCOUNT_READ', 'SPOT_DEAL_READ']);
   });
   it('takes an array (entries may themselves hold commas)', () => {
     expect(value(checkPermissions(['SPOT_ACCOUNT_READ', ' SPOT_DEAL_WRITE,SPOT_DEAL_READ ']))).toEqual([
@@ -279,9 +276,7 @@ describe('clientTranId', () => {
       fc.property(
         fc.array(alnum, { minLength: 0, maxLength: 80 }).filter((a) => a.length !== 32),
         (chars) => {
-          expect(message(checkClientTranId(chars.join('')))).toBe(
-            `clientTranId: must be exactly 32 letters and digits (got ${chars.length})`,
-          );
+          expect(message(checkClientTranId(chars.join('')))).toBe(`clientTranId: must be exactly 32 letters and digits (got ${chars.length})`);
         },
       ),
     );
@@ -328,7 +323,7 @@ describe('account types and accounts', () => {
     expect(value(checkAccountType('toAccountType', 'futures'))).toBe('FUTURES');
     expect(value(checkAccountType('toAccountType', 'ISOLATED_MARGIN'))).toBe('ISOLATED_MARGIN');
   });
-  it('FUTURE (the answers\' spelling) and FUTURES both count as known; values far from every known one pass', () => {
+  it("FUTURE (the answers' spelling) and FUTURES both count as known; values far from every known one pass", () => {
     expect(value(checkAccountType('toAccountType', 'FUTURE'))).toBe('FUTURE');
     expect(value(checkAccountType('toAccountType', 'future'))).toBe('FUTURE');
     expect(value(checkAccountType('toAccountType', 'FUTURES'))).toBe('FUTURES');
@@ -496,7 +491,21 @@ describe('fieldError (live, per field)', () => {
     expect(fieldError('toAccount', '')).toBeUndefined();
   });
   it('property: every message starts with its field name', () => {
-    const fields = ['subAccount', 'permissions', 'ip', 'note', 'clientTranId', 'startTime', 'endTime', 'page', 'limit', 'fromAccountType', 'toAccountType', 'fromAccount', 'toAccount'] as const;
+    const fields = [
+      'subAccount',
+      'permissions',
+      'ip',
+      'note',
+      'clientTranId',
+      'startTime',
+      'endTime',
+      'page',
+      'limit',
+      'fromAccountType',
+      'toAccountType',
+      'fromAccount',
+      'toAccount',
+    ] as const;
     fc.assert(
       fc.property(fc.constantFrom(...fields), fc.string({ maxLength: 60 }), (field, raw) => {
         const error = fieldError(field, raw, NOW);

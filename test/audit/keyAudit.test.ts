@@ -9,7 +9,14 @@ import { DAY_MS, DEFAULT_MAX_AGE_MS, FLAG_KINDS, auditKeys, formatSpan, noteIden
 const NOW = Date.UTC(2026, 10, 21, 9, 30);
 
 function key(over: Partial<SubAccountKey> = {}): SubAccountKey {
-  return { note: 'reporting', apiKey: `mx0v${Math.random().toString(36).slice(2, 14)}`, permissions: ['SPOT_ACCOUNT_READ'], ips: ['10.0.0.1'], createdAt: NOW - DAY_MS, ...over };
+  return {
+    note: 'reporting',
+    apiKey: `mx0v${Math.random().toString(36).slice(2, 14)}`,
+    permissions: ['SPOT_ACCOUNT_READ'],
+    ips: ['10.0.0.1'],
+    createdAt: NOW - DAY_MS,
+    ...over,
+  };
 }
 
 const kinds = (k: SubAccountKey, all: SubAccountKey[] = [k], maxAge?: number) => auditKeys(all, NOW, maxAge)[all.indexOf(k)]!.flags.map((f) => f.kind);
@@ -25,7 +32,10 @@ describe('flags', () => {
   });
 
   it('write, withdraw, transfer: by permission name, each naming the permissions', () => {
-    const [finding] = auditKeys([key({ permissions: ['SPOT_ACCOUNT_READ', 'SPOT_DEAL_WRITE', 'CONTRACT_ACCOUNT_WRITE', 'SPOT_WITHDRAW_WRITE', 'SPOT_TRANSFER_WRITE'] })], NOW);
+    const [finding] = auditKeys(
+      [key({ permissions: ['SPOT_ACCOUNT_READ', 'SPOT_DEAL_WRITE', 'CONTRACT_ACCOUNT_WRITE', 'SPOT_WITHDRAW_WRITE', 'SPOT_TRANSFER_WRITE'] })],
+      NOW,
+    );
     expect(finding!.flags).toEqual([
       { kind: 'write', reason: 'can change the account or trade: SPOT_DEAL_WRITE, CONTRACT_ACCOUNT_WRITE' },
       { kind: 'withdraw', reason: 'can withdraw funds: SPOT_WITHDRAW_WRITE' },
@@ -70,11 +80,19 @@ describe('flags', () => {
 
   it('blank notes are the same note', () => {
     const all = [key({ note: '' }), key({ note: '   ' })];
-    expect(auditKeys(all, NOW).map((f) => f.flags[0]?.reason)).toEqual(['2 keys of this sub-account have a blank note', '2 keys of this sub-account have a blank note']);
+    expect(auditKeys(all, NOW).map((f) => f.flags[0]?.reason)).toEqual([
+      '2 keys of this sub-account have a blank note',
+      '2 keys of this sub-account have a blank note',
+    ]);
   });
 
   it('a key with every flag, in FLAG_KINDS order', () => {
-    const worst = key({ note: 'ops', ips: [], permissions: ['SPOT_ACCOUNT_WRITE', 'SPOT_WITHDRAW_WRITE', 'SPOT_TRANSFER_WRITE'], createdAt: NOW - 200 * DAY_MS });
+    const worst = key({
+      note: 'ops',
+      ips: [],
+      permissions: ['SPOT_ACCOUNT_WRITE', 'SPOT_WITHDRAW_WRITE', 'SPOT_TRANSFER_WRITE'],
+      createdAt: NOW - 200 * DAY_MS,
+    });
     const all = [worst, key({ note: 'OPS' })];
     expect(kinds(worst, all)).toEqual([...FLAG_KINDS]);
     const summary = summarize(auditKeys(all, NOW));
@@ -83,7 +101,11 @@ describe('flags', () => {
   });
 
   it('no keys: an empty summary', () => {
-    expect(summarize(auditKeys([], NOW))).toEqual({ keys: 0, flagged: 0, byKind: { 'no-ip': 0, write: 0, withdraw: 0, transfer: 0, old: 0, 'shared-note': 0 } });
+    expect(summarize(auditKeys([], NOW))).toEqual({
+      keys: 0,
+      flagged: 0,
+      byKind: { 'no-ip': 0, write: 0, withdraw: 0, transfer: 0, old: 0, 'shared-note': 0 },
+    });
     expect(summaryText(summarize([]))).toBe('nothing flagged');
   });
 
@@ -127,10 +149,15 @@ describe('properties', () => {
 
   it('a longer threshold never flags more keys old', () => {
     fc.assert(
-      fc.property(fc.array(anyKey, { maxLength: 8 }), fc.integer({ min: 1, max: 400 * DAY_MS }), fc.integer({ min: 0, max: 400 * DAY_MS }), (keys, shorter, extra) => {
-        const old = (maxAge: number) => summarize(auditKeys(keys, NOW, maxAge)).byKind.old;
-        expect(old(shorter + extra)).toBeLessThanOrEqual(old(shorter));
-      }),
+      fc.property(
+        fc.array(anyKey, { maxLength: 8 }),
+        fc.integer({ min: 1, max: 400 * DAY_MS }),
+        fc.integer({ min: 0, max: 400 * DAY_MS }),
+        (keys, shorter, extra) => {
+          const old = (maxAge: number) => summarize(auditKeys(keys, NOW, maxAge)).byKind.old;
+          expect(old(shorter + extra)).toBeLessThanOrEqual(old(shorter));
+        },
+      ),
     );
   });
 });

@@ -18,7 +18,10 @@ let folder: string;
 let createdSecret = '';
 let createdKey = '';
 const file = () => join(folder, AUDIT_FILE);
-const lines = () => readFileSync(file(), 'utf8').split('\n').filter((l) => l !== '');
+const lines = () =>
+  readFileSync(file(), 'utf8')
+    .split('\n')
+    .filter((l) => l !== '');
 
 beforeAll(async () => {
   sandbox = await startSandbox({ seed: 11, rateLimit: { max: 100_000, windowMs: 1000 } });
@@ -63,7 +66,14 @@ describe('keys create writes the audit trail', () => {
     expect(entries.map((e) => e.outcome)).toEqual(['created', 'refused', 'unknown']);
     const [created, refused, unknown] = entries;
     const host = new URL(sandbox.baseUrl).host;
-    expect(created).toMatchObject({ profile: 'environment', host, subAccount: sandbox.subAccounts[0], permissions: ['SPOT_ACCOUNT_READ'], ips: ['203.0.113.7'], note: 'bot one' });
+    expect(created).toMatchObject({
+      profile: 'environment',
+      host,
+      subAccount: sandbox.subAccounts[0],
+      permissions: ['SPOT_ACCOUNT_READ'],
+      ips: ['203.0.113.7'],
+      note: 'bot one',
+    });
     expect(created!.apiKey).toBe(`${createdKey.slice(0, 4)}…${createdKey.slice(-4)}`);
     expect(Date.parse(created!.time as string)).not.toBeNaN();
     expect(refused).toMatchObject({ subAccount: sandbox.subAccounts[1], outcome: 'refused', code: 10072, message: 'invalid permission', note: 'refused one' });
@@ -86,7 +96,9 @@ describe('keys create writes the audit trail', () => {
   it('a failed audit write does not fail the create, and says so once on stderr', async () => {
     const notAFolder = join(folder, AUDIT_FILE, 'inside');
     const { ctx, out, err } = testContext(sandbox, { configFolder: notAFolder });
-    expect(await runKeysCreate({ allowRisky: true, sub: sandbox.subAccounts[0], permissions: 'SPOT_ACCOUNT_READ', note: 'no trail', json: true }, ctx)).toBe(EXIT.ok);
+    expect(await runKeysCreate({ allowRisky: true, sub: sandbox.subAccounts[0], permissions: 'SPOT_ACCOUNT_READ', note: 'no trail', json: true }, ctx)).toBe(
+      EXIT.ok,
+    );
     expect(JSON.parse(out.text())).toHaveProperty('secretKey');
     expect(err.text().match(/audit trail/g)).toHaveLength(1);
   });
@@ -99,7 +111,20 @@ describe('audit command', () => {
     const rows = JSON.parse(out.text()) as Record<string, unknown>[];
     expect(rows.map((r) => r.outcome)).toEqual(['unknown', 'refused', 'created']);
     for (const row of rows) {
-      expect(Object.keys(row)).toEqual(['time', 'profile', 'host', 'subAccount', 'apiKey', 'permissions', 'ips', 'note', 'outcome', 'code', 'message', 'reason']);
+      expect(Object.keys(row)).toEqual([
+        'time',
+        'profile',
+        'host',
+        'subAccount',
+        'apiKey',
+        'permissions',
+        'ips',
+        'note',
+        'outcome',
+        'code',
+        'message',
+        'reason',
+      ]);
     }
     expect(rows[1]).toMatchObject({ apiKey: null, code: 10072, message: 'invalid permission', reason: null });
     expect(rows[2]).toMatchObject({ code: null, message: null, reason: null, ips: ['203.0.113.7'] });
@@ -128,20 +153,32 @@ describe('audit command', () => {
     rows.forEach((row, i) => expect(row.startsWith(formatLocalTime(Date.parse(times[i]!), true))).toBe(true));
   });
 
-  it('the built binary: the table is in the process\'s TZ', async () => {
+  it("the built binary: the table is in the process's TZ", async () => {
     const json = testContext(undefined, { configFolder: folder });
     expect(await runAudit({ json: true, limit: '1' }, json.ctx)).toBe(EXIT.ok);
     const [newest] = JSON.parse(json.out.text()) as { time: string }[];
     const run = await runBuiltCli(['audit', '--limit', '1'], { BROKER_CONSOLE_HOME: folder, TZ: 'Asia/Tokyo' });
     expect(run.code, run.stderr).toBe(0);
-    const inTokyo = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Asia/Tokyo', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+    const inTokyo = new Intl.DateTimeFormat('sv-SE', {
+      timeZone: 'Asia/Tokyo',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    });
     expect(run.stdout.split('\n')[1]).toContain(inTokyo.format(Date.parse(newest!.time)));
   }, 60_000);
 
   it('csv: the columns, --sub and --limit', async () => {
     const { ctx, out } = testContext(undefined, { configFolder: folder });
     expect(await runAudit({ format: 'csv', sub: sandbox.subAccounts[0], limit: '1' }, ctx)).toBe(EXIT.ok);
-    const records = out.text().split('\r\n').filter((l) => l !== '');
+    const records = out
+      .text()
+      .split('\r\n')
+      .filter((l) => l !== '');
     expect(records[0]).toBe(AUDIT_CSV_COLUMNS.join(','));
     expect(records).toHaveLength(2);
     expect(records[1]).toContain('lost answer');

@@ -57,13 +57,20 @@ function memoryKeychain(entries: Record<string, StoredCredentials> = {}): Keycha
 }
 
 function context(env: Record<string, string>, globals: GlobalOptions = {}, overrides: Partial<CommandContext> = {}) {
-  return testContext(undefined, { env, now: () => Date.UTC(2026, 0, 1), createApi: (config) => createBrokerApi(config), configFolder: join(home, 'empty'), ...overrides }, globals);
+  return testContext(
+    undefined,
+    { env, now: () => Date.UTC(2026, 0, 1), createApi: (config) => createBrokerApi(config), configFolder: join(home, 'empty'), ...overrides },
+    globals,
+  );
 }
 
 type Run = (ctx: CommandContext) => Promise<number>;
 const LIST: Run = (ctx) => runKeysList({ sub: 'desk' }, ctx);
 const CREATE: Run = (ctx) => runKeysCreate({ allowRisky: true, sub: 'desk', permissions: 'SPOT_ACCOUNT_READ', note: 'n' }, ctx);
-const TRANSFERS = (extra: Record<string, string> = {}): Run => (ctx) => runTransfers({ fromType: 'SPOT', toType: 'FUTURES', ...extra }, ctx);
+const TRANSFERS =
+  (extra: Record<string, string> = {}): Run =>
+  (ctx) =>
+    runTransfers({ fromType: 'SPOT', toType: 'FUTURES', ...extra }, ctx);
 
 /** The rows are written before the server has a port: BROKER_BASE_URL is filled in when a row runs. */
 const env = (over: Record<string, string>): Record<string, string> => ({ BROKER_API_KEY: 'mx0vgoodkey', BROKER_API_SECRET: 's', ...over });
@@ -84,26 +91,102 @@ const ROWS: Row[] = [
   { name: 'CR-LF in BROKER_API_KEY (keys create: not counted as sent)', run: CREATE, env: env({ BROKER_API_KEY: 'mx0vabc\r\nX-Injected: 1' }), line: CRLF },
   { name: 'CR-LF in BROKER_API_KEY (transfers)', run: TRANSFERS(), env: env({ BROKER_API_KEY: 'mx0vabc\r\nX-Injected: 1' }), line: CRLF },
   { name: 'a lone LF in BROKER_API_KEY', run: CREATE, env: env({ BROKER_API_KEY: 'mx0v\nabc' }), line: CRLF },
-  { name: 'a tab in BROKER_API_KEY', run: LIST, env: env({ BROKER_API_KEY: 'mx0v\tabc' }), line: /^error: BROKER_API_KEY: the API key contains a control character; it travels in an HTTP header — nothing was sent$/ },
-  { name: 'a space in BROKER_API_KEY', run: CREATE, env: env({ BROKER_API_KEY: 'mx0v abc' }), line: /^error: BROKER_API_KEY: the API key contains a space — nothing was sent$/ },
-  { name: 'non-ASCII in BROKER_API_KEY', run: LIST, env: env({ BROKER_API_KEY: 'mx0vé' }), line: /^error: BROKER_API_KEY: the API key must be printable ASCII \(it travels in an HTTP header\) — nothing was sent$/ },
+  {
+    name: 'a tab in BROKER_API_KEY',
+    run: LIST,
+    env: env({ BROKER_API_KEY: 'mx0v\tabc' }),
+    line: /^error: BROKER_API_KEY: the API key contains a control character; it travels in an HTTP header — nothing was sent$/,
+  },
+  {
+    name: 'a space in BROKER_API_KEY',
+    run: CREATE,
+    env: env({ BROKER_API_KEY: 'mx0v abc' }),
+    line: /^error: BROKER_API_KEY: the API key contains a space — nothing was sent$/,
+  },
+  {
+    name: 'non-ASCII in BROKER_API_KEY',
+    run: LIST,
+    env: env({ BROKER_API_KEY: 'mx0vé' }),
+    line: /^error: BROKER_API_KEY: the API key must be printable ASCII \(it travels in an HTTP header\) — nothing was sent$/,
+  },
   { name: 'BROKER_BASE_URL not a URL', run: CREATE, env: env({ BROKER_BASE_URL: 'not a url' }), line: /^error: BROKER_BASE_URL: 'not a url' is not a URL/ },
-  { name: 'BROKER_BASE_URL not http(s)', run: LIST, env: env({ BROKER_BASE_URL: 'ftp://127.0.0.1' }), line: /^error: BROKER_BASE_URL: must start with http:\/\/ or https:\/\// },
-  { name: 'BROKER_BASE_URL with a password', run: CREATE, env: env({ BROKER_BASE_URL: 'http://u:p@127.0.0.1' }), line: /^error: BROKER_BASE_URL: must not contain a user name or password$/ },
-  { name: 'BROKER_BASE_URL with a query', run: LIST, env: env({ BROKER_BASE_URL: 'http://127.0.0.1/?x=1' }), line: /^error: BROKER_BASE_URL: must not contain a query/ },
-  { name: '--base-url not a URL', run: CREATE, env: env({}), globals: { baseUrl: 'http://exa mple.com' }, line: /^error: --base-url: 'http:\/\/exa mple\.com' is not a URL/ },
-  { name: '--start before the epoch (a zone east of UTC)', run: TRANSFERS({ start: '1970-01-01T00:00+14:00' }), env: env({}), line: /^error: --start: '1970-01-01T00:00\+14:00' is before 1970-01-01 00:00 UTC/ },
-  { name: '--end before the epoch', run: TRANSFERS({ end: '1969-12-31T23:59:59Z' }), env: env({}), line: /^error: --end: '1969-12-31T23:59:59Z': year before 1970$/ },
+  {
+    name: 'BROKER_BASE_URL not http(s)',
+    run: LIST,
+    env: env({ BROKER_BASE_URL: 'ftp://127.0.0.1' }),
+    line: /^error: BROKER_BASE_URL: must start with http:\/\/ or https:\/\//,
+  },
+  {
+    name: 'BROKER_BASE_URL with a password',
+    run: CREATE,
+    env: env({ BROKER_BASE_URL: 'http://u:p@127.0.0.1' }),
+    line: /^error: BROKER_BASE_URL: must not contain a user name or password$/,
+  },
+  {
+    name: 'BROKER_BASE_URL with a query',
+    run: LIST,
+    env: env({ BROKER_BASE_URL: 'http://127.0.0.1/?x=1' }),
+    line: /^error: BROKER_BASE_URL: must not contain a query/,
+  },
+  {
+    name: '--base-url not a URL',
+    run: CREATE,
+    env: env({}),
+    globals: { baseUrl: 'http://exa mple.com' },
+    line: /^error: --base-url: 'http:\/\/exa mple\.com' is not a URL/,
+  },
+  {
+    name: '--start before the epoch (a zone east of UTC)',
+    run: TRANSFERS({ start: '1970-01-01T00:00+14:00' }),
+    env: env({}),
+    line: /^error: --start: '1970-01-01T00:00\+14:00' is before 1970-01-01 00:00 UTC/,
+  },
+  {
+    name: '--end before the epoch',
+    run: TRANSFERS({ end: '1969-12-31T23:59:59Z' }),
+    env: env({}),
+    line: /^error: --end: '1969-12-31T23:59:59Z': year before 1970$/,
+  },
   { name: '--end before --start', run: TRANSFERS({ start: '2026-01-02', end: '2026-01-01' }), env: env({}), line: /^error: --end: must not be before --start/ },
-  { name: '--limit above the page size', run: TRANSFERS({ limit: '501' }), env: env({}), line: /^error: --limit: must be a whole number from 1 to 500 \(got 501\)$/ },
+  {
+    name: '--limit above the page size',
+    run: TRANSFERS({ limit: '501' }),
+    env: env({}),
+    line: /^error: --limit: must be a whole number from 1 to 500 \(got 501\)$/,
+  },
   { name: '--limit 0', run: TRANSFERS({ limit: '0' }), env: env({}), line: /^error: --limit: must be a whole number from 1 to 500/ },
   { name: '--page 0', run: TRANSFERS({ page: '0' }), env: env({}), line: /^error: --page: must be a whole number of 1 or more/ },
   { name: '--from-type blank', run: TRANSFERS({ fromType: '  ' }), env: env({}), line: /^error: --from-type: required \(e\.g\. SPOT, FUTURES\)$/ },
-  { name: '--to-type with a digit', run: TRANSFERS({ toType: 'FUTURES1' }), env: env({}), line: /^error: --to-type: 'FUTURES1' is not an account type \(letters and _ only, e\.g\. SPOT, FUTURES\)$/ },
-  { name: '--to-type two edits from FUTURES', run: TRANSFERS({ toType: 'FUTUR' }), env: env({}), line: /^error: --to-type: 'FUTUR' is not a known account type: did you mean FUTURES\?$/ },
-  { name: '--from-type a swap from SPOT', run: TRANSFERS({ fromType: 'SOPT' }), env: env({}), line: /^error: --from-type: 'SOPT' is not a known account type: did you mean SPOT\?$/ },
-  { name: '--permissions one edit from a known one (keys create: nothing sent, nothing audited)', run: (ctx) => runKeysCreate({ allowRisky: true, sub: 'desk', permissions: 'SPOT_ACOUNT_READ', note: 'n' }, ctx), env: env({}), line: /^error: --permissions: 'SPOT_ACOUNT_READ' is not a known permission: did you mean SPOT_ACCOUNT_READ\?$/ },
-  { name: 'an epoch in seconds', run: TRANSFERS({ start: '1700000000' }), env: env({}), line: /^error: --start: '1700000000' looks like epoch seconds; give milliseconds \(1700000000000\)$/ },
+  {
+    name: '--to-type with a digit',
+    run: TRANSFERS({ toType: 'FUTURES1' }),
+    env: env({}),
+    line: /^error: --to-type: 'FUTURES1' is not an account type \(letters and _ only, e\.g\. SPOT, FUTURES\)$/,
+  },
+  {
+    name: '--to-type two edits from FUTURES',
+    run: TRANSFERS({ toType: 'FUTUR' }),
+    env: env({}),
+    line: /^error: --to-type: 'FUTUR' is not a known account type: did you mean FUTURES\?$/,
+  },
+  {
+    name: '--from-type a swap from SPOT',
+    run: TRANSFERS({ fromType: 'SOPT' }),
+    env: env({}),
+    line: /^error: --from-type: 'SOPT' is not a known account type: did you mean SPOT\?$/,
+  },
+  {
+    name: '--permissions one edit from a known one (keys create: nothing sent, nothing audited)',
+    run: (ctx) => runKeysCreate({ allowRisky: true, sub: 'desk', permissions: 'SPOT_ACOUNT_READ', note: 'n' }, ctx),
+    env: env({}),
+    line: /^error: --permissions: 'SPOT_ACOUNT_READ' is not a known permission: did you mean SPOT_ACCOUNT_READ\?$/,
+  },
+  {
+    name: 'an epoch in seconds',
+    run: TRANSFERS({ start: '1700000000' }),
+    env: env({}),
+    line: /^error: --start: '1700000000' looks like epoch seconds; give milliseconds \(1700000000000\)$/,
+  },
 ];
 
 describe('bad input: exit 2, one line naming what is wrong, nothing sent', () => {
@@ -143,7 +226,11 @@ describe('bad input from profiles and the keychain', () => {
   });
 
   it.each([
-    ['a CR inside the API key', 'mx0v\rabc\nsecret\n', /^error: the API key contains a line break \(CR or LF\); it travels in an HTTP header; nothing was saved$/],
+    [
+      'a CR inside the API key',
+      'mx0v\rabc\nsecret\n',
+      /^error: the API key contains a line break \(CR or LF\); it travels in an HTTP header; nothing was saved$/,
+    ],
     ['a space inside the API key', 'mx0v abc\nsecret\n', /^error: the API key contains a space; nothing was saved$/],
     ['a non-ASCII API key', 'mx0vé\nsecret\n', /^error: the API key must be printable ASCII/],
   ])('profile add with %s: exit 2, nothing stored', async (_name, stdin, line) => {
@@ -169,10 +256,25 @@ describe('bad input from profiles and the keychain', () => {
 
 describe('bad input through the command line', () => {
   it.each([
-    ['CR-LF in BROKER_API_KEY, keys create', ['keys', 'create', '--allow-risky', '--sub', 'desk', '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'n'], { BROKER_API_KEY: 'mx0v\r\nabc' }, CRLF],
+    [
+      'CR-LF in BROKER_API_KEY, keys create',
+      ['keys', 'create', '--allow-risky', '--sub', 'desk', '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'n'],
+      { BROKER_API_KEY: 'mx0v\r\nabc' },
+      CRLF,
+    ],
     ['CR-LF in BROKER_API_KEY, keys list', ['keys', 'list', '--sub', 'desk'], { BROKER_API_KEY: 'mx0v\r\nabc' }, CRLF],
-    ['--start before the epoch', ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--start', '1970-01-01T00:00+14:00'], {}, /^error: --start: .* is before 1970-01-01 00:00 UTC/],
-    ['a local date before the epoch east of UTC', ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--start', '1970-01-01'], { TZ: 'Asia/Tokyo' }, /^error: --start: '1970-01-01' is before 1970-01-01 00:00 UTC/],
+    [
+      '--start before the epoch',
+      ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--start', '1970-01-01T00:00+14:00'],
+      {},
+      /^error: --start: .* is before 1970-01-01 00:00 UTC/,
+    ],
+    [
+      'a local date before the epoch east of UTC',
+      ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--start', '1970-01-01'],
+      { TZ: 'Asia/Tokyo' },
+      /^error: --start: '1970-01-01' is before 1970-01-01 00:00 UTC/,
+    ],
     ['--recv-window above 60000', ['--recv-window', '60001', 'keys', 'list', '--sub', 'desk'], {}, /--recv-window/],
     ['--timeout 0', ['--timeout', '0', 'keys', 'list', '--sub', 'desk'], {}, /--timeout/],
   ] as const)('%s', async (_name, args, extra, line) => {

@@ -29,7 +29,9 @@ describe('a ban kept across runs (the built binary)', () => {
 
     const first = await runBuiltCli(['keys', 'list', '--sub', 'desk'], env);
     expect(first.code).toBe(1);
-    expect(first.stderr).toBe('error: list keys failed: the service has banned this IP for 10 min (HTTP 418) — nothing more goes to this service until the ban ends\n');
+    expect(first.stderr).toBe(
+      'error: list keys failed: the service has banned this IP for 10 min (HTTP 418) — nothing more goes to this service until the ban ends\n',
+    );
     expect(requests).toBe(1);
     const kept = readFileSync(join(home, BANS_FILE), 'utf8');
     const ends = (JSON.parse(kept) as Record<string, { endsAt: number }>)[baseUrl]?.endsAt ?? 0;
@@ -40,7 +42,9 @@ describe('a ban kept across runs (the built binary)', () => {
     // A new process, another command and endpoint: held back before any socket, still exit 1.
     const second = await runBuiltCli(['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE'], env);
     expect(second.code).toBe(1);
-    expect(second.stderr).toMatch(/^error: list transfers failed: the service has banned this IP for 10 min \(HTTP 418\) — not sent: nothing goes to this service until the ban ends\n$/);
+    expect(second.stderr).toMatch(
+      /^error: list transfers failed: the service has banned this IP for 10 min \(HTTP 418\) — not sent: nothing goes to this service until the ban ends\n$/,
+    );
     expect(requests).toBe(1);
 
     // Another base URL is not banned by it.

@@ -42,7 +42,18 @@ describe('validation happens before anything is sent', () => {
     try {
       // Smoke: a usage error from the shipped bundle.
       const result = await runBuiltCli(
-        ['keys', 'create', '--sub', fresh.subAccounts[0] ?? 'x', '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'n', '--ip', '1.1.1.1,2.2.2.2,3.3.3.3,4.4.4.4,5.5.5.5'],
+        [
+          'keys',
+          'create',
+          '--sub',
+          fresh.subAccounts[0] ?? 'x',
+          '--permissions',
+          'SPOT_ACCOUNT_READ',
+          '--note',
+          'n',
+          '--ip',
+          '1.1.1.1,2.2.2.2,3.3.3.3,4.4.4.4,5.5.5.5',
+        ],
         sandboxEnv(fresh),
       );
       expect(result.code).toBe(2);
@@ -58,22 +69,74 @@ describe('validation happens before anything is sent', () => {
     ['keys list without --sub', ['keys', 'list'], /^error: --sub: required\n$/],
     ['keys list, spaces in --sub', ['keys', 'list', '--sub', 'a b'], /^error: --sub: must not contain spaces/],
     ['keys create without anything', ['keys', 'create'], /^error: --sub: required\nerror: --permissions: .*\nerror: --note: required/],
-    ['keys create, bad permission', ['keys', 'create', '--allow-risky', '--sub', 'd', '--permissions', 'A-B', '--note', 'n'], /^error: --permissions: 'A-B' is not a permission name/],
-    ['keys create, CIDR', ['keys', 'create', '--sub', 'd', '--permissions', 'A', '--note', 'n', '--ip', '10.0.0.0/24'], /^error: --ip: '10\.0\.0\.0\/24' is a range \(CIDR\); give single addresses\n$/],
-    ['keys create, empty ip entry', ['keys', 'create', '--sub', 'd', '--permissions', 'A', '--note', 'n', '--ip', '1.1.1.1,,2.2.2.2'], /^error: --ip: empty address between commas\n$/],
-    ['keys create, duplicate ip', ['keys', 'create', '--sub', 'd', '--permissions', 'A', '--note', 'n', '--ip', '1.1.1.1,1.1.1.1'], /^error: --ip: '1\.1\.1\.1' is listed twice\n$/],
-    ['keys create, long note', ['keys', 'create', '--allow-risky', '--sub', 'd', '--permissions', 'A', '--note', 'x'.repeat(101)], /^error: --note: at most 100 characters \(got 101\)\n$/],
+    [
+      'keys create, bad permission',
+      ['keys', 'create', '--allow-risky', '--sub', 'd', '--permissions', 'A-B', '--note', 'n'],
+      /^error: --permissions: 'A-B' is not a permission name/,
+    ],
+    [
+      'keys create, CIDR',
+      ['keys', 'create', '--sub', 'd', '--permissions', 'A', '--note', 'n', '--ip', '10.0.0.0/24'],
+      /^error: --ip: '10\.0\.0\.0\/24' is a range \(CIDR\); give single addresses\n$/,
+    ],
+    [
+      'keys create, empty ip entry',
+      ['keys', 'create', '--sub', 'd', '--permissions', 'A', '--note', 'n', '--ip', '1.1.1.1,,2.2.2.2'],
+      /^error: --ip: empty address between commas\n$/,
+    ],
+    [
+      'keys create, duplicate ip',
+      ['keys', 'create', '--sub', 'd', '--permissions', 'A', '--note', 'n', '--ip', '1.1.1.1,1.1.1.1'],
+      /^error: --ip: '1\.1\.1\.1' is listed twice\n$/,
+    ],
+    [
+      'keys create, long note',
+      ['keys', 'create', '--allow-risky', '--sub', 'd', '--permissions', 'A', '--note', 'x'.repeat(101)],
+      /^error: --note: at most 100 characters \(got 101\)\n$/,
+    ],
     ['transfers without types', ['transfers'], /^error: --from-type: required.*\nerror: --to-type: required/],
     ['transfers, bad start', ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--start', 'soon'], /^error: --start: 'soon' is not a time/],
-    ['transfers, epoch seconds', ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--end', '1763726400'], /^error: --end: '1763726400' looks like epoch seconds; give milliseconds \(1763726400000\)\n$/],
-    ['transfers, start after end', ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--start', 'now', '--end', '7d'], /^error: --end: must not be before --start/],
-    ['transfers, short clientTranId', ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--client-tran-id', 'abc'], /^error: --client-tran-id: must be exactly 32 letters and digits \(got 3\)\n$/],
-    ['transfers, page 0', ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--page', '0'], /^error: --page: must be a whole number of 1 or more \(got 0\)\n$/],
-    ['transfers, limit 501', ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--limit', '501'], /^error: --limit: must be a whole number from 1 to 500 \(got 501\)\n$/],
-    ['transfers, limit 1.5', ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--limit', '1.5'], /^error: --limit: must be a whole number from 1 to 500 \(got '1\.5'\)\n$/],
-    ['transfers, bad account', ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--to-account', 'a b'], /^error: --to-account: must not contain spaces/],
+    [
+      'transfers, epoch seconds',
+      ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--end', '1763726400'],
+      /^error: --end: '1763726400' looks like epoch seconds; give milliseconds \(1763726400000\)\n$/,
+    ],
+    [
+      'transfers, start after end',
+      ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--start', 'now', '--end', '7d'],
+      /^error: --end: must not be before --start/,
+    ],
+    [
+      'transfers, short clientTranId',
+      ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--client-tran-id', 'abc'],
+      /^error: --client-tran-id: must be exactly 32 letters and digits \(got 3\)\n$/,
+    ],
+    [
+      'transfers, page 0',
+      ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--page', '0'],
+      /^error: --page: must be a whole number of 1 or more \(got 0\)\n$/,
+    ],
+    [
+      'transfers, limit 501',
+      ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--limit', '501'],
+      /^error: --limit: must be a whole number from 1 to 500 \(got 501\)\n$/,
+    ],
+    [
+      'transfers, limit 1.5',
+      ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--limit', '1.5'],
+      /^error: --limit: must be a whole number from 1 to 500 \(got '1\.5'\)\n$/,
+    ],
+    [
+      'transfers, bad account',
+      ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--to-account', 'a b'],
+      /^error: --to-account: must not contain spaces/,
+    ],
     ['transfers, bad type', ['transfers', '--from-type', 'SP-OT', '--to-type', 'FUTURE'], /^error: --from-type: 'SP-OT' is not an account type/],
-    ['transfers, bad format', ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--format', 'xml'], /^error: --format: must be table, json or csv \(got 'xml'\)\n$/],
+    [
+      'transfers, bad format',
+      ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--format', 'xml'],
+      /^error: --format: must be table, json or csv \(got 'xml'\)\n$/,
+    ],
   ];
   it.each(cases)('%s → exit 2, field named, nothing sent', async (_name, args, stderr) => {
     const before = sandbox.requests().length;
@@ -238,7 +301,11 @@ describe('command line', () => {
 
   it('the program declares no secret-taking option outside the sandbox command', () => {
     const io = { stdout: new PassThrough(), stderr: new PassThrough(), env: {}, stdoutIsTTY: false, stderrIsTTY: false };
-    const program = buildProgram(io, () => ({}) as CommandContext, () => undefined);
+    const program = buildProgram(
+      io,
+      () => ({}) as CommandContext,
+      () => undefined,
+    );
     const secretish: string[] = [];
     const visit = (command: Command, path: string): void => {
       for (const o of command.options) if (/secret|password|token/i.test(o.flags)) secretish.push(`${path} ${o.flags}`);
@@ -290,7 +357,7 @@ describe('command line', () => {
     expect(sandbox.requests().length).toBe(before);
   });
 
-  it('help [command] prints that command\'s help', async () => {
+  it("help [command] prints that command's help", async () => {
     const root = await runCli(['help'], env);
     expect(root.code).toBe(0);
     expect(root.stdout).toMatch(/^Usage: broker-console \[options\] \[command\]/);

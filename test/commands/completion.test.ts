@@ -30,8 +30,20 @@ beforeAll(async () => {
   // `broker-console` on PATH, as a global install puts it there.
   writeFileSync(join(bin, 'broker-console'), `#!/bin/sh\nexec "${process.execPath}" "${bundle}" "$@"\n`);
   chmodSync(join(bin, 'broker-console'), 0o755);
-  await saveProfile(join(dir, 'config'), { name: 'prod', baseUrl: 'https://api.example.com', apiKeyHeader: 'X-MEXC-APIKEY', recvWindow: 5000, postSignature: 'auto' });
-  await saveProfile(join(dir, 'config'), { name: 'staging-2', baseUrl: 'https://staging.example.com', apiKeyHeader: 'X-MEXC-APIKEY', recvWindow: 5000, postSignature: 'auto' });
+  await saveProfile(join(dir, 'config'), {
+    name: 'prod',
+    baseUrl: 'https://api.example.com',
+    apiKeyHeader: 'X-MEXC-APIKEY',
+    recvWindow: 5000,
+    postSignature: 'auto',
+  });
+  await saveProfile(join(dir, 'config'), {
+    name: 'staging-2',
+    baseUrl: 'https://staging.example.com',
+    apiKeyHeader: 'X-MEXC-APIKEY',
+    recvWindow: 5000,
+    postSignature: 'auto',
+  });
   const printed = await runCli(['completion', 'bash']);
   expect(printed.code).toBe(0);
   script = join(dir, 'broker-console.bash');
@@ -58,13 +70,16 @@ function complete(...words: string[]): string[] {
 }
 
 describe('bash completion', () => {
-  it('completes --sub from the target\'s recent names, then its discovered ones (files only, the binary asked)', async () => {
+  it("completes --sub from the target's recent names, then its discovered ones (files only, the binary asked)", async () => {
     const config = join(dir, 'config');
     const recent = await openRecentSubAccounts(config, 'https://staging.example.com');
     await recent.remember('mmbot5143');
     await recent.remember('gridbot2901');
     const discovered = await openDiscoveredSubAccounts(config, 'https://staging.example.com');
-    await discovered.note([{ name: 'gridbot2901', lastTransferTime: 2 }, { name: 'arbdesk0007', lastTransferTime: 1 }]);
+    await discovered.note([
+      { name: 'gridbot2901', lastTransferTime: 2 },
+      { name: 'arbdesk0007', lastTransferTime: 1 },
+    ]);
     // Another target's names are not offered.
     await (await openRecentSubAccounts(config, 'https://api.example.com')).remember('prodonly01');
     try {
@@ -173,9 +188,15 @@ describe('the completion command', () => {
     const check = spawnSync('fish', ['-n', join(dir, 'broker-console.fish')], { encoding: 'utf8' });
     expect(check.stderr).toBe('');
     const asked = (line: string): string[] => {
-      const out = spawnSync('fish', ['--no-config', '-c', `source ${join(dir, 'broker-console.fish')}; complete -C '${line}'`], { env: env(), encoding: 'utf8' });
+      const out = spawnSync('fish', ['--no-config', '-c', `source ${join(dir, 'broker-console.fish')}; complete -C '${line}'`], {
+        env: env(),
+        encoding: 'utf8',
+      });
       expect(out.stderr).toBe('');
-      return out.stdout.split('\n').filter((l) => l !== '').map((l) => l.split('\t')[0] ?? '');
+      return out.stdout
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => l.split('\t')[0] ?? '');
     };
     expect(asked('broker-console tra')).toEqual(['transfers']);
     expect(asked('broker-console transfers --from-type ')).toEqual(['FUTURES', 'SPOT']);

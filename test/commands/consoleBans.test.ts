@@ -37,7 +37,9 @@ describe('console targets and a ban', () => {
     await second.openResolved(target);
     expect(second.current()!.exchanges.last()).toMatchObject({ notSent: true, banEndsAt: kept[sandbox.baseUrl]!.endsAt });
     const sent = sandbox.requests().length;
-    await expect(second.current()!.api.listUniversalTransfers({ fromAccountType: 'SPOT', toAccountType: 'FUTURE' })).rejects.toThrow(/banned this IP for (2 min|1[01]\d s) \(HTTP 418\) — not sent/);
+    await expect(second.current()!.api.listUniversalTransfers({ fromAccountType: 'SPOT', toAccountType: 'FUTURE' })).rejects.toThrow(
+      /banned this IP for (2 min|1[01]\d s) \(HTTP 418\) — not sent/,
+    );
     expect(sandbox.requests()).toHaveLength(sent);
     await second.close();
   });

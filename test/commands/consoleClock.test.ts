@@ -28,7 +28,10 @@ describe('console targets and the clock offset', () => {
     await first.openResolved(target);
     const from = sandbox.requests().length;
     await first.current()!.api.createSubAccountKey({ subAccount: name, permissions: ['SPOT_ACCOUNT_READ'], note: 'clock 1' });
-    const posts = sandbox.requests().slice(from).filter((r) => r.method === 'POST');
+    const posts = sandbox
+      .requests()
+      .slice(from)
+      .filter((r) => r.method === 'POST');
     expect(posts.map((r) => r.status)).toEqual([400, 200]);
     await first.close();
     const saved = JSON.parse(await readFile(join(folder, CLOCK_OFFSETS_FILE), 'utf8')) as Record<string, { offsetMs: number }>;
@@ -38,7 +41,13 @@ describe('console targets and the clock offset', () => {
     await second.openResolved(target);
     const again = sandbox.requests().length;
     await second.current()!.api.createSubAccountKey({ subAccount: name, permissions: ['SPOT_ACCOUNT_READ'], note: 'clock 2' });
-    expect(sandbox.requests().slice(again).filter((r) => r.method === 'POST').map((r) => r.status)).toEqual([200]);
+    expect(
+      sandbox
+        .requests()
+        .slice(again)
+        .filter((r) => r.method === 'POST')
+        .map((r) => r.status),
+    ).toEqual([200]);
     await second.close();
   });
 });

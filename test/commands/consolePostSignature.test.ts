@@ -16,7 +16,12 @@ afterEach(async () => {
   if (folder) await rm(folder, { recursive: true, force: true });
 });
 
-const postStatuses = (sb: RunningSandbox, from: number): number[] => sb.requests().slice(from).filter((r) => r.method === 'POST').map((r) => r.status);
+const postStatuses = (sb: RunningSandbox, from: number): number[] =>
+  sb
+    .requests()
+    .slice(from)
+    .filter((r) => r.method === 'POST')
+    .map((r) => r.status);
 
 describe('console targets and the POST signature rule', () => {
   it('a body-only service: the first console falls back once and keeps body; the next console sends body first', async () => {
@@ -48,9 +53,17 @@ describe('console targets and the POST signature rule', () => {
     sandbox = await startSandbox({ seed: 2, postSignature: 'body' });
     folder = await mkdtemp(join(tmpdir(), 'bc-console-post-'));
     const targets = createConsoleTargets({ folder, exportFolder: folder });
-    await targets.openResolved({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, secretKey: sandbox.secretKey, source: 'environment', postSignature: 'query' });
+    await targets.openResolved({
+      baseUrl: sandbox.baseUrl,
+      apiKey: sandbox.apiKey,
+      secretKey: sandbox.secretKey,
+      source: 'environment',
+      postSignature: 'query',
+    });
     const from = sandbox.requests().length;
-    await expect(targets.current()!.api.createSubAccountKey({ subAccount: sandbox.subAccounts[0]!, permissions: ['SPOT_ACCOUNT_READ'], note: 'pinned' })).rejects.toMatchObject({ code: 700002 });
+    await expect(
+      targets.current()!.api.createSubAccountKey({ subAccount: sandbox.subAccounts[0]!, permissions: ['SPOT_ACCOUNT_READ'], note: 'pinned' }),
+    ).rejects.toMatchObject({ code: 700002 });
     expect(postStatuses(sandbox, from)).toEqual([401]);
     await targets.close();
     await expect(readFile(join(folder, POST_SIGNATURES_FILE), 'utf8')).rejects.toMatchObject({ code: 'ENOENT' });

@@ -27,14 +27,35 @@ describe('console targets: closing waits for the writes under way', () => {
     // As the screens do: started, not awaited, then the operator quits.
     for (const name of names) void target.recent.remember(name);
     void target.discovered.note([{ name: 'found1', lastTransferTime: 1_700_000_000_000 }], 1_700_000_000_000);
-    void target.audit!({ subAccount: names[0]!, permissions: ['SPOT_ACCOUNT_READ'], note: 'at quit' }, { created: { subAccount: names[0]!, note: 'at quit', apiKey: 'mx0vglabcdefa1b2', secretKey: 'S3CRET', permissions: ['SPOT_ACCOUNT_READ'], ips: [], createdAt: 1 } });
+    void target.audit!(
+      { subAccount: names[0]!, permissions: ['SPOT_ACCOUNT_READ'], note: 'at quit' },
+      {
+        created: {
+          subAccount: names[0]!,
+          note: 'at quit',
+          apiKey: 'mx0vglabcdefa1b2',
+          secretKey: 'S3CRET',
+          permissions: ['SPOT_ACCOUNT_READ'],
+          ips: [],
+          createdAt: 1,
+        },
+      },
+    );
     await targets.close();
 
     const files = await readdir(folder);
     expect(files.filter((f) => f.includes('.tmp'))).toEqual([]);
     const recent = JSON.parse(await readFile(join(folder, 'recent-sub-accounts.json'), 'utf8')) as Record<string, string[]>;
     expect(recent[sandbox.baseUrl]).toEqual([...names].reverse());
-    expect(await readFile(join(folder, files.find((f) => f.startsWith('discovered'))!), 'utf8')).toContain('found1');
+    expect(
+      await readFile(
+        join(
+          folder,
+          files.find((f) => f.startsWith('discovered'))!,
+        ),
+        'utf8',
+      ),
+    ).toContain('found1');
     expect((await readAuditTrail(folder)).entries.map((e) => e.note)).toEqual(['at quit']);
   });
 });

@@ -29,7 +29,7 @@ afterAll(async () => {
 const name = () => demoSubAccountNames(DEMO_SEED).find((n) => n !== 'frozendesk01') ?? '';
 
 describe('a command given --demo', () => {
-  it('keys list: the demo\'s keys, with no credentials in the environment at all', async () => {
+  it("keys list: the demo's keys, with no credentials in the environment at all", async () => {
     const env = { BROKER_CONSOLE_HOME: join(home, 'list') };
     const demo = await runCli(['--demo', '--demo-clock', PIN, 'keys', 'list', '--sub', name(), '--json'], env);
     expect(demo.code, demo.stderr).toBe(0);
@@ -39,7 +39,11 @@ describe('a command given --demo', () => {
 
   it('points at the demo over what the environment names (the live target is not reached)', async () => {
     const before = requestCount(reference);
-    const demo = await runCli(['--demo', 'transfers', '--from-type', 'SPOT', '--to-type', 'FUTURES', '--limit', '3', '--json'], { ...sandboxEnv(reference), BROKER_PROFILE: 'prod', BROKER_CONSOLE_HOME: join(home, 'over') });
+    const demo = await runCli(['--demo', 'transfers', '--from-type', 'SPOT', '--to-type', 'FUTURES', '--limit', '3', '--json'], {
+      ...sandboxEnv(reference),
+      BROKER_PROFILE: 'prod',
+      BROKER_CONSOLE_HOME: join(home, 'over'),
+    });
     expect(demo.code, demo.stderr).toBe(0);
     expect(JSON.parse(demo.stdout)).toHaveLength(3);
     expect(requestCount(reference)).toBe(before);
@@ -47,19 +51,25 @@ describe('a command given --demo', () => {
 
   it('keys create: not LIVE, so no --allow-risky; the audit line says demo, not a port', async () => {
     const folder = join(home, 'create');
-    const run = await runCli(['--demo', 'keys', 'create', '--sub', name(), '--permissions', 'SPOT_WITHDRAW_WRITE', '--note', 'demo key', '--json'], { BROKER_CONSOLE_HOME: folder });
+    const run = await runCli(['--demo', 'keys', 'create', '--sub', name(), '--permissions', 'SPOT_WITHDRAW_WRITE', '--note', 'demo key', '--json'], {
+      BROKER_CONSOLE_HOME: folder,
+    });
     expect(run.code, run.stderr).toBe(0);
-    const line = JSON.parse(readFileSync(join(folder, AUDIT_FILE), 'utf8').trim().split('\n').at(-1) ?? '{}') as { profile: string; host: string; outcome: string };
+    const line = JSON.parse(readFileSync(join(folder, AUDIT_FILE), 'utf8').trim().split('\n').at(-1) ?? '{}') as {
+      profile: string;
+      host: string;
+      outcome: string;
+    };
     expect(line).toMatchObject({ profile: 'demo', host: 'demo', outcome: 'created' });
   });
 
-  it('--verbose shows the demo\'s requests as any other run\'s', async () => {
+  it("--verbose shows the demo's requests as any other run's", async () => {
     const run = await runCli(['--demo', '--verbose', 'keys', 'list', '--sub', name()], { BROKER_CONSOLE_HOME: join(home, 'verbose') });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toMatch(/^debug: .* GET \/\S+ status=200 /m);
   });
 
-  it('the demo run: loopback, the demo\'s credentials, no profile or proxy; closed, it refuses connections', async () => {
+  it("the demo run: loopback, the demo's credentials, no profile or proxy; closed, it refuses connections", async () => {
     const demo = await startDemoRun({ BROKER_PROFILE: 'prod', HTTPS_PROXY: 'http://127.0.0.1:9', BROKER_API_KEY: 'live-key', PATH: '/bin' }, undefined);
     const baseUrl = demo.env.BROKER_BASE_URL ?? '';
     expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -74,7 +84,10 @@ describe('a command given --demo', () => {
 
   it.each([
     [['--demo', '--base-url', 'http://127.0.0.1:9', 'keys', 'list', '--sub', 'x'], /--demo: the demo is the target: it cannot go with --base-url/],
-    [['--demo', '--profile', 'prod', 'transfers', '--from-type', 'SPOT', '--to-type', 'FUTURES'], /--demo: the demo is the target: it cannot go with --profile/],
+    [
+      ['--demo', '--profile', 'prod', 'transfers', '--from-type', 'SPOT', '--to-type', 'FUTURES'],
+      /--demo: the demo is the target: it cannot go with --profile/,
+    ],
     [['--demo', 'profile', 'list'], /--demo: only the console and keys list, .* reach the demo \(not profile list\)/],
     [['--demo', 'audit'], /\(not audit\)/],
   ])('%j: exit 2, one line', async (args, message) => {

@@ -84,12 +84,19 @@ describe("the console's export of all pages", () => {
         (p) => progress.push(p.rows),
         new AbortController().signal,
       );
-      const asked = sandbox.requests().slice(before).map((r) => new URLSearchParams(r.query));
+      const asked = sandbox
+        .requests()
+        .slice(before)
+        .map((r) => new URLSearchParams(r.query));
       expect(asked.map((q) => q.get('limit'))).toEqual(asked.map(() => '500'));
       expect(asked.map((q) => q.get('page'))).toEqual(asked.map((_, i) => String(i + 1)));
       expect(result).toMatchObject({ rows: expected.length, pages: Math.floor(expected.length / 500) + 1 });
       expect(progress.at(-1)).toBe(expected.length);
-      const ids = readFileSync(result.path, 'utf8').trimEnd().split('\r\n').slice(1).map((line) => line.split(',')[0]);
+      const ids = readFileSync(result.path, 'utf8')
+        .trimEnd()
+        .split('\r\n')
+        .slice(1)
+        .map((line) => line.split(',')[0]);
       expect(ids).toEqual(expected.map((t) => t.tranId));
     } finally {
       await api.close();

@@ -79,7 +79,10 @@ describe('the command line', () => {
 
   it('--all --max-pages 3 against a never-ending service: exit 1 after 3 requests', async () => {
     server = await startPagingServer('endless');
-    const r = await runCli(['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--all', '--limit', '4', '--max-pages', '3', '--format', 'json'], pagingEnv(server));
+    const r = await runCli(
+      ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--all', '--limit', '4', '--max-pages', '3', '--format', 'json'],
+      pagingEnv(server),
+    );
     expect(r.code).toBe(1);
     expect(server.requests()).toBe(3);
     expect(r.stderr).toMatch(/^error: stopped after 3 pages \(--max-pages 3\): .*\(after 3 pages, 12 rows written\)\n$/);

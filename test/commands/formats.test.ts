@@ -29,9 +29,11 @@ afterAll(async () => {
 
 /** Every field's type, in the object's own key order: the shape a script sees. */
 function shape(value: Record<string, unknown>): [string, string][] {
-  return Object.entries(value).map(([k, v]) => [k, Array.isArray(v) ? `${v.every((x) => typeof x === 'string') ? 'string' : 'mixed'}[]` : v === null ? 'null' : typeof v]);
+  return Object.entries(value).map(([k, v]) => [
+    k,
+    Array.isArray(v) ? `${v.every((x) => typeof x === 'string') ? 'string' : 'mixed'}[]` : v === null ? 'null' : typeof v,
+  ]);
 }
-
 
 async function subWithKeys(): Promise<string> {
   for (const sub of sandbox.subAccounts) {
@@ -106,7 +108,9 @@ describe('keys create', () => {
     const sub = sandbox.subAccounts[1] ?? '';
     for (const options of [{ format: 'json' }, { json: true }]) {
       const t = testContext(sandbox);
-      expect(await runKeysCreate({ sub, permissions: 'SPOT_ACCOUNT_READ,SPOT_DEAL_READ', ip: '10.0.0.1,10.0.0.2', note: 'shape', ...options }, t.ctx)).toBe(EXIT.ok);
+      expect(await runKeysCreate({ sub, permissions: 'SPOT_ACCOUNT_READ,SPOT_DEAL_READ', ip: '10.0.0.1,10.0.0.2', note: 'shape', ...options }, t.ctx)).toBe(
+        EXIT.ok,
+      );
       const lines = t.out.text().split('\n');
       expect(lines).toHaveLength(2);
       expect(lines[1]).toBe('');
@@ -133,7 +137,9 @@ describe('keys create', () => {
   it('a bad --format is refused before the key is created (exit 2, nothing sent)', async () => {
     const before = requestCount(sandbox);
     const t = testContext(sandbox);
-    expect(await runKeysCreate({ allowRisky: true, sub: sandbox.subAccounts[1], permissions: 'SPOT_ACCOUNT_READ', note: 'n', format: 'yaml' }, t.ctx)).toBe(EXIT.usage);
+    expect(await runKeysCreate({ allowRisky: true, sub: sandbox.subAccounts[1], permissions: 'SPOT_ACCOUNT_READ', note: 'n', format: 'yaml' }, t.ctx)).toBe(
+      EXIT.usage,
+    );
     expect(requestCount(sandbox)).toBe(before);
   });
 });
@@ -156,7 +162,14 @@ describe('profile list', () => {
   it('--format json: an array of {name, default, baseUrl, apiKeyHeader, recvWindow, postSignature, readOnly, proxy, apiKey, secret, secretNote}; csv has the same columns', async () => {
     const config = join(home, 'profiles-config');
     await saveProfile(config, { name: 'prod', baseUrl: 'https://api.example.com', apiKeyHeader: 'X-MEXC-APIKEY', recvWindow: 5000, postSignature: 'auto' });
-    await saveProfile(config, { name: 'lab', baseUrl: 'http://127.0.0.1:9', apiKeyHeader: 'X-Other', recvWindow: 9000, postSignature: 'query', readOnly: true });
+    await saveProfile(config, {
+      name: 'lab',
+      baseUrl: 'http://127.0.0.1:9',
+      apiKeyHeader: 'X-Other',
+      recvWindow: 9000,
+      postSignature: 'query',
+      readOnly: true,
+    });
     // Environment credentials: the list says so and never opens the keychain.
     const env = { BROKER_API_KEY: 'mx0venvironmentkey', BROKER_API_SECRET: 'x' };
     const noKeychain = () => Promise.reject(new Error('the keychain was opened'));
@@ -228,11 +241,22 @@ describe('transfers', () => {
   it('-o is short for --format on every command that has --format: the same bytes', async () => {
     const env = { ...sandboxEnv(sandbox), BROKER_CONSOLE_HOME: join(home, 'dash-o') };
     const base = ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--limit', '5'];
-    const [long, short, joined] = await Promise.all([runCli([...base, '--format', 'csv'], env), runCli([...base, '-o', 'csv'], env), runCli([...base, '-ocsv'], env)]);
+    const [long, short, joined] = await Promise.all([
+      runCli([...base, '--format', 'csv'], env),
+      runCli([...base, '-o', 'csv'], env),
+      runCli([...base, '-ocsv'], env),
+    ]);
     expect(long.code).toBe(0);
     expect(short.stdout).toBe(long.stdout);
     expect(joined.stdout).toBe(long.stdout);
-    for (const args of [['keys', 'list', '--sub', 'x'], ['keys', 'create', '--allow-risky', '--sub', 'x', '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'n'], ['keys', 'audit', '--sub', 'x'], ['profile', 'list'], ['audit'], ['sub-accounts']]) {
+    for (const args of [
+      ['keys', 'list', '--sub', 'x'],
+      ['keys', 'create', '--allow-risky', '--sub', 'x', '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'n'],
+      ['keys', 'audit', '--sub', 'x'],
+      ['profile', 'list'],
+      ['audit'],
+      ['sub-accounts'],
+    ]) {
       // A bad value through -o is refused as --format's is: proof that -o is that flag, nothing sent.
       const before = requestCount(sandbox);
       const r = await runCli([...args, '-o', 'xml'], env);

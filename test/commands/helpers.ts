@@ -131,7 +131,11 @@ const SHARED_CACHE = join(ROOT, 'node_modules', '.cache', 'broker-console-test-r
  * Runs the built CLI with exactly this environment (plus PATH, and the shared compile cache unless `env` names a
  * cache or `ownCache` is set), no inherited BROKER_* variables; `input` is piped to stdin.
  */
-export async function runBuiltCli(args: readonly string[], env: Record<string, string> = {}, options: { input?: string; ownCache?: boolean } = {}): Promise<RunResult> {
+export async function runBuiltCli(
+  args: readonly string[],
+  env: Record<string, string> = {},
+  options: { input?: string; ownCache?: boolean } = {},
+): Promise<RunResult> {
   const bin = await buildCli();
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, [bin, ...args], {

@@ -17,17 +17,7 @@ import { runTransfers } from '../../src/commands/transfers';
 import { CSV_FIELDS } from '../../src/export/transferWriters';
 import { displayWidth, sanitize } from '../../src/terminal/text';
 import { runCli, testContext } from './helpers';
-import {
-  FORMULAS,
-  HOSTILE,
-  HUGE,
-  type HostileServer,
-  TERMINAL_UNSAFE,
-  UNSAFE_IN_LINES,
-  fakeTty,
-  parseCsv,
-  startHostileServer,
-} from './hostile';
+import { FORMULAS, HOSTILE, HUGE, type HostileServer, TERMINAL_UNSAFE, UNSAFE_IN_LINES, fakeTty, parseCsv, startHostileServer } from './hostile';
 
 let server: HostileServer;
 beforeAll(async () => {
@@ -243,7 +233,16 @@ describe('transfers', () => {
   });
 
   it('table columns stay aligned with CJK and emoji assets', async () => {
-    server.transfers = ['交易', '😀', 'USDT', 'é'].map((asset, i) => ({ ...hostileTransfers()[1]!, tranId: `${i}`, fromAccount: '', clientTranId: '', status: 'SUCCESS', toAccount: '', asset, amount: '1.5' }));
+    server.transfers = ['交易', '😀', 'USDT', 'é'].map((asset, i) => ({
+      ...hostileTransfers()[1]!,
+      tranId: `${i}`,
+      fromAccount: '',
+      clientTranId: '',
+      status: 'SUCCESS',
+      toAccount: '',
+      asset,
+      amount: '1.5',
+    }));
     const { ctx, out } = context('tty');
     expect(await runTransfers({ ...QUERY }, ctx)).toBe(EXIT.ok);
     const lines = out.text().split('\n').slice(0, 5);
@@ -303,7 +302,13 @@ describe('transfers', () => {
 
   it('a 200,000-character field prints quickly in every format', async () => {
     server.transfers = [{ ...hostileTransfers()[0]!, status: HUGE, asset: HUGE, fromAccount: HUGE }];
-    for (const [format, stdout] of [['table', 'tty'], ['csv', 'tty'], ['json', 'tty'], ['csv', 'pipe'], ['json', 'pipe']] as const) {
+    for (const [format, stdout] of [
+      ['table', 'tty'],
+      ['csv', 'tty'],
+      ['json', 'tty'],
+      ['csv', 'pipe'],
+      ['json', 'pipe'],
+    ] as const) {
       const { ctx, out } = context(stdout);
       const started = performance.now();
       expect(await runTransfers({ ...QUERY, format }, ctx)).toBe(EXIT.ok);
@@ -324,7 +329,7 @@ describe('stderr', () => {
     return { code, text: err.text() };
   };
 
-  it.each(HOSTILE)("a service error msg with %s: one sanitised line", async (_name, h) => {
+  it.each(HOSTILE)('a service error msg with %s: one sanitised line', async (_name, h) => {
     server.failure = { status: 400, body: JSON.stringify({ code: 700004, msg: h }) };
     for (const run of [
       (ctx: CommandContext) => runKeysList({ sub: 'desk' }, ctx),
@@ -401,7 +406,17 @@ describe('profile list', () => {
   });
 
   it('the table and JSON of saved profiles are terminal-safe, and JSON to a pipe is exact', async () => {
-    const configFolder = folder('ok', JSON.stringify({ version: 1, defaultProfile: 'prod', profiles: [{ name: 'prod', baseUrl: 'https://api.example.com/交易' }, { name: 'test', baseUrl: 'https://t.example' }] }));
+    const configFolder = folder(
+      'ok',
+      JSON.stringify({
+        version: 1,
+        defaultProfile: 'prod',
+        profiles: [
+          { name: 'prod', baseUrl: 'https://api.example.com/交易' },
+          { name: 'test', baseUrl: 'https://t.example' },
+        ],
+      }),
+    );
     const table = context('tty', { env, configFolder });
     expect(await runProfileList({}, table.ctx)).toBe(EXIT.ok);
     expectTerminalSafe(table.out.text());

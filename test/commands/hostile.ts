@@ -26,7 +26,7 @@ export const HOSTILE: readonly [name: string, text: string][] = [
 ];
 
 /** Formulas a spreadsheet would run. */
-export const FORMULAS: readonly string[] = ['=HYPERLINK("http://evil.example","click")', '+cmd|\' /C calc\'!A0', '@SUM(A1:A9)', '-2+3', '\tTAB', '\rCR'];
+export const FORMULAS: readonly string[] = ['=HYPERLINK("http://evil.example","click")', "+cmd|' /C calc'!A0", '@SUM(A1:A9)', '-2+3', '\tTAB', '\rCR'];
 
 export const HUGE = `\x1b]0;${'A'.repeat(200_000)}\x07`;
 

@@ -65,7 +65,10 @@ describe('runCli, in-process', () => {
       const none = await runCli(['keys', 'list', '--sub', 'x'], { BROKER_CONSOLE_HOME: join(home, 'none') });
       expect(none.code).toBe(2);
       expect(none.stderr).toMatch(/^error: no credentials: /);
-      const created = await runCli(['keys', 'create', '--allow-risky', '--sub', sandbox.subAccounts[0] ?? '', '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'env', '--json'], env);
+      const created = await runCli(
+        ['keys', 'create', '--allow-risky', '--sub', sandbox.subAccounts[0] ?? '', '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'env', '--json'],
+        env,
+      );
       // Not read-only, no profile named: only the warning that the secret is shown once.
       expect(created.stderr).toMatch(/^warning: the secret key is shown only this once[^\n]*\n$/);
       expect(created.code).toBe(0);

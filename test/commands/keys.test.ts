@@ -71,7 +71,9 @@ describe('keys list', () => {
   it('without credentials exits 2 with a clear message', async () => {
     const { ctx, err } = testContext(undefined);
     expect(await runKeysList({ sub: 'desk01' }, ctx)).toBe(EXIT.usage);
-    expect(err.text()).toMatch(/^error: no credentials: add a profile with `broker-console profile add NAME --base-url URL`, set BROKER_API_KEY, BROKER_API_SECRET/);
+    expect(err.text()).toMatch(
+      /^error: no credentials: add a profile with `broker-console profile add NAME --base-url URL`, set BROKER_API_KEY, BROKER_API_SECRET/,
+    );
   });
 
   it('a service error is one line, exit 1', async () => {
@@ -139,7 +141,7 @@ describe('keys create', () => {
     expect(requestCount(sandbox)).toBe(before);
   });
 
-  it('read_only (the permission of the service\'s own sample record) is accepted by the sandbox', async () => {
+  it("read_only (the permission of the service's own sample record) is accepted by the sandbox", async () => {
     const sub = sandbox.subAccounts[3] ?? sandbox.subAccounts[0] ?? 'x';
     const { ctx, out, err } = testContext(sandbox);
     expect(await runKeysCreate({ allowRisky: true, sub, permissions: 'read_only', note: 'sample', json: true }, ctx)).toBe(EXIT.ok);
@@ -161,6 +163,12 @@ describe('keys create', () => {
   it('lists every bad field at once', async () => {
     const { ctx, err } = testContext(sandbox);
     expect(await runKeysCreate({ ip: '1.1.1.1/8' }, ctx)).toBe(EXIT.usage);
-    expect(err.text().trimEnd().split('\n').map((l) => l.split(':')[1]?.trim())).toEqual(['--sub', '--permissions', '--ip', '--note']);
+    expect(
+      err
+        .text()
+        .trimEnd()
+        .split('\n')
+        .map((l) => l.split(':')[1]?.trim()),
+    ).toEqual(['--sub', '--permissions', '--ip', '--note']);
   });
 });

@@ -38,9 +38,22 @@ beforeAll(async () => {
     if (keys.length === 0 && audited === '') audited = name;
     else if (keys.length > 0 && other === '') other = name;
   }
-  worstKey = (await api.createSubAccountKey({ subAccount: audited, permissions: ['SPOT_ACCOUNT_READ', 'SPOT_ACCOUNT_WRITE', 'SPOT_WITHDRAW_WRITE', 'SPOT_TRANSFER_WRITE'], note: 'ops bot' })).apiKey;
+  worstKey = (
+    await api.createSubAccountKey({
+      subAccount: audited,
+      permissions: ['SPOT_ACCOUNT_READ', 'SPOT_ACCOUNT_WRITE', 'SPOT_WITHDRAW_WRITE', 'SPOT_TRANSFER_WRITE'],
+      note: 'ops bot',
+    })
+  ).apiKey;
   twinKey = (await api.createSubAccountKey({ subAccount: audited, permissions: ['SPOT_ACCOUNT_READ'], ips: ['10.0.0.1'], note: 'OPS  bot ' })).apiKey;
-  cleanKey = (await api.createSubAccountKey({ subAccount: audited, permissions: ['SPOT_ACCOUNT_READ', 'SPOT_WITHDRAW_READ'], ips: ['10.0.0.2', '2001:db8::1'], note: 'reporting' })).apiKey;
+  cleanKey = (
+    await api.createSubAccountKey({
+      subAccount: audited,
+      permissions: ['SPOT_ACCOUNT_READ', 'SPOT_WITHDRAW_READ'],
+      ips: ['10.0.0.2', '2001:db8::1'],
+      note: 'reporting',
+    })
+  ).apiKey;
 });
 afterAll(async () => {
   await api?.close();
@@ -52,14 +65,19 @@ afterAll(async () => {
  * A sandbox of this test's own (the same seeded sub-accounts, none of the keys made above): the tests run at
  * the same time, so one that counts the requests sent or queues a fault must not share the sandbox.
  */
-const ownSandbox = (onTestFinished: OnFinished): Promise<RunningSandbox> => sandboxFor(onTestFinished, { seed: 7, rateLimit: { max: 100_000, windowMs: 1000 } });
+const ownSandbox = (onTestFinished: OnFinished): Promise<RunningSandbox> =>
+  sandboxFor(onTestFinished, { seed: 7, rateLimit: { max: 100_000, windowMs: 1000 } });
 
 /** A context whose "now" is `laterDays` after the real clock (the sandbox makes keys at its own now). */
 function context(laterDays = 0, target = sandbox) {
   return testContext(target, { configFolder: folder, now: () => Date.now() + laterDays * DAY_MS });
 }
 
-async function auditJson(options: Parameters<typeof runKeysAudit>[0], laterDays = 0, target = sandbox): Promise<{ code: number; json: AuditJson; err: string }> {
+async function auditJson(
+  options: Parameters<typeof runKeysAudit>[0],
+  laterDays = 0,
+  target = sandbox,
+): Promise<{ code: number; json: AuditJson; err: string }> {
   const { ctx, out, err } = context(laterDays, target);
   const code = await runKeysAudit({ ...options, format: 'json' }, ctx);
   return { code, json: JSON.parse(out.text()) as AuditJson, err: err.text() };
@@ -144,7 +162,14 @@ describe.concurrent('keys audit against the sandbox', () => {
     expect(header).toEqual([...AUDIT_CSV_COLUMNS]);
     expect(rows).toHaveLength(4);
     const worst = rows.find((r) => r[2] === worstKey)!;
-    expect(worst.slice(0, 6)).toEqual([audited, 'audited', worstKey, 'ops bot', 'SPOT_ACCOUNT_READ,SPOT_ACCOUNT_WRITE,SPOT_WITHDRAW_WRITE,SPOT_TRANSFER_WRITE', '']);
+    expect(worst.slice(0, 6)).toEqual([
+      audited,
+      'audited',
+      worstKey,
+      'ops bot',
+      'SPOT_ACCOUNT_READ,SPOT_ACCOUNT_WRITE,SPOT_WITHDRAW_WRITE,SPOT_TRANSFER_WRITE',
+      '',
+    ]);
     expect(worst[8]).toBe('no-ip,write,withdraw,transfer,shared-note');
     expect(rows.find((r) => r[2] === cleanKey)![8]).toBe('');
     const failed = rows.at(-1)!;
@@ -162,8 +187,14 @@ describe.concurrent('keys audit against the sandbox', () => {
   it('an unknown sub-account among several: the others are audited, exit 1 (over 4), one line on stderr', async () => {
     const { code, json, err } = await auditJson({ sub: `${other},nosuch404,${audited}` });
     expect(code).toBe(EXIT.failure);
-    expect(json.subAccounts.map((s) => [s.subAccount, s.status])).toEqual([[other, 'audited'], ['nosuch404', 'failed'], [audited, 'audited']]);
-    expect(err).toBe('error: nosuch404: list keys failed (HTTP 400 code 140001): sub account does not exist (nosuch404) — check the sub-account name (exact spelling, case included)\n');
+    expect(json.subAccounts.map((s) => [s.subAccount, s.status])).toEqual([
+      [other, 'audited'],
+      ['nosuch404', 'failed'],
+      [audited, 'audited'],
+    ]);
+    expect(err).toBe(
+      'error: nosuch404: list keys failed (HTTP 400 code 140001): sub account does not exist (nosuch404) — check the sub-account name (exact spelling, case included)\n',
+    );
   });
 
   it('a frozen sub-account (140002) first among several: said with its hint, and every other is still audited', async () => {
@@ -194,7 +225,13 @@ describe.concurrent('keys audit against the sandbox', () => {
     const empty = await mkdtemp(join(tmpdir(), 'bc-keys-audit-stores-'));
     try {
       await (await openRecentSubAccounts(empty, sandbox.baseUrl)).remember(audited);
-      await (await openDiscoveredSubAccounts(empty, sandbox.baseUrl)).note([{ name: other, lastTransferTime: 2 }, { name: audited, lastTransferTime: 1 }, { name: 'bad name', lastTransferTime: 0 }]);
+      await (
+        await openDiscoveredSubAccounts(empty, sandbox.baseUrl)
+      ).note([
+        { name: other, lastTransferTime: 2 },
+        { name: audited, lastTransferTime: 1 },
+        { name: 'bad name', lastTransferTime: 0 },
+      ]);
       // Another target's names are not this one's.
       await (await openRecentSubAccounts(empty, 'demo')).remember('demoonly1');
       const run = async (options: Parameters<typeof runKeysAudit>[0]) => {
@@ -250,7 +287,10 @@ describe.concurrent('keys audit against the sandbox', () => {
     [{ sub: 'x', recent: true }, 'error: --sub names the sub-accounts itself: it cannot go with --recent or --discovered'],
     [{ sub: 'x', maxAge: '5y' }, "error: --max-age: '5y' is not a span; use a number and a unit: 90d, 12w, 2160h, 30m, 45s"],
     [{ sub: 'x', maxAge: '0d' }, "error: --max-age: '0d': must be more than zero"],
-    [{ sub: 'x', failOn: 'withdraw,bogus' }, "error: --fail-on: must be any, none or flags from no-ip, write, withdraw, transfer, old, shared-note (got 'bogus')"],
+    [
+      { sub: 'x', failOn: 'withdraw,bogus' },
+      "error: --fail-on: must be any, none or flags from no-ip, write, withdraw, transfer, old, shared-note (got 'bogus')",
+    ],
     [{ sub: 'x', format: 'xml' }, "error: --format: must be table, json or csv (got 'xml')"],
     [{ sub: 'x', format: 'csv', json: true }, 'error: --json is short for --format json: it cannot go with --format csv'],
   ] as const)('bad flags %j: exit 2, one line, nothing sent', async ([options, line], { onTestFinished }) => {

@@ -27,10 +27,15 @@ afterAll(async () => {
 const sub = () => sandbox.subAccounts[0] ?? 'x';
 const creates = () => sandbox.requests().filter((r) => r.method === 'POST').length;
 
-describe('the risks of a key, in the audit\'s words', () => {
+describe("the risks of a key, in the audit's words", () => {
   it('write, withdraw, transfer and no IP; a read-only key with an IP has none', () => {
     expect(creationRisks(['SPOT_ACCOUNT_READ'], ['203.0.113.7'])).toEqual([]);
-    expect(creationRisks(['SPOT_ACCOUNT_WRITE', 'SPOT_WITHDRAW_WRITE', 'SPOT_TRANSFER_WRITE'], []).map((r) => r.kind)).toEqual(['no-ip', 'write', 'withdraw', 'transfer']);
+    expect(creationRisks(['SPOT_ACCOUNT_WRITE', 'SPOT_WITHDRAW_WRITE', 'SPOT_TRANSFER_WRITE'], []).map((r) => r.kind)).toEqual([
+      'no-ip',
+      'write',
+      'withdraw',
+      'transfer',
+    ]);
   });
 });
 
@@ -54,7 +59,9 @@ describe('keys create against a LIVE target', () => {
   it('with --allow-risky, on a terminal: every risk named on stderr before the create, then the key is made', async () => {
     const before = creates();
     const t = testContext(sandbox, { configFolder: join(home, 'allowed'), stderrIsTTY: true });
-    expect(await runKeysCreate({ sub: sub(), permissions: 'SPOT_ACCOUNT_WRITE,SPOT_WITHDRAW_WRITE', note: 'allowed', json: true, allowRisky: true }, t.ctx)).toBe(EXIT.ok);
+    expect(
+      await runKeysCreate({ sub: sub(), permissions: 'SPOT_ACCOUNT_WRITE,SPOT_WITHDRAW_WRITE', note: 'allowed', json: true, allowRisky: true }, t.ctx),
+    ).toBe(EXIT.ok);
     expect(creates()).toBe(before + 1);
     const lines = t.err.text().split('\n');
     expect(lines.slice(0, 3)).toEqual([

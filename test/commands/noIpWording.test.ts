@@ -34,7 +34,10 @@ describe('no IP reads the same everywhere', () => {
 
     const listed = testContext(sandbox);
     expect(await runKeysList({ sub }, listed.ctx)).toBe(EXIT.ok);
-    const line = listed.out.text().split('\n').find((l) => l.startsWith('anywhere'));
+    const line = listed.out
+      .text()
+      .split('\n')
+      .find((l) => l.startsWith('anywhere'));
     expect(line).toContain('none (any address)');
     const json = testContext(sandbox);
     expect(await runKeysList({ sub, json: true }, json.ctx)).toBe(EXIT.ok);
@@ -42,7 +45,10 @@ describe('no IP reads the same everywhere', () => {
 
     const audited = testContext(sandbox, { configFolder: folder });
     expect(await runAudit({}, audited.ctx)).toBe(EXIT.ok);
-    const entry = audited.out.text().split('\n').find((l) => l.includes('anywhere'));
+    const entry = audited.out
+      .text()
+      .split('\n')
+      .find((l) => l.includes('anywhere'));
     expect(entry).toContain('none (any address)');
   });
 });

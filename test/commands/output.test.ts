@@ -79,12 +79,27 @@ describe('CSV (RFC 4180)', () => {
 
 describe('tables', () => {
   it('pads to the widest cell, two spaces apart, no trailing spaces', () => {
-    expect(formatTable([{ header: 'a' }, { header: 'bb', align: 'right' }, { header: 'c' }], [['xxx', '1', ''], ['y', '222', 'z']])).toBe(
-      'a     bb  c\nxxx    1\ny    222  z\n',
-    );
+    expect(
+      formatTable(
+        [{ header: 'a' }, { header: 'bb', align: 'right' }, { header: 'c' }],
+        [
+          ['xxx', '1', ''],
+          ['y', '222', 'z'],
+        ],
+      ),
+    ).toBe('a     bb  c\nxxx    1\ny    222  z\n');
   });
   it('fixed-width lines for streaming', () => {
-    expect(tableLine([{ header: 'x', width: 4 }, { header: 'y', width: 5, align: 'right' }], ['ab', '12'], [4, 5])).toBe('ab       12');
+    expect(
+      tableLine(
+        [
+          { header: 'x', width: 4 },
+          { header: 'y', width: 5, align: 'right' },
+        ],
+        ['ab', '12'],
+        [4, 5],
+      ),
+    ).toBe('ab       12');
     expect(pad('toolong', 3)).toBe('toolong');
   });
   it('pads by display width: CJK and emoji take two cells, combining marks none', () => {
@@ -93,7 +108,14 @@ describe('tables', () => {
     expect(pad('e\u0301', 2)).toBe('e\u0301 ');
   });
   it('formatTable aligns CJK and emoji cells and sanitises every cell to one line', () => {
-    const table = formatTable([{ header: 'note' }, { header: 'key' }], [['交易机器人', 'K1'], ['👩‍💻', 'K2'], ['a\r\nb\x1b]0;t\x07', 'K3']]);
+    const table = formatTable(
+      [{ header: 'note' }, { header: 'key' }],
+      [
+        ['交易机器人', 'K1'],
+        ['👩‍💻', 'K2'],
+        ['a\r\nb\x1b]0;t\x07', 'K3'],
+      ],
+    );
     const lines = table.trimEnd().split('\n');
     expect(lines).toHaveLength(4);
     expect(lines[3]).toBe('a␍␊b␛]0;t␇  K3');
@@ -114,16 +136,35 @@ describe('times', () => {
 
 describe('per-asset totals', () => {
   const transfer = (asset: string, amount: string): Transfer => ({
-    tranId: '1', fromAccount: '', toAccount: '', clientTranId: '', asset, amount, fromAccountType: 'SPOT',
-    toAccountType: 'FUTURE', fromSymbol: '', toSymbol: '', status: 'SUCCESS', timestamp: 0,
+    tranId: '1',
+    fromAccount: '',
+    toAccount: '',
+    clientTranId: '',
+    asset,
+    amount,
+    fromAccountType: 'SPOT',
+    toAccountType: 'FUTURE',
+    fromSymbol: '',
+    toSymbol: '',
+    status: 'SUCCESS',
+    timestamp: 0,
   });
   it('are decimal-exact, in plain notation, sorted by asset', () => {
     const totals = new AssetTotals();
-    for (const [asset, amount] of [['USDT', '0.1'], ['USDT', '0.2'], ['BTC', '0.00000001'], ['BTC', '0.00000002'], ['USDT', '1e2']] as const) {
+    for (const [asset, amount] of [
+      ['USDT', '0.1'],
+      ['USDT', '0.2'],
+      ['BTC', '0.00000001'],
+      ['BTC', '0.00000002'],
+      ['USDT', '1e2'],
+    ] as const) {
       totals.add(transfer(asset, amount));
     }
     totals.add(transfer('ETH', 'n/a'));
-    expect(totals.entries()).toEqual([['BTC', '0.00000003'], ['USDT', '100.3']]);
+    expect(totals.entries()).toEqual([
+      ['BTC', '0.00000003'],
+      ['USDT', '100.3'],
+    ]);
     expect(totals.unparsable).toBe(1);
   });
 

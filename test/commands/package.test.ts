@@ -64,7 +64,9 @@ describe('the package', () => {
     expect(paths).toContain('package.json');
     expect(paths).toContain('dist/THIRD-PARTY-NOTICES.txt');
     // dist/package.json says the bin is CommonJS (Node then starts it without its ES module loader).
-    const unexpected = paths.filter((p) => !['README.md', 'package.json'].includes(p) && !/^dist\/(broker-console\.js|package\.json|THIRD-PARTY-NOTICES\.txt|chunks\/[\w-]+\.js)$/.test(p));
+    const unexpected = paths.filter(
+      (p) => !['README.md', 'package.json'].includes(p) && !/^dist\/(broker-console\.js|package\.json|THIRD-PARTY-NOTICES\.txt|chunks\/[\w-]+\.js)$/.test(p),
+    );
     expect(unexpected).toEqual([]);
     // Every file of the bundle is in it (the chunks are loaded lazily: a missing one fails only later).
     const built = readdirSync(join(ROOT, 'dist', 'chunks')).map((f) => `dist/chunks/${f}`);
@@ -88,13 +90,28 @@ describe('the package', () => {
     const headers = [...text.matchAll(/^={78}\n(.+)@([^@\s]+) \((.+)\)\n={78}$/gm)].map(([, name, version, license]) => ({ name, version, license }));
     const names = new Set(headers.map((h) => h.name));
     // What the bundle is built from (the devDependencies it holds) and what Ink and React bring in.
-    for (const name of ['big.js', 'commander', 'env-paths', 'ink', 'react', 'string-width', 'undici', 'valibot', 'react-reconciler', 'scheduler', 'yoga-layout', 'chalk']) {
+    for (const name of [
+      'big.js',
+      'commander',
+      'env-paths',
+      'ink',
+      'react',
+      'string-width',
+      'undici',
+      'valibot',
+      'react-reconciler',
+      'scheduler',
+      'yoga-layout',
+      'chalk',
+    ]) {
       expect(names.has(name), name).toBe(true);
     }
     // Each notice is the licence of the installed package of that name and version (top-level or nested).
     const nested = readdirSync(join(ROOT, 'node_modules'), { withFileTypes: true })
       .filter((e) => e.isDirectory())
-      .flatMap((e) => (e.name.startsWith('@') ? readdirSync(join(ROOT, 'node_modules', e.name)).map((n) => `node_modules/${e.name}/${n}`) : [`node_modules/${e.name}`]));
+      .flatMap((e) =>
+        e.name.startsWith('@') ? readdirSync(join(ROOT, 'node_modules', e.name)).map((n) => `node_modules/${e.name}/${n}`) : [`node_modules/${e.name}`],
+      );
     for (const { name, version, license } of headers) {
       const dir = [`node_modules/${name}`, ...nested.map((d) => `${d}/node_modules/${name}`)].find((d) => {
         try {

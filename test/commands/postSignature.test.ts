@@ -41,7 +41,18 @@ function posts(sb: RunningSandbox, from: number): number[] {
     .map((r) => r.status);
 }
 
-const create = (sb: RunningSandbox, note: string) => ['keys', 'create', '--allow-risky', '--sub', sb.subAccounts[0] ?? '', '--permissions', 'SPOT_ACCOUNT_READ', '--note', note, '--json'];
+const create = (sb: RunningSandbox, note: string) => [
+  'keys',
+  'create',
+  '--allow-risky',
+  '--sub',
+  sb.subAccounts[0] ?? '',
+  '--permissions',
+  'SPOT_ACCOUNT_READ',
+  '--note',
+  note,
+  '--json',
+];
 
 describe('keys create under auto (the default)', () => {
   it('falls back once against a body-only service and remembers it: the next run sends query + body first', async () => {
@@ -51,7 +62,9 @@ describe('keys create under auto (the default)', () => {
     const first = await runCli(create(bodySandbox, 'first'), env);
     expect(first.code, first.stderr).toBe(0);
     expect(posts(bodySandbox, from)).toEqual([401, 200]);
-    expect(JSON.parse(readFileSync(join(home, POST_SIGNATURES_FILE), 'utf8'))).toEqual({ [bodySandbox.baseUrl]: { rule: 'body', acceptedAt: expect.any(Number) } });
+    expect(JSON.parse(readFileSync(join(home, POST_SIGNATURES_FILE), 'utf8'))).toEqual({
+      [bodySandbox.baseUrl]: { rule: 'body', acceptedAt: expect.any(Number) },
+    });
     // What the file keeps is not secret: no key, secret or signature.
     const kept = readFileSync(join(home, POST_SIGNATURES_FILE), 'utf8');
     expect(kept).not.toContain(bodySandbox.secretKey);
@@ -154,7 +167,9 @@ describe("a profile's setting", () => {
     const bad = await runCli(['profile', 'add', 'x', '--base-url', querySandbox.baseUrl, '--post-signature', 'sideways'], { BROKER_CONSOLE_HOME: home });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("'--post-signature <rule>' argument 'sideways' is invalid. must be one of auto, query, body");
-    const both = await runCli(['profile', 'add', 'x', '--base-url', querySandbox.baseUrl, '--post-signature', 'body', '--no-sign-body'], { BROKER_CONSOLE_HOME: home });
+    const both = await runCli(['profile', 'add', 'x', '--base-url', querySandbox.baseUrl, '--post-signature', 'body', '--no-sign-body'], {
+      BROKER_CONSOLE_HOME: home,
+    });
     expect(both.code).toBe(2);
     expect(both.stderr).toBe('error: --post-signature: body contradicts --no-sign-body (which means query)\n');
   });

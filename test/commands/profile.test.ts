@@ -119,7 +119,11 @@ describe('profile commands that need no keychain', () => {
     // A profile saved by the binary itself is not possible without a keychain; write the settings directly.
     const { saveProfile } = await import('../../src/credentials/profiles');
     await saveProfile(config, { name: 'nobus', baseUrl: 'http://127.0.0.1:9', apiKeyHeader: 'X-MEXC-APIKEY', recvWindow: 5000, postSignature: 'auto' });
-    for (const args of [['keys', 'list', '--sub', 'alpha'], ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE'], ['profile', 'remove', 'nobus']]) {
+    for (const args of [
+      ['keys', 'list', '--sub', 'alpha'],
+      ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE'],
+      ['profile', 'remove', 'nobus'],
+    ]) {
       // A process of its own: keytar finds D-Bus through the process's environment, not the run's.
       const r = await runBuiltCli(args, { BROKER_CONSOLE_HOME: config, HOME: home });
       expect(r.code, args.join(' ')).not.toBe(0);
@@ -184,7 +188,11 @@ describe.skipIf(!availability.ok)('profiles with the real keychain', () => {
 
     let t = ctxFor();
     expect(await runProfileList({}, t.ctx)).toBe(0);
-    const line = t.out.text().split('\n').find((l) => l.includes(n)) ?? '';
+    const line =
+      t.out
+        .text()
+        .split('\n')
+        .find((l) => l.includes(n)) ?? '';
     expect(line).toMatch(new RegExp(`^\\*\\s+${n}\\s+full\\s+${sandboxA.baseUrl.replace(/[.]/g, '\\.')}\\s+auto\\s+\\S+…\\S+\\s+keychain$`));
     expect(t.out.text()).not.toContain(sandboxA.secretKey);
 
@@ -242,14 +250,21 @@ describe.skipIf(!availability.ok)('profiles with the real keychain', () => {
     const before = sandboxB.requests().length;
     t = ctxFor();
     expect(await runKeysCreate({ allowRisky: true, sub: sub(sandboxB), permissions: 'SPOT_ACCOUNT_READ', note: 'body rule' }, t.ctx)).toBe(0);
-    expect(sandboxB.requests().slice(before).map((r) => `${r.method} ${r.status}`)).toEqual(['POST 200']);
+    expect(
+      sandboxB
+        .requests()
+        .slice(before)
+        .map((r) => `${r.method} ${r.status}`),
+    ).toEqual(['POST 200']);
     t = ctxFor({ recvWindow: 1234 });
     expect(await runKeysList({ sub: sub(sandboxB) }, t.ctx)).toBe(0);
     expect(new URLSearchParams(sandboxB.requests().at(-1)?.query ?? '').get('recvWindow')).toBe('1234');
 
     t = ctxFor();
     expect(await runProfileList({ json: true }, t.ctx)).toBe(0);
-    const listed = (JSON.parse(t.out.text()) as { name: string; default: boolean; secret: string; apiKey: string }[]).filter((p) => p.name === a || p.name === b);
+    const listed = (JSON.parse(t.out.text()) as { name: string; default: boolean; secret: string; apiKey: string }[]).filter(
+      (p) => p.name === a || p.name === b,
+    );
     expect(listed.map((p) => [p.name, p.default, p.secret])).toEqual([
       [a, false, 'keychain'],
       [b, true, 'keychain'],
@@ -300,14 +315,24 @@ describe.skipIf(!availability.ok)('profiles with the real keychain', () => {
     t = ctxFor();
     expect(await runKeysCreate({ allowRisky: true, sub: sub(sandboxA), permissions: 'SPOT_ACCOUNT_READ', note: 'never' }, t.ctx)).toBe(2);
     expect(t.err.text()).toBe(`error: create key was not sent: read-only profile '${ro}': creating keys is disabled\n`);
-    expect(sandboxA.requests().slice(before).map((r) => r.method)).toEqual(['GET']);
+    expect(
+      sandboxA
+        .requests()
+        .slice(before)
+        .map((r) => r.method),
+    ).toEqual(['GET']);
     // Environment credentials borrowing its settings (--profile) are read-only too.
     t = ctxFor({ profile: ro }, undefined, { BROKER_API_KEY: sandboxA.apiKey, BROKER_API_SECRET: sandboxA.secretKey });
     expect(await runKeysCreate({ allowRisky: true, sub: sub(sandboxA), permissions: 'SPOT_ACCOUNT_READ', note: 'never' }, t.ctx)).toBe(2);
     // The other profile creates.
     t = ctxFor({ profile: rw });
     expect(await runKeysCreate({ allowRisky: true, sub: sub(sandboxA), permissions: 'SPOT_ACCOUNT_READ', note: 'allowed', json: true }, t.ctx)).toBe(0);
-    expect(sandboxA.requests().slice(before).filter((r) => r.method === 'POST')).toHaveLength(1);
+    expect(
+      sandboxA
+        .requests()
+        .slice(before)
+        .filter((r) => r.method === 'POST'),
+    ).toHaveLength(1);
 
     // Added again without --read-only: the setting is replaced, as every setting of an add is.
     expect((await addVia(ro, sandboxA)).code).toBe(0);
@@ -317,11 +342,18 @@ describe.skipIf(!availability.ok)('profiles with the real keychain', () => {
   it('the command line: `profile add NAME --read-only` saves it read-only', async () => {
     const n = name('robin');
     const config = join(home, 'config');
-    const r = await runCli(['profile', 'add', n, '--base-url', sandboxA.baseUrl, '--read-only'], { ...busEnv(), BROKER_CONSOLE_HOME: config }, { input: `${sandboxA.apiKey}\n${sandboxA.secretKey}\n` });
+    const r = await runCli(
+      ['profile', 'add', n, '--base-url', sandboxA.baseUrl, '--read-only'],
+      { ...busEnv(), BROKER_CONSOLE_HOME: config },
+      { input: `${sandboxA.apiKey}\n${sandboxA.secretKey}\n` },
+    );
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect((await loadProfiles(config)).profiles).toMatchObject([{ name: n, readOnly: true }]);
-    const created = await runCli(['keys', 'create', '--allow-risky', '--sub', sub(sandboxA), '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'x'], { ...busEnv(), BROKER_CONSOLE_HOME: config });
+    const created = await runCli(['keys', 'create', '--allow-risky', '--sub', sub(sandboxA), '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'x'], {
+      ...busEnv(),
+      BROKER_CONSOLE_HOME: config,
+    });
     expect(created.code).toBe(2);
     expect(created.stderr).toBe(`error: create key was not sent: read-only profile '${n}': creating keys is disabled\n`);
   });
@@ -374,9 +406,12 @@ describe.skipIf(!availability.ok)('profiles with the real keychain', () => {
     expect(t.err.text()).toBe('error: the service rejected the signature: check the secret (and the API-key header)\nnothing was saved\n');
     expect(t.out.text()).toBe('');
     // Exactly the one signed check was sent, and refused.
-    expect(sandboxA.requests().slice(before).map((r) => [r.method, r.path.split('?')[0], r.status])).toEqual([
-      ['GET', '/api/v3/broker/sub-account/universalTransfer', 401],
-    ]);
+    expect(
+      sandboxA
+        .requests()
+        .slice(before)
+        .map((r) => [r.method, r.path.split('?')[0], r.status]),
+    ).toEqual([['GET', '/api/v3/broker/sub-account/universalTransfer', 401]]);
     expect(await (await keychainHere()).get(n)).toBeUndefined();
     expect((await loadProfiles(join(home, 'config'))).profiles).toEqual([]);
   });
@@ -479,13 +514,33 @@ describe.skipIf(!availability.ok)('profiles with the real keychain', () => {
       let t = ctxFor({ baseUrl: sandbox.baseUrl }, `${sandbox.apiKey}\n${master}\n`);
       expect(await runProfileAdd(n, {}, t.ctx)).toBe(0);
       t = ctxFor({ logFile });
-      expect(await runKeysCreate({ allowRisky: true, sub: sandbox.subAccounts[0], permissions: 'SPOT_ACCOUNT_READ', note: 'leak-1', json: true }, t.ctx)).toBe(0);
+      expect(await runKeysCreate({ allowRisky: true, sub: sandbox.subAccounts[0], permissions: 'SPOT_ACCOUNT_READ', note: 'leak-1', json: true }, t.ctx)).toBe(
+        0,
+      );
       created.push((JSON.parse(t.out.text()) as { secretKey: string }).secretKey);
       // …and the binary, profile added through it too: its compile cache (in the config folder) is scanned as well.
       const env = { ...busEnv(), BROKER_CONSOLE_HOME: config };
       const m = name('leakbin');
       expect((await runBuiltCli(['profile', 'add', m, '--base-url', sandbox.baseUrl], env, { input: `${sandbox.apiKey}\n${master}\n` })).code).toBe(0);
-      const r = await runBuiltCli(['--profile', m, '--log-file', logFile, 'keys', 'create', '--allow-risky', '--sub', sandbox.subAccounts[0] ?? '', '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'leak-2', '--json'], env);
+      const r = await runBuiltCli(
+        [
+          '--profile',
+          m,
+          '--log-file',
+          logFile,
+          'keys',
+          'create',
+          '--allow-risky',
+          '--sub',
+          sandbox.subAccounts[0] ?? '',
+          '--permissions',
+          'SPOT_ACCOUNT_READ',
+          '--note',
+          'leak-2',
+          '--json',
+        ],
+        env,
+      );
       expect(r.code).toBe(0);
       created.push((JSON.parse(r.stdout) as { secretKey: string }).secretKey);
       await runBuiltCli(['--log-file', logFile, 'keys', 'list', '--sub', sandbox.subAccounts[0] ?? ''], env);

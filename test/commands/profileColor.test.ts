@@ -60,13 +60,19 @@ describe('profile add --color', () => {
     const home = newHome();
     const n = uniqueProfile('colour');
     try {
-      const r = await runCli(['profile', 'add', n, '--base-url', sandbox.baseUrl, '--color', 'Cyan'], { ...busEnv(), BROKER_CONSOLE_HOME: home }, { input: `${sandbox.apiKey}\n${sandbox.secretKey}\n` });
+      const r = await runCli(
+        ['profile', 'add', n, '--base-url', sandbox.baseUrl, '--color', 'Cyan'],
+        { ...busEnv(), BROKER_CONSOLE_HOME: home },
+        { input: `${sandbox.apiKey}\n${sandbox.secretKey}\n` },
+      );
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
       expect(r.stdout).toContain('shown cyan');
       expect((await loadProfiles(home)).profiles).toMatchObject([{ name: n, color: 'cyan' }]);
     } finally {
-      await folderKeychain(await openKeychain(), home).remove(n).catch(() => false);
+      await folderKeychain(await openKeychain(), home)
+        .remove(n)
+        .catch(() => false);
     }
   });
 });

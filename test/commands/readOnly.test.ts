@@ -85,7 +85,10 @@ describe('keys create in a read-only run', () => {
       expect(r.stderr).toBe('error: create key was not sent: read-only run (--read-only): creating keys is disabled\n');
       expect(r.stdout).toBe('');
     }
-    const r = await runCli(['keys', 'create', '--sub', sandbox.subAccounts[0] ?? '', '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'x'], { ...env, BROKER_READ_ONLY: 'yes' });
+    const r = await runCli(['keys', 'create', '--sub', sandbox.subAccounts[0] ?? '', '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'x'], {
+      ...env,
+      BROKER_READ_ONLY: 'yes',
+    });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('read-only run (BROKER_READ_ONLY)');
     expect(creates().length).toBe(before);

@@ -70,7 +70,12 @@ describe('the secret as sent', () => {
     const json = await create('json');
     expect((JSON.parse(json.stdout) as { secretKey: string }).secretKey === secret).toBe(true);
     const table = await create();
-    expect(table.stdout.split('\n').find((l) => l.startsWith('secretKey'))?.endsWith(secret)).toBe(true);
+    expect(
+      table.stdout
+        .split('\n')
+        .find((l) => l.startsWith('secretKey'))
+        ?.endsWith(secret),
+    ).toBe(true);
   });
 
   it('a secret that is not valid UTF-8: "created, secret unreadable", exit 5, nothing on stdout', async () => {
@@ -96,10 +101,25 @@ describe('the secret as sent', () => {
 describe('an unreadable create answer: its shape, never its bytes', () => {
   const SECRET = 'S3CR3TVALUE0123456789abcdef';
   const cases: [string, string, string, RegExp][] = [
-    ['a form body', 'application/x-www-form-urlencoded', `apiKey=${API_KEY}&secretKey=${SECRET}`, /what came: application\/x-www-form-urlencoded, \d+ bytes, not JSON/],
+    [
+      'a form body',
+      'application/x-www-form-urlencoded',
+      `apiKey=${API_KEY}&secretKey=${SECRET}`,
+      /what came: application\/x-www-form-urlencoded, \d+ bytes, not JSON/,
+    ],
     ['XML', 'application/xml', `<key><apiKey>${API_KEY}</apiKey><secretKey>${SECRET}</secretKey></key>`, /what came: application\/xml, \d+ bytes, not JSON/],
-    ['a double-encoded envelope', 'application/json', JSON.stringify({ data: JSON.stringify({ apiKey: API_KEY, secretKey: SECRET }) }), /what came: application\/json, \d+ bytes, a JSON object with fields data/],
-    ['the secret under another name', 'application/json', JSON.stringify({ apiKey: API_KEY, sk: SECRET }), /what came: application\/json, \d+ bytes, a JSON object with fields apiKey, sk/],
+    [
+      'a double-encoded envelope',
+      'application/json',
+      JSON.stringify({ data: JSON.stringify({ apiKey: API_KEY, secretKey: SECRET }) }),
+      /what came: application\/json, \d+ bytes, a JSON object with fields data/,
+    ],
+    [
+      'the secret under another name',
+      'application/json',
+      JSON.stringify({ apiKey: API_KEY, sk: SECRET }),
+      /what came: application\/json, \d+ bytes, a JSON object with fields apiKey, sk/,
+    ],
     ['a JSON string', 'text/plain', JSON.stringify(SECRET), /what came: text\/plain, \d+ bytes, a JSON string/],
   ];
   for (const [name, type, body, shape] of cases) {

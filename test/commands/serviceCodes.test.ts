@@ -28,8 +28,29 @@ afterAll(async () => {
 });
 
 const DOCUMENTED = [
-  '700001', '700002', '700003', '700004', '700005', '700006', '700007', '700008', '10072', '140001', '140002',
-  '730600', '730601', '730603', '730700', '730701', '730702', '730703', '730704', '730705', '730706', '-1006', '-1007',
+  '700001',
+  '700002',
+  '700003',
+  '700004',
+  '700005',
+  '700006',
+  '700007',
+  '700008',
+  '10072',
+  '140001',
+  '140002',
+  '730600',
+  '730601',
+  '730603',
+  '730700',
+  '730701',
+  '730702',
+  '730703',
+  '730704',
+  '730705',
+  '730706',
+  '-1006',
+  '-1007',
 ];
 
 describe('the table of service codes', () => {
@@ -53,7 +74,13 @@ describe('the table of service codes', () => {
   it('a create is unknown after any 5xx, a 408, or -1006/-1007 at any status; not after a 4xx refusal', () => {
     for (const status of [500, 501, 502, 503, 504, 599, 408]) expect(createOutcomeUnknown(status, undefined), String(status)).toBe(true);
     for (const code of [-1006, -1007, '-1007']) expect(createOutcomeUnknown(400, code)).toBe(true);
-    for (const [status, code] of [[400, 730705], [400, 700004], [429, 429], [403, undefined]] as const) expect(createOutcomeUnknown(status, code)).toBe(false);
+    for (const [status, code] of [
+      [400, 730705],
+      [400, 700004],
+      [429, 429],
+      [403, undefined],
+    ] as const)
+      expect(createOutcomeUnknown(status, code)).toBe(false);
   });
 });
 
@@ -77,8 +104,15 @@ describe('codes from the sandbox reach the operator with their hint', () => {
     const { ctx, err } = context();
     const before = requestCount(sandbox);
     expect(await runKeysCreate({ allowRisky: true, sub: 'frozendesk01', permissions: 'SPOT_ACCOUNT_READ', note: 'ops' }, ctx)).toBe(EXIT.failure);
-    expect(errorLines(err.text())[0]).toMatch(/^error: create key failed \(HTTP 400 code 140002\): sub account is forbidden \(frozendesk01\) — the sub-account is frozen or disabled/);
-    expect(sandbox.requests().slice(before).map((r) => r.method)).toEqual(['POST']);
+    expect(errorLines(err.text())[0]).toMatch(
+      /^error: create key failed \(HTTP 400 code 140002\): sub account is forbidden \(frozendesk01\) — the sub-account is frozen or disabled/,
+    );
+    expect(
+      sandbox
+        .requests()
+        .slice(before)
+        .map((r) => r.method),
+    ).toEqual(['POST']);
     expect(await auditOf(ctx.configFolder)).toEqual([expect.objectContaining({ outcome: 'refused', code: 140002 })]);
   });
 

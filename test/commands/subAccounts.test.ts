@@ -56,7 +56,10 @@ describe.concurrent('sub-accounts', () => {
     expect(listed.map((e) => e.name).sort()).toEqual([...sandbox.subAccounts].sort());
     expect(listed.map((e) => e.lastTransferTime)).toEqual([...listed.map((e) => e.lastTransferTime)].sort((x, y) => y - x));
     expect(listed.every((e) => e.lastTransferTime > Date.now() - 30 * 86_400_000)).toBe(true);
-    const statuses = sandbox.requests().slice(before).map((r) => r.status);
+    const statuses = sandbox
+      .requests()
+      .slice(before)
+      .map((r) => r.status);
     expect(statuses.filter((s) => s === 429)).toHaveLength(1);
     expect(statuses.indexOf(429)).toBe(60);
     expect(statuses.length).toBeGreaterThan(100);
@@ -75,7 +78,10 @@ describe.concurrent('sub-accounts', () => {
     expect(lines.slice(1).map((l) => l.split(/ +/)[0])).toEqual(listed.map((e) => e.name));
     const csv = run({ format: 'csv' });
     expect(await csv.done).toBe(EXIT.ok);
-    const records = csv.out.text().split('\r\n').filter((l) => l !== '');
+    const records = csv.out
+      .text()
+      .split('\r\n')
+      .filter((l) => l !== '');
     expect(records[0]).toBe(SUB_ACCOUNT_CSV_COLUMNS.join(','));
     expect(records.slice(1)).toEqual(listed.map((e) => `${e.name},${e.lastTransferTime}`));
     expect(sandbox.requests().length).toBe(sent);
@@ -117,7 +123,9 @@ describe.concurrent('sub-accounts', () => {
     // Controls never reach the store (a name must be one the field accepts as typed); a formula and an
     // invisible character can.
     const hostile = '=cmd|calc!A1\u200b';
-    await (await openDiscoveredSubAccounts(folder, sandbox.baseUrl)).note([
+    await (
+      await openDiscoveredSubAccounts(folder, sandbox.baseUrl)
+    ).note([
       { name: hostile, lastTransferTime: 5 },
       { name: '=cmd|\u001b]52;c;aGk=\u0007', lastTransferTime: 6 },
     ]);
@@ -149,7 +157,8 @@ describe.concurrent('sub-accounts --discover, interrupted', () => {
       const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
       // After the first name queries have answered (master→master for the four pairs comes first).
       const start = Date.now();
-      while (slow.requests().filter((r) => new URLSearchParams(r.query).get('fromAccount') !== null).length < 6 && Date.now() - start < 15_000) await new Promise((r) => setTimeout(r, 20));
+      while (slow.requests().filter((r) => new URLSearchParams(r.query).get('fromAccount') !== null).length < 6 && Date.now() - start < 15_000)
+        await new Promise((r) => setTimeout(r, 20));
       const sentBefore = slow.requests().length;
       child.kill('SIGINT');
       expect(await exited).toBe(130);

@@ -86,18 +86,22 @@ describe('profile add on a terminal', () => {
   it('Ctrl-C at the secret prompt: exit 130, the terminal restored, nothing saved', async () => {
     home = mkdtempSync(join(tmpdir(), 'bc-tty-'));
     const tty = fakeTty();
-    const { ctx, err, out } = testContext(undefined, {
-      configFolder: join(home, 'config'),
-      stdin: tty,
-      // The keychain is reached before the prompts; an empty one that must never be written to.
-      keychain: async () => ({
-        get: async () => undefined,
-        set: async () => {
-          throw new Error('nothing may be stored after Ctrl-C');
-        },
-        remove: async () => false,
-      }),
-    }, { baseUrl: 'http://127.0.0.1:9' });
+    const { ctx, err, out } = testContext(
+      undefined,
+      {
+        configFolder: join(home, 'config'),
+        stdin: tty,
+        // The keychain is reached before the prompts; an empty one that must never be written to.
+        keychain: async () => ({
+          get: async () => undefined,
+          set: async () => {
+            throw new Error('nothing may be stored after Ctrl-C');
+          },
+          remove: async () => false,
+        }),
+      },
+      { baseUrl: 'http://127.0.0.1:9' },
+    );
     const running = runProfileAdd('ttyprofile', {}, ctx);
     await new Promise((r) => setTimeout(r, 20));
     tty.write('mx0vkey\r');

@@ -51,7 +51,11 @@ const sumOf = (rows: readonly Transfer[]): string => rows.reduce((s, t) => s.plu
 function expected(rows: readonly Transfer[]) {
   const assets = [...new Set(rows.map((t) => t.asset))].sort();
   return {
-    assets: assets.map((asset) => ({ asset, count: rows.filter((t) => t.asset === asset).length, volume: sumOf(rows.filter((t) => t.asset === asset && success(t))) })),
+    assets: assets.map((asset) => ({
+      asset,
+      count: rows.filter((t) => t.asset === asset).length,
+      volume: sumOf(rows.filter((t) => t.asset === asset && success(t))),
+    })),
     day: (day: string, asset: string) => sumOf(rows.filter((t) => t.asset === asset && success(t) && dayOf(Number(t.timestamp)) === day)),
   };
 }
@@ -89,7 +93,9 @@ describe.concurrent('transfers --summary', () => {
     expect(new Set(matching.map((t) => t.status)).size).toBeGreaterThan(1);
   });
 
-  it('--format json: the sums equal an independent sum of the same transfers, per asset and per day; every day of the range is there', async ({ onTestFinished }) => {
+  it('--format json: the sums equal an independent sum of the same transfers, per asset and per day; every day of the range is there', async ({
+    onTestFinished,
+  }) => {
     const own = await ownSandbox(onTestFinished);
     const s = await summaryJson({ limit: '100' }, own);
     // Every page from 1, at --limit a page: the last one short.
@@ -148,10 +154,15 @@ describe.concurrent('transfers --summary', () => {
     const { ctx, out } = testContext(sandbox);
     expect(await runTransfers({ ...filter, summary: true }, ctx)).toBe(EXIT.ok);
     const text = out.text();
-    expect(text.split('\n')[0]).toBe(`summary of ${s.rows} transfers (${s.pages} page${s.pages === 1 ? '' : 's'}) · volume: SUCCESS only · days in ${s.timeZone}`);
+    expect(text.split('\n')[0]).toBe(
+      `summary of ${s.rows} transfers (${s.pages} page${s.pages === 1 ? '' : 's'}) · volume: SUCCESS only · days in ${s.timeZone}`,
+    );
     for (const a of s.assets) expect(text).toMatch(new RegExp(`^${a.asset} +${a.count} +${a.volume.replace('.', '\\.')}  `, 'm'));
     for (const x of s.statuses) expect(text).toMatch(new RegExp(`^${x.status} +${x.count}$`, 'm'));
-    for (const d of s.days) expect(text).toMatch(new RegExp(`^${d.day} +${d.count === 0 ? '- +0' : `${d.assets[0]!.asset} +${d.assets[0]!.count} +${d.assets[0]!.volume.replace('.', '\\.')}`}`, 'm'));
+    for (const d of s.days)
+      expect(text).toMatch(
+        new RegExp(`^${d.day} +${d.count === 0 ? '- +0' : `${d.assets[0]!.asset} +${d.assets[0]!.count} +${d.assets[0]!.volume.replace('.', '\\.')}`}`, 'm'),
+      );
   });
 
   it('--page N: from that page on; the sums are of those pages only', async () => {
@@ -200,8 +211,34 @@ describe.concurrent('transfers --summary', () => {
     try {
       const [, evil] = HOSTILE.find(([name]) => name.includes('OSC')) ?? HOSTILE[0]!;
       server.transfers = [
-        { tranId: '1', fromAccount: '', toAccount: 'x', clientTranId: '', asset: evil, amount: '1.25', fromAccountType: 'SPOT', toAccountType: 'FUTURE', fromSymbol: '', toSymbol: '', status: 'SUCCESS', timestamp: END - DAY },
-        { tranId: '2', fromAccount: '', toAccount: 'x', clientTranId: '', asset: '=1+1', amount: '2', fromAccountType: 'SPOT', toAccountType: 'FUTURE', fromSymbol: '', toSymbol: '', status: evil, timestamp: END - DAY },
+        {
+          tranId: '1',
+          fromAccount: '',
+          toAccount: 'x',
+          clientTranId: '',
+          asset: evil,
+          amount: '1.25',
+          fromAccountType: 'SPOT',
+          toAccountType: 'FUTURE',
+          fromSymbol: '',
+          toSymbol: '',
+          status: 'SUCCESS',
+          timestamp: END - DAY,
+        },
+        {
+          tranId: '2',
+          fromAccount: '',
+          toAccount: 'x',
+          clientTranId: '',
+          asset: '=1+1',
+          amount: '2',
+          fromAccountType: 'SPOT',
+          toAccountType: 'FUTURE',
+          fromSymbol: '',
+          toSymbol: '',
+          status: evil,
+          timestamp: END - DAY,
+        },
       ];
       const tty = fakeTty();
       const table = testContext(undefined, { env: server.env, stdout: tty.stream, stdoutIsTTY: true });
@@ -210,7 +247,9 @@ describe.concurrent('transfers --summary', () => {
       expect(tty.text()).toContain('1.25');
       const csv = testContext(undefined, { env: server.env });
       expect(await runTransfers({ ...filter, summary: true, format: 'csv' }, csv.ctx)).toBe(EXIT.ok);
-      const assets = parseCsv(csv.out.text()).filter((r) => r[0] === 'asset').map((r) => r[2]);
+      const assets = parseCsv(csv.out.text())
+        .filter((r) => r[0] === 'asset')
+        .map((r) => r[2]);
       expect(assets).toContain("'=1+1");
       const json = testContext(undefined, { env: server.env });
       expect(await runTransfers({ ...filter, summary: true, format: 'json' }, json.ctx)).toBe(EXIT.ok);
@@ -222,7 +261,10 @@ describe.concurrent('transfers --summary', () => {
 
   it('the built binary: days are local days of TZ, and the JSON says which zone', async () => {
     // A process of its own: its TZ is not this one's (Date and Intl read the process's zone).
-    const run = await runBuiltCli(['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--start', String(START), '--end', String(END), '--summary', '--json'], { ...sandboxEnv(sandbox), TZ: 'Pacific/Kiritimati' });
+    const run = await runBuiltCli(
+      ['transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--start', String(START), '--end', String(END), '--summary', '--json'],
+      { ...sandboxEnv(sandbox), TZ: 'Pacific/Kiritimati' },
+    );
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const s = JSON.parse(run.stdout) as SummaryDocument;

@@ -22,7 +22,6 @@ afterAll(async () => {
   await sandbox.close();
 });
 
-
 describe('transfers --all', () => {
   it('the seeded data spans several pages of 100', () => {
     expect(spotToFuture.length).toBeGreaterThan(250);
@@ -182,7 +181,7 @@ describe('transfers account types', () => {
       .map((r) => new URLSearchParams(r.query))
       .map((q) => [q.get('fromAccountType'), q.get('toAccountType')]);
 
-  it('FUTURES (documented) and FUTURE (the answers\' spelling) are each sent as typed and give the same transfers', async () => {
+  it("FUTURES (documented) and FUTURE (the answers' spelling) are each sent as typed and give the same transfers", async () => {
     const before = requestCount(sandbox);
     const futures = testContext(sandbox);
     expect(await runTransfers({ fromType: 'SPOT', toType: 'FUTURES', all: true, format: 'json' }, futures.ctx)).toBe(EXIT.ok);
@@ -197,7 +196,9 @@ describe('transfers account types', () => {
     const before = requestCount(sandbox);
     const { ctx, out, err } = testContext(sandbox);
     expect(await runTransfers({ fromType: 'SPOT', toType: 'MARGIN', format: 'json' }, ctx)).toBe(EXIT.failure);
-    expect(err.text()).toMatch(/^error: list transfers failed \(HTTP 400 code 700004\): Mandatory parameter 'toAccountType' was not sent, was empty\/null, or malformed\. — /);
+    expect(err.text()).toMatch(
+      /^error: list transfers failed \(HTTP 400 code 700004\): Mandatory parameter 'toAccountType' was not sent, was empty\/null, or malformed\. — /,
+    );
     expect(out.text()).toBe('');
     expect(sentTypes(before)).toEqual([['SPOT', 'MARGIN']]);
   });

@@ -74,7 +74,10 @@ describe('--verbose', () => {
   });
 
   it('a create: the POST line, never the created secret', async () => {
-    const run = await runCli(['--verbose', 'keys', 'create', '--sub', sub(), '--permissions', 'SPOT_ACCOUNT_READ', '--ip', '203.0.113.9', '--note', 'verbose', '--json'], env);
+    const run = await runCli(
+      ['--verbose', 'keys', 'create', '--sub', sub(), '--permissions', 'SPOT_ACCOUNT_READ', '--ip', '203.0.113.9', '--note', 'verbose', '--json'],
+      env,
+    );
     expect(run.code, run.stderr).toBe(0);
     const created = JSON.parse(run.stdout) as { secretKey: string; apiKey: string };
     const lines = debugLines(run.stderr);

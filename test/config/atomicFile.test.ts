@@ -4,14 +4,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import {
-  type AtomicFileHandle,
-  type AtomicFileSystem,
-  TEMP_FILE,
-  nodeFileSystem,
-  replaceAtomicFileSystem,
-  writeFileAtomic,
-} from '../../src/config/atomicFile';
+import { type AtomicFileHandle, type AtomicFileSystem, TEMP_FILE, nodeFileSystem, replaceAtomicFileSystem, writeFileAtomic } from '../../src/config/atomicFile';
 import { mountFullDisk } from './fullDisk';
 
 const home = mkdtempSync(join(tmpdir(), 'bc-atomic-'));

@@ -16,7 +16,15 @@ import { testContext } from '../commands/helpers';
 const request: NewKeyRequest = { subAccount: 'desk1', permissions: ['SPOT_ACCOUNT_READ'], ips: ['192.0.2.1'], note: 'n' };
 const target = { profile: 'ops', host: 'api.example.com' };
 const at = new Date('2026-03-01T10:00:00Z');
-const created = { subAccount: 'desk1', note: 'n', apiKey: 'mx0vglabcdefa1b2', secretKey: 'SECRETSECRETSECRET', permissions: ['SPOT_ACCOUNT_READ'], ips: ['192.0.2.1'], createdAt: 1 };
+const created = {
+  subAccount: 'desk1',
+  note: 'n',
+  apiKey: 'mx0vglabcdefa1b2',
+  secretKey: 'SECRETSECRETSECRET',
+  permissions: ['SPOT_ACCOUNT_READ'],
+  ips: ['192.0.2.1'],
+  createdAt: 1,
+};
 
 const folders: string[] = [];
 const tempFolder = () => {
@@ -34,12 +42,27 @@ afterEach(async () => {
 describe('auditEntry', () => {
   it('created: the shortened key, never the secret', () => {
     const entry = auditEntry(target, request, { created }, at)!;
-    expect(entry).toEqual({ time: '2026-03-01T10:00:00.000Z', profile: 'ops', host: 'api.example.com', subAccount: 'desk1', apiKey: 'mx0v…a1b2', permissions: ['SPOT_ACCOUNT_READ'], ips: ['192.0.2.1'], note: 'n', outcome: 'created' });
+    expect(entry).toEqual({
+      time: '2026-03-01T10:00:00.000Z',
+      profile: 'ops',
+      host: 'api.example.com',
+      subAccount: 'desk1',
+      apiKey: 'mx0v…a1b2',
+      permissions: ['SPOT_ACCOUNT_READ'],
+      ips: ['192.0.2.1'],
+      note: 'n',
+      outcome: 'created',
+    });
     expect(JSON.stringify(entry)).not.toContain('SECRET');
   });
 
   it('refused: the service code and message; unknown: the reason', () => {
-    const refused = auditEntry(target, request, { error: new BrokerError({ kind: 'service', operation: 'create key', status: 400, code: 10072, serviceMessage: 'bad' }) }, at)!;
+    const refused = auditEntry(
+      target,
+      request,
+      { error: new BrokerError({ kind: 'service', operation: 'create key', status: 400, code: 10072, serviceMessage: 'bad' }) },
+      at,
+    )!;
     expect(refused).toMatchObject({ outcome: 'refused', code: 10072, message: 'bad' });
     const unknown = auditEntry(target, request, { error: new BrokerError({ kind: 'outcome-unknown', operation: 'create key', stage: 'sent' }) }, at)!;
     expect(unknown.outcome).toBe('unknown');
@@ -239,7 +262,9 @@ describe('never a secret', () => {
     // Two lines an attempt: recorded before it was sent, then its outcome.
     await c.waitFor(() => readFileSync(join(folder, AUDIT_FILE), 'utf8').trimEnd().split('\n').length === 12, 'twelve audit lines');
     const { entries } = await readAuditTrail(folder);
-    expect(entries.map((e) => [e.note, e.outcome, e.apiKey])).toEqual(made.map((k, i) => [i < 3 ? `console ${i}` : `command ${i - 3}`, 'created', `${k.apiKey.slice(0, 4)}…${k.apiKey.slice(-4)}`]));
+    expect(entries.map((e) => [e.note, e.outcome, e.apiKey])).toEqual(
+      made.map((k, i) => [i < 3 ? `console ${i}` : `command ${i - 3}`, 'created', `${k.apiKey.slice(0, 4)}…${k.apiKey.slice(-4)}`]),
+    );
     const bytes = readFileSync(join(folder, AUDIT_FILE));
     expect(new Set(made.map((k) => k.secretKey)).size).toBe(6);
     for (const secret of [...made.map((k) => k.secretKey), ...made.map((k) => k.apiKey), c.sandbox.secretKey]) {

@@ -41,7 +41,22 @@ describe('bans.json', () => {
 
 describe('the exchange log', () => {
   it('says a request was held back by a ban, and until when', () => {
-    const line = exchangeLine({ operation: 'list keys', method: 'GET', path: '/api/v3/broker/sub-account/apiKey', ok: false, latencyMs: 0, attempt: 1, banEndsAt: Date.UTC(2026, 10, 25, 16, 0), notSent: true }, undefined, new Date(Date.UTC(2026, 10, 25, 15, 0)));
-    expect(line).toBe('2026-11-25T15:00:00.000Z op=list_keys GET /api/v3/broker/sub-account/apiKey status=none ok=false latency=0ms attempt=1 ban-ends=2026-11-25T16:00:00.000Z not-sent\n');
+    const line = exchangeLine(
+      {
+        operation: 'list keys',
+        method: 'GET',
+        path: '/api/v3/broker/sub-account/apiKey',
+        ok: false,
+        latencyMs: 0,
+        attempt: 1,
+        banEndsAt: Date.UTC(2026, 10, 25, 16, 0),
+        notSent: true,
+      },
+      undefined,
+      new Date(Date.UTC(2026, 10, 25, 15, 0)),
+    );
+    expect(line).toBe(
+      '2026-11-25T15:00:00.000Z op=list_keys GET /api/v3/broker/sub-account/apiKey status=none ok=false latency=0ms attempt=1 ban-ends=2026-11-25T16:00:00.000Z not-sent\n',
+    );
   });
 });

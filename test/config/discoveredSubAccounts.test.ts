@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DISCOVERED_FILE_BYTES, DISCOVERED_LIMIT, DISCOVERED_NAME_BYTES, DISCOVERED_TARGETS, mergeDiscovered, openDiscoveredSubAccounts } from '../../src/config/discoveredSubAccounts';
+import {
+  DISCOVERED_FILE_BYTES,
+  DISCOVERED_LIMIT,
+  DISCOVERED_NAME_BYTES,
+  DISCOVERED_TARGETS,
+  mergeDiscovered,
+  openDiscoveredSubAccounts,
+} from '../../src/config/discoveredSubAccounts';
 
 describe('discovered sub-accounts in the config folder', () => {
   let folder: string;
@@ -16,9 +23,21 @@ describe('discovered sub-accounts in the config folder', () => {
     const live = await openDiscoveredSubAccounts(folder, 'https://api.example.com');
     expect(live.list()).toEqual([]);
     expect(live.scannedAt()).toBeUndefined();
-    await live.note([{ name: 'alpha01', lastTransferTime: 100 }, { name: 'beta02', lastTransferTime: 300 }]);
-    await live.note([{ name: 'alpha01', lastTransferTime: 500 }, { name: 'beta02', lastTransferTime: 200 }], 1000);
-    expect(live.list()).toEqual([{ name: 'alpha01', lastTransferTime: 500 }, { name: 'beta02', lastTransferTime: 300 }]);
+    await live.note([
+      { name: 'alpha01', lastTransferTime: 100 },
+      { name: 'beta02', lastTransferTime: 300 },
+    ]);
+    await live.note(
+      [
+        { name: 'alpha01', lastTransferTime: 500 },
+        { name: 'beta02', lastTransferTime: 200 },
+      ],
+      1000,
+    );
+    expect(live.list()).toEqual([
+      { name: 'alpha01', lastTransferTime: 500 },
+      { name: 'beta02', lastTransferTime: 300 },
+    ]);
     await (await openDiscoveredSubAccounts(folder, 'demo')).note([{ name: 'gamma03', lastTransferTime: 1 }]);
 
     const reopened = await openDiscoveredSubAccounts(folder, 'https://api.example.com');
@@ -33,7 +52,10 @@ describe('discovered sub-accounts in the config folder', () => {
     const path = join(folder, 'discovered-sub-accounts.json');
     await store.note([{ name: 'alpha01', lastTransferTime: 500 }]);
     rmSync(path);
-    await store.note([{ name: 'alpha01', lastTransferTime: 400 }, { name: 'alpha01', lastTransferTime: 500 }]);
+    await store.note([
+      { name: 'alpha01', lastTransferTime: 400 },
+      { name: 'alpha01', lastTransferTime: 500 },
+    ]);
     expect(existsSync(path)).toBe(false);
     await store.note([{ name: 'alpha01', lastTransferTime: 600 }]);
     expect(existsSync(path)).toBe(true);
@@ -59,7 +81,8 @@ describe('discovered sub-accounts in the config folder', () => {
     expect(kept[0]!.name).toBe(long[0]!.name);
     expect(kept.length).toBe(DISCOVERED_NAME_BYTES / 64);
     // At most DISCOVERED_TARGETS base URLs: the least recently active go.
-    for (let t = 0; t < DISCOVERED_TARGETS + 3; t += 1) await (await openDiscoveredSubAccounts(folder, `https://t${t}.example`)).note([{ name: `sub${t}aaaa`, lastTransferTime: t }]);
+    for (let t = 0; t < DISCOVERED_TARGETS + 3; t += 1)
+      await (await openDiscoveredSubAccounts(folder, `https://t${t}.example`)).note([{ name: `sub${t}aaaa`, lastTransferTime: t }]);
     const file = JSON.parse(readFileSync(join(folder, 'discovered-sub-accounts.json'), 'utf8')) as Record<string, unknown>;
     expect(Object.keys(file)).toHaveLength(DISCOVERED_TARGETS);
     expect(file['https://api.example.com']).toBeDefined();
@@ -67,7 +90,17 @@ describe('discovered sub-accounts in the config folder', () => {
 
   it('a hostile file: invalid names are dropped on reading, and a file over the bound is not read at all', async () => {
     const path = join(folder, 'discovered-sub-accounts.json');
-    writeFileSync(path, JSON.stringify({ demo: { subAccounts: [{ name: 'bad\u001b]0;x\u0007', lastTransferTime: 2 }, { name: 'fine0001', lastTransferTime: 1 }] } }));
+    writeFileSync(
+      path,
+      JSON.stringify({
+        demo: {
+          subAccounts: [
+            { name: 'bad\u001b]0;x\u0007', lastTransferTime: 2 },
+            { name: 'fine0001', lastTransferTime: 1 },
+          ],
+        },
+      }),
+    );
     expect((await openDiscoveredSubAccounts(folder, 'demo')).list()).toEqual([{ name: 'fine0001', lastTransferTime: 1 }]);
     const many = Array.from({ length: 60_000 }, (_, i) => ({ name: `name${i}`.padEnd(30, 'x'), lastTransferTime: i }));
     writeFileSync(path, JSON.stringify({ demo: { subAccounts: many } }));

@@ -10,7 +10,15 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const exchange = { operation: 'listSubAccountKeys', method: 'GET' as const, path: '/api/v3/broker/sub-account/apiKey?subAccount=a&signature=abc', status: 200, ok: true, latencyMs: 12.4, attempt: 1 };
+const exchange = {
+  operation: 'listSubAccountKeys',
+  method: 'GET' as const,
+  path: '/api/v3/broker/sub-account/apiKey?subAccount=a&signature=abc',
+  status: 200,
+  ok: true,
+  latencyMs: 12.4,
+  attempt: 1,
+};
 
 describe('--log-file', () => {
   it('shortens API keys', () => {
@@ -23,8 +31,12 @@ describe('--log-file', () => {
     expect(exchangeLine(exchange, 'mx0vglabcdefghija1b2', new Date(Date.UTC(2026, 10, 20, 1, 2, 3)))).toBe(
       '2026-11-20T01:02:03.000Z op=listSubAccountKeys GET /api/v3/broker/sub-account/apiKey status=200 ok=true latency=12ms attempt=1 key=mx0v…a1b2\n',
     );
-    expect(exchangeLine({ ...exchange, method: 'POST', status: 401, ok: false, postSignature: 'query' }, undefined, new Date(0))).toContain(' attempt=1 signed=query\n');
-    expect(exchangeLine({ ...exchange, status: 429, ok: false, retryAfterMs: 1500, pacedMs: 20 }, undefined, new Date(0))).toContain(' attempt=1 paced=20ms retry-after=1500ms\n');
+    expect(exchangeLine({ ...exchange, method: 'POST', status: 401, ok: false, postSignature: 'query' }, undefined, new Date(0))).toContain(
+      ' attempt=1 signed=query\n',
+    );
+    expect(exchangeLine({ ...exchange, status: 429, ok: false, retryAfterMs: 1500, pacedMs: 20 }, undefined, new Date(0))).toContain(
+      ' attempt=1 paced=20ms retry-after=1500ms\n',
+    );
     expect(exchangeLine({ ...exchange, status: undefined, ok: false, attempt: 2 }, undefined, new Date(0))).toBe(
       '1970-01-01T00:00:00.000Z op=listSubAccountKeys GET /api/v3/broker/sub-account/apiKey status=none ok=false latency=12ms attempt=2\n',
     );

@@ -38,7 +38,10 @@ describe('files opened without following a symbolic link', () => {
     const link = join(dir, 'exchanges.log');
     symlinkSync(target, link);
     const before = sandbox.requests().length;
-    const r = await runCli(['keys', 'list', '--sub', sandbox.subAccounts[0]!, '--log-file', link], { ...sandboxEnv(sandbox), BROKER_CONSOLE_HOME: join(dir, 'config') });
+    const r = await runCli(['keys', 'list', '--sub', sandbox.subAccounts[0]!, '--log-file', link], {
+      ...sandboxEnv(sandbox),
+      BROKER_CONSOLE_HOME: join(dir, 'config'),
+    });
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(`error: --log-file: cannot open ${link} (ELOOP)\n`);
     expect(sandbox.requests().length).toBe(before);
@@ -52,7 +55,12 @@ describe('files opened without following a symbolic link', () => {
     mkdirSync(folder);
     symlinkSync(target, join(folder, AUDIT_FILE));
     const request: NewKeyRequest = { subAccount: 'desk0001', permissions: ['SPOT_ACCOUNT_READ'], ips: [], note: 'n' };
-    const entry = auditEntry({ profile: 'p', host: '127.0.0.1' }, request, { created: { subAccount: 'desk0001', apiKey: 'mx0vnewkey0001', secretKey: 's', permissions: ['SPOT_ACCOUNT_READ'], ips: [], note: 'n', createdAt: 1 } }, new Date())!;
+    const entry = auditEntry(
+      { profile: 'p', host: '127.0.0.1' },
+      request,
+      { created: { subAccount: 'desk0001', apiKey: 'mx0vnewkey0001', secretKey: 's', permissions: ['SPOT_ACCOUNT_READ'], ips: [], note: 'n', createdAt: 1 } },
+      new Date(),
+    )!;
     await expect(appendAudit(folder, entry)).rejects.toMatchObject({ code: 'ELOOP' });
     untouched();
   });

@@ -28,7 +28,10 @@ describe('post-signatures.json', () => {
     folder = await mkdtemp(join(tmpdir(), 'bc-post-file-'));
     await writeFile(postSignaturesPath(folder), '{ not json');
     expect(await loadPostSignature(folder, 'http://127.0.0.1:1')).toBeUndefined();
-    await writeFile(postSignaturesPath(folder), JSON.stringify({ 'http://127.0.0.1:1': { rule: 'both', acceptedAt: 1 }, 'http://127.0.0.1:2': { rule: 'body', acceptedAt: 1 } }));
+    await writeFile(
+      postSignaturesPath(folder),
+      JSON.stringify({ 'http://127.0.0.1:1': { rule: 'both', acceptedAt: 1 }, 'http://127.0.0.1:2': { rule: 'body', acceptedAt: 1 } }),
+    );
     expect(await loadPostSignature(folder, 'http://127.0.0.1:1')).toBeUndefined();
     expect(await loadPostSignature(folder, 'http://127.0.0.1:2')).toBe('body');
     await savePostSignature(folder, 'http://127.0.0.1:3', 'query', 5);

@@ -9,8 +9,25 @@ import { appendAudit, readAuditTrail } from '../../src/config/auditTrail';
 import { openExchangeLog } from '../../src/config/logFile';
 import { mountFullDisk } from './fullDisk';
 
-const exchange: ExchangeInfo = { operation: 'list keys', method: 'GET', path: '/api/v3/broker/sub-account/apiKey?x=1', status: 200, ok: true, latencyMs: 12, attempt: 1 };
-const entry = { time: '2026-01-01T00:00:00.000Z', profile: 'p', host: 'h', subAccount: 'desk', permissions: ['SPOT_ACCOUNT_READ'], ips: [], note: 'n', outcome: 'refused' as const };
+const exchange: ExchangeInfo = {
+  operation: 'list keys',
+  method: 'GET',
+  path: '/api/v3/broker/sub-account/apiKey?x=1',
+  status: 200,
+  ok: true,
+  latencyMs: 12,
+  attempt: 1,
+};
+const entry = {
+  time: '2026-01-01T00:00:00.000Z',
+  profile: 'p',
+  host: 'h',
+  subAccount: 'desk',
+  permissions: ['SPOT_ACCOUNT_READ'],
+  ips: [],
+  note: 'n',
+  outcome: 'refused' as const,
+};
 
 describe('a line damaged earlier', () => {
   it('the next audit line starts on a line of its own: one damaged line skipped, the new entry read', async () => {

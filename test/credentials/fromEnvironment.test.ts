@@ -19,7 +19,10 @@ describe('credentials from the environment', () => {
     [{ BROKER_API_KEY: 'k' }, 'no credentials: BROKER_API_KEY is set but BROKER_API_SECRET is not'],
     [{ BROKER_API_SECRET: 's', BROKER_API_KEY: '  ' }, 'no credentials: BROKER_API_SECRET is set but BROKER_API_KEY is not'],
     [{ BROKER_API_KEY: 'k', BROKER_API_SECRET: 's' }, 'no base URL: set BROKER_BASE_URL or pass --base-url'],
-    [{ BROKER_API_KEY: 'k', BROKER_API_SECRET: 's', BROKER_BASE_URL: 'api.example.com' }, "BROKER_BASE_URL: 'api.example.com' is not a URL (e.g. https://api.example.com)"],
+    [
+      { BROKER_API_KEY: 'k', BROKER_API_SECRET: 's', BROKER_BASE_URL: 'api.example.com' },
+      "BROKER_BASE_URL: 'api.example.com' is not a URL (e.g. https://api.example.com)",
+    ],
   ])('%j → %s', (env, message) => {
     expect(credentialsFromEnvironment(env)).toEqual({ ok: false, message });
   });

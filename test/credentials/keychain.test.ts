@@ -53,17 +53,24 @@ describe('keytar errors become one problem each, in two lines at most', () => {
 describe('when @github/keytar cannot load, the fix for the platform', () => {
   it('Linux with a prebuilt binary but no libsecret runtime: the runtime, a Secret Service, then the reinstall', () => {
     const fix = loadFix('linux', 'x64', 'libsecret-1.so.0: cannot open shared object file: No such file or directory');
-    expect(fix).toBe('install the libsecret runtime (libsecret-1-0) and a Secret Service (gnome-keyring), then reinstall broker-console with `npm install -g --allow-scripts=@github/keytar broker-console`');
+    expect(fix).toBe(
+      'install the libsecret runtime (libsecret-1-0) and a Secret Service (gnome-keyring), then reinstall broker-console with `npm install -g --allow-scripts=@github/keytar broker-console`',
+    );
   });
 
   it('macOS and Windows: the reinstall alone (their keychains need nothing installed)', () => {
-    for (const [platform, arch] of [['darwin', 'arm64'], ['win32', 'x64']] as const) {
+    for (const [platform, arch] of [
+      ['darwin', 'arm64'],
+      ['win32', 'x64'],
+    ] as const) {
       expect(loadFix(platform, arch)).toBe('reinstall broker-console with `npm install -g --allow-scripts=@github/keytar broker-console`');
     }
   });
 
   it('a platform without a prebuilt binary: the build tools, then the reinstall', () => {
-    expect(loadFix('freebsd', 'x64')).toMatch(/^there is no prebuilt binary for freebsd-x64: install a C\+\+ compiler, python3 and libsecret-1-dev, then reinstall/);
+    expect(loadFix('freebsd', 'x64')).toMatch(
+      /^there is no prebuilt binary for freebsd-x64: install a C\+\+ compiler, python3 and libsecret-1-dev, then reinstall/,
+    );
     expect(loadFix('linux', 's390x')).toMatch(/no prebuilt binary for linux-s390x: install a C\+\+ compiler, python3 and libsecret-1-dev/);
   });
 });
@@ -91,7 +98,14 @@ function run(command: string, args: string[], env: Record<string, string>, input
 
 /** Our own lines only: dbus-daemon and gnome-keyring write their chatter to the same stderr. */
 function ownLines(stderr: string): string[] {
-  return stderr.split('\n').filter((line) => line !== '' && !/^(dbus-daemon|\(gcr-prompter|\*\* \(gnome-keyring|\(process:|\s*$)/.test(line) && !/Gtk-WARNING|SystemPrompter|GNOME_KEYRING/.test(line));
+  return stderr
+    .split('\n')
+    .filter(
+      (line) =>
+        line !== '' &&
+        !/^(dbus-daemon|\(gcr-prompter|\*\* \(gnome-keyring|\(process:|\s*$)/.test(line) &&
+        !/Gtk-WARNING|SystemPrompter|GNOME_KEYRING/.test(line),
+    );
 }
 
 const has = (cmd: string, arg = '--version'): boolean => spawnSync(cmd, [arg], { stdio: 'ignore' }).status === 0;
@@ -131,7 +145,12 @@ describe('the keychain cannot be used: clear lines, non-zero exit, nothing saved
 <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy></busconfig>`,
     );
     const env = { PATH: process.env.PATH ?? '', HOME: home, BROKER_CONSOLE_HOME: join(home, 'config') };
-    const r = await run('dbus-run-session', [`--config-file=${conf}`, '--', process.execPath, bin, 'profile', 'add', 'nosvc', '--base-url', 'http://127.0.0.1:9'], env, 'k\ns\n');
+    const r = await run(
+      'dbus-run-session',
+      [`--config-file=${conf}`, '--', process.execPath, bin, 'profile', 'add', 'nosvc', '--base-url', 'http://127.0.0.1:9'],
+      env,
+      'k\ns\n',
+    );
     expect(r.code).toBe(2);
     expect(ownLines(r.stderr)).toEqual([
       'error: the keychain cannot be reached: no Secret Service is running on the D-Bus session',
@@ -147,7 +166,7 @@ describe('the keychain cannot be used: clear lines, non-zero exit, nothing saved
       `"$NODE" "$BIN" profile add warmup --base-url http://127.0.0.1:9 </dev/null >/dev/null 2>&1 || true`,
       // (--no-check here and below: nothing listens on port 9, and what is tested is the keychain)
       `printf 'k\\ns\\n' | "$NODE" "$BIN" profile add unlockedfirst --base-url http://127.0.0.1:9 --no-check >/dev/null 2>&1`,
-      "gdbus call --session --dest org.freedesktop.secrets --object-path /org/freedesktop/secrets --method org.freedesktop.Secret.Service.Lock \"['/org/freedesktop/secrets/collection/login']\" >/dev/null",
+      'gdbus call --session --dest org.freedesktop.secrets --object-path /org/freedesktop/secrets --method org.freedesktop.Secret.Service.Lock "[\'/org/freedesktop/secrets/collection/login\']" >/dev/null',
       `printf 'k\\ns\\n' | "$NODE" "$BIN" profile add afterlock --base-url http://127.0.0.1:9 --no-check; echo "exit=$?"`,
       `"$NODE" "$BIN" profile list --json`,
     ].join('\n');

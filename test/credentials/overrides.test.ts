@@ -40,14 +40,20 @@ function holding(account: string, credentials: StoredCredentials): () => Promise
 
 describe('the environment over a profile is said', () => {
   it('BROKER_BASE_URL over a keychain profile: a note names both URLs, and the requests go where it says', async () => {
-    await saveProfile(folder, { name: 'prod', baseUrl: 'https://prod.example', apiKeyHeader: 'X-MEXC-APIKEY', recvWindow: 5000, postSignature: 'auto' as const });
+    await saveProfile(folder, {
+      name: 'prod',
+      baseUrl: 'https://prod.example',
+      apiKeyHeader: 'X-MEXC-APIKEY',
+      recvWindow: 5000,
+      postSignature: 'auto' as const,
+    });
     const keychain = holding(keychainAccount('prod', folder), { apiKey: sandbox.apiKey, secretKey: sandbox.secretKey });
     const { ctx, err } = testContext(undefined, { env: { BROKER_BASE_URL: sandbox.baseUrl }, configFolder: folder, keychain }, { profile: 'prod' });
     expect(await runKeysList({ sub: sandbox.subAccounts[0]! }, ctx)).toBe(EXIT.ok);
     expect(err.text()).toBe(`note: BROKER_BASE_URL from the environment sends profile 'prod''s requests to ${sandbox.baseUrl}, not https://prod.example\n`);
   });
 
-  it('environment credentials with --profile: a note says the profile\'s keychain entry is not used', async () => {
+  it("environment credentials with --profile: a note says the profile's keychain entry is not used", async () => {
     await saveProfile(folder, { name: 'prod', baseUrl: sandbox.baseUrl, apiKeyHeader: 'X-MEXC-APIKEY', recvWindow: 5000, postSignature: 'auto' as const });
     const env = { BROKER_API_KEY: sandbox.apiKey, BROKER_API_SECRET: sandbox.secretKey };
     const { ctx, err } = testContext(undefined, { env, configFolder: folder, keychain: () => Promise.reject(new Error('not opened')) }, { profile: 'prod' });
@@ -55,8 +61,14 @@ describe('the environment over a profile is said', () => {
     expect(err.text()).toBe("note: BROKER_API_KEY/BROKER_API_SECRET from the environment are used, not profile 'prod''s keychain entry\n");
   });
 
-  it('the console\'s status bar says the base URL came from the environment', async () => {
-    await saveProfile(folder, { name: 'prod', baseUrl: 'https://prod.example', apiKeyHeader: 'X-MEXC-APIKEY', recvWindow: 5000, postSignature: 'auto' as const });
+  it("the console's status bar says the base URL came from the environment", async () => {
+    await saveProfile(folder, {
+      name: 'prod',
+      baseUrl: 'https://prod.example',
+      apiKeyHeader: 'X-MEXC-APIKEY',
+      recvWindow: 5000,
+      postSignature: 'auto' as const,
+    });
     const keychain = holding(keychainAccount('prod', folder), { apiKey: sandbox.apiKey, secretKey: sandbox.secretKey });
     const resolved = await resolveTarget({ flags: { profile: 'prod' }, env: { BROKER_BASE_URL: sandbox.baseUrl }, folder, keychain });
     expect(resolved.ok).toBe(true);
@@ -94,19 +106,29 @@ describe('a URL is never echoed with its password', () => {
 });
 
 describe('the API-key header is one of its own', () => {
-  it.each(['Host', 'content-length', 'Authorization', 'Transfer-Encoding', 'Proxy-Authorization', 'Cookie'])('profile add --api-key-header %s: exit 2, nothing saved', async (header) => {
-    const { ctx, err } = testContext(undefined, { env: {}, configFolder: folder }, { baseUrl: sandbox.baseUrl });
-    expect(await runProfileAdd('desk', { apiKeyHeader: header }, ctx)).toBe(EXIT.usage);
-    expect(err.text()).toBe(`error: --api-key-header: '${header}' is a header HTTP itself uses; the API key needs a header of its own (e.g. X-MEXC-APIKEY)\n`);
-  });
+  it.each(['Host', 'content-length', 'Authorization', 'Transfer-Encoding', 'Proxy-Authorization', 'Cookie'])(
+    'profile add --api-key-header %s: exit 2, nothing saved',
+    async (header) => {
+      const { ctx, err } = testContext(undefined, { env: {}, configFolder: folder }, { baseUrl: sandbox.baseUrl });
+      expect(await runProfileAdd('desk', { apiKeyHeader: header }, ctx)).toBe(EXIT.usage);
+      expect(err.text()).toBe(
+        `error: --api-key-header: '${header}' is a header HTTP itself uses; the API key needs a header of its own (e.g. X-MEXC-APIKEY)\n`,
+      );
+    },
+  );
 
   it('a profile file naming Host: the command exits 2 and nothing is sent', async () => {
-    writeFileSync(profilesPath(folder), JSON.stringify({ version: 1, defaultProfile: 'p', profiles: [{ name: 'p', baseUrl: sandbox.baseUrl, apiKeyHeader: 'Host' }] }));
+    writeFileSync(
+      profilesPath(folder),
+      JSON.stringify({ version: 1, defaultProfile: 'p', profiles: [{ name: 'p', baseUrl: sandbox.baseUrl, apiKeyHeader: 'Host' }] }),
+    );
     const keychain = holding(keychainAccount('p', folder), { apiKey: sandbox.apiKey, secretKey: sandbox.secretKey });
     const before = sandbox.requests().length;
     const { ctx, err } = testContext(undefined, { env: {}, configFolder: folder, keychain });
     expect(await runKeysList({ sub: sandbox.subAccounts[0]! }, ctx)).toBe(EXIT.usage);
-    expect(err.text()).toBe("error: profile 'p' apiKeyHeader: 'Host' is a header HTTP itself uses; the API key needs a header of its own (e.g. X-MEXC-APIKEY) — nothing was sent\n");
+    expect(err.text()).toBe(
+      "error: profile 'p' apiKeyHeader: 'Host' is a header HTTP itself uses; the API key needs a header of its own (e.g. X-MEXC-APIKEY) — nothing was sent\n",
+    );
     expect(sandbox.requests().length).toBe(before);
   });
 });

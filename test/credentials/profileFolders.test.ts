@@ -39,7 +39,11 @@ const folderFor = (label: string): string => mkdtempSync(join(root, `${label}-`)
 /** `profile add NAME --no-check` by the built binary, the API key and secret on stdin. */
 function add(folder: string, name: string, secret: string) {
   accounts.push(keychainAccount(name, folder));
-  return runBuiltCli(['profile', 'add', name, '--base-url', 'http://127.0.0.1:9', '--no-check'], { ...busEnv(), BROKER_CONSOLE_HOME: folder }, { input: `mx0v${name}\n${secret}\n` });
+  return runBuiltCli(
+    ['profile', 'add', name, '--base-url', 'http://127.0.0.1:9', '--no-check'],
+    { ...busEnv(), BROKER_CONSOLE_HOME: folder },
+    { input: `mx0v${name}\n${secret}\n` },
+  );
 }
 
 describe.skipIf(!availability.ok)('profiles and the keychain, per config folder (real Secret Service)', () => {

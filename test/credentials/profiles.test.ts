@@ -113,7 +113,16 @@ describe('profiles.json', () => {
 
   it('readOnly: absent in older files (not read-only), kept when true, written only when true', async () => {
     await saveProfile(folder, profile('a'));
-    writeFileSync(profilesPath(folder), JSON.stringify({ profiles: [{ name: 'old', baseUrl: 'https://x.example' }, { name: 'ro', baseUrl: 'https://x.example', readOnly: true }, { name: 'rw', baseUrl: 'https://x.example', readOnly: false }] }));
+    writeFileSync(
+      profilesPath(folder),
+      JSON.stringify({
+        profiles: [
+          { name: 'old', baseUrl: 'https://x.example' },
+          { name: 'ro', baseUrl: 'https://x.example', readOnly: true },
+          { name: 'rw', baseUrl: 'https://x.example', readOnly: false },
+        ],
+      }),
+    );
     const loaded = (await loadProfiles(folder)).profiles;
     expect(loaded.map((p) => [p.name, p.readOnly])).toEqual([
       ['old', undefined],

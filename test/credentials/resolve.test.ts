@@ -29,7 +29,13 @@ describe('resolveTarget', () => {
   it('environment credentials without a base URL take the (default or named) profile’s settings', async () => {
     await saveProfile(folder, prod);
     const result = await resolveTarget({ flags: {}, env: envKeys, folder, keychain: neverOpened });
-    expect(result.ok && result.target).toMatchObject({ baseUrl: 'https://prod.example', apiKeyHeader: 'X-Prod', recvWindow: 7000, postSignature: 'query', source: 'environment' });
+    expect(result.ok && result.target).toMatchObject({
+      baseUrl: 'https://prod.example',
+      apiKeyHeader: 'X-Prod',
+      recvWindow: 7000,
+      postSignature: 'query',
+      source: 'environment',
+    });
     const named = await resolveTarget({ flags: { profile: 'prod', baseUrl: 'http://127.0.0.1:1' }, env: envKeys, folder, keychain: neverOpened });
     expect(named.ok && named.target).toMatchObject({ baseUrl: 'http://127.0.0.1:1', apiKeyHeader: 'X-Prod' });
   });
@@ -52,7 +58,11 @@ describe('resolveTarget', () => {
   it('unknown profile by flag or BROKER_PROFILE', async () => {
     await saveProfile(folder, prod);
     const byFlag = await resolveTarget({ flags: { profile: 'dev' }, env: {}, folder, keychain: neverOpened });
-    expect(byFlag).toMatchObject({ ok: false, reason: 'unknown-profile', message: expect.stringMatching(/^no profile named 'dev' \(--profile\); profiles: prod/) });
+    expect(byFlag).toMatchObject({
+      ok: false,
+      reason: 'unknown-profile',
+      message: expect.stringMatching(/^no profile named 'dev' \(--profile\); profiles: prod/),
+    });
     const byEnv = await resolveTarget({ flags: {}, env: { BROKER_PROFILE: 'dev' }, folder, keychain: neverOpened });
     expect(byEnv).toMatchObject({ ok: false, reason: 'unknown-profile', message: expect.stringMatching(/\(BROKER_PROFILE\)/) });
   });
@@ -74,7 +84,11 @@ describe('resolveTarget', () => {
 
 describe('connect', () => {
   it('a --log-file that cannot be opened: exit 2, nothing sent', async () => {
-    const { ctx, err } = testContext(undefined, { env: { ...envKeys, BROKER_BASE_URL: 'http://127.0.0.1:9' }, configFolder: folder }, { logFile: join(folder, 'no', 'such', 'x.log') });
+    const { ctx, err } = testContext(
+      undefined,
+      { env: { ...envKeys, BROKER_BASE_URL: 'http://127.0.0.1:9' }, configFolder: folder },
+      { logFile: join(folder, 'no', 'such', 'x.log') },
+    );
     expect(await runKeysList({ sub: 'alpha' }, ctx)).toBe(2);
     expect(err.text()).toMatch(/^error: --log-file: cannot open .*x\.log \(ENOENT\)\n$/);
   });

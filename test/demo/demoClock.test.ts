@@ -41,7 +41,16 @@ describe('--demo-clock', () => {
     expect(parseDemoClock('2026-11-21T09:30:00Z')).toEqual({ ok: true, ms: PIN });
     expect(parseDemoClock('2026-11-21T11:30+02:00')).toEqual({ ok: true, ms: PIN });
     expect(parseDemoClock(' 2026-11-21t09:30:00.000z ')).toEqual({ ok: true, ms: PIN });
-    for (const bad of ['2026-11-21', '2026-11-21T09:30:00', 'now', '7d', '1763717400000', '2026-02-30T00:00:00Z', '2026-11-21T24:00:00Z', '1999-01-01T00:00:00Z']) {
+    for (const bad of [
+      '2026-11-21',
+      '2026-11-21T09:30:00',
+      'now',
+      '7d',
+      '1763717400000',
+      '2026-02-30T00:00:00Z',
+      '2026-11-21T24:00:00Z',
+      '1999-01-01T00:00:00Z',
+    ]) {
       const parsed = parseDemoClock(bad);
       expect(parsed.ok, bad).toBe(false);
     }
@@ -157,7 +166,11 @@ describe('--demo-clock', () => {
     const created = await target?.api.createSubAccountKey({ ...NEW_KEY, subAccount: sub });
     expect(created).toMatchObject({ ...demoKey(1), createdAt: PIN });
     expect(target?.exchanges.last()?.latencyMs).toBe(DEMO_LATENCY_MS);
-    const result = await target?.exporter.run({ scope: 'page', format: 'csv', query: { fromAccountType: 'SPOT', toAccountType: 'FUTURE', limit: 5 } }, () => undefined, new AbortController().signal);
+    const result = await target?.exporter.run(
+      { scope: 'page', format: 'csv', query: { fromAccountType: 'SPOT', toAccountType: 'FUTURE', limit: 5 } },
+      () => undefined,
+      new AbortController().signal,
+    );
     expect(result?.path).toBe(join(folder, 'transfers-2026-11-21T09-30-00Z-page1.csv'));
   });
 

@@ -36,7 +36,10 @@ async function openConsole(demoClockMs?: number) {
   folder = await mkdtemp(join(tmpdir(), 'bc-demo-console-'));
   targets = createConsoleTargets({ folder, exportFolder: folder, ...(demoClockMs !== undefined ? { demoClockMs } : {}) });
   await targets.openDemo();
-  const t = renderInTerminal(<ConsoleRoot switcher={targets} theme={makeTheme(false)} copy={async () => 'sent to the test clipboard'} onExit={() => undefined} />, { columns: 100, rows: 30 });
+  const t = renderInTerminal(
+    <ConsoleRoot switcher={targets} theme={makeTheme(false)} copy={async () => 'sent to the test clipboard'} onExit={() => undefined} />,
+    { columns: 100, rows: 30 },
+  );
   terminal = t;
   const frame = () => stripVTControlCharacters(t.stdout.lastFrame() ?? '');
   const press = async (sequence: string) => {
@@ -93,14 +96,24 @@ async function demoAwaitingFrame() {
   return { target: targets.current()!, drawn };
 }
 
-const settled = async <T,>(promise: Promise<T>, ms: number): Promise<boolean> => Promise.race([promise.then(() => true, () => true), sleep(ms).then(() => false)]);
+const settled = async <T,>(promise: Promise<T>, ms: number): Promise<boolean> =>
+  Promise.race([
+    promise.then(
+      () => true,
+      () => true,
+    ),
+    sleep(ms).then(() => false),
+  ]);
 
 describe('the demo starts its sandbox after the first frame', () => {
   it('draws the picker of the demo sub-accounts first; a request waits for the sandbox, which starts once the frame is drawn', async () => {
     const { target, drawn } = await demoAwaitingFrame();
     expect(target.mode).toBe('demo');
     expect(target.suggestions).toHaveLength(new Set(target.suggestions).size);
-    terminal = renderInTerminal(<ConsoleRoot switcher={targets!} theme={makeTheme(false)} copy={async () => 'copied'} onExit={() => undefined} />, { columns: 100, rows: 30 });
+    terminal = renderInTerminal(<ConsoleRoot switcher={targets!} theme={makeTheme(false)} copy={async () => 'copied'} onExit={() => undefined} />, {
+      columns: 100,
+      rows: 30,
+    });
     const screen = stripVTControlCharacters(terminal.stdout.lastFrame() ?? '');
     expect(screen).toContain(`Demo sub-accounts (${target.suggestions.length})`);
     expect(screen).toContain(target.suggestions[0]);
@@ -115,7 +128,9 @@ describe('the demo starts its sandbox after the first frame', () => {
     expect(frozen).toBe('frozendesk01');
     for (const name of target.suggestions.slice(0, -1)) await target.api.listSubAccountKeys(name);
     expect(target.exchanges.last()).toMatchObject({ ok: true, status: 200 });
-    await expect(target.api.listSubAccountKeys(frozen)).rejects.toThrow(/code 140002\): sub account is forbidden \(frozendesk01\) — the sub-account is frozen or disabled/);
+    await expect(target.api.listSubAccountKeys(frozen)).rejects.toThrow(
+      /code 140002\): sub account is forbidden \(frozendesk01\) — the sub-account is frozen or disabled/,
+    );
   });
 
   it('closed before its first frame: a waiting request fails with a clear message, and closing does not wait for a frame', async () => {

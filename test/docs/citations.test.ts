@@ -36,7 +36,11 @@ describe('what comments cite', () => {
     const forbidden = /DESIGN\b|STYLE\.md|design brief|spec §|§\s?\d|\b[Ii]ssue \d+|(?<!UTS )#\d{2,}\b/;
     const found = sources()
       .filter((file) => file.path !== SELF)
-      .flatMap((file) => commentLines(file.text).filter((line) => forbidden.test(line)).map((line) => `${file.path}: ${line.trim()}`));
+      .flatMap((file) =>
+        commentLines(file.text)
+          .filter((line) => forbidden.test(line))
+          .map((line) => `${file.path}: ${line.trim()}`),
+      );
     expect(found).toEqual([]);
   });
 

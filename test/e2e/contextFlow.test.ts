@@ -28,7 +28,11 @@ afterAll(() => {
   if (folder) rmSync(folder, { recursive: true, force: true });
 });
 
-const lines = (screen: string): string[] => screen.replace(/\n$/, '').split('\n').map((l) => l.trimEnd());
+const lines = (screen: string): string[] =>
+  screen
+    .replace(/\n$/, '')
+    .split('\n')
+    .map((l) => l.trimEnd());
 /** The header: target, then the breadcrumbs as far as the window shows them (the end is kept). */
 const header = (screen: string): string => lines(screen)[0] ?? '';
 /** The breadcrumbs the header shows (at 40 columns, the last ones). */
@@ -45,7 +49,10 @@ function expectFits(screen: string, columns: number, rows: number): void {
 }
 
 describe.skipIf(missing !== undefined)('context carries between keys and transfers (tmux, the demo)', () => {
-  for (const [columns, rows] of [[80, 24], [40, 12]] as const) {
+  for (const [columns, rows] of [
+    [80, 24],
+    [40, 12],
+  ] as const) {
     it(`${columns}x${rows}: picker → keys → t → transfers → K → keys → esc back the same way`, async () => {
       const script = [`node ${bin} --demo --demo-clock 2026-11-21T09:30:00Z`, 'printf "EXIT=%s\\n" $?', 'sleep 600'].join('; ');
       const s = TmuxSession.console(`bash --norc --noprofile -c '${script}'`, folder, { columns, rows, home: `config-${columns}` });

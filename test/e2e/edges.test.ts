@@ -28,13 +28,20 @@ function owned(onFinished: OnFinished, session: TmuxSession): TmuxSession {
 }
 
 /** The console (built bundle) in tmux, alone in the pane; its own config folder. */
-function startConsole(onFinished: OnFinished, args: string, opts: { columns?: number; rows?: number; env?: Record<string, string>; home: string }): TmuxSession {
+function startConsole(
+  onFinished: OnFinished,
+  args: string,
+  opts: { columns?: number; rows?: number; env?: Record<string, string>; home: string },
+): TmuxSession {
   return owned(onFinished, TmuxSession.console(`node ${bin} ${args}; sleep 600`, folder, opts));
 }
 
 /** The screen's lines, trailing spaces removed. */
 function lines(screen: string): string[] {
-  return screen.replace(/\n$/, '').split('\n').map((l) => l.trimEnd());
+  return screen
+    .replace(/\n$/, '')
+    .split('\n')
+    .map((l) => l.trimEnd());
 }
 
 /** Index (0-based) of the key-list row marked › under the table header. */
@@ -297,7 +304,10 @@ describe.skipIf(missing !== undefined).concurrent('a hostile service, with tmux 
   });
 
   it('key list, key detail, an error line, transfers and totals: no clipboard write, no title change, visible marks', async ({ onTestFinished }) => {
-    const s = owned(onTestFinished, TmuxSession.console('bash --norc --noprofile', folder, { columns: 160, rows: 40, home: 'hostile', env: { PS1: '$ ', ...server.env } }));
+    const s = owned(
+      onTestFinished,
+      TmuxSession.console('bash --norc --noprofile', folder, { columns: 160, rows: 40, home: 'hostile', env: { PS1: '$ ', ...server.env } }),
+    );
     s.setOption('set-clipboard', 'on');
     await s.waitFor('$');
 
@@ -451,7 +461,9 @@ describe.skipIf(missing !== undefined).concurrent('a window below 40x12', () => 
 // other tests' tmux calls (synchronous) hold up; beside them on a loaded machine the sandbox behind the proxy
 // answered 408 (the request did not arrive in time) and the proxy recorded two create answers (3 runs in 6).
 describe.skipIf(missing !== undefined)('the secret (LIVE, against the sandbox)', () => {
-  it('at 50x15, v shows the whole secret in groups; rebuilt from the lines it equals the 200-column one and what the sandbox sent', async ({ onTestFinished }) => {
+  it('at 50x15, v shows the whole secret in groups; rebuilt from the lines it equals the 200-column one and what the sandbox sent', async ({
+    onTestFinished,
+  }) => {
     const sandbox = await backgroundSandbox(onTestFinished);
     const proxy = await recordingProxy(sandbox.baseUrl);
     onTestFinished(() => proxy.close());

@@ -39,10 +39,13 @@ async function startSlowHistory(target: RunningSandbox): Promise<void> {
       setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(rows)), pageDelayMs);
       return;
     }
-    const forward = request({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: { ...req.headers, host: upstream.host } }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const forward = request(
+      { host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: { ...req.headers, host: upstream.host } },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     forward.on('error', () => res.destroy());
     req.pipe(forward);
   });
@@ -131,54 +134,66 @@ describe.skipIf(missing !== undefined)('an all-pages export stopped every way (t
     ['json', 80],
     ['csv', 0],
     ['json', 0],
-  ])('esc at random moments (%s, pages every %i ms): the console carries on, and no partial file is left', async (format, delay) => {
-    pageDelayMs = delay;
-    // Two exports in one console: the second starts from where the first one's cancel left it.
-    const { s, folder } = await consoleAtResults(`esc-${format}-${delay}`);
-    for (let round = 0; round < 2; round += 1) {
-      await startExport(s, format);
-      await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 600));
-      await s.keys('Escape');
-      await s.waitFor('Export cancelled: the partial file was removed');
-      expect(checkLeftovers(folder, format)).toEqual([]);
-      // Alive: the panel closes and the results are there.
-      await s.keys('Enter');
-      await s.waitFor((screen) => !screen.includes('Export transfers') && /Page 1 · /.test(screen));
-    }
-    // q then quits cleanly.
-    await s.keys('q');
-    const end = await s.waitFor('EXIT=');
-    expect(end).toContain('EXIT=0');
-    s.kill();
-    pageDelayMs = 80;
-  }, 120_000);
+  ])(
+    'esc at random moments (%s, pages every %i ms): the console carries on, and no partial file is left',
+    async (format, delay) => {
+      pageDelayMs = delay;
+      // Two exports in one console: the second starts from where the first one's cancel left it.
+      const { s, folder } = await consoleAtResults(`esc-${format}-${delay}`);
+      for (let round = 0; round < 2; round += 1) {
+        await startExport(s, format);
+        await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 600));
+        await s.keys('Escape');
+        await s.waitFor('Export cancelled: the partial file was removed');
+        expect(checkLeftovers(folder, format)).toEqual([]);
+        // Alive: the panel closes and the results are there.
+        await s.keys('Enter');
+        await s.waitFor((screen) => !screen.includes('Export transfers') && /Page 1 · /.test(screen));
+      }
+      // q then quits cleanly.
+      await s.keys('q');
+      const end = await s.waitFor('EXIT=');
+      expect(end).toContain('EXIT=0');
+      s.kill();
+      pageDelayMs = 80;
+    },
+    120_000,
+  );
 
   it.each<[string, Format, string]>([
     ['C-c', 'json', 'EXIT=130'],
     ['SIGTERM', 'csv', 'EXIT=143'],
     ['SIGHUP', 'json', 'EXIT=129'],
-  ])('%s during a %s export: the console exits as it should, and the partial file is removed', async (how, format, exit) => {
-    const { s, folder, pid } = await exportRunning(format, `${how}-${format}`);
-    await s.waitFor(/([3-9]|\d\d+) pages · /);
-    if (how === 'C-c') await s.keys('C-c');
-    else process.kill(pid, how as NodeJS.Signals);
-    const end = await s.waitFor('EXIT=');
-    expect(end).toContain(exit);
-    expect(checkLeftovers(folder, format)).toEqual([]);
-    s.kill();
-  }, 60_000);
+  ])(
+    '%s during a %s export: the console exits as it should, and the partial file is removed',
+    async (how, format, exit) => {
+      const { s, folder, pid } = await exportRunning(format, `${how}-${format}`);
+      await s.waitFor(/([3-9]|\d\d+) pages · /);
+      if (how === 'C-c') await s.keys('C-c');
+      else process.kill(pid, how as NodeJS.Signals);
+      const end = await s.waitFor('EXIT=');
+      expect(end).toContain(exit);
+      expect(checkLeftovers(folder, format)).toEqual([]);
+      s.kill();
+    },
+    60_000,
+  );
 
-  it.each<Format>(['csv', 'json'])('SIGKILL during a %s export: the file left says -incomplete and is a valid document', async (format) => {
-    const { s, folder, pid } = await exportRunning(format, `kill-${format}`);
-    await s.waitFor(/([3-9]|\d\d+) pages · /);
-    process.kill(pid, 'SIGKILL');
-    const end = await s.waitFor('EXIT=');
-    expect(end).toContain('EXIT=137');
-    const left = checkLeftovers(folder, format);
-    expect(left).toHaveLength(1);
-    const text = readFileSync(join(folder, left[0]!), 'utf8');
-    // Pages of 500 were written before the kill: more than the header or an empty array.
-    expect(text.length).toBeGreaterThan(10_000);
-    s.kill();
-  }, 60_000);
+  it.each<Format>(['csv', 'json'])(
+    'SIGKILL during a %s export: the file left says -incomplete and is a valid document',
+    async (format) => {
+      const { s, folder, pid } = await exportRunning(format, `kill-${format}`);
+      await s.waitFor(/([3-9]|\d\d+) pages · /);
+      process.kill(pid, 'SIGKILL');
+      const end = await s.waitFor('EXIT=');
+      expect(end).toContain('EXIT=137');
+      const left = checkLeftovers(folder, format);
+      expect(left).toHaveLength(1);
+      const text = readFileSync(join(folder, left[0]!), 'utf8');
+      // Pages of 500 were written before the kill: more than the header or an empty array.
+      expect(text.length).toBeGreaterThan(10_000);
+      s.kill();
+    },
+    60_000,
+  );
 });

@@ -17,7 +17,8 @@ import { KEYS_PATH, call } from '../sandbox/helpers';
 
 const SUB = 'mmbot5143';
 const ARGS = ['keys', 'create', '--allow-risky', '--sub', SUB, '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'delivery'];
-const NOT_DELIVERED = /^error: key (mx0v[0-9a-f]+) was created but its secret could not be written \((.+)\); nobody has its secret: delete this key in the service's web console, then create another$/m;
+const NOT_DELIVERED =
+  /^error: key (mx0v[0-9a-f]+) was created but its secret could not be written \((.+)\); nobody has its secret: delete this key in the service's web console, then create another$/m;
 
 let sandbox: RunningSandbox;
 let bin: string;
@@ -49,7 +50,12 @@ function env(home: string, target: Record<string, string> = sandboxEnv(sandbox))
 }
 
 /** Runs `command` (argv or a shell line) with this stdout; stderr captured. */
-function run(command: readonly string[], environment: Record<string, string>, stdout: 'pipe' | 'ignore' | number, onStart?: (pid: number, closeStdout: () => void) => void): Promise<Exit> {
+function run(
+  command: readonly string[],
+  environment: Record<string, string>,
+  stdout: 'pipe' | 'ignore' | number,
+  onStart?: (pid: number, closeStdout: () => void) => void,
+): Promise<Exit> {
   return new Promise((resolve, reject) => {
     const child = spawn(command[0]!, command.slice(1), { env: environment, stdio: ['ignore', stdout, 'pipe'] });
     const err: Buffer[] = [];
@@ -174,7 +180,11 @@ describe('keys create: a signal while the POST is in flight (real binary)', () =
   afterAll(async () => {
     await holding?.close();
   });
-  const target = (): Record<string, string> => ({ BROKER_BASE_URL: holding.baseUrl, BROKER_API_KEY: 'mx0vheldheldheld', BROKER_API_SECRET: 'held-master-secret' });
+  const target = (): Record<string, string> => ({
+    BROKER_BASE_URL: holding.baseUrl,
+    BROKER_API_KEY: 'mx0vheldheldheld',
+    BROKER_API_SECRET: 'held-master-secret',
+  });
 
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     it(`${signal}: the unknown-outcome warning, exit 3, the attempt on record as unknown`, async () => {
@@ -183,7 +193,9 @@ describe('keys create: a signal while the POST is in flight (real binary)', () =
         void holding.posted().then(() => process.kill(pid, signal));
       });
       expect(exit.code).toBe(3);
-      expect(exit.stderr).toContain(`error: ${signal} while the create request was in flight: the key may exist: check with \`broker-console keys list --sub ${SUB}\``);
+      expect(exit.stderr).toContain(
+        `error: ${signal} while the create request was in flight: the key may exist: check with \`broker-console keys list --sub ${SUB}\``,
+      );
       const { entries } = await readAuditTrail(home);
       expect(entries).toHaveLength(1);
       expect(entries[0]).toMatchObject({ outcome: 'unknown', subAccount: SUB, note: 'delivery' });
@@ -215,7 +227,8 @@ describe.skipIf(!disk.ok)('keys create: an audit append on a nearly full disk (r
     if (!disk.ok) return;
     const home = join(disk.disk.dir, 'home');
     // A trail whose last page has 60 bytes left: a line (~300 bytes) gets only part of itself written.
-    const entry = (note: string): string => `${JSON.stringify({ time: '2026-01-01T00:00:00.000Z', profile: 'p', host: 'h', subAccount: SUB, permissions: [], ips: [], note, outcome: 'refused' })}\n`;
+    const entry = (note: string): string =>
+      `${JSON.stringify({ time: '2026-01-01T00:00:00.000Z', profile: 'p', host: 'h', subAccount: SUB, permissions: [], ips: [], note, outcome: 'refused' })}\n`;
     const total = 4096 - 60;
     let trail = '';
     while (trail.length + 2 * entry('x'.repeat(50)).length <= total) trail += entry('x'.repeat(50));

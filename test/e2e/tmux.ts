@@ -31,7 +31,9 @@ export class TmuxSession {
   static start(command: string, opts: { columns: number; rows: number; cwd: string; env?: Record<string, string> }): TmuxSession {
     const name = `bc${process.pid}${Math.floor(Math.random() * 1e6)}`;
     const socket = `bc-e2e-${name}`;
-    const env = Object.entries(opts.env ?? {}).map(([k, v]) => `${k}=${shellQuote(v)}`).join(' ');
+    const env = Object.entries(opts.env ?? {})
+      .map(([k, v]) => `${k}=${shellQuote(v)}`)
+      .join(' ');
     // Ink renders only the last frame and ignores resize when CI is set (Ink's own rule): the console runs without it.
     const wrapped = `env -u CI ${env} ${command}`;
     execFileSync('tmux', ['-L', socket, 'new-session', '-d', '-s', name, '-x', String(opts.columns), '-y', String(opts.rows), '-c', opts.cwd, wrapped], {
@@ -115,7 +117,9 @@ export class TmuxSession {
 
   /** The server's paste buffers, one line each (OSC 52 writes land here when set-clipboard is on). */
   buffers(): string[] {
-    return this.tmux('list-buffers', '-F', '#{buffer_name}: #{buffer_size} bytes: #{buffer_sample}').split('\n').filter((l) => l !== '');
+    return this.tmux('list-buffers', '-F', '#{buffer_name}: #{buffer_size} bytes: #{buffer_sample}')
+      .split('\n')
+      .filter((l) => l !== '');
   }
 
   deleteBuffers(): void {

@@ -24,7 +24,10 @@ export class TmuxControl {
   private partial = '';
   private gone: Error | undefined;
 
-  constructor(private readonly socket: string, session: string) {
+  constructor(
+    private readonly socket: string,
+    session: string,
+  ) {
     // no-output: no %output notification for every byte the program writes; ignore-size: the window keeps its size.
     this.child = spawn('tmux', ['-L', socket, '-C', 'attach-session', '-f', 'no-output,ignore-size', '-t', session], {
       env: { ...process.env, TMUX: '' },

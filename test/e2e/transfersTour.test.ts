@@ -37,7 +37,11 @@ afterAll(async () => {
 });
 
 /** The screen's lines, trailing spaces removed. */
-const lines = (screen: string): string[] => screen.replace(/\n$/, '').split('\n').map((l) => l.trimEnd());
+const lines = (screen: string): string[] =>
+  screen
+    .replace(/\n$/, '')
+    .split('\n')
+    .map((l) => l.trimEnd());
 
 /** Nothing wider than the window, and fewer lines than its rows (the console never fills the last one). */
 function expectFits(screen: string): void {
@@ -76,10 +80,12 @@ describe.skipIf(missing !== undefined)('search, sort and the chart in tmux (80x2
       if (list.length > keys.length) [sub, keys] = [name, list];
     }
     await api.close();
-    const needle = keys.map((k) => k.note).find((note) => {
-      const n = keys.filter((k) => keySearchText(k).toLowerCase().includes(note.toLowerCase())).length;
-      return n > 0 && n < keys.length;
-    })!;
+    const needle = keys
+      .map((k) => k.note)
+      .find((note) => {
+        const n = keys.filter((k) => keySearchText(k).toLowerCase().includes(note.toLowerCase())).length;
+        return n > 0 && n < keys.length;
+      })!;
     expect(needle).toBeDefined();
     const matchingKeys = keys.filter((k) => keySearchText(k).toLowerCase().includes(needle.toLowerCase()));
 
@@ -146,7 +152,9 @@ describe.skipIf(missing !== undefined)('search, sort and the chart in tmux (80x2
     expect(chartAsset(screen)).toEqual({ asset: 'BTC', volume: byAsset.get('BTC')!.volume, count: byAsset.get('BTC')!.count });
     // The newest days first, each with its exact sum and a bar.
     const newest = summary.days.at(-1)!;
-    expect(screen).toMatch(new RegExp(`^${newest.day} +${(newest.assets.find((a) => a.asset === 'BTC')?.volume ?? '0').replace('.', '\\.')}( [▏▎▍▌▋▊▉█]+)?$`, 'm'));
+    expect(screen).toMatch(
+      new RegExp(`^${newest.day} +${(newest.assets.find((a) => a.asset === 'BTC')?.volume ?? '0').replace('.', '\\.')}( [▏▎▍▌▋▊▉█]+)?$`, 'm'),
+    );
     expect(screen).toContain('esc close');
 
     // Closed, the filter cleared: v charts every asset; → turns them, each total equal to the command's.

@@ -16,7 +16,6 @@ import { fetchAllTransfers, testContext } from '../commands/helpers';
 import { FORMULAS, HOSTILE } from '../commands/hostile';
 import { transfer } from './transfer';
 
-
 const hostileRows: Transfer[] = [
   ...HOSTILE.map(([, h], i) => transfer({ tranId: String(i), status: h, asset: h, fromAccount: FORMULAS[i % FORMULAS.length]!, clientTranId: `a"b,c${h}` })),
   transfer({ tranId: '=1+1', amount: '-0.5', asset: '@SUM(A1)', status: '+cmd', clientTranId: '-2+3', toSymbol: '\tx', fromSymbol: '\rCR' }),
@@ -27,7 +26,12 @@ const hostileRows: Transfer[] = [
 /** 1,234 ordinary rows (about 140 characters each in CSV), then the hostile ones. */
 const manyRows: Transfer[] = [
   ...Array.from({ length: 1234 }, (_, i) =>
-    transfer({ tranId: `${660_000_000_000_000_000n + BigInt(i)}`, clientTranId: `c${i}`.padEnd(32, 'x'), amount: `${i}.${i % 97}`, timestamp: 1_763_000_000_000 + i }),
+    transfer({
+      tranId: `${660_000_000_000_000_000n + BigInt(i)}`,
+      clientTranId: `c${i}`.padEnd(32, 'x'),
+      amount: `${i}.${i % 97}`,
+      timestamp: 1_763_000_000_000 + i,
+    }),
   ),
   ...hostileRows,
 ];
@@ -178,7 +182,11 @@ describe('the transfers command writes in blocks, the same bytes', () => {
 
   it('table: the header and one line per transfer, then the totals; one write per page', async () => {
     const { text, writes } = await run('table', '250');
-    const header = `${tableLine(TABLE_COLUMNS, TABLE_COLUMNS.map((c) => c.header), TABLE_COLUMNS.map((c) => c.width ?? 0))}\n`;
+    const header = `${tableLine(
+      TABLE_COLUMNS,
+      TABLE_COLUMNS.map((c) => c.header),
+      TABLE_COLUMNS.map((c) => c.width ?? 0),
+    )}\n`;
     expect(text.startsWith(header + expected.map((t) => `${transferTableLine(t)}\n`).join(''))).toBe(true);
     expect(text).toMatch(/\ntotals, SUCCESS only, [\d,]+ of [\d,]+ rows \(\d+ pages\):\n/);
     expect(writes).toBeLessThanOrEqual(Math.floor(expected.length / 250) + 2);

@@ -86,8 +86,7 @@ async function childServer(total: number) {
   });
   return {
     api,
-    arrivals: async (): Promise<Arrival[]> =>
-      [...output.matchAll(/arrive (\d+) ([\d.]+)/g)].map((m) => ({ page: Number(m[1]), at: Number(m[2]) })),
+    arrivals: async (): Promise<Arrival[]> => [...output.matchAll(/arrive (\d+) ([\d.]+)/g)].map((m) => ({ page: Number(m[1]), at: Number(m[2]) })),
   };
 }
 
@@ -183,10 +182,15 @@ describe('forEachTransferPage fetches one page ahead', () => {
   it('prefetch: false asks for each page only after the previous one was visited', async () => {
     const { api, arrivals } = await pagesServer({ total: 35 });
     const ends = new Map<number, number>();
-    await forEachTransferPage(api as BrokerApi, query, async ({ page }) => {
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      ends.set(page, now());
-    }, { prefetch: false });
+    await forEachTransferPage(
+      api as BrokerApi,
+      query,
+      async ({ page }) => {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        ends.set(page, now());
+      },
+      { prefetch: false },
+    );
     for (const a of arrivals.slice(1)) expect(a.at).toBeGreaterThanOrEqual(ends.get(a.page - 1)!);
   });
 });

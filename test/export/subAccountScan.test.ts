@@ -4,7 +4,15 @@
 import { describe, expect, it } from 'vitest';
 import { createBrokerApi } from '../../src/api/operations';
 import { memoryDiscoveredSubAccounts } from '../../src/config/discoveredSubAccounts';
-import { checkScanDays, discoverSubAccounts, MAX_SCAN_DAYS, ScanFailed, scanQueries, scanSubAccounts, type ScanProgress } from '../../src/export/subAccountScan';
+import {
+  checkScanDays,
+  discoverSubAccounts,
+  MAX_SCAN_DAYS,
+  ScanFailed,
+  scanQueries,
+  scanSubAccounts,
+  type ScanProgress,
+} from '../../src/export/subAccountScan';
 import { startSandbox } from '../../src/sandbox/server';
 import { createState } from '../../src/sandbox/state';
 import type { RunningSandbox } from '../../src/sandbox/types';
@@ -192,7 +200,9 @@ describe('what a scan asks', () => {
       expect.objectContaining({ toAccount: 'b' }),
       expect.objectContaining({ fromAccount: 'b' }),
     ]);
-    expect(new Set(queries.map((q) => `${q.fromAccountType}>${q.toAccountType}`))).toEqual(new Set(['SPOT>SPOT', 'SPOT>FUTURES', 'FUTURES>SPOT', 'FUTURES>FUTURES']));
+    expect(new Set(queries.map((q) => `${q.fromAccountType}>${q.toAccountType}`))).toEqual(
+      new Set(['SPOT>SPOT', 'SPOT>FUTURES', 'FUTURES>SPOT', 'FUTURES>FUTURES']),
+    );
   });
 
   it.each([['0'], ['-3'], ['1.5'], ['abc'], [''], [String(MAX_SCAN_DAYS + 1)]])('days %j is refused, naming the field', (raw) => {

@@ -72,7 +72,11 @@ describe('the summary equals an independent sum of the same transfers', () => {
             same(`${a.asset} ${st.status} count`, st.count, of.length);
             same(`${a.asset} ${st.status} sum`, st.sum, of.reduce((sum, t) => sum.plus(independentValue(t.amount) ?? 0), new Big(0)).toFixed());
           }
-          same(`${a.asset} statuses add up`, a.statuses.reduce((n, st) => n + st.count, 0), a.count);
+          same(
+            `${a.asset} statuses add up`,
+            a.statuses.reduce((n, st) => n + st.count, 0),
+            a.count,
+          );
         }
         for (const st of s.statuses) same(`${st.status} count`, st.count, all.filter((t) => t.status === st.status).length);
         // Days: every day of the range in order, each asset's day sums exact, and adding up to its volume.
@@ -118,10 +122,13 @@ describe('the summary equals an independent sum of the same transfers', () => {
 
 describe('the days of the range', () => {
   it('days without transfers are there with nothing, from the start of the range to its end', () => {
-    const s = summarize([transfer({ timestamp: START + 2 * DAY, amount: '1.5' }), transfer({ timestamp: START + 2 * DAY + 60_000, amount: '2.25', asset: 'BTC' })], {
-      startTime: START,
-      now: START + 4 * DAY,
-    });
+    const s = summarize(
+      [transfer({ timestamp: START + 2 * DAY, amount: '1.5' }), transfer({ timestamp: START + 2 * DAY + 60_000, amount: '2.25', asset: 'BTC' })],
+      {
+        startTime: START,
+        now: START + 4 * DAY,
+      },
+    );
     expect(s.days.map((d) => [d.day, d.count])).toEqual([
       [dayOf(START), 0],
       [dayOf(START + DAY), 0],

@@ -8,7 +8,9 @@ const row = (fromAccount: string, toAccount: string, timestamp: number) => trans
 
 describe('sub-accounts named by transfer pages', () => {
   it('a named side is the sub-account, the blank side the master, the latest time kept', () => {
-    expect(subAccountsInPage({ toAccount: 'desk01' }, [row('master', 'desk01', 5), row('master', 'desk01', 9)])).toEqual([{ name: 'desk01', lastTransferTime: 9 }]);
+    expect(subAccountsInPage({ toAccount: 'desk01' }, [row('master', 'desk01', 5), row('master', 'desk01', 9)])).toEqual([
+      { name: 'desk01', lastTransferTime: 9 },
+    ]);
     expect(subAccountsInPage({ fromAccount: 'desk01' }, [row('desk01', '', 4)])).toEqual([{ name: 'desk01', lastTransferTime: 4 }]);
     expect(subAccountsInPage({}, [row('master', 'master', 4), row('', '', 5)])).toEqual([]);
     expect(subAccountsInPage({ toAccount: 'x' }, [])).toEqual([]);

@@ -7,14 +7,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createBrokerApi } from '../../src/api/operations';
 import type { Transfer } from '../../src/api/types';
 import { fileExporter } from '../../src/export/fileExporter';
-import {
-  MAX_TRANSFERS,
-  PagingStopped,
-  SEEN_SLOTS_MAX,
-  SeenTransfers,
-  defaultMaxPages,
-  forEachTransferPage,
-} from '../../src/export/transferPages';
+import { MAX_TRANSFERS, PagingStopped, SEEN_SLOTS_MAX, SeenTransfers, defaultMaxPages, forEachTransferPage } from '../../src/export/transferPages';
 import { type PagingMode, type PagingServer, startPagingServer, wireTransfer } from './pagingServers';
 
 const folder = mkdtempSync(join(tmpdir(), 'broker-export-end-'));
@@ -128,7 +121,9 @@ describe('forEachTransferPage against hostile servers (real HTTP)', () => {
     const error = await forEachTransferPage(api, query, async ({ rows }) => void ids.push(...rows.map((r) => r.tranId))).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PagingStopped);
     expect(error).toMatchObject({ reason: 'repeated', pages, rows: pages * 10 });
-    expect((error as Error).message).toMatch(new RegExp(`^${message} \\(transfer [ABC]-0 came on both; the service may ignore the page parameter\\); stopped$`));
+    expect((error as Error).message).toMatch(
+      new RegExp(`^${message} \\(transfer [ABC]-0 came on both; the service may ignore the page parameter\\); stopped$`),
+    );
     expect(server.requests()).toBe(requests);
     expect(new Set(ids).size).toBe(ids.length);
   });
@@ -142,7 +137,10 @@ describe("the console's file export of all pages", () => {
     const exporter = fileExporter(api, dir);
     const error = await exporter
       .run({ query, scope: 'all', format, ...(maxPages === undefined ? {} : { maxPages }) }, () => undefined, new AbortController().signal)
-      .then(() => undefined, (e: unknown) => e as Error);
+      .then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      );
     return { error, server, dir, files: readdirSync(dir) };
   };
 
@@ -166,7 +164,9 @@ describe("the console's file export of all pages", () => {
     const { error, server, dir, files } = await exportAll('alternate', 'json');
     expect(server.requests()).toBe(3);
     expect(files).toEqual([expect.stringMatching(/-all-incomplete\.json$/)]);
-    expect(error!.message).toMatch(/^page 3 repeats page 1 \(transfer A-0 came on both; the service may ignore the page parameter\); the 1,000 rows of 2 pages so far are in .*-all-incomplete\.json \(incomplete\)$/);
+    expect(error!.message).toMatch(
+      /^page 3 repeats page 1 \(transfer A-0 came on both; the service may ignore the page parameter\); the 1,000 rows of 2 pages so far are in .*-all-incomplete\.json \(incomplete\)$/,
+    );
     const rows = JSON.parse(readFileSync(join(dir, files[0]!), 'utf8')) as Transfer[];
     expect(rows.map((r) => r.tranId)).toEqual([...Array.from({ length: 500 }, (_, i) => `A-${i}`), ...Array.from({ length: 500 }, (_, i) => `B-${i}`)]);
   });

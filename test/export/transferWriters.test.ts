@@ -17,7 +17,6 @@ import { transfer } from './transfer';
 const folder = mkdtempSync(join(tmpdir(), 'broker-export-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-
 const hostileRows: Transfer[] = [
   ...HOSTILE.map(([, h], i) => transfer({ tranId: String(i), status: h, asset: h, fromAccount: FORMULAS[i % FORMULAS.length]! })),
   transfer({ tranId: '=1+1', amount: '-0.5', asset: '@SUM(A1)', status: '+cmd', clientTranId: '-2+3', toSymbol: '\tx', fromSymbol: '\rCR' }),
@@ -69,12 +68,27 @@ describe('CSV neutralisation', () => {
     const text = anyText({ maxLength: 30 });
     const decimal = fc.tuple(fc.constantFrom('', '-', '+'), fc.nat(), fc.nat(99)).map(([s, a, b]) => `${s}${a}.${b}`);
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.record({ tranId: text, fromAccount: text, toAccount: text, clientTranId: text, asset: text, amount: fc.oneof(decimal, text), status: text, fromSymbol: text }), { maxLength: 5 }), async (parts) => {
-        const rows = parts.map((p) => transfer(p));
-        const records = parseCsv(await written(rows, 'csv'));
-        expect(records).toHaveLength(rows.length + 1);
-        rows.forEach((t, i) => CSV_FIELDS.forEach((f, j) => expect(records[i + 1]![j]).toBe(expectedCell(f, String(t[f])))));
-      }),
+      fc.asyncProperty(
+        fc.array(
+          fc.record({
+            tranId: text,
+            fromAccount: text,
+            toAccount: text,
+            clientTranId: text,
+            asset: text,
+            amount: fc.oneof(decimal, text),
+            status: text,
+            fromSymbol: text,
+          }),
+          { maxLength: 5 },
+        ),
+        async (parts) => {
+          const rows = parts.map((p) => transfer(p));
+          const records = parseCsv(await written(rows, 'csv'));
+          expect(records).toHaveLength(rows.length + 1);
+          rows.forEach((t, i) => CSV_FIELDS.forEach((f, j) => expect(records[i + 1]![j]).toBe(expectedCell(f, String(t[f])))));
+        },
+      ),
     );
   });
 

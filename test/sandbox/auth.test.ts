@@ -78,7 +78,10 @@ describe.concurrent('authentication', () => {
 
   test('missing signature or timestamp → 400 700004', async () => {
     expectError(await listKeys(sb, sub, { tamperQuery: (q) => q.replace(/&signature=.*$/, '') }), 400, 700004);
-    const query = buildQuery([['subAccount', sub], ['recvWindow', 5000]]);
+    const query = buildQuery([
+      ['subAccount', sub],
+      ['recvWindow', 5000],
+    ]);
     const signed = `${query}&signature=${signPayload(sb.secretKey, query)}`;
     const res = await request(`${sb.baseUrl}${KEYS_PATH}?${signed}`, { headers: { [sb.apiKeyHeader]: sb.apiKey } });
     expect(res.statusCode).toBe(400);
@@ -108,13 +111,28 @@ describe.concurrent('authentication', () => {
     try {
       expect((await listKeys(own, ownSub)).status).toBe(200);
       expectError(await createKey(own, { subAccount: ownSub, permissions: 'SPOT_ACCOUNT_READ', note: 'n' }), 403, 700007);
-      expectError(await listTransfers(own, [['fromAccountType', 'SPOT'], ['toAccountType', 'FUTURE']]), 403, 700007);
+      expectError(
+        await listTransfers(own, [
+          ['fromAccountType', 'SPOT'],
+          ['toAccountType', 'FUTURE'],
+        ]),
+        403,
+        700007,
+      );
       own.setPermissions([]);
       expectError(await listKeys(own, ownSub), 403, 700007);
     } finally {
       own.setPermissions(['SPOT_ACCOUNT_READ', 'SPOT_ACCOUNT_WRITE', 'SPOT_TRANSFER_READ']);
     }
-    expect((await listTransfers(own, [['fromAccountType', 'SPOT'], ['toAccountType', 'FUTURE'], ['limit', 1]])).status).toBe(200);
+    expect(
+      (
+        await listTransfers(own, [
+          ['fromAccountType', 'SPOT'],
+          ['toAccountType', 'FUTURE'],
+          ['limit', 1],
+        ])
+      ).status,
+    ).toBe(200);
   });
 });
 

@@ -58,7 +58,12 @@ describe("parser-level errors get the service's envelope, then the socket closes
   it.each([
     ['garbage', 'hello there\r\n\r\n', 400, 'HPE_INVALID_METHOD'],
     ['a bad method', 'G@T / HTTP/1.1\r\nHost: x\r\n\r\n', 400, 'HPE_INVALID_METHOD'],
-    ['Content-Length with Transfer-Encoding', `POST ${KEYS_PATH} HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`, 400, 'HPE_'],
+    [
+      'Content-Length with Transfer-Encoding',
+      `POST ${KEYS_PATH} HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`,
+      400,
+      'HPE_',
+    ],
     ['a 1 MB query', `GET ${KEYS_PATH}?${'a'.repeat(1_000_000)} HTTP/1.1\r\nHost: x\r\n\r\n`, 431, 'HPE_HEADER_OVERFLOW'],
     ['a bad header line', 'GET / HTTP/1.1\r\nHo st: x\r\n\r\n', 400, 'HPE_'],
     ['a bad chunk', `POST ${KEYS_PATH} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n`, 400, 'HPE_'],
@@ -82,7 +87,7 @@ describe("parser-level errors get the service's envelope, then the socket closes
 describe.concurrent('deadlines', () => {
   const promisedPost = (key: string | undefined): string =>
     `POST ${KEYS_PATH}?recvWindow=5000 HTTP/1.1\r\nHost: x\r\n${key ? `X-MEXC-APIKEY: ${key}\r\n` : ''}Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"sub`;
-  const own = async <T,>(body: (sandbox: RunningSandbox, at: number) => Promise<T>): Promise<T> => {
+  const own = async <T>(body: (sandbox: RunningSandbox, at: number) => Promise<T>): Promise<T> => {
     const sandbox = await startSandbox({ seed: 5 });
     try {
       return await body(sandbox, Number(new URL(sandbox.baseUrl).port));

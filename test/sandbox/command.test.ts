@@ -48,11 +48,22 @@ describe('sandbox command', () => {
     const { out, text } = capture();
     const err = capture();
     // Quotes, spaces and a $ in the credentials: the lines must survive eval unexpanded.
-    const sb = await runSandboxCommand({ env: true, seed: 3, apiKey: "mx0v'demo key", secretKey: 'throw$away `x` \\n' }, out, { handleSignals: false, err: err.out });
+    const sb = await runSandboxCommand({ env: true, seed: 3, apiKey: "mx0v'demo key", secretKey: 'throw$away `x` \\n' }, out, {
+      handleSignals: false,
+      err: err.out,
+    });
     try {
       const printed = text();
-      expect(printed.split('\n').filter((l) => l !== '').every((l) => l.startsWith('export BROKER_'))).toBe(true);
-      const shell = spawnSync('sh', ['-c', `eval "$(cat)"; printf '%s\\n' "$BROKER_BASE_URL" "$BROKER_API_KEY" "$BROKER_API_SECRET"`], { input: printed, encoding: 'utf8' });
+      expect(
+        printed
+          .split('\n')
+          .filter((l) => l !== '')
+          .every((l) => l.startsWith('export BROKER_')),
+      ).toBe(true);
+      const shell = spawnSync('sh', ['-c', `eval "$(cat)"; printf '%s\\n' "$BROKER_BASE_URL" "$BROKER_API_KEY" "$BROKER_API_SECRET"`], {
+        input: printed,
+        encoding: 'utf8',
+      });
       expect(shell.status, shell.stderr).toBe(0);
       expect(shell.stdout).toBe(`${sb.baseUrl}\nmx0v'demo key\nthrow$away \`x\` \\n\n`);
       expect(err.text()).toContain(`base URL:     ${sb.baseUrl}`);

@@ -42,14 +42,23 @@ describe('queued faults', () => {
 
   test('envelope: the other envelope {"code":"0","message":""...}', async () => {
     sb.queueFaults({ kind: 'envelope', status: 400 });
-    const res = await listTransfers(sb, [['fromAccountType', 'SPOT'], ['toAccountType', 'FUTURE']]);
+    const res = await listTransfers(sb, [
+      ['fromAccountType', 'SPOT'],
+      ['toAccountType', 'FUTURE'],
+    ]);
     expect(res.status).toBe(400);
     expect(res.json).toEqual({ code: '0', message: '', data: null });
   });
 
   test('malformed: 200 with a body that is not JSON', async () => {
     sb.queueFaults({ kind: 'malformed' }, { kind: 'malformed' });
-    for (const res of [await listKeys(sb, sub), await listTransfers(sb, [['fromAccountType', 'SPOT'], ['toAccountType', 'FUTURE']])]) {
+    for (const res of [
+      await listKeys(sb, sub),
+      await listTransfers(sb, [
+        ['fromAccountType', 'SPOT'],
+        ['toAccountType', 'FUTURE'],
+      ]),
+    ]) {
       expect(res.status).toBe(200);
       expect(res.text.length).toBeGreaterThan(0);
       expect(() => JSON.parse(res.text)).toThrow();
@@ -61,7 +70,10 @@ describe('queued faults', () => {
     const keys = await listKeys(sb, sub);
     expect(keys.status).toBe(200);
     expect(Array.isArray((keys.json as { subAccount?: unknown }).subAccount)).toBe(false);
-    const transfers = await listTransfers(sb, [['fromAccountType', 'SPOT'], ['toAccountType', 'FUTURE']]);
+    const transfers = await listTransfers(sb, [
+      ['fromAccountType', 'SPOT'],
+      ['toAccountType', 'FUTURE'],
+    ]);
     expect(transfers.status).toBe(200);
     expect(transfers.json).toBeTypeOf('object');
     expect(Array.isArray(transfers.json)).toBe(false);
@@ -120,7 +132,14 @@ describe('queued faults', () => {
 
   test('faults apply one per request, in order, to any path', async () => {
     sb.queueFaults({ kind: 'status', status: 418 }, { kind: 'html', status: 504 });
-    expect((await listTransfers(sb, [['fromAccountType', 'SPOT'], ['toAccountType', 'FUTURE']])).status).toBe(418);
+    expect(
+      (
+        await listTransfers(sb, [
+          ['fromAccountType', 'SPOT'],
+          ['toAccountType', 'FUTURE'],
+        ])
+      ).status,
+    ).toBe(418);
     expect((await listKeys(sb, sub)).status).toBe(504);
     expect((await listKeys(sb, sub)).status).toBe(200);
   });
@@ -172,7 +191,11 @@ describe('request log', () => {
       log.queueFaults({ kind: 'reset' });
       await expect(listKeys(log, s)).rejects.toThrow();
       await createKey(log, { subAccount: s, permissions: 'SPOT_ACCOUNT_READ', note: 'n' });
-      await listTransfers(log, [['fromAccountType', 'SPOT'], ['toAccountType', 'FUTURE'], ['limit', 1]]);
+      await listTransfers(log, [
+        ['fromAccountType', 'SPOT'],
+        ['toAccountType', 'FUTURE'],
+        ['limit', 1],
+      ]);
       const records = log.requests();
       expect(records.map((r) => [r.method, r.path, r.status])).toEqual([
         ['GET', KEYS_PATH, 200],

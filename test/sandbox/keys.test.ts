@@ -135,10 +135,14 @@ describe('create key', () => {
 
   test('a form-encoded body is accepted too', async () => {
     const sub = sb.subAccounts[4] as string;
-    const res = await createKey(sb, {}, {
-      body: `subAccount=${sub}&permissions=SPOT_ACCOUNT_READ&note=form`,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    });
+    const res = await createKey(
+      sb,
+      {},
+      {
+        body: `subAccount=${sub}&permissions=SPOT_ACCOUNT_READ&note=form`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      },
+    );
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ subAccount: sub, note: 'form' });
   });

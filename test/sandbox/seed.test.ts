@@ -99,7 +99,9 @@ describe('seeded data', () => {
     expect([...pairs].sort()).toEqual(['FUTURE>FUTURE', 'FUTURE>SPOT', 'SPOT>FUTURE', 'SPOT>SPOT']);
     expect(list.filter((t) => t.fromAccount === master && t.toAccount === master && t.fromAccountType === t.toAccountType)).toEqual([]);
     expect(list.filter((t) => (t.fromAccount !== master || t.toAccount !== master) && t.fromAccount === t.toAccount)).toEqual([]);
-    const masterSpotFuture = list.filter((t) => t.fromAccount === master && t.toAccount === master && t.fromAccountType === 'SPOT' && t.toAccountType === 'FUTURE');
+    const masterSpotFuture = list.filter(
+      (t) => t.fromAccount === master && t.toAccount === master && t.fromAccountType === 'SPOT' && t.toAccountType === 'FUTURE',
+    );
     expect(masterSpotFuture.length).toBeGreaterThan(2000);
     expect(masterSpotFuture.length).toBeLessThan(6000);
 
@@ -122,7 +124,6 @@ describe('seeded data', () => {
     expect(formatUnits(42, 0)).toBe('42');
   });
 
-
   test('two sandboxes with the same seed and anchor answer identically over HTTP', async () => {
     const anchor = Date.now();
     const [a, b] = await Promise.all([startSandbox({ seed: 11, dataAnchorMs: anchor }), startSandbox({ seed: 11, dataAnchorMs: anchor })]);
@@ -131,7 +132,12 @@ describe('seeded data', () => {
       expect(a.apiKey).toBe(b.apiKey);
       const sub = a.subAccounts[2] as string;
       expect((await listKeys(a, sub)).text).toBe((await listKeys(b, sub)).text);
-      const params = [['fromAccountType', 'SPOT'], ['toAccountType', 'SPOT'], ['toAccount', sub], ['limit', 100]] as const;
+      const params = [
+        ['fromAccountType', 'SPOT'],
+        ['toAccountType', 'SPOT'],
+        ['toAccount', sub],
+        ['limit', 100],
+      ] as const;
       const ta = await listTransfers(a, params);
       const tb = await listTransfers(b, params);
       expect(ta.status).toBe(200);

@@ -59,7 +59,9 @@ describe('the number of seeded transfers', () => {
     const state = createState(4, ANCHOR, 1_000_000);
     expect(performance.now() - started).toBeLessThan(50);
     started = performance.now();
-    expect(state.transferIndex.count({ fromAccount: state.master.name, toAccount: state.master.name, fromAccountType: 'SPOT', toAccountType: 'FUTURE' })).toBeGreaterThan(100_000);
+    expect(
+      state.transferIndex.count({ fromAccount: state.master.name, toAccount: state.master.name, fromAccountType: 'SPOT', toAccountType: 'FUTURE' }),
+    ).toBeGreaterThan(100_000);
     const laidOut = performance.now() - started;
     console.log(`1,000,000 transfers laid out and indexed in ${laidOut.toFixed(0)} ms`);
     expect(laidOut).toBeLessThan(5000);
@@ -78,7 +80,10 @@ describe('sandbox --transfers N', () => {
     const out = new PassThrough();
     const empty = await runSandboxCommand({ transfers: 0, seed: 1 }, out, { handleSignals: false });
     try {
-      const r = await listTransfers(empty, [['fromAccountType', 'SPOT'], ['toAccountType', 'FUTURE']]);
+      const r = await listTransfers(empty, [
+        ['fromAccountType', 'SPOT'],
+        ['toAccountType', 'FUTURE'],
+      ]);
       expect(r.status).toBe(200);
       expect(r.json).toEqual([]);
     } finally {
@@ -89,7 +94,13 @@ describe('sandbox --transfers N', () => {
     const large = await runSandboxCommand({ transfers: 96_000, seed: 1 }, out, { handleSignals: false });
     try {
       expect(printed).toContain('(sandbox with seed 1 and 96,000 transfers;');
-      const page = (n: number) => listTransfers(large, [['fromAccountType', 'SPOT'], ['toAccountType', 'FUTURE'], ['page', n], ['limit', 500]]);
+      const page = (n: number) =>
+        listTransfers(large, [
+          ['fromAccountType', 'SPOT'],
+          ['toAccountType', 'FUTURE'],
+          ['page', n],
+          ['limit', 500],
+        ]);
       const [first, far] = [await page(1), await page(20)];
       expect((first.json as unknown[]).length).toBe(500);
       expect((far.json as unknown[]).length).toBe(500);

@@ -5,7 +5,10 @@ import type { RunningSandbox } from '../../src/sandbox/types';
 import { errorCode, listTransfers, rows, type WireTransferRow } from './helpers';
 
 const DAY = 86_400_000;
-const SPOT_FUTURE: QueryParams = [['fromAccountType', 'SPOT'], ['toAccountType', 'FUTURE']];
+const SPOT_FUTURE: QueryParams = [
+  ['fromAccountType', 'SPOT'],
+  ['toAccountType', 'FUTURE'],
+];
 
 let sb: RunningSandbox;
 let masterSpotFuture: WireTransferRow[];
@@ -24,8 +27,7 @@ afterAll(async () => {
   await sb.close();
 });
 
-const isNewestFirst = (list: readonly WireTransferRow[]): boolean =>
-  list.every((t, i) => i === 0 || (list[i - 1] as WireTransferRow).timestamp >= t.timestamp);
+const isNewestFirst = (list: readonly WireTransferRow[]): boolean => list.every((t, i) => i === 0 || (list[i - 1] as WireTransferRow).timestamp >= t.timestamp);
 
 describe('universal transfer history', () => {
   test('records have exactly the wire fields, amounts as decimal strings', async () => {
@@ -35,8 +37,18 @@ describe('universal transfer history', () => {
     expect(list).toHaveLength(50);
     for (const t of list) {
       expect(Object.keys(t)).toEqual([
-        'tranId', 'fromAccount', 'toAccount', 'clientTranId', 'asset', 'amount',
-        'fromAccountType', 'toAccountType', 'fromSymbol', 'toSymbol', 'status', 'timestamp',
+        'tranId',
+        'fromAccount',
+        'toAccount',
+        'clientTranId',
+        'asset',
+        'amount',
+        'fromAccountType',
+        'toAccountType',
+        'fromSymbol',
+        'toSymbol',
+        'status',
+        'timestamp',
       ]);
       expect(t.tranId).toMatch(/^\d{18}$/);
       expect(t.clientTranId).toMatch(/^[A-Za-z0-9]{32}$/);
@@ -80,40 +92,112 @@ describe('universal transfer history', () => {
 
   test('fromAccount / toAccount select the route; the omitted side is the master', async () => {
     const sub = sb.subAccounts[0] as string;
-    const toSub = rows(await listTransfers(sb, [['toAccount', sub], ['fromAccountType', 'SPOT'], ['toAccountType', 'SPOT']]));
+    const toSub = rows(
+      await listTransfers(sb, [
+        ['toAccount', sub],
+        ['fromAccountType', 'SPOT'],
+        ['toAccountType', 'SPOT'],
+      ]),
+    );
     expect(toSub.length).toBeGreaterThan(0);
     for (const t of toSub) expect(t).toMatchObject({ fromAccount: sb.masterAccount, toAccount: sub, fromAccountType: 'SPOT', toAccountType: 'SPOT' });
-    const fromSub = rows(await listTransfers(sb, [['fromAccount', sub], ['fromAccountType', 'SPOT'], ['toAccountType', 'SPOT']]));
+    const fromSub = rows(
+      await listTransfers(sb, [
+        ['fromAccount', sub],
+        ['fromAccountType', 'SPOT'],
+        ['toAccountType', 'SPOT'],
+      ]),
+    );
     expect(fromSub.length).toBeGreaterThan(0);
     for (const t of fromSub) expect(t).toMatchObject({ fromAccount: sub, toAccount: sb.masterAccount });
     let subToSub = 0;
     for (const other of sb.subAccounts.slice(1)) {
-      const got = rows(await listTransfers(sb, [['fromAccount', sub], ['toAccount', other], ['fromAccountType', 'SPOT'], ['toAccountType', 'SPOT']]));
+      const got = rows(
+        await listTransfers(sb, [
+          ['fromAccount', sub],
+          ['toAccount', other],
+          ['fromAccountType', 'SPOT'],
+          ['toAccountType', 'SPOT'],
+        ]),
+      );
       for (const t of got) expect(t).toMatchObject({ fromAccount: sub, toAccount: other });
       subToSub += got.length;
     }
     expect(subToSub).toBeGreaterThan(0);
-    const futureToSpot = rows(await listTransfers(sb, [['fromAccountType', 'FUTURE'], ['toAccountType', 'SPOT'], ['limit', 20]]));
+    const futureToSpot = rows(
+      await listTransfers(sb, [
+        ['fromAccountType', 'FUTURE'],
+        ['toAccountType', 'SPOT'],
+        ['limit', 20],
+      ]),
+    );
     expect(futureToSpot).toHaveLength(20);
     for (const t of futureToSpot) expect(t).toMatchObject({ fromAccountType: 'FUTURE', toAccountType: 'SPOT' });
   });
 
-  test('FUTURES (the documented request value) and FUTURE (the answers\' spelling) ask for the same records, answered as FUTURE', async () => {
-    const futures = rows(await listTransfers(sb, [['fromAccountType', 'SPOT'], ['toAccountType', 'FUTURES'], ['limit', 50]]));
-    const future = rows(await listTransfers(sb, [['fromAccountType', 'SPOT'], ['toAccountType', 'FUTURE'], ['limit', 50]]));
+  test("FUTURES (the documented request value) and FUTURE (the answers' spelling) ask for the same records, answered as FUTURE", async () => {
+    const futures = rows(
+      await listTransfers(sb, [
+        ['fromAccountType', 'SPOT'],
+        ['toAccountType', 'FUTURES'],
+        ['limit', 50],
+      ]),
+    );
+    const future = rows(
+      await listTransfers(sb, [
+        ['fromAccountType', 'SPOT'],
+        ['toAccountType', 'FUTURE'],
+        ['limit', 50],
+      ]),
+    );
     expect(futures).toHaveLength(50);
     expect(futures).toEqual(future);
     expect(futures).toEqual(masterSpotFuture.slice(0, 50));
     for (const t of futures) expect(t.toAccountType).toBe('FUTURE');
-    const back = rows(await listTransfers(sb, [['fromAccountType', 'FUTURES'], ['toAccountType', 'SPOT'], ['limit', 20]]));
+    const back = rows(
+      await listTransfers(sb, [
+        ['fromAccountType', 'FUTURES'],
+        ['toAccountType', 'SPOT'],
+        ['limit', 20],
+      ]),
+    );
     expect(back).toHaveLength(20);
-    expect(back).toEqual(rows(await listTransfers(sb, [['fromAccountType', 'FUTURE'], ['toAccountType', 'SPOT'], ['limit', 20]])));
+    expect(back).toEqual(
+      rows(
+        await listTransfers(sb, [
+          ['fromAccountType', 'FUTURE'],
+          ['toAccountType', 'SPOT'],
+          ['limit', 20],
+        ]),
+      ),
+    );
   });
 
   test.each([
-    ['a bogus fromAccountType', [['fromAccountType', 'MARGIN'], ['toAccountType', 'SPOT']], 'fromAccountType'],
-    ['a bogus toAccountType', [['fromAccountType', 'SPOT'], ['toAccountType', 'FUTURESS']], 'toAccountType'],
-    ['a lower-case type (the service compares as sent)', [['fromAccountType', 'spot'], ['toAccountType', 'FUTURES']], 'fromAccountType'],
+    [
+      'a bogus fromAccountType',
+      [
+        ['fromAccountType', 'MARGIN'],
+        ['toAccountType', 'SPOT'],
+      ],
+      'fromAccountType',
+    ],
+    [
+      'a bogus toAccountType',
+      [
+        ['fromAccountType', 'SPOT'],
+        ['toAccountType', 'FUTURESS'],
+      ],
+      'toAccountType',
+    ],
+    [
+      'a lower-case type (the service compares as sent)',
+      [
+        ['fromAccountType', 'spot'],
+        ['toAccountType', 'FUTURES'],
+      ],
+      'fromAccountType',
+    ],
   ] as [string, QueryParams, string][])('%s fails loudly: 400 700004 naming it, not an empty page', async (_label, params, named) => {
     const res = await listTransfers(sb, params);
     expect(res.status).toBe(400);
@@ -132,7 +216,10 @@ describe('universal transfer history', () => {
   test('unknown accounts just match nothing', async () => {
     for (const params of [
       [['fromAccount', 'nobody12345'], ...SPOT_FUTURE],
-      [['fromAccountType', 'SPOT'], ['toAccountType', 'SPOT']], // master → master SPOT → SPOT does not happen
+      [
+        ['fromAccountType', 'SPOT'],
+        ['toAccountType', 'SPOT'],
+      ], // master → master SPOT → SPOT does not happen
     ] as QueryParams[]) {
       const res = await listTransfers(sb, params);
       expect(res.status).toBe(200);

@@ -38,17 +38,25 @@ describe('the screens in docs/console.md', () => {
     for (const { name, text } of stills) {
       const mine = blocks.filter((b) => b.name === name);
       expect(mine.length, `docs/console.md blocks for ${name} (run npm run screencast)`).toBe(1);
-      expect(mine[0]?.body, `docs/console.md capture ${name} differs from docs/screens/${name}.txt (run npm run screencast)`).toBe(`\`\`\`text\n${text}\`\`\`\n`);
+      expect(mine[0]?.body, `docs/console.md capture ${name} differs from docs/screens/${name}.txt (run npm run screencast)`).toBe(
+        `\`\`\`text\n${text}\`\`\`\n`,
+      );
     }
   });
 
   it('docs/console.md has no capture without a still', () => {
     const names = new Set(stills.map((s) => s.name));
-    expect(readmeBlocks().map((b) => b.name).filter((n) => !names.has(n))).toEqual([]);
+    expect(
+      readmeBlocks()
+        .map((b) => b.name)
+        .filter((n) => !names.has(n)),
+    ).toEqual([]);
   });
 
   it('the recording is asciicast v2 at 100x30 with times that only go forward, shown in the README as an animation', () => {
-    const [head, ...events] = readFileSync(join(ROOT, 'docs', 'demo.cast'), 'utf8').trimEnd().split('\n');
+    const [head, ...events] = readFileSync(join(ROOT, 'docs', 'demo.cast'), 'utf8')
+      .trimEnd()
+      .split('\n');
     expect(JSON.parse(head as string)).toMatchObject({ version: 2, width: 100, height: 30 });
     let last = 0;
     for (const line of events) {

@@ -20,7 +20,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** The files under a compile-cache folder (Node keeps them in a folder per Node version). */
 const cached = (folder: string): string[] => {
   try {
-    return readdirSync(folder, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => entry.name);
+    return readdirSync(folder, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => entry.name);
   } catch {
     return [];
   }

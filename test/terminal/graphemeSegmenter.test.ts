@@ -29,11 +29,17 @@ describe('the grapheme segmenter without ICU', () => {
     }
     expect(joined).toEqual([]);
     // And what it leaves to ICU includes the characters that do join.
-    for (const c of ['\r', '\u0301', '\u200d', '\u200c', '\ufe0f', '\u1100', '\uac00', '\u0903', '\u0600', '\ud83c', '\u3099']) expect(SIMPLE.test(c)).toBe(false);
+    for (const c of ['\r', '\u0301', '\u200d', '\u200c', '\ufe0f', '\u1100', '\uac00', '\u0903', '\u0600', '\ud83c', '\u3099'])
+      expect(SIMPLE.test(c)).toBe(false);
   });
 
   it("gives ICU's segments for any text: iterated, and through containing() at every index", () => {
-    const mixed = fc.array(fc.oneof(fc.constantFrom(...'ab │›…─▏█é\u001b[1m'), fc.constantFrom('\r', '\n', '\u0301', '\u200d', '👩‍💻', '🇫🇷', '漢', '\u1100\u1161', 'e\u0301')), { maxLength: 30 }).map((parts) => parts.join(''));
+    const mixed = fc
+      .array(
+        fc.oneof(fc.constantFrom(...'ab │›…─▏█é\u001b[1m'), fc.constantFrom('\r', '\n', '\u0301', '\u200d', '👩‍💻', '🇫🇷', '漢', '\u1100\u1161', 'e\u0301')),
+        { maxLength: 30 },
+      )
+      .map((parts) => parts.join(''));
     fc.assert(
       fc.property(fc.oneof(anyText({ maxLength: 40 }), mixed), (text) => {
         expect(ourSegments(text)).toEqual(icuSegments(text));

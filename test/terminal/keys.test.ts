@@ -12,7 +12,7 @@ function split(chunks: string[]): InputEvent[] {
 const keys = (events: InputEvent[]) => events.map((e) => (e.kind === 'key' ? e.sequence : `[paste ${e.text}]`));
 
 describe('KeySplitter', () => {
-  test('a name and Enter in one write are the name\'s keys, then Enter', () => {
+  test("a name and Enter in one write are the name's keys, then Enter", () => {
     expect(keys(split(['gridbot2901\r']))).toEqual([...'gridbot2901', '\r']);
   });
 
@@ -30,7 +30,14 @@ describe('KeySplitter', () => {
 
   test('escape sequences stay whole: arrows, shift+tab, page keys, SS3, alt+backspace, legacy function keys', () => {
     expect(keys(split(['\u001b[A\u001b[Bj\u001b[Z\u001b[5~\u001bOP\u001b\u007f\u001b[[A']))).toEqual([
-      '\u001b[A', '\u001b[B', 'j', '\u001b[Z', '\u001b[5~', '\u001bOP', '\u001b\u007f', '\u001b[[A',
+      '\u001b[A',
+      '\u001b[B',
+      'j',
+      '\u001b[Z',
+      '\u001b[5~',
+      '\u001bOP',
+      '\u001b\u007f',
+      '\u001b[[A',
     ]);
   });
 
@@ -70,7 +77,29 @@ describe('KeySplitter', () => {
   });
 
   // The property: however a sequence of keys is cut into writes, the keys that come out are the same.
-  const keyArb = fc.constantFrom('j', 'k', 'q', '?', ' ', '\r', '\t', '\u007f', '\u0003', '\u0010', '\u001b', '\u001b[A', '\u001b[B', '\u001b[Z', '\u001b[3~', '\u001bOH', 'é', '日', '👍🏽', '👨‍👩‍👧', 'e\u0301');
+  const keyArb = fc.constantFrom(
+    'j',
+    'k',
+    'q',
+    '?',
+    ' ',
+    '\r',
+    '\t',
+    '\u007f',
+    '\u0003',
+    '\u0010',
+    '\u001b',
+    '\u001b[A',
+    '\u001b[B',
+    '\u001b[Z',
+    '\u001b[3~',
+    '\u001bOH',
+    'é',
+    '日',
+    '👍🏽',
+    '👨‍👩‍👧',
+    'e\u0301',
+  );
   test('property: any chunking of a key sequence yields exactly those keys', () => {
     fc.assert(
       fc.property(fc.array(keyArb, { minLength: 1, maxLength: 40 }), fc.array(fc.nat(), { maxLength: 10 }), (sequence, cuts) => {

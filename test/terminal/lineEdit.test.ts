@@ -105,7 +105,9 @@ describe('viewport: the part of a long line that fits, cursor visible', () => {
         const cursor = [...parts, value.length][c % (parts.length + 1)]!;
         const v = viewport(at(value, cursor), width);
         expect(cells(v)).toBeLessThanOrEqual(width);
-        const expected = value.slice(cursor).match(/^./su) ? [...new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(value.slice(cursor))][0]!.segment : ' ';
+        const expected = value.slice(cursor).match(/^./su)
+          ? [...new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(value.slice(cursor))][0]!.segment
+          : ' ';
         expect(v.at).toBe(expected);
       }),
       { numRuns: 400 },

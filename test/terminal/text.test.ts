@@ -103,7 +103,8 @@ describe('sanitize', () => {
         const safe = sanitize(text);
         expect(safe).not.toMatch(TERMINAL_UNSAFE);
         expect(safe).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
-        if (!TERMINAL_UNSAFE.test(text) && !/[\u061c\u200e\u200f\ud800-\udfff]/.test(text) && !/[\p{Cf}\u115f\u1160\u3164\uffa0]/u.test(text)) expect(safe).toBe(text);
+        if (!TERMINAL_UNSAFE.test(text) && !/[\u061c\u200e\u200f\ud800-\udfff]/.test(text) && !/[\p{Cf}\u115f\u1160\u3164\uffa0]/u.test(text))
+          expect(safe).toBe(text);
       }),
     );
   });
@@ -231,9 +232,17 @@ describe('JSON escaping', () => {
 
   it('grouped writes any number as en-US toLocaleString does (whole numbers without ICU)', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.integer(), fc.maxSafeInteger(), fc.constantFrom(0, -0, 999, 1000, -1000, 1_000_000, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER), fc.double()), (n) => {
-        expect(grouped(n)).toBe(n.toLocaleString('en-US'));
-      }),
+      fc.property(
+        fc.oneof(
+          fc.integer(),
+          fc.maxSafeInteger(),
+          fc.constantFrom(0, -0, 999, 1000, -1000, 1_000_000, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER),
+          fc.double(),
+        ),
+        (n) => {
+          expect(grouped(n)).toBe(n.toLocaleString('en-US'));
+        },
+      ),
       { numRuns: 500 },
     );
   });

@@ -6,18 +6,47 @@ import { bindingsIn, commandFor, defineModes, type CommandOf } from '../../src/u
 import { footerHints, MODES } from '../../src/ui/keyboard/modes';
 import { TRANSFER_MODES } from '../../src/ui/screens/TransferBrowser';
 
-const noKey: Key = { upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false, home: false, end: false, return: false, escape: false, ctrl: false, shift: false, tab: false, backspace: false, delete: false, meta: false, super: false, hyper: false, capsLock: false, numLock: false } as Key;
+const noKey: Key = {
+  upArrow: false,
+  downArrow: false,
+  leftArrow: false,
+  rightArrow: false,
+  pageDown: false,
+  pageUp: false,
+  home: false,
+  end: false,
+  return: false,
+  escape: false,
+  ctrl: false,
+  shift: false,
+  tab: false,
+  backspace: false,
+  delete: false,
+  meta: false,
+  super: false,
+  hyper: false,
+  capsLock: false,
+  numLock: false,
+} as Key;
 
 describe('typed bindings', () => {
   it('a handler switches on the command names its mode declares; a misspelt one does not typecheck', () => {
     const handled: string[] = [];
     for (const input of ['n', ']', 'p', 'z']) {
       switch (commandFor(TRANSFER_MODES.transfers, input, noKey)) {
-        case 'nextPage': handled.push(`${input}: next`); break;
+        case 'nextPage':
+          handled.push(`${input}: next`);
+          break;
         // @ts-expect-error a command the transfers list does not declare
-        case 'nextPag': handled.push(`${input}: misspelt`); break;
-        case 'previousPage': handled.push(`${input}: previous`); break;
-        case undefined: handled.push(`${input}: unbound`); break;
+        case 'nextPag':
+          handled.push(`${input}: misspelt`);
+          break;
+        case 'previousPage':
+          handled.push(`${input}: previous`);
+          break;
+        case undefined:
+          handled.push(`${input}: unbound`);
+          break;
       }
     }
     expect(handled).toEqual(['n: next', ']: next', 'p: previous', 'z: unbound']);

@@ -17,7 +17,11 @@ import { openTransfers } from './flows';
 import { consoleFor, type TestConsole } from './harness';
 
 const dayOf = (ms: number): string => new Date(ms).toLocaleDateString('sv-SE');
-const volume = (rows: readonly Transfer[]): string => rows.filter((t) => t.status === 'SUCCESS').reduce((s, t) => s.plus(t.amount), new Big(0)).toFixed();
+const volume = (rows: readonly Transfer[]): string =>
+  rows
+    .filter((t) => t.status === 'SUCCESS')
+    .reduce((s, t) => s.plus(t.amount), new Big(0))
+    .toFixed();
 
 /** Every transfer of the filter the browser runs, fetched with our own signed requests. */
 function allOf(sandbox: RunningSandbox, query: TransferQuery): Promise<Transfer[]> {
@@ -226,7 +230,12 @@ describe.concurrent('the chart (v on the transfers page)', () => {
       setPermissions: () => undefined,
       close: async () => undefined,
     };
-    const c = await consoleFor(onTestFinished, { columns: 60, rows: 20, sharedSandbox: fake, initialRoute: { screen: 'transfers', query: { fromAccountType: 'SPOT', toAccountType: 'FUTURE', limit: 50 } } });
+    const c = await consoleFor(onTestFinished, {
+      columns: 60,
+      rows: 20,
+      sharedSandbox: fake,
+      initialRoute: { screen: 'transfers', query: { fromAccountType: 'SPOT', toAccountType: 'FUTURE', limit: 50 } },
+    });
     await c.waitForText(/Page 1 · 50 per page/);
     const first = c.frames().length;
     await c.press('v');

@@ -110,7 +110,12 @@ describe.concurrent.each(SIZES)('at %ix%i', (columns, rows) => {
     await c.waitForText('press ? or esc to close');
     fits('help on the review');
     await c.press('?');
-    c.sandbox.queueFaults({ kind: 'status', status: 400, code: 730702, msg: 'API KEY permission does not exist: the permission list holds one the service does not know' });
+    c.sandbox.queueFaults({
+      kind: 'status',
+      status: 400,
+      code: 730702,
+      msg: 'API KEY permission does not exist: the permission list holds one the service does not know',
+    });
     await c.press('enter');
     await c.waitForText('create key failed');
     fits('review with an error');
@@ -167,7 +172,12 @@ describe.concurrent.each(SIZES)('at %ix%i', (columns, rows) => {
 
 describe.concurrent('chrome', () => {
   test('header, status bar and footer are one line at every width from 40 up', async () => {
-    const t = mountSetup(40, 12, { screen: 'welcome' }, { mode: 'live', host: 'a-very-long-host-name.example.com:8443', profile: 'a-profile-name-that-is-long' });
+    const t = mountSetup(
+      40,
+      12,
+      { screen: 'welcome' },
+      { mode: 'live', host: 'a-very-long-host-name.example.com:8443', profile: 'a-profile-name-that-is-long' },
+    );
     try {
       await t.settle();
       for (const columns of [40, 41, 47, 53, 64, 79, 80, 99, 100, 133, 200]) {
@@ -198,7 +208,20 @@ describe.concurrent('chrome', () => {
 
   test('the footer fits any width and keeps ? help', () => {
     for (const width of [40, 50, 60, 80, 120]) {
-      for (const screen of ['picker', 'keys', 'keyDetail', 'createKey', 'review', 'reviewConfirm', 'reviewSending', 'reviewUnknown', 'reviewRejected', 'welcome', 'credentials', 'profiles'] as const) {
+      for (const screen of [
+        'picker',
+        'keys',
+        'keyDetail',
+        'createKey',
+        'review',
+        'reviewConfirm',
+        'reviewSending',
+        'reviewUnknown',
+        'reviewRejected',
+        'welcome',
+        'credentials',
+        'profiles',
+      ] as const) {
         const line = footerLine(screen, width);
         expect(displayWidth(line)).toBeLessThan(width);
         expect(line.endsWith('? help')).toBe(true);

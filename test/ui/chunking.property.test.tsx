@@ -39,14 +39,24 @@ const CTRL_W = '\u0017';
 
 const cases = (): ScreenCase[] => [
   { name: 'picker', ready: /Choose a sub-account/, keys: [...letters, KEYS.backspace, KEYS.up, KEYS.down, KEYS.left, KEYS.right, CTRL_U, CTRL_W] },
-  { name: 'key list', route: { screen: 'keys', subAccount: busy }, ready: /API keys of .* · \d+ keys/, keys: ['j', 'k', KEYS.up, KEYS.down, KEYS.enter, KEYS.esc, '?'] },
+  {
+    name: 'key list',
+    route: { screen: 'keys', subAccount: busy },
+    ready: /API keys of .* · \d+ keys/,
+    keys: ['j', 'k', KEYS.up, KEYS.down, KEYS.enter, KEYS.esc, '?'],
+  },
   {
     name: 'create form',
     route: { screen: 'createKey', subAccount: busy },
     ready: /New API key for|Permissions/,
     keys: [...letters, KEYS.tab, KEYS.shiftTab, KEYS.space, KEYS.left, KEYS.right, KEYS.up, KEYS.down, KEYS.backspace, CTRL_W],
   },
-  { name: 'transfer filter', route: { screen: 'transferFilter' }, ready: /Universal transfers: filter/, keys: [...letters, KEYS.tab, KEYS.shiftTab, KEYS.left, KEYS.right, KEYS.backspace, CTRL_U] },
+  {
+    name: 'transfer filter',
+    route: { screen: 'transferFilter' },
+    ready: /Universal transfers: filter/,
+    keys: [...letters, KEYS.tab, KEYS.shiftTab, KEYS.left, KEYS.right, KEYS.backspace, CTRL_U],
+  },
   {
     name: 'transfer results',
     route: { screen: 'transfers', query: { fromAccountType: 'SPOT', toAccountType: 'FUTURE', limit: 50 } },

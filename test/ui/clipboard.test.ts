@@ -85,12 +85,16 @@ describe('systemClipboard', () => {
   /** process.env as a local desktop session would have it (the copy reads process.env by default). */
   function desktop(vars: Record<string, string>): string {
     const tmp = mkdtempSync(join(dir, 'tmp-'));
-    for (const key of ['SSH_CONNECTION', 'SSH_TTY', 'SSH_CLIENT', 'WAYLAND_DISPLAY', 'XDG_SESSION_TYPE', 'DISPLAY', 'TMUX', 'WSL_DISTRO_NAME', 'WSL_INTEROP']) delete process.env[key];
+    for (const key of ['SSH_CONNECTION', 'SSH_TTY', 'SSH_CLIENT', 'WAYLAND_DISPLAY', 'XDG_SESSION_TYPE', 'DISPLAY', 'TMUX', 'WSL_DISTRO_NAME', 'WSL_INTEROP'])
+      delete process.env[key];
     Object.assign(process.env, { PATH: `${bin}:/usr/bin:/bin`, TMPDIR: tmp, ...vars });
     return tmp;
   }
 
-  function settled(): { done: Promise<{ tool: string; ok: boolean; error?: unknown }>; onSettled: (o: { tool: string; ok: boolean; error?: unknown }) => void } {
+  function settled(): {
+    done: Promise<{ tool: string; ok: boolean; error?: unknown }>;
+    onSettled: (o: { tool: string; ok: boolean; error?: unknown }) => void;
+  } {
     let onSettled!: (o: { tool: string; ok: boolean; error?: unknown }) => void;
     const done = new Promise<{ tool: string; ok: boolean; error?: unknown }>((resolve) => {
       onSettled = resolve;
@@ -113,7 +117,7 @@ describe('systemClipboard', () => {
     expect(readdirSync(tmp)).toEqual([]);
   });
 
-  it('the tool runs with a minimal environment: no credential of the console\'s environment reaches it', async () => {
+  it("the tool runs with a minimal environment: no credential of the console's environment reaches it", async () => {
     const xsel = stubTool('xsel');
     const envFile = join(dir, 'xsel.env');
     writeFileSync(join(bin, 'xsel'), `#!/bin/sh\nenv > '${envFile}'\ncat > /dev/null\n`);
@@ -161,10 +165,7 @@ describe('systemClipboard', () => {
       loaded += 1;
       return { write: async () => undefined };
     };
-    for (const env of [
-      { DISPLAY: ':99', PATH: `${bin}:/usr/bin`, SSH_CONNECTION: '10.0.0.1 5022 10.0.0.2 22' },
-      { PATH: `${bin}:/usr/bin` },
-    ]) {
+    for (const env of [{ DISPLAY: ':99', PATH: `${bin}:/usr/bin`, SSH_CONNECTION: '10.0.0.1 5022 10.0.0.2 22' }, { PATH: `${bin}:/usr/bin` }]) {
       const out = sink();
       expect(await systemClipboard(out.stream, { env, platform: 'linux', load })(SECRET)).toBe(OSC52_SENT);
       expect(out.written).toEqual([PLAIN]);

@@ -102,7 +102,7 @@ describe('t: the transfers of the sub-account in view', () => {
 });
 
 describe('typed ahead', () => {
-  test('t and enter in one chunk: the sub-account\'s transfers; K and esc in one chunk: back on the same row', async () => {
+  test("t and enter in one chunk: the sub-account's transfers; K and esc in one chunk: back on the same row", async () => {
     c = await startConsole({ columns: 100, rows: 30 });
     const name = await busyDestination(3);
     await c.type(name);
@@ -120,7 +120,7 @@ describe('typed ahead', () => {
   });
 });
 
-describe('K: the keys of a transfer\'s sub-account', () => {
+describe("K: the keys of a transfer's sub-account", () => {
   test('page 3, sorted by amount, searched: K opens the keys of its sub-account, esc comes back to the same page, sort, search and row', async () => {
     c = await startConsole({ columns: 100, rows: 30 });
     const name = await busyDestination(30);
@@ -151,7 +151,10 @@ describe('K: the keys of a transfer\'s sub-account', () => {
       await c.waitForText('row 2');
     }
     const row = shown >= 2 ? 'row 2' : 'row 1';
-    const before = c.frame().split('\n').filter((l) => l.startsWith('›'));
+    const before = c
+      .frame()
+      .split('\n')
+      .filter((l) => l.startsWith('›'));
 
     await c.press('K');
     await c.waitForScreen('keys');
@@ -260,10 +263,28 @@ describe('keys and audit of one sub-account', () => {
       expect(flagged).toBeDefined();
       if (flaggedBefore !== undefined) expect(flagged).toBe(flaggedBefore);
       flaggedBefore = flagged;
-      await c.waitFor(() => (c.frame().split('\n').find((l) => l.startsWith('›')) ?? '').includes(flagged), 'the cursor on the flagged key');
+      await c.waitFor(
+        () =>
+          (
+            c
+              .frame()
+              .split('\n')
+              .find((l) => l.startsWith('›')) ?? ''
+          ).includes(flagged),
+        'the cursor on the flagged key',
+      );
       await c.press('down');
       await c.press('down');
-      await c.waitFor(() => !(c.frame().split('\n').find((l) => l.startsWith('›')) ?? '').includes(flagged), 'the cursor moved off it');
+      await c.waitFor(
+        () =>
+          !(
+            c
+              .frame()
+              .split('\n')
+              .find((l) => l.startsWith('›')) ?? ''
+          ).includes(flagged),
+        'the cursor moved off it',
+      );
     }
     expect(c.frame().split('\n')[0]).not.toMatch(/Audit.*Audit|Keys.*Keys/);
     await c.press('esc');

@@ -65,7 +65,11 @@ describe.concurrent('CreateKeyScreen: validation (nothing is sent)', () => {
 describe.concurrent('CreateKeyScreen: fields', () => {
   test('Tab and Shift-Tab move the focus, wrapping around', async ({ onTestFinished }) => {
     const c = await start(onTestFinished);
-    const focused = () => c.frame().split('\n').find((l) => l.startsWith('› '))!;
+    const focused = () =>
+      c
+        .frame()
+        .split('\n')
+        .find((l) => l.startsWith('› '))!;
     expect(focused()).toContain('Permissions');
     await c.press('tab');
     expect(focused()).toContain('Other');
@@ -173,7 +177,10 @@ describe('CreateKeyScreen: sending', () => {
     c.sandbox.queueFaults({ kind: 'status', status: 429 });
     await c.press('enter');
     await c.waitForText('(enter retry)');
-    const errorLines = c.frame().split('\n').filter((l) => l.includes('✗ create key failed'));
+    const errorLines = c
+      .frame()
+      .split('\n')
+      .filter((l) => l.includes('✗ create key failed'));
     expect(errorLines).toHaveLength(1);
     expect(errorLines[0]).toContain('HTTP 429');
     expect(c.frame()).toMatch(/✗ create key 429 · \d+ ms/);
@@ -260,7 +267,11 @@ describe.concurrent('CreateKeyScreen: a draft left behind', () => {
     await c.waitForScreen('picker');
     await c.type(CTRL_U);
   };
-  const focusedLine = (c: TestConsole) => c.frame().split('\n').find((l) => l.startsWith('› '))!;
+  const focusedLine = (c: TestConsole) =>
+    c
+      .frame()
+      .split('\n')
+      .find((l) => l.startsWith('› '))!;
 
   test('esc keeps what was typed: n on the same sub-account resumes it, focus where it was; nothing is sent', async ({ onTestFinished }) => {
     const c = await start(onTestFinished);

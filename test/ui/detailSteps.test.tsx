@@ -5,7 +5,11 @@ import { auditKeys, ageInDays } from '../../src/audit/keyAudit';
 import { consoleFor, type TestConsole } from './harness';
 import { lineWith, openKeys, openTransfers, seededAccounts } from './flows';
 
-const cursorLine = (c: TestConsole) => c.frame().split('\n').find((l) => l.startsWith('›')) ?? '';
+const cursorLine = (c: TestConsole) =>
+  c
+    .frame()
+    .split('\n')
+    .find((l) => l.startsWith('›')) ?? '';
 const flat = (frame: string) => frame.replace(/\s+/g, ' ');
 
 describe.concurrent('the transfer detail', { timeout: 40_000 }, () => {
@@ -69,7 +73,10 @@ describe.concurrent('the transfer detail', { timeout: 40_000 }, () => {
     await c.waitForText('ASSET ↑');
     await c.press('O');
     await c.waitForText('ASSET ↓');
-    const shown = c.frame().split('\n').filter((l) => /^[› ] \d{4}-/.test(l));
+    const shown = c
+      .frame()
+      .split('\n')
+      .filter((l) => /^[› ] \d{4}-/.test(l));
     await c.press('enter');
     await c.waitForText(new RegExp(`· row 1 of ${shown.length}`));
     await c.press('j');

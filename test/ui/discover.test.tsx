@@ -33,7 +33,11 @@ function expectFits(raw: string, columns: number, rows: number): void {
   for (const line of lines) expect(lineWidth(line)).toBeLessThanOrEqual(columns);
 }
 
-const transferRequests = (console: TestConsole, from = 0) => console.requests().slice(from).filter((r) => r.path.endsWith('/universalTransfer'));
+const transferRequests = (console: TestConsole, from = 0) =>
+  console
+    .requests()
+    .slice(from)
+    .filter((r) => r.path.endsWith('/universalTransfer'));
 
 // Concurrent: each test has its own sandbox; the scan tests mostly wait (latency, a 429's Retry-After).
 describe.concurrent('the picker offers discovered sub-accounts', () => {
@@ -115,65 +119,80 @@ describe('ctrl+d: the discover scan', () => {
     expect(lineWith(c.frame(), kept[0]!.name)).toContain('discovered');
   });
 
-  test.concurrent('progress with a 429 met and waited out, then every sub-account with its last transfer; enter opens its keys', async ({ onTestFinished }) => {
-    // A 429 at the 61st request teaches the pacer under 60 a second, under the service's own 120.
-    const c = await consoleFor(onTestFinished, { columns: 80, rows: 24, sandbox: { rateLimit: { max: 120, windowMs: 1000 } } });
-    c.sandbox.queueFaults(...rateLimitAt(61));
-    await c.press(CTRL_D);
-    await c.waitForScreen('discover');
-    expect(c.frame()).toContain('Days back: 30');
-    expect(c.frame()).toMatch(/enter scan/);
-    expectFits(c.rawFrame(), 80, 24);
-    await c.press('enter');
-    await c.waitForText(/✓ \d+ sub-accounts in 30 days of transfers/, 15_000);
-    const seen = c.frames().map((f) => stripVTControlCharacters(f));
-    expect(seen.some((f) => /query \d+ of \d+ · \d+ pages · [\d,]+ transfers/.test(f) && /\d+ sub-accounts? found so far/.test(f))).toBe(true);
-    expect(seen.some((f) => f.includes('waiting for the rate limit'))).toBe(true);
-    expect(c.requests().filter((r) => r.status === 429)).toHaveLength(1);
+  test.concurrent(
+    'progress with a 429 met and waited out, then every sub-account with its last transfer; enter opens its keys',
+    async ({ onTestFinished }) => {
+      // A 429 at the 61st request teaches the pacer under 60 a second, under the service's own 120.
+      const c = await consoleFor(onTestFinished, { columns: 80, rows: 24, sandbox: { rateLimit: { max: 120, windowMs: 1000 } } });
+      c.sandbox.queueFaults(...rateLimitAt(61));
+      await c.press(CTRL_D);
+      await c.waitForScreen('discover');
+      expect(c.frame()).toContain('Days back: 30');
+      expect(c.frame()).toMatch(/enter scan/);
+      expectFits(c.rawFrame(), 80, 24);
+      await c.press('enter');
+      await c.waitForText(/✓ \d+ sub-accounts in 30 days of transfers/, 15_000);
+      const seen = c.frames().map((f) => stripVTControlCharacters(f));
+      expect(seen.some((f) => /query \d+ of \d+ · \d+ pages · [\d,]+ transfers/.test(f) && /\d+ sub-accounts? found so far/.test(f))).toBe(true);
+      expect(seen.some((f) => f.includes('waiting for the rate limit'))).toBe(true);
+      expect(c.requests().filter((r) => r.status === 429)).toHaveLength(1);
 
-    const names = c.sandbox.subAccounts;
-    const frame = c.frame();
-    expect(frame).toContain(`✓ ${names.length} sub-accounts`);
-    expect(c.discovered.list().map((d) => d.name).sort()).toEqual([...names].sort());
-    expect(c.discovered.scannedAt()).toBeGreaterThan(0);
-    const [first, second] = c.discovered.list() as [{ name: string; lastTransferTime: number }, { name: string }];
-    expect(lineWith(frame, first.name)).toContain(`last transfer ${formatLocalTime(first.lastTransferTime)}`);
-    expect(lineWith(frame, first.name)).toMatch(/^› /);
-    expectFits(c.rawFrame(), 80, 24);
+      const names = c.sandbox.subAccounts;
+      const frame = c.frame();
+      expect(frame).toContain(`✓ ${names.length} sub-accounts`);
+      expect(
+        c.discovered
+          .list()
+          .map((d) => d.name)
+          .sort(),
+      ).toEqual([...names].sort());
+      expect(c.discovered.scannedAt()).toBeGreaterThan(0);
+      const [first, second] = c.discovered.list() as [{ name: string; lastTransferTime: number }, { name: string }];
+      expect(lineWith(frame, first.name)).toContain(`last transfer ${formatLocalTime(first.lastTransferTime)}`);
+      expect(lineWith(frame, first.name)).toMatch(/^› /);
+      expectFits(c.rawFrame(), 80, 24);
 
-    await c.press('down');
-    await c.press('enter');
-    await c.waitForScreen('keys');
-    expect(c.navState()!.stack.at(-1)!.route).toEqual({ screen: 'keys', subAccount: second.name });
-    await c.press('esc');
-    await c.waitForScreen('discover');
-    await c.press('esc');
-    await c.waitForScreen('picker');
-    expect(lineWith(c.frame(), first.name)).toContain('discovered');
-  }, 20_000);
+      await c.press('down');
+      await c.press('enter');
+      await c.waitForScreen('keys');
+      expect(c.navState()!.stack.at(-1)!.route).toEqual({ screen: 'keys', subAccount: second.name });
+      await c.press('esc');
+      await c.waitForScreen('discover');
+      await c.press('esc');
+      await c.waitForScreen('picker');
+      expect(lineWith(c.frame(), first.name)).toContain('discovered');
+    },
+    20_000,
+  );
 
-  test.concurrent.for(SIZES)('a failure part way says what failed and keeps what was found; r scans again, at %ix%i', { timeout: 20_000 }, async ([columns, rows], { onTestFinished }) => {
-    const c = await consoleFor(onTestFinished, { columns, rows, sandbox: { faults: { latencyMs: 40 } } });
-    await c.press(CTRL_D);
-    await c.waitForScreen('discover');
-    await c.press('enter');
-    await c.waitForText(/[1-9]\d* sub-accounts? found so far/, 10_000);
-    // The client tries a GET three times: every try fails.
-    c.sandbox.queueFaults(...Array.from({ length: 3 }, () => ({ kind: 'status' as const, status: 503, msg: 'Service Unavailable: the upstream keeps failing, try later' })));
-    await c.waitForText(/sub-accounts? found before it, kept/, 10_000);
-    expect(c.frame()).toContain('✗');
-    expect(c.frame()).toMatch(/503/);
-    const kept = c.discovered.list().length;
-    expect(kept).toBeGreaterThan(0);
-    expect(c.frame()).toMatch(new RegExp(`${kept} sub-accounts? found before it, kept`));
-    expectFits(c.rawFrame(), columns, rows);
-    await c.press('?');
-    await c.waitForText('press ? or esc to close');
-    expectFits(c.rawFrame(), columns, rows);
-    await c.press('?');
-    await c.press('r');
-    await c.waitForText('Days back: 30');
-  });
+  test.concurrent.for(SIZES)(
+    'a failure part way says what failed and keeps what was found; r scans again, at %ix%i',
+    { timeout: 20_000 },
+    async ([columns, rows], { onTestFinished }) => {
+      const c = await consoleFor(onTestFinished, { columns, rows, sandbox: { faults: { latencyMs: 40 } } });
+      await c.press(CTRL_D);
+      await c.waitForScreen('discover');
+      await c.press('enter');
+      await c.waitForText(/[1-9]\d* sub-accounts? found so far/, 10_000);
+      // The client tries a GET three times: every try fails.
+      c.sandbox.queueFaults(
+        ...Array.from({ length: 3 }, () => ({ kind: 'status' as const, status: 503, msg: 'Service Unavailable: the upstream keeps failing, try later' })),
+      );
+      await c.waitForText(/sub-accounts? found before it, kept/, 10_000);
+      expect(c.frame()).toContain('✗');
+      expect(c.frame()).toMatch(/503/);
+      const kept = c.discovered.list().length;
+      expect(kept).toBeGreaterThan(0);
+      expect(c.frame()).toMatch(new RegExp(`${kept} sub-accounts? found before it, kept`));
+      expectFits(c.rawFrame(), columns, rows);
+      await c.press('?');
+      await c.waitForText('press ? or esc to close');
+      expectFits(c.rawFrame(), columns, rows);
+      await c.press('?');
+      await c.press('r');
+      await c.waitForText('Days back: 30');
+    },
+  );
 
   test.concurrent.for(SIZES)('a bad number of days names the field and sends nothing, at %ix%i', async ([columns, rows], { onTestFinished }) => {
     const c = await consoleFor(onTestFinished, { columns, rows });

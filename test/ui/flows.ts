@@ -60,7 +60,11 @@ export async function fillCreateForm(c: TestConsole, input: FormInput): Promise<
 }
 
 /** From the picker to the review step of a valid form. */
-export async function reachReview(c: TestConsole, name: string, input: FormInput = { toggle: [0], ip: '203.0.113.7, 198.51.100.20', note: 'ui test key' }): Promise<void> {
+export async function reachReview(
+  c: TestConsole,
+  name: string,
+  input: FormInput = { toggle: [0], ip: '203.0.113.7, 198.51.100.20', note: 'ui test key' },
+): Promise<void> {
   await openCreateForm(c, name);
   await fillCreateForm(c, input);
   await c.press('enter');

@@ -12,7 +12,9 @@ afterEach(async () => c?.cleanup());
 
 /** Frames identical to the frame before them: their index and what they show (to say which screen drew twice). */
 const repeats = (frames: readonly string[]): string[] =>
-  frames.flatMap((frame, i) => (i > 0 && frame === frames[i - 1] ? [`frame ${i}:\n${stripVTControlCharacters(frame).split('\n').slice(0, 6).join('\n')}`] : []));
+  frames.flatMap((frame, i) =>
+    i > 0 && frame === frames[i - 1] ? [`frame ${i}:\n${stripVTControlCharacters(frame).split('\n').slice(0, 6).join('\n')}`] : [],
+  );
 
 describe('frames', () => {
   it('the picker, a key list walked past both ends, a field cursor at its start and back: no frame twice', async () => {

@@ -242,19 +242,23 @@ describe('everywhere', () => {
   test.each([
     [80, 24],
     [60, 20],
-  ])('at %ix%i every frame of every screen is shorter than the terminal and no wider', async (columns, rows) => {
-    c = await startConsole({ columns, rows });
-    const from = c.frames().length;
-    await walkEveryScreen();
-    const frames = c.frames().slice(from);
-    expect(frames.length).toBeGreaterThan(50);
-    for (const raw of frames) {
-      const lines = frameLines(raw);
-      if (lines.length >= rows) throw new Error(`a frame of ${lines.length} lines in ${rows} rows:\n${raw}`);
-      const wide = lines.find((l) => lineWidth(l) > columns);
-      if (wide !== undefined) throw new Error(`a line of ${lineWidth(wide)} columns in ${columns}:\n${wide}`);
-    }
-  }, 40_000);
+  ])(
+    'at %ix%i every frame of every screen is shorter than the terminal and no wider',
+    async (columns, rows) => {
+      c = await startConsole({ columns, rows });
+      const from = c.frames().length;
+      await walkEveryScreen();
+      const frames = c.frames().slice(from);
+      expect(frames.length).toBeGreaterThan(50);
+      for (const raw of frames) {
+        const lines = frameLines(raw);
+        if (lines.length >= rows) throw new Error(`a frame of ${lines.length} lines in ${rows} rows:\n${raw}`);
+        const wide = lines.find((l) => lineWidth(l) > columns);
+        if (wide !== undefined) throw new Error(`a line of ${lineWidth(wide)} columns in ${columns}:\n${wide}`);
+      }
+    },
+    40_000,
+  );
 
   test('resize re-lays out the screen', async () => {
     c = await startConsole({ columns: 120, rows: 30 });

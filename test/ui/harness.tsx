@@ -118,7 +118,6 @@ export interface TestConsole {
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-
 export type { OnFinished } from '../sandbox/helpers';
 export { reactIdle } from './terminal';
 
@@ -251,7 +250,11 @@ export async function startConsole(options: ConsoleOptions = {}): Promise<TestCo
     exitCode: () => exit,
     resize,
     requests: () => sandbox.requests(),
-    requestsOf: (method, from = 0) => sandbox.requests().slice(from).filter((r) => r.method === method),
+    requestsOf: (method, from = 0) =>
+      sandbox
+        .requests()
+        .slice(from)
+        .filter((r) => r.method === method),
     settle: (ms = 50) => sleep(ms),
     async cleanup() {
       terminal.unmount();

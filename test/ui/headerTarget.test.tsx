@@ -28,7 +28,11 @@ const rawHeader = (t: TestConsole) => t.rawFrame().split('\n')[0]!;
 
 describe('the header names the target', () => {
   it('LIVE carries the profile name at 120x40, 80x24 and 40x12, within the width', async () => {
-    for (const [columns, rows] of [[120, 40], [80, 24], [40, 12]] as const) {
+    for (const [columns, rows] of [
+      [120, 40],
+      [80, 24],
+      [40, 12],
+    ] as const) {
       c = await startConsole({ mode: 'live', profile: 'prod', columns, rows });
       expect(header(c)).toContain(' LIVE prod ');
       expect(displayWidth(header(c))).toBeLessThanOrEqual(columns);
@@ -92,12 +96,22 @@ describe('a profile saved with a colour', () => {
     sandbox = await startSandbox({ seed: 3 });
     folder = await mkdtemp(join(tmpdir(), 'bc-header-'));
     const keychain = memoryKeychain();
-    await saveProfile(folder, { name: 'staging', baseUrl: sandbox.baseUrl, apiKeyHeader: 'X-MEXC-APIKEY', recvWindow: 5000, postSignature: 'auto', color: 'magenta' });
+    await saveProfile(folder, {
+      name: 'staging',
+      baseUrl: sandbox.baseUrl,
+      apiKeyHeader: 'X-MEXC-APIKEY',
+      recvWindow: 5000,
+      postSignature: 'auto',
+      color: 'magenta',
+    });
     await keychain.set(keychainAccount('staging', folder), { apiKey: sandbox.apiKey, secretKey: sandbox.secretKey });
     targets = createConsoleTargets({ folder, exportFolder: folder, keychain: async () => keychain });
     expect(await targets.openProfile('staging')).toEqual({ ok: true });
     expect(targets.current()?.profileColor).toBe('magenta');
-    const t = renderInTerminal(<ConsoleRoot switcher={targets} theme={makeTheme(false)} copy={async () => 'copied'} onExit={() => undefined} />, { columns: 80, rows: 24 });
+    const t = renderInTerminal(<ConsoleRoot switcher={targets} theme={makeTheme(false)} copy={async () => 'copied'} onExit={() => undefined} />, {
+      columns: 80,
+      rows: 24,
+    });
     terminal = t;
     const until = Date.now() + 5000;
     while (!stripVTControlCharacters(t.stdout.lastFrame() ?? '').includes('LIVE staging') && Date.now() < until) await sleep(5);

@@ -8,7 +8,11 @@ const END = '\u001b[F';
 const CTRL_D = '\u0004';
 
 /** The line the cursor is on (marked `›`). */
-const cursorLine = (c: TestConsole) => c.frame().split('\n').find((l) => l.startsWith('›')) ?? '';
+const cursorLine = (c: TestConsole) =>
+  c
+    .frame()
+    .split('\n')
+    .find((l) => l.startsWith('›')) ?? '';
 
 // One at a time: the discover scan and the chart fetch every page, and would slow the others past their time.
 describe('Home and End, g and G', { timeout: 40_000 }, () => {
@@ -67,7 +71,7 @@ describe('Home and End, g and G', { timeout: 40_000 }, () => {
     await c.waitFor(() => cursorLine(c).includes(found[0]!.name), 'the first name again');
   });
 
-  test('the picker: Home and End move in the list once a name is highlighted; before, they are the name field\'s', async ({ onTestFinished }) => {
+  test("the picker: Home and End move in the list once a name is highlighted; before, they are the name field's", async ({ onTestFinished }) => {
     const names = ['alpha01', 'bravo02', 'charlie03', 'delta04', 'echo05', 'foxtrot06'];
     const c = await consoleFor(onTestFinished, { columns: 80, rows: 24, suggestions: names });
     // Typed text: End stays in the field (nothing highlighted).

@@ -59,7 +59,10 @@ describe('key audit screen', () => {
     const { busy, empty } = await seededAccounts(c);
     await c.recent.remember(empty);
     await c.recent.remember(busy);
-    await c.discovered.note([{ name: 'nosuchsub9', lastTransferTime: 2 }, { name: busy, lastTransferTime: 1 }]);
+    await c.discovered.note([
+      { name: 'nosuchsub9', lastTransferTime: 2 },
+      { name: busy, lastTransferTime: 1 },
+    ]);
     expect(footer()).toContain('^r audit');
     const before = c.requests().length;
     // Slow answers: the status line counts the sub-accounts done while the rest are fetched.
@@ -71,7 +74,12 @@ describe('key audit screen', () => {
     c.sandbox.setFaultRates({});
     await c.waitForText(/✗ 1 of 3 not audited/);
     // Each name asked once, in the order recent then discovered.
-    expect(c.requests().slice(before).map((r) => new URLSearchParams(r.query).get('subAccount'))).toEqual(expect.arrayContaining([busy, empty, 'nosuchsub9']));
+    expect(
+      c
+        .requests()
+        .slice(before)
+        .map((r) => new URLSearchParams(r.query).get('subAccount')),
+    ).toEqual(expect.arrayContaining([busy, empty, 'nosuchsub9']));
     expect(c.requests().length - before).toBe(3);
     expect(c.frame()).toMatch(new RegExp(`${empty}\\s+0 keys · 0 flagged\\s+nothing flagged`));
     expect(c.frame()).toMatch(/nosuchsub9\s+no such sub-account/);
@@ -97,9 +105,16 @@ describe('key audit screen', () => {
     const from = c.frames().length;
     await c.waitForText(new RegExp(`${busy}\\s+\\d+ keys`));
     // Busy's rows came above: in every frame since, the cursor is on the empty sub-account's row.
-    const since = c.frames().slice(from).map((f) => stripVTControlCharacters(f));
+    const since = c
+      .frames()
+      .slice(from)
+      .map((f) => stripVTControlCharacters(f));
     expect(since.length).toBeGreaterThan(0);
-    for (const frame of since) expect(frame.split('\n').find((l) => l.startsWith('›')), frame).toMatch(new RegExp(`^› ${empty}\\s`));
+    for (const frame of since)
+      expect(
+        frame.split('\n').find((l) => l.startsWith('›')),
+        frame,
+      ).toMatch(new RegExp(`^› ${empty}\\s`));
     expect(c.frame().indexOf(busy)).toBeLessThan(c.frame().indexOf(`${empty} `));
   });
 
@@ -114,7 +129,10 @@ describe('key audit screen', () => {
     await c.press(CTRL_R);
     await c.waitForScreen('keyAudit');
     await c.waitFor(() => c.requests().length - before === chosen.length && !/Auditing/.test(c.frame()), 'the chosen audits');
-    const asked = c.requests().slice(before).map((r) => new URLSearchParams(r.query).get('subAccount'));
+    const asked = c
+      .requests()
+      .slice(before)
+      .map((r) => new URLSearchParams(r.query).get('subAccount'));
     expect([...asked].sort()).toEqual([...chosen].sort());
     const top = c.navState()!.stack.at(-1)!.route;
     expect(top).toMatchObject({ screen: 'keyAudit', subAccounts: chosen });

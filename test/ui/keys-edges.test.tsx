@@ -61,12 +61,20 @@ const WIDE_KEYS: WireKey[] = [
   { note: '日本語のメモ', apiKey: 'mx0vcjk00000000000000000000000001', permissions: 'SPOT_ACCOUNT_READ', ip: '192.0.2.1', creatTime: T0 },
   { note: '🚀 rocket 👩‍💻 dev', apiKey: 'mx0vemoji000000000000000000000002', permissions: 'SPOT_DEAL_READ', ip: '', creatTime: T0 + 1000 },
   { note: 'e\u0301te\u0301 café', apiKey: 'mx0vcombining00000000000000000003', permissions: 'SPOT_DEAL_WRITE', ip: '2001:db8::1', creatTime: T0 + 2000 },
-  { note: 'plain ascii note', apiKey: 'mx0vascii0000000000000000000000004', permissions: 'SPOT_ACCOUNT_READ,SPOT_DEAL_READ', ip: '198.51.100.7', creatTime: T0 + 3000 },
+  {
+    note: 'plain ascii note',
+    apiKey: 'mx0vascii0000000000000000000000004',
+    permissions: 'SPOT_ACCOUNT_READ,SPOT_DEAL_READ',
+    ip: '198.51.100.7',
+    creatTime: T0 + 3000,
+  },
   { note: '한국어 메모와 中文备注', apiKey: 'mx0vhangul00000000000000000000005', permissions: 'SPOT_ACCOUNT_WRITE', ip: '', creatTime: T0 + 4000 },
 ];
 
 /** A service that answers the key list with crafted JSON, and every other call with a hostile error. */
-async function hostileService(keys: Record<string, WireKey[] | { status: number; code: number; msg: string }>): Promise<{ baseUrl: string; close: () => Promise<void> }> {
+async function hostileService(
+  keys: Record<string, WireKey[] | { status: number; code: number; msg: string }>,
+): Promise<{ baseUrl: string; close: () => Promise<void> }> {
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const answer = (status: number, body: unknown) => {
@@ -103,7 +111,13 @@ interface Mounted {
 }
 
 /** The real App, with a real client pointed at the hostile service; target, profile and recent names hostile too. */
-async function mountHostile(options: { columns: number; rows: number; keys: Parameters<typeof hostileService>[0]; recent?: string[]; initialRoute?: Route }): Promise<Mounted> {
+async function mountHostile(options: {
+  columns: number;
+  rows: number;
+  keys: Parameters<typeof hostileService>[0];
+  recent?: string[];
+  initialRoute?: Route;
+}): Promise<Mounted> {
   const service = await hostileService(options.keys);
   const api = createBrokerApi({ baseUrl: service.baseUrl, apiKey: 'k', secretKey: 's', retryBaseDelayMs: 1 });
   const recent = memoryRecentSubAccounts(options.recent ?? []);
@@ -127,7 +141,10 @@ async function mountHostile(options: { columns: number; rows: number; keys: Para
     theme: makeTheme(false),
     now: Date.now,
   };
-  const terminal = renderInTerminal(<App services={services} onExit={() => undefined} initialRoute={options.initialRoute} />, { columns: options.columns, rows: options.rows });
+  const terminal = renderInTerminal(<App services={services} onExit={() => undefined} initialRoute={options.initialRoute} />, {
+    columns: options.columns,
+    rows: options.rows,
+  });
   const raw = () => terminal.stdout.lastFrame() ?? '';
   const frame = () => stripVTControlCharacters(raw());
   const drained = () => terminal.handled();
@@ -215,7 +232,11 @@ describe.concurrent('hostile text from the service and from names never reaches 
   });
 
   test('an error msg from the service: sanitised, wrapped whole, and no retry for a 400', async ({ onTestFinished }) => {
-    const m = await mounted(onTestFinished, { columns: 60, rows: 20, keys: { refused: { status: 400, code: 700004, msg: `bad ${OSC52}${TITLE}${CRLF}${BIDI} ${'long words '.repeat(6)}end` } } });
+    const m = await mounted(onTestFinished, {
+      columns: 60,
+      rows: 20,
+      keys: { refused: { status: 400, code: 700004, msg: `bad ${OSC52}${TITLE}${CRLF}${BIDI} ${'long words '.repeat(6)}end` } },
+    });
     await m.type('refused');
     await m.press('enter');
     await m.waitForText('list keys failed');
@@ -309,7 +330,10 @@ describe.concurrent('CJK, emoji and combining marks keep columns aligned', () =>
     if (columns >= 200) for (const key of WIDE_KEYS) expect(m.frame()).toContain(key.note);
     // Column widths do not depend on the rows: the same at another list.
     await m.press('down');
-    const again = m.frame().split('\n').find((l) => l.includes('NOTE') && l.includes('API KEY'));
+    const again = m
+      .frame()
+      .split('\n')
+      .find((l) => l.includes('NOTE') && l.includes('API KEY'));
     expect(again).toBe(header);
   });
 
@@ -392,7 +416,7 @@ describe('the review follows the request', () => {
     expect(posts(c)).toHaveLength(1);
   });
 
-  test.concurrent('a corrected form: its review does not show the previous attempt\'s error', async ({ onTestFinished }) => {
+  test.concurrent("a corrected form: its review does not show the previous attempt's error", async ({ onTestFinished }) => {
     const c = await consoleFor(onTestFinished);
     await reachReview(c, c.sandbox.subAccounts[0]!, { toggle: [0], note: 'first try' });
     // A 429 refuses before anything is done (a 5xx would leave the outcome unknown: no retry then).
@@ -471,7 +495,9 @@ describe.concurrent('a frozen sub-account (140002)', () => {
     await c.press('enter');
     await c.waitForText('code 140002');
     const text = c.frame().replace(/\s+/g, ' ');
-    expect(text).toContain("sub account is forbidden (frozendesk01) — the sub-account is frozen or disabled: check its status in the broker's sub-account list");
+    expect(text).toContain(
+      "sub account is forbidden (frozendesk01) — the sub-account is frozen or disabled: check its status in the broker's sub-account list",
+    );
     expect(text).toContain('esc goes back to choose another');
     expect(c.frame()).not.toContain('retry)');
     await c.press('esc');
@@ -514,26 +540,30 @@ describe.concurrent('the example permission is one the service accepts', () => {
 });
 
 describe.concurrent('creation times as the service sent them', () => {
-  test('a creatTime beyond the Date range or with a fraction is shown as the number that came, in the list and the detail', { timeout: 30_000 }, async ({ onTestFinished }) => {
-    // JSON.stringify writes 1e20 as 100000000000000000000: beyond what a Date holds (8.64e15 ms), as is 8640000000000001.
-    const odd: WireKey[] = [
-      { note: 'far future', apiKey: 'mx0vfarfuture0000000000000000001', permissions: 'SPOT_ACCOUNT_READ', ip: '', creatTime: 1e20 },
-      { note: 'just past the range', apiKey: 'mx0vpastrange0000000000000000002', permissions: 'SPOT_ACCOUNT_READ', ip: '', creatTime: 8_640_000_000_000_001 },
-      { note: 'with a fraction', apiKey: 'mx0vfraction00000000000000000003', permissions: 'SPOT_ACCOUNT_READ', ip: '', creatTime: 1_763_726_400_000.5 },
-    ];
-    const shown = ['100000000000000000000', '8640000000000001', '1763726400000.5'];
-    const m = await mounted(onTestFinished, { columns: 120, rows: 30, keys: { '*': odd }, initialRoute: { screen: 'picker' } });
-    await m.type('oddtimes');
-    await m.press('enter');
-    await m.waitForText('· 3 keys');
-    for (const [i, text] of shown.entries()) {
-      expect(lineWith(m.frame(), odd[i]!.note)).toContain(text.slice(0, 15));
+  test(
+    'a creatTime beyond the Date range or with a fraction is shown as the number that came, in the list and the detail',
+    { timeout: 30_000 },
+    async ({ onTestFinished }) => {
+      // JSON.stringify writes 1e20 as 100000000000000000000: beyond what a Date holds (8.64e15 ms), as is 8640000000000001.
+      const odd: WireKey[] = [
+        { note: 'far future', apiKey: 'mx0vfarfuture0000000000000000001', permissions: 'SPOT_ACCOUNT_READ', ip: '', creatTime: 1e20 },
+        { note: 'just past the range', apiKey: 'mx0vpastrange0000000000000000002', permissions: 'SPOT_ACCOUNT_READ', ip: '', creatTime: 8_640_000_000_000_001 },
+        { note: 'with a fraction', apiKey: 'mx0vfraction00000000000000000003', permissions: 'SPOT_ACCOUNT_READ', ip: '', creatTime: 1_763_726_400_000.5 },
+      ];
+      const shown = ['100000000000000000000', '8640000000000001', '1763726400000.5'];
+      const m = await mounted(onTestFinished, { columns: 120, rows: 30, keys: { '*': odd }, initialRoute: { screen: 'picker' } });
+      await m.type('oddtimes');
       await m.press('enter');
-      await m.waitForText('Linked IPs');
-      expect(lineWith(m.frame(), 'Created')).toContain(`${text} (local) · ${text} (not a date)`);
-      await m.press('esc');
       await m.waitForText('· 3 keys');
-      await m.press('down');
-    }
-  });
+      for (const [i, text] of shown.entries()) {
+        expect(lineWith(m.frame(), odd[i]!.note)).toContain(text.slice(0, 15));
+        await m.press('enter');
+        await m.waitForText('Linked IPs');
+        expect(lineWith(m.frame(), 'Created')).toContain(`${text} (local) · ${text} (not a date)`);
+        await m.press('esc');
+        await m.waitForText('· 3 keys');
+        await m.press('down');
+      }
+    },
+  );
 });

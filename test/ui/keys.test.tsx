@@ -41,7 +41,12 @@ describe('KeyList', () => {
     const from = c.frames().length;
     await openKeys(c, busy);
     await c.settle(150);
-    expect(c.frames().slice(from).some((f) => f.includes('Loading keys'))).toBe(false);
+    expect(
+      c
+        .frames()
+        .slice(from)
+        .some((f) => f.includes('Loading keys')),
+    ).toBe(false);
   });
 
   test('rows show note, API key, permissions, IPs and the created time in local time', async () => {
@@ -129,7 +134,10 @@ describe('KeyList', () => {
     c.sandbox.queueFaults({ kind: 'status', status: 503 }, { kind: 'status', status: 503 }, { kind: 'status', status: 503 });
     await openKeys(c, busy, { wait: false });
     await c.waitForText('(r retry)');
-    const errorLines = c.frame().split('\n').filter((l) => l.includes('✗ list keys failed'));
+    const errorLines = c
+      .frame()
+      .split('\n')
+      .filter((l) => l.includes('✗ list keys failed'));
     expect(errorLines).toHaveLength(1);
     expect(errorLines[0]).toContain('HTTP 503');
     expect(errorLines[0]).toMatch(/\(r retry\)\s*$/);

@@ -31,7 +31,11 @@ async function settled(c: TestConsole, from: number, quietMs: number): Promise<v
   while (Date.now() < until) {
     await sleep(5);
     const frame = c.frame();
-    const open = c.requests().slice(from).some((r) => r.status === 0) || !/Page \d+ · 4 per page · \d+ rows/.test(frame);
+    const open =
+      c
+        .requests()
+        .slice(from)
+        .some((r) => r.status === 0) || !/Page \d+ · 4 per page · \d+ rows/.test(frame);
     if (open || frame !== last) {
       last = frame;
       since = Date.now();

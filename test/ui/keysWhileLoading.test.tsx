@@ -11,7 +11,10 @@ import type { CredentialsInput, TargetSwitcher } from '../../src/ui/targets';
 
 const RESULTS: Route = { screen: 'transfers', query: { fromAccountType: 'SPOT', toAccountType: 'FUTURE', limit: 20 } };
 const transferPages = (c: TestConsole, from = 0) =>
-  c.requestsOf('GET', from).filter((r) => r.path.endsWith('/universalTransfer')).map((r) => Number(new URLSearchParams(r.query).get('page')));
+  c
+    .requestsOf('GET', from)
+    .filter((r) => r.path.endsWith('/universalTransfer'))
+    .map((r) => Number(new URLSearchParams(r.query).get('page')));
 const pageLine = (n: number) => new RegExp(`Page ${n} · 20 per page · 20 rows`);
 
 /** Holds the next page request, so keys meet a page that is loading for as long as the test needs. */
@@ -104,13 +107,24 @@ describe('the transfer browser while a page loads', () => {
     const limit = [2, 3, 4, 5, 7].find((n) => total % n !== 0)!;
     const last = Math.ceil(total / limit);
     expect(last).toBeGreaterThan(1);
-    const c = await consoleFor(onTestFinished, { sharedSandbox: sandbox, columns: 100, rows: 30, initialRoute: { screen: 'transfers', query: { ...query, limit } } });
+    const c = await consoleFor(onTestFinished, {
+      sharedSandbox: sandbox,
+      columns: 100,
+      rows: 30,
+      initialRoute: { screen: 'transfers', query: { ...query, limit } },
+    });
     await c.waitForText(`Page 1 · ${limit} per page`);
     sandbox.setFaultRates({ latencyMs: 15 });
     await c.chunk(...'n'.repeat(last + 2));
     await c.waitForText(`no more pages: page ${last} is the last`, 5000);
     expect(c.frame()).toContain(`Page ${last} · ${limit} per page · ${total % limit} rows · no more pages`);
-    expect(c.requestsOf('GET').filter((r) => r.path.endsWith('/universalTransfer')).map((r) => Number(new URLSearchParams(r.query).get('page'))).at(-1)).toBe(last);
+    expect(
+      c
+        .requestsOf('GET')
+        .filter((r) => r.path.endsWith('/universalTransfer'))
+        .map((r) => Number(new URLSearchParams(r.query).get('page')))
+        .at(-1),
+    ).toBe(last);
   });
 });
 
@@ -127,7 +141,11 @@ describe('the key list while its keys load', () => {
     await c.press('j');
     c.sandbox.releaseHeld();
     // The waiting keys are applied one frame each once the keys came: the cursor reaches the third row.
-    const cursorLine = () => c.frame().split('\n').find((l) => l.startsWith('›')) ?? '';
+    const cursorLine = () =>
+      c
+        .frame()
+        .split('\n')
+        .find((l) => l.startsWith('›')) ?? '';
     await c.waitFor(() => cursorLine().includes(busyKeys[2]!.apiKey.slice(0, 8)), 'the cursor on the third key');
     await c.settle(50);
     expect(cursorLine()).toContain(busyKeys[2]!.apiKey.slice(0, 8));
@@ -215,7 +233,12 @@ describe('the profiles and a credentials check while they load', () => {
 
   test('text and enter typed while the connection is checked edit the form and check again', async ({ onTestFinished }) => {
     const slow = slowSwitcher();
-    const c = await consoleFor(onTestFinished, { columns: 80, rows: 24, switcher: slow.switcher, initialRoute: { screen: 'sessionCredentials', baseUrl: 'http://127.0.0.1:9' } });
+    const c = await consoleFor(onTestFinished, {
+      columns: 80,
+      rows: 24,
+      switcher: slow.switcher,
+      initialRoute: { screen: 'sessionCredentials', baseUrl: 'http://127.0.0.1:9' },
+    });
     await c.type('key');
     await c.press('tab');
     await c.type('secret');

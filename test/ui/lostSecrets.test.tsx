@@ -49,12 +49,29 @@ describe('lost secrets in the console', () => {
     const keys = await c.api.listSubAccountKeys(name);
     const victim = keys[0]!;
     const short = `${victim.apiKey.slice(0, 4)}…${victim.apiKey.slice(-4)}`;
-    await appendAudit(trail, { time: new Date().toISOString(), profile: 'demo', host: 'sandbox', subAccount: name, apiKey: short, permissions: victim.permissions, ips: victim.ips, note: victim.note, outcome: 'created', secret: 'not-delivered', reason: 'created, secret not delivered: stdout: EPIPE' });
+    await appendAudit(trail, {
+      time: new Date().toISOString(),
+      profile: 'demo',
+      host: 'sandbox',
+      subAccount: name,
+      apiKey: short,
+      permissions: victim.permissions,
+      ips: victim.ips,
+      note: victim.note,
+      outcome: 'created',
+      secret: 'not-delivered',
+      reason: 'created, secret not delivered: stdout: EPIPE',
+    });
     await c.press('esc').catch(() => undefined);
     const { openKeys } = await import('./flows');
     await openKeys(c, name);
     await c.waitForText(`⚠ ${victim.note.slice(0, 8)}`);
-    expect(c.frame().split('\n').filter((l) => l.includes('⚠ ') && l.includes('mx0v')).length).toBe(1);
+    expect(
+      c
+        .frame()
+        .split('\n')
+        .filter((l) => l.includes('⚠ ') && l.includes('mx0v')).length,
+    ).toBe(1);
     await c.waitForText('secret not delivered — delete it in the web console');
   });
 
@@ -63,7 +80,17 @@ describe('lost secrets in the console', () => {
     const audit = createAuditRecorder(trail, { profile: 'demo', host: 'sandbox' });
     const c = await consoleFor(onTestFinished, { audit });
     const name = c.sandbox.subAccounts[0]!;
-    await appendAudit(trail, { time: new Date().toISOString(), profile: 'demo', host: 'sandbox', subAccount: name, permissions: ['SPOT_ACCOUNT_READ'], ips: [], note: 'never made', outcome: 'unknown', reason: 'no answer' });
+    await appendAudit(trail, {
+      time: new Date().toISOString(),
+      profile: 'demo',
+      host: 'sandbox',
+      subAccount: name,
+      permissions: ['SPOT_ACCOUNT_READ'],
+      ips: [],
+      note: 'never made',
+      outcome: 'unknown',
+      reason: 'no answer',
+    });
     const { openCreateForm } = await import('./flows');
     await openCreateForm(c, name);
     await c.waitForText('no matching key');

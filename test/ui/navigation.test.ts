@@ -19,7 +19,7 @@ function noRepeat(state: NavigationState): void {
 }
 
 describe('the screen stack', () => {
-  test('keys → a → enter → a … between one sub-account\'s keys and audit never grows the stack', () => {
+  test("keys → a → enter → a … between one sub-account's keys and audit never grows the stack", () => {
     let state = run(push(keysOf('gridbot2901')));
     const keysId = state.stack[1]!.id;
     for (let i = 0; i < 4; i++) {
@@ -37,7 +37,11 @@ describe('the screen stack', () => {
   });
 
   test('keys of X → t → results → K on X: the keys come up as they were; esc goes back along the same path', () => {
-    let state = run(push(keysOf('gridbot2901')), push({ screen: 'transferFilter', subAccount: 'gridbot2901' }), push({ screen: 'transfers', query, fromFilter: true }));
+    let state = run(
+      push(keysOf('gridbot2901')),
+      push({ screen: 'transferFilter', subAccount: 'gridbot2901' }),
+      push({ screen: 'transfers', query, fromFilter: true }),
+    );
     const [picker, keys, filter, results] = state.stack.map((e) => e.id);
     state = navigationReducer(state, push(keysOf('gridbot2901')));
     expect(state.stack.map((e) => e.id)).toEqual([picker, filter, results, keys]);
@@ -116,7 +120,20 @@ describe('the screen stack', () => {
 });
 
 const transfer = (fromAccount: string, toAccount: string): Transfer =>
-  ({ tranId: '1', clientTranId: '', fromAccount, toAccount, asset: 'USDT', amount: '1', fromAccountType: 'SPOT', toAccountType: 'SPOT', fromSymbol: '', toSymbol: '', status: 'SUCCESS', timestamp: 0 }) as Transfer;
+  ({
+    tranId: '1',
+    clientTranId: '',
+    fromAccount,
+    toAccount,
+    asset: 'USDT',
+    amount: '1',
+    fromAccountType: 'SPOT',
+    toAccountType: 'SPOT',
+    fromSymbol: '',
+    toSymbol: '',
+    status: 'SUCCESS',
+    timestamp: 0,
+  }) as Transfer;
 
 describe("a transfer's sub-account", () => {
   test('the side the query names; a blank side is the master', () => {

@@ -35,7 +35,9 @@ describe('reaching the service, as the console shows it', () => {
 });
 
 describe('the console targets wire it (src/commands/consoleTargets.ts)', () => {
-  test('a live target on plain http:// to another host carries the warning the header shows; the proxy of the environment is used', async ({ onTestFinished }) => {
+  test('a live target on plain http:// to another host carries the warning the header shows; the proxy of the environment is used', async ({
+    onTestFinished,
+  }) => {
     const sandbox = await sandboxFor(onTestFinished);
     const port = Number(new URL(sandbox.baseUrl).port);
     const proxy = await testProxy(onTestFinished, { routeTo: () => port });
@@ -58,7 +60,9 @@ describe('the console targets wire it (src/commands/consoleTargets.ts)', () => {
     const targets = createConsoleTargets({ folder, exportFolder: folder, env: { HTTP_PROXY: 'proxy.internal:3128' } });
     onTestFinished(() => targets.close());
     await targets.openResolved({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, secretKey: sandbox.secretKey, source: 'environment' });
-    await expect(targets.current()!.api.listSubAccountKeys('desk')).rejects.toThrow(/^list keys was not sent: HTTP_PROXY: the proxy URL must start with http:\/\/ or https:\/\/ .* — nothing was sent$/);
+    await expect(targets.current()!.api.listSubAccountKeys('desk')).rejects.toThrow(
+      /^list keys was not sent: HTTP_PROXY: the proxy URL must start with http:\/\/ or https:\/\/ .* — nothing was sent$/,
+    );
     expect(sandbox.requests()).toHaveLength(0);
   });
 });

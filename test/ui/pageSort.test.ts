@@ -4,7 +4,20 @@ import type { Transfer } from '../../src/api/types';
 import { nextSortColumn, pageAsShown, SERVED_ORDER, sortArrow, sortTransfers } from '../../src/ui/pageSort';
 
 const row = (tranId: string, amount: string, asset: string): Transfer =>
-  ({ tranId, clientTranId: '', asset, amount, fromAccount: '', toAccount: '', fromAccountType: 'SPOT', toAccountType: 'FUTURES', fromSymbol: '', toSymbol: '', status: 'SUCCESS', timestamp: 0 }) as Transfer;
+  ({
+    tranId,
+    clientTranId: '',
+    asset,
+    amount,
+    fromAccount: '',
+    toAccount: '',
+    fromAccountType: 'SPOT',
+    toAccountType: 'FUTURES',
+    fromSymbol: '',
+    toSymbol: '',
+    status: 'SUCCESS',
+    timestamp: 0,
+  }) as Transfer;
 const PAGE = [row('a', '2', 'USDT'), row('b', 'n/a', 'BTC'), row('c', '10', 'ETH'), row('d', '2', 'BTC'), row('e', '0.5', 'MX')];
 const ids = (rows: readonly Transfer[]) => rows.map((t) => t.tranId).join('');
 

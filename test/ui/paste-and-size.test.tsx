@@ -101,7 +101,10 @@ describe('NO_COLOR', () => {
     expect(c.rawFrame()).toMatch(/\u001b\[7m \u001b\[27m/);
     await openKeys(c, name.slice(3), { wait: false });
     await c.waitForText(/API keys of .* · \d+ keys?/);
-    const selected = c.rawFrame().split('\n').find((l) => l.includes('› '));
+    const selected = c
+      .rawFrame()
+      .split('\n')
+      .find((l) => l.includes('› '));
     expect(selected).toContain('\u001b[7m');
     // No colour escape anywhere (30–37, 90–97 foreground, 40–47/100–107 background, 38;/48; extended).
     expect(c.rawFrame()).not.toMatch(/\u001b\[(3[0-7]|9[0-7]|4[0-7]|10[0-7]|38;|48;)/);

@@ -44,7 +44,10 @@ describe('the add-profile form: Colour', () => {
     const keychain = memoryKeychain();
     targets = createConsoleTargets({ folder, exportFolder: folder, keychain: async () => keychain });
     targets.setStartupProblem({ kind: 'no-profile', message: 'No profile is set up yet.' });
-    const t = renderInTerminal(<ConsoleRoot switcher={targets} theme={makeTheme(false)} copy={async () => 'copied'} onExit={() => undefined} />, { columns: 100, rows: 30 });
+    const t = renderInTerminal(<ConsoleRoot switcher={targets} theme={makeTheme(false)} copy={async () => 'copied'} onExit={() => undefined} />, {
+      columns: 100,
+      rows: 30,
+    });
     terminal = t;
     const frame = () => stripVTControlCharacters(t.stdout.lastFrame() ?? '');
     const press = async (sequence: string) => {
@@ -93,7 +96,10 @@ describe('the add-profile form: Colour', () => {
     folder = await mkdtemp(join(tmpdir(), 'bc-profile-colour-form-'));
     targets = createConsoleTargets({ folder, exportFolder: folder, keychain: async () => memoryKeychain() });
     targets.setStartupProblem({ kind: 'no-profile', message: 'No profile is set up yet.' });
-    const t = renderInTerminal(<ConsoleRoot switcher={targets} theme={makeTheme(false)} copy={async () => 'copied'} onExit={() => undefined} />, { columns: 40, rows: 12 });
+    const t = renderInTerminal(<ConsoleRoot switcher={targets} theme={makeTheme(false)} copy={async () => 'copied'} onExit={() => undefined} />, {
+      columns: 40,
+      rows: 12,
+    });
     terminal = t;
     const frame = () => stripVTControlCharacters(t.stdout.lastFrame() ?? '');
     t.write(KEYS.down);

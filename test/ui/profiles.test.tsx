@@ -42,7 +42,10 @@ interface Driver {
 }
 
 function drive(targets: ConsoleTargets): Driver {
-  const terminal = renderInTerminal(<ConsoleRoot switcher={targets} theme={makeTheme(false)} copy={async () => 'sent to the test clipboard'} onExit={() => undefined} />, { columns: 100, rows: 30 });
+  const terminal = renderInTerminal(
+    <ConsoleRoot switcher={targets} theme={makeTheme(false)} copy={async () => 'sent to the test clipboard'} onExit={() => undefined} />,
+    { columns: 100, rows: 30 },
+  );
   const instance = { stdout: terminal.stdout };
   const frame = () => stripVTControlCharacters(instance.stdout.lastFrame() ?? '');
   /** Until every key written is handled and rendered; keys that start work get a moment to show it. */
@@ -72,7 +75,13 @@ function drive(targets: ConsoleTargets): Driver {
       const until = Date.now() + timeoutMs;
       const ok = () => (typeof text === 'string' ? frame().includes(text) : text.test(frame()));
       while (!ok()) {
-        if (Date.now() > until) throw new Error(`timed out waiting for ${String(text)}; frames:\n${instance.stdout.frames.slice(-3).map((f) => stripVTControlCharacters(f)).join("\n-----\n")}`);
+        if (Date.now() > until)
+          throw new Error(
+            `timed out waiting for ${String(text)}; frames:\n${instance.stdout.frames
+              .slice(-3)
+              .map((f) => stripVTControlCharacters(f))
+              .join('\n-----\n')}`,
+          );
         await sleep(5);
       }
     },

@@ -64,7 +64,10 @@ describe('the key bindings of a read-only list', () => {
 
 describe('a read-only console', () => {
   it('says READ-ONLY beside the mode badge at 40x12 and 80x24, with and without colour; not when it is not read-only', async () => {
-    for (const [columns, rows] of [[40, 12], [80, 24]] as const) {
+    for (const [columns, rows] of [
+      [40, 12],
+      [80, 24],
+    ] as const) {
       for (const noColor of [false, true]) {
         c = await startConsole({ readOnly: REASON, mode: 'live', columns, rows, noColor });
         const header = c.frame().split('\n')[0]!;
@@ -128,12 +131,15 @@ describe('a read-only console', () => {
   });
 });
 
-describe('a read-only run (--read-only) through the console\'s targets', () => {
+describe("a read-only run (--read-only) through the console's targets", () => {
   it('the welcome screen already says READ-ONLY; the demo opened from it is read-only and its client refuses to create', async () => {
     const folder = await mkdtemp(join(tmpdir(), 'bc-readonly-run-'));
     const targets = createConsoleTargets({ folder, exportFolder: folder, readOnly: { kind: 'flag' } });
     targets.setStartupProblem({ kind: 'no-profile', message: 'No profile is set up yet.' });
-    const terminal = renderInTerminal(<ConsoleRoot switcher={targets} theme={makeTheme(false)} copy={async () => 'copied'} onExit={() => undefined} />, { columns: 40, rows: 12 });
+    const terminal = renderInTerminal(<ConsoleRoot switcher={targets} theme={makeTheme(false)} copy={async () => 'copied'} onExit={() => undefined} />, {
+      columns: 40,
+      rows: 12,
+    });
     const frame = () => stripVTControlCharacters(terminal.stdout.lastFrame() ?? '');
     const waitFor = async (pattern: RegExp) => {
       const until = Date.now() + 5000;
@@ -191,7 +197,10 @@ describe.skipIf(!keychain.ok)('switching to a read-only profile with ctrl+p', ()
     await saveProfile(folder, { name: viewer, ...settings, readOnly: true });
     targets = createConsoleTargets({ folder, exportFolder: folder });
     await targets.openDemo();
-    const terminal = renderInTerminal(<ConsoleRoot switcher={targets} theme={makeTheme(true)} copy={async () => 'copied'} onExit={() => undefined} />, { columns: 80, rows: 24 });
+    const terminal = renderInTerminal(<ConsoleRoot switcher={targets} theme={makeTheme(true)} copy={async () => 'copied'} onExit={() => undefined} />, {
+      columns: 80,
+      rows: 24,
+    });
     const frame = () => stripVTControlCharacters(terminal.stdout.lastFrame() ?? '');
     const waitFor = async (text: string | RegExp) => {
       const until = Date.now() + 5000;
@@ -212,7 +221,9 @@ describe.skipIf(!keychain.ok)('switching to a read-only profile with ctrl+p', ()
       await waitFor(`${viewer}`);
       expect(frame()).toMatch(new RegExp(`${viewer}\\s+\\S+\\s+\\(read-only\\)`));
       // The profiles are listed by name: move to the read-only one and open it.
-      const order = frame().split('\n').filter((l) => l.includes(viewer) || l.includes(full));
+      const order = frame()
+        .split('\n')
+        .filter((l) => l.includes(viewer) || l.includes(full));
       if (order[0]?.includes(full)) await press('down');
       await press('enter');
       await waitFor(new RegExp(`LIVE ${viewer.slice(0, 4)}\\S* {3}READ-ONLY`));
@@ -224,7 +235,12 @@ describe.skipIf(!keychain.ok)('switching to a read-only profile with ctrl+p', ()
       await press('n');
       await waitFor(`read-only profile '${viewer}': creating keys is disabled`);
       expect(frame()).not.toContain('New API key');
-      expect(sandbox.requests().slice(before).filter((r) => r.method === 'POST')).toEqual([]);
+      expect(
+        sandbox
+          .requests()
+          .slice(before)
+          .filter((r) => r.method === 'POST'),
+      ).toEqual([]);
       expect(sandbox.requests().filter((r) => r.method === 'POST')).toEqual([]);
 
       // The full profile is not read-only.

@@ -138,7 +138,12 @@ describe('recent create attempts on the keys screen', () => {
     await openKeys(c, busy);
     await c.settle(50);
     expect(c.frame()).not.toContain('Recent create');
-    expect(c.frame().split('\n').filter((l) => l.includes('mx0v')).length).toBeGreaterThanOrEqual(5);
+    expect(
+      c
+        .frame()
+        .split('\n')
+        .filter((l) => l.includes('mx0v')).length,
+    ).toBeGreaterThanOrEqual(5);
     expectFits(c.frame(), 40, 12);
     await c.press('esc');
     await c.waitForScreen('picker');

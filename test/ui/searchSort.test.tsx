@@ -83,7 +83,12 @@ describe('search and sort on the transfers page', () => {
     const page = await c.api.listUniversalTransfers({ ...query, page: 1 });
     const assets = [...new Set(page.map((t) => t.asset))];
     // An asset name that is no part of another asset, account or status on the page.
-    const asset = assets.find((a) => page.filter((t) => [t.fromAccount, t.toAccount, t.status, t.amount, t.fromAccountType, t.toAccountType].join(' ').toLowerCase().includes(a.toLowerCase())).length === 0 && assets.every((b) => b === a || !b.toLowerCase().includes(a.toLowerCase())))!;
+    const asset = assets.find(
+      (a) =>
+        page.filter((t) =>
+          [t.fromAccount, t.toAccount, t.status, t.amount, t.fromAccountType, t.toAccountType].join(' ').toLowerCase().includes(a.toLowerCase()),
+        ).length === 0 && assets.every((b) => b === a || !b.toLowerCase().includes(a.toLowerCase())),
+    )!;
     expect(asset).toBeDefined();
     const matching = page.filter((t) => t.asset === asset);
     await c.press('/');

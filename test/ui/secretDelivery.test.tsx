@@ -4,12 +4,23 @@ import { describe, expect, test } from 'vitest';
 import type { CreatedKey } from '../../src/api/types';
 import { consoleFor } from './harness';
 
-const created: CreatedKey = { subAccount: 'desk1', note: 'n', apiKey: 'mx0vabcdefabcdefa1b2', secretKey: 'ab\uFFFDcd', permissions: ['SPOT_ACCOUNT_READ'], ips: [], createdAt: 1_700_000_000_000 };
+const created: CreatedKey = {
+  subAccount: 'desk1',
+  note: 'n',
+  apiKey: 'mx0vabcdefabcdefa1b2',
+  secretKey: 'ab\uFFFDcd',
+  permissions: ['SPOT_ACCOUNT_READ'],
+  ips: [],
+  createdAt: 1_700_000_000_000,
+};
 
 describe('the secret screen when delivery fails', () => {
   test('a copy that fails says so, with its reason, and where the secret still is', async ({ onTestFinished }) => {
     const failure = Object.assign(new Error('clipboard write failed'), { code: 'EIO' });
-    const c = await consoleFor(onTestFinished, { copyFails: failure, initialRoute: { screen: 'secret', created: { ...created, secretKey: 'abcdef0123456789' } } });
+    const c = await consoleFor(onTestFinished, {
+      copyFails: failure,
+      initialRoute: { screen: 'secret', created: { ...created, secretKey: 'abcdef0123456789' } },
+    });
     await c.waitForText('Store the secret key now');
     await c.press('s');
     await c.waitForText('The secret key could not be copied (EIO)');

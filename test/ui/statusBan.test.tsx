@@ -14,7 +14,12 @@ describe('the status bar during a ban', () => {
   it('says the service has banned this IP, for how long; a refresh sends nothing', async () => {
     // One request a minute, and the first refusal bans: the refresh after the first load meets the 418.
     const sub = seededSubAccountNames(1)[0] as string;
-    c = await startConsole({ columns: 120, rows: 24, sandbox: { rateLimit: { max: 1, windowMs: 60_000 }, ban: { afterRefusals: 0, durationMs: 120_000 } }, initialRoute: { screen: 'keys', subAccount: sub } });
+    c = await startConsole({
+      columns: 120,
+      rows: 24,
+      sandbox: { rateLimit: { max: 1, windowMs: 60_000 }, ban: { afterRefusals: 0, durationMs: 120_000 } },
+      initialRoute: { screen: 'keys', subAccount: sub },
+    });
     await c.waitForText(/✓ list keys 200 · \d+ ms/, 10_000);
     await c.press('r');
     await c.waitForText(/✗ the service has banned this IP for (2 min|1[01]\d s) \(HTTP 418\) · nothing is sent until it ends/, 10_000);

@@ -6,7 +6,6 @@ import type { ReactElement } from 'react';
 import { render } from 'ink';
 import { KeyStream, afterRender } from '../../src/terminal/keyStream';
 
-
 class FakeStdout extends EventEmitter {
   columns: number;
   rows: number;
@@ -39,7 +38,10 @@ class FakeTty extends EventEmitter {
 }
 
 // React's scheduler: the one instance Ink's renderer uses (both loaded by Node's require, not by vitest).
-const scheduler = createRequire(import.meta.url)('scheduler') as { unstable_scheduleCallback(priority: number, run: () => void): unknown; unstable_LowPriority: number };
+const scheduler = createRequire(import.meta.url)('scheduler') as {
+  unstable_scheduleCallback(priority: number, run: () => void): unknown;
+  unstable_LowPriority: number;
+};
 
 /**
  * Until React has run every render and effect scheduled so far, in every console of this process. Tests of a file

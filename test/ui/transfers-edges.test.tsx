@@ -42,8 +42,16 @@ function expectFramesFit(frames: readonly string[], columns: number, rows: numbe
 }
 
 /** The frame's text as one line (wrapped text joined again). */
-const flat = (frame: string) => frame.split('\n').map((l) => l.trim()).join(' ');
-const focusedLine = (t: TestConsole) => t.frame().split('\n').find((l) => l.startsWith('› ')) ?? '';
+const flat = (frame: string) =>
+  frame
+    .split('\n')
+    .map((l) => l.trim())
+    .join(' ');
+const focusedLine = (t: TestConsole) =>
+  t
+    .frame()
+    .split('\n')
+    .find((l) => l.startsWith('› ')) ?? '';
 const transferGets = (t: TestConsole, from = 0) => t.requestsOf('GET', from).filter((r) => r.path.endsWith('/universalTransfer'));
 
 // Concurrent: every test has its own console and sandbox (its faults and latency its own).
@@ -101,7 +109,14 @@ describe.concurrent('every window size from 40x12 up', () => {
       const exporting = c.frames().length;
       await c.press('enter');
       // In a frame since enter, however short it stayed (other tests share the event loop with this one's waits).
-      await c.waitFor(() => c.frames().slice(exporting).some((f) => /\d+ pages? · [\d,]+ rows/.test(stripVTControlCharacters(f))), 'the progress');
+      await c.waitFor(
+        () =>
+          c
+            .frames()
+            .slice(exporting)
+            .some((f) => /\d+ pages? · [\d,]+ rows/.test(stripVTControlCharacters(f))),
+        'the progress',
+      );
       await c.waitForText(/✓ Wrote [\d,]+ rows/, 15_000);
       c.sandbox.setFaultRates({});
       await c.waitForText('enter close');
@@ -143,7 +158,11 @@ describe.concurrent('every window size from 40x12 up', () => {
   test('column widths come from the window, not the page: they stay put from page to page', async ({ onTestFinished }) => {
     const c = await consoleFor(onTestFinished, { columns: 80, rows: 24 });
     await openTransfers(c, { startTime: '7d', limit: '15' });
-    const headerOf = () => c.frame().split('\n').find((l) => /TIME +FROM/.test(l))!;
+    const headerOf = () =>
+      c
+        .frame()
+        .split('\n')
+        .find((l) => /TIME +FROM/.test(l))!;
     const first = headerOf();
     for (let i = 0; i < 4; i++) {
       await c.press('n');
@@ -273,7 +292,12 @@ describe('what the screen says matches what the keys do', () => {
     const exporting = c.frames().length;
     await c.press('enter');
     // The footer of a frame since enter, however short it stayed (other tests share the event loop with this one's waits).
-    const running = () => c.frames().slice(exporting).map((f) => stripVTControlCharacters(f).split('\n').at(-1)!).find((l) => l.includes('esc cancel'));
+    const running = () =>
+      c
+        .frames()
+        .slice(exporting)
+        .map((f) => stripVTControlCharacters(f).split('\n').at(-1)!)
+        .find((l) => l.includes('esc cancel'));
     await c.waitFor(() => running() !== undefined, 'the running footer');
     expect(running()).not.toContain('enter start');
     await c.waitForText(/✓ Wrote [\d,]+ rows/, 15_000);
@@ -375,7 +399,13 @@ function wire(overrides: Partial<Record<string, unknown>> = {}, i = 0): Record<s
   };
 }
 
-async function startHostileConsole(options: { columns: number; rows: number; records: Record<string, unknown>[]; body?: string; query?: Partial<TransferQuery> }): Promise<HostileConsole> {
+async function startHostileConsole(options: {
+  columns: number;
+  rows: number;
+  records: Record<string, unknown>[];
+  body?: string;
+  query?: Partial<TransferQuery>;
+}): Promise<HostileConsole> {
   let answer = { status: 200, body: options.body ?? JSON.stringify(options.records) };
   const server: Server = createServer((req, res) => {
     req.resume();
@@ -492,7 +522,9 @@ describe('hostile text from the service', () => {
     await hostile.waitForText('Transfer id');
     for (const f of ['From account', 'To account', 'Client id', 'Asset', 'Status']) expect(lineWith(hostile.frame(), f)).toContain('␛]');
     // The whole value, wrapped: every mark of it is there, the bidi override as a visible <U+202E>.
-    expect(hostile.frame().replace(/\n {13,15}/g, '')).toContain('Transfer id    tranId:A␛]52;c;ZXZpbA==␇B␛]0;pwned␇C␛[2J␛[31mD<U+202E>E<U+009B>1mF␀G␍␊H␛P1;2|x␛\\');
+    expect(hostile.frame().replace(/\n {13,15}/g, '')).toContain(
+      'Transfer id    tranId:A␛]52;c;ZXZpbA==␇B␛]0;pwned␇C␛[2J␛[31mD<U+202E>E<U+009B>1mF␀G␍␊H␛P1;2|x␛\\',
+    );
     expectInert(hostile.rawFrame());
     await hostile.press('esc');
     await hostile.press('x');
@@ -516,7 +548,10 @@ describe('hostile text from the service', () => {
 
   test('a 200,000-character field renders as fast as a short one', async ({ onTestFinished }) => {
     const huge = 'X'.repeat(200_000);
-    const records = [wire({ asset: huge, status: huge, tranId: huge, toAccount: huge, clientTranId: huge }, 0), ...Array.from({ length: 9 }, (_, i) => wire({}, i + 1))];
+    const records = [
+      wire({ asset: huge, status: huge, tranId: huge, toAccount: huge, clientTranId: huge }, 0),
+      ...Array.from({ length: 9 }, (_, i) => wire({}, i + 1)),
+    ];
     const started = performance.now();
     const hostile = await hostileFor(onTestFinished, { columns: 80, rows: 24, records });
     await hostile.waitForText(/Page 1 · 10 per page · 10 rows/);
@@ -562,25 +597,28 @@ describe('hostile text from the service', () => {
 });
 
 describe('numbers as the service sent them', () => {
-  test.concurrent('a tranId above 2^53 and times beyond the Date range: shown as they came in the table, the detail and the chart', async ({ onTestFinished }) => {
-    // JSON.stringify writes 1e20 as 100000000000000000000; the tranId is written as digits JSON.parse would round (…992).
-    const records = [wire({ tranId: 'BIG', timestamp: 1e20 }, 0), wire({ timestamp: 1_763_726_400_000.5 }, 1), wire({}, 2)];
-    const body = JSON.stringify(records).replace('"tranId":"BIG"', '"tranId":9007199254740993');
-    const hostile = await hostileFor(onTestFinished, { columns: 120, rows: 30, records, body });
-    await hostile.waitForText(/Page 1 · 10 per page · 3 rows/);
-    expect(hostile.frame()).toContain('1000000000000');
-    await hostile.press('enter');
-    await hostile.waitForText('Transfer id');
-    expect(lineWith(hostile.frame(), 'Transfer id')).toContain('9007199254740993');
-    expect(lineWith(hostile.frame(), 'Time')).toContain('100000000000000000000 (local) · 100000000000000000000 (not a date)');
-    await hostile.press('esc');
-    await hostile.press('down');
-    await hostile.press('enter');
-    await hostile.waitForText('Transfer id');
-    expect(lineWith(hostile.frame(), 'Time')).toContain('1763726400000.5 (local) · 1763726400000.5 (not a date)');
-    await hostile.press('esc');
-    await hostile.press('v');
-    await hostile.waitForText(/All 1 page · 3 transfers/);
-    expectFramesFit(hostile.frames(), 120, 30);
-  });
+  test.concurrent(
+    'a tranId above 2^53 and times beyond the Date range: shown as they came in the table, the detail and the chart',
+    async ({ onTestFinished }) => {
+      // JSON.stringify writes 1e20 as 100000000000000000000; the tranId is written as digits JSON.parse would round (…992).
+      const records = [wire({ tranId: 'BIG', timestamp: 1e20 }, 0), wire({ timestamp: 1_763_726_400_000.5 }, 1), wire({}, 2)];
+      const body = JSON.stringify(records).replace('"tranId":"BIG"', '"tranId":9007199254740993');
+      const hostile = await hostileFor(onTestFinished, { columns: 120, rows: 30, records, body });
+      await hostile.waitForText(/Page 1 · 10 per page · 3 rows/);
+      expect(hostile.frame()).toContain('1000000000000');
+      await hostile.press('enter');
+      await hostile.waitForText('Transfer id');
+      expect(lineWith(hostile.frame(), 'Transfer id')).toContain('9007199254740993');
+      expect(lineWith(hostile.frame(), 'Time')).toContain('100000000000000000000 (local) · 100000000000000000000 (not a date)');
+      await hostile.press('esc');
+      await hostile.press('down');
+      await hostile.press('enter');
+      await hostile.waitForText('Transfer id');
+      expect(lineWith(hostile.frame(), 'Time')).toContain('1763726400000.5 (local) · 1763726400000.5 (not a date)');
+      await hostile.press('esc');
+      await hostile.press('v');
+      await hostile.waitForText(/All 1 page · 3 transfers/);
+      expectFramesFit(hostile.frames(), 120, 30);
+    },
+  );
 });

@@ -210,7 +210,9 @@ describe('TransferBrowser', () => {
     expect(sums.size).toBeGreaterThan(1);
     const expected = [...sums.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([asset, sum]) => `${asset} ${sum.toFixed()}`);
     expect(lineWith(c.frame(), 'Page totals').trim()).toMatch(
-      new RegExp(`^Page totals, SUCCESS only \\(${success.length} of ${rows.length} rows\\): ${expected.join(' · ').replace(/\./g, '\\.')}( · not counted: .*)?$`),
+      new RegExp(
+        `^Page totals, SUCCESS only \\(${success.length} of ${rows.length} rows\\): ${expected.join(' · ').replace(/\./g, '\\.')}( · not counted: .*)?$`,
+      ),
     );
   });
 

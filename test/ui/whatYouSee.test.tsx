@@ -17,7 +17,8 @@ function searchableAsset(page: readonly Transfer[]): string {
   const assets = [...new Set(page.map((t) => t.asset))];
   const asset = assets.find(
     (a) =>
-      page.filter((t) => [t.fromAccount, t.toAccount, t.status, t.amount, t.fromAccountType, t.toAccountType].join(' ').toLowerCase().includes(a.toLowerCase())).length === 0 &&
+      page.filter((t) => [t.fromAccount, t.toAccount, t.status, t.amount, t.fromAccountType, t.toAccountType].join(' ').toLowerCase().includes(a.toLowerCase()))
+        .length === 0 &&
       assets.every((b) => b === a || !b.toLowerCase().includes(a.toLowerCase())) &&
       page.filter((t) => t.asset === a).length > 1,
   );
@@ -45,7 +46,9 @@ describe('export and totals follow the search and the sort', { timeout: 40_000 }
     const success = matching.filter((t) => t.status === 'SUCCESS');
     const sum = success.reduce((s, t) => s.plus(new Big(t.amount)), new Big(0));
     const totals = lineWith(c.frame(), 'Page totals');
-    expect(totals).toContain(`Page totals of the rows searched "${asset}" (${matching.length} of ${page.length}), SUCCESS only (${success.length} of ${matching.length} rows)`);
+    expect(totals).toContain(
+      `Page totals of the rows searched "${asset}" (${matching.length} of ${page.length}), SUCCESS only (${success.length} of ${matching.length} rows)`,
+    );
     if (success.length > 0) expect(totals).toContain(`${asset} ${sum.toFixed()}`);
 
     await c.press('x');

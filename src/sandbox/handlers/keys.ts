@@ -28,7 +28,8 @@ export function createKey(state: SandboxState, rawBody: string, contentType: str
   const body = parseBody(rawBody, contentType);
   const subAccount = stringField(body, 'subAccount');
   // A create names the sub-account by the service's rule; a name outside it cannot be one.
-  if (subAccount !== undefined && subAccount !== '' && !SUB_ACCOUNT_NAME.test(subAccount)) throw new SandboxHttpError(ERR.subAccountNameRule, `(${subAccount})`);
+  if (subAccount !== undefined && subAccount !== '' && !SUB_ACCOUNT_NAME.test(subAccount))
+    throw new SandboxHttpError(ERR.subAccountNameRule, `(${subAccount})`);
   const keys = keysOf(state, subAccount);
   const note = stringField(body, 'note');
   if (note === undefined || note.trim() === '') throw new SandboxHttpError(ERR.noteMissing);

@@ -18,7 +18,12 @@ export const CREDENTIALS_MODES = defineModes({
     bindings: [
       { command: 'next', keys: ['tab', 'down'], hint: 'tab next', description: 'Next field' },
       { command: 'previous', keys: ['shift+tab', 'up'], description: 'Previous field' },
-      { command: 'submit', keys: ['enter'], hint: 'enter check', description: 'Check the connection, then save or use it (after a keychain failure: use for this session only)' },
+      {
+        command: 'submit',
+        keys: ['enter'],
+        hint: 'enter check',
+        description: 'Check the connection, then save or use it (after a keychain failure: use for this session only)',
+      },
     ],
   },
 });
@@ -63,7 +68,14 @@ export function CredentialsForm(props: {
 }) {
   const { theme } = useServices();
   const [values, setValues, valuesRef] = useSyncedState<CredentialValues>(() => ({
-    name: '', baseUrl: '', apiKey: '', secretKey: '', apiKeyHeader: 'X-MEXC-APIKEY', postSignature: 'auto', color: '', ...props.initial,
+    name: '',
+    baseUrl: '',
+    apiKey: '',
+    secretKey: '',
+    apiKeyHeader: 'X-MEXC-APIKEY',
+    postSignature: 'auto',
+    color: '',
+    ...props.initial,
   }));
   const [focus, setFocus] = useSyncedState(() => {
     const firstEmpty = props.fields.findIndex((f) => (props.initial[f] ?? '') === '');
@@ -120,7 +132,12 @@ export function CredentialsForm(props: {
 }
 
 /** Lines the form takes with this error, for screens that budget their height. */
-export function credentialsFormHeight(fields: number, width: number, error: { field?: CredentialField; message: string } | undefined, maxLines: number): number {
+export function credentialsFormHeight(
+  fields: number,
+  width: number,
+  error: { field?: CredentialField; message: string } | undefined,
+  maxLines: number,
+): number {
   if (!error) return fields;
   const errorRoom = Math.max(1, maxLines - fields);
   const lines = error.field ? inputErrorLines(error.message, width, LABEL_WIDTH, errorRoom) : wrapText(`✗ ${error.message}`, width, errorRoom);

@@ -22,14 +22,26 @@ export function layoutFields(fields: ReadonlyArray<Field>, width: number, labelW
     given[i] = 1 + extra;
     spare -= extra;
   }
-  return fields.map(([, value, layout], i) => (given[i]! >= full[i]!.length ? full[i]! : layout ? layout(valueWidth, given[i]!) : wrapText(value, valueWidth, given[i]!)));
+  return fields.map(([, value, layout], i) =>
+    given[i]! >= full[i]!.length ? full[i]! : layout ? layout(valueWidth, given[i]!) : wrapText(value, valueWidth, given[i]!),
+  );
 }
 
 /**
  * Label/value lines for detail views: values are sanitised and wrapped (never wider than `width`), within
  * `maxLines`. Without a width, Ink wraps each value in the room left of the label.
  */
-export function FieldList({ fields, width, labelWidth = 14, maxLines }: { fields: ReadonlyArray<Field>; width?: number; labelWidth?: number; maxLines?: number }) {
+export function FieldList({
+  fields,
+  width,
+  labelWidth = 14,
+  maxLines,
+}: {
+  fields: ReadonlyArray<Field>;
+  width?: number;
+  labelWidth?: number;
+  maxLines?: number;
+}) {
   const { theme } = useServices();
   if (width === undefined) {
     return (

@@ -22,14 +22,28 @@ export function helpLines(screen: ScreenId, width: number, wrap: boolean, contex
     for (const b of bindingsIn(MODES[id], context)) {
       const keys = fit(b.keys.map(displayKey).join(' / '), keyWidth);
       const description = wrap ? wrapText(b.description, width - indent) : [fit(b.description, width - indent)];
-      description.forEach((part, i) => lines.push({ key: `${id}-${b.command}-${i}`, text: `${' '.repeat(2)}${i === 0 ? keys : ' '.repeat(keyWidth)} ${part}` }));
+      description.forEach((part, i) =>
+        lines.push({ key: `${id}-${b.command}-${i}`, text: `${' '.repeat(2)}${i === 0 ? keys : ' '.repeat(keyWidth)} ${part}` }),
+      );
     }
   }
   return lines;
 }
 
 /** Help for the current screen, drawn from the same bindings the screens dispatch on: `height` lines, none wider than `width`; scrolls from `offset`. */
-export function HelpOverlay({ screen, context, height, width, offset = 0 }: { screen: ScreenId; context: BindingContext; height: number; width: number; offset?: number }) {
+export function HelpOverlay({
+  screen,
+  context,
+  height,
+  width,
+  offset = 0,
+}: {
+  screen: ScreenId;
+  context: BindingContext;
+  height: number;
+  width: number;
+  offset?: number;
+}) {
   const { theme } = useServices();
   const room = Math.max(1, height - 1);
   const lines = helpLines(screen, width, true, context);

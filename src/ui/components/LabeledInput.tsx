@@ -46,10 +46,22 @@ export function LabeledInput(props: LabeledInputProps) {
               {props.label}
             </Text>
           </Box>
-          <TextField value={props.value} onChange={props.onChange} focus={props.focused} placeholder={props.placeholder ?? ''} reserved={props.reserved} mask={props.mask} pasteLineBreak={props.pasteLineBreak} />
+          <TextField
+            value={props.value}
+            onChange={props.onChange}
+            focus={props.focused}
+            placeholder={props.placeholder ?? ''}
+            reserved={props.reserved}
+            mask={props.mask}
+            pasteLineBreak={props.pasteLineBreak}
+          />
           {aside ? <Text color={theme.muted}>{aside}</Text> : null}
         </Box>
-        {props.error ? <Text color={theme.error}>{' '.repeat(labelWidth)}✗ {sanitize(props.error)}</Text> : null}
+        {props.error ? (
+          <Text color={theme.error}>
+            {' '.repeat(labelWidth)}✗ {sanitize(props.error)}
+          </Text>
+        ) : null}
       </Box>
     );
   }
@@ -58,7 +70,12 @@ export function LabeledInput(props: LabeledInputProps) {
   // The field takes what its text needs (the aside follows it), up to all the room there is; then it scrolls.
   const placeholder = fit(props.placeholder ?? '', valueWidth - 1).trimEnd();
   const length = Array.from(props.value).length;
-  const shown = props.value === '' ? displayWidth(placeholder) : props.mask !== undefined ? Math.min(length, 24) + (length > 24 ? ` (${length})`.length : 0) : displayWidth(sanitize(props.value));
+  const shown =
+    props.value === ''
+      ? displayWidth(placeholder)
+      : props.mask !== undefined
+        ? Math.min(length, 24) + (length > 24 ? ` (${length})`.length : 0)
+        : displayWidth(sanitize(props.value));
   const boxWidth = Math.min(valueWidth, shown + 1);
   const errors = inputErrorLines(props.error, width, labelWidth, props.maxErrorLines ?? 3);
   return (

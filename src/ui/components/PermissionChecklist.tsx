@@ -27,7 +27,19 @@ export function checklistWindow(cursor: number, columns: number, room: number): 
  * The known permissions in a grid. The highlighted cell shows only while the checklist has focus, with a
  * mark as well as inverse (NO_COLOR drops every style); at most `room` rows, scrolled to the cursor.
  */
-export function PermissionChecklist({ checked, cursor, focused, width, room = Infinity }: { checked: readonly string[]; cursor: number; focused: boolean; width: number; room?: number }) {
+export function PermissionChecklist({
+  checked,
+  cursor,
+  focused,
+  width,
+  room = Infinity,
+}: {
+  checked: readonly string[];
+  cursor: number;
+  focused: boolean;
+  width: number;
+  room?: number;
+}) {
   const { theme } = useServices();
   const columns = checklistColumns(width);
   const cell = Math.min(CELL + 2, Math.floor((width - INDENT) / columns));

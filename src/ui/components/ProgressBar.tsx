@@ -8,8 +8,19 @@ export function ProgressBar({ fraction, width, tick }: { fraction: number | unde
   const cells = Math.max(4, width);
   if (fraction === undefined) {
     const at = tick % cells;
-    return <Text color={theme.accent}>{'░'.repeat(at)}{'█'.repeat(Math.min(3, cells - at))}{'░'.repeat(Math.max(0, cells - at - 3))}</Text>;
+    return (
+      <Text color={theme.accent}>
+        {'░'.repeat(at)}
+        {'█'.repeat(Math.min(3, cells - at))}
+        {'░'.repeat(Math.max(0, cells - at - 3))}
+      </Text>
+    );
   }
   const full = Math.round(Math.min(1, Math.max(0, fraction)) * cells);
-  return <Text color={theme.accent}>{'█'.repeat(full)}{'░'.repeat(cells - full)} {Math.round(fraction * 100)}%</Text>;
+  return (
+    <Text color={theme.accent}>
+      {'█'.repeat(full)}
+      {'░'.repeat(cells - full)} {Math.round(fraction * 100)}%
+    </Text>
+  );
 }

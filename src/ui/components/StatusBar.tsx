@@ -15,7 +15,7 @@ export function whoLine(profile: string, credentialSource: string): string {
 /** While the service bans this IP: the time left, whatever request met it or was held back by it. */
 function banLine(last: ExchangeInfo | undefined, now: number): string | undefined {
   if (last?.banEndsAt === undefined) return undefined;
-  if (last.banEndsAt <= now) return '– the service\'s ban of this IP has ended';
+  if (last.banEndsAt <= now) return "– the service's ban of this IP has ended";
   const left = formatDuration(Math.ceil((last.banEndsAt - now) / 1000) * 1000);
   return `✗ the service has banned this IP for ${left} (HTTP 418) · nothing is sent until it ends`;
 }

@@ -30,7 +30,18 @@ export interface TextFieldProps {
 /** A masked value shows how much was typed, up to a bound, never what. */
 const MASK_SHOWN = 24;
 
-export function TextField({ value, onChange, focus, placeholder = '', mask, reserved = '?', width, pasteLineBreak, arrowsToScreen = false, homeEndToScreen = false }: TextFieldProps) {
+export function TextField({
+  value,
+  onChange,
+  focus,
+  placeholder = '',
+  mask,
+  reserved = '?',
+  width,
+  pasteLineBreak,
+  arrowsToScreen = false,
+  homeEndToScreen = false,
+}: TextFieldProps) {
   const { theme } = useServices();
   const latest = useRef<LineEdit>({ value, cursor: value.length });
   // The parent may replace the value (clear, load): keep the cursor inside it.

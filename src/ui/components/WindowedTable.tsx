@@ -76,7 +76,17 @@ export function WindowedTable<T>(props: {
 }
 
 /** A row re-renders only when its line or state changes. */
-const TableRow = memo(function TableRow({ line, state, markColor, highlight }: { line: string; state: RowState; markColor: string | undefined; highlight: string }) {
+const TableRow = memo(function TableRow({
+  line,
+  state,
+  markColor,
+  highlight,
+}: {
+  line: string;
+  state: RowState;
+  markColor: string | undefined;
+  highlight: string;
+}) {
   const selected = state === 'selected';
   const parts = highlight === '' ? [line] : splitMatches(line, highlight);
   return (

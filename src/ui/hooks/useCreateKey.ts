@@ -5,10 +5,7 @@ import type { CreatedKey, NewKeyRequest } from '../../api/types';
 import type { CreateResult } from '../../config/auditTrail';
 import { useServices } from '../services';
 
-export type CreateState =
-  | { status: 'idle' }
-  | { status: 'sending'; since: number }
-  | { status: 'failed'; error: Error; outcomeUnknown: boolean };
+export type CreateState = { status: 'idle' } | { status: 'sending'; since: number } | { status: 'failed'; error: Error; outcomeUnknown: boolean };
 
 export function useCreateKey(onCreated: (created: CreatedKey) => void) {
   const { api, audit } = useServices();
@@ -16,9 +13,12 @@ export function useCreateKey(onCreated: (created: CreatedKey) => void) {
   const inFlight = useRef(false);
   const controller = useRef<AbortController | undefined>(undefined);
   const mounted = useRef(true);
-  useEffect(() => () => {
-    mounted.current = false;
-  }, []);
+  useEffect(
+    () => () => {
+      mounted.current = false;
+    },
+    [],
+  );
 
   const submit = useCallback(
     (request: NewKeyRequest): boolean => {
@@ -32,26 +32,28 @@ export function useCreateKey(onCreated: (created: CreatedKey) => void) {
       const record = (result: CreateResult): void => {
         void ahead.then((outcome) => (outcome ?? ((r: CreateResult) => audit?.(request, r)))(result)).catch(() => undefined);
       };
-      void ahead.then(() => api.createSubAccountKey(request, { signal: abort.signal })).then(
-        (created) => {
-          inFlight.current = false;
-          // The trail gets the shortened key only (never the secret); a failed write does not stop the create.
-          record(created.secretUnreadable ? { created, secret: 'unreadable', reason: 'not valid UTF-8 text' } : { created });
-          // The created key (with its secret) goes straight to the secret screen; this hook keeps none of it.
-          if (mounted.current) {
-            setState({ status: 'idle' });
-            onCreated(created);
-          }
-        },
-        (error: unknown) => {
-          inFlight.current = false;
-          // Abandoned (the console was left): the line written ahead already says unknown, and stays.
-          if (!abort.signal.aborted) record({ error });
-          const err = error instanceof Error ? error : new Error(String(error));
-          const outcomeUnknown = err instanceof BrokerError && err.kind === 'outcome-unknown';
-          if (mounted.current) setState({ status: 'failed', error: err, outcomeUnknown });
-        },
-      );
+      void ahead
+        .then(() => api.createSubAccountKey(request, { signal: abort.signal }))
+        .then(
+          (created) => {
+            inFlight.current = false;
+            // The trail gets the shortened key only (never the secret); a failed write does not stop the create.
+            record(created.secretUnreadable ? { created, secret: 'unreadable', reason: 'not valid UTF-8 text' } : { created });
+            // The created key (with its secret) goes straight to the secret screen; this hook keeps none of it.
+            if (mounted.current) {
+              setState({ status: 'idle' });
+              onCreated(created);
+            }
+          },
+          (error: unknown) => {
+            inFlight.current = false;
+            // Abandoned (the console was left): the line written ahead already says unknown, and stays.
+            if (!abort.signal.aborted) record({ error });
+            const err = error instanceof Error ? error : new Error(String(error));
+            const outcomeUnknown = err instanceof BrokerError && err.kind === 'outcome-unknown';
+            if (mounted.current) setState({ status: 'failed', error: err, outcomeUnknown });
+          },
+        );
       return true;
     },
     [api, audit, onCreated],

@@ -8,7 +8,10 @@ export interface ListWindow {
 
 export type ListMove = 'up' | 'down' | 'pageUp' | 'pageDown' | 'home' | 'end';
 
-type Action = { type: 'move'; move: ListMove; count: number; height: number } | { type: 'fit'; count: number; height: number } | { type: 'set'; cursor: number; count: number; height: number };
+type Action =
+  | { type: 'move'; move: ListMove; count: number; height: number }
+  | { type: 'fit'; count: number; height: number }
+  | { type: 'set'; cursor: number; count: number; height: number };
 
 function clampWindow(cursor: number, offset: number, count: number, height: number): ListWindow {
   const c = count === 0 ? 0 : Math.min(Math.max(0, cursor), count - 1);

@@ -42,15 +42,18 @@ export function useResource<T>(load: (signal: AbortSignal) => Promise<T>, deps: 
   useEffect(() => {
     const controller = new AbortController();
     const spinner = setTimeout(() => setSlowRequest(request), SPINNER_DELAY_MS);
-    loadRef.current(controller.signal).then(
-      (data) => {
-        if (!controller.signal.aborted) setState({ request, status: 'ready', data, error: undefined });
-      },
-      (error: unknown) => {
-        if (controller.signal.aborted) return;
-        setState((s) => ({ request, status: 'error', data: s.data, error: error instanceof Error ? error : new Error(String(error)) }));
-      },
-    ).finally(() => clearTimeout(spinner));
+    loadRef
+      .current(controller.signal)
+      .then(
+        (data) => {
+          if (!controller.signal.aborted) setState({ request, status: 'ready', data, error: undefined });
+        },
+        (error: unknown) => {
+          if (controller.signal.aborted) return;
+          setState((s) => ({ request, status: 'error', data: s.data, error: error instanceof Error ? error : new Error(String(error)) }));
+        },
+      )
+      .finally(() => clearTimeout(spinner));
     return () => {
       clearTimeout(spinner);
       controller.abort();

@@ -71,18 +71,44 @@ export function useRowFilter<T extends object>(rows: readonly T[], searchText: (
     rows: filtered,
     editingKey(mode, input, keystroke, list) {
       switch (commandFor(mode, input, keystroke)) {
-        case 'up': list.move('up'); return true;
-        case 'down': list.move('down'); return true;
-        case 'keep': setEditing(false); return true;
-        case 'clear': clear(); list.setCursor(0); return true;
-        default: return false;
+        case 'up':
+          list.move('up');
+          return true;
+        case 'down':
+          list.move('down');
+          return true;
+        case 'keep':
+          setEditing(false);
+          return true;
+        case 'clear':
+          clear();
+          list.setCursor(0);
+          return true;
+        default:
+          return false;
       }
     },
   };
 }
 
 /** The filter line: `/ text` and `N of M` at the right, one line, fitted to `width`. */
-export function FilterLine({ value, onChange, focus, width, matched, total, noun }: { value: string; onChange: (text: string) => void; focus: boolean; width: number; matched: number; total: number; noun?: string }) {
+export function FilterLine({
+  value,
+  onChange,
+  focus,
+  width,
+  matched,
+  total,
+  noun,
+}: {
+  value: string;
+  onChange: (text: string) => void;
+  focus: boolean;
+  width: number;
+  matched: number;
+  total: number;
+  noun?: string;
+}) {
   const { theme } = useServices();
   const count = ` ${grouped(matched)} of ${grouped(total)}${noun ? ` ${noun}` : ''}`;
   const room = width - 2 - displayWidth(count);

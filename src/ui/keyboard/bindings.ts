@@ -70,19 +70,32 @@ export type CommandOf<D extends ModeDeclaration> = D['bindings'][number]['comman
 /** True when the keystroke matches the spec (see Binding.keys). */
 export function keyMatches(spec: string, input: string, keystroke: Key): boolean {
   switch (spec) {
-    case 'up': return keystroke.upArrow;
-    case 'down': return keystroke.downArrow;
-    case 'left': return keystroke.leftArrow;
-    case 'right': return keystroke.rightArrow;
-    case 'pageup': return keystroke.pageUp;
-    case 'pagedown': return keystroke.pageDown;
-    case 'home': return keystroke.home;
-    case 'end': return keystroke.end;
-    case 'enter': return keystroke.return;
-    case 'esc': return keystroke.escape;
-    case 'tab': return keystroke.tab && !keystroke.shift;
-    case 'shift+tab': return keystroke.tab && keystroke.shift;
-    case 'space': return input === ' ';
+    case 'up':
+      return keystroke.upArrow;
+    case 'down':
+      return keystroke.downArrow;
+    case 'left':
+      return keystroke.leftArrow;
+    case 'right':
+      return keystroke.rightArrow;
+    case 'pageup':
+      return keystroke.pageUp;
+    case 'pagedown':
+      return keystroke.pageDown;
+    case 'home':
+      return keystroke.home;
+    case 'end':
+      return keystroke.end;
+    case 'enter':
+      return keystroke.return;
+    case 'esc':
+      return keystroke.escape;
+    case 'tab':
+      return keystroke.tab && !keystroke.shift;
+    case 'shift+tab':
+      return keystroke.tab && keystroke.shift;
+    case 'space':
+      return input === ' ';
     default:
       if (spec.startsWith('ctrl+')) return keystroke.ctrl && input === spec.slice(5);
       return !keystroke.ctrl && !keystroke.meta && input === spec;
@@ -103,14 +116,33 @@ export function titleOf(mode: ModeDeclaration, context: BindingContext): string 
 }
 
 /** The bindings with their text in this context: a disabled one says why and offers no footer hint. */
-export function bindingsIn(mode: ModeDeclaration, context: BindingContext): Array<{ command: string; keys: readonly string[]; hint?: string; description: string; disabled: boolean }> {
-  return mode.bindings.filter((b) => !b.when || b.when(context)).map((b) => {
-    const reason = b.disabledReason?.(context);
-    return reason === undefined ? { command: b.command, keys: b.keys, hint: b.hint, description: b.description, disabled: false } : { command: b.command, keys: b.keys, description: reason, disabled: true };
-  });
+export function bindingsIn(
+  mode: ModeDeclaration,
+  context: BindingContext,
+): Array<{ command: string; keys: readonly string[]; hint?: string; description: string; disabled: boolean }> {
+  return mode.bindings
+    .filter((b) => !b.when || b.when(context))
+    .map((b) => {
+      const reason = b.disabledReason?.(context);
+      return reason === undefined
+        ? { command: b.command, keys: b.keys, hint: b.hint, description: b.description, disabled: false }
+        : { command: b.command, keys: b.keys, description: reason, disabled: true };
+    });
 }
 
 export function displayKey(spec: string): string {
-  const names: Record<string, string> = { up: '↑', down: '↓', left: '←', right: '→', enter: 'enter', esc: 'esc', tab: 'tab', 'shift+tab': 'shift+tab', space: 'space', pageup: 'pgup', pagedown: 'pgdn' };
+  const names: Record<string, string> = {
+    up: '↑',
+    down: '↓',
+    left: '←',
+    right: '→',
+    enter: 'enter',
+    esc: 'esc',
+    tab: 'tab',
+    'shift+tab': 'shift+tab',
+    space: 'space',
+    pageup: 'pgup',
+    pagedown: 'pgdn',
+  };
   return names[spec] ?? spec;
 }

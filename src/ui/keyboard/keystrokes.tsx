@@ -44,10 +44,12 @@ export function createKeystrokeRouter(): KeystrokeRouter {
   const registrations: Registration[] = [];
   const fields: FieldRegistration[] = [];
   let committedListener: (() => void) | undefined;
-  const remove = <T,>(list: T[], item: T) => () => {
-    const at = list.indexOf(item);
-    if (at >= 0) list.splice(at, 1);
-  };
+  const remove =
+    <T,>(list: T[], item: T) =>
+    () => {
+      const at = list.indexOf(item);
+      if (at >= 0) list.splice(at, 1);
+    };
   return {
     register(registration) {
       registrations.push(registration);

@@ -22,7 +22,15 @@ export function AddProfileScreen() {
     run(() =>
       outcome?.keychainFailed
         ? switcher.useForSession(values)
-        : switcher.addProfile({ name: values.name, baseUrl: values.baseUrl, apiKey: values.apiKey, secretKey: values.secretKey, apiKeyHeader: values.apiKeyHeader, postSignature: values.postSignature, color: values.color }),
+        : switcher.addProfile({
+            name: values.name,
+            baseUrl: values.baseUrl,
+            apiKey: values.apiKey,
+            secretKey: values.secretKey,
+            apiKeyHeader: values.apiKeyHeader,
+            postSignature: values.postSignature,
+            color: values.color,
+          }),
     );
   };
 
@@ -33,13 +41,17 @@ export function AddProfileScreen() {
   const keychain = outcome?.keychainFailed
     ? [
         ...wrapMessage(`⚠ ${outcome.message}`, width, 3).map((text) => ({ text, color: theme.warn })),
-        ...wrapText('Nothing was saved. Press enter to use these credentials for this session only (kept in memory).', width, 2).map((text) => ({ text, color: undefined })),
+        ...wrapText('Nothing was saved. Press enter to use these credentials for this session only (kept in memory).', width, 2).map((text) => ({
+          text,
+          color: undefined,
+        })),
       ]
     : [];
   const keychainRoom = take(keychain.length);
   const gap = keychainRoom > 0 && take(1) === 1;
   const explanationRoom = take(2);
-  const explanation = explanationRoom > 0 ? wrapText('The connection is checked before anything is saved. The secret goes to the OS keychain only.', width, explanationRoom) : [];
+  const explanation =
+    explanationRoom > 0 ? wrapText('The connection is checked before anything is saved. The secret goes to the OS keychain only.', width, explanationRoom) : [];
   const blank = take(1) === 1;
 
   return (

@@ -60,7 +60,12 @@ export const CREATE_KEY_MODES = defineModes({
   reviewSending: {
     title: 'Creating the key',
     bindings: [
-      { command: 'wait', keys: ['enter', 'y', 'e', 'esc'], hint: 'sending… keys wait for the answer', description: 'The request is in flight: sent once, keys are ignored until the answer' },
+      {
+        command: 'wait',
+        keys: ['enter', 'y', 'e', 'esc'],
+        hint: 'sending… keys wait for the answer',
+        description: 'The request is in flight: sent once, keys are ignored until the answer',
+      },
     ],
   },
   // Sent, but no answer came: the key may exist, so nothing is sent again from here.
@@ -74,9 +79,7 @@ export const CREATE_KEY_MODES = defineModes({
   // The service refused the request (invalid input, too many keys): sending it again would fail the same way.
   reviewRejected: {
     title: 'Refused by the service',
-    bindings: [
-      { command: 'edit', keys: ['e', 'esc'], hint: 'e edit the form', description: 'Back to the form to correct it; nothing was created' },
-    ],
+    bindings: [{ command: 'edit', keys: ['e', 'esc'], hint: 'e edit the form', description: 'Back to the form to correct it; nothing was created' }],
   },
 });
 
@@ -265,7 +268,9 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
           refused,
         }
       : undefined;
-    return <Review review={review} risks={risks} confirm={confirm} state={create.state} mode={mode} width={width} height={height} leaving={leaving !== undefined} />;
+    return (
+      <Review review={review} risks={risks} confirm={confirm} state={create.state} mode={mode} width={width} height={height} leaving={leaving !== undefined} />
+    );
   }
 
   // Height: the three inputs and the checklist's title always; errors next (whole when there is room);
@@ -284,7 +289,8 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
   const showTitle = take(1) === 1;
   const shownGrid = checklistWindow(gridCursor, columns, gridRows);
   const scrolled = shownGrid.to - shownGrid.from < shownGrid.rows ? ` · ${shownGrid.from + 1}–${shownGrid.to}/${shownGrid.rows}` : '';
-  const checklistTitle = width >= 60 ? `Permissions (${permissions.length} chosen · space toggles${scrolled})` : `Permissions · ${permissions.length} chosen${scrolled}`;
+  const checklistTitle =
+    width >= 60 ? `Permissions (${permissions.length} chosen · space toggles${scrolled})` : `Permissions · ${permissions.length} chosen${scrolled}`;
 
   return (
     <Box flexDirection="column" width={width}>
@@ -304,7 +310,15 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
           {line}
         </Text>
       ))}
-      <LabeledInput label="Other" value={other} onChange={edited('permissions', setOther)} focused={active && focus === 'other'} placeholder="e.g. read_only (comma-separated)" width={width} labelWidth={LABEL_WIDTH} />
+      <LabeledInput
+        label="Other"
+        value={other}
+        onChange={edited('permissions', setOther)}
+        focused={active && focus === 'other'}
+        placeholder="e.g. read_only (comma-separated)"
+        width={width}
+        labelWidth={LABEL_WIDTH}
+      />
       <LabeledInput
         label="Linked IPs"
         value={ip}
@@ -351,7 +365,25 @@ function riskLines(risks: readonly KeyFlag[], width: number, room: number): stri
 }
 
 /** Exactly what will be sent, then what became of it; fitted to the room it has, the fields first. */
-function Review({ review, risks, confirm, state, mode, width, height, leaving }: { review: NewKeyRequest; risks: readonly KeyFlag[]; confirm: Confirmation | undefined; state: CreateState; mode: CreateKeyMode; width: number; height: number; leaving: boolean }) {
+function Review({
+  review,
+  risks,
+  confirm,
+  state,
+  mode,
+  width,
+  height,
+  leaving,
+}: {
+  review: NewKeyRequest;
+  risks: readonly KeyFlag[];
+  confirm: Confirmation | undefined;
+  state: CreateState;
+  mode: CreateKeyMode;
+  width: number;
+  height: number;
+  leaving: boolean;
+}) {
   const { theme, timeoutMs } = useServices();
   const left = useTimeLeft(state.status === 'sending' && leaving ? state.since + (timeoutMs ?? DEFAULT_TIMEOUT_MS) : undefined);
   const failed = state.status === 'failed' ? state : undefined;
@@ -368,18 +400,23 @@ function Review({ review, risks, confirm, state, mode, width, height, leaving }:
     if (left !== undefined) {
       const wait = `Waiting for the service's answer (up to ${left} s left): the key may be being created.`;
       for (const line of wrapText(wait, width)) status.push({ text: line, color: theme.warn });
-      for (const line of wrapText('ctrl+c again leaves now, with the attempt on record as unknown (check the key list later).', width)) status.push({ text: line });
+      for (const line of wrapText('ctrl+c again leaves now, with the attempt on record as unknown (check the key list later).', width))
+        status.push({ text: line });
     }
   } else if (failed?.outcomeUnknown) {
-    for (const line of wrapText('⚠ The request was sent, but its answer did not come or could not be read: the key may exist.', width)) status.push({ text: line, color: theme.warn });
-    for (const line of wrapText('Press r to open the key list, refreshed, and check before trying again. Nothing is resent.', width)) status.push({ text: line });
+    for (const line of wrapText('⚠ The request was sent, but its answer did not come or could not be read: the key may exist.', width))
+      status.push({ text: line, color: theme.warn });
+    for (const line of wrapText('Press r to open the key list, refreshed, and check before trying again. Nothing is resent.', width))
+      status.push({ text: line });
   } else if (failed) {
     const canRetry = retryable(failed.error);
     const room = Math.max(1, height - 1 - fields.length);
     for (const line of errorLines(errorLine(failed.error), width, canRetry ? 'enter' : undefined, room)) status.push({ text: line, color: theme.error });
-    if (!canRetry) for (const line of wrapText('Sending it again would fail the same way: e edits the form.', width)) status.push({ text: line, color: theme.muted });
+    if (!canRetry)
+      for (const line of wrapText('Sending it again would fail the same way: e edits the form.', width)) status.push({ text: line, color: theme.muted });
   } else if (confirm?.refused) {
-    for (const line of wrapText(`✗ Not sent: type ${sanitize(review.subAccount)} in Confirm first (a LIVE key that can move funds or has no IP).`, width)) status.push({ text: line, color: theme.error });
+    for (const line of wrapText(`✗ Not sent: type ${sanitize(review.subAccount)} in Confirm first (a LIVE key that can move funds or has no IP).`, width))
+      status.push({ text: line, color: theme.error });
   } else if (confirm) {
     const ask = width >= 50 ? "LIVE: type the sub-account's name to send · esc edits" : 'Type the name to send · esc edits';
     for (const line of wrapText(ask, width)) status.push({ text: line, color: theme.warn });
@@ -408,7 +445,16 @@ function Review({ review, risks, confirm, state, mode, width, height, leaving }:
         </Text>
       ))}
       {confirm ? (
-        <LabeledInput label="Confirm" value={confirm.value} onChange={confirm.onChange} focused={confirm.focused} placeholder={`type ${sanitize(review.subAccount)}`} width={width} labelWidth={LABEL_WIDTH} maxErrorLines={0} />
+        <LabeledInput
+          label="Confirm"
+          value={confirm.value}
+          onChange={confirm.onChange}
+          focused={confirm.focused}
+          placeholder={`type ${sanitize(review.subAccount)}`}
+          width={width}
+          labelWidth={LABEL_WIDTH}
+          maxErrorLines={0}
+        />
       ) : null}
       {mode === 'reviewSending' ? <Spinner label="Creating the key… (sent once)" width={width} /> : null}
       {(mode === 'reviewSending' ? shown.slice(1) : shown).map((line, i) => (
@@ -441,11 +487,20 @@ function unknownOutcomeNotice(check: UnknownOutcomeCheck): { text: string; warn:
   if (check.status === 'failed') return { text: `${last}, and the key list could not be read to check: a matching key may exist.`, warn: true };
   if (check.matching.length === 0) return { text: `${last}: no matching key exists now, so it was not created.`, warn: false };
   const keys = check.matching.map((k) => shortKey(k.apiKey)).join(', ');
-  return { text: `⚠ ${last}, and a matching key exists now (${keys}): its secret was never received — delete it in the web console rather than create a duplicate.`, warn: true };
+  return {
+    text: `⚠ ${last}, and a matching key exists now (${keys}): its secret was never received — delete it in the web console rather than create a duplicate.`,
+    warn: true,
+  };
 }
 
 function allPermissions(checked: readonly string[], other: string): string[] {
-  return [...checked, ...other.split(',').map((p) => p.trim()).filter((p) => p !== '')];
+  return [
+    ...checked,
+    ...other
+      .split(',')
+      .map((p) => p.trim())
+      .filter((p) => p !== ''),
+  ];
 }
 
 export const CREATE_KEY_SCREEN = defineScreen({ route: 'createKey', mode: 'createKey', render: (route) => <CreateKeyScreen subAccount={route.subAccount} /> });

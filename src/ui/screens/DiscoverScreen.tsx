@@ -55,7 +55,12 @@ type Phase =
   | { name: 'cancelling'; days: number }
   | { name: 'done'; days: number; found: DiscoveredSubAccount[]; outcome: 'whole' | 'cancelled' | Error; progress: ScanProgress };
 
-const MODE: Record<Phase['name'], keyof typeof DISCOVER_MODES> = { ask: 'discover', running: 'discoverRunning', cancelling: 'discoverRunning', done: 'discoverDone' };
+const MODE: Record<Phase['name'], keyof typeof DISCOVER_MODES> = {
+  ask: 'discover',
+  running: 'discoverRunning',
+  cancelling: 'discoverRunning',
+  done: 'discoverDone',
+};
 const plural = (n: number, word: string) => `${grouped(n)} ${word}${n === 1 ? '' : 's'}`;
 
 export function DiscoverScreen() {
@@ -103,7 +108,13 @@ export function DiscoverScreen() {
       (error: unknown) => {
         const partial = error instanceof ScanFailed ? error.partial : undefined;
         const cause = error instanceof ScanFailed ? error.cause : error instanceof Error ? error : new Error(String(error));
-        setPhase({ name: 'done', days: scanDays, found: partial?.found ?? [], outcome: cause, progress: partial?.progress ?? { done: 0, queries: first, pages: 0, transfers: 0, found: 0, rateLimited: 0, waitingMs: 0 } });
+        setPhase({
+          name: 'done',
+          days: scanDays,
+          found: partial?.found ?? [],
+          outcome: cause,
+          progress: partial?.progress ?? { done: 0, queries: first, pages: 0, transfers: 0, found: 0, rateLimited: 0, waitingMs: 0 },
+        });
       },
     );
   };
@@ -172,8 +183,22 @@ export function DiscoverScreen() {
     const progress = phase.name === 'running' ? phase.progress : undefined;
     add('what', [fit(`Scanning ${plural(phase.days, 'day')} of transfers…`, width).trimEnd()]);
     if (progress) {
-      lines.push(<ProgressBar key="bar" fraction={progress.queries > 0 ? progress.done / progress.queries : undefined} width={Math.max(4, Math.min(40, width - 6))} tick={tick} />);
-      add('count', wrapText(`query ${grouped(Math.min(progress.done + 1, progress.queries))} of ${grouped(progress.queries)} · ${plural(progress.pages, 'page')} · ${plural(progress.transfers, 'transfer')}`, width, 2));
+      lines.push(
+        <ProgressBar
+          key="bar"
+          fraction={progress.queries > 0 ? progress.done / progress.queries : undefined}
+          width={Math.max(4, Math.min(40, width - 6))}
+          tick={tick}
+        />,
+      );
+      add(
+        'count',
+        wrapText(
+          `query ${grouped(Math.min(progress.done + 1, progress.queries))} of ${grouped(progress.queries)} · ${plural(progress.pages, 'page')} · ${plural(progress.transfers, 'transfer')}`,
+          width,
+          2,
+        ),
+      );
       add('found', [fit(`${plural(progress.found, 'sub-account')} found so far`, width).trimEnd()], theme.ok);
       if (progress.waitingMs > 0) add('wait', [fit(`waiting for the rate limit (${(progress.waitingMs / 1000).toFixed(1)} s)…`, width).trimEnd()], theme.warn);
       add('esc', [fit('esc cancels; what was found is kept', width).trimEnd()], theme.muted);
@@ -190,7 +215,8 @@ export function DiscoverScreen() {
         lines.push(
           <Text key={`row-${entry.name}`} inverse={selected}>
             {selected ? '› ' : '  '}
-            {fit(sanitize(entry.name), Math.max(1, width - 3 - timeWidth))} <Text color={selected ? undefined : theme.muted}>{fit(when, timeWidth).trimEnd()}</Text>
+            {fit(sanitize(entry.name), Math.max(1, width - 3 - timeWidth))}{' '}
+            <Text color={selected ? undefined : theme.muted}>{fit(when, timeWidth).trimEnd()}</Text>
           </Text>,
         );
       });
@@ -211,11 +237,18 @@ function summaryOf(phase: Extract<Phase, { name: 'done' }>, width: number): { li
   if (phase.outcome === 'whole') {
     if (phase.found.length === 0) {
       return {
-        lines: wrapText(`None found in ${plural(phase.days, 'day')}: the service lists transfers only of the accounts asked for. Open or browse a sub-account by name, then scan again.`, width, 3),
+        lines: wrapText(
+          `None found in ${plural(phase.days, 'day')}: the service lists transfers only of the accounts asked for. Open or browse a sub-account by name, then scan again.`,
+          width,
+          3,
+        ),
         tone: 'warn',
       };
     }
-    return { lines: wrapText(`✓ ${count} in ${plural(phase.days, 'day')} of transfers (${plural(phase.progress.pages, 'page')}), remembered`, width, 2), tone: 'ok' };
+    return {
+      lines: wrapText(`✓ ${count} in ${plural(phase.days, 'day')} of transfers (${plural(phase.progress.pages, 'page')}), remembered`, width, 2),
+      tone: 'ok',
+    };
   }
   if (phase.outcome === 'cancelled') return { lines: wrapText(`Cancelled: ${count} found before it stopped, kept`, width, 2), tone: 'warn' };
   const error = errorLines(errorLine(phase.outcome), width, undefined, 2);

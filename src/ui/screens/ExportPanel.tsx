@@ -38,7 +38,13 @@ export const EXPORT_MODES = defineModes({
   exportFailed: {
     title: 'Export failed',
     bindings: [
-      { command: 'retry', keys: ['r'], hint: 'r retry', description: 'Start the export again (the error is one a retry can fix)', when: ({ retryable }) => retryable === true },
+      {
+        command: 'retry',
+        keys: ['r'],
+        hint: 'r retry',
+        description: 'Start the export again (the error is one a retry can fix)',
+        when: ({ retryable }) => retryable === true,
+      },
       { command: 'close', keys: ['enter', 'esc'], hint: 'enter close', description: 'Close the export panel' },
     ],
   },
@@ -54,12 +60,16 @@ type Phase =
 
 function modeOf(phase: Phase): keyof typeof EXPORT_MODES {
   switch (phase.name) {
-    case 'choose': return 'export';
+    case 'choose':
+      return 'export';
     case 'running':
-    case 'cancelling': return 'exportRunning';
+    case 'cancelling':
+      return 'exportRunning';
     case 'done':
-    case 'cancelled': return 'exportDone';
-    case 'failed': return 'exportFailed';
+    case 'cancelled':
+      return 'exportDone';
+    case 'failed':
+      return 'exportFailed';
   }
 }
 
@@ -109,11 +119,16 @@ export function ExportPanel({
     controller.current = abort;
     setPhase({ name: 'running', progress: { pages: 0, rows: 0 } });
     exporter
-      .run({ query: { ...query, page: pageNumber ?? query.page }, scope, format, rows: page }, (progress) => !abort.signal.aborted && setPhase({ name: 'running', progress }), abort.signal)
+      .run(
+        { query: { ...query, page: pageNumber ?? query.page }, scope, format, rows: page },
+        (progress) => !abort.signal.aborted && setPhase({ name: 'running', progress }),
+        abort.signal,
+      )
       .then(
         // A file finished before the cancel took effect is complete: say so rather than "cancelled".
         (result) => setPhase({ name: 'done', result }),
-        (error: unknown) => setPhase(abort.signal.aborted ? { name: 'cancelled' } : { name: 'failed', error: error instanceof Error ? error : new Error(String(error)) }),
+        (error: unknown) =>
+          setPhase(abort.signal.aborted ? { name: 'cancelled' } : { name: 'failed', error: error instanceof Error ? error : new Error(String(error)) }),
       );
   };
 
@@ -188,18 +203,51 @@ export function ExportPanel({
     const thisPage = shownAs ?? `this page (${plural(page.length, 'row')})`;
     // A page as shown is named whole on its own lines: the choice line has room for its short form only.
     const full = asShown ? `page as shown (${page.length})` : thisPage;
-    body.push(<React.Fragment key="scope">{choice('Scope ', [[full, `page (${page.length})`, scope === 'page'], ['all pages', 'all', scope === 'all']], 'a')}</React.Fragment>);
-    body.push(<React.Fragment key="format">{choice('Format', [['CSV', 'CSV', format === 'csv'], ['JSON', 'JSON', format === 'json']], 'f')}</React.Fragment>);
+    body.push(
+      <React.Fragment key="scope">
+        {choice(
+          'Scope ',
+          [
+            [full, `page (${page.length})`, scope === 'page'],
+            ['all pages', 'all', scope === 'all'],
+          ],
+          'a',
+        )}
+      </React.Fragment>,
+    );
+    body.push(
+      <React.Fragment key="format">
+        {choice(
+          'Format',
+          [
+            ['CSV', 'CSV', format === 'csv'],
+            ['JSON', 'JSON', format === 'json'],
+          ],
+          'f',
+        )}
+      </React.Fragment>,
+    );
     used += 2;
     if (asShown && room - used >= 1) {
-      text('shown', wrapWords(scope === 'page' ? `Writes ${thisPage}.` : 'All pages are written as served: the search and the sort are of this page only.', inner), theme.accent);
+      text(
+        'shown',
+        wrapWords(scope === 'page' ? `Writes ${thisPage}.` : 'All pages are written as served: the search and the sort are of this page only.', inner),
+        theme.accent,
+      );
     }
     if (room - used >= 1) text('where', wrapWords('The file goes in the current folder; enter starts.', inner), theme.muted);
   } else if (phase.name === 'running') {
     const { fraction, pages, rows } = phase.progress;
     text('what', [fit(`Exporting ${what}…`, inner).trimEnd()]);
     if (room - used >= 1) {
-      body.push(<ProgressBar key="bar" fraction={fraction !== undefined && Number.isFinite(fraction) ? fraction : undefined} width={Math.max(4, Math.min(40, inner - 6))} tick={tick} />);
+      body.push(
+        <ProgressBar
+          key="bar"
+          fraction={fraction !== undefined && Number.isFinite(fraction) ? fraction : undefined}
+          width={Math.max(4, Math.min(40, inner - 6))}
+          tick={tick}
+        />,
+      );
       used += 1;
     }
     text('count', wrapWords(`${plural(pages, 'page')} · ${plural(rows, 'row')} · esc cancels`, inner));

@@ -51,12 +51,18 @@ export function auditRows(results: ReadonlyArray<SubAccountAudit | undefined>): 
   return results.flatMap((audit): AuditRow[] =>
     audit === undefined
       ? []
-      : [{ kind: 'account', audit }, ...(audit.status === 'audited' ? audit.findings.filter((f) => f.flags.length > 0).map((finding): AuditRow => ({ kind: 'key', subAccount: audit.subAccount, finding })) : [])],
+      : [
+          { kind: 'account', audit },
+          ...(audit.status === 'audited'
+            ? audit.findings.filter((f) => f.flags.length > 0).map((finding): AuditRow => ({ kind: 'key', subAccount: audit.subAccount, finding }))
+            : []),
+        ],
   );
 }
 
 function accountState(audit: SubAccountAudit): string {
-  if (audit.status === 'audited') return `${grouped(audit.summary.keys)} ${audit.summary.keys === 1 ? 'key' : 'keys'} · ${grouped(audit.summary.flagged)} flagged`;
+  if (audit.status === 'audited')
+    return `${grouped(audit.summary.keys)} ${audit.summary.keys === 1 ? 'key' : 'keys'} · ${grouped(audit.summary.flagged)} flagged`;
   return audit.status === 'failed' ? (audit.unknown ? 'no such sub-account' : 'could not be audited') : 'not audited';
 }
 
@@ -68,7 +74,8 @@ export function auditColumns(width: number, now: number): TableColumn<AuditRow>[
   const room = width - 2;
   // From 100 columns the whole API key, as the key list shows it.
   const wide = width >= 100;
-  const first = (r: AuditRow, w: number) => cell(r.kind === 'account' ? r.audit.subAccount : `  ${wide ? r.finding.key.apiKey : shortKey(r.finding.key.apiKey)}`, w);
+  const first = (r: AuditRow, w: number) =>
+    cell(r.kind === 'account' ? r.audit.subAccount : `  ${wide ? r.finding.key.apiKey : shortKey(r.finding.key.apiKey)}`, w);
   const flags = (r: AuditRow) =>
     r.kind === 'key' ? r.finding.flags.map((f) => f.kind).join(' ') : r.audit.status === 'audited' ? summaryText(r.audit.summary) : accountState(r.audit);
   if (width >= 60) {
@@ -127,21 +134,42 @@ export function KeyAuditScreen({ subAccounts }: { subAccounts: readonly string[]
   useScreenKeystrokes(
     (input, keystroke) => {
       switch (commandFor(KEY_AUDIT_MODES.keyAudit, input, keystroke)) {
-        case 'up': list.move('up'); return true;
-        case 'down': list.move('down'); return true;
-        case 'pageUp': list.move('pageUp'); return true;
-        case 'pageDown': list.move('pageDown'); return true;
-        case 'first': list.move('home'); return true;
-        case 'last': list.move('end'); return true;
-        case 'refresh': audit.reload(); list.setCursor(0); return true;
+        case 'up':
+          list.move('up');
+          return true;
+        case 'down':
+          list.move('down');
+          return true;
+        case 'pageUp':
+          list.move('pageUp');
+          return true;
+        case 'pageDown':
+          list.move('pageDown');
+          return true;
+        case 'first':
+          list.move('home');
+          return true;
+        case 'last':
+          list.move('end');
+          return true;
+        case 'refresh':
+          audit.reload();
+          list.setCursor(0);
+          return true;
         case 'transfers':
-          if (selected) navigate({ type: 'push', route: { screen: 'transferFilter', subAccount: selected.kind === 'key' ? selected.subAccount : selected.audit.subAccount } });
+          if (selected)
+            navigate({
+              type: 'push',
+              route: { screen: 'transferFilter', subAccount: selected.kind === 'key' ? selected.subAccount : selected.audit.subAccount },
+            });
           return true;
         case 'open':
-          if (selected?.kind === 'key') navigate({ type: 'push', route: { screen: 'keys', subAccount: selected.subAccount, highlightApiKey: selected.finding.key.apiKey } });
+          if (selected?.kind === 'key')
+            navigate({ type: 'push', route: { screen: 'keys', subAccount: selected.subAccount, highlightApiKey: selected.finding.key.apiKey } });
           else if (selected) navigate({ type: 'push', route: { screen: 'keys', subAccount: selected.audit.subAccount } });
           return true;
-        default: return false;
+        default:
+          return false;
       }
     },
     // Rows arrive while it runs, and move the rows under the cursor: keys wait for the whole audit.
@@ -155,19 +183,33 @@ export function KeyAuditScreen({ subAccounts }: { subAccounts: readonly string[]
   const failed = answered.length - audited.length;
   const title = subAccounts.length === 1 ? `Key audit of ${sanitize(subAccounts[0] ?? '')}` : `Key audit · ${grouped(subAccounts.length)} sub-accounts`;
   const narrow = width < 60;
-  const count = answered.length === 0 ? '' : narrow ? ` · ${grouped(flagged)}/${grouped(keys)} flagged` : ` · ${grouped(flagged)} of ${grouped(keys)} ${keys === 1 ? 'key' : 'keys'} flagged`;
+  const count =
+    answered.length === 0
+      ? ''
+      : narrow
+        ? ` · ${grouped(flagged)}/${grouped(keys)} flagged`
+        : ` · ${grouped(flagged)} of ${grouped(keys)} ${keys === 1 ? 'key' : 'keys'} flagged`;
   const titleRoom = Math.max(1, width - count.length);
 
   const status = audit.running ? (
     <Spinner label={subAccounts.length === 1 ? 'Auditing…' : `Auditing ${grouped(audit.done)} of ${grouped(audit.total)}…`} width={width} />
   ) : failed > 0 ? (
-    <Text color={theme.error}>{fit(`✗ ${grouped(failed)} of ${grouped(answered.length)} not audited · old: over ${formatSpan(audit.maxAgeMs)}`, width).trimEnd()}</Text>
+    <Text color={theme.error}>
+      {fit(`✗ ${grouped(failed)} of ${grouped(answered.length)} not audited · old: over ${formatSpan(audit.maxAgeMs)}`, width).trimEnd()}
+    </Text>
   ) : (
     <Text color={theme.muted}>
-      {fit(`${rows.length === 0 ? '-' : `${list.cursor + 1}/${rows.length}`} · ${flagged === 0 ? 'nothing flagged' : narrow ? 'enter: keys' : 'enter opens the keys'} · old: over ${formatSpan(audit.maxAgeMs)}`, width).trimEnd()}
+      {fit(
+        `${rows.length === 0 ? '-' : `${list.cursor + 1}/${rows.length}`} · ${flagged === 0 ? 'nothing flagged' : narrow ? 'enter: keys' : 'enter opens the keys'} · old: over ${formatSpan(audit.maxAgeMs)}`,
+        width,
+      ).trimEnd()}
     </Text>
   );
-  const why = capLines(whyText(selected).flatMap((line) => wrapText(line, width)), whyRoom, width);
+  const why = capLines(
+    whyText(selected).flatMap((line) => wrapText(line, width)),
+    whyRoom,
+    width,
+  );
   const failedRow = selected?.kind === 'account' && selected.audit.status !== 'audited';
 
   return (

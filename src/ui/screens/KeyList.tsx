@@ -56,7 +56,13 @@ export const KEY_LIST_MODES = defineModes({
       { command: 'refresh', keys: ['r'], hint: 'r refresh', description: 'Reload the keys', when: noKeys },
       { command: 'transfers', keys: ['t'], hint: 't transfers', description: TRANSFERS_OF_IT },
       { command: 'search', keys: ['/'], hint: '/ filter', description: 'Filter the keys as you type, any column (esc clears the filter)', when: hasKeys },
-      { command: 'audit', keys: ['a'], hint: 'a audit', description: 'Audit these keys: no linked IP, write/withdraw/transfer, old, a shared note', when: hasKeys },
+      {
+        command: 'audit',
+        keys: ['a'],
+        hint: 'a audit',
+        description: 'Audit these keys: no linked IP, write/withdraw/transfer, old, a shared note',
+        when: hasKeys,
+      },
       { command: 'audit', keys: ['a'], hint: 'a audit', description: 'Audit this sub-account (no keys: nothing to flag)', when: noKeys },
       { command: 'quit', keys: ['q'], description: 'Quit' },
     ],
@@ -85,7 +91,7 @@ export const KEY_LIST_MODES = defineModes({
     bindings: [
       { command: 'copy', keys: ['c'], hint: 'c copy key', description: 'Copy the API key (OSC 52)' },
       { command: 'close', keys: ['enter', 'esc'], hint: 'enter close', description: 'Back to the list' },
-      { command: 'next', keys: ['j', 'down'], hint: 'j/k next/prev', description: 'The next key of the list as shown (the list\'s cursor follows)' },
+      { command: 'next', keys: ['j', 'down'], hint: 'j/k next/prev', description: "The next key of the list as shown (the list's cursor follows)" },
       { command: 'previous', keys: ['k', 'up'], description: 'The previous key of the list as shown' },
       { command: 'transfers', keys: ['t'], hint: 't transfers', description: TRANSFERS_OF_IT },
     ],
@@ -135,7 +141,17 @@ function share(total: number, weights: number[]): number[] {
   return widths;
 }
 
-export function KeyList({ subAccount, highlightApiKey, refreshToken, landing: landOn }: { subAccount: string; highlightApiKey?: string; refreshToken?: number; landing?: number }) {
+export function KeyList({
+  subAccount,
+  highlightApiKey,
+  refreshToken,
+  landing: landOn,
+}: {
+  subAccount: string;
+  highlightApiKey?: string;
+  refreshToken?: number;
+  landing?: number;
+}) {
   const { copy, theme, readOnly, now } = useServices();
   const { active, width, height } = useScreenFrame();
   const navigate = useNavigate();
@@ -221,22 +237,43 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken, landing: la
       // A kept filter: esc clears it before it goes back.
       if (filter.text !== '' && keystroke.escape) return clearKeepingKey();
       switch (commandFor(KEY_LIST_MODES[mode === 'keyDetail' ? 'keys' : mode], input, keystroke, { retryable: canRetry, empty })) {
-        case 'search': if (allRows.length > 0) filter.open(); return true;
-        case 'up': list.move('up'); return true;
-        case 'down': list.move('down'); return true;
-        case 'first': list.move('home'); return true;
-        case 'last': list.move('end'); return true;
-        case 'detail': if (selected) setDetail(true); return true;
+        case 'search':
+          if (allRows.length > 0) filter.open();
+          return true;
+        case 'up':
+          list.move('up');
+          return true;
+        case 'down':
+          list.move('down');
+          return true;
+        case 'first':
+          list.move('home');
+          return true;
+        case 'last':
+          list.move('end');
+          return true;
+        case 'detail':
+          if (selected) setDetail(true);
+          return true;
         case 'create':
           // Read-only: n says why (narrow: the short reason, whole, rather than the long one cut).
           if (readOnly) setFlash(displayWidth(sanitize(readOnly)) <= width ? sanitize(readOnly) : 'read-only: creating keys is disabled');
           else navigate({ type: 'push', route: { screen: 'createKey', subAccount } });
           return true;
-        case 'copy': copyKey(selected); return true;
-        case 'refresh': keys.reload(); return true;
-        case 'transfers': openTransfers(); return true;
-        case 'audit': navigate({ type: 'push', route: { screen: 'keyAudit', subAccounts: [subAccount] } }); return true;
-        default: return false;
+        case 'copy':
+          copyKey(selected);
+          return true;
+        case 'refresh':
+          keys.reload();
+          return true;
+        case 'transfers':
+          openTransfers();
+          return true;
+        case 'audit':
+          navigate({ type: 'push', route: { screen: 'keyAudit', subAccounts: [subAccount] } });
+          return true;
+        default:
+          return false;
       }
     },
     // The list's keys act on the keys: they wait while the list loads.
@@ -273,11 +310,20 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken, landing: la
   }
 
   const total = allRows.length;
-  const count = keys.data ? (filter.text.trim() !== '' ? ` · ${grouped(rows.length)} of ${grouped(total)} ${total === 1 ? 'key' : 'keys'}` : ` · ${grouped(total)} ${total === 1 ? 'key' : 'keys'}`) : '';
+  const count = keys.data
+    ? filter.text.trim() !== ''
+      ? ` · ${grouped(rows.length)} of ${grouped(total)} ${total === 1 ? 'key' : 'keys'}`
+      : ` · ${grouped(total)} ${total === 1 ? 'key' : 'keys'}`
+    : '';
   const titleRoom = Math.max(1, width - count.length);
   const status =
-    keys.status === 'loading' ? (keys.slow ? <Spinner label="Loading keys…" width={width} /> : <Text> </Text>)
-    : failed ? (
+    keys.status === 'loading' ? (
+      keys.slow ? (
+        <Spinner label="Loading keys…" width={width} />
+      ) : (
+        <Text> </Text>
+      )
+    ) : failed ? (
       <Box flexDirection="column">
         {error.map((line, i) => (
           <Text key={i} color={theme.error}>
@@ -285,9 +331,13 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken, landing: la
           </Text>
         ))}
       </Box>
-    )
-    : lostHere && !flash ? <Text color={theme.warn}>{fit(`${list.cursor + 1}/${rows.length} · ⚠ ${LOST_SECRET_TEXT[lostHere]}`, width).trimEnd()}</Text>
-    : <Text color={theme.muted}>{fit(flash ?? (rows.length === 0 ? (total > 0 ? 'no key matches the filter' : ' ') : `${list.cursor + 1}/${rows.length}`), width).trimEnd() || ' '}</Text>;
+    ) : lostHere && !flash ? (
+      <Text color={theme.warn}>{fit(`${list.cursor + 1}/${rows.length} · ⚠ ${LOST_SECRET_TEXT[lostHere]}`, width).trimEnd()}</Text>
+    ) : (
+      <Text color={theme.muted}>
+        {fit(flash ?? (rows.length === 0 ? (total > 0 ? 'no key matches the filter' : ' ') : `${list.cursor + 1}/${rows.length}`), width).trimEnd() || ' '}
+      </Text>
+    );
 
   return (
     <Box flexDirection="column" width={width}>
@@ -335,4 +385,10 @@ export function KeyList({ subAccount, highlightApiKey, refreshToken, landing: la
   );
 }
 
-export const KEYS_SCREEN = defineScreen({ route: 'keys', mode: 'keys', render: (route) => <KeyList subAccount={route.subAccount} highlightApiKey={route.highlightApiKey} refreshToken={route.refreshToken} landing={route.landing} /> });
+export const KEYS_SCREEN = defineScreen({
+  route: 'keys',
+  mode: 'keys',
+  render: (route) => (
+    <KeyList subAccount={route.subAccount} highlightApiKey={route.highlightApiKey} refreshToken={route.refreshToken} landing={route.landing} />
+  ),
+});

@@ -43,7 +43,10 @@ export function ProfileSwitcher() {
   const failureLines = failure
     ? [
         ...wrapMessage(`⚠ ${failure.message}`, width, 3).map((text) => ({ text, color: theme.warn })),
-        ...wrapText(`s enters the credentials of ${failure.profile.name} for this session only (kept in memory).`, width, 2).map((text) => ({ text, color: undefined })),
+        ...wrapText(`s enters the credentials of ${failure.profile.name} for this session only (kept in memory).`, width, 2).map((text) => ({
+          text,
+          color: undefined,
+        })),
       ]
     : [];
   const fixed = 1 + loadError.length + (opening ? 1 : 0);
@@ -72,17 +75,28 @@ export function ProfileSwitcher() {
     (input, keystroke) => {
       if (opening) return true;
       switch (commandFor(PROFILE_MODES.profiles, input, keystroke)) {
-        case 'up': list.move('up'); return true;
-        case 'down': list.move('down'); return true;
-        case 'open': { const entry = entries[list.cursor]; if (entry) open(entry); return true; }
-        case 'add': navigate({ type: 'push', route: { screen: 'addProfile' } }); return true;
+        case 'up':
+          list.move('up');
+          return true;
+        case 'down':
+          list.move('down');
+          return true;
+        case 'open': {
+          const entry = entries[list.cursor];
+          if (entry) open(entry);
+          return true;
+        }
+        case 'add':
+          navigate({ type: 'push', route: { screen: 'addProfile' } });
+          return true;
         case 'session': {
           const entry = entries[list.cursor];
           const profile = entry && entry !== 'demo' ? entry : failure?.profile;
           navigate({ type: 'push', route: { screen: 'sessionCredentials', profile: profile?.name, baseUrl: profile?.baseUrl } });
           return true;
         }
-        default: return false;
+        default:
+          return false;
       }
     },
     // The list's keys act on the profiles: they wait while they are read.
@@ -103,7 +117,10 @@ export function ProfileSwitcher() {
         const here = at === list.cursor;
         const name = entry === 'demo' ? 'demo' : entry.name;
         const now = name === currentProfile ? '  ← now' : '';
-        const detail = entry === 'demo' ? 'embedded sandbox, seeded data' : `${sanitize(entry.baseUrl)}${entry.isDefault ? '  (default)' : ''}${entry.readOnly ? '  (read-only)' : ''}`;
+        const detail =
+          entry === 'demo'
+            ? 'embedded sandbox, seeded data'
+            : `${sanitize(entry.baseUrl)}${entry.isDefault ? '  (default)' : ''}${entry.readOnly ? '  (read-only)' : ''}`;
         const detailRoom = Math.max(0, width - 2 - nameWidth - 1 - now.length);
         return (
           <Text key={`${at}-${name}`} inverse={here}>

@@ -91,12 +91,28 @@ export function SecretReveal({ created }: { created: CreatedKey }) {
         return true; // every key is ours here: only y leaves
       }
       switch (command) {
-        case 'reveal': setRevealed((r) => !r); return true;
-        case 'copySecret': void copy(created.secretKey).then((said) => setFlash(`Secret key ${said}`), (error: unknown) => setFlash(`✗ The secret key could not be copied (${copyFailure(error)}): copy it from the screen (v shows it)`)); return true;
-        case 'copyKey': void copy(created.apiKey).then((said) => setFlash(`API key ${said}`), (error: unknown) => setFlash(`✗ The API key could not be copied (${copyFailure(error)})`)); return true;
-        case 'leave': setAsking({}); return true;
-        case 'quit': return false; // App asks the guard, which asks the operator
-        default: return command !== undefined;
+        case 'reveal':
+          setRevealed((r) => !r);
+          return true;
+        case 'copySecret':
+          void copy(created.secretKey).then(
+            (said) => setFlash(`Secret key ${said}`),
+            (error: unknown) => setFlash(`✗ The secret key could not be copied (${copyFailure(error)}): copy it from the screen (v shows it)`),
+          );
+          return true;
+        case 'copyKey':
+          void copy(created.apiKey).then(
+            (said) => setFlash(`API key ${said}`),
+            (error: unknown) => setFlash(`✗ The API key could not be copied (${copyFailure(error)})`),
+          );
+          return true;
+        case 'leave':
+          setAsking({});
+          return true;
+        case 'quit':
+          return false; // App asks the guard, which asks the operator
+        default:
+          return command !== undefined;
       }
     },
     { active },
@@ -106,7 +122,12 @@ export function SecretReveal({ created }: { created: CreatedKey }) {
   const room = narrow ? width : width - LABEL;
   const block = (label: string, lines: string[]) =>
     narrow
-      ? [<Text key={`${label}-l`} color={theme.muted}>{label}</Text>, ...lines.map((line, i) => <Text key={`${label}-${i}`}>{line}</Text>)]
+      ? [
+          <Text key={`${label}-l`} color={theme.muted}>
+            {label}
+          </Text>,
+          ...lines.map((line, i) => <Text key={`${label}-${i}`}>{line}</Text>),
+        ]
       : lines.map((line, i) => (
           <Text key={`${label}-${i}`}>
             <Text color={theme.muted}>{fit(i === 0 ? label : '', LABEL)}</Text>
@@ -118,14 +139,16 @@ export function SecretReveal({ created }: { created: CreatedKey }) {
 
   const bottom = asking
     ? 'Have you stored the secret key? y: yes, leave (it is gone for good) · any other key: stay'
-    : flash ?? 's copies the secret · c copies the API key · enter when you have stored it';
+    : (flash ?? 's copies the secret · c copies the API key · enter when you have stored it');
   const bottomLines = wrapWords(bottom, width);
   const title = fit(`✓ Key created for ${sanitize(created.subAccount)}`, width).trimEnd();
   // Bytes that were not UTF-8 (or characters a terminal cannot show): what is on screen is not the secret.
   const unreadable = created.secretUnreadable === true || sanitize(created.secretKey, 4096) !== created.secretKey;
   const warning = unreadable
     ? "⚠ The secret the service sent is not readable text: what is shown is not it. Delete this key in the service's web console."
-    : width >= 56 ? '⚠ Store the secret key now: it will not be shown again.' : '⚠ Store the secret now: shown only once.';
+    : width >= 56
+      ? '⚠ Store the secret key now: it will not be shown again.'
+      : '⚠ Store the secret now: shown only once.';
   // What is left after the title, warning, key, secret and prompt goes to the other fields, as many as fit.
   const spare = height - 1 - (unreadable ? wrapWords(warning, width).length : 1) - essentials.length - bottomLines.length;
   const details: Array<[string, string]> = [
@@ -137,7 +160,9 @@ export function SecretReveal({ created }: { created: CreatedKey }) {
   const detailRoom = Math.max(0, spare - (spare > details.length ? 1 : 0));
   return (
     <Box flexDirection="column">
-      <Text bold color={theme.ok}>{title}</Text>
+      <Text bold color={theme.ok}>
+        {title}
+      </Text>
       {unreadable ? (
         wrapWords(warning, width).map((line, i) => (
           <Text key={`w-${i}`} color={theme.error} bold>
@@ -145,7 +170,9 @@ export function SecretReveal({ created }: { created: CreatedKey }) {
           </Text>
         ))
       ) : (
-        <Text color={theme.warn} bold>{fit(warning, width).trimEnd()}</Text>
+        <Text color={theme.warn} bold>
+          {fit(warning, width).trimEnd()}
+        </Text>
       )}
       {spare > details.length + 1 ? <Text> </Text> : null}
       {essentials}

@@ -25,7 +25,8 @@ export function SessionCredentialsScreen({ profile, baseUrl }: { profile?: strin
   const take = roomFor(height - 1 - FIELDS.length - (busy ? 1 : 0));
   const formHeight = FIELDS.length + take(credentialsFormHeight(FIELDS.length, width, outcome, FIELDS.length + 4) - FIELDS.length);
   const explanationRoom = take(2);
-  const explanation = explanationRoom > 0 ? wrapText('Checked against the service, then kept in memory while the console runs. Nothing is written.', width, explanationRoom) : [];
+  const explanation =
+    explanationRoom > 0 ? wrapText('Checked against the service, then kept in memory while the console runs. Nothing is written.', width, explanationRoom) : [];
   const blank = take(1) === 1;
   const title = profile ? `Credentials of ${sanitize(profile)}, for this session only` : 'Credentials for this session only';
 
@@ -38,10 +39,23 @@ export function SessionCredentialsScreen({ profile, baseUrl }: { profile?: strin
         </Text>
       ))}
       {blank ? <Text> </Text> : null}
-      <CredentialsForm fields={FIELDS} initial={{ baseUrl: baseUrl ?? '' }} active={active} busy={busy} error={outcome} onSubmit={submit} width={width} height={formHeight} />
+      <CredentialsForm
+        fields={FIELDS}
+        initial={{ baseUrl: baseUrl ?? '' }}
+        active={active}
+        busy={busy}
+        error={outcome}
+        onSubmit={submit}
+        width={width}
+        height={formHeight}
+      />
       {busy ? <Spinner label="Checking the connection…" width={width} /> : null}
     </Box>
   );
 }
 
-export const SESSION_CREDENTIALS_SCREEN = defineScreen({ route: 'sessionCredentials', mode: 'credentials', render: (route) => <SessionCredentialsScreen profile={route.profile} baseUrl={route.baseUrl} /> });
+export const SESSION_CREDENTIALS_SCREEN = defineScreen({
+  route: 'sessionCredentials',
+  mode: 'credentials',
+  render: (route) => <SessionCredentialsScreen profile={route.profile} baseUrl={route.baseUrl} />,
+});

@@ -28,7 +28,12 @@ export const PICKER_MODES = defineModes({
       { command: 'open', keys: ['enter'], hint: 'enter open', description: 'Open the typed or highlighted sub-account' },
       { command: 'transfers', keys: ['ctrl+t'], hint: '^t transfers', description: 'Browse universal transfers' },
       { command: 'discover', keys: ['ctrl+d'], hint: '^d discover', description: 'Discover sub-accounts in the transfer history of the last days' },
-      { command: 'audit', keys: ['ctrl+r'], hint: '^r audit', description: 'Audit the keys of every recent and discovered sub-account, or of those the typed text matches' },
+      {
+        command: 'audit',
+        keys: ['ctrl+r'],
+        hint: '^r audit',
+        description: 'Audit the keys of every recent and discovered sub-account, or of those the typed text matches',
+      },
       { command: 'forget', keys: ['ctrl+x'], description: 'Forget the highlighted recent name (it leaves the recent list of this target)' },
       { command: 'clear', keys: ['esc'], hint: 'esc clear', description: 'Clear the name (esc never quits here: ctrl+c does)' },
       { command: 'quit', keys: ['ctrl+c'], hint: '^c quit', description: 'Quit' },
@@ -86,7 +91,12 @@ export function SubAccountPicker() {
         case 'open': {
           const latest = matchingChoices(recentNames, found, suggestions, typedRef.current);
           // A filter that leaves one name opens it: the typed text is only a way to find it.
-          const picked = highlightRef.current >= 0 ? latest[highlightRef.current]?.name : latest.length === 1 && typedRef.current.trim() !== '' ? latest[0]!.name : undefined;
+          const picked =
+            highlightRef.current >= 0
+              ? latest[highlightRef.current]?.name
+              : latest.length === 1 && typedRef.current.trim() !== ''
+                ? latest[0]!.name
+                : undefined;
           open(picked ?? typedRef.current);
           return true;
         }
@@ -101,9 +111,17 @@ export function SubAccountPicker() {
           const typedNow = typedRef.current.trim();
           const { names } =
             typedNow === ''
-              ? auditableNames(recent.list(), discovered.list().map((d) => d.name))
+              ? auditableNames(
+                  recent.list(),
+                  discovered.list().map((d) => d.name),
+                )
               : auditableNames(matchingChoices(recent.list(), discovered.list(), suggestions, typedNow).map((c) => c.name));
-          if (names.length === 0) setProblem(typedNow === '' ? 'nothing to audit yet: no recent or discovered sub-accounts (open one first)' : 'nothing to audit: no sub-account in the list matches what is typed');
+          if (names.length === 0)
+            setProblem(
+              typedNow === ''
+                ? 'nothing to audit yet: no recent or discovered sub-accounts (open one first)'
+                : 'nothing to audit: no sub-account in the list matches what is typed',
+            );
           else navigate({ type: 'push', route: { screen: 'keyAudit', subAccounts: names } });
           return true;
         }
@@ -142,7 +160,9 @@ export function SubAccountPicker() {
 
   const heading =
     choices.length === 0
-      ? recentNames.length === 0 && found.length === 0 && suggestions.length === 0 ? 'No recent sub-accounts yet (ctrl+d discovers some).' : 'No match: enter opens the name as typed.'
+      ? recentNames.length === 0 && found.length === 0 && suggestions.length === 0
+        ? 'No recent sub-accounts yet (ctrl+d discovers some).'
+        : 'No match: enter opens the name as typed.'
       : `${listHeading(new Set(matchingChoices(recentNames, found, suggestions, '').map((c) => c.kind)))} (${grouped(choices.length)})`;
   const label = 'Sub-account: ';
   // The marks line up after the longest name shown when that leaves room for a dated mark; else each follows its name.
@@ -217,7 +237,9 @@ function matchingChoices(recent: readonly string[], found: readonly DiscoveredSu
 /** "Recent", "Demo sub-accounts", "Recent, then discovered, then the demo sub-accounts"… */
 function listHeading(kinds: ReadonlySet<Choice['kind']>): string {
   if (!kinds.has('recent') && !kinds.has('discovered')) return 'Demo sub-accounts';
-  const parts = [kinds.has('recent') ? 'recent' : '', kinds.has('discovered') ? 'discovered' : '', kinds.has('demo') ? 'the demo sub-accounts' : ''].filter((p) => p !== '');
+  const parts = [kinds.has('recent') ? 'recent' : '', kinds.has('discovered') ? 'discovered' : '', kinds.has('demo') ? 'the demo sub-accounts' : ''].filter(
+    (p) => p !== '',
+  );
   const text = parts.join(', then ');
   return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -52,7 +52,7 @@ export const TRANSFER_MODES = defineModes({
       { command: 'export', keys: ['x'], hint: 'x export', description: 'Export this page or all pages to CSV or JSON' },
       { command: 'filter', keys: ['f'], hint: 'f filter', description: 'Change the filter' },
       { command: 'refresh', keys: ['r'], description: 'Reload this page' },
-      { command: 'search', keys: ['/'], hint: '/ search', description: 'Filter this page\'s rows as you type, any column (esc clears)' },
+      { command: 'search', keys: ['/'], hint: '/ search', description: "Filter this page's rows as you type, any column (esc clears)" },
       { command: 'sort', keys: ['o'], hint: 'o sort', description: 'Sort the current page only: time (as served), amount, asset, status' },
       { command: 'reverse', keys: ['O'], description: 'Turn the sort of the page the other way (the arrow shows which)' },
       { command: 'chart', keys: ['v'], hint: 'v chart', description: 'Chart every page of the filter: volume per day per asset, counts by status' },
@@ -89,7 +89,13 @@ export const TRANSFER_MODES = defineModes({
     bindings: [
       { command: 'refresh', keys: ['r'], hint: 'r retry', description: 'Ask for this page again (the error is one a retry can fix)', when: whenRetryable },
       { command: 'filter', keys: ['f'], hint: 'f filter', description: 'Change the filter', when: whenRetryable },
-      { command: 'filter', keys: ['f'], hint: 'f filter', description: 'Change the filter (the service refused this one)', when: (context) => !whenRetryable(context) },
+      {
+        command: 'filter',
+        keys: ['f'],
+        hint: 'f filter',
+        description: 'Change the filter (the service refused this one)',
+        when: (context) => !whenRetryable(context),
+      },
       { command: 'previousPage', keys: ['[', 'p'], hint: 'p/[ prev', description: 'Previous page' },
       { command: 'jump', keys: ['g'], hint: 'g go to page', description: 'Jump to a page number' },
       { command: 'pageSize', keys: ['s'], description: 'Change the page size (1–500)' },
@@ -105,12 +111,15 @@ export const TRANSFER_MODES = defineModes({
   },
 });
 
-type Mode = { name: 'list' } | { name: 'detail' } | { name: 'prompt'; what: 'page' | 'size'; text: string; error?: string } | { name: 'export' } | { name: 'chart' };
+type Mode =
+  { name: 'list' } | { name: 'detail' } | { name: 'prompt'; what: 'page' | 'size'; text: string; error?: string } | { name: 'export' } | { name: 'chart' };
 
 /** The filter in one line; account names and the client id were typed (or came back) and are sanitised. */
 export function describeFilter(query: TransferQuery): string {
   // A sub-account's side alone when the other is the master: the name stays in view at 40 columns.
-  const sides = [query.fromAccount ? `from ${sanitize(query.fromAccount, 80)}` : '', query.toAccount ? `to ${sanitize(query.toAccount, 80)}` : ''].filter((side) => side !== '');
+  const sides = [query.fromAccount ? `from ${sanitize(query.fromAccount, 80)}` : '', query.toAccount ? `to ${sanitize(query.toAccount, 80)}` : ''].filter(
+    (side) => side !== '',
+  );
   const parts = [`${sanitize(query.fromAccountType, 40)} → ${sanitize(query.toAccountType, 40)}`, ...(sides.length > 0 ? sides : ['from master', 'to master'])];
   if (query.startTime !== undefined) parts.push(`since ${localTime(query.startTime)}`);
   if (query.endTime !== undefined) parts.push(`until ${localTime(query.endTime)}`);
@@ -120,7 +129,14 @@ export function describeFilter(query: TransferQuery): string {
 
 /** A transfer's text as the table shows it, every column whole and sanitised: what `/` searches. */
 export function transferSearchText(t: Transfer): string {
-  return [localTime(t.timestamp), `${t.fromAccount || 'master'} → ${t.toAccount || 'master'}`, `${t.fromAccountType}→${t.toAccountType}`, t.asset, t.amount, t.status]
+  return [
+    localTime(t.timestamp),
+    `${t.fromAccount || 'master'} → ${t.toAccount || 'master'}`,
+    `${t.fromAccountType}→${t.toAccountType}`,
+    t.asset,
+    t.amount,
+    t.status,
+  ]
     .map((v) => sanitize(v))
     .join('\n');
 }
@@ -144,19 +160,23 @@ export function transferColumns(width: number): TableColumn<Transfer>[] {
   const amount = (w: number): Spec => ({ title: 'AMOUNT', width: w, align: 'right', cell: (t) => t.amount });
   const status = (w: number): Spec => ({ title: 'STATUS', width: w, cell: (t) => t.status });
   const specs: Spec[] =
-    width >= 100 ? [time, route, types, asset(8), amount(20), status(11)]
-    : width >= 80 ? [time, route, types, asset(6), amount(16), status(10)]
-    // Below 80 columns the types go (the filter line names them).
-    : width >= 60 ? [time, route, asset(6), amount(14), status(10)]
-    : [shortTime, route, asset(5), amount(Math.max(6, Math.min(12, width - 28))), status(7)];
+    width >= 100
+      ? [time, route, types, asset(8), amount(20), status(11)]
+      : width >= 80
+        ? [time, route, types, asset(6), amount(16), status(10)]
+        : // Below 80 columns the types go (the filter line names them).
+          width >= 60
+          ? [time, route, asset(6), amount(14), status(10)]
+          : [shortTime, route, asset(5), amount(Math.max(6, Math.min(12, width - 28))), status(7)];
   // The row: a 2-cell marker, the cells, one space between cells.
   const fixed = specs.reduce((sum, c) => sum + (c.flexible ? 0 : c.width), 0);
   const spare = width - 2 - fixed - (specs.length - 1);
   // The accounts take what is left (within bounds); with too little room they go (the filter line names
   // them, the detail shows them) and the amount gets the room instead.
   const columns =
-    spare >= 12 ? specs.map((c) => (c.flexible ? { ...c, width: Math.min(64, spare) } : c))
-    : specs.filter((c) => !c.flexible).map((c) => (c.title === 'AMOUNT' && spare > 0 ? { ...c, width: Math.min(24, c.width + spare + 1) } : c));
+    spare >= 12
+      ? specs.map((c) => (c.flexible ? { ...c, width: Math.min(64, spare) } : c))
+      : specs.filter((c) => !c.flexible).map((c) => (c.title === 'AMOUNT' && spare > 0 ? { ...c, width: Math.min(24, c.width + spare + 1) } : c));
   return columns.map(({ flexible: _, ...c }) => c);
 }
 
@@ -191,7 +211,12 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
   const [notice, setNotice] = useState<string | undefined>();
   // The filter opens over these results (starting from their query and page size): esc there comes back to them as they are.
   const changeFilter = () =>
-    navigate({ type: 'push', route: fromFilter ? { screen: 'transferFilter', overResults: true } : { screen: 'transferFilter', initial: { ...query, page: undefined, limit }, overResults: true } });
+    navigate({
+      type: 'push',
+      route: fromFilter
+        ? { screen: 'transferFilter', overResults: true }
+        : { screen: 'transferFilter', initial: { ...query, page: undefined, limit }, overResults: true },
+    });
   // The highest page seen with rows at this page size: where p goes back to from a page past the end.
   // The last page seen with rows at this page size (for an empty page past the end): a ref, as nothing on screen
   // changes when it does (a state set after each page drew that page a second time).
@@ -200,7 +225,11 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
   const [child, setChild] = useState<ActiveMode | undefined>();
   const childMode = child?.id;
   const childContext = child?.context ?? {};
-  const setChildMode = useCallback((id: ScreenId | undefined, context: ScreenContext = {}) => setChild((c) => (id === undefined ? undefined : c && sameMode(c, { id, context }) ? c : { id, context })), []);
+  const setChildMode = useCallback(
+    (id: ScreenId | undefined, context: ScreenContext = {}) =>
+      setChild((c) => (id === undefined ? undefined : c && sameMode(c, { id, context }) ? c : { id, context })),
+    [],
+  );
   const transfers = useTransfers(query, page, limit, reloadToken);
   const loaded = transfers.status === 'ready';
   // Only the page asked for: while the next one loads, or after it failed, the previous page's rows (and totals) are gone.
@@ -220,14 +249,21 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
   const known = lastWithRows.current?.limit === limit ? lastWithRows.current.page : undefined;
 
   const screenMode: ScreenId =
-    mode.name === 'detail' ? (childMode ?? 'transferDetail')
-    : mode.name === 'export' ? (childMode ?? 'export')
-    : mode.name === 'chart' ? (childMode ?? 'transfersChartLoading')
-    : mode.name === 'prompt' ? 'transferPrompt'
-    : filter.editing ? 'transfersFilterLine'
-    : failed ? 'transfersFailed'
-    : loaded && rows.length === 0 ? 'transfersEmpty'
-    : 'transfers';
+    mode.name === 'detail'
+      ? (childMode ?? 'transferDetail')
+      : mode.name === 'export'
+        ? (childMode ?? 'export')
+        : mode.name === 'chart'
+          ? (childMode ?? 'transfersChartLoading')
+          : mode.name === 'prompt'
+            ? 'transferPrompt'
+            : filter.editing
+              ? 'transfersFilterLine'
+              : failed
+                ? 'transfersFailed'
+                : loaded && rows.length === 0
+                  ? 'transfersEmpty'
+                  : 'transfers';
   const noSubAccount = namesNoSubAccount(query);
   useScreenMode(screenMode, mode.name === 'detail' || mode.name === 'export' || mode.name === 'chart' ? childContext : { retryable: canRetry, noSubAccount });
 
@@ -306,12 +342,23 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
       }
       if (failed) {
         switch (commandFor(TRANSFER_MODES.transfersFailed, input, keystroke, { retryable: canRetry })) {
-          case 'refresh': setReloadToken((t) => t + 1); return true;
-          case 'filter': changeFilter(); return true;
-          case 'previousPage': previousPage(); return true;
-          case 'jump': setMode({ name: 'prompt', what: 'page', text: '' }); return true;
-          case 'pageSize': setMode({ name: 'prompt', what: 'size', text: String(limit) }); return true;
-          default: return false;
+          case 'refresh':
+            setReloadToken((t) => t + 1);
+            return true;
+          case 'filter':
+            changeFilter();
+            return true;
+          case 'previousPage':
+            previousPage();
+            return true;
+          case 'jump':
+            setMode({ name: 'prompt', what: 'page', text: '' });
+            return true;
+          case 'pageSize':
+            setMode({ name: 'prompt', what: 'size', text: String(limit) });
+            return true;
+          default:
+            return false;
         }
       }
       // A kept filter: esc clears it before it goes back.
@@ -321,7 +368,9 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
         return true;
       }
       switch (commandFor(loaded && rows.length === 0 ? TRANSFER_MODES.transfersEmpty : TRANSFER_MODES.transfers, input, keystroke)) {
-        case 'search': if (loaded && rows.length > 0) filter.open(); return true;
+        case 'search':
+          if (loaded && rows.length > 0) filter.open();
+          return true;
         case 'sort':
           setSort(nextSortColumn);
           list.setCursor(0);
@@ -330,12 +379,24 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
           setSort((s) => ({ ...s, reversed: !s.reversed }));
           list.setCursor(0);
           return true;
-        case 'first': list.move('home'); return true;
-        case 'last': list.move('end'); return true;
-        case 'up': list.move('up'); return true;
-        case 'down': list.move('down'); return true;
-        case 'pageUp': list.move('pageUp'); return true;
-        case 'pageDown': list.move('pageDown'); return true;
+        case 'first':
+          list.move('home');
+          return true;
+        case 'last':
+          list.move('end');
+          return true;
+        case 'up':
+          list.move('up');
+          return true;
+        case 'down':
+          list.move('down');
+          return true;
+        case 'pageUp':
+          list.move('pageUp');
+          return true;
+        case 'pageDown':
+          list.move('pageDown');
+          return true;
         case 'detail':
           if (selected) {
             setChildMode(undefined);
@@ -346,32 +407,45 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
           if (lastPage) setNotice(rows.length === 0 ? `no more pages: page ${page} is past the end` : `no more pages: page ${page} is the last`);
           else goToPage(page + 1);
           return true;
-        case 'previousPage': previousPage(); return true;
-        case 'jump': setMode({ name: 'prompt', what: 'page', text: '' }); return true;
-        case 'pageSize': setMode({ name: 'prompt', what: 'size', text: String(limit) }); return true;
+        case 'previousPage':
+          previousPage();
+          return true;
+        case 'jump':
+          setMode({ name: 'prompt', what: 'page', text: '' });
+          return true;
+        case 'pageSize':
+          setMode({ name: 'prompt', what: 'size', text: String(limit) });
+          return true;
         case 'export':
           if (loaded) {
             setChildMode(undefined);
             setMode({ name: 'export' });
           }
           return true;
-        case 'filter': changeFilter(); return true;
+        case 'filter':
+          changeFilter();
+          return true;
         case 'keys':
           if (selected) setNotice(openKeys(selected));
           return true;
-        case 'refresh': setReloadToken((t) => t + 1); return true;
+        case 'refresh':
+          setReloadToken((t) => t + 1);
+          return true;
         case 'chart':
           setChildMode(undefined);
           setMode({ name: 'chart' });
           return true;
-        default: return false;
+        default:
+          return false;
       }
     },
     {
       active,
       textEntry: mode.name === 'prompt' ? 'text' : false,
       // The list's keys act on the page asked for: they wait while it loads (a key of the same chunk already asked for another).
-      busy: () => modeRef.current.name === 'list' && (transfers.status === 'loading' || pageRef.current !== page || limitRef.current !== limit || reloadRef.current !== reloadToken),
+      busy: () =>
+        modeRef.current.name === 'list' &&
+        (transfers.status === 'loading' || pageRef.current !== page || limitRef.current !== limit || reloadRef.current !== reloadToken),
     },
   );
 
@@ -460,10 +534,14 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
 
   let statusArea: React.ReactNode;
   if (transfers.status === 'loading') {
-    statusArea = <Box height={status}>{transfers.slow ? <Spinner label={fit(`Loading page ${page}…`, Math.max(1, width - 2)).trimEnd()} /> : <Text> </Text>}</Box>;
+    statusArea = (
+      <Box height={status}>{transfers.slow ? <Spinner label={fit(`Loading page ${page}…`, Math.max(1, width - 2)).trimEnd()} /> : <Text> </Text>}</Box>
+    );
   } else if (failed) {
     // An error is shown whole (wrapped); there are no rows to make room for.
-    statusArea = <ErrorLine message={errorLine(transfers.error)} retryKey={canRetry ? 'r' : undefined} width={width} maxLines={Math.max(1, height - 2 - promptLines)} />;
+    statusArea = (
+      <ErrorLine message={errorLine(transfers.error)} retryKey={canRetry ? 'r' : undefined} width={width} maxLines={Math.max(1, height - 2 - promptLines)} />
+    );
   } else {
     statusArea = (
       <Box height={status} flexDirection="column">
@@ -478,8 +556,12 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
 
   const pastTheEnd = page > 1 && known !== undefined && known < page;
   const emptyLines =
-    page === 1 ? ['No transfers match this filter.', 'f changes the filter.']
-    : [`Page ${page} is empty: there are fewer transfers than that.`, pastTheEnd ? `p goes back to page ${known}, the last seen with rows.` : 'p goes back a page.'];
+    page === 1
+      ? ['No transfers match this filter.', 'f changes the filter.']
+      : [
+          `Page ${page} is empty: there are fewer transfers than that.`,
+          pastTheEnd ? `p goes back to page ${known}, the last seen with rows.` : 'p goes back a page.',
+        ];
 
   return (
     <Box flexDirection="column">
@@ -489,7 +571,12 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
         <Box flexDirection="column">
           <Box height={1} overflow="hidden">
             <Text>{mode.what === 'page' ? 'Go to page: ' : 'Page size (1–500): '}</Text>
-            <TextField value={mode.text} onChange={(text) => setMode((m) => (m.name === 'prompt' ? { ...m, text, error: undefined } : m))} focus={active} width={Math.max(4, width - (mode.what === 'page' ? 12 : 19))} />
+            <TextField
+              value={mode.text}
+              onChange={(text) => setMode((m) => (m.name === 'prompt' ? { ...m, text, error: undefined } : m))}
+              focus={active}
+              width={Math.max(4, width - (mode.what === 'page' ? 12 : 19))}
+            />
           </Box>
           {mode.error ? <ErrorLine message={mode.error} width={width} maxLines={promptErrorRoom} /> : null}
         </Box>
@@ -507,21 +594,40 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
           total={rows.length}
         />
       ) : null}
-      {loaded && rows.length > 0 && shown.length === 0 ? <Text color={theme.muted}>{fit('No row of this page matches; esc clears the filter.', width).trimEnd()}</Text> : null}
+      {loaded && rows.length > 0 && shown.length === 0 ? (
+        <Text color={theme.muted}>{fit('No row of this page matches; esc clears the filter.', width).trimEnd()}</Text>
+      ) : null}
       {loaded && rows.length === 0 ? (
         <Box flexDirection="column">
-          {emptyLines.flatMap((line) => wrapWords(line, width)).slice(0, Math.max(0, rest)).map((line, i) => (
-            <Text key={i} color={i === 0 ? undefined : theme.muted}>
-              {line}
-            </Text>
-          ))}
+          {emptyLines
+            .flatMap((line) => wrapWords(line, width))
+            .slice(0, Math.max(0, rest))
+            .map((line, i) => (
+              <Text key={i} color={i === 0 ? undefined : theme.muted}>
+                {line}
+              </Text>
+            ))}
         </Box>
       ) : null}
       {loaded && shown.length > 0 && showTable ? (
-        <WindowedTable columns={columns} rows={shown} from={list.from} to={list.to} cursor={list.cursor} rowKey={(t) => t.tranId} width={width} highlight={filter.text} />
+        <WindowedTable
+          columns={columns}
+          rows={shown}
+          from={list.from}
+          to={list.to}
+          cursor={list.cursor}
+          rowKey={(t) => t.tranId}
+          width={width}
+          highlight={filter.text}
+        />
       ) : null}
     </Box>
   );
 }
 
-export const TRANSFERS_SCREEN = defineScreen({ route: 'transfers', mode: 'transfers', context: (route) => ({ noSubAccount: namesNoSubAccount(route.query) }), render: (route) => <TransferBrowser query={route.query} fromFilter={route.fromFilter} /> });
+export const TRANSFERS_SCREEN = defineScreen({
+  route: 'transfers',
+  mode: 'transfers',
+  context: (route) => ({ noSubAccount: namesNoSubAccount(route.query) }),
+  render: (route) => <TransferBrowser query={route.query} fromFilter={route.fromFilter} />,
+});

@@ -115,7 +115,13 @@ export function TransferChart({
   const asset = assets[shownAt];
   const days = asset ? assetDays(summary, asset.asset) : [];
   // The title, the state line, and the asset's line (two when the window is tall enough) come first.
-  const assetLines = asset ? wrapText(`${sanitize(asset.asset, 40)} ${asset.volume} · ${plural(asset.count, 'transfer')}: ${asset.statuses.map((s) => `${s.count} ${sanitize(s.status, 24)}`).join(', ')}`, width, height >= 14 ? 2 : 1) : [];
+  const assetLines = asset
+    ? wrapText(
+        `${sanitize(asset.asset, 40)} ${asset.volume} · ${plural(asset.count, 'transfer')}: ${asset.statuses.map((s) => `${s.count} ${sanitize(s.status, 24)}`).join(', ')}`,
+        width,
+        height >= 14 ? 2 : 1,
+      )
+    : [];
   const room = Math.max(1, height - 2 - Math.max(1, assetLines.length));
   const maxTop = Math.max(0, days.length - room);
   const shownTop = Math.min(top, maxTop);
@@ -128,23 +134,52 @@ export function TransferChart({
         if (assets.length > 0) setAssetAt((a) => (Math.min(a, assets.length - 1) + by + assets.length) % assets.length);
       };
       switch (command) {
-        case 'nextAsset': turn(1); break;
-        case 'previousAsset': turn(-1); break;
-        case 'up': scroll(-1); break;
-        case 'down': scroll(1); break;
-        case 'pageUp': scroll(-room); break;
-        case 'pageDown': scroll(room); break;
-        case 'first': scroll(-Infinity); break;
-        case 'last': scroll(Infinity); break;
-        case 'stop': chart.cancel(); break;
-        case 'refresh': chart.restart(); break;
-        case 'close': onClose(); break;
-        default: return false; // other keys reach the global ones (? help)
+        case 'nextAsset':
+          turn(1);
+          break;
+        case 'previousAsset':
+          turn(-1);
+          break;
+        case 'up':
+          scroll(-1);
+          break;
+        case 'down':
+          scroll(1);
+          break;
+        case 'pageUp':
+          scroll(-room);
+          break;
+        case 'pageDown':
+          scroll(room);
+          break;
+        case 'first':
+          scroll(-Infinity);
+          break;
+        case 'last':
+          scroll(Infinity);
+          break;
+        case 'stop':
+          chart.cancel();
+          break;
+        case 'refresh':
+          chart.restart();
+          break;
+        case 'close':
+          onClose();
+          break;
+        default:
+          return false; // other keys reach the global ones (? help)
       }
       return true;
     },
     // Its moves work while pages come; a key only the finished chart has (r) waits for it.
-    { active, busy: (input, keystroke) => mode === 'transfersChartLoading' && commandFor(CHART_MODES.transfersChartLoading, input, keystroke) === undefined && commandFor(CHART_MODES.transfersChart, input, keystroke) !== undefined },
+    {
+      active,
+      busy: (input, keystroke) =>
+        mode === 'transfersChartLoading' &&
+        commandFor(CHART_MODES.transfersChartLoading, input, keystroke) === undefined &&
+        commandFor(CHART_MODES.transfersChart, input, keystroke) !== undefined,
+    },
   );
 
   const partial = phase === 'cancelled' || phase === 'failed';
@@ -168,7 +203,10 @@ export function TransferChart({
     const read = width >= 60 ? `All ${plural(chart.pages, 'page')} · ${plural(chart.rows, 'transfer')}` : plural(chart.rows, 'transfer');
     state = <Text color={theme.muted}>{fit(`${read}${matching}${position}`, width).trimEnd()}</Text>;
   } else {
-    const why = phase === 'cancelled' ? `stopped after ${plural(chart.pages, 'page')} (${plural(chart.rows, 'row')})` : `${errorLine(chart.error)} (after ${plural(chart.pages, 'page')})`;
+    const why =
+      phase === 'cancelled'
+        ? `stopped after ${plural(chart.pages, 'page')} (${plural(chart.rows, 'row')})`
+        : `${errorLine(chart.error)} (after ${plural(chart.pages, 'page')})`;
     state = <Text color={phase === 'failed' ? theme.error : theme.warn}>{fit(`PARTIAL: ${why} · r fetches all again${position}`, width).trimEnd()}</Text>;
   }
 
@@ -181,7 +219,8 @@ export function TransferChart({
 
   let body: React.ReactNode;
   if (!asset) {
-    const text = phase === 'loading' ? 'Fetching the first page…' : `No transfers match this filter${keepText ? ` and the “${sanitize(keepText, 24)}” text` : ''}.`;
+    const text =
+      phase === 'loading' ? 'Fetching the first page…' : `No transfers match this filter${keepText ? ` and the “${sanitize(keepText, 24)}” text` : ''}.`;
     body = <Text color={theme.muted}>{fit(text, width).trimEnd()}</Text>;
   } else {
     body = days.slice(shownTop, shownTop + room).map((d) => (
@@ -196,7 +235,9 @@ export function TransferChart({
   return (
     <Box flexDirection="column">
       <Text>
-        <Text bold color={partial ? theme.warn : undefined}>{fit(title, width).trimEnd()}</Text>
+        <Text bold color={partial ? theme.warn : undefined}>
+          {fit(title, width).trimEnd()}
+        </Text>
         <Text color={theme.muted}>{fit(about, Math.max(0, width - displayWidth(title))).trimEnd()}</Text>
       </Text>
       {state}

@@ -29,7 +29,7 @@ export const TRANSFER_DETAIL_MODES = defineModes({
       { command: 'pageDown', keys: ['pagedown', 'space'], description: 'Scroll down a screenful', when: whenScrolls },
       { command: 'close', keys: ['enter', 'esc'], hint: 'enter close', description: 'Back to the list' },
       { command: 'keys', keys: ['K'], hint: 'K keys', description: SUB_ACCOUNT_KEYS, disabledReason: noSubAccountReason },
-      { command: 'next', keys: ['j'], hint: 'j/k next/prev', description: 'The next transfer of the page as shown (the list\'s cursor follows)' },
+      { command: 'next', keys: ['j'], hint: 'j/k next/prev', description: "The next transfer of the page as shown (the list's cursor follows)" },
       { command: 'previous', keys: ['k'], description: 'The previous transfer of the page as shown' },
       { command: 'copyId', keys: ['c'], hint: 'c copy id', description: 'Copy the transfer id (tranId)' },
       { command: 'copyClientId', keys: ['C'], description: 'Copy the client id (clientTranId)' },

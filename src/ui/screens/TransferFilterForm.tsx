@@ -79,7 +79,13 @@ function forSubAccount(subAccount: string, last: Values | undefined): Values {
 
 /** The same filter the other way round. */
 function reversed(values: Values): Values {
-  return { ...values, fromAccountType: values.toAccountType, toAccountType: values.fromAccountType, fromAccount: values.toAccount, toAccount: values.fromAccount };
+  return {
+    ...values,
+    fromAccountType: values.toAccountType,
+    toAccountType: values.fromAccountType,
+    fromAccount: values.toAccount,
+    toAccount: values.fromAccount,
+  };
 }
 
 export function TransferFilterForm({ initial, overResults = false, subAccount }: { initial?: TransferQuery; overResults?: boolean; subAccount?: string }) {
@@ -205,7 +211,7 @@ export function TransferFilterForm({ initial, overResults = false, subAccount }:
   let from = focus;
   let to = focus + 1;
   let used = rows[focus]!.lines;
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     if (to < rows.length && used + rows[to]!.lines <= room) {
       used += rows[to]!.lines;
@@ -240,7 +246,14 @@ export function TransferFilterForm({ initial, overResults = false, subAccount }:
               {focused ? (
                 // The field is one line: a long value scrolls inside its width, the cursor always in view.
                 <Box width={Math.min(valueWidth, displayWidth(raw === '' ? field.placeholder : raw) + 1)} height={1} overflow="hidden" flexShrink={0}>
-                  <TextField value={raw} onChange={set(field.name)} focus={active} placeholder={field.placeholder} width={valueWidth} arrowsToScreen={field.choices !== undefined} />
+                  <TextField
+                    value={raw}
+                    onChange={set(field.name)}
+                    focus={active}
+                    placeholder={field.placeholder}
+                    width={valueWidth}
+                    arrowsToScreen={field.choices !== undefined}
+                  />
                 </Box>
               ) : raw === '' ? (
                 <Text color={theme.muted}>{fit(field.placeholder, valueWidth).trimEnd()}</Text>
@@ -262,4 +275,8 @@ export function TransferFilterForm({ initial, overResults = false, subAccount }:
   );
 }
 
-export const TRANSFER_FILTER_SCREEN = defineScreen({ route: 'transferFilter', mode: 'transferFilter', render: (route) => <TransferFilterForm initial={route.initial} overResults={route.overResults} subAccount={route.subAccount} /> });
+export const TRANSFER_FILTER_SCREEN = defineScreen({
+  route: 'transferFilter',
+  mode: 'transferFilter',
+  render: (route) => <TransferFilterForm initial={route.initial} overResults={route.overResults} subAccount={route.subAccount} />,
+});

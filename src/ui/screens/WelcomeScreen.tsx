@@ -39,21 +39,24 @@ export function WelcomeScreen() {
   const [opening, setOpening] = useState(false);
   const problem = switcher?.startupProblem();
 
-  const addProfile: Choice =
-    { label: 'Add a profile', detail: 'base URL and master key; the secret goes to the OS keychain', run: () => navigate({ type: 'push', route: { screen: 'addProfile' } }) };
+  const addProfile: Choice = {
+    label: 'Add a profile',
+    detail: 'base URL and master key; the secret goes to the OS keychain',
+    run: () => navigate({ type: 'push', route: { screen: 'addProfile' } }),
+  };
   const session: Choice = {
-      label: problem?.profile ? `Enter the credentials of ${sanitize(problem.profile.name)} for this session` : 'Enter credentials for this session only',
-      detail: 'kept in memory while the console runs, never written',
-      run: () => navigate({ type: 'push', route: { screen: 'sessionCredentials', profile: problem?.profile?.name, baseUrl: problem?.profile?.baseUrl } }),
-    };
+    label: problem?.profile ? `Enter the credentials of ${sanitize(problem.profile.name)} for this session` : 'Enter credentials for this session only',
+    detail: 'kept in memory while the console runs, never written',
+    run: () => navigate({ type: 'push', route: { screen: 'sessionCredentials', profile: problem?.profile?.name, baseUrl: problem?.profile?.baseUrl } }),
+  };
   const demo: Choice = {
-      label: 'Open the demo',
-      detail: 'an embedded sandbox with seeded data; no credentials',
-      run: () => {
-        setOpening(true);
-        void switcher?.openDemo();
-      },
-    };
+    label: 'Open the demo',
+    detail: 'an embedded sandbox with seeded data; no credentials',
+    run: () => {
+      setOpening(true);
+      void switcher?.openDemo();
+    },
+  };
   // First run: the demo is one key away. A keychain problem: this session's credentials are.
   const choices = problem?.kind === 'keychain' ? [session, addProfile, demo] : [demo, addProfile, session];
 
@@ -61,10 +64,17 @@ export function WelcomeScreen() {
     (input, keystroke) => {
       if (opening) return true;
       switch (commandFor(WELCOME_MODES.welcome, input, keystroke)) {
-        case 'up': setCursor((c) => Math.max(0, c - 1)); return true;
-        case 'down': setCursor((c) => Math.min(choices.length - 1, c + 1)); return true;
-        case 'open': choices[cursor]?.run(); return true;
-        default: return false;
+        case 'up':
+          setCursor((c) => Math.max(0, c - 1));
+          return true;
+        case 'down':
+          setCursor((c) => Math.min(choices.length - 1, c + 1));
+          return true;
+        case 'open':
+          choices[cursor]?.run();
+          return true;
+        default:
+          return false;
       }
     },
     { active },
@@ -93,7 +103,9 @@ export function WelcomeScreen() {
             {i === cursor ? '› ' : '  '}
             {fit(choice.label, width - 2).trimEnd()}
           </Text>
-          {details === 'all' || (details === 'highlighted' && i === cursor) ? <Text color={theme.muted}>{fit(`    ${choice.detail}`, width).trimEnd()}</Text> : null}
+          {details === 'all' || (details === 'highlighted' && i === cursor) ? (
+            <Text color={theme.muted}>{fit(`    ${choice.detail}`, width).trimEnd()}</Text>
+          ) : null}
         </Box>
       ))}
       {opening ? <Spinner label="Starting the demo…" width={width} /> : null}
