@@ -6,7 +6,7 @@ import { StatusBar } from './components/StatusBar';
 import { Footer } from './components/Footer';
 import { HelpOverlay, helpScrollRoom } from './components/HelpOverlay';
 import { KeystrokeRouterProvider, createKeystrokeRouter } from './keyboard/keystrokes';
-import { useKeysWhileBusy } from './keyboard/keysWhileBusy';
+import { useKeysWhileBusy, type CarriedKeys } from './keyboard/keysWhileBusy';
 import { useTerminalSize } from './hooks/useTerminalSize';
 import { keyMatches } from './keyboard/bindings';
 import { sameMode, type BindingContext, type ScreenContext } from './keyboard/bindings';
@@ -25,6 +25,8 @@ export interface AppProps {
   /** Tests observe the navigation state (e.g. that the secret left it). */
   onNavigation?: (state: NavigationState) => void;
   initialRoute?: Route;
+  /** Keys typed while the previous target's console was opening this one: they act here, in order. */
+  carriedKeys?: CarriedKeys;
 }
 
 /** Lines the chrome takes: header, status bar, footer, and one spare so no frame is as tall as the terminal. */
@@ -33,7 +35,7 @@ export const CHROME_LINES = 4;
 export const MIN_COLUMNS = 40;
 export const MIN_ROWS = 12;
 
-export function App({ services, onExit, onNavigation, initialRoute }: AppProps) {
+export function App({ services, onExit, onNavigation, initialRoute, carriedKeys }: AppProps) {
   const [nav, dispatch] = useReducer(navigationReducer, initialRoute ? { ...initialNavigation, stack: [{ id: 0, route: initialRoute }] } : initialNavigation);
   const router = useMemo(createKeystrokeRouter, []);
   const guards = useMemo<LeaveGuards>(() => ({ current: undefined }), []);
@@ -107,7 +109,7 @@ export function App({ services, onExit, onNavigation, initialRoute }: AppProps) 
   // the same chunk as the one before it must not meet the handler of the frame before.
   const onKeyRef = useRef(onKey);
   onKeyRef.current = onKey;
-  const keysWhileBusy = useKeysWhileBusy(router, (input, keystroke) => onKeyRef.current(input, keystroke, true));
+  const keysWhileBusy = useKeysWhileBusy(router, (input, keystroke) => onKeyRef.current(input, keystroke, true), carriedKeys);
   useInput(useCallback((input: string, keystroke: Key) => onKeyRef.current(input, keystroke), []));
 
   // A bracketed paste goes to the focused field as text; with no field focused it is dropped, never read as keys.

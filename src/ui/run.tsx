@@ -8,6 +8,7 @@ import { memoryDiscoveredSubAccounts } from '../config/discoveredSubAccounts';
 import { memoryRecentSubAccounts } from '../config/recentSubAccounts';
 import type { TransferExporter } from '../export/types';
 import { App } from './App';
+import type { CarriedKeys } from './keyboard/keysWhileBusy';
 import { systemClipboard, type CopyToClipboard } from './clipboard';
 import { createExchangeLog } from './exchangeLog';
 import type { ConsoleServices } from './services';
@@ -71,7 +72,9 @@ export function ConsoleRoot({
       ...readOnlyRun(switcher),
     };
   }, [target, switcher, theme, copy, now]);
-  return <App key={target?.id ?? 0} services={services} onExit={onExit} initialRoute={target ? undefined : { screen: 'welcome' }} />;
+  // One queue of waiting keys across targets: what was typed while a profile or the demo opened acts on its first screen.
+  const carriedKeys = useMemo<CarriedKeys>(() => ({ keys: [] }), []);
+  return <App key={target?.id ?? 0} services={services} onExit={onExit} initialRoute={target ? undefined : { screen: 'welcome' }} carriedKeys={carriedKeys} />;
 }
 
 export async function runConsole(switcher: TargetSwitcher, options: { noColor: boolean; onDrawn?: () => void }): Promise<number> {

@@ -286,6 +286,26 @@ describe('first run and profiles in the console', () => {
     expect(d.frames().some((f) => f.includes(sandbox.secretKey))).toBe(false);
   });
 
+  it('keys typed while the demo opens act on its first screen, in order', async () => {
+    const d = await setUp();
+    await d.waitForText('Welcome to broker-console');
+    // enter opens the demo; the name and its enter arrive before the demo's sandbox is up.
+    await d.press('\rgridbot2901\r');
+    await d.waitForText('API keys of gridbot2901');
+    expect(d.frame()).toContain('DEMO');
+  });
+
+  it('keys typed while a target opens from ctrl+p act on its first screen', async () => {
+    const d = await setUp();
+    await d.press('enter');
+    await d.waitForText('Choose a sub-account');
+    await d.press('\u0010');
+    await d.waitForText('Profiles');
+    // The demo again from the list: a new console; what was typed meanwhile reaches its picker.
+    await d.press('\rdelta043\r');
+    await d.waitForText('API keys of delta043');
+  });
+
   it('ctrl+p switches between the demo and a session target', async () => {
     const d = await setUp();
     await d.press('enter');

@@ -13,6 +13,12 @@ interface WaitingKey {
   keystroke: Key;
 }
 
+/** Keys still waiting when the console's screens are replaced by another target's (a profile or the demo
+ *  opening): the next console takes them, so they act on its first screen as if typed after it appeared. */
+export interface CarriedKeys {
+  keys: WaitingKey[];
+}
+
 export interface KeysWhileBusy {
   /** True when the key waits (a screen is busy, or keys before it still wait); false: apply it now. `atOnce`:
    *  the key does not depend on what loads (help, another screen, a q that quits here): it acts now if no key waits. */
@@ -22,7 +28,7 @@ export interface KeysWhileBusy {
 }
 
 /** The queue of one console: `apply` is the console's handling of a key (the global keys, then the screens). */
-export function useKeysWhileBusy(router: KeystrokeRouter, apply: (input: string, keystroke: Key) => void): KeysWhileBusy {
+export function useKeysWhileBusy(router: KeystrokeRouter, apply: (input: string, keystroke: Key) => void, carried?: CarriedKeys): KeysWhileBusy {
   const applyRef = useRef(apply);
   applyRef.current = apply;
   const state = useMemo(() => ({ queue: [] as WaitingKey[], scheduled: false, stopped: false }), []);
@@ -64,10 +70,15 @@ export function useKeysWhileBusy(router: KeystrokeRouter, apply: (input: string,
   useLayoutEffect(() => {
     state.stopped = false;
     router.onCommitted(keys.settled);
+    if (carried && carried.keys.length > 0) {
+      state.queue.push(...carried.keys.splice(0));
+      keys.settled();
+    }
     return () => {
       state.stopped = true;
       router.onCommitted(undefined);
+      if (carried) carried.keys = state.queue.splice(0);
     };
-  }, [router, state, keys]);
+  }, [router, state, keys, carried]);
   return keys;
 }

@@ -1,6 +1,6 @@
 // Switch the console to another profile or to the demo; add a profile; or enter credentials for the session.
 // Profile names and URLs come from the config file, messages from the service: all shown sanitised.
-import React, { useState } from 'react';
+import React, { useRef, useState } from 'react';
 import { Box, Text } from 'ink';
 import { errorLines } from '../components/ErrorLine';
 import { Spinner } from '../components/Spinner';
@@ -36,6 +36,8 @@ export function ProfileSwitcher() {
   const profiles = useResource(async () => (switcher ? switcher.profiles() : []), [switcher]);
   const entries: Array<ProfileSummary | 'demo'> = [...(profiles.data ?? []), 'demo'];
   const [opening, setOpening] = useState<string | undefined>();
+  // Set at once (state shows on the next frame): a key typed right after enter already waits for the target.
+  const openingNow = useRef(false);
   const [failure, setFailure] = useState<{ profile: ProfileSummary; message: string } | undefined>();
 
   // Height: the title, the error, the spinner and the failure's words first; the list takes what is left.
@@ -57,6 +59,7 @@ export function ProfileSwitcher() {
   const open = (entry: ProfileSummary | 'demo') => {
     if (!switcher) return;
     setFailure(undefined);
+    openingNow.current = true;
     if (entry === 'demo') {
       setOpening('the demo');
       void switcher.openDemo();
@@ -66,6 +69,7 @@ export function ProfileSwitcher() {
     switcher.openProfile(entry.name).then((result) => {
       if (!result.ok) {
         setFailure({ profile: entry, message: result.message });
+        openingNow.current = false;
         setOpening(undefined);
       }
     });
@@ -73,7 +77,7 @@ export function ProfileSwitcher() {
 
   useScreenKeystrokes(
     (input, keystroke) => {
-      if (opening) return true;
+      if (openingNow.current) return true;
       switch (commandFor(PROFILE_MODES.profiles, input, keystroke)) {
         case 'up':
           list.move('up');
@@ -99,8 +103,8 @@ export function ProfileSwitcher() {
           return false;
       }
     },
-    // The list's keys act on the profiles: they wait while they are read.
-    { active, busy: profiles.loadingNow },
+    // The list's keys act on the profiles: they wait while they are read; while one opens, for its first screen.
+    { active, busy: () => profiles.loadingNow() || openingNow.current },
   );
 
   const nameWidth = Math.min(16, Math.max(8, Math.floor(width * 0.3)));

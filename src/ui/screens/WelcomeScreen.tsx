@@ -1,7 +1,7 @@
 // The first screen when there is nothing to connect to yet: add a profile, use credentials for this
 // session only, or open the demo. Says why (no profile, or the keychain could not be used): that message and
 // a profile name are outside text, shown sanitised and wrapped within the room the screen has.
-import React, { useState } from 'react';
+import React, { useRef, useState } from 'react';
 import { Box, Text } from 'ink';
 import { Spinner } from '../components/Spinner';
 import { commandFor, defineModes } from '../keyboard/bindings';
@@ -37,6 +37,8 @@ export function WelcomeScreen() {
   useScreenMode('welcome');
   const [cursor, setCursor] = useState(0);
   const [opening, setOpening] = useState(false);
+  // Set at once (state shows on the next frame): keys typed right after enter wait for the demo's first screen.
+  const openingNow = useRef(false);
   const problem = switcher?.startupProblem();
 
   const addProfile: Choice = {
@@ -53,6 +55,7 @@ export function WelcomeScreen() {
     label: 'Open the demo',
     detail: 'an embedded sandbox with seeded data; no credentials',
     run: () => {
+      openingNow.current = true;
       setOpening(true);
       void switcher?.openDemo();
     },
@@ -62,7 +65,7 @@ export function WelcomeScreen() {
 
   useScreenKeystrokes(
     (input, keystroke) => {
-      if (opening) return true;
+      if (openingNow.current) return true;
       switch (commandFor(WELCOME_MODES.welcome, input, keystroke)) {
         case 'up':
           setCursor((c) => Math.max(0, c - 1));
@@ -77,7 +80,7 @@ export function WelcomeScreen() {
           return false;
       }
     },
-    { active },
+    { active, busy: () => openingNow.current },
   );
 
   // Height: the title and the three choices always; then the message (up to 3 lines), each choice's detail
