@@ -99,3 +99,28 @@ describe('SecretReveal', () => {
     expect(c.exitCode()).toBe(130);
   });
 });
+
+describe('SecretReveal at 40x12', () => {
+  test('the revealed secret, the title and the whole leave prompt fit the window', async () => {
+    c = await startConsole();
+    const name = c.sandbox.subAccounts[0]!;
+    await reachReview(c, name, { toggle: [0], ip: '203.0.113.7', note: 'small' });
+    await c.resize(40, 12);
+    await c.press('enter');
+    await c.waitForScreen('secret');
+    await c.press('v');
+    const plain = () => stripVTControlCharacters(c.frame());
+    expect(plain()).toContain(`Key created for ${name}`);
+    await c.press('enter');
+    await c.waitForText('y: leave');
+    expect(plain()).toContain(`Key created for ${name}`);
+    const lines = plain().split('\n');
+    expect(lines.length).toBeLessThanOrEqual(12);
+    const prompt = lines.filter((l) => l.includes('stored') || l.includes('stay')).join(' ');
+    expect(prompt).toMatch(/y: leave.*other key: stay/u);
+    await c.press('x');
+    await c.press('s');
+    await c.waitForText('Secret key sent');
+    expect(plain()).toContain('⚠ Store the secret');
+  });
+});

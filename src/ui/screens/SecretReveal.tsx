@@ -137,10 +137,6 @@ export function SecretReveal({ created }: { created: CreatedKey }) {
   const secret = revealed ? wholeValueLines(sanitize(created.secretKey, 4096), room) : [fit(`${'•'.repeat(24)}  (v shows it)`, room).trimEnd()];
   const essentials = [...block('API key', wholeValueLines(sanitize(created.apiKey, 4096), room)), ...block('Secret key', secret)];
 
-  const bottom = asking
-    ? 'Have you stored the secret key? y: yes, leave (it is gone for good) · any other key: stay'
-    : (flash ?? 's copies the secret · c copies the API key · enter when you have stored it');
-  const bottomLines = wrapWords(bottom, width);
   const title = fit(`✓ Key created for ${sanitize(created.subAccount)}`, width).trimEnd();
   // Bytes that were not UTF-8 (or characters a terminal cannot show): what is on screen is not the secret.
   const unreadable = created.secretUnreadable === true || sanitize(created.secretKey, 4096) !== created.secretKey;
@@ -149,8 +145,22 @@ export function SecretReveal({ created }: { created: CreatedKey }) {
     : width >= 56
       ? '⚠ Store the secret key now: it will not be shown again.'
       : '⚠ Store the secret now: shown only once.';
+  const fixedLines = 1 + (unreadable ? wrapWords(warning, width).length : 1) + essentials.length;
+  const bottomFor = (short: boolean) =>
+    wrapWords(
+      asking
+        ? short
+          ? 'Stored it? y: leave · other key: stay'
+          : 'Have you stored the secret key? y: yes, leave (it is gone for good) · any other key: stay'
+        : (flash ?? (short ? 's/c copy secret/key · enter: stored' : 's copies the secret · c copies the API key · enter when you have stored it')),
+      width,
+    );
+  // A revealed secret at 40x12 leaves no room for the long prompt: a clipped frame would cut the title or the prompt.
+  const bottomLines = fixedLines + bottomFor(false).length > height ? bottomFor(true) : bottomFor(false);
+  // Still too tall (a copy's words in two lines): the title goes first, never the warning, key, secret or prompt.
+  const showTitle = fixedLines + bottomLines.length <= height;
   // What is left after the title, warning, key, secret and prompt goes to the other fields, as many as fit.
-  const spare = height - 1 - (unreadable ? wrapWords(warning, width).length : 1) - essentials.length - bottomLines.length;
+  const spare = height - fixedLines - bottomLines.length;
   const details: Array<[string, string]> = [
     ['Permissions', created.permissions.join(', ')],
     ['Linked IPs', ipsText(created.ips)],
@@ -160,9 +170,11 @@ export function SecretReveal({ created }: { created: CreatedKey }) {
   const detailRoom = Math.max(0, spare - (spare > details.length ? 1 : 0));
   return (
     <Box flexDirection="column">
-      <Text bold color={theme.ok}>
-        {title}
-      </Text>
+      {showTitle ? (
+        <Text bold color={theme.ok}>
+          {title}
+        </Text>
+      ) : null}
       {unreadable ? (
         wrapWords(warning, width).map((line, i) => (
           <Text key={`w-${i}`} color={theme.error} bold>
