@@ -305,3 +305,19 @@ describe('the new keys in the footers', () => {
     expect(footerLine('transferDetail', 100, { noSubAccount: true })).not.toContain('K keys');
   });
 });
+
+describe('the filter line at 40 columns', () => {
+  test('t ctrl+r enter: FUTURES → SPOT from the sub-account keeps its whole name in view', async () => {
+    c = await startConsole({ columns: 40, rows: 12 });
+    const name = 'gridbot2901';
+    expect(c.sandbox.subAccounts).toContain(name);
+    await openKeys(c, name);
+    await c.press('t');
+    await c.waitForText('Universal transfers: filter');
+    await c.press(CTRL_R);
+    await c.waitFor(() => lineWith(c.frame(), 'From account').includes(name), 'the sub-account as the source');
+    await c.press('enter');
+    await c.waitForText(/Page 1 · \d+ per page/);
+    expect(c.frame()).toContain(`FUTURES → SPOT · from ${name}`);
+  });
+});

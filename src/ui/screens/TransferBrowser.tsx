@@ -283,7 +283,12 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
   const needle = filter.text.trim();
   const columns = useMemo(() => sortedColumns(transferColumns(width), sort), [width, sort]);
   // Made once per filter, page and width, not on every key.
-  const filterLine = useMemo(() => fit(`Filter: ${describeFilter(query)}`, width).trimEnd(), [query, width]);
+  const filterLine = useMemo(() => {
+    const described = describeFilter(query);
+    const sides = displayWidth(describeFilter({ ...query, startTime: undefined, endTime: undefined, clientTranId: undefined }));
+    // At 40 columns `Filter: FUTURES → SPOT · from gridbot2901` would cut the name: the label goes, not the name.
+    return fit(sides + 'Filter: '.length > width && sides <= width ? described : `Filter: ${described}`, width).trimEnd();
+  }, [query, width]);
   const totalsLine = useMemo(
     () => (shown.length > 0 ? totalsText(totals, shown.length, needle === '' ? undefined : { text: needle, of: rows.length }) : ' '),
     [totals, shown.length, needle, rows.length],
