@@ -153,4 +153,20 @@ describe.concurrent('the key detail', { timeout: 40_000 }, () => {
     const kinds = new Set(findings.flatMap((f) => f.flags.map((g) => g.kind)));
     expect(kinds).toEqual(new Set(['no-ip', 'write', 'old', 'shared-note']));
   });
+
+  test('at 40x12 the age and the name of every flag stay in view', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished, { columns: 40, rows: 12 });
+    const { busy, busyKeys } = await seededAccounts(c);
+    await openKeys(c, busy);
+    await c.press('enter');
+    const findings = auditKeys(busyKeys, Date.now());
+    for (const [i, finding] of findings.entries()) {
+      await c.waitForText(`· ${i + 1} of ${busyKeys.length}`);
+      const days = ageInDays(finding.key.createdAt, Date.now());
+      expect(lineWith(c.frame(), 'Created')).toContain(days === 0 ? 'today' : `${days} day`);
+      const kinds = finding.flags.map((f) => f.kind).join(', ');
+      expect(lineWith(c.frame(), 'Audit flags')).toContain(finding.flags.length === 0 ? 'nothing flagged' : kinds);
+      await c.press('j');
+    }
+  });
 });

@@ -25,7 +25,7 @@ import { useNavigate } from '../navigation';
 import { defineScreen, useScreenFrame, useScreenMode } from '../screenFrame';
 import { keySearchText } from '../keySearch';
 import { useServices } from '../services';
-import { cell, displayWidth, fit, grouped, sanitize } from '../../terminal/text';
+import { cell, displayWidth, fit, grouped, sanitize, wrapText } from '../../terminal/text';
 import { formatLocalTime as localTime } from '../../api/timeInput';
 import { shortenApiKey as shortKey } from '../../config/logFile';
 import { ipsText } from '../noIp';
@@ -285,6 +285,9 @@ export function KeyList({
     // What the key audit would flag, among every key of the sub-account (a shared note is a matter between them).
     const measuredAt = now();
     const flags = auditKeys(allRows, measuredAt).find((f) => f.key === selected)?.flags ?? [];
+    const flagText = flags.length === 0 ? 'nothing flagged' : flags.map((f) => `${f.kind}: ${f.reason}`).join(' · ');
+    const age = keyAgeText(selected.createdAt, measuredAt).replace(/^ · /u, '');
+    const created = `${localTime(selected.createdAt, true)} (local) · ${isoTime(selected.createdAt)}${keyAgeText(selected.createdAt, measuredAt)}`;
     return (
       <Box flexDirection="column" width={width}>
         <Text bold>
@@ -300,8 +303,8 @@ export function KeyList({
             ['API key', selected.apiKey],
             ['Permissions', selected.permissions.join(', ')],
             ['Linked IPs', ipsText(selected.ips), (room, lines) => ipLines(selected.ips, room, lines)],
-            ['Created', `${localTime(selected.createdAt, true)} (local) · ${isoTime(selected.createdAt)}${keyAgeText(selected.createdAt, measuredAt)}`],
-            ['Audit flags', flags.length === 0 ? 'nothing flagged' : flags.map((f) => `${f.kind}: ${f.reason}`).join(' · ')],
+            ['Created', created, (room, lines) => shortWhenCut(created, `${age}${age ? ' · ' : ''}${localTime(selected.createdAt, true)}`, room, lines)],
+            ['Audit flags', flagText, (room, lines) => shortWhenCut(flagText, flags.map((f) => f.kind).join(', '), room, lines)],
           ]}
         />
         {flash ? <Text color={theme.muted}>{fit(flash, width).trimEnd()}</Text> : null}
@@ -392,3 +395,9 @@ export const KEYS_SCREEN = defineScreen({
     <KeyList subAccount={route.subAccount} highlightApiKey={route.highlightApiKey} refreshToken={route.refreshToken} landing={route.landing} />
   ),
 });
+
+/** A value whole when its lines fit, else the short form (at 40x12 the age and flag names, not a cut-off sentence). */
+function shortWhenCut(value: string, short: string, room: number, lines: number): string[] {
+  const whole = wrapText(value, room);
+  return whole.length <= lines ? whole : wrapText(short, room, lines);
+}
