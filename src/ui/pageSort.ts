@@ -3,7 +3,7 @@
 import Big from 'big.js';
 import { decimalForBig } from '../api/decimal';
 import type { Transfer } from '../api/types';
-import { grouped, sanitize } from '../terminal/text';
+import { displayWidth, fit, grouped, sanitize } from '../terminal/text';
 import type { TableColumn } from './components/WindowedTable';
 
 /** The sorts `o` cycles through, of the current page only: time is the order the service sent (newest first). */
@@ -64,7 +64,14 @@ export function sortTransfers(rows: readonly Transfer[], { by, reversed }: PageS
 export function sortedColumns(columns: TableColumn<Transfer>[], sort: PageSort): TableColumn<Transfer>[] {
   const arrow = sortArrow(sort);
   if (arrow === '') return columns;
-  return columns.map((c) => (c.title === SORT_COLUMN[sort.by] ? { ...c, title: `${c.title} ${arrow}` } : c));
+  // The arrow is the one sign of the direction at 40 columns (the page line is cut there): the title gives way, not it.
+  const titled = (title: string, width: number) =>
+    displayWidth(`${title} ${arrow}`) <= width
+      ? `${title} ${arrow}`
+      : displayWidth(`${title}${arrow}`) <= width
+        ? `${title}${arrow}`
+        : `${fit(title, Math.max(1, width - 1)).trimEnd()}${arrow}`;
+  return columns.map((c) => (c.title === SORT_COLUMN[sort.by] ? { ...c, title: titled(c.title, c.width) } : c));
 }
 
 /**

@@ -1,7 +1,7 @@
 // The page sort's direction and the words for the page as shown.
 import { describe, expect, test } from 'vitest';
 import type { Transfer } from '../../src/api/types';
-import { nextSortColumn, pageAsShown, SERVED_ORDER, sortArrow, sortTransfers } from '../../src/ui/pageSort';
+import { nextSortColumn, pageAsShown, SERVED_ORDER, sortArrow, sortedColumns, sortTransfers } from '../../src/ui/pageSort';
 
 const row = (tranId: string, amount: string, asset: string): Transfer =>
   ({
@@ -53,5 +53,20 @@ describe('pageAsShown', () => {
 
   test('a searched text from the keyboard is sanitised', () => {
     expect(pageAsShown(0, 50, 'x\u001b]0;t\u0007', SERVED_ORDER)).not.toMatch(/\u001b|\u0007/);
+  });
+});
+
+describe('the sorted column keeps its arrow in a narrow column', () => {
+  const column = (title: string, width: number) => ({ title, width, cell: () => '' });
+  test('STATUS at 7 cells (40 columns) and ASSET at 6 (80 columns)', () => {
+    const [status] = sortedColumns([column('STATUS', 7)], { by: 'status', reversed: true });
+    expect(status!.title).toBe('STATUS↓');
+    const [asset] = sortedColumns([column('ASSET', 6)], { by: 'asset', reversed: false });
+    expect(asset!.title).toBe('ASSET↑');
+    const [amount] = sortedColumns([column('AMOUNT', 12)], { by: 'amount', reversed: false });
+    expect(amount!.title).toBe('AMOUNT ↓');
+    const [tight] = sortedColumns([column('AMOUNT', 4)], { by: 'amount', reversed: false });
+    expect(tight!.title.endsWith('↓')).toBe(true);
+    expect(tight!.title.length).toBeLessThanOrEqual(4);
   });
 });
