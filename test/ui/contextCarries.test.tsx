@@ -321,3 +321,45 @@ describe('the filter line at 40 columns', () => {
     expect(c.frame()).toContain(`FUTURES → SPOT · from ${name}`);
   });
 });
+
+describe('the audit opens a key the kept search hides', () => {
+  test('/ tax, a, enter on another key: the search gives way and the cursor is on that key', async () => {
+    c = await startConsole({ columns: 100, rows: 30 });
+    const { busy, busyKeys } = await seededAccounts(c);
+    await openKeys(c, busy);
+    const kept = busyKeys[0]!.apiKey;
+    const needle = kept.slice(-6);
+    await c.press('/');
+    await c.type(needle);
+    await c.press('enter');
+    await c.waitForText(`1 of ${busyKeys.length} keys`);
+    await c.press('a');
+    await c.waitForScreen('keyAudit');
+    await c.waitForNoText('Auditing');
+    const cursorLine = () =>
+      c
+        .frame()
+        .split('\n')
+        .find((l) => l.startsWith('›')) ?? '';
+    // Down the rows to a key row of another key than the one the search keeps.
+    let wanted: string | undefined;
+    for (let i = 0; i < 20 && wanted === undefined; i++) {
+      await c.press('down');
+      const shown = busyKeys.find((k) => k.apiKey !== kept && cursorLine().includes(k.apiKey));
+      wanted = shown?.apiKey;
+    }
+    expect(wanted).toBeDefined();
+    await c.press('enter');
+    await c.waitForScreen('keys');
+    await c.waitFor(() => cursorLine().includes(wanted!), 'the cursor on the key chosen in the audit');
+    expect(c.frame()).toContain(`${busyKeys.length} keys`);
+    expect(c.frame()).not.toContain(`/ ${needle}`);
+    // A search typed afterwards is kept, though it hides that key.
+    await c.press('/');
+    await c.type(needle);
+    await c.press('enter');
+    await c.waitForText(`1 of ${busyKeys.length} keys`);
+    await c.settle(100);
+    expect(c.frame()).toContain(`/ ${needle}`);
+  });
+});

@@ -202,6 +202,18 @@ export function KeyList({
     setLanded(landing);
     list.setCursor(highlightAt);
   }
+  // The audit asked for a key the kept `/` search hides: the search gives way, or the cursor would sit on another key.
+  // Once per arrival: a search typed after it is the operator's own and stays.
+  const [arrived, setArrived] = useState('');
+  const arrival = `${refreshToken ?? 0}:${landOn ?? 0}:${highlightApiKey ?? ''}`;
+  if (keys.data && arrived !== arrival) {
+    setArrived(arrival);
+    const hiddenAt = highlightApiKey && highlightAt < 0 && filter.text !== '' ? allRows.findIndex((k) => k.apiKey === highlightApiKey) : -1;
+    if (hiddenAt >= 0) {
+      filter.clear();
+      list.setCursor(hiddenAt, allRows.length);
+    }
+  }
 
   const copyKey = (row: SubAccountKey | undefined) => {
     if (!row) return;
