@@ -25,6 +25,7 @@ import {
   type ProfileColor,
   type Profile,
   type ProfileConfig,
+  type SavedProfile,
   checkApiKeyHeader,
   checkProfileName,
   findProfile,
@@ -217,21 +218,22 @@ export async function runProfileAdd(rawName: string, options: ProfileAddOptions,
     printLines(ctx.stderr, ['nothing was saved']);
     return EXIT.usage;
   }
+  let saved: SavedProfile;
   try {
-    await saveProfile(contextFolder(ctx), profile, { makeDefault: options.default === true });
+    saved = await saveProfile(contextFolder(ctx), profile, { makeDefault: options.default === true });
   } catch (error) {
     if (!previous) await keychain.remove(profile.name).catch(() => false);
     printLines(ctx.stderr, [`error: the profile could not be saved: ${(error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''}`]);
     return EXIT.failure;
   }
-  const isDefault = options.default === true || config.defaultProfile === undefined || config.defaultProfile === profile.name;
+  // What the locked save saw, not the profiles read before the check: another add may have run meanwhile.
   const marks = [
-    ...(isDefault ? ['default'] : []),
+    ...(saved.isDefault ? ['default'] : []),
     ...(profile.readOnly === true ? ['read-only'] : []),
     ...(profile.color !== undefined ? [`shown ${profile.color}`] : []),
   ];
   printLines(ctx.stdout, [
-    `${previous || findProfile(config, profile.name) ? 'updated' : 'added'} profile ${profile.name}${marks.length > 0 ? ` (${marks.join(', ')})` : ''}: ${profile.baseUrl}${profile.proxy !== undefined ? ` through the proxy ${showProxyUrl(profile.proxy)}` : ''}, ` +
+    `${previous || saved.replaced ? 'updated' : 'added'} profile ${profile.name}${marks.length > 0 ? ` (${marks.join(', ')})` : ''}: ${profile.baseUrl}${profile.proxy !== undefined ? ` through the proxy ${showProxyUrl(profile.proxy)}` : ''}, ` +
       `API key ${shortenApiKey(read.apiKey)}; the secret is in the keychain (service ${KEYCHAIN_SERVICE}, account ${keychainAccount(profile.name, contextFolder(ctx))})`,
   ]);
   if (envValue(ctx.env, ENV.apiKey) !== undefined || envValue(ctx.env, ENV.secret) !== undefined) {
