@@ -254,13 +254,13 @@ interface ListedProfile {
   postSignature: PostSignature;
   /** Creating keys is refused through this profile (`profile add --read-only`). */
   readOnly: boolean;
-  /** The profile's proxy (`profile add --proxy`), without a password; empty when it has none. */
-  proxy: string;
   /** Shortened (mx0v…a1b2), never whole. */
   apiKey: string | null;
   secret: SecretSource;
   /** What the secret column shows. */
   secretNote: string;
+  /** The profile's proxy (`profile add --proxy`), without a password; empty when it has none. Last: added after the shape was documented. */
+  proxy: string;
 }
 
 const SHORT_PROBLEM: Record<KeychainProblemKind, string> = {
@@ -281,10 +281,10 @@ export const PROFILE_CSV_COLUMNS = [
   'recvWindow',
   'postSignature',
   'readOnly',
-  'proxy',
   'apiKey',
   'secret',
   'secretNote',
+  'proxy',
 ] as const;
 
 export interface ProfileListOptions {
@@ -315,10 +315,10 @@ export async function runProfileList(options: ProfileListOptions, ctx: CommandCo
       recvWindow: p.recvWindow,
       postSignature: envPostSignature ?? p.postSignature,
       readOnly: p.readOnly === true,
-      proxy: p.proxy === undefined ? '' : showProxyUrl(p.proxy),
       apiKey: null,
       secret: 'keychain',
       secretNote: 'keychain',
+      proxy: p.proxy === undefined ? '' : showProxyUrl(p.proxy),
     };
     if (fromEnv) {
       row.secret = 'environment';
@@ -363,10 +363,10 @@ export async function runProfileList(options: ProfileListOptions, ctx: CommandCo
       String(r.recvWindow),
       r.postSignature,
       String(r.readOnly),
-      r.proxy,
       r.apiKey ?? '',
       r.secret,
       r.secretNote,
+      r.proxy,
     ]);
     ctx.stdout.write(csvDocument(PROFILE_CSV_COLUMNS, rows, { terminal: stdoutIsTerminal(ctx), numeric: ['recvWindow'] }));
   } else if (listed.length === 0) {

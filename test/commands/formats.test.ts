@@ -153,13 +153,14 @@ describe('profile list', () => {
     ['recvWindow', 'number'],
     ['postSignature', 'string'],
     ['readOnly', 'boolean'],
-    ['proxy', 'string'],
     ['apiKey', 'string'],
     ['secret', 'string'],
     ['secretNote', 'string'],
+    // Added after the shape was documented: at the end, as the stability rule says.
+    ['proxy', 'string'],
   ];
 
-  it('--format json: an array of {name, default, baseUrl, apiKeyHeader, recvWindow, postSignature, readOnly, proxy, apiKey, secret, secretNote}; csv has the same columns', async () => {
+  it('--format json: an array of {name, default, baseUrl, apiKeyHeader, recvWindow, postSignature, readOnly, apiKey, secret, secretNote, proxy}; csv has the same columns', async () => {
     const config = join(home, 'profiles-config');
     await saveProfile(config, { name: 'prod', baseUrl: 'https://api.example.com', apiKeyHeader: 'X-MEXC-APIKEY', recvWindow: 5000, postSignature: 'auto' });
     await saveProfile(config, {
