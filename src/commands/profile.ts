@@ -261,6 +261,8 @@ interface ListedProfile {
   secretNote: string;
   /** The profile's proxy (`profile add --proxy`), without a password; empty when it has none. Last: added after the shape was documented. */
   proxy: string;
+  /** Its colour in the console's header (`profile add --color`); empty when it has none (the LIVE badge's red). */
+  color: string;
 }
 
 const SHORT_PROBLEM: Record<KeychainProblemKind, string> = {
@@ -285,6 +287,7 @@ export const PROFILE_CSV_COLUMNS = [
   'secret',
   'secretNote',
   'proxy',
+  'color',
 ] as const;
 
 export interface ProfileListOptions {
@@ -319,6 +322,7 @@ export async function runProfileList(options: ProfileListOptions, ctx: CommandCo
       secret: 'keychain',
       secretNote: 'keychain',
       proxy: p.proxy === undefined ? '' : showProxyUrl(p.proxy),
+      color: p.color ?? '',
     };
     if (fromEnv) {
       row.secret = 'environment';
@@ -367,6 +371,7 @@ export async function runProfileList(options: ProfileListOptions, ctx: CommandCo
       r.secret,
       r.secretNote,
       r.proxy,
+      r.color,
     ]);
     ctx.stdout.write(csvDocument(PROFILE_CSV_COLUMNS, rows, { terminal: stdoutIsTerminal(ctx), numeric: ['recvWindow'] }));
   } else if (listed.length === 0) {
