@@ -7,12 +7,13 @@
 import type { Command, Option } from 'commander';
 import { KNOWN_ACCOUNT_TYPES, KNOWN_PERMISSIONS } from '../api/types';
 import { FLAG_KINDS } from '../audit/keyAudit';
-import { loadProfiles } from '../credentials/profiles';
+import { PROFILE_COLORS, loadProfiles } from '../credentials/profiles';
 import { ENV, checkBaseUrl, envValue } from '../credentials/fromEnvironment';
 import { isSubAccountName, openDiscoveredSubAccounts } from '../config/discoveredSubAccounts';
 import { openRecentSubAccounts } from '../config/recentSubAccounts';
 import { type CommandContext, EXIT, type ExitCode, contextFolder, reportUsage } from './context';
 import { type CommandHost, examples } from './define';
+import { DEMO_COMMANDS } from './demoRun';
 import { OUTPUT_FORMATS } from './output';
 import { isHiddenCommand } from './registry';
 
@@ -29,6 +30,7 @@ const FLAG_VALUES: Readonly<Record<string, ValueSource>> = {
   '--from-type': { words: KNOWN_ACCOUNT_TYPES },
   '--to-type': { words: KNOWN_ACCOUNT_TYPES },
   '--permissions': { commaList: KNOWN_PERMISSIONS },
+  '--color': { words: PROFILE_COLORS },
   '--fail-on': { commaList: ['any', 'none', ...FLAG_KINDS] },
   '--profile': 'profiles',
   '--sub': 'subAccounts',
@@ -71,6 +73,8 @@ export function commandTree(program: Command): CommandSpec[] {
   const help = program.createHelp();
   // Flags every command takes: the root's, except those that only make sense without a command.
   const globals = flagsOf(program.options.filter((o) => !o.hidden && o.long !== '--version' && o.long !== '--demo'));
+  // --demo also runs the commands that reach the demo: offered on those, and on no other.
+  const withDemo = flagsOf(program.options.filter((o) => !o.hidden && o.long !== '--version'));
   const specs: CommandSpec[] = [];
   const visit = (command: Command, path: string): void => {
     const subcommands = help
@@ -78,7 +82,8 @@ export function commandTree(program: Command): CommandSpec[] {
       .filter((c) => !isHiddenCommand(c.name()))
       .map((c) => ({ name: c.name(), description: c.description() }));
     const own = flagsOf(help.visibleOptions(command));
-    const flags = path === '' ? own : [...own, ...globals.filter((g) => !own.some((f) => f.flag === g.flag))];
+    const inherited = DEMO_COMMANDS.includes(path) ? withDemo : globals;
+    const flags = path === '' ? own : [...own, ...inherited.filter((g) => !own.some((f) => f.flag === g.flag))];
     specs.push({ path, subcommands, flags });
     for (const sub of command.commands) {
       if (isHiddenCommand(sub.name()) || !subcommands.some((s) => s.name === sub.name())) continue;

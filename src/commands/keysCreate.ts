@@ -123,9 +123,10 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
   // A read-only run refuses every create with its own reason, as before.
   const readOnly = readOnlySource(ctx.globals.readOnly, ctx.env) !== undefined;
   if (unallowed.length > 0 && options.allowRisky !== true && !readOnly && ctx.demo !== true) {
+    // The audit's reasons are phrases; the one for no-ip needs a verb to read after "this key".
     return reportUsage(
       ctx,
-      `this key ${unallowed.map((r) => r.reason).join('; ')}: against a LIVE target add ${ALLOW_RISKY_FLAG} to make it — nothing was sent`,
+      `this key ${unallowed.map((r) => (r.kind === 'no-ip' ? `has ${r.reason}` : r.reason)).join('; ')}: against a LIVE target add ${ALLOW_RISKY_FLAG} to make it — nothing was sent`,
     );
   }
   if (risks.length > 0 && ctx.stderrIsTTY)

@@ -25,6 +25,7 @@ import {
   type ProfileColor,
   type Profile,
   type ProfileConfig,
+  type SavedProfile,
   checkApiKeyHeader,
   checkProfileName,
   findProfile,
@@ -217,21 +218,22 @@ export async function runProfileAdd(rawName: string, options: ProfileAddOptions,
     printLines(ctx.stderr, ['nothing was saved']);
     return EXIT.usage;
   }
+  let saved: SavedProfile;
   try {
-    await saveProfile(contextFolder(ctx), profile, { makeDefault: options.default === true });
+    saved = await saveProfile(contextFolder(ctx), profile, { makeDefault: options.default === true });
   } catch (error) {
     if (!previous) await keychain.remove(profile.name).catch(() => false);
     printLines(ctx.stderr, [`error: the profile could not be saved: ${(error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''}`]);
     return EXIT.failure;
   }
-  const isDefault = options.default === true || config.defaultProfile === undefined || config.defaultProfile === profile.name;
+  // What the locked save saw, not the profiles read before the check: another add may have run meanwhile.
   const marks = [
-    ...(isDefault ? ['default'] : []),
+    ...(saved.isDefault ? ['default'] : []),
     ...(profile.readOnly === true ? ['read-only'] : []),
     ...(profile.color !== undefined ? [`shown ${profile.color}`] : []),
   ];
   printLines(ctx.stdout, [
-    `${previous || findProfile(config, profile.name) ? 'updated' : 'added'} profile ${profile.name}${marks.length > 0 ? ` (${marks.join(', ')})` : ''}: ${profile.baseUrl}${profile.proxy !== undefined ? ` through the proxy ${showProxyUrl(profile.proxy)}` : ''}, ` +
+    `${previous || saved.replaced ? 'updated' : 'added'} profile ${profile.name}${marks.length > 0 ? ` (${marks.join(', ')})` : ''}: ${profile.baseUrl}${profile.proxy !== undefined ? ` through the proxy ${showProxyUrl(profile.proxy)}` : ''}, ` +
       `API key ${shortenApiKey(read.apiKey)}; the secret is in the keychain (service ${KEYCHAIN_SERVICE}, account ${keychainAccount(profile.name, contextFolder(ctx))})`,
   ]);
   if (envValue(ctx.env, ENV.apiKey) !== undefined || envValue(ctx.env, ENV.secret) !== undefined) {
@@ -252,13 +254,15 @@ interface ListedProfile {
   postSignature: PostSignature;
   /** Creating keys is refused through this profile (`profile add --read-only`). */
   readOnly: boolean;
-  /** The profile's proxy (`profile add --proxy`), without a password; empty when it has none. */
-  proxy: string;
   /** Shortened (mx0v…a1b2), never whole. */
   apiKey: string | null;
   secret: SecretSource;
   /** What the secret column shows. */
   secretNote: string;
+  /** The profile's proxy (`profile add --proxy`), without a password; empty when it has none. Last: added after the shape was documented. */
+  proxy: string;
+  /** Its colour in the console's header (`profile add --color`); empty when it has none (the LIVE badge's red). */
+  color: string;
 }
 
 const SHORT_PROBLEM: Record<KeychainProblemKind, string> = {
@@ -279,10 +283,11 @@ export const PROFILE_CSV_COLUMNS = [
   'recvWindow',
   'postSignature',
   'readOnly',
-  'proxy',
   'apiKey',
   'secret',
   'secretNote',
+  'proxy',
+  'color',
 ] as const;
 
 export interface ProfileListOptions {
@@ -313,10 +318,11 @@ export async function runProfileList(options: ProfileListOptions, ctx: CommandCo
       recvWindow: p.recvWindow,
       postSignature: envPostSignature ?? p.postSignature,
       readOnly: p.readOnly === true,
-      proxy: p.proxy === undefined ? '' : showProxyUrl(p.proxy),
       apiKey: null,
       secret: 'keychain',
       secretNote: 'keychain',
+      proxy: p.proxy === undefined ? '' : showProxyUrl(p.proxy),
+      color: p.color ?? '',
     };
     if (fromEnv) {
       row.secret = 'environment';
@@ -361,10 +367,11 @@ export async function runProfileList(options: ProfileListOptions, ctx: CommandCo
       String(r.recvWindow),
       r.postSignature,
       String(r.readOnly),
-      r.proxy,
       r.apiKey ?? '',
       r.secret,
       r.secretNote,
+      r.proxy,
+      r.color,
     ]);
     ctx.stdout.write(csvDocument(PROFILE_CSV_COLUMNS, rows, { terminal: stdoutIsTerminal(ctx), numeric: ['recvWindow'] }));
   } else if (listed.length === 0) {

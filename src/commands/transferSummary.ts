@@ -77,9 +77,9 @@ export function summaryTable(s: SummaryDocument): string {
     { header: `volume (${s.volumeStatus})`, align: 'right' },
     { header: 'by status' },
   ];
-  const assets = s.assets.map((a) => [a.asset, String(a.count), a.volume, a.statuses.map((x) => `${x.count} ${x.status}`).join(', ')]);
+  const assets = s.assets.map((a) => [a.asset, grouped(a.count), a.volume, a.statuses.map((x) => `${grouped(x.count)} ${x.status}`).join(', ')]);
   const statusColumns: Column[] = [{ header: 'status' }, { header: 'transfers', align: 'right' }];
-  const statuses = s.statuses.map((x) => [x.status, String(x.count)]);
+  const statuses = s.statuses.map((x) => [x.status, grouped(x.count)]);
   const dayColumns: Column[] = [
     { header: 'day' },
     { header: 'asset' },
@@ -88,7 +88,7 @@ export function summaryTable(s: SummaryDocument): string {
   ];
   // A day with several assets takes a line for each, the day written on the first; a day without transfers shows 0.
   const days = s.days.flatMap((d) =>
-    d.assets.length === 0 ? [[d.day, '-', '0', '']] : d.assets.map((a, i) => [i === 0 ? d.day : '', a.asset, String(a.count), a.volume]),
+    d.assets.length === 0 ? [[d.day, '-', '0', '']] : d.assets.map((a, i) => [i === 0 ? d.day : '', a.asset, grouped(a.count), a.volume]),
   );
   const parts = [head];
   if (s.assets.length > 0) parts.push('\n', formatTable(assetColumns, assets), '\n', formatTable(statusColumns, statuses));

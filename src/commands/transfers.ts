@@ -92,7 +92,7 @@ interface TransferOutput {
   end(summary: Summary): Promise<void>;
 }
 
-function tableWriter(write: TextSink): TransferOutput {
+export function tableWriter(write: TextSink): TransferOutput {
   let count = 0;
   // Only SUCCESS moved money: the totals count it alone, and say so (as the console's page totals do).
   const totals = new AssetTotals(COUNTED_STATUS);
@@ -128,8 +128,8 @@ function tableWriter(write: TextSink): TransferOutput {
       for (const [asset, sum] of assets) lines.push(`  ${pad(asset, width)}  ${sum}`);
       if (entries.length === 0) lines.push('  nothing');
       const left = totals.notCounted();
-      if (left.length > 0) lines.push(`  not counted: ${left.map(([status, n]) => `${n} ${sanitize(status, 40)}`).join(', ')}`);
-      if (totals.unparsable > 0) lines.push(`  (${totals.unparsable} amounts were not decimals and are left out)`);
+      if (left.length > 0) lines.push(`  not counted: ${left.map(([status, n]) => `${grouped(n)} ${sanitize(status, 40)}`).join(', ')}`);
+      if (totals.unparsable > 0) lines.push(`  (${grouped(totals.unparsable)} amounts were not decimals and are left out)`);
       if (!all) lines.push(short ? 'no more pages' : `more pages: --page ${lastPage + 1}, or --all for every page`);
       await write(`${lines.join('\n')}\n`);
     },

@@ -192,7 +192,15 @@ export function findProfile(config: ProfileConfig, name: string): Profile | unde
 }
 
 /** Adds the profile, or replaces the one of the same name. The first profile becomes the default. */
-export async function saveProfile(folder: string, profile: Profile, options: { makeDefault?: boolean } = {}): Promise<void> {
+/** What the save did, as seen under the lock (another process may have added profiles meanwhile). */
+export interface SavedProfile {
+  /** A profile of that name was there and is replaced. */
+  replaced: boolean;
+  /** It is the default profile now. */
+  isDefault: boolean;
+}
+
+export async function saveProfile(folder: string, profile: Profile, options: { makeDefault?: boolean } = {}): Promise<SavedProfile> {
   const name = checkProfileName(profile.name);
   if (!name.ok) throw new Error(name.message);
   const base = checkBaseUrl(profile.baseUrl);
@@ -216,13 +224,14 @@ export async function saveProfile(folder: string, profile: Profile, options: { m
     ...proxyField(profile.proxy?.trim()),
     ...colorField(profile.color),
   };
-  await withFileLock(profilesPath(folder), async () => {
+  return withFileLock(profilesPath(folder), async () => {
     const config = await loadProfiles(folder);
     const index = config.profiles.findIndex((p) => p.name === clean.name);
     if (index >= 0) config.profiles[index] = clean;
     else config.profiles.push(clean);
     if (options.makeDefault === true || config.defaultProfile === undefined) config.defaultProfile = clean.name;
     await writeProfiles(folder, config);
+    return { replaced: index >= 0, isDefault: config.defaultProfile === clean.name };
   });
 }
 

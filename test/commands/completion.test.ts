@@ -119,6 +119,10 @@ describe('bash completion', () => {
     expect(complete('sub-accounts', '--da')).toEqual(['--days']);
     expect(complete('sub-accounts', '--discover', '--days', '7', '--f')).toEqual(['--format']);
     expect(complete('profile', 'add', 'x', '--no-')).toEqual(['--no-check']);
+    // --demo runs these commands too; the others refuse it, so it is not offered there.
+    expect(complete('keys', 'list', '--dem')).toEqual(['--demo', '--demo-clock']);
+    expect(complete('transfers', '--dem')).toEqual(['--demo', '--demo-clock']);
+    expect(complete('profile', 'list', '--dem')).toEqual(['--demo-clock']);
     // A flag's value that looks like a flag is stepped over: the word after it is a flag again.
     expect(complete('keys', 'create', '--note', '--format', '--f')).toEqual(['--format']);
   });
@@ -139,6 +143,7 @@ describe('bash completion', () => {
     // One already given is not offered again.
     expect(complete('keys', 'create', '--permissions', 'SPOT_ACCOUNT_READ,SPOT_ACCOUNT_')).toEqual(['SPOT_ACCOUNT_READ,SPOT_ACCOUNT_WRITE']);
     expect(complete('completion', '')).toEqual(['bash', 'zsh', 'fish']);
+    expect(complete('profile', 'add', 'x', '--color', '')).toEqual(['red', 'yellow', 'green', 'blue', 'magenta', 'cyan']);
     expect(complete('keys', 'audit', '--fail-on', 'withdraw,no')).toEqual(['withdraw,none', 'withdraw,no-ip']);
   });
 
@@ -201,5 +206,7 @@ describe('the completion command', () => {
     expect(asked('broker-console tra')).toEqual(['transfers']);
     expect(asked('broker-console transfers --from-type ')).toEqual(['FUTURES', 'SPOT']);
     expect(asked('broker-console profile use ')).toEqual(['prod', 'staging-2']);
+    expect(asked('broker-console profile add x --color b')).toEqual(['blue']);
+    expect(asked('broker-console keys audit --dem')).toEqual(['--demo', '--demo-clock']);
   });
 });

@@ -153,13 +153,15 @@ describe('profile list', () => {
     ['recvWindow', 'number'],
     ['postSignature', 'string'],
     ['readOnly', 'boolean'],
-    ['proxy', 'string'],
     ['apiKey', 'string'],
     ['secret', 'string'],
     ['secretNote', 'string'],
+    // Added after the shape was documented: at the end, as the stability rule says.
+    ['proxy', 'string'],
+    ['color', 'string'],
   ];
 
-  it('--format json: an array of {name, default, baseUrl, apiKeyHeader, recvWindow, postSignature, readOnly, proxy, apiKey, secret, secretNote}; csv has the same columns', async () => {
+  it('--format json: an array of {name, default, baseUrl, apiKeyHeader, recvWindow, postSignature, readOnly, apiKey, secret, secretNote, proxy, color}; csv has the same columns', async () => {
     const config = join(home, 'profiles-config');
     await saveProfile(config, { name: 'prod', baseUrl: 'https://api.example.com', apiKeyHeader: 'X-MEXC-APIKEY', recvWindow: 5000, postSignature: 'auto' });
     await saveProfile(config, {
@@ -169,6 +171,7 @@ describe('profile list', () => {
       recvWindow: 9000,
       postSignature: 'query',
       readOnly: true,
+      color: 'cyan',
     });
     // Environment credentials: the list says so and never opens the keychain.
     const env = { BROKER_API_KEY: 'mx0venvironmentkey', BROKER_API_SECRET: 'x' };
@@ -190,6 +193,7 @@ describe('profile list', () => {
       apiKey: 'mx0v…tkey',
       secret: 'environment',
       secretNote: 'environment (BROKER_API_KEY/SECRET set)',
+      color: 'cyan',
     });
     const short = testContext(undefined, { env, configFolder: config, keychain: noKeychain });
     expect(await runProfileList({ json: true }, short.ctx)).toBe(EXIT.ok);

@@ -41,7 +41,7 @@ describe("the risks of a key, in the audit's words", () => {
 
 describe('keys create against a LIVE target', () => {
   it.each([
-    ['no IP', { permissions: 'SPOT_ACCOUNT_READ' }, /no linked IP: any address can use it/],
+    ['no IP', { permissions: 'SPOT_ACCOUNT_READ' }, /this key has no linked IP: any address can use it:/],
     ['withdraw', { permissions: 'SPOT_WITHDRAW_WRITE', ip: '203.0.113.7' }, /can withdraw funds: SPOT_WITHDRAW_WRITE/],
     ['transfer', { permissions: 'SPOT_TRANSFER_WRITE', ip: '203.0.113.7' }, /can transfer between accounts: SPOT_TRANSFER_WRITE/],
   ])('%s without --allow-risky: exit 2 naming the risk and the flag, nothing sent, nothing audited', async (_, key, risk) => {
@@ -50,7 +50,7 @@ describe('keys create against a LIVE target', () => {
     const t = testContext(sandbox, { configFolder: folder });
     expect(await runKeysCreate({ sub: sub(), note: 'risky', ...key }, t.ctx)).toBe(EXIT.usage);
     expect(t.err.text()).toMatch(risk);
-    expect(t.err.text()).toMatch(/^error: this key .*: against a LIVE target add --allow-risky to make it — nothing was sent\n$/);
+    expect(t.err.text()).toMatch(/^error: this key (has no linked IP:|can) .*: against a LIVE target add --allow-risky to make it — nothing was sent\n$/);
     expect(t.out.text()).toBe('');
     expect(requestCount(sandbox)).toBe(before);
     expect(existsSync(join(folder, AUDIT_FILE))).toBe(false);

@@ -9,8 +9,8 @@ import type { CommandContext, GlobalOptions } from '../../src/commands/context';
 import { runKeysCreate } from '../../src/commands/keysCreate';
 import { runKeysList } from '../../src/commands/keysList';
 import { runProfileAdd, runProfileList, runProfileRemove, runProfileUse } from '../../src/commands/profile';
-import { folderKeychain, openKeychain } from '../../src/credentials/keychain';
-import { loadProfiles, profilesPath } from '../../src/credentials/profiles';
+import { type Keychain, type StoredCredentials, folderKeychain, openKeychain } from '../../src/credentials/keychain';
+import { loadProfiles, profilesPath, saveProfile } from '../../src/credentials/profiles';
 import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { probeKeychain, uniqueProfile } from '../credentials/keychainProbe';
@@ -85,6 +85,28 @@ describe('profile commands that need no keychain', () => {
     t = ctxFor({ baseUrl: 'http://x' }, 'k\ns\n');
     expect(await runProfileAdd('ok', { apiKeyHeader: 'X Key' }, t.ctx)).toBe(2);
     expect(t.err.text()).toMatch(/--api-key-header: 'X Key' is not an HTTP header name/);
+  });
+
+  it('two adds at once: each says whether it is the default as the locked save found it', async () => {
+    const folder = join(home, 'config');
+    const stored = new Map<string, StoredCredentials>();
+    // Another process adds the first profile while this one is in the keychain (after it read the profiles).
+    const keychain: Keychain = {
+      get: async (n) => stored.get(n),
+      set: async (n, c) => {
+        await saveProfile(folder, { name: 'other', baseUrl: 'http://127.0.0.1:9', apiKeyHeader: 'X-MEXC-APIKEY', recvWindow: 5000, postSignature: 'auto' });
+        stored.set(n, c);
+      },
+      remove: async (n) => stored.delete(n),
+    };
+    const t = testContext(
+      undefined,
+      { env: {}, configFolder: folder, stdin: stdinOf('k1\ns1\n'), keychain: async () => keychain },
+      { baseUrl: 'http://127.0.0.1:9' },
+    );
+    expect(await runProfileAdd('mine', { check: false }, t.ctx)).toBe(0);
+    expect((await loadProfiles(folder)).defaultProfile).toBe('other');
+    expect(t.out.text()).toMatch(/^added profile mine: http/);
   });
 
   it('list with no profiles says how to add one; --json is []', async () => {
