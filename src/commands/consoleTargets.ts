@@ -1,5 +1,5 @@
 // The console's targets: the embedded demo, a saved profile (secret from the keychain), or credentials
-// given for this session only (memory). Builds the client for each and checks new credentials against the
+// given for this run only (memory). Builds the client for each and checks new credentials against the
 // service before anything is saved.
 import type { BrokerApi, ClientConfig, ExchangeInfo } from '../api/contract';
 import { BrokerError } from '../api/errors';
@@ -365,7 +365,7 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
         return {
           ok: false,
           keychainFailed: true,
-          message: `the keychain has no secret for profile ${name}: add it again, or enter the credentials for this session`,
+          message: `the keychain has no secret for profile ${name}: add it again, or enter the credentials for this run`,
         };
       await switchTo(live(profileConfig(profile, stored.apiKey, stored.secretKey), name, 'keychain', profile));
       return { ok: true };

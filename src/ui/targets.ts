@@ -1,5 +1,5 @@
 // What the console works against, and how it changes target: the demo, a saved profile, or credentials
-// given for this session only. Implemented outside ui/ (src/commands/consoleTargets.ts): screens never see
+// given for this run only. Implemented outside ui/ (src/commands/consoleTargets.ts): screens never see
 // URLs being called, the keychain or the sandbox.
 import type { BrokerApi } from '../api/contract';
 import type { AuditRecorder } from '../config/auditTrail';
@@ -84,7 +84,7 @@ export interface TargetSwitcher {
   openProfile(name: string): Promise<CheckOutcome>;
   /** Checks the credentials against the service, then stores the secret in the keychain and the profile. */
   addProfile(input: NewProfileInput): Promise<CheckOutcome>;
-  /** Checks the credentials, then uses them for this session only: kept in memory, never written. */
+  /** Checks the credentials, then uses them for this run only: kept in memory, never written. */
   useForSession(input: CredentialsInput, profile?: string): Promise<CheckOutcome>;
   /** Set when the whole run is read-only (--read-only, BROKER_READ_ONLY): why; shown before any target is open too. */
   runReadOnly?(): string | undefined;

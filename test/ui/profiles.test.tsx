@@ -261,7 +261,7 @@ describe('first run and profiles in the console', () => {
     expect((await loadProfiles(folder)).profiles.map((p) => [p.name, p.postSignature])).toEqual([[profileName, 'query']]);
   });
 
-  it('when the keychain fails, saves nothing and offers the same credentials for this session only', async () => {
+  it('when the keychain fails, saves nothing and offers the same credentials for this run only', async () => {
     const failing = async (): Promise<Keychain> => ({
       get: async () => undefined,
       set: async () => {
@@ -314,7 +314,7 @@ describe('first run and profiles in the console', () => {
     await d.waitForText('Profiles');
     expect(d.frame()).toMatch(/demo\s+embedded sandbox/);
     await d.press('s');
-    await d.waitForText('for this session only');
+    await d.waitForText('for this run only');
     await d.type(sandbox.baseUrl);
     await d.press('tab');
     await d.type(sandbox.apiKey);

@@ -22,7 +22,7 @@ export const CREDENTIALS_MODES = defineModes({
         command: 'submit',
         keys: ['enter'],
         hint: 'enter check',
-        description: 'Check the connection, then save or use it (after a keychain failure: use for this session only)',
+        description: 'Check the connection, then save or use it (after a keychain failure: use for this run only)',
       },
     ],
   },
@@ -59,7 +59,7 @@ export function CredentialsForm(props: {
   busy: boolean;
   error?: { field?: CredentialField; message: string };
   onSubmit: (values: CredentialValues) => void;
-  /** Extra keys of the screen (e.g. "s: use for this session"), tried before the form's own. */
+  /** Extra keys of the screen (e.g. "s: use for this run"), tried before the form's own. */
   onKey?: (input: string) => boolean;
   /** Cells a line may take. */
   width?: number;

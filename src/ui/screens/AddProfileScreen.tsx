@@ -1,5 +1,5 @@
 // Add a profile: the connection is checked against the service before anything is saved; the secret goes
-// to the keychain. If the keychain cannot be used, the same credentials can serve this session only.
+// to the keychain. If the keychain cannot be used, the same credentials can serve this run only.
 import React from 'react';
 import { Box, Text } from 'ink';
 import { CredentialsForm, credentialsFormHeight, type CredentialValues } from '../components/CredentialsForm';
@@ -41,7 +41,7 @@ export function AddProfileScreen() {
   const keychain = outcome?.keychainFailed
     ? [
         ...wrapMessage(`⚠ ${outcome.message}`, width, 3).map((text) => ({ text, color: theme.warn })),
-        ...wrapText('Nothing was saved. Press enter to use these credentials for this session only (kept in memory).', width, 2).map((text) => ({
+        ...wrapText('Nothing was saved. Press enter to use these credentials for this run only (kept in memory).', width, 2).map((text) => ({
           text,
           color: undefined,
         })),

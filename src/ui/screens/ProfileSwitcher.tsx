@@ -23,7 +23,7 @@ export const PROFILE_MODES = defineModes({
       { command: 'down', keys: ['down', 'j'], hint: '↑↓ choose', description: 'Next profile' },
       { command: 'open', keys: ['enter'], hint: 'enter switch', description: 'Switch to the highlighted profile' },
       { command: 'add', keys: ['a'], hint: 'a add profile', description: 'Add a profile' },
-      { command: 'session', keys: ['s'], hint: 's session only', description: 'Enter credentials for this session only' },
+      { command: 'session', keys: ['s'], hint: 's session only', description: 'Enter credentials for this run only' },
     ],
   },
 });
@@ -45,7 +45,7 @@ export function ProfileSwitcher() {
   const failureLines = failure
     ? [
         ...wrapMessage(`⚠ ${failure.message}`, width, 3).map((text) => ({ text, color: theme.warn })),
-        ...wrapText(`s enters the credentials of ${failure.profile.name} for this session only (kept in memory).`, width, 2).map((text) => ({
+        ...wrapText(`s enters the credentials of ${failure.profile.name} for this run only (kept in memory).`, width, 2).map((text) => ({
           text,
           color: undefined,
         })),

@@ -1,4 +1,4 @@
-// Credentials for this session only: checked against the service, kept in memory, never written.
+// Credentials for this run only: checked against the service, kept in memory, never written.
 import React from 'react';
 import { Box, Text } from 'ink';
 import { CredentialsForm, credentialsFormHeight, type CredentialValues } from '../components/CredentialsForm';
@@ -28,7 +28,7 @@ export function SessionCredentialsScreen({ profile, baseUrl }: { profile?: strin
   const explanation =
     explanationRoom > 0 ? wrapText('Checked against the service, then kept in memory while the console runs. Nothing is written.', width, explanationRoom) : [];
   const blank = take(1) === 1;
-  const title = profile ? `Credentials of ${sanitize(profile)}, for this session only` : 'Credentials for this session only';
+  const title = profile ? `Credentials of ${sanitize(profile)}, for this run only` : 'Credentials for this run only';
 
   return (
     <Box flexDirection="column" width={width}>

@@ -47,7 +47,7 @@ export function WelcomeScreen() {
     run: () => navigate({ type: 'push', route: { screen: 'addProfile' } }),
   };
   const session: Choice = {
-    label: problem?.profile ? `Enter the credentials of ${sanitize(problem.profile.name)} for this session` : 'Enter credentials for this session only',
+    label: problem?.profile ? `Enter the credentials of ${sanitize(problem.profile.name)} for this run` : 'Enter credentials for this run only',
     detail: 'kept in memory while the console runs, never written',
     run: () => navigate({ type: 'push', route: { screen: 'sessionCredentials', profile: problem?.profile?.name, baseUrl: problem?.profile?.baseUrl } }),
   };
@@ -60,7 +60,7 @@ export function WelcomeScreen() {
       void switcher?.openDemo();
     },
   };
-  // First run: the demo is one key away. A keychain problem: this session's credentials are.
+  // First run: the demo is one key away. A keychain problem: this run's credentials are.
   const choices = problem?.kind === 'keychain' ? [session, addProfile, demo] : [demo, addProfile, session];
 
   useScreenKeystrokes(
