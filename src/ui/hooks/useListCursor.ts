@@ -8,6 +8,13 @@ export interface ListWindow {
 
 export type ListMove = 'up' | 'down' | 'pageUp' | 'pageDown' | 'home' | 'end';
 
+const MOVE_OF_COMMAND: Readonly<Record<string, ListMove>> = { up: 'up', down: 'down', pageUp: 'pageUp', pageDown: 'pageDown', first: 'home', last: 'end' };
+
+/** The list move a screen's movement command stands for (`first`/`last` are home/end), if it is one. */
+export function listMoveFor(command: string | undefined): ListMove | undefined {
+  return command !== undefined && Object.hasOwn(MOVE_OF_COMMAND, command) ? MOVE_OF_COMMAND[command] : undefined;
+}
+
 type Action =
   | { type: 'move'; move: ListMove; count: number; height: number }
   | { type: 'fit'; count: number; height: number }

@@ -11,7 +11,7 @@ import { WindowedTable, type TableColumn } from '../components/WindowedTable';
 import { commandFor, defineModes } from '../keyboard/bindings';
 import { useKeyAudit } from '../hooks/useKeyAudit';
 import { useScreenKeystrokes } from '../keyboard/keystrokes';
-import { useListCursor } from '../hooks/useListCursor';
+import { listMoveFor, useListCursor } from '../hooks/useListCursor';
 import { errorLine } from '../hooks/useResource';
 import { useNavigate } from '../navigation';
 import { defineScreen, useScreenFrame, useScreenMode } from '../screenFrame';
@@ -133,25 +133,13 @@ export function KeyAuditScreen({ subAccounts }: { subAccounts: readonly string[]
 
   useScreenKeystrokes(
     (input, keystroke) => {
-      switch (commandFor(KEY_AUDIT_MODES.keyAudit, input, keystroke)) {
-        case 'up':
-          list.move('up');
-          return true;
-        case 'down':
-          list.move('down');
-          return true;
-        case 'pageUp':
-          list.move('pageUp');
-          return true;
-        case 'pageDown':
-          list.move('pageDown');
-          return true;
-        case 'first':
-          list.move('home');
-          return true;
-        case 'last':
-          list.move('end');
-          return true;
+      const command = commandFor(KEY_AUDIT_MODES.keyAudit, input, keystroke);
+      const move = listMoveFor(command);
+      if (move) {
+        list.move(move);
+        return true;
+      }
+      switch (command) {
         case 'refresh':
           audit.reload();
           list.setCursor(0);

@@ -14,7 +14,7 @@ import { WindowedTable, type TableColumn } from '../components/WindowedTable';
 import { commandFor, defineModes, type BindingContext } from '../keyboard/bindings';
 import { useFlash } from '../hooks/useFlash';
 import { useScreenKeystrokes } from '../keyboard/keystrokes';
-import { useListCursor } from '../hooks/useListCursor';
+import { listMoveFor, useListCursor } from '../hooks/useListCursor';
 import { FilterLine, useRowFilter } from '../hooks/useRowFilter';
 import { errorLine, retryable } from '../hooks/useResource';
 import { isSubAccountRefused } from '../../api/errors';
@@ -248,21 +248,15 @@ export function KeyList({
       }
       // A kept filter: esc clears it before it goes back.
       if (filter.text !== '' && keystroke.escape) return clearKeepingKey();
-      switch (commandFor(KEY_LIST_MODES[mode === 'keyDetail' ? 'keys' : mode], input, keystroke, { retryable: canRetry, empty })) {
+      const command = commandFor(KEY_LIST_MODES[mode === 'keyDetail' ? 'keys' : mode], input, keystroke, { retryable: canRetry, empty });
+      const move = listMoveFor(command);
+      if (move) {
+        list.move(move);
+        return true;
+      }
+      switch (command) {
         case 'search':
           if (allRows.length > 0) filter.open();
-          return true;
-        case 'up':
-          list.move('up');
-          return true;
-        case 'down':
-          list.move('down');
-          return true;
-        case 'first':
-          list.move('home');
-          return true;
-        case 'last':
-          list.move('end');
           return true;
         case 'detail':
           if (selected) setDetail(true);

@@ -17,7 +17,7 @@ import { WindowedTable, type TableColumn } from '../components/WindowedTable';
 import { commandFor, defineModes, sameMode, type BindingContext, type ScreenContext } from '../keyboard/bindings';
 import type { ActiveMode, ScreenId } from '../keyboard/modes';
 import { useScreenKeystrokes } from '../keyboard/keystrokes';
-import { useListCursor } from '../hooks/useListCursor';
+import { listMoveFor, useListCursor } from '../hooks/useListCursor';
 import { errorLine, retryable } from '../hooks/useResource';
 import { useTransfers } from '../hooks/useTransfers';
 import { useNavigate } from '../navigation';
@@ -372,7 +372,13 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
         list.setCursor(0);
         return true;
       }
-      switch (commandFor(loaded && rows.length === 0 ? TRANSFER_MODES.transfersEmpty : TRANSFER_MODES.transfers, input, keystroke)) {
+      const command = commandFor(loaded && rows.length === 0 ? TRANSFER_MODES.transfersEmpty : TRANSFER_MODES.transfers, input, keystroke);
+      const move = listMoveFor(command);
+      if (move) {
+        list.move(move);
+        return true;
+      }
+      switch (command) {
         case 'search':
           if (loaded && rows.length > 0) filter.open();
           return true;
@@ -383,24 +389,6 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
         case 'reverse':
           setSort((s) => ({ ...s, reversed: !s.reversed }));
           list.setCursor(0);
-          return true;
-        case 'first':
-          list.move('home');
-          return true;
-        case 'last':
-          list.move('end');
-          return true;
-        case 'up':
-          list.move('up');
-          return true;
-        case 'down':
-          list.move('down');
-          return true;
-        case 'pageUp':
-          list.move('pageUp');
-          return true;
-        case 'pageDown':
-          list.move('pageDown');
           return true;
         case 'detail':
           if (selected) {
