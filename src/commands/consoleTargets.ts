@@ -16,7 +16,7 @@ import { memoryRecentSubAccounts, openRecentSubAccounts, type RecentSubAccounts 
 import { CHECK_TIMEOUT_MS, checkCredentials } from '../credentials/checkCredentials';
 import { ENV, checkBaseUrl } from '../credentials/fromEnvironment';
 import { KeychainError, folderKeychain, openKeychain, type Keychain } from '../credentials/keychain';
-import { PROFILE_COLORS, type ProfileColor, checkProfileName, loadProfiles, saveProfile, type Profile } from '../credentials/profiles';
+import { PROFILE_COLORS, type ProfileColor, SecretNotStoredError, checkProfileName, loadProfiles, saveProfile, type Profile } from '../credentials/profiles';
 import type { ResolvedTarget } from '../credentials/resolve';
 import { fileExporter } from '../export/fileExporter';
 import type { TransferExporter } from '../export/types';
@@ -394,12 +394,13 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
       const checked = await check(profileConfig(profile, input.apiKey.trim(), input.secretKey));
       if (!checked.ok) return checked;
       try {
-        // The secret first: if the keychain refuses, nothing is left behind.
-        await (await keychain()).set(profile.name, { apiKey: input.apiKey.trim(), secretKey: input.secretKey });
+        // The secret first, under the settings' lock: if the keychain refuses, nothing is left behind.
+        const store = async (): Promise<void> => (await keychain()).set(profile.name, { apiKey: input.apiKey.trim(), secretKey: input.secretKey });
+        await saveProfile(options.folder, profile, { secret: { store } });
       } catch (error) {
-        return { ok: false, keychainFailed: true, message: keychainMessage(error) };
+        if (error instanceof SecretNotStoredError) return { ok: false, keychainFailed: true, message: keychainMessage(error.cause) };
+        throw error;
       }
-      await saveProfile(options.folder, profile);
       await switchTo(live(profileConfig(profile, input.apiKey.trim(), input.secretKey), profile.name, 'keychain', profile));
       return checked;
     },

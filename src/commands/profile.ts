@@ -26,6 +26,7 @@ import {
   type Profile,
   type ProfileConfig,
   type SavedProfile,
+  SecretNotStoredError,
   checkApiKeyHeader,
   checkProfileName,
   findProfile,
@@ -210,19 +211,20 @@ export async function runProfileAdd(rawName: string, options: ProfileAddOptions,
     if (checked.notice) printLines(ctx.stderr, [`note: ${checked.notice}`]);
   }
 
-  // The secret first: if the keychain refuses, nothing is left behind.
-  try {
-    await keychain.set(profile.name, { apiKey: read.apiKey, secretKey: read.secretKey });
-  } catch (error) {
-    reportProblem(ctx, asProblem(error));
-    printLines(ctx.stderr, ['nothing was saved']);
-    return EXIT.usage;
-  }
+  // The secret first, under the settings' lock: if the keychain refuses, nothing is left behind.
+  const secret = {
+    store: () => keychain.set(profile.name, { apiKey: read.apiKey, secretKey: read.secretKey }),
+    undo: async () => (previous ? false : keychain.remove(profile.name)),
+  };
   let saved: SavedProfile;
   try {
-    saved = await saveProfile(contextFolder(ctx), profile, { makeDefault: options.default === true });
+    saved = await saveProfile(contextFolder(ctx), profile, { makeDefault: options.default === true, secret });
   } catch (error) {
-    if (!previous) await keychain.remove(profile.name).catch(() => false);
+    if (error instanceof SecretNotStoredError) {
+      reportProblem(ctx, asProblem(error.cause));
+      printLines(ctx.stderr, ['nothing was saved']);
+      return EXIT.usage;
+    }
     printLines(ctx.stderr, [`error: the profile could not be saved: ${(error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''}`]);
     return EXIT.failure;
   }

@@ -200,7 +200,22 @@ export interface SavedProfile {
   isDefault: boolean;
 }
 
-export async function saveProfile(folder: string, profile: Profile, options: { makeDefault?: boolean } = {}): Promise<SavedProfile> {
+/** The keychain half of a save, run under the profile file's lock: two saves of one name never pair one's settings with the other's secret. */
+export interface SecretStep {
+  store(): Promise<void>;
+  /** Called when the settings could not be written after the secret was stored. */
+  undo?(): Promise<unknown>;
+}
+
+/** The secret step failed: nothing was written. `cause` is what the keychain threw. */
+export class SecretNotStoredError extends Error {
+  constructor(cause: unknown) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+    this.name = 'SecretNotStoredError';
+  }
+}
+
+export async function saveProfile(folder: string, profile: Profile, options: { makeDefault?: boolean; secret?: SecretStep } = {}): Promise<SavedProfile> {
   const name = checkProfileName(profile.name);
   if (!name.ok) throw new Error(name.message);
   const base = checkBaseUrl(profile.baseUrl);
@@ -230,7 +245,14 @@ export async function saveProfile(folder: string, profile: Profile, options: { m
     if (index >= 0) config.profiles[index] = clean;
     else config.profiles.push(clean);
     if (options.makeDefault === true || config.defaultProfile === undefined) config.defaultProfile = clean.name;
-    await writeProfiles(folder, config);
+    const secret = options.secret;
+    if (secret) await secret.store().catch((error: unknown) => Promise.reject(new SecretNotStoredError(error)));
+    try {
+      await writeProfiles(folder, config);
+    } catch (error) {
+      await secret?.undo?.().catch(() => undefined);
+      throw error;
+    }
     return { replaced: index >= 0, isDefault: config.defaultProfile === clean.name };
   });
 }

@@ -125,7 +125,7 @@ function zoneOf(tz: string | undefined): string {
  * BROKER_CONSOLE_HOME would otherwise compile the whole program and write a cache no run reads again. The
  * cache changes only the time a start takes (test/startup checks each cache case on its own folder).
  */
-const SHARED_CACHE = join(ROOT, 'node_modules', '.cache', 'broker-console-test-runs-cache');
+export const SHARED_CACHE = join(ROOT, 'node_modules', '.cache', 'broker-console-test-runs-cache');
 
 /**
  * Runs the built CLI with exactly this environment (plus PATH, and the shared compile cache unless `env` names a

@@ -90,13 +90,13 @@ describe('profile commands that need no keychain', () => {
   it('two adds at once: each says whether it is the default as the locked save found it', async () => {
     const folder = join(home, 'config');
     const stored = new Map<string, StoredCredentials>();
-    // Another process adds the first profile while this one is in the keychain (after it read the profiles).
+    // Another process adds the first profile while this one asks the keychain for an old entry (after it read the profiles).
     const keychain: Keychain = {
-      get: async (n) => stored.get(n),
-      set: async (n, c) => {
+      get: async (n) => {
         await saveProfile(folder, { name: 'other', baseUrl: 'http://127.0.0.1:9', apiKeyHeader: 'X-MEXC-APIKEY', recvWindow: 5000, postSignature: 'auto' });
-        stored.set(n, c);
+        return stored.get(n);
       },
+      set: async (n, c) => void stored.set(n, c),
       remove: async (n) => stored.delete(n),
     };
     const t = testContext(

@@ -1,15 +1,16 @@
 // Profiles under a lock and keychain entries per config folder, as the faults happen: `profile add` run four
-// at once by the built binary against a real Secret Service, the same profile name in two folders, an entry
+// at once by the built binary against a real Secret Service, two adds of one name whose settings and secret
+// must not cross, the same profile name in two folders, an entry
 // from before accounts named their folder, entries no profile owns, and stale or held locks.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { FileLockedError, STALE_LOCK_MS, withFileLock } from '../../src/config/fileLock';
 import { folderKeychain, keychainAccount, openKeychain } from '../../src/credentials/keychain';
 import { loadProfiles, profilesPath, saveProfile } from '../../src/credentials/profiles';
-import { runBuiltCli } from '../commands/helpers';
+import { type RunResult, SHARED_CACHE, buildCli, runBuiltCli } from '../commands/helpers';
 import { probeKeychain, uniqueProfile } from './keychainProbe';
 
 const availability = await probeKeychain();
@@ -46,7 +47,72 @@ function add(folder: string, name: string, secret: string) {
   );
 }
 
+/** `profile add NAME --no-check --color COLOR` by the built binary, started and not awaited: its pid, then its end. */
+async function startAdd(folder: string, name: string, color: string, run: string): Promise<{ pid: number; done: Promise<RunResult> }> {
+  const child = spawn(process.execPath, [await buildCli(), 'profile', 'add', name, '--base-url', 'http://127.0.0.1:9', '--no-check', '--color', color], {
+    env: { PATH: process.env.PATH ?? '', BROKER_CONSOLE_CACHE: SHARED_CACHE, ...busEnv(), BROKER_CONSOLE_HOME: folder },
+  });
+  child.stdin.end(`mx0v${run}\nsecret-${run}\n`);
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  child.stdout.on('data', (c: Buffer) => out.push(c));
+  child.stderr.on('data', (c: Buffer) => err.push(c));
+  const done = new Promise<RunResult>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() }));
+  });
+  if (child.pid === undefined) throw new Error('profile add did not start');
+  return { pid: child.pid, done };
+}
+
+/** Until `reached` holds, or the process has slept without using the CPU for half a second (it waits on a lock). */
+async function untilWaiting(pid: number, reached: () => Promise<boolean>): Promise<void> {
+  let last = '';
+  let still = 0;
+  for (const deadline = Date.now() + 15_000; Date.now() < deadline && still < 10;) {
+    if (await reached()) return;
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    const now = `${fields[0]} ${fields[11]} ${fields[12]}`;
+    still = fields[0] === 'S' && now === last ? still + 1 : 0;
+    last = now;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 describe.skipIf(!availability.ok)('profiles and the keychain, per config folder (real Secret Service)', () => {
+  it('two `profile add` of one name at once: its settings and its secret come from the same run', async () => {
+    const folder = folderFor('pair');
+    const name = uniqueProfile('pair');
+    accounts.push(keychainAccount(name, folder));
+    const keychain = folderKeychain(await openKeychain(), folder);
+    const stored = async (run: string): Promise<boolean> => (await keychain.get(name))?.secretKey === `secret-${run}`;
+    // Held here, the lock lets both runs go as far as they can before either saves; the first is then paused
+    // until the second has finished: the interleaving that crossed them.
+    const lock = `${profilesPath(folder)}.lock`;
+    writeFileSync(lock, JSON.stringify({ pid: process.pid, host: hostname(), at: Date.now() }));
+    const first = await startAdd(folder, name, 'red', 'first');
+    let second: Awaited<ReturnType<typeof startAdd>> | undefined;
+    try {
+      await untilWaiting(first.pid, () => stored('first'));
+      process.kill(first.pid, 'SIGSTOP');
+      second = await startAdd(folder, name, 'blue', 'second');
+      await untilWaiting(second.pid, () => stored('second'));
+      rmSync(lock);
+      const secondRun = await second.done;
+      expect(secondRun.code, secondRun.stderr).toBe(0);
+    } finally {
+      process.kill(first.pid, 'SIGCONT');
+    }
+    const firstRun = await first.done;
+    expect(firstRun.code, firstRun.stderr).toBe(0);
+    const settings = (await loadProfiles(folder)).profiles.find((p) => p.name === name);
+    expect({ color: settings?.color, credentials: await keychain.get(name) }).toEqual({
+      color: 'red',
+      credentials: { apiKey: 'mx0vfirst', secretKey: 'secret-first' },
+    });
+    expect(readdirSync(folder)).toEqual(['profiles.json']);
+  }, 60_000);
+
   it('four `profile add` at once, five rounds: every profile is kept, each with its own secret', async () => {
     for (let round = 0; round < 5; round += 1) {
       const folder = folderFor(`par${round}`);
