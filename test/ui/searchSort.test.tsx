@@ -59,6 +59,24 @@ describe('search in the keys list', () => {
     expect(keyRowLines(c.frame())).toHaveLength(busyKeys.length);
   });
 
+  test('a kept filter that matches no key: enter detail and c copy are not offered, ? says why', async () => {
+    c = await startConsole({ columns: 100, rows: 30 });
+    const { busy } = await seededAccounts(c);
+    await openKeys(c, busy);
+    expect(c.frame()).toContain('enter detail');
+    await c.press('/');
+    await c.type('zzzz-no-such-key');
+    await c.press('enter');
+    await c.waitForNoText('enter keep');
+    expect(c.frame()).toContain('no key matches the filter');
+    expect(c.frame()).not.toContain('enter detail');
+    expect(c.frame()).not.toContain('c copy key');
+    await c.press('?');
+    await c.waitForText('press ? or esc to close');
+    expect(c.frame()).toContain('No key matches the filter: nothing to open (esc clears it)');
+    expect(c.frame()).toContain('No key matches the filter: nothing to copy (esc clears it)');
+  });
+
   test('NO_COLOR: the match stays visible (underlined, inverse), with no colour code', async () => {
     c = await startConsole({ noColor: true, columns: 120, rows: 30 });
     const { busy, busyKeys } = await seededAccounts(c);
@@ -105,6 +123,27 @@ describe('search and sort on the transfers page', () => {
     await c.press('esc');
     await c.waitForText(`Page 1 · 30 per page · ${page.length} rows`);
     expect(transferRowLines(c.frame())).toHaveLength(page.length);
+  });
+
+  test('a kept search that matches no row: enter detail and x export are not offered, x opens no 0-row export, ? says why', async () => {
+    c = await startConsole({ columns: 100, rows: 40 });
+    await openTransfers(c, { startTime: '7d', limit: '20' });
+    expect(c.frame()).toContain('enter detail');
+    expect(c.frame()).toContain('x export');
+    await c.press('/');
+    await c.type('zzzz-no-such-row');
+    await c.press('enter');
+    await c.waitForNoText('enter keep');
+    expect(c.frame()).toContain('No row of this page matches; esc clears the filter.');
+    expect(c.frame()).not.toContain('enter detail');
+    expect(c.frame()).not.toContain('x export');
+    await c.press('x');
+    await c.settle(50);
+    expect(c.frame()).not.toContain('Scope');
+    await c.press('?');
+    await c.waitForText('press ? or esc to close');
+    expect(c.frame()).toContain('No row matches the search: nothing to open (esc clears it)');
+    expect(c.frame()).toContain('No row matches the search: nothing to export (esc clears it, then x)');
   });
 
   test('o sorts the page by amount as a decimal, shown in the header; then asset, status, back to time', async () => {

@@ -12,9 +12,11 @@ export interface ScreenContext {
   empty?: boolean;
   /** The transfer filter names no sub-account (both sides the master): no sub-account keys to open. */
   noSubAccount?: boolean;
+  /** A kept `/` search matches none of the list's rows: nothing shown to open, copy or export. */
+  noMatch?: boolean;
 }
 
-const SCREEN_FLAGS = ['retryable', 'scrolls', 'empty', 'noSubAccount'] as const;
+const SCREEN_FLAGS = ['retryable', 'scrolls', 'empty', 'noSubAccount', 'noMatch'] as const;
 
 /** The context with only the flags that are set, so an unset flag and a false one are the same state. */
 export function screenContext(context: ScreenContext): ScreenContext {

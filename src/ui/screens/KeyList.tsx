@@ -36,6 +36,11 @@ const readOnlyReason = ({ readOnly }: BindingContext) => (readOnly ? 'Creating k
 
 const hasKeys = ({ empty }: BindingContext) => empty !== true;
 const noKeys = ({ empty }: BindingContext) => empty === true;
+/** The kept `/` filter matches no key: enter and c stay bound, and act on nothing. */
+const noMatchReason =
+  (reason: string) =>
+  ({ noMatch }: BindingContext) =>
+    noMatch ? reason : undefined;
 
 const TRANSFERS_OF_IT = "This sub-account's transfers (the filter opens on them)";
 
@@ -49,9 +54,23 @@ export const KEY_LIST_MODES = defineModes({
       { command: 'down', keys: ['down', 'j'], hint: '↑↓ move', description: 'Next key', when: hasKeys },
       { command: 'first', keys: ['home', 'g'], description: 'First key', when: hasKeys },
       { command: 'last', keys: ['end', 'G'], description: 'Last key', when: hasKeys },
-      { command: 'detail', keys: ['enter'], hint: 'enter detail', description: 'Every field of the selected key', when: hasKeys },
+      {
+        command: 'detail',
+        keys: ['enter'],
+        hint: 'enter detail',
+        description: 'Every field of the selected key',
+        when: hasKeys,
+        disabledReason: noMatchReason('No key matches the filter: nothing to open (esc clears it)'),
+      },
       { command: 'create', keys: ['n'], hint: 'n new key', description: 'Create an API key for this sub-account', disabledReason: readOnlyReason },
-      { command: 'copy', keys: ['c'], hint: 'c copy key', description: 'Copy the selected API key (OSC 52)', when: hasKeys },
+      {
+        command: 'copy',
+        keys: ['c'],
+        hint: 'c copy key',
+        description: 'Copy the selected API key (OSC 52)',
+        when: hasKeys,
+        disabledReason: noMatchReason('No key matches the filter: nothing to copy (esc clears it)'),
+      },
       { command: 'refresh', keys: ['r'], hint: 'r refresh', description: 'Reload the keys (also: retry after an error)', when: hasKeys },
       { command: 'refresh', keys: ['r'], hint: 'r refresh', description: 'Reload the keys', when: noKeys },
       { command: 'transfers', keys: ['t'], hint: 't transfers', description: TRANSFERS_OF_IT },
@@ -170,7 +189,8 @@ export function KeyList({
   // The mode in force says what the footer offers and what the keys do: the same bindings for both.
   const mode: keyof typeof KEY_LIST_MODES = detail ? 'keyDetail' : filter.editing ? 'keysFilter' : failed && allRows.length === 0 ? 'keysFailed' : 'keys';
   const empty = keys.status === 'ready' && allRows.length === 0;
-  useScreenMode(mode, { retryable: canRetry, empty });
+  const noMatch = allRows.length > 0 && rows.length === 0;
+  useScreenMode(mode, { retryable: canRetry, empty, noMatch });
   // Unknown or forbidden: another sub-account is the way on.
   const missing = failed && isSubAccountRefused(keys.error);
   const errorText = failed ? `${errorLine(keys.error)}${missing ? ' — esc goes back to choose another' : ''}` : '';

@@ -33,6 +33,12 @@ import { SERVED_ORDER, nextSortColumn, pageAsShown, sortText, sortTransfers, sor
 /** A failed page whose error a retry can fix. */
 const whenRetryable = ({ retryable }: BindingContext) => retryable === true;
 
+/** The search kept on the page matches no row: enter and x stay bound, and open nothing. */
+const noMatchReason =
+  (reason: string) =>
+  ({ noMatch }: BindingContext) =>
+    noMatch ? reason : undefined;
+
 /** The key bindings of each mode of this screen, beside the handlers below; the footer and `?` help are drawn from them. */
 export const TRANSFER_MODES = defineModes({
   transfers: {
@@ -44,12 +50,24 @@ export const TRANSFER_MODES = defineModes({
       { command: 'pageDown', keys: ['pagedown'], description: 'Scroll down a screenful' },
       { command: 'first', keys: ['home'], description: 'First row of the page (g is go to page here)' },
       { command: 'last', keys: ['end', 'G'], description: 'Last row of the page' },
-      { command: 'detail', keys: ['enter'], hint: 'enter detail', description: 'Every field of the selected transfer, j/k step through the rows' },
+      {
+        command: 'detail',
+        keys: ['enter'],
+        hint: 'enter detail',
+        description: 'Every field of the selected transfer, j/k step through the rows',
+        disabledReason: noMatchReason('No row matches the search: nothing to open (esc clears it)'),
+      },
       { command: 'nextPage', keys: [']', 'n'], hint: 'n/] next page', description: 'Next page' },
       { command: 'previousPage', keys: ['[', 'p'], hint: 'p/[ prev', description: 'Previous page' },
       { command: 'jump', keys: ['g'], hint: 'g go to page', description: 'Jump to a page number' },
       { command: 'pageSize', keys: ['s'], description: 'Change the page size (1–500)' },
-      { command: 'export', keys: ['x'], hint: 'x export', description: 'Export this page or all pages to CSV or JSON' },
+      {
+        command: 'export',
+        keys: ['x'],
+        hint: 'x export',
+        description: 'Export this page or all pages to CSV or JSON',
+        disabledReason: noMatchReason('No row matches the search: nothing to export (esc clears it, then x)'),
+      },
       { command: 'filter', keys: ['f'], hint: 'f filter', description: 'Change the filter' },
       { command: 'refresh', keys: ['r'], description: 'Reload this page' },
       { command: 'search', keys: ['/'], hint: '/ search', description: "Filter this page's rows as you type, any column (esc clears)" },
@@ -265,7 +283,11 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
                   ? 'transfersEmpty'
                   : 'transfers';
   const noSubAccount = namesNoSubAccount(query);
-  useScreenMode(screenMode, mode.name === 'detail' || mode.name === 'export' || mode.name === 'chart' ? childContext : { retryable: canRetry, noSubAccount });
+  const noMatch = loaded && rows.length > 0 && shown.length === 0;
+  useScreenMode(
+    screenMode,
+    mode.name === 'detail' || mode.name === 'export' || mode.name === 'chart' ? childContext : { retryable: canRetry, noSubAccount, noMatch },
+  );
 
   // Room: the filter line and the page line, the totals (or notice, or error), an open prompt, the table's header.
   // Never more lines than the room: Ink squeezes an overfull column, and squeezed lines print over each other.
@@ -410,7 +432,8 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
           setMode({ name: 'prompt', what: 'size', text: String(limit) });
           return true;
         case 'export':
-          if (loaded) {
+          // Nothing shown: the line in place of the table says why.
+          if (loaded && !noMatch) {
             setChildMode(undefined);
             setMode({ name: 'export' });
           }
