@@ -3,6 +3,7 @@
 // summary per sub-account. Exit 4 when a key is flagged (so it can fail a CI job), 1 when a sub-account could
 // not be audited (1 wins over 4: an incomplete audit must not pass for a complete one). The JSON shape is a
 // contract (docs/commands.md "Output formats", pinned by test/commands/keysAudit.test.ts).
+import { likelyTypo } from '../api/didYouMean';
 import { BrokerError } from '../api/errors';
 import type { ServiceTime } from '../api/types';
 import { parseSpan } from '../api/timeInput';
@@ -52,6 +53,9 @@ export function parseFailOn(raw: string | undefined): { ok: true; value: FailOn 
     .map((k) => k.trim())
     .filter((k) => k !== '');
   const unknown = kinds.find((k) => !(FLAG_KINDS as readonly string[]).includes(k));
+  // A near miss names the flag meant; any and none only as the whole value.
+  const meant = unknown === undefined ? undefined : likelyTypo(unknown, kinds.length === 1 ? ['any', 'none', ...FLAG_KINDS] : FLAG_KINDS);
+  if (meant !== undefined) return { ok: false, message: `--fail-on: '${sanitize(unknown ?? '', 40)}' is not a known flag: did you mean ${meant}?` };
   if (kinds.length === 0 || unknown !== undefined) {
     return { ok: false, message: `--fail-on: must be any, none or flags from ${FLAG_KINDS.join(', ')} (got '${sanitize(unknown ?? raw ?? '', 40)}')` };
   }

@@ -11,7 +11,7 @@ import { DAY_MS, FLAG_KINDS } from '../../src/audit/keyAudit';
 import { openDiscoveredSubAccounts } from '../../src/config/discoveredSubAccounts';
 import { openRecentSubAccounts } from '../../src/config/recentSubAccounts';
 import { EXIT } from '../../src/commands/context';
-import { AUDIT_CSV_COLUMNS, type AuditJson, runKeysAudit } from '../../src/commands/keysAudit';
+import { AUDIT_CSV_COLUMNS, type AuditJson, parseFailOn, runKeysAudit } from '../../src/commands/keysAudit';
 import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { parseCsv } from './hostile';
@@ -291,6 +291,7 @@ describe.concurrent('keys audit against the sandbox', () => {
       { sub: 'x', failOn: 'withdraw,bogus' },
       "error: --fail-on: must be any, none or flags from no-ip, write, withdraw, transfer, old, shared-note (got 'bogus')",
     ],
+    [{ sub: 'x', failOn: 'withdraw,no-pi' }, "error: --fail-on: 'no-pi' is not a known flag: did you mean no-ip?"],
     [{ sub: 'x', format: 'xml' }, "error: --format: must be table, json or csv (got 'xml')"],
     [{ sub: 'x', format: 'csv', json: true }, 'error: --json is short for --format json: it cannot go with --format csv'],
   ] as const)('bad flags %j: exit 2, one line, nothing sent', async ([options, line], { onTestFinished }) => {
@@ -311,5 +312,16 @@ describe.concurrent('keys audit against the sandbox', () => {
     expect(out.text()).toContain('x␛]52;c;cHduZWQ=␇y');
     const { json } = await auditJson({ sub: other });
     expect(json.subAccounts[0]!.keys.find((k) => k.apiKey === hostile.apiKey)!.note).toBe('x\u001b]52;c;cHduZWQ=\u0007y');
+  });
+});
+
+describe('--fail-on typos', () => {
+  it('any and none are suggested only as the whole value; a list suggests flags', () => {
+    expect(parseFailOn('nnoe')).toEqual({ ok: false, message: "--fail-on: 'nnoe' is not a known flag: did you mean none?" });
+    expect(parseFailOn('withdrw')).toEqual({ ok: false, message: "--fail-on: 'withdrw' is not a known flag: did you mean withdraw?" });
+    expect(parseFailOn('withdraw,nnoe')).toEqual({
+      ok: false,
+      message: "--fail-on: must be any, none or flags from no-ip, write, withdraw, transfer, old, shared-note (got 'nnoe')",
+    });
   });
 });
