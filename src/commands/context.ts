@@ -16,7 +16,7 @@ import { ENV, type Environment, envValue } from '../credentials/fromEnvironment'
 import type { Keychain } from '../credentials/keychain';
 import { resolveTarget } from '../credentials/resolve';
 import { sanitize } from '../terminal/text';
-import { OutputClosedError } from './output';
+import { OutputClosedError, outputFailureLine } from './output';
 
 export const EXIT = {
   ok: 0,
@@ -344,7 +344,7 @@ async function rememberClockOffset(ctx: CommandContext, folder: string, baseUrl:
 export function reportFailure(ctx: CommandContext, error: unknown, context = ''): ExitCode {
   if (error instanceof OutputClosedError) {
     if (error.readerGone) return EXIT.ok;
-    printLines(ctx.stderr, [`error: could not write the output (${error.code ?? error.message})`]);
+    printLines(ctx.stderr, [outputFailureLine(error.cause instanceof Error ? error.cause : error)]);
     return EXIT.failure;
   }
   if (error instanceof BrokerError) {

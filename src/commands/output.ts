@@ -99,6 +99,14 @@ export function discardsOutput(stream: object): boolean {
   }
 }
 
+/** The line for a write to stdout that failed (a full disk, an I/O error): it names stdout and says why in words. */
+export function outputFailureLine(error: Error): string {
+  const code = (error as { code?: unknown }).code;
+  // Node's system errors read `ENOSPC: no space left on device, write`: the words between code and call.
+  const words = error.message.replace(/^[A-Z][A-Z0-9_]*: /, '').replace(/, [a-z]+$/, '');
+  return `error: could not write the output to stdout: ${sanitize(words.split('\n')[0] || (typeof code === 'string' ? code : 'unknown error'), 200)}`;
+}
+
 /** Thrown by OutputSink.write once the reader has gone away (EPIPE) or the stream failed. */
 export class OutputClosedError extends Error {
   readonly code: string | undefined;

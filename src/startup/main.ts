@@ -2,7 +2,7 @@
 // streams and environment. The process wiring lives here, not in cli.tsx, so the tests can run main() in-process.
 import { lastResortLine, main } from '../cli';
 import { EXIT } from '../commands/context';
-import { outputOwnsErrors } from '../commands/output';
+import { outputFailureLine, outputOwnsErrors } from '../commands/output';
 
 function lastResort(error: unknown): void {
   process.stderr.write(lastResortLine(error));
@@ -14,7 +14,8 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   // A command awaiting its own write (a created key's secret) says what was lost and picks the exit code.
   if (outputOwnsErrors(process.stdout)) return;
   if (error.code === 'EPIPE') process.exit(EXIT.ok);
-  lastResort(error);
+  process.stderr.write(`${outputFailureLine(error)}\n`);
+  process.exit(EXIT.failure);
 });
 process.on('uncaughtException', lastResort);
 process.on('unhandledRejection', lastResort);

@@ -1,7 +1,7 @@
 // The command line against a sandbox in this test process: run in-process (runCli), and a smoke set through the
 // built bundle as a child process (runBuiltCli), so the shipped bin stays covered end to end.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -262,6 +262,24 @@ describe('transfers', () => {
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(code).toBe(0);
     expect(stderr).toBe('');
+  });
+
+  it('stdout on /dev/full: exit 1, stdout named and the reason in words', async () => {
+    const full = openSync('/dev/full', 'w');
+    try {
+      const child = spawn(process.execPath, [await buildCli(), 'completion', 'bash'], {
+        env: { PATH: process.env.PATH ?? '' },
+        stdio: ['ignore', full, 'pipe'],
+      });
+      let stderr = '';
+      child.stderr?.on('data', (c: Buffer) => {
+        stderr += c.toString();
+      });
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      expect({ code, stderr }).toEqual({ code: 1, stderr: 'error: could not write the output to stdout: no space left on device\n' });
+    } finally {
+      closeSync(full);
+    }
   });
 });
 

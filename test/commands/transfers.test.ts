@@ -101,6 +101,17 @@ describe('transfers --all', () => {
     expect(requestCount(sandbox) - before).toBeLessThanOrEqual(2);
   });
 
+  it('a write that fails (a full disk): exit 1, stdout named and the reason in words', async () => {
+    const full = new Writable({
+      write(_chunk: Buffer, _enc, done) {
+        done(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }));
+      },
+    });
+    const { ctx, err } = testContext(sandbox, { stdout: full });
+    expect(await runTransfers({ fromType: 'SPOT', toType: 'FUTURE', limit: '5', format: 'csv' }, ctx)).toBe(EXIT.failure);
+    expect(err.text()).toBe('error: could not write the output to stdout: no space left on device\n');
+  });
+
   it('stops, exit 1, when the service repeats a page instead of paging', async () => {
     const samePage = spotToFuture.slice(0, 2);
     let calls = 0;
