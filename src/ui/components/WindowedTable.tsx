@@ -11,7 +11,8 @@ export interface TableColumn<T> {
 }
 
 type RowState = 'plain' | 'selected' | 'marked';
-const MARKER: Record<RowState, string> = { plain: '  ', selected: '› ', marked: '+ ' };
+/** What starts each row: docs/console.md says what each means. */
+export const MARKER: Record<RowState, string> = { plain: '  ', selected: '› ', marked: '+ ' };
 /** Each marker is two characters, each one cell wide. */
 const MARKER_CELLS = 2;
 
