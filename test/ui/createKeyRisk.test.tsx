@@ -108,6 +108,13 @@ describe('LIVE: a risky key waits for the typed name', () => {
     expect(frame).toContain('Type the name to send · esc edits');
     expect(frame).toContain('Confirm');
     expect(frame).toContain('subAccount');
+    // Confirm's value starts in the column of the other fields' values.
+    expect(lineWith(frame, 'Confirm').indexOf(`type ${name}`)).toBe(lineWith(frame, 'subAccount').indexOf(name));
+    // Enter before the name: the reason why nothing was sent is whole, not cut.
+    await c.press('enter');
+    await c.waitForText('✗ Not sent');
+    expect(lineWith(c.frame(), '✗ Not sent').trimEnd()).toBe('✗ Not sent: type the name in Confirm');
+    expect(posts(c)).toHaveLength(0);
     await c.type(name);
     await c.press('enter');
     await c.waitForText('Key created for');

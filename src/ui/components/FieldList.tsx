@@ -27,6 +27,11 @@ export function layoutFields(fields: ReadonlyArray<Field>, width: number, labelW
   );
 }
 
+/** The label column a FieldList of this width gives its labels: narrower on a narrow screen, up to `labelWidth`. */
+export function fieldLabelWidth(width: number, labelWidth = 14): number {
+  return Math.min(labelWidth, Math.max(4, Math.floor(width / 3)));
+}
+
 /**
  * Label/value lines for detail views: values are sanitised and wrapped (never wider than `width`), within
  * `maxLines`. Without a width, Ink wraps each value in the room left of the label.
@@ -57,7 +62,7 @@ export function FieldList({
       </Box>
     );
   }
-  const label = Math.min(labelWidth, Math.max(4, Math.floor(width / 3)));
+  const label = fieldLabelWidth(width, labelWidth);
   const laid = layoutFields(fields, width, label, maxLines);
   return (
     <Box flexDirection="column">
@@ -77,6 +82,6 @@ export function FieldList({
 
 /** Lines a FieldList takes. */
 export function fieldListHeight(fields: ReadonlyArray<Field>, width: number, labelWidth = 14, maxLines?: number): number {
-  const label = Math.min(labelWidth, Math.max(4, Math.floor(width / 3)));
+  const label = fieldLabelWidth(width, labelWidth);
   return layoutFields(fields, width, label, maxLines).reduce((n, lines) => n + lines.length, 0);
 }

@@ -10,7 +10,7 @@ import { Box, Text } from 'ink';
 import { KNOWN_PERMISSIONS, MAX_LINKED_IPS, type CreatedKey, type NewKeyRequest } from '../../api/types';
 import { fieldError, validateNewKey, type FieldError, type FieldName } from '../../api/validation';
 import { errorLines } from '../components/ErrorLine';
-import { FieldList, fieldListHeight, type Field } from '../components/FieldList';
+import { FieldList, fieldLabelWidth, fieldListHeight, type Field } from '../components/FieldList';
 import { LabeledInput, inputErrorLines } from '../components/LabeledInput';
 import { PermissionChecklist, checklistColumns, checklistWindow, moveInChecklist } from '../components/PermissionChecklist';
 import { Spinner } from '../components/Spinner';
@@ -393,6 +393,9 @@ function Review({
     ['ip', ipsText(review.ips, ',')],
     ['note', review.note],
   ];
+  // One line each for the title, a field, the confirmation and the risks at least.
+  const confirmRows = confirm ? 1 : 0;
+  const least = 1 + fields.length + confirmRows + (risks.length > 0 ? 1 : 0);
   // What is said under the fields, wrapped to the width.
   const status: Array<{ text: string; color?: string }> = [];
   if (mode === 'reviewSending') {
@@ -415,7 +418,9 @@ function Review({
     if (!canRetry)
       for (const line of wrapText('Sending it again would fail the same way: e edits the form.', width)) status.push({ text: line, color: theme.muted });
   } else if (confirm?.refused) {
-    for (const line of wrapText(`✗ Not sent: type ${sanitize(review.subAccount)} in Confirm first (a LIVE key that can move funds or has no IP).`, width))
+    const why = wrapText(`✗ Not sent: type ${sanitize(review.subAccount)} in Confirm first (a LIVE key that can move funds or has no IP).`, width);
+    // Where the whole reason has no room, the short one (Confirm's placeholder names the sub-account).
+    for (const line of why.length <= height - least ? why : wrapText('✗ Not sent: type the name in Confirm', width))
       status.push({ text: line, color: theme.error });
   } else if (confirm) {
     const ask = width >= 50 ? "LIVE: type the sub-account's name to send · esc edits" : 'Type the name to send · esc edits';
@@ -423,10 +428,7 @@ function Review({
   } else status.push({ text: 'enter sends · e edits (nothing is sent)', color: theme.muted });
 
   const title = width >= 61 ? 'Review: this is exactly what will be sent to create the key' : 'Review: exactly what will be sent';
-  // One line each for the title, a field, the confirmation and the risks at least; the status next; then the
-  // risks in full, the fields whole, and blank lines around the fields last.
-  const confirmRows = confirm ? 1 : 0;
-  const least = 1 + fields.length + confirmRows + (risks.length > 0 ? 1 : 0);
+  // After those lines, the status; then the risks in full, the fields whole, and blank lines around the fields last.
   const statusRoom = Math.max(1, Math.min(status.length, height - least));
   const risked = riskLines(risks, width, Math.max(1, height - least - statusRoom + 1));
   const fieldRoom = Math.max(fields.length, height - 1 - statusRoom - confirmRows - risked.length);
@@ -452,7 +454,7 @@ function Review({
           focused={confirm.focused}
           placeholder={`type ${sanitize(review.subAccount)}`}
           width={width}
-          labelWidth={LABEL_WIDTH}
+          labelWidth={fieldLabelWidth(width, LABEL_WIDTH)}
           maxErrorLines={0}
         />
       ) : null}
