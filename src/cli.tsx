@@ -29,7 +29,7 @@ import { similar, suggestCommand, suggestionText } from './commands/suggest';
 import { defineSubAccounts } from './commands/subAccounts';
 import { defineTransfers } from './commands/transfers';
 import type { Environment } from './credentials/fromEnvironment';
-import { sanitize } from './terminal/text';
+import { sanitize } from './terminal/sanitize';
 
 export type { CliIo, ExitRequest } from './commands/define';
 

@@ -1,6 +1,6 @@
 // How an unreadable create answer is described without any of its bytes (it may carry a secret under any name
 // or encoding), and which create answers were not valid UTF-8 (their secret cannot be the service's exact one).
-import { sanitize } from '../terminal/text';
+import { sanitize } from '../terminal/sanitize';
 
 /** Answers (as parsed) whose bytes were not valid UTF-8: read with replacement characters, so not as sent. */
 export const unreadableAnswers = new WeakSet<object>();

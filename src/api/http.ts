@@ -16,7 +16,7 @@
 //   Under the 'auto' POST signature a 700002 to a create is resent once too, signed by the other rule.
 import type { Dispatcher, Pool } from 'undici';
 import * as v from 'valibot';
-import { sanitize } from '../terminal/text';
+import { sanitize } from '../terminal/sanitize';
 import { clockHint, offsetFromSkew, skewFromDateHeader } from './clock';
 import type { ClientConfig, ExchangeInfo } from './contract';
 import { BrokerError, type ExchangeStage, formatBytes, formatDuration, oneLine, unknownOutcomeFrom } from './errors';

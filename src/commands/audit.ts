@@ -2,7 +2,7 @@
 // config folder: every create-key attempt that was sent), newest first. Sends nothing. The JSON shape is a
 // contract (pinned by test/commands/audit.test.ts); the table is sanitised, as is everything on a terminal.
 import { type AuditEntry, auditPath, readAuditTrail } from '../config/auditTrail';
-import { grouped, sanitize, sanitizeDeep, toJson } from '../terminal/text';
+import { grouped, sanitize, sanitizeDeep, toJson } from '../terminal/sanitize';
 import { ipsText } from '../format/noIp';
 import { type CommandContext, EXIT, type ExitCode, contextFolder, printLines, reportFailure, reportUsage, stdoutIsTerminal } from './context';
 import { type Column, OutputSink, chooseFormat, formatLocalTime, formatTable } from './output';
@@ -94,7 +94,7 @@ function localTime(iso: string): string {
   return Number.isFinite(ms) ? formatLocalTime(ms, true) : iso;
 }
 
-export function auditTable(entries: readonly AuditEntry[]): string {
+export function auditTable(entries: readonly AuditEntry[]): Promise<string> {
   return formatTable(
     COLUMNS,
     entries.map((e) => [
@@ -171,7 +171,7 @@ export async function runAudit(options: AuditOptions, ctx: CommandContext): Prom
     } else if (chosen.format === 'csv') await out.write(auditCsv(entries, terminal));
     else if (entries.length === 0)
       await out.write(sub === undefined ? 'no create attempts recorded yet\n' : `no create attempts recorded for ${sanitize(sub)}\n`);
-    else await out.write(auditTable(entries));
+    else await out.write(await auditTable(entries));
     return EXIT.ok;
   } catch (error) {
     return reportFailure(ctx, error);

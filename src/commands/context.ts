@@ -15,7 +15,7 @@ import { configFolder } from '../config/paths';
 import { ENV, type Environment, envValue } from '../credentials/fromEnvironment';
 import type { Keychain } from '../credentials/keychain';
 import { resolveTarget } from '../credentials/resolve';
-import { sanitize } from '../terminal/text';
+import { sanitize } from '../terminal/sanitize';
 import { OutputClosedError, outputFailureLine } from './output';
 
 export const EXIT = {

@@ -8,7 +8,7 @@ import { readOnlySource } from '../api/readOnly';
 import { resolveTarget } from '../credentials/resolve';
 import type { CommandContext, ExitCode } from './context';
 import { EXIT, printLines, reportUsage } from './context';
-import { sanitize } from '../terminal/text';
+import { sanitize } from '../terminal/sanitize';
 import { createConsoleTargets } from './consoleTargets';
 import { resolveDemoClock } from '../sandbox/demoClock';
 import { firstFrameDrawn } from '../startup/host';

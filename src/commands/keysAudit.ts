@@ -12,7 +12,7 @@ import { auditTargets, auditableNames, fetchAudit, type SubAccountAudit } from '
 import { DEFAULT_MAX_AGE_MS, FLAG_KINDS, type FlagKind, type KeyFinding, ageInDays, formatSpan, summaryText } from '../audit/keyAudit';
 import { openDiscoveredSubAccounts } from '../config/discoveredSubAccounts';
 import { openRecentSubAccounts } from '../config/recentSubAccounts';
-import { grouped, sanitize, sanitizeDeep, toJson } from '../terminal/text';
+import { grouped, sanitize, sanitizeDeep, toJson } from '../terminal/sanitize';
 import {
   type CommandContext,
   EXIT,
@@ -177,13 +177,13 @@ const FINDING_COLUMNS: readonly Column[] = [
 ];
 
 /** Two tables for a person: a summary line per sub-account, then one line per flag of each flagged key. */
-export function auditTable(results: readonly SubAccountAudit[], now: number, maxAgeMs: number): string {
+export async function auditTable(results: readonly SubAccountAudit[], now: number, maxAgeMs: number): Promise<string> {
   const json = auditJson(results, now, maxAgeMs);
   const t = json.totals;
   const plural = (n: number, one: string, many: string) => `${grouped(n)} ${n === 1 ? one : many}`;
   const notAudited = t.failed > 0 ? ` · ${grouped(t.failed)} not audited` : '';
   const head = `${plural(t.subAccounts, 'sub-account', 'sub-accounts')} · ${plural(t.keys, 'key', 'keys')} · ${grouped(t.flagged)} flagged${notAudited} · old: older than ${formatSpan(maxAgeMs)}\n\n`;
-  const summary = formatTable(
+  const summary = await formatTable(
     SUMMARY_COLUMNS,
     results.map((r) =>
       r.status === 'audited'
@@ -202,7 +202,7 @@ export function auditTable(results: readonly SubAccountAudit[], now: number, max
           ),
         ),
   );
-  return `${head}${summary}\n${rows.length === 0 ? 'no key flagged\n' : formatTable(FINDING_COLUMNS, rows)}`;
+  return `${head}${summary}\n${rows.length === 0 ? 'no key flagged\n' : await formatTable(FINDING_COLUMNS, rows)}`;
 }
 
 /** Names from --sub, each checked as the other commands check a sub-account. */
@@ -262,7 +262,7 @@ export async function runKeysAudit(options: KeysAuditOptions, ctx: CommandContex
       const json = auditJson(results, now, maxAge.ms);
       await out.write(`${toJson(terminal ? sanitizeDeep(json) : json, 2)}\n`);
     } else if (chosen.format === 'csv') await out.write(auditCsv(auditJson(results, now, maxAge.ms), terminal));
-    else await out.write(auditTable(results, now, maxAge.ms));
+    else await out.write(await auditTable(results, now, maxAge.ms));
     const unaudited = results.filter((r) => r.status !== 'audited');
     for (const r of unaudited.filter((u) => u.status === 'failed')) printLines(ctx.stderr, [`error: ${r.subAccount}: ${failureLine(r)}`]);
     const skipped = unaudited.filter((u) => u.status === 'skipped').length;

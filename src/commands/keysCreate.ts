@@ -9,7 +9,7 @@ import { ipsText } from '../format/noIp';
 import { type AuditTarget, type CreateResult, createAuditRecorder } from '../config/auditTrail';
 import { loadProfiles } from '../credentials/profiles';
 import { ENV, envValue } from '../credentials/fromEnvironment';
-import { sanitize, sanitizeDeep, toJson } from '../terminal/text';
+import { sanitize, sanitizeDeep, toJson } from '../terminal/sanitize';
 import {
   type CommandContext,
   EXIT,
@@ -24,7 +24,7 @@ import {
   reportUsage,
   stdoutIsTerminal,
 } from './context';
-import { OutputClosedError, type OutputFormat, OutputSink, chooseFormat, discardsOutput, formatLocalTime, pad } from './output';
+import { OutputClosedError, type OutputFormat, OutputSink, chooseFormat, discardsOutput, formatLocalTime } from './output';
 import { csvField, csvQuoted, neutraliseCsvCell } from '../format/csv';
 import type { Command } from 'commander';
 import { type CommandHost, examples } from './define';
@@ -100,7 +100,7 @@ export function createdKeyText(key: CreatedKey): string {
   ];
   // The key and its secret are never cut (a copy from the screen must be whole); other fields are cut long.
   const whole = new Set(['apiKey', 'secretKey']);
-  return rows.map(([name, value]) => `${pad(name, 13)}${sanitize(value, whole.has(name) ? LINE_LIMIT : undefined)}`).join('\n') + '\n';
+  return rows.map(([name, value]) => `${name.padEnd(13)}${sanitize(value, whole.has(name) ? LINE_LIMIT : undefined)}`).join('\n') + '\n';
 }
 
 export { creationRisks };

@@ -2,7 +2,7 @@
 // array or CSV. The JSON and CSV shapes are a contract (docs/commands.md "Output formats"; pinned by test/commands/formats.test.ts).
 import type { ServiceTime, SubAccountKey } from '../api/types';
 import { checkSubAccount } from '../api/validation';
-import { sanitize, sanitizeDeep, toJson } from '../terminal/text';
+import { sanitize, sanitizeDeep, toJson } from '../terminal/sanitize';
 import { type CommandContext, EXIT, type ExitCode, closeQuietly, connect, reportFailure, reportInvalid, reportUsage, stdoutIsTerminal } from './context';
 import { type Column, OutputSink, chooseFormat, formatLocalTime, formatTable } from './output';
 import { csvDocument } from '../format/csv';
@@ -46,7 +46,7 @@ export function keysCsv(keys: readonly SubAccountKey[], terminal: boolean): stri
 const COLUMNS: readonly Column[] = [{ header: 'note' }, { header: 'apiKey' }, { header: 'permissions' }, { header: 'ips' }, { header: 'created' }];
 
 /** The keys as a table for a terminal: every cell sanitised, columns aligned by display width. */
-export function keysTable(keys: readonly SubAccountKey[]): string {
+export function keysTable(keys: readonly SubAccountKey[]): Promise<string> {
   return formatTable(
     COLUMNS,
     keys.map((k) => [k.note, k.apiKey, k.permissions.join(','), ipsText(k.ips, ','), formatLocalTime(k.createdAt)]),
@@ -70,7 +70,7 @@ export async function runKeysList(options: KeysListOptions, ctx: CommandContext)
       await out.write(`${toJson(terminal ? sanitizeDeep(records) : records, 2)}\n`);
     } else if (chosen.format === 'csv') await out.write(keysCsv(keys, terminal));
     else if (keys.length === 0) await out.write(`no API keys for ${sanitize(sub.value)}\n`);
-    else await out.write(keysTable(keys));
+    else await out.write(await keysTable(keys));
     return EXIT.ok;
   } catch (error) {
     return reportFailure(ctx, error);

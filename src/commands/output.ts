@@ -1,7 +1,7 @@
 // Output helpers for the scriptable commands: text tables, local times, the --format choice, and a writer that
 // respects backpressure and notices a closed pipe (EPIPE) instead of crashing.
 // Tables are text for a terminal: every cell is sanitised (docs/design.md, the sanitiser) and aligned by display width.
-import { displayWidth, sanitize } from '../terminal/text';
+import { sanitize } from '../terminal/sanitize';
 
 export type Align = 'left' | 'right';
 
@@ -12,16 +12,36 @@ export interface Column {
   align?: Align;
 }
 
-/** Padded with spaces to `width` terminal cells (CJK and emoji count two); never cut. */
-export function pad(text: string, width: number, align: Align = 'left'): string {
-  const fill = ' '.repeat(Math.max(0, width - displayWidth(text)));
+/** Terminal cells a text takes. */
+export type Measure = (text: string) => number;
+
+// Printable ASCII: one cell a character.
+const PLAIN = /^[\x20-\x7e]*$/;
+const byLength: Measure = (text) => text.length;
+
+/**
+ * How these texts are measured: printable ASCII by its length, anything else (CJK and emoji take two cells,
+ * combining marks none) by string-width, imported only then: its module builds an ICU segmenter as it loads.
+ */
+export async function measureFor(texts: Iterable<string>): Promise<Measure> {
+  for (const text of texts) if (!PLAIN.test(text)) return (await import('../terminal/text')).displayWidth;
+  return byLength;
+}
+
+function padBy(measure: Measure, text: string, width: number, align: Align): string {
+  const fill = ' '.repeat(Math.max(0, width - measure(text)));
   return align === 'right' ? fill + text : text + fill;
 }
 
+/** Padded with spaces to `width` terminal cells (CJK and emoji count two); never cut. */
+export async function pad(text: string, width: number, align: Align = 'left'): Promise<string> {
+  return padBy(await measureFor([text]), text, width, align);
+}
+
 /** Cells already sanitised, padded to their widths, two spaces apart, no trailing spaces. */
-function joinCells(columns: readonly Column[], cells: readonly string[], widths: readonly number[]): string {
+function joinCells(measure: Measure, columns: readonly Column[], cells: readonly string[], widths: readonly number[]): string {
   return columns
-    .map((column, i) => pad(cells[i] ?? '', widths[i] ?? 0, column.align))
+    .map((column, i) => padBy(measure, cells[i] ?? '', widths[i] ?? 0, column.align ?? 'left'))
     .join('  ')
     .trimEnd();
 }
@@ -30,26 +50,19 @@ function joinCells(columns: readonly Column[], cells: readonly string[], widths:
  * One table line: each cell sanitised (a control, an escape sequence or a line break in it becomes a visible
  * mark, so the line stays one line), padded to its width in terminal cells, two spaces apart.
  */
-export function tableLine(columns: readonly Column[], cells: readonly string[], widths: readonly number[]): string {
-  return joinCells(
-    columns,
-    cells.map((c) => sanitize(c)),
-    widths,
-  );
+export async function tableLine(columns: readonly Column[], cells: readonly string[], widths: readonly number[]): Promise<string> {
+  const safe = cells.map((c) => sanitize(c));
+  return joinCells(await measureFor(safe), columns, safe, widths);
 }
 
 /** A whole table (header + rows), each column as wide as its widest cell, cells sanitised. Lines end with \n. */
-export function formatTable(columns: readonly Column[], rows: readonly (readonly string[])[]): string {
+export async function formatTable(columns: readonly Column[], rows: readonly (readonly string[])[]): Promise<string> {
   const safe = rows.map((row) => columns.map((_, i) => sanitize(row[i] ?? '')));
-  const widths = columns.map((column, i) => Math.max(displayWidth(column.header), ...safe.map((row) => displayWidth(row[i] ?? ''))));
-  const lines = [
-    joinCells(
-      columns,
-      columns.map((c) => c.header),
-      widths,
-    ),
-  ];
-  for (const row of safe) lines.push(joinCells(columns, row, widths));
+  const headers = columns.map((c) => c.header);
+  const measure = await measureFor([...headers, ...safe.flat()]);
+  const widths = columns.map((column, i) => Math.max(measure(column.header), ...safe.map((row) => measure(row[i] ?? ''))));
+  const lines = [joinCells(measure, columns, headers, widths)];
+  for (const row of safe) lines.push(joinCells(measure, columns, row, widths));
   return `${lines.join('\n')}\n`;
 }
 

@@ -35,7 +35,7 @@ import {
   saveProfile,
   setDefaultProfile,
 } from '../credentials/profiles';
-import { sanitize, sanitizeDeep, toJson } from '../terminal/text';
+import { sanitize, sanitizeDeep, toJson } from '../terminal/sanitize';
 import { type CommandContext, EXIT, type ExitCode, contextFolder, printLines, proxyFor, reportUsage, stdoutIsTerminal } from './context';
 import { chooseFormat, formatTable } from './output';
 import { csvDocument } from '../format/csv';
@@ -381,7 +381,7 @@ export async function runProfileList(options: ProfileListOptions, ctx: CommandCo
   } else {
     // formatTable sanitises every cell (profiles.json is outside text).
     ctx.stdout.write(
-      formatTable(
+      await formatTable(
         [
           { header: ' ' },
           { header: 'name' },

@@ -5,7 +5,7 @@ import { resolveDemoClock } from '../sandbox/demoClock';
 import { parseRateLimit } from '../sandbox/rateLimit';
 import { SEEDED_TRANSFER_COUNT } from '../sandbox/seedTransfers';
 import type { RunningSandbox, SandboxPostSignature } from '../sandbox/types';
-import { grouped, sanitize, toJson } from '../terminal/text';
+import { grouped, sanitize, toJson } from '../terminal/sanitize';
 import { EXIT, reportUsage } from './context';
 import { type CommandHost, examples, oneOf, wholeNumber } from './define';
 

@@ -7,7 +7,7 @@ import { checkSubAccount, type FieldError } from '../api/validation';
 import { type DiscoveredSubAccount, type DiscoveredSubAccounts, memoryDiscoveredSubAccounts, openDiscoveredSubAccounts } from '../config/discoveredSubAccounts';
 import { openRecentSubAccounts } from '../config/recentSubAccounts';
 import { DEFAULT_SCAN_DAYS, ScanFailed, type ScanProgress, checkScanDays, discoverSubAccounts } from '../export/subAccountScan';
-import { grouped, sanitizeDeep, toJson } from '../terminal/text';
+import { grouped, sanitizeDeep, toJson } from '../terminal/sanitize';
 import {
   type CommandContext,
   EXIT,
@@ -90,7 +90,7 @@ export async function runSubAccounts(options: SubAccountsOptions, ctx: CommandCo
       const code = await scan(ctx, api, store, names, days.value);
       if (code !== EXIT.ok) return code;
     }
-    await out.write(render(store.list(), chosen.format, stdoutIsTerminal(ctx), options.discover === true));
+    await out.write(await render(store.list(), chosen.format, stdoutIsTerminal(ctx), options.discover === true));
     return EXIT.ok;
   } catch (error) {
     return reportFailure(ctx, error);
@@ -162,7 +162,7 @@ async function scan(
   }
 }
 
-function render(list: readonly DiscoveredSubAccount[], format: 'table' | 'json' | 'csv', terminal: boolean, scanned: boolean): string {
+async function render(list: readonly DiscoveredSubAccount[], format: 'table' | 'json' | 'csv', terminal: boolean, scanned: boolean): Promise<string> {
   if (format === 'json') {
     const records: SubAccountJson[] = list.map(({ name, lastTransferTime }) => ({ name, lastTransferTime }));
     return `${toJson(terminal ? sanitizeDeep(records) : records, 2)}\n`;

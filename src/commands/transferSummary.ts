@@ -5,7 +5,7 @@ import type { TransferQuery } from '../api/types';
 import { SummaryBuilder, type TransferSummary } from '../export/summary';
 import { summarizePages } from '../export/summaryPages';
 import { PagingStopped } from '../export/transferPages';
-import { grouped, sanitizeDeep, toJson } from '../terminal/text';
+import { grouped, sanitizeDeep, toJson } from '../terminal/sanitize';
 import { type CommandContext, EXIT, type ExitCode, closeQuietly, connect, printLines, reportFailure, stdoutIsTerminal } from './context';
 import { type Column, OutputSink, formatTable } from './output';
 import { csvDocument } from '../format/csv';
@@ -43,7 +43,7 @@ export async function runTransferSummary(query: TransferQuery, options: { format
         ? `${toJson(terminal ? sanitizeDeep(document) : document, 2)}\n`
         : options.format === 'csv'
           ? summaryCsv(document, terminal)
-          : summaryTable(document),
+          : await summaryTable(document),
     );
     return EXIT.ok;
   } catch (error) {
@@ -68,7 +68,7 @@ export async function runTransferSummary(query: TransferQuery, options: { format
 const plural = (n: number, word: string): string => `${grouped(n)} ${word}${n === 1 ? '' : 's'}`;
 
 /** Three tables (per asset, per status, per day), every cell sanitised by formatTable. */
-export function summaryTable(s: SummaryDocument): string {
+export async function summaryTable(s: SummaryDocument): Promise<string> {
   const head = `summary of ${plural(s.rows, 'transfer')} (${plural(s.pages, 'page')}) · volume: ${s.volumeStatus} only · days in ${s.timeZone}\n`;
   if (s.rows === 0 && s.days.length === 0) return `${head}no transfers match\n`;
   const assetColumns: Column[] = [
@@ -91,8 +91,8 @@ export function summaryTable(s: SummaryDocument): string {
     d.assets.length === 0 ? [[d.day, '-', '0', '']] : d.assets.map((a, i) => [i === 0 ? d.day : '', a.asset, grouped(a.count), a.volume]),
   );
   const parts = [head];
-  if (s.assets.length > 0) parts.push('\n', formatTable(assetColumns, assets), '\n', formatTable(statusColumns, statuses));
-  parts.push('\n', formatTable(dayColumns, days));
+  if (s.assets.length > 0) parts.push('\n', await formatTable(assetColumns, assets), '\n', await formatTable(statusColumns, statuses));
+  parts.push('\n', await formatTable(dayColumns, days));
   if (s.unparsable > 0) parts.push(`\n${plural(s.unparsable, 'amount')} were not decimals: counted, but in no sum\n`);
   return parts.join('');
 }

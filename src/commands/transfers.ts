@@ -6,7 +6,7 @@ import { type TransferQueryInput, validateTransferQuery } from '../api/validatio
 import { AssetTotals, COUNTED_STATUS } from '../export/totals';
 import { MAX_MAX_PAGES, MAX_TRANSFERS, type PageVisit, PagingStopped, defaultMaxPages, forEachTransferPage } from '../export/transferPages';
 import { type RowWriter, type TextSink, csvWriter, jsonWriter, writeInBlocks } from '../export/transferWriters';
-import { displayWidth, grouped, sanitize } from '../terminal/text';
+import { grouped, sanitize } from '../terminal/sanitize';
 import {
   type CommandContext,
   EXIT,
@@ -19,7 +19,7 @@ import {
   reportUsage,
   stdoutIsTerminal,
 } from './context';
-import { type Column, OutputSink, chooseFormat, formatLocalTime, pad, tableLine } from './output';
+import { type Column, OutputSink, chooseFormat, formatLocalTime, measureFor, pad, tableLine } from './output';
 import type { Command } from 'commander';
 import { runTransferSummary } from './transferSummary';
 import { type CommandHost, examples } from './define';
@@ -59,7 +59,7 @@ export const TABLE_COLUMNS: readonly Column[] = [
 ];
 const TABLE_WIDTHS = TABLE_COLUMNS.map((c) => c.width ?? 0);
 
-export function transferTableLine(t: Transfer): string {
+export function transferTableLine(t: Transfer): Promise<string> {
   return tableLine(
     TABLE_COLUMNS,
     [
@@ -96,25 +96,23 @@ export function tableWriter(write: TextSink): TransferOutput {
   let count = 0;
   // Only SUCCESS moved money: the totals count it alone, and say so (as the console's page totals do).
   const totals = new AssetTotals(COUNTED_STATUS);
-  const line = (t: Transfer): string => {
+  const line = async (t: Transfer): Promise<string> => {
     totals.add(t);
     count += 1;
-    return `${transferTableLine(t)}\n`;
+    return `${await transferTableLine(t)}\n`;
   };
   return {
-    rows: (batch) =>
-      writeInBlocks(
-        write,
-        batch,
-        line,
+    async rows(batch) {
+      const header =
         count === 0 && batch.length > 0
-          ? `${tableLine(
+          ? `${await tableLine(
               TABLE_COLUMNS,
               TABLE_COLUMNS.map((c) => c.header),
               TABLE_WIDTHS,
             )}\n`
-          : '',
-      ),
+          : '';
+      await writeInBlocks(write, await Promise.all(batch.map(line)), (text) => text, header);
+    },
     async end({ pages, lastPage, short, all }) {
       if (count === 0) {
         await write(all || lastPage === 1 ? 'no transfers match\n' : `no transfers on page ${lastPage}\n`);
@@ -124,8 +122,9 @@ export function tableWriter(write: TextSink): TransferOutput {
       const lines = ['', all ? `totals, ${counted} (${grouped(pages)} pages):` : `totals of page ${lastPage}, ${counted}:`];
       const entries = totals.entries();
       const assets = entries.map(([asset, sum]) => [sanitize(asset), sum] as const);
-      const width = Math.max(0, ...assets.map(([asset]) => displayWidth(asset)));
-      for (const [asset, sum] of assets) lines.push(`  ${pad(asset, width)}  ${sum}`);
+      const measure = await measureFor(assets.map(([asset]) => asset));
+      const width = Math.max(0, ...assets.map(([asset]) => measure(asset)));
+      for (const [asset, sum] of assets) lines.push(`  ${await pad(asset, width)}  ${sum}`);
       if (entries.length === 0) lines.push('  nothing');
       const left = totals.notCounted();
       if (left.length > 0) lines.push(`  not counted: ${left.map(([status, n]) => `${grouped(n)} ${sanitize(status, 40)}`).join(', ')}`);

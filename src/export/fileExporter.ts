@@ -14,7 +14,7 @@ import type { BrokerApi } from '../api/contract';
 import { timeOrder } from '../api/serviceTime';
 import { MAX_PAGE_SIZE, type Transfer } from '../api/types';
 import { csvRecord } from '../format/csv';
-import { grouped } from '../terminal/text';
+import { grouped } from '../terminal/sanitize';
 import { RequestPacer } from './pacer';
 import { PagingStopped, forEachTransferPage } from './transferPages';
 import { CSV_FIELDS, csvWriter, jsonWriter } from './transferWriters';

@@ -6,7 +6,7 @@
 import type { BrokerApi } from '../api/contract';
 import { DEFAULT_PAGE_SIZE, type Transfer, type TransferQuery } from '../api/types';
 import { RequestPacer } from './pacer';
-import { grouped } from '../terminal/text';
+import { grouped } from '../terminal/sanitize';
 
 export interface PageVisit {
   page: number;

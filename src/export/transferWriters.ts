@@ -6,7 +6,7 @@
 // BLOCK_CHARS of it, each write awaiting the destination (back-pressure), not one write(2) per row.
 import type { Transfer } from '../api/types';
 import { csvRecord, neutraliseCsvCell } from '../format/csv';
-import { sanitize, sanitizeDeep, toJson } from '../terminal/text';
+import { sanitize, sanitizeDeep, toJson } from '../terminal/sanitize';
 
 /** Where text goes; resolves when the destination can take more (backpressure). */
 export type TextSink = (text: string) => Promise<void>;

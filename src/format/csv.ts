@@ -1,6 +1,6 @@
 // CSV cells and records (RFC 4180), shared by the commands and the export: exact data for a file or a pipe,
 // cells a spreadsheet would run neutralised, and every cell sanitised for a terminal.
-import { sanitize } from '../terminal/text';
+import { sanitize } from '../terminal/sanitize';
 
 /** RFC 4180: a field with a comma, quote, CR or LF is quoted, and quotes inside are doubled. */
 export function csvField(value: string): string {

@@ -54,11 +54,11 @@ const many = (n: number, status: string, asset = 'USDT', from = 0): Transfer[] =
   }));
 
 describe('grouped counts in every table cell and line a person reads', () => {
-  it('transfers --summary --format table: asset, status and day counts', () => {
+  it('transfers --summary --format table: asset, status and day counts', async () => {
     const builder = new SummaryBuilder();
     builder.add([...many(1234, 'SUCCESS'), ...many(1500, 'FAILED')]);
     const now = Date.UTC(2026, 10, 20, 23);
-    const text = summaryTable({ ...builder.result({ now }), pages: 6 });
+    const text = await summaryTable({ ...builder.result({ now }), pages: 6 });
     expect(text).toMatch(/\nUSDT +2,734 +1234 +1,500 FAILED, 1,234 SUCCESS\n/);
     expect(text).toMatch(/\nFAILED +1,500\n/);
     expect(text).toMatch(/\nSUCCESS +1,234\n/);

@@ -78,9 +78,9 @@ describe('CSV (RFC 4180)', () => {
 });
 
 describe('tables', () => {
-  it('pads to the widest cell, two spaces apart, no trailing spaces', () => {
+  it('pads to the widest cell, two spaces apart, no trailing spaces', async () => {
     expect(
-      formatTable(
+      await formatTable(
         [{ header: 'a' }, { header: 'bb', align: 'right' }, { header: 'c' }],
         [
           ['xxx', '1', ''],
@@ -89,9 +89,9 @@ describe('tables', () => {
       ),
     ).toBe('a     bb  c\nxxx    1\ny    222  z\n');
   });
-  it('fixed-width lines for streaming', () => {
+  it('fixed-width lines for streaming', async () => {
     expect(
-      tableLine(
+      await tableLine(
         [
           { header: 'x', width: 4 },
           { header: 'y', width: 5, align: 'right' },
@@ -100,15 +100,15 @@ describe('tables', () => {
         [4, 5],
       ),
     ).toBe('ab       12');
-    expect(pad('toolong', 3)).toBe('toolong');
+    expect(await pad('toolong', 3)).toBe('toolong');
   });
-  it('pads by display width: CJK and emoji take two cells, combining marks none', () => {
-    expect(pad('交易', 6)).toBe('交易  ');
-    expect(pad('😀', 3, 'right')).toBe(' 😀');
-    expect(pad('e\u0301', 2)).toBe('e\u0301 ');
+  it('pads by display width: CJK and emoji take two cells, combining marks none', async () => {
+    expect(await pad('交易', 6)).toBe('交易  ');
+    expect(await pad('😀', 3, 'right')).toBe(' 😀');
+    expect(await pad('e\u0301', 2)).toBe('e\u0301 ');
   });
-  it('formatTable aligns CJK and emoji cells and sanitises every cell to one line', () => {
-    const table = formatTable(
+  it('formatTable aligns CJK and emoji cells and sanitises every cell to one line', async () => {
+    const table = await formatTable(
       [{ header: 'note' }, { header: 'key' }],
       [
         ['交易机器人', 'K1'],
@@ -121,7 +121,7 @@ describe('tables', () => {
     expect(lines[3]).toBe('a␍␊b␛]0;t␇  K3');
     expect(lines[1]).toBe('交易机器人  K1');
     expect(lines[2]).toBe('👩‍💻          K2');
-    expect(tableLine([{ header: 'x' }], ['\u202Eevil'], [4])).toBe('<U+202E>evil');
+    expect(await tableLine([{ header: 'x' }], ['\u202Eevil'], [4])).toBe('<U+202E>evil');
   });
 });
 

@@ -182,12 +182,12 @@ describe('the transfers command writes in blocks, the same bytes', () => {
 
   it('table: the header and one line per transfer, then the totals; one write per page', async () => {
     const { text, writes } = await run('table', '250');
-    const header = `${tableLine(
+    const header = `${await tableLine(
       TABLE_COLUMNS,
       TABLE_COLUMNS.map((c) => c.header),
       TABLE_COLUMNS.map((c) => c.width ?? 0),
     )}\n`;
-    expect(text.startsWith(header + expected.map((t) => `${transferTableLine(t)}\n`).join(''))).toBe(true);
+    expect(text.startsWith(header + (await Promise.all(expected.map(transferTableLine))).map((line) => `${line}\n`).join(''))).toBe(true);
     expect(text).toMatch(/\ntotals, SUCCESS only, [\d,]+ of [\d,]+ rows \(\d+ pages\):\n/);
     expect(writes).toBeLessThanOrEqual(Math.floor(expected.length / 250) + 2);
   });

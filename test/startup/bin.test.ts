@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { version } from '../../package.json';
 import { startSandbox } from '../../src/sandbox/server';
-import { buildCli, runBuiltCli, sandboxEnv } from '../commands/helpers';
+import { type RunResult, buildCli, runBuiltCli, sandboxEnv } from '../commands/helpers';
 
 let dir: string;
 beforeAll(async () => {
@@ -82,21 +82,77 @@ describe('the bin and its compile cache', () => {
   });
 });
 
+/** Runs the built bin with the preload that records what the process loaded. */
+async function runRecorded(args: readonly string[], env: Record<string, string>): Promise<{ result: RunResult; builtins: string[]; modules: string[] }> {
+  const record = join(dir, 'loaded.json');
+  const preload = fileURLToPath(new URL('./loadedModules.cjs', import.meta.url));
+  const result = await runBuiltCli(args, { ...env, NODE_OPTIONS: `--require ${preload}`, BC_LOADED_MODULES: record });
+  const { builtins, modules } = JSON.parse(readFileSync(record, 'utf8')) as { builtins: string[]; modules: string[] };
+  return { result, builtins, modules };
+}
+
+/** Whether one of these modules is string-width's (its emoji pattern is in no other bundled file a command loads). */
+const loadsStringWidth = (modules: readonly string[]): boolean =>
+  modules.some((url) => url.startsWith('file:') && readFileSync(fileURLToPath(url), 'utf8').includes('\\p{RGI_Emoji}'));
+
 describe('what a command loads', () => {
   it('a request goes through undici on net and http, from the bundle', async () => {
     const sandbox = await startSandbox({ seed: 5 });
     try {
-      const record = join(dir, 'loaded.json');
-      const preload = fileURLToPath(new URL('./loadedModules.cjs', import.meta.url));
-      const env = { ...sandboxEnv(sandbox), NODE_OPTIONS: `--require ${preload}`, BC_LOADED_MODULES: record };
       const sub = sandbox.subAccounts[0]!;
-      const result = await runBuiltCli(['keys', 'list', '--sub', sub, '--json'], env);
+      const { result, builtins } = await runRecorded(['keys', 'list', '--sub', sub, '--json'], sandboxEnv(sandbox));
       expect(result.stderr).toBe('');
       expect(result.code).toBe(0);
       expect(JSON.parse(result.stdout)).toEqual(expect.any(Array));
-      const loaded = JSON.parse(readFileSync(record, 'utf8')) as string[];
       // The preload saw the request made: the HTTP client's built-ins are there.
-      expect(loaded).toEqual(expect.arrayContaining(['net', 'http', 'crypto']));
+      expect(builtins).toEqual(expect.arrayContaining(['net', 'http', 'crypto']));
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('--help: no string-width, and none of the built-ins an ES import would load by reading every export', async () => {
+    const help = await runRecorded(['--help'], {});
+    expect(help.result.code).toBe(0);
+    expect(help.result.stdout).toContain('Usage: broker-console');
+    expect(loadsStringWidth(help.modules)).toBe(false);
+    // process.stdin's stream, fs.promises (and readline), util's parseArgs and diff (and worker_threads).
+    for (const builtin of [
+      'internal/fs/streams',
+      'internal/fs/promises',
+      'internal/readline/interface',
+      'internal/util/parse_args/parse_args',
+      'worker_threads',
+    ])
+      expect(help.builtins).not.toContain(builtin);
+  });
+
+  it('string-width only for a table that holds more than printable ASCII, and then every row aligned by it', async () => {
+    const sandbox = await startSandbox({ seed: 5 });
+    try {
+      const env = sandboxEnv(sandbox);
+      const sub = sandbox.subAccounts[0]!;
+      const ascii = await runRecorded(['keys', 'list', '--sub', sub], env);
+      expect(ascii.result.code).toBe(0);
+      expect(ascii.result.stdout).toMatch(/^note +apiKey/);
+      expect(loadsStringWidth(ascii.modules)).toBe(false);
+
+      const note = '交易机器人 😀';
+      const created = await runBuiltCli(
+        ['keys', 'create', '--sub', sub, '--permissions', 'SPOT_ACCOUNT_READ', '--ip', '192.0.2.1', '--note', note, '--json'],
+        env,
+      );
+      expect(created.code).toBe(0);
+      const wide = await runRecorded(['keys', 'list', '--sub', sub], env);
+      expect(wide.result.code).toBe(0);
+      expect(loadsStringWidth(wide.modules)).toBe(true);
+      // The note takes 13 cells (CJK and the emoji two each) in 8 UTF-16 units: its apiKey starts at the header's cell.
+      const lines = wide.result.stdout.trimEnd().split('\n');
+      const row = lines.find((line) => line.startsWith(note))!;
+      const column = lines[0]!.indexOf('apiKey');
+      const cells = 13;
+      expect(row.slice(0, column - (cells - note.length))).toBe(`${note}${' '.repeat(column - cells)}`);
+      expect(row.slice(column - (cells - note.length))).toMatch(/^mx0v/);
     } finally {
       await sandbox.close();
     }
