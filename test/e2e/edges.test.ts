@@ -122,27 +122,6 @@ describe.skipIf(missing !== undefined).concurrent('keys that arrive together, an
     const screen = await s.waitFor(/API keys of gridbot2901 · \d+ keys/);
     expect(selectedKeyRow(screen)).toBe(0);
   }, 30_000);
-
-  it('a pasted IP list with line breaks: each break becomes ", " (a newline in a paste is not an Enter)', async ({ onTestFinished }) => {
-    const s = startConsole(onTestFinished, '--demo', { home: 'paste-lines' });
-    await s.waitFor('Choose a sub-account');
-    await s.write('gridbot2901\r');
-    await s.waitFor(/API keys of gridbot2901 · \d+ keys/);
-    await s.write('n');
-    await s.waitFor('New API key for gridbot2901');
-    await s.write('\t\t');
-    await s.waitFor('› Linked IPs');
-    // tmux sends the line feeds as CR, as a terminal does for a paste.
-    await s.paste('203.0.113.7\n198.51.100.20\n');
-    const screen = await s.waitFor('/4');
-    await sleep(300);
-    const after = s.screen();
-    // Still the form: the line break did not submit it.
-    expect(after).toContain('New API key for gridbot2901');
-    expect(after).not.toContain('exactly what will be sent');
-    expect(fieldLine(after, 'Linked IPs'), screen).toMatch(/^› Linked IPs {2}203\.0\.113\.7, 198\.51\.100\.20 {2,}2\/4$/);
-    expect(after).not.toContain('is not an IPv4 or IPv6 address');
-  }, 60_000);
 });
 
 /** A proxy in front of the sandbox that keeps every create-key answer exactly as the sandbox sent it. */
@@ -225,9 +204,12 @@ function groupedValueAfter(screen: string, label: string): { value: string; line
   return { value: taken.join(' ').split(' ').join(''), lines: taken };
 }
 
-describe.skipIf(missing !== undefined).concurrent('ctrl+p on the secret screen (demo)', () => {
-  it('asks "Have you stored the secret key?" and stays; y then leaves', async ({ onTestFinished }) => {
-    const s = startConsole(onTestFinished, '--demo', { home: 'secret-ctrlp' });
+// One console meets the create form's edges in turn, then the secret it makes.
+describe.skipIf(missing !== undefined).concurrent('the create form, then the secret screen (demo, mmbot5143)', () => {
+  it('a pasted IP list with line breaks: each break becomes ", " (a newline in a paste is not an Enter); below 40x12 it says how big it needs to be and resumes, typed text intact; ctrl+p on the secret asks "Have you stored the secret key?" and stays, y then leaves', async ({
+    onTestFinished,
+  }) => {
+    const s = startConsole(onTestFinished, '--demo', { home: 'create-form' });
     await s.waitFor('Choose a sub-account');
     await s.type('mmbot5143');
     await s.keys('Enter');
@@ -236,14 +218,39 @@ describe.skipIf(missing !== undefined).concurrent('ctrl+p on the secret screen (
     await s.waitFor('New API key for mmbot5143');
     await s.keys('Space');
     await s.waitFor('(1 chosen');
-    await s.keys('Tab', 'Tab', 'Tab');
+    await s.write('\t\t');
+    await s.waitFor('› Linked IPs');
+    // tmux sends the line feeds as CR, as a terminal does for a paste.
+    await s.paste('203.0.113.7\n198.51.100.20\n');
+    let screen = await s.waitFor('/4');
+    await sleep(300);
+    const after = s.screen();
+    // Still the form: the line break did not submit it.
+    expect(after).toContain('New API key for mmbot5143');
+    expect(after).not.toContain('exactly what will be sent');
+    expect(fieldLine(after, 'Linked IPs'), screen).toMatch(/^› Linked IPs {2}203\.0\.113\.7, 198\.51\.100\.20 {2,}2\/4$/);
+    expect(after).not.toContain('is not an IPv4 or IPv6 address');
+
+    // A window below 40x12, with a note typed.
+    await s.keys('Tab');
     await s.waitFor('› Note');
-    await s.type('ctrl p check');
-    await s.waitFor('› Note        ctrl p check');
+    await s.type('kept while small');
+    await s.waitFor('› Note        kept while small');
+    s.resize(30, 10);
+    screen = await s.waitFor((x) => x.replace(/\s+/g, ' ').includes('needs at least 40x12'));
+    expect(screen.replace(/\s+/g, ' ')).toContain('The window is 30x10');
+    for (const line of lines(screen)) expect([...line].length).toBeLessThanOrEqual(30);
+    expect(lines(screen).length).toBeLessThanOrEqual(10);
+    s.resize(80, 24);
+    screen = await s.waitFor('› Note        kept while small');
+    expect(screen).toContain('New API key for mmbot5143');
+    expect(screen).not.toContain('needs at least');
+
+    // ctrl+p on the secret screen.
     await s.keys('Enter');
     await s.waitFor('exactly what will be sent');
     await s.keys('Enter');
-    let screen = await s.waitFor('Store the secret key now');
+    screen = await s.waitFor('Store the secret key now');
     const apiKey = /API key\s+(\S+)/.exec(screen)![1]!;
 
     await s.keys('C-p');
@@ -427,33 +434,6 @@ describe.skipIf(missing !== undefined).concurrent('CI and NO_COLOR on a real ter
     expect(row).toMatch(/\x1b\[7m(\x1b\[[0-9;]*m)*› gridbot2901/);
     // No foreground or background colour anywhere (39/49 are "default").
     expect(raw).not.toMatch(/\x1b\[(?:[0-9;]*;)?(?:3[0-7]|9[0-7]|4[0-7]|10[0-7]|38;|48;)[0-9;]*m/);
-  }, 60_000);
-});
-
-describe.skipIf(missing !== undefined).concurrent('a window below 40x12', () => {
-  it('says how big it needs to be, and resumes where it was, typed text intact, when it grows', async ({ onTestFinished }) => {
-    const s = startConsole(onTestFinished, '--demo', { home: 'small' });
-    await s.waitFor('Choose a sub-account');
-    await s.type('mmbot5143');
-    await s.keys('Enter');
-    await s.waitFor(/API keys of mmbot5143/);
-    await s.keys('n');
-    await s.waitFor('New API key for mmbot5143');
-    await s.keys('Tab', 'Tab', 'Tab');
-    await s.waitFor('› Note');
-    await s.type('kept while small');
-    await s.waitFor('› Note        kept while small');
-
-    s.resize(30, 10);
-    let screen = await s.waitFor((x) => x.replace(/\s+/g, ' ').includes('needs at least 40x12'));
-    expect(screen.replace(/\s+/g, ' ')).toContain('The window is 30x10');
-    for (const line of lines(screen)) expect([...line].length).toBeLessThanOrEqual(30);
-    expect(lines(screen).length).toBeLessThanOrEqual(10);
-
-    s.resize(80, 24);
-    screen = await s.waitFor('› Note        kept while small');
-    expect(screen).toContain('New API key for mmbot5143');
-    expect(screen).not.toContain('needs at least');
   }, 60_000);
 });
 
