@@ -127,9 +127,12 @@ function checkLeftovers(folder: string, format: Format): string[] {
 }
 
 describe.skipIf(missing !== undefined)('an all-pages export stopped every way (tmux, the built binary)', () => {
-  it.concurrent.each([80, 0])(
-    'esc at random moments (pages every %i ms), in a CSV then a JSON export: the console carries on, and no partial file is left',
-    async (delay) => {
+  it.concurrent.each<[number, 'C-c' | 'q']>([
+    [80, 'C-c'],
+    [0, 'q'],
+  ])(
+    'esc at random moments (pages every %i ms), in a CSV then a JSON export: the console carries on, and no partial file is left; then %s',
+    async (delay, ending) => {
       // Two exports in one console: the second starts from where the first one's cancel left it.
       const { s, folder } = await consoleAtResults(`esc-${delay}`, delay);
       for (const format of ['csv', 'json'] as const) {
@@ -143,26 +146,34 @@ describe.skipIf(missing !== undefined)('an all-pages export stopped every way (t
         await s.keys('Enter');
         await s.waitFor((screen) => !screen.includes('Export transfers') && /Page 1 · /.test(screen));
       }
-      // q then quits cleanly.
-      await s.keys('q');
-      const end = await s.waitFor('EXIT=');
-      expect(end).toContain('EXIT=0');
+      if (ending === 'q') {
+        // q then quits cleanly.
+        await s.keys('q');
+        const end = await s.waitFor('EXIT=');
+        expect(end).toContain('EXIT=0');
+      } else {
+        // ctrl+c during a JSON export, pages in: the console exits 130, and the partial file is removed.
+        await startExport(s, 'json');
+        await s.waitFor(/([3-9]|\d\d+) pages · /);
+        await s.keys('C-c');
+        const end = await s.waitFor('EXIT=');
+        expect(end).toContain('EXIT=130');
+        expect(checkLeftovers(folder, 'json')).toEqual([]);
+      }
       s.kill();
     },
     120_000,
   );
 
-  it.each<[string, Format, string]>([
-    ['C-c', 'json', 'EXIT=130'],
+  it.each<[NodeJS.Signals, Format, string]>([
     ['SIGTERM', 'csv', 'EXIT=143'],
     ['SIGHUP', 'json', 'EXIT=129'],
   ])(
     '%s during a %s export: the console exits as it should, and the partial file is removed',
-    async (how, format, exit) => {
-      const { s, folder, pid } = await exportRunning(format, `${how}-${format}`);
+    async (signal, format, exit) => {
+      const { s, folder, pid } = await exportRunning(format, `${signal}-${format}`);
       await s.waitFor(/([3-9]|\d\d+) pages · /);
-      if (how === 'C-c') await s.keys('C-c');
-      else process.kill(pid, how as NodeJS.Signals);
+      process.kill(pid, signal);
       const end = await s.waitFor('EXIT=');
       expect(end).toContain(exit);
       expect(checkLeftovers(folder, format)).toEqual([]);
