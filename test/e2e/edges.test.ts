@@ -2,7 +2,7 @@
 // against the sandbox (compared with what the sandbox sent), every way out of the secret, a hostile service
 // with tmux's set-clipboard on, CI and NO_COLOR on a terminal, and a window below 40x12.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -204,12 +204,17 @@ function groupedValueAfter(screen: string, label: string): { value: string; line
   return { value: taken.join(' ').split(' ').join(''), lines: taken };
 }
 
-// One console meets the create form's edges in turn, then the secret it makes.
+// One console meets the create form's edges in turn, then the secret it makes, then SIGTERM on another's.
 describe.skipIf(missing !== undefined).concurrent('the create form, then the secret screen (demo, mmbot5143)', () => {
-  it('a pasted IP list with line breaks: each break becomes ", " (a newline in a paste is not an Enter); below 40x12 it says how big it needs to be and resumes, typed text intact; ctrl+p on the secret asks "Have you stored the secret key?" and stays, y then leaves', async ({
+  it('a pasted IP list with line breaks: each break becomes ", " (a newline in a paste is not an Enter); below 40x12 it says how big it needs to be and resumes, typed text intact; ctrl+p on the secret asks "Have you stored the secret key?" and stays, y then leaves; SIGTERM on a second secret exits 143 at once, the secret not left in the scrollback', async ({
     onTestFinished,
   }) => {
-    const s = startConsole(onTestFinished, '--demo', { home: 'create-form' });
+    const pidFile = join(folder, 'create-form.pid');
+    // The inner shell writes its pid, then becomes the console (exec): that pid is the console's.
+    const s = owned(
+      onTestFinished,
+      TmuxSession.console(`sh -c 'echo $$ > ${pidFile}; exec node ${bin} --demo'; echo EXIT=$?; sleep 600`, folder, { home: 'create-form' }),
+    );
     await s.waitFor('Choose a sub-account');
     await s.type('mmbot5143');
     await s.keys('Enter');
@@ -280,7 +285,28 @@ describe.skipIf(missing !== undefined).concurrent('the create form, then the sec
     screen = await s.waitFor((x) => !x.includes('Store the secret key now'));
     expect(screen).not.toContain(apiKey);
     await s.waitFor(/› Profiles\n/);
-  }, 60_000);
+
+    // SIGTERM still ends the console on the secret screen (the acknowledgment guards keys, not signals), and the
+    // terminal comes back as it was: a second key, its secret shown.
+    await s.keys('Escape');
+    await s.waitFor(/API keys of mmbot5143 · \d+ keys?/);
+    await s.keys('n');
+    await s.waitFor('New API key for mmbot5143');
+    await s.keys('Space', 'Tab', 'Tab', 'Tab');
+    await s.waitFor('› Note');
+    await s.type('sigterm');
+    await s.keys('Enter');
+    await s.waitFor('exactly what will be sent');
+    await s.keys('Enter');
+    await s.waitFor('Store the secret key now');
+    await s.keys('v');
+    const shown = await s.waitFor(/Secret key\s+[0-9a-f]{16}/);
+    const secret = /Secret key\s+([0-9a-f]+)/.exec(shown)![1]!;
+    process.kill(Number(readFileSync(pidFile, 'utf8').trim()), 'SIGTERM');
+    const ended = await s.waitFor('EXIT=');
+    expect(ended).toContain('EXIT=143');
+    expect(s.history()).not.toContain(secret.slice(0, 16));
+  }, 90_000);
 });
 
 const OSC52 = '\x1b]52;c;cm0gLXJmIH4K\x07'; // "rm -rf ~" to the clipboard
