@@ -1,6 +1,8 @@
-// The built console in a real terminal (tmux, the demo, its clock pinned), at 80x24 and at 40x12: picker → the keys
+// The built console in a real terminal (tmux, the demo, its clock pinned), at 40x12, then grown to 80x24: picker → the keys
 // of a sub-account → t → that sub-account's transfers → K → its keys (the same screen, brought up as it was) →
-// esc back along the same path: the results, the filter, the keys, the picker, each as it was left.
+// esc back along the same path: the results, the filter, the keys, the picker, each as it was left. Then, in the same
+// console at 80x24, the key audit: the key list → a → the audit → enter → the key list on the flagged key → esc
+// back; the picker's ctrl+r audits the recent sub-accounts; q quits with 0.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,19 +50,31 @@ function expectFits(screen: string, columns: number, rows: number): void {
   expect(all.length).toBeLessThanOrEqual(rows - 1);
 }
 
-describe.skipIf(missing !== undefined)('context carries between keys and transfers (tmux, the demo)', () => {
-  for (const [columns, rows] of [
-    [80, 24],
-    [40, 12],
-  ] as const) {
-    it(`${columns}x${rows}: picker → keys → t → transfers → K → keys → esc back the same way`, async () => {
-      const script = [`node ${bin} --demo --demo-clock 2026-11-21T09:30:00Z`, 'printf "EXIT=%s\\n" $?', 'sleep 600'].join('; ');
-      const s = TmuxSession.console(`bash --norc --noprofile -c '${script}'`, folder, { columns, rows, home: `config-${columns}` });
-      sessions.push(s);
+// One console for the whole file: the walks at each size, then the key audit at 80x24; each test starts where
+// the one before left it (the picker).
+describe.skipIf(missing !== undefined)('context carries between keys and transfers, then the key audit (tmux, the demo)', () => {
+  let s: TmuxSession;
+  beforeAll(() => {
+    // The pinned demo clock: the same keys and ages every run.
+    const script = [`node ${bin} --demo --demo-clock 2026-11-21T09:30:00Z`, 'printf "EXIT=%s\\n" $?', 'sleep 600'].join('; ');
+    s = TmuxSession.console(`bash --norc --noprofile -c '${script}'`, folder, { columns: 40, rows: 12 });
+    sessions.push(s);
+  });
+
+  it('40x12, then the same console grown to 80x24: picker → keys → t → transfers → K → keys → esc back the same way', async () => {
+    await s.waitFor('Choose a sub-account', 15_000);
+    // One console walks the path at each size in turn: it starts small, and is back at the picker between the two.
+    for (const [columns, rows] of [
+      [40, 12],
+      [80, 24],
+    ] as const) {
+      if (s.size() !== `${columns}x${rows}`) {
+        s.resize(columns, rows);
+        await s.waitFor((x) => s.size() === `${columns}x${rows}` && lines(x).some((l) => displayWidth(l) > 40) && x.includes('Choose a sub-account'));
+      }
       const fits = (screen: string) => expectFits(screen, columns, rows);
 
       // The picker, then the keys of the sub-account; the cursor on the second key.
-      await s.waitFor('Choose a sub-account', 15_000);
       await s.type(SUB);
       await s.keys('Enter');
       let screen = await s.waitFor(new RegExp(`API keys of ${SUB} · \\d+ keys`));
@@ -78,9 +92,9 @@ describe.skipIf(missing !== undefined)('context carries between keys and transfe
       expect(lineWith(screen, 'From account')).toMatch(/blank: the master/);
       expect(crumbs(screen).at(-1)).toBe('Transfers');
       fits(screen);
-      // SPOT → SPOT (← → cycle the type), then search.
+      // SPOT → SPOT (← → cycle the type; the second walk's form keeps the first one's types), then search.
       await s.keys('Tab');
-      await s.keys('Right');
+      if (!/To type +SPOT/.test(screen)) await s.keys('Right');
       await s.waitFor((x) => /To type +SPOT/.test(x));
       await s.keys('Enter');
       screen = await s.waitFor(/^› (\d{4}-)?\d\d-\d\d /m);
@@ -131,8 +145,61 @@ describe.skipIf(missing !== undefined)('context carries between keys and transfe
       await s.keys('Escape');
       await new Promise((r) => setTimeout(r, 300));
       expect(s.screen()).toContain('Choose a sub-account');
-      await s.keys('C-c');
-      await s.waitFor('EXIT=130');
-    }, 90_000);
-  }
+    }
+  }, 120_000);
+
+  // The key audit, at 80x24 in the same console.
+  it('walks from the key list to the audit and back to the key on the flagged row', async () => {
+    await s.waitFor('Choose a sub-account');
+    await s.type('gridbot2901');
+    await s.keys('Enter');
+    await s.waitFor(/API keys of gridbot2901 · \d+ keys?/);
+
+    await s.keys('a');
+    let screen = await s.waitFor(/Key audit of gridbot2901 · \d+ of \d+ keys flagged/);
+    expect(screen).toMatch(/ACCOUNT \/ KEY +NOTE +AGE FLAGS/);
+    expect(screen).toMatch(/› gridbot2901 +\d+ keys · \d+ flagged/);
+    expect(screen).toContain('Sub-accounts › gridbot2901 › Keys › Audit');
+    expect(screen.trimEnd().split('\n').at(-1)).toContain('↑↓ move  enter open keys  r refresh  t transfers  esc back  ? help');
+    for (const line of screen.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
+
+    // Down to the first flagged key: its reasons are under the list.
+    await s.keys('Down');
+    screen = await s.waitFor(/› +mx0v…\w{4} /);
+    const row = /› +(mx0v…\w{4}) +(.+?) +\d+d +([a-z -]+)$/m.exec(screen);
+    expect(row, screen).not.toBeNull();
+    const [, short, note] = row!;
+    const firstFlag = row![3]!.trim().split(' ')[0]!;
+    expect(screen).toMatch(new RegExp(`^${firstFlag}: `, 'm'));
+
+    await s.keys('Enter');
+    screen = await s.waitFor(/API keys of gridbot2901 · \d+ keys?/);
+    // The key list opens with the cursor on that key.
+    const selected = screen.split('\n').find((l) => l.startsWith('›'));
+    expect(selected, screen).toContain(short!);
+    expect(selected).toContain(note!.trim().slice(0, 10));
+    // The key list it came from, brought up as it was: no screen twice in the header.
+    expect(screen).toContain('Sub-accounts › Audit › gridbot2901 › Keys');
+
+    await s.keys('Escape');
+    await s.waitFor(/Key audit of gridbot2901/);
+  });
+
+  it('the picker: ctrl+r audits every recent sub-account; q quits with 0', async () => {
+    // Back to the picker: the key list is above the audit now, so esc from the audit reaches it.
+    await s.keys('Escape');
+    await s.waitFor('Choose a sub-account');
+    await s.type('mmbot5143');
+    await s.keys('Enter');
+    await s.waitFor(/API keys of mmbot5143/);
+    await s.keys('Escape');
+    await s.waitFor('Choose a sub-account');
+    await s.keys('C-r');
+    // The title shows from the first answer on: wait for both sub-accounts' rows.
+    const screen = await s.waitFor(/Key audit · 2 sub-accounts · \d+ of \d+ keys flagged[\s\S]*^ {2}gridbot2901 +\d+ keys/m);
+    expect(screen).toMatch(/› mmbot5143 +\d+ keys/);
+    expect(screen).toMatch(/^ {2}gridbot2901 +\d+ keys/m);
+    await s.keys('q');
+    await s.waitFor('EXIT=0');
+  });
 });

@@ -2,7 +2,7 @@
 // against the sandbox (compared with what the sandbox sent), every way out of the secret, a hostile service
 // with tmux's set-clipboard on, CI and NO_COLOR on a terminal, and a window below 40x12.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -71,13 +71,23 @@ afterAll(() => {
 // Every test has its own tmux server, console, config folder and services, and mostly waits on the terminal:
 // the blocks below run concurrently (describe.concurrent), overlapping those waits; the secret's, last, alone.
 describe.skipIf(missing !== undefined).concurrent('keys that arrive together, and a bracketed paste (demo, 80x24)', () => {
-  it('name + Enter in one write opens it; jj in one write moves two rows; Tab Tab in one write; a paste is text', async ({ onTestFinished }) => {
+  it('a name and Enter typed while the console is still starting open it (Enter is not lost as a line feed); then name + Enter in one write opens it; jj in one write moves two rows; Tab Tab in one write; a paste is text', async ({
+    onTestFinished,
+  }) => {
     const s = startConsole(onTestFinished, '--demo', { home: 'chunked' });
-    await s.waitFor('Choose a sub-account');
-
-    // The name and Enter in ONE write: the Enter is not dropped.
+    // Typed before node has even started: the terminal still reads lines and turns the Enter into a line feed.
     await s.write('gridbot2901\r');
     let screen = await s.waitFor(/API keys of gridbot2901 · \d+ keys/);
+    expect(selectedKeyRow(screen)).toBe(0);
+    // Back to the picker, its field empty.
+    await s.keys('Escape');
+    await s.waitFor('Choose a sub-account');
+    if (!s.screen().includes('Sub-account: type a name')) await s.keys('Escape');
+    await s.waitFor('Sub-account: type a name');
+
+    // The name and Enter in ONE write, the console running: the Enter is not dropped.
+    await s.write('gridbot2901\r');
+    screen = await s.waitFor(/API keys of gridbot2901 · \d+ keys/);
     expect(selectedKeyRow(screen)).toBe(0);
 
     // jj in one write: two moves down, not "jj" typed anywhere.
@@ -113,35 +123,6 @@ describe.skipIf(missing !== undefined).concurrent('keys that arrive together, an
     screen = await s.waitFor('exactly what will be sent');
     expect(screen).toMatch(/^ip\s+203\.0\.113\.7, ?198\.51\.100\.20$/m);
     expect(screen).toMatch(/^note\s+bot\?q=1 quit q\?$/m);
-  }, 60_000);
-
-  it('a name and Enter typed while the console is still starting: the name opens (Enter is not lost as a line feed)', async ({ onTestFinished }) => {
-    const s = startConsole(onTestFinished, '--demo', { home: 'type-ahead' });
-    // Typed before node has even started: the terminal still reads lines and turns the Enter into a line feed.
-    await s.write('gridbot2901\r');
-    const screen = await s.waitFor(/API keys of gridbot2901 · \d+ keys/);
-    expect(selectedKeyRow(screen)).toBe(0);
-  }, 30_000);
-
-  it('a pasted IP list with line breaks: each break becomes ", " (a newline in a paste is not an Enter)', async ({ onTestFinished }) => {
-    const s = startConsole(onTestFinished, '--demo', { home: 'paste-lines' });
-    await s.waitFor('Choose a sub-account');
-    await s.write('gridbot2901\r');
-    await s.waitFor(/API keys of gridbot2901 · \d+ keys/);
-    await s.write('n');
-    await s.waitFor('New API key for gridbot2901');
-    await s.write('\t\t');
-    await s.waitFor('› Linked IPs');
-    // tmux sends the line feeds as CR, as a terminal does for a paste.
-    await s.paste('203.0.113.7\n198.51.100.20\n');
-    const screen = await s.waitFor('/4');
-    await sleep(300);
-    const after = s.screen();
-    // Still the form: the line break did not submit it.
-    expect(after).toContain('New API key for gridbot2901');
-    expect(after).not.toContain('exactly what will be sent');
-    expect(fieldLine(after, 'Linked IPs'), screen).toMatch(/^› Linked IPs {2}203\.0\.113\.7, 198\.51\.100\.20 {2,}2\/4$/);
-    expect(after).not.toContain('is not an IPv4 or IPv6 address');
   }, 60_000);
 });
 
@@ -225,9 +206,17 @@ function groupedValueAfter(screen: string, label: string): { value: string; line
   return { value: taken.join(' ').split(' ').join(''), lines: taken };
 }
 
-describe.skipIf(missing !== undefined).concurrent('ctrl+p on the secret screen (demo)', () => {
-  it('asks "Have you stored the secret key?" and stays; y then leaves', async ({ onTestFinished }) => {
-    const s = startConsole(onTestFinished, '--demo', { home: 'secret-ctrlp' });
+// One console meets the create form's edges in turn, then the secret it makes, then SIGTERM on another's.
+describe.skipIf(missing !== undefined).concurrent('the create form, then the secret screen (demo, mmbot5143)', () => {
+  it('a pasted IP list with line breaks: each break becomes ", " (a newline in a paste is not an Enter); below 40x12 it says how big it needs to be and resumes, typed text intact; ctrl+p on the secret asks "Have you stored the secret key?" and stays, y then leaves; SIGTERM on a second secret exits 143 at once, the secret not left in the scrollback', async ({
+    onTestFinished,
+  }) => {
+    const pidFile = join(folder, 'create-form.pid');
+    // The inner shell writes its pid, then becomes the console (exec): that pid is the console's.
+    const s = owned(
+      onTestFinished,
+      TmuxSession.console(`sh -c 'echo $$ > ${pidFile}; exec node ${bin} --demo'; echo EXIT=$?; sleep 600`, folder, { home: 'create-form' }),
+    );
     await s.waitFor('Choose a sub-account');
     await s.type('mmbot5143');
     await s.keys('Enter');
@@ -236,14 +225,39 @@ describe.skipIf(missing !== undefined).concurrent('ctrl+p on the secret screen (
     await s.waitFor('New API key for mmbot5143');
     await s.keys('Space');
     await s.waitFor('(1 chosen');
-    await s.keys('Tab', 'Tab', 'Tab');
+    await s.write('\t\t');
+    await s.waitFor('› Linked IPs');
+    // tmux sends the line feeds as CR, as a terminal does for a paste.
+    await s.paste('203.0.113.7\n198.51.100.20\n');
+    let screen = await s.waitFor('/4');
+    await sleep(300);
+    const after = s.screen();
+    // Still the form: the line break did not submit it.
+    expect(after).toContain('New API key for mmbot5143');
+    expect(after).not.toContain('exactly what will be sent');
+    expect(fieldLine(after, 'Linked IPs'), screen).toMatch(/^› Linked IPs {2}203\.0\.113\.7, 198\.51\.100\.20 {2,}2\/4$/);
+    expect(after).not.toContain('is not an IPv4 or IPv6 address');
+
+    // A window below 40x12, with a note typed.
+    await s.keys('Tab');
     await s.waitFor('› Note');
-    await s.type('ctrl p check');
-    await s.waitFor('› Note        ctrl p check');
+    await s.type('kept while small');
+    await s.waitFor('› Note        kept while small');
+    s.resize(30, 10);
+    screen = await s.waitFor((x) => x.replace(/\s+/g, ' ').includes('needs at least 40x12'));
+    expect(screen.replace(/\s+/g, ' ')).toContain('The window is 30x10');
+    for (const line of lines(screen)) expect([...line].length).toBeLessThanOrEqual(30);
+    expect(lines(screen).length).toBeLessThanOrEqual(10);
+    s.resize(80, 24);
+    screen = await s.waitFor('› Note        kept while small');
+    expect(screen).toContain('New API key for mmbot5143');
+    expect(screen).not.toContain('needs at least');
+
+    // ctrl+p on the secret screen.
     await s.keys('Enter');
     await s.waitFor('exactly what will be sent');
     await s.keys('Enter');
-    let screen = await s.waitFor('Store the secret key now');
+    screen = await s.waitFor('Store the secret key now');
     const apiKey = /API key\s+(\S+)/.exec(screen)![1]!;
 
     await s.keys('C-p');
@@ -273,7 +287,28 @@ describe.skipIf(missing !== undefined).concurrent('ctrl+p on the secret screen (
     screen = await s.waitFor((x) => !x.includes('Store the secret key now'));
     expect(screen).not.toContain(apiKey);
     await s.waitFor(/› Profiles\n/);
-  }, 60_000);
+
+    // SIGTERM still ends the console on the secret screen (the acknowledgment guards keys, not signals), and the
+    // terminal comes back as it was: a second key, its secret shown.
+    await s.keys('Escape');
+    await s.waitFor(/API keys of mmbot5143 · \d+ keys?/);
+    await s.keys('n');
+    await s.waitFor('New API key for mmbot5143');
+    await s.keys('Space', 'Tab', 'Tab', 'Tab');
+    await s.waitFor('› Note');
+    await s.type('sigterm');
+    await s.keys('Enter');
+    await s.waitFor('exactly what will be sent');
+    await s.keys('Enter');
+    await s.waitFor('Store the secret key now');
+    await s.keys('v');
+    const shown = await s.waitFor(/Secret key\s+[0-9a-f]{16}/);
+    const secret = /Secret key\s+([0-9a-f]+)/.exec(shown)![1]!;
+    process.kill(Number(readFileSync(pidFile, 'utf8').trim()), 'SIGTERM');
+    const ended = await s.waitFor('EXIT=');
+    expect(ended).toContain('EXIT=143');
+    expect(s.history()).not.toContain(secret.slice(0, 16));
+  }, 90_000);
 });
 
 const OSC52 = '\x1b]52;c;cm0gLXJmIH4K\x07'; // "rm -rf ~" to the clipboard
@@ -427,33 +462,6 @@ describe.skipIf(missing !== undefined).concurrent('CI and NO_COLOR on a real ter
     expect(row).toMatch(/\x1b\[7m(\x1b\[[0-9;]*m)*› gridbot2901/);
     // No foreground or background colour anywhere (39/49 are "default").
     expect(raw).not.toMatch(/\x1b\[(?:[0-9;]*;)?(?:3[0-7]|9[0-7]|4[0-7]|10[0-7]|38;|48;)[0-9;]*m/);
-  }, 60_000);
-});
-
-describe.skipIf(missing !== undefined).concurrent('a window below 40x12', () => {
-  it('says how big it needs to be, and resumes where it was, typed text intact, when it grows', async ({ onTestFinished }) => {
-    const s = startConsole(onTestFinished, '--demo', { home: 'small' });
-    await s.waitFor('Choose a sub-account');
-    await s.type('mmbot5143');
-    await s.keys('Enter');
-    await s.waitFor(/API keys of mmbot5143/);
-    await s.keys('n');
-    await s.waitFor('New API key for mmbot5143');
-    await s.keys('Tab', 'Tab', 'Tab');
-    await s.waitFor('› Note');
-    await s.type('kept while small');
-    await s.waitFor('› Note        kept while small');
-
-    s.resize(30, 10);
-    let screen = await s.waitFor((x) => x.replace(/\s+/g, ' ').includes('needs at least 40x12'));
-    expect(screen.replace(/\s+/g, ' ')).toContain('The window is 30x10');
-    for (const line of lines(screen)) expect([...line].length).toBeLessThanOrEqual(30);
-    expect(lines(screen).length).toBeLessThanOrEqual(10);
-
-    s.resize(80, 24);
-    screen = await s.waitFor('› Note        kept while small');
-    expect(screen).toContain('New API key for mmbot5143');
-    expect(screen).not.toContain('needs at least');
   }, 60_000);
 });
 

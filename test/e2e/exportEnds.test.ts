@@ -12,7 +12,7 @@ import { CSV_FIELDS } from '../../src/export/transferWriters';
 import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { buildCli, sandboxEnv } from '../commands/helpers';
-import { wireTransfer } from '../export/pagingServers';
+import { wireTransferJson } from '../export/pagingServers';
 import { TmuxSession, tmuxAvailable } from './tmux';
 
 const missing = tmuxAvailable();
@@ -21,22 +21,20 @@ if (missing) console.warn(`SKIPPED e2e export-ends test: ${missing}`);
 let bin = '';
 let root = '';
 let sandbox: RunningSandbox | undefined;
-let slow: Server | undefined;
-let slowUrl = '';
-/** How long each history page takes; the esc test also runs with fast pages, where writing is the work. */
-let pageDelayMs = 80;
+/** The slow histories by page delay: 80 ms, and 0 ms for the esc test, where writing is the work. */
+const slow = new Map<number, { server: Server; url: string }>();
 const sessions: TmuxSession[] = [];
 
 /** The sandbox, but the transfer history is endless full pages, each after pageDelayMs. */
-async function startSlowHistory(target: RunningSandbox): Promise<void> {
+async function startSlowHistory(target: RunningSandbox, pageDelayMs: number): Promise<void> {
   const upstream = new URL(target.baseUrl);
-  slow = createServer((req, res) => {
+  const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     if (url.pathname.endsWith('/universalTransfer')) {
       const page = Number(url.searchParams.get('page') ?? '1');
       const limit = Number(url.searchParams.get('limit') ?? '500');
-      const rows = Array.from({ length: limit }, (_, i) => wireTransfer(`p${page}-${i}`, 1_763_726_400_000 - page * 1000 - i));
-      setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(rows)), pageDelayMs);
+      const rows = Array.from({ length: limit }, (_, i) => wireTransferJson(`p${page}-${i}`, 1_763_726_400_000 - page * 1000 - i));
+      setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(`[${rows.join(',')}]`), pageDelayMs);
       return;
     }
     const forward = request(
@@ -49,8 +47,8 @@ async function startSlowHistory(target: RunningSandbox): Promise<void> {
     forward.on('error', () => res.destroy());
     req.pipe(forward);
   });
-  await new Promise<void>((resolve) => slow!.listen(0, '127.0.0.1', resolve));
-  slowUrl = `http://127.0.0.1:${(slow.address() as AddressInfo).port}`;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  slow.set(pageDelayMs, { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
 }
 
 beforeAll(async () => {
@@ -58,33 +56,33 @@ beforeAll(async () => {
   bin = await buildCli();
   root = mkdtempSync(join(tmpdir(), 'bc-e2e-export-'));
   sandbox = await startSandbox({ seed: 7 });
-  await startSlowHistory(sandbox);
+  await Promise.all([startSlowHistory(sandbox, 80), startSlowHistory(sandbox, 0)]);
 });
 
 afterAll(async () => {
   for (const s of sessions) s.kill();
-  slow?.closeAllConnections();
-  await new Promise<void>((resolve) => (slow ? slow.close(() => resolve()) : resolve()));
+  for (const { server } of slow.values()) {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
   await sandbox?.close();
   if (root) rmSync(root, { recursive: true, force: true });
 });
 
 type Format = 'csv' | 'json';
 
-/** A console in a folder of its own, on a page of transfer results; the folder and the console's pid. */
-async function consoleAtResults(label: string): Promise<{ s: TmuxSession; folder: string; pid: number }> {
+/** A console in a folder of its own, on a page of transfer results (history pages every `pageDelayMs`); the folder and the console's pid. */
+async function consoleAtResults(label: string, pageDelayMs: number): Promise<{ s: TmuxSession; folder: string; pid: number }> {
   const folder = mkdtempSync(join(root, `${label}-`));
   const pidFile = join(folder, 'pid');
   const s = TmuxSession.console(`sh -c 'echo $$ > ${pidFile}; exec node ${bin}'; echo EXIT=$?; sleep 600`, folder, {
     columns: 100,
     rows: 30,
-    env: { ...sandboxEnv(sandbox!), BROKER_BASE_URL: slowUrl, TZ: 'UTC' },
+    env: { ...sandboxEnv(sandbox!), BROKER_BASE_URL: slow.get(pageDelayMs)!.url, TZ: 'UTC' },
   });
   sessions.push(s);
   await s.waitFor('Choose a sub-account', 15_000);
-  await s.type(sandbox!.subAccounts[0]!);
-  await s.keys('Enter');
-  await s.waitFor(/API keys of /);
+  // Straight to the transfers: no sub-account's keys to load on the way.
   await s.keys('C-t');
   await s.waitFor('Universal transfers: filter');
   await s.keys('Enter');
@@ -104,7 +102,7 @@ async function startExport(s: TmuxSession, format: Format): Promise<void> {
 
 /** A console in a folder of its own, an all-pages export in `format` running; the folder and the console's pid. */
 async function exportRunning(format: Format, label: string): Promise<{ s: TmuxSession; folder: string; pid: number }> {
-  const started = await consoleAtResults(label);
+  const started = await consoleAtResults(label, 80);
   await startExport(started.s, format);
   return started;
 }
@@ -129,20 +127,18 @@ function checkLeftovers(folder: string, format: Format): string[] {
 }
 
 describe.skipIf(missing !== undefined)('an all-pages export stopped every way (tmux, the built binary)', () => {
-  it.each<[Format, number]>([
-    ['csv', 80],
-    ['json', 80],
-    ['csv', 0],
-    ['json', 0],
+  it.concurrent.each<[number, 'C-c' | 'q']>([
+    [80, 'C-c'],
+    [0, 'q'],
   ])(
-    'esc at random moments (%s, pages every %i ms): the console carries on, and no partial file is left',
-    async (format, delay) => {
-      pageDelayMs = delay;
+    'esc at random moments (pages every %i ms), in a CSV then a JSON export: the console carries on, and no partial file is left; then %s',
+    async (delay, ending) => {
       // Two exports in one console: the second starts from where the first one's cancel left it.
-      const { s, folder } = await consoleAtResults(`esc-${format}-${delay}`);
-      for (let round = 0; round < 2; round += 1) {
+      const { s, folder } = await consoleAtResults(`esc-${delay}`, delay);
+      for (const format of ['csv', 'json'] as const) {
         await startExport(s, format);
-        await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 600));
+        // Anywhere in the first pages: before the first one came, while one is written, or between two.
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 300));
         await s.keys('Escape');
         await s.waitFor('Export cancelled: the partial file was removed');
         expect(checkLeftovers(folder, format)).toEqual([]);
@@ -150,27 +146,34 @@ describe.skipIf(missing !== undefined)('an all-pages export stopped every way (t
         await s.keys('Enter');
         await s.waitFor((screen) => !screen.includes('Export transfers') && /Page 1 · /.test(screen));
       }
-      // q then quits cleanly.
-      await s.keys('q');
-      const end = await s.waitFor('EXIT=');
-      expect(end).toContain('EXIT=0');
+      if (ending === 'q') {
+        // q then quits cleanly.
+        await s.keys('q');
+        const end = await s.waitFor('EXIT=');
+        expect(end).toContain('EXIT=0');
+      } else {
+        // ctrl+c during a JSON export, pages in: the console exits 130, and the partial file is removed.
+        await startExport(s, 'json');
+        await s.waitFor(/([3-9]|\d\d+) pages · /);
+        await s.keys('C-c');
+        const end = await s.waitFor('EXIT=');
+        expect(end).toContain('EXIT=130');
+        expect(checkLeftovers(folder, 'json')).toEqual([]);
+      }
       s.kill();
-      pageDelayMs = 80;
     },
     120_000,
   );
 
-  it.each<[string, Format, string]>([
-    ['C-c', 'json', 'EXIT=130'],
+  it.each<[NodeJS.Signals, Format, string]>([
     ['SIGTERM', 'csv', 'EXIT=143'],
     ['SIGHUP', 'json', 'EXIT=129'],
   ])(
     '%s during a %s export: the console exits as it should, and the partial file is removed',
-    async (how, format, exit) => {
-      const { s, folder, pid } = await exportRunning(format, `${how}-${format}`);
+    async (signal, format, exit) => {
+      const { s, folder, pid } = await exportRunning(format, `${signal}-${format}`);
       await s.waitFor(/([3-9]|\d\d+) pages · /);
-      if (how === 'C-c') await s.keys('C-c');
-      else process.kill(pid, how as NodeJS.Signals);
+      process.kill(pid, signal);
       const end = await s.waitFor('EXIT=');
       expect(end).toContain(exit);
       expect(checkLeftovers(folder, format)).toEqual([]);

@@ -1,6 +1,7 @@
 // The transfers tour in a real terminal (tmux, 80x24, the built binary, LIVE against a sandbox started here): search (/)
 // in the key list and in the transfers results, sort (o) of the transfers page, and the chart (v), whose totals
-// equal what `transfers --summary --json` prints for the same filter against the same sandbox.
+// equal what `transfers --summary --json` prints for the same filter against the same sandbox; then, the sandbox made
+// slow, n tapped three times while the pages load is three pages on, and ]] typed as one chunk is two more.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +13,7 @@ import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { displayWidth } from '../../src/terminal/text';
 import { keySearchText } from '../../src/ui/keySearch';
-import { buildCli, runBuiltCli, sandboxEnv } from '../commands/helpers';
+import { buildCli, runBuiltCli, sandboxEnv, transferPagesRequested } from '../commands/helpers';
 import { TmuxSession, tmuxAvailable } from './tmux';
 
 const missing = tmuxAvailable();
@@ -67,7 +68,7 @@ function chartAsset(screen: string): { asset: string; volume: string; count: num
   return m ? { asset: m[1]!, volume: m[2]!, count: Number(m[3]!.replace(/,/g, '')) } : undefined;
 }
 
-describe.skipIf(missing !== undefined)('search, sort and the chart in tmux (80x24, LIVE against a sandbox)', () => {
+describe.skipIf(missing !== undefined)('search, sort and the chart, then keys during loads, in tmux (80x24, LIVE against a sandbox)', () => {
   it('walks / in the key list, / and o in the transfers results, and v, whose totals equal transfers --summary', async () => {
     const target = sandbox!;
     const env = { ...sandboxEnv(target), TZ: 'UTC' };
@@ -172,10 +173,30 @@ describe.skipIf(missing !== undefined)('search, sort and the chart in tmux (80x2
       expect(shown).toEqual({ asset: summary.assets[i]!.asset, volume: summary.assets[i]!.volume, count: summary.assets[i]!.count });
       await s.keys('Right');
     }
-    // esc: back to the page as it was; Ctrl-C ends the console.
+    // esc: back to the page as it was.
     await s.keys('Escape');
     await s.waitFor(/Page 1 · 500 per page · 500 rows/);
-    await s.keys('C-c');
-    await s.waitFor((x) => !x.includes('Page 1 ·'));
   }, 90_000);
+
+  // Every key counts on a slow service, in the same console on page 1: the sandbox answers each request 300 ms late.
+  it('nnn tapped on a slow service is three pages on; ]] in one write two more; Ctrl-C ends the console', async () => {
+    const target = sandbox!;
+    const s = session!;
+    const asked = transferPagesRequested(target).length;
+    target.setFaultRates({ latencyMs: 300 });
+    // Tapped faster than a page comes: the second and third wait for the page before them.
+    await s.keys('n', 'n', 'n');
+    await s.waitFor(/Page 4 · 500 per page · 500 rows/, 15_000);
+    await s.write(']]');
+    const screen = await s.waitFor(/Page 6 · 500 per page · 500 rows/, 15_000);
+    target.setFaultRates({});
+    expect(screen).not.toContain('no more pages');
+    // Each page came from the slow service.
+    expect(transferPagesRequested(target).slice(asked)).toEqual(expect.arrayContaining(['2', '3', '4', '5', '6']));
+    // Nothing more comes: six pages on is where the keys end.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(s.screen()).toMatch(/Page 6 · 500 per page · 500 rows/);
+    await s.keys('C-c');
+    await s.waitFor((x) => !x.includes('Page 6 ·'));
+  }, 60_000);
 });

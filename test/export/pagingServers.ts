@@ -37,7 +37,7 @@ export function wireTransfer(tranId: string, timestamp: number): Record<string, 
 
 // JSON.stringify(wireTransfer(id, timestamp)) from a template: the "endless" server sends a million rows.
 const [jsonBeforeId = '', jsonAfterId = ''] = JSON.stringify(wireTransfer('TRAN-ID', 0)).replace(/0}$/, '').split('"TRAN-ID"');
-const wireTransferJson = (tranId: string, timestamp: number): string => `${jsonBeforeId}${JSON.stringify(tranId)}${jsonAfterId}${timestamp}}`;
+export const wireTransferJson = (tranId: string, timestamp: number): string => `${jsonBeforeId}${JSON.stringify(tranId)}${jsonAfterId}${timestamp}}`;
 // The same transfer without the text fields the service may leave out (they read as ''): 40% fewer bytes for the
 // million-row run to send, parse and check, which is about the page bound, not the fields.
 const leanTransferJson = (tranId: string, timestamp: number): string =>
