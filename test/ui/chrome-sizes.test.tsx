@@ -296,7 +296,11 @@ function mountSetup(columns: number, rows: number, route: Route, overrides: Part
     resize: (w, h) => terminal.resize(w, h),
     async waitFor(ok, what) {
       const until = Date.now() + 3000;
-      while (!ok()) {
+      for (;;) {
+        if (ok()) {
+          await terminal.drawn();
+          if (ok()) return;
+        }
         if (Date.now() > until) throw new Error(`timed out waiting for ${what}:\n${stripVTControlCharacters(raw())}`);
         await sleep(5);
       }

@@ -270,7 +270,7 @@ describe.concurrent('names from the service', () => {
       theme: makeTheme(false),
       now: () => T + 86_400_000,
     };
-    const terminal = renderInTerminal(<App services={services} onExit={() => undefined} />, { columns, rows });
+    const terminal = renderInTerminal(<App services={services} onExit={() => undefined} />, { columns, rows, everyCommit: true });
     const raw = () => terminal.stdout.lastFrame() ?? '';
     const waitFor = async (text: RegExp | string) => {
       const until = Date.now() + 5000;

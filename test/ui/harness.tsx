@@ -194,7 +194,12 @@ export async function startConsole(options: ConsoleOptions = {}): Promise<TestCo
 
   const waitFor = async (ok: () => boolean, what: string, timeoutMs: number) => {
     const until = Date.now() + timeoutMs;
-    while (!ok()) {
+    for (;;) {
+      // Met: what React rendered with it (a footer its effect set) is drawn too, and it still holds.
+      if (ok()) {
+        await terminal.drawn();
+        if (ok()) return;
+      }
       if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last frame:\n${frame()}`);
       await sleep(5);
     }

@@ -169,7 +169,11 @@ async function mountHostile(options: {
     async waitForText(text) {
       const until = Date.now() + 4000;
       const ok = () => (typeof text === 'string' ? frame().includes(text) : text.test(frame()));
-      while (!ok()) {
+      for (;;) {
+        if (ok()) {
+          await terminal.drawn();
+          if (ok()) return;
+        }
         if (Date.now() > until) throw new Error(`timed out waiting for ${String(text)}:\n${frame()}`);
         await sleep(5);
       }

@@ -84,6 +84,8 @@ export interface TestTerminal {
   handled(): Promise<void>;
   /** As handled(), but Ink draws at its own pace, as it does for keys typed faster than its frame rate. */
   read(): Promise<void>;
+  /** Until the frame Ink's throttle holds back, if any, is drawn (with what the effects run first render); at once in everyCommit. */
+  drawn(): Promise<void>;
   /** Until the first frame is drawn and Ink listens for keys (its input effect runs after that frame). */
   listening(): Promise<void>;
   unmount(): void;
@@ -119,10 +121,13 @@ export function renderInTerminal(tree: ReactElement, options: TerminalOptions): 
     await afterRender();
     await reactIdle();
   };
-  const handled = async () => {
-    await read();
+  const drawn = async () => {
     // A frame Ink's throttle holds back is drawn now, not up to a frame's time later.
     if (!everyCommit) await instance.waitUntilRenderFlush();
+  };
+  const handled = async () => {
+    await read();
+    await drawn();
   };
   return {
     stdout,
@@ -137,6 +142,7 @@ export function renderInTerminal(tree: ReactElement, options: TerminalOptions): 
     },
     handled,
     read,
+    drawn,
     async listening() {
       const until = Date.now() + 2000;
       while (stdout.frames.length === 0 || keys.listenerCount('readable') === 0) {
