@@ -69,7 +69,7 @@ async function expectSumsOf(t: TestConsole, rows: readonly Transfer[], assets: r
 // Concurrent: each test has its own sandbox (the hostile one its own server); they mostly wait on pages.
 describe.concurrent('the chart (v on the transfers page)', () => {
   test('80x24: progress while pages come, then every asset and day equal to an independent sum of all matching transfers', async ({ onTestFinished }) => {
-    const c = await consoleFor(onTestFinished, { columns: 80, rows: 24 });
+    const c = await consoleFor(onTestFinished, { columns: 80, rows: 24, everyCommit: true });
     const query = await openTransfers(c, { startTime: '20d', limit: '20' });
     const all = await allOf(c.sandbox, query);
     expect(all.length).toBeGreaterThan(500);
@@ -150,7 +150,7 @@ describe.concurrent('the chart (v on the transfers page)', () => {
   }, 30_000);
 
   test('40x12: it fits, ←→ turns the assets, ↓ scrolls to older days', async ({ onTestFinished }) => {
-    const c = await consoleFor(onTestFinished, { columns: 40, rows: 12 });
+    const c = await consoleFor(onTestFinished, { columns: 40, rows: 12, everyCommit: true });
     const query = await openTransfers(c, { startTime: '30d' });
     const all = await allOf(c.sandbox, query);
     const first = c.frames().length;
@@ -190,7 +190,7 @@ describe.concurrent('the chart (v on the transfers page)', () => {
   });
 
   test('NO_COLOR: the bars are there without a colour code', async ({ onTestFinished }) => {
-    const c = await consoleFor(onTestFinished, { columns: 80, rows: 24, noColor: true });
+    const c = await consoleFor(onTestFinished, { columns: 80, rows: 24, noColor: true, everyCommit: true });
     await openTransfers(c, { startTime: '3d' });
     await c.press('v');
     await c.waitForText(/All \d+ page/, 8000);
@@ -233,6 +233,7 @@ describe.concurrent('the chart (v on the transfers page)', () => {
     const c = await consoleFor(onTestFinished, {
       columns: 60,
       rows: 20,
+      everyCommit: true,
       sharedSandbox: fake,
       initialRoute: { screen: 'transfers', query: { fromAccountType: 'SPOT', toAccountType: 'FUTURE', limit: 50 } },
     });

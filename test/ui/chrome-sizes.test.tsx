@@ -15,7 +15,7 @@ import type { Route } from '../../src/ui/navigation';
 import type { ConsoleServices } from '../../src/ui/services';
 import type { CheckOutcome, ProfileSummary, TargetSwitcher } from '../../src/ui/targets';
 import { makeTheme } from '../../src/ui/theme';
-import { consoleFor, KEYS, reactIdle, sleep, startConsole } from './harness';
+import { consoleFor, KEYS, sleep, startConsole } from './harness';
 import { fillCreateForm } from './flows';
 import { renderInTerminal, type TestTerminal } from './terminal';
 
@@ -293,14 +293,14 @@ function mountSetup(columns: number, rows: number, route: Route, overrides: Part
       await terminal.handled();
     },
     settle: () => terminal.listening(),
-    async resize(w, h) {
-      // Ink draws at the new size at once; the console's layout follows in the render its resize handler asks for.
-      terminal.resize(w, h);
-      await reactIdle();
-    },
+    resize: (w, h) => terminal.resize(w, h),
     async waitFor(ok, what) {
       const until = Date.now() + 3000;
-      while (!ok()) {
+      for (;;) {
+        if (ok()) {
+          await terminal.drawn();
+          if (ok()) return;
+        }
         if (Date.now() > until) throw new Error(`timed out waiting for ${what}:\n${stripVTControlCharacters(raw())}`);
         await sleep(5);
       }

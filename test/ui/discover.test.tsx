@@ -123,7 +123,7 @@ describe('ctrl+d: the discover scan', () => {
     'progress with a 429 met and waited out, then every sub-account with its last transfer; enter opens its keys',
     async ({ onTestFinished }) => {
       // A 429 at the 61st request teaches the pacer under 60 a second, under the service's own 120.
-      const c = await consoleFor(onTestFinished, { columns: 80, rows: 24, sandbox: { rateLimit: { max: 120, windowMs: 1000 } } });
+      const c = await consoleFor(onTestFinished, { columns: 80, rows: 24, everyCommit: true, sandbox: { rateLimit: { max: 120, windowMs: 1000 } } });
       c.sandbox.queueFaults(...rateLimitAt(61));
       await c.press(CTRL_D);
       await c.waitForScreen('discover');
@@ -270,7 +270,7 @@ describe.concurrent('names from the service', () => {
       theme: makeTheme(false),
       now: () => T + 86_400_000,
     };
-    const terminal = renderInTerminal(<App services={services} onExit={() => undefined} />, { columns, rows });
+    const terminal = renderInTerminal(<App services={services} onExit={() => undefined} />, { columns, rows, everyCommit: true });
     const raw = () => terminal.stdout.lastFrame() ?? '';
     const waitFor = async (text: RegExp | string) => {
       const until = Date.now() + 5000;

@@ -18,7 +18,7 @@ const repeats = (frames: readonly string[]): string[] =>
 
 describe('frames', () => {
   it('the picker, a key list walked past both ends, a field cursor at its start and back: no frame twice', async () => {
-    c = await startConsole();
+    c = await startConsole({ everyCommit: true });
     const { busy } = await seededAccounts(c);
     const from = c.frames().length;
     await openKeys(c, busy);
@@ -34,7 +34,7 @@ describe('frames', () => {
   });
 
   it('the transfer filter, a page of results walked and paged forward and back: no frame twice', async () => {
-    c = await startConsole({ columns: 100, rows: 30 });
+    c = await startConsole({ columns: 100, rows: 30, everyCommit: true });
     const from = c.frames().length;
     await openTransfers(c, { limit: '10' });
     for (let i = 0; i < 12; i += 1) await c.press('down');

@@ -245,7 +245,7 @@ describe('everywhere', () => {
   ])(
     'at %ix%i every frame of every screen is shorter than the terminal and no wider',
     async (columns, rows) => {
-      c = await startConsole({ columns, rows });
+      c = await startConsole({ columns, rows, everyCommit: true });
       const from = c.frames().length;
       await walkEveryScreen();
       const frames = c.frames().slice(from);
@@ -281,12 +281,12 @@ describe('everywhere', () => {
   test('the NO_COLOR theme writes no colour codes on any screen', async () => {
     const colour = /\u001b\[(3|4|9|10)\d(;\d+)*m/;
     // With colours on, the same walk does colour (so the check below means something).
-    c = await startConsole();
+    c = await startConsole({ everyCommit: true });
     await c.press('ctrlT');
     expect(c.frames().some((f) => colour.test(f))).toBe(true);
     await c.cleanup();
 
-    c = await startConsole({ noColor: true, columns: 80, rows: 24 });
+    c = await startConsole({ noColor: true, columns: 80, rows: 24, everyCommit: true });
     await walkEveryScreen();
     const coloured = c.frames().find((f) => colour.test(f));
     expect(coloured).toBeUndefined();

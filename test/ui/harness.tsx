@@ -5,7 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
-import { reactIdle, renderInTerminal } from './terminal';
+import { renderInTerminal } from './terminal';
 import { displayWidth } from '../../src/terminal/text';
 import { createBrokerApi } from '../../src/api/operations';
 import { readOnlyApi } from '../../src/api/readOnly';
@@ -77,6 +77,8 @@ export interface ConsoleOptions {
   /** The live target's profile name (default ops) and its header colour (services.profileColor). */
   profile?: string;
   profileColor?: ProfileColor;
+  /** Draw every React commit, not at the console's pace: for assertions about every frame (see renderInTerminal). */
+  everyCommit?: boolean;
 }
 
 export interface TestConsole {
@@ -176,6 +178,7 @@ export async function startConsole(options: ConsoleOptions = {}): Promise<TestCo
   const terminal = renderInTerminal(<App services={services} onExit={onExit} onNavigation={onNavigation} initialRoute={options.initialRoute} />, {
     columns: options.columns ?? 100,
     rows: options.rows ?? 30,
+    ...(options.everyCommit ? { everyCommit: true } : {}),
   });
   const { stdout } = terminal;
 
@@ -189,25 +192,17 @@ export async function startConsole(options: ConsoleOptions = {}): Promise<TestCo
 
   const drained = () => terminal.handled();
 
-  const waitForFrameAfter = async (count: number, timeoutMs: number) => {
-    const until = Date.now() + timeoutMs;
-    while (stdout.frames.length <= count && Date.now() < until) await sleep(2);
-  };
-
   const waitFor = async (ok: () => boolean, what: string, timeoutMs: number) => {
     const until = Date.now() + timeoutMs;
-    while (!ok()) {
+    for (;;) {
+      // Met: what React rendered with it (a footer its effect set) is drawn too, and it still holds.
+      if (ok()) {
+        await terminal.drawn();
+        if (ok()) return;
+      }
       if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last frame:\n${frame()}`);
       await sleep(5);
     }
-  };
-
-  const resize = async (columns: number, rows: number) => {
-    const before = stdout.frames.length;
-    terminal.resize(columns, rows);
-    await waitForFrameAfter(before, 100);
-    await sleep(10);
-    await reactIdle();
   };
 
   const keyOf = (key: string) => (KEYS as Record<string, string>)[key] ?? key;
@@ -226,10 +221,12 @@ export async function startConsole(options: ConsoleOptions = {}): Promise<TestCo
       await drained();
     },
     async type(text) {
+      // Each character handled before the next, drawn at Ink's pace as typing is; the last one drawn.
       for (const ch of text) {
         terminal.write(ch);
-        await drained();
+        await terminal.read();
       }
+      await drained();
     },
     async chunk(...keys) {
       terminal.write(keys.map(keyOf).join(''));
@@ -248,7 +245,7 @@ export async function startConsole(options: ConsoleOptions = {}): Promise<TestCo
     frames: () => stdout.frames,
     navState: () => nav,
     exitCode: () => exit,
-    resize,
+    resize: (columns, rows) => terminal.resize(columns, rows),
     requests: () => sandbox.requests(),
     requestsOf: (method, from = 0) =>
       sandbox

@@ -94,7 +94,7 @@ describe('key audit screen', () => {
   });
 
   test('a sub-account that answers late goes in its place above the cursor, and the cursor stays on its row', async () => {
-    c = await startConsole({ columns: 80, rows: 24 });
+    c = await startConsole({ columns: 80, rows: 24, everyCommit: true });
     const { busy, empty } = await seededAccounts(c);
     await c.recent.remember(empty);
     await c.recent.remember(busy);

@@ -16,7 +16,7 @@ import { createExchangeLog } from '../../src/ui/exchangeLog';
 import type { Route } from '../../src/ui/navigation';
 import type { ConsoleServices } from '../../src/ui/services';
 import { makeTheme } from '../../src/ui/theme';
-import { consoleFor, KEYS, type OnFinished, reactIdle, sleep, type TestConsole } from './harness';
+import { consoleFor, KEYS, type OnFinished, sleep, type TestConsole } from './harness';
 import { fillCreateForm, lineWith, openCreateForm, openKeys, reachReview } from './flows';
 import { renderInTerminal } from './terminal';
 
@@ -117,6 +117,8 @@ async function mountHostile(options: {
   keys: Parameters<typeof hostileService>[0];
   recent?: string[];
   initialRoute?: Route;
+  /** Every React commit drawn: for checks of every frame. */
+  everyCommit?: boolean;
 }): Promise<Mounted> {
   const service = await hostileService(options.keys);
   const api = createBrokerApi({ baseUrl: service.baseUrl, apiKey: 'k', secretKey: 's', retryBaseDelayMs: 1 });
@@ -144,6 +146,7 @@ async function mountHostile(options: {
   const terminal = renderInTerminal(<App services={services} onExit={() => undefined} initialRoute={options.initialRoute} />, {
     columns: options.columns,
     rows: options.rows,
+    everyCommit: options.everyCommit ?? false,
   });
   const raw = () => terminal.stdout.lastFrame() ?? '';
   const frame = () => stripVTControlCharacters(raw());
@@ -166,15 +169,16 @@ async function mountHostile(options: {
     async waitForText(text) {
       const until = Date.now() + 4000;
       const ok = () => (typeof text === 'string' ? frame().includes(text) : text.test(frame()));
-      while (!ok()) {
+      for (;;) {
+        if (ok()) {
+          await terminal.drawn();
+          if (ok()) return;
+        }
         if (Date.now() > until) throw new Error(`timed out waiting for ${String(text)}:\n${frame()}`);
         await sleep(5);
       }
     },
-    async resize(columns, rows) {
-      terminal.resize(columns, rows);
-      await reactIdle();
-    },
+    resize: (columns, rows) => terminal.resize(columns, rows),
     recent,
     copies,
     async close() {
@@ -199,7 +203,7 @@ describe.concurrent('hostile text from the service and from names never reaches 
     [80, 24],
     [200, 60],
   ] as const)('key list, key detail, copy, header and status bar at %ix%i', { timeout: 30_000 }, async ([columns, rows], { onTestFinished }) => {
-    const m = await mounted(onTestFinished, { columns, rows, keys: { '*': HOSTILE_KEYS }, initialRoute: { screen: 'picker' } });
+    const m = await mounted(onTestFinished, { columns, rows, keys: { '*': HOSTILE_KEYS }, initialRoute: { screen: 'picker' }, everyCommit: true });
     await m.type('hostilesub');
     await m.press('enter');
     await m.waitForText('· 3 keys');
@@ -235,6 +239,7 @@ describe.concurrent('hostile text from the service and from names never reaches 
     const m = await mounted(onTestFinished, {
       columns: 60,
       rows: 20,
+      everyCommit: true,
       keys: { refused: { status: 400, code: 700004, msg: `bad ${OSC52}${TITLE}${CRLF}${BIDI} ${'long words '.repeat(6)}end` } },
     });
     await m.type('refused');
@@ -248,7 +253,7 @@ describe.concurrent('hostile text from the service and from names never reaches 
   });
 
   test('a create refused with a hostile msg: shown sanitised, no retry offered, enter sends nothing more', async ({ onTestFinished }) => {
-    const m = await mounted(onTestFinished, { columns: 80, rows: 24, keys: { '*': [] } });
+    const m = await mounted(onTestFinished, { columns: 80, rows: 24, keys: { '*': [] }, everyCommit: true });
     await m.type('emptysub');
     await m.press('enter');
     await m.waitForText('· 0 keys');
@@ -274,7 +279,7 @@ describe.concurrent('hostile text from the service and from names never reaches 
 
   test('recent names from the file and the breadcrumbs: sanitised; a name with a bidi override opens marked', async ({ onTestFinished }) => {
     const names = [`${TITLE}evil`, `good${BIDI}`, `tab\tname${OSC52}`];
-    const m = await mounted(onTestFinished, { columns: 80, rows: 24, keys: { '*': WIDE_KEYS }, recent: names });
+    const m = await mounted(onTestFinished, { columns: 80, rows: 24, keys: { '*': WIDE_KEYS }, recent: names, everyCommit: true });
     expect(m.frame()).toContain('␛]0;owned␇evil');
     expect(m.frame()).toContain('good<U+202E>gnp.exe');
     expect(m.frame()).toContain('tab␉name␛]52');
@@ -507,7 +512,7 @@ describe.concurrent('a frozen sub-account (140002)', () => {
 
 describe.concurrent('NO_COLOR', () => {
   test('the checklist cursor and the choices are marked in text, not colour alone', async ({ onTestFinished }) => {
-    const c = await consoleFor(onTestFinished, { noColor: true });
+    const c = await consoleFor(onTestFinished, { noColor: true, everyCommit: true });
     await openCreateForm(c, c.sandbox.subAccounts[0]!);
     expect(c.frame()).toContain(`›[ ] ${KNOWN_PERMISSIONS[0]}`);
     await c.press('space');

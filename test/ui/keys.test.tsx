@@ -36,7 +36,7 @@ describe('KeyList', () => {
   });
 
   test('a fast answer never shows the spinner', async () => {
-    c = await startConsole();
+    c = await startConsole({ everyCommit: true });
     const { busy } = await seededAccounts(c); // also warms the connection
     const from = c.frames().length;
     await openKeys(c, busy);

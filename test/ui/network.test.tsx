@@ -18,7 +18,7 @@ describe('reaching the service, as the console shows it', () => {
   test('the status bar names the proxy of the last request, without its password', async ({ onTestFinished }) => {
     const proxy = await testProxy(onTestFinished);
     const url = proxy.url.replace('http://', 'http://ops:pa55word@');
-    c = await startConsole({ mode: 'live', columns: 120, proxy: { url, shown: showProxyUrl(url), source: 'HTTP_PROXY' } });
+    c = await startConsole({ mode: 'live', columns: 120, everyCommit: true, proxy: { url, shown: showProxyUrl(url), source: 'HTTP_PROXY' } });
     await openKeys(c, c.sandbox.subAccounts[0]!);
     await c.waitForText(/✓ list keys 200 · \d+ ms · via http:\/\/ops:\*\*\*@127\.0\.0\.1:\d+/);
     expect(proxy.forwarded).toBeGreaterThanOrEqual(1);

@@ -44,7 +44,7 @@ interface Driver {
 function drive(targets: ConsoleTargets): Driver {
   const terminal = renderInTerminal(
     <ConsoleRoot switcher={targets} theme={makeTheme(false)} copy={async () => 'sent to the test clipboard'} onExit={() => undefined} />,
-    { columns: 100, rows: 30 },
+    { columns: 100, rows: 30, everyCommit: true },
   );
   const instance = { stdout: terminal.stdout };
   const frame = () => stripVTControlCharacters(instance.stdout.lastFrame() ?? '');

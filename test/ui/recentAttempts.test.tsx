@@ -134,7 +134,7 @@ describe('recent create attempts on the keys screen', () => {
 
   it('at 40x12 it gives way to a full table (6 keys: no block), and shows beside a short one; nothing overflows', async () => {
     const audit = await trail([entry(busy, 'busy one', 1), entry(empty, 'empty one', 2), entry(empty, 'empty two', 3)]);
-    c = await startConsole({ sharedSandbox: sandbox, audit, columns: 40, rows: 12 });
+    c = await startConsole({ sharedSandbox: sandbox, audit, columns: 40, rows: 12, everyCommit: true });
     await openKeys(c, busy);
     await c.settle(50);
     expect(c.frame()).not.toContain('Recent create');

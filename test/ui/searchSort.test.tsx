@@ -78,7 +78,7 @@ describe('search in the keys list', () => {
   });
 
   test('NO_COLOR: the match stays visible (underlined, inverse), with no colour code', async () => {
-    c = await startConsole({ noColor: true, columns: 120, rows: 30 });
+    c = await startConsole({ noColor: true, columns: 120, rows: 30, everyCommit: true });
     const { busy, busyKeys } = await seededAccounts(c);
     await openKeys(c, busy);
     const needle = busyKeys[0]!.apiKey.slice(4, 12);
@@ -177,7 +177,7 @@ describe('search and sort on the transfers page', () => {
   });
 
   test('at 40x12 with the filter line open, the frame fits', async () => {
-    c = await startConsole({ columns: 40, rows: 12 });
+    c = await startConsole({ columns: 40, rows: 12, everyCommit: true });
     await openTransfers(c, { startTime: '7d', limit: '20' });
     await c.press('/');
     await c.type('a');
@@ -192,7 +192,7 @@ describe('search and sort on the transfers page', () => {
   });
 
   test('at 40x12 with the keys filter line open, the frame fits', async () => {
-    c = await startConsole({ columns: 40, rows: 12 });
+    c = await startConsole({ columns: 40, rows: 12, everyCommit: true });
     const { busy } = await seededAccounts(c);
     await openKeys(c, busy);
     await c.press('/');

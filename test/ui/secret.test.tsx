@@ -8,7 +8,7 @@ afterEach(async () => c?.cleanup());
 
 describe('SecretReveal', () => {
   test('masked until revealed, leaves only after confirmation, then gone from screen and state', async () => {
-    c = await startConsole();
+    c = await startConsole({ everyCommit: true });
     const name = c.sandbox.subAccounts[0]!;
     const before = await c.api.listSubAccountKeys(name);
     await reachReview(c, name, { toggle: [0], ip: '203.0.113.7,198.51.100.20', note: 'secret test' });

@@ -1,23 +1,45 @@
 // A terminal for tests: Ink renders the real tree into a stdout of the size we choose, and keys go in
 // through the same splitter the console uses (src/terminal/keyStream), written as chunks like a pty would.
+// Ink draws as it does in the console (at most 30 frames a second, through its log-update); a test whose
+// assertion is about every React commit asks for every commit drawn (Ink's debug mode) instead.
 import { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
 import type { ReactElement } from 'react';
 import { render } from 'ink';
 import { KeyStream, afterRender } from '../../src/terminal/keyStream';
 
+/** Cursor moves, erases and modes (CSI ending in anything but m): what Ink's log-update writes around a frame, never in one. */
+const CONTROL_AT_START = /^(?:\u001b\[[0-9;?]*[A-HJKSTfhl])+/;
+const CONTROL_AT_END = /(?:\u001b\[[0-9;?]*[A-HJKSTfhl])+$/;
+
+/** The frame one write of log-update's carries, without the erase before it, the cursor after it and the newline ending a frame shorter than the screen; undefined for a write of control only. */
+export function frameIn(data: string): string | undefined {
+  const text = data.replace(CONTROL_AT_START, '').replace(CONTROL_AT_END, '');
+  if (text === '') return undefined;
+  return text.endsWith('\n') ? text.slice(0, -1) : text;
+}
+
+/** A debug-mode write is the whole frame; the empty write waitUntilRenderFlush() makes is none. */
+const wholeFrame = (data: string): string | undefined => (data === '' ? undefined : data);
+
 class FakeStdout extends EventEmitter {
   columns: number;
   rows: number;
   isTTY = true;
   readonly frames: string[] = [];
-  constructor(columns: number, rows: number) {
+  constructor(
+    columns: number,
+    rows: number,
+    private readonly frameOf: (data: string) => string | undefined,
+  ) {
     super();
     this.columns = columns;
     this.rows = rows;
   }
-  write = (frame: string) => {
-    this.frames.push(frame);
+  write = (data: string, encodingOrDone?: BufferEncoding | (() => void), done?: () => void) => {
+    const frame = this.frameOf(data);
+    if (frame !== undefined) this.frames.push(frame);
+    (typeof encodingOrDone === 'function' ? encodingOrDone : done)?.();
     return true;
   };
   lastFrame = (): string | undefined => this.frames.at(-1);
@@ -56,42 +78,71 @@ export interface TestTerminal {
   /** Writes one chunk, as one read() from a pty would return it. */
   write(chunk: string): void;
   keys: KeyStream;
-  resize(columns: number, rows: number): void;
-  /** Until every key written is read (an ESC waits for what may follow it) and handled, and React has rendered what it set. */
+  /** Until Ink and the console's layout have both drawn the new size. */
+  resize(columns: number, rows: number): Promise<void>;
+  /** Until every key written is read (an ESC waits for what may follow it) and handled, React has rendered what it set, and Ink has drawn it. */
   handled(): Promise<void>;
+  /** As handled(), but Ink draws at its own pace, as it does for keys typed faster than its frame rate. */
+  read(): Promise<void>;
+  /** Until the frame Ink's throttle holds back, if any, is drawn (with what the effects run first render); at once in everyCommit. */
+  drawn(): Promise<void>;
   /** Until the first frame is drawn and Ink listens for keys (its input effect runs after that frame). */
   listening(): Promise<void>;
   unmount(): void;
 }
 
-export function renderInTerminal(tree: ReactElement, size: { columns: number; rows: number }): TestTerminal {
-  const stdout = new FakeStdout(size.columns, size.rows);
-  const stderr = new FakeStdout(size.columns, size.rows);
+export interface TerminalOptions {
+  columns: number;
+  rows: number;
+  /** Draw every React commit, for assertions about every frame the console could show (none repeated, none with a secret, each one fits). */
+  everyCommit?: boolean;
+}
+
+export function renderInTerminal(tree: ReactElement, options: TerminalOptions): TestTerminal {
+  const everyCommit = options.everyCommit ?? false;
+  const frameOf = everyCommit ? wholeFrame : frameIn;
+  const stdout = new FakeStdout(options.columns, options.rows, frameOf);
+  const stderr = new FakeStdout(options.columns, options.rows, frameOf);
   const tty = new FakeTty();
   const keys = new KeyStream(tty as unknown as NodeJS.ReadStream);
   const instance = render(tree, {
     stdout: stdout as unknown as NodeJS.WriteStream,
     stderr: stderr as unknown as NodeJS.WriteStream,
     stdin: keys as unknown as NodeJS.ReadStream,
-    debug: true,
+    debug: everyCommit,
+    // A terminal, as the console's is, whatever the environment says about CI.
+    interactive: true,
     exitOnCtrlC: false,
     patchConsole: false,
   });
+  const read = async () => {
+    const until = Date.now() + 2000;
+    while (keys.backlog() > 0 && Date.now() < until) await afterRender();
+    await afterRender();
+    await reactIdle();
+  };
+  const drawn = async () => {
+    // A frame Ink's throttle holds back is drawn now, not up to a frame's time later.
+    if (!everyCommit) await instance.waitUntilRenderFlush();
+  };
+  const handled = async () => {
+    await read();
+    await drawn();
+  };
   return {
     stdout,
     keys,
     write: (chunk) => tty.write(chunk),
-    resize(columns, rows) {
+    async resize(columns, rows) {
       stdout.columns = columns;
       stdout.rows = rows;
+      // Ink draws at the new size at once; the console's layout follows in the render its resize handler asks for.
       stdout.emit('resize');
+      await handled();
     },
-    async handled() {
-      const until = Date.now() + 2000;
-      while (keys.backlog() > 0 && Date.now() < until) await afterRender();
-      await afterRender();
-      await reactIdle();
-    },
+    handled,
+    read,
+    drawn,
     async listening() {
       const until = Date.now() + 2000;
       while (stdout.frames.length === 0 || keys.listenerCount('readable') === 0) {

@@ -58,7 +58,7 @@ const transferGets = (t: TestConsole, from = 0) => t.requestsOf('GET', from).fil
 describe.concurrent('every window size from 40x12 up', () => {
   for (const [columns, rows] of SIZES) {
     test(`${columns}x${rows}: filter, results, detail, export (choose, progress, done), errors`, async ({ onTestFinished }) => {
-      const c = await consoleFor(onTestFinished, { columns, rows });
+      const c = await consoleFor(onTestFinished, { columns, rows, everyCommit: true });
       const start = c.frames().length;
       await openTransferFilter(c);
       expectFramesFit(c.frames(), columns, rows, start);
@@ -136,7 +136,7 @@ describe.concurrent('every window size from 40x12 up', () => {
   }
 
   test('the filter form at 40x12 keeps the focused field in view as focus moves', async ({ onTestFinished }) => {
-    const c = await consoleFor(onTestFinished, { columns: 40, rows: 12 });
+    const c = await consoleFor(onTestFinished, { columns: 40, rows: 12, everyCommit: true });
     const start = c.frames().length;
     await openTransferFilter(c);
     for (let i = 0; i < 7; i++) {
@@ -281,7 +281,7 @@ describe('what the screen says matches what the keys do', () => {
   });
 
   test.concurrent('the export footer follows its state: choose, running, done', async ({ onTestFinished }) => {
-    const c = await consoleFor(onTestFinished, { columns: 120, rows: 30 });
+    const c = await consoleFor(onTestFinished, { columns: 120, rows: 30, everyCommit: true });
     await openTransfers(c, { startTime: '3d', limit: '20' });
     await c.press('x');
     await c.waitForText('enter start');
