@@ -45,7 +45,8 @@ async function settled(c: TestConsole, from: number, quietMs: number): Promise<v
 }
 
 async function play(write: (c: TestConsole, from: number) => Promise<void>): Promise<string> {
-  const c = await startConsole({ sharedSandbox: sandbox, columns: 80, rows: 24, initialRoute: ROUTE });
+  // Every commit drawn: settled() judges the screen quiet by its frames, which Ink's pace would hold back.
+  const c = await startConsole({ sharedSandbox: sandbox, columns: 80, rows: 24, initialRoute: ROUTE, everyCommit: true });
   try {
     await c.waitForText(/Page 1 · 4 per page · 4 rows/);
     const from = c.requests().length;
