@@ -1,4 +1,4 @@
-// The fault matrix: small hostile servers (node:http and node:net on 127.0.0.1) meet the real commands.
+// The fault matrix: small hostile servers (node:http and node:net on loopback) meet the real commands.
 // Each row runs `keys list`, `keys create` or `transfers` in-process with the client's real retry policy
 // (3 tries for a GET, one for a POST) and asserts the exit code, the one error line, and how many requests
 // of each method the server saw. A short --timeout (400 ms) keeps the deadline rows quick; Retry-After uses
@@ -18,6 +18,7 @@ import { runKeysList } from '../../src/commands/keysList';
 import { runTransfers } from '../../src/commands/transfers';
 import { readAuditTrail } from '../../src/config/auditTrail';
 import { type TestContext, buildCli, runBuiltCli, testContext } from '../commands/helpers';
+import { ownLoopbackHost } from '../loopbackHost';
 import { type OnFinished, sandboxFor } from '../sandbox/helpers';
 import { type TestCertificates, makeCertificates, silentTcp, testProxy, tlsFront } from './networkServers';
 
@@ -56,9 +57,11 @@ async function hostile(onFinished: OnFinished, handler: Handler): Promise<Hostil
     req.resume();
     state.handler(req, res, state.seen.GET + state.seen.POST + state.seen.other);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  // A host of its own: a ban (HTTP 418) this server answers with stays in this process, kept for its base URL.
+  const host = ownLoopbackHost();
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const h: Hostile = Object.assign(state, {
-    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    baseUrl: `http://${host}:${(server.address() as AddressInfo).port}`,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -853,15 +856,9 @@ const ROWS: Row[] = [
   },
 ];
 
-// A ban (HTTP 418) is kept per base URL for the whole process: the rows' servers stay open until the file ends,
-// so no later row's server gets a banned row's port.
-const rowServers: Hostile[] = [];
-afterAll(() => Promise.all(rowServers.splice(0).map((server) => server.close())));
-
 /** One row: the command against the row's own server, then what the operator and the server saw. */
-async function checkRow(row: Row): Promise<void> {
-  const server = await hostile(() => undefined, row.handler);
-  rowServers.push(server);
+async function checkRow(row: Row, onFinished: OnFinished): Promise<void> {
+  const server = await hostile(onFinished, row.handler);
   const ran = await run(row.command, server.baseUrl, {}, {}, row.timeoutMs);
   expect(ran.code, ran.stderr).toBe(row.code);
   if (row.code === EXIT.ok) expect(ran.errors).toEqual([]);
@@ -911,9 +908,9 @@ describe('fault matrix: every row runs the real command against a hostile server
   // Most rows wait (deadlines, Retry-After, backoff) and each has its own server: they run together, those with
   // the largest time budget (the longest waits) first, so Retry-After 1's two seconds start at once.
   const together = ROWS.filter((row) => !row.alone).sort((a, b) => (b.within ?? 0) - (a.within ?? 0));
-  it.concurrent.for(named(together))('%s', async ([, row]) => checkRow(row));
+  it.concurrent.for(named(together))('%s', async ([, row], { onTestFinished }) => checkRow(row, onTestFinished));
   // The size rows, after them and one at a time: their megabytes would slow a 400 ms deadline row beside them.
-  it.for(named(ROWS.filter((row) => row.alone)))('%s', async ([, row]) => checkRow(row));
+  it.for(named(ROWS.filter((row) => row.alone)))('%s', async ([, row], { onTestFinished }) => checkRow(row, onTestFinished));
 });
 
 describe('fault matrix: connections that never start', () => {
