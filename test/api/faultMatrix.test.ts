@@ -9,7 +9,7 @@ import { type IncomingMessage, type Server, type ServerResponse, createServer } 
 import { type AddressInfo, type Server as NetServer, type Socket, createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ExpectStatic, afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBrokerApi } from '../../src/api/operations';
 import { EXIT } from '../../src/commands/context';
 import { runKeysCreate } from '../../src/commands/keysCreate';
@@ -1181,8 +1181,10 @@ describe('fault matrix: data as sent', () => {
 // ---------------------------------------------------------------------------------------------------------
 // Memory under an endless body, measured on the built binary (its peak RSS, reported by the child itself).
 
-describe('memory stays flat under an endless body (the built binary, peak RSS)', () => {
-  it('keys list and transfers against an endless body peak within 48 MiB of a normal keys list', async ({ onTestFinished }) => {
+// These two suites mostly wait (deadlines, the bin's processes) on servers of their own: they run together. A peak
+// RSS is the bin's own, whatever runs beside it.
+describe.concurrent('memory stays flat under an endless body (the built binary, peak RSS)', () => {
+  it('keys list and transfers against an endless body peak within 48 MiB of a normal keys list', async ({ expect, onTestFinished }) => {
     const bin = await buildCli();
     const dir = mkdtempSync(join(tmpdir(), 'bc-rss-'));
     const preload = join(dir, 'rss.cjs');
@@ -1240,19 +1242,20 @@ describe('memory stays flat under an endless body (the built binary, peak RSS)',
 // Failures before the request's first byte: TLS and proxies. Nothing reaches the service, so a create is not
 // sent (exit 1, "no key was created", no `unknown` line in the audit trail), and a certificate error is not retried.
 
-describe('fault matrix: TLS and proxies, before the first byte', () => {
+describe.concurrent('fault matrix: TLS and proxies, before the first byte', () => {
   let certs: TestCertificates;
   beforeAll(() => {
     certs = makeCertificates();
   });
   afterAll(() => certs.remove());
 
-  /** The audit trail of the last run as it is read (each run has a config folder of its own), one JSON line an entry. */
-  const lastAudit = async (): Promise<string> => (await readAuditTrail(join(home, `config-${runs}`))).entries.map((entry) => JSON.stringify(entry)).join('\n');
+  /** The audit trail of a run as it is read (each run has a config folder of its own), one JSON line an entry. */
+  const auditOf = async (ran: Ran): Promise<string> => (await readAuditTrail(ran.folder)).entries.map((entry) => JSON.stringify(entry)).join('\n');
   const CA_HINT = 'if your network uses its own CA, set NODE_EXTRA_CA_CERTS=/path/ca.pem';
 
   // A deadline of 5 s unless the row is about the deadline: a loaded machine must not turn a certificate row into a timeout.
   async function both(
+    expect: ExpectStatic,
     baseUrl: string,
     env: Record<string, string>,
     expected: { list: string | RegExp; create: string | RegExp; gets: number },
@@ -1270,12 +1273,13 @@ describe('fault matrix: TLS and proxies, before the first byte', () => {
     expect(create.errors[0]).toContain('nothing was sent, no key was created');
     expect(create.stderr).not.toContain('may have taken effect');
     expect(create.tries).toEqual({ GET: 0, POST: 1 });
-    expect(await lastAudit()).not.toContain('"unknown"');
+    expect(await auditOf(create)).not.toContain('"unknown"');
   }
 
-  it('a self-signed certificate: named, with the NODE_EXTRA_CA_CERTS hint, not retried; no request reached the server', async ({ onTestFinished }) => {
+  it('a self-signed certificate: named, with the NODE_EXTRA_CA_CERTS hint, not retried; no request reached the server', async ({ expect, onTestFinished }) => {
     const front = await tlsFront(onTestFinished, certs.selfSigned);
     await both(
+      expect,
       front.baseUrl,
       {},
       {
@@ -1287,9 +1291,10 @@ describe('fault matrix: TLS and proxies, before the first byte', () => {
     expect(front.requests()).toBe(0);
   });
 
-  it('a certificate from a CA this computer does not know: named, not retried', async ({ onTestFinished }) => {
+  it('a certificate from a CA this computer does not know: named, not retried', async ({ expect, onTestFinished }) => {
     const front = await tlsFront(onTestFinished, certs.loopback);
     await both(
+      expect,
       front.baseUrl,
       {},
       {
@@ -1301,9 +1306,10 @@ describe('fault matrix: TLS and proxies, before the first byte', () => {
     expect(front.requests()).toBe(0);
   });
 
-  it('a handshake that never completes: "did not complete within", a GET retried, a create not sent', async ({ onTestFinished }) => {
+  it('a handshake that never completes: "did not complete within", a GET retried, a create not sent', async ({ expect, onTestFinished }) => {
     const server = await silentTcp(onTestFinished, 'never');
     await both(
+      expect,
       server.baseUrl,
       {},
       {
@@ -1318,9 +1324,10 @@ describe('fault matrix: TLS and proxies, before the first byte', () => {
     expect(server.connections()).toBe(4);
   });
 
-  it('a connection reset during the handshake: named, a GET retried, a create not sent', async ({ onTestFinished }) => {
+  it('a connection reset during the handshake: named, a GET retried, a create not sent', async ({ expect, onTestFinished }) => {
     const server = await silentTcp(onTestFinished, 'reset');
     await both(
+      expect,
       server.baseUrl,
       {},
       {
@@ -1332,11 +1339,12 @@ describe('fault matrix: TLS and proxies, before the first byte', () => {
     );
   });
 
-  it('a proxy that refuses the tunnel with 407: says it wants credentials, not retried; the service sees nothing', async ({ onTestFinished }) => {
+  it('a proxy that refuses the tunnel with 407: says it wants credentials, not retried; the service sees nothing', async ({ expect, onTestFinished }) => {
     const front = await tlsFront(onTestFinished, certs.selfSigned);
     const proxy = await testProxy(onTestFinished, { requireAuthorization: 'Basic never' });
     const said = `the proxy ${proxy.url} asks for credentials (HTTP 407): put them in the proxy URL, http://user:password@host:port`;
     await both(
+      expect,
       front.baseUrl,
       { HTTPS_PROXY: proxy.url },
       {
@@ -1349,10 +1357,11 @@ describe('fault matrix: TLS and proxies, before the first byte', () => {
     expect(front.connections()).toBe(0);
   });
 
-  it('a proxy that cannot be reached: said so, naming the proxy; a create not sent', async ({ onTestFinished }) => {
+  it('a proxy that cannot be reached: said so, naming the proxy; a create not sent', async ({ expect, onTestFinished }) => {
     const front = await tlsFront(onTestFinished, certs.selfSigned);
     const down = await closedPort();
     await both(
+      expect,
       front.baseUrl,
       { HTTPS_PROXY: down },
       {
@@ -1365,6 +1374,7 @@ describe('fault matrix: TLS and proxies, before the first byte', () => {
   });
 
   it('the built binary: NODE_EXTRA_CA_CERTS with the test CA makes the same server work; a certificate for another name still fails', async ({
+    expect,
     onTestFinished,
   }) => {
     const sandbox = await sandboxFor(onTestFinished);
