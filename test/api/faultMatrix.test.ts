@@ -1181,10 +1181,8 @@ describe('fault matrix: data as sent', () => {
 // ---------------------------------------------------------------------------------------------------------
 // Memory under an endless body, measured on the built binary (its peak RSS, reported by the child itself).
 
-// These two suites mostly wait (deadlines, the bin's processes) on servers of their own: they run together. A peak
-// RSS is the bin's own, whatever runs beside it.
-describe.concurrent('memory stays flat under an endless body (the built binary, peak RSS)', () => {
-  it('keys list and transfers against an endless body peak within 48 MiB of a normal keys list', async ({ expect, onTestFinished }) => {
+describe('memory stays flat under an endless body (the built binary, peak RSS)', () => {
+  it('keys list and transfers against an endless body peak within 48 MiB of a normal keys list', async ({ onTestFinished }) => {
     const bin = await buildCli();
     const dir = mkdtempSync(join(tmpdir(), 'bc-rss-'));
     const preload = join(dir, 'rss.cjs');
@@ -1242,6 +1240,7 @@ describe.concurrent('memory stays flat under an endless body (the built binary, 
 // Failures before the request's first byte: TLS and proxies. Nothing reaches the service, so a create is not
 // sent (exit 1, "no key was created", no `unknown` line in the audit trail), and a certificate error is not retried.
 
+// Each case has servers of its own: the deadlines a handshake that never completes waits out overlap the bin's runs.
 describe.concurrent('fault matrix: TLS and proxies, before the first byte', () => {
   let certs: TestCertificates;
   beforeAll(() => {
