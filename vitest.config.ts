@@ -1,18 +1,5 @@
 import { defineConfig } from 'vitest/config';
 
-// Files run in a process of their own: a ban (HTTP 418) met in-process is kept per base URL for the whole
-// process, and a later file's server may get the banned one's port; inProcess checks what main() leaves behind.
-const OWN_PROCESS = [
-  'test/api/faultMatrix.test.ts',
-  'test/api/limits.test.ts',
-  'test/commands/bans.test.ts',
-  'test/commands/consoleBans.test.ts',
-  'test/commands/inProcess.test.ts',
-  'test/sandbox/faults.test.ts',
-  'test/sandbox/rateLimit.test.ts',
-  'test/ui/statusBan.test.tsx',
-];
-
 export default defineConfig({
   // React's production build and JSX runtime, as the console's bundle has them.
   oxc: { jsx: { development: false } },
@@ -32,9 +19,9 @@ export default defineConfig({
     reporters: ['default', ['json', { outputFile: 'test-results.json' }]],
     projects: [
       // Loading Ink, React, undici and the commands again for every file cost about as much as the tests themselves:
-      // the files of a worker share what it loaded.
-      { extends: true, test: { name: 'shared', include: ['test/**/*.test.{ts,tsx}'], exclude: OWN_PROCESS, isolate: false } },
-      { extends: true, test: { name: 'own-process', include: OWN_PROCESS } },
+      // the files of a worker share what it loaded. A server that may meet a ban (kept per base URL for the whole
+      // process) listens on a loopback host of its own (test/loopbackHost.ts), so no ban reaches another file.
+      { extends: true, test: { name: 'shared', include: ['test/**/*.test.{ts,tsx}'], isolate: false } },
     ],
   },
 });

@@ -1,4 +1,4 @@
-// The fault matrix: small hostile servers (node:http and node:net on 127.0.0.1) meet the real commands.
+// The fault matrix: small hostile servers (node:http and node:net on loopback) meet the real commands.
 // Each row runs `keys list`, `keys create` or `transfers` in-process with the client's real retry policy
 // (3 tries for a GET, one for a POST) and asserts the exit code, the one error line, and how many requests
 // of each method the server saw. A short --timeout (400 ms) keeps the deadline rows quick; Retry-After uses
@@ -9,7 +9,7 @@ import { type IncomingMessage, type Server, type ServerResponse, createServer } 
 import { type AddressInfo, type Server as NetServer, type Socket, createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ExpectStatic, afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBrokerApi } from '../../src/api/operations';
 import { EXIT } from '../../src/commands/context';
 import { runKeysCreate } from '../../src/commands/keysCreate';
@@ -18,6 +18,7 @@ import { runKeysList } from '../../src/commands/keysList';
 import { runTransfers } from '../../src/commands/transfers';
 import { readAuditTrail } from '../../src/config/auditTrail';
 import { type TestContext, buildCli, runBuiltCli, testContext } from '../commands/helpers';
+import { ownLoopbackHost } from '../loopbackHost';
 import { type OnFinished, sandboxFor } from '../sandbox/helpers';
 import { type TestCertificates, makeCertificates, silentTcp, testProxy, tlsFront } from './networkServers';
 
@@ -56,9 +57,11 @@ async function hostile(onFinished: OnFinished, handler: Handler): Promise<Hostil
     req.resume();
     state.handler(req, res, state.seen.GET + state.seen.POST + state.seen.other);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  // A host of its own: a ban (HTTP 418) this server answers with stays in this process, kept for its base URL.
+  const host = ownLoopbackHost();
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const h: Hostile = Object.assign(state, {
-    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    baseUrl: `http://${host}:${(server.address() as AddressInfo).port}`,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -853,15 +856,9 @@ const ROWS: Row[] = [
   },
 ];
 
-// A ban (HTTP 418) is kept per base URL for the whole process: the rows' servers stay open until the file ends,
-// so no later row's server gets a banned row's port.
-const rowServers: Hostile[] = [];
-afterAll(() => Promise.all(rowServers.splice(0).map((server) => server.close())));
-
 /** One row: the command against the row's own server, then what the operator and the server saw. */
-async function checkRow(row: Row): Promise<void> {
-  const server = await hostile(() => undefined, row.handler);
-  rowServers.push(server);
+async function checkRow(row: Row, onFinished: OnFinished): Promise<void> {
+  const server = await hostile(onFinished, row.handler);
   const ran = await run(row.command, server.baseUrl, {}, {}, row.timeoutMs);
   expect(ran.code, ran.stderr).toBe(row.code);
   if (row.code === EXIT.ok) expect(ran.errors).toEqual([]);
@@ -911,9 +908,9 @@ describe('fault matrix: every row runs the real command against a hostile server
   // Most rows wait (deadlines, Retry-After, backoff) and each has its own server: they run together, those with
   // the largest time budget (the longest waits) first, so Retry-After 1's two seconds start at once.
   const together = ROWS.filter((row) => !row.alone).sort((a, b) => (b.within ?? 0) - (a.within ?? 0));
-  it.concurrent.for(named(together))('%s', async ([, row]) => checkRow(row));
+  it.concurrent.for(named(together))('%s', async ([, row], { onTestFinished }) => checkRow(row, onTestFinished));
   // The size rows, after them and one at a time: their megabytes would slow a 400 ms deadline row beside them.
-  it.for(named(ROWS.filter((row) => row.alone)))('%s', async ([, row]) => checkRow(row));
+  it.for(named(ROWS.filter((row) => row.alone)))('%s', async ([, row], { onTestFinished }) => checkRow(row, onTestFinished));
 });
 
 describe('fault matrix: connections that never start', () => {
@@ -1243,19 +1240,21 @@ describe('memory stays flat under an endless body (the built binary, peak RSS)',
 // Failures before the request's first byte: TLS and proxies. Nothing reaches the service, so a create is not
 // sent (exit 1, "no key was created", no `unknown` line in the audit trail), and a certificate error is not retried.
 
-describe('fault matrix: TLS and proxies, before the first byte', () => {
+// Each case has servers of its own: the deadlines a handshake that never completes waits out overlap the bin's runs.
+describe.concurrent('fault matrix: TLS and proxies, before the first byte', () => {
   let certs: TestCertificates;
   beforeAll(() => {
     certs = makeCertificates();
   });
   afterAll(() => certs.remove());
 
-  /** The audit trail of the last run as it is read (each run has a config folder of its own), one JSON line an entry. */
-  const lastAudit = async (): Promise<string> => (await readAuditTrail(join(home, `config-${runs}`))).entries.map((entry) => JSON.stringify(entry)).join('\n');
+  /** The audit trail of a run as it is read (each run has a config folder of its own), one JSON line an entry. */
+  const auditOf = async (ran: Ran): Promise<string> => (await readAuditTrail(ran.folder)).entries.map((entry) => JSON.stringify(entry)).join('\n');
   const CA_HINT = 'if your network uses its own CA, set NODE_EXTRA_CA_CERTS=/path/ca.pem';
 
   // A deadline of 5 s unless the row is about the deadline: a loaded machine must not turn a certificate row into a timeout.
   async function both(
+    expect: ExpectStatic,
     baseUrl: string,
     env: Record<string, string>,
     expected: { list: string | RegExp; create: string | RegExp; gets: number },
@@ -1273,12 +1272,13 @@ describe('fault matrix: TLS and proxies, before the first byte', () => {
     expect(create.errors[0]).toContain('nothing was sent, no key was created');
     expect(create.stderr).not.toContain('may have taken effect');
     expect(create.tries).toEqual({ GET: 0, POST: 1 });
-    expect(await lastAudit()).not.toContain('"unknown"');
+    expect(await auditOf(create)).not.toContain('"unknown"');
   }
 
-  it('a self-signed certificate: named, with the NODE_EXTRA_CA_CERTS hint, not retried; no request reached the server', async ({ onTestFinished }) => {
+  it('a self-signed certificate: named, with the NODE_EXTRA_CA_CERTS hint, not retried; no request reached the server', async ({ expect, onTestFinished }) => {
     const front = await tlsFront(onTestFinished, certs.selfSigned);
     await both(
+      expect,
       front.baseUrl,
       {},
       {
@@ -1290,9 +1290,10 @@ describe('fault matrix: TLS and proxies, before the first byte', () => {
     expect(front.requests()).toBe(0);
   });
 
-  it('a certificate from a CA this computer does not know: named, not retried', async ({ onTestFinished }) => {
+  it('a certificate from a CA this computer does not know: named, not retried', async ({ expect, onTestFinished }) => {
     const front = await tlsFront(onTestFinished, certs.loopback);
     await both(
+      expect,
       front.baseUrl,
       {},
       {
@@ -1304,9 +1305,10 @@ describe('fault matrix: TLS and proxies, before the first byte', () => {
     expect(front.requests()).toBe(0);
   });
 
-  it('a handshake that never completes: "did not complete within", a GET retried, a create not sent', async ({ onTestFinished }) => {
+  it('a handshake that never completes: "did not complete within", a GET retried, a create not sent', async ({ expect, onTestFinished }) => {
     const server = await silentTcp(onTestFinished, 'never');
     await both(
+      expect,
       server.baseUrl,
       {},
       {
@@ -1321,9 +1323,10 @@ describe('fault matrix: TLS and proxies, before the first byte', () => {
     expect(server.connections()).toBe(4);
   });
 
-  it('a connection reset during the handshake: named, a GET retried, a create not sent', async ({ onTestFinished }) => {
+  it('a connection reset during the handshake: named, a GET retried, a create not sent', async ({ expect, onTestFinished }) => {
     const server = await silentTcp(onTestFinished, 'reset');
     await both(
+      expect,
       server.baseUrl,
       {},
       {
@@ -1335,11 +1338,12 @@ describe('fault matrix: TLS and proxies, before the first byte', () => {
     );
   });
 
-  it('a proxy that refuses the tunnel with 407: says it wants credentials, not retried; the service sees nothing', async ({ onTestFinished }) => {
+  it('a proxy that refuses the tunnel with 407: says it wants credentials, not retried; the service sees nothing', async ({ expect, onTestFinished }) => {
     const front = await tlsFront(onTestFinished, certs.selfSigned);
     const proxy = await testProxy(onTestFinished, { requireAuthorization: 'Basic never' });
     const said = `the proxy ${proxy.url} asks for credentials (HTTP 407): put them in the proxy URL, http://user:password@host:port`;
     await both(
+      expect,
       front.baseUrl,
       { HTTPS_PROXY: proxy.url },
       {
@@ -1352,10 +1356,11 @@ describe('fault matrix: TLS and proxies, before the first byte', () => {
     expect(front.connections()).toBe(0);
   });
 
-  it('a proxy that cannot be reached: said so, naming the proxy; a create not sent', async ({ onTestFinished }) => {
+  it('a proxy that cannot be reached: said so, naming the proxy; a create not sent', async ({ expect, onTestFinished }) => {
     const front = await tlsFront(onTestFinished, certs.selfSigned);
     const down = await closedPort();
     await both(
+      expect,
       front.baseUrl,
       { HTTPS_PROXY: down },
       {
@@ -1368,6 +1373,7 @@ describe('fault matrix: TLS and proxies, before the first byte', () => {
   });
 
   it('the built binary: NODE_EXTRA_CA_CERTS with the test CA makes the same server work; a certificate for another name still fails', async ({
+    expect,
     onTestFinished,
   }) => {
     const sandbox = await sandboxFor(onTestFinished);

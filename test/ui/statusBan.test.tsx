@@ -2,6 +2,7 @@
 // service while it lasts (a refresh is held back by the client, the sandbox sees no request).
 import { afterEach, describe, expect, it } from 'vitest';
 import { seededSubAccountNames } from '../../src/sandbox/seedAccounts';
+import { ownLoopbackHost } from '../loopbackHost';
 import { startConsole, type TestConsole } from './harness';
 
 let c: TestConsole | undefined;
@@ -12,12 +13,13 @@ afterEach(async () => {
 
 describe('the status bar during a ban', () => {
   it('says the service has banned this IP, for how long; a refresh sends nothing', async () => {
-    // One request a minute, and the first refusal bans: the refresh after the first load meets the 418.
+    // One request a minute, and the first refusal bans: the refresh after the first load meets the 418. The
+    // sandbox has a host of its own, as the ban stays in this process.
     const sub = seededSubAccountNames(1)[0] as string;
     c = await startConsole({
       columns: 120,
       rows: 24,
-      sandbox: { rateLimit: { max: 1, windowMs: 60_000 }, ban: { afterRefusals: 0, durationMs: 120_000 } },
+      sandbox: { host: ownLoopbackHost(), rateLimit: { max: 1, windowMs: 60_000 }, ban: { afterRefusals: 0, durationMs: 120_000 } },
       initialRoute: { screen: 'keys', subAccount: sub },
     });
     await c.waitForText(/✓ list keys 200 · \d+ ms/, 10_000);

@@ -1,0 +1,14 @@
+// A loopback host for a server that may meet a ban (HTTP 418). The client keeps a ban per base URL for the
+// whole process (src/api/pacing.ts) and the files of a worker share that process, so such a server listens on
+// a host no other server of the process is given: a ban it meets never reaches a later server on its port.
+// Linux answers on all of 127.0.0.0/8; every other test server stays on 127.0.0.1.
+
+/** Hosts handed out: this module is loaded once per worker, as pacing.ts is, so the count lives as long as its bans. */
+let handedOut = 0;
+
+/** A loopback address (127.1.1.2 on) that no other call in this process returns. */
+export function ownLoopbackHost(): string {
+  handedOut += 1;
+  const n = handedOut;
+  return `127.${1 + Math.floor(n / 254 / 254)}.${1 + (Math.floor(n / 254) % 254)}.${1 + (n % 254)}`;
+}
