@@ -53,7 +53,7 @@ describe.concurrent('the transfer detail', { timeout: 40_000 }, () => {
     await c.press('k');
     await c.waitForText('this is the first row of the page');
     expect(c.frame()).toContain(`Transfer ${page[0]!.tranId} · row 1 of 5`);
-    for (let i = 0; i < 4; i++) await c.press('j');
+    await c.press('j', 4);
     await c.waitForText(`Transfer ${page[4]!.tranId} · row 5 of 5`);
     await c.press('j');
     await c.waitForText('this is the last row of the page');
@@ -91,7 +91,7 @@ describe.concurrent('the transfer detail', { timeout: 40_000 }, () => {
     const at = page.findIndex((t) => t.clientTranId !== '');
     expect(at).toBeGreaterThanOrEqual(0);
     await c.press('enter');
-    for (let i = 0; i < at; i++) await c.press('j');
+    await c.press('j', at);
     const t = page[at]!;
     await c.waitForText(`Transfer ${t.tranId}`);
     await c.press('c');

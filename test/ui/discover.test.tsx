@@ -64,9 +64,9 @@ describe.concurrent('the picker offers discovered sub-accounts', () => {
     // The last transfer shows, shorter where the width asks for it.
     expect(lineWith(frame, 'found02')).toContain(columns >= 80 ? `discovered · last transfer ${formatLocalTime(T)}` : `discovered · ${formatLocalTime(T)}`);
     if (columns < 80) {
-      for (let i = 0; i < 4; i++) await c.press('down');
+      await c.press('down', 4);
       expect(lineWith(c.frame(), 'demo01')).toMatch(/^› demo01 +\(demo\)/);
-      for (let i = 0; i < 4; i++) await c.press('up');
+      await c.press('up', 4);
     } else expect(lineWith(frame, 'demo01')).toContain('(demo)');
     expectFits(c.rawFrame(), columns, rows);
     if (columns >= 80) expect(c.frame()).toMatch(/\^d discover/);

@@ -97,7 +97,7 @@ describe('everywhere', () => {
     await c.waitForText('New API key for');
     await expectHelp('createKey');
     await c.press('space');
-    for (let i = 0; i < 3; i++) await c.press('tab');
+    await c.press('tab', 3);
     await c.type('help test');
     await c.press('enter');
     await c.waitForText('Review');
@@ -147,7 +147,7 @@ describe('everywhere', () => {
     await c.type('half typed');
     await c.press('esc');
     expect(c.frame()).not.toContain('half typed');
-    for (let i = 0; i < 3; i++) await c.press('esc');
+    await c.press('esc', 3);
     await c.settle(50);
     expect(c.exitCode()).toBeUndefined();
     expect(c.frame()).toContain('Choose a sub-account');

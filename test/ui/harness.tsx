@@ -91,7 +91,8 @@ export interface TestConsole {
   copies: string[];
   /** Folder the exporter writes into. */
   exportDir: string;
-  press(key: KeyName | (string & {})): Promise<void>;
+  /** Presses `key` `times` in a row (none for 0), each handled before the next and drawn at Ink's pace as fast keys are, and draws the frame after the last. */
+  press(key: KeyName | (string & {}), times?: number): Promise<void>;
   type(text: string): Promise<void>;
   /** Writes keys as one chunk (what a pty delivers for fast typing, SSH, a script) and waits until every one is handled. */
   chunk(...keys: Array<KeyName | (string & {})>): Promise<void>;
@@ -215,7 +216,12 @@ export async function startConsole(options: ConsoleOptions = {}): Promise<TestCo
     discovered,
     copies,
     exportDir,
-    async press(key) {
+    async press(key, times = 1) {
+      if (times < 1) return;
+      for (let i = 1; i < times; i++) {
+        terminal.write(keyOf(key));
+        await terminal.read();
+      }
       terminal.write(keyOf(key));
       // Handled and rendered; what it started (a request) is waited for with waitForText and friends.
       await drained();

@@ -53,7 +53,7 @@ describe.concurrent('the key list and the key detail say how many IPs they hide'
     expect(most.ips.length).toBeGreaterThan(2);
     await openKeys(c, busy);
     await c.press('enter');
-    for (let i = 0; i < busyKeys.indexOf(most); i++) await c.press('j');
+    await c.press('j', busyKeys.indexOf(most));
     await c.waitForText(`· ${busyKeys.indexOf(most) + 1} of ${busyKeys.length}`);
     const frame = c.frame();
     const field = frame.slice(frame.indexOf('Linked IPs'), frame.indexOf('Created'));

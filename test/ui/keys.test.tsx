@@ -78,7 +78,7 @@ describe('KeyList', () => {
     await openKeys(c, busy);
     expect(lineWith(c.frame(), key.apiKey)).toContain(NO_IP);
     expect(lineWith(c.frame(), key.apiKey).replace(NO_IP, '')).not.toMatch(/\bany\b|—|\(none:/);
-    for (let i = 0; i < at; i++) await c.press('down');
+    await c.press('down', at);
     await c.press('enter');
     await c.waitForText('Linked IPs');
     expect(lineWith(c.frame(), 'Linked IPs')).toContain(NO_IP);
@@ -101,7 +101,7 @@ describe('KeyList', () => {
       await c.waitForText(`${at + 1}/${busyKeys.length}`);
       expect(lineWith(c.frame(), key.apiKey)).toMatch(/^›/);
       // Back on the first row for the next round.
-      for (let i = 0; i < at; i++) await c.press('up');
+      await c.press('up', at);
       await c.waitForText(`1/${busyKeys.length}`);
     }
   });

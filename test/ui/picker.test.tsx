@@ -34,7 +34,7 @@ describe('SubAccountPicker', () => {
 
     await c.type('zzz');
     expect(c.frame()).toContain('No match: enter opens the name as typed.');
-    for (let i = 0; i < 3; i++) await c.press('backspace');
+    await c.press('backspace', 3);
     expect(c.frame()).toContain(`Demo sub-accounts (${matching.length})`);
   });
 

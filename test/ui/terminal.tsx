@@ -26,6 +26,8 @@ class FakeStdout extends EventEmitter {
   columns: number;
   rows: number;
   isTTY = true;
+  /** False once the terminal is closed: Ink then draws no last frame at unmount, which no test could read. */
+  writable = true;
   readonly frames: string[] = [];
   constructor(
     columns: number,
@@ -152,6 +154,7 @@ export function renderInTerminal(tree: ReactElement, options: TerminalOptions): 
       await reactIdle();
     },
     unmount() {
+      stdout.writable = false;
       instance.unmount();
       instance.cleanup();
       keys.detach();

@@ -9,20 +9,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import Big from 'big.js';
-import { render } from 'ink-testing-library';
 import { describe, expect, test } from 'vitest';
 import { createBrokerApi } from '../../src/api/operations';
 import type { TransferQuery } from '../../src/api/types';
 import { memoryDiscoveredSubAccounts } from '../../src/config/discoveredSubAccounts';
 import { memoryRecentSubAccounts } from '../../src/config/recentSubAccounts';
 import { fileExporter } from '../../src/export/fileExporter';
-import { afterRender } from '../../src/terminal/keyStream';
 import { displayWidth } from '../../src/terminal/text';
 import { App } from '../../src/ui/App';
 import { createExchangeLog } from '../../src/ui/exchangeLog';
 import { makeTheme } from '../../src/ui/theme';
 import { CTRL_U, lineWith, openTransferFilter, openTransfers, setFilter } from './flows';
-import { consoleFor, KEYS, type OnFinished, reactIdle, sleep, type TestConsole } from './harness';
+import { consoleFor, KEYS, type OnFinished, sleep, type TestConsole } from './harness';
+import { renderInTerminal } from './terminal';
 
 const SIZES = [
   [40, 12],
@@ -420,7 +419,8 @@ async function startHostileConsole(options: {
   const api = createBrokerApi({ baseUrl, apiKey: 'mx0vhostile', secretKey: 'secret', retryBaseDelayMs: 5, maxTries: 1, onExchange: exchanges.record });
   const exportDir = await mkdtemp(join(tmpdir(), 'broker-console-hostile-'));
   const query: TransferQuery = { fromAccountType: 'SPOT', toAccountType: 'FUTURE', limit: 10, ...options.query };
-  const instance = render(
+  // A terminal of the asked size from the first frame: Ink never falls back to asking the real one (tput).
+  const terminal = renderInTerminal(
     <App
       services={{
         api,
@@ -440,30 +440,20 @@ async function startHostileConsole(options: {
       onExit={() => undefined}
       initialRoute={{ screen: 'transfers', query }}
     />,
+    { columns: options.columns, rows: options.rows, everyCommit: true },
   );
-  const { stdin, stdout } = instance;
-  Object.defineProperty(stdout, 'columns', { configurable: true, get: () => options.columns });
-  Object.defineProperty(stdout, 'rows', { configurable: true, get: () => options.rows });
-  stdout.emit('resize');
-  // Ink reads keys once its input effect ran; the console's layout follows the size in the render its resize asks for.
-  const ready = Date.now() + 2000;
-  while (stdin.listenerCount('readable') === 0 && Date.now() < ready) await sleep(2);
-  await reactIdle();
-  // Frames from before the window had its size (ink-testing-library starts at 100 columns) do not count.
-  const first = stdout.frames.length;
+  await terminal.listening();
+  const { stdout } = terminal;
   const rawFrame = () => stdout.lastFrame() ?? '';
   const frame = () => stripVTControlCharacters(rawFrame());
   return {
     frame,
     rawFrame,
-    frames: () => stdout.frames.slice(first),
+    frames: () => stdout.frames,
     async press(key) {
-      const sequence = (KEYS as Record<string, string>)[key] ?? key;
-      // A lone ESC as the console's key splitter hands it to Ink (src/terminal/keyStream.ts): the kitty protocol's
-      // Escape, which Ink does not hold back. Then the key's renders; what it started is waited for with waitForText.
-      stdin.write(sequence === '\u001b' ? '\u001b[27u' : sequence);
-      await afterRender();
-      await reactIdle();
+      // Through the console's key splitter, handled and drawn; what it started is waited for with waitForText.
+      terminal.write((KEYS as Record<string, string>)[key] ?? key);
+      await terminal.handled();
     },
     async waitForText(text, timeoutMs = 3000) {
       const until = Date.now() + timeoutMs;
@@ -478,8 +468,7 @@ async function startHostileConsole(options: {
     },
     exportDir,
     async cleanup() {
-      instance.unmount();
-      instance.cleanup();
+      terminal.unmount();
       await api.close().catch(() => undefined);
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections?.();

@@ -69,7 +69,7 @@ describe('TransferFilterForm', () => {
     await c.waitFor(() => /From type +SPOT\b/.test(lineWith(c.frame(), 'From type')), 'From type SPOT again');
     await c.press('left');
     await c.waitFor(() => /From type +FUTURES\b/.test(lineWith(c.frame(), 'From type')), 'From type FUTURES again');
-    for (let i = 0; i < 4; i++) await c.press('tab');
+    await c.press('tab', 4);
     await c.type('24h');
     expect(lineWith(c.frame(), 'Since')).toMatch(/= \d{4}-\d\d-\d\d \d\d:\d\d:\d\d/);
   });

@@ -88,7 +88,7 @@ describe('export and totals follow the search and the sort', { timeout: 40_000 }
     // o goes on to the next column in its first direction; time reversed is oldest first.
     await c.press('enter');
     await c.waitForNoText('Export transfers');
-    for (let i = 0; i < 3; i++) await c.press('o');
+    await c.press('o', 3);
     await c.waitFor(() => !c.frame().includes('sorted by'), 'back to the served order');
     await c.press('O');
     await c.waitForText('sorted by time ↑ (oldest first)');

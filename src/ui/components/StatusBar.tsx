@@ -60,10 +60,11 @@ export function StatusBar({ width }: { width: number }) {
   const room = Math.max(0, width - whoRoom - 1);
   return (
     <Box width={width} height={1} overflowY="hidden">
-      <Text>
-        <Text color={failed ? theme.error : theme.muted}>{fit(what, room)}</Text>
-        <Text color={theme.muted}> {who}</Text>
-      </Text>
+      {/* The gap is the box's room, not spaces: Ink measures a short text with a "·" or "✓" at a fraction of a padded one. */}
+      <Box width={room} flexShrink={0}>
+        <Text color={failed ? theme.error : theme.muted}>{fit(what, room).trimEnd()}</Text>
+      </Box>
+      <Text color={theme.muted}> {who}</Text>
     </Box>
   );
 }
