@@ -3,8 +3,6 @@
 // with tmux's set-clipboard on, CI and NO_COLOR on a terminal, and a window below 40x12.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { type Server, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -126,42 +124,62 @@ describe.skipIf(missing !== undefined).concurrent('keys that arrive together, an
   }, 60_000);
 });
 
-/** A proxy in front of the sandbox that keeps every create-key answer exactly as the sandbox sent it. */
-async function recordingProxy(target: string): Promise<{ baseUrl: string; created: string[]; close(): Promise<void> }> {
-  const created: string[] = [];
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(req.headers)) {
-        if (typeof v === 'string' && !['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive'].includes(k)) headers[k] = v;
-      }
-      const body = Buffer.concat(chunks);
-      fetch(`${target}${req.url ?? '/'}`, { method: req.method, headers, ...(body.length > 0 ? { body } : {}) })
-        .then(async (upstream) => {
-          const text = await upstream.text();
-          if (req.method === 'POST' && (req.url ?? '').split('?')[0]!.endsWith('/apiKey')) created.push(text);
-          res.writeHead(upstream.status, { 'Content-Type': upstream.headers.get('content-type') ?? 'application/json' });
-          res.end(text);
-        })
-        .catch(() => {
-          res.writeHead(502);
-          res.end();
-        });
-    });
+/**
+ * A proxy in front of the sandbox that keeps every create-key answer exactly as the sandbox sent it. It runs in a
+ * process of its own: this one's event loop is held up by the other tests' tmux calls (synchronous), which the
+ * create request must not wait behind. It prints its port, then each create answer, as JSON lines.
+ */
+const RECORDING_PROXY = `
+const { createServer } = require('node:http');
+const target = process.argv[1];
+const server = createServer((req, res) => {
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => {
+    const headers = {};
+    for (const [k, v] of Object.entries(req.headers)) {
+      if (typeof v === 'string' && !['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive'].includes(k)) headers[k] = v;
+    }
+    const body = Buffer.concat(chunks);
+    fetch(target + (req.url ?? '/'), { method: req.method, headers, ...(body.length > 0 ? { body } : {}) })
+      .then(async (upstream) => {
+        const text = await upstream.text();
+        if (req.method === 'POST' && (req.url ?? '').split('?')[0].endsWith('/apiKey')) process.stdout.write(JSON.stringify({ created: text }) + '\\n');
+        res.writeHead(upstream.status, { 'Content-Type': upstream.headers.get('content-type') ?? 'application/json' });
+        res.end(text);
+      })
+      .catch(() => {
+        res.writeHead(502);
+        res.end();
+      });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    created,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+});
+server.listen(0, '127.0.0.1', () => process.stdout.write(JSON.stringify({ port: server.address().port }) + '\\n'));
+`;
+
+async function recordingProxy(onFinished: OnFinished, target: string): Promise<{ baseUrl: string; created: string[] }> {
+  const child: ChildProcess = spawn(process.execPath, ['-e', RECORDING_PROXY, target], { stdio: ['ignore', 'pipe', 'inherit'] });
+  onFinished(() => {
+    child.kill('SIGTERM');
+  });
+  const created: string[] = [];
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error('the recording proxy did not start')), 15_000);
+    child.stdout!.on('data', (c: Buffer) => {
+      out += c.toString('utf8');
+      for (let end = out.indexOf('\n'); end >= 0; end = out.indexOf('\n')) {
+        const line = JSON.parse(out.slice(0, end)) as { port?: number; created?: string };
+        out = out.slice(end + 1);
+        if (line.created !== undefined) created.push(line.created);
+        if (line.port !== undefined) {
+          clearTimeout(timer);
+          resolve({ baseUrl: `http://127.0.0.1:${line.port}`, created });
+        }
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`the recording proxy exited ${code}`)));
+  });
 }
 
 interface SandboxInfo {
@@ -465,16 +483,13 @@ describe.skipIf(missing !== undefined).concurrent('CI and NO_COLOR on a real ter
   }, 60_000);
 });
 
-// Not concurrent, and last, so it runs alone: its recording proxy lives in this process, whose event loop the
-// other tests' tmux calls (synchronous) hold up; beside them on a loaded machine the sandbox behind the proxy
-// answered 408 (the request did not arrive in time) and the proxy recorded two create answers (3 runs in 6).
-describe.skipIf(missing !== undefined)('the secret (LIVE, against the sandbox)', () => {
+// Concurrent with the others: the sandbox and the recording proxy are processes of their own.
+describe.skipIf(missing !== undefined).concurrent('the secret (LIVE, against the sandbox)', () => {
   it('at 50x15, v shows the whole secret in groups; rebuilt from the lines it equals the 200-column one and what the sandbox sent', async ({
     onTestFinished,
   }) => {
     const sandbox = await backgroundSandbox(onTestFinished);
-    const proxy = await recordingProxy(sandbox.baseUrl);
-    onTestFinished(() => proxy.close());
+    const proxy = await recordingProxy(onTestFinished, sandbox.baseUrl);
     const sub = sandbox.subAccounts.includes('gridbot2901') ? 'gridbot2901' : sandbox.subAccounts[0]!;
     const s = startConsole(onTestFinished, '', {
       home: 'secret',

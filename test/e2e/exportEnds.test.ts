@@ -7,7 +7,7 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ExpectStatic, afterAll, beforeAll, describe, it } from 'vitest';
 import { CSV_FIELDS } from '../../src/export/transferWriters';
 import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
@@ -28,13 +28,21 @@ const sessions: TmuxSession[] = [];
 /** The sandbox, but the transfer history is endless full pages, each after pageDelayMs. */
 async function startSlowHistory(target: RunningSandbox, pageDelayMs: number): Promise<void> {
   const upstream = new URL(target.baseUrl);
+  // Every console asks for the same pages: each body is built once.
+  const bodies = new Map<string, Buffer>();
+  const body = (page: number, limit: number): Buffer => {
+    let built = bodies.get(`${page}:${limit}`);
+    if (!built) {
+      const rows = Array.from({ length: limit }, (_, i) => wireTransferJson(`p${page}-${i}`, 1_763_726_400_000 - page * 1000 - i));
+      bodies.set(`${page}:${limit}`, (built = Buffer.from(`[${rows.join(',')}]`)));
+    }
+    return built;
+  };
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     if (url.pathname.endsWith('/universalTransfer')) {
-      const page = Number(url.searchParams.get('page') ?? '1');
-      const limit = Number(url.searchParams.get('limit') ?? '500');
-      const rows = Array.from({ length: limit }, (_, i) => wireTransferJson(`p${page}-${i}`, 1_763_726_400_000 - page * 1000 - i));
-      setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(`[${rows.join(',')}]`), pageDelayMs);
+      const page = body(Number(url.searchParams.get('page') ?? '1'), Number(url.searchParams.get('limit') ?? '500'));
+      setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(page), pageDelayMs);
       return;
     }
     const forward = request(
@@ -107,8 +115,8 @@ async function exportRunning(format: Format, label: string): Promise<{ s: TmuxSe
   return started;
 }
 
-/** The export files left in the folder, each checked: never the complete name, and a valid document. */
-function checkLeftovers(folder: string, format: Format): string[] {
+/** The export files left in the folder, each checked (with the test's own expect): never the complete name, and a valid document. */
+function checkLeftovers(expect: ExpectStatic, folder: string, format: Format): string[] {
   const files = readdirSync(folder).filter((f) => f.startsWith('transfers-'));
   for (const file of files) {
     expect(file).toMatch(new RegExp(`^transfers-\\S+-all-incomplete\\.${format}$`));
@@ -126,13 +134,15 @@ function checkLeftovers(folder: string, format: Format): string[] {
   return files;
 }
 
-describe.skipIf(missing !== undefined)('an all-pages export stopped every way (tmux, the built binary)', () => {
-  it.concurrent.each<[number, 'C-c' | 'q']>([
+// Every case has its own console and folder, and mostly waits for pages: they all run at once.
+describe.skipIf(missing !== undefined).concurrent('an all-pages export stopped every way (tmux, the built binary)', () => {
+  it.for<[number, 'C-c' | 'q']>([
     [80, 'C-c'],
     [0, 'q'],
   ])(
     'esc at random moments (pages every %i ms), in a CSV then a JSON export: the console carries on, and no partial file is left; then %s',
-    async (delay, ending) => {
+    { timeout: 120_000 },
+    async ([delay, ending], { expect }) => {
       // Two exports in one console: the second starts from where the first one's cancel left it.
       const { s, folder } = await consoleAtResults(`esc-${delay}`, delay);
       for (const format of ['csv', 'json'] as const) {
@@ -141,7 +151,7 @@ describe.skipIf(missing !== undefined)('an all-pages export stopped every way (t
         await new Promise((resolve) => setTimeout(resolve, Math.random() * 300));
         await s.keys('Escape');
         await s.waitFor('Export cancelled: the partial file was removed');
-        expect(checkLeftovers(folder, format)).toEqual([]);
+        expect(checkLeftovers(expect, folder, format)).toEqual([]);
         // Alive: the panel closes and the results are there.
         await s.keys('Enter');
         await s.waitFor((screen) => !screen.includes('Export transfers') && /Page 1 · /.test(screen));
@@ -158,45 +168,44 @@ describe.skipIf(missing !== undefined)('an all-pages export stopped every way (t
         await s.keys('C-c');
         const end = await s.waitFor('EXIT=');
         expect(end).toContain('EXIT=130');
-        expect(checkLeftovers(folder, 'json')).toEqual([]);
+        expect(checkLeftovers(expect, folder, 'json')).toEqual([]);
       }
       s.kill();
     },
-    120_000,
   );
 
-  it.each<[NodeJS.Signals, Format, string]>([
+  it.for<[NodeJS.Signals, Format, string]>([
     ['SIGTERM', 'csv', 'EXIT=143'],
     ['SIGHUP', 'json', 'EXIT=129'],
   ])(
     '%s during a %s export: the console exits as it should, and the partial file is removed',
-    async (signal, format, exit) => {
+    { timeout: 60_000 },
+    async ([signal, format, exit], { expect }) => {
       const { s, folder, pid } = await exportRunning(format, `${signal}-${format}`);
       await s.waitFor(/([3-9]|\d\d+) pages · /);
       process.kill(pid, signal);
       const end = await s.waitFor('EXIT=');
       expect(end).toContain(exit);
-      expect(checkLeftovers(folder, format)).toEqual([]);
+      expect(checkLeftovers(expect, folder, format)).toEqual([]);
       s.kill();
     },
-    60_000,
   );
 
-  it.each<Format>(['csv', 'json'])(
+  it.for<Format>(['csv', 'json'])(
     'SIGKILL during a %s export: the file left says -incomplete and is a valid document',
-    async (format) => {
+    { timeout: 60_000 },
+    async (format, { expect }) => {
       const { s, folder, pid } = await exportRunning(format, `kill-${format}`);
       await s.waitFor(/([3-9]|\d\d+) pages · /);
       process.kill(pid, 'SIGKILL');
       const end = await s.waitFor('EXIT=');
       expect(end).toContain('EXIT=137');
-      const left = checkLeftovers(folder, format);
+      const left = checkLeftovers(expect, folder, format);
       expect(left).toHaveLength(1);
       const text = readFileSync(join(folder, left[0]!), 'utf8');
       // Pages of 500 were written before the kill: more than the header or an empty array.
       expect(text.length).toBeGreaterThan(10_000);
       s.kill();
     },
-    60_000,
   );
 });

@@ -7,13 +7,13 @@ import { type IncomingMessage, type Server, type ServerResponse, createServer } 
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type ExpectStatic, afterAll, beforeAll, describe, it } from 'vitest';
 import { readAuditTrail } from '../../src/config/auditTrail';
 import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { mountFullDisk } from '../config/fullDisk';
 import { buildCli, sandboxEnv } from '../commands/helpers';
-import { KEYS_PATH, call } from '../sandbox/helpers';
+import { KEYS_PATH, type OnFinished, call } from '../sandbox/helpers';
 
 const SUB = 'mmbot5143';
 const ARGS = ['keys', 'create', '--allow-risky', '--sub', SUB, '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'delivery'];
@@ -22,10 +22,10 @@ const NOT_DELIVERED =
 
 let sandbox: RunningSandbox;
 let bin: string;
-const folders: string[] = [];
-const tempFolder = (): string => {
+/** A home of the test's own, removed when it ends (the tests run at once). */
+const tempFolder = (onTestFinished: OnFinished): string => {
   const f = mkdtempSync(join(tmpdir(), 'bc-delivery-'));
-  folders.push(f);
+  onTestFinished(() => rmSync(f, { recursive: true, force: true }));
   return f;
 };
 
@@ -34,9 +34,6 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await sandbox?.close();
-});
-afterEach(() => {
-  for (const f of folders.splice(0)) rmSync(f, { recursive: true, force: true });
 });
 
 interface Exit {
@@ -74,7 +71,7 @@ async function listedKeys(): Promise<string[]> {
 }
 
 /** The created key named on stderr exists in the sandbox, and the trail says its secret was not delivered. */
-async function expectLostSecretOnRecord(home: string, exit: Exit, why: RegExp): Promise<void> {
+async function expectLostSecretOnRecord(expect: ExpectStatic, home: string, exit: Exit, why: RegExp): Promise<void> {
   expect(exit.code, exit.stderr).toBe(5);
   const named = NOT_DELIVERED.exec(exit.stderr);
   expect(named, exit.stderr).not.toBeNull();
@@ -88,40 +85,41 @@ async function expectLostSecretOnRecord(home: string, exit: Exit, why: RegExp): 
   expect(entries[0]).toMatchObject({ outcome: 'created', secret: 'not-delivered', apiKey: `${apiKey.slice(0, 4)}…${apiKey.slice(-4)}` });
 }
 
-describe('keys create: the secret is written or the failure is loud (real binary)', () => {
-  it('a pipe whose reader quits (| false): exit 5, the key named, on record as not delivered', async () => {
-    const home = tempFolder();
+// Each case runs the binary with a home of its own, and the sandbox is only added to: they run at once.
+describe.concurrent('keys create: the secret is written or the failure is loud (real binary)', () => {
+  it('a pipe whose reader quits (| false): exit 5, the key named, on record as not delivered', async ({ expect, onTestFinished }) => {
+    const home = tempFolder(onTestFinished);
     const codeFile = join(home, 'code');
     const exit = await run(['sh', '-c', `{ "$0" "$@"; echo $? > ${codeFile}; } | false`, process.execPath, bin, ...ARGS], env(home), 'ignore');
-    await expectLostSecretOnRecord(home, { ...exit, code: Number(readFileSync(codeFile, 'utf8').trim()) }, /^EPIPE$/);
+    await expectLostSecretOnRecord(expect, home, { ...exit, code: Number(readFileSync(codeFile, 'utf8').trim()) }, /^EPIPE$/);
   }, 30_000);
 
-  it('stdout on /dev/full: exit 5 naming ENOSPC, never the bare write error', async () => {
-    const home = tempFolder();
+  it('stdout on /dev/full: exit 5 naming ENOSPC, never the bare write error', async ({ expect, onTestFinished }) => {
+    const home = tempFolder(onTestFinished);
     const full = openSync('/dev/full', 'w');
     try {
       const exit = await run([process.execPath, bin, ...ARGS], env(home), full);
       expect(exit.stderr).not.toMatch(/^error: ENOSPC/m);
-      await expectLostSecretOnRecord(home, exit, /^ENOSPC$/);
+      await expectLostSecretOnRecord(expect, home, exit, /^ENOSPC$/);
     } finally {
       closeSync(full);
     }
   }, 30_000);
 
-  it('stdout closed (>&-): exit 5, not a silent success', async () => {
-    const home = tempFolder();
+  it('stdout closed (>&-): exit 5, not a silent success', async ({ expect, onTestFinished }) => {
+    const home = tempFolder(onTestFinished);
     const exit = await run(['sh', '-c', 'exec "$0" "$@" >&-', process.execPath, bin, ...ARGS], env(home), 'ignore');
-    await expectLostSecretOnRecord(home, exit, /stdout is closed/);
+    await expectLostSecretOnRecord(expect, home, exit, /stdout is closed/);
   }, 30_000);
 
-  it('the reader closes its end before the answer: exit 5', async () => {
-    const home = tempFolder();
+  it('the reader closes its end before the answer: exit 5', async ({ expect, onTestFinished }) => {
+    const home = tempFolder(onTestFinished);
     const exit = await run([process.execPath, bin, ...ARGS], env(home), 'pipe', (_pid, closeStdout) => closeStdout());
-    await expectLostSecretOnRecord(home, exit, /^EPIPE$/);
+    await expectLostSecretOnRecord(expect, home, exit, /^EPIPE$/);
   }, 30_000);
 
-  it('a reader that stays: exit 0, the secret on stdout, the trail says created', async () => {
-    const home = tempFolder();
+  it('a reader that stays: exit 0, the secret on stdout, the trail says created', async ({ expect, onTestFinished }) => {
+    const home = tempFolder(onTestFinished);
     const out: Buffer[] = [];
     const exit = await new Promise<Exit>((resolve) => {
       const child = spawn(process.execPath, [bin, ...ARGS, '--json'], { env: env(home), stdio: ['ignore', 'pipe', 'pipe'] });
@@ -172,24 +170,25 @@ async function holdingServer(): Promise<{ baseUrl: string; posted: () => Promise
   };
 }
 
-describe('keys create: a signal while the POST is in flight (real binary)', () => {
-  let holding: Awaited<ReturnType<typeof holdingServer>>;
-  beforeAll(async () => {
-    holding = await holdingServer();
-  });
-  afterAll(async () => {
-    await holding?.close();
-  });
-  const target = (): Record<string, string> => ({
+// Each case has its own holding service (its POST is the one awaited): they run at once.
+describe.concurrent('keys create: a signal while the POST is in flight (real binary)', () => {
+  /** A holding service of the test's own, closed when it ends. */
+  const ownHolding = async (onTestFinished: OnFinished): Promise<Awaited<ReturnType<typeof holdingServer>>> => {
+    const holding = await holdingServer();
+    onTestFinished(() => holding.close());
+    return holding;
+  };
+  const target = (holding: { baseUrl: string }): Record<string, string> => ({
     BROKER_BASE_URL: holding.baseUrl,
     BROKER_API_KEY: 'mx0vheldheldheld',
     BROKER_API_SECRET: 'held-master-secret',
   });
 
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-    it(`${signal}: the unknown-outcome warning, exit 3, the attempt on record as unknown`, async () => {
-      const home = tempFolder();
-      const exit = await run([process.execPath, bin, ...ARGS], env(home, target()), 'pipe', (pid) => {
+    it(`${signal}: the unknown-outcome warning, exit 3, the attempt on record as unknown`, async ({ expect, onTestFinished }) => {
+      const home = tempFolder(onTestFinished);
+      const holding = await ownHolding(onTestFinished);
+      const exit = await run([process.execPath, bin, ...ARGS], env(home, target(holding)), 'pipe', (pid) => {
         void holding.posted().then(() => process.kill(pid, signal));
       });
       expect(exit.code).toBe(3);
@@ -202,9 +201,10 @@ describe('keys create: a signal while the POST is in flight (real binary)', () =
     }, 30_000);
   }
 
-  it('SIGKILL: nothing can be said, but the attempt recorded before the POST left stays, as unknown', async () => {
-    const home = tempFolder();
-    const exit = await run([process.execPath, bin, ...ARGS], env(home, target()), 'pipe', (pid) => {
+  it('SIGKILL: nothing can be said, but the attempt recorded before the POST left stays, as unknown', async ({ expect, onTestFinished }) => {
+    const home = tempFolder(onTestFinished);
+    const holding = await ownHolding(onTestFinished);
+    const exit = await run([process.execPath, bin, ...ARGS], env(home, target(holding)), 'pipe', (pid) => {
       void holding.posted().then(() => process.kill(pid, 'SIGKILL'));
     });
     expect(exit.signal).toBe('SIGKILL');
@@ -223,7 +223,7 @@ describe.skipIf(!disk.ok)('keys create: an audit append on a nearly full disk (r
     if (disk.ok) disk.disk.unmount();
   });
 
-  it('a line that does not fit is cut back and said; once space is back the next line is whole and nothing is skipped', async () => {
+  it('a line that does not fit is cut back and said; once space is back the next line is whole and nothing is skipped', async ({ expect }) => {
     if (!disk.ok) return;
     const home = join(disk.disk.dir, 'home');
     // A trail whose last page has 60 bytes left: a line (~300 bytes) gets only part of itself written.

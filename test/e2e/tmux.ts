@@ -19,6 +19,8 @@ export function tmuxAvailable(): string | undefined {
 export class TmuxSession {
   /** Keys and the waits' captures go through it (test/e2e/tmuxControl.ts); the other calls are a tmux client each. */
   private control: TmuxControl | undefined;
+  /** When the next input may go: inputs keep their gap, but a wait for the screen in between counts towards it. */
+  private nextInputAt = 0;
 
   private constructor(
     readonly name: string,
@@ -64,18 +66,22 @@ export class TmuxSession {
     return this.control.run(args);
   }
 
-  /** Sends tmux key names (Enter, Escape, Tab, Down, C-c, …), one key per call so none coalesce. */
-  async keys(...keys: string[]): Promise<void> {
-    for (const key of keys) {
-      await this.command('send-keys', '-t', this.name, key);
-      await sleep(25);
-    }
+  /** Sends one input through the control client once the gap after the one before has passed; `gapMs` is the gap after it. */
+  private async input(gapMs: number, ...args: string[]): Promise<void> {
+    const wait = this.nextInputAt - Date.now();
+    if (wait > 0) await sleep(wait);
+    await this.command(...args);
+    this.nextInputAt = Date.now() + gapMs;
   }
 
-  /** Types literal text. */
+  /** Sends tmux key names (Enter, Escape, Tab, Down, C-c, …), one key per call, 25 ms apart, so none coalesce. */
+  async keys(...keys: string[]): Promise<void> {
+    for (const key of keys) await this.input(25, 'send-keys', '-t', this.name, key);
+  }
+
+  /** Types literal text (the next input 40 ms later). */
   async type(text: string): Promise<void> {
-    await this.command('send-keys', '-t', this.name, '-l', text);
-    await sleep(40);
+    await this.input(40, 'send-keys', '-t', this.name, '-l', text);
   }
 
   /**
@@ -84,8 +90,7 @@ export class TmuxSession {
    */
   async write(text: string): Promise<void> {
     const hex = [...Buffer.from(text, 'utf8')].map((b) => b.toString(16).padStart(2, '0'));
-    await this.command('send-keys', '-t', this.name, '-H', ...hex);
-    await sleep(25);
+    await this.input(25, 'send-keys', '-t', this.name, '-H', ...hex);
   }
 
   /**
@@ -96,8 +101,7 @@ export class TmuxSession {
   async paste(text: string, opts: { keepLineFeeds?: boolean } = {}): Promise<void> {
     const buffer = `${this.name}-paste`;
     execFileSync('tmux', ['-L', this.socket, 'load-buffer', '-b', buffer, '-'], { input: text });
-    await this.command('paste-buffer', '-p', '-d', ...(opts.keepLineFeeds ? ['-r'] : []), '-b', buffer, '-t', this.name);
-    await sleep(25);
+    await this.input(25, 'paste-buffer', '-p', '-d', ...(opts.keepLineFeeds ? ['-r'] : []), '-b', buffer, '-t', this.name);
   }
 
   /** Resizes the window (and so the pane) to columns x rows; the program gets SIGWINCH. */

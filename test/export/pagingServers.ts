@@ -43,8 +43,25 @@ export const wireTransferJson = (tranId: string, timestamp: number): string => `
 const leanTransferJson = (tranId: string, timestamp: number): string =>
   `{"tranId":${JSON.stringify(tranId)},"asset":"USDT","amount":"1.5","fromAccountType":"SPOT","toAccountType":"FUTURE","status":"SUCCESS","timestamp":${timestamp}}`;
 
+/**
+ * A page of `count` rows named `${name}-${i}` (plain names: nothing to escape), timestamps from `newest` down, as
+ * `rowJson` writes them, in bytes: the text from each row's index to its timestamp is made once per index, not per row.
+ */
+function pageBodies(rowJson: (tranId: string, timestamp: number) => string): (name: string, count: number, newest: number) => Buffer {
+  const [head = '', tail = ''] = rowJson('TRAN-ID', 0).replace(/0}$/, '').split('"TRAN-ID"');
+  const afterName: string[] = [];
+  return (name, count, newest) => {
+    let body = '[';
+    for (let i = 0; i < count; i += 1) {
+      afterName[i] ??= `-${i}"${tail}`;
+      body += `${i === 0 ? '' : ','}${head}"${name}${afterName[i]}${newest - i}}`;
+    }
+    return Buffer.from(`${body}]`);
+  };
+}
+
 export async function startPagingServer(mode: PagingMode, options: { total?: number; lean?: boolean } = {}): Promise<PagingServer> {
-  const rowJson = options.lean ? leanTransferJson : wireTransferJson;
+  const pageBody = pageBodies(options.lean ? leanTransferJson : wireTransferJson);
   const asked: number[] = [];
   const base = 1_763_726_400_000;
   const server: Server = createServer((req, res) => {
@@ -77,8 +94,7 @@ export async function startPagingServer(mode: PagingMode, options: { total?: num
         break;
       }
     }
-    const rows = Array.from({ length: count }, (_, i) => rowJson(`${name}-${i}`, base - page * 1000 - i));
-    res.writeHead(200, { 'content-type': 'application/json' }).end(`[${rows.join(',')}]`);
+    res.writeHead(200, { 'content-type': 'application/json' }).end(pageBody(name, count, base - page * 1000));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
