@@ -244,6 +244,32 @@ describe('what the screen says matches what the keys do', () => {
     expect(transferGets(c, from)).toHaveLength(0);
   });
 
+  test.concurrent('a failed page still pages: p goes back, g and s ask for a page and a size, f opens the filter', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished, { columns: 100, rows: 30 });
+    await openTransfers(c, { startTime: '3d', limit: '10' });
+    const fail = () => c.sandbox.queueFaults({ kind: 'status', status: 400, code: 700004, msg: 'Mandatory parameter startTime is malformed' });
+    fail();
+    await c.press('n');
+    await c.waitForText('✗ list transfers failed (HTTP 400 code 700004)');
+    const from = c.requests().length;
+    await c.press('p');
+    await c.waitForText('Page 1 · 10 per page · 10 rows');
+    expect(transferGets(c, from).map((r) => new URLSearchParams(r.query).get('page'))).toEqual(['1']);
+    fail();
+    await c.press('r');
+    await c.waitForText('✗ list transfers failed (HTTP 400 code 700004)');
+    await c.press('g');
+    await c.waitForText('Go to page:');
+    await c.press('esc');
+    await c.waitForNoText('Go to page:');
+    await c.press('s');
+    await c.waitForText('Page size (1–500): 10');
+    await c.press('esc');
+    await c.waitForNoText('Page size (1–500):');
+    await c.press('f');
+    await c.waitForScreen('transferFilter');
+  });
+
   test.concurrent('an unknown sub-account offers no retry', async ({ onTestFinished }) => {
     const c = await consoleFor(onTestFinished, { columns: 100, rows: 30 });
     await openTransfers(c, { startTime: '3d', limit: '10' });

@@ -14,7 +14,7 @@ import { displayWidth, fit, grouped, sanitize, wrapWords } from '../../terminal/
 import { ErrorLine, capLines, errorLines } from '../components/ErrorLine';
 import { Spinner } from '../components/Spinner';
 import { WindowedTable, type TableColumn } from '../components/WindowedTable';
-import { commandFor, defineModes, sameMode, type BindingContext, type ScreenContext } from '../keyboard/bindings';
+import { commandFor, defineModes, sameMode, type BindingContext, type CommandOf, type ScreenContext } from '../keyboard/bindings';
 import type { ActiveMode, ScreenId } from '../keyboard/modes';
 import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { listMoveFor, useListCursor } from '../hooks/useListCursor';
@@ -343,6 +343,29 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
     return undefined;
   };
 
+  /** What a page does whether it loaded or failed: ask again, change the filter, go to another page or size. */
+  const pagingCommand = (command: CommandOf<typeof TRANSFER_MODES.transfers> | undefined): boolean => {
+    switch (command) {
+      case 'refresh':
+        setReloadToken((t) => t + 1);
+        return true;
+      case 'filter':
+        changeFilter();
+        return true;
+      case 'previousPage':
+        previousPage();
+        return true;
+      case 'jump':
+        setMode({ name: 'prompt', what: 'page', text: '' });
+        return true;
+      case 'pageSize':
+        setMode({ name: 'prompt', what: 'size', text: String(limit) });
+        return true;
+      default:
+        return false;
+    }
+  };
+
   useScreenKeystrokes(
     (input, keystroke) => {
       const mode = modeRef.current;
@@ -367,27 +390,7 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
         }
         return command !== undefined;
       }
-      if (failed) {
-        switch (commandFor(TRANSFER_MODES.transfersFailed, input, keystroke, { retryable: canRetry })) {
-          case 'refresh':
-            setReloadToken((t) => t + 1);
-            return true;
-          case 'filter':
-            changeFilter();
-            return true;
-          case 'previousPage':
-            previousPage();
-            return true;
-          case 'jump':
-            setMode({ name: 'prompt', what: 'page', text: '' });
-            return true;
-          case 'pageSize':
-            setMode({ name: 'prompt', what: 'size', text: String(limit) });
-            return true;
-          default:
-            return false;
-        }
-      }
+      if (failed) return pagingCommand(commandFor(TRANSFER_MODES.transfersFailed, input, keystroke, { retryable: canRetry }));
       // A kept filter: esc clears it before it goes back.
       if (filter.text !== '' && keystroke.escape) {
         filter.clear();
@@ -422,15 +425,6 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
           if (lastPage) setNotice(rows.length === 0 ? `no more pages: page ${page} is past the end` : `no more pages: page ${page} is the last`);
           else goToPage(page + 1);
           return true;
-        case 'previousPage':
-          previousPage();
-          return true;
-        case 'jump':
-          setMode({ name: 'prompt', what: 'page', text: '' });
-          return true;
-        case 'pageSize':
-          setMode({ name: 'prompt', what: 'size', text: String(limit) });
-          return true;
         case 'export':
           // Nothing shown: the line in place of the table says why.
           if (loaded && !noMatch) {
@@ -438,21 +432,15 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
             setMode({ name: 'export' });
           }
           return true;
-        case 'filter':
-          changeFilter();
-          return true;
         case 'keys':
           if (selected) setNotice(openKeys(selected));
-          return true;
-        case 'refresh':
-          setReloadToken((t) => t + 1);
           return true;
         case 'chart':
           setChildMode(undefined);
           setMode({ name: 'chart' });
           return true;
         default:
-          return false;
+          return pagingCommand(command);
       }
     },
     {
