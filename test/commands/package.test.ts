@@ -85,6 +85,28 @@ describe('the package', () => {
     expect(pkg.devDependencies?.['ink-table']).toBeUndefined();
   });
 
+  it("every package the code, the tests and the scripts import is declared, none reached through another's", () => {
+    const declared = new Set(Object.keys({ ...pkg.dependencies, ...pkg.optionalDependencies, ...pkg.devDependencies }));
+    const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
+    const undeclared = new Set<string>();
+    for (const top of ['src', 'test', 'scripts', 'bench']) {
+      for (const file of readdirSync(join(ROOT, top), { recursive: true, encoding: 'utf8' }).filter((f) => /\.(?:ts|tsx|mjs|cjs)$/.test(f))) {
+        const text = readFileSync(join(ROOT, top, file), 'utf8');
+        // Static imports, import() and require() of a bare name: its package is the name up to its first
+        // slash (two for a scope).
+        for (const [, specifier = ''] of text.matchAll(/(?:\bfrom |\bimport\(|\brequire\(|createRequire\([^)]*\)\()\s*'([@a-z0-9][^']*)'/g)) {
+          if (builtins.has(specifier) || builtins.has(specifier.split('/')[0]!)) continue;
+          const name = specifier
+            .split('/')
+            .slice(0, specifier.startsWith('@') ? 2 : 1)
+            .join('/');
+          if (!declared.has(name)) undeclared.add(`${name} (${top}/${file})`);
+        }
+      }
+    }
+    expect([...undeclared].sort()).toEqual([]);
+  });
+
   it('the licence notice of every bundled package ships beside the bundle, as the package wrote it', () => {
     const text = readFileSync(join(bundle, 'THIRD-PARTY-NOTICES.txt'), 'utf8');
     const headers = [...text.matchAll(/^={78}\n(.+)@([^@\s]+) \((.+)\)\n={78}$/gm)].map(([, name, version, license]) => ({ name, version, license }));
