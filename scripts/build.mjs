@@ -15,6 +15,15 @@ const noDevtools = {
   },
 };
 
+const manifest = JSON.parse(readFileSync('package.json', 'utf8'));
+
+/** `engines.node` as the bin checks it: `>=MAJOR.MINOR` is the one form it takes. */
+function nodeMinimum(range) {
+  const found = /^>=(\d+)\.(\d+)$/.exec(range ?? '');
+  if (!found) throw new Error(`package.json engines.node must read >=MAJOR.MINOR, not ${JSON.stringify(range)}`);
+  return `${found[1]}.${found[2]}`;
+}
+
 rmSync('dist', { recursive: true, force: true });
 const bundled = await build({
   entryPoints: { 'broker-console': 'src/startup/bin.ts' },
@@ -28,7 +37,11 @@ const bundled = await build({
   minify: true,
   sourcemap: false,
   legalComments: 'none',
-  define: { 'process.env.NODE_ENV': '"production"', __BC_VERSION__: JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version) },
+  define: {
+    'process.env.NODE_ENV': '"production"',
+    __BC_VERSION__: JSON.stringify(manifest.version),
+    __BC_NODE_MIN__: JSON.stringify(nodeMinimum(manifest.engines?.node)),
+  },
   // @github/keytar is a native addon outside the bundle: imported from node_modules when a profile needs it.
   external: ['@github/keytar'],
   // The CommonJS packages bundled (commander, undici) require Node's built-ins.

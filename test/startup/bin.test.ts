@@ -1,12 +1,13 @@
 // The built bin with Node's compile cache: what a command prints and its exit code are the same with no cache, a
 // fresh one, a corrupt one, one it cannot write, and none at all; --version is answered without loading the
-// program; a request is made by the bundle's undici.
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+// program; a request is made by the bundle's undici; on a Node older than `engines` it says so and does nothing.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { version } from '../../package.json';
+import { engines, version } from '../../package.json';
 import { startSandbox } from '../../src/sandbox/server';
 import { type RunResult, buildCli, runBuiltCli, sandboxEnv } from '../commands/helpers';
 
@@ -140,6 +141,47 @@ describe('what a command loads', () => {
       const cells = 13;
       expect(row.slice(0, column - (cells - note.length))).toBe(`${note}${' '.repeat(column - cells)}`);
       expect(row.slice(column - (cells - note.length))).toMatch(/^mx0v/);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
+
+/** A Node older than package.json's `engines` on this machine (the system's, outside node_modules), if there is one. */
+function olderNode(): { ok: true; path: string; version: string } | { ok: false; reason: string } {
+  const [needMajor = 0, needMinor = 0] = engines.node.replace('>=', '').split('.').map(Number);
+  const folders = [...(process.env.PATH ?? '').split(delimiter), '/usr/bin', '/usr/local/bin'].filter((f) => f !== '' && !f.includes('node_modules'));
+  for (const folder of new Set(folders)) {
+    const path = join(folder, 'node');
+    if (!existsSync(path)) continue;
+    const version = spawnSync(path, ['--version'], { encoding: 'utf8' }).stdout?.trim().replace(/^v/, '') ?? '';
+    const [major = 0, minor = 0] = version.split('.').map(Number);
+    if (version !== '' && (major < needMajor || (major === needMajor && minor < needMinor))) return { ok: true, path, version };
+  }
+  return { ok: false, reason: `no Node older than ${engines.node} outside node_modules on this machine` };
+}
+
+const older = olderNode();
+if (!older.ok) console.warn(`SKIPPED the older-Node test: ${older.reason}`);
+
+describe('on a Node older than engines', () => {
+  it.skipIf(!older.ok)('says which Node it needs and exits 2 before it loads or sends anything; --version still answers', async () => {
+    if (!older.ok) return;
+    const bin = await buildCli();
+    const sandbox = await startSandbox({ seed: 5 });
+    try {
+      const run = (args: string[]) =>
+        spawnSync(older.path, [bin, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', ...sandboxEnv(sandbox) } });
+      for (const args of [['keys', 'list', '--sub', sandbox.subAccounts[0]!], ['--demo'], ['--help']]) {
+        const ran = run(args);
+        expect(ran.stderr).toBe(
+          `error: broker-console needs Node ${engines.node.replace('>=', '')} or later, and this is Node ${older.version}: install a current Node LTS (22 or 24)\n`,
+        );
+        expect(ran.stdout).toBe('');
+        expect(ran.status).toBe(2);
+      }
+      expect(sandbox.requests()).toHaveLength(0);
+      expect(run(['--version'])).toMatchObject({ status: 0, stdout: `${version}\n`, stderr: '' });
     } finally {
       await sandbox.close();
     }
