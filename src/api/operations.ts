@@ -58,7 +58,8 @@ function joinCommaList(values: readonly string[] | undefined): string | undefine
 export function toSubAccountKey(wire: WireListedKeyOutput): SubAccountKey {
   return {
     note: wire.note,
-    apiKey: wire.apiKey,
+    // Either spelling; the schema makes sure one came.
+    apiKey: (wire.apiKey ?? wire.apikey) as string,
     permissions: splitCommaList(wire.permissions),
     ips: splitCommaList(wire.ip),
     // Either spelling; the schema makes sure one came.
@@ -130,7 +131,8 @@ export function createBrokerApi(config: ClientConfig): BrokerApi {
         apiKey: wire.apiKey ?? wire.apikey ?? '',
         secretKey: wire.secretKey,
         permissions: wire.permissions == null ? splitCommaList(permissions) : splitCommaList(wire.permissions),
-        ips: splitCommaList(wire.ip),
+        // The service's own sample answer has no ip field: the key was asked for with these.
+        ips: splitCommaList(wire.ip ?? joinCommaList(request.ips)),
         createdAt: wire.createTime ?? wire.creatTime ?? client.serverNow(),
         ...(unreadableAnswers.has(wire) ? { secretUnreadable: true as const } : {}),
       };

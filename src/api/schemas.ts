@@ -46,16 +46,19 @@ const Id = v.union([v.string(), v.pipe(v.number(), v.transform(String))], 'an id
 /**
  * 2.1, one record of the list response. Note the spelling creatTime; createTime (the spelling of the
  * create answer and of the sibling endpoints' key lists) is read too. With both, creatTime is the one taken.
+ * The id is apiKey in the service's sample answer and apikey in its field table: either is read.
  */
 export const WireListedKey = v.pipe(
   v.object({
     note: OptionalText,
-    apiKey: v.string('a string'),
+    apiKey: v.optional(v.string('a string')),
+    apikey: v.optional(v.string('a string')),
     permissions: OptionalText,
     ip: OptionalText,
     creatTime: v.optional(Millis),
     createTime: v.optional(Millis),
   }),
+  v.check((key) => key.apiKey !== undefined || key.apikey !== undefined, 'apiKey: missing (nor apikey)'),
   v.check((key) => key.creatTime !== undefined || key.createTime !== undefined, 'creatTime: missing (nor createTime)'),
 );
 
@@ -107,14 +110,18 @@ export const WireTransfer = v.object({
   timestamp: Millis,
 });
 
-/** The transfer list inside {"result":[…],"totalCount":n} or {"rows":[…],"total":n} (sibling endpoints' shapes); anything else as it is. */
+/**
+ * The transfer list inside {"result":[…],"totalCount":n} or {"rows":[…],"total":n}, or inside a one-element array of
+ * either (a sibling's docs show [{"rows":[…],"total":2}]; no transfer record has such a field); anything else as it is.
+ */
 function resultList(value: unknown): unknown {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
-  const { result, rows } = value as Record<string, unknown>;
+  const only = Array.isArray(value) && value.length === 1 ? (value[0] as unknown) : value;
+  if (typeof only !== 'object' || only === null || Array.isArray(only)) return value;
+  const { result, rows } = only as Record<string, unknown>;
   return Array.isArray(result) ? result : Array.isArray(rows) ? rows : value;
 }
 
-/** 4.3 response: a JSON array of transfer records (or that array as {"result":[…]} or {"rows":[…]}). */
+/** 4.3 response: a JSON array of transfer records (or that array as {"result":[…]} or {"rows":[…]}, bare or alone in an array). */
 export const WireTransferList = v.pipe(v.unknown(), v.transform(resultList), v.array(WireTransfer, 'a list of transfers'));
 
 const QUICK_MS = /^(?:0|[1-9]\d{0,14})$/;

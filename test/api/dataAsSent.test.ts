@@ -152,12 +152,15 @@ describe('sibling shapes', () => {
     expect(() => list('{"subAccount":[{"apiKey":"k"}]}')).toThrow(/creatTime: missing/);
   });
 
-  it('a transfer list is read bare, as {"result":[…],"totalCount":n} or {"rows":[…],"total":n}, and in the {"code":0,"data":…} envelope', () => {
+  it('a transfer list is read bare, as {"result":[…],"totalCount":n} or {"rows":[…],"total":n} (alone in an array too), and in the {"code":0,"data":…} envelope', () => {
     const one = '{"tranId":"7","asset":"USDT","amount":"1","fromAccountType":"SPOT","toAccountType":"FUTURE","status":"SUCCESS","timestamp":1}';
     for (const text of [
       `[${one}]`,
       `{"result":[${one}],"totalCount":1}`,
       `{"rows":[${one}],"total":1}`,
+      // As a sibling's docs show it: the page object alone in an array.
+      `[{"rows":[${one}],"total":1}]`,
+      `[{"result":[${one}],"totalCount":1}]`,
       `{"code":0,"data":[${one}]}`,
       `{"code":"0","data":{"result":[${one}],"totalCount":1}}`,
     ]) {
