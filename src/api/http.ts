@@ -44,13 +44,16 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
  * so the client re-measures the clock from that answer and sends it once more, a GET or a POST.
  */
 export const TIMESTAMP_OUTSIDE_RECV_WINDOW = 700003;
-/** "Signature not valid": a refusal before anything is done, so a create may be resent under the other rule. */
-export const SIGNATURE_NOT_VALID = 700002;
+/**
+ * "Signature not valid" (700002) and the error table's "Signature verification failed" (602): a refusal before
+ * anything is done, so a create may be resent under the other rule.
+ */
+export const SIGNATURE_REFUSED_CODES: ReadonlySet<unknown> = new Set([700002, 602]);
 /**
  * Codes the service may give before it has checked the signature (key, timestamp, recvWindow, IP, parameters):
  * an answer with one of them says nothing about which POST signature rule it accepts.
  */
-const BEFORE_SIGNATURE_CODES = new Set([700001, 700002, 700003, 700004, 700005, 700006, 700008, 10072]);
+const BEFORE_SIGNATURE_CODES = new Set([602, 700001, 700002, 700003, 700004, 700005, 700006, 700008, 700013, 10072]);
 /**
  * How much of an error answer is read (an HTML page, an envelope): its first line is all that is shown.
  * The rest is not read; the connection is closed instead.
@@ -852,7 +855,7 @@ export function createSignedClient(config: ClientConfig): SignedClient {
     let clockRetryLeft = true;
     let counted = 0;
     let rule = postRule;
-    // A 700002 is a refusal before anything was done: under 'auto' a create is sent once more by the other rule.
+    // A 700002 or 602 is a refusal before anything was done: under 'auto' a create is sent once more by the other rule.
     let signatureRetryLeft = method === 'POST' && postSignature === 'auto';
     const pacer = endpointPacer(banScope, spec.path, config.apiKey, endpointLimit);
     for (let attempt = 1; ; attempt += 1) {
@@ -887,7 +890,7 @@ export function createSignedClient(config: ClientConfig): SignedClient {
       const { error } = result;
       if (error.kind === 'service' && error.status === 429) pacer.refused(sentAt, result.retryAfterMs);
       if (error.kind === 'aborted') throw error;
-      if (method === 'POST' && error.kind === 'service' && error.code === SIGNATURE_NOT_VALID) {
+      if (method === 'POST' && error.kind === 'service' && SIGNATURE_REFUSED_CODES.has(error.code)) {
         if (signatureRetryLeft) {
           signatureRetryLeft = false;
           rule = otherPostSignatureRule(rule);

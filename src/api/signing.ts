@@ -86,6 +86,7 @@ export function splitSignedQuery(rawQuery: string): { unsigned: string; signatur
 /** Constant-time comparison of a received signature with the expected one. */
 export function signatureMatches(secret: string, signedContent: string, received: string): boolean {
   const expected = Buffer.from(signPayload(secret, signedContent), 'utf8');
-  const given = Buffer.from(received.toLowerCase(), 'utf8');
+  // The service's docs: "The signature is support lowercase only."
+  const given = Buffer.from(received, 'utf8');
   return expected.length === given.length && nodeCrypto().timingSafeEqual(expected, given);
 }

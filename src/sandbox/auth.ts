@@ -10,7 +10,7 @@ export interface AuthConfig {
   apiKeyHeader: string;
   /** What a request's signature must cover: the query alone, the query + raw body, or either. */
   postSignature: SandboxPostSignature;
-  /** Allowed timestamp lead over the server clock, ms. */
+  /** A timestamp must lead the server clock by less than this, ms. */
   maxAheadMs: number;
 }
 
@@ -51,7 +51,8 @@ export function verifySignedRequest(rawQuery: string, rawBody: string, now: numb
     if (parsed > MAX_RECV_WINDOW) throw new SandboxHttpError(ERR.recvWindowTooLarge);
     recvWindow = parsed;
   }
-  if (timestamp - now > config.maxAheadMs || now - timestamp > recvWindow) {
+  // The service's rule as its docs write it: timestamp < serverTime + 1000 && serverTime - timestamp <= recvWindow.
+  if (timestamp - now >= config.maxAheadMs || now - timestamp > recvWindow) {
     throw new SandboxHttpError(ERR.badTimestamp, `(server time ${now})`);
   }
   return params;

@@ -13,7 +13,7 @@ export const ERR = {
   noteMissing: { status: 400, code: 730700, msg: 'API KEY remarks cannot be null' },
   permissionsMissing: { status: 400, code: 730701, msg: 'API KEY permission cannot be null' },
   permissionUnknown: { status: 400, code: 730702, msg: 'API KEY permission does not exist' },
-  tooManyIps: { status: 400, code: 730703, msg: 'At most 4 IPs can be linked to an API KEY' },
+  tooManyIps: { status: 400, code: 730703, msg: 'The IP information is incorrect, and a maximum of 10 IPs are allowed to be bound only' },
   badIp: { status: 400, code: 730704, msg: 'The bound IP format is incorrect, please refill' },
   tooManyKeys: { status: 400, code: 730705, msg: 'At most 30 groups of Api Keys are allowed to be created only' },
   rateLimited: { status: 429, code: 429, msg: 'Too many requests; slow down' },

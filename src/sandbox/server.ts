@@ -195,7 +195,7 @@ function runOperation(
     case 'listSubAccountKeys':
       return listKeys(state, params);
     case 'createSubAccountKey':
-      return createKey(state, rawBody, contentType, now, makeKey);
+      return createKey(state, rawBody, contentType, now, makeKey, params);
     case 'listUniversalTransfers':
       return listTransfers(state, params);
   }

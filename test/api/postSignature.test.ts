@@ -1,5 +1,5 @@
 // What a create's signature covers, against sandboxes that check each reading, over real sockets: 'auto' sends
-// the query-only rule (or the remembered one) first and, on a 700002, the other rule once; a pinned rule never
+// the query-only rule (or the remembered one) first and, on a 700002 (or 602), the other rule once; a pinned rule never
 // falls back; the sandbox's 'either' accepts both.
 import { describe, expect, it } from 'vitest';
 import type { BrokerApi, ClientConfig, ExchangeInfo } from '../../src/api/contract';
@@ -141,6 +141,23 @@ describe('auto (the default)', () => {
     fresh.queueFaults({ kind: 'status', status: 503, code: 503, msg: 'busy' });
     await failure(apiFor(onTestFinished, fresh, { onPostSignature: (rule) => none.push(rule) }).createSubAccountKey(newKey(fresh)));
     expect(posts(fresh)).toEqual([503]);
+    expect(none).toEqual([]);
+  });
+
+  it('602 (the error table\'s "Signature verification failed") is a refusal as 700002 is; 700013 settles nothing', async ({ onTestFinished }) => {
+    const sb = await started(onTestFinished, { postSignature: 'body' });
+    const learned: PostSignatureRule[] = [];
+    sb.queueFaults({ kind: 'status', status: 400, code: 602, msg: 'Signature verification failed' });
+    await apiFor(onTestFinished, sb, { onPostSignature: (rule) => learned.push(rule) }).createSubAccountKey(newKey(sb, 'after 602'));
+    expect(posts(sb)).toEqual([400, 200]);
+    expect(learned).toEqual(['body']);
+
+    const fresh = await started(onTestFinished, {});
+    const none: PostSignatureRule[] = [];
+    fresh.queueFaults({ kind: 'status', status: 400, code: 700013, msg: 'Invalid Content-Type v3' });
+    const refused = await failure(apiFor(onTestFinished, fresh, { onPostSignature: (rule) => none.push(rule) }).createSubAccountKey(newKey(fresh)));
+    expect(refused).toMatchObject({ kind: 'service', code: 700013 });
+    expect(posts(fresh)).toEqual([400]);
     expect(none).toEqual([]);
   });
 

@@ -63,7 +63,8 @@ describe('signatureMatches', () => {
   it('accepts the signature and rejects another', () => {
     const sig = signPayload('k', 'x=1');
     expect(signatureMatches('k', 'x=1', sig)).toBe(true);
-    expect(signatureMatches('k', 'x=1', sig.toUpperCase())).toBe(true);
+    // "The signature is support lowercase only" (the service's docs).
+    expect(signatureMatches('k', 'x=1', sig.toUpperCase())).toBe(false);
     expect(signatureMatches('k', 'x=2', sig)).toBe(false);
     expect(signatureMatches('k', 'x=1', 'short')).toBe(false);
   });

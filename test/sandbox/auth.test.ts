@@ -1,6 +1,7 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildQuery, signPayload } from '../../src/api/signing';
+import { verifySignedRequest } from '../../src/sandbox/auth';
 import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { call, createKey, KEYS_PATH, listKeys, listTransfers, type OnFinished, sandboxFor, TRANSFERS_PATH } from './helpers';
@@ -96,6 +97,34 @@ describe.concurrent('authentication', () => {
   test('timestamp more than 1 s ahead → 400 700003; slightly ahead passes', async () => {
     expectError(await listKeys(sb, sub, { timestamp: Date.now() + 3000 }), 400, 700003);
     expect((await listKeys(sb, sub, { timestamp: Date.now() + 500 })).status).toBe(200);
+  });
+
+  test('the timing rule as the docs write it: a timestamp 1000 ms ahead is refused, 999 ms passes', () => {
+    const config = { apiKey: 'k', secretKey: 's', apiKeyHeader: 'x-mexc-apikey', postSignature: 'query' as const, maxAheadMs: 1000 };
+    const now = 1_700_000_000_000;
+    const signedAt = (timestamp: number) => {
+      const query = buildQuery([['timestamp', timestamp]]);
+      return `${query}&signature=${signPayload('s', query)}`;
+    };
+    expect(() => verifySignedRequest(signedAt(now + 1000), '', now, config)).toThrow(expect.objectContaining({ code: 700003 }));
+    expect(verifySignedRequest(signedAt(now + 999), '', now, config).get('timestamp')).toBe(String(now + 999));
+    expect(verifySignedRequest(signedAt(now - 5000), '', now, config).get('timestamp')).toBe(String(now - 5000));
+    expect(() => verifySignedRequest(signedAt(now - 5001), '', now, config)).toThrow(expect.objectContaining({ code: 700003 }));
+  });
+
+  test('an uppercase signature → 401 700002 ("The signature is support lowercase only")', async () => {
+    const res = await listKeys(sb, sub, { tamperQuery: (q) => q.replace(/signature=([0-9a-f]+)$/, (_, hex: string) => `signature=${hex.toUpperCase()}`) });
+    expectError(res, 401, 700002);
+  });
+
+  test('a create parameter in both the signed query and the body: the query one is used, as the docs say', async ({ onTestFinished }) => {
+    const own = await ownSandbox(onTestFinished);
+    const [inQuery, inBody] = own.subAccounts as [string, string];
+    const res = await createKey(own, { subAccount: inBody, permissions: 'SPOT_ACCOUNT_READ', note: 'both' }, { params: [['subAccount', inQuery]] });
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ subAccount: inQuery, note: 'both' });
+    expect((await listKeys(own, inQuery)).text).toContain('"note":"both"');
+    expect((await listKeys(own, inBody)).text).not.toContain('"note":"both"');
   });
 
   test('recvWindow 60001 → 400 700005; 60000 passes', async () => {

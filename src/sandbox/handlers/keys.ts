@@ -24,20 +24,29 @@ export function listKeys(state: SandboxState, params: URLSearchParams): Reply {
 }
 
 /** `now` is the key's creation time (the server clock, or the pinned demo's); `makeKey` is asked only once all checks passed. */
-export function createKey(state: SandboxState, rawBody: string, contentType: string | undefined, now: number, makeKey: KeyMaker = randomKey): Reply {
-  const body = parseBody(rawBody, contentType);
-  const subAccount = stringField(body, 'subAccount');
+export function createKey(
+  state: SandboxState,
+  rawBody: string,
+  contentType: string | undefined,
+  now: number,
+  makeKey: KeyMaker = randomKey,
+  query: URLSearchParams = new URLSearchParams(),
+): Reply {
+  const parsed = parseBody(rawBody, contentType);
+  // The service's docs: "If a parameter sent in both the query string and request body, the query string parameter will be used."
+  const field = (name: string): string | undefined => query.get(name) ?? stringField(parsed, name);
+  const subAccount = field('subAccount');
   // A create names the sub-account by the service's rule; a name outside it cannot be one.
   if (subAccount !== undefined && subAccount !== '' && !SUB_ACCOUNT_NAME.test(subAccount))
     throw new SandboxHttpError(ERR.subAccountNameRule, `(${subAccount})`);
   const keys = keysOf(state, subAccount);
-  const note = stringField(body, 'note');
+  const note = field('note');
   if (note === undefined || note.trim() === '') throw new SandboxHttpError(ERR.noteMissing);
-  const permissions = splitList(stringField(body, 'permissions'));
+  const permissions = splitList(field('permissions'));
   if (permissions.length === 0) throw new SandboxHttpError(ERR.permissionsMissing);
   const unknown = permissions.find((p) => !ACCEPTED_PERMISSIONS.has(p));
   if (unknown !== undefined) throw new SandboxHttpError(ERR.permissionUnknown, `(${unknown})`);
-  const ips = splitList(stringField(body, 'ip'));
+  const ips = splitList(field('ip'));
   if (ips.length > MAX_LINKED_IPS) throw new SandboxHttpError(ERR.tooManyIps);
   const badIp = ips.find((ip) => isIP(ip) === 0);
   if (badIp !== undefined) throw new SandboxHttpError(ERR.badIp, `(${badIp})`);
