@@ -90,7 +90,7 @@ export function buildProgram(io: CliIo, context: (globals: GlobalOptions) => Com
       writeOut: (text) => void io.stdout.write(text),
       writeErr: (text) => void io.stderr.write(text),
       // commander's errors echo argv (an unknown option, a bad value): each line is sanitised.
-      outputError: (text, write) => write(sanitizeLines(text)),
+      outputError: (text, write) => write(sanitizeLines(withoutUnknownValues(text))),
       // commander's own defaults, read from io instead of process.stdout/stderr and process.env.
       getOutHelpWidth: () => helpWidth(io.stdout, io.stdoutIsTTY),
       getErrHelpWidth: () => helpWidth(io.stderr, io.stderrIsTTY),
@@ -202,6 +202,11 @@ function hasColors(env: Environment, stream: Stream, isTTY: boolean): boolean {
   if (env.NO_COLOR || env.FORCE_COLOR === '0' || env.FORCE_COLOR === 'false') return false;
   if (env.FORCE_COLOR || env.CLICOLOR_FORCE !== undefined) return true;
   return isTTY && stream.hasColors?.() === true;
+}
+
+/** An unknown option's name without what followed its `=`: a secret typed as `--secret-key=…` is never echoed. */
+function withoutUnknownValues(text: string): string {
+  return text.replace(/(unknown option '-{1,2}[^'=\s]*)=[^']*'/g, "$1'");
 }
 
 /** Commander's text for stderr, each line sanitised; the line breaks commander put in are kept. */

@@ -315,6 +315,17 @@ describe('command line', () => {
     }
     const global = await runCli(['--api-secret', 's3cr3t', 'keys', 'list', '--sub', 'x'], env);
     expect(global.code).toBe(2);
+    // Written as --flag=value, the value is not echoed in the error either.
+    for (const args of [
+      ['keys', 'list', '--sub', 'x', '--secret-key=s3cr3t'],
+      ['--api-secret=s3cr3t', 'keys', 'list', '--sub', 'x'],
+      ['transfers', '-x=s3cr3t'],
+    ]) {
+      const result = await runCli(args, env);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr, args.join(' ')).toMatch(/^error: unknown option '-{1,2}[a-z-]+'/);
+      expect(result.stderr, args.join(' ')).not.toContain('s3cr3t');
+    }
   });
 
   it('the program declares no secret-taking option outside the sandbox command', () => {
