@@ -17,6 +17,9 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   process.stderr.write(`${outputFailureLine(error)}\n`);
   process.exit(EXIT.failure);
 });
+// stderr on a full disk or to a reader that quit: what it would have said is lost, but the exit code stays the
+// command's (a created key whose secret reached stdout is still exit 0, not "nothing was created").
+process.stderr.on('error', () => undefined);
 process.on('uncaughtException', lastResort);
 process.on('unhandledRejection', lastResort);
 

@@ -118,6 +118,20 @@ describe.concurrent('keys create: the secret is written or the failure is loud (
     await expectLostSecretOnRecord(expect, home, exit, /^EPIPE$/);
   }, 30_000);
 
+  it('stderr on /dev/full, or to a reader that quit: the secret reached stdout, so exit 0, never 1', async ({ expect, onTestFinished }) => {
+    for (const shape of ['"$0" "$@" >"$OUT" 2>/dev/full; echo $? >"$CODE"', '{ "$0" "$@" 2>&1 >"$OUT"; echo $? >"$CODE"; } | false']) {
+      const home = tempFolder(onTestFinished);
+      const [saved, codeFile] = [join(home, 'created.json'), join(home, 'code')];
+      await run(['sh', '-c', shape, process.execPath, bin, ...ARGS, '--json'], { ...env(home), OUT: saved, CODE: codeFile }, 'ignore');
+      expect(Number(readFileSync(codeFile, 'utf8').trim()), shape).toBe(0);
+      const printed = JSON.parse(readFileSync(saved, 'utf8')) as { apiKey: string; secretKey: string };
+      expect(printed.secretKey, shape).toMatch(/^[0-9a-f]{64}$/);
+      expect(await listedKeys(), shape).toContain(printed.apiKey);
+      const { entries } = await readAuditTrail(home);
+      expect(entries, shape).toEqual([expect.objectContaining({ outcome: 'created' })]);
+    }
+  }, 30_000);
+
   it('a reader that stays: exit 0, the secret on stdout, the trail says created', async ({ expect, onTestFinished }) => {
     const home = tempFolder(onTestFinished);
     const out: Buffer[] = [];
