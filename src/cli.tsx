@@ -2,7 +2,7 @@
 // Ink and React are not imported here: commands must start fast (the console is loaded lazily).
 // Importing this does nothing: the bin's script (src/startup/main.ts) runs main() on the process's own
 // streams and environment, and the tests run it in-process on theirs.
-import { Command, CommanderError, Help } from 'commander';
+import { Command, CommanderError, Help, InvalidArgumentError } from 'commander';
 import { version } from '../package.json';
 import { createBrokerApi } from './api/operations';
 import { MAX_RECV_WINDOW } from './api/signing';
@@ -181,7 +181,30 @@ export function buildProgram(io: CliIo, context: (globals: GlobalOptions) => Com
     const command = define(program, host);
     if (command.name() !== name) throw new Error(`the definition of ${name} added ${command.name()}`);
   }
+  refuseRepeatedValues(program);
   return program;
+}
+
+/**
+ * An option that takes a value, given twice, is a usage error instead of the last one silently winning:
+ * `keys audit --sub a --sub b` audited b alone, and `--ip x --ip y` linked y alone.
+ */
+function refuseRepeatedValues(command: Command): void {
+  for (const option of command.options) {
+    if (!option.required && !option.optional) continue;
+    const parse = option.parseArg;
+    let given = false;
+    option.parseArg = <T,>(value: string, previous: T): T => {
+      if (given) {
+        const flag = option.long ?? option.short ?? option.flags;
+        const list = /<list>/.test(option.flags) ? `: give one comma-separated list (${flag} A,B)` : ': give it once';
+        throw new InvalidArgumentError(`${flag} is given more than once${list}`);
+      }
+      given = true;
+      return parse ? parse(value, previous) : (value as T);
+    };
+  }
+  for (const sub of command.commands) refuseRepeatedValues(sub);
 }
 
 /** "keys list", "transfers": a command's words under the program. */

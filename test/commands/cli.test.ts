@@ -328,6 +328,30 @@ describe('command line', () => {
     }
   });
 
+  it.each([
+    [
+      ['keys', 'audit', '--sub', 'delta043', '--sub', 'otcdesk82', '--fail-on', 'withdraw'],
+      /--sub is given more than once: give one comma-separated list \(--sub A,B\)/,
+    ],
+    [['keys', 'audit', '--sub', 'delta043', '--fail-on', 'withdraw', '--fail-on', 'none'], /--fail-on is given more than once: give it once/],
+    [
+      ['keys', 'create', '--sub', 'mmbot5143', '--permissions', 'SPOT_ACCOUNT_READ', '--ip', '1.2.3.4', '--ip', '1.2.3.5', '--note', 'x'],
+      /--ip is given more than once/,
+    ],
+    [
+      ['keys', 'create', '--sub', 'mmbot5143', '--permissions', 'SPOT_WITHDRAW_WRITE', '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'x'],
+      /--permissions is given more than once/,
+    ],
+    [['--timeout', '5000', '--timeout', '6000', 'keys', 'list', '--sub', 'x'], /--timeout is given more than once/],
+  ])('%j: an option given twice is refused (exit 2, nothing sent), not the last one silently taken', async (args, message) => {
+    const before = sandbox.requests().length;
+    const result = await runCli(args, env);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(result.stdout).toBe('');
+    expect(sandbox.requests().length).toBe(before);
+  });
+
   it('the program declares no secret-taking option outside the sandbox command', () => {
     const io = { stdout: new PassThrough(), stderr: new PassThrough(), env: {}, stdoutIsTTY: false, stderrIsTTY: false };
     const program = buildProgram(
