@@ -88,6 +88,8 @@ export interface CallOptions {
   onExchange?: (exchange: ExchangeInfo) => void;
   /** Told, before it waits, how long this call's request waits for its endpoint's budget, ms. */
   onWait?: (ms: number) => void;
+  /** Told as a try's first bytes go out (undici's sendHeaders): from then on the service may have the request. */
+  onSending?: () => void;
 }
 
 export interface BrokerApi {

@@ -91,6 +91,8 @@ export interface SignedRequest<T> {
   onExchange?: (exchange: ExchangeInfo) => void;
   /** Told before a try waits for its endpoint's budget, with the wait in ms (see CallOptions.onWait). */
   onWait?: (ms: number) => void;
+  /** Told as a try's first bytes go out (see CallOptions.onSending). */
+  onSending?: () => void;
 }
 
 export interface SignedClient {
@@ -180,7 +182,7 @@ export function poolStats(baseUrl: string): { connected: number; free: number } 
 // whatever the error (DNS, refused, TLS, a proxy's refusal, a deadline passed while connecting).
 // Two tries with the same path (same parameters, timestamp and signature) are marked together: if either was
 // written, both count as sent, the cautious way.
-const awaitingFirstByte = new Map<string, Set<{ written: boolean }>>();
+const awaitingFirstByte = new Map<string, Set<{ written: boolean; onWritten?: (() => void) | undefined }>>();
 let watching = false;
 
 function watchRequestsWritten(): void {
@@ -191,7 +193,10 @@ function watchRequestsWritten(): void {
     if (typeof path !== 'string' || awaitingFirstByte.size === 0) return;
     // A forward proxy is sent the absolute URL: the path is what follows its origin.
     const marks = awaitingFirstByte.get(path) ?? awaitingFirstByte.get(path.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, ''));
-    for (const mark of marks ?? []) mark.written = true;
+    for (const mark of marks ?? []) {
+      mark.written = true;
+      mark.onWritten?.();
+    }
   });
 }
 
@@ -595,7 +600,7 @@ export function createSignedClient(config: ClientConfig): SignedClient {
     let ok = false;
     let retryAfterMs: number | undefined;
     const path = `${prefix}${spec.path}?${query}`;
-    const firstByte = { written: false };
+    const firstByte = { written: false, onWritten: spec.onSending };
     const marks = awaitingFirstByte.get(path) ?? new Set();
     marks.add(firstByte);
     awaitingFirstByte.set(path, marks);

@@ -100,6 +100,7 @@ export function createBrokerApi(config: ClientConfig): BrokerApi {
         signal: options?.signal,
         onExchange: options?.onExchange,
         onWait: options?.onWait,
+        onSending: options?.onSending,
       });
       return wire.subAccount.map(toSubAccountKey);
     },
@@ -123,6 +124,7 @@ export function createBrokerApi(config: ClientConfig): BrokerApi {
         signal: options?.signal,
         onExchange: options?.onExchange,
         onWait: options?.onWait,
+        onSending: options?.onSending,
       });
       // The secret is shown once: fields the answer leaves out fall back to what was asked, never to an error.
       return {
@@ -163,6 +165,7 @@ export function createBrokerApi(config: ClientConfig): BrokerApi {
         signal: options?.signal,
         onExchange: options?.onExchange,
         onWait: options?.onWait,
+        onSending: options?.onSending,
       });
       // The service sends at most the page size asked for (default and maximum 500): more is its error.
       const pageSize = query.limit ?? DEFAULT_PAGE_SIZE;

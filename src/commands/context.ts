@@ -68,9 +68,10 @@ export interface CommandContext {
   keychain?: () => Promise<Keychain>;
   /**
    * While a create is in flight: `onSignal` runs on SIGINT, SIGTERM or SIGHUP, and the process exits with the code
-   * it returns; call the result to stop. Absent in-process (the tests' runs get no signals).
+   * it returns (once it settles; a second signal exits at once); call the result to stop. Absent in-process (the
+   * tests' runs get no signals).
    */
-  onInterrupt?: (onSignal: (signal: NodeJS.Signals) => number) => () => void;
+  onInterrupt?: (onSignal: (signal: NodeJS.Signals) => number | Promise<number>) => () => void;
   /** Where `profile add` reads the API key and secret; default process.stdin. */
   stdin?: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown; isRaw?: boolean };
 }

@@ -1,6 +1,7 @@
 // `keys create --sub NAME --permissions P1,P2 [--ip A,B] --note TEXT [--format table|json|csv] [--json]`.
 // The created key (secret included) goes to stdout, once; the "shown only once" warning goes to stderr,
 // so stdout can be piped straight into a password manager or file of the operator's choosing.
+import { BrokerError } from '../api/errors';
 import type { CreatedKey, ServiceTime } from '../api/types';
 import { readOnlySource } from '../api/readOnly';
 import { validateNewKey } from '../api/validation';
@@ -27,6 +28,7 @@ import {
 import { OutputClosedError, type OutputFormat, OutputSink, chooseFormat, discardsOutput, formatLocalTime } from './output';
 import { csvField, csvQuoted, neutraliseCsvCell } from '../format/csv';
 import type { Command } from 'commander';
+import { EXIT_INTERRUPTED } from './profile';
 import { type CommandHost, examples } from './define';
 
 export interface KeysCreateOptions {
@@ -157,11 +159,21 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
     warned = true;
   };
   let created: CreatedKey | undefined;
-  // A signal while the request is out: the service may have the key, and the trail already says unknown.
-  const stopSignals = ctx.onInterrupt?.((signal) => {
+  let sending = false;
+  // Recorded (and synced) before it is sent: a process killed mid-request still leaves the attempt on record.
+  const ahead = recorder.ahead(request);
+  const stopSignals = ctx.onInterrupt?.(async (signal) => {
     if (created) {
       printLines(ctx.stderr, notDeliveredLines(created, `${signal} before it was written`));
       return EXIT.secretNotDelivered;
+    }
+    if (!sending) {
+      // No byte of the create left this process: the attempt recorded ahead is closed as not sent.
+      await (
+        await ahead
+      )?.({ error: new BrokerError({ kind: 'aborted', operation: 'create key' }) });
+      printLines(ctx.stderr, [`error: ${signal} before the create request was sent: nothing was sent, no key was created`]);
+      return EXIT_INTERRUPTED;
     }
     printLines(ctx.stderr, [
       `error: ${signal} while the create request was in flight: ${unknownAdvice(request.subAccount)} (the attempt is on record as unknown)`,
@@ -169,15 +181,14 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
     return EXIT.outcomeUnknown;
   });
   try {
-    // Recorded (and synced) before it is sent: a process killed mid-request still leaves the attempt on record.
-    const outcome = await recorder.ahead(request);
+    const outcome = await ahead;
     if (!outcome) auditFailed();
     const record = async (result: CreateResult): Promise<void> => {
       if (!(await (outcome ?? ((r: CreateResult) => recorder(request, r)))(result))) auditFailed();
     };
     let key: CreatedKey;
     try {
-      key = await api.createSubAccountKey(request);
+      key = await api.createSubAccountKey(request, { onSending: () => void (sending = true) });
     } catch (error) {
       await record({ error });
       throw error;

@@ -3,6 +3,7 @@
 import { lastResortLine, main } from '../cli';
 import { EXIT } from '../commands/context';
 import { outputFailureLine, outputOwnsErrors } from '../commands/output';
+import { EXIT_INTERRUPTED } from '../commands/profile';
 
 function lastResort(error: unknown): void {
   process.stderr.write(lastResortLine(error));
@@ -32,7 +33,16 @@ main(process.argv.slice(2), {
   stderrIsTTY: process.stderr.isTTY === true,
   onInterrupt: (onSignal) => {
     const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-    const handler = (signal: NodeJS.Signals): void => process.exit(onSignal(signal));
+    let stopping = false;
+    const handler = (signal: NodeJS.Signals): void => {
+      // A second signal while the first is being settled (an audit line written): out at once.
+      if (stopping) process.exit(EXIT_INTERRUPTED);
+      stopping = true;
+      void Promise.resolve(onSignal(signal)).then(
+        (code) => process.exit(code),
+        () => process.exit(EXIT_INTERRUPTED),
+      );
+    };
     for (const signal of signals) process.on(signal, handler);
     return () => {
       for (const signal of signals) process.off(signal, handler);

@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ExpectStatic, afterAll, beforeAll, describe, it } from 'vitest';
@@ -214,6 +214,43 @@ describe.concurrent('keys create: a signal while the POST is in flight (real bin
       expect(entries[0]).toMatchObject({ outcome: 'unknown', subAccount: SUB, note: 'delivery' });
     }, 30_000);
   }
+
+  it('SIGINT while a proxy holds the tunnel, before a byte of the create left: nothing sent, exit 130, nothing on record', async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const home = tempFolder(onTestFinished);
+    // A proxy that takes the CONNECT and never answers it: the create is not yet written anywhere.
+    let tunnelAsked = (): void => undefined;
+    const asked = new Promise<void>((resolve) => (tunnelAsked = resolve));
+    const tunnels: Socket[] = [];
+    const proxy = createServer(() => undefined).on('connect', (_req, socket: Socket) => {
+      tunnels.push(socket);
+      tunnelAsked();
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    onTestFinished(
+      () =>
+        new Promise<void>((resolve) => {
+          for (const socket of tunnels) socket.destroy();
+          proxy.close(() => resolve());
+        }),
+    );
+    const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    const exit = await run(
+      [process.execPath, bin, '--proxy', proxyUrl, ...ARGS],
+      env(home, { ...target({ baseUrl: 'https://127.0.0.1:9' }) }),
+      'pipe',
+      (pid) => {
+        void asked.then(() => process.kill(pid, 'SIGINT'));
+      },
+    );
+    expect(exit.code, exit.stderr).toBe(130);
+    expect(exit.stderr).toContain('error: SIGINT before the create request was sent: nothing was sent, no key was created');
+    expect(exit.stderr).not.toContain('may exist');
+    const { entries } = await readAuditTrail(home);
+    expect(entries).toEqual([]);
+  }, 30_000);
 
   it('SIGKILL: nothing can be said, but the attempt recorded before the POST left stays, as unknown', async ({ expect, onTestFinished }) => {
     const home = tempFolder(onTestFinished);
