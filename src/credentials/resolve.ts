@@ -113,6 +113,11 @@ export async function resolveTarget(input: ResolveTargetInput): Promise<ResolveR
     if (profile && wanted !== undefined)
       overrides.push(`${ENV.apiKey}/${ENV.secret} from the environment are used, not profile '${profile.name}''s keychain entry`);
     if (profile && wanted !== undefined) overrides.push(...baseUrlOverride(flags, env, profile, baseUrl));
+    // The default profile chose where credentials from the environment go: said, never silent.
+    if (profile && wanted === undefined && !explicitBase)
+      overrides.push(
+        `${ENV.apiKey}/${ENV.secret} from the environment go to the default profile '${profile.name}''s base URL ${profile.baseUrl} (${ENV.baseUrl} or --base-url sends them elsewhere)`,
+      );
     return {
       ok: true,
       target: {

@@ -61,6 +61,22 @@ describe('the environment over a profile is said', () => {
     expect(err.text()).toBe("note: BROKER_API_KEY/BROKER_API_SECRET from the environment are used, not profile 'prod''s keychain entry\n");
   });
 
+  it("environment credentials without a base URL go to the default profile's: a note names the profile and the URL", async () => {
+    await saveProfile(
+      folder,
+      { name: 'prod', baseUrl: sandbox.baseUrl, apiKeyHeader: 'X-MEXC-APIKEY', recvWindow: 5000, postSignature: 'auto' as const },
+      { makeDefault: true },
+    );
+    const env = { BROKER_API_KEY: sandbox.apiKey, BROKER_API_SECRET: sandbox.secretKey };
+    const { ctx, err } = testContext(undefined, { env, configFolder: folder, keychain: () => Promise.reject(new Error('not opened')) });
+    const before = sandbox.requests().length;
+    expect(await runKeysList({ sub: sandbox.subAccounts[0]! }, ctx)).toBe(EXIT.ok);
+    expect(sandbox.requests().length).toBe(before + 1);
+    expect(err.text()).toBe(
+      `note: BROKER_API_KEY/BROKER_API_SECRET from the environment go to the default profile 'prod''s base URL ${sandbox.baseUrl} (BROKER_BASE_URL or --base-url sends them elsewhere)\n`,
+    );
+  });
+
   it("the console's status bar says the base URL came from the environment", async () => {
     await saveProfile(folder, {
       name: 'prod',
