@@ -121,7 +121,9 @@ export function formatDuration(ms: number): string {
   if (seconds < 10) return `${Number(seconds.toFixed(1))} s`;
   if (seconds < 120) return `${Math.round(seconds)} s`;
   if (seconds < 7200) return `${Math.round(seconds / 60)} min`;
-  return `${Math.round(seconds / 3600)} h`;
+  if (seconds < 172_800) return `${Math.round(seconds / 3600)} h`;
+  if (seconds < 31_536_000) return `${Math.round(seconds / 86_400)} days`;
+  return 'more than a year';
 }
 
 const AGAIN = 'it may have taken effect; check before sending it again';

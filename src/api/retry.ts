@@ -22,14 +22,23 @@ export function backoffDelay(retry: number, baseMs: number, random: () => number
   return Math.round(exponential / 2 + random() * (exponential / 2));
 }
 
+/** Seconds as a number may be written: "10", "10.9", "1e3". */
+const SECONDS = /^\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
 /**
  * Milliseconds a Retry-After header asks to wait: delta-seconds or an HTTP-date (measured against the
- * response's own Date when given, so a skewed local clock does not matter). Undefined when absent or unreadable.
+ * response's own Date when given, so a skewed local clock does not matter). Seconds with a fraction are rounded
+ * up, and of a list ("5, 7": the header twice) the longest counts: a wait asked for is never cut short.
+ * Undefined when absent or unreadable.
  */
 export function parseRetryAfter(value: string | undefined, referenceNowMs: number): number | undefined {
   if (value === undefined) return undefined;
   const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  const parts = trimmed.split(',').map((part) => part.trim());
+  if (parts.every((part) => SECONDS.test(part))) {
+    const ms = Math.max(...parts.map((part) => Math.ceil(Number(part) * 1000)));
+    return Number.isFinite(ms) ? ms : undefined;
+  }
   const at = Date.parse(trimmed);
   if (Number.isNaN(at)) return undefined;
   return Math.max(0, at - referenceNowMs);

@@ -71,6 +71,14 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter(' 0 ', 0)).toBe(0);
   });
 
+  it('a fraction is rounded up, an exponent read, and of a list the longest counts: a wait is never cut short', () => {
+    expect(parseRetryAfter('10.9', 0)).toBe(10_900);
+    expect(parseRetryAfter('0.0001', 0)).toBe(1);
+    expect(parseRetryAfter('1e3', 0)).toBe(1_000_000);
+    expect(parseRetryAfter('5, 7', 0)).toBe(7000);
+    expect(parseRetryAfter('1e999', 0)).toBeUndefined();
+  });
+
   it('reads an HTTP-date against the reference time', () => {
     const ref = Date.UTC(2024, 0, 1, 0, 0, 0);
     expect(parseRetryAfter(new Date(ref + 5000).toUTCString(), ref)).toBe(5000);
