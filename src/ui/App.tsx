@@ -42,6 +42,9 @@ export function App({ services, onExit, onNavigation, initialRoute, carriedKeys 
   const drafts = useMemo(createDrafts, []);
   const { columns, rows } = useTerminalSize();
   const tooSmall = columns < MIN_COLUMNS || rows < MIN_ROWS;
+  // A ctrl+c a guard held while the window was too small to show why.
+  const [interruptHeld, setInterruptHeld] = useState(false);
+  if (!tooSmall && interruptHeld) setInterruptHeld(false);
   const width = Math.max(MIN_COLUMNS, columns);
   const bodyHeight = Math.max(3, rows - CHROME_LINES);
   const top = nav.stack[nav.stack.length - 1]!;
@@ -61,7 +64,15 @@ export function App({ services, onExit, onNavigation, initialRoute, carriedKeys 
 
   const onKey = (input: string, keystroke: Key, waited = false) => {
     if (tooSmall) {
-      if (keyMatches('ctrl+c', input, keystroke)) onExit(130);
+      // The same guards as at any size: a secret on screen, or a create in flight, is never left unseen at once.
+      if (keyMatches('ctrl+c', input, keystroke)) {
+        let left = false;
+        leaveThrough(guards, 'interrupt', () => {
+          left = true;
+          onExit(130);
+        });
+        if (!left) setInterruptHeld(true);
+      }
       return;
     }
     if (keyMatches('ctrl+c', input, keystroke)) {
@@ -132,7 +143,7 @@ export function App({ services, onExit, onNavigation, initialRoute, carriedKeys 
         <LeaveGuardProvider guards={guards}>
           <DraftsProvider drafts={drafts}>
             <KeystrokeRouterProvider router={router}>
-              {tooSmall ? <TooSmall columns={columns} rows={rows} /> : null}
+              {tooSmall ? <TooSmall columns={columns} rows={rows} held={interruptHeld} /> : null}
               <Box flexDirection="column" width={width} display={tooSmall ? 'none' : 'flex'}>
                 <Header crumbs={breadcrumbs(nav.stack)} width={width} />
                 {/* Every screen fits its height (tested from 40x12 to 200x60); the vertical clip only keeps a screen that did
@@ -162,11 +173,13 @@ export function App({ services, onExit, onNavigation, initialRoute, carriedKeys 
 }
 
 /** Below 40x12 nothing is laid out: the console says what it needs and resumes, state intact, when the window grows. */
-function TooSmall({ columns, rows }: { columns: number; rows: number }) {
+function TooSmall({ columns, rows, held }: { columns: number; rows: number; held: boolean }) {
   return (
     <Box width={Math.max(1, columns - 1)} height={Math.max(1, rows - 1)} overflow="hidden">
       <Text wrap="wrap">
-        The window is {columns}x{rows}; broker-console needs at least {MIN_COLUMNS}x{MIN_ROWS}. Enlarge it to continue (ctrl+c quits).
+        {held
+          ? `A key's secret is on screen, or a key is being created: enlarge the window (${MIN_COLUMNS}x${MIN_ROWS}) to see it. ctrl+c again leaves anyway.`
+          : `The window is ${columns}x${rows}; broker-console needs at least ${MIN_COLUMNS}x${MIN_ROWS}. Enlarge it to continue (ctrl+c quits).`}
       </Text>
     </Box>
   );

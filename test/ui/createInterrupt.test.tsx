@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createAuditRecorder, readAuditTrail } from '../../src/config/auditTrail';
+import type { TargetSwitcher } from '../../src/ui/targets';
 import { consoleFor } from './harness';
 import { reachReview } from './flows';
 
@@ -13,11 +14,24 @@ afterEach(() => {
   for (const f of folders.splice(0)) rmSync(f, { recursive: true, force: true });
 });
 
-async function heldCreate(onTestFinished: Parameters<typeof consoleFor>[0]) {
+/** A switcher with one other profile: picking it would tear the console's screens down. */
+const opened: string[] = [];
+const switcher: TargetSwitcher = {
+  current: () => undefined,
+  subscribe: () => () => undefined,
+  startupProblem: () => undefined,
+  profiles: async () => [{ name: 'other', baseUrl: 'https://other.example', isDefault: false }],
+  openDemo: async () => void opened.push('demo'),
+  openProfile: async (name) => (opened.push(name), { ok: true }),
+  addProfile: async () => ({ ok: true }),
+  useForSession: async () => ({ ok: true }),
+};
+
+async function heldCreate(onTestFinished: Parameters<typeof consoleFor>[0], options: { columns?: number; rows?: number } = {}) {
   const folder = mkdtempSync(join(tmpdir(), 'bc-create-interrupt-'));
   folders.push(folder);
   const audit = createAuditRecorder(folder, { profile: 'demo', host: 'sandbox' });
-  const c = await consoleFor(onTestFinished, { audit });
+  const c = await consoleFor(onTestFinished, { audit, switcher, ...options });
   await reachReview(c, c.sandbox.subAccounts[0]!, { toggle: [0], note: 'held' });
   c.sandbox.queueFaults({ kind: 'hold' });
   await c.press('enter');
@@ -55,5 +69,36 @@ describe('ctrl+c during a create', () => {
       if (last !== 'created') await new Promise((r) => setTimeout(r, 50));
     }
     expect(last).toBe('created');
+  });
+
+  test('ctrl+p while the POST is out opens no profile (another target would drop the secret); the answer reaches its screen', async ({ onTestFinished }) => {
+    const { c, folder } = await heldCreate(onTestFinished);
+    await c.press('\u0010'); // ctrl+p
+    await c.waitForText('Profiles open once the answer is in');
+    expect(c.navState()!.stack.at(-1)!.route.screen).toBe('createKey');
+    expect(c.sandbox.releaseHeld()).toBe(1);
+    await c.waitForText('Key created for');
+    await c.waitFor(() => c.navState()!.stack.at(-1)!.route.screen === 'secret', 'the secret screen');
+    let last: string | undefined;
+    for (let i = 0; i < 60 && last !== 'created'; i++) {
+      last = (await readAuditTrail(folder)).entries.at(-1)?.outcome;
+      if (last !== 'created') await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(last).toBe('created');
+  });
+
+  test('in a window too small to show it, ctrl+c is held as at any size: the create is waited for, then the secret asks', async ({ onTestFinished }) => {
+    const { c } = await heldCreate(onTestFinished);
+    await c.resize(30, 10);
+    await c.press('ctrlC');
+    await c.waitFor(() => c.frame().replace(/\s+/g, ' ').includes("A key's secret is on screen, or a key is being created"), 'the held ctrl+c said');
+    expect(c.exitCode()).toBeUndefined();
+    expect(c.sandbox.releaseHeld()).toBe(1);
+    await c.waitFor(() => c.navState()!.stack.at(-1)!.route.screen === 'secret', 'the secret screen');
+    // On the secret screen, still too small: one ctrl+c is held, the next leaves.
+    await c.press('ctrlC');
+    expect(c.exitCode()).toBeUndefined();
+    await c.press('ctrlC');
+    await c.waitFor(() => c.exitCode() === 130, 'exit 130');
   });
 });

@@ -2,6 +2,7 @@
 // secret that is not readable text is never shown as if it were the service's.
 import { describe, expect, test } from 'vitest';
 import type { CreatedKey } from '../../src/api/types';
+import { secretUnreadableReason } from '../../src/ui/hooks/useCreateKey';
 import { consoleFor } from './harness';
 
 const created: CreatedKey = {
@@ -33,5 +34,13 @@ describe('the secret screen when delivery fails', () => {
     const flat = c.frame().replace(/\n/g, ' ');
     expect(flat).toContain("what is shown is not it. Delete this key in the service's web console.");
     expect(flat).not.toContain('Store the secret key now');
+  });
+});
+
+describe('what the trail is told of a secret the screen cannot show', () => {
+  test('the same reason the screen has: not UTF-8, or characters a terminal cannot show; none for a plain secret', () => {
+    expect(secretUnreadableReason({ ...created, secretUnreadable: true })).toBe('not valid UTF-8 text');
+    expect(secretUnreadableReason({ ...created, secretKey: '\u001b]52;c;SECRET\u0007line' })).toBe('holds characters a terminal cannot show');
+    expect(secretUnreadableReason({ ...created, secretKey: 'abcdef0123456789' })).toBeUndefined();
   });
 });

@@ -3,7 +3,15 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { BrokerError } from '../../api/errors';
 import type { CreatedKey, NewKeyRequest } from '../../api/types';
 import type { CreateResult } from '../../config/auditTrail';
+import { sanitize } from '../../terminal/text';
 import { useServices } from '../services';
+
+/** Why what the service sent as the secret cannot be shown as it is, if it cannot: the secret screen says so too. */
+export function secretUnreadableReason(created: CreatedKey): string | undefined {
+  if (created.secretUnreadable === true) return 'not valid UTF-8 text';
+  if (sanitize(created.secretKey, 4096) !== created.secretKey) return 'holds characters a terminal cannot show';
+  return undefined;
+}
 
 export type CreateState = { status: 'idle' } | { status: 'sending'; since: number } | { status: 'failed'; error: Error; outcomeUnknown: boolean };
 
@@ -38,12 +46,16 @@ export function useCreateKey(onCreated: (created: CreatedKey) => void) {
           (created) => {
             inFlight.current = false;
             // The trail gets the shortened key only (never the secret); a failed write does not stop the create.
-            record(created.secretUnreadable ? { created, secret: 'unreadable', reason: 'not valid UTF-8 text' } : { created });
-            // The created key (with its secret) goes straight to the secret screen; this hook keeps none of it.
-            if (mounted.current) {
-              setState({ status: 'idle' });
-              onCreated(created);
+            const unreadable = secretUnreadableReason(created);
+            if (!mounted.current) {
+              // Its screen is gone (the console was left another way): nobody saw the secret, and the trail says so.
+              record({ created, secret: 'not-delivered', reason: 'the create screen was gone when the answer came' });
+              return;
             }
+            record(unreadable ? { created, secret: 'unreadable', reason: unreadable } : { created });
+            // The created key (with its secret) goes straight to the secret screen; this hook keeps none of it.
+            setState({ status: 'idle' });
+            onCreated(created);
           },
           (error: unknown) => {
             inFlight.current = false;

@@ -146,8 +146,15 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
   const [leaving, setLeaving] = useState<{ proceed: () => void } | undefined>(undefined);
   const sendingRef = useRef(false);
   sendingRef.current = create.state.status === 'sending';
+  // ctrl+p while it is out: another target would tear this screen down, and the secret with it; it waits.
+  const [switchHeld, setSwitchHeld] = useState(false);
   useLeaveGuard((intent, proceed) => {
-    if (intent !== 'interrupt' || !sendingRef.current) return false;
+    if (!sendingRef.current) return false;
+    if (intent === 'profiles') {
+      setSwitchHeld(true);
+      return true;
+    }
+    if (intent !== 'interrupt') return false;
     if (leaving) {
       create.abandon();
       return false;
@@ -269,7 +276,17 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
         }
       : undefined;
     return (
-      <Review review={review} risks={risks} confirm={confirm} state={create.state} mode={mode} width={width} height={height} leaving={leaving !== undefined} />
+      <Review
+        review={review}
+        risks={risks}
+        confirm={confirm}
+        state={create.state}
+        mode={mode}
+        width={width}
+        height={height}
+        leaving={leaving !== undefined}
+        switchHeld={switchHeld}
+      />
     );
   }
 
@@ -374,6 +391,7 @@ function Review({
   width,
   height,
   leaving,
+  switchHeld,
 }: {
   review: NewKeyRequest;
   risks: readonly KeyFlag[];
@@ -383,6 +401,7 @@ function Review({
   width: number;
   height: number;
   leaving: boolean;
+  switchHeld: boolean;
 }) {
   const { theme, timeoutMs } = useServices();
   const left = useTimeLeft(state.status === 'sending' && leaving ? state.since + (timeoutMs ?? DEFAULT_TIMEOUT_MS) : undefined);
@@ -400,6 +419,8 @@ function Review({
   const status: Array<{ text: string; color?: string }> = [];
   if (mode === 'reviewSending') {
     status.push({ text: '' }); // the spinner's line
+    if (switchHeld && left === undefined)
+      for (const line of wrapText('Profiles open once the answer is in: the key may be being created.', width)) status.push({ text: line, color: theme.warn });
     if (left !== undefined) {
       const wait = `Waiting for the service's answer (up to ${left} s left): the key may be being created.`;
       for (const line of wrapText(wait, width)) status.push({ text: line, color: theme.warn });

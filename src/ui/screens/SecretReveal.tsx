@@ -13,6 +13,7 @@ import { useLeaveGuard } from '../leaveGuard';
 import { useNavigate } from '../navigation';
 import { defineScreen, useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
+import { secretUnreadableReason } from '../hooks/useCreateKey';
 import { formatLocalTime as localTime } from '../../api/timeInput';
 import { ipsText } from '../noIp';
 
@@ -139,7 +140,7 @@ export function SecretReveal({ created }: { created: CreatedKey }) {
 
   const title = fit(`✓ Key created for ${sanitize(created.subAccount)}`, width).trimEnd();
   // Bytes that were not UTF-8 (or characters a terminal cannot show): what is on screen is not the secret.
-  const unreadable = created.secretUnreadable === true || sanitize(created.secretKey, 4096) !== created.secretKey;
+  const unreadable = secretUnreadableReason(created) !== undefined;
   const warning = unreadable
     ? "⚠ The secret the service sent is not readable text: what is shown is not it. Delete this key in the service's web console."
     : width >= 56
