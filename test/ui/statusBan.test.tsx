@@ -32,4 +32,24 @@ describe('the status bar during a ban', () => {
     expect(c.requests()).toHaveLength(sent);
     expect(c.frame()).toMatch(/the service has banned this IP for (2 min|1[01]\d s) \(HTTP 418\)/);
   });
+
+  it('a list refused by a ban offers no retry while it lasts, and r again once it has ended, without a key pressed', async () => {
+    const sub = seededSubAccountNames(1)[0] as string;
+    c = await startConsole({
+      columns: 120,
+      rows: 24,
+      sandbox: { host: ownLoopbackHost(), rateLimit: { max: 1, windowMs: 60_000 }, ban: { afterRefusals: 0, durationMs: 1000 } },
+    });
+    // The minute's one request goes before the console asks: its first load meets the ban.
+    await c.api.listSubAccountKeys(sub);
+    await c.type(sub);
+    await c.press('enter');
+    await c.waitForText(/list keys failed: the service has banned this IP for \d+ s/);
+    const footer = () => c!.frame().split('\n').at(-1) ?? '';
+    expect(footer()).not.toContain('r retry');
+    await c.waitFor(() => footer().includes('r retry'), 'r offered once the ban ended', 4000);
+    const sent = c.requests().length;
+    await c.press('r');
+    await c.waitFor(() => c!.requests().length > sent, 'the retry sent');
+  });
 });

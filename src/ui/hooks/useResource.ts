@@ -2,6 +2,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { BrokerError } from '../../api/errors';
 import { sanitize } from '../../terminal/text';
+import { useServices } from '../services';
 import { useSyncedState } from './useSyncedState';
 
 export type ResourceStatus = 'loading' | 'ready' | 'error';
@@ -78,6 +79,24 @@ export function errorLine(error: Error | undefined): string {
  * service answered on purpose (700004 malformed parameter, an unknown sub-account, a bad signature), nor an
  * answer of the wrong shape, nor a local failure such as a file that cannot be written.
  */
+/**
+ * retryable(), and for a ban's refusal: not while the ban lasts, and yes once it has ended (the screen is drawn
+ * again at that moment, so `r` comes back without a key pressed).
+ */
+export function useRetryable(error: Error | undefined): boolean {
+  const { now } = useServices();
+  const endsAt = error instanceof BrokerError && error.kind === 'banned' ? error.banEndsAt : undefined;
+  const [, redraw] = useState(0);
+  useEffect(() => {
+    if (endsAt === undefined) return undefined;
+    const left = endsAt - now();
+    if (left < 0) return undefined;
+    const timer = setTimeout(() => redraw((n) => n + 1), left + 1);
+    return () => clearTimeout(timer);
+  }, [endsAt, now]);
+  return endsAt === undefined ? retryable(error) : now() >= endsAt;
+}
+
 export function retryable(error: Error | undefined): boolean {
   if (!(error instanceof BrokerError)) return false;
   switch (error.kind) {

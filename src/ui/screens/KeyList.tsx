@@ -16,7 +16,7 @@ import { useFlash } from '../hooks/useFlash';
 import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { listMoveFor, useListCursor } from '../hooks/useListCursor';
 import { FilterLine, useRowFilter } from '../hooks/useRowFilter';
-import { errorLine, retryable } from '../hooks/useResource';
+import { errorLine, useRetryable } from '../hooks/useResource';
 import { isSubAccountRefused } from '../../api/errors';
 import { useSubAccountKeys } from '../hooks/useSubAccountKeys';
 import { useRecentAttempts } from '../hooks/useRecentAttempts';
@@ -185,7 +185,7 @@ export function KeyList({
 
   // The status line: a spinner, the error (whole, wrapped; the retry key only when a retry can help), or the position.
   const failed = keys.status === 'error';
-  const canRetry = failed && retryable(keys.error);
+  const canRetry = useRetryable(failed ? keys.error : undefined);
   // The mode in force says what the footer offers and what the keys do: the same bindings for both.
   const mode: keyof typeof KEY_LIST_MODES = detail ? 'keyDetail' : filter.editing ? 'keysFilter' : failed && allRows.length === 0 ? 'keysFailed' : 'keys';
   const empty = keys.status === 'ready' && allRows.length === 0;

@@ -18,7 +18,7 @@ import { commandFor, defineModes, sameMode, type BindingContext, type CommandOf,
 import type { ActiveMode, ScreenId } from '../keyboard/modes';
 import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { listMoveFor, useListCursor } from '../hooks/useListCursor';
-import { errorLine, retryable } from '../hooks/useResource';
+import { errorLine, useRetryable } from '../hooks/useResource';
 import { useTransfers } from '../hooks/useTransfers';
 import { useNavigate } from '../navigation';
 import { SUB_ACCOUNT_KEYS, namesNoSubAccount, noSubAccountReason, subAccountOfTransfer } from '../transferSubAccount';
@@ -260,7 +260,7 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
   const shown = filter.rows;
   const filtering = filter.text.trim() !== '';
   const failed = transfers.status === 'error';
-  const canRetry = failed && retryable(transfers.error);
+  const canRetry = useRetryable(failed ? transfers.error : undefined);
   const lastPage = loaded && rows.length < limit;
   const seen = lastWithRows.current;
   if (loaded && rows.length > 0 && !(seen?.limit === limit && seen.page >= page)) lastWithRows.current = { limit, page };
