@@ -16,6 +16,7 @@ import type { TargetSwitcher } from './targets';
 import { makeTheme, type Theme } from './theme';
 import { enterAlternateScreen } from './terminalSession';
 import { KeyStream } from '../terminal/keyStream';
+import { sanitize } from '../terminal/text';
 
 const notConnected = (): Promise<never> => Promise.reject(new Error('not connected yet: add a profile, enter credentials, or open the demo'));
 /** Stands in while there is no target: the welcome screens never call it. */
@@ -41,18 +42,20 @@ export function ConsoleRoot({
   copy,
   onExit,
   now = Date.now,
+  sayOnLeaving,
 }: {
   switcher: TargetSwitcher;
   theme: Theme;
   copy: CopyToClipboard;
   onExit: (code: number) => void;
   now?: () => number;
+  sayOnLeaving?: (line: string) => void;
 }) {
   const target = useSyncExternalStore(switcher.subscribe, switcher.current);
   const services = useMemo<ConsoleServices>(() => {
     if (target) {
       const { id: _, ...fields } = target;
-      return { ...fields, copy, theme, now: target.now ?? now, switcher };
+      return { ...fields, copy, theme, now: target.now ?? now, switcher, ...(sayOnLeaving ? { sayOnLeaving } : {}) };
     }
     return {
       api: NO_API,
@@ -70,8 +73,9 @@ export function ConsoleRoot({
       now,
       switcher,
       ...readOnlyRun(switcher),
+      ...(sayOnLeaving ? { sayOnLeaving } : {}),
     };
-  }, [target, switcher, theme, copy, now]);
+  }, [target, switcher, theme, copy, now, sayOnLeaving]);
   // One queue of waiting keys across targets: what was typed while a profile or the demo opened acts on its first screen.
   const carriedKeys = useMemo<CarriedKeys>(() => ({ keys: [] }), []);
   return <App key={target?.id ?? 0} services={services} onExit={onExit} initialRoute={target ? undefined : { screen: 'welcome' }} carriedKeys={carriedKeys} />;
@@ -93,11 +97,17 @@ export async function runConsole(switcher: TargetSwitcher, options: { noColor: b
   // Raw mode before the first frame (Ink sets it in an effect after that frame): a key typed the moment the
   // screen appears is read as typed, not echoed by the terminal or turned into a line feed.
   if (process.stdin.isTTY) process.stdin.setRawMode(true);
-  const app = render(<ConsoleRoot switcher={switcher} theme={makeTheme(options.noColor)} copy={systemClipboard(process.stdout)} onExit={onExit} />, {
-    exitOnCtrlC: false,
-    patchConsole: true,
-    stdin: keys as unknown as NodeJS.ReadStream,
-  });
+  // Said on stderr once the alternate screen is gone (a create left in flight: the key may exist).
+  const parting: string[] = [];
+  const sayOnLeaving = (line: string) => void parting.push(line);
+  const app = render(
+    <ConsoleRoot switcher={switcher} theme={makeTheme(options.noColor)} copy={systemClipboard(process.stdout)} onExit={onExit} sayOnLeaving={sayOnLeaving} />,
+    {
+      exitOnCtrlC: false,
+      patchConsole: true,
+      stdin: keys as unknown as NodeJS.ReadStream,
+    },
+  );
   options.onDrawn?.();
   try {
     await Promise.race([app.waitUntilExit(), new Promise<void>((resolve) => (done = resolve))]);
@@ -106,6 +116,7 @@ export async function runConsole(switcher: TargetSwitcher, options: { noColor: b
     app.cleanup();
     keys.detach();
     session.leave();
+    for (const line of parting) process.stderr.write(`${sanitize(line, 4000)}\n`);
   }
   return exitCode;
 }

@@ -15,6 +15,8 @@ export interface ConsoleServices extends Omit<ConsoleTarget, 'id' | 'mode' | 'no
   theme: Theme;
   /** Changes the target (profiles, demo, session credentials); absent in tests that do not need it. */
   switcher?: TargetSwitcher;
+  /** A line said on the terminal once the console has closed: what the operator must still know then. */
+  sayOnLeaving?: (line: string) => void;
 }
 
 const ServicesContext = createContext<ConsoleServices | undefined>(undefined);

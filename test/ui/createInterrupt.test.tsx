@@ -48,8 +48,14 @@ describe('ctrl+c during a create', () => {
     expect(c.frame()).toContain('ctrl+c again leaves now, with the attempt on record as unknown');
     expect(c.frame()).toContain('Creating the key');
     expect(c.exitCode()).toBeUndefined();
+    expect(c.said).toEqual([]);
     await c.press('ctrlC');
     await c.waitFor(() => c.exitCode() === 130, 'exit 130');
+    // Said on the terminal once the console has closed: the key may exist.
+    const sub = c.sandbox.subAccounts[0]!;
+    expect(c.said).toEqual([
+      `create key for ${sub}: left before its answer came: the key may exist: check with \`broker-console keys list --sub ${sub}\` before creating it again (on record as unknown)`,
+    ]);
     const { entries } = await readAuditTrail(folder);
     expect(entries).toEqual([expect.objectContaining({ outcome: 'unknown', note: 'held' })]);
     c.sandbox.releaseHeld();

@@ -89,6 +89,8 @@ export interface TestConsole {
   discovered: DiscoveredSubAccounts;
   /** Every text passed to the copy service, in order. */
   copies: string[];
+  /** The lines the console asked to say on the terminal once it has closed. */
+  said: string[];
   /** Folder the exporter writes into. */
   exportDir: string;
   /** Presses `key` `times` in a row (none for 0), each handled before the next and drawn at Ink's pace as fast keys are, and draws the frame after the last. */
@@ -143,7 +145,9 @@ export async function startConsole(options: ConsoleOptions = {}): Promise<TestCo
   const recent = options.recentStore ?? memoryRecentSubAccounts(options.recent ?? []);
   const discovered = memoryDiscoveredSubAccounts(options.discovered ?? []);
   const copies: string[] = [];
+  const said: string[] = [];
   const services: ConsoleServices = {
+    sayOnLeaving: (line) => void said.push(line),
     api,
     mode: options.mode ?? 'demo',
     host: new URL(sandbox.baseUrl).host,
@@ -215,6 +219,7 @@ export async function startConsole(options: ConsoleOptions = {}): Promise<TestCo
     recent,
     discovered,
     copies,
+    said,
     exportDir,
     async press(key, times = 1) {
       if (times < 1) return;

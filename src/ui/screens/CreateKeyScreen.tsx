@@ -106,7 +106,7 @@ function reviewMode(state: CreateState, confirm: boolean): Exclude<CreateKeyMode
 }
 
 export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
-  const { theme, mode: target } = useServices();
+  const { theme, mode: target, sayOnLeaving } = useServices();
   const { active, width, height } = useScreenFrame();
   const navigate = useNavigate();
   const drafts = useDrafts().newKey;
@@ -157,6 +157,7 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
     if (intent !== 'interrupt') return false;
     if (leaving) {
       create.abandon();
+      sayOnLeaving?.(leftUnknown(subAccount));
       return false;
     }
     setLeaving({ proceed });
@@ -164,8 +165,11 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
   });
   // The answer came while leaving was asked: a created key still goes to its secret screen; anything else leaves.
   useEffect(() => {
-    if (leaving && create.state.status === 'failed') leaving.proceed();
-  }, [leaving, create.state.status]);
+    if (leaving && create.state.status === 'failed') {
+      if (create.state.outcomeUnknown) sayOnLeaving?.(leftUnknown(subAccount));
+      leaving.proceed();
+    }
+  }, [leaving, create.state, sayOnLeaving, subAccount]);
   const mode: CreateKeyMode = review ? reviewMode(create.state, mustConfirm) : 'createKey';
   useScreenMode(mode);
   const permissions = allPermissions(checked, other);
@@ -527,3 +531,8 @@ function allPermissions(checked: readonly string[], other: string): string[] {
 }
 
 export const CREATE_KEY_SCREEN = defineScreen({ route: 'createKey', mode: 'createKey', render: (route) => <CreateKeyScreen subAccount={route.subAccount} /> });
+
+/** Said once the console has closed on a create whose answer never came. */
+function leftUnknown(subAccount: string): string {
+  return `create key for ${subAccount}: left before its answer came: the key may exist: check with \`broker-console keys list --sub ${subAccount}\` before creating it again (on record as unknown)`;
+}
