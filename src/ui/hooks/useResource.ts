@@ -79,6 +79,19 @@ export function errorLine(error: Error | undefined): string {
  * service answered on purpose (700004 malformed parameter, an unknown sub-account, a bad signature), nor an
  * answer of the wrong shape, nor a local failure such as a file that cannot be written.
  */
+export function retryable(error: Error | undefined): boolean {
+  if (!(error instanceof BrokerError)) return false;
+  switch (error.kind) {
+    case 'network':
+    case 'timeout':
+      return true;
+    case 'service':
+      return error.status !== undefined && (error.status >= 500 || error.status === 429 || error.status === 408);
+    default:
+      return false;
+  }
+}
+
 /**
  * retryable(), and for a ban's refusal: not while the ban lasts, and yes once it has ended (the screen is drawn
  * again at that moment, so `r` comes back without a key pressed).
@@ -95,17 +108,4 @@ export function useRetryable(error: Error | undefined): boolean {
     return () => clearTimeout(timer);
   }, [endsAt, now]);
   return endsAt === undefined ? retryable(error) : now() >= endsAt;
-}
-
-export function retryable(error: Error | undefined): boolean {
-  if (!(error instanceof BrokerError)) return false;
-  switch (error.kind) {
-    case 'network':
-    case 'timeout':
-      return true;
-    case 'service':
-      return error.status !== undefined && (error.status >= 500 || error.status === 429 || error.status === 408);
-    default:
-      return false;
-  }
 }
