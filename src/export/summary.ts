@@ -175,7 +175,9 @@ export class SummaryBuilder {
     const seen = [...this.byDay.keys()].filter((d) => !d.startsWith('?')).sort();
     const end = range.endTime ?? range.now;
     let first = range.startTime !== undefined ? localDay(range.startTime) : seen[0];
-    let last = Number.isFinite(end) ? localDay(end) : seen.at(-1);
+    // An end at a local midnight (`--end 2026-11-25`) takes in one instant of that day: the day before is the last.
+    const lastInstant = range.endTime !== undefined && Number.isFinite(end) && localDay(end - 1) !== localDay(end) ? end - 1 : end;
+    let last = Number.isFinite(lastInstant) ? localDay(lastInstant) : seen.at(-1);
     if (seen.length > 0) {
       if (first === undefined || seen[0]! < first) first = seen[0];
       if (last === undefined || seen.at(-1)! > last) last = seen.at(-1);

@@ -143,6 +143,17 @@ describe('the days of the range', () => {
     expect(s.days[0]!.assets).toEqual([]);
   });
 
+  it('an end at local midnight (--end as a bare date) lists no day of its own, unless a transfer came at that instant', () => {
+    const midnight = new Date(2026, 10, 25).getTime();
+    const range = { startTime: new Date(2026, 10, 24).getTime(), endTime: midnight, now: midnight + 5 * DAY };
+    expect(summarize([transfer({ timestamp: midnight - 60_000 })], range).days.map((d) => [d.day, d.count])).toEqual([['2026-11-24', 1]]);
+    expect(summarize([transfer({ timestamp: midnight })], range).days.map((d) => [d.day, d.count])).toEqual([
+      ['2026-11-24', 0],
+      ['2026-11-25', 1],
+    ]);
+    expect(summarize([], { ...range, endTime: midnight + 1 }).days.map((d) => d.day)).toEqual(['2026-11-24', '2026-11-25']);
+  });
+
   it('without a start, the days begin at the oldest transfer; a start decades back begins there too', () => {
     const list = [transfer({ timestamp: START + DAY }), transfer({ timestamp: START + 3 * DAY })];
     const first = summarize(list, { now: START + 3 * DAY }).days;
