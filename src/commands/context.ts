@@ -67,7 +67,7 @@ export interface CommandContext {
   /** Opens the keychain; default openKeychain (keytar, loaded only when a profile's secret is needed). */
   keychain?: () => Promise<Keychain>;
   /**
-   * While a create is in flight: `onSignal` runs on SIGINT, SIGTERM or SIGHUP, and the process exits with the code
+   * While a create is in flight or an export streams: `onSignal` runs on SIGINT, SIGTERM or SIGHUP, and the process exits with the code
    * it returns (once it settles; a second signal exits at once); call the result to stop. Absent in-process (the
    * tests' runs get no signals).
    */

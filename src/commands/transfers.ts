@@ -19,7 +19,8 @@ import {
   reportUsage,
   stdoutIsTerminal,
 } from './context';
-import { type Column, OutputSink, chooseFormat, formatLocalTime, measureFor, pad, tableLine } from './output';
+import { type Column, OutputClosedError, OutputSink, chooseFormat, formatLocalTime, measureFor, pad, tableLine } from './output';
+import { EXIT_INTERRUPTED } from './profile';
 import type { Command } from 'commander';
 import { runTransferSummary } from './transferSummary';
 import { type CommandHost, examples } from './define';
@@ -180,6 +181,14 @@ export async function runTransfers(given: TransfersOptions, ctx: CommandContext)
   const query = checked.value;
   const summary: Summary = { pages: 0, lastPage: query.page ?? 1, short: false, all };
   let rows = 0;
+  const written = (): string => ` (after ${grouped(summary.pages)} page${summary.pages === 1 ? '' : 's'}, ${grouped(rows)} rows written)`;
+  // Stopped by a signal mid-stream: what came is said, so a partial file is not taken for the whole history.
+  const stopSignals = all
+    ? ctx.onInterrupt?.((signal) => {
+        printLines(ctx.stderr, [`error: ${signal}: stopped${written()}; the output is incomplete`]);
+        return EXIT_INTERRUPTED;
+      })
+    : undefined;
   const visit = async ({ page, rows: batch, last }: PageVisit): Promise<void> => {
     if (ctx.stderrIsTTY) printLines(ctx.stderr, [`page ${page}: ${grouped(batch.length)} rows`]);
     await output.rows(batch);
@@ -201,13 +210,16 @@ export async function runTransfers(given: TransfersOptions, ctx: CommandContext)
     return EXIT.ok;
   } catch (error) {
     const { pages } = summary;
-    const context = pages > 0 ? ` (after ${grouped(pages)} page${pages === 1 ? '' : 's'}, ${grouped(rows)} rows written)` : '';
+    const context = pages > 0 ? written() : '';
+    // Stopped between pages: a JSON document is closed, so what was written reads as the array it is.
+    if (format === 'json' && pages > 0 && !(error instanceof OutputClosedError)) await output.end(summary).catch(() => undefined);
     if (error instanceof PagingStopped && error.reason === 'max-pages') {
       const hint = `stopped after ${grouped(error.pages)} pages (--max-pages ${error.maxPages}): every page was full, so there may be more; narrow --start/--end or raise --max-pages`;
       return reportFailure(ctx, new Error(hint), context);
     }
     return reportFailure(ctx, error, context);
   } finally {
+    stopSignals?.();
     out.release();
     await closeQuietly(api);
   }

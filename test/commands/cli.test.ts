@@ -12,6 +12,7 @@ import type { Transfer } from '../../src/api/types';
 import type { CommandContext } from '../../src/commands/context';
 import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
+import { pagingEnv, startPagingServer } from '../export/pagingServers';
 import { buildCli, fetchAllTransfers, runBuiltCli, runCli, sandboxEnv, transferPagesRequested } from './helpers';
 
 let sandbox: RunningSandbox;
@@ -262,6 +263,31 @@ describe('transfers', () => {
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(code).toBe(0);
     expect(stderr).toBe('');
+  });
+
+  it('SIGINT while --all streams: exit 130 and one line saying how far it got', async () => {
+    const endless = await startPagingServer('endless');
+    try {
+      const child = spawn(
+        process.execPath,
+        [await buildCli(), 'transfers', '--from-type', 'SPOT', '--to-type', 'FUTURE', '--all', '--limit', '5', '-o', 'json'],
+        {
+          env: { PATH: process.env.PATH ?? '', ...pagingEnv(endless) },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let stderr = '';
+      child.stderr.on('data', (c: Buffer) => {
+        stderr += c.toString();
+      });
+      child.stdout.on('data', () => undefined);
+      child.stdout.once('data', () => child.kill('SIGINT'));
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      expect(code).toBe(130);
+      expect(stderr).toMatch(/^error: SIGINT: stopped \(after [\d,]+ pages?, [\d,]+ rows written\); the output is incomplete\n$/);
+    } finally {
+      await endless.close();
+    }
   });
 
   it('stdout on /dev/full: exit 1, stdout named and the reason in words', async () => {

@@ -44,11 +44,14 @@ describe('transfers --all against a service that never ends', () => {
     expect(new Set(ids).size).toBe(20);
   });
 
-  it('three pages in a cycle: the repeat of a page two back is caught too', async () => {
-    const { code, stderr, requests } = await run('cycle3', { format: 'json' });
+  it('three pages in a cycle: the repeat of a page two back is caught too; the JSON written is a closed array', async () => {
+    server = await startPagingServer('cycle3');
+    const { ctx, out, err } = testContext(undefined, { env: pagingEnv(server) });
+    const code = await runTransfers({ fromType: 'SPOT', toType: 'FUTURE', all: true, limit: '10', format: 'json' }, ctx);
     expect(code).toBe(EXIT.failure);
-    expect(requests).toBe(4);
-    expect(stderr).toMatch(/^error: page 4 repeats page 1 .*\(after 3 pages, 30 rows written\)\n$/);
+    expect(server.requests()).toBe(4);
+    expect(err.text()).toMatch(/^error: page 4 repeats page 1 .*\(after 3 pages, 30 rows written\)\n$/);
+    expect(JSON.parse(out.text())).toHaveLength(30);
   });
 
   // The default bound itself (1,000,000 / --limit: 2,000 pages of 500) is run end to end, a million rows,
