@@ -27,6 +27,16 @@ const switcher: TargetSwitcher = {
   useForSession: async () => ({ ok: true }),
 };
 
+/** The trail's last outcome, once it is `want` or 3 s have passed: the outcome's line follows the answer by a write and a sync. */
+async function lastOutcome(folder: string, want: string): Promise<string | undefined> {
+  let last: string | undefined;
+  for (let i = 0; i < 60 && last !== want; i++) {
+    last = (await readAuditTrail(folder)).entries.at(-1)?.outcome;
+    if (last !== want) await new Promise((r) => setTimeout(r, 50));
+  }
+  return last;
+}
+
 async function heldCreate(onTestFinished: Parameters<typeof consoleFor>[0], options: { columns?: number; rows?: number } = {}) {
   const folder = mkdtempSync(join(tmpdir(), 'bc-create-interrupt-'));
   folders.push(folder);
@@ -68,13 +78,7 @@ describe('ctrl+c during a create', () => {
     expect(c.sandbox.releaseHeld()).toBe(1);
     await c.waitForText('Key created for');
     expect(c.exitCode()).toBeUndefined();
-    // The outcome's line follows the answer by a write and a sync.
-    let last: string | undefined;
-    for (let i = 0; i < 60 && last !== 'created'; i++) {
-      last = (await readAuditTrail(folder)).entries.at(-1)?.outcome;
-      if (last !== 'created') await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(last).toBe('created');
+    expect(await lastOutcome(folder, 'created')).toBe('created');
   });
 
   test('ctrl+p while the POST is out opens no profile (another target would drop the secret); the answer reaches its screen', async ({ onTestFinished }) => {
@@ -85,12 +89,7 @@ describe('ctrl+c during a create', () => {
     expect(c.sandbox.releaseHeld()).toBe(1);
     await c.waitForText('Key created for');
     await c.waitFor(() => c.navState()!.stack.at(-1)!.route.screen === 'secret', 'the secret screen');
-    let last: string | undefined;
-    for (let i = 0; i < 60 && last !== 'created'; i++) {
-      last = (await readAuditTrail(folder)).entries.at(-1)?.outcome;
-      if (last !== 'created') await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(last).toBe('created');
+    expect(await lastOutcome(folder, 'created')).toBe('created');
   });
 
   test('in a window too small to show it, ctrl+c is held as at any size: the create is waited for, then the secret asks', async ({ onTestFinished }) => {
