@@ -160,6 +160,7 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
   };
   let created: CreatedKey | undefined;
   let sending = false;
+  const stop = new AbortController();
   // Recorded (and synced) before it is sent: a process killed mid-request still leaves the attempt on record.
   const ahead = recorder.ahead(request);
   const stopSignals = ctx.onInterrupt?.(async (signal) => {
@@ -168,7 +169,9 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
       return EXIT.secretNotDelivered;
     }
     if (!sending) {
-      // No byte of the create left this process: the attempt recorded ahead is closed as not sent.
+      // No byte of the create left this process, and none will (aborted in the same turn): the attempt recorded
+      // ahead is closed as not sent.
+      stop.abort();
       await (
         await ahead
       )?.({ error: new BrokerError({ kind: 'aborted', operation: 'create key' }) });
@@ -188,7 +191,7 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
     };
     let key: CreatedKey;
     try {
-      key = await api.createSubAccountKey(request, { onSending: () => void (sending = true) });
+      key = await api.createSubAccountKey(request, { signal: stop.signal, onSending: () => void (sending = true) });
     } catch (error) {
       await record({ error });
       throw error;
