@@ -30,6 +30,8 @@ export const EXIT = {
   flagged: 4,
   /** `keys create`: the key was created but its secret did not reach the operator (not written, or not valid text). */
   secretNotDelivered: 5,
+  /** Stopped by a signal (or ctrl+c at a prompt) where that leaves nothing unknown: 128 + SIGINT, as shells report it. */
+  interrupted: 130,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];

@@ -28,7 +28,6 @@ import {
 import { OutputClosedError, type OutputFormat, OutputSink, chooseFormat, discardsOutput, formatLocalTime } from './output';
 import { csvField, csvQuoted, neutraliseCsvCell } from '../format/csv';
 import type { Command } from 'commander';
-import { EXIT_INTERRUPTED } from './profile';
 import { type CommandHost, examples } from './define';
 
 export interface KeysCreateOptions {
@@ -176,7 +175,7 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
         await ahead
       )?.({ error: new BrokerError({ kind: 'aborted', operation: 'create key' }) });
       printLines(ctx.stderr, [`error: ${signal} before the create request was sent: nothing was sent, no key was created`]);
-      return EXIT_INTERRUPTED;
+      return EXIT.interrupted;
     }
     printLines(ctx.stderr, [
       `error: ${signal} while the create request was in flight: ${unknownAdvice(request.subAccount)} (the attempt is on record as unknown)`,
@@ -193,7 +192,8 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
     try {
       key = await api.createSubAccountKey(request, { signal: stop.signal, onSending: () => void (sending = true) });
     } catch (error) {
-      await record({ error });
+      // Aborted by a signal before it was sent: the signal's handler closes the attempt in the trail.
+      if (!stop.signal.aborted) await record({ error });
       throw error;
     }
     created = key;
@@ -229,6 +229,8 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
     printLines(ctx.stderr, [`warning: ${SECRET_WARNING}`]);
     return EXIT.ok;
   } catch (error) {
+    // Aborted by a signal before it was sent: the signal's handler says so, once.
+    if (stop.signal.aborted) return EXIT.interrupted;
     const code = reportFailure(ctx, error);
     if (code === EXIT.outcomeUnknown) printLines(ctx.stderr, [unknownAdvice(request.subAccount)]);
     return code;

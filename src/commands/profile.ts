@@ -43,9 +43,6 @@ import { type TerminalIn, readHiddenLine, readLines } from './terminalInput';
 import { type Command, Option } from 'commander';
 import { type CommandHost, examples, oneOf } from './define';
 
-/** Exit code of an add interrupted with Ctrl-C at the prompt (128 + SIGINT, as shells report it). */
-export const EXIT_INTERRUPTED = 130;
-
 export interface ProfileAddOptions {
   /** --api-key-header H */
   apiKeyHeader?: string;
@@ -104,14 +101,14 @@ async function loadOrReport(ctx: CommandContext): Promise<ProfileConfig | undefi
 /** The API key and secret: hidden prompts on a terminal, else the first two lines of stdin. */
 async function readCredentials(
   ctx: CommandContext,
-): Promise<{ ok: true; apiKey: string; secretKey: string } | { ok: false; code: ExitCode | typeof EXIT_INTERRUPTED; message?: string }> {
+): Promise<{ ok: true; apiKey: string; secretKey: string } | { ok: false; code: ExitCode; message?: string }> {
   const stdin: TerminalIn = ctx.stdin ?? process.stdin;
   if (stdin.isTTY === true && typeof stdin.setRawMode === 'function') {
     const key = await readHiddenLine(stdin, ctx.stderr, 'API key (not shown): ');
-    if (!key.ok) return key.reason === 'interrupted' ? { ok: false, code: EXIT_INTERRUPTED } : { ok: false, code: EXIT.usage, message: 'no API key entered' };
+    if (!key.ok) return key.reason === 'interrupted' ? { ok: false, code: EXIT.interrupted } : { ok: false, code: EXIT.usage, message: 'no API key entered' };
     const secret = await readHiddenLine(stdin, ctx.stderr, 'Secret key (not shown): ');
     if (!secret.ok)
-      return secret.reason === 'interrupted' ? { ok: false, code: EXIT_INTERRUPTED } : { ok: false, code: EXIT.usage, message: 'no secret entered' };
+      return secret.reason === 'interrupted' ? { ok: false, code: EXIT.interrupted } : { ok: false, code: EXIT.usage, message: 'no secret entered' };
     return { ok: true, apiKey: key.value.trim(), secretKey: secret.value.trim() };
   }
   const lines = await readLines(stdin, 2);
@@ -125,7 +122,7 @@ async function readCredentials(
   return { ok: true, apiKey: (lines[0] ?? '').trim(), secretKey: (lines[1] ?? '').trim() };
 }
 
-export async function runProfileAdd(rawName: string, options: ProfileAddOptions, ctx: CommandContext): Promise<ExitCode | typeof EXIT_INTERRUPTED> {
+export async function runProfileAdd(rawName: string, options: ProfileAddOptions, ctx: CommandContext): Promise<ExitCode> {
   const name = checkProfileName(rawName);
   if (!name.ok) return reportUsage(ctx, name.message);
   if (ctx.globals.baseUrl === undefined || ctx.globals.baseUrl.trim() === '') {
@@ -179,7 +176,7 @@ export async function runProfileAdd(rawName: string, options: ProfileAddOptions,
 
   const read = await readCredentials(ctx);
   if (!read.ok) {
-    if (read.code === EXIT_INTERRUPTED) printLines(ctx.stderr, ['interrupted: nothing was saved']);
+    if (read.code === EXIT.interrupted) printLines(ctx.stderr, ['interrupted: nothing was saved']);
     else if (read.message) printLines(ctx.stderr, [`error: ${read.message}`]);
     return read.code;
   }

@@ -21,7 +21,6 @@ import {
   reportUsage,
   stdoutIsTerminal,
 } from './context';
-import { EXIT_INTERRUPTED } from './profile';
 import { type Column, OutputSink, chooseFormat, formatLocalTime, formatTable } from './output';
 import { csvDocument } from '../format/csv';
 import type { Command } from 'commander';
@@ -49,7 +48,7 @@ const COLUMNS: readonly Column[] = [{ header: 'name' }, { header: 'last transfer
 /** Progress lines on a terminal: at most one a second, and each wait for the rate limit. */
 const PROGRESS_EVERY_MS = 1000;
 
-export async function runSubAccounts(options: SubAccountsOptions, ctx: CommandContext): Promise<ExitCode | typeof EXIT_INTERRUPTED> {
+export async function runSubAccounts(options: SubAccountsOptions, ctx: CommandContext): Promise<ExitCode> {
   const chosen = chooseFormat(options);
   if (!chosen.ok) return reportUsage(ctx, chosen.message);
   if (!options.discover && (options.days !== undefined || options.sub !== undefined)) {
@@ -106,7 +105,7 @@ async function scan(
   store: DiscoveredSubAccounts,
   names: string[],
   days: number,
-): Promise<ExitCode | typeof EXIT_INTERRUPTED> {
+): Promise<ExitCode> {
   let lastLine = 0;
   const onProgress = (p: ScanProgress): void => {
     if (!ctx.stderrIsTTY) return;
@@ -136,7 +135,7 @@ async function scan(
       printLines(ctx.stderr, [
         `interrupted: ${grouped(n)} sub-account${n === 1 ? '' : 's'} found so far ${result.remembered ? `${n === 1 ? 'was' : 'were'} remembered (\`sub-accounts\` lists them)` : 'could not be remembered'}`,
       ]);
-      return EXIT_INTERRUPTED;
+      return EXIT.interrupted;
     }
     if (!result.remembered) printLines(ctx.stderr, ['warning: could not write the discovered sub-accounts to the config folder; listed, not remembered']);
     if (result.stoppedEarly > 0)

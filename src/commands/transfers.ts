@@ -20,7 +20,6 @@ import {
   stdoutIsTerminal,
 } from './context';
 import { type Column, OutputClosedError, OutputSink, chooseFormat, formatLocalTime, measureFor, pad, tableLine } from './output';
-import { EXIT_INTERRUPTED } from './profile';
 import type { Command } from 'commander';
 import { runTransferSummary } from './transferSummary';
 import { type CommandHost, examples } from './define';
@@ -186,7 +185,7 @@ export async function runTransfers(given: TransfersOptions, ctx: CommandContext)
   const stopSignals = all
     ? ctx.onInterrupt?.((signal) => {
         printLines(ctx.stderr, [`error: ${signal}: stopped${written()}; the output is incomplete`]);
-        return EXIT_INTERRUPTED;
+        return EXIT.interrupted;
       })
     : undefined;
   const visit = async ({ page, rows: batch, last }: PageVisit): Promise<void> => {

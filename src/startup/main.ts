@@ -3,7 +3,6 @@
 import { lastResortLine, main } from '../cli';
 import { EXIT } from '../commands/context';
 import { outputFailureLine, outputOwnsErrors } from '../commands/output';
-import { EXIT_INTERRUPTED } from '../commands/profile';
 
 function lastResort(error: unknown): void {
   process.stderr.write(lastResortLine(error));
@@ -36,11 +35,11 @@ main(process.argv.slice(2), {
     let stopping = false;
     const handler = (signal: NodeJS.Signals): void => {
       // A second signal while the first is being settled (an audit line written): out at once.
-      if (stopping) process.exit(EXIT_INTERRUPTED);
+      if (stopping) process.exit(EXIT.interrupted);
       stopping = true;
       void Promise.resolve(onSignal(signal)).then(
         (code) => process.exit(code),
-        () => process.exit(EXIT_INTERRUPTED),
+        () => process.exit(EXIT.interrupted),
       );
     };
     for (const signal of signals) process.on(signal, handler);
