@@ -63,3 +63,8 @@ export function createOutcomeUnknown(status: number, code: number | string | und
 
 /** Codes that refuse one sub-account (unknown, forbidden) rather than the request as a whole. */
 export const SUB_ACCOUNT_REFUSALS: ReadonlySet<string> = new Set(['140001', '140002']);
+
+/** What to do after a create whose outcome is unknown: the command's last line, and the console's once it closes. */
+export function checkBeforeCreatingAgain(subAccount: string): string {
+  return `the key may exist: check with \`broker-console keys list --sub ${subAccount}\` before creating it again`;
+}

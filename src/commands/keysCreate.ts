@@ -2,6 +2,7 @@
 // The created key (secret included) goes to stdout, once; the "shown only once" warning goes to stderr,
 // so stdout can be piped straight into a password manager or file of the operator's choosing.
 import { BrokerError } from '../api/errors';
+import { checkBeforeCreatingAgain } from '../api/serviceCodes';
 import type { CreatedKey, ServiceTime } from '../api/types';
 import { readOnlySource } from '../api/readOnly';
 import { validateNewKey } from '../api/validation';
@@ -178,7 +179,7 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
       return EXIT.interrupted;
     }
     printLines(ctx.stderr, [
-      `error: ${signal} while the create request was in flight: ${unknownAdvice(request.subAccount)} (the attempt is on record as unknown)`,
+      `error: ${signal} while the create request was in flight: ${checkBeforeCreatingAgain(request.subAccount)} (the attempt is on record as unknown)`,
     ]);
     return EXIT.outcomeUnknown;
   });
@@ -232,7 +233,7 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
     // Aborted by a signal before it was sent: the signal's handler says so, once.
     if (stop.signal.aborted) return EXIT.interrupted;
     const code = reportFailure(ctx, error);
-    if (code === EXIT.outcomeUnknown) printLines(ctx.stderr, [unknownAdvice(request.subAccount)]);
+    if (code === EXIT.outcomeUnknown) printLines(ctx.stderr, [checkBeforeCreatingAgain(request.subAccount)]);
     return code;
   } finally {
     stopSignals?.();
@@ -245,10 +246,6 @@ const DELETE_ADVICE = "nobody has its secret: delete this key in the service's w
 
 function notDeliveredLines(key: CreatedKey, why: string): string[] {
   return [`error: key ${key.apiKey} was created but its secret could not be written (${why}); ${DELETE_ADVICE}`];
-}
-
-function unknownAdvice(subAccount: string): string {
-  return `the key may exist: check with \`broker-console keys list --sub ${subAccount}\` before creating it again`;
 }
 
 /**

@@ -1,6 +1,7 @@
 // New key: permissions checklist (+ typed ones), linked IPs validated live with a counter, a note; then a
 // review of exactly what will be sent, sent once. What was typed survives every error, and leaving the form
 // (a new key's draft is kept per sub-account until the key is created).
+import { checkBeforeCreatingAgain } from '../../api/serviceCodes';
 import React, { useCallback, useEffect, useRef, useState } from 'react';
 import { DEFAULT_TIMEOUT_MS } from '../../api/http';
 import { useLeaveGuard } from '../leaveGuard';
@@ -534,5 +535,5 @@ export const CREATE_KEY_SCREEN = defineScreen({ route: 'createKey', mode: 'creat
 
 /** Said once the console has closed on a create whose answer never came. */
 function leftUnknown(subAccount: string): string {
-  return `create key for ${subAccount}: left before its answer came: the key may exist: check with \`broker-console keys list --sub ${subAccount}\` before creating it again (on record as unknown)`;
+  return `create key for ${subAccount}: left before its answer came: ${checkBeforeCreatingAgain(subAccount)} (on record as unknown)`;
 }
