@@ -194,7 +194,7 @@ function refuseRepeatedValues(command: Command): void {
     if (!option.required && !option.optional) continue;
     const parse = option.parseArg;
     let given = false;
-    option.parseArg = <T,>(value: string, previous: T): T => {
+    option.argParser(<T,>(value: string, previous: T): T => {
       if (given) {
         const flag = option.long ?? option.short ?? option.flags;
         const list = /<list>/.test(option.flags) ? `: give one comma-separated list (${flag} A,B)` : ': give it once';
@@ -202,7 +202,7 @@ function refuseRepeatedValues(command: Command): void {
       }
       given = true;
       return parse ? parse(value, previous) : (value as T);
-    };
+    });
   }
   for (const sub of command.commands) refuseRepeatedValues(sub);
 }
