@@ -105,8 +105,9 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
     Object.assign(tracked(recorder), {
       ahead: async (request: Parameters<AuditRecorder['ahead']>[0]) => {
         const after = await tracked(recorder.ahead)(request);
-        return after && tracked(after);
+        return after && Object.assign(tracked(after), { attempt: after.attempt });
       },
+      again: tracked(recorder.again),
       recentFor: recorder.recentFor,
       subscribe: recorder.subscribe,
     });

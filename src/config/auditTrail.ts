@@ -13,12 +13,16 @@ export const AUDIT_FILE = 'audit.jsonl';
 /** 'not-sent' only closes an attempt recorded ahead that never left (a refused connection): reading drops both. */
 export type AuditOutcome = 'created' | 'refused' | 'unknown' | 'not-sent';
 
-/** A created key whose secret the operator did not get: it could not be written, or it was not valid text. */
-export type SecretFate = 'not-delivered' | 'unreadable';
+/**
+ * A created key whose secret the operator may not have: it could not be written, it was not valid text, or the
+ * console showed it and the operator has not (or never) confirmed it stored.
+ */
+export type SecretFate = 'not-delivered' | 'unreadable' | 'unconfirmed';
 
 export const SECRET_FATE_TEXT: Record<SecretFate, string> = {
   'not-delivered': 'created, secret not delivered',
   unreadable: 'created, secret unreadable',
+  unconfirmed: 'created, secret shown but not confirmed stored',
 };
 
 /** One line of audit.jsonl (optional fields are left out of the line when absent). */
@@ -131,6 +135,9 @@ export async function appendAudit(folder: string, entry: AuditEntry): Promise<vo
   }
 }
 
+/** Writes an attempt's outcome as the attempt recorded ahead; `attempt` is its id in the trail. */
+export type AttemptRecorder = ((result: CreateResult) => Promise<boolean>) & { attempt: string };
+
 /** Records attempts against one target, and reads back what the trail holds for it. */
 export interface AuditRecorder {
   /** Appends the attempt; resolves to false when the line could not be written (never rejects). */
@@ -140,7 +147,9 @@ export interface AuditRecorder {
    * record; the returned recorder writes its outcome as the same attempt. Resolves to undefined when it could not
    * be written.
    */
-  ahead(request: NewKeyRequest): Promise<((result: CreateResult) => Promise<boolean>) | undefined>;
+  ahead(request: NewKeyRequest): Promise<AttemptRecorder | undefined>;
+  /** Writes a later outcome of an attempt `ahead` recorded (a secret confirmed stored); false when it could not. */
+  again(attempt: string, result: CreateResult): Promise<boolean>;
   /** The last `count` entries for a sub-account on this target's host, newest first; none when the trail cannot be read. */
   recentFor(subAccount: string, count: number): Promise<AuditEntry[]>;
   /** Called after each line this recorder appended; returns the way to stop. */
@@ -153,6 +162,15 @@ export interface AuditRecorder {
  */
 export function createAuditRecorder(folder: string, target: AuditTarget | Promise<AuditTarget>, now: () => Date = () => new Date()): AuditRecorder {
   const listeners = new Set<() => void>();
+  // Appends go one after another: an attempt's later line never lands before its earlier one.
+  let appended: Promise<unknown> = Promise.resolve();
+  const append = (entry: AuditEntry): Promise<void> => {
+    const next = appended.then(() => appendAudit(folder, entry));
+    appended = next.catch(() => undefined);
+    return next;
+  };
+  /** The requests of the attempts recorded ahead, for the lines that follow. */
+  const requests = new Map<string, NewKeyRequest>();
   const record = async (request: NewKeyRequest, result: CreateResult, attempt?: string): Promise<boolean> => {
     const at = now();
     let known: AuditTarget;
@@ -166,7 +184,7 @@ export function createAuditRecorder(folder: string, target: AuditTarget | Promis
     const entry = found ?? (attempt === undefined ? undefined : { ...notSent(known, request, at) });
     if (!entry) return true;
     try {
-      await appendAudit(folder, attempt === undefined ? entry : { ...entry, attempt });
+      await append(attempt === undefined ? entry : { ...entry, attempt });
     } catch {
       return false;
     }
@@ -174,19 +192,24 @@ export function createAuditRecorder(folder: string, target: AuditTarget | Promis
     return true;
   };
   return Object.assign((request: NewKeyRequest, result: CreateResult) => record(request, result), {
-    async ahead(request: NewKeyRequest): Promise<((result: CreateResult) => Promise<boolean>) | undefined> {
+    async ahead(request: NewKeyRequest): Promise<AttemptRecorder | undefined> {
       const attempt = nodeCrypto().randomBytes(8).toString('hex');
       let known: AuditTarget;
       try {
         known = await target;
         const at = now();
         const entry: AuditEntry = { ...notSent(known, request, at), outcome: 'unknown', reason: NO_OUTCOME_REASON, attempt };
-        await appendAudit(folder, entry);
+        await append(entry);
       } catch {
         return undefined;
       }
+      requests.set(attempt, request);
       for (const listener of listeners) listener();
-      return (result) => record(request, result, attempt);
+      return Object.assign((result: CreateResult) => record(request, result, attempt), { attempt });
+    },
+    async again(attempt: string, result: CreateResult): Promise<boolean> {
+      const request = requests.get(attempt);
+      return request === undefined ? false : record(request, result, attempt);
     },
     async recentFor(subAccount: string, count: number): Promise<AuditEntry[]> {
       if (count <= 0) return [];
@@ -223,7 +246,7 @@ function notSent(target: AuditTarget, request: NewKeyRequest, at: Date): AuditEn
 }
 
 const OUTCOMES = new Set<string>(['created', 'refused', 'unknown', 'not-sent']);
-const FATES = new Set<string>(['not-delivered', 'unreadable']);
+const FATES = new Set<string>(Object.keys(SECRET_FATE_TEXT));
 const isStrings = (value: unknown): value is string[] => Array.isArray(value) && value.every((v) => typeof v === 'string');
 
 /** A parsed line, or undefined when it is damaged (not JSON, or not an entry's shape). */

@@ -1,14 +1,16 @@
-// Keys whose secret the operator never got, as the audit trail tells: created with the secret not delivered
-// (or unreadable), or listed now after an attempt whose outcome stayed unknown (the service may have made it).
+// Keys whose secret the operator may not have, as the audit trail tells: created with the secret not delivered
+// (or unreadable), shown but never confirmed stored, or listed now after an attempt whose outcome stayed unknown
+// (the service may have made it).
 import type { SubAccountKey } from '../api/types';
 import type { AuditEntry } from '../config/auditTrail';
 import { shortenApiKey } from '../config/logFile';
 import { timeOrder } from '../api/serviceTime';
 
-export type LostSecret = 'not-delivered' | 'never-received';
+export type LostSecret = 'not-delivered' | 'unconfirmed' | 'never-received';
 
 export const LOST_SECRET_TEXT: Record<LostSecret, string> = {
   'not-delivered': 'secret not delivered — delete it in the web console',
+  unconfirmed: 'secret never confirmed stored — delete it if you do not have it',
   'never-received': 'secret never received — delete it in the web console',
 };
 
@@ -28,15 +30,17 @@ export function madeBy(key: SubAccountKey, attempt: AuditEntry): boolean {
 export function lostSecrets(keys: readonly SubAccountKey[], entries: readonly AuditEntry[]): Map<string, LostSecret> {
   const lost = new Map<string, LostSecret>();
   const delivered = new Set<string>();
-  const undelivered = new Set<string>();
+  const undelivered = new Map<string, LostSecret>();
   for (const entry of entries) {
     if (entry.outcome !== 'created' || entry.apiKey === undefined) continue;
-    (entry.secret === undefined ? delivered : undelivered).add(entry.apiKey);
+    if (entry.secret === undefined) delivered.add(entry.apiKey);
+    else undelivered.set(entry.apiKey, entry.secret === 'unconfirmed' ? 'unconfirmed' : 'not-delivered');
   }
   const unknown = entries.filter((e) => e.outcome === 'unknown');
   for (const key of keys) {
     const short = shortenApiKey(key.apiKey);
-    if (undelivered.has(short)) lost.set(key.apiKey, 'not-delivered');
+    const fate = undelivered.get(short);
+    if (fate !== undefined) lost.set(key.apiKey, fate);
     else if (!delivered.has(short) && unknown.some((attempt) => madeBy(key, attempt))) lost.set(key.apiKey, 'never-received');
   }
   return lost;

@@ -14,7 +14,8 @@ export type Route =
   /** One sub-account (from its key list) or several (recent and discovered, from the picker). */
   | { screen: 'keyAudit'; subAccounts: string[] }
   | { screen: 'createKey'; subAccount: string }
-  | { screen: 'secret'; created: CreatedKey }
+  /** attempt: the trail's attempt that says "not confirmed stored" until y is pressed here. */
+  | { screen: 'secret'; created: CreatedKey; attempt?: string }
   /** overResults: opened with `f` on results, which stay below it as they were until a new search replaces them.
    *  subAccount: opened from that sub-account's keys or audit, so the form starts on its transfers. */
   | { screen: 'transferFilter'; initial?: TransferQuery; overResults?: boolean; subAccount?: string }

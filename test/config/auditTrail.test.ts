@@ -123,6 +123,31 @@ describe('the file', () => {
   });
 });
 
+describe('an attempt written ahead, then its outcomes', () => {
+  it('again() writes a later outcome as the same attempt, in the order asked even unawaited; the last one counts', async () => {
+    const folder = tempFolder();
+    const recorder = createAuditRecorder(folder, target);
+    const outcome = (await recorder.ahead(request))!;
+    expect(outcome.attempt).toMatch(/^[0-9a-f]{16}$/);
+    // The screen shows the secret, and the operator confirms at once: neither write is waited for before the next.
+    const shown = outcome({ created, secret: 'unconfirmed' });
+    const stored = recorder.again(outcome.attempt, { created });
+    expect(await Promise.all([shown, stored])).toEqual([true, true]);
+    const lines = readFileSync(join(folder, AUDIT_FILE), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.map((l) => [l.outcome, l.secret, l.attempt])).toEqual([
+      ['unknown', undefined, outcome.attempt],
+      ['created', 'unconfirmed', outcome.attempt],
+      ['created', undefined, outcome.attempt],
+    ]);
+    expect(lines[1]!.reason).toBe('created, secret shown but not confirmed stored');
+    const { entries } = await readAuditTrail(folder);
+    expect(entries.map((e) => [e.outcome, e.secret])).toEqual([['created', undefined]]);
+    // An attempt this recorder never wrote ahead: nothing is written.
+    expect(await recorder.again('0123456789abcdef', { created })).toBe(false);
+    expect(readFileSync(join(folder, AUDIT_FILE), 'utf8').trimEnd().split('\n')).toHaveLength(3);
+  });
+});
+
 describe('reading back for the keys screen', () => {
   it('recentFor: the last entries of that sub-account on this host, newest first; subscribers hear of each line', async () => {
     const folder = tempFolder();
@@ -259,8 +284,8 @@ describe('never a secret', () => {
       expect(await runKeysCreate({ allowRisky: true, sub: name, permissions: 'SPOT_ACCOUNT_READ', note: `command ${i}`, json: true }, t.ctx)).toBe(0);
       made.push(JSON.parse(t.out.text()) as { apiKey: string; secretKey: string });
     }
-    // Two lines an attempt: recorded before it was sent, then its outcome.
-    await c.waitFor(() => readFileSync(join(folder, AUDIT_FILE), 'utf8').trimEnd().split('\n').length === 12, 'twelve audit lines');
+    // Recorded before it was sent, then its outcome; in the console the secret shown, then confirmed stored.
+    await c.waitFor(() => readFileSync(join(folder, AUDIT_FILE), 'utf8').trimEnd().split('\n').length === 3 * 3 + 3 * 2, 'fifteen audit lines');
     const { entries } = await readAuditTrail(folder);
     expect(entries.map((e) => [e.note, e.outcome, e.apiKey])).toEqual(
       made.map((k, i) => [i < 3 ? `console ${i}` : `command ${i - 3}`, 'created', `${k.apiKey.slice(0, 4)}…${k.apiKey.slice(-4)}`]),

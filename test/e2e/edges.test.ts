@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HostileServer, startHostileServer } from '../commands/hostile';
 import { buildCli, runBuiltCli } from '../commands/helpers';
+import { readAuditTrail } from '../../src/config/auditTrail';
 import { TmuxSession, sleep, tmuxAvailable } from './tmux';
 
 const missing = tmuxAvailable();
@@ -226,7 +227,7 @@ function groupedValueAfter(screen: string, label: string): { value: string; line
 
 // One console meets the create form's edges in turn, then the secret it makes, then SIGTERM on another's.
 describe.skipIf(missing !== undefined).concurrent('the create form, then the secret screen (demo, mmbot5143)', () => {
-  it('a pasted IP list with line breaks: each break becomes ", " (a newline in a paste is not an Enter); below 40x12 it says how big it needs to be and resumes, typed text intact; ctrl+p on the secret asks "Have you stored the secret key?" and stays, y then leaves; SIGTERM on a second secret exits 143 at once, the secret not left in the scrollback', async ({
+  it('a pasted IP list with line breaks: each break becomes ", " (a newline in a paste is not an Enter); below 40x12 it says how big it needs to be and resumes, typed text intact; ctrl+p on the secret asks "Have you stored the secret key?" and stays, y then leaves; SIGTERM on a second secret exits 143 at once, the secret not left in the scrollback, the key named on leaving and on record as not confirmed stored', async ({
     onTestFinished,
   }) => {
     const pidFile = join(folder, 'create-form.pid');
@@ -322,10 +323,22 @@ describe.skipIf(missing !== undefined).concurrent('the create form, then the sec
     await s.keys('v');
     const shown = await s.waitFor(/Secret key\s+[0-9a-f]{16}/);
     const secret = /Secret key\s+([0-9a-f]+)/.exec(shown)![1]!;
+    const sigtermKey = /API key\s+(\S+)/.exec(shown)![1]!;
     process.kill(Number(readFileSync(pidFile, 'utf8').trim()), 'SIGTERM');
     const ended = await s.waitFor('EXIT=');
     expect(ended).toContain('EXIT=143');
     expect(s.history()).not.toContain(secret.slice(0, 16));
+    // Ended before y: said on the terminal once the screen closed, and on record as not confirmed stored.
+    // The terminal wraps it at 80 columns, mid-word.
+    expect(s.history().replace(/\n/g, '')).toContain(
+      `key ${sigtermKey} for mmbot5143: the console closed before you confirmed its secret was stored: if you do not have the secret, delete this key`,
+    );
+    const { entries } = await readAuditTrail(join(folder, 'create-form'));
+    const fates = entries.filter((e) => e.outcome === 'created').map((e) => [e.note, e.apiKey, e.secret ?? 'confirmed']);
+    expect(fates).toEqual([
+      ['kept while small', `${apiKey.slice(0, 4)}…${apiKey.slice(-4)}`, 'confirmed'],
+      ['sigterm', `${sigtermKey.slice(0, 4)}…${sigtermKey.slice(-4)}`, 'unconfirmed'],
+    ]);
   }, 90_000);
 });
 

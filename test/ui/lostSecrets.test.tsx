@@ -4,7 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { appendAudit, createAuditRecorder } from '../../src/config/auditTrail';
+import { appendAudit, createAuditRecorder, readAuditTrail } from '../../src/config/auditTrail';
+import { startSandbox } from '../../src/sandbox/server';
 import { consoleFor } from './harness';
 import { reachReview } from './flows';
 
@@ -95,5 +96,57 @@ describe('lost secrets in the console', () => {
     await openCreateForm(c, name);
     await c.waitForText('no matching key');
     expect(c.frame().replace(/\n/g, ' ')).toContain('no matching key exists now, so it was not created');
+  });
+
+  test('a secret on screen is on record as not confirmed stored until y; y writes "created" over it, as the same attempt', async ({ onTestFinished }) => {
+    const trail = folder();
+    const audit = createAuditRecorder(trail, { profile: 'demo', host: 'sandbox' });
+    const c = await consoleFor(onTestFinished, { audit });
+    await reachReview(c, c.sandbox.subAccounts[0]!, { toggle: [0], note: 'kept safe' });
+    await c.press('enter');
+    await c.waitForScreen('secret');
+    const shown = async () => (await readAuditTrail(trail)).entries.filter((e) => e.note === 'kept safe');
+    await expect.poll(async () => (await shown()).map((e) => [e.outcome, e.secret])).toEqual([['created', 'unconfirmed']]);
+    await c.press('enter');
+    await c.waitForText('Have you stored the secret key?');
+    await c.press('y');
+    await c.waitForScreen('keys');
+    await expect.poll(async () => (await shown()).map((e) => [e.outcome, e.secret])).toEqual([['created', undefined]]);
+    const [entry] = await shown();
+    expect(entry!.apiKey).toMatch(/^mx0v…\w{4}$/);
+    await c.cleanup();
+    // Confirmed: nothing to say once the console has closed.
+    expect(c.said).toEqual([]);
+  });
+
+  test('a console ended on the secret screen before y: the parting line names the key, and the list marks it "never confirmed stored"', async ({
+    onTestFinished,
+  }) => {
+    const trail = folder();
+    const audit = createAuditRecorder(trail, { profile: 'demo', host: 'sandbox' });
+    // One service for both consoles: the first one's cleanup must not close it.
+    const sandbox = await startSandbox({ seed: 1 });
+    onTestFinished(() => sandbox.close());
+    const first = await consoleFor(onTestFinished, { audit, sharedSandbox: sandbox });
+    const name = sandbox.subAccounts[0]!;
+    await reachReview(first, name, { toggle: [0], note: 'left unstored' });
+    await first.press('enter');
+    await first.waitForScreen('secret');
+    const apiKey = /API key\s+(mx0v\S+)/.exec(first.frame())![1]!;
+    await expect
+      .poll(async () => (await readAuditTrail(trail)).entries.filter((e) => e.note === 'left unstored').map((e) => e.secret))
+      .toEqual(['unconfirmed']);
+    // What a signal or a closed terminal does: the console is unmounted with the secret on screen.
+    await first.cleanup();
+    expect(first.said).toEqual([
+      `key ${apiKey} for ${name}: the console closed before you confirmed its secret was stored: if you do not have the secret, delete this key in the service's web console and create another (on record as not confirmed)`,
+    ]);
+    // The next console on the same service and trail marks that key.
+    const next = await consoleFor(onTestFinished, { audit, sharedSandbox: sandbox });
+    const { openKeys } = await import('./flows');
+    await openKeys(next, name);
+    await next.waitForText('⚠ left unstored');
+    for (let i = 0; i < 20 && !/› ⚠ left unstored/.test(next.frame()); i++) await next.press('down');
+    await next.waitForText('secret never confirmed stored — delete it if you do not have it');
   });
 });

@@ -15,7 +15,8 @@ export function secretUnreadableReason(created: CreatedKey): string | undefined 
 
 export type CreateState = { status: 'idle' } | { status: 'sending'; since: number } | { status: 'failed'; error: Error; outcomeUnknown: boolean };
 
-export function useCreateKey(onCreated: (created: CreatedKey) => void) {
+/** `attempt`: the trail's attempt whose line says the secret is not yet confirmed stored, if one was written. */
+export function useCreateKey(onCreated: (created: CreatedKey, attempt?: string) => void) {
   const { api, audit } = useServices();
   const [state, setState] = useState<CreateState>({ status: 'idle' });
   const inFlight = useRef(false);
@@ -37,12 +38,9 @@ export function useCreateKey(onCreated: (created: CreatedKey) => void) {
       controller.current = abort;
       // On record (synced) before it is sent, so a console killed mid-request leaves the attempt as unknown.
       const ahead = audit ? audit.ahead(request).catch(() => undefined) : Promise.resolve(undefined);
-      const record = (result: CreateResult): void => {
-        void ahead.then((outcome) => (outcome ?? ((r: CreateResult) => audit?.(request, r)))(result)).catch(() => undefined);
-      };
-      void ahead
-        .then(() => api.createSubAccountKey(request, { signal: abort.signal }))
-        .then(
+      void ahead.then((outcome) => {
+        const record = (result: CreateResult): void => void (outcome ? outcome(result) : audit?.(request, result))?.catch(() => undefined);
+        return api.createSubAccountKey(request, { signal: abort.signal }).then(
           (created) => {
             inFlight.current = false;
             // The trail gets the shortened key only (never the secret); a failed write does not stop the create.
@@ -52,10 +50,14 @@ export function useCreateKey(onCreated: (created: CreatedKey) => void) {
               record({ created, secret: 'not-delivered', reason: 'the create screen was gone when the answer came' });
               return;
             }
-            record(unreadable ? { created, secret: 'unreadable', reason: unreadable } : { created });
+            if (unreadable) record({ created, secret: 'unreadable', reason: unreadable });
+            // Shown, not yet known to be stored: the secret screen writes "created" over it once y is pressed, so a
+            // console ended on that screen (a signal, a closed terminal, a crash) leaves the key marked.
+            else if (outcome) record({ created, secret: 'unconfirmed' });
+            else record({ created });
             // The created key (with its secret) goes straight to the secret screen; this hook keeps none of it.
             setState({ status: 'idle' });
-            onCreated(created);
+            onCreated(created, unreadable ? undefined : outcome?.attempt);
           },
           (error: unknown) => {
             inFlight.current = false;
@@ -66,6 +68,7 @@ export function useCreateKey(onCreated: (created: CreatedKey) => void) {
             if (mounted.current) setState({ status: 'failed', error: err, outcomeUnknown });
           },
         );
+      });
       return true;
     },
     [api, audit, onCreated],

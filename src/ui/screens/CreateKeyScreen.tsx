@@ -134,9 +134,9 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
   mustConfirmRef.current = mustConfirm;
 
   const onCreated = useCallback(
-    (created: CreatedKey) => {
+    (created: CreatedKey, attempt?: string) => {
       drafts.drop(subAccount);
-      navigate({ type: 'replaceTop', route: { screen: 'secret', created } });
+      navigate({ type: 'replaceTop', route: { screen: 'secret', created, ...(attempt !== undefined ? { attempt } : {}) } });
     },
     [navigate, drafts, subAccount],
   );

@@ -1,7 +1,7 @@
 // The one-time secret: masked until revealed, copyable, and gone from state and screen once the operator
 // confirms it is stored (docs/design.md, secrets). Every way out (enter, esc, q, ctrl+p, ctrl+t, ctrl+c once) first asks
 // for that confirmation; only y leaves. The key and secret are shown whole at any width, never cut.
-import React, { useState } from 'react';
+import React, { useEffect, useRef, useState } from 'react';
 import { Box, Text } from 'ink';
 import type { CreatedKey } from '../../api/types';
 import { displayWidth, fit, sanitize, wrapByWidth, wrapWords } from '../../terminal/text';
@@ -63,8 +63,17 @@ interface Asking {
   proceed?: () => void;
 }
 
-export function SecretReveal({ created }: { created: CreatedKey }) {
-  const { copy, theme } = useServices();
+/** Said on the terminal once the console has closed on this screen before y: the secret may be lost. */
+export function leftUnconfirmed(created: CreatedKey): string {
+  return (
+    `key ${created.apiKey} for ${created.subAccount}: the console closed before you confirmed its secret was stored: ` +
+    `if you do not have the secret, delete this key in the service's web console and create another (on record as not confirmed)`
+  );
+}
+
+/** `attempt`: the trail's attempt whose line says "not confirmed stored": y writes "created" over it. */
+export function SecretReveal({ created, attempt }: { created: CreatedKey; attempt?: string }) {
+  const { copy, theme, audit, sayOnLeaving } = useServices();
   const { active, width, height } = useScreenFrame();
   const navigate = useNavigate();
   const [revealed, setRevealed] = useState(false);
@@ -72,7 +81,18 @@ export function SecretReveal({ created }: { created: CreatedKey }) {
   const [flash, setFlash] = useFlash(4000);
   useScreenMode(asking ? 'secretConfirm' : 'secret');
 
+  const stored = useRef(false);
+  // Any end of this screen but y (a signal, a closed terminal, a second ctrl+c at the prompt) is said on leaving.
+  useEffect(() => {
+    const confirmed = stored;
+    return () => {
+      if (!confirmed.current) sayOnLeaving?.(leftUnconfirmed(created));
+    };
+  }, [created, sayOnLeaving]);
+
   const leave = (proceed?: () => void) => {
+    stored.current = true;
+    if (attempt !== undefined) void audit?.again(attempt, { created }).catch(() => undefined);
     navigate({ type: 'returnToKeys', subAccount: created.subAccount, highlightApiKey: created.apiKey });
     proceed?.();
   };
@@ -210,4 +230,8 @@ function copyFailure(error: unknown): string {
   return typeof code === 'string' ? code : 'the copy failed';
 }
 
-export const SECRET_SCREEN = defineScreen({ route: 'secret', mode: 'secret', render: (route) => <SecretReveal created={route.created} /> });
+export const SECRET_SCREEN = defineScreen({
+  route: 'secret',
+  mode: 'secret',
+  render: (route) => <SecretReveal created={route.created} {...(route.attempt !== undefined ? { attempt: route.attempt } : {})} />,
+});
