@@ -5,12 +5,13 @@
 // The file is whole or plainly partial at every instant: it is written as `…-incomplete.ext`, each block
 // written together with the document's closing (a JSON array's `]`, whole CSV rows), so a crash or a kill
 // leaves a valid document whose name says it is partial; only a complete export is renamed to `….ext`. When
-// paging is stopped the rows so far stay under the `-incomplete` name and the error says where; a cancel or
-// any other failure removes the file.
+// paging is stopped, or the service fails part way, the rows so far stay under the `-incomplete` name and the
+// error says where; a cancel, or a failure with no row written yet or of the file itself, removes the file.
 import { constants } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BrokerApi } from '../api/contract';
+import { BrokerError } from '../api/errors';
 import { timeOrder } from '../api/serviceTime';
 import { MAX_PAGE_SIZE, type Transfer } from '../api/types';
 import { csvRecord } from '../format/csv';
@@ -18,7 +19,7 @@ import { grouped } from '../terminal/sanitize';
 import { RequestPacer } from './pacer';
 import { PagingStopped, forEachTransferPage } from './transferPages';
 import { CSV_FIELDS, csvWriter, jsonWriter } from './transferWriters';
-import type { ExportFormat, ExportProgress, ExportRequest, ExportResult, TransferExporter } from './types';
+import { type ExportFormat, type ExportProgress, type ExportRequest, type ExportResult, PartialExport, type TransferExporter } from './types';
 import { fsPromises } from '../lazyBuiltins';
 
 /** What the name of a file still being written (or left partial) ends with, before the extension. */
@@ -35,6 +36,8 @@ export function fileExporter(api: BrokerApi, folder: string, now: () => number =
       const document = await ClosedDocument.create(folder, base, request.format);
       const write = (text: string): Promise<void> => document.append(text);
       const writer = request.format === 'csv' ? csvWriter(write) : jsonWriter(write);
+      // What is in the file, each page whole (the document is closed after every write).
+      const done = { pages: 0, rows: 0 };
       try {
         let result: { pages: number; rows: number };
         if (request.scope === 'page') {
@@ -54,6 +57,8 @@ export function fileExporter(api: BrokerApi, folder: string, now: () => number =
               if (signal.aborted) throw new Error('export cancelled');
               await writer.rows(rows);
               written += rows.length;
+              done.pages = page;
+              done.rows = written;
               onProgress({ pages: page, rows: written, fraction: last ? 1 : timeFraction(query.startTime, query.endTime ?? now(), rows) });
             },
             { signal, maxPages: request.maxPages, pacer: new RequestPacer() },
@@ -65,6 +70,11 @@ export function fileExporter(api: BrokerApi, folder: string, now: () => number =
         return { path, ...result };
       } catch (error) {
         if (error instanceof PagingStopped && !signal.aborted) throw await keepIncomplete(error, document);
+        // The service failed after some pages were written: they stay, as a stop would leave them.
+        if (error instanceof BrokerError && !signal.aborted && done.rows > 0) {
+          const kept = await document.keepPartial().catch(() => undefined);
+          if (kept !== undefined) throw new PartialExport(error, kept, done.pages, done.rows);
+        }
         await document.discard();
         throw error;
       }

@@ -31,3 +31,19 @@ export interface ExportResult {
 export interface TransferExporter {
   run(request: ExportRequest, onProgress: (progress: ExportProgress) => void, signal: AbortSignal): Promise<ExportResult>;
 }
+
+/**
+ * An "all pages" export whose service failed part way: the rows written so far stay, a valid document under the
+ * `-incomplete` name. `failure` is what failed (its retry advice stands); `kept` where the rows are.
+ */
+export class PartialExport extends Error {
+  constructor(
+    readonly failure: Error,
+    readonly kept: string,
+    readonly pages: number,
+    readonly rows: number,
+  ) {
+    super(failure.message);
+    this.name = 'PartialExport';
+  }
+}

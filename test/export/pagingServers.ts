@@ -60,7 +60,8 @@ function pageBodies(rowJson: (tranId: string, timestamp: number) => string): (na
   };
 }
 
-export async function startPagingServer(mode: PagingMode, options: { total?: number; lean?: boolean } = {}): Promise<PagingServer> {
+/** `failFrom`: from this page on, every request is answered 500 (a service failing part way). */
+export async function startPagingServer(mode: PagingMode, options: { total?: number; lean?: boolean; failFrom?: number } = {}): Promise<PagingServer> {
   const pageBody = pageBodies(options.lean ? leanTransferJson : wireTransferJson);
   const asked: number[] = [];
   const base = 1_763_726_400_000;
@@ -73,6 +74,10 @@ export async function startPagingServer(mode: PagingMode, options: { total?: num
     const page = Number(url.searchParams.get('page') ?? '1');
     const limit = Number(url.searchParams.get('limit') ?? '500');
     asked.push(page);
+    if (options.failFrom !== undefined && page >= options.failFrom) {
+      res.writeHead(500, { 'content-type': 'application/json' }).end('{"code":500,"msg":"Internal Server Error"}');
+      return;
+    }
     let name: string;
     let count = limit;
     switch (mode) {

@@ -4,9 +4,11 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { BrokerError } from '../../src/api/errors';
 import { createBrokerApi } from '../../src/api/operations';
 import type { Transfer } from '../../src/api/types';
 import { fileExporter } from '../../src/export/fileExporter';
+import { PartialExport } from '../../src/export/types';
 import { MAX_TRANSFERS, PagingStopped, SEEN_SLOTS_MAX, SeenTransfers, defaultMaxPages, forEachTransferPage } from '../../src/export/transferPages';
 import { type PagingMode, type PagingServer, startPagingServer, wireTransfer } from './pagingServers';
 
@@ -169,6 +171,42 @@ describe("the console's file export of all pages", () => {
     );
     const rows = JSON.parse(readFileSync(join(dir, files[0]!), 'utf8')) as Transfer[];
     expect(rows.map((r) => r.tranId)).toEqual([...Array.from({ length: 500 }, (_, i) => `A-${i}`), ...Array.from({ length: 500 }, (_, i) => `B-${i}`)]);
+  });
+
+  it("a service failing at page 3: the 2 pages written stay, a valid CSV named -incomplete; the error is the service's", async () => {
+    server = await startPagingServer('endless', { failFrom: 3 });
+    const api = createBrokerApi({ baseUrl: server.baseUrl, apiKey: 'k', secretKey: 's', maxTries: 1 });
+    apis.push(api);
+    const dir = mkdtempSync(join(folder, 'fails-'));
+    const error = await fileExporter(api, dir)
+      .run({ query, scope: 'all', format: 'csv' }, () => undefined, new AbortController().signal)
+      .then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      );
+    expect(error).toBeInstanceOf(PartialExport);
+    const partial = error as PartialExport;
+    expect(partial.failure).toBeInstanceOf(BrokerError);
+    expect((partial.failure as BrokerError).status).toBe(500);
+    expect(partial).toMatchObject({ pages: 2, rows: 1000 });
+    const files = readdirSync(dir);
+    expect(files).toEqual([expect.stringMatching(/^transfers-.*-all-incomplete\.csv$/)]);
+    expect(partial.kept).toBe(join(dir, files[0]!));
+    const lines = readFileSync(partial.kept, 'utf8').trimEnd().split('\r\n');
+    expect(lines).toHaveLength(1001);
+    expect(lines.at(-1)).toMatch(/^p2-499,/);
+  });
+
+  it('a service failing at the first page: no file is left', async () => {
+    server = await startPagingServer('endless', { failFrom: 1 });
+    const api = createBrokerApi({ baseUrl: server.baseUrl, apiKey: 'k', secretKey: 's', maxTries: 1 });
+    apis.push(api);
+    const dir = mkdtempSync(join(folder, 'fails-first-'));
+    const error = await fileExporter(api, dir)
+      .run({ query, scope: 'all', format: 'json' }, () => undefined, new AbortController().signal)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BrokerError);
+    expect(readdirSync(dir)).toEqual([]);
   });
 
   it('a finite history still exports whole, under its usual name', async () => {

@@ -4,7 +4,7 @@
 import React from 'react';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
@@ -351,6 +351,30 @@ describe('what the screen says matches what the keys do', () => {
     await c.waitFor(() => c.frame().split('\n').at(-1)!.includes('enter close'), 'the closing footer');
     await c.press('enter');
     await c.waitForNoText('Export transfers');
+  });
+
+  test.concurrent('a service failing part way: the pages written stay in an -incomplete file the panel names, and r is offered', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished, { columns: 100, rows: 30 });
+    await openTransfers(c, { startTime: '119d', limit: '10' });
+    c.sandbox.setFaultRates({ latencyMs: 150 });
+    await c.press('x');
+    await c.press('a');
+    await c.press('enter');
+    await c.waitForText(/[1-9]\d* pages? · [\d,]+ rows · esc cancels/, 5000);
+    // Every try of the next pages fails: the client's retries too.
+    c.sandbox.queueFaults(...Array.from({ length: 12 }, () => ({ kind: 'status' as const, status: 503 })));
+    await c.waitForText('(incomplete)', 5000);
+    c.sandbox.setFaultRates({});
+    const panel = c.frame().replace(/\s*\n\s*/g, ' ');
+    const [, rows, pages] = /The ([\d,]+) rows of (\d+) pages? so far are in /.exec(panel) ?? [];
+    expect(Number(pages)).toBeGreaterThanOrEqual(1);
+    const files = await readdir(c.exportDir);
+    expect(files).toEqual([expect.stringMatching(/^transfers-.*-all-incomplete\.csv$/)]);
+    expect(panel).toContain(files[0]);
+    expect(panel).toContain('503');
+    expect(panel).toContain('r retry');
+    const lines = (await readFile(join(c.exportDir, files[0]!), 'utf8')).trimEnd().split('\r\n');
+    expect(lines.length - 1).toBe(Number(rows!.replace(/,/g, '')));
   });
 
   test.concurrent('the status bar says "cancelled", not "✗ list transfers no answer", after a cancelled export', async ({ onTestFinished }) => {

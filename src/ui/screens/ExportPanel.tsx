@@ -4,7 +4,7 @@
 import React, { useEffect, useRef, useState } from 'react';
 import { Box, Text } from 'ink';
 import type { Transfer, TransferQuery } from '../../api/types';
-import type { ExportFormat, ExportProgress, ExportResult, ExportScope } from '../../export/types';
+import { type ExportFormat, type ExportProgress, type ExportResult, type ExportScope, PartialExport } from '../../export/types';
 import { displayWidth, fit, grouped, sanitize, wrapWords } from '../../terminal/text';
 import { capLines, errorLines } from '../components/ErrorLine';
 import { ProgressBar } from '../components/ProgressBar';
@@ -75,6 +75,9 @@ function modeOf(phase: Phase): keyof typeof EXPORT_MODES {
 
 const plural = (n: number, word: string) => `${grouped(n)} ${word}${n === 1 ? '' : 's'}`;
 
+/** What failed: an export that kept its pages so far failed as its service did. */
+const failureOf = (error: Error): Error => (error instanceof PartialExport ? error.failure : error);
+
 export function ExportPanel({
   query,
   page,
@@ -106,7 +109,7 @@ export function ExportPanel({
   const mode = modeOf(phase);
 
   useEffect(() => () => controller.current?.abort(), []);
-  const canRetry = phase.name === 'failed' && retryable(phase.error);
+  const canRetry = phase.name === 'failed' && retryable(failureOf(phase.error));
   useEffect(() => onModeChange?.(mode, { retryable: canRetry }), [mode, canRetry, onModeChange]);
   useEffect(() => {
     if (phase.name !== 'running') return undefined;
@@ -259,7 +262,13 @@ export function ExportPanel({
     const { rows, pages, path } = phase.result;
     text('done', wrapWords(`✓ Wrote ${plural(rows, 'row')} (${plural(pages, 'page')}) to ${sanitize(path)}`, inner), theme.ok);
   } else {
-    const lines = errorLines(errorLine(phase.error), inner, retryable(phase.error) ? 'r' : undefined, Math.max(1, room - used));
+    const failure = failureOf(phase.error);
+    // Pages already written stay in the file: said first, so a short panel keeps it.
+    if (phase.error instanceof PartialExport) {
+      const { rows, pages, kept } = phase.error;
+      text('kept', wrapWords(`The ${plural(rows, 'row')} of ${plural(pages, 'page')} so far are in ${sanitize(kept)} (incomplete)`, inner), theme.warn);
+    }
+    const lines = errorLines(errorLine(failure), inner, retryable(failure) ? 'r' : undefined, Math.max(1, room - used));
     text('failed', lines, theme.error);
   }
 
