@@ -211,6 +211,8 @@ function checkWholeNumber(field: FieldName, raw: string, min: number, max: numbe
   const range = max === Number.MAX_SAFE_INTEGER ? `of ${min} or more` : `from ${min} to ${max}`;
   if (!/^\d+$/.test(value)) return fail(field, `must be a whole number ${range} (got '${shorten(value)}')`);
   const n = Number(value);
+  // With no bound of its own, a number too large is past what a number holds exactly: say that bound.
+  if (!Number.isSafeInteger(n) && max === Number.MAX_SAFE_INTEGER) return fail(field, `must be at most ${max} (got ${shorten(value)})`);
   if (!Number.isSafeInteger(n) || n < min || n > max) return fail(field, `must be a whole number ${range} (got ${shorten(value)})`);
   return ok(n);
 }

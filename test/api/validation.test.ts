@@ -297,7 +297,9 @@ describe('page and limit', () => {
     ['1e3', "page: must be a whole number of 1 or more (got '1e3')"],
     ['two', "page: must be a whole number of 1 or more (got 'two')"],
     ['', "page: must be a whole number of 1 or more (got '')"],
-    ['99999999999999999999', 'page: must be a whole number of 1 or more (got 99999999999999999999)'],
+    // Too large, not too small: the bound is what a number holds exactly.
+    ['99999999999999999999', 'page: must be at most 9007199254740991 (got 99999999999999999999)'],
+    ['9007199254740992', 'page: must be at most 9007199254740991 (got 9007199254740992)'],
   ])('page %j → %s', (raw, expected) => {
     expect(message(checkPage(raw))).toBe(expected);
   });
