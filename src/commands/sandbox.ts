@@ -6,7 +6,7 @@ import { parseRateLimit } from '../sandbox/rateLimit';
 import { SEEDED_TRANSFER_COUNT } from '../sandbox/seedTransfers';
 import type { RunningSandbox, SandboxPostSignature } from '../sandbox/types';
 import { grouped, sanitize, toJson } from '../terminal/sanitize';
-import { EXIT, reportUsage } from './context';
+import { EXIT, printLines, reportUsage } from './context';
 import { type CommandHost, examples, oneOf, wholeNumber } from './define';
 
 export interface SandboxCommandOptions {
@@ -180,8 +180,33 @@ export function defineSandbox(program: Command, host: CommandHost): Command {
           return host.exit(reportUsage(host.context(), (error as Error).message));
         }
         // It keeps serving after this returns; its own SIGINT/SIGTERM handler closes it and exits.
-        await runSandboxCommand({ ...options, demoClockMs }, host.io.stdout, { err: host.io.stderr });
+        try {
+          await runSandboxCommand({ ...options, demoClockMs }, host.io.stdout, { err: host.io.stderr });
+        } catch (error) {
+          const said = listenFailure(error, options.host ?? '127.0.0.1', options.port);
+          if (said === undefined) throw error;
+          printLines(host.io.stderr, [`error: ${said}`]);
+          return host.exit(EXIT.failure);
+        }
         host.exit(EXIT.ok, { keepRunning: true });
       })
   );
+}
+
+/** What an operator can do when the sandbox cannot listen where asked; undefined for any other failure. */
+export function listenFailure(error: unknown, listenHost: string, port: number | undefined): string | undefined {
+  const where = `${sanitize(listenHost)}:${port ?? 0}`;
+  switch ((error as NodeJS.ErrnoException | undefined)?.code) {
+    case 'EADDRINUSE':
+      return `cannot listen on ${where}: the port is already in use: choose another with --port, or leave --port out for a free one`;
+    case 'EACCES':
+      return `cannot listen on ${where}: this user may not use that port: choose one above 1023 with --port`;
+    case 'EADDRNOTAVAIL':
+      return `cannot listen on ${where}: ${sanitize(listenHost)} is not an address of this machine: give one with --host (e.g. 127.0.0.1)`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `cannot listen on ${where}: ${sanitize(listenHost)} is not a name this machine resolves: give an address with --host (e.g. 127.0.0.1)`;
+    default:
+      return undefined;
+  }
 }

@@ -1,7 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import { describe, expect, test } from 'vitest';
-import { runSandboxCommand } from '../../src/commands/sandbox';
+import { createServer } from 'node:net';
+import { listenFailure, runSandboxCommand } from '../../src/commands/sandbox';
+import { runBuiltCli } from '../commands/helpers';
 import { listKeys } from './helpers';
 
 const capture = (): { out: PassThrough; text: () => string } => {
@@ -97,5 +99,31 @@ describe('sandbox command', () => {
     const sigint = process.listenerCount('SIGINT');
     await sb.close();
     expect(process.listenerCount('SIGINT')).toBe(sigint - 1);
+  });
+
+  test('a port already in use: exit 1 and what to do, never a bare EADDRINUSE (real binary)', async ({ onTestFinished }) => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => new Promise<void>((resolve) => taken.close(() => resolve())));
+    const port = (taken.address() as { port: number }).port;
+    const run = await runBuiltCli(['sandbox', '--port', String(port)]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toBe(
+      `error: cannot listen on 127.0.0.1:${port}: the port is already in use: choose another with --port, or leave --port out for a free one\n`,
+    );
+  });
+
+  test('the other ways a listen fails are said by what to change; any other error is left to the caller', () => {
+    const failure = (code: string) => Object.assign(new Error(code), { code });
+    expect(listenFailure(failure('EACCES'), '127.0.0.1', 80)).toBe(
+      'cannot listen on 127.0.0.1:80: this user may not use that port: choose one above 1023 with --port',
+    );
+    expect(listenFailure(failure('EADDRNOTAVAIL'), '127.0.0.9\u001b[2J', 1)).toBe(
+      'cannot listen on 127.0.0.9\u241b[2J:1: 127.0.0.9\u241b[2J is not an address of this machine: give one with --host (e.g. 127.0.0.1)',
+    );
+    expect(listenFailure(failure('ENOTFOUND'), 'nowhere', undefined)).toMatch(/^cannot listen on nowhere:0: nowhere is not a name this machine resolves/);
+    expect(listenFailure(failure('EMFILE'), '127.0.0.1', 1)).toBeUndefined();
+    expect(listenFailure(undefined, '127.0.0.1', 1)).toBeUndefined();
   });
 });
