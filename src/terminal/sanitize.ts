@@ -103,6 +103,13 @@ export function continuesEmoji(before: string, input: string): boolean {
   return last[start - 1] === TAG_FLAG && (cp !== CANCEL_TAG || start < last.length);
 }
 
+/** The first code point sanitize would mark (a control, a bidi control, an invisible character outside an emoji), if any. */
+export function firstMarked(text: string): number | undefined {
+  if (!UNSAFE.test(text)) return undefined;
+  const cps = Array.from(text, (ch) => ch.codePointAt(0)!);
+  return cps.find((cp, i) => markFor(cp) !== undefined || (INVISIBLE.test(String.fromCodePoint(cp)) && !inEmoji(cps, i)));
+}
+
 /** The text without every code point sanitize would mark (the joiners and tags of an emoji stay). */
 export function withoutMarked(text: string): string {
   if (!UNSAFE.test(text)) return text;

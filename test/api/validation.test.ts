@@ -242,8 +242,18 @@ describe('note', () => {
     ['a\tb', 'note: must not contain control characters (tabs, line breaks)'],
     ['a\nb', 'note: must not contain control characters (tabs, line breaks)'],
     ['n'.repeat(101), 'note: at most 100 characters (got 101)'],
+    // A right-to-left override shows "tax exe.txt" as something else; zero-width and bidi marks hide in plain sight.
+    ['tax\u202etxt.exe', 'note: must not contain invisible or text-direction characters (found U+202E): the note would read differently than it is'],
+    ['desk\u200bbot', 'note: must not contain invisible or text-direction characters (found U+200B): the note would read differently than it is'],
+    ['\u2066ops\u2069', 'note: must not contain invisible or text-direction characters (found U+2066): the note would read differently than it is'],
+    ['a\u200fb', 'note: must not contain invisible or text-direction characters (found U+200F): the note would read differently than it is'],
+    ['a\ufeffb', 'note: must not contain invisible or text-direction characters (found U+FEFF): the note would read differently than it is'],
+    ['a\u2028b', 'note: must not contain invisible or text-direction characters (found U+2028): the note would read differently than it is'],
   ])('%j → %s', (raw, expected) => {
     expect(message(checkNote(raw))).toBe(expected);
+  });
+  it("an emoji's own joiners and a flag's tags are part of it, and pass", () => {
+    for (const note of ['family 👨‍👩‍👧', 'scotland 🏴󠁧󠁢󠁳󠁣󠁴󠁿', 'ops 👍🏽', 'עברית desk', 'مكتب']) expect(value(checkNote(note))).toBe(note);
   });
   it('counts characters, not UTF-16 units', () => {
     expect(value(checkNote('🔑'.repeat(100)))).toHaveLength(200);

@@ -182,6 +182,12 @@ const ROWS: Row[] = [
     line: /^error: --permissions: 'SPOT_ACOUNT_READ' is not a known permission: did you mean SPOT_ACCOUNT_READ\?$/,
   },
   {
+    name: '--note with a right-to-left override (keys create: nothing sent, nothing audited)',
+    run: (ctx) => runKeysCreate({ allowRisky: true, sub: 'desk', permissions: 'SPOT_ACCOUNT_READ', note: 'tax\u202etxt.exe' }, ctx),
+    env: env({}),
+    line: /^error: --note: must not contain invisible or text-direction characters \(found U\+202E\): the note would read differently than it is$/,
+  },
+  {
     name: 'an epoch in seconds',
     run: TRANSFERS({ start: '1700000000' }),
     env: env({}),
