@@ -39,6 +39,11 @@ export interface ClientConfig {
   initialClockOffsetMs?: number;
   /** Called after every HTTP exchange (each try), for the status bar and logs. Never sees secrets. */
   onExchange?: (exchange: ExchangeInfo) => void;
+  /**
+   * Told when a request waits before it goes (the next try after a Retry-After or a backoff, or its endpoint's
+   * budget): the operation and when it goes (Unix ms), for the status bar.
+   */
+  onWaiting?: (wait: { operation: string; untilMs: number }) => void;
   /** The proxy to go through (chooseProxy in proxy.ts: --proxy, the profile, the environment); direct without it. */
   proxy?: ProxyChoice;
   /**

@@ -880,8 +880,11 @@ export function createSignedClient(config: ClientConfig): SignedClient {
       const ticket = pacer.take();
       let pacedMs = 0;
       for (let wait = ticket.waitMs; wait > 0; wait = pacer.due(ticket)) {
-        if (pacedMs === 0) spec.onWait?.(wait);
-        await sleep(wait, signal, operation);
+        if (pacedMs === 0) {
+          spec.onWait?.(wait);
+          config.onWaiting?.({ operation, untilMs: now() + wait });
+        }
+        await sleep(wait, signal, operation).catch(waitCancelled(operation));
         pacedMs += wait;
         holdBackIfBanned(spec, attempt);
       }
@@ -913,8 +916,18 @@ export function createSignedClient(config: ClientConfig): SignedClient {
       if (!result.retryable || counted >= tries) throw error;
       if (result.retryAfterMs !== undefined && result.retryAfterMs > retryAfterCapMs) throw error;
       // Retry-After is the least to wait; a "0" still gets the backoff, so a busy service is not hammered.
-      await sleep(Math.max(result.retryAfterMs ?? 0, backoffDelay(counted, baseDelayMs)), signal, operation);
+      const waitMs = Math.max(result.retryAfterMs ?? 0, backoffDelay(counted, baseDelayMs));
+      config.onWaiting?.({ operation, untilMs: now() + waitMs });
+      await sleep(waitMs, signal, operation).catch(waitCancelled(operation));
     }
+  }
+
+  /** A wait the caller gave up on (a screen left): it no longer goes, so the wait said is taken back. */
+  function waitCancelled(operation: string): (error: unknown) => never {
+    return (error) => {
+      config.onWaiting?.({ operation, untilMs: now() });
+      throw error;
+    };
   }
 
   /** Under 'auto': a create's answer that got past the signature check settles the rule, for this client and the next run. */

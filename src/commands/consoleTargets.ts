@@ -190,6 +190,7 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
       exchanges.record(exchange);
       options.onExchange?.(exchange, base.apiKey);
     },
+    onWaiting: (wait) => exchanges.waiting(wait),
   });
 
   async function switchTo(build: (exchanges: ExchangeLog) => Promise<Omit<ConsoleTarget, 'id' | 'exchanges' | 'exporter'>>): Promise<void> {

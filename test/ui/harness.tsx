@@ -138,6 +138,7 @@ export async function startConsole(options: ConsoleOptions = {}): Promise<TestCo
     secretKey: sandbox.secretKey,
     retryBaseDelayMs: 5,
     onExchange: exchanges.record,
+    onWaiting: (wait) => exchanges.waiting(wait),
     ...(options.proxy ? { proxy: options.proxy } : {}),
   });
   const api = options.readOnly ? readOnlyApi(client, options.readOnly) : client;

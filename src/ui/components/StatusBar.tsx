@@ -33,6 +33,11 @@ function lastRequestLine(last: ExchangeInfo | undefined, now: number): string {
   return `${mark} ${sanitize(last.operation)} ${last.status ?? (last.cancelled ? 'cancelled' : 'no answer')} · ${last.latencyMs} ms${last.attempt > 1 ? ` · try ${last.attempt}` : ''}${via}`;
 }
 
+/** " · next try in 8 s": when the waiting request goes. */
+function nextTryLine(at: number, now: number): string {
+  return ` · next try in ${formatDuration(Math.ceil((at - now) / 1000) * 1000)}`;
+}
+
 /**
  * The last request's result and latency, then the profile and its credential source: always one line of
  * `width` cells (the profile keeps at most 40% of it). The profile name is outside text (the config file).
@@ -52,7 +57,21 @@ export function StatusBar({ width }: { width: number }) {
     }, 1000);
     return () => clearInterval(timer);
   }, [banEndsAt]);
-  const what = useSyncExternalStore(exchanges.subscribe, () => lastRequestLine(exchanges.last(), banEndsAt === undefined ? 0 : now));
+  // A request waiting its Retry-After (or its endpoint's budget) says when it goes, counting down the same way.
+  const nextTryAt = useSyncExternalStore(exchanges.subscribe, () => exchanges.nextTryAt());
+  const [waitNow, setWaitNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (nextTryAt === undefined) return undefined;
+    setWaitNow(Date.now());
+    const timer = setInterval(() => {
+      setWaitNow(Date.now());
+      if (Date.now() >= nextTryAt) clearInterval(timer);
+    }, 1000);
+    return () => clearInterval(timer);
+  }, [nextTryAt]);
+  const last = useSyncExternalStore(exchanges.subscribe, () => lastRequestLine(exchanges.last(), banEndsAt === undefined ? 0 : now));
+  const what =
+    nextTryAt !== undefined && nextTryAt > waitNow && !last.startsWith('✗ the service has banned') ? `${last}${nextTryLine(nextTryAt, waitNow)}` : last;
   const failed = what.startsWith('✗');
   const full = whoLine(profile, credentialSource);
   const whoRoom = Math.min(displayWidth(full), Math.max(8, Math.floor(width * 0.4)));
