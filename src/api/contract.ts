@@ -103,5 +103,10 @@ export interface BrokerApi {
   listUniversalTransfers(query: TransferQuery, options?: CallOptions): Promise<Transfer[]>;
   /** Current estimated server-minus-local clock offset in ms (0 until measured beyond 1 s). */
   clockOffsetMs(): number;
+  /**
+   * Reports, through onExchange, each request that has left and has no answer yet as cut short (cancelled), once:
+   * a process about to end on a signal still logs what it sent. Absent where there is nothing to report.
+   */
+  reportCutShort?(): void;
   close(): Promise<void>;
 }

@@ -103,6 +103,16 @@ export interface SignedClient {
   serverNow(): number;
   /** Releases this client's hold on its connection pool (the pool closes when its last client does). */
   close(): Promise<void>;
+  /** Reports each request that has left and has no answer yet, as cut short: for a process ending on a signal. */
+  reportCutShort(): void;
+}
+
+/** A try under way: whether its first bytes left, and its exchange as cut short now. */
+interface OutstandingTry {
+  sent(): boolean;
+  cutShort(): ExchangeInfo;
+  own: ((exchange: ExchangeInfo) => void) | undefined;
+  reported: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -546,6 +556,8 @@ export function createSignedClient(config: ClientConfig): SignedClient {
   const headerProblem = headerNameProblem(config.apiKeyHeader ?? DEFAULT_API_KEY_HEADER) ?? apiKeyProblem(config.apiKey);
   let offsetMs = Number.isFinite(config.initialClockOffsetMs) ? Math.round(config.initialClockOffsetMs ?? 0) : 0;
   let closed = false;
+  /** The tries under way, for reportCutShort. */
+  const outstanding = new Set<OutstandingTry>();
   // Pacing and bans are kept per base URL for the whole process (pacing.ts): every client shares them.
   const banScope = `${origin}${prefix}`;
   const endpointLimit = config.endpointLimit ?? DOCUMENTED_ENDPOINT_LIMIT;
@@ -605,6 +617,23 @@ export function createSignedClient(config: ClientConfig): SignedClient {
     marks.add(firstByte);
     awaitingFirstByte.set(path, marks);
     let banEndsAt: number | undefined;
+    const exchange = (cancelled: boolean): ExchangeInfo => ({
+      operation,
+      method,
+      path: `${prefix}${spec.path}`,
+      status,
+      ok,
+      ...(cancelled ? { cancelled } : {}),
+      latencyMs: Math.round(performance.now() - started),
+      attempt,
+      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+      ...(method === 'POST' ? { postSignature: rule } : {}),
+      ...(proxy === undefined ? {} : { proxy: proxy.shown }),
+      ...(pacedMs > 0 ? { pacedMs } : {}),
+      ...(banEndsAt === undefined ? {} : { banEndsAt }),
+    });
+    const out: OutstandingTry = { sent: () => firstByte.written, cutShort: () => exchange(true), own: spec.onExchange, reported: false };
+    outstanding.add(out);
     try {
       const response = await (
         await pool.pool
@@ -718,25 +747,18 @@ export function createSignedClient(config: ClientConfig): SignedClient {
       if (marks.size === 0 && awaitingFirstByte.get(path) === marks) awaitingFirstByte.delete(path);
       clearTimeout(timer);
       signal?.removeEventListener('abort', onCallerAbort);
-      const cancelled = !ok && status === undefined && signal?.aborted === true;
-      report(
-        {
-          operation,
-          method,
-          path: `${prefix}${spec.path}`,
-          status,
-          ok,
-          ...(cancelled ? { cancelled } : {}),
-          latencyMs: Math.round(performance.now() - started),
-          attempt,
-          ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-          ...(method === 'POST' ? { postSignature: rule } : {}),
-          ...(proxy === undefined ? {} : { proxy: proxy.shown }),
-          ...(pacedMs > 0 ? { pacedMs } : {}),
-          ...(banEndsAt === undefined ? {} : { banEndsAt }),
-        },
-        spec.onExchange,
-      );
+      outstanding.delete(out);
+      // Already reported as cut short (the process is ending on a signal): one line per try.
+      if (!out.reported) report(exchange(!ok && status === undefined && signal?.aborted === true), spec.onExchange);
+    }
+  }
+
+  /** Each try that has left and has no answer yet is reported now as cut short (cancelled), once. */
+  function reportCutShort(): void {
+    for (const out of outstanding) {
+      if (out.reported || !out.sent()) continue;
+      out.reported = true;
+      report(out.cutShort(), out.own);
     }
   }
 
@@ -943,6 +965,7 @@ export function createSignedClient(config: ClientConfig): SignedClient {
 
   return {
     request: send,
+    reportCutShort,
     clockOffsetMs: () => offsetMs,
     serverNow: () => Math.round(now() + offsetMs),
     async close() {

@@ -181,6 +181,7 @@ export function createBrokerApi(config: ClientConfig): BrokerApi {
     },
 
     clockOffsetMs: () => client.clockOffsetMs(),
+    reportCutShort: () => client.reportCutShort(),
     close: () => client.close(),
   };
 }

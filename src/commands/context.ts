@@ -148,19 +148,29 @@ export function reportUsage(ctx: CommandContext, message: string): ExitCode {
   return EXIT.usage;
 }
 
+/** A connected client: what its config files are kept by, and a way to cut what is under way short (a signal). */
+export interface ConnectedApi extends BrokerApi {
+  readonly baseUrl: string;
+  /** Logs each request under way that has left as cut short, then writes and closes the log: the process is ending. */
+  cutShort(): Promise<void>;
+}
+
+/** The exit code a signal's default action gives (128 + its number), kept when a handler answers it. */
+const SIGNAL_NUMBERS: Partial<Record<NodeJS.Signals, number>> = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 };
+
 /**
  * Resolves the target (environment, else a profile with its secret from the keychain) and builds the
  * client; undefined (after printing why, in one or two lines) when that cannot be done: nothing was sent.
  * A key or header the HTTP layer would refuse is named here, where it came from (BROKER_API_KEY, or the
  * profile's keychain entry or field). The client starts with the clock offset last measured against the
  * base URL, and close() remembers the one it ends with. With --log-file, the client's exchanges are
- * appended to it and close() closes it. A read-only run or profile gets a client that refuses to create.
+ * appended to it and close() closes it; a signal meeting a request logs it, cut short. A read-only run or profile gets a client that refuses to create.
  */
-export async function connect(ctx: CommandContext): Promise<(BrokerApi & { readonly baseUrl: string }) | undefined> {
+export async function connect(ctx: CommandContext): Promise<ConnectedApi | undefined> {
   return (await connectTarget(ctx))?.api;
 }
 /** connect(), also saying which base URL it resolved (what per-target files, such as the discovered sub-accounts, are kept by). */
-export async function connectTarget(ctx: CommandContext): Promise<{ api: BrokerApi & { readonly baseUrl: string }; baseUrl: string } | undefined> {
+export async function connectTarget(ctx: CommandContext): Promise<{ api: ConnectedApi; baseUrl: string } | undefined> {
   const resolved = await resolveTarget({
     flags: { baseUrl: ctx.globals.baseUrl, profile: ctx.globals.profile },
     env: ctx.env,
@@ -261,13 +271,27 @@ export async function connectTarget(ctx: CommandContext): Promise<{ api: BrokerA
   const calls = readOnly ? readOnlyApi(api, readOnlyReason(readOnly)) : api;
   // The demo's port changes every run: its names are kept under "demo", as the console keeps them.
   const storeKey = ctx.demo === true ? 'demo' : target.baseUrl;
-  const connected: BrokerApi & { readonly baseUrl: string } = {
+  let stopLogging = (): void => undefined;
+  const closeLog = async (): Promise<void> => {
+    stopLogging();
+    const lost = await log?.close();
+    if (lost)
+      printLines(ctx.stderr, [
+        `warning: --log-file: ${lost} line${lost === 1 ? '' : 's'} could not be written to ${ctx.globals.logFile ?? ''} (left out whole)`,
+      ]);
+  };
+  const connected: ConnectedApi = {
     // What the config files are kept by (recent and discovered sub-accounts, clock offsets).
     baseUrl: storeKey,
     listSubAccountKeys: (subAccount, options) => calls.listSubAccountKeys(subAccount, options),
     createSubAccountKey: (request, options) => calls.createSubAccountKey(request, options),
     listUniversalTransfers: (query, options) => calls.listUniversalTransfers(query, options),
     clockOffsetMs: () => api.clockOffsetMs(),
+    async cutShort() {
+      // Not aborted: the command goes on as it was (saying nothing of a failure) until the process ends.
+      api.reportCutShort?.();
+      await closeLog();
+    },
     close: async () => {
       try {
         await banKept;
@@ -275,14 +299,19 @@ export async function connectTarget(ctx: CommandContext): Promise<{ api: BrokerA
         if (acceptedRule !== undefined && acceptedRule !== savedRule) await savePostSignature(folder, target.baseUrl, acceptedRule).catch(() => undefined);
         await api.close();
       } finally {
-        const lost = await log?.close();
-        if (lost)
-          printLines(ctx.stderr, [
-            `warning: --log-file: ${lost} line${lost === 1 ? '' : 's'} could not be written to ${ctx.globals.logFile ?? ''} (left out whole)`,
-          ]);
+        await closeLog();
       }
     },
   };
+  // With a log (or --verbose), a signal that meets a request still logs it, cut short; a command that answers
+  // signals itself (a create, a stream) calls cutShort() from its own handler, which stands over this one.
+  if (log !== undefined || debug) {
+    const stop = ctx.onInterrupt?.(async (signal) => {
+      await connected.cutShort();
+      return 128 + (SIGNAL_NUMBERS[signal] ?? 2);
+    });
+    if (stop) stopLogging = stop;
+  }
   return { api: connected, baseUrl: storeKey };
 }
 

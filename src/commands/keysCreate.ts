@@ -166,6 +166,7 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
   const stopSignals = ctx.onInterrupt?.(async (signal) => {
     if (created) {
       printLines(ctx.stderr, notDeliveredLines(created, `${signal} before it was written`));
+      await api.cutShort();
       return EXIT.secretNotDelivered;
     }
     if (!sending) {
@@ -176,11 +177,14 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
         await ahead
       )?.({ error: new BrokerError({ kind: 'aborted', operation: 'create key' }) });
       printLines(ctx.stderr, [`error: ${signal} before the create request was sent: nothing was sent, no key was created`]);
+      await api.cutShort();
       return EXIT.interrupted;
     }
+    // Its answer is not waited for: the line recorded ahead keeps the attempt as unknown.
     printLines(ctx.stderr, [
       `error: ${signal} while the create request was in flight: ${checkBeforeCreatingAgain(request.subAccount)} (the attempt is on record as unknown)`,
     ]);
+    await api.cutShort();
     return EXIT.outcomeUnknown;
   });
   try {

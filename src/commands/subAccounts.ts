@@ -73,29 +73,46 @@ export async function runSubAccounts(options: SubAccountsOptions, ctx: CommandCo
   const { api, baseUrl } = connected;
   const folder = contextFolder(ctx);
   const out = new OutputSink(ctx.stdout);
+  // A signal stops the scan, which keeps what it found; the process ends once that is said and written.
+  const interrupt = new AbortController();
+  const scanDays = days.value;
+  const format = chosen.format;
+  let finished: (code: ExitCode) => void = () => undefined;
+  const ended = new Promise<ExitCode>((resolve) => (finished = resolve));
+  const stopSignals = options.discover ? ctx.onInterrupt?.(() => (interrupt.abort(), ended)) : undefined;
+  let code: ExitCode = EXIT.failure;
   try {
-    let store: DiscoveredSubAccounts;
-    try {
-      store = await openDiscoveredSubAccounts(folder, baseUrl);
-    } catch {
-      store = memoryDiscoveredSubAccounts();
-    }
-    if (options.discover) {
-      const recent = await openRecentSubAccounts(folder, baseUrl).then(
-        (r) => r.list(),
-        () => [],
-      );
-      const names = [...new Set([...given, ...recent, ...store.list().map((d) => d.name)])];
-      const code = await scan(ctx, api, store, names, days.value);
-      if (code !== EXIT.ok) return code;
-    }
-    await out.write(await render(store.list(), chosen.format, stdoutIsTerminal(ctx), options.discover === true));
-    return EXIT.ok;
-  } catch (error) {
-    return reportFailure(ctx, error);
+    code = await listOrScan();
+    return code;
   } finally {
     out.release();
     await closeQuietly(api);
+    stopSignals?.();
+    finished(code);
+  }
+
+  async function listOrScan(): Promise<ExitCode> {
+    try {
+      let store: DiscoveredSubAccounts;
+      try {
+        store = await openDiscoveredSubAccounts(folder, baseUrl);
+      } catch {
+        store = memoryDiscoveredSubAccounts();
+      }
+      if (options.discover) {
+        const recent = await openRecentSubAccounts(folder, baseUrl).then(
+          (r) => r.list(),
+          () => [],
+        );
+        const names = [...new Set([...given, ...recent, ...store.list().map((d) => d.name)])];
+        const scanned = await scan(ctx, api, store, names, scanDays, interrupt);
+        if (scanned !== EXIT.ok) return scanned;
+      }
+      await out.write(await render(store.list(), format, stdoutIsTerminal(ctx), options.discover === true));
+      return EXIT.ok;
+    } catch (error) {
+      return reportFailure(ctx, error);
+    }
   }
 }
 
@@ -105,6 +122,7 @@ async function scan(
   store: DiscoveredSubAccounts,
   names: string[],
   days: number,
+  controller: AbortController,
 ): Promise<ExitCode> {
   let lastLine = 0;
   const onProgress = (p: ScanProgress): void => {
@@ -124,10 +142,10 @@ async function scan(
     printLines(ctx.stderr, [
       `scanning ${days} day${days === 1 ? '' : 's'} of transfers for master↔master and ${grouped(names.length)} known name${names.length === 1 ? '' : 's'}…`,
     ]);
-  // Ctrl-C stops the scan and keeps what it found (a second one ends the process at once).
-  const controller = new AbortController();
+  // Ctrl-C stops the scan and keeps what it found (a second one ends the process at once). In-process, with no
+  // onInterrupt, the scan listens for SIGINT itself.
   const interrupt = (): void => controller.abort();
-  process.once('SIGINT', interrupt);
+  if (!ctx.onInterrupt) process.once('SIGINT', interrupt);
   try {
     const result = await discoverSubAccounts(api, store, { days, now: ctx.now(), names, onProgress, signal: controller.signal });
     if (result.cancelled) {

@@ -183,8 +183,9 @@ export async function runTransfers(given: TransfersOptions, ctx: CommandContext)
   const written = (): string => ` (after ${grouped(summary.pages)} page${summary.pages === 1 ? '' : 's'}, ${grouped(rows)} rows written)`;
   // Stopped by a signal mid-stream: what came is said, so a partial file is not taken for the whole history.
   const stopSignals = all
-    ? ctx.onInterrupt?.((signal) => {
+    ? ctx.onInterrupt?.(async (signal) => {
         printLines(ctx.stderr, [`error: ${signal}: stopped${written()}; the output is incomplete`]);
+        await api.cutShort();
         return EXIT.interrupted;
       })
     : undefined;

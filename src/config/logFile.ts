@@ -43,6 +43,8 @@ export function exchangeLine(exchange: ExchangeInfo, apiKey: string | undefined,
   if (exchange.retryAfterMs !== undefined) fields.push(`retry-after=${Math.round(exchange.retryAfterMs)}ms`);
   if (exchange.banEndsAt !== undefined) fields.push(`ban-ends=${new Date(exchange.banEndsAt).toISOString()}`);
   if (exchange.notSent === true) fields.push('not-sent');
+  // Sent, then given up by this side (a signal, a screen left) before its answer.
+  if (exchange.cancelled === true) fields.push('cancelled');
   if (apiKey !== undefined) fields.push(`key=${token(shortenApiKey(apiKey))}`);
   // Already without its password (ProxyChoice.shown).
   if (exchange.proxy !== undefined) fields.push(`proxy=${token(exchange.proxy)}`);

@@ -23,6 +23,22 @@ process.stderr.on('error', () => undefined);
 process.on('uncaughtException', lastResort);
 process.on('unhandledRejection', lastResort);
 
+const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+/** The handlers commands gave onInterrupt, oldest first. */
+const handlers: Array<(signal: NodeJS.Signals) => number | Promise<number>> = [];
+let stopping = false;
+function onProcessSignal(signal: NodeJS.Signals): void {
+  // A second signal while the first is being settled (an audit line written): out at once.
+  if (stopping) process.exit(EXIT.interrupted);
+  const handler = handlers.at(-1);
+  if (handler === undefined) return;
+  stopping = true;
+  void Promise.resolve(handler(signal)).then(
+    (code) => process.exit(code),
+    () => process.exit(EXIT.interrupted),
+  );
+}
+
 // stdin is left out: process.stdin is created only when a command reads it (profile add, the console).
 main(process.argv.slice(2), {
   stdout: process.stdout,
@@ -31,20 +47,14 @@ main(process.argv.slice(2), {
   stdoutIsTTY: process.stdout.isTTY === true,
   stderrIsTTY: process.stderr.isTTY === true,
   onInterrupt: (onSignal) => {
-    const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-    let stopping = false;
-    const handler = (signal: NodeJS.Signals): void => {
-      // A second signal while the first is being settled (an audit line written): out at once.
-      if (stopping) process.exit(EXIT.interrupted);
-      stopping = true;
-      void Promise.resolve(onSignal(signal)).then(
-        (code) => process.exit(code),
-        () => process.exit(EXIT.interrupted),
-      );
-    };
-    for (const signal of signals) process.on(signal, handler);
+    // Only the newest handler answers (a command's own, over the one its connection set for the log file);
+    // stopping it gives the signal back to the one before.
+    if (handlers.length === 0) for (const signal of SIGNALS) process.on(signal, onProcessSignal);
+    handlers.push(onSignal);
     return () => {
-      for (const signal of signals) process.off(signal, handler);
+      const at = handlers.lastIndexOf(onSignal);
+      if (at >= 0) handlers.splice(at, 1);
+      if (handlers.length === 0 && !stopping) for (const signal of SIGNALS) process.off(signal, onProcessSignal);
     };
   },
 }).then(({ code, keepRunning }) => {
