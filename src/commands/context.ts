@@ -164,7 +164,8 @@ const SIGNAL_NUMBERS: Partial<Record<NodeJS.Signals, number>> = { SIGHUP: 1, SIG
  * A key or header the HTTP layer would refuse is named here, where it came from (BROKER_API_KEY, or the
  * profile's keychain entry or field). The client starts with the clock offset last measured against the
  * base URL, and close() remembers the one it ends with. With --log-file, the client's exchanges are
- * appended to it and close() closes it; a signal meeting a request logs it, cut short. A read-only run or profile gets a client that refuses to create.
+ * appended to it and close() closes it; a signal meeting a request logs it, cut short. A read-only run or
+ * profile gets a client that refuses to create.
  */
 export async function connect(ctx: CommandContext): Promise<ConnectedApi | undefined> {
   return (await connectTarget(ctx))?.api;
