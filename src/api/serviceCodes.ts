@@ -1,5 +1,6 @@
 // The service's error codes an operator meets, each with what it means and what to check: one table for the
 // console and the commands alike. Where each meaning comes from is in docs/service-codes.md.
+import { shellWord } from '../format/shell';
 
 export interface ServiceCode {
   /** The meaning in a few words (the service's own message may be terse, or another language). */
@@ -64,7 +65,10 @@ export function createOutcomeUnknown(status: number, code: number | string | und
 /** Codes that refuse one sub-account (unknown, forbidden) rather than the request as a whole. */
 export const SUB_ACCOUNT_REFUSALS: ReadonlySet<string> = new Set(['140001', '140002']);
 
-/** What to do after a create whose outcome is unknown: the command's last line, and the console's once it closes. */
+/**
+ * What to do after a create whose outcome is unknown: the command's last line, and the console's once it closes.
+ * The name goes into a command to copy: a name a service listed with shell syntax in it is quoted.
+ */
 export function checkBeforeCreatingAgain(subAccount: string): string {
-  return `the key may exist: check with \`broker-console keys list --sub ${subAccount}\` before creating it again`;
+  return `the key may exist: check with \`broker-console keys list --sub ${shellWord(subAccount)}\` before creating it again`;
 }

@@ -6,6 +6,7 @@ import { parseRateLimit } from '../sandbox/rateLimit';
 import { SEEDED_TRANSFER_COUNT } from '../sandbox/seedTransfers';
 import type { RunningSandbox, SandboxPostSignature } from '../sandbox/types';
 import { grouped, sanitize, toJson } from '../terminal/sanitize';
+import { shellQuote } from '../format/shell';
 import { EXIT, printLines, reportUsage } from './context';
 import { type CommandHost, examples, oneOf, wholeNumber } from './define';
 
@@ -92,11 +93,6 @@ function describeJson(sandbox: RunningSandbox): string {
     secretKey: sandbox.secretKey,
     subAccounts: sandbox.subAccounts,
   });
-}
-
-/** A word for a POSIX shell: single-quoted, a quote inside written '\\'' (nothing in it is expanded). */
-export function shellQuote(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 /** `export` lines a shell can eval: the variables a command reads its target and credentials from. */
