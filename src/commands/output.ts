@@ -137,14 +137,41 @@ export class OutputClosedError extends Error {
 }
 
 /**
+ * The descriptor of a stream Node writes to a file or a device (not a pipe, socket or terminal), or undefined.
+ * Node writes to those with one write(2) and drops what a short write left (a nearly full disk): the caller
+ * then writes them itself, to the last byte or an error.
+ */
+export function fileDescriptorOf(stream: object): number | undefined {
+  const fd = (stream as { fd?: unknown }).fd;
+  if (typeof fd !== 'number') return undefined;
+  try {
+    const fs = process.getBuiltinModule('node:fs');
+    const tty = process.getBuiltinModule('node:tty');
+    const stat = fs.fstatSync(fd);
+    return (stat.isFile() || stat.isCharacterDevice() || stat.isBlockDevice()) && !tty.isatty(fd) ? fd : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes all of `text` to `fd`, a short write followed by the rest; throws what write(2) failed with (ENOSPC…). */
+function writeWhole(fd: number, text: string): void {
+  const fs = process.getBuiltinModule('node:fs');
+  const bytes = Buffer.from(text, 'utf8');
+  for (let at = 0; at < bytes.length;) at += fs.writeSync(fd, bytes, at);
+}
+
+/**
  * Writes text to a stream one chunk at a time, awaiting 'drain' when the stream asks to wait, so the
- * producer never runs ahead of the reader and memory stays flat however much is written.
+ * producer never runs ahead of the reader and memory stays flat however much is written. To a file or a
+ * device, every byte is written or the write fails (Node's own stream would lose the end of a short write).
  */
 export class OutputSink {
   private failure: Error | undefined;
   private readonly onError = (error: Error): void => {
     this.failure ??= error;
   };
+  private readonly fd: number | undefined;
 
   /** `ownErrors`: this command handles a failed write itself (the process-wide handler must not exit first). */
   constructor(
@@ -153,6 +180,18 @@ export class OutputSink {
   ) {
     stream.on('error', this.onError);
     if (options.ownErrors) ownedOutputs.add(stream);
+    this.fd = fileDescriptorOf(stream);
+  }
+
+  /** To a file or a device: written whole here, synchronously, as Node's stream would (true), else false. */
+  private writtenWhole(text: string): boolean {
+    if (this.fd === undefined) return false;
+    try {
+      writeWhole(this.fd, text);
+    } catch (error) {
+      this.failure ??= error instanceof Error ? error : new Error(String(error));
+    }
+    return true;
   }
 
   get closed(): boolean {
@@ -161,6 +200,10 @@ export class OutputSink {
 
   async write(text: string): Promise<void> {
     if (this.failure) throw new OutputClosedError(this.failure);
+    if (this.writtenWhole(text)) {
+      if (this.failure) throw new OutputClosedError(this.failure);
+      return;
+    }
     let flushed: boolean;
     try {
       flushed = this.stream.write(text);
@@ -175,6 +218,10 @@ export class OutputSink {
   /** Writes and resolves once the stream has handed the text on (to the pipe, file or reader); rejects when it could not. */
   async writeFlushed(text: string): Promise<void> {
     if (this.failure) throw new OutputClosedError(this.failure);
+    if (this.writtenWhole(text)) {
+      if (this.failure) throw new OutputClosedError(this.failure);
+      return;
+    }
     await new Promise<void>((resolve) => {
       try {
         this.stream.write(text, (error?: Error | null) => {

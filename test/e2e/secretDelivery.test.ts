@@ -2,7 +2,7 @@
 // closed stdout, a signal while the POST is held by the service, an audit append on a nearly full disk. The
 // created secret is never printed by these tests: only its presence is checked.
 import { spawn } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -269,7 +269,7 @@ describe.concurrent('keys create: a signal while the POST is in flight (real bin
 const disk = mountFullDisk(64);
 if (!disk.ok) console.warn(`SKIPPED audit short-write test: ${disk.reason}`);
 
-describe.skipIf(!disk.ok)('keys create: an audit append on a nearly full disk (real binary, 64 KiB tmpfs)', () => {
+describe.skipIf(!disk.ok)('a nearly full disk: an audit append, and stdout a file (real binary, 64 KiB tmpfs)', () => {
   afterAll(() => {
     if (disk.ok) disk.disk.unmount();
   });
@@ -311,4 +311,49 @@ describe.skipIf(!disk.ok)('keys create: an audit append on a nearly full disk (r
     expect(skipped).toBe(0);
     expect(entries.at(-1)).toMatchObject({ outcome: 'created', note: 'delivery' });
   }, 60_000);
+
+  /** A file on the disk with `left` bytes of its last page free, the disk then filled: a write gets only part of itself in. */
+  const nearlyFullFile = (name: string, left: number): string => {
+    if (!disk.ok) throw new Error('no disk');
+    // An empty disk first: what an earlier run left there (a trail, a compile cache) is gone.
+    for (const entry of readdirSync(disk.disk.dir)) rmSync(join(disk.disk.dir, entry), { recursive: true, force: true });
+    const path = join(disk.disk.dir, name);
+    writeFileSync(path, 'x'.repeat(4096 - left));
+    disk.disk.fill();
+    return path;
+  };
+
+  it('stdout a file with 60 bytes left: the secret half written is exit 5, ENOSPC, on record as not delivered, never exit 0', async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const home = tempFolder(onTestFinished);
+    const path = nearlyFullFile('secrets.txt', 60);
+    const fd = openSync(path, 'a');
+    let exit: Exit;
+    try {
+      exit = await run([process.execPath, bin, ...ARGS, '--json'], env(home), fd);
+    } finally {
+      closeSync(fd);
+    }
+    await expectLostSecretOnRecord(expect, home, exit, /^ENOSPC$/);
+    // What did get in is only the start of the answer: no whole secret is there to be taken for delivered.
+    const written = readFileSync(path, 'utf8').slice(4096 - 60);
+    expect(written.length).toBeLessThanOrEqual(60);
+    expect(written).not.toMatch(/"secretKey":"[0-9a-f]{64}"/);
+  }, 30_000);
+
+  it('stdout a file with 60 bytes left: a key list cut short is exit 1 and says so, never exit 0', async ({ expect, onTestFinished }) => {
+    const home = tempFolder(onTestFinished);
+    const path = nearlyFullFile('keys.json', 60);
+    const fd = openSync(path, 'a');
+    let exit: Exit;
+    try {
+      exit = await run([process.execPath, bin, 'keys', 'list', '--sub', SUB, '--json'], env(home), fd);
+    } finally {
+      closeSync(fd);
+    }
+    expect(exit.code, exit.stderr).toBe(1);
+    expect(exit.stderr).toBe('error: could not write the output to stdout: no space left on device\n');
+  }, 30_000);
 });
