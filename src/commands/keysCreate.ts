@@ -165,7 +165,11 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
   const ahead = recorder.ahead(request);
   const stopSignals = ctx.onInterrupt?.(async (signal) => {
     if (created) {
-      printLines(ctx.stderr, notDeliveredLines(created, `${signal} before it was written`));
+      // Created, its secret still waiting to be taken by stdout (a reader that does not read): not delivered.
+      const why = `${signal} before it was written`;
+      const outcome = await ahead;
+      if (!(await (outcome ?? ((r: CreateResult) => recorder(request, r)))({ created, secret: 'not-delivered', reason: why }))) auditFailed();
+      printLines(ctx.stderr, notDeliveredLines(created, why));
       await api.cutShort();
       return EXIT.secretNotDelivered;
     }

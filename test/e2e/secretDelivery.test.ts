@@ -1,8 +1,8 @@
 // `keys create` in the real binary under the faults operators meet: the reader of stdout gone, a full device, a
 // closed stdout, a signal while the POST is held by the service, an audit append on a nearly full disk. The
 // created secret is never printed by these tests: only its presence is checked.
-import { spawn } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { closeSync, constants, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -130,6 +130,36 @@ describe.concurrent('keys create: the secret is written or the failure is loud (
       const { entries } = await readAuditTrail(home);
       expect(entries, shape).toEqual([expect.objectContaining({ outcome: 'created' })]);
     }
+  }, 30_000);
+
+  it('a reader that does not read (a full pipe), then SIGTERM: exit 5, and the trail says not delivered, not created', async ({ expect, onTestFinished }) => {
+    const home = tempFolder(onTestFinished);
+    // A named pipe held open for reading (so no EPIPE) and filled: the secret's write waits, never taken.
+    const fifo = join(home, 'stuck');
+    execFileSync('mkfifo', [fifo]);
+    // Non-blocking, so filling it ends at EAGAIN instead of waiting here.
+    const held = openSync(fifo, constants.O_RDWR | constants.O_NONBLOCK);
+    onTestFinished(() => closeSync(held));
+    for (let filled = 0; filled < 1 << 20; filled += 4096) {
+      try {
+        writeSync(held, Buffer.alloc(4096, 0x78));
+      } catch {
+        break;
+      }
+    }
+    const exit = await run([process.execPath, bin, ...ARGS, '--json'], env(home), held, (pid) => {
+      void (async () => {
+        // Created (its line in the trail) and waiting on the pipe: then the signal.
+        for (let i = 0; i < 200; i += 1) {
+          const { entries } = await readAuditTrail(home).catch(() => ({ entries: [] }));
+          if (entries.some((e) => e.outcome === 'created')) break;
+          await new Promise((resolve) => setTimeout(resolve, 25));
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        process.kill(pid, 'SIGTERM');
+      })();
+    });
+    await expectLostSecretOnRecord(expect, home, exit, /^SIGTERM before it was written$/);
   }, 30_000);
 
   it('a reader that stays: exit 0, the secret on stdout, the trail says created', async ({ expect, onTestFinished }) => {
