@@ -71,6 +71,31 @@ describe('ctrl+c during a create', () => {
     c.sandbox.releaseHeld();
   });
 
+  test('the console ended with the POST out (a signal unmounts it): the request is given up, said once, on record as unknown', async ({ onTestFinished }) => {
+    const { c, folder } = await heldCreate(onTestFinished);
+    await c.cleanup();
+    const sub = c.sandbox.subAccounts[0]!;
+    expect(c.said).toEqual([
+      `create key for ${sub}: left before its answer came: the key may exist: check with \`broker-console keys list --sub ${sub}\` before creating it again (on record as unknown)`,
+    ]);
+    // Given up: an answer released now reaches nobody and changes nothing on record.
+    c.sandbox.releaseHeld();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const { entries } = await readAuditTrail(folder);
+    expect(entries).toEqual([expect.objectContaining({ outcome: 'unknown', note: 'held' })]);
+  });
+
+  test('a second ctrl+c says it once, though the screen is then unmounted with the POST still out', async ({ onTestFinished }) => {
+    const { c } = await heldCreate(onTestFinished);
+    await c.press('ctrlC');
+    await c.waitForText("Waiting for the service's answer");
+    await c.press('ctrlC');
+    await c.waitFor(() => c.exitCode() === 130, 'exit 130');
+    await c.cleanup();
+    expect(c.said).toHaveLength(1);
+    c.sandbox.releaseHeld();
+  });
+
   test('an answer after the first ctrl+c: the created key still reaches its secret screen', async ({ onTestFinished }) => {
     const { c, folder } = await heldCreate(onTestFinished);
     await c.press('ctrlC');

@@ -149,6 +149,23 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
   sendingRef.current = create.state.status === 'sending';
   // ctrl+p while it is out: another target would tear this screen down, and the secret with it; it waits.
   const [switchHeld, setSwitchHeld] = useState(false);
+  // Left with the request out (a second ctrl+c, or the console ended by a signal): it is given up at once, so
+  // the process does not wait for an answer no screen can show, and the terminal is told once.
+  const leftRef = useRef(false);
+  const leaveUnanswered = useCallback(() => {
+    if (leftRef.current) return;
+    leftRef.current = true;
+    create.abandon();
+    sayOnLeaving?.(leftUnknown(subAccount));
+  }, [create, sayOnLeaving, subAccount]);
+  const leaveUnansweredRef = useRef(leaveUnanswered);
+  leaveUnansweredRef.current = leaveUnanswered;
+  useEffect(
+    () => () => {
+      if (sendingRef.current) leaveUnansweredRef.current();
+    },
+    [],
+  );
   useLeaveGuard((intent, proceed) => {
     if (!sendingRef.current) return false;
     if (intent === 'profiles') {
@@ -157,8 +174,7 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
     }
     if (intent !== 'interrupt') return false;
     if (leaving) {
-      create.abandon();
-      sayOnLeaving?.(leftUnknown(subAccount));
+      leaveUnanswered();
       return false;
     }
     setLeaving({ proceed });
