@@ -30,7 +30,10 @@ export class KeyStream extends EventEmitter {
   readonly isTTY: boolean;
   readonly isRaw: boolean = false;
   private readonly splitter = new KeySplitter();
-  private readonly queue: InputEvent[] = [];
+  /** Keys and pastes not yet read, each with the number of the chunk (one read from the terminal) it came in. */
+  private readonly queue: Array<{ event: InputEvent; chunk: number }> = [];
+  private chunks = 0;
+  private lastChunk = 0;
   private waitTimer: NodeJS.Timeout | undefined;
   /** After a key: the next one waits until this one's effect has rendered. */
   private holding = false;
@@ -77,8 +80,10 @@ export class KeyStream extends EventEmitter {
   read(): string | null {
     for (;;) {
       if (this.holding) return null;
-      const next = this.queue.shift();
-      if (next === undefined) return null;
+      const queued = this.queue.shift();
+      if (queued === undefined) return null;
+      const next = queued.event;
+      this.lastChunk = queued.chunk;
       if (next.kind === 'paste') {
         this.emit('paste', next.text);
         this.holdUntilRendered();
@@ -104,6 +109,14 @@ export class KeyStream extends EventEmitter {
     });
   }
 
+  /**
+   * The chunk the key read last came in: keys of one chunk came together (typed ahead, a paste, or a chord such as
+   * alt+y, which is ESC then y), never one as an answer to what the other showed.
+   */
+  chunkOfLastKey(): number {
+    return this.lastChunk;
+  }
+
   /** Keys and pastes received but not yet read, counting input held back (an ESC that may start a sequence). */
   backlog(): number {
     return this.queue.length + (this.splitter.hasPendingEscape() || this.splitter.inPaste() || this.holding ? 1 : 0);
@@ -113,12 +126,13 @@ export class KeyStream extends EventEmitter {
   feed(chunk: string): void {
     if (this.waitTimer) clearTimeout(this.waitTimer);
     this.waitTimer = undefined;
-    this.enqueue(this.splitter.push(chunk));
+    const number = ++this.chunks;
+    this.enqueue(this.splitter.push(chunk), number);
     if (this.splitter.hasPendingEscape() || this.splitter.inPaste()) {
       this.waitTimer = setTimeout(
         () => {
           this.waitTimer = undefined;
-          this.enqueue(this.splitter.flush());
+          this.enqueue(this.splitter.flush(), number);
         },
         this.splitter.inPaste() ? PASTE_WAIT_MS : ESCAPE_WAIT_MS,
       );
@@ -134,9 +148,9 @@ export class KeyStream extends EventEmitter {
     if (this.waitTimer) clearTimeout(this.waitTimer);
   }
 
-  private enqueue(events: InputEvent[]): void {
+  private enqueue(events: InputEvent[], chunk: number): void {
     if (events.length === 0) return;
-    this.queue.push(...events);
+    this.queue.push(...events.map((event) => ({ event, chunk })));
     if (!this.holding) this.emit('readable');
   }
 

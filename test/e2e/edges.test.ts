@@ -576,10 +576,15 @@ describe.skipIf(missing !== undefined).concurrent('the secret (LIVE, against the
     const keys = JSON.parse(listed.stdout) as Array<{ apiKey: string; note: string }>;
     expect(keys.filter((k) => k.apiKey === wideKey)).toEqual([expect.objectContaining({ apiKey: wideKey, note: 'e2e secret check' })]);
 
-    // Enter and y in one write: the prompt, then the confirmation; back on the list, the secret gone.
+    // Enter and y in one write: the prompt, and the y typed ahead with it is no answer; a y after it leaves, the
+    // secret gone.
     s.resize(80, 24);
     await s.waitFor((x) => s.size() === '80x24' && x.includes('Store the secret key now'));
     await s.write('\ry');
+    await s.waitFor('Have you stored the secret key?');
+    await sleep(300);
+    expect(s.screen()).toContain('Store the secret key now');
+    await s.keys('y');
     screen = await s.waitFor(new RegExp(`API keys of ${sub} · ${keys.length} keys`));
     // The new key is the highlighted row.
     expect(lines(screen).find((l) => l.startsWith('›'))).toContain(`${wideKey.slice(0, 4)}…${wideKey.slice(-4)}`);

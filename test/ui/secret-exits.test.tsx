@@ -90,6 +90,20 @@ describe('leaving the secret screen', () => {
     expect(onSecretScreen()).toBe(true);
   });
 
+  test.each([
+    ['alt+y (ESC then y in one write)', ['esc', 'y']],
+    ['enter and y typed ahead together', ['enter', 'y']],
+    ['ctrl+p and y together', ['\u0010', 'y']],
+  ])('%s: the y came with the key that asked, so it is no answer; a y typed after it is', async (_name, keys) => {
+    await onSecret();
+    await c.chunk(...keys);
+    await c.settle(50);
+    expect(onSecretScreen()).toBe(true);
+    expect(c.frame()).toContain(ASK);
+    await c.press('y');
+    await c.waitFor(() => !onSecretScreen(), 'the secret screen left');
+  });
+
   test('keys sent in one write with the leave key do not slip past the prompt', async () => {
     await onSecret();
     // Esc asks, q stays, Enter asks again: the prompt is up and the secret still there.

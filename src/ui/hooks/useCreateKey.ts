@@ -87,5 +87,8 @@ export function useCreateKey(onCreated: (created: CreatedKey, attempt?: string) 
     if (inFlight.current) controller.current?.abort();
   }, []);
 
-  return { state, submit, reset, abandon, sending: state.status === 'sending' };
+  /** Whether the request is out now (not as of the last render: an answer may have just come). */
+  const inFlightNow = useCallback(() => inFlight.current, []);
+
+  return { state, submit, reset, abandon, inFlightNow, sending: state.status === 'sending' };
 }

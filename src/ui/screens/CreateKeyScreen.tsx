@@ -160,11 +160,13 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
   }, [create, sayOnLeaving, subAccount]);
   const leaveUnansweredRef = useRef(leaveUnanswered);
   leaveUnansweredRef.current = leaveUnanswered;
+  const inFlightNow = create.inFlightNow;
   useEffect(
     () => () => {
-      if (sendingRef.current) leaveUnansweredRef.current();
+      // The request itself, not the last render: a created key's answer unmounts this screen for its secret.
+      if (inFlightNow()) leaveUnansweredRef.current();
     },
-    [],
+    [inFlightNow],
   );
   useLeaveGuard((intent, proceed) => {
     if (!sendingRef.current) return false;

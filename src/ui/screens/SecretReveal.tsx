@@ -2,7 +2,7 @@
 // confirms it is stored (docs/design.md, secrets). Every way out (enter, esc, q, ctrl+p, ctrl+t, ctrl+c once) first asks
 // for that confirmation; only y leaves. The key and secret are shown whole at any width, never cut.
 import React, { useEffect, useRef, useState } from 'react';
-import { Box, Text } from 'ink';
+import { Box, Text, useStdin } from 'ink';
 import type { CreatedKey } from '../../api/types';
 import { displayWidth, fit, sanitize, wrapByWidth, wrapWords } from '../../terminal/text';
 import { commandFor, defineModes } from '../keyboard/bindings';
@@ -61,6 +61,8 @@ export function wholeValueLines(value: string, room: number): string[] {
 interface Asking {
   /** What the operator was doing when asked (quit, switch profile…), done once they confirm. */
   proceed?: () => void;
+  /** The chunk of input the asking key came in: a y in the same one (alt+y, typed ahead) is no answer. */
+  chunk?: number;
 }
 
 /** Said on the terminal once the console has closed on this screen before y: the secret may be lost. */
@@ -76,6 +78,9 @@ export function SecretReveal({ created, attempt }: { created: CreatedKey; attemp
   const { copy, theme, audit, sayOnLeaving } = useServices();
   const { active, width, height } = useScreenFrame();
   const navigate = useNavigate();
+  // The console's key stream (src/terminal/keyStream.ts) says which keys came together.
+  const { stdin } = useStdin();
+  const chunkOfKey = (): number | undefined => (stdin as { chunkOfLastKey?: () => number }).chunkOfLastKey?.();
   const [revealed, setRevealed] = useState(false);
   const [asking, setAsking, askingRef] = useSyncedState<Asking | undefined>(undefined);
   const [flash, setFlash] = useFlash(4000);
@@ -99,7 +104,7 @@ export function SecretReveal({ created, attempt }: { created: CreatedKey; attemp
 
   useLeaveGuard((intent, proceed) => {
     if (askingRef.current && intent === 'interrupt') return false; // a second ctrl+c at the prompt quits
-    setAsking({ proceed });
+    setAsking({ proceed, chunk: chunkOfKey() });
     return true;
   });
 
@@ -107,7 +112,10 @@ export function SecretReveal({ created, attempt }: { created: CreatedKey; attemp
     (input, keystroke) => {
       const command = commandFor(SECRET_MODES.secret, input, keystroke);
       if (askingRef.current) {
-        if (command === 'confirm') leave(askingRef.current.proceed);
+        const asked = askingRef.current;
+        // A y that came with the key that asked (alt+y is ESC then y) was not typed after reading the question.
+        if (command === 'confirm' && asked.chunk !== undefined && asked.chunk === chunkOfKey()) return true;
+        if (command === 'confirm') leave(asked.proceed);
         else setAsking(undefined);
         return true; // every key is ours here: only y leaves
       }
@@ -128,7 +136,7 @@ export function SecretReveal({ created, attempt }: { created: CreatedKey; attemp
           );
           return true;
         case 'leave':
-          setAsking({});
+          setAsking({ chunk: chunkOfKey() });
           return true;
         case 'quit':
           return false; // App asks the guard, which asks the operator
