@@ -172,7 +172,9 @@ export async function runTransfers(given: TransfersOptions, ctx: CommandContext)
   const api = await connect(ctx);
   if (!api) return EXIT.usage;
   const out = new OutputSink(ctx.stdout);
-  const write: TextSink = (text) => out.write(text);
+  // Sealed once a signal has closed the document: a block still on its way after that is dropped.
+  let sealed = false;
+  const write: TextSink = (text) => (sealed ? Promise.resolve() : out.write(text));
   // CSV and JSON keep the data exact for a file or a pipe; on a terminal they are sanitised like the table.
   const terminal = { terminal: stdoutIsTerminal(ctx) };
   const output: TransferOutput = format === 'table' ? tableWriter(write) : plain(format === 'csv' ? csvWriter(write, terminal) : jsonWriter(write, terminal));
@@ -185,6 +187,12 @@ export async function runTransfers(given: TransfersOptions, ctx: CommandContext)
   const stopSignals = all
     ? ctx.onInterrupt?.(async (signal) => {
         printLines(ctx.stderr, [`error: ${signal}: stopped${written()}; the output is incomplete`]);
+        // What was written stays a JSON document (the array closed), unless stdout will not take even that.
+        if (format === 'json') {
+          const closing = output.end(summary).catch(() => undefined);
+          sealed = true;
+          await Promise.race([closing, new Promise((resolve) => setTimeout(resolve, 1000))]);
+        }
         await api.cutShort();
         return EXIT.interrupted;
       })

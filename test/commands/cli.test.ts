@@ -265,7 +265,7 @@ describe('transfers', () => {
     expect(stderr).toBe('');
   });
 
-  it('SIGINT while --all streams: exit 130 and one line saying how far it got', async () => {
+  it('SIGINT while --all streams JSON: exit 130, one line saying how far it got, and the array closed', async () => {
     const endless = await startPagingServer('endless');
     try {
       const child = spawn(
@@ -280,11 +280,16 @@ describe('transfers', () => {
       child.stderr.on('data', (c: Buffer) => {
         stderr += c.toString();
       });
-      child.stdout.on('data', () => undefined);
+      const out: Buffer[] = [];
+      child.stdout.on('data', (c: Buffer) => out.push(c));
       child.stdout.once('data', () => child.kill('SIGINT'));
       const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
       expect(code).toBe(130);
       expect(stderr).toMatch(/^error: SIGINT: stopped \(after [\d,]+ pages?, [\d,]+ rows written\); the output is incomplete\n$/);
+      // What was written is still a JSON document: the array is closed, whole transfers only.
+      const rows = JSON.parse(Buffer.concat(out).toString('utf8')) as Array<{ tranId: string }>;
+      expect(rows.length).toBeGreaterThanOrEqual(Number(/([\d,]+) rows written/.exec(stderr)![1]!.replace(/,/g, '')));
+      expect(new Set(rows.map((r) => r.tranId)).size).toBe(rows.length);
     } finally {
       await endless.close();
     }
