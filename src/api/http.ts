@@ -298,6 +298,13 @@ function salvageEnvelope(text: string): { code?: number | string; message?: stri
 }
 
 /** The typed error for an error answer of any shape: JSON envelope, other JSON, HTML page, or nothing. */
+/** `text` with the API key shortened (mx0v…a1b2) and any `signature=` value left out: what a service may echo back. */
+export function withoutOwnCredentials(text: string, apiKey: string): string {
+  const key = apiKey.trim();
+  const shortened = key.length >= 8 ? text.split(key).join(`${key.slice(0, 4)}…${key.slice(-4)}`) : text;
+  return shortened.replace(/(signature["']?\s*[=:]\s*["']?)[0-9a-fA-F]{16,}/gi, '$1…');
+}
+
 export function serviceErrorFromBody(operation: string, status: number, text: string, retryAfterMs?: number, hint?: string): BrokerError {
   const parsed = parseJson(text);
   const envelope = parsed.ok ? readEnvelope(parsed.value) : salvageEnvelope(text);
@@ -657,7 +664,8 @@ export function createSignedClient(config: ClientConfig): SignedClient {
       if (read.over) controller.abort(new Error('answer too large'));
       // A create's answer is checked for invalid UTF-8: a secret read with replacement characters is not the service's.
       const decoded = method === 'POST' && success ? decodeCreateAnswer(read.bytes) : { text: read.bytes.toString('utf8'), valid: true };
-      const text = decoded.text;
+      // An error's text goes to stderr and the audit trail: our own API key and signature echoed in it are not repeated.
+      const text = success ? decoded.text : withoutOwnCredentials(decoded.text, config.apiKey);
 
       if (success) {
         observeClock(dateHeader, sentAt, receivedAt, false);

@@ -1,7 +1,10 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import { BrokerError } from '../../src/api/errors';
-import { readSuccess, serviceErrorFromBody, shortLineFromText, splitBaseUrl } from '../../src/api/http';
+import { readSuccess, serviceErrorFromBody, shortLineFromText, splitBaseUrl, withoutOwnCredentials } from '../../src/api/http';
+import { createBrokerApi } from '../../src/api/operations';
 import { splitCommaList, toSubAccountKey, toTransfer } from '../../src/api/operations';
 import { WireCreatedKey, WireKeyList, WireTransferList } from '../../src/api/schemas';
 
@@ -139,5 +142,38 @@ describe('wire → domain mapping', () => {
     expect(splitCommaList(' a, ,b,,c ')).toEqual(['a', 'b', 'c']);
     expect(splitCommaList('')).toEqual([]);
     expect(splitCommaList(undefined)).toEqual([]);
+  });
+});
+
+describe('an error answer that echoes the request back', () => {
+  const apiKey = 'mx0vechoechoecho1234';
+  it('withoutOwnCredentials: our API key shortened, any signature value left out, the rest kept', () => {
+    expect(withoutOwnCredentials(`bad key ${apiKey} in /x?a=1&signature=${'ab12'.repeat(16)}&t=2`, apiKey)).toBe('bad key mx0v…1234 in /x?a=1&signature=…&t=2');
+    expect(withoutOwnCredentials(`{"signature": "${'F0'.repeat(32)}"}`, apiKey)).toBe('{"signature": "…"}');
+    expect(withoutOwnCredentials('nothing of ours', apiKey)).toBe('nothing of ours');
+  });
+
+  it('a 400 echoing the URL and the key header: the error the commands print and the trail keeps holds neither', async ({ onTestFinished }) => {
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        const body = JSON.stringify({
+          code: 700002,
+          msg: `Signature for this request is not valid. ${req.url ?? ''} key=${String(req.headers['x-mexc-apikey'])}`,
+        });
+        res.writeHead(400, { 'content-type': 'application/json' }).end(body);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const api = createBrokerApi({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, apiKey, secretKey: 'echo-secret', maxTries: 1 });
+    onTestFinished(() => api.close());
+    const error = await api.listSubAccountKeys('desk1').catch((e: unknown) => e as BrokerError);
+    expect(error).toBeInstanceOf(BrokerError);
+    const said = `${(error as BrokerError).toLine()} ${(error as BrokerError).serviceMessage ?? ''}`;
+    expect(said).toContain('key=mx0v…1234');
+    expect(said).toContain('signature=…');
+    expect(said).not.toContain(apiKey);
+    expect(said).not.toMatch(/signature=[0-9a-f]{16}/);
   });
 });
