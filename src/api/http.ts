@@ -757,7 +757,8 @@ export function createSignedClient(config: ClientConfig): SignedClient {
       signal?.removeEventListener('abort', onCallerAbort);
       outstanding.delete(out);
       // Already reported as cut short (the process is ending on a signal): one line per try.
-      if (!out.reported) report(exchange(!ok && status === undefined && signal?.aborted === true), spec.onExchange);
+      // Given up by the caller, even with the status line in (a body cut short by a cancelled export).
+      if (!out.reported) report(exchange(!ok && signal?.aborted === true && !timedOut), spec.onExchange);
     }
   }
 

@@ -24,13 +24,21 @@ function banLine(last: ExchangeInfo | undefined, now: number): string | undefine
  * The last request's result and latency: "✓ list keys 200 · 3 ms", "✗ … 503 · 12 ms · try 2", "– … cancelled",
  * and the proxy it went through ("· via http://proxy:3128", never its password).
  */
-function lastRequestLine(last: ExchangeInfo | undefined, now: number): string {
+export function lastRequestLine(last: ExchangeInfo | undefined, now: number): string {
   const banned = banLine(last, now);
   if (banned !== undefined) return banned;
   if (!last) return 'no request yet';
   const mark = last.ok ? '✓' : last.cancelled ? '–' : '✗';
   const via = last.proxy === undefined ? '' : ` · via ${sanitize(last.proxy)}`;
-  return `${mark} ${sanitize(last.operation)} ${last.status ?? (last.cancelled ? 'cancelled' : 'no answer')} · ${last.latencyMs} ms${last.attempt > 1 ? ` · try ${last.attempt}` : ''}${via}`;
+  // A 2xx that failed all the same: its body never came whole (a stall, a cut connection).
+  const result = last.cancelled
+    ? 'cancelled'
+    : last.status === undefined
+      ? 'no answer'
+      : !last.ok && last.status < 300
+        ? `${last.status}, answer incomplete`
+        : `${last.status}`;
+  return `${mark} ${sanitize(last.operation)} ${result} · ${last.latencyMs} ms${last.attempt > 1 ? ` · try ${last.attempt}` : ''}${via}`;
 }
 
 /** " · next try in 8 s": when the waiting request goes. */
