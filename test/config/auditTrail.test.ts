@@ -133,7 +133,10 @@ describe('an attempt written ahead, then its outcomes', () => {
     const shown = outcome({ created, secret: 'unconfirmed' });
     const stored = recorder.again(outcome.attempt, { created });
     expect(await Promise.all([shown, stored])).toEqual([true, true]);
-    const lines = readFileSync(join(folder, AUDIT_FILE), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = readFileSync(join(folder, AUDIT_FILE), 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.map((l) => [l.outcome, l.secret, l.attempt])).toEqual([
       ['unknown', undefined, outcome.attempt],
       ['created', 'unconfirmed', outcome.attempt],
