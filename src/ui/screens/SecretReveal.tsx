@@ -16,6 +16,7 @@ import { useServices } from '../services';
 import { secretUnreadableReason } from '../hooks/useCreateKey';
 import { formatLocalTime as localTime } from '../../api/timeInput';
 import { ipsText } from '../noIp';
+import { copyValue } from '../clipboard';
 
 /** The key bindings of each mode of this screen, beside the handlers below; the footer and `?` help are drawn from them. */
 export const SECRET_MODES = defineModes({
@@ -116,16 +117,10 @@ export function SecretReveal({ created, attempt }: { created: CreatedKey; attemp
           setRevealed((r) => !r);
           return true;
         case 'copySecret':
-          void copy(created.secretKey).then(
-            (said) => setFlash(`Secret key ${said}`),
-            (error: unknown) => setFlash(`✗ The secret key could not be copied (${copyFailure(error)}): copy it from the screen (v shows it)`),
-          );
+          void copyValue(copy, 'secret key', created.secretKey, { ifFailed: 'copy it from the screen (v shows it)' }).then(setFlash);
           return true;
         case 'copyKey':
-          void copy(created.apiKey).then(
-            (said) => setFlash(`API key ${said}`),
-            (error: unknown) => setFlash(`✗ The API key could not be copied (${copyFailure(error)})`),
-          );
+          void copyValue(copy, 'API key', created.apiKey).then(setFlash);
           return true;
         case 'leave':
           setAsking({});
@@ -222,12 +217,6 @@ export function SecretReveal({ created, attempt }: { created: CreatedKey; attemp
       ))}
     </Box>
   );
-}
-
-/** A failed copy in a few words (its code when it has one), never the text it was copying. */
-function copyFailure(error: unknown): string {
-  const code = (error as { code?: unknown } | undefined)?.code;
-  return typeof code === 'string' ? code : 'the copy failed';
 }
 
 export const SECRET_SCREEN = defineScreen({
