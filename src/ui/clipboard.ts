@@ -5,6 +5,7 @@
 // cannot be known from here, so the words say so. Never "Copied" for something that cannot be known.
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { firstMarked, sanitize } from '../terminal/sanitize';
 
 /** Copies the text; resolves to what was done, in words the screens show after "Secret key …". Never rejects. */
 export type CopyToClipboard = (text: string) => Promise<string>;
@@ -181,4 +182,42 @@ export function systemClipboard(out: NodeJS.WritableStream, options: SystemClipb
       return systemCopyFailedSaid(tool);
     }
   };
+}
+
+/** A failed copy in a few words (its code when it has one), never the text it was copying. */
+export function copyFailure(error: unknown): string {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' ? code : 'the copy failed';
+}
+
+/** Why a value is not copied, or undefined when it may be: it holds a character the screen shows with a mark. */
+export function notCopiedReason(what: string, value: string): string | undefined {
+  const marked = firstMarked(value);
+  if (marked === undefined) return undefined;
+  const code = `U+${marked.toString(16).toUpperCase().padStart(4, '0')}`;
+  return `✗ The ${what} was not copied: it holds ${code}, which a terminal cannot show (shown as a mark)`;
+}
+
+export interface CopyValueOptions {
+  /** The value as the notice names it after what was done (a short key, an id); left out: not named. */
+  shown?: string;
+  /** Said after a failed copy's reason: where the value still is. */
+  ifFailed?: string;
+}
+
+/**
+ * Every copy the screens make goes through here, one rule for all: a value holding a line break, an escape
+ * or a bidi control is not copied (pasted into a shell it could run a command), and the notice says so. The
+ * notice says what was done first and names the value last, so a long value cut at the edge cuts only itself.
+ * Resolves to the notice; never rejects.
+ */
+export async function copyValue(copy: CopyToClipboard, what: string, value: string, options: CopyValueOptions = {}): Promise<string> {
+  const refused = notCopiedReason(what, value);
+  if (refused !== undefined) return refused;
+  try {
+    const said = await copy(value);
+    return sanitize(`${what.charAt(0).toUpperCase()}${what.slice(1)} ${said}${options.shown === undefined ? '' : `: ${options.shown}`}`);
+  } catch (error) {
+    return `✗ The ${what} could not be copied (${copyFailure(error)})${options.ifFailed === undefined ? '' : `: ${options.ifFailed}`}`;
+  }
 }

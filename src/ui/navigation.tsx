@@ -81,7 +81,17 @@ export function navigationReducer(state: NavigationState, action: NavigationActi
             ? { ...entry, route: { ...entry.route, highlightApiKey: action.highlightApiKey, refreshToken: state.nextId } }
             : entry,
         );
-      return { ...state, stack, nextId: state.nextId + 1, helpOpen: false };
+      // The secret opened with no key list of its sub-account below it: its keys are where y lands, never an empty stack.
+      if (stack.some((entry) => entry.route.screen === 'keys' && entry.route.subAccount === action.subAccount)) {
+        return { ...state, stack, nextId: state.nextId + 1, helpOpen: false };
+      }
+      const keys: Route = {
+        screen: 'keys',
+        subAccount: action.subAccount,
+        refreshToken: state.nextId,
+        ...(action.highlightApiKey ? { highlightApiKey: action.highlightApiKey } : {}),
+      };
+      return { ...state, stack: [...stack, { id: state.nextId + 1, route: keys }], nextId: state.nextId + 2, helpOpen: false };
     }
     case 'searchOverResults': {
       const filter = state.stack.at(-1)!;

@@ -5,7 +5,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { OSC52_SENT, osc52Clipboard, osc52Sequences, systemClipboard, systemClipboardTool, systemCopySaid } from '../../src/ui/clipboard';
+import { OSC52_SENT, copyValue, osc52Clipboard, osc52Sequences, systemClipboard, systemClipboardTool, systemCopySaid } from '../../src/ui/clipboard';
 
 const SECRET = 'Zx9/secret+key=with "quotes" ünï 🔑\nand a second line';
 const b64 = Buffer.from(SECRET, 'utf8').toString('base64');
@@ -174,5 +174,49 @@ describe('systemClipboard', () => {
     expect(await systemClipboard(tmux.stream, { env: { TMUX: '/tmp/t,1,0', SSH_TTY: '/dev/pts/1' }, platform: 'linux', load })(SECRET)).toBe(OSC52_SENT);
     expect(tmux.written.join('')).toBe(osc52Sequences(SECRET, { TMUX: 'x' }));
     expect(loaded).toBe(0);
+  });
+});
+
+describe('copyValue: the one rule for every copy the screens make', () => {
+  const recording = () => {
+    const copied: string[] = [];
+    return { copied, copy: async (text: string) => (copied.push(text), 'sent to the test clipboard') };
+  };
+
+  it.each([
+    ['a line break', 'mx0vabc\r\necho PWNED\r\n', 'U+000D'],
+    ['an OSC 52 write', '6708\u001b]52;c;ZXZpbA==\u0007', 'U+001B'],
+    ['a C1 CSI', 'ab\u009b31m', 'U+009B'],
+    ['a bidi override', 'abc\u202egnp.exe', 'U+202E'],
+    ['a zero-width space', 'mx0v\u200babc', 'U+200B'],
+  ])('a value holding %s is not copied, and the notice names the character', async (_name, value, code) => {
+    const { copied, copy } = recording();
+    expect(await copyValue(copy, 'transfer id', value, { shown: value })).toBe(
+      `✗ The transfer id was not copied: it holds ${code}, which a terminal cannot show (shown as a mark)`,
+    );
+    expect(copied).toEqual([]);
+  });
+
+  it('a value a terminal shows as it is (an emoji with its joiner too) is copied as sent; the notice says what was done first', async () => {
+    const { copied, copy } = recording();
+    const value = '6708👩‍💻'.repeat(20);
+    const said = await copyValue(copy, 'transfer id', value, { shown: value });
+    expect(copied).toEqual([value]);
+    expect(said.startsWith('Transfer id sent to the test clipboard: 6708')).toBe(true);
+    expect(await copyValue(copy, 'secret key', 'abc')).toBe('Secret key sent to the test clipboard');
+  });
+
+  it('a copy that fails says why, and where the value still is; never the value', async () => {
+    const copy = async () => Promise.reject(Object.assign(new Error('boom mx0vSECRET'), { code: 'EIO' }));
+    expect(await copyValue(copy, 'secret key', 'mx0vSECRET', { ifFailed: 'copy it from the screen' })).toBe(
+      '✗ The secret key could not be copied (EIO): copy it from the screen',
+    );
+  });
+
+  it('no screen copies but through it', () => {
+    const root = join(import.meta.dirname, '../../src/ui');
+    const files = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => /\.tsx?$/.test(f) && f !== 'clipboard.ts');
+    expect(files.length).toBeGreaterThan(10);
+    for (const file of files) expect(readFileSync(join(root, file), 'utf8'), file).not.toMatch(/\bcopy\(/);
   });
 });

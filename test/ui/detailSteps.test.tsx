@@ -95,9 +95,9 @@ describe.concurrent('the transfer detail', { timeout: 40_000 }, () => {
     const t = page[at]!;
     await c.waitForText(`Transfer ${t.tranId}`);
     await c.press('c');
-    await c.waitForText(`transfer id ${t.tranId}: `);
+    await c.waitForText(`Transfer id sent to the test clipboard: ${t.tranId}`);
     await c.press('C');
-    await c.waitForText(`client id ${t.clientTranId}: `);
+    await c.waitForText(`Client id sent to the test clipboard: ${t.clientTranId}`);
     expect(c.copies).toEqual([t.tranId, t.clientTranId]);
     expect(c.frame().split('\n').at(-1)).toContain('c copy id');
   });

@@ -181,7 +181,7 @@ describe('KeyList', () => {
 
     await c.press('c');
     expect(c.copies).toEqual([key.apiKey]);
-    await c.waitForText(`API key ${key.apiKey.slice(0, 4)}…${key.apiKey.slice(-4)}:`);
+    await c.waitForText(`API key sent to the test clipboard: ${key.apiKey.slice(0, 4)}…${key.apiKey.slice(-4)}`);
     await c.press('enter');
     await c.waitForText(`API keys of ${busy}`);
     expect(c.navState()!.stack.at(-1)!.route.screen).toBe('keys');
@@ -194,6 +194,6 @@ describe('KeyList', () => {
     await c.press('down');
     await c.press('c');
     expect(c.copies).toEqual([busyKeys[1]!.apiKey]);
-    await c.waitForText(`API key ${busyKeys[1]!.apiKey.slice(0, 4)}…${busyKeys[1]!.apiKey.slice(-4)}:`);
+    await c.waitForText(`API key sent to the test clipboard: ${busyKeys[1]!.apiKey.slice(0, 4)}…${busyKeys[1]!.apiKey.slice(-4)}`);
   });
 });

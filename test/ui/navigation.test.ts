@@ -104,6 +104,17 @@ describe('the screen stack', () => {
     expect(screens(navigationReducer(state, back))).toEqual(['picker', 'transferFilter', 'transfers']);
   });
 
+  test('y on a secret with no key list of its sub-account below it lands on that key list, never on an empty stack', () => {
+    const created = { subAccount: 'desk1', note: 'n', apiKey: 'mx0vk', secretKey: 's', permissions: [], ips: [], createdAt: 0 };
+    const alone: NavigationState = { stack: [{ id: 0, route: { screen: 'secret', created } }], nextId: 1, helpOpen: false };
+    const landed = navigationReducer(alone, { type: 'returnToKeys', subAccount: 'desk1', highlightApiKey: 'mx0vk' });
+    expect(landed.stack.map((e) => e.route)).toEqual([{ screen: 'keys', subAccount: 'desk1', highlightApiKey: 'mx0vk', refreshToken: 1 }]);
+    expect(new Set([...landed.stack.map((e) => e.id), landed.nextId]).size).toBe(landed.stack.length + 1);
+    const overPicker = run(push({ screen: 'secret', created }), { type: 'returnToKeys', subAccount: 'desk1' });
+    expect(screens(overPicker)).toEqual(['picker', 'keys desk1']);
+    expect(JSON.stringify(overPicker)).not.toContain('secretKey');
+  });
+
   test('the audit opening a key brings the key list up with the cursor asked for', () => {
     let state = run(push(keysOf('a')), push(auditOf('a')));
     state = navigationReducer(state, push({ screen: 'keys', subAccount: 'a', highlightApiKey: 'k2' }));

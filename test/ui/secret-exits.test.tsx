@@ -6,6 +6,7 @@ import type { CreatedKey } from '../../src/api/types';
 import type { TargetSwitcher } from '../../src/ui/targets';
 import { osc52Clipboard } from '../../src/ui/clipboard';
 import { lineWidth, startConsole, type ConsoleOptions, type TestConsole } from './harness';
+import { displayWidth } from '../../src/terminal/text';
 import { reachReview } from './flows';
 
 let c: TestConsole;
@@ -133,6 +134,95 @@ describe('the secret shown whole at any size', () => {
     expect(compact).toContain(created.apiKey);
     // No line carrying a piece of the key or the secret is cut.
     for (const line of lines.filter((l) => /[0-9a-z]{8}/.test(l) && !l.startsWith('broker-console'))) expect(line).not.toContain('…');
+  });
+});
+
+/** The frame fits the terminal: no line too wide, the header first and the footer last, as many lines as the chrome allows. */
+function expectFits(raw: string, columns: number, rows: number, what: string): void {
+  const lines = stripVTControlCharacters(raw).split('\n');
+  const where = `${what} at ${columns}x${rows}:\n${stripVTControlCharacters(raw)}`;
+  for (const line of lines) expect(displayWidth(line), `${where}\nline: ${line}`).toBeLessThanOrEqual(columns);
+  expect(lines.length, where).toBe(rows - 1);
+  expect(lines[0], where).toMatch(/^broker-console +DEMO /);
+  expect(lines.at(-1), where).toMatch(/\? help$/);
+}
+
+describe('a key or secret too long for the window', () => {
+  const hostile: CreatedKey = {
+    subAccount: 'desk1',
+    note: 'long secret',
+    apiKey: 'mx0vabcdefabcdefa1b2',
+    secretKey: '',
+    permissions: ['SPOT_ACCOUNT_READ'],
+    ips: [],
+    createdAt: 1_700_000_000_000,
+  };
+  const long = (n: number) => 'abcDEF0123456789'.repeat(Math.ceil(n / 16)).slice(0, n);
+
+  test("a secret of 128 characters at 40x12: shown whole, the API key beside its label so the frame fits; a copy's words on one line", async () => {
+    const secretKey = long(128);
+    c = await startConsole({ columns: 40, rows: 12, switcher, initialRoute: { screen: 'secret', created: { ...hostile, secretKey } } });
+    await c.waitForText('Store the secret');
+    await c.press('v');
+    expect(c.frame().replace(/[ \n]/g, '')).toContain(secretKey);
+    expect(c.frame()).toContain(`API key ${hostile.apiKey}`);
+    await c.press('s');
+    await c.waitForText('Secret key sent to the test');
+    expect(c.copies).toEqual([secretKey]);
+    expect(c.frame().replace(/[ \n]/g, '')).toContain(secretKey);
+    for (const [i, raw] of c.frames().entries()) expectFits(raw, 40, 12, `frame ${i}`);
+  });
+
+  test.each([
+    ['secret', 1200, 80, 24],
+    ['secret', 1200, 40, 12],
+    ['secret', 1200, 60, 20],
+    ['API key', 1200, 40, 12],
+    ['API key', 4000, 100, 30],
+  ] as const)('a %s of %i characters at %ix%i: the frame fits, the screen says so, the copy and y still work', async (what, n, columns, rows) => {
+    const value = long(n);
+    const created = what === 'secret' ? { ...hostile, secretKey: value } : { ...hostile, apiKey: value, secretKey: long(64) };
+    c = await startConsole({ columns, rows, switcher, initialRoute: { screen: 'secret', created } });
+    await c.waitForText('Store the secret');
+    await c.press('v');
+    const told = `The ${what} is ${n.toLocaleString('en-US')} characters: enlarge the window to see it whole, or press ${what === 'secret' ? 's' : 'c'} to copy it`;
+    expect(c.frame().replace(/\s+/g, ' ')).toContain(told);
+    for (const [i, raw] of c.frames().entries()) expectFits(raw, columns, rows, `frame ${i}`);
+    // The other value is still shown whole.
+    expect(c.frame().replace(/\s+/g, '')).toContain(what === 'secret' ? created.apiKey : created.secretKey);
+
+    await c.press(what === 'secret' ? 's' : 'c');
+    await c.waitForText(what === 'secret' ? 'Secret key sent to' : 'API key sent to');
+    expect(c.copies).toEqual([value]);
+    expectFits(c.rawFrame(), columns, rows, 'after the copy');
+
+    // A window large enough shows it whole again.
+    await c.resize(200, 60);
+    expect(c.frame().replace(/[ \n]/g, '')).toContain(value);
+    expectFits(c.rawFrame(), 200, 60, 'enlarged');
+    await c.resize(columns, rows);
+
+    await c.press('enter');
+    await c.waitForText(/Have you stored the secret key\?|Stored it\? y: leave/);
+    expectFits(c.rawFrame(), columns, rows, 'asking');
+    await c.press('y');
+    await c.waitForScreen('keys');
+  });
+
+  test('an unreadable secret of 127 characters at 40x12: the long warning, the key, the secret told and the prompt all fit', async () => {
+    const secretKey = `${long(120)}\u001b]52;c;`;
+    c = await startConsole({ columns: 40, rows: 12, switcher, initialRoute: { screen: 'secret', created: { ...hostile, secretKey } } });
+    await c.waitForText('Delete this key');
+    await c.press('v');
+    expect(c.frame().replace(/\s+/g, ' ')).toContain('The secret is 127 characters: enlarge the window to see it whole s/c');
+    await c.press('s');
+    await c.waitForText('✗ The secret key was not copied');
+    for (const [i, raw] of c.frames().entries()) expectFits(raw, 40, 12, `frame ${i}`);
+    expect(c.copies).toEqual([]);
+    await c.press('enter');
+    await c.waitForText('Stored it? y: leave');
+    await c.press('y');
+    await c.waitForScreen('keys');
   });
 });
 

@@ -28,6 +28,19 @@ describe('the secret screen when delivery fails', () => {
     expect(c.copies).toEqual([]);
   });
 
+  test('a key or secret holding a line break or an escape is not copied: pasted into a shell it could run a command', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished, {
+      columns: 100,
+      initialRoute: { screen: 'secret', created: { ...created, apiKey: 'mx0vabcdef\r\necho PWNED\r\n', secretKey: 'abc\u001b]52;c;ZXZpbA==\u0007def' } },
+    });
+    await c.waitForText('not readable text');
+    await c.press('c');
+    await c.waitForText('✗ The API key was not copied: it holds U+000D, which a terminal cannot show (shown as a mark)');
+    await c.press('s');
+    await c.waitForText('✗ The secret key was not copied: it holds U+001B, which a terminal cannot show (shown as a mark)');
+    expect(c.copies).toEqual([]);
+  });
+
   test('a secret that was not valid UTF-8: the screen says what is shown is not it, and to delete the key', async ({ onTestFinished }) => {
     const c = await consoleFor(onTestFinished, { columns: 100, initialRoute: { screen: 'secret', created: { ...created, secretUnreadable: true } } });
     await c.waitForText('not readable text');

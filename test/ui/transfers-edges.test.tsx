@@ -426,6 +426,8 @@ interface HostileConsole {
   press(key: keyof typeof KEYS | (string & {})): Promise<void>;
   waitForText(text: string | RegExp, timeoutMs?: number): Promise<void>;
   setAnswer(answer: { status: number; body: string }): void;
+  /** Every text passed to the copy service, in order. */
+  copies: string[];
   exportDir: string;
   cleanup(): Promise<void>;
 }
@@ -469,6 +471,7 @@ async function startHostileConsole(options: {
   const api = createBrokerApi({ baseUrl, apiKey: 'mx0vhostile', secretKey: 'secret', retryBaseDelayMs: 5, maxTries: 1, onExchange: exchanges.record });
   const exportDir = await mkdtemp(join(tmpdir(), 'broker-console-hostile-'));
   const query: TransferQuery = { fromAccountType: 'SPOT', toAccountType: 'FUTURE', limit: 10, ...options.query };
+  const copies: string[] = [];
   // A terminal of the asked size from the first frame: Ink never falls back to asking the real one (tput).
   const terminal = renderInTerminal(
     <App
@@ -482,7 +485,10 @@ async function startHostileConsole(options: {
         recent: memoryRecentSubAccounts([]),
         discovered: memoryDiscoveredSubAccounts(),
         suggestions: [],
-        copy: async () => 'not copied in this test',
+        copy: async (text) => {
+          copies.push(text);
+          return 'sent to the test clipboard';
+        },
         exporter: fileExporter(api, exportDir),
         theme: makeTheme(false),
         now: Date.now,
@@ -516,6 +522,7 @@ async function startHostileConsole(options: {
     setAnswer(next) {
       answer = next;
     },
+    copies,
     exportDir,
     async cleanup() {
       terminal.unmount();
@@ -583,6 +590,44 @@ describe('hostile text from the service', () => {
     expect(hostile.frame()).not.toContain('retry');
     for (const raw of hostile.frames()) expectInert(raw);
     expectFramesFit(hostile.frames(), 80, 24);
+  });
+
+  test.concurrent('c and C copy nothing that holds a line break or an escape, and say so, naming the character', async ({ onTestFinished }) => {
+    const records = [
+      wire({ tranId: '6708\r\necho PWNED\r\n', clientTranId: `id${ESC}]52;c;ZXZpbA==${BEL}` }, 0),
+      wire({ clientTranId: 'a\u202eb' }, 1),
+      wire({}, 2),
+    ];
+    const hostile = await hostileFor(onTestFinished, { columns: 100, rows: 30, records });
+    await hostile.waitForText(/Page 1 · 10 per page · 3 rows/);
+    await hostile.press('enter');
+    await hostile.waitForText('Transfer id');
+    await hostile.press('c');
+    await hostile.waitForText('✗ The transfer id was not copied: it holds U+000D, which a terminal cannot show (shown as a mark)');
+    await hostile.press('C');
+    await hostile.waitForText('✗ The client id was not copied: it holds U+001B, which a terminal cannot show (shown as a mark)');
+    await hostile.press('j');
+    await hostile.press('C');
+    await hostile.waitForText('✗ The client id was not copied: it holds U+202E');
+    expect(hostile.copies).toEqual([]);
+    // A value a terminal shows as it is still goes, as sent.
+    await hostile.press('j');
+    await hostile.press('c');
+    await hostile.waitForText(`Transfer id sent to the test clipboard: ${String(records[2]!.tranId)}`);
+    expect(hostile.copies).toEqual([records[2]!.tranId]);
+    for (const raw of hostile.frames()) expectInert(raw);
+  });
+
+  test.concurrent('a long id copied at 40 columns: the notice says what was done before the id it cuts', async ({ onTestFinished }) => {
+    const tranId = '6708'.repeat(30);
+    const hostile = await hostileFor(onTestFinished, { columns: 40, rows: 12, records: [wire({ tranId }, 0)] });
+    await hostile.waitForText(/1 row/);
+    await hostile.press('enter');
+    await hostile.waitForText('Transfer id');
+    await hostile.press('c');
+    await hostile.waitForText('Transfer id sent to the test clipboard');
+    expect(hostile.copies).toEqual([tranId]);
+    expectFramesFit(hostile.frames(), 40, 12);
   });
 
   test('a 200,000-character field renders as fast as a short one', async ({ onTestFinished }) => {

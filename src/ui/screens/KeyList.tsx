@@ -30,6 +30,7 @@ import { formatLocalTime as localTime } from '../../api/timeInput';
 import { shortenApiKey as shortKey } from '../../config/logFile';
 import { ipsText } from '../noIp';
 import { ipCell, ipLines } from '../ipList';
+import { copyValue } from '../clipboard';
 
 /** A read-only target keeps n bound, only to say why nothing opens; the footer does not offer it. */
 const readOnlyReason = ({ readOnly }: BindingContext) => (readOnly ? 'Creating keys is disabled (read-only): n says why, opens nothing' : undefined);
@@ -237,7 +238,7 @@ export function KeyList({
 
   const copyKey = (row: SubAccountKey | undefined) => {
     if (!row) return;
-    void copy(row.apiKey).then((said) => setFlash(sanitize(`API key ${shortKey(row.apiKey)}: ${said}`)));
+    void copyValue(copy, 'API key', row.apiKey, { shown: shortKey(row.apiKey) }).then(setFlash);
   };
 
   const openTransfers = () => navigate({ type: 'push', route: { screen: 'transferFilter', subAccount } });

@@ -1,10 +1,11 @@
 // The one-time secret: masked until revealed, copyable, and gone from state and screen once the operator
 // confirms it is stored (docs/design.md, secrets). Every way out (enter, esc, q, ctrl+p, ctrl+t, ctrl+c once) first asks
-// for that confirmation; only y leaves. The key and secret are shown whole at any width, never cut.
+// for that confirmation; only y leaves. The key and secret are shown whole, never cut: one the window cannot hold
+// whole is not shown in part, the screen says how long it is and that the copy still works.
 import React, { useEffect, useRef, useState } from 'react';
 import { Box, Text, useStdin } from 'ink';
 import type { CreatedKey } from '../../api/types';
-import { displayWidth, fit, sanitize, wrapByWidth, wrapWords } from '../../terminal/text';
+import { displayWidth, fit, grouped, sanitize, wrapByWidth, wrapWords } from '../../terminal/text';
 import { commandFor, defineModes } from '../keyboard/bindings';
 import { useFlash } from '../hooks/useFlash';
 import { useScreenKeystrokes } from '../keyboard/keystrokes';
@@ -16,6 +17,7 @@ import { useServices } from '../services';
 import { secretUnreadableReason } from '../hooks/useCreateKey';
 import { formatLocalTime as localTime } from '../../api/timeInput';
 import { ipsText } from '../noIp';
+import { copyValue, notCopiedReason } from '../clipboard';
 
 /** The key bindings of each mode of this screen, beside the handlers below; the footer and `?` help are drawn from them. */
 export const SECRET_MODES = defineModes({
@@ -40,6 +42,8 @@ export const SECRET_MODES = defineModes({
 });
 
 const LABEL = 12;
+/** Characters of the key or the secret the screen shows whole at most. */
+const SHOWN_LIMIT = 4096;
 
 /** A value shown whole: on one line when it fits, else in groups of 8 that wrap (copy the groups, drop the spaces). */
 export function wholeValueLines(value: string, room: number): string[] {
@@ -124,16 +128,10 @@ export function SecretReveal({ created, attempt }: { created: CreatedKey; attemp
           setRevealed((r) => !r);
           return true;
         case 'copySecret':
-          void copy(created.secretKey).then(
-            (said) => setFlash(`Secret key ${said}`),
-            (error: unknown) => setFlash(`✗ The secret key could not be copied (${copyFailure(error)}): copy it from the screen (v shows it)`),
-          );
+          void copyValue(copy, 'secret key', created.secretKey, { ifFailed: 'copy it from the screen (v shows it)' }).then(setFlash);
           return true;
         case 'copyKey':
-          void copy(created.apiKey).then(
-            (said) => setFlash(`API key ${said}`),
-            (error: unknown) => setFlash(`✗ The API key could not be copied (${copyFailure(error)})`),
-          );
+          void copyValue(copy, 'API key', created.apiKey).then(setFlash);
           return true;
         case 'leave':
           setAsking({ chunk: chunkOfKey() });
@@ -149,22 +147,51 @@ export function SecretReveal({ created, attempt }: { created: CreatedKey; attemp
 
   const narrow = width < 60;
   const room = narrow ? width : width - LABEL;
-  const block = (label: string, lines: string[]) =>
-    narrow
-      ? [
+  // A value's lines; `told` when they say the value is too long for the window, which needs no label line of its own.
+  interface Shown {
+    lines: string[];
+    told?: boolean;
+  }
+  // Narrow, a value on one line may sit beside its label (`inline`) when the window has no line to spare for the label.
+  const besideLabel = (label: string, shown: Shown) => shown.lines.length === 1 && displayWidth(`${label} ${shown.lines[0]!}`) <= width;
+  const block = (label: string, shown: Shown, inline: boolean) => {
+    if (!narrow)
+      return shown.lines.map((line, i) => (
+        <Text key={`${label}-${i}`}>
+          <Text color={theme.muted}>{fit(i === 0 ? label : '', LABEL)}</Text>
+          {line}
+        </Text>
+      ));
+    if (inline && besideLabel(label, shown))
+      return [
+        <Text key={`${label}-0`}>
+          <Text color={theme.muted}>{label} </Text>
+          {shown.lines[0]}
+        </Text>,
+      ];
+    const labelLine = shown.told
+      ? []
+      : [
           <Text key={`${label}-l`} color={theme.muted}>
             {label}
           </Text>,
-          ...lines.map((line, i) => <Text key={`${label}-${i}`}>{line}</Text>),
-        ]
-      : lines.map((line, i) => (
-          <Text key={`${label}-${i}`}>
-            <Text color={theme.muted}>{fit(i === 0 ? label : '', LABEL)}</Text>
-            {line}
-          </Text>
-        ));
-  const secret = revealed ? wholeValueLines(sanitize(created.secretKey, 4096), room) : [fit(`${'•'.repeat(24)}  (v shows it)`, room).trimEnd()];
-  const essentials = [...block('API key', wholeValueLines(sanitize(created.apiKey, 4096), room)), ...block('Secret key', secret)];
+        ];
+    return [...labelLine, ...shown.lines.map((line, i) => <Text key={`${label}-${i}`}>{line}</Text>)];
+  };
+  const blockHeight = (label: string, shown: Shown, inline: boolean) =>
+    shown.lines.length + (narrow && !shown.told && !(inline && besideLabel(label, shown)) ? 1 : 0);
+  const tooLong = (what: string, value: string, key: string): Shown => {
+    const copies = notCopiedReason(what, value) === undefined ? `, or press ${key} to copy it` : '';
+    return {
+      lines: wrapWords(`The ${what} is ${grouped(Array.from(value).length)} characters: enlarge the window to see it whole${copies}`, room),
+      told: true,
+    };
+  };
+  // Past SHOWN_LIMIT characters the sanitiser would cut a value: it is then told, never shown.
+  const whole = (what: string, value: string, key: string): Shown =>
+    Array.from(value).length > SHOWN_LIMIT ? tooLong(what, value, key) : { lines: wholeValueLines(sanitize(value, SHOWN_LIMIT), room) };
+  const keyWhole = whole('API key', created.apiKey, 'c');
+  const secretWhole: Shown = revealed ? whole('secret', created.secretKey, 's') : { lines: [fit(`${'•'.repeat(24)}  (v shows it)`, room).trimEnd()] };
 
   const title = fit(`✓ Key created for ${sanitize(created.subAccount)}`, width).trimEnd();
   // Bytes that were not UTF-8 (or characters a terminal cannot show): what is on screen is not the secret.
@@ -174,7 +201,7 @@ export function SecretReveal({ created, attempt }: { created: CreatedKey; attemp
     : width >= 56
       ? '⚠ Store the secret key now: it will not be shown again.'
       : '⚠ Store the secret now: shown only once.';
-  const fixedLines = 1 + (unreadable ? wrapWords(warning, width).length : 1) + essentials.length;
+  const warningLines = unreadable ? wrapWords(warning, width).length : 1;
   const bottomFor = (short: boolean) =>
     wrapWords(
       asking
@@ -184,8 +211,30 @@ export function SecretReveal({ created, attempt }: { created: CreatedKey; attemp
         : (flash ?? (short ? 's/c copy secret/key · enter: stored' : 's copies the secret · c copies the API key · enter when you have stored it')),
       width,
     );
+  // The key and the secret whole if they fit (labels beside short values, a copy's words cut to one line before
+  // that), else the longer one, then both, told by how long they are: never a frame taller than the window, never a value cut.
+  const shorter = (told: Shown, shown: Shown) => (told.lines.length < shown.lines.length ? told : shown);
+  const keyTold = shorter(tooLong('API key', created.apiKey, 'c'), keyWhole);
+  const secretTold = revealed ? shorter(tooLong('secret', created.secretKey, 's'), secretWhole) : secretWhole;
+  const pairs: Array<[Shown, Shown]> = [
+    [keyWhole, secretWhole],
+    secretWhole.lines.length >= keyWhole.lines.length ? [keyWhole, secretTold] : [keyTold, secretWhole],
+    [keyTold, secretTold],
+  ];
+  const layouts = pairs.flatMap(([key, secret]) => [false, ...(narrow ? [true] : [])].map((inline) => ({ key, secret, inline })));
+  const shortBottom = bottomFor(true);
+  const oneLine = shortBottom.length > 1 ? [fit(shortBottom.join(' '), width).trimEnd()] : shortBottom;
+  const valueLines = ({ key, secret, inline }: (typeof layouts)[number]) => blockHeight('API key', key, inline) + blockHeight('Secret key', secret, inline);
+  const layout = layouts.find((l) => warningLines + valueLines(l) + oneLine.length <= height) ?? layouts[layouts.length - 1]!;
+  // Nothing fits even so (the long warning at the smallest window): the lines that fit, the prompt kept.
+  const essentials = [...block('API key', layout.key, layout.inline), ...block('Secret key', layout.secret, layout.inline)].slice(
+    0,
+    Math.max(0, height - warningLines - oneLine.length),
+  );
+  const fixedLines = 1 + warningLines + essentials.length;
+  const bottomWhole = fixedLines + bottomFor(false).length > height ? shortBottom : bottomFor(false);
   // A revealed secret at 40x12 leaves no room for the long prompt: a clipped frame would cut the title or the prompt.
-  const bottomLines = fixedLines + bottomFor(false).length > height ? bottomFor(true) : bottomFor(false);
+  const bottomLines = warningLines + essentials.length + bottomWhole.length <= height ? bottomWhole : oneLine;
   // Still too tall (a copy's words in two lines): the title goes first, never the warning, key, secret or prompt.
   const showTitle = fixedLines + bottomLines.length <= height;
   // What is left after the title, warning, key, secret and prompt goes to the other fields, as many as fit.
@@ -230,12 +279,6 @@ export function SecretReveal({ created, attempt }: { created: CreatedKey; attemp
       ))}
     </Box>
   );
-}
-
-/** A failed copy in a few words (its code when it has one), never the text it was copying. */
-function copyFailure(error: unknown): string {
-  const code = (error as { code?: unknown } | undefined)?.code;
-  return typeof code === 'string' ? code : 'the copy failed';
 }
 
 export const SECRET_SCREEN = defineScreen({

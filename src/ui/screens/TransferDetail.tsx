@@ -13,6 +13,7 @@ import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { useScreenFrame } from '../screenFrame';
 import { SUB_ACCOUNT_KEYS, noSubAccountReason } from '../transferSubAccount';
 import { useServices } from '../services';
+import { copyValue } from '../clipboard';
 import { formatLocalTime as localTime } from '../../api/timeInput';
 
 const whenScrolls = ({ scrolls }: BindingContext) => scrolls === true;
@@ -115,7 +116,7 @@ export function TransferDetail({
       const move = (by: number) => setTop((t) => Math.max(0, Math.min(maxTop, Math.min(t, maxTop) + by)));
       const copyField = (label: string, value: string) => {
         if (value === '') setFlash(`this transfer has no ${label}`);
-        else void copy(value).then((said) => setFlash(sanitize(`${label} ${value}: ${said}`)));
+        else void copyValue(copy, label, value, { shown: value }).then(setFlash);
       };
       if (command === 'close') onClose();
       else if (command === 'next' || command === 'previous') {
