@@ -448,12 +448,27 @@ describe.skipIf(missing !== undefined).concurrent('a hostile service, with tmux 
     expect(everything).toContain('<U+202E>');
     expect(everything).toContain('␛[2J␛[H');
 
-    // The console's own copy (c, OSC 52 with base64 inside) does reach tmux: the check above could see a write.
+    // c on a key whose id holds escapes copies nothing, and says so (over the refresh's error line, for a while).
     for (let i = 0; i < 3 && !s.screen().includes('API keys of desk'); i += 1) {
       await s.keys('Escape');
       await sleep(200);
     }
     await s.waitFor('API keys of desk');
+    await s.keys('c');
+    await s.waitFor('was not copied');
+    await sleep(300);
+    expect(s.buffers()).toEqual([]);
+
+    // The console's own copy of a plain value (transfer 1002's id, OSC 52 with base64 inside) does reach tmux:
+    // the checks above could see a write.
+    await s.keys('C-t');
+    await s.waitFor('Universal transfers: filter');
+    await s.keys('Enter');
+    await s.waitFor(/Page totals/);
+    await s.keys('j');
+    await s.waitFor((x) => lines(x).some((l) => l.startsWith('›') && l.includes('USDT')));
+    await s.keys('Enter');
+    await s.waitFor((x) => x.includes('1002') && !x.includes('TIME '));
     await s.keys('c');
     await s.waitFor(() => s.buffers().length === 1);
     expect(s.title()).toBe('bc-before');

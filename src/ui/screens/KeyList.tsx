@@ -353,7 +353,7 @@ export function KeyList({
       ) : (
         <Text> </Text>
       )
-    ) : failed ? (
+    ) : failed && !flash ? (
       <Box flexDirection="column">
         {error.map((line, i) => (
           <Text key={i} color={theme.error}>
