@@ -377,6 +377,23 @@ describe('what the screen says matches what the keys do', () => {
     expect(lines.length - 1).toBe(Number(rows!.replace(/,/g, '')));
   });
 
+  test.concurrent(
+    'the console closed during an all-pages export: the terminal is told it stopped (test/e2e/exportEnds checks the file goes)',
+    async ({ onTestFinished }) => {
+      const c = await consoleFor(onTestFinished, { columns: 100, rows: 30 });
+      await openTransfers(c, { startTime: '119d', limit: '10' });
+      c.sandbox.setFaultRates({ latencyMs: 150 });
+      await c.press('x');
+      await c.press('a');
+      await c.press('enter');
+      await c.waitForText(/[1-9]\d* pages? · [\d,]+ rows · esc cancels/, 5000);
+      expect(await readdir(c.exportDir)).toEqual([expect.stringMatching(/-all-incomplete\.csv$/)]);
+      await c.cleanup();
+      c.sandbox.setFaultRates({});
+      expect(c.said).toEqual(['export of transfers (all pages as CSV): stopped as the console closed; the partial file was removed, nothing was written']);
+    },
+  );
+
   test.concurrent('the status bar says "cancelled", not "✗ list transfers no answer", after a cancelled export', async ({ onTestFinished }) => {
     const c = await consoleFor(onTestFinished, { columns: 100, rows: 30 });
     await openTransfers(c, { startTime: '119d', limit: '10' });

@@ -99,7 +99,7 @@ export function ExportPanel({
   onClose: () => void;
   onModeChange?: (mode: ScreenId, context: ScreenContext) => void;
 }) {
-  const { exporter, theme } = useServices();
+  const { exporter, theme, sayOnLeaving } = useServices();
   const { active } = useScreenFrame();
   const [scope, setScope] = useState<ExportScope>('page');
   const [format, setFormat] = useState<ExportFormat>('csv');
@@ -108,7 +108,18 @@ export function ExportPanel({
   const controller = useRef<AbortController | undefined>(undefined);
   const mode = modeOf(phase);
 
-  useEffect(() => () => controller.current?.abort(), []);
+  // Left while it runs (the console closing): stopped, its partial file removed, and the terminal told so.
+  const leavingLine = useRef<string | undefined>(undefined);
+  const say = useRef(sayOnLeaving);
+  say.current = sayOnLeaving;
+  useEffect(
+    () => () => {
+      controller.current?.abort();
+      const line = leavingLine.current;
+      if (line !== undefined) say.current?.(line);
+    },
+    [],
+  );
   const canRetry = phase.name === 'failed' && retryable(failureOf(phase.error));
   useEffect(() => onModeChange?.(mode, { retryable: canRetry }), [mode, canRetry, onModeChange]);
   useEffect(() => {
@@ -165,6 +176,8 @@ export function ExportPanel({
   const room = Math.max(1, boxed ? height - 2 : height);
   const asShown = shownAs?.startsWith('this page as shown') === true;
   const what = `${scope === 'page' ? `page ${pageNumber ?? query.page ?? 1}${asShown ? ' as shown' : ''}` : 'all pages'} as ${format === 'csv' ? 'CSV' : 'JSON'}`;
+  leavingLine.current =
+    phase.name === 'running' ? `export of transfers (${what}): stopped as the console closed; the partial file was removed, nothing was written` : undefined;
 
   // One choice line: the label, then the options; the chosen one inverse and bold with a › marker (visible without colour).
   const choice = (label: string, options: Array<[string, string, boolean]>, keyHint: string) => {
