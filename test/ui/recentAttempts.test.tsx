@@ -95,6 +95,24 @@ describe('recent create attempts on the keys screen', () => {
     expectFits(c.frame(), 80, 24);
   });
 
+  it('a created key whose secret the operator may not have says so before its note', async () => {
+    const audit = await trail([
+      entry(busy, 'piped away', 1, { secret: 'not-delivered', reason: 'created, secret not delivered: stdout: EPIPE' }),
+      entry(busy, 'left on screen', 2, { secret: 'unconfirmed' }),
+      entry(busy, 'kept', 3),
+    ]);
+    c = await startConsole({ sharedSandbox: sandbox, audit, columns: 100, rows: 30 });
+    await openKeys(c, busy);
+    await c.waitForText('Recent create attempts');
+    const lines = c.frame().split('\n');
+    const at = lines.findIndex((l) => l.startsWith('Recent create attempts'));
+    const shown = lines.slice(at + 1, at + 4);
+    expect(shown[0]).toMatch(/created mx0v…0003\s+kept$/);
+    expect(shown[1]).toMatch(/created mx0v…0002\s+⚠ secret not confirmed stored · left on screen$/);
+    expect(shown[2]).toMatch(/created mx0v…0001\s+⚠ secret not delivered · piped away$/);
+    expectFits(c.frame(), 100, 30);
+  });
+
   it('is updated after a create (the new key first) and after a refusal (back from the review)', async () => {
     const audit = await trail([entry(few, 'before', 1)]);
     c = await startConsole({ sharedSandbox: sandbox, audit, columns: 80, rows: 24 });

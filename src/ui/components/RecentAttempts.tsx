@@ -2,7 +2,7 @@
 // note. The trail is a file anyone could edit: every value is outside text, sanitised and fitted.
 import React from 'react';
 import { Box, Text } from 'ink';
-import type { AuditEntry } from '../../config/auditTrail';
+import type { AuditEntry, SecretFate } from '../../config/auditTrail';
 import { useServices } from '../services';
 import { cell, displayWidth, fit } from '../../terminal/text';
 import { formatLocalTime as localTime } from '../../api/timeInput';
@@ -23,8 +23,16 @@ export function attemptLine(entry: AuditEntry, width: number): string {
   const time = width >= 60 ? when : when.slice(5);
   const key = entry.apiKey ?? (entry.code !== undefined ? `code ${entry.code}` : '-');
   const head = `  ${cell(time, time.length)} ${cell(entry.outcome, 7)} ${cell(key, 11)} `;
-  return fit(`${head}${cell(entry.note, Math.max(1, width - displayWidth(head)))}`, width);
+  // A created key whose secret the operator may not have says so before its note.
+  const note = entry.secret === undefined ? entry.note : `⚠ ${SECRET_FATE_SHORT[entry.secret]} · ${entry.note}`;
+  return fit(`${head}${cell(note, Math.max(1, width - displayWidth(head)))}`, width);
 }
+
+const SECRET_FATE_SHORT: Record<SecretFate, string> = {
+  'not-delivered': 'secret not delivered',
+  unreadable: 'secret unreadable',
+  unconfirmed: 'secret not confirmed stored',
+};
 
 export function RecentAttempts({ entries, width, height }: { entries: readonly AuditEntry[]; width: number; height: number }) {
   const { theme } = useServices();
@@ -33,7 +41,7 @@ export function RecentAttempts({ entries, width, height }: { entries: readonly A
     <Box flexDirection="column" width={width}>
       <Text color={theme.muted}>{fit(TITLE, width).trimEnd()}</Text>
       {entries.slice(0, Math.min(RECENT_ATTEMPTS, height - 1)).map((entry, i) => (
-        <Text key={i} color={entry.outcome === 'created' ? undefined : theme.warn}>
+        <Text key={i} color={entry.outcome === 'created' && entry.secret === undefined ? undefined : theme.warn}>
           {attemptLine(entry, width).trimEnd()}
         </Text>
       ))}
