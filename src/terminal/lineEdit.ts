@@ -33,7 +33,9 @@ const after = (value: string, cursor: number) => boundaries(value).find((b) => b
 
 /** Text fit for one line: line breaks and tabs become `lineBreak`/a space, other controls and bidi marks are dropped. */
 export function cleanText(text: string, lineBreak = ' '): string {
-  const joined = text.replace(/\r\n|\r|\n/g, lineBreak).replace(/\t/g, ' ');
+  // A list's separator (", ") takes the place of a comma already at either end of the line and of blank lines.
+  const breaks = lineBreak.trim() === ',' ? /[ \t]*,?(?:[ \t]*(?:\r\n|\r|\n))+[ \t]*,?[ \t]*/g : /\r\n|\r|\n/g;
+  const joined = text.replace(breaks, lineBreak).replace(/\t/g, ' ');
   return withoutMarked(joined);
 }
 

@@ -58,6 +58,10 @@ describe('line editing by grapheme', () => {
     expect(insert(at('/p', 2), '?q=1')).toEqual(at('/p?q=1'));
     expect(pastedText('gridbot2901\r\n')).toBe('gridbot2901');
     expect(pastedText('203.0.113.7\n198.51.100.20\n', ', ')).toBe('203.0.113.7, 198.51.100.20');
+    // A list copied with its commas, or with blank lines: one separator between addresses, never an empty one.
+    expect(pastedText('1.2.3.4,\n5.6.7.8', ', ')).toBe('1.2.3.4, 5.6.7.8');
+    expect(pastedText('1.2.3.4 ,\r\n  5.6.7.8\n\n \n,9.9.9.9', ', ')).toBe('1.2.3.4, 5.6.7.8, 9.9.9.9');
+    expect(pastedText('a\n\nb')).toBe('a  b');
   });
 
   test('property: typing graphemes then backspacing them all leaves nothing, and the cursor is always on a boundary', () => {
