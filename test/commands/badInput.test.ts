@@ -353,6 +353,18 @@ describe('an empty flag value is a usage error, never "not given"', () => {
     },
   );
 
+  it.each([
+    ['--base-url', ['--base-url=', 'keys', 'list', '--sub', 'desk']],
+    ['--format', ['keys', 'list', '--sub', 'desk', '-o', '']],
+    ['--ip', ['keys', 'create', '--allow-risky', '--sub', 'desk', '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'n', '--ip= ']],
+  ] as const)('%s written as --flag= or by its short name (%j): the same line, nothing sent', async (flag, args) => {
+    const before = seen;
+    const result = await runCli([...args], { ...withBase(env({})), BROKER_CONSOLE_HOME: join(home, 'empty-flags') });
+    expect(result.code, result.stderr).toBe(EXIT.usage);
+    expect(result.stderr).toBe(`error: ${flag}: empty value: give one, or leave the flag out\n`);
+    expect(seen - before).toBe(0);
+  });
+
   it('the built binary: --base-url "" with BROKER_BASE_URL set sends nothing there (keys create)', async () => {
     const before = seen;
     const result = await runBuiltCli(
