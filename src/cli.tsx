@@ -181,30 +181,37 @@ export function buildProgram(io: CliIo, context: (globals: GlobalOptions) => Com
     const command = define(program, host);
     if (command.name() !== name) throw new Error(`the definition of ${name} added ${command.name()}`);
   }
-  refuseRepeatedValues(program);
+  checkGivenValues(program);
   return program;
 }
 
+/** What an option given an empty or blank value is told, after its name. */
+const EMPTY_VALUE = 'empty value: give one, or leave the flag out';
+
 /**
- * An option that takes a value, given twice, is a usage error instead of the last one silently winning:
- * `keys audit --sub a --sub b` audited b alone, and `--ip x --ip y` linked y alone.
+ * The one rule for every option that takes a value: given once, and not empty. Twice was the last one silently
+ * winning (`keys audit --sub a --sub b` audited b alone); empty was "not given" (`--base-url ""` sent to the
+ * environment's or the default profile's service, `--start ""` exported the whole history, `--ip ""` made a
+ * key any address can use). Both are usage errors, exit 2, before anything is sent.
  */
-function refuseRepeatedValues(command: Command): void {
+function checkGivenValues(command: Command): void {
   for (const option of command.options) {
     if (!option.required && !option.optional) continue;
     const parse = option.parseArg;
+    const flag = option.long ?? option.short ?? option.flags;
     let given = false;
     option.argParser(<T,>(value: string, previous: T): T => {
       if (given) {
-        const flag = option.long ?? option.short ?? option.flags;
         const list = /<list>/.test(option.flags) ? `: give one comma-separated list (${flag} A,B)` : ': give it once';
         throw new InvalidArgumentError(`${flag} is given more than once${list}`);
       }
+      // An unset shell variable (`--base-url "$STAGING"`) must not turn into "use whatever else is configured".
+      if (value.trim() === '') command.error(`error: ${flag}: ${EMPTY_VALUE}`, { exitCode: EXIT.usage, code: 'broker.emptyValue' });
       given = true;
       return parse ? parse(value, previous) : (value as T);
     });
   }
-  for (const sub of command.commands) refuseRepeatedValues(sub);
+  for (const sub of command.commands) checkGivenValues(sub);
 }
 
 /** "keys list", "transfers": a command's words under the program. */

@@ -7,8 +7,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBrokerApi } from '../../src/api/operations';
+import { buildProgram } from '../../src/cli';
 import { type CommandContext, EXIT, type GlobalOptions } from '../../src/commands/context';
 import { runKeysCreate } from '../../src/commands/keysCreate';
 import { runKeysList } from '../../src/commands/keysList';
@@ -291,6 +293,90 @@ describe('bad input through the command line', () => {
     expect(result.code, result.stderr).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr.trimEnd().split('\n')[0]).toMatch(line);
+    expect(seen - before).toBe(0);
+  });
+});
+
+/** Each option that takes a value, of the program and of every command, with the command line it goes on. */
+function valueFlags(): { flag: string; args: string[] }[] {
+  const io = { stdout: new PassThrough(), stderr: new PassThrough(), env: {}, stdoutIsTTY: false, stderrIsTTY: false };
+  const program = buildProgram(
+    io,
+    () => ({}) as CommandContext,
+    () => undefined,
+  );
+  // Words a command needs before its flags are read (commander reads the flags first all the same).
+  const before: Record<string, string[]> = { 'profile add': ['desk'] };
+  const rows: { flag: string; args: string[] }[] = [];
+  const visit = (command: Command, path: string[]): void => {
+    for (const option of command.options) {
+      if (!option.required && !option.optional) continue;
+      const flag = option.long ?? option.flags;
+      rows.push({ flag, args: path.length === 0 ? [flag, '', 'keys', 'list', '--sub', 'desk'] : [...path, ...(before[path.join(' ')] ?? []), flag, ''] });
+    }
+    for (const sub of command.commands) visit(sub, [...path, sub.name()]);
+  };
+  visit(program, []);
+  return rows;
+}
+
+describe('an empty flag value is a usage error, never "not given"', () => {
+  const rows = valueFlags();
+
+  it('the walk reaches the flags that choose where requests go and what is sent', () => {
+    const names = rows.map((r) => `${r.args.slice(0, r.args.indexOf(r.flag)).join(' ')} ${r.flag}`.trim());
+    for (const expected of ['--base-url', '--profile', '--proxy', '--log-file', '--recv-window', '--timeout', '--demo-clock'])
+      expect(names).toContain(expected);
+    for (const expected of [
+      'keys create --ip',
+      'transfers --start',
+      'transfers --end',
+      'transfers --limit',
+      'transfers --client-tran-id',
+      'transfers --from-account',
+      'sandbox --host',
+    ]) {
+      expect(names).toContain(expected);
+    }
+  });
+
+  it.each(rows.flatMap((r) => ['', '  '].map((value) => [`${r.args.join(' ')} (value ${JSON.stringify(value)})`, r.flag, r.args, value] as const)))(
+    '%s: exit 2, one line naming the flag, nothing sent',
+    async (_name, flag, args, value) => {
+      const before = seen;
+      const given = args.map((a, i) => (i === args.indexOf(flag) + 1 ? value : a));
+      const result = await runCli(given, { ...withBase(env({})), BROKER_CONSOLE_HOME: join(home, 'empty-flags') });
+      expect(result.code, result.stderr).toBe(EXIT.usage);
+      expect(result.stderr).toBe(`error: ${flag}: empty value: give one, or leave the flag out\n`);
+      expect(result.stdout).toBe('');
+      expect(seen - before).toBe(0);
+    },
+  );
+
+  it.each([
+    ['--base-url', ['--base-url=', 'keys', 'list', '--sub', 'desk']],
+    ['--format', ['keys', 'list', '--sub', 'desk', '-o', '']],
+    ['--ip', ['keys', 'create', '--allow-risky', '--sub', 'desk', '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'n', '--ip= ']],
+  ] as const)('%s written as --flag= or by its short name (%j): the same line, nothing sent', async (flag, args) => {
+    const before = seen;
+    const result = await runCli([...args], { ...withBase(env({})), BROKER_CONSOLE_HOME: join(home, 'empty-flags') });
+    expect(result.code, result.stderr).toBe(EXIT.usage);
+    expect(result.stderr).toBe(`error: ${flag}: empty value: give one, or leave the flag out\n`);
+    expect(seen - before).toBe(0);
+  });
+
+  it('the built binary: --base-url "" with BROKER_BASE_URL set sends nothing there (keys create)', async () => {
+    const before = seen;
+    const result = await runBuiltCli(
+      ['--base-url', '', 'keys', 'create', '--sub', 'desk', '--permissions', 'SPOT_ACCOUNT_READ', '--ip', '127.0.0.1', '--note', 'n'],
+      {
+        ...withBase(env({})),
+        BROKER_CONSOLE_HOME: join(home, 'empty-base-url'),
+      },
+    );
+    expect(result.code, result.stderr).toBe(EXIT.usage);
+    expect(result.stderr).toBe('error: --base-url: empty value: give one, or leave the flag out\n');
+    expect(result.stdout).toBe('');
     expect(seen - before).toBe(0);
   });
 });
