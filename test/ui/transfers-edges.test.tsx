@@ -171,6 +171,18 @@ describe.concurrent('every window size from 40x12 up', () => {
   });
 });
 
+/** A console whose all-pages export is under way, its pages answered `latencyMs` late (119 days make several pages of 500). */
+async function allPagesExportUnderWay(onTestFinished: OnFinished, latencyMs: number): Promise<TestConsole> {
+  const c = await consoleFor(onTestFinished, { columns: 100, rows: 30 });
+  await openTransfers(c, { startTime: '119d', limit: '10' });
+  c.sandbox.setFaultRates({ latencyMs });
+  await c.press('x');
+  await c.press('a');
+  await c.press('enter');
+  await c.waitForText(/[1-9]\d* pages? · [\d,]+ rows · esc cancels/, 5000);
+  return c;
+}
+
 // Concurrent but for the test that must look while a page is held back (400 ms): it runs alone.
 describe('what the screen says matches what the keys do', () => {
   test.concurrent('page totals count SUCCESS only, and say what they leave out', async ({ onTestFinished }) => {
@@ -333,14 +345,7 @@ describe('what the screen says matches what the keys do', () => {
   });
 
   test.concurrent('a cancelled export says "cancelled", and the partial file is gone', async ({ onTestFinished }) => {
-    const c = await consoleFor(onTestFinished, { columns: 100, rows: 30 });
-    // The export fetches pages of 500 whatever the screen shows: 119 days make several.
-    await openTransfers(c, { startTime: '119d', limit: '10' });
-    c.sandbox.setFaultRates({ latencyMs: 150 });
-    await c.press('x');
-    await c.press('a');
-    await c.press('enter');
-    await c.waitForText(/[1-9]\d* pages? · [\d,]+ rows · esc cancels/, 5000);
+    const c = await allPagesExportUnderWay(onTestFinished, 150);
     await c.press('esc');
     await c.waitForText('Export cancelled: the partial file was removed');
     c.sandbox.setFaultRates({});
@@ -354,13 +359,7 @@ describe('what the screen says matches what the keys do', () => {
   });
 
   test.concurrent('a service failing part way: the pages written stay in an -incomplete file the panel names, and r is offered', async ({ onTestFinished }) => {
-    const c = await consoleFor(onTestFinished, { columns: 100, rows: 30 });
-    await openTransfers(c, { startTime: '119d', limit: '10' });
-    c.sandbox.setFaultRates({ latencyMs: 150 });
-    await c.press('x');
-    await c.press('a');
-    await c.press('enter');
-    await c.waitForText(/[1-9]\d* pages? · [\d,]+ rows · esc cancels/, 5000);
+    const c = await allPagesExportUnderWay(onTestFinished, 150);
     // Every try of the next pages fails: the client's retries too.
     c.sandbox.queueFaults(...Array.from({ length: 12 }, () => ({ kind: 'status' as const, status: 503 })));
     await c.waitForText('(incomplete)', 5000);
@@ -380,13 +379,7 @@ describe('what the screen says matches what the keys do', () => {
   test.concurrent(
     'the console closed during an all-pages export: the terminal is told it stopped (test/e2e/exportEnds checks the file goes)',
     async ({ onTestFinished }) => {
-      const c = await consoleFor(onTestFinished, { columns: 100, rows: 30 });
-      await openTransfers(c, { startTime: '119d', limit: '10' });
-      c.sandbox.setFaultRates({ latencyMs: 150 });
-      await c.press('x');
-      await c.press('a');
-      await c.press('enter');
-      await c.waitForText(/[1-9]\d* pages? · [\d,]+ rows · esc cancels/, 5000);
+      const c = await allPagesExportUnderWay(onTestFinished, 150);
       expect(await readdir(c.exportDir)).toEqual([expect.stringMatching(/-all-incomplete\.csv$/)]);
       await c.cleanup();
       c.sandbox.setFaultRates({});
@@ -395,13 +388,7 @@ describe('what the screen says matches what the keys do', () => {
   );
 
   test.concurrent('the status bar says "cancelled", not "✗ list transfers no answer", after a cancelled export', async ({ onTestFinished }) => {
-    const c = await consoleFor(onTestFinished, { columns: 100, rows: 30 });
-    await openTransfers(c, { startTime: '119d', limit: '10' });
-    c.sandbox.setFaultRates({ latencyMs: 300 });
-    await c.press('x');
-    await c.press('a');
-    await c.press('enter');
-    await c.waitForText(/[1-9]\d* pages? · [\d,]+ rows · esc cancels/, 5000);
+    const c = await allPagesExportUnderWay(onTestFinished, 300);
     await c.press('esc');
     await c.waitForText('Export cancelled');
     c.sandbox.setFaultRates({});

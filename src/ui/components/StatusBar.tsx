@@ -41,6 +41,21 @@ export function lastRequestLine(last: ExchangeInfo | undefined, now: number): st
   return `${mark} ${sanitize(last.operation)} ${result} · ${last.latencyMs} ms${last.attempt > 1 ? ` · try ${last.attempt}` : ''}${via}`;
 }
 
+/** The time now, read again once a second until `until` (Unix ms) has passed; nothing ticks without one. */
+function useClockUntil(until: number | undefined): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (until === undefined) return undefined;
+    setNow(Date.now());
+    const timer = setInterval(() => {
+      setNow(Date.now());
+      if (Date.now() >= until) clearInterval(timer);
+    }, 1000);
+    return () => clearInterval(timer);
+  }, [until]);
+  return now;
+}
+
 /** " · next try in 8 s": when the waiting request goes. */
 function nextTryLine(at: number, now: number): string {
   return ` · next try in ${formatDuration(Math.ceil((at - now) / 1000) * 1000)}`;
@@ -55,28 +70,10 @@ export function StatusBar({ width }: { width: number }) {
   // The line, not the exchange: a request that reads as the one before (a page of an export) draws no frame.
   const banEndsAt = useSyncExternalStore(exchanges.subscribe, () => exchanges.last()?.banEndsAt);
   // The ban's time left counts down (once a second, only while a ban is shown).
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (banEndsAt === undefined) return undefined;
-    setNow(Date.now());
-    const timer = setInterval(() => {
-      setNow(Date.now());
-      if (Date.now() >= banEndsAt) clearInterval(timer);
-    }, 1000);
-    return () => clearInterval(timer);
-  }, [banEndsAt]);
+  const now = useClockUntil(banEndsAt);
   // A request waiting its Retry-After (or its endpoint's budget) says when it goes, counting down the same way.
   const nextTryAt = useSyncExternalStore(exchanges.subscribe, () => exchanges.nextTryAt());
-  const [waitNow, setWaitNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (nextTryAt === undefined) return undefined;
-    setWaitNow(Date.now());
-    const timer = setInterval(() => {
-      setWaitNow(Date.now());
-      if (Date.now() >= nextTryAt) clearInterval(timer);
-    }, 1000);
-    return () => clearInterval(timer);
-  }, [nextTryAt]);
+  const waitNow = useClockUntil(nextTryAt);
   const last = useSyncExternalStore(exchanges.subscribe, () => lastRequestLine(exchanges.last(), banEndsAt === undefined ? 0 : now));
   const what =
     nextTryAt !== undefined && nextTryAt > waitNow && !last.startsWith('✗ the service has banned') ? `${last}${nextTryLine(nextTryAt, waitNow)}` : last;
