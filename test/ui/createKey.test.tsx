@@ -112,6 +112,16 @@ describe.concurrent('CreateKeyScreen: fields', () => {
     expect(c.frame()).toContain('(1 chosen');
   });
 
+  test('the count says what will be sent: a permission ticked and typed again in Other, in any case, counts once', async ({ onTestFinished }) => {
+    const c = await start(onTestFinished);
+    await c.press('space');
+    await c.press('tab');
+    await c.type(`${KNOWN_PERMISSIONS[0]!.toLowerCase()}, ${KNOWN_PERMISSIONS[0]}`);
+    await c.waitForText('(1 chosen');
+    await c.type(`, ${KNOWN_PERMISSIONS[1]}`);
+    await c.waitForText('(2 chosen');
+  });
+
   test('q and ? are typed into text fields; the console does not quit', async ({ onTestFinished }) => {
     const c = await start(onTestFinished);
     await c.press('tab');

@@ -9,7 +9,7 @@ import { type UnknownOutcomeCheck, useUnknownOutcomeCheck } from '../hooks/useUn
 import { useSyncedState } from '../hooks/useSyncedState';
 import { Box, Text } from 'ink';
 import { KNOWN_PERMISSIONS, MAX_LINKED_IPS, type CreatedKey, type NewKeyRequest } from '../../api/types';
-import { fieldError, validateNewKey, type FieldError, type FieldName } from '../../api/validation';
+import { checkPermissions, fieldError, validateNewKey, type FieldError, type FieldName } from '../../api/validation';
 import { errorLines } from '../components/ErrorLine';
 import { FieldList, fieldLabelWidth, fieldListHeight, type Field } from '../components/FieldList';
 import { LabeledInput, inputErrorLines } from '../components/LabeledInput';
@@ -329,8 +329,10 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
   const showTitle = take(1) === 1;
   const shownGrid = checklistWindow(gridCursor, columns, gridRows);
   const scrolled = shownGrid.to - shownGrid.from < shownGrid.rows ? ` · ${shownGrid.from + 1}–${shownGrid.to}/${shownGrid.rows}` : '';
-  const checklistTitle =
-    width >= 60 ? `Permissions (${permissions.length} chosen · space toggles${scrolled})` : `Permissions · ${permissions.length} chosen${scrolled}`;
+  // What will be sent: one of each, however often it was ticked or typed (the check's own list when it passes).
+  const toSend = checkPermissions(permissions);
+  const chosen = toSend.ok ? toSend.value.length : new Set(permissions.map((p) => p.toUpperCase())).size;
+  const checklistTitle = width >= 60 ? `Permissions (${chosen} chosen · space toggles${scrolled})` : `Permissions · ${chosen} chosen${scrolled}`;
 
   return (
     <Box flexDirection="column" width={width}>
