@@ -206,7 +206,6 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
       throw error;
     }
     created = key;
-    await record({ created: key });
     const terminal = stdoutIsTerminal(ctx);
     const unreadable = secretUnreadable(key, chosen.format, terminal);
     if (unreadable) {
@@ -223,6 +222,9 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
         : chosen.format === 'csv'
           ? createdKeyCsv(key, terminal)
           : createdKeyText(key);
+    // On record as not delivered until stdout has taken it: a process killed while its reader does not read
+    // (SIGKILL, the machine going down) leaves the key marked, not a plain "created".
+    await record({ created: key, secret: 'not-delivered', reason: PENDING_REASON });
     try {
       if (discardsOutput(ctx.stdout))
         throw new OutputClosedError(Object.assign(new Error('stdout is closed or the null device'), { code: 'stdout is closed or the null device' }));
@@ -235,6 +237,7 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
       printLines(ctx.stderr, notDeliveredLines(key, why));
       return EXIT.secretNotDelivered;
     }
+    await record({ created: key });
     printLines(ctx.stderr, [`warning: ${SECRET_WARNING}`]);
     return EXIT.ok;
   } catch (error) {
@@ -251,6 +254,9 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
 }
 
 const DELETE_ADVICE = "nobody has its secret: delete this key in the service's web console, then create another";
+
+/** The trail's reason while the secret is being written: what stays if the process ends before stdout took it. */
+const PENDING_REASON = 'the command ended before its secret was written to stdout';
 
 function notDeliveredLines(key: CreatedKey, why: string): string[] {
   return [`error: key ${key.apiKey} was created but its secret could not be written (${why}); ${DELETE_ADVICE}`];

@@ -154,11 +154,28 @@ export function fileDescriptorOf(stream: object): number | undefined {
   }
 }
 
-/** Writes all of `text` to `fd`, a short write followed by the rest; throws what write(2) failed with (ENOSPC…). */
+/**
+ * Writes all of `text` to `fd`, a short write followed by the rest; throws what write(2) failed with (ENOSPC…).
+ * A regular file is cut back to where this write began when it fails: what it holds is whole writes only (a
+ * created key's secret is either all there or not at all, as stderr then says).
+ */
 function writeWhole(fd: number, text: string): void {
   const fs = process.getBuiltinModule('node:fs');
   const bytes = Buffer.from(text, 'utf8');
-  for (let at = 0; at < bytes.length;) at += fs.writeSync(fd, bytes, at);
+  const stat = fs.fstatSync(fd);
+  const began = stat.isFile() ? stat.size : undefined;
+  try {
+    for (let at = 0; at < bytes.length;) at += fs.writeSync(fd, bytes, at);
+  } catch (error) {
+    if (began !== undefined) {
+      try {
+        fs.ftruncateSync(fd, began);
+      } catch {
+        // the write's failure is what is said; a file that cannot be cut back keeps what got in
+      }
+    }
+    throw error;
+  }
 }
 
 /**

@@ -132,9 +132,8 @@ describe.concurrent('keys create: the secret is written or the failure is loud (
     }
   }, 30_000);
 
-  it('a reader that does not read (a full pipe), then SIGTERM: exit 5, and the trail says not delivered, not created', async ({ expect, onTestFinished }) => {
-    const home = tempFolder(onTestFinished);
-    // A named pipe held open for reading (so no EPIPE) and filled: the secret's write waits, never taken.
+  /** `keys create` with stdout a named pipe held open for reading (so no EPIPE) and filled: its write waits, never taken. */
+  async function createIntoFullPipe(home: string, signal: NodeJS.Signals, onTestFinished: OnFinished): Promise<Exit> {
     const fifo = join(home, 'stuck');
     execFileSync('mkfifo', [fifo]);
     // Non-blocking, so filling it ends at EAGAIN instead of waiting here.
@@ -147,7 +146,7 @@ describe.concurrent('keys create: the secret is written or the failure is loud (
         break;
       }
     }
-    const exit = await run([process.execPath, bin, ...ARGS, '--json'], env(home), held, (pid) => {
+    return run([process.execPath, bin, ...ARGS, '--json'], env(home), held, (pid) => {
       void (async () => {
         // Created (its line in the trail) and waiting on the pipe: then the signal.
         for (let i = 0; i < 200; i += 1) {
@@ -156,10 +155,29 @@ describe.concurrent('keys create: the secret is written or the failure is loud (
           await new Promise((resolve) => setTimeout(resolve, 25));
         }
         await new Promise((resolve) => setTimeout(resolve, 100));
-        process.kill(pid, 'SIGTERM');
+        process.kill(pid, signal);
       })();
     });
+  }
+
+  it('a reader that does not read (a full pipe), then SIGTERM: exit 5, and the trail says not delivered, not created', async ({ expect, onTestFinished }) => {
+    const home = tempFolder(onTestFinished);
+    const exit = await createIntoFullPipe(home, 'SIGTERM', onTestFinished);
     await expectLostSecretOnRecord(expect, home, exit, /^SIGTERM before it was written$/);
+  }, 30_000);
+
+  it('the same, then SIGKILL: nothing can be said, but the trail already says not delivered', async ({ expect, onTestFinished }) => {
+    const home = tempFolder(onTestFinished);
+    const exit = await createIntoFullPipe(home, 'SIGKILL', onTestFinished);
+    expect(exit.signal).toBe('SIGKILL');
+    const { entries } = await readAuditTrail(home);
+    expect(entries).toEqual([
+      expect.objectContaining({
+        outcome: 'created',
+        secret: 'not-delivered',
+        reason: 'created, secret not delivered: the command ended before its secret was written to stdout',
+      }),
+    ]);
   }, 30_000);
 
   it('a reader that stays: exit 0, the secret on stdout, the trail says created', async ({ expect, onTestFinished }) => {
@@ -353,25 +371,30 @@ describe.skipIf(!disk.ok)('a nearly full disk: an audit append, and stdout a fil
     return path;
   };
 
-  it('stdout a file with 60 bytes left: the secret half written is exit 5, ENOSPC, on record as not delivered, never exit 0', async ({
-    expect,
-    onTestFinished,
-  }) => {
-    const home = tempFolder(onTestFinished);
-    const path = nearlyFullFile('secrets.txt', 60);
-    const fd = openSync(path, 'a');
-    let exit: Exit;
-    try {
-      exit = await run([process.execPath, bin, ...ARGS, '--json'], env(home), fd);
-    } finally {
-      closeSync(fd);
-    }
-    await expectLostSecretOnRecord(expect, home, exit, /^ENOSPC$/);
-    // What did get in is only the start of the answer: no whole secret is there to be taken for delivered.
-    const written = readFileSync(path, 'utf8').slice(4096 - 60);
-    expect(written.length).toBeLessThanOrEqual(60);
-    expect(written).not.toMatch(/"secretKey":"[0-9a-f]{64}"/);
-  }, 30_000);
+  // 200 bytes left hold the table's or the CSV's whole secret line, but not all of the answer.
+  for (const [format, left] of [
+    ['json', 60],
+    ['table', 200],
+    ['csv', 200],
+  ] as const) {
+    it(`stdout a ${format} file with ${left} bytes left: exit 5, ENOSPC, not delivered, and the file cut back: no part of the secret left`, async ({
+      expect,
+      onTestFinished,
+    }) => {
+      const home = tempFolder(onTestFinished);
+      const path = nearlyFullFile('secrets.txt', left);
+      const fd = openSync(path, 'a');
+      let exit: Exit;
+      try {
+        exit = await run([process.execPath, bin, ...ARGS, '--format', format], env(home), fd);
+      } finally {
+        closeSync(fd);
+      }
+      await expectLostSecretOnRecord(expect, home, exit, /^ENOSPC$/);
+      // Cut back to what it held: no part of the secret is left in a file stderr says got nothing.
+      expect(readFileSync(path, 'utf8')).toBe('x'.repeat(4096 - left));
+    }, 30_000);
+  }
 
   it('stdout a file with 60 bytes left: a key list cut short is exit 1 and says so, never exit 0', async ({ expect, onTestFinished }) => {
     const home = tempFolder(onTestFinished);
