@@ -298,11 +298,15 @@ function salvageEnvelope(text: string): { code?: number | string; message?: stri
 }
 
 /** The typed error for an error answer of any shape: JSON envelope, other JSON, HTML page, or nothing. */
-/** `text` with the API key shortened (mx0v…a1b2) and any `signature=` value left out: what a service may echo back. */
-export function withoutOwnCredentials(text: string, apiKey: string): string {
-  const key = apiKey.trim();
-  const shortened = key.length >= 8 ? text.split(key).join(`${key.slice(0, 4)}…${key.slice(-4)}`) : text;
-  return shortened.replace(/(signature["']?\s*[=:]\s*["']?)[0-9a-fA-F]{16,}/gi, '$1…');
+/**
+ * `text` with what a service may echo back of ours taken out: the API key shortened (mx0v…a1b2), the secret and
+ * this request's signature left out wherever they stand, and any `signature=` value.
+ */
+export function withoutOwnCredentials(text: string, own: { apiKey: string; secretKey?: string; signature?: string }): string {
+  const key = own.apiKey.trim();
+  let out = key.length >= 8 ? text.split(key).join(`${key.slice(0, 4)}…${key.slice(-4)}`) : text;
+  for (const secret of [own.secretKey, own.signature]) if (secret !== undefined && secret.length >= 8) out = out.split(secret).join('…');
+  return out.replace(/(signature["']?\s*[=:]\s*["']?)[0-9a-fA-F]{16,}/gi, '$1…');
 }
 
 export function serviceErrorFromBody(operation: string, status: number, text: string, retryAfterMs?: number, hint?: string): BrokerError {
@@ -665,7 +669,13 @@ export function createSignedClient(config: ClientConfig): SignedClient {
       // A create's answer is checked for invalid UTF-8: a secret read with replacement characters is not the service's.
       const decoded = method === 'POST' && success ? decodeCreateAnswer(read.bytes) : { text: read.bytes.toString('utf8'), valid: true };
       // An error's text goes to stderr and the audit trail: our own API key and signature echoed in it are not repeated.
-      const text = success ? decoded.text : withoutOwnCredentials(decoded.text, config.apiKey);
+      const text = success
+        ? decoded.text
+        : withoutOwnCredentials(decoded.text, {
+            apiKey: config.apiKey,
+            secretKey: config.secretKey,
+            signature: new URLSearchParams(query).get('signature') ?? undefined,
+          });
 
       if (success) {
         observeClock(dateHeader, sentAt, receivedAt, false);

@@ -148,25 +148,39 @@ describe('wire → domain mapping', () => {
 describe('an error answer that echoes the request back', () => {
   const apiKey = 'mx0vechoechoecho1234';
   it('withoutOwnCredentials: our API key shortened, any signature value left out, the rest kept', () => {
-    expect(withoutOwnCredentials(`bad key ${apiKey} in /x?a=1&signature=${'ab12'.repeat(16)}&t=2`, apiKey)).toBe('bad key mx0v…1234 in /x?a=1&signature=…&t=2');
-    expect(withoutOwnCredentials(`{"signature": "${'F0'.repeat(32)}"}`, apiKey)).toBe('{"signature": "…"}');
-    expect(withoutOwnCredentials('nothing of ours', apiKey)).toBe('nothing of ours');
+    expect(withoutOwnCredentials(`bad key ${apiKey} in /x?a=1&signature=${'ab12'.repeat(16)}&t=2`, { apiKey })).toBe(
+      'bad key mx0v…1234 in /x?a=1&signature=…&t=2',
+    );
+    expect(withoutOwnCredentials(`{"signature": "${'F0'.repeat(32)}"}`, { apiKey })).toBe('{"signature": "…"}');
+    expect(withoutOwnCredentials('nothing of ours', { apiKey })).toBe('nothing of ours');
+    // The secret and this request's signature, bare, wherever they stand.
+    const signature = `${'c0ffee'.repeat(10)}beef`;
+    expect(withoutOwnCredentials(`secret echo-master-secret bad sig=${signature}`, { apiKey, secretKey: 'echo-master-secret', signature })).toBe(
+      'secret … bad sig=…',
+    );
   });
 
-  it('a 400 echoing the URL and the key header: the error the commands print and the trail keeps holds neither', async ({ onTestFinished }) => {
+  it('a 400 echoing the URL and the key header: the error the commands print and the trail keeps holds none of our key, secret or signature', async ({
+    onTestFinished,
+  }) => {
     const server = createServer((req, res) => {
       req.resume();
       req.on('end', () => {
         const body = JSON.stringify({
           code: 700002,
-          msg: `Signature for this request is not valid. ${req.url ?? ''} key=${String(req.headers['x-mexc-apikey'])}`,
+          msg: `Signature for this request is not valid. ${req.url ?? ''} key=${String(req.headers['x-mexc-apikey'])} sig ${new URL(req.url ?? '/', 'http://x').searchParams.get('signature') ?? ''} secret echo-secret-of-the-master`,
         });
         res.writeHead(400, { 'content-type': 'application/json' }).end(body);
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
-    const api = createBrokerApi({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, apiKey, secretKey: 'echo-secret', maxTries: 1 });
+    const api = createBrokerApi({
+      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      apiKey,
+      secretKey: 'echo-secret-of-the-master',
+      maxTries: 1,
+    });
     onTestFinished(() => api.close());
     const error = await api.listSubAccountKeys('desk1').catch((e: unknown) => e as BrokerError);
     expect(error).toBeInstanceOf(BrokerError);
@@ -175,5 +189,8 @@ describe('an error answer that echoes the request back', () => {
     expect(said).toContain('signature=…');
     expect(said).not.toContain(apiKey);
     expect(said).not.toMatch(/signature=[0-9a-f]{16}/);
+    expect(said).not.toMatch(/[0-9a-f]{64}/);
+    expect(said).not.toContain('echo-secret-of-the-master');
+    expect(said).toContain('sig … secret …');
   });
 });
