@@ -227,7 +227,9 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
     await record({ created: key, secret: 'not-delivered', reason: PENDING_REASON });
     try {
       if (discardsOutput(ctx.stdout))
-        throw new OutputClosedError(Object.assign(new Error('stdout is closed or the null device'), { code: 'stdout is closed or the null device' }));
+        throw new OutputClosedError(
+          Object.assign(new Error('stdout is closed or a device that keeps nothing'), { code: 'stdout is closed or a device that keeps nothing' }),
+        );
       // Not done until the stream handed the text on: a failure a tick later must still be this command's.
       await out.writeFlushed(text);
     } catch (error) {

@@ -96,8 +96,8 @@ export function outputOwnsErrors(stream: object): boolean {
 }
 
 /**
- * Whether the stream is the null device: stdout closed at start (`>&-`) is reopened on /dev/null by Node,
- * so whatever is written there is gone without an error.
+ * Whether the stream is a device that takes every write and keeps nothing: /dev/null (stdout closed at start,
+ * `>&-`, is reopened there by Node) or /dev/zero. Whatever is written there is gone without an error.
  */
 export function discardsOutput(stream: object): boolean {
   const fd = (stream as { fd?: unknown }).fd;
@@ -105,8 +105,14 @@ export function discardsOutput(stream: object): boolean {
   try {
     const fs = process.getBuiltinModule('node:fs');
     const own = fs.fstatSync(fd);
-    const nul = fs.statSync('/dev/null');
-    return own.isCharacterDevice() && own.rdev === nul.rdev;
+    if (!own.isCharacterDevice()) return false;
+    return ['/dev/null', '/dev/zero'].some((device) => {
+      try {
+        return fs.statSync(device).rdev === own.rdev;
+      } catch {
+        return false;
+      }
+    });
   } catch {
     return false;
   }

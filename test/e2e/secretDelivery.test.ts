@@ -106,6 +106,17 @@ describe.concurrent('keys create: the secret is written or the failure is loud (
     }
   }, 30_000);
 
+  it('stdout /dev/zero, a device that takes every write and keeps nothing: exit 5, as /dev/null', async ({ expect, onTestFinished }) => {
+    const home = tempFolder(onTestFinished);
+    const zero = openSync('/dev/zero', 'w');
+    try {
+      const exit = await run([process.execPath, bin, ...ARGS, '--json'], env(home), zero);
+      await expectLostSecretOnRecord(expect, home, exit, /^stdout is closed or a device that keeps nothing$/);
+    } finally {
+      closeSync(zero);
+    }
+  }, 30_000);
+
   it('stdout closed (>&-): exit 5, not a silent success', async ({ expect, onTestFinished }) => {
     const home = tempFolder(onTestFinished);
     const exit = await run(['sh', '-c', 'exec "$0" "$@" >&-', process.execPath, bin, ...ARGS], env(home), 'ignore');
