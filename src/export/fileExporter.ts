@@ -76,10 +76,19 @@ export function fileExporter(api: BrokerApi, folder: string, now: () => number =
           if (kept !== undefined) throw new PartialExport(error, kept, done.pages, done.rows);
         }
         await document.discard();
-        throw error;
+        throw fileFailure(error, done) ?? error;
       }
     },
   };
+}
+
+/** A file that could not be written (a full disk…), said in words with how far it got; undefined for any other error. */
+function fileFailure(error: unknown, done: { pages: number; rows: number }): Error | undefined {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (error instanceof BrokerError || !(error instanceof Error) || typeof code !== 'string' || !/^E[A-Z]+$/.test(code)) return undefined;
+  const words = error.message.replace(/^[A-Z][A-Z0-9_]*: /, '').replace(/, [a-z]+$/, '');
+  const far = done.pages > 0 ? ` after ${grouped(done.pages)} page${done.pages === 1 ? '' : 's'} (${grouped(done.rows)} rows)` : '';
+  return new Error(`the export file could not be written (${words})${far}: the partial file was removed`, { cause: error });
 }
 
 /**

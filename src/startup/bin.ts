@@ -19,7 +19,9 @@ const args = process.argv.slice(2);
 if (args.length === 1 && args[0] === '--version') {
   // What commander prints for --version, without loading the program.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') process.stderr.write(`error: ${error.message}\n`);
+    // As every command says it: "ENOSPC: no space left on device, write" → the words alone.
+    if (error.code !== 'EPIPE')
+      process.stderr.write(`error: could not write the output to stdout: ${error.message.replace(/^[A-Z][A-Z0-9_]*: /, '').replace(/, [a-z]+$/, '')}\n`);
     process.exit(error.code === 'EPIPE' ? 0 : 1);
   });
   process.stdout.write(`${__BC_VERSION__}\n`);

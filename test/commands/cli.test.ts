@@ -295,10 +295,11 @@ describe('transfers', () => {
     }
   });
 
-  it('stdout on /dev/full: exit 1, stdout named and the reason in words', async () => {
+  // --version is answered by the bin's own file, without the program: it says it the same way.
+  it.each([['completion', 'bash'], ['--version']])('stdout on /dev/full (%s): exit 1, stdout named and the reason in words', async (...args) => {
     const full = openSync('/dev/full', 'w');
     try {
-      const child = spawn(process.execPath, [await buildCli(), 'completion', 'bash'], {
+      const child = spawn(process.execPath, [await buildCli(), ...args], {
         env: { PATH: process.env.PATH ?? '' },
         stdio: ['ignore', full, 'pipe'],
       });

@@ -11,9 +11,16 @@ import { fileExporter } from '../../src/export/fileExporter';
 import { PartialExport } from '../../src/export/types';
 import { MAX_TRANSFERS, PagingStopped, SEEN_SLOTS_MAX, SeenTransfers, defaultMaxPages, forEachTransferPage } from '../../src/export/transferPages';
 import { type PagingMode, type PagingServer, startPagingServer, wireTransfer } from './pagingServers';
+import { mountFullDisk } from '../config/fullDisk';
 
 const folder = mkdtempSync(join(tmpdir(), 'broker-export-end-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
+// A 64 KiB tmpfs to fill (root and mount(2)); where it cannot be had, its test says SKIPPED and why.
+const fullDisk = mountFullDisk(64);
+if (!fullDisk.ok) console.warn(`SKIPPED export full-disk test: ${fullDisk.reason}`);
+afterAll(() => {
+  if (fullDisk.ok) fullDisk.disk.unmount();
+});
 
 let server: PagingServer | undefined;
 const apis: { close(): Promise<void> }[] = [];
@@ -207,6 +214,27 @@ describe("the console's file export of all pages", () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BrokerError);
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it.skipIf(!fullDisk.ok)('a disk that fills up part way: the error says so in words, how far it got, and that the file was removed', async () => {
+    if (!fullDisk.ok) return;
+    const { disk } = fullDisk;
+    disk.free();
+    server = await startPagingServer('endless');
+    const api = createBrokerApi({ baseUrl: server.baseUrl, apiKey: 'k', secretKey: 's', maxTries: 1, endpointLimit });
+    apis.push(api);
+    // 64 KiB hold a few pages of 500 rows (~110 bytes each) at most.
+    const error = await fileExporter(api, disk.dir)
+      .run({ query, scope: 'all', format: 'csv' }, () => undefined, new AbortController().signal)
+      .then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      );
+    expect(error).toBeInstanceOf(Error);
+    expect(error!.message).toMatch(
+      /^the export file could not be written \(no space left on device\)( after \d+ pages? \([\d,]+ rows\))?: the partial file was removed$/,
+    );
+    expect(readdirSync(disk.dir)).toEqual([]);
   });
 
   it('a finite history still exports whole, under its usual name', async () => {
