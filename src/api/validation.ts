@@ -72,6 +72,9 @@ function checkName(field: FieldName, raw: string, max: number): Checked<string> 
   return ok(value);
 }
 
+/** A list of sub-accounts given as commas with no name between them (`--sub ,`). */
+export const NO_NAME_IN_LIST = 'subAccount: no name in the list (give --sub A,B)';
+
 export function checkSubAccount(raw: string): Checked<string> {
   return checkName('subAccount', raw, MAX_SUB_ACCOUNT_LENGTH);
 }

@@ -7,7 +7,7 @@ import { likelyTypo } from '../api/didYouMean';
 import { BrokerError } from '../api/errors';
 import type { ServiceTime } from '../api/types';
 import { parseSpan } from '../api/timeInput';
-import { checkSubAccount, type FieldError } from '../api/validation';
+import { NO_NAME_IN_LIST, checkSubAccount, type FieldError } from '../api/validation';
 import { auditTargets, auditableNames, fetchAudit, type SubAccountAudit } from '../audit/fetchAudit';
 import { DEFAULT_MAX_AGE_MS, FLAG_KINDS, type FlagKind, type KeyFinding, ageInDays, formatSpan, summaryText } from '../audit/keyAudit';
 import { openDiscoveredSubAccounts } from '../config/discoveredSubAccounts';
@@ -208,7 +208,7 @@ export async function auditTable(results: readonly SubAccountAudit[], now: numbe
 /** Names from --sub, each checked as the other commands check a sub-account. */
 function subList(raw: string): { ok: true; names: string[] } | { ok: false; errors: FieldError[] } {
   const parts = raw.split(',').filter((p) => p.trim() !== '');
-  if (parts.length === 0) return { ok: false, errors: [{ field: 'subAccount', message: 'subAccount: required' }] };
+  if (parts.length === 0) return { ok: false, errors: [{ field: 'subAccount', message: NO_NAME_IN_LIST }] };
   const checked = parts.map((p) => checkSubAccount(p));
   const errors = checked.flatMap((c) => (c.ok ? [] : [c.error]));
   return errors.length > 0 ? { ok: false, errors } : { ok: true, names: auditTargets(checked.flatMap((c) => (c.ok ? [c.value] : []))) };

@@ -3,7 +3,7 @@
 // active first. With --discover the transfer history of the last N days is scanned first (src/export/
 // subAccountScan.ts), for the names already known (recent, remembered) and those given with --sub; progress
 // goes to stderr when it is a terminal. The JSON and CSV shapes are a contract (docs/commands.md; test/commands/subAccounts.test.ts).
-import { checkSubAccount, type FieldError } from '../api/validation';
+import { NO_NAME_IN_LIST, checkSubAccount, type FieldError } from '../api/validation';
 import { type DiscoveredSubAccount, type DiscoveredSubAccounts, memoryDiscoveredSubAccounts, openDiscoveredSubAccounts } from '../config/discoveredSubAccounts';
 import { openRecentSubAccounts } from '../config/recentSubAccounts';
 import { DEFAULT_SCAN_DAYS, ScanFailed, type ScanProgress, checkScanDays, discoverSubAccounts } from '../export/subAccountScan';
@@ -61,7 +61,10 @@ export async function runSubAccounts(options: SubAccountsOptions, ctx: CommandCo
   if (!days.ok) return reportUsage(ctx, `--${days.message}`);
   const given: string[] = [];
   const invalid: FieldError[] = [];
-  for (const raw of options.sub === undefined ? [] : options.sub.split(',')) {
+  // As keys audit reads --sub: blank pieces between commas are skipped, a list of none is named as such.
+  const pieces = options.sub === undefined ? [] : options.sub.split(',').filter((p) => p.trim() !== '');
+  if (options.sub !== undefined && pieces.length === 0) invalid.push({ field: 'subAccount', message: NO_NAME_IN_LIST });
+  for (const raw of pieces) {
     const name = checkSubAccount(raw);
     if (name.ok) given.push(name.value);
     else invalid.push(name.error);

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBrokerApi } from '../../src/api/operations';
 import { buildProgram } from '../../src/cli';
 import { type CommandContext, EXIT, type GlobalOptions } from '../../src/commands/context';
+import { runSubAccounts } from '../../src/commands/subAccounts';
 import { runKeysCreate } from '../../src/commands/keysCreate';
 import { runKeysList } from '../../src/commands/keysList';
 import { runProfileAdd } from '../../src/commands/profile';
@@ -188,6 +189,12 @@ const ROWS: Row[] = [
     run: (ctx) => runKeysCreate({ allowRisky: true, sub: 'desk', permissions: 'SPOT_ACCOUNT_READ', note: 'tax\u202etxt.exe' }, ctx),
     env: env({}),
     line: /^error: --note: must not contain invisible or text-direction characters \(found U\+202E\): the note would read differently than it is$/,
+  },
+  {
+    name: 'sub-accounts --discover --sub with commas and no name (an optional list, so not "required")',
+    run: (ctx) => runSubAccounts({ discover: true, sub: ' , ,' }, ctx),
+    env: env({}),
+    line: /^error: --sub: no name in the list \(give --sub A,B\)$/,
   },
   {
     name: 'an epoch in seconds',

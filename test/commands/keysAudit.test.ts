@@ -282,7 +282,7 @@ describe.concurrent('keys audit against the sandbox', () => {
 
   it.for([
     [{ sub: 'a b' }, "error: --sub: must not contain spaces ('a b')"],
-    [{ sub: ',' }, 'error: --sub: required'],
+    [{ sub: ',' }, 'error: --sub: no name in the list (give --sub A,B)'],
     [{}, 'error: say which sub-accounts to audit: --sub A,B, --recent or --discovered'],
     [{ sub: 'x', recent: true }, 'error: --sub names the sub-accounts itself: it cannot go with --recent or --discovered'],
     [{ sub: 'x', maxAge: '5y' }, "error: --max-age: '5y' is not a span; use a number and a unit: 90d, 12w, 2160h, 30m, 45s"],
