@@ -90,7 +90,7 @@ export function buildProgram(io: CliIo, context: (globals: GlobalOptions) => Com
       writeOut: (text) => void io.stdout.write(text),
       writeErr: (text) => void io.stderr.write(text),
       // commander's errors echo argv (an unknown option, a bad value): each line is sanitised.
-      outputError: (text, write) => write(sanitizeLines(withoutUnknownValues(text))),
+      outputError: (text, write) => write(sanitizeLines(valueOnSwitch(program, text) ?? withoutUnknownValues(text))),
       // commander's own defaults, read from io instead of process.stdout/stderr and process.env.
       getOutHelpWidth: () => helpWidth(io.stdout, io.stdoutIsTTY),
       getErrHelpWidth: () => helpWidth(io.stderr, io.stderrIsTTY),
@@ -234,6 +234,19 @@ function hasColors(env: Environment, stream: Stream, isTTY: boolean): boolean {
   return isTTY && stream.hasColors?.() === true;
 }
 
+/**
+ * `--read-only=x`: commander calls a known switch given a value an unknown option, then suggests the switch
+ * itself. Said as what it is, without the value, when the name is a switch of any command.
+ */
+function valueOnSwitch(program: Command, text: string): string | undefined {
+  const flag = /unknown option '(--[^'=\s]+)=/.exec(text)?.[1];
+  if (flag === undefined) return undefined;
+  // The command it was given to knows it: commander suggests exactly it (from that command's options and the root's).
+  const known = text.includes(`(Did you mean ${flag}?)`) || program.options.some((o) => o.long === flag);
+  const switches = (command: Command): boolean => command.options.some((o) => o.long === flag && !o.required && !o.optional) || command.commands.some(switches);
+  return known && switches(program) ? `error: ${flag} takes no value: give ${flag} alone\n` : undefined;
+}
+
 /** An unknown option's name without what followed its `=`: a secret typed as `--secret-key=…` is never echoed. */
 function withoutUnknownValues(text: string): string {
   return text.replace(/(unknown option '-{1,2}[^'=\s]*)=[^']*'/g, "$1'");
@@ -252,6 +265,8 @@ function unknownWords(program: Command, words: readonly string[]): never {
   const first = words[0] ?? '';
   if (first.startsWith('-')) {
     const flag = first.split('=')[0] ?? first;
+    const switched = first.includes('=') ? valueOnSwitch(program, `unknown option '${flag}='`) : undefined;
+    if (switched !== undefined) program.error(switched.trimEnd(), { exitCode: EXIT.usage, code: 'commander.unknownOption' });
     const longs = program.options.flatMap((o) => (o.long ? [o.long] : []));
     const near = flag.startsWith('--')
       ? similar(

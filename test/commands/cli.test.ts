@@ -339,6 +339,22 @@ describe('command line', () => {
     expect(result.code).toBe(0);
   });
 
+  it.each([
+    [['--read-only=', 'keys', 'list', '--sub', 'x'], '--read-only'],
+    [['--verbose=yes', 'keys', 'list', '--sub', 'x'], '--verbose'],
+    [['keys', 'list', '--sub', 'x', '--json=1'], '--json'],
+  ])('a switch given a value (%j): it takes none, said as such, exit 2', async (args, flag) => {
+    const result = await runCli(args, env);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`error: ${flag} takes no value: give ${flag} alone\n`);
+  });
+
+  it('a switch of another command given a value is unknown here, not "takes no value"', async () => {
+    const result = await runCli(['keys', 'list', '--sub', 'x', '--discover=1'], env);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe("error: unknown option '--discover'\n");
+  });
+
   it('a secret is never accepted as a flag', async () => {
     for (const flag of ['--api-secret', '--secret', '--secret-key', '--api-key']) {
       const result = await runCli(['keys', 'list', '--sub', 'x', flag, 's3cr3t'], env);
