@@ -374,6 +374,11 @@ describe('what the screen says matches what the keys do', () => {
     expect(panel).toContain('r retry');
     const lines = (await readFile(join(c.exportDir, files[0]!), 'utf8')).trimEnd().split('\r\n');
     expect(lines.length - 1).toBe(Number(rows!.replace(/,/g, '')));
+    // Named again once the console has closed: the file stays after the panel is gone.
+    await c.cleanup();
+    expect(c.said).toEqual([
+      `export of transfers (all pages): ${rows} rows of ${pages} page${pages === '1' ? '' : 's'} kept in ${join(c.exportDir, files[0]!)} (incomplete)`,
+    ]);
   });
 
   test.concurrent(

@@ -110,6 +110,8 @@ export function ExportPanel({
 
   // Left while it runs (the console closing): stopped, its partial file removed, and the terminal told so.
   const leavingLine = useRef<string | undefined>(undefined);
+  // Files left incomplete by a service failing part way (each retry starts a file of its own): named on leaving.
+  const keptFiles = useRef<string[]>([]);
   const say = useRef(sayOnLeaving);
   say.current = sayOnLeaving;
   useEffect(
@@ -117,6 +119,7 @@ export function ExportPanel({
       controller.current?.abort();
       const line = leavingLine.current;
       if (line !== undefined) say.current?.(line);
+      for (const kept of keptFiles.current) say.current?.(kept);
     },
     [],
   );
@@ -141,8 +144,13 @@ export function ExportPanel({
       .then(
         // A file finished before the cancel took effect is complete: say so rather than "cancelled".
         (result) => setPhase({ name: 'done', result }),
-        (error: unknown) =>
-          setPhase(abort.signal.aborted ? { name: 'cancelled' } : { name: 'failed', error: error instanceof Error ? error : new Error(String(error)) }),
+        (error: unknown) => {
+          if (error instanceof PartialExport)
+            keptFiles.current.push(
+              `export of transfers (all pages): ${plural(error.rows, 'row')} of ${plural(error.pages, 'page')} kept in ${error.kept} (incomplete)`,
+            );
+          setPhase(abort.signal.aborted ? { name: 'cancelled' } : { name: 'failed', error: error instanceof Error ? error : new Error(String(error)) });
+        },
       );
   };
 
