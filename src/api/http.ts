@@ -17,6 +17,7 @@
 import type { Dispatcher, Pool } from 'undici';
 import * as v from 'valibot';
 import { sanitize } from '../terminal/sanitize';
+import { withoutOwnCredentials } from './redact';
 import { clockHint, offsetFromSkew, skewFromDateHeader } from './clock';
 import type { ClientConfig, ExchangeInfo } from './contract';
 import { BrokerError, type ExchangeStage, formatBytes, formatDuration, oneLine, unknownOutcomeFrom } from './errors';
@@ -298,17 +299,6 @@ function salvageEnvelope(text: string): { code?: number | string; message?: stri
 }
 
 /** The typed error for an error answer of any shape: JSON envelope, other JSON, HTML page, or nothing. */
-/**
- * `text` with what a service may echo back of ours taken out: the API key shortened (mx0v…a1b2), the secret and
- * this request's signature left out wherever they stand, and any `signature=` value.
- */
-export function withoutOwnCredentials(text: string, own: { apiKey: string; secretKey?: string; signature?: string }): string {
-  const key = own.apiKey.trim();
-  let out = key.length >= 8 ? text.split(key).join(`${key.slice(0, 4)}…${key.slice(-4)}`) : text;
-  for (const secret of [own.secretKey, own.signature]) if (secret !== undefined && secret.length >= 8) out = out.split(secret).join('…');
-  return out.replace(/(signature["']?\s*[=:]\s*["']?)[0-9a-fA-F]{16,}/gi, '$1…');
-}
-
 export function serviceErrorFromBody(operation: string, status: number, text: string, retryAfterMs?: number, hint?: string): BrokerError {
   const parsed = parseJson(text);
   const envelope = parsed.ok ? readEnvelope(parsed.value) : salvageEnvelope(text);
@@ -668,14 +658,9 @@ export function createSignedClient(config: ClientConfig): SignedClient {
       if (read.over) controller.abort(new Error('answer too large'));
       // A create's answer is checked for invalid UTF-8: a secret read with replacement characters is not the service's.
       const decoded = method === 'POST' && success ? decodeCreateAnswer(read.bytes) : { text: read.bytes.toString('utf8'), valid: true };
-      // An error's text goes to stderr and the audit trail: our own API key and signature echoed in it are not repeated.
-      const text = success
-        ? decoded.text
-        : withoutOwnCredentials(decoded.text, {
-            apiKey: config.apiKey,
-            secretKey: config.secretKey,
-            signature: new URLSearchParams(query).get('signature') ?? undefined,
-          });
+      // An error's text goes to stderr and the audit trail: our own key, secret and signature echoed in it are not repeated.
+      const own = { apiKey: config.apiKey, secretKey: config.secretKey, signature: new URLSearchParams(query).get('signature') ?? undefined };
+      const text = success ? decoded.text : withoutOwnCredentials(decoded.text, own);
 
       if (success) {
         observeClock(dateHeader, sentAt, receivedAt, false);
@@ -692,7 +677,12 @@ export function createSignedClient(config: ClientConfig): SignedClient {
           if (!decoded.valid && typeof value === 'object' && value !== null) unreadableAnswers.add(value);
           ok = true;
           return { ok: true, value };
-        } catch (error) {
+        } catch (thrown) {
+          // An error envelope in a 2xx: its message is said too, so what it echoes of ours is taken out as above.
+          const error =
+            thrown instanceof BrokerError && thrown.kind === 'service' && thrown.serviceMessage !== undefined
+              ? new BrokerError({ kind: 'service', operation, status, code: thrown.code, serviceMessage: withoutOwnCredentials(thrown.serviceMessage, own) })
+              : thrown;
           // -1006/-1007 in a 2xx envelope: the back end did not say whether the key was made.
           if (method === 'POST' && error instanceof BrokerError && error.kind === 'service' && createOutcomeUnknown(status, error.code))
             return failed(unknownOutcomeFrom(error));

@@ -1,6 +1,6 @@
 // The service's error codes an operator meets, each with what it means and what to check: one table for the
 // console and the commands alike. Where each meaning comes from is in docs/service-codes.md.
-import { shellWord } from '../format/shell';
+import { shellWord } from '../terminal/shell';
 
 export interface ServiceCode {
   /** The meaning in a few words (the service's own message may be terse, or another language). */

@@ -1,7 +1,7 @@
 // The one validation module for operator input: the commands and the Ink forms call the same
 // functions, so the same input gets the same message everywhere. Pure: no I/O; "now" is passed in.
 import { isIP } from 'node:net';
-import { firstMarked } from '../terminal/sanitize';
+import { codePointName, firstMarked } from '../terminal/sanitize';
 import { likelyTypo } from './didYouMean';
 import { formatLocalTime, parseTime, shorten } from './timeInput';
 import { ANSWERED_FUTURES_TYPE, KNOWN_ACCOUNT_TYPES, KNOWN_PERMISSIONS, MAX_LINKED_IPS, MAX_PAGE_SIZE, type NewKeyRequest, type TransferQuery } from './types';
@@ -183,8 +183,7 @@ export function checkNote(raw: string): Checked<string> {
   // The console's fields drop these as they are typed; a note given on the command line is refused instead.
   const hidden = firstMarked(value);
   if (hidden !== undefined) {
-    const code = `U+${hidden.toString(16).toUpperCase().padStart(4, '0')}`;
-    return fail('note', `must not contain invisible or text-direction characters (found ${code}): the note would read differently than it is`);
+    return fail('note', `must not contain invisible or text-direction characters (found ${codePointName(hidden)}): the note would read differently than it is`);
   }
   const n = length(value);
   if (n > MAX_NOTE_LENGTH) return fail('note', `at most ${MAX_NOTE_LENGTH} characters (got ${n})`);

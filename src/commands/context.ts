@@ -155,9 +155,6 @@ export interface ConnectedApi extends BrokerApi {
   cutShort(): Promise<void>;
 }
 
-/** The exit code a signal's default action gives (128 + its number), kept when a handler answers it. */
-const SIGNAL_NUMBERS: Partial<Record<NodeJS.Signals, number>> = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 };
-
 /**
  * Resolves the target (environment, else a profile with its secret from the keychain) and builds the
  * client; undefined (after printing why, in one or two lines) when that cannot be done: nothing was sent.
@@ -273,8 +270,12 @@ export async function connectTarget(ctx: CommandContext): Promise<{ api: Connect
   // The demo's port changes every run: its names are kept under "demo", as the console keeps them.
   const storeKey = ctx.demo === true ? 'demo' : target.baseUrl;
   let stopLogging = (): void => undefined;
+  let logClosed = false;
   const closeLog = async (): Promise<void> => {
     stopLogging();
+    // Once: a signal's cutShort() and the command's close() may both get here.
+    if (logClosed) return;
+    logClosed = true;
     const lost = await log?.close();
     if (lost)
       printLines(ctx.stderr, [
@@ -309,7 +310,8 @@ export async function connectTarget(ctx: CommandContext): Promise<{ api: Connect
   if (log !== undefined || debug) {
     const stop = ctx.onInterrupt?.(async (signal) => {
       await connected.cutShort();
-      return 128 + (SIGNAL_NUMBERS[signal] ?? 2);
+      // The code a signal's default action gives (128 + its number), kept when this handler answers it.
+      return 128 + (process.getBuiltinModule('node:os').constants.signals[signal] ?? 2);
     });
     if (stop) stopLogging = stop;
   }

@@ -159,11 +159,20 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
     warned = true;
   };
   let created: CreatedKey | undefined;
+  /** stdout has taken the secret: from then on a signal changes nothing about it. */
+  let delivered = false;
   let sending = false;
   const stop = new AbortController();
   // Recorded (and synced) before it is sent: a process killed mid-request still leaves the attempt on record.
   const ahead = recorder.ahead(request);
   const stopSignals = ctx.onInterrupt?.(async (signal) => {
+    if (created && delivered) {
+      // The secret is out: the trail is made to say so, and the exit is the success it was.
+      const outcome = await ahead;
+      if (!(await (outcome ?? ((r: CreateResult) => recorder(request, r)))({ created }))) auditFailed();
+      await api.cutShort();
+      return EXIT.ok;
+    }
     if (created) {
       // Created, its secret still waiting to be taken by stdout (a reader that does not read): not delivered.
       const why = `${signal} before it was written`;
@@ -232,6 +241,7 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
         );
       // Not done until the stream handed the text on: a failure a tick later must still be this command's.
       await out.writeFlushed(text);
+      delivered = true;
     } catch (error) {
       if (!(error instanceof OutputClosedError)) throw error;
       const why = error.code ?? error.message;

@@ -6,7 +6,7 @@ import { parseRateLimit } from '../sandbox/rateLimit';
 import { SEEDED_TRANSFER_COUNT } from '../sandbox/seedTransfers';
 import type { RunningSandbox, SandboxPostSignature } from '../sandbox/types';
 import { grouped, sanitize, toJson } from '../terminal/sanitize';
-import { shellQuote } from '../format/shell';
+import { shellQuote } from '../terminal/shell';
 import { EXIT, printLines, reportUsage } from './context';
 import { type CommandHost, examples, oneOf, wholeNumber } from './define';
 

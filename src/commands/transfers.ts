@@ -139,6 +139,9 @@ function plain(writer: RowWriter): TransferOutput {
   return { rows: (batch) => writer.rows(batch), end: () => writer.end() };
 }
 
+/** How long a signal waits for the JSON's closing to be taken by a stdout that may take nothing. */
+const CLOSING_WAIT_MS = 1000;
+
 export async function runTransfers(given: TransfersOptions, ctx: CommandContext): Promise<ExitCode> {
   // --json is short for --format json (the same rule as the other commands: not with another --format).
   const chosen = given.json === true ? chooseFormat({ format: given.format, json: true }) : undefined;
@@ -191,7 +194,9 @@ export async function runTransfers(given: TransfersOptions, ctx: CommandContext)
         if (format === 'json') {
           const closing = output.end(summary).catch(() => undefined);
           sealed = true;
-          await Promise.race([closing, new Promise((resolve) => setTimeout(resolve, 1000))]);
+          let timer: NodeJS.Timeout | undefined;
+          await Promise.race([closing, new Promise((resolve) => (timer = setTimeout(resolve, CLOSING_WAIT_MS)))]);
+          clearTimeout(timer);
         }
         await api.cutShort();
         return EXIT.interrupted;

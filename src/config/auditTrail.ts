@@ -209,7 +209,10 @@ export function createAuditRecorder(folder: string, target: AuditTarget | Promis
     },
     async again(attempt: string, result: CreateResult): Promise<boolean> {
       const request = requests.get(attempt);
-      return request === undefined ? false : record(request, result, attempt);
+      if (request === undefined) return false;
+      // A secret confirmed stored is the attempt's last line.
+      if ('created' in result && result.secret === undefined) requests.delete(attempt);
+      return record(request, result, attempt);
     },
     async recentFor(subAccount: string, count: number): Promise<AuditEntry[]> {
       if (count <= 0) return [];

@@ -2,6 +2,9 @@
 // can read. A line holds the time, operation, method, path (never the query: it carries the signature),
 // status, latency, attempt, pacing and Retry-After waits and a shortened API key. Never a body, a signature or a secret.
 import type { ExchangeInfo } from '../api/contract';
+import { shortenApiKey } from '../api/redact';
+
+export { shortenApiKey };
 import { fsPromises } from '../lazyBuiltins';
 import { appendWholeLine } from './wholeLine';
 
@@ -10,14 +13,6 @@ export interface ExchangeLogFile {
   record(exchange: ExchangeInfo, apiKey?: string): void;
   /** Writes what is queued and closes the file; resolves to how many lines could not be written (cut back whole). */
   close(): Promise<number>;
-}
-
-/** mx0vglabcdefa1b2 → mx0v…a1b2; short keys keep even less. */
-export function shortenApiKey(apiKey: string): string {
-  const key = apiKey.trim();
-  if (key.length >= 12) return `${key.slice(0, 4)}…${key.slice(-4)}`;
-  if (key.length >= 6) return `${key.slice(0, 2)}…`;
-  return '…';
 }
 
 /** One field value without spaces or line breaks, so a line stays one line and splits on spaces. */

@@ -103,6 +103,11 @@ export function continuesEmoji(before: string, input: string): boolean {
   return last[start - 1] === TAG_FLAG && (cp !== CANCEL_TAG || start < last.length);
 }
 
+/** U+202E: how a code point is named in a message. */
+export function codePointName(cp: number): string {
+  return `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
 /** The first code point sanitize would mark (a control, a bidi control, an invisible character outside an emoji), if any. */
 export function firstMarked(text: string): number | undefined {
   if (!UNSAFE.test(text)) return undefined;

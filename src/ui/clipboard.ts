@@ -5,7 +5,7 @@
 // cannot be known from here, so the words say so. Never "Copied" for something that cannot be known.
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { firstMarked, sanitize } from '../terminal/sanitize';
+import { codePointName, firstMarked, sanitize } from '../terminal/sanitize';
 
 /** Copies the text; resolves to what was done, in words the screens show after "Secret key …". Never rejects. */
 export type CopyToClipboard = (text: string) => Promise<string>;
@@ -194,8 +194,7 @@ export function copyFailure(error: unknown): string {
 export function notCopiedReason(what: string, value: string): string | undefined {
   const marked = firstMarked(value);
   if (marked === undefined) return undefined;
-  const code = `U+${marked.toString(16).toUpperCase().padStart(4, '0')}`;
-  return `✗ The ${what} was not copied: it holds ${code}, which a terminal cannot show (shown as a mark)`;
+  return `✗ The ${what} was not copied: it holds ${codePointName(marked)}, which a terminal cannot show (shown as a mark)`;
 }
 
 export interface CopyValueOptions {

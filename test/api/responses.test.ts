@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import { BrokerError } from '../../src/api/errors';
-import { readSuccess, serviceErrorFromBody, shortLineFromText, splitBaseUrl, withoutOwnCredentials } from '../../src/api/http';
+import { readSuccess, serviceErrorFromBody, shortLineFromText, splitBaseUrl } from '../../src/api/http';
+import { withoutOwnCredentials } from '../../src/api/redact';
 import { createBrokerApi } from '../../src/api/operations';
 import { splitCommaList, toSubAccountKey, toTransfer } from '../../src/api/operations';
 import { WireCreatedKey, WireKeyList, WireTransferList } from '../../src/api/schemas';
@@ -192,5 +193,28 @@ describe('an error answer that echoes the request back', () => {
     expect(said).not.toMatch(/[0-9a-f]{64}/);
     expect(said).not.toContain('echo-secret-of-the-master');
     expect(said).toContain('sig … secret …');
+  });
+
+  it('an error envelope in a 200 that echoes the key header: its message is cleaned the same way', async ({ onTestFinished }) => {
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ code: 10072, msg: `bad key ${String(req.headers['x-mexc-apikey'])}` }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const api = createBrokerApi({
+      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      apiKey,
+      secretKey: 'echo-secret-of-the-master',
+      maxTries: 1,
+    });
+    onTestFinished(() => api.close());
+    const error = (await api.listSubAccountKeys('desk1').catch((e: unknown) => e)) as BrokerError;
+    expect(error).toBeInstanceOf(BrokerError);
+    expect(error.code).toBe(10072);
+    expect(error.serviceMessage).toBe('bad key mx0v…1234');
+    expect(error.toLine()).not.toContain(apiKey);
   });
 });

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { appendAudit, createAuditRecorder, readAuditTrail } from '../../src/config/auditTrail';
 import { startSandbox } from '../../src/sandbox/server';
 import { consoleFor } from './harness';
+import { leftUnconfirmed } from '../../src/ui/screens/SecretReveal';
 import { reachReview } from './flows';
 
 const folders: string[] = [];
@@ -149,5 +150,11 @@ describe('lost secrets in the console', () => {
     await next.waitForText('⚠ left unstored');
     for (let i = 0; i < 20 && !/› ⚠ left unstored/.test(next.frame()); i++) await next.press('down');
     await next.waitForText('secret never confirmed stored — delete it if you do not have it');
+  });
+
+  test('the parting line says "on record" only when the trail has the attempt', () => {
+    const created = { subAccount: 'desk', note: 'n', apiKey: 'mx0vkey', secretKey: 's', permissions: [], ips: [], createdAt: 1 };
+    expect(leftUnconfirmed(created, true)).toMatch(/create another \(on record as not confirmed\)$/);
+    expect(leftUnconfirmed(created, false)).toMatch(/create another$/);
   });
 });

@@ -108,7 +108,7 @@ describe('recent create attempts on the keys screen', () => {
     const at = lines.findIndex((l) => l.startsWith('Recent create attempts'));
     const shown = lines.slice(at + 1, at + 4);
     expect(shown[0]).toMatch(/created mx0v…0003\s+kept$/);
-    expect(shown[1]).toMatch(/created mx0v…0002\s+⚠ secret not confirmed stored · left on screen$/);
+    expect(shown[1]).toMatch(/created mx0v…0002\s+⚠ secret shown but not confirmed stored · left on screen$/);
     expect(shown[2]).toMatch(/created mx0v…0001\s+⚠ secret not delivered · piped away$/);
     expectFits(c.frame(), 100, 30);
   });

@@ -2,7 +2,7 @@
 // note. The trail is a file anyone could edit: every value is outside text, sanitised and fitted.
 import React from 'react';
 import { Box, Text } from 'ink';
-import type { AuditEntry, SecretFate } from '../../config/auditTrail';
+import { type AuditEntry, SECRET_FATE_TEXT, type SecretFate } from '../../config/auditTrail';
 import { useServices } from '../services';
 import { cell, displayWidth, fit } from '../../terminal/text';
 import { formatLocalTime as localTime } from '../../api/timeInput';
@@ -24,15 +24,12 @@ export function attemptLine(entry: AuditEntry, width: number): string {
   const key = entry.apiKey ?? (entry.code !== undefined ? `code ${entry.code}` : '-');
   const head = `  ${cell(time, time.length)} ${cell(entry.outcome, 7)} ${cell(key, 11)} `;
   // A created key whose secret the operator may not have says so before its note.
-  const note = entry.secret === undefined ? entry.note : `⚠ ${SECRET_FATE_SHORT[entry.secret]} · ${entry.note}`;
+  const note = entry.secret === undefined ? entry.note : `⚠ ${fateShort(entry.secret)} · ${entry.note}`;
   return fit(`${head}${cell(note, Math.max(1, width - displayWidth(head)))}`, width);
 }
 
-const SECRET_FATE_SHORT: Record<SecretFate, string> = {
-  'not-delivered': 'secret not delivered',
-  unreadable: 'secret unreadable',
-  unconfirmed: 'secret not confirmed stored',
-};
+/** The trail's own words for a fate, without the "created, " the outcome column already says. */
+const fateShort = (fate: SecretFate): string => SECRET_FATE_TEXT[fate].replace(/^created, /, '');
 
 export function RecentAttempts({ entries, width, height }: { entries: readonly AuditEntry[]; width: number; height: number }) {
   const { theme } = useServices();

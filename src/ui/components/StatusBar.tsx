@@ -44,6 +44,7 @@ export function lastRequestLine(last: ExchangeInfo | undefined, now: number): st
 /** The time now, read again once a second until `until` (Unix ms) has passed; nothing ticks without one. */
 function useClockUntil(until: number | undefined): number {
   const [now, setNow] = useState(() => Date.now());
+  // A new moment to count to is counted from now, not from the last tick (which may be long past).
   useEffect(() => {
     if (until === undefined) return undefined;
     setNow(Date.now());
@@ -53,7 +54,7 @@ function useClockUntil(until: number | undefined): number {
     }, 1000);
     return () => clearInterval(timer);
   }, [until]);
-  return now;
+  return until === undefined ? now : Math.max(now, Date.now());
 }
 
 /** " · next try in 8 s": when the waiting request goes. */
@@ -76,7 +77,7 @@ export function StatusBar({ width }: { width: number }) {
   const waitNow = useClockUntil(nextTryAt);
   const last = useSyncExternalStore(exchanges.subscribe, () => lastRequestLine(exchanges.last(), banEndsAt === undefined ? 0 : now));
   const what =
-    nextTryAt !== undefined && nextTryAt > waitNow && !last.startsWith('✗ the service has banned') ? `${last}${nextTryLine(nextTryAt, waitNow)}` : last;
+    nextTryAt !== undefined && nextTryAt > waitNow && !(banEndsAt !== undefined && banEndsAt > now) ? `${last}${nextTryLine(nextTryAt, waitNow)}` : last;
   const failed = what.startsWith('✗');
   const full = whoLine(profile, credentialSource);
   const whoRoom = Math.min(displayWidth(full), Math.max(8, Math.floor(width * 0.4)));

@@ -70,10 +70,10 @@ interface Asking {
 }
 
 /** Said on the terminal once the console has closed on this screen before y: the secret may be lost. */
-export function leftUnconfirmed(created: CreatedKey): string {
+export function leftUnconfirmed(created: CreatedKey, onRecord: boolean): string {
   return (
     `key ${created.apiKey} for ${created.subAccount}: the console closed before you confirmed its secret was stored: ` +
-    `if you do not have the secret, delete this key in the service's web console and create another (on record as not confirmed)`
+    `if you do not have the secret, delete this key in the service's web console and create another${onRecord ? ' (on record as not confirmed)' : ''}`
   );
 }
 
@@ -95,9 +95,9 @@ export function SecretReveal({ created, attempt }: { created: CreatedKey; attemp
   useEffect(() => {
     const confirmed = stored;
     return () => {
-      if (!confirmed.current) sayOnLeaving?.(leftUnconfirmed(created));
+      if (!confirmed.current) sayOnLeaving?.(leftUnconfirmed(created, attempt !== undefined));
     };
-  }, [created, sayOnLeaving]);
+  }, [created, sayOnLeaving, attempt]);
 
   const leave = (proceed?: () => void) => {
     stored.current = true;

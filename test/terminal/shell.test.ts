@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkBeforeCreatingAgain } from '../../src/api/serviceCodes';
-import { shellQuote, shellWord } from '../../src/format/shell';
+import { shellQuote, shellWord } from '../../src/terminal/shell';
 
 /** What `sh` makes of `word` as one argument of printf. */
 const readBack = (word: string, cwd: string): string => execFileSync('sh', ['-c', `printf '%s' ${word}`], { cwd, encoding: 'utf8' });
