@@ -327,12 +327,12 @@ describe.concurrent('keys create: a signal while the POST is in flight (real bin
 
 const disk = mountFullDisk(64);
 if (!disk.ok) console.warn(`SKIPPED audit short-write test: ${disk.reason}`);
+// At the file's level, not the describe's: a run that filters out every test below would skip a describe's.
+afterAll(() => {
+  if (disk.ok) disk.disk.unmount();
+});
 
 describe.skipIf(!disk.ok)('a nearly full disk: an audit append, and stdout a file (real binary, 64 KiB tmpfs)', () => {
-  afterAll(() => {
-    if (disk.ok) disk.disk.unmount();
-  });
-
   it('a line that does not fit is cut back and said; once space is back the next line is whole and nothing is skipped', async ({ expect }) => {
     if (!disk.ok) return;
     const home = join(disk.disk.dir, 'home');
