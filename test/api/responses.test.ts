@@ -1,10 +1,11 @@
-import { createServer } from 'node:http';
+import { type IncomingMessage, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import { BrokerError } from '../../src/api/errors';
 import { readSuccess, serviceErrorFromBody, shortLineFromText, splitBaseUrl } from '../../src/api/http';
 import { withoutOwnCredentials } from '../../src/api/redact';
+import type { OnFinished } from '../sandbox/helpers';
 import { createBrokerApi } from '../../src/api/operations';
 import { splitCommaList, toSubAccountKey, toTransfer } from '../../src/api/operations';
 import { WireCreatedKey, WireKeyList, WireTransferList } from '../../src/api/schemas';
@@ -148,6 +149,26 @@ describe('wire → domain mapping', () => {
 
 describe('an error answer that echoes the request back', () => {
   const apiKey = 'mx0vechoechoecho1234';
+  /** A client against a loopback service answering every request with what `answer` makes of it. */
+  async function echoingApi(onTestFinished: OnFinished, answer: (req: IncomingMessage) => { status: number; body: unknown }) {
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        const { status, body } = answer(req);
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const api = createBrokerApi({
+      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      apiKey,
+      secretKey: 'echo-secret-of-the-master',
+      maxTries: 1,
+    });
+    onTestFinished(() => api.close());
+    return api;
+  }
   it('withoutOwnCredentials: our API key shortened, any signature value left out, the rest kept', () => {
     expect(withoutOwnCredentials(`bad key ${apiKey} in /x?a=1&signature=${'ab12'.repeat(16)}&t=2`, { apiKey })).toBe(
       'bad key mx0v…1234 in /x?a=1&signature=…&t=2',
@@ -164,25 +185,13 @@ describe('an error answer that echoes the request back', () => {
   it('a 400 echoing the URL and the key header: the error the commands print and the trail keeps holds none of our key, secret or signature', async ({
     onTestFinished,
   }) => {
-    const server = createServer((req, res) => {
-      req.resume();
-      req.on('end', () => {
-        const body = JSON.stringify({
-          code: 700002,
-          msg: `Signature for this request is not valid. ${req.url ?? ''} key=${String(req.headers['x-mexc-apikey'])} sig ${new URL(req.url ?? '/', 'http://x').searchParams.get('signature') ?? ''} secret echo-secret-of-the-master`,
-        });
-        res.writeHead(400, { 'content-type': 'application/json' }).end(body);
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
-    const api = createBrokerApi({
-      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-      apiKey,
-      secretKey: 'echo-secret-of-the-master',
-      maxTries: 1,
-    });
-    onTestFinished(() => api.close());
+    const api = await echoingApi(onTestFinished, (req) => ({
+      status: 400,
+      body: {
+        code: 700002,
+        msg: `Signature for this request is not valid. ${req.url ?? ''} key=${String(req.headers['x-mexc-apikey'])} sig ${new URL(req.url ?? '/', 'http://x').searchParams.get('signature') ?? ''} secret echo-secret-of-the-master`,
+      },
+    }));
     const error = await api.listSubAccountKeys('desk1').catch((e: unknown) => e as BrokerError);
     expect(error).toBeInstanceOf(BrokerError);
     const said = `${(error as BrokerError).toLine()} ${(error as BrokerError).serviceMessage ?? ''}`;
@@ -196,21 +205,7 @@ describe('an error answer that echoes the request back', () => {
   });
 
   it('an error envelope in a 200 that echoes the key header: its message is cleaned the same way', async ({ onTestFinished }) => {
-    const server = createServer((req, res) => {
-      req.resume();
-      req.on('end', () => {
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ code: 10072, msg: `bad key ${String(req.headers['x-mexc-apikey'])}` }));
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
-    const api = createBrokerApi({
-      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-      apiKey,
-      secretKey: 'echo-secret-of-the-master',
-      maxTries: 1,
-    });
-    onTestFinished(() => api.close());
+    const api = await echoingApi(onTestFinished, (req) => ({ status: 200, body: { code: 10072, msg: `bad key ${String(req.headers['x-mexc-apikey'])}` } }));
     const error = (await api.listSubAccountKeys('desk1').catch((e: unknown) => e)) as BrokerError;
     expect(error).toBeInstanceOf(BrokerError);
     expect(error.code).toBe(10072);
