@@ -161,9 +161,8 @@ export async function runProfileAdd(rawName: string, options: ProfileAddOptions,
     reportProblem(ctx, asProblem(error));
     return EXIT.usage;
   }
-  let previous: boolean;
   try {
-    previous = (await keychain.get(name.value)) !== undefined;
+    await keychain.get(name.value);
   } catch (error) {
     const found = asProblem(error);
     // An old entry that cannot be read is replaced below; a keychain that cannot be reached stops here.
@@ -171,7 +170,6 @@ export async function runProfileAdd(rawName: string, options: ProfileAddOptions,
       reportProblem(ctx, found);
       return EXIT.usage;
     }
-    previous = true;
   }
 
   const read = await readCredentials(ctx);
@@ -208,9 +206,18 @@ export async function runProfileAdd(rawName: string, options: ProfileAddOptions,
     if (checked.notice) printLines(ctx.stderr, [`note: ${checked.notice}`]);
   }
 
-  // The secret first, under the settings' lock: if the keychain refuses, nothing is left behind.
+  // The secret first, under the settings' lock: if the keychain refuses, nothing is left behind. Whether an entry
+  // was there is asked under the lock too: a remove of the same name may have run since the check above.
+  let previous = false;
   const secret = {
-    store: () => keychain.set(profile.name, { apiKey: read.apiKey, secretKey: read.secretKey }),
+    store: async () => {
+      // An entry that cannot be read counts as one: an undo then leaves it.
+      previous = await keychain.get(profile.name).then(
+        (found) => found !== undefined,
+        () => true,
+      );
+      await keychain.set(profile.name, { apiKey: read.apiKey, secretKey: read.secretKey });
+    },
     undo: async () => (previous ? false : keychain.remove(profile.name)),
   };
   let saved: SavedProfile;
@@ -419,40 +426,50 @@ export async function runProfileList(options: ProfileListOptions, ctx: CommandCo
 }
 
 /**
- * Settings first, keychain entry after: a failed settings write (a full disk) leaves both parts as they
- * were, so the profile still works; a keychain entry that cannot be removed after the settings are gone is
- * said, naming where it is (an orphan secret is recoverable, a profile without its secret is not).
+ * Settings first, keychain entry after, both under the settings' lock: a failed settings write (a full disk)
+ * leaves both parts as they were, so the profile still works; a keychain entry that cannot be removed after the
+ * settings are gone is said, naming where it is (an orphan secret is recoverable, a profile without its secret is not).
  */
 export async function runProfileRemove(rawName: string, ctx: CommandContext): Promise<ExitCode> {
   const name = checkProfileName(rawName);
   if (!name.ok) return reportUsage(ctx, name.message);
-  const config = await loadOrReport(ctx);
-  if (!config) return EXIT.usage;
-  const saved = findProfile(config, name.value);
+  if (!(await loadOrReport(ctx))) return EXIT.usage;
 
-  if (saved) {
-    try {
-      await removeProfile(contextFolder(ctx), name.value);
-    } catch (error) {
-      const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
-      printLines(ctx.stderr, [
-        `error: the profile could not be removed: ${reason}`,
-        `nothing was changed: profile ${name.value} and its keychain entry are as they were`,
-      ]);
-      return EXIT.failure;
-    }
-  }
-
-  let secretRemoved = false;
-  let oldRemoved = false;
+  // Reached before the lock is taken: loading the keychain is slow, and a keychain that cannot be reached still
+  // lets the settings go (said below).
+  let keychain: FolderKeychain | undefined;
   let keychainProblem: KeychainProblem | undefined;
   try {
-    const keychain = await keychainOf(ctx)();
-    secretRemoved = await keychain.remove(name.value);
-    // No profile and no entry of this folder: an old entry of no folder is what `profile list` showed.
-    if (!saved && !secretRemoved) oldRemoved = await keychain.removeOld(name.value);
+    keychain = await keychainOf(ctx)();
   } catch (error) {
     keychainProblem = asProblem(error);
+  }
+  // What the lock found: another process may have added or removed the profile since it was read above.
+  let saved = false;
+  let config: ProfileConfig = { profiles: [] };
+  let secretRemoved = false;
+  let oldRemoved = false;
+  try {
+    // The keychain entry goes under the settings' lock: an add of the same name waits, and keeps its secret.
+    await removeProfile(contextFolder(ctx), name.value, async (removed, found) => {
+      saved = removed;
+      config = found;
+      if (!keychain) return;
+      try {
+        secretRemoved = await keychain.remove(name.value);
+        // No profile and no entry of this folder: an old entry of no folder is what `profile list` showed.
+        if (!saved && !secretRemoved) oldRemoved = await keychain.removeOld(name.value);
+      } catch (error) {
+        keychainProblem = asProblem(error);
+      }
+    });
+  } catch (error) {
+    const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+    printLines(ctx.stderr, [
+      `error: the profile could not be removed: ${reason}`,
+      `nothing was changed: profile ${name.value} and its keychain entry are as they were`,
+    ]);
+    return EXIT.failure;
   }
   if (oldRemoved) {
     printLines(ctx.stdout, [`removed the old keychain entry ${name.value} (of no folder; there was no such profile)`]);

@@ -257,16 +257,23 @@ export async function saveProfile(folder: string, profile: Profile, options: { m
   });
 }
 
-/** False when there was no such profile. Clears the default if it was this one. */
-export async function removeProfile(folder: string, name: string): Promise<boolean> {
+/**
+ * False when there was no such profile. Clears the default if it was this one. `thenUnderLock` runs once the
+ * settings are written (or found absent), before the lock is let go: the keychain half of a remove, so an add of
+ * the same name cannot store its secret in between and see it removed. It is told what the lock found.
+ */
+export async function removeProfile(folder: string, name: string, thenUnderLock?: (removed: boolean, found: ProfileConfig) => Promise<void>): Promise<boolean> {
   return withFileLock(profilesPath(folder), async () => {
     const config = await loadProfiles(folder);
     const remaining = config.profiles.filter((p) => p.name !== name);
-    if (remaining.length === config.profiles.length) return false;
-    const next: ProfileConfig = { profiles: remaining };
-    if (config.defaultProfile !== undefined && config.defaultProfile !== name) next.defaultProfile = config.defaultProfile;
-    await writeProfiles(folder, next);
-    return true;
+    const removed = remaining.length !== config.profiles.length;
+    if (removed) {
+      const next: ProfileConfig = { profiles: remaining };
+      if (config.defaultProfile !== undefined && config.defaultProfile !== name) next.defaultProfile = config.defaultProfile;
+      await writeProfiles(folder, next);
+    }
+    await thenUnderLock?.(removed, config);
+    return removed;
   });
 }
 

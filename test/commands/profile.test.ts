@@ -90,10 +90,13 @@ describe('profile commands that need no keychain', () => {
   it('two adds at once: each says whether it is the default as the locked save found it', async () => {
     const folder = join(home, 'config');
     const stored = new Map<string, StoredCredentials>();
-    // Another process adds the first profile while this one asks the keychain for an old entry (after it read the profiles).
+    // Another process adds the first profile while this one first asks the keychain (after it read the profiles).
+    let asked = false;
     const keychain: Keychain = {
       get: async (n) => {
-        await saveProfile(folder, { name: 'other', baseUrl: 'http://127.0.0.1:9', apiKeyHeader: 'X-MEXC-APIKEY', recvWindow: 5000, postSignature: 'auto' });
+        if (!asked)
+          await saveProfile(folder, { name: 'other', baseUrl: 'http://127.0.0.1:9', apiKeyHeader: 'X-MEXC-APIKEY', recvWindow: 5000, postSignature: 'auto' });
+        asked = true;
         return stored.get(n);
       },
       set: async (n, c) => void stored.set(n, c),
@@ -107,6 +110,44 @@ describe('profile commands that need no keychain', () => {
     expect(await runProfileAdd('mine', { check: false }, t.ctx)).toBe(0);
     expect((await loadProfiles(folder)).defaultProfile).toBe('other');
     expect(t.out.text()).toMatch(/^added profile mine: http/);
+  });
+
+  it('an add of one name while a remove talks to the keychain: the add waits, and its profile keeps its secret', async () => {
+    const folder = join(home, 'config');
+    const stored = new Map<string, StoredCredentials>();
+    let adding: Promise<number> | undefined;
+    let addOut = '';
+    const keychain: Keychain = {
+      get: async (n) => stored.get(n),
+      set: async (n, c) => void stored.set(n, c),
+      remove: async (n) => {
+        // Another process adds the same name while this remove's keychain call is under way.
+        if (adding === undefined) {
+          const other = testContext(
+            undefined,
+            { env: {}, configFolder: folder, stdin: stdinOf('k2\ns2\n'), keychain: async () => keychain },
+            { baseUrl: 'http://127.0.0.1:9' },
+          );
+          adding = runProfileAdd('ops', { check: false }, other.ctx).then((code) => ((addOut = other.out.text()), code));
+          await Promise.race([adding, new Promise((resolve) => setTimeout(resolve, 300))]);
+        }
+        return stored.delete(n);
+      },
+    };
+    const first = testContext(
+      undefined,
+      { env: {}, configFolder: folder, stdin: stdinOf('k1\ns1\n'), keychain: async () => keychain },
+      { baseUrl: 'http://127.0.0.1:9' },
+    );
+    expect(await runProfileAdd('ops', { check: false }, first.ctx)).toBe(0);
+    const removing = testContext(undefined, { env: {}, configFolder: folder, keychain: async () => keychain });
+    expect(await runProfileRemove('ops', removing.ctx)).toBe(0);
+    expect(removing.out.text()).toBe('removed profile ops (settings and keychain entry)\n');
+    expect(await adding).toBe(0);
+    // The add came after the remove: its settings and its secret are both there, and it says it added them.
+    expect((await loadProfiles(folder)).profiles.map((p) => p.name)).toEqual(['ops']);
+    expect([...stored.values()]).toEqual([{ apiKey: 'k2', secretKey: 's2' }]);
+    expect(addOut).toMatch(/^added profile ops \(default\)/);
   });
 
   it('list with no profiles says how to add one; --json is []', async () => {

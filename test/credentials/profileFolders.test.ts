@@ -1,6 +1,6 @@
 // Profiles under a lock and keychain entries per config folder, as the faults happen: `profile add` run four
 // at once by the built binary against a real Secret Service, two adds of one name whose settings and secret
-// must not cross, the same profile name in two folders, an entry
+// must not cross, an add and a remove of one name at once, the same profile name in two folders, an entry
 // from before accounts named their folder, entries no profile owns, and stale or held locks.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -137,6 +137,21 @@ describe.skipIf(!availability.ok)('profiles and the keychain, per config folder 
     for (const r of runs) expect(r.code, r.stderr).toBe(0);
     expect((await loadProfiles(folder)).profiles.map((p) => p.name).sort()).toEqual([...kept].sort());
   }, 60_000);
+
+  it('`profile add X` and `profile remove X` at once, ten rounds: X is either whole (settings and secret) or gone', async () => {
+    for (let round = 0; round < 10; round += 1) {
+      const folder = folderFor(`race${round}`);
+      const name = uniqueProfile('race');
+      expect((await add(folder, name, 'first')).code).toBe(0);
+      const env = { ...busEnv(), BROKER_CONSOLE_HOME: folder };
+      const [added, removed] = await Promise.all([add(folder, name, 'second'), runBuiltCli(['profile', 'remove', name], env)]);
+      expect(added.code, added.stderr).toBe(0);
+      expect(removed.code, removed.stderr).toBe(0);
+      const settings = (await loadProfiles(folder)).profiles.some((p) => p.name === name);
+      const secret = (await folderKeychain(await openKeychain(), folder).get(name))?.secretKey;
+      expect({ settings, secret }).toEqual(settings ? { settings, secret: 'second' } : { settings, secret: undefined });
+    }
+  }, 120_000);
 
   it('the same name in two folders: two secrets; removing one leaves the other', async () => {
     const live = folderFor('live');
