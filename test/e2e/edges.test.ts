@@ -481,8 +481,8 @@ describe.skipIf(missing !== undefined).concurrent('a hostile service, with tmux 
 });
 
 describe.skipIf(missing !== undefined).concurrent('CI and NO_COLOR on a real terminal', () => {
-  it('CI=1: the console still draws live frames (the picker shows and follows typing)', async ({ onTestFinished }) => {
-    const s = startConsole(onTestFinished, '--demo', { home: 'ci', env: { CI: '1' } });
+  it('CI=1: the console still draws live frames (the picker shows and follows typing); stderr to a file gets no escape', async ({ onTestFinished }) => {
+    const s = startConsole(onTestFinished, '--demo 2>ci-stderr.txt; echo console-exited $?', { home: 'ci', env: { CI: '1' } });
     let screen = await s.waitFor('Choose a sub-account');
     expect(screen).toContain('gridbot2901');
     await s.type('grid');
@@ -490,6 +490,10 @@ describe.skipIf(missing !== undefined).concurrent('CI and NO_COLOR on a real ter
     expect(screen).toMatch(/Demo sub-accounts \(1\)/);
     await s.type('x');
     await s.waitFor('Sub-account: gridx');
+    // The terminal's cursor is shown again on the terminal, not written into a file stderr was sent to.
+    await s.keys('C-c');
+    await s.waitFor('console-exited 130');
+    expect(readFileSync(join(folder, 'ci-stderr.txt'), 'utf8')).toBe('');
   }, 60_000);
 
   it('NO_COLOR=1: the text cursor and the selected row are in reverse video, and nothing is coloured', async ({ onTestFinished }) => {
@@ -547,8 +551,11 @@ describe.skipIf(missing !== undefined).concurrent('the secret (LIVE, against the
     await s.waitFor('exactly what will be sent');
     await s.keys('Enter');
     await s.waitFor('Store the secret key now');
-    expect(proxy.created).toHaveLength(1);
-    const sent = JSON.parse(proxy.created[0]!) as { apiKey: string; secretKey: string };
+    // One key was made. A loaded machine may first meet a refusal the client answers by sending again (a
+    // timestamp outside recvWindow after the clock is measured again), which makes no key.
+    const madeKeys = proxy.created.filter((answer) => answer.includes('"secretKey"'));
+    expect(madeKeys, proxy.created.join('\n')).toHaveLength(1);
+    const sent = JSON.parse(madeKeys[0]!) as { apiKey: string; secretKey: string };
 
     // 200x50: the API key and the secret on one line each.
     s.resize(200, 50);
