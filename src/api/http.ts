@@ -51,10 +51,11 @@ export const TIMESTAMP_OUTSIDE_RECV_WINDOW = 700003;
  */
 export const SIGNATURE_REFUSED_CODES: ReadonlySet<unknown> = new Set([700002, 602]);
 /**
- * Codes the service may give before it has checked the signature (key, timestamp, recvWindow, IP, parameters):
+ * Codes the service may give before it has checked the signature (key, timestamp, recvWindow, IP, parameters, a
+ * limit) or that say it failed on its own side:
  * an answer with one of them says nothing about which POST signature rule it accepts.
  */
-const BEFORE_SIGNATURE_CODES = new Set([602, 700001, 700002, 700003, 700004, 700005, 700006, 700008, 700013, 10072]);
+const BEFORE_SIGNATURE_CODES = new Set([400, 401, 403, 429, 500, 503, 504, 20002, 602, 700001, 700002, 700003, 700004, 700005, 700006, 700008, 700013, 10072]);
 /**
  * How much of an error answer is read (an HTML page, an envelope): its first line is all that is shown.
  * The rest is not read; the connection is closed instead.
@@ -683,7 +684,7 @@ export function createSignedClient(config: ClientConfig): SignedClient {
             thrown instanceof BrokerError && thrown.kind === 'service' && thrown.serviceMessage !== undefined
               ? new BrokerError({ kind: 'service', operation, status, code: thrown.code, serviceMessage: withoutOwnCredentials(thrown.serviceMessage, own) })
               : thrown;
-          // -1006/-1007 in a 2xx envelope: the back end did not say whether the key was made.
+          // -1006/-1007 or an internal-error code in a 2xx envelope: the back end did not say whether the key was made.
           if (method === 'POST' && error instanceof BrokerError && error.kind === 'service' && createOutcomeUnknown(status, error.code))
             return failed(unknownOutcomeFrom(error));
           // A create answered but unreadable: the key was probably made, and its secret is lost. Unknown, not failed.
@@ -721,7 +722,7 @@ export function createSignedClient(config: ClientConfig): SignedClient {
         const said = serviceErrorFromBody(operation, status, text, undefined);
         return failed(new BrokerError({ kind: 'outcome-unknown', operation, status, stage: 'gateway', serviceMessage: said.serviceMessage }));
       }
-      // Any other 5xx (the docs: execution status unknown), a 408, or -1006/-1007: the key may have been made.
+      // Any other 5xx (the docs: execution status unknown), a 408, or an outcome-unknown code: the key may have been made.
       if (method === 'POST') {
         const said = serviceErrorFromBody(operation, status, text, undefined);
         if (createOutcomeUnknown(status, said.code)) return failed(unknownOutcomeFrom(said));

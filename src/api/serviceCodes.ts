@@ -36,6 +36,13 @@ export const SERVICE_CODES: Readonly<Record<string, ServiceCode>> = {
   '730704': { meaning: 'linked IP format incorrect', hint: 'each linked IP must be an IPv4 or IPv6 address' },
   '730705': { meaning: 'key limit reached', hint: 'the sub-account has 30 keys, the most it can have: delete one on the exchange first' },
   '730706': { meaning: 'API key information does not exist', hint: 'the key is not (or no longer) one of this sub-account: refresh the key list' },
+  '500': { meaning: 'internal error', hint: 'the service failed on its side: try again later (after a create, check the key list first)' },
+  '503': { meaning: 'service not available', hint: 'the service is busy or down: try again later (after a create, check the key list first)' },
+  '504': { meaning: 'gateway time-out', hint: "the service's back end did not answer in time: try again (after a create, check the key list first)" },
+  '20002': {
+    meaning: 'internal system error',
+    hint: "the service failed on its side: try again later (after a create, check the key list first); if it stays, contact the exchange's support",
+  },
   '-1006': {
     meaning: "unexpected answer from the service's back end",
     hint: 'the service could not tell whether it was done: try again (after a create, check the key list first)',
@@ -51,8 +58,11 @@ export function hintFor(code: number | string | undefined): string | undefined {
   return code === undefined ? undefined : SERVICE_CODES[String(code).trim()]?.hint;
 }
 
-/** Codes that say the service's back end may have done the request: a create answered so is an unknown outcome. */
-export const OUTCOME_UNKNOWN_CODES: ReadonlySet<string> = new Set(['-1006', '-1007']);
+/**
+ * Codes that say the service's back end may have done the request: a create answered so is an unknown outcome.
+ * 500, 503, 504 and 20002 are the service's own codes for a failure on its side, given in an envelope at any status.
+ */
+export const OUTCOME_UNKNOWN_CODES: ReadonlySet<string> = new Set(['-1006', '-1007', '500', '503', '504', '20002']);
 
 /**
  * Whether an answer to a create leaves its outcome unknown: every 5xx (the service's docs: the execution status

@@ -387,7 +387,10 @@ const ROWS: Row[] = [
     command: 'list',
     handler: (_req, res) => json(res, status, { code: status, msg: 'server trouble' }),
     code: EXIT.failure,
-    line: new RegExp(`^error: list keys failed \\(HTTP ${status} code ${status}\\): server trouble$`),
+    // The service's own code 500 or 503 says what to do; 502 is not one of its codes.
+    line: new RegExp(
+      `^error: list keys failed \\(HTTP ${status} code ${status}\\): server trouble${status === 502 ? '' : ' — the service (failed on its side|is busy or down): try again later'}`,
+    ),
     gets: 3,
     posts: 0,
   })),
@@ -439,6 +442,25 @@ const ROWS: Row[] = [
     code: EXIT.outcomeUnknown,
     line: new RegExp(
       `^error: create key: the service answered HTTP ${status} code ${code}: Timeout waiting for response from backend server\\. .*, which does not say whether it was done — it may have taken effect`,
+    ),
+    gets: 0,
+    posts: 1,
+  })),
+  // The service's own internal-error codes in an envelope (its error table: 500, 503, 504, 20002), at any status.
+  ...(
+    [
+      [504, 200, 'Gateway Time-out'],
+      [503, 200, 'service not available, please try again'],
+      [500, 400, 'Internal error'],
+      [20002, 200, 'Internal system error please contact support'],
+    ] as const
+  ).map(([code, status, msg]): Row => ({
+    name: `code ${code} with HTTP ${status} (POST: unknown)`,
+    command: 'create',
+    handler: (_req, res) => json(res, status, { code, msg }),
+    code: EXIT.outcomeUnknown,
+    line: new RegExp(
+      `^error: create key: the service answered HTTP ${status} code ${code}: ${msg}, which does not say whether it was done — it may have taken effect`,
     ),
     gets: 0,
     posts: 1,

@@ -144,6 +144,23 @@ describe('auto (the default)', () => {
     expect(none).toEqual([]);
   });
 
+  it("the service's internal-error codes in an envelope (504 at HTTP 200, 20002 at HTTP 400): unknown, never resent, nothing learned", async ({
+    onTestFinished,
+  }) => {
+    for (const [status, code, msg] of [
+      [200, 504, 'Gateway Time-out'],
+      [400, 20002, 'Internal system error please contact support'],
+    ] as const) {
+      const sb = await started(onTestFinished, {});
+      const none: PostSignatureRule[] = [];
+      sb.queueFaults({ kind: 'status', status, code, msg });
+      const error = await failure(apiFor(onTestFinished, sb, { onPostSignature: (rule) => none.push(rule) }).createSubAccountKey(newKey(sb)));
+      expect(error, String(code)).toMatchObject({ kind: 'outcome-unknown', status, code });
+      expect(posts(sb)).toEqual([status]);
+      expect(none).toEqual([]);
+    }
+  });
+
   it('602 (the error table\'s "Signature verification failed") is a refusal as 700002 is; 700013 settles nothing', async ({ onTestFinished }) => {
     const sb = await started(onTestFinished, { postSignature: 'body' });
     const learned: PostSignatureRule[] = [];

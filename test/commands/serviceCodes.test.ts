@@ -53,6 +53,10 @@ const DOCUMENTED = [
   '730706',
   '-1006',
   '-1007',
+  '500',
+  '503',
+  '504',
+  '20002',
 ];
 
 describe('the table of service codes', () => {
@@ -73,9 +77,11 @@ describe('the table of service codes', () => {
     expect(hintFor('730603')).toContain('broker');
   });
 
-  it('a create is unknown after any 5xx, a 408, or -1006/-1007 at any status; not after a 4xx refusal', () => {
+  it('a create is unknown after any 5xx, a 408, or -1006/-1007/500/503/504/20002 at any status; not after a 4xx refusal', () => {
     for (const status of [500, 501, 502, 503, 504, 599, 408]) expect(createOutcomeUnknown(status, undefined), String(status)).toBe(true);
     for (const code of [-1006, -1007, '-1007']) expect(createOutcomeUnknown(400, code)).toBe(true);
+    // The service's internal-error codes, in a 2xx or 4xx envelope.
+    for (const code of [500, 503, 504, 20002, '20002']) expect(createOutcomeUnknown(200, code), String(code)).toBe(true);
     for (const [status, code] of [
       [400, 730705],
       [400, 700004],
