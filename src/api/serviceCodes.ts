@@ -24,6 +24,10 @@ export const SERVICE_CODES: Readonly<Record<string, ServiceCode>> = {
   '700008': { meaning: 'illegal characters in a parameter', hint: 'a value holds characters the service refuses: check the sub-account name, note and IPs' },
   '700013': { meaning: 'invalid Content-Type', hint: 'the service refused how the request was sent: a proxy on the way may have changed it' },
   '10072': { meaning: 'invalid API key', hint: 'check the API key' },
+  '402': {
+    meaning: 'API key expired',
+    hint: 'the master API key has expired (a key with no linked IP lasts 90 days): make a new one on the exchange and add the profile again',
+  },
   '140001': { meaning: 'sub-account does not exist', hint: 'check the sub-account name (exact spelling, case included)' },
   '140002': { meaning: 'sub-account forbidden', hint: "the sub-account is frozen or disabled: check its status in the broker's sub-account list" },
   '730600': { meaning: 'sub-account name missing', hint: 'give the sub-account name' },

@@ -75,6 +75,18 @@ export function formatSpan(ms: number): string {
   return `${ms}ms`;
 }
 
+/** The service's docs (its FAQ): a key with no linked IP expires 90 days after it is made. */
+export const NO_IP_LIFETIME_DAYS = 90;
+/** The no-ip flag of a key about to be made. */
+export const NO_IP_AT_CREATION = `no linked IP: any address can use it, and the service ends such a key after ${NO_IP_LIFETIME_DAYS} days`;
+
+/** The no-ip flag of a key made `age` whole days ago: how long the service's 90 days still run. */
+function noIpReason(age: number): string {
+  const left = NO_IP_LIFETIME_DAYS - age;
+  const when = left > 0 ? `${left} day${left === 1 ? '' : 's'} left` : `made ${age} days ago: it may no longer work`;
+  return `no linked IP: any address can use it; the service ends such a key after ${NO_IP_LIFETIME_DAYS} days (${when})`;
+}
+
 /**
  * Flags every key of ONE sub-account (the shared note is a matter between keys of the same sub-account).
  * A key is `old` when strictly more than maxAgeMs passed since its creation (exactly the threshold is not old);
@@ -85,7 +97,7 @@ export function auditKeys(keys: readonly SubAccountKey[], now: number, maxAgeMs:
   for (const key of keys) notes.set(noteIdentity(key.note), (notes.get(noteIdentity(key.note)) ?? 0) + 1);
   return keys.map((key) => {
     const flags: KeyFlag[] = [];
-    if (key.ips.length === 0) flags.push({ kind: 'no-ip', reason: 'no linked IP: any address can use it' });
+    if (key.ips.length === 0) flags.push({ kind: 'no-ip', reason: noIpReason(ageInDays(key.createdAt, now)) });
     const granted = (kind: FlagKind) => key.permissions.filter((p) => permissionKind(p) === kind);
     const write = granted('write');
     if (write.length > 0) flags.push({ kind: 'write', reason: `can change the account or trade: ${write.join(', ')}` });

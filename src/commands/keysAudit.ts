@@ -300,8 +300,9 @@ export function defineKeysAudit(keys: Command, host: CommandHost): Command {
     .option('--json', 'short for --format json')
     .addHelpText(
       'after',
-      '\nFlags: no-ip (any address can use the key), write (a *_WRITE permission other than withdraw/transfer),\n' +
-        'withdraw (SPOT_WITHDRAW_WRITE), transfer (SPOT_TRANSFER_WRITE), old (created longer ago than --max-age),\n' +
+      '\nFlags: no-ip (any address can use the key; the service ends it after 90 days),\n' +
+        'write (a *_WRITE permission other than withdraw/transfer), withdraw (SPOT_WITHDRAW_WRITE),\n' +
+        'transfer (SPOT_TRANSFER_WRITE), old (created longer ago than --max-age),\n' +
         'shared-note (the same note, case and spaces aside, on several keys of the sub-account).\n' +
         '--recent and --discovered can go together. Exit 4 when a key is flagged (--fail-on none: 0), so a CI job\n' +
         'fails; exit 1 when a sub-account could not be audited (the rest is still printed; 1 wins over 4).',

@@ -26,9 +26,15 @@ describe('flags', () => {
     expect(kinds(key())).toEqual([]);
   });
 
-  it('no-ip: no linked address', () => {
-    const [finding] = auditKeys([key({ ips: [] })], NOW);
-    expect(finding!.flags).toEqual([{ kind: 'no-ip', reason: 'no linked IP: any address can use it' }]);
+  it('no-ip: no linked address, with what is left of the 90 days the service gives such a key', () => {
+    const reason = (ageDays: number) => auditKeys([key({ ips: [], createdAt: NOW - ageDays * DAY_MS })], NOW)[0]!.flags;
+    const said = 'no linked IP: any address can use it; the service ends such a key after 90 days';
+    expect(reason(1)).toEqual([{ kind: 'no-ip', reason: `${said} (89 days left)` }]);
+    expect(reason(89)).toEqual([{ kind: 'no-ip', reason: `${said} (1 day left)` }]);
+    expect(reason(90)[0]!.reason).toBe(`${said} (made 90 days ago: it may no longer work)`);
+    expect(reason(400)[0]!.reason).toBe(`${said} (made 400 days ago: it may no longer work)`);
+    // A creation time ahead of this clock counts as made now.
+    expect(reason(-3)[0]!.reason).toBe(`${said} (90 days left)`);
   });
 
   it('write, withdraw, transfer: by permission name, each naming the permissions', () => {

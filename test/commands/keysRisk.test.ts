@@ -41,7 +41,7 @@ describe("the risks of a key, in the audit's words", () => {
 
 describe('keys create against a LIVE target', () => {
   it.each([
-    ['no IP', { permissions: 'SPOT_ACCOUNT_READ' }, /this key has no linked IP: any address can use it:/],
+    ['no IP', { permissions: 'SPOT_ACCOUNT_READ' }, /this key has no linked IP: any address can use it, and the service ends such a key after 90 days:/],
     ['withdraw', { permissions: 'SPOT_WITHDRAW_WRITE', ip: '203.0.113.7' }, /can withdraw funds: SPOT_WITHDRAW_WRITE/],
     ['transfer', { permissions: 'SPOT_TRANSFER_WRITE', ip: '203.0.113.7' }, /can transfer between accounts: SPOT_TRANSFER_WRITE/],
   ])('%s without --allow-risky: exit 2 naming the risk and the flag, nothing sent, nothing audited', async (_, key, risk) => {
@@ -65,7 +65,7 @@ describe('keys create against a LIVE target', () => {
     expect(creates()).toBe(before + 1);
     const lines = t.err.text().split('\n');
     expect(lines.slice(0, 3)).toEqual([
-      'risk: no-ip: no linked IP: any address can use it',
+      'risk: no-ip: no linked IP: any address can use it, and the service ends such a key after 90 days',
       'risk: write: can change the account or trade: SPOT_ACCOUNT_WRITE',
       'risk: withdraw: can withdraw funds: SPOT_WITHDRAW_WRITE',
     ]);
