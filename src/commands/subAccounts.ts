@@ -216,8 +216,8 @@ export function defineSubAccounts(program: Command, host: CommandHost): Command 
     .option('--json', 'short for --format json')
     .addHelpText(
       'after',
-      '\nThe service has no list of sub-accounts and lists transfers only of the accounts a query names (blank: the\n' +
-        'master). A scan asks, in each account-type pair, for master→master and for master↔each known name; names\n' +
+      '\nThe operations this tool calls list no sub-accounts, and transfers only of the accounts a query names (blank:\n' +
+        'the master). A scan asks, in each account-type pair, for master→master and for master↔each known name; names\n' +
         'in the answers are remembered with their last transfer. Progress goes to stderr when it is a terminal.',
     )
     .addHelpText('after', examples('sub-accounts', 'sub-accounts --discover --days 90'))

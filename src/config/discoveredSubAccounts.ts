@@ -1,4 +1,4 @@
-// Sub-accounts found in transfer history (the service has no list of them), remembered per base URL.
+// Sub-accounts found in transfer history (none of the three operations lists them), remembered per base URL.
 // Not secret: names and the time of their last transfer seen. The names come from the service's answers, so
 // only names a typed sub-account name could be are kept, and the file is bounded in names, bytes and targets.
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// The discover scan: the service has no list of sub-accounts, so the transfer history of the last N
+// The discover scan: none of the three operations lists sub-accounts, so the transfer history of the last N
 // days is read for the accounts it names. The query needs both account types and names both ends (a blank end
 // is the master, as the service's docs say), so the scan asks, in every pair of the documented account types (SPOT, FUTURES:
 // master→sub SPOT→SPOT is the commonest move, and a type pair left out hides its transfers), for master→master

@@ -9,11 +9,11 @@ export interface WireKey {
   creatTime: number;
 }
 
-/** The create operation's answer; `ip` is left out when none was sent. */
+/** The create operation's answer, spelled `apikey` as the broker docs' sample and field table spell it; `ip` is left out when none was sent. */
 export interface WireCreatedKey {
   subAccount: string;
   note: string;
-  apiKey: string;
+  apikey: string;
   secretKey: string;
   permissions: string;
   ip?: string;

@@ -58,7 +58,7 @@ export function createKey(
   const created: WireCreatedKey = {
     subAccount: subAccount as string,
     note,
-    apiKey,
+    apikey: apiKey,
     secretKey,
     permissions: record.permissions,
     ...(ips.length > 0 ? { ip: record.ip } : {}),
