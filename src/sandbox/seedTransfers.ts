@@ -50,10 +50,11 @@ const pickAsset = weightedPicker<string>([
   ['SOL', 10],
   ['MX', 8],
 ]);
+// The statuses MEXC's docs give for a universal transfer (spot v3, "Query user universal transfer history":
+// SUCCESS, FAILED, WAIT for one still being processed); the broker history's sample shows SUCCESS alone.
 const pickStatus = weightedPicker<string>([
   ['SUCCESS', 94],
-  ['FAILED', 4],
-  ['INTERRUPTED', 2],
+  ['FAILED', 6],
 ]);
 const FUTURE_SYMBOLS: Readonly<Record<string, string>> = { BTC: 'BTCUSDT', ETH: 'ETHUSDT', SOL: 'SOLUSDT', MX: 'MXUSDT' };
 
@@ -221,6 +222,6 @@ function symbolFor(rng: Rng, accountType: string, asset: string): string {
 }
 
 function seedStatus(rng: Rng, age: number): string {
-  if (age < 3 * DAY_MS && rng.chance(0.08)) return 'PROCESSING';
+  if (age < 3 * DAY_MS && rng.chance(0.08)) return 'WAIT';
   return pickStatus(rng.next());
 }

@@ -25,7 +25,7 @@ const transfers = fc.array(
   fc.record({
     asset: fc.constantFrom('BTC', 'USDT', 'ETH', 'Ü', '币🚀', 'A\u001b]0;x\u0007'),
     amount: fc.oneof({ weight: 9, arbitrary: decimal }, { weight: 1, arbitrary: notDecimal }),
-    status: fc.constantFrom('SUCCESS', 'SUCCESS', 'success', 'FAILED', 'PROCESSING', 'INTERRUPTED'),
+    status: fc.constantFrom('SUCCESS', 'SUCCESS', 'success', 'FAILED', 'WAIT', 'PROCESSING'),
     timestamp: fc.integer({ min: START, max: START + 40 * DAY }),
   }),
   { maxLength: 300 },

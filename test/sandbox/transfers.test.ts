@@ -54,7 +54,7 @@ describe('universal transfer history', () => {
       expect(t.clientTranId).toMatch(/^[A-Za-z0-9]{32}$/);
       expect(t.amount).toMatch(/^\d+(\.\d*[1-9])?$/);
       expect(['BTC', 'ETH', 'USDT', 'USDC', 'MX', 'SOL']).toContain(t.asset);
-      expect(['SUCCESS', 'FAILED', 'PROCESSING', 'INTERRUPTED']).toContain(t.status);
+      expect(['SUCCESS', 'FAILED', 'WAIT']).toContain(t.status);
       expect(typeof t.fromSymbol).toBe('string');
       expect(typeof t.timestamp).toBe('number');
     }
