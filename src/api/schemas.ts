@@ -94,21 +94,33 @@ export const WireCreatedKey = v.pipe(
   v.check((key) => Boolean(key.apiKey ?? key.apikey), 'apiKey: missing'),
 );
 
-/** 2.3, one record of the transfer history. */
-export const WireTransfer = v.object({
-  tranId: Id,
-  fromAccount: OptionalText,
-  toAccount: OptionalText,
-  clientTranId: OptionalText,
-  asset: v.string('a string'),
-  amount: AmountText,
-  fromAccountType: v.string('a string'),
-  toAccountType: v.string('a string'),
-  fromSymbol: OptionalText,
-  toSymbol: OptionalText,
-  status: v.string('a string'),
-  timestamp: Millis,
-});
+/**
+ * 2.3, one record of the transfer history. The broker docs' sample spells fromSymbol/toSymbol and their field table
+ * fromsymbol/tosymbol: either is read (the camel-case one first), and the output has the camel-case names only.
+ */
+export const WireTransfer = v.pipe(
+  v.object({
+    tranId: Id,
+    fromAccount: OptionalText,
+    toAccount: OptionalText,
+    clientTranId: OptionalText,
+    asset: v.string('a string'),
+    amount: AmountText,
+    fromAccountType: v.string('a string'),
+    toAccountType: v.string('a string'),
+    fromSymbol: OptionalText,
+    toSymbol: OptionalText,
+    fromsymbol: OptionalText,
+    tosymbol: OptionalText,
+    status: v.string('a string'),
+    timestamp: Millis,
+  }),
+  v.transform(({ fromsymbol, tosymbol, ...record }) => ({
+    ...record,
+    fromSymbol: record.fromSymbol || fromsymbol,
+    toSymbol: record.toSymbol || tosymbol,
+  })),
+);
 
 /**
  * The transfer list inside {"result":[…],"totalCount":n} or {"rows":[…],"total":n}, or inside a one-element array of
@@ -146,6 +158,8 @@ export function plainTransferList(answer: unknown): WireTransferOutput[] | undef
     const r = wire as Record<string, unknown>;
     const { tranId, amount, timestamp } = r;
     if (typeof tranId !== 'string' || typeof amount !== 'string') return undefined;
+    // The field table's lowercase spellings: left to the schema.
+    if (r.fromsymbol !== undefined || r.tosymbol !== undefined) return undefined;
     // A quoted time of up to 15 digits (no leading zero) always fits a Date and reads back as the same text.
     let ms: number;
     if (typeof timestamp === 'string' && QUICK_MS.test(timestamp)) ms = Number(timestamp);

@@ -18,6 +18,8 @@ const FIELDS = [
   'toAccountType',
   'fromSymbol',
   'toSymbol',
+  'fromsymbol',
+  'tosymbol',
   'status',
   'timestamp',
 ] as const;
@@ -53,6 +55,30 @@ const anyRecord = fc
     for (const key of dropped) delete record[key];
     return record;
   });
+
+describe('the symbols as the field table spells them', () => {
+  it('fromsymbol/tosymbol are read as fromSymbol/toSymbol; the camel-case names win when both come', () => {
+    const record = {
+      tranId: '1',
+      fromAccount: '',
+      toAccount: 'desk0001',
+      asset: 'BTC',
+      amount: '1',
+      fromAccountType: 'SPOT',
+      toAccountType: 'FUTURE',
+      status: 'SUCCESS',
+      timestamp: 1,
+    };
+    const [lower, both] = v.parse(WireTransferList, [
+      { ...record, fromsymbol: '', tosymbol: 'BTCUSDT' },
+      { ...record, toSymbol: 'ETHUSDT', tosymbol: 'BTCUSDT' },
+    ]);
+    expect(lower).toMatchObject({ fromSymbol: '', toSymbol: 'BTCUSDT' });
+    expect(Object.keys(lower!)).not.toContain('tosymbol');
+    expect(both).toMatchObject({ toSymbol: 'ETHUSDT' });
+    expect(plainTransferList([{ ...record, tosymbol: 'BTCUSDT' }])).toBeUndefined();
+  });
+});
 
 describe('plainTransferList', () => {
   it('property: when it reads a list, it is what the schema reads; when it does not, the schema still decides', () => {
