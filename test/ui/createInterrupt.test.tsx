@@ -106,14 +106,22 @@ describe('ctrl+c during a create', () => {
     expect(await lastOutcome(folder, 'created')).toBe('created');
   });
 
-  test('ctrl+p while the POST is out opens no profile (another target would drop the secret); the answer reaches its screen', async ({ onTestFinished }) => {
+  test('ctrl+p or ctrl+t while the POST is out opens nothing; the answer reaches its screen, and keys typed meanwhile are not its', async ({
+    onTestFinished,
+  }) => {
     const { c, folder } = await heldCreate(onTestFinished);
     await c.press('\u0010'); // ctrl+p
-    await c.waitForText('Profiles open once the answer is in');
+    await c.waitForText('Profiles and transfers open once the answer is in');
+    expect(c.navState()!.stack.at(-1)!.route.screen).toBe('createKey');
+    // ctrl+t, then a filter's worth of typing: the review drops the keys while it waits.
+    await c.press('ctrlT');
+    await c.type('desk');
+    expect(c.navState()!.stack.map((entry) => entry.route.screen)).not.toContain('transferFilter');
     expect(c.navState()!.stack.at(-1)!.route.screen).toBe('createKey');
     expect(c.sandbox.releaseHeld()).toBe(1);
     await c.waitForText('Key created for');
     await c.waitFor(() => c.navState()!.stack.at(-1)!.route.screen === 'secret', 'the secret screen');
+    expect(c.copies).toEqual([]);
     expect(await lastOutcome(folder, 'created')).toBe('created');
   });
 

@@ -170,7 +170,8 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
   );
   useLeaveGuard((intent, proceed) => {
     if (!sendingRef.current) return false;
-    if (intent === 'profiles') {
+    // Another screen on top would meet the secret's screen, and the keys typed for it, when the answer comes.
+    if (intent === 'profiles' || intent === 'transfers') {
       setSwitchHeld(true);
       return true;
     }
@@ -445,7 +446,7 @@ function Review({
   if (mode === 'reviewSending') {
     status.push({ text: '' }); // the spinner's line
     if (switchHeld && left === undefined)
-      for (const line of wrapText('Profiles open once the answer is in: the key may be being created.', width)) status.push({ text: line, color: theme.warn });
+      for (const line of wrapText('Profiles and transfers open once the answer is in: the key may be being created.', width)) status.push({ text: line, color: theme.warn });
     if (left !== undefined) {
       const wait = `Waiting for the service's answer (up to ${left} s left): the key may be being created.`;
       for (const line of wrapText(wait, width)) status.push({ text: line, color: theme.warn });
