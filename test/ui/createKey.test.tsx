@@ -256,10 +256,25 @@ describe.concurrent('CreateKeyScreen: a 5xx or -1006/-1007 to a create is an unk
     await c.waitForText(`New API key for ${name}`);
     await c.press('enter');
     await c.waitForText('Review');
+    // The same values: they were sent.
+    expect(c.frame()).toContain('The request was sent, but its answer did not come');
     await c.press('enter');
     await c.settle(150);
     expect(posts(c)).toHaveLength(1);
     expect(c.frame()).toContain('the key may exist');
+    // Edited values were never sent, and the review says so; enter says why it sends nothing.
+    await c.press('e');
+    await c.waitForText(`New API key for ${name}`);
+    // The form opens where it was left: on the note.
+    expect(c.frame()).toContain('› Note');
+    await c.type(' v2');
+    await c.press('enter');
+    await c.waitForText('after a 5xx v2');
+    expect(c.frame()).toContain('Not sent yet: the create sent before these edits got no answer');
+    expect(c.frame()).not.toContain('The request was sent');
+    await c.press('enter');
+    await c.waitForText('✗ Not sent: check the key list first (r)');
+    expect(posts(c)).toHaveLength(1);
 
     await c.press('r');
     await c.waitForText(`API keys of ${name} · ${before.length} key${before.length === 1 ? '' : 's'}\n`);

@@ -128,6 +128,14 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
   // The sub-account's name as typed on the review of a risky LIVE key; `refused`: enter was pressed before it matched.
   const [confirmation, setConfirmation, confirmationRef] = useSyncedState('');
   const [refused, setRefused] = useState(false);
+  // What the last create sent (after an unknown outcome, the review may show edited values that were not), and
+  // whether enter was pressed on a review that cannot send until the key list is checked.
+  const [sent, setSent] = useState<NewKeyRequest | undefined>(undefined);
+  const [heldUntilChecked, setHeldUntilChecked] = useState(false);
+  const send = (request: NewKeyRequest) => {
+    setSent(request);
+    create.submit(request);
+  };
   const risks = review ? creationRisks(review.permissions, review.ips ?? []) : [];
   const mustConfirm = target === 'live' && needsAllowing(risks);
   const mustConfirmRef = useRef(mustConfirm);
@@ -209,6 +217,7 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
     create.reset();
     setConfirmation('');
     setRefused(false);
+    setHeldUntilChecked(false);
     setReview(result.value);
   };
 
@@ -230,6 +239,7 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
             const command = commandFor(CREATE_KEY_MODES.reviewUnknown, input, keystroke);
             if (command === 'refresh') navigate({ type: 'returnToKeys', subAccount });
             else if (command === 'edit') toForm();
+            else if (commandFor(CREATE_KEY_MODES.review, input, keystroke) === 'submit') setHeldUntilChecked(true);
             return command !== undefined || commandFor(CREATE_KEY_MODES.review, input, keystroke) !== undefined;
           }
           case 'reviewRejected': {
@@ -240,14 +250,14 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
           case 'reviewConfirm': {
             const command = commandFor(CREATE_KEY_MODES.reviewConfirm, input, keystroke);
             if (command === 'submit') {
-              if (confirmationRef.current.trim() === review.subAccount) create.submit(review);
+              if (confirmationRef.current.trim() === review.subAccount) send(review);
               else setRefused(true);
             } else if (command === 'edit') toForm();
             return command !== undefined;
           }
           default: {
             const command = commandFor(CREATE_KEY_MODES.review, input, keystroke);
-            if (command === 'submit') create.submit(review);
+            if (command === 'submit') send(review);
             else if (command === 'edit') toForm();
             return command !== undefined;
           }
@@ -310,6 +320,8 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
         height={height}
         leaving={leaving !== undefined}
         switchHeld={switchHeld}
+        asSent={sent !== undefined && JSON.stringify(sent) === JSON.stringify(review)}
+        heldUntilChecked={heldUntilChecked}
       />
     );
   }
@@ -418,6 +430,8 @@ function Review({
   height,
   leaving,
   switchHeld,
+  asSent,
+  heldUntilChecked,
 }: {
   review: NewKeyRequest;
   risks: readonly KeyFlag[];
@@ -428,6 +442,10 @@ function Review({
   height: number;
   leaving: boolean;
   switchHeld: boolean;
+  /** The review shows what the last create sent (not values edited since). */
+  asSent: boolean;
+  /** enter was pressed where nothing can be sent until the key list is checked. */
+  heldUntilChecked: boolean;
 }) {
   const { theme, timeoutMs } = useServices();
   const left = useTimeLeft(state.status === 'sending' && leaving ? state.since + (timeoutMs ?? DEFAULT_TIMEOUT_MS) : undefined);
@@ -446,7 +464,8 @@ function Review({
   if (mode === 'reviewSending') {
     status.push({ text: '' }); // the spinner's line
     if (switchHeld && left === undefined)
-      for (const line of wrapText('Profiles and transfers open once the answer is in: the key may be being created.', width)) status.push({ text: line, color: theme.warn });
+      for (const line of wrapText('Profiles and transfers open once the answer is in: the key may be being created.', width))
+        status.push({ text: line, color: theme.warn });
     if (left !== undefined) {
       const wait = `Waiting for the service's answer (up to ${left} s left): the key may be being created.`;
       for (const line of wrapText(wait, width)) status.push({ text: line, color: theme.warn });
@@ -454,10 +473,16 @@ function Review({
         status.push({ text: line });
     }
   } else if (failed?.outcomeUnknown) {
-    for (const line of wrapText('⚠ The request was sent, but its answer did not come or could not be read: the key may exist.', width))
-      status.push({ text: line, color: theme.warn });
+    // Edited after the unknown outcome: these values were never sent, and cannot be until the list is checked.
+    const head = asSent
+      ? '⚠ The request was sent, but its answer did not come or could not be read: the key may exist.'
+      : '⚠ Not sent yet: the create sent before these edits got no answer it could read, so that key may exist.';
+    for (const line of wrapText(head, width)) status.push({ text: line, color: theme.warn });
     for (const line of wrapText('Press r to open the key list, refreshed, and check before trying again. Nothing is resent.', width))
       status.push({ text: line });
+    if (heldUntilChecked)
+      for (const line of wrapText('✗ Not sent: check the key list first (r), then make the key from there (n).', width))
+        status.push({ text: line, color: theme.error });
   } else if (failed) {
     const canRetry = retryable(failed.error);
     const room = Math.max(1, height - 1 - fields.length);
