@@ -176,6 +176,42 @@ describe('search and sort on the transfers page', () => {
     transferRowLines(c.frame()).forEach((line, i) => expect(line).toContain(` ${page[i]!.amount} `));
   });
 
+  test('the selected transfer stays selected through o, O and a cleared search; r keeps the rows and the cursor while it loads', async () => {
+    c = await startConsole({ columns: 100, rows: 40 });
+    const query = await openTransfers(c, { startTime: '7d', limit: '25' });
+    const page = await c.api.listUniversalTransfers({ ...query, page: 1 });
+    const selectedLine = () => transferRowLines(c.frame()).find((l) => l.startsWith('›'))!;
+    const idOf = (line: string) => page.findIndex((t) => line.includes(` ${t.amount} `) && line.includes(` ${t.asset} `));
+    await c.press('j', 4);
+    const chosen = selectedLine();
+    expect(transferRowLines(c.frame()).indexOf(chosen)).toBe(4);
+    await c.press('o');
+    await c.waitForText('AMOUNT ↓');
+    expect(idOf(selectedLine())).toBe(idOf(chosen));
+    await c.press('O');
+    await c.waitForText('AMOUNT ↑');
+    expect(idOf(selectedLine())).toBe(idOf(chosen));
+    // A search that keeps the row, cleared: the row stays selected.
+    const asset = page[idOf(chosen)]!.asset;
+    await c.press('/');
+    await c.type(asset);
+    await c.press('enter');
+    await c.waitForNoText('enter keep');
+    await c.press('esc');
+    await c.waitForNoText(`/ ${asset}`);
+    expect(idOf(selectedLine())).toBe(idOf(chosen));
+    // r: the same page again, held by the service; the rows and the cursor stay while it loads.
+    const at = transferRowLines(c.frame()).indexOf(selectedLine());
+    c.sandbox.queueFaults({ kind: 'hold' });
+    await c.press('r');
+    await c.settle(150);
+    expect(transferRowLines(c.frame())).toHaveLength(page.length);
+    expect(c.sandbox.releaseHeld()).toBe(1);
+    await c.waitForText(/Page 1 · \d+ per page · \d+ rows/);
+    await c.settle(50);
+    expect(transferRowLines(c.frame()).indexOf(selectedLine())).toBe(at);
+  });
+
   test('at 40x12 with the filter line open, the frame fits', async () => {
     c = await startConsole({ columns: 40, rows: 12, everyCommit: true });
     await openTransfers(c, { startTime: '7d', limit: '20' });

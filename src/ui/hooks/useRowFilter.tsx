@@ -9,6 +9,8 @@ import { displayWidth, fit, grouped } from '../../terminal/text';
 import { useServices } from '../services';
 
 export interface RowFilter<T> {
+  /** The rows of another order (or page) as the search in force would show them. */
+  apply: (rows: readonly T[]) => readonly T[];
   /** What is typed (kept when the line closes with enter). */
   text: string;
   setText: (text: string) => void;
@@ -44,10 +46,9 @@ export function useRowFilter<T extends object>(rows: readonly T[], searchText: (
   const texts = useRef(new WeakMap<T, string>());
   const searchRef = useRef(searchText);
   searchRef.current = searchText;
-  const filtered = useMemo(() => {
-    const needle = text.trim();
-    if (needle === '') return rows;
-    return rows.filter((row) => {
+  const apply = (list: readonly T[], needle = text.trim()): readonly T[] => {
+    if (needle === '') return list;
+    return list.filter((row) => {
       let haystack = texts.current.get(row);
       if (haystack === undefined) {
         haystack = searchRef.current(row);
@@ -55,12 +56,15 @@ export function useRowFilter<T extends object>(rows: readonly T[], searchText: (
       }
       return matchesFilter(haystack, needle);
     });
-  }, [rows, text]);
+  };
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- apply reads only refs besides its arguments
+  const filtered = useMemo(() => apply(rows, text.trim()), [rows, text]);
   const clear = () => {
     setText('');
     setEditing(false);
   };
   return {
+    apply: (list) => apply(list),
     text,
     setText,
     editing,

@@ -250,8 +250,13 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
   );
   const transfers = useTransfers(query, page, limit, reloadToken);
   const loaded = transfers.status === 'ready';
-  // Only the page asked for: while the next one loads, or after it failed, the previous page's rows (and totals) are gone.
-  const pageRows = useMemo(() => (loaded ? (transfers.data ?? []) : []), [loaded, transfers.data]);
+  // The page and size the rows in hand belong to: `r` asks for the same page again, and its rows stay while it loads.
+  const readyFor = useRef<string | undefined>(undefined);
+  const pageKey = `${page}:${limit}`;
+  if (loaded) readyFor.current = pageKey;
+  const reloading = transfers.status === 'loading' && readyFor.current === pageKey;
+  // Only the page asked for: while another one loads, or after it failed, the previous page's rows (and totals) are gone.
+  const pageRows = useMemo(() => (loaded || reloading ? (transfers.data ?? []) : []), [loaded, reloading, transfers.data]);
   // `o` sorts the page, `/` filters it: a new list only when the page, the sort or the filter text change.
   const [sort, setSort] = useState<PageSort>(SERVED_ORDER);
   const sortedRows = useMemo(() => sortTransfers(pageRows, sort), [pageRows, sort]);
@@ -300,6 +305,8 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
   const tableRoom = Math.max(1, rest - 1);
   const list = useListCursor(shown.length, tableRoom);
   const selected = shown[list.cursor];
+  /** The cursor stays on the selected transfer when the rows shown are reordered or the search is cleared. */
+  const followSelected = (next: readonly Transfer[]) => list.setCursor(Math.max(0, selected === undefined ? 0 : next.indexOf(selected)), next.length);
   // The totals, like the export of this page, are of the rows shown: a search's subset, when one is kept.
   const totals = useMemo(() => totalsOf(shown), [shown]);
   const needle = filter.text.trim();
@@ -394,7 +401,7 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
       // A kept filter: esc clears it before it goes back.
       if (filter.text !== '' && keystroke.escape) {
         filter.clear();
-        list.setCursor(0);
+        followSelected(sortedRows);
         return true;
       }
       const command = commandFor(loaded && rows.length === 0 ? TRANSFER_MODES.transfersEmpty : TRANSFER_MODES.transfers, input, keystroke);
@@ -408,13 +415,12 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
           if (loaded && rows.length > 0) filter.open();
           return true;
         case 'sort':
-          setSort(nextSortColumn);
-          list.setCursor(0);
+        case 'reverse': {
+          const next = command === 'sort' ? nextSortColumn(sort) : { ...sort, reversed: !sort.reversed };
+          setSort(next);
+          followSelected(filter.apply(sortTransfers(pageRows, next)));
           return true;
-        case 'reverse':
-          setSort((s) => ({ ...s, reversed: !s.reversed }));
-          list.setCursor(0);
-          return true;
+        }
         case 'detail':
           if (selected) {
             setChildMode(undefined);
@@ -613,7 +619,7 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
             ))}
         </Box>
       ) : null}
-      {loaded && shown.length > 0 && showTable ? (
+      {(loaded || reloading) && shown.length > 0 && showTable ? (
         <WindowedTable
           columns={columns}
           rows={shown}
