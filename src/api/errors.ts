@@ -73,8 +73,12 @@ export class BrokerError extends Error {
   /** banned: the 418 answered this very request (it went out), rather than holding it back. */
   readonly sent?: boolean;
 
+  /** What it was made from: the same error, said again with a wait that has since run down (withRetryAfter). */
+  readonly #details: BrokerErrorDetails;
+
   constructor(details: BrokerErrorDetails) {
     super(describe(details), details.cause === undefined ? undefined : { cause: details.cause });
+    this.#details = details;
     this.name = 'BrokerError';
     this.kind = details.kind;
     this.operation = details.operation;
@@ -91,6 +95,11 @@ export class BrokerError extends Error {
     this.connectProblem = details.connectProblem;
     this.banEndsAt = details.banEndsAt;
     this.sent = details.sent;
+  }
+
+  /** The same error with what is left of its Retry-After (0 or less: the wait is over). */
+  withRetryAfter(ms: number): BrokerError {
+    return new BrokerError({ ...this.#details, retryAfterMs: ms > 0 ? ms : undefined });
   }
 
   /** The one line shown in the status bar or on stderr. */

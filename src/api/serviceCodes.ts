@@ -40,20 +40,20 @@ export const SERVICE_CODES: Readonly<Record<string, ServiceCode>> = {
   '730704': { meaning: 'linked IP format incorrect', hint: 'each linked IP must be an IPv4 or IPv6 address' },
   '730705': { meaning: 'key limit reached', hint: 'the sub-account has 30 keys, the most it can have: delete one on the exchange first' },
   '730706': { meaning: 'API key information does not exist', hint: 'the key is not (or no longer) one of this sub-account: refresh the key list' },
-  '500': { meaning: 'internal error', hint: 'the service failed on its side: try again later (after a create, check the key list first)' },
-  '503': { meaning: 'service not available', hint: 'the service is busy or down: try again later (after a create, check the key list first)' },
-  '504': { meaning: 'gateway time-out', hint: "the service's back end did not answer in time: try again (after a create, check the key list first)" },
+  '500': { meaning: 'internal error', hint: 'the service failed on its side: try again later' },
+  '503': { meaning: 'service not available', hint: 'the service is busy or down: try again later' },
+  '504': { meaning: 'gateway time-out', hint: "the service's back end did not answer in time: try again" },
   '20002': {
     meaning: 'internal system error',
-    hint: "the service failed on its side: try again later (after a create, check the key list first); if it stays, contact the exchange's support",
+    hint: "the service failed on its side: try again later; if it stays, contact the exchange's support",
   },
   '-1006': {
     meaning: "unexpected answer from the service's back end",
-    hint: 'the service could not tell whether it was done: try again (after a create, check the key list first)',
+    hint: 'the service could not tell whether it was done: try again',
   },
   '-1007': {
     meaning: "timeout waiting for the service's back end",
-    hint: 'the service could not tell whether it was done: try again (after a create, check the key list first)',
+    hint: 'the service could not tell whether it was done: try again',
   },
 };
 

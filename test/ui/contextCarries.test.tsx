@@ -174,7 +174,14 @@ describe("K: the keys of a transfer's sub-account", () => {
     expect(frame.split('\n').filter((l) => l.startsWith('›'))).toEqual(before);
     // On back along the way it came (the first esc clears the kept search): the filter, the key list it was opened from, the picker.
     await c.press('esc');
-    await c.waitForText('10 rows · row 1');
+    await c.waitForText(/10 rows · row \d+/);
+    // The search cleared, the selected transfer is still the one selected.
+    expect(
+      c
+        .frame()
+        .split('\n')
+        .filter((l) => l.startsWith('›')),
+    ).toEqual(before);
     await c.press('esc');
     await c.waitForScreen('transferFilter');
     await c.press('esc');

@@ -126,7 +126,7 @@ describe('KeyList', () => {
     expect(c.frame()).not.toContain('API KEY');
   });
 
-  test('an error shows one line with the retry key; r retries and shows the rows', async () => {
+  test('an error shows whole with the retry key; r retries and shows the rows', async () => {
     c = await startConsole();
     const { busy, busyKeys } = await seededAccounts(c);
     const lineCount = c.rawFrame().split('\n').length;
@@ -134,13 +134,15 @@ describe('KeyList', () => {
     c.sandbox.queueFaults({ kind: 'status', status: 503 }, { kind: 'status', status: 503 }, { kind: 'status', status: 503 });
     await openKeys(c, busy, { wait: false });
     await c.waitForText('(r retry)');
-    const errorLines = c
-      .frame()
-      .split('\n')
-      .filter((l) => l.includes('✗ list keys failed'));
-    expect(errorLines).toHaveLength(1);
-    expect(errorLines[0]).toContain('HTTP 503');
-    expect(errorLines[0]).toMatch(/\(r retry\)\s*$/);
+    // The error whole, wrapped (the service's code 503 says what to do), the retry key at its end.
+    const lines = c.frame().split('\n');
+    const first = lines.findIndex((l) => l.includes('✗ list keys failed'));
+    const last = lines.findIndex((l) => l.includes('(r retry)'));
+    expect(first).toBeGreaterThanOrEqual(0);
+    expect(last).toBeGreaterThanOrEqual(first);
+    expect(lines.slice(first, last + 1).join(' ')).toMatch(
+      /^✗ list keys failed \(HTTP 503 code 503\): .* — the service is busy or down: try again\s+later\s+\(r retry\)\s*$/,
+    );
     expect(c.rawFrame().split('\n')).toHaveLength(lineCount);
     expect(c.frame()).not.toContain(busyKeys[0]!.apiKey);
     expect(c.frame()).toMatch(/✗ list keys 503 · \d+ ms · try 3/);

@@ -317,6 +317,18 @@ describe('what the screen says matches what the keys do', () => {
     await c.waitForText('(r retry)', 5000);
   });
 
+  test.concurrent("a 429 whose Retry-After is too long to wait out: the error's 'try again in' counts down", async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished, { columns: 100, rows: 30 });
+    await openTransfers(c, { startTime: '3d', limit: '10' });
+    c.sandbox.queueFaults({ kind: 'rate-limit', retryAfterSec: 30 });
+    await c.press('r');
+    // The line may wrap between any two words.
+    await c.waitForText(/try again\s+in\s+30 s/);
+    // A second later the line says what is left, not the number the service gave.
+    await c.waitForText(/try again\s+in\s+2\d s/, 3000);
+    expect(c.frame()).not.toMatch(/try again\s+in\s+30 s/);
+  });
+
   test.concurrent('the export footer follows its state: choose, running, done', async ({ onTestFinished }) => {
     const c = await consoleFor(onTestFinished, { columns: 120, rows: 30, everyCommit: true });
     await openTransfers(c, { startTime: '3d', limit: '20' });

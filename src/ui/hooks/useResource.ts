@@ -69,6 +69,27 @@ export function useResource<T>(load: (signal: AbortSignal) => Promise<T>, deps: 
 }
 
 /** One line for any error the console shows, made safe for the terminal (a service's msg is outside text). */
+/**
+ * errorLine, with a 429's "try again in N s" counting down from when the error was first shown (a frozen number
+ * told the operator nothing); once the wait is over, it says to try again.
+ */
+export function useErrorLine(error: Error | undefined): string {
+  const { now } = useServices();
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the moment this error was first shown
+  const shownAt = useMemo(() => now(), [error]);
+  const waits = error instanceof BrokerError && error.kind === 'service' && error.status === 429 && (error.retryAfterMs ?? 0) > 0;
+  const left = waits ? (error.retryAfterMs ?? 0) - (now() - shownAt) : 0;
+  const [, redraw] = useState(0);
+  useEffect(() => {
+    if (left <= 0) return undefined;
+    // The next whole second of the count (a second's step at least).
+    const timer = setTimeout(() => redraw((n) => n + 1), (left % 1000 || 1000) + 1);
+    return () => clearTimeout(timer);
+  });
+  if (!waits) return errorLine(error);
+  return errorLine(error.withRetryAfter(left > 0 ? Math.ceil(left / 1000) * 1000 : 0));
+}
+
 export function errorLine(error: Error | undefined): string {
   if (!error) return '';
   return sanitize(error instanceof BrokerError ? error.toLine() : (error.message.split('\n')[0] ?? '') || 'unexpected error');

@@ -18,7 +18,7 @@ import { Spinner } from '../components/Spinner';
 import { commandFor, defineModes } from '../keyboard/bindings';
 import { useCreateKey, type CreateState } from '../hooks/useCreateKey';
 import { useScreenKeystrokes } from '../keyboard/keystrokes';
-import { errorLine, retryable } from '../hooks/useResource';
+import { retryable, useErrorLine } from '../hooks/useResource';
 import { useNavigate } from '../navigation';
 import { isBlankNewKey, useDrafts, type NewKeyDraft, type NewKeyField } from '../drafts';
 import { defineScreen, useScreenFrame, useScreenMode } from '../screenFrame';
@@ -450,6 +450,7 @@ function Review({
   const { theme, timeoutMs } = useServices();
   const left = useTimeLeft(state.status === 'sending' && leaving ? state.since + (timeoutMs ?? DEFAULT_TIMEOUT_MS) : undefined);
   const failed = state.status === 'failed' ? state : undefined;
+  const failure = useErrorLine(failed?.error);
   const fields: Field[] = [
     ['subAccount', review.subAccount],
     ['permissions', review.permissions.join(',')],
@@ -486,7 +487,7 @@ function Review({
   } else if (failed) {
     const canRetry = retryable(failed.error);
     const room = Math.max(1, height - 1 - fields.length);
-    for (const line of errorLines(errorLine(failed.error), width, canRetry ? 'enter' : undefined, room)) status.push({ text: line, color: theme.error });
+    for (const line of errorLines(failure, width, canRetry ? 'enter' : undefined, room)) status.push({ text: line, color: theme.error });
     if (!canRetry)
       for (const line of wrapText('Sending it again would fail the same way: e edits the form.', width)) status.push({ text: line, color: theme.muted });
   } else if (confirm?.refused) {

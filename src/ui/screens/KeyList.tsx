@@ -16,7 +16,7 @@ import { useFlash } from '../hooks/useFlash';
 import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { listMoveFor, useListCursor } from '../hooks/useListCursor';
 import { FilterLine, useRowFilter } from '../hooks/useRowFilter';
-import { errorLine, useRetryable } from '../hooks/useResource';
+import { useErrorLine, useRetryable } from '../hooks/useResource';
 import { isSubAccountRefused } from '../../api/errors';
 import { useSubAccountKeys } from '../hooks/useSubAccountKeys';
 import { useRecentAttempts } from '../hooks/useRecentAttempts';
@@ -187,6 +187,7 @@ export function KeyList({
   // The status line: a spinner, the error (whole, wrapped; the retry key only when a retry can help), or the position.
   const failed = keys.status === 'error';
   const canRetry = useRetryable(failed ? keys.error : undefined);
+  const failure = useErrorLine(failed ? keys.error : undefined);
   // The mode in force says what the footer offers and what the keys do: the same bindings for both.
   const mode: keyof typeof KEY_LIST_MODES = detail ? 'keyDetail' : filter.editing ? 'keysFilter' : failed && allRows.length === 0 ? 'keysFailed' : 'keys';
   const empty = keys.status === 'ready' && allRows.length === 0;
@@ -194,7 +195,7 @@ export function KeyList({
   useScreenMode(mode, { retryable: canRetry, empty, noMatch });
   // Unknown or forbidden: another sub-account is the way on.
   const missing = failed && isSubAccountRefused(keys.error);
-  const errorText = failed ? `${errorLine(keys.error)}${missing ? ' — esc goes back to choose another' : ''}` : '';
+  const errorText = failed ? `${failure}${missing ? ' — esc goes back to choose another' : ''}` : '';
   const error = failed ? errorLines(errorText, width, canRetry ? 'r' : undefined, Math.max(1, height - (rows.length > 0 ? 4 : 2))) : [];
   const statusLines = Math.max(1, error.length);
   const filterLines = filter.shown ? 1 : 0;

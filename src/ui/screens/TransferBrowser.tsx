@@ -18,7 +18,7 @@ import { commandFor, defineModes, sameMode, type BindingContext, type CommandOf,
 import type { ActiveMode, ScreenId } from '../keyboard/modes';
 import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { listMoveFor, useListCursor } from '../hooks/useListCursor';
-import { errorLine, useRetryable } from '../hooks/useResource';
+import { useErrorLine, useRetryable } from '../hooks/useResource';
 import { useTransfers } from '../hooks/useTransfers';
 import { useNavigate } from '../navigation';
 import { SUB_ACCOUNT_KEYS, namesNoSubAccount, noSubAccountReason, subAccountOfTransfer } from '../transferSubAccount';
@@ -266,6 +266,7 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
   const filtering = filter.text.trim() !== '';
   const failed = transfers.status === 'error';
   const canRetry = useRetryable(failed ? transfers.error : undefined);
+  const failure = useErrorLine(failed ? transfers.error : undefined);
   const lastPage = loaded && rows.length < limit;
   const seen = lastWithRows.current;
   if (loaded && rows.length > 0 && !(seen?.limit === limit && seen.page >= page)) lastWithRows.current = { limit, page };
@@ -549,9 +550,7 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
     );
   } else if (failed) {
     // An error is shown whole (wrapped); there are no rows to make room for.
-    statusArea = (
-      <ErrorLine message={errorLine(transfers.error)} retryKey={canRetry ? 'r' : undefined} width={width} maxLines={Math.max(1, height - 2 - promptLines)} />
-    );
+    statusArea = <ErrorLine message={failure} retryKey={canRetry ? 'r' : undefined} width={width} maxLines={Math.max(1, height - 2 - promptLines)} />;
   } else {
     statusArea = (
       <Box height={status} flexDirection="column">
