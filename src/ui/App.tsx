@@ -3,7 +3,7 @@ import React, { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, us
 import { Box, Text, useInput, useStdin, type Key } from 'ink';
 import { Header } from './components/Header';
 import { StatusBar } from './components/StatusBar';
-import { Footer } from './components/Footer';
+import { Footer, HelpFooter } from './components/Footer';
 import { HelpOverlay, helpScrollRoom } from './components/HelpOverlay';
 import { KeystrokeRouterProvider, createKeystrokeRouter } from './keyboard/keystrokes';
 import { useKeysWhileBusy, type CarriedKeys } from './keyboard/keysWhileBusy';
@@ -162,7 +162,7 @@ export function App({ services, onExit, onNavigation, initialRoute, carriedKeys 
                   })}
                 </Box>
                 <StatusBar width={width} />
-                <Footer screen={topScreen} context={bindingContext} width={width} />
+                {nav.helpOpen ? <HelpFooter width={width} /> : <Footer screen={topScreen} context={bindingContext} width={width} />}
               </Box>
             </KeystrokeRouterProvider>
           </DraftsProvider>

@@ -35,7 +35,8 @@ function expectFits(raw: string, columns: number, rows: number, what: string): v
   // Header first, status bar and footer last, one line each: the frame is the chrome plus the body, exactly.
   expect(lines.length, where).toBe(rows - 1);
   expect(lines[0], where).toMatch(/ (DEMO|LIVE|SETUP) /);
-  expect(lines.at(-1), where).toMatch(/\? help$/);
+  // The footer ends with `? help`; with the help open, it says how to close it.
+  expect(lines.at(-1), where).toMatch(what.startsWith('help on') ? /\? or esc close$/ : /\? help$/);
   expect(lines.at(-2), where).toMatch(/(no request yet|ms)/);
 }
 

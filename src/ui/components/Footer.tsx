@@ -29,3 +29,15 @@ export function Footer({ screen, context, width }: { screen: ScreenId; context: 
     </Box>
   );
 }
+
+/** What the keys do while help is open (App reads them itself): the screen's own keys wait under it. */
+export const HELP_FOOTER = ['↑↓ scroll', 'g/G top/end', '? or esc close'] as const;
+
+export function HelpFooter({ width }: { width: number }) {
+  const { theme } = useServices();
+  return (
+    <Box width={width} height={1} overflowY="hidden">
+      <Text color={theme.muted}>{fit(HELP_FOOTER.join('  '), Math.max(1, width - 1)).trimEnd()}</Text>
+    </Box>
+  );
+}
