@@ -14,9 +14,11 @@ export interface ScreenContext {
   noSubAccount?: boolean;
   /** A kept `/` search matches none of the list's rows: nothing shown to open, copy or export. */
   noMatch?: boolean;
+  /** The list is on its first page: there is no page before it. */
+  firstPage?: boolean;
 }
 
-const SCREEN_FLAGS = ['retryable', 'scrolls', 'empty', 'noSubAccount', 'noMatch'] as const;
+const SCREEN_FLAGS = ['retryable', 'scrolls', 'empty', 'noSubAccount', 'noMatch', 'firstPage'] as const;
 
 /** The context with only the flags that are set, so an unset flag and a false one are the same state. */
 export function screenContext(context: ScreenContext): ScreenContext {

@@ -114,7 +114,8 @@ export const TRANSFER_MODES = defineModes({
         description: 'Change the filter (the service refused this one)',
         when: (context) => !whenRetryable(context),
       },
-      { command: 'previousPage', keys: ['[', 'p'], hint: 'p/[ prev', description: 'Previous page' },
+      // The failed page's error takes the line a notice would use: on page 1, p is not offered.
+      { command: 'previousPage', keys: ['[', 'p'], hint: 'p/[ prev', description: 'Previous page', when: ({ firstPage }) => firstPage !== true },
       { command: 'jump', keys: ['g'], hint: 'g go to page', description: 'Jump to a page number' },
       { command: 'pageSize', keys: ['s'], description: 'Change the page size (1–500)' },
       { command: 'quit', keys: ['q'], description: 'Quit' },
@@ -292,7 +293,9 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
   const noMatch = loaded && rows.length > 0 && shown.length === 0;
   useScreenMode(
     screenMode,
-    mode.name === 'detail' || mode.name === 'export' || mode.name === 'chart' ? childContext : { retryable: canRetry, noSubAccount, noMatch },
+    mode.name === 'detail' || mode.name === 'export' || mode.name === 'chart'
+      ? childContext
+      : { retryable: canRetry, noSubAccount, noMatch, firstPage: page === 1 },
   );
 
   // Room: the filter line and the page line, the totals (or notice, or error), an open prompt, the table's header.
@@ -398,7 +401,7 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
         }
         return command !== undefined;
       }
-      if (failed) return pagingCommand(commandFor(TRANSFER_MODES.transfersFailed, input, keystroke, { retryable: canRetry }));
+      if (failed) return pagingCommand(commandFor(TRANSFER_MODES.transfersFailed, input, keystroke, { retryable: canRetry, firstPage: page === 1 }));
       // A kept filter: esc clears it before it goes back.
       if (filter.text !== '' && keystroke.escape) {
         filter.clear();
