@@ -13,6 +13,7 @@ import {
   KeychainError,
   type KeychainProblem,
   type KeychainProblemKind,
+  type StoredCredentials,
   type UnownedEntry,
   folderKeychain,
   keychainAccount,
@@ -209,16 +210,20 @@ export async function runProfileAdd(rawName: string, options: ProfileAddOptions,
   // The secret first, under the settings' lock: if the keychain refuses, nothing is left behind. Whether an entry
   // was there is asked under the lock too: a remove of the same name may have run since the check above.
   let previous = false;
+  let old: StoredCredentials | undefined;
   const secret = {
     store: async () => {
-      // An entry that cannot be read counts as one: an undo then leaves it.
-      previous = await keychain.get(profile.name).then(
-        (found) => found !== undefined,
-        () => true,
-      );
+      try {
+        old = await keychain.get(profile.name);
+        previous = old !== undefined;
+      } catch {
+        // An entry that cannot be read counts as one: an undo then leaves the new one (the old cannot be put back).
+        previous = true;
+      }
       await keychain.set(profile.name, { apiKey: read.apiKey, secretKey: read.secretKey });
     },
-    undo: async () => (previous ? false : keychain.remove(profile.name)),
+    // The settings could not be written: the keychain goes back to what it held, so the old settings keep their secret.
+    undo: async () => (old !== undefined ? keychain.set(profile.name, old) : previous ? false : keychain.remove(profile.name)),
   };
   let saved: SavedProfile;
   try {

@@ -1,13 +1,14 @@
 // An exclusive lock beside a config file, as git's `config.lock`: `<file>.lock` created with O_EXCL holds
 // the writer's pid, host and time. A read-modify-write of the file runs while holding it, so two processes
 // never write from the same old content (one's change would be lost). A lock whose process is gone (same
-// host), or older than STALE_LOCK_MS, is stale: it is taken over, not waited for.
+// host), or not renewed for STALE_LOCK_MS, is stale: it is taken over, not waited for. A holder renews its lock
+// while it works (a keychain that takes half a minute to answer must not let another writer in).
 import { constants } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { fsPromises } from '../lazyBuiltins';
 
-/** A holder keeps the lock for one read and one atomic write (milliseconds): older than this, it is stale. */
+/** A lock not renewed for this long (milliseconds) is stale: its holder renews it three times as often. */
 export const STALE_LOCK_MS = 30_000;
 /** How long a writer waits for a live holder before giving up with a message naming the lock file. */
 export const LOCK_WAIT_MS = 10_000;
@@ -48,7 +49,7 @@ function processGone(pid: number): boolean {
 }
 
 /** Why the lock at `path` may be taken over, or undefined while its holder may still be writing. */
-async function staleness(path: string): Promise<{ ino: number } | undefined> {
+async function staleness(path: string, staleMs: number): Promise<{ ino: number } | undefined> {
   let stat;
   let text;
   try {
@@ -58,23 +59,29 @@ async function staleness(path: string): Promise<{ ino: number } | undefined> {
     return undefined;
   }
   const holder = parseHolder(text);
-  const age = Date.now() - (holder?.at ?? stat.mtimeMs);
-  if (age > STALE_LOCK_MS || age < -STALE_LOCK_MS) return { ino: stat.ino };
+  // Renewed by its holder touching the file: the later of the time written and the file's own.
+  const age = Date.now() - Math.max(holder?.at ?? 0, stat.mtimeMs);
+  if (age > staleMs || age < -staleMs) return { ino: stat.ino };
   if (holder && holder.host === hostname() && holder.pid !== process.pid && processGone(holder.pid)) return { ino: stat.ino };
   return undefined;
 }
 
-/** Runs `action` holding `<file>.lock`; the lock is removed afterwards, whatever `action` does. */
-export async function withFileLock<T>(file: string, action: () => Promise<T>, waitMs = LOCK_WAIT_MS): Promise<T> {
+/**
+ * Runs `action` holding `<file>.lock`, renewing it while `action` runs; the lock is removed afterwards, whatever
+ * `action` does, unless it is no longer this run's (taken over).
+ */
+export async function withFileLock<T>(file: string, action: () => Promise<T>, waitMs = LOCK_WAIT_MS, staleMs = STALE_LOCK_MS): Promise<T> {
   const path = `${file}.lock`;
   await fsPromises().mkdir(dirname(file), { recursive: true, mode: 0o700 });
   const deadline = Date.now() + waitMs;
   let delay = 5;
+  let mine: number;
   for (;;) {
     try {
       const handle = await fsPromises().open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
       try {
         await handle.writeFile(JSON.stringify({ pid: process.pid, host: hostname(), at: Date.now() }), 'utf8');
+        mine = (await handle.stat()).ino;
       } catch (error) {
         // A full disk: the lock is not left behind to block the next try.
         await handle.close().catch(() => undefined);
@@ -88,7 +95,7 @@ export async function withFileLock<T>(file: string, action: () => Promise<T>, wa
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
-    const stale = await staleness(path);
+    const stale = await staleness(path, staleMs);
     if (stale) {
       // Removed only if it is still the lock judged stale (another writer may have taken it over already).
       const now = await fsPromises()
@@ -111,11 +118,23 @@ export async function withFileLock<T>(file: string, action: () => Promise<T>, wa
     await new Promise((resolve) => setTimeout(resolve, delay + Math.random() * delay));
     delay = Math.min(100, delay * 2);
   }
+  const renew = setInterval(() => {
+    const now = new Date();
+    fsPromises()
+      .utimes(path, now, now)
+      .catch(() => undefined);
+  }, staleMs / 3);
+  renew.unref();
   try {
     return await action();
   } finally {
-    await fsPromises()
-      .unlink(path)
+    clearInterval(renew);
+    const now = await fsPromises()
+      .lstat(path)
       .catch(() => undefined);
+    if (now?.ino === mine)
+      await fsPromises()
+        .unlink(path)
+        .catch(() => undefined);
   }
 }

@@ -14,10 +14,17 @@ import { loadProfiles, profilesPath, saveProfile } from '../../src/credentials/p
 import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { probeKeychain, uniqueProfile } from '../credentials/keychainProbe';
+import { mountFullDisk } from '../config/fullDisk';
 import { runBuiltCli, runCli, testContext } from './helpers';
 
 const availability = await probeKeychain();
 if (!availability.ok) console.warn(`SKIPPED keychain tests: ${availability.reason}`);
+// A 64 KiB tmpfs to fill (root and mount(2)); where it cannot be had, its test says SKIPPED and why.
+const fullDisk = mountFullDisk(64);
+if (!fullDisk.ok) console.warn(`SKIPPED profile full-disk test: ${fullDisk.reason}`);
+afterAll(() => {
+  if (fullDisk.ok) fullDisk.disk.unmount();
+});
 
 /** What a run needs to reach the same Secret Service as this test process. */
 function busEnv(): Record<string, string> {
@@ -148,6 +155,43 @@ describe('profile commands that need no keychain', () => {
     expect((await loadProfiles(folder)).profiles.map((p) => p.name)).toEqual(['ops']);
     expect([...stored.values()]).toEqual([{ apiKey: 'k2', secretKey: 's2' }]);
     expect(addOut).toMatch(/^added profile ops \(default\)/);
+  });
+
+  it.skipIf(!fullDisk.ok)('adding a profile again on a full disk: the settings are not written, and its old secret is put back', async () => {
+    if (!fullDisk.ok) return;
+    const folder = join(fullDisk.disk.dir, 'config');
+    const stored = new Map<string, StoredCredentials>();
+    let filling = false;
+    const keychain: Keychain = {
+      get: async (n) => stored.get(n),
+      // The disk fills while the new secret goes in: the settings that follow cannot be written.
+      set: async (n, c) => {
+        stored.set(n, c);
+        if (filling) fullDisk.disk.fill();
+      },
+      remove: async (n) => stored.delete(n),
+    };
+    const add = (secret: string) =>
+      testContext(
+        undefined,
+        { env: {}, configFolder: folder, stdin: stdinOf(`k-${secret}\n${secret}\n`), keychain: async () => keychain },
+        { baseUrl: 'http://127.0.0.1:9' },
+      );
+    try {
+      expect(await runProfileAdd('ops', { check: false }, add('s1').ctx)).toBe(0);
+      const settings = readFileSync(profilesPath(folder), 'utf8');
+      filling = true;
+      const again = add('s2');
+      expect(await runProfileAdd('ops', { check: false }, again.ctx)).toBe(1);
+      expect(again.err.text()).toMatch(/^error: the profile could not be saved: ENOSPC/);
+      filling = false;
+      // As before the run: the old settings with their own secret.
+      expect(readFileSync(profilesPath(folder), 'utf8')).toBe(settings);
+      expect([...stored.values()]).toEqual([{ apiKey: 'k-s1', secretKey: 's1' }]);
+    } finally {
+      fullDisk.disk.free();
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it('list with no profiles says how to add one; --json is []', async () => {

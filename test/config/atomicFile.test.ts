@@ -113,11 +113,14 @@ describe('writeFileAtomic', () => {
 
 const tmpfs = mountFullDisk();
 if (!tmpfs.ok) console.warn(`SKIPPED full-tmpfs tests: ${tmpfs.reason} (the injected ENOSPC tests above still run)`);
+// At the file's level: a filter that skips the describe would skip its own afterAll, and leave the mount.
+afterAll(() => {
+  if (tmpfs.ok) tmpfs.disk.unmount();
+});
 
 describe.skipIf(!tmpfs.ok)('writeFileAtomic on a really full file system (64 KiB tmpfs)', () => {
   const disk = tmpfs.ok ? tmpfs.disk : undefined;
   afterEach(() => disk?.free());
-  afterAll(() => disk?.unmount());
 
   it('a full tmpfs: ENOSPC, the old file whole, no temporary file; with room again the write succeeds', async () => {
     const target = join(disk!.dir, 'settings.json');

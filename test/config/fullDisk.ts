@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 
 export interface FullDisk {
   /** The mount point (empty but for the filler). */
@@ -17,15 +18,33 @@ export interface FullDisk {
 
 export type FullDiskAvailability = { ok: true; disk: FullDisk } | { ok: false; reason: string };
 
+/**
+ * Called at a test file's top level: it tries a mount at once (to say whether the tests can run), and mounts for
+ * the file's tests in a file-level beforeAll, unmounting in its afterAll. A filter that runs none of the file's
+ * tests runs neither hook, and leaves no mount behind.
+ */
 export function mountFullDisk(sizeKiB = 64): FullDiskAvailability {
   const dir = mkdtempSync(join(tmpdir(), 'bc-full-disk-'));
+  const mount = () => execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${sizeKiB}k,mode=0700`, 'tmpfs', dir], { stdio: 'pipe' });
   try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${sizeKiB}k,mode=0700`, 'tmpfs', dir], { stdio: 'pipe' });
+    mount();
+    execFileSync('umount', [dir], { stdio: 'pipe' });
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
     const stderr = (error as { stderr?: Buffer }).stderr?.toString().trim();
     return { ok: false, reason: `cannot mount a ${sizeKiB} KiB tmpfs here (${stderr || (error as Error).message.split('\n')[0]})` };
   }
+  let mounted = false;
+  const unmount = () => {
+    if (mounted) execFileSync('umount', [dir], { stdio: 'pipe' });
+    mounted = false;
+    rmSync(dir, { recursive: true, force: true });
+  };
+  beforeAll(() => {
+    mount();
+    mounted = true;
+  });
+  afterAll(unmount);
   const filler = join(dir, 'filler');
   const disk: FullDisk = {
     dir,
@@ -46,13 +65,7 @@ export function mountFullDisk(sizeKiB = 64): FullDiskAvailability {
     free() {
       rmSync(filler, { force: true });
     },
-    unmount() {
-      try {
-        execFileSync('umount', [dir], { stdio: 'pipe' });
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    },
+    unmount,
   };
   return { ok: true, disk };
 }

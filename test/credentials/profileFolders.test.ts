@@ -3,7 +3,7 @@
 // must not cross, an add and a remove of one name at once, the same profile name in two folders, an entry
 // from before accounts named their folder, entries no profile owns, and stale or held locks.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -241,9 +241,12 @@ describe('the profile file lock', () => {
     expect(readdirSync(folder)).toEqual(['profiles.json']);
   });
 
-  it('a lock older than the stale age is taken over, whoever held it', async () => {
+  it('a lock not renewed for the stale age is taken over, whoever held it', async () => {
     const folder = folderFor('old');
-    writeFileSync(`${profilesPath(folder)}.lock`, JSON.stringify({ pid: 1, host: 'elsewhere', at: Date.now() - STALE_LOCK_MS - 1000 }));
+    const lock = `${profilesPath(folder)}.lock`;
+    const then = Date.now() - STALE_LOCK_MS - 1000;
+    writeFileSync(lock, JSON.stringify({ pid: 1, host: 'elsewhere', at: then }));
+    utimesSync(lock, then / 1000, then / 1000);
     await saveProfile(folder, profile('b'));
     expect((await loadProfiles(folder)).profiles.map((p) => p.name)).toEqual(['b']);
   });
@@ -257,5 +260,37 @@ describe('the profile file lock', () => {
     expect((error as Error).message).toBe(`${lock} is held by process ${process.ppid} on ${hostname()}; if no broker-console is running, remove that file`);
     rmSync(lock);
     expect(await withFileLock(profilesPath(folder), async () => 'ran', 300)).toBe('ran');
+  });
+
+  it('a holder working past the stale age keeps its lock: a second writer waits for it (stale age 600 ms here)', async () => {
+    const file = profilesPath(folderFor('slow'));
+    const order: string[] = [];
+    const slow = withFileLock(
+      file,
+      async () => {
+        order.push('slow in');
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        order.push('slow out');
+      },
+      5000,
+      600,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const second = withFileLock(file, async () => void order.push('second'), 5000, 600);
+    await Promise.all([slow, second]);
+    expect(order).toEqual(['slow in', 'slow out', 'second']);
+    expect(existsSync(`${file}.lock`)).toBe(false);
+  });
+
+  it("a holder whose lock was taken over does not remove the new holder's lock as it ends", async () => {
+    const file = profilesPath(folderFor('taken'));
+    const lock = `${file}.lock`;
+    await withFileLock(file, async () => {
+      // Another writer's lock in its place (a new file: written beside it, then renamed over it).
+      writeFileSync(`${lock}.other`, JSON.stringify({ pid: process.ppid, host: hostname(), at: Date.now() }));
+      renameSync(`${lock}.other`, lock);
+    });
+    expect(JSON.parse(readFileSync(lock, 'utf8'))).toMatchObject({ pid: process.ppid });
+    rmSync(lock);
   });
 });
