@@ -16,7 +16,16 @@ import { memoryRecentSubAccounts, openRecentSubAccounts, type RecentSubAccounts 
 import { CHECK_TIMEOUT_MS, checkCredentials } from '../credentials/checkCredentials';
 import { ENV, checkBaseUrl } from '../credentials/fromEnvironment';
 import { KeychainError, folderKeychain, openKeychain, type Keychain } from '../credentials/keychain';
-import { PROFILE_COLORS, type ProfileColor, SecretNotStoredError, checkProfileName, loadProfiles, saveProfile, type Profile } from '../credentials/profiles';
+import {
+  PROFILE_COLORS,
+  ProfileExistsError,
+  type ProfileColor,
+  SecretNotStoredError,
+  checkProfileName,
+  loadProfiles,
+  saveProfile,
+  type Profile,
+} from '../credentials/profiles';
 import type { ResolvedTarget } from '../credentials/resolve';
 import { fileExporter } from '../export/fileExporter';
 import type { TransferExporter } from '../export/types';
@@ -398,9 +407,10 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
       try {
         // The secret first, under the settings' lock: if the keychain refuses, nothing is left behind.
         const store = async (): Promise<void> => (await keychain()).set(profile.name, { apiKey: input.apiKey.trim(), secretKey: input.secretKey });
-        await saveProfile(options.folder, profile, { secret: { store } });
+        await saveProfile(options.folder, profile, { secret: { store }, onlyNew: true });
       } catch (error) {
         if (error instanceof SecretNotStoredError) return { ok: false, keychainFailed: true, message: keychainMessage(error.cause) };
+        if (error instanceof ProfileExistsError) return { ok: false, field: 'name', message: `${error.message} (added while this one was checked)` };
         throw error;
       }
       await switchTo(live(profileConfig(profile, input.apiKey.trim(), input.secretKey), profile.name, 'keychain', profile));

@@ -207,6 +207,14 @@ export interface SecretStep {
   undo?(): Promise<unknown>;
 }
 
+/** A save of a new profile found, under the lock, one of that name (added meanwhile): nothing was written. */
+export class ProfileExistsError extends Error {
+  constructor(readonly profile: string) {
+    super(`a profile named ${profile} exists already`);
+    this.name = 'ProfileExistsError';
+  }
+}
+
 /** The secret step failed: nothing was written. `cause` is what the keychain threw. */
 export class SecretNotStoredError extends Error {
   constructor(cause: unknown) {
@@ -215,7 +223,11 @@ export class SecretNotStoredError extends Error {
   }
 }
 
-export async function saveProfile(folder: string, profile: Profile, options: { makeDefault?: boolean; secret?: SecretStep } = {}): Promise<SavedProfile> {
+export async function saveProfile(
+  folder: string,
+  profile: Profile,
+  options: { makeDefault?: boolean; secret?: SecretStep; onlyNew?: boolean } = {},
+): Promise<SavedProfile> {
   const name = checkProfileName(profile.name);
   if (!name.ok) throw new Error(name.message);
   const base = checkBaseUrl(profile.baseUrl);
@@ -242,6 +254,8 @@ export async function saveProfile(folder: string, profile: Profile, options: { m
   return withFileLock(profilesPath(folder), async () => {
     const config = await loadProfiles(folder);
     const index = config.profiles.findIndex((p) => p.name === clean.name);
+    // Checked again here: another process may have added the name since the caller looked.
+    if (index >= 0 && options.onlyNew === true) throw new ProfileExistsError(clean.name);
     if (index >= 0) config.profiles[index] = clean;
     else config.profiles.push(clean);
     if (options.makeDefault === true || config.defaultProfile === undefined) config.defaultProfile = clean.name;

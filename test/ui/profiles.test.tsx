@@ -9,7 +9,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createConsoleTargets, type ConsoleTargets } from '../../src/commands/consoleTargets';
 import { KeychainError, folderKeychain, keychainAccount, openKeychain, problem, type Keychain } from '../../src/credentials/keychain';
-import { loadProfiles } from '../../src/credentials/profiles';
+import { loadProfiles, saveProfile } from '../../src/credentials/profiles';
 import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { ConsoleRoot } from '../../src/ui/run';
@@ -323,5 +323,23 @@ describe('first run and profiles in the console', () => {
     await d.press('enter');
     await d.waitForText('LIVE');
     expect(d.frame()).toContain('session · memory only');
+  });
+
+  it("a profile of the same name added elsewhere while the form's credentials are checked: the form's save refuses, the other stays", async () => {
+    sandbox = await startSandbox({ seed: 1 });
+    folder = await mkdtemp(join(tmpdir(), 'bc-profiles-race-'));
+    const stored = new Map<string, { apiKey: string; secretKey: string }>();
+    const keychain: Keychain = { get: async (n) => stored.get(n), set: async (n, c) => void stored.set(n, c), remove: async (n) => stored.delete(n) };
+    const targets = createConsoleTargets({ folder, exportFolder: folder, keychain: async () => keychain });
+    // The check's request is held at the service while a shell adds the name.
+    sandbox.queueFaults({ kind: 'hold' });
+    const adding = targets.addProfile({ name: 'race1', baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, secretKey: sandbox.secretKey, apiKeyHeader: '' });
+    for (let i = 0; i < 200 && sandbox.requests().length === 0; i += 1) await sleep(10);
+    await saveProfile(folder, { name: 'race1', baseUrl: 'http://127.0.0.1:9', apiKeyHeader: 'X-MEXC-APIKEY', recvWindow: 5000, postSignature: 'auto' });
+    for (let i = 0; i < 200 && sandbox.releaseHeld() === 0; i += 1) await sleep(10);
+    expect(await adding).toMatchObject({ ok: false, field: 'name', message: expect.stringMatching(/^a profile named race1 exists already/) });
+    expect((await loadProfiles(folder)).profiles).toMatchObject([{ name: 'race1', baseUrl: 'http://127.0.0.1:9' }]);
+    expect(stored.size).toBe(0);
+    await targets.close();
   });
 });
