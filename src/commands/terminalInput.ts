@@ -17,6 +17,9 @@ const CTRL_D = '\u0004';
 const CTRL_U = '\u0015';
 const ESC = '\u001b';
 
+/** Signals whose default action ends the process without an 'exit' event (SIGINT is a byte in raw mode). */
+const FATAL_SIGNALS: readonly NodeJS.Signals[] = ['SIGHUP', 'SIGQUIT', 'SIGTERM'];
+
 /**
  * Asks on `output` and reads one line from the terminal `input` in raw mode, echoing nothing. Backspace
  * deletes the last character, Ctrl-U the whole line, escape sequences (arrow keys…) are ignored, Enter
@@ -34,6 +37,7 @@ export function readHiddenLine(input: TerminalIn, output: NodeJS.WritableStream,
       input.removeListener('data', onData);
       input.removeListener('end', onEnd);
       process.removeListener('exit', onExit);
+      for (const signal of FATAL_SIGNALS) process.removeListener(signal, onSignal);
       try {
         input.setRawMode?.(wasRaw);
       } catch {
@@ -55,6 +59,12 @@ export function readHiddenLine(input: TerminalIn, output: NodeJS.WritableStream,
       } catch {
         // nothing left to restore
       }
+    };
+    // A signal that would end the process at once (no 'exit' event): the terminal's modes first, then the
+    // signal as it would have acted, unless the program handles it itself.
+    const onSignal = (signal: NodeJS.Signals): void => {
+      restore();
+      if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
     };
     const onEnd = (): void => finish({ ok: false, reason: 'ended' });
     const onData = (chunk: Buffer | string): void => {
@@ -99,6 +109,7 @@ export function readHiddenLine(input: TerminalIn, output: NodeJS.WritableStream,
 
     output.write(prompt);
     process.once('exit', onExit);
+    for (const signal of FATAL_SIGNALS) process.once(signal, onSignal);
     input.setRawMode?.(true);
     input.on('data', onData);
     input.once('end', onEnd);
