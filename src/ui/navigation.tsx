@@ -15,7 +15,7 @@ export type Route =
   | { screen: 'keyAudit'; subAccounts: string[] }
   | { screen: 'createKey'; subAccount: string }
   /** attempt: the trail's attempt that says "not confirmed stored" until y is pressed here. */
-  | { screen: 'secret'; created: CreatedKey; attempt?: string }
+  | { screen: 'secret'; created: CreatedKey; attempt?: string; unrecorded?: boolean }
   /** overResults: opened with `f` on results, which stay below it as they were until a new search replaces them.
    *  subAccount: opened from that sub-account's keys or audit, so the form starts on its transfers. */
   | { screen: 'transferFilter'; initial?: TransferQuery; overResults?: boolean; subAccount?: string }

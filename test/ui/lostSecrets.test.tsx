@@ -1,13 +1,13 @@
 // Keys whose secret never reached the operator are marked in the key list, from the audit trail; after an
 // unknown outcome the new-key form first says whether a matching key now exists.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { appendAudit, createAuditRecorder, readAuditTrail } from '../../src/config/auditTrail';
 import { startSandbox } from '../../src/sandbox/server';
 import { consoleFor } from './harness';
-import { leftUnconfirmed } from '../../src/ui/screens/SecretReveal';
+import { UNRECORDED, leftUnconfirmed } from '../../src/ui/screens/SecretReveal';
 import { reachReview } from './flows';
 
 const folders: string[] = [];
@@ -150,6 +150,24 @@ describe('lost secrets in the console', () => {
     await next.waitForText('⚠ left unstored');
     for (let i = 0; i < 20 && !/› ⚠ left unstored/.test(next.frame()); i++) await next.press('down');
     await next.waitForText('secret never confirmed stored — delete it if you do not have it');
+  });
+
+  test('a trail that cannot be written: the secret screen says the key is not on record, and so does the parting line', async ({ onTestFinished }) => {
+    // A trail folder under a regular file: every write fails (ENOTDIR), as on a read-only or full disk.
+    const blocker = join(folder(), 'a-file');
+    writeFileSync(blocker, '');
+    const audit = createAuditRecorder(join(blocker, 'trail'), { profile: 'demo', host: 'sandbox' });
+    const c = await consoleFor(onTestFinished, { audit, columns: 100, rows: 30 });
+    const name = c.sandbox.subAccounts[0]!;
+    await reachReview(c, name, { toggle: [0], note: 'not on record' });
+    await c.press('enter');
+    await c.waitForScreen('secret');
+    await c.waitFor(() => c.frame().replace(/\s+/g, ' ').includes(UNRECORDED), 'the unrecorded line');
+    const apiKey = /API key\s+(mx0v\S+)/.exec(c.frame())![1]!;
+    await c.cleanup();
+    expect(c.said).toEqual([
+      `key ${apiKey} for ${name}: the console closed before you confirmed its secret was stored: if you do not have the secret, delete this key in the service's web console and create another (not on record: the audit trail could not be written)`,
+    ]);
   });
 
   test('the parting line says "on record" only when the trail has the attempt', () => {

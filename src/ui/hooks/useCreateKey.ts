@@ -15,8 +15,11 @@ export function secretUnreadableReason(created: CreatedKey): string | undefined 
 
 export type CreateState = { status: 'idle' } | { status: 'sending'; since: number } | { status: 'failed'; error: Error; outcomeUnknown: boolean };
 
-/** `attempt`: the trail's attempt whose line says the secret is not yet confirmed stored, if one was written. */
-export function useCreateKey(onCreated: (created: CreatedKey, attempt?: string) => void) {
+/**
+ * `attempt`: the trail's attempt whose line says the secret is not yet confirmed stored, if one was written;
+ * `unrecorded`: a trail is kept but its line could not be written (a full or read-only disk).
+ */
+export function useCreateKey(onCreated: (created: CreatedKey, attempt?: string, unrecorded?: boolean) => void) {
   const { api, audit } = useServices();
   const [state, setState] = useState<CreateState>({ status: 'idle' });
   const inFlight = useRef(false);
@@ -57,7 +60,7 @@ export function useCreateKey(onCreated: (created: CreatedKey, attempt?: string) 
             else record({ created });
             // The created key (with its secret) goes straight to the secret screen; this hook keeps none of it.
             setState({ status: 'idle' });
-            onCreated(created, unreadable ? undefined : outcome?.attempt);
+            onCreated(created, unreadable ? undefined : outcome?.attempt, audit !== undefined && outcome === undefined);
           },
           (error: unknown) => {
             inFlight.current = false;

@@ -142,9 +142,12 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
   mustConfirmRef.current = mustConfirm;
 
   const onCreated = useCallback(
-    (created: CreatedKey, attempt?: string) => {
+    (created: CreatedKey, attempt?: string, unrecorded?: boolean) => {
       drafts.drop(subAccount);
-      navigate({ type: 'replaceTop', route: { screen: 'secret', created, ...(attempt !== undefined ? { attempt } : {}) } });
+      navigate({
+        type: 'replaceTop',
+        route: { screen: 'secret', created, ...(attempt !== undefined ? { attempt } : {}), ...(unrecorded === true ? { unrecorded } : {}) },
+      });
     },
     [navigate, drafts, subAccount],
   );

@@ -70,15 +70,22 @@ interface Asking {
 }
 
 /** Said on the terminal once the console has closed on this screen before y: the secret may be lost. */
-export function leftUnconfirmed(created: CreatedKey, onRecord: boolean): string {
+export function leftUnconfirmed(created: CreatedKey, onRecord: boolean, unrecorded = false): string {
+  const record = onRecord ? ' (on record as not confirmed)' : unrecorded ? ' (not on record: the audit trail could not be written)' : '';
   return (
     `key ${created.apiKey} for ${created.subAccount}: the console closed before you confirmed its secret was stored: ` +
-    `if you do not have the secret, delete this key in the service's web console and create another${onRecord ? ' (on record as not confirmed)' : ''}`
+    `if you do not have the secret, delete this key in the service's web console and create another${record}`
   );
 }
 
-/** `attempt`: the trail's attempt whose line says "not confirmed stored": y writes "created" over it. */
-export function SecretReveal({ created, attempt }: { created: CreatedKey; attempt?: string }) {
+/** Said on the secret screen when the trail could not take the attempt: nothing will mark the key if its secret is lost. */
+export const UNRECORDED = '⚠ Not on record: the audit trail could not be written, so nothing marks this key if its secret is lost.';
+
+/**
+ * `attempt`: the trail's attempt whose line says "not confirmed stored": y writes "created" over it.
+ * `unrecorded`: the trail could not take this attempt.
+ */
+export function SecretReveal({ created, attempt, unrecorded = false }: { created: CreatedKey; attempt?: string; unrecorded?: boolean }) {
   const { copy, theme, audit, sayOnLeaving } = useServices();
   const { active, width, height } = useScreenFrame();
   const navigate = useNavigate();
@@ -95,9 +102,9 @@ export function SecretReveal({ created, attempt }: { created: CreatedKey; attemp
   useEffect(() => {
     const confirmed = stored;
     return () => {
-      if (!confirmed.current) sayOnLeaving?.(leftUnconfirmed(created, attempt !== undefined));
+      if (!confirmed.current) sayOnLeaving?.(leftUnconfirmed(created, attempt !== undefined, unrecorded));
     };
-  }, [created, sayOnLeaving, attempt]);
+  }, [created, sayOnLeaving, attempt, unrecorded]);
 
   const leave = (proceed?: () => void) => {
     stored.current = true;
@@ -245,7 +252,10 @@ export function SecretReveal({ created, attempt }: { created: CreatedKey; attemp
     ['Note', created.note],
     ['Created', localTime(created.createdAt, true)],
   ];
-  const detailRoom = Math.max(0, spare - (spare > details.length ? 1 : 0));
+  // The trail's failure comes before the other fields: the first of what fits in the spare lines.
+  const unrecordedLines = unrecorded ? wrapWords(UNRECORDED, width) : [];
+  const unrecordedShown = unrecordedLines.length <= spare ? unrecordedLines : [];
+  const detailRoom = Math.max(0, spare - unrecordedShown.length - (spare - unrecordedShown.length > details.length ? 1 : 0));
   return (
     <Box flexDirection="column">
       {showTitle ? (
@@ -264,8 +274,13 @@ export function SecretReveal({ created, attempt }: { created: CreatedKey; attemp
           {fit(warning, width).trimEnd()}
         </Text>
       )}
-      {spare > details.length + 1 ? <Text> </Text> : null}
+      {spare - unrecordedShown.length > details.length + 1 ? <Text> </Text> : null}
       {essentials}
+      {unrecordedShown.map((line, i) => (
+        <Text key={`u-${i}`} color={theme.warn}>
+          {line}
+        </Text>
+      ))}
       {details.slice(0, narrow ? 0 : detailRoom).map(([label, value]) => (
         <Text key={label}>
           <Text color={theme.muted}>{fit(label, LABEL)}</Text>
@@ -284,5 +299,11 @@ export function SecretReveal({ created, attempt }: { created: CreatedKey; attemp
 export const SECRET_SCREEN = defineScreen({
   route: 'secret',
   mode: 'secret',
-  render: (route) => <SecretReveal created={route.created} {...(route.attempt !== undefined ? { attempt: route.attempt } : {})} />,
+  render: (route) => (
+    <SecretReveal
+      created={route.created}
+      {...(route.attempt !== undefined ? { attempt: route.attempt } : {})}
+      {...(route.unrecorded === true ? { unrecorded: true } : {})}
+    />
+  ),
 });
