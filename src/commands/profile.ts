@@ -493,7 +493,12 @@ export async function runProfileRemove(rawName: string, ctx: CommandContext): Pr
     );
     return EXIT.failure;
   }
-  const parts = saved && secretRemoved ? 'settings and keychain entry' : saved ? 'settings; it had no keychain entry' : 'keychain entry; it had no settings';
+  const parts =
+    saved && secretRemoved
+      ? 'settings and keychain entry'
+      : saved
+        ? 'settings; no keychain entry was found (a locked keyring finds none: check `profile list` once it is unlocked)'
+        : 'keychain entry; it had no settings';
   printLines(ctx.stdout, [`removed profile ${name.value} (${parts})`]);
   if (saved && config.defaultProfile === name.value && config.profiles.length > 1) {
     printLines(ctx.stderr, ['note: there is no default profile now: choose one with `broker-console profile use NAME`']);

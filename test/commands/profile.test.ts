@@ -194,6 +194,17 @@ describe('profile commands that need no keychain', () => {
     }
   });
 
+  it('remove when the keychain finds no entry (as a locked keyring answers): it does not claim there was none', async () => {
+    const folder = join(home, 'config');
+    await saveProfile(folder, { name: 'ops', baseUrl: 'http://127.0.0.1:9', apiKeyHeader: 'X-MEXC-APIKEY', recvWindow: 5000, postSignature: 'auto' });
+    const keychain: Keychain = { get: async () => undefined, set: async () => undefined, remove: async () => false };
+    const t = testContext(undefined, { env: {}, configFolder: folder, keychain: async () => keychain });
+    expect(await runProfileRemove('ops', t.ctx)).toBe(0);
+    expect(t.out.text()).toBe(
+      'removed profile ops (settings; no keychain entry was found (a locked keyring finds none: check `profile list` once it is unlocked))\n',
+    );
+  });
+
   it('list with no profiles says how to add one; --json is []', async () => {
     let t = ctxFor();
     expect(await runProfileList({}, t.ctx)).toBe(0);
