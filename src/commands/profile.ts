@@ -211,6 +211,9 @@ export async function runProfileAdd(rawName: string, options: ProfileAddOptions,
   // was there is asked under the lock too: a remove of the same name may have run since the check above.
   let previous = false;
   let old: StoredCredentials | undefined;
+  /** The keychain is being written: a signal from here on puts it back, until the settings are written too. */
+  let secretTouched = false;
+  let settingsWritten = false;
   const secret = {
     store: async () => {
       try {
@@ -220,15 +223,28 @@ export async function runProfileAdd(rawName: string, options: ProfileAddOptions,
         // An entry that cannot be read counts as one: an undo then leaves the new one (the old cannot be put back).
         previous = true;
       }
+      secretTouched = true;
       await keychain.set(profile.name, { apiKey: read.apiKey, secretKey: read.secretKey });
+    },
+    written: () => {
+      settingsWritten = true;
     },
     // The settings could not be written: the keychain goes back to what it held, so the old settings keep their secret.
     undo: async () => (old !== undefined ? keychain.set(profile.name, old) : previous ? false : keychain.remove(profile.name)),
   };
   let saved: SavedProfile;
+  // A signal between the keychain write and the settings' would pair the new secret with the old settings: the
+  // keychain is put back first, and the operator told, unless the settings are already written.
+  const stopSignals = ctx.onInterrupt?.(async (signal) => {
+    if (settingsWritten) return EXIT.ok;
+    if (secretTouched) await secret.undo().catch(() => undefined);
+    printLines(ctx.stderr, [`interrupted (${signal}): nothing was saved; profile ${profile.name} and its keychain entry are as they were`]);
+    return 128 + (process.getBuiltinModule('node:os').constants.signals[signal] ?? 2);
+  });
   try {
     saved = await saveProfile(contextFolder(ctx), profile, { makeDefault: options.default === true, secret });
   } catch (error) {
+    stopSignals?.();
     if (error instanceof SecretNotStoredError) {
       reportProblem(ctx, asProblem(error.cause));
       printLines(ctx.stderr, ['nothing was saved']);
@@ -237,6 +253,7 @@ export async function runProfileAdd(rawName: string, options: ProfileAddOptions,
     printLines(ctx.stderr, [`error: the profile could not be saved: ${(error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''}`]);
     return EXIT.failure;
   }
+  stopSignals?.();
   // What the locked save saw, not the profiles read before the check: another add may have run meanwhile.
   const marks = [
     ...(saved.isDefault ? ['default'] : []),

@@ -205,6 +205,8 @@ export interface SecretStep {
   store(): Promise<void>;
   /** Called when the settings could not be written after the secret was stored. */
   undo?(): Promise<unknown>;
+  /** Called once the settings are written too (both halves in place). */
+  written?(): void;
 }
 
 /** A save of a new profile found, under the lock, one of that name (added meanwhile): nothing was written. */
@@ -267,6 +269,7 @@ export async function saveProfile(
       await secret?.undo?.().catch(() => undefined);
       throw error;
     }
+    secret?.written?.();
     return { replaced: index >= 0, isDefault: config.defaultProfile === clean.name };
   });
 }

@@ -9,7 +9,7 @@ import type { CommandContext, GlobalOptions } from '../../src/commands/context';
 import { runKeysCreate } from '../../src/commands/keysCreate';
 import { runKeysList } from '../../src/commands/keysList';
 import { runProfileAdd, runProfileList, runProfileRemove, runProfileUse } from '../../src/commands/profile';
-import { type Keychain, type StoredCredentials, folderKeychain, openKeychain } from '../../src/credentials/keychain';
+import { type Keychain, type StoredCredentials, folderKeychain, keychainAccount, openKeychain } from '../../src/credentials/keychain';
 import { loadProfiles, profilesPath, saveProfile } from '../../src/credentials/profiles';
 import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
@@ -203,6 +203,46 @@ describe('profile commands that need no keychain', () => {
     expect(t.out.text()).toBe(
       'removed profile ops (settings; no keychain entry was found (a locked keyring finds none: check `profile list` once it is unlocked))\n',
     );
+  });
+
+  it('a signal while the keychain takes the new secret: the old secret is put back, the settings untouched, and it says so', async () => {
+    const folder = join(home, 'config');
+    const stored = new Map<string, StoredCredentials>();
+    let release: (() => void) | undefined;
+    let slow = false;
+    const keychain: Keychain = {
+      get: async (n) => stored.get(n),
+      set: async (n, c) => {
+        stored.set(n, c);
+        // The keychain takes its time over the new secret (it is in, the call has not returned).
+        if (slow) await new Promise<void>((resolve) => (release = resolve));
+      },
+      remove: async (n) => stored.delete(n),
+    };
+    const run = (secret: string, onInterrupt?: CommandContext['onInterrupt']) =>
+      testContext(
+        undefined,
+        { env: {}, configFolder: folder, stdin: stdinOf(`k-${secret}\n${secret}\n`), keychain: async () => keychain, ...(onInterrupt ? { onInterrupt } : {}) },
+        { baseUrl: 'http://127.0.0.1:9' },
+      );
+    expect(await runProfileAdd('ops', { check: false }, run('s1').ctx)).toBe(0);
+    const settings = readFileSync(profilesPath(folder), 'utf8');
+    let signalled: ((signal: NodeJS.Signals) => number | Promise<number>) | undefined;
+    slow = true;
+    const again = run('s2', (onSignal) => {
+      signalled = onSignal;
+      return () => undefined;
+    });
+    const adding = runProfileAdd('ops', { check: false }, again.ctx);
+    for (let i = 0; i < 200 && release === undefined; i += 1) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(stored.get(keychainAccount('ops', folder))).toEqual({ apiKey: 'k-s2', secretKey: 's2' });
+    slow = false;
+    expect(await signalled!('SIGTERM')).toBe(143);
+    expect(again.err.text()).toContain('interrupted (SIGTERM): nothing was saved; profile ops and its keychain entry are as they were');
+    expect(stored.get(keychainAccount('ops', folder))).toEqual({ apiKey: 'k-s1', secretKey: 's1' });
+    expect(readFileSync(profilesPath(folder), 'utf8')).toBe(settings);
+    release?.();
+    void adding.catch(() => undefined);
   });
 
   it('list with no profiles says how to add one; --json is []', async () => {
