@@ -55,7 +55,9 @@ export const SIGNATURE_REFUSED_CODES: ReadonlySet<unknown> = new Set([700002, 60
  * limit) or that say it failed on its own side:
  * an answer with one of them says nothing about which POST signature rule it accepts.
  */
-const BEFORE_SIGNATURE_CODES = new Set([400, 401, 403, 429, 500, 503, 504, 20002, 602, 700001, 700002, 700003, 700004, 700005, 700006, 700008, 700013, 10072]);
+const BEFORE_SIGNATURE_CODES = new Set([
+  400, 401, 402, 403, 429, 500, 503, 504, 20002, 602, 700001, 700002, 700003, 700004, 700005, 700006, 700008, 700013, 10072,
+]);
 /**
  * How much of an error answer is read (an HTML page, an envelope): its first line is all that is shown.
  * The rest is not read; the connection is closed instead.

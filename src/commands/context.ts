@@ -134,6 +134,11 @@ export function flagMessage(error: FieldError): string {
   return `${FLAG_OF_FIELD[error.field]}: ${renamed}`;
 }
 
+/** The code a signal's default action gives (128 + its number), kept when a command's handler answers it. */
+export function signalExitCode(signal: NodeJS.Signals): number {
+  return 128 + (process.getBuiltinModule('node:os').constants.signals[signal] ?? 2);
+}
+
 /** Prints "error: <flag>: <reason>" lines; the caller returns EXIT.usage without sending anything. */
 export function reportInvalid(ctx: CommandContext, errors: readonly FieldError[]): ExitCode {
   printLines(
@@ -310,8 +315,7 @@ export async function connectTarget(ctx: CommandContext): Promise<{ api: Connect
   if (log !== undefined || debug) {
     const stop = ctx.onInterrupt?.(async (signal) => {
       await connected.cutShort();
-      // The code a signal's default action gives (128 + its number), kept when this handler answers it.
-      return 128 + (process.getBuiltinModule('node:os').constants.signals[signal] ?? 2);
+      return signalExitCode(signal);
     });
     if (stop) stopLogging = stop;
   }

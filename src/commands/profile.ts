@@ -37,7 +37,7 @@ import {
   setDefaultProfile,
 } from '../credentials/profiles';
 import { sanitize, sanitizeDeep, toJson } from '../terminal/sanitize';
-import { type CommandContext, EXIT, type ExitCode, contextFolder, printLines, proxyFor, reportUsage, stdoutIsTerminal } from './context';
+import { type CommandContext, EXIT, type ExitCode, contextFolder, printLines, proxyFor, reportUsage, signalExitCode, stdoutIsTerminal } from './context';
 import { chooseFormat, formatTable } from './output';
 import { csvDocument } from '../format/csv';
 import { type TerminalIn, readHiddenLine, readLines } from './terminalInput';
@@ -62,6 +62,9 @@ export interface ProfileAddOptions {
 const MAX_SECRET = 1024;
 
 /** The keychain as this config folder sees it: its own entries (account = name@folder). */
+/** How long a signal during a profile's save waits for the keychain and the settings to be written. */
+const SAVE_GRACE_MS = 5000;
+
 function keychainOf(ctx: CommandContext): () => Promise<FolderKeychain> {
   const open = ctx.keychain ?? (() => openKeychain());
   return async () => folderKeychain(await open(), contextFolder(ctx));
@@ -211,7 +214,7 @@ export async function runProfileAdd(rawName: string, options: ProfileAddOptions,
   // was there is asked under the lock too: a remove of the same name may have run since the check above.
   let previous = false;
   let old: StoredCredentials | undefined;
-  /** The keychain is being written: a signal from here on puts it back, until the settings are written too. */
+  /** The keychain is being written (a signal then waits for the save to end). */
   let secretTouched = false;
   let settingsWritten = false;
   const secret = {
@@ -233,16 +236,31 @@ export async function runProfileAdd(rawName: string, options: ProfileAddOptions,
     undo: async () => (old !== undefined ? keychain.set(profile.name, old) : previous ? false : keychain.remove(profile.name)),
   };
   let saved: SavedProfile;
-  // A signal between the keychain write and the settings' would pair the new secret with the old settings: the
-  // keychain is put back first, and the operator told, unless the settings are already written.
+  // A signal while the keychain or the settings are being written: both are let finish (the save puts the keychain
+  // back itself if the settings fail), so the secret and the settings never part; only a keychain that does not
+  // answer is left, and said.
+  let saving: Promise<unknown> = Promise.resolve();
   const stopSignals = ctx.onInterrupt?.(async (signal) => {
-    if (settingsWritten) return EXIT.ok;
-    if (secretTouched) await secret.undo().catch(() => undefined);
-    printLines(ctx.stderr, [`interrupted (${signal}): nothing was saved; profile ${profile.name} and its keychain entry are as they were`]);
-    return 128 + (process.getBuiltinModule('node:os').constants.signals[signal] ?? 2);
+    const settled = await Promise.race([
+      saving.then(
+        () => true,
+        () => true,
+      ),
+      new Promise<false>((resolve) => setTimeout(() => resolve(false), SAVE_GRACE_MS)),
+    ]);
+    if (settled && settingsWritten) return EXIT.ok;
+    if (settled) return EXIT.failure;
+    if (secretTouched)
+      printLines(ctx.stderr, [
+        `interrupted (${signal}) while the keychain was being written: profile ${profile.name}'s entry may hold the new secret beside the old settings; check with \`broker-console profile list\` and add the profile again`,
+      ]);
+    else printLines(ctx.stderr, [`interrupted (${signal}): nothing was saved`]);
+    return signalExitCode(signal);
   });
   try {
-    saved = await saveProfile(contextFolder(ctx), profile, { makeDefault: options.default === true, secret });
+    const save = saveProfile(contextFolder(ctx), profile, { makeDefault: options.default === true, secret });
+    saving = save;
+    saved = await save;
   } catch (error) {
     stopSignals?.();
     if (error instanceof SecretNotStoredError) {

@@ -17,8 +17,8 @@ const CTRL_D = '\u0004';
 const CTRL_U = '\u0015';
 const ESC = '\u001b';
 
-/** Signals whose default action ends the process without an 'exit' event (SIGINT is a byte in raw mode). */
-const FATAL_SIGNALS: readonly NodeJS.Signals[] = ['SIGHUP', 'SIGQUIT', 'SIGTERM'];
+/** Signals whose default action ends the process without an 'exit' event (ctrl+c is a byte in raw mode; kill -INT is not). */
+const FATAL_SIGNALS: readonly NodeJS.Signals[] = ['SIGHUP', 'SIGINT', 'SIGQUIT', 'SIGTERM'];
 
 /**
  * Asks on `output` and reads one line from the terminal `input` in raw mode, echoing nothing. Backspace
@@ -63,7 +63,7 @@ export function readHiddenLine(input: TerminalIn, output: NodeJS.WritableStream,
     // A signal that would end the process at once (no 'exit' event): the terminal's modes first, then the
     // signal as it would have acted, unless the program handles it itself.
     const onSignal = (signal: NodeJS.Signals): void => {
-      restore();
+      finish({ ok: false, reason: 'interrupted' });
       if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
     };
     const onEnd = (): void => finish({ ok: false, reason: 'ended' });

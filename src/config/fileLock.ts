@@ -2,13 +2,13 @@
 // the writer's pid, host and time. A read-modify-write of the file runs while holding it, so two processes
 // never write from the same old content (one's change would be lost). A lock whose process is gone (same
 // host), or not renewed for STALE_LOCK_MS, is stale: it is taken over, not waited for. A holder renews its lock
-// while it works (a keychain that takes half a minute to answer must not let another writer in).
+// while it works, so a slow keychain does not let another writer in.
 import { constants } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { fsPromises } from '../lazyBuiltins';
 
-/** A lock not renewed for this long (milliseconds) is stale: its holder renews it three times as often. */
+/** A lock not renewed for this long (milliseconds) is stale; its holder renews it well within that. */
 export const STALE_LOCK_MS = 30_000;
 /** How long a writer waits for a live holder before giving up with a message naming the lock file. */
 export const LOCK_WAIT_MS = 10_000;
@@ -75,13 +75,15 @@ export async function withFileLock<T>(file: string, action: () => Promise<T>, wa
   await fsPromises().mkdir(dirname(file), { recursive: true, mode: 0o700 });
   const deadline = Date.now() + waitMs;
   let delay = 5;
-  let mine: number;
+  // What this run wrote into its lock: at the end it removes the lock only if it still says that.
+  let mine: string;
+  let handle: Awaited<ReturnType<ReturnType<typeof fsPromises>['open']>>;
   for (;;) {
     try {
-      const handle = await fsPromises().open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+      handle = await fsPromises().open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
       try {
-        await handle.writeFile(JSON.stringify({ pid: process.pid, host: hostname(), at: Date.now() }), 'utf8');
-        mine = (await handle.stat()).ino;
+        mine = JSON.stringify({ pid: process.pid, host: hostname(), at: Date.now() });
+        await handle.writeFile(mine, 'utf8');
       } catch (error) {
         // A full disk: the lock is not left behind to block the next try.
         await handle.close().catch(() => undefined);
@@ -90,7 +92,6 @@ export async function withFileLock<T>(file: string, action: () => Promise<T>, wa
           .catch(() => undefined);
         throw error;
       }
-      await handle.close();
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
@@ -118,21 +119,21 @@ export async function withFileLock<T>(file: string, action: () => Promise<T>, wa
     await new Promise((resolve) => setTimeout(resolve, delay + Math.random() * delay));
     delay = Math.min(100, delay * 2);
   }
+  // Renewed through its own open file: a lock another writer has put in its place is never touched.
   const renew = setInterval(() => {
     const now = new Date();
-    fsPromises()
-      .utimes(path, now, now)
-      .catch(() => undefined);
+    handle.utimes(now, now).catch(() => undefined);
   }, staleMs / 3);
   renew.unref();
   try {
     return await action();
   } finally {
     clearInterval(renew);
+    await handle.close().catch(() => undefined);
     const now = await fsPromises()
-      .lstat(path)
+      .readFile(path, { encoding: 'utf8', flag: constants.O_RDONLY | constants.O_NOFOLLOW })
       .catch(() => undefined);
-    if (now?.ino === mine)
+    if (now === mine)
       await fsPromises()
         .unlink(path)
         .catch(() => undefined);

@@ -205,7 +205,7 @@ describe('profile commands that need no keychain', () => {
     );
   });
 
-  it('a signal while the keychain takes the new secret: the old secret is put back, the settings untouched, and it says so', async () => {
+  it('a signal while the keychain takes the new secret: the save is let finish, so secret and settings never part', async () => {
     const folder = join(home, 'config');
     const stored = new Map<string, StoredCredentials>();
     let release: (() => void) | undefined;
@@ -213,9 +213,9 @@ describe('profile commands that need no keychain', () => {
     const keychain: Keychain = {
       get: async (n) => stored.get(n),
       set: async (n, c) => {
-        stored.set(n, c);
-        // The keychain takes its time over the new secret (it is in, the call has not returned).
+        // The keychain takes its time over the new secret.
         if (slow) await new Promise<void>((resolve) => (release = resolve));
+        stored.set(n, c);
       },
       remove: async (n) => stored.delete(n),
     };
@@ -226,7 +226,6 @@ describe('profile commands that need no keychain', () => {
         { baseUrl: 'http://127.0.0.1:9' },
       );
     expect(await runProfileAdd('ops', { check: false }, run('s1').ctx)).toBe(0);
-    const settings = readFileSync(profilesPath(folder), 'utf8');
     let signalled: ((signal: NodeJS.Signals) => number | Promise<number>) | undefined;
     slow = true;
     const again = run('s2', (onSignal) => {
@@ -235,14 +234,14 @@ describe('profile commands that need no keychain', () => {
     });
     const adding = runProfileAdd('ops', { check: false }, again.ctx);
     for (let i = 0; i < 200 && release === undefined; i += 1) await new Promise((resolve) => setTimeout(resolve, 5));
+    const answered = signalled!('SIGTERM');
+    // The keychain answers a moment after the signal: the settings follow, and the exit is the success it was.
+    setTimeout(() => release?.(), 100);
+    expect(await answered).toBe(0);
+    expect(await adding).toBe(0);
     expect(stored.get(keychainAccount('ops', folder))).toEqual({ apiKey: 'k-s2', secretKey: 's2' });
-    slow = false;
-    expect(await signalled!('SIGTERM')).toBe(143);
-    expect(again.err.text()).toContain('interrupted (SIGTERM): nothing was saved; profile ops and its keychain entry are as they were');
-    expect(stored.get(keychainAccount('ops', folder))).toEqual({ apiKey: 'k-s1', secretKey: 's1' });
-    expect(readFileSync(profilesPath(folder), 'utf8')).toBe(settings);
-    release?.();
-    void adding.catch(() => undefined);
+    expect((await loadProfiles(folder)).profiles.map((p) => p.name)).toEqual(['ops']);
+    expect(again.out.text()).toMatch(/^updated profile ops/);
   });
 
   it('list with no profiles says how to add one; --json is []', async () => {

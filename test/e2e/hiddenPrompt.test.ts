@@ -1,5 +1,5 @@
 // `profile add` on a real terminal: a signal that ends the process while it reads the secret without echo
-// (SIGHUP, SIGQUIT, SIGTERM) leaves the terminal as it found it, echo and line editing on.
+// (SIGHUP, SIGINT by kill, SIGQUIT, SIGTERM) leaves the terminal as it found it, echo and line editing on.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +19,7 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }));
 describe.skipIf(why !== undefined).concurrent('a signal at the hidden secret prompt', () => {
   it.for([
     ['SIGHUP', 129],
+    ['SIGINT', 130],
     ['SIGQUIT', 131],
     ['SIGTERM', 143],
   ] as const)('%s: exit %i, the terminal echoes again, nothing saved', async ([signal, code], { onTestFinished }) => {

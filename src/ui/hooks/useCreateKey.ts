@@ -57,7 +57,8 @@ export function useCreateKey(onCreated: (created: CreatedKey, attempt?: string, 
             // Shown, not yet known to be stored: the secret screen writes "created" over it once y is pressed, so a
             // console ended on that screen (a signal, a closed terminal, a crash) leaves the key marked.
             else if (outcome) record({ created, secret: 'unconfirmed' });
-            else record({ created });
+            // A trail that could not take the attempt gets no plain "created" now: it would read as confirmed (the
+            // secret screen says the key is not on record).
             // The created key (with its secret) goes straight to the secret screen; this hook keeps none of it.
             setState({ status: 'idle' });
             onCreated(created, unreadable ? undefined : outcome?.attempt, audit !== undefined && outcome === undefined);
