@@ -19,7 +19,8 @@ export type BrokerErrorKind =
  */
 /**
  * How far an exchange got; 'gateway': a proxy in front of the service answered 502/504 for it; 'server': the
- * service answered with a status or code that leaves the request's outcome unknown (5xx, 408, -1006, -1007).
+ * service answered with a status or code that leaves the request's outcome unknown (5xx, 408, and the codes of
+ * OUTCOME_UNKNOWN_CODES).
  */
 export type ExchangeStage = 'connect' | 'sent' | 'answer' | 'gateway' | 'server';
 
@@ -97,9 +98,10 @@ export class BrokerError extends Error {
     this.sent = details.sent;
   }
 
-  /** The same error with what is left of its Retry-After (0 or less: the wait is over). */
+  /** The same error with what is left of its Retry-After (0 or less: the wait is over, and it says so). */
   withRetryAfter(ms: number): BrokerError {
-    return new BrokerError({ ...this.#details, retryAfterMs: ms > 0 ? ms : undefined });
+    if (ms > 0) return new BrokerError({ ...this.#details, retryAfterMs: ms });
+    return new BrokerError({ ...this.#details, retryAfterMs: undefined, hint: this.#details.hint ?? 'the wait the service asked for is over: try again' });
   }
 
   /** The one line shown in the status bar or on stderr. */

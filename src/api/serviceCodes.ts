@@ -1,6 +1,7 @@
 // The service's error codes an operator meets, each with what it means and what to check: one table for the
 // console and the commands alike. Where each meaning comes from is in docs/service-codes.md.
 import { shellWord } from '../terminal/shell';
+import { NO_IP_LIFETIME_DAYS } from './types';
 
 export interface ServiceCode {
   /** The meaning in a few words (the service's own message may be terse, or another language). */
@@ -26,7 +27,7 @@ export const SERVICE_CODES: Readonly<Record<string, ServiceCode>> = {
   '10072': { meaning: 'invalid API key', hint: 'check the API key' },
   '402': {
     meaning: 'API key expired',
-    hint: 'the master API key has expired (a key with no linked IP lasts 90 days): make a new one on the exchange and add the profile again',
+    hint: `the master API key has expired (a key with no linked IP lasts ${NO_IP_LIFETIME_DAYS} days): make a new one on the exchange and add the profile again`,
   },
   '140001': { meaning: 'sub-account does not exist', hint: 'check the sub-account name (exact spelling, case included)' },
   '140002': { meaning: 'sub-account forbidden', hint: "the sub-account is frozen or disabled: check its status in the broker's sub-account list" },

@@ -68,6 +68,9 @@ export interface TransferQuery {
 export const MAX_PAGE_SIZE = 500;
 export const DEFAULT_PAGE_SIZE = 500;
 export const MAX_LINKED_IPS = 4;
+
+/** The service's docs (its FAQ): a key with no linked IP expires this many days after it is made. */
+export const NO_IP_LIFETIME_DAYS = 90;
 export const MAX_KEYS_PER_SUB_ACCOUNT = 30;
 
 /** Known values are offered; others are accepted (the service knows more than it documents). */

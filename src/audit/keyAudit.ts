@@ -1,7 +1,7 @@
 // The key audit: what an operator must look at in a sub-account's API keys. Pure: keys in, flags
 // out; "now" and the age threshold are passed in. No React, no HTTP (fetching is fetchAudit.ts).
 import { timeOrder } from '../api/serviceTime';
-import type { ServiceTime, SubAccountKey } from '../api/types';
+import { NO_IP_LIFETIME_DAYS, type ServiceTime, type SubAccountKey } from '../api/types';
 
 export const FLAG_KINDS = ['no-ip', 'write', 'withdraw', 'transfer', 'old', 'shared-note'] as const;
 export type FlagKind = (typeof FLAG_KINDS)[number];
@@ -75,12 +75,10 @@ export function formatSpan(ms: number): string {
   return `${ms}ms`;
 }
 
-/** The service's docs (its FAQ): a key with no linked IP expires 90 days after it is made. */
-export const NO_IP_LIFETIME_DAYS = 90;
 /** The no-ip flag of a key about to be made. */
 export const NO_IP_AT_CREATION = `no linked IP: any address can use it, and the service ends such a key after ${NO_IP_LIFETIME_DAYS} days`;
 
-/** The no-ip flag of a key made `age` whole days ago: how long the service's 90 days still run. */
+/** The no-ip flag of a key made `age` whole days ago: how long the service's lifetime of such a key still runs. */
 function noIpReason(age: number): string {
   const left = NO_IP_LIFETIME_DAYS - age;
   const when = left > 0 ? `${left} day${left === 1 ? '' : 's'} left` : `made ${age} days ago: it may no longer work`;

@@ -387,7 +387,7 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
       const valid = validCredentials(input);
       if (!valid.ok || !valid.url) return valid;
       const existing = await loadProfiles(options.folder);
-      if (existing.profiles.some((p) => p.name === name.value)) return { ok: false, field: 'name', message: `a profile named ${name.value} exists already` };
+      if (existing.profiles.some((p) => p.name === name.value)) return { ok: false, field: 'name', message: new ProfileExistsError(name.value).message };
       const header = input.apiKeyHeader.trim() || DEFAULT_API_KEY_HEADER;
       const postSignature = typedPostSignature(input);
       if (postSignature === undefined) return { ok: false, field: 'postSignature', message: `POST signing: must be ${POST_SIGNATURES.join(', ')}` };

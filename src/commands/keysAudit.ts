@@ -5,7 +5,7 @@
 // contract (docs/commands.md "Output formats", pinned by test/commands/keysAudit.test.ts).
 import { likelyTypo } from '../api/didYouMean';
 import { BrokerError } from '../api/errors';
-import type { ServiceTime } from '../api/types';
+import { NO_IP_LIFETIME_DAYS, type ServiceTime } from '../api/types';
 import { parseSpan } from '../api/timeInput';
 import { NO_NAME_IN_LIST, checkSubAccount, type FieldError } from '../api/validation';
 import { auditTargets, auditableNames, fetchAudit, type SubAccountAudit } from '../audit/fetchAudit';
@@ -300,7 +300,7 @@ export function defineKeysAudit(keys: Command, host: CommandHost): Command {
     .option('--json', 'short for --format json')
     .addHelpText(
       'after',
-      '\nFlags: no-ip (any address can use the key; the service ends it after 90 days),\n' +
+      `\nFlags: no-ip (any address can use the key; the service ends it after ${NO_IP_LIFETIME_DAYS} days),\n` +
         'write (a *_WRITE permission other than withdraw/transfer), withdraw (SPOT_WITHDRAW_WRITE),\n' +
         'transfer (SPOT_TRANSFER_WRITE), old (created longer ago than --max-age),\n' +
         'shared-note (the same note, case and spaces aside, on several keys of the sub-account).\n' +

@@ -50,8 +50,7 @@ const pickAsset = weightedPicker<string>([
   ['SOL', 10],
   ['MX', 8],
 ]);
-// The statuses MEXC's docs give for a universal transfer (spot v3, "Query user universal transfer history":
-// SUCCESS, FAILED, WAIT for one still being processed); the broker history's sample shows SUCCESS alone.
+// The statuses a universal transfer is documented to take (SUCCESS, FAILED, WAIT while processed): docs/live-service.md.
 const pickStatus = weightedPicker<string>([
   ['SUCCESS', 94],
   ['FAILED', 6],

@@ -162,7 +162,11 @@ export function App({ services, onExit, onNavigation, initialRoute, carriedKeys 
                   })}
                 </Box>
                 <StatusBar width={width} />
-                {nav.helpOpen ? <HelpFooter width={width} /> : <Footer screen={topScreen} context={bindingContext} width={width} />}
+                {nav.helpOpen ? (
+                  <HelpFooter scrolls={helpScrollRoom(topScreen, bodyHeight, width, bindingContext) > 0} width={width} />
+                ) : (
+                  <Footer screen={topScreen} context={bindingContext} width={width} />
+                )}
               </Box>
             </KeystrokeRouterProvider>
           </DraftsProvider>

@@ -37,6 +37,8 @@ function expectFits(raw: string, columns: number, rows: number, what: string): v
   expect(lines[0], where).toMatch(/ (DEMO|LIVE|SETUP) /);
   // The footer ends with `? help`; with the help open, it says how to close it.
   expect(lines.at(-1), where).toMatch(what.startsWith('help on') ? /\? or esc close$/ : /\? help$/);
+  // A help taller than its room says how to scroll it.
+  if (what.startsWith('help on') && lines.some((l) => l.startsWith('↓ more'))) expect(lines.at(-1), where).toMatch(/^↑↓ scroll/);
   expect(lines.at(-2), where).toMatch(/(no request yet|ms)/);
 }
 

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { appendAudit, createAuditRecorder, readAuditTrail } from '../../src/config/auditTrail';
 import { startSandbox } from '../../src/sandbox/server';
 import { consoleFor } from './harness';
-import { UNRECORDED, leftUnconfirmed } from '../../src/ui/screens/SecretReveal';
+import { UNRECORDED_SHORT, leftUnconfirmed } from '../../src/ui/screens/SecretReveal';
 import { reachReview } from './flows';
 
 const folders: string[] = [];
@@ -162,7 +162,11 @@ describe('lost secrets in the console', () => {
     await reachReview(c, name, { toggle: [0], note: 'not on record' });
     await c.press('enter');
     await c.waitForScreen('secret');
-    await c.waitFor(() => c.frame().replace(/\s+/g, ' ').includes(UNRECORDED), 'the unrecorded line');
+    await c.waitForText(UNRECORDED_SHORT);
+    // At the smallest window too.
+    await c.resize(40, 12);
+    await c.waitForText('⚠ Not on record: trail not written');
+    await c.resize(100, 30);
     const apiKey = /API key\s+(mx0v\S+)/.exec(c.frame())![1]!;
     await c.cleanup();
     expect(c.said).toEqual([

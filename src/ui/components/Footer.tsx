@@ -30,14 +30,17 @@ export function Footer({ screen, context, width }: { screen: ScreenId; context: 
   );
 }
 
-/** What the keys do while help is open (App reads them itself): the screen's own keys wait under it. */
-export const HELP_FOOTER = ['↑↓ scroll', 'g/G top/end', '? or esc close'] as const;
+/** What the keys do while help is open (App reads them itself; any other key is dropped). */
+export function helpFooterLine(scrolls: boolean, width: number): string {
+  return fit([...(scrolls ? ['↑↓ scroll', 'g/G top/end'] : []), '? or esc close'].join('  '), Math.max(1, width - 1)).trimEnd();
+}
 
-export function HelpFooter({ width }: { width: number }) {
+/** The footer while help is open: scrolling only when the help is taller than its room. */
+export function HelpFooter({ scrolls, width }: { scrolls: boolean; width: number }) {
   const { theme } = useServices();
   return (
     <Box width={width} height={1} overflowY="hidden">
-      <Text color={theme.muted}>{fit(HELP_FOOTER.join('  '), Math.max(1, width - 1)).trimEnd()}</Text>
+      <Text color={theme.muted}>{helpFooterLine(scrolls, width)}</Text>
     </Box>
   );
 }

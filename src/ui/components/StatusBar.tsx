@@ -1,8 +1,9 @@
-import React, { useEffect, useState, useSyncExternalStore } from 'react';
+import React, { useSyncExternalStore } from 'react';
 import { Box, Text } from 'ink';
 import type { ExchangeInfo } from '../../api/contract';
 import { formatDuration } from '../../api/errors';
 import { useServices } from '../services';
+import { useClockUntil } from '../hooks/useClockUntil';
 import { displayWidth, fit, sanitize } from '../../terminal/text';
 
 /** "profile · source", said once when both are the same word (a profile named after where its keys came from). */
@@ -39,22 +40,6 @@ export function lastRequestLine(last: ExchangeInfo | undefined, now: number): st
         ? `${last.status}, answer incomplete`
         : `${last.status}`;
   return `${mark} ${sanitize(last.operation)} ${result} · ${last.latencyMs} ms${last.attempt > 1 ? ` · try ${last.attempt}` : ''}${via}`;
-}
-
-/** The time now, read again once a second until `until` (Unix ms) has passed; nothing ticks without one. */
-function useClockUntil(until: number | undefined): number {
-  const [now, setNow] = useState(() => Date.now());
-  // A new moment to count to is counted from now, not from the last tick (which may be long past).
-  useEffect(() => {
-    if (until === undefined) return undefined;
-    setNow(Date.now());
-    const timer = setInterval(() => {
-      setNow(Date.now());
-      if (Date.now() >= until) clearInterval(timer);
-    }, 1000);
-    return () => clearInterval(timer);
-  }, [until]);
-  return until === undefined ? now : Math.max(now, Date.now());
 }
 
 /** " · next try in 8 s": when the waiting request goes. */

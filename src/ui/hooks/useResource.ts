@@ -4,6 +4,7 @@ import { BrokerError } from '../../api/errors';
 import { sanitize } from '../../terminal/text';
 import { useServices } from '../services';
 import { useSyncedState } from './useSyncedState';
+import { useClockUntil } from './useClockUntil';
 
 export type ResourceStatus = 'loading' | 'ready' | 'error';
 
@@ -68,28 +69,22 @@ export function useResource<T>(load: (signal: AbortSignal) => Promise<T>, deps: 
   return { status, data: state.data, error: current ? state.error : undefined, slow: slowRequest === request, reload, loadingNow };
 }
 
-/** One line for any error the console shows, made safe for the terminal (a service's msg is outside text). */
 /**
- * errorLine, with a 429's "try again in N s" counting down from when the error was first shown (a frozen number
- * told the operator nothing); once the wait is over, it says to try again.
+ * errorLine, with a 429's "try again in N s" counting down from when the error was first shown; once the wait is
+ * over, it says so.
  */
 export function useErrorLine(error: Error | undefined): string {
-  const { now } = useServices();
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- the moment this error was first shown
-  const shownAt = useMemo(() => now(), [error]);
+  // When this error was first shown (a new error object starts a new count).
+  const shown = useRef<{ error: Error | undefined; at: number }>({ error: undefined, at: 0 });
+  if (shown.current.error !== error) shown.current = { error, at: Date.now() };
   const waits = error instanceof BrokerError && error.kind === 'service' && error.status === 429 && (error.retryAfterMs ?? 0) > 0;
-  const left = waits ? (error.retryAfterMs ?? 0) - (now() - shownAt) : 0;
-  const [, redraw] = useState(0);
-  useEffect(() => {
-    if (left <= 0) return undefined;
-    // The next whole second of the count (a second's step at least).
-    const timer = setTimeout(() => redraw((n) => n + 1), (left % 1000 || 1000) + 1);
-    return () => clearTimeout(timer);
-  });
-  if (!waits) return errorLine(error);
-  return errorLine(error.withRetryAfter(left > 0 ? Math.ceil(left / 1000) * 1000 : 0));
+  const until = waits ? shown.current.at + (error.retryAfterMs ?? 0) : undefined;
+  const now = useClockUntil(until);
+  if (!waits || until === undefined) return errorLine(error);
+  return errorLine(error.withRetryAfter(until - now > 0 ? Math.ceil((until - now) / 1000) * 1000 : 0));
 }
 
+/** One line for any error the console shows, made safe for the terminal (a service's msg is outside text). */
 export function errorLine(error: Error | undefined): string {
   if (!error) return '';
   return sanitize(error instanceof BrokerError ? error.toLine() : (error.message.split('\n')[0] ?? '') || 'unexpected error');

@@ -64,7 +64,7 @@ export function useRowFilter<T extends object>(rows: readonly T[], searchText: (
     setEditing(false);
   };
   return {
-    apply: (list) => apply(list),
+    apply,
     text,
     setText,
     editing,

@@ -79,7 +79,7 @@ export function leftUnconfirmed(created: CreatedKey, onRecord: boolean, unrecord
 }
 
 /** Said on the secret screen when the trail could not take the attempt: nothing will mark the key if its secret is lost. */
-export const UNRECORDED = '⚠ Not on record: the audit trail could not be written, so nothing marks this key if its secret is lost.';
+export const UNRECORDED_SHORT = '⚠ Not on record: the audit trail could not be written.';
 
 /**
  * `attempt`: the trail's attempt whose line says "not confirmed stored": y writes "created" over it.
@@ -208,7 +208,9 @@ export function SecretReveal({ created, attempt, unrecorded = false }: { created
     : width >= 56
       ? '⚠ Store the secret key now: it will not be shown again.'
       : '⚠ Store the secret now: shown only once.';
-  const warningLines = unreadable ? wrapWords(warning, width).length : 1;
+  // The trail's failure is said with the warning, one line, at any size: never dropped for room.
+  const unrecordedLine = unrecorded ? fit(width >= 56 ? UNRECORDED_SHORT : '⚠ Not on record: trail not written', width).trimEnd() : undefined;
+  const warningLines = (unreadable ? wrapWords(warning, width).length : 1) + (unrecordedLine === undefined ? 0 : 1);
   const bottomFor = (short: boolean) =>
     wrapWords(
       asking
@@ -252,10 +254,7 @@ export function SecretReveal({ created, attempt, unrecorded = false }: { created
     ['Note', created.note],
     ['Created', localTime(created.createdAt, true)],
   ];
-  // The trail's failure comes before the other fields: the first of what fits in the spare lines.
-  const unrecordedLines = unrecorded ? wrapWords(UNRECORDED, width) : [];
-  const unrecordedShown = unrecordedLines.length <= spare ? unrecordedLines : [];
-  const detailRoom = Math.max(0, spare - unrecordedShown.length - (spare - unrecordedShown.length > details.length ? 1 : 0));
+  const detailRoom = Math.max(0, spare - (spare > details.length ? 1 : 0));
   return (
     <Box flexDirection="column">
       {showTitle ? (
@@ -274,13 +273,9 @@ export function SecretReveal({ created, attempt, unrecorded = false }: { created
           {fit(warning, width).trimEnd()}
         </Text>
       )}
-      {spare - unrecordedShown.length > details.length + 1 ? <Text> </Text> : null}
+      {unrecordedLine !== undefined ? <Text color={theme.warn}>{unrecordedLine}</Text> : null}
+      {spare > details.length + 1 ? <Text> </Text> : null}
       {essentials}
-      {unrecordedShown.map((line, i) => (
-        <Text key={`u-${i}`} color={theme.warn}>
-          {line}
-        </Text>
-      ))}
       {details.slice(0, narrow ? 0 : detailRoom).map(([label, value]) => (
         <Text key={label}>
           <Text color={theme.muted}>{fit(label, LABEL)}</Text>
