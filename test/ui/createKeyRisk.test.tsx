@@ -63,6 +63,24 @@ describe('LIVE: a risky key waits for the typed name', () => {
     expect(posts(c)).toHaveLength(1);
   });
 
+  test.concurrent('after an unknown outcome, an edited review offers no Confirm field (nothing can be sent from it)', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished, { mode: 'live' });
+    const name = c.sandbox.subAccounts[0]!;
+    await reachReview(c, name, { toggle: [READ], note: 'from anywhere' });
+    await c.type(name);
+    c.sandbox.queueFaults({ kind: 'status', status: 500 });
+    await c.press('enter');
+    await c.waitForText('the key may exist');
+    await c.press('e');
+    await c.waitForText(`New API key for ${name}`);
+    await c.type(' v2');
+    await c.press('enter');
+    await c.waitForText('Not sent yet');
+    expect(c.frame()).not.toContain('Confirm');
+    expect(c.navState()!.stack.at(-1)!.route.screen).toBe('createKey');
+    expect(posts(c)).toHaveLength(1);
+  });
+
   test.concurrent('withdraw or transfer with an IP needs it too; esc goes back to the form with everything typed', async ({ onTestFinished }) => {
     const c = await consoleFor(onTestFinished, { mode: 'live' });
     const name = c.sandbox.subAccounts[0]!;

@@ -64,7 +64,7 @@ export const CREATE_KEY_MODES = defineModes({
       {
         command: 'wait',
         keys: ['enter', 'y', 'e', 'esc'],
-        hint: 'sending… keys wait for the answer',
+        hint: 'sending… keys do nothing until the answer',
         description: 'The request is in flight: sent once, keys are ignored until the answer',
       },
     ],
@@ -301,17 +301,19 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
   };
 
   if (review) {
-    const confirm = mustConfirm
-      ? {
-          value: confirmation,
-          onChange: (value: string) => {
-            setConfirmation(value);
-            setRefused(false);
-          },
-          focused: active && mode === 'reviewConfirm',
-          refused,
-        }
-      : undefined;
+    // No Confirm field where nothing can be sent (an unknown outcome): its letters would be the screen's commands.
+    const confirm =
+      mustConfirm && mode !== 'reviewUnknown'
+        ? {
+            value: confirmation,
+            onChange: (value: string) => {
+              setConfirmation(value);
+              setRefused(false);
+            },
+            focused: active && mode === 'reviewConfirm',
+            refused,
+          }
+        : undefined;
     return (
       <Review
         review={review}
