@@ -8,14 +8,16 @@ export const CLOCK_SKEW_THRESHOLD_MS = 1000;
 
 /**
  * Server-minus-local clock skew estimated from one exchange: the Date header's time (plus half its resolution)
- * against the local midpoint of send and receive. Undefined when the header is missing or unreadable.
+ * against the moment the answer arrived. The service read its clock before that moment, so the estimate is never
+ * ahead of the true skew by more than half the header's resolution (a timestamp it corrects never lands in the
+ * service's future); a slow exchange (a request held on the way) makes it lag instead, which recvWindow absorbs.
+ * Undefined when the header is missing or unreadable.
  */
-export function skewFromDateHeader(dateHeader: string | undefined, sentAtMs: number, receivedAtMs: number): number | undefined {
+export function skewFromDateHeader(dateHeader: string | undefined, receivedAtMs: number): number | undefined {
   if (dateHeader === undefined) return undefined;
   const serverMs = Date.parse(dateHeader);
   if (Number.isNaN(serverMs)) return undefined;
-  const localMidpoint = (sentAtMs + receivedAtMs) / 2;
-  return Math.round(serverMs + DATE_HEADER_HALF_RESOLUTION_MS - localMidpoint);
+  return Math.round(serverMs + DATE_HEADER_HALF_RESOLUTION_MS - receivedAtMs);
 }
 
 /** The offset to apply for a measured skew: the skew itself when it is beyond the threshold, else 0. */
