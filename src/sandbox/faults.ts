@@ -58,6 +58,7 @@ export function faultReply(fault: SandboxFault, path: string): Reply | undefined
     case 'reset-after-handling':
     case 'delay':
     case 'hold':
+    case 'reordered':
       return undefined;
   }
 }

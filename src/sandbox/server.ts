@@ -120,7 +120,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     if (fault?.kind === 'delay') await sleep(fault.ms);
     if (fault?.kind === 'hold') await hold();
     const canned = fault ? faultReply(fault, path) : undefined;
-    const reply = canned ?? (await handle(req, path, rawQuery, body));
+    let reply = canned ?? (await handle(req, path, rawQuery, body));
+    if (fault?.kind === 'reordered') reply = reordered(reply);
     if (closed || res.destroyed) return;
     if (fault?.kind === 'reset-after-handling') {
       req.socket.destroy();
@@ -256,4 +257,15 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, now: nu
     clearTimeout(timer);
     socket.destroy();
   });
+}
+
+/** A successful list answer (a JSON array) with its records in reverse order; anything else as it was. */
+function reordered(reply: Reply): Reply {
+  if (reply.status !== 200) return reply;
+  try {
+    const value: unknown = JSON.parse(reply.body);
+    return Array.isArray(value) ? { ...reply, body: JSON.stringify(value.reverse()) } : reply;
+  } catch {
+    return reply;
+  }
 }

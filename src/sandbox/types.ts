@@ -10,7 +10,8 @@ export type SandboxFault =
   | { kind: 'wrong-shape' } // 200 with valid JSON of the wrong shape
   | { kind: 'rate-limit'; retryAfterSec: number } // 429 with Retry-After
   | { kind: 'delay'; ms: number } // answer normally after a delay
-  | { kind: 'hold' }; // answer normally once released (releaseHeld): a request in flight for as long as a test needs
+  | { kind: 'hold' } // answer normally once released (releaseHeld): a request in flight for as long as a test needs
+  | { kind: 'reordered' }; // answer normally, a list's records in reverse order (a page served in another order than before)
 
 export interface SandboxFaultRates {
   /** Added to every answer. */

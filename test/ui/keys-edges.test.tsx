@@ -370,14 +370,14 @@ const posts = (c: TestConsole) => c.requestsOf('POST');
 
 describe('the review follows the request', () => {
   // Alone (not concurrent): e and esc must land while the POST is held for 700 ms.
-  test('in flight: the footer says keys wait, and nothing else is offered', async ({ onTestFinished }) => {
+  test('in flight: the footer says keys do nothing until the answer, and nothing else is offered', async ({ onTestFinished }) => {
     const c = await consoleFor(onTestFinished);
     await reachReview(c, c.sandbox.subAccounts[0]!);
     expect(footer(c)).toContain('enter send');
     c.sandbox.queueFaults({ kind: 'hold' });
     await c.press('enter');
     await c.waitForText('Creating the key');
-    expect(footer(c)).toContain('sending… keys wait');
+    expect(footer(c)).toContain('sending… keys do nothing until the answer');
     expect(footer(c)).not.toContain('enter send');
     expect(footer(c)).not.toContain('esc back');
     await c.press('e');

@@ -210,6 +210,24 @@ describe('search and sort on the transfers page', () => {
     await c.waitForText(/Page 1 · \d+ per page · \d+ rows/);
     await c.settle(50);
     expect(transferRowLines(c.frame()).indexOf(selectedLine())).toBe(at);
+    // r again, the page served in another order: the cursor follows the transfer, not the row number.
+    await c.press('O');
+    await c.waitForText('AMOUNT ↓');
+    await c.press('o', 3);
+    await c.waitForNoText('sorted by');
+    const before = selectedLine();
+    const row = transferRowLines(c.frame()).indexOf(before);
+    c.sandbox.queueFaults({ kind: 'reordered' });
+    await c.press('r');
+    await c.waitFor(() => transferRowLines(c.frame()).indexOf(selectedLine()) !== row, 'the page in another order');
+    expect(idOf(selectedLine())).toBe(idOf(before));
+    // esc on a search still being typed keeps the selected transfer too.
+    const kept = selectedLine();
+    await c.press('/');
+    await c.type(page[idOf(kept)]!.asset);
+    await c.press('esc');
+    await c.waitForNoText('enter keep');
+    expect(idOf(selectedLine())).toBe(idOf(kept));
   });
 
   test('at 40x12 with the filter line open, the frame fits', async () => {

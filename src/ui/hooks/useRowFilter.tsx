@@ -25,13 +25,15 @@ export interface RowFilter<T> {
   shown: boolean;
   rows: readonly T[];
   /** A keystroke while the line is open, read through `mode` (↑↓ move in the rows, enter keeps, esc clears); false when it is not the line's. */
-  editingKey: (mode: ModeDeclaration<'up' | 'down' | 'keep' | 'clear'>, input: string, key: Key, list: ListMoves) => boolean;
+  editingKey: (mode: ModeDeclaration<'up' | 'down' | 'keep' | 'clear'>, input: string, key: Key, list: ListMoves<T>) => boolean;
 }
 
 /** What the filter line needs of the list under it. */
-export interface ListMoves {
+export interface ListMoves<T = unknown> {
   move: (direction: 'up' | 'down') => void;
   setCursor: (index: number) => void;
+  /** Where the cursor goes when the search is cleared, given the rows shown then (absent: the first row). */
+  afterClear?: (rows: readonly T[]) => void;
 }
 
 /** Whether `haystack` contains `needle`, case-insensitive (an empty needle matches every row). */
@@ -86,7 +88,8 @@ export function useRowFilter<T extends object>(rows: readonly T[], searchText: (
           return true;
         case 'clear':
           clear();
-          list.setCursor(0);
+          if (list.afterClear) list.afterClear(rows);
+          else list.setCursor(0);
           return true;
         default:
           return false;

@@ -311,6 +311,14 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
   const selected = shown[list.cursor];
   /** The cursor stays on the selected transfer when the rows shown are reordered or the search is cleared. */
   const followSelected = (next: readonly Transfer[]) => list.setCursor(Math.max(0, selected === undefined ? 0 : next.indexOf(selected)), next.length);
+  // After `r`: once the new answer is in, the cursor goes to the transfer it was on (by id), if the page still has it.
+  const reloadFollow = useRef<{ tranId: string; data: unknown } | undefined>(undefined);
+  if (reloadFollow.current !== undefined && loaded && transfers.data !== reloadFollow.current.data) {
+    const { tranId } = reloadFollow.current;
+    reloadFollow.current = undefined;
+    const at = shown.findIndex((t) => t.tranId === tranId);
+    if (at >= 0 && at !== list.cursor) list.setCursor(at, shown.length);
+  }
   // The totals, like the export of this page, are of the rows shown: a search's subset, when one is kept.
   const totals = useMemo(() => totalsOf(shown), [shown]);
   const needle = filter.text.trim();
@@ -358,6 +366,8 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
   const pagingCommand = (command: CommandOf<typeof TRANSFER_MODES.transfers> | undefined): boolean => {
     switch (command) {
       case 'refresh':
+        // The same page again: the cursor stays on the selected transfer wherever the new answer puts it.
+        reloadFollow.current = selected === undefined ? undefined : { tranId: selected.tranId, data: transfers.data };
         setReloadToken((t) => t + 1);
         return true;
       case 'filter':
@@ -383,7 +393,8 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
       const page = pageRef.current;
       // The detail and the export panel take their own keys (they registered after this screen).
       if (mode.name === 'export' || mode.name === 'detail' || mode.name === 'chart') return false;
-      if (filter.editing && mode.name === 'list') return filter.editingKey(TRANSFER_MODES.transfersFilterLine, input, keystroke, list);
+      if (filter.editing && mode.name === 'list')
+        return filter.editingKey(TRANSFER_MODES.transfersFilterLine, input, keystroke, { ...list, afterClear: followSelected });
       if (mode.name === 'prompt') {
         const command = commandFor(TRANSFER_MODES.transferPrompt, input, keystroke);
         if (command === 'cancel') setMode({ name: 'list' });
