@@ -52,7 +52,7 @@ export interface BrokerErrorDetails {
   /** banned: when the ban ends (Unix ms), and how long that was from when the error was made. */
   banEndsAt?: number;
   banLeftMs?: number;
-  /** banned: whether this request went out (the 418 answered it) or was held back. */
+  /** banned, or a 429 of this client's own: whether this request went out (the service answered it) or was held back. */
   sent?: boolean;
 }
 
@@ -71,7 +71,7 @@ export class BrokerError extends Error {
   readonly via?: string;
   readonly connectProblem?: string;
   readonly banEndsAt?: number;
-  /** banned: the 418 answered this very request (it went out), rather than holding it back. */
+  /** banned, or a 429 of this client's own: false when the request was held back, never sent. */
   readonly sent?: boolean;
 
   /** What it was made from: the same error, said again with a wait that has since run down (withRetryAfter). */

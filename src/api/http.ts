@@ -909,6 +909,7 @@ export function createSignedClient(config: ClientConfig): SignedClient {
           status: 429,
           serviceMessage: 'not sent: the service asked this endpoint to wait',
           retryAfterMs: pausedMs,
+          sent: false,
         });
       }
       const ticket = pacer.take();

@@ -86,7 +86,8 @@ export function auditEntry(target: AuditTarget, request: NewKeyRequest, result: 
   }
   const error = result.error;
   if (!(error instanceof BrokerError)) return undefined;
-  // A 418 that answered the create refused it; one that held it back sent nothing.
+  // A 418 that answered the create refused it; one that held it back sent nothing, as a wait the client kept did not.
+  if (error.kind === 'service' && error.sent === false) return undefined;
   if (error.kind === 'service' || (error.kind === 'banned' && error.sent === true)) {
     return {
       ...base,
