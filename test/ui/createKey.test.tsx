@@ -275,6 +275,11 @@ describe.concurrent('CreateKeyScreen: a 5xx or -1006/-1007 to a create is an unk
     await c.press('enter');
     await c.waitForText('✗ Not sent: check the key list first (r)');
     expect(posts(c)).toHaveLength(1);
+    // At 40x12 the same, in short words that fit.
+    await c.resize(40, 12);
+    await c.waitForText('⚠ Not sent: the last create may exist.');
+    expect(c.frame()).toContain('✗ Not sent: r checks the list first.');
+    await c.resize(100, 30);
 
     await c.press('r');
     await c.waitForText(`API keys of ${name} · ${before.length} key${before.length === 1 ? '' : 's'}\n`);

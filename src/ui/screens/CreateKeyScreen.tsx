@@ -465,45 +465,61 @@ function Review({
   // One line each for the title, a field, the confirmation and the risks at least.
   const confirmRows = confirm ? 1 : 0;
   const least = 1 + fields.length + confirmRows + (risks.length > 0 ? 1 : 0);
-  // What is said under the fields, wrapped to the width.
-  const status: Array<{ text: string; color?: string }> = [];
-  if (mode === 'reviewSending') {
-    status.push({ text: '' }); // the spinner's line
-    if (switchHeld && left === undefined)
-      for (const line of wrapText('Profiles and transfers open once the answer is in: the key may be being created.', width))
-        status.push({ text: line, color: theme.warn });
-    if (left !== undefined) {
-      const wait = `Waiting for the service's answer (up to ${left} s left): the key may be being created.`;
-      for (const line of wrapText(wait, width)) status.push({ text: line, color: theme.warn });
-      for (const line of wrapText('ctrl+c again leaves now, with the attempt on record as unknown (check the key list later).', width))
-        status.push({ text: line });
-    }
-  } else if (failed?.outcomeUnknown) {
-    // Edited after the unknown outcome: these values were never sent, and cannot be until the list is checked.
-    const head = asSent
-      ? '⚠ The request was sent, but its answer did not come or could not be read: the key may exist.'
-      : '⚠ Not sent yet: the create sent before these edits got no answer it could read, so that key may exist.';
-    for (const line of wrapText(head, width)) status.push({ text: line, color: theme.warn });
-    for (const line of wrapText('Press r to open the key list, refreshed, and check before trying again. Nothing is resent.', width))
-      status.push({ text: line });
-    if (heldUntilChecked)
-      for (const line of wrapText('✗ Not sent: check the key list first (r), then make the key from there (n).', width))
-        status.push({ text: line, color: theme.error });
-  } else if (failed) {
-    const canRetry = retryable(failed.error);
-    const room = Math.max(1, height - 1 - fields.length);
-    for (const line of errorLines(failure, width, canRetry ? 'enter' : undefined, room)) status.push({ text: line, color: theme.error });
-    if (!canRetry)
-      for (const line of wrapText('Sending it again would fail the same way: e edits the form.', width)) status.push({ text: line, color: theme.muted });
-  } else if (confirm?.refused) {
-    const why = wrapText(`✗ Not sent: type ${sanitize(review.subAccount)} in Confirm first (a LIVE key that can move funds or has no IP).`, width);
-    // Where the whole reason has no room, the short one (Confirm's placeholder names the sub-account).
-    for (const line of why.length <= height - least ? why : wrapText('✗ Not sent: type the name in Confirm', width))
-      status.push({ text: line, color: theme.error });
-  } else if (confirm) {
-    const ask = width >= 50 ? "LIVE: type the sub-account's name to send · esc edits" : 'Type the name to send · esc edits';
-    for (const line of wrapText(ask, width)) status.push({ text: line, color: theme.warn });
-  } else status.push({ text: 'enter sends · e edits (nothing is sent)', color: theme.muted });
+  // What is said under the fields, wrapped to the width; `compact`: the short words, for a window with no room for the long.
+  const statusFor = (compact: boolean): Array<{ text: string; color?: string }> => {
+    const status: Array<{ text: string; color?: string }> = [];
+    const say = (full: string, short: string, color?: string) => {
+      for (const line of wrapText(compact ? short : full, width)) status.push(color === undefined ? { text: line } : { text: line, color });
+    };
+    if (mode === 'reviewSending') {
+      status.push({ text: '' }); // the spinner's line
+      if (switchHeld && left === undefined)
+        say('Profiles and transfers open once the answer is in: the key may be being created.', 'Other screens wait for the answer.', theme.warn);
+      if (left !== undefined) {
+        say(`Waiting for the service's answer (up to ${left} s left): the key may be being created.`, `Waiting for the answer (${left} s left).`, theme.warn);
+        say('ctrl+c again leaves now, with the attempt on record as unknown (check the key list later).', 'ctrl+c again leaves now.');
+      }
+    } else if (failed?.outcomeUnknown) {
+      // Edited after the unknown outcome: these values were never sent, and cannot be until the list is checked.
+      if (asSent)
+        say(
+          '⚠ The request was sent, but its answer did not come or could not be read: the key may exist.',
+          '⚠ Sent, no answer: the key may exist.',
+          theme.warn,
+        );
+      else
+        say(
+          '⚠ Not sent yet: the create sent before these edits got no answer it could read, so that key may exist.',
+          '⚠ Not sent: the last create may exist.',
+          theme.warn,
+        );
+      // Short: the answer to enter, when it was pressed, takes the hint's line.
+      if (compact && heldUntilChecked) say('', '✗ Not sent: r checks the list first.', theme.error);
+      else say('Press r to open the key list, refreshed, and check before trying again. Nothing is resent.', 'r checks the key list first.');
+      if (heldUntilChecked && !compact) say('✗ Not sent: check the key list first (r), then make the key from there (n).', '', theme.error);
+    } else if (failed) {
+      const canRetry = retryable(failed.error);
+      const room = Math.max(1, height - 1 - fields.length);
+      for (const line of errorLines(failure, width, canRetry ? 'enter' : undefined, room)) status.push({ text: line, color: theme.error });
+      if (!canRetry) say('Sending it again would fail the same way: e edits the form.', 'e edits the form.', theme.muted);
+    } else if (confirm?.refused) {
+      // Where the whole reason has no room, the short one (Confirm's placeholder names the sub-account).
+      say(
+        `✗ Not sent: type ${sanitize(review.subAccount)} in Confirm first (a LIVE key that can move funds or has no IP).`,
+        '✗ Not sent: type the name in Confirm',
+        theme.error,
+      );
+    } else if (confirm) {
+      say(
+        width >= 50 ? "LIVE: type the sub-account's name to send · esc edits" : 'Type the name to send · esc edits',
+        'Type the name to send · esc edits',
+        theme.warn,
+      );
+    } else status.push({ text: 'enter sends · e edits (nothing is sent)', color: theme.muted });
+    return status;
+  };
+  const whole = statusFor(false);
+  const status = whole.length <= height - least ? whole : statusFor(true);
 
   const title = width >= 61 ? 'Review: this is exactly what will be sent to create the key' : 'Review: exactly what will be sent';
   // After those lines, the status; then the risks in full, the fields whole, and blank lines around the fields last.
