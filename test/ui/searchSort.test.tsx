@@ -230,6 +230,17 @@ describe('search and sort on the transfers page', () => {
     expect(idOf(selectedLine())).toBe(idOf(kept));
   });
 
+  test('at 40 columns the page line keeps the row the cursor is on, sorted and full-size', async () => {
+    c = await startConsole({ columns: 40, rows: 12 });
+    await openTransfers(c, { startTime: '30d', limit: '500' });
+    await c.press('o');
+    await c.waitForText('AMOUNT ↓');
+    await c.press('G');
+    await c.waitForText(/^Page 1 · [\d,]+ rows · row [\d,]+$/m);
+    const [, rows, row] = /^Page 1 · ([\d,]+) rows · row ([\d,]+)$/m.exec(c.frame())!;
+    expect(row).toBe(rows);
+  });
+
   test('at 40x12 with the filter line open, the frame fits', async () => {
     c = await startConsole({ columns: 40, rows: 12, everyCommit: true });
     await openTransfers(c, { startTime: '7d', limit: '20' });

@@ -474,14 +474,24 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
     },
   );
 
-  const pageLine = [
+  const perPage = `${grouped(limit)} per page`;
+  const noMore = loaded && lastPage ? 'no more pages' : undefined;
+  const sortedBy = sortText(sort) !== '' ? `sorted by ${sortText(sort)}` : undefined;
+  const fullLine = [
     `Page ${page}`,
-    `${grouped(limit)} per page`,
+    perPage,
     ...(loaded ? [filtering ? `${grouped(shown.length)} of ${grouped(rows.length)} rows` : `${grouped(rows.length)} rows`] : []),
-    ...(loaded && lastPage ? ['no more pages'] : []),
+    ...(noMore ? [noMore] : []),
     ...(loaded && shown.length > 0 ? [`row ${list.cursor + 1}`] : []),
-    ...(sortText(sort) !== '' ? [`sorted by ${sortText(sort)}`] : []),
+    ...(sortedBy ? [sortedBy] : []),
   ];
+  // A narrow window keeps the page, the rows and the cursor's row: the notes the table shows anyway go first (the
+  // sort's arrow is in its header, a short page is its last), then the page size.
+  let pageLine = fullLine;
+  for (const part of [sortedBy, noMore, perPage]) {
+    if (displayWidth(pageLine.join(' · ')) <= width) break;
+    pageLine = pageLine.filter((p) => p !== part);
+  }
   const header = (
     <>
       <Text color={theme.accent}>{filterLine}</Text>
