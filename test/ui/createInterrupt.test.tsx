@@ -130,12 +130,12 @@ describe('ctrl+c during a create', () => {
     await c.resize(30, 10);
     await c.press('ctrlC');
     await c.waitFor(() => c.frame().replace(/\s+/g, ' ').includes("A key's secret is on screen, or a key is being created"), 'the held ctrl+c said');
-    expect(c.exitCode()).toBeUndefined();
-    expect(c.sandbox.releaseHeld()).toBe(1);
+    expect(c.exitCode(), c.frame()).toBeUndefined();
+    expect(c.sandbox.releaseHeld(), c.frame()).toBe(1);
     await c.waitFor(() => c.navState()!.stack.at(-1)!.route.screen === 'secret', 'the secret screen');
     // On the secret screen, still too small: one ctrl+c is held, the next leaves.
     await c.press('ctrlC');
-    expect(c.exitCode()).toBeUndefined();
+    expect(c.exitCode(), `${c.frame()}\n${JSON.stringify(c.navState()!.stack.map((e) => e.route.screen))}`).toBeUndefined();
     await c.press('ctrlC');
     await c.waitFor(() => c.exitCode() === 130, 'exit 130');
   });

@@ -221,6 +221,16 @@ describe('search and sort on the transfers page', () => {
     await c.press('r');
     await c.waitFor(() => transferRowLines(c.frame()).indexOf(selectedLine()) !== row, 'the page in another order');
     expect(idOf(selectedLine())).toBe(idOf(before));
+    // r that fails (three 503s: a GET's tries): the rows and the cursor stay, under the error.
+    const onIt = selectedLine();
+    c.sandbox.queueFaults({ kind: 'status', status: 503 }, { kind: 'status', status: 503 }, { kind: 'status', status: 503 });
+    await c.press('r');
+    await c.waitForText('(r retry)');
+    expect(transferRowLines(c.frame())).toHaveLength(page.length);
+    expect(selectedLine()).toBe(onIt);
+    await c.press('r');
+    await c.waitForNoText('(r retry)');
+    expect(selectedLine()).toBe(onIt);
     // esc on a search still being typed keeps the selected transfer too.
     const kept = selectedLine();
     await c.press('/');

@@ -294,9 +294,11 @@ describe('what the screen says matches what the keys do', () => {
   test.concurrent('a 5xx offers r retry (message and footer), and r then loads the page', async ({ onTestFinished }) => {
     const c = await consoleFor(onTestFinished, { columns: 100, rows: 30 });
     await openTransfers(c, { startTime: '3d', limit: '10' });
-    // The client retries a GET itself (3 tries): all of them fail.
+    // Page 1 asked afresh (from page 2): the client retries a GET itself (3 tries), and all of them fail.
+    await c.press('n');
+    await c.waitForText('Page 2 · 10 per page · 10 rows');
     c.sandbox.queueFaults({ kind: 'status', status: 503 }, { kind: 'status', status: 503 }, { kind: 'status', status: 503 });
-    await c.press('r');
+    await c.press('p');
     await c.waitForText('(r retry)');
     expect(c.frame().split('\n').at(-1)).toContain('r retry');
     // Page 1 has no page before it: p is not offered there (its notice would have no line to show on).
@@ -304,6 +306,19 @@ describe('what the screen says matches what the keys do', () => {
     await c.press('r');
     await c.waitForText('Page 1 · 10 per page · 10 rows');
     expect(c.frame()).not.toContain('retry');
+    // r on the page in hand, failing: its rows stay under the error, and r retry is offered.
+    c.sandbox.queueFaults({ kind: 'status', status: 503 }, { kind: 'status', status: 503 }, { kind: 'status', status: 503 });
+    await c.press('r');
+    await c.waitForText('(r retry)');
+    expect(
+      c
+        .frame()
+        .split('\n')
+        .filter((l) => /^[› ] \d{4}-\d\d-\d\d /.test(l)),
+    ).toHaveLength(10);
+    expect(c.frame().split('\n').at(-1)).toContain('r retry');
+    await c.press('r');
+    await c.waitForNoText('(r retry)');
   });
 
   test.concurrent('a network failure offers retry; a 429 too', async ({ onTestFinished }) => {

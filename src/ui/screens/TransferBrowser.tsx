@@ -18,7 +18,7 @@ import { commandFor, defineModes, sameMode, type BindingContext, type CommandOf,
 import type { ActiveMode, ScreenId } from '../keyboard/modes';
 import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { listMoveFor, useListCursor } from '../hooks/useListCursor';
-import { useErrorLine, useRetryable } from '../hooks/useResource';
+import { retryable, useErrorLine, useRetryable } from '../hooks/useResource';
 import { useTransfers } from '../hooks/useTransfers';
 import { useNavigate } from '../navigation';
 import { SUB_ACCOUNT_KEYS, namesNoSubAccount, noSubAccountReason, subAccountOfTransfer } from '../transferSubAccount';
@@ -69,7 +69,14 @@ export const TRANSFER_MODES = defineModes({
         disabledReason: noMatchReason('No row matches the search: nothing to export (esc clears it, then x)'),
       },
       { command: 'filter', keys: ['f'], hint: 'f filter', description: 'Change the filter' },
-      { command: 'refresh', keys: ['r'], description: 'Reload this page' },
+      {
+        command: 'refresh',
+        keys: ['r'],
+        hint: 'r retry',
+        description: 'Ask for this page again (its reload failed; the rows are the last answer)',
+        when: whenRetryable,
+      },
+      { command: 'refresh', keys: ['r'], description: 'Reload this page', when: (context) => !whenRetryable(context) },
       { command: 'search', keys: ['/'], hint: '/ search', description: "Filter this page's rows as you type, any column (esc clears)" },
       { command: 'sort', keys: ['o'], hint: 'o sort', description: 'Sort the current page only: time (as served), amount, asset, status' },
       { command: 'reverse', keys: ['O'], description: 'Turn the sort of the page the other way (the arrow shows which)' },
@@ -256,8 +263,11 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
   const pageKey = `${page}:${limit}`;
   if (loaded) readyFor.current = pageKey;
   const reloading = transfers.status === 'loading' && readyFor.current === pageKey;
+  // The same page asked again and failed in a way a retry can fix: its rows stay on screen under the error, as the
+  // key list's do, and r tries again. Any other failure is the page's state, shown whole.
+  const reloadFailed = transfers.status === 'error' && readyFor.current === pageKey && (transfers.data?.length ?? 0) > 0 && retryable(transfers.error);
   // Only the page asked for: while another one loads, or after it failed, the previous page's rows (and totals) are gone.
-  const pageRows = useMemo(() => (loaded || reloading ? (transfers.data ?? []) : []), [loaded, reloading, transfers.data]);
+  const pageRows = useMemo(() => (loaded || reloading || reloadFailed ? (transfers.data ?? []) : []), [loaded, reloading, reloadFailed, transfers.data]);
   // `o` sorts the page, `/` filters it: a new list only when the page, the sort or the filter text change.
   const [sort, setSort] = useState<PageSort>(SERVED_ORDER);
   const sortedRows = useMemo(() => sortTransfers(pageRows, sort), [pageRows, sort]);
@@ -284,7 +294,7 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
             ? 'transferPrompt'
             : filter.editing
               ? 'transfersFilterLine'
-              : failed
+              : failed && !reloadFailed
                 ? 'transfersFailed'
                 : loaded && rows.length === 0
                   ? 'transfersEmpty'
@@ -412,7 +422,8 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
         }
         return command !== undefined;
       }
-      if (failed) return pagingCommand(commandFor(TRANSFER_MODES.transfersFailed, input, keystroke, { retryable: canRetry, firstPage: page === 1 }));
+      if (failed && !reloadFailed)
+        return pagingCommand(commandFor(TRANSFER_MODES.transfersFailed, input, keystroke, { retryable: canRetry, firstPage: page === 1 }));
       // A kept filter: esc clears it before it goes back.
       if (filter.text !== '' && keystroke.escape) {
         filter.clear();
@@ -573,8 +584,15 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
       <Box height={status}>{transfers.slow ? <Spinner label={fit(`Loading page ${page}…`, Math.max(1, width - 2)).trimEnd()} /> : <Text> </Text>}</Box>
     );
   } else if (failed) {
-    // An error is shown whole (wrapped); there are no rows to make room for.
-    statusArea = <ErrorLine message={failure} retryKey={canRetry ? 'r' : undefined} width={width} maxLines={Math.max(1, height - 2 - promptLines)} />;
+    // An error is shown whole (wrapped) when there are no rows to make room for; over kept rows, in the status's room.
+    statusArea = (
+      <ErrorLine
+        message={failure}
+        retryKey={canRetry ? 'r' : undefined}
+        width={width}
+        maxLines={reloadFailed ? status : Math.max(1, height - 2 - promptLines)}
+      />
+    );
   } else {
     statusArea = (
       <Box height={status} flexDirection="column">
@@ -642,7 +660,7 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
             ))}
         </Box>
       ) : null}
-      {(loaded || reloading) && shown.length > 0 && showTable ? (
+      {(loaded || reloading || reloadFailed) && shown.length > 0 && showTable ? (
         <WindowedTable
           columns={columns}
           rows={shown}
