@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import * as v from 'valibot';
 import { readJsonOr, writeFileAtomic } from './atomicFile';
+import { withFileLock } from './fileLock';
 
 export const RECENT_LIMIT = 20;
 const RecentFile = v.record(v.string(), v.array(v.string()));
@@ -18,21 +19,32 @@ export async function openRecentSubAccounts(folder: string, target: string): Pro
   const path = join(folder, 'recent-sub-accounts.json');
   const readAll = (): Promise<Record<string, string[]>> => readJsonOr(path, RecentFile, {});
   let names = (await readAll())[target] ?? [];
-  const save = async () => {
-    const all = await readAll();
-    all[target] = names;
-    await writeFileAtomic(path, `${JSON.stringify(all, null, 2)}\n`);
+  // Each change is made to the file's list as it is now, under its lock: another console or command on the same
+  // folder may have remembered a name since this one read the file, and it stays.
+  // This process's changes go in the order they were asked (the lock alone lets waiters in any order).
+  let queue: Promise<unknown> = Promise.resolve();
+  const change = (edit: (current: string[]) => string[]): Promise<void> => {
+    const next = queue.then(() =>
+      withFileLock(path, async () => {
+        const all = await readAll();
+        names = edit(all[target] ?? []);
+        all[target] = names;
+        await writeFileAtomic(path, `${JSON.stringify(all, null, 2)}\n`);
+      }),
+    );
+    queue = next.catch(() => undefined);
+    return next;
   };
   return {
     list: () => names,
     async remember(subAccount) {
       names = [subAccount, ...names.filter((n) => n !== subAccount)].slice(0, RECENT_LIMIT);
-      await save();
+      await change((current) => [subAccount, ...current.filter((n) => n !== subAccount)].slice(0, RECENT_LIMIT));
     },
     async forget(subAccount) {
       if (!names.includes(subAccount)) return;
       names = names.filter((n) => n !== subAccount);
-      await save();
+      await change((current) => current.filter((n) => n !== subAccount));
     },
   };
 }

@@ -26,6 +26,18 @@ describe('recent sub-accounts in the config folder', () => {
     expect((await openRecentSubAccounts(folder, 'demo')).list()).toEqual(['gamma03']);
   });
 
+  it('two consoles on one folder: a name one remembers is not lost when the other remembers its own', async () => {
+    const first = await openRecentSubAccounts(folder, 'demo');
+    const second = await openRecentSubAccounts(folder, 'demo');
+    await first.remember('custody64');
+    await second.remember('delta043');
+    await first.remember('otcdesk82');
+    expect((await openRecentSubAccounts(folder, 'demo')).list()).toEqual(['otcdesk82', 'delta043', 'custody64']);
+    // Each at once, several times: every name is kept.
+    await Promise.all(['a1', 'b2', 'c3'].map((name, i) => (i % 2 === 0 ? first : second).remember(name)));
+    expect(new Set((await openRecentSubAccounts(folder, 'demo')).list())).toEqual(new Set(['a1', 'b2', 'c3', 'otcdesk82', 'delta043', 'custody64']));
+  });
+
   it('writes a file only the user can read, and keeps at most the limit', async () => {
     const recent = await openRecentSubAccounts(folder, 'demo');
     for (let i = 0; i < RECENT_LIMIT + 5; i++) await recent.remember(`sub${i}`);
