@@ -6,6 +6,7 @@ import * as v from 'valibot';
 import { checkSubAccount } from '../api/validation';
 import { fsPromises } from '../lazyBuiltins';
 import { readJsonOr, writeFileAtomic } from './atomicFile';
+import { withFileLock } from './fileLock';
 
 /** At most this many names per target: the most recently active are kept. */
 export const DISCOVERED_LIMIT = 2000;
@@ -89,6 +90,9 @@ export async function openDiscoveredSubAccounts(folder: string, target: string):
   };
   const stored = (await readAll())[target];
   let state: TargetState = stored ? { ...stored, subAccounts: mergeDiscovered([], stored.subAccounts) } : { subAccounts: [] };
+  // This process's writes go in the order asked, each under the file's lock and merged with what the file holds
+  // then: another console or command on the folder may have found names since this one read it.
+  let queue: Promise<unknown> = Promise.resolve();
   return {
     list: () => state.subAccounts,
     scannedAt: () => state.scannedAt,
@@ -97,9 +101,21 @@ export async function openDiscoveredSubAccounts(folder: string, target: string):
       // Every transfer page browsed notes its names: a page that teaches nothing new costs no write.
       if (next.scannedAt === state.scannedAt && sameList(next.subAccounts, state.subAccounts)) return;
       state = next;
-      const all = await readAll();
-      all[target] = state;
-      await writeFileAtomic(path, `${JSON.stringify(boundTargets(all, target), null, 2)}\n`);
+      const write = queue.then(() =>
+        withFileLock(path, async () => {
+          const all = await readAll();
+          const there = all[target];
+          const latest = Math.max(there?.scannedAt ?? -Infinity, state.scannedAt ?? -Infinity);
+          state = {
+            subAccounts: mergeDiscovered(there?.subAccounts ?? [], state.subAccounts),
+            ...(Number.isFinite(latest) ? { scannedAt: latest } : {}),
+          };
+          all[target] = state;
+          await writeFileAtomic(path, `${JSON.stringify(boundTargets(all, target), null, 2)}\n`);
+        }),
+      );
+      queue = write.catch(() => undefined);
+      await write;
     },
   };
 }

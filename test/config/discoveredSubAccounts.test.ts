@@ -19,6 +19,15 @@ describe('discovered sub-accounts in the config folder', () => {
   });
   afterEach(() => rmSync(folder, { recursive: true, force: true }));
 
+  it('two consoles on one folder: names one found are not lost when the other notes its own', async () => {
+    const first = await openDiscoveredSubAccounts(folder, 'demo');
+    const second = await openDiscoveredSubAccounts(folder, 'demo');
+    await first.note([{ name: 'custody64', lastTransferTime: 1000 }]);
+    await second.note([{ name: 'delta043', lastTransferTime: 2000 }]);
+    await first.note([{ name: 'otcdesk82', lastTransferTime: 3000 }]);
+    expect((await openDiscoveredSubAccounts(folder, 'demo')).list().map((d) => d.name)).toEqual(['otcdesk82', 'delta043', 'custody64']);
+  });
+
   it('remembers per base URL, the later time per name, most recently active first, across restarts', async () => {
     const live = await openDiscoveredSubAccounts(folder, 'https://api.example.com');
     expect(live.list()).toEqual([]);
