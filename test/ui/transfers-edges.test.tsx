@@ -317,6 +317,8 @@ describe('what the screen says matches what the keys do', () => {
         .filter((l) => /^[› ] \d{4}-\d\d-\d\d /.test(l)),
     ).toHaveLength(10);
     expect(c.frame().split('\n').at(-1)).toContain('r retry');
+    // Page 1 still: no p, whose notice the error's line would hide.
+    expect(c.frame().split('\n').at(-1)).not.toContain('p/[ prev');
     await c.press('r');
     await c.waitForNoText('(r retry)');
   });

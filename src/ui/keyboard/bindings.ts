@@ -14,7 +14,7 @@ export interface ScreenContext {
   noSubAccount?: boolean;
   /** A kept `/` search matches none of the list's rows: nothing shown to open, copy or export. */
   noMatch?: boolean;
-  /** The list's first page failed to load: there is no page before it to go to, and no line for a notice. */
+  /** The list's first page failed to load (or to load again): no page before it, and no line for a notice. */
   firstPage?: boolean;
 }
 

@@ -58,7 +58,8 @@ export const TRANSFER_MODES = defineModes({
         disabledReason: noMatchReason('No row matches the search: nothing to open (esc clears it)'),
       },
       { command: 'nextPage', keys: [']', 'n'], hint: 'n/] next page', description: 'Next page' },
-      { command: 'previousPage', keys: ['[', 'p'], hint: 'p/[ prev', description: 'Previous page' },
+      // Page 1 whose reload failed: the error takes the line its "first page" notice would use.
+      { command: 'previousPage', keys: ['[', 'p'], hint: 'p/[ prev', description: 'Previous page', when: ({ firstPage }) => firstPage !== true },
       { command: 'jump', keys: ['g'], hint: 'g go to page', description: 'Jump to a page number' },
       { command: 'pageSize', keys: ['s'], description: 'Change the page size (1–500)' },
       {
