@@ -44,16 +44,23 @@ describe('what the client reports for a body cut short', () => {
     return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   }
 
-  it('given up by the caller once the 200 is in: reported cancelled, with its status', async ({ onTestFinished }) => {
+  /** A client of the stalling server, one try, its exchanges collected. */
+  async function stallingClient(onTestFinished: OnFinished, extra: { timeoutMs?: number } = {}) {
     const seen: ExchangeInfo[] = [];
     const api = createBrokerApi({
       baseUrl: await stallingBody(onTestFinished),
       apiKey: 'mx0vstallstall',
       secretKey: 's',
       maxTries: 1,
+      ...extra,
       onExchange: (e) => void seen.push(e),
     });
     onTestFinished(() => api.close());
+    return { api, seen };
+  }
+
+  it('given up by the caller once the 200 is in: reported cancelled, with its status', async ({ onTestFinished }) => {
+    const { api, seen } = await stallingClient(onTestFinished);
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 300);
     await expect(api.listSubAccountKeys('desk1', { signal: controller.signal })).rejects.toMatchObject({ kind: 'aborted' });
@@ -62,16 +69,7 @@ describe('what the client reports for a body cut short', () => {
   });
 
   it('timed out with the 200 in: not cancelled, "200, answer incomplete"', async ({ onTestFinished }) => {
-    const seen: ExchangeInfo[] = [];
-    const api = createBrokerApi({
-      baseUrl: await stallingBody(onTestFinished),
-      apiKey: 'mx0vstallstall',
-      secretKey: 's',
-      maxTries: 1,
-      timeoutMs: 300,
-      onExchange: (e) => void seen.push(e),
-    });
-    onTestFinished(() => api.close());
+    const { api, seen } = await stallingClient(onTestFinished, { timeoutMs: 300 });
     await expect(api.listSubAccountKeys('desk1')).rejects.toMatchObject({ kind: 'timeout' });
     expect(seen).toHaveLength(1);
     expect(seen[0]!.cancelled).toBeUndefined();

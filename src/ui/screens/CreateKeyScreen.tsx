@@ -494,9 +494,10 @@ function Review({
           theme.warn,
         );
       // Short: the answer to enter, when it was pressed, takes the hint's line.
-      if (compact && heldUntilChecked) say('', '✗ Not sent: r checks the list first.', theme.error);
-      else say('Press r to open the key list, refreshed, and check before trying again. Nothing is resent.', 'r checks the key list first.');
-      if (heldUntilChecked && !compact) say('✗ Not sent: check the key list first (r), then make the key from there (n).', '', theme.error);
+      if (!compact || !heldUntilChecked)
+        say('Press r to open the key list, refreshed, and check before trying again. Nothing is resent.', 'r checks the key list first.');
+      if (heldUntilChecked)
+        say('✗ Not sent: check the key list first (r), then make the key from there (n).', '✗ Not sent: r checks the list first.', theme.error);
     } else if (failed) {
       const canRetry = retryable(failed.error);
       const room = Math.max(1, height - 1 - fields.length);
