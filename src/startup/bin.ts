@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // The bin (dist/broker-console.js): answers --version itself, turns on Node's compile cache, then imports the
 // program, so a start does not parse or compile what an earlier start compiled.
-import module from 'node:module';
+
+// An ES module (its top-level awaits), though it imports nothing statically: --version loads no other file.
+export {};
 
 /** package.json's version, set by scripts/build.mjs (the bin then loads no other file for --version). */
 declare const __BC_VERSION__: string;
@@ -37,9 +39,7 @@ if (args.length === 1 && args[0] === '--version') {
   // the command line: the bin is started by its #! line, which takes no flags portably.
   process.getBuiltinModule('node:v8').setFlagsFromString('--liftoff-only');
   // Imported here, not above: --version loads nothing but this file.
-  const { cacheFolder } = await import('../config/paths');
-  const folder = cacheFolder(process.env);
-  // Only ever a speed-up: a cache Node cannot read or write costs a compile, never a failure.
-  if (folder !== undefined) module.enableCompileCache?.(folder);
+  const { openCompileCache } = await import('./compileCache');
+  openCompileCache(__BC_VERSION__, process.env);
   await import('./main');
 }

@@ -2,9 +2,9 @@
 // fresh one, a corrupt one, one it cannot write, and none at all; --version is answered without loading the
 // program; a request is made by the bundle's undici; on a Node older than `engines` it says so and does nothing.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines, version } from '../../package.json';
@@ -78,8 +78,35 @@ describe('the bin and its compile cache', () => {
     const help = await runBuiltCli(['--help'], { BROKER_CONSOLE_HOME: home }, own);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Usage: broker-console');
-    expect(cached(join(home, 'cache')).length).toBeGreaterThan(0);
+    expect(cached(join(home, 'cache', version)).length).toBeGreaterThan(0);
     expect(await runBuiltCli(['--help'], { BROKER_CONSOLE_HOME: home }, own)).toEqual(help);
+  });
+
+  it("a version's first start removes what other versions left in a cache it owns, and only there", async () => {
+    const home = join(dir, 'home-upgraded');
+    const operators = join(dir, 'operators-cache');
+    // An earlier version's folder, and Node's own folder as an earlier layout left it at the root.
+    const left = ['0.0.9/v24.0.0-x64-00000000-0/a1', 'v24.0.0-x64-00000000-0/b2'];
+    for (const root of [join(home, 'cache'), operators]) {
+      for (const file of left) {
+        mkdirSync(dirname(join(root, file)), { recursive: true });
+        writeFileSync(join(root, file), 'compiled');
+      }
+    }
+    const own = { ownCache: true };
+    const help = await runBuiltCli(['--help'], { BROKER_CONSOLE_HOME: home }, own);
+    expect(help.code).toBe(0);
+    expect(readdirSync(join(home, 'cache'))).toEqual([version]);
+    expect(cached(join(home, 'cache', version)).length).toBeGreaterThan(0);
+    // A later start of the same version keeps its own entries.
+    const entries = cached(join(home, 'cache'));
+    expect(await runBuiltCli(['--help'], { BROKER_CONSOLE_HOME: home }, own)).toEqual(help);
+    expect(cached(join(home, 'cache'))).toEqual(entries);
+
+    // BROKER_CONSOLE_CACHE is the operator's folder: the console adds its own and removes nothing.
+    expect(await runBuiltCli(['--help'], { BROKER_CONSOLE_CACHE: operators })).toEqual(help);
+    expect(readdirSync(operators).sort()).toEqual(['0.0.9', version, 'v24.0.0-x64-00000000-0'].sort());
+    expect(cached(join(operators, version)).length).toBeGreaterThan(0);
   });
 });
 
