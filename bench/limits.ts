@@ -57,7 +57,7 @@ export async function pacedRun(
     apiKey: sandbox.apiKey,
     secretKey: sandbox.secretKey,
     // Not told: the client keeps to the documented 500 per 10 s and learns the sandbox's limit from its 429.
-    ...(told ? { endpointLimit: { requests: limit.max, periodMs: limit.windowMs } } : {}),
+    ...(told ? { serviceLimit: { requests: limit.max, periodMs: limit.windowMs } } : {}),
     onExchange: (exchange) => {
       if (exchange.notSent || !measuring) return;
       const at = performance.now();

@@ -40,17 +40,17 @@ export interface ClientConfig {
   /** Called after every HTTP exchange (each try), for the status bar and logs. Never sees secrets. */
   onExchange?: (exchange: ExchangeInfo) => void;
   /**
-   * Told when a request waits before it goes (the next try after a Retry-After or a backoff, or its endpoint's
+   * Told when a request waits before it goes (the next try after a Retry-After or a backoff, or the service's
    * budget): the operation and when it goes (Unix ms), for the status bar.
    */
   onWaiting?: (wait: { operation: string; untilMs: number }) => void;
   /** The proxy to go through (chooseProxy in proxy.ts: --proxy, the profile, the environment); direct without it. */
   proxy?: ProxyChoice;
   /**
-   * The limit each endpoint keeps to, per API key (the client sends at PACING_SHARE of it, from the first
-   * request); default the documented 500 per 10 s. Benchmarks scale it down with the sandbox's.
+   * The limit the requests to this base URL keep to, all endpoints and API keys together (the client sends at
+   * PACING_SHARE of it, from the first request); default the documented 500 per 10 s. Benchmarks scale it down.
    */
-  endpointLimit?: { requests: number; periodMs: number };
+  serviceLimit?: { requests: number; periodMs: number };
   /** The end (Unix ms) of a ban of this base URL remembered from an earlier run (config/bans.ts). */
   banEndsAt?: number;
   /** Told when the service bans this IP (HTTP 418), with the ban's end (Unix ms): to keep it for the next run. */
@@ -76,7 +76,7 @@ export interface ExchangeInfo {
   postSignature?: PostSignatureRule;
   /** The proxy it went through, without its password; undefined when direct. */
   proxy?: string;
-  /** How long this try waited for its endpoint's budget before it went, ms (when it waited). */
+  /** How long this try waited for the service's budget before it went, ms (when it waited). */
   pacedMs?: number;
   /** A ban of this IP is in force until then (Unix ms): set on the 418 that began it and on a request held back by it. */
   banEndsAt?: number;
@@ -91,7 +91,7 @@ export interface CallOptions {
    * client's onExchange: what a caller pacing its requests (an export's page loop) learns from. Never sees secrets.
    */
   onExchange?: (exchange: ExchangeInfo) => void;
-  /** Told, before it waits, how long this call's request waits for its endpoint's budget, ms. */
+  /** Told, before it waits, how long this call's request waits for the service's budget, ms. */
   onWait?: (ms: number) => void;
   /** Told as a try's first bytes go out (undici's sendHeaders): from then on the service may have the request. */
   onSending?: () => void;

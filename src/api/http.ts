@@ -26,7 +26,7 @@ import { connectSkippingContinue } from './interimAnswers';
 import { DEFAULT_MAX_TRIES, DEFAULT_RETRY_BASE_DELAY_MS, RETRY_AFTER_CAP_MS, backoffDelay, isRetryableStatus, parseRetryAfter, sleep } from './retry';
 import type { ProxyChoice } from './proxy';
 import { answerShape, decodeCreateAnswer, unreadableAnswers } from './answerShape';
-import { DEFAULT_BAN_MS, DOCUMENTED_ENDPOINT_LIMIT, banEnd, endpointPacer, noteBan } from './pacing';
+import { DEFAULT_BAN_MS, DOCUMENTED_LIMIT, banEnd, noteBan, servicePacer } from './pacing';
 import { describeIssues } from './schemas';
 import { createOutcomeUnknown } from './serviceCodes';
 import {
@@ -93,7 +93,7 @@ export interface SignedRequest<T> {
   nothingDone?: string;
   /** Told of each exchange of this request after config.onExchange (see CallOptions.onExchange). */
   onExchange?: (exchange: ExchangeInfo) => void;
-  /** Told before a try waits for its endpoint's budget, with the wait in ms (see CallOptions.onWait). */
+  /** Told before a try waits for the service's budget, with the wait in ms (see CallOptions.onWait). */
   onWait?: (ms: number) => void;
   /** Told as a try's first bytes go out (see CallOptions.onSending). */
   onSending?: () => void;
@@ -564,7 +564,7 @@ export function createSignedClient(config: ClientConfig): SignedClient {
   const outstanding = new Set<OutstandingTry>();
   // Pacing and bans are kept per base URL for the whole process (pacing.ts): every client shares them.
   const banScope = `${origin}${prefix}`;
-  const endpointLimit = config.endpointLimit ?? DOCUMENTED_ENDPOINT_LIMIT;
+  const serviceLimit = config.serviceLimit ?? DOCUMENTED_LIMIT;
   if (config.banEndsAt !== undefined) noteBan(banScope, config.banEndsAt);
 
   /** Takes the skew measured on an answer; returns it (undefined without a readable Date header). */
@@ -896,10 +896,10 @@ export function createSignedClient(config: ClientConfig): SignedClient {
     let rule = postRule;
     // A 700002 or 602 is a refusal before anything was done: under 'auto' a create is sent once more by the other rule.
     let signatureRetryLeft = method === 'POST' && postSignature === 'auto';
-    const pacer = endpointPacer(banScope, spec.path, config.apiKey, endpointLimit);
+    const pacer = servicePacer(banScope, serviceLimit);
     for (let attempt = 1; ; attempt += 1) {
       counted += 1;
-      // Never sent while a ban is in force, nor past the endpoint's budget (checked again after the wait).
+      // Never sent while a ban is in force, nor past the service's budget (checked again after the wait).
       holdBackIfBanned(spec, attempt);
       const pausedMs = pacer.pausedFor();
       if (pausedMs > retryAfterCapMs) {
@@ -907,7 +907,7 @@ export function createSignedClient(config: ClientConfig): SignedClient {
           kind: 'service',
           operation,
           status: 429,
-          serviceMessage: 'not sent: the service asked this endpoint to wait',
+          serviceMessage: 'not sent: the service asked to wait',
           retryAfterMs: pausedMs,
           sent: false,
         });

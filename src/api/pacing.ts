@@ -1,7 +1,7 @@
-// Pacing and bans, shared by every client in the process. The service limits each endpoint (per API key) to
-// 500 requests per 10 s, refuses more with 429 + Retry-After, and bans the IP (418 + Retry-After, 2 minutes to
-// 3 days) of a client that keeps sending after 429s. So every request waits for its endpoint's budget before it
-// goes, from the first request on: a budget a little under the documented limit, kept in any span of its period
+// Pacing and bans, shared by every client in the process. The service limits requests to 500 per 10 s (its
+// docs disagree on whether each endpoint has its own 500 or all share one, so all share one here), refuses more
+// with 429 + Retry-After, and bans the IP (418 + Retry-After, 2 minutes to 3 days) of a client that keeps sending
+// after 429s. So every request waits for the service's budget before it goes, from the first request on: a budget a little under the documented limit, kept in any span of its period
 // (a sliding log of send times), tightened by what a 429 teaches (another client on the same key, a lower
 // limit). A 418 stops every request to that base URL until the ban ends.
 //
@@ -15,8 +15,8 @@ export interface PacerBudget {
   periodMs: number;
 }
 
-/** The service's documented limit for each endpoint and API key. */
-export const DOCUMENTED_ENDPOINT_LIMIT: PacerBudget = { requests: 500, periodMs: 10_000 };
+/** The service's documented limit: 500 requests per 10 s (docs/limits.md says for what). */
+export const DOCUMENTED_LIMIT: PacerBudget = { requests: 500, periodMs: 10_000 };
 /** The share of a known limit the client sends at: the rest absorbs clock jitter and a request arriving early. */
 export const PACING_SHARE = 0.95;
 /** Send times remembered: the largest budget kept as a burst (a larger one is scaled down, same rate). */
@@ -35,14 +35,14 @@ export function pacedBudget(limit: PacerBudget): PacerBudget {
   return { requests: Math.max(1, Math.floor(limit.requests * PACING_SHARE)), periodMs: limit.periodMs };
 }
 
-/** A slot taken in an endpoint's log: its place, its number, and how long to wait for it. */
+/** A slot taken in the pacer's log: its place, its number, and how long to wait for it. */
 export interface PacerTicket {
   waitMs: number;
   index: number;
   seq: number;
 }
 
-export interface EndpointPacerStats {
+export interface ServicePacerStats {
   /** Sends reserved (every try, the client's own retries included). */
   requests: number;
   /** Answers 429 seen. */
@@ -53,8 +53,8 @@ export interface EndpointPacerStats {
   learned: boolean;
 }
 
-/** One endpoint's budget: the send log, the budget in force, and the pause a 429 asked for. */
-export class EndpointPacer {
+/** The budget of requests to one service: the send log, the budget in force, and the pause a 429 asked for. */
+export class ServicePacer {
   private readonly now: () => number;
   private sent: Float64Array;
   /** Which slot (by its number) each place of the log holds. */
@@ -73,7 +73,7 @@ export class EndpointPacer {
   private lessonAt = Number.NEGATIVE_INFINITY;
   private readonly counts = { requests: 0, rateLimited: 0 };
 
-  constructor(limit: PacerBudget = pacedBudget(DOCUMENTED_ENDPOINT_LIMIT), now: () => number = wallClock) {
+  constructor(limit: PacerBudget = pacedBudget(DOCUMENTED_LIMIT), now: () => number = wallClock) {
     this.now = now;
     this.budget = fitToLog(limit);
     this.sent = new Float64Array(PACER_LOG_SIZE);
@@ -84,11 +84,11 @@ export class EndpointPacer {
     return this.now();
   }
 
-  get stats(): EndpointPacerStats {
+  get stats(): ServicePacerStats {
     return { ...this.counts, budget: { ...this.budget }, learned: this.learned };
   }
 
-  /** How long the endpoint is still held back by a 429's Retry-After, ms (0 when it is not). */
+  /** How long requests are still held back by a 429's Retry-After, ms (0 when they are not). */
   pausedFor(at: number = this.now()): number {
     return Math.max(0, Math.ceil(this.pausedUntil - at));
   }
@@ -237,18 +237,17 @@ function tighten(budget: PacerBudget, waitMs: number): PacerBudget {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Process-wide: one pacer per base URL, endpoint and API key; one ban per base URL.
+// Process-wide: one pacer and one ban per base URL, whatever the endpoint or API key (the limit may be per IP).
 
-const pacers = new Map<string, EndpointPacer>();
+const pacers = new Map<string, ServicePacer>();
 const bans = new Map<string, number>();
 
-/** The pacer every client of this process shares for this base URL, endpoint path and API key. */
-export function endpointPacer(baseUrl: string, path: string, apiKey: string, limit: PacerBudget = DOCUMENTED_ENDPOINT_LIMIT): EndpointPacer {
-  const key = `${baseUrl}\n${path}\n${apiKey}`;
-  let pacer = pacers.get(key);
+/** The pacer every client of this process shares for this base URL: every endpoint, every API key. */
+export function servicePacer(baseUrl: string, limit: PacerBudget = DOCUMENTED_LIMIT): ServicePacer {
+  let pacer = pacers.get(baseUrl);
   if (!pacer) {
-    pacer = new EndpointPacer(pacedBudget(limit));
-    pacers.set(key, pacer);
+    pacer = new ServicePacer(pacedBudget(limit));
+    pacers.set(baseUrl, pacer);
   }
   return pacer;
 }

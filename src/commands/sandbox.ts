@@ -22,7 +22,7 @@ export interface SandboxCommandOptions {
   demoClockMs?: number;
   /** --post-signature: what a signature must cover (default query, as the live service accepts). */
   postSignature?: SandboxPostSignature;
-  /** --rate-limit: per endpoint and API key (default the documented 500 per 10 s); false: none. */
+  /** --rate-limit: per API key, every endpoint together (default the documented 500 per 10 s); false: none. */
   rateLimit?: { max: number; windowMs: number } | false;
   /** --no-ban: false never bans a client that keeps sending while refused (load tests). */
   ban?: boolean;
@@ -148,7 +148,7 @@ export function defineSandbox(program: Command, host: CommandHost): Command {
       .option('--transfers <n>', 'transfers in the seeded history (default 24000; at most 4000000)', wholeNumber(0, 4_000_000))
       .option(
         '--rate-limit <N/Ws>',
-        'requests per window for each endpoint and API key, then 429, and 418 for a client that keeps on (default 500/10s; off: none)',
+        'requests per window for each API key (all endpoints together), then 429, and 418 for a client that keeps on (default 500/10s; off: none)',
         rateLimitOption,
       )
       .option('--no-ban', 'never ban a client that keeps sending while refused (load tests)')

@@ -1,5 +1,5 @@
 // An export's view of the pacing its requests get. The pacing itself is the signed client's (api/pacing.ts):
-// every request waits for its endpoint's budget, shared by every client of the process, and 429s tighten it.
+// every request waits for the service's budget, shared by every client of the process, and 429s tighten it.
 // One pacer per export, scan or audit: it hands the client the observers of each call, counts what happened
 // to its own requests, and tells its owner before a request waits (a progress line says so).
 import type { ExchangeInfo } from '../api/contract';
@@ -13,12 +13,12 @@ export interface PacerStats {
   requests: number;
   /** Answers 429 seen. */
   rateLimited: number;
-  /** Time spent waiting for the endpoint's budget, ms (the client's own Retry-After waits not included). */
+  /** Time spent waiting for the service's budget, ms (the client's own Retry-After waits not included). */
   waitedMs: number;
 }
 
 export interface PacerOptions {
-  /** Told before one of this pacer's requests waits for its endpoint's budget, with the wait in ms. */
+  /** Told before one of this pacer's requests waits for the service's budget, with the wait in ms. */
   onWait?: (ms: number) => void;
 }
 

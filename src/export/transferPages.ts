@@ -2,7 +2,7 @@
 // at a page that brings a transfer already seen on ANY earlier page (a service that ignores `page`, or
 // alternates two pages), or after a bounded number of pages. The next page is fetched while the current one
 // is visited (written): at most two pages in memory, one being written and one arriving. Requests are paced
-// by the signed client, under each endpoint's limit (api/pacing.ts; pacer.ts counts what it did).
+// by the signed client, under the service's limit (api/pacing.ts; pacer.ts counts what it did).
 import type { BrokerApi } from '../api/contract';
 import { DEFAULT_PAGE_SIZE, type Transfer, type TransferQuery } from '../api/types';
 import { RequestPacer } from './pacer';

@@ -1,7 +1,8 @@
-// The service's documented limits, as the sandbox models them. Each endpoint (path) counts the requests of each
-// API key in fixed windows (default 500 per 10 s); past it a request gets 429 + Retry-After (the seconds left in
-// the window). A client that keeps sending while refused is banned: by default, once the refusals of one key and
-// endpoint in one window pass the limit itself (at least 10), every request from that client's address gets 418
+// The service's documented limits, as the sandbox models them. The requests of each API key to every endpoint
+// count together in fixed windows (default 500 per 10 s: MEXC's Chinese text says all endpoints share one 500,
+// the stricter of its two readings); past it a request gets 429 + Retry-After (the seconds left in the window).
+// A client that keeps sending while refused is banned: by default, once the refusals of one key in one window
+// pass the limit itself (at least 10), every request from that client's address gets 418
 // + Retry-After for 2 minutes (the shortest ban documented). The live thresholds are not published: this rule is
 // the sandbox's model, and a well-paced client never comes near it.
 import { ERR, SandboxHttpError } from './errors';
@@ -12,7 +13,7 @@ export interface RateLimitConfig {
 }
 
 export interface BanConfig {
-  /** Refusals of one key and endpoint in one window past which the client is banned; default max(limit, 10). */
+  /** Refusals of one key in one window past which the client is banned; default max(limit, 10). */
   afterRefusals?: number;
   /** How long a ban lasts, ms; default 120,000. */
   durationMs?: number;
@@ -26,8 +27,8 @@ export const MIN_BAN_REFUSALS = 10;
 export interface RateLimiter {
   /** Throws 418 while `address` is banned. */
   checkBan(address: string, now: number): void;
-  /** Counts one request of `key` to `endpoint` from `address`; throws 429 past the limit, 418 when that bans it. */
-  hit(key: string, endpoint: string, address: string, now: number): void;
+  /** Counts one request of `key` (to any endpoint) from `address`; throws 429 past the limit, 418 when that bans it. */
+  hit(key: string, address: string, now: number): void;
 }
 
 /** "500/10s", "50/1s", "100/500ms" → the limit; "off" → false; undefined for anything else. */
@@ -64,13 +65,12 @@ export function createRateLimiter(config: RateLimitConfig | false, ban: BanConfi
       }
       throw banned(endsAt, now);
     },
-    hit(key, endpoint, address, now) {
+    hit(key, address, now) {
       if (config === false) return;
-      const id = `${key}\n${endpoint}`;
-      let window = windows.get(id);
+      let window = windows.get(key);
       if (!window || now - window.start >= config.windowMs) {
         window = { start: now, count: 0, refused: 0 };
-        windows.set(id, window);
+        windows.set(key, window);
       }
       window.count += 1;
       if (window.count <= config.max) return;
@@ -80,7 +80,7 @@ export function createRateLimiter(config: RateLimitConfig | false, ban: BanConfi
         throw banned(now + banMs, now);
       }
       const retryAfterSec = Math.max(1, Math.ceil((window.start + config.windowMs - now) / 1000));
-      throw new SandboxHttpError(ERR.rateLimited, `(limit ${config.max} per ${config.windowMs} ms for this endpoint)`, {
+      throw new SandboxHttpError(ERR.rateLimited, `(limit ${config.max} per ${config.windowMs} ms for this API key, every endpoint together)`, {
         'Retry-After': String(retryAfterSec),
       });
     },

@@ -91,7 +91,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         throw new SandboxHttpError(ERR.methodNotAllowed, `(${req.method ?? ''})`, { Allow: match.allow.join(', ') });
       }
       const apiKey = checkApiKey(req.headers, auth);
-      limiter.hit(apiKey, path, address, Date.now());
+      limiter.hit(apiKey, address, Date.now());
       const rawBody = await body;
       const params = verifySignedRequest(rawQuery, rawBody, now(), auth);
       checkPermission(permissions, OPERATION_PERMISSIONS[match.operation]);

@@ -42,7 +42,7 @@ export interface SandboxOptions {
   /** Transfers in the seeded history, 0 to MAX_SEEDED_TRANSFERS (4,000,000); default 24,000. */
   transfers?: number;
   /**
-   * Requests per window for each endpoint and API key before 429 + Retry-After; default the documented 500 per
+   * Requests per window for each API key, every endpoint together, before 429 + Retry-After; default the documented 500 per
    * 10,000 ms; false: no limit (benchmarks' baselines).
    */
   rateLimit?: { max: number; windowMs: number } | false;

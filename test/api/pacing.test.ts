@@ -4,11 +4,11 @@
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_RETRY_AFTER_MS,
-  DOCUMENTED_ENDPOINT_LIMIT,
-  EndpointPacer,
+  DOCUMENTED_LIMIT,
+  ServicePacer,
   PACER_SLACK_MS,
   banEnd,
-  endpointPacer,
+  servicePacer,
   noteBan,
   pacedBudget,
   windowEstimate,
@@ -17,7 +17,7 @@ import {
 /** A pacer on a clock the test moves; `send` reserves a slot, moves the clock to it, and returns the slot. */
 function pacerOnClock(limit = { requests: 1000, periodMs: 1000 }) {
   const clock = { now: 0 };
-  const pacer = new EndpointPacer(limit, () => clock.now);
+  const pacer = new ServicePacer(limit, () => clock.now);
   const send = (): number => {
     clock.now += pacer.reserve();
     return clock.now;
@@ -25,10 +25,10 @@ function pacerOnClock(limit = { requests: 1000, periodMs: 1000 }) {
   return { clock, pacer, send };
 }
 
-describe('EndpointPacer', () => {
+describe('ServicePacer', () => {
   it('keeps to 95% of the documented 500 per 10 s from the first request', () => {
-    expect(pacedBudget(DOCUMENTED_ENDPOINT_LIMIT)).toEqual({ requests: 475, periodMs: 10_000 });
-    const { clock, pacer } = pacerOnClock(pacedBudget(DOCUMENTED_ENDPOINT_LIMIT));
+    expect(pacedBudget(DOCUMENTED_LIMIT)).toEqual({ requests: 475, periodMs: 10_000 });
+    const { clock, pacer } = pacerOnClock(pacedBudget(DOCUMENTED_LIMIT));
     for (let i = 0; i < 475; i++) expect(pacer.reserve()).toBe(0);
     // The 476th waits until the first is a whole period old; the ones after it queue behind it.
     expect(pacer.reserve()).toBe(10_000);
@@ -115,7 +115,7 @@ describe('EndpointPacer', () => {
   });
 });
 
-describe('EndpointPacer over long runs', () => {
+describe('ServicePacer over long runs', () => {
   it('paced for longer than a period, a 429 teaches from the last period only (not the whole run)', () => {
     const { clock, pacer } = pacerOnClock({ requests: 50, periodMs: 1000 });
     // Five windows at the budget, then the service refuses one (a neighbour on the same key took some).
@@ -141,12 +141,10 @@ describe('EndpointPacer over long runs', () => {
 });
 
 describe('process-wide registries', () => {
-  it('one pacer per base URL, endpoint and API key', () => {
-    const a = endpointPacer('http://127.0.0.1:1', '/x', 'k');
-    expect(endpointPacer('http://127.0.0.1:1', '/x', 'k')).toBe(a);
-    expect(endpointPacer('http://127.0.0.1:1', '/y', 'k')).not.toBe(a);
-    expect(endpointPacer('http://127.0.0.1:1', '/x', 'other')).not.toBe(a);
-    expect(endpointPacer('http://127.0.0.1:2', '/x', 'k')).not.toBe(a);
+  it('one pacer per base URL, shared by every endpoint and API key', () => {
+    const a = servicePacer('http://127.0.0.1:1');
+    expect(servicePacer('http://127.0.0.1:1')).toBe(a);
+    expect(servicePacer('http://127.0.0.1:2')).not.toBe(a);
   });
 
   it('a ban holds until its end; a later end wins; an ended ban is gone', () => {

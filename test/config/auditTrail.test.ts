@@ -72,12 +72,12 @@ describe('auditEntry', () => {
   it('not sent: no entry (connection refused, a request that could not be built, a non-client error)', () => {
     expect(auditEntry(target, request, { error: new BrokerError({ kind: 'network', operation: 'create key', stage: 'connect' }) }, at)).toBeUndefined();
     expect(auditEntry(target, request, { error: new BrokerError({ kind: 'invalid-request', operation: 'create key' }) }, at)).toBeUndefined();
-    // A 429 the client kept to itself (the service had asked this endpoint to wait): nothing went out.
+    // A 429 the client kept to itself (the service had asked to wait): nothing went out.
     const heldBack = new BrokerError({
       kind: 'service',
       operation: 'create key',
       status: 429,
-      serviceMessage: 'not sent: the service asked this endpoint to wait',
+      serviceMessage: 'not sent: the service asked to wait',
       sent: false,
     });
     expect(auditEntry(target, request, { error: heldBack }, at)).toBeUndefined();

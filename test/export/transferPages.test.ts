@@ -31,11 +31,11 @@ afterEach(async () => {
 });
 
 // Paging, not pacing, is under test here: a budget far above the documented one lets 2,000 pages go unpaced.
-const endpointLimit = { requests: 100_000, periodMs: 10_000 };
+const serviceLimit = { requests: 100_000, periodMs: 10_000 };
 
 async function apiFor(mode: PagingMode, options: { total?: number; lean?: boolean } = {}) {
   server = await startPagingServer(mode, options);
-  const api = createBrokerApi({ baseUrl: server.baseUrl, apiKey: 'k', secretKey: 's', maxTries: 1, endpointLimit });
+  const api = createBrokerApi({ baseUrl: server.baseUrl, apiKey: 'k', secretKey: 's', maxTries: 1, serviceLimit });
   apis.push(api);
   return { api, server };
 }
@@ -221,7 +221,7 @@ describe("the console's file export of all pages", () => {
     const { disk } = fullDisk;
     disk.free();
     server = await startPagingServer('endless');
-    const api = createBrokerApi({ baseUrl: server.baseUrl, apiKey: 'k', secretKey: 's', maxTries: 1, endpointLimit });
+    const api = createBrokerApi({ baseUrl: server.baseUrl, apiKey: 'k', secretKey: 's', maxTries: 1, serviceLimit });
     apis.push(api);
     // 64 KiB hold a few pages of 500 rows (~110 bytes each) at most.
     const error = await fileExporter(api, disk.dir)

@@ -57,7 +57,7 @@ export function StatusBar({ width }: { width: number }) {
   const banEndsAt = useSyncExternalStore(exchanges.subscribe, () => exchanges.last()?.banEndsAt);
   // The ban's time left counts down (once a second, only while a ban is shown).
   const now = useClockUntil(banEndsAt);
-  // A request waiting its Retry-After (or its endpoint's budget) says when it goes, counting down the same way.
+  // A request waiting its Retry-After (or the service's budget) says when it goes, counting down the same way.
   const nextTryAt = useSyncExternalStore(exchanges.subscribe, () => exchanges.nextTryAt());
   const waitNow = useClockUntil(nextTryAt);
   const last = useSyncExternalStore(exchanges.subscribe, () => lastRequestLine(exchanges.last(), banEndsAt === undefined ? 0 : now));
