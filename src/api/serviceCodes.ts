@@ -12,18 +12,21 @@ export interface ServiceCode {
 
 export const SERVICE_CODES: Readonly<Record<string, ServiceCode>> = {
   '700001': { meaning: 'API key format invalid', hint: 'the API key is not one the service can read: check it was copied whole (profile or BROKER_API_KEY)' },
-  '700002': { meaning: 'signature not valid', hint: 'check the API secret (and the profile signing option)' },
+  '700002': { meaning: 'signature not valid', hint: 'check the API secret (and the profile signing option); an expired API key gets this answer too' },
   '602': { meaning: 'signature verification failed', hint: 'check the API secret (and the profile signing option)' },
   '700003': { meaning: 'timestamp outside recvWindow', hint: 'check the computer clock, or raise --recv-window' },
   '700004': { meaning: 'mandatory parameter missing or malformed', hint: 'a parameter was missing or not in the form the service takes: the message names it' },
-  '700005': { meaning: 'recvWindow too large', hint: 'recvWindow must be at most 60000 ms' },
+  '700005': { meaning: 'recvWindow too large', hint: 'give a recvWindow under 60000 ms (--recv-window, or the profile)' },
   '700006': {
     meaning: 'IP not in the master key whitelist',
     hint: "this computer's public IP is not linked to the master API key: add it to the key's IP list on the exchange's API management page",
   },
   '700007': { meaning: 'no permission for the endpoint', hint: 'the master key lacks the permission for this operation' },
   '700008': { meaning: 'illegal characters in a parameter', hint: 'a value holds characters the service refuses: check the sub-account name, note and IPs' },
-  '700013': { meaning: 'invalid Content-Type', hint: 'the service refused how the request was sent: a proxy on the way may have changed it' },
+  '700013': {
+    meaning: 'invalid Content-Type',
+    hint: 'the service takes a POST only as JSON (Content-Type: application/json): a proxy on the way may have changed it',
+  },
   '10072': { meaning: 'invalid API key', hint: 'check the API key' },
   '402': {
     meaning: 'API key expired',
@@ -38,8 +41,14 @@ export const SERVICE_CODES: Readonly<Record<string, ServiceCode>> = {
   '730701': { meaning: 'API key permissions missing', hint: 'choose at least one permission' },
   '730702': { meaning: 'API key permission does not exist', hint: 'a permission is not one the service knows: check its spelling' },
   '730703': { meaning: 'linked IPs incorrect or too many', hint: 'check the linked IPs: the service found them incorrect (a broker key takes at most 4)' },
-  '730704': { meaning: 'linked IP format incorrect', hint: 'each linked IP must be an IPv4 or IPv6 address' },
-  '730705': { meaning: 'key limit reached', hint: 'the sub-account has 30 keys, the most it can have: delete one on the exchange first' },
+  '730704': {
+    meaning: 'linked IP format incorrect',
+    hint: 'a linked IP is not in a form the service takes: give whole addresses (its examples are IPv4)',
+  },
+  '730705': {
+    meaning: 'key limit reached',
+    hint: 'the sub-account has 30 keys, the most it can have: delete one first (the broker API can; this console does not)',
+  },
   '730706': { meaning: 'API key information does not exist', hint: 'the key is not (or no longer) one of this sub-account: refresh the key list' },
   '500': { meaning: 'internal error', hint: 'the service failed on its side: try again later' },
   '503': { meaning: 'service not available', hint: 'the service is busy or down: try again later' },

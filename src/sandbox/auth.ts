@@ -18,7 +18,7 @@ export interface AuthConfig {
 export function checkApiKey(headers: IncomingHttpHeaders, config: AuthConfig): string {
   const value = headers[config.apiKeyHeader.toLowerCase()];
   const presented = Array.isArray(value) ? value[0] : value;
-  if (presented === undefined || presented === '') throw new SandboxHttpError(ERR.invalidApiKey, '(no API key sent)');
+  if (presented === undefined || presented === '') throw new SandboxHttpError(ERR.apiKeyRequired);
   if (presented !== config.apiKey) throw new SandboxHttpError(ERR.invalidApiKey);
   return presented;
 }

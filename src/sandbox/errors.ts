@@ -2,10 +2,12 @@
 
 export const ERR = {
   invalidApiKey: { status: 401, code: 10072, msg: 'Api key info invalid' },
+  apiKeyRequired: { status: 400, code: 400, msg: 'api key required' },
   badSignature: { status: 401, code: 700002, msg: 'Signature for this request is not valid.' },
   badTimestamp: { status: 400, code: 700003, msg: 'Timestamp for this request is outside of the recvWindow.' },
   recvWindowTooLarge: { status: 400, code: 700005, msg: 'recvWindow must less than 60000' },
   noPermission: { status: 403, code: 700007, msg: 'No permission to access the endpoint.' },
+  invalidContentType: { status: 400, code: 700013, msg: 'Invalid content Type.' },
   subAccountMissing: { status: 400, code: 730600, msg: 'Sub-account Name cannot be null' },
   subAccountUnknown: { status: 400, code: 140001, msg: 'sub account does not exist' },
   subAccountForbidden: { status: 400, code: 140002, msg: 'sub account is forbidden' },

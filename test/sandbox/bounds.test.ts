@@ -110,7 +110,7 @@ describe.concurrent('deadlines', () => {
   it('answered early (no API key) while the body is still owed: the answer closes the connection', () =>
     own(async (_sandbox, at) => {
       const answer = await raw(promisedPost(undefined), 6000, at);
-      expect(answer.status).toBe(401);
+      expect(answer.status).toBe(400);
       expect(answer.headers.connection).toBe('close');
       expect(answer.closed).toBe(true);
       expect(answer.closedAfterMs).toBeLessThan(1000);

@@ -26,6 +26,8 @@ export interface CallInput {
   /** Sent instead of the signed body (to test tampering). */
   sendBody?: string;
   headers?: Record<string, string>;
+  /** Sends a body with no Content-Type at all (else application/json unless `headers` names one). */
+  noContentType?: boolean;
 }
 
 export interface CallResult {
@@ -49,7 +51,7 @@ export async function call(sandbox: RunningSandbox, input: CallInput): Promise<C
   const headers: Record<string, string> = { ...input.headers };
   if (input.apiKey !== null) headers[sandbox.apiKeyHeader] = input.apiKey ?? sandbox.apiKey;
   const sent = input.sendBody ?? body;
-  if (sent !== '') headers['content-type'] ??= 'application/json';
+  if (sent !== '' && input.noContentType !== true) headers['content-type'] ??= 'application/json';
   const res = await request(`${sandbox.baseUrl}${input.path}?${query}`, {
     method: input.method ?? 'GET',
     headers,

@@ -134,18 +134,38 @@ describe('create key', () => {
     expect(errorCode(res)).toBe(700004);
   });
 
-  test('a form-encoded body is accepted too', async () => {
+  test.each([
+    ['form-encoded', 'application/x-www-form-urlencoded'],
+    ['plain text', 'text/plain'],
+    ['no content type', undefined],
+  ])('a create not marked as JSON (%s) → 400 700013, and no key is made', async (_kind, contentType) => {
+    const sub = sb.subAccounts[4] as string;
+    const before = (await listed(sub)).length;
+    const res = await createKey(
+      sb,
+      {},
+      {
+        body: JSON.stringify({ subAccount: sub, permissions: 'SPOT_ACCOUNT_READ', note: 'not json' }),
+        ...(contentType === undefined ? { noContentType: true } : { headers: { 'content-type': contentType } }),
+      },
+    );
+    expect(res.status).toBe(400);
+    expect(res.json).toEqual({ code: 700013, msg: 'Invalid content Type.' });
+    expect(await listed(sub)).toHaveLength(before);
+  });
+
+  test('application/json with a charset is JSON', async () => {
     const sub = sb.subAccounts[4] as string;
     const res = await createKey(
       sb,
       {},
       {
-        body: `subAccount=${sub}&permissions=SPOT_ACCOUNT_READ&note=form`,
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: JSON.stringify({ subAccount: sub, permissions: 'SPOT_ACCOUNT_READ', note: 'charset' }),
+        headers: { 'content-type': 'application/json; charset=utf-8' },
       },
     );
     expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ subAccount: sub, note: 'form' });
+    expect(res.json).toMatchObject({ subAccount: sub, note: 'charset' });
   });
 
   test('allows 30 keys per sub-account, then answers 730705', async () => {

@@ -27,12 +27,11 @@ export function listKeys(state: SandboxState, params: URLSearchParams): Reply {
 export function createKey(
   state: SandboxState,
   rawBody: string,
-  contentType: string | undefined,
   now: number,
   makeKey: KeyMaker = randomKey,
   query: URLSearchParams = new URLSearchParams(),
 ): Reply {
-  const parsed = parseBody(rawBody, contentType);
+  const parsed = parseBody(rawBody);
   // The service's docs: "If a parameter sent in both the query string and request body, the query string parameter will be used."
   const field = (name: string): string | undefined => query.get(name) ?? stringField(parsed, name);
   const subAccount = field('subAccount');
@@ -75,11 +74,8 @@ function keysOf(state: SandboxState, subAccount: string | undefined): WireKey[] 
   return keys;
 }
 
-/** A JSON object body (the documented way) or a form-encoded one. */
-function parseBody(rawBody: string, contentType: string | undefined): Record<string, unknown> {
-  if (contentType?.toLowerCase().includes('application/x-www-form-urlencoded')) {
-    return Object.fromEntries(new URLSearchParams(rawBody));
-  }
+/** A JSON object body (the server has refused any other content type). */
+function parseBody(rawBody: string): Record<string, unknown> {
   if (rawBody.trim() === '') return {};
   let parsed: unknown;
   try {
