@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Key } from 'ink';
 import { bindingsIn, commandFor, defineModes, type CommandOf } from '../../src/ui/keyboard/bindings';
+import { COMMANDS } from '../../src/ui/keyboard/commands';
 import { footerHints, MODES } from '../../src/ui/keyboard/modes';
 import { TRANSFER_MODES } from '../../src/ui/screens/TransferBrowser';
 
@@ -50,6 +51,20 @@ describe('typed bindings', () => {
       }
     }
     expect(handled).toEqual(['n: next', ']: next', 'p: previous', 'z: unbound']);
+  });
+
+  it('a declaration names a command from the one list: a misspelt name does not typecheck, and no listed name is unused', () => {
+    const modes = defineModes({
+      demo: {
+        title: 'Demo',
+        // @ts-expect-error not a command the console has ("refesh" for "refresh")
+        bindings: [{ command: 'refesh', keys: ['r'], description: 'Reload' }],
+      },
+    });
+    expect(modes.demo?.bindings[0]?.command).toBe('refesh');
+    const bound = new Set(Object.values(MODES).flatMap((mode) => mode.bindings.map((b) => b.command)));
+    expect([...bound].filter((command) => !(COMMANDS as readonly string[]).includes(command))).toEqual([]);
+    expect(COMMANDS.filter((command) => !bound.has(command))).toEqual([]);
   });
 
   it('a mode declares its command names as literal types', () => {

@@ -1,5 +1,6 @@
 // A windowed list: the cursor and the first visible row, kept in a reducer so rapid keys never see stale state.
 import { useEffect, useReducer } from 'react';
+import type { Command } from '../keyboard/commands';
 
 export interface ListWindow {
   cursor: number;
@@ -8,11 +9,18 @@ export interface ListWindow {
 
 export type ListMove = 'up' | 'down' | 'pageUp' | 'pageDown' | 'home' | 'end';
 
-const MOVE_OF_COMMAND: Readonly<Record<string, ListMove>> = { up: 'up', down: 'down', pageUp: 'pageUp', pageDown: 'pageDown', first: 'home', last: 'end' };
+const MOVE_OF_COMMAND: Readonly<Partial<Record<Command, ListMove>>> = {
+  up: 'up',
+  down: 'down',
+  pageUp: 'pageUp',
+  pageDown: 'pageDown',
+  first: 'home',
+  last: 'end',
+};
 
 /** The list move a screen's movement command stands for (`first`/`last` are home/end), if it is one. */
-export function listMoveFor(command: string | undefined): ListMove | undefined {
-  return command !== undefined && Object.hasOwn(MOVE_OF_COMMAND, command) ? MOVE_OF_COMMAND[command] : undefined;
+export function listMoveFor(command: Command | undefined): ListMove | undefined {
+  return command === undefined ? undefined : MOVE_OF_COMMAND[command];
 }
 
 type Action =

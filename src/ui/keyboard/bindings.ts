@@ -1,6 +1,8 @@
 // The keyboard layer: the bindings a screen declares beside its handlers, and which command a keystroke is.
-// Command names are literal types taken from the declarations, so a handler's misspelt case does not typecheck.
+// Command names are literal types from one list (commands.ts): a misspelt name does not typecheck, in a
+// declaration or in a handler's case.
 import type { Key } from 'ink';
+import type { Command } from './commands';
 
 /** What the screen reports with its mode: the state its bindings depend on. */
 export interface ScreenContext {
@@ -43,7 +45,7 @@ export interface BindingContext extends ScreenContext {
   firstScreen?: boolean;
 }
 
-export interface Binding<C extends string = string> {
+export interface Binding<C extends Command = Command> {
   readonly command: C;
   /** Keystrokes: a single character, or one of up, down, left, right, pageup, pagedown, home, end, enter, esc, tab, shift+tab, space, ctrl+<c>. */
   readonly keys: readonly string[];
@@ -58,7 +60,7 @@ export interface Binding<C extends string = string> {
 }
 
 /** One mode of a screen (its list, its detail, a prompt…): the help's title and the bindings in force. */
-export interface ModeDeclaration<C extends string = string> {
+export interface ModeDeclaration<C extends Command = Command> {
   readonly title: string | ((context: BindingContext) => string);
   readonly bindings: readonly Binding<C>[];
 }
@@ -107,7 +109,7 @@ export function keyMatches(spec: string, input: string, keystroke: Key): boolean
 }
 
 /** The command of a mode that this keystroke triggers in this context, if any (a disabled one too: its handler says why). */
-export function commandFor<C extends string>(mode: ModeDeclaration<C>, input: string, keystroke: Key, context: BindingContext = {}): C | undefined {
+export function commandFor<C extends Command>(mode: ModeDeclaration<C>, input: string, keystroke: Key, context: BindingContext = {}): C | undefined {
   for (const binding of mode.bindings) {
     if (binding.when && !binding.when(context)) continue;
     if (binding.keys.some((spec) => keyMatches(spec, input, keystroke))) return binding.command;
@@ -123,7 +125,7 @@ export function titleOf(mode: ModeDeclaration, context: BindingContext): string 
 export function bindingsIn(
   mode: ModeDeclaration,
   context: BindingContext,
-): Array<{ command: string; keys: readonly string[]; hint?: string; description: string; disabled: boolean }> {
+): Array<{ command: Command; keys: readonly string[]; hint?: string; description: string; disabled: boolean }> {
   return mode.bindings
     .filter((b) => !b.when || b.when(context))
     .map((b) => {
