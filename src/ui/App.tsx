@@ -8,9 +8,8 @@ import { HelpOverlay, helpScrollRoom } from './components/HelpOverlay';
 import { KeystrokeRouterProvider, createKeystrokeRouter } from './keyboard/keystrokes';
 import { useKeysWhileBusy, type CarriedKeys } from './keyboard/keysWhileBusy';
 import { useTerminalSize } from './hooks/useTerminalSize';
-import { keyMatches } from './keyboard/bindings';
-import { sameMode, type BindingContext, type ScreenContext } from './keyboard/bindings';
-import { quitsWithQ, type ActiveMode, type ScreenId } from './keyboard/modes';
+import { commandFor, sameMode, type BindingContext, type ScreenContext } from './keyboard/bindings';
+import { GLOBAL_MODES, quitsHere, type ActiveMode, type ScreenId } from './keyboard/modes';
 import { LeaveGuardProvider, leaveThrough, type LeaveGuards } from './leaveGuard';
 import { DraftsProvider, createDrafts } from './drafts';
 import { NavigationProvider, breadcrumbs, initialNavigation, navigationReducer, type NavigationState, type Route } from './navigation';
@@ -63,9 +62,10 @@ export function App({ services, onExit, onNavigation, initialRoute, carriedKeys 
   useEffect(() => onNavigation?.(nav), [nav, onNavigation]);
 
   const onKey = (input: string, keystroke: Key, waited = false) => {
+    const global = commandFor(GLOBAL_MODES.global, input, keystroke, bindingContext);
     if (tooSmall) {
       // The same guards as at any size: a secret on screen, or a create in flight, is never left unseen at once.
-      if (keyMatches('ctrl+c', input, keystroke)) {
+      if (global === 'interrupt') {
         let left = false;
         leaveThrough(guards, 'interrupt', () => {
           left = true;
@@ -75,46 +75,60 @@ export function App({ services, onExit, onNavigation, initialRoute, carriedKeys 
       }
       return;
     }
-    if (keyMatches('ctrl+c', input, keystroke)) {
+    if (global === 'interrupt') {
       if (nav.helpOpen) dispatch({ type: 'closeHelp' });
       return leaveThrough(guards, 'interrupt', () => onExit(130));
     }
     if (nav.helpOpen && !waited) {
-      if (input === '?' || keystroke.escape || input === 'q') dispatch({ type: 'closeHelp' });
       // The help scrolls when the window is too short for it.
       const last = helpScrollRoom(topScreen, bodyHeight, width, bindingContext);
-      const step = keystroke.pageDown || keystroke.pageUp ? Math.max(1, bodyHeight - 2) : 1;
-      if (keystroke.downArrow || input === 'j' || keystroke.pageDown) setHelpOffset((o) => Math.min(last, o + step));
-      if (keystroke.upArrow || input === 'k' || keystroke.pageUp) setHelpOffset((o) => Math.max(0, o - step));
-      if (keystroke.home || input === 'g') setHelpOffset(0);
-      if (keystroke.end || input === 'G') setHelpOffset(last);
-      return;
+      const page = Math.max(1, bodyHeight - 2);
+      switch (commandFor(GLOBAL_MODES.helpOpen, input, keystroke, { scrolls: last > 0 })) {
+        case 'close':
+          return dispatch({ type: 'closeHelp' });
+        case 'down':
+          return setHelpOffset((o) => Math.min(last, o + 1));
+        case 'pageDown':
+          return setHelpOffset((o) => Math.min(last, o + page));
+        case 'up':
+          return setHelpOffset((o) => Math.max(0, o - 1));
+        case 'pageUp':
+          return setHelpOffset((o) => Math.max(0, o - page));
+        case 'first':
+          return setHelpOffset(0);
+        case 'last':
+          return setHelpOffset(last);
+        case undefined:
+          return;
+      }
     }
     // A key that arrives while a screen loads waits for it, in order (keysWhileBusy.ts); keys that leave or
     // overlay the busy screen need nothing it loads: they act now when no key waits before them.
     const plain = !keystroke.ctrl && !keystroke.meta;
-    const atOnce =
-      keyMatches('ctrl+t', input, keystroke) ||
-      keyMatches('ctrl+p', input, keystroke) ||
-      (plain && (input === '?' || (input === 'q' && quitsWithQ(topScreen, bindingContext))));
+    const atOnce = global === 'transfers' || global === 'profiles' || (plain && (global === 'help' || quitsHere(topScreen, input, keystroke, bindingContext)));
     if (!waited && keysWhileBusy.hold(input, keystroke, atOnce)) return;
     const { consumed, textEntry } = router.dispatch(input, keystroke);
     if (consumed) return;
-    if (keyMatches('ctrl+p', input, keystroke) && services.switcher && topScreen !== 'profiles') {
-      return leaveThrough(guards, 'profiles', () => dispatch({ type: 'push', route: { screen: 'profiles' } }));
+    switch (global) {
+      case 'profiles':
+        if (services.switcher && topScreen !== 'profiles') leaveThrough(guards, 'profiles', () => dispatch({ type: 'push', route: { screen: 'profiles' } }));
+        return;
+      case 'transfers':
+        if (services.mode !== 'setup' && top.route.screen !== 'transferFilter') {
+          leaveThrough(guards, 'transfers', () => dispatch({ type: 'push', route: { screen: 'transferFilter' } }));
+        }
+        return;
+      // Bound only off the first screen: one esc too many never ends the console (q or ctrl+c do).
+      case 'back':
+        return dispatch({ type: 'back' });
+      case 'help':
+        if (textEntry === 'all') return;
+        setHelpOffset(0);
+        return dispatch({ type: 'toggleHelp' });
+      case undefined:
+        break;
     }
-    if (keyMatches('ctrl+t', input, keystroke) && services.mode !== 'setup' && top.route.screen !== 'transferFilter') {
-      return leaveThrough(guards, 'transfers', () => dispatch({ type: 'push', route: { screen: 'transferFilter' } }));
-    }
-    if (keystroke.escape) {
-      // Esc backs out; on the first screen it does nothing, so one esc too many never ends the console (q or ctrl+c do).
-      if (nav.stack.length > 1) dispatch({ type: 'back' });
-      return;
-    }
-    if (input === '?' && textEntry !== 'all') {
-      setHelpOffset(0);
-      dispatch({ type: 'toggleHelp' });
-    } else if (input === 'q' && !textEntry && quitsWithQ(topScreen, bindingContext)) leaveThrough(guards, 'quit', () => onExit(0));
+    if (!textEntry && quitsHere(topScreen, input, keystroke, bindingContext)) leaveThrough(guards, 'quit', () => onExit(0));
   };
   // One subscription for the console's life, reading the latest state through a ref: a key that arrives in
   // the same chunk as the one before it must not meet the handler of the frame before.

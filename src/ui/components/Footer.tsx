@@ -1,7 +1,7 @@
 import React from 'react';
 import { Box, Text } from 'ink';
 import type { BindingContext } from '../keyboard/bindings';
-import { footerHints, type ScreenId } from '../keyboard/modes';
+import { footerHints, helpFooterHints, type ScreenId } from '../keyboard/modes';
 import { useServices } from '../services';
 import { displayWidth, fit } from '../../terminal/text';
 
@@ -30,9 +30,9 @@ export function Footer({ screen, context, width }: { screen: ScreenId; context: 
   );
 }
 
-/** What the keys do while help is open (App reads them itself; any other key is dropped). */
+/** What the keys do while help is open (its mode's bindings; any other key is dropped). */
 export function helpFooterLine(scrolls: boolean, width: number): string {
-  return fit([...(scrolls ? ['↑↓ scroll', 'g/G top/end'] : []), '? or esc close'].join('  '), Math.max(1, width - 1)).trimEnd();
+  return fit(helpFooterHints(scrolls).join('  '), Math.max(1, width - 1)).trimEnd();
 }
 
 /** The footer while help is open: scrolling only when the help is taller than its room. */

@@ -15,9 +15,12 @@ import { CHART_MODES } from '../screens/TransferChart';
 import { TRANSFER_DETAIL_MODES } from '../screens/TransferDetail';
 import { TRANSFER_FILTER_MODES } from '../screens/TransferFilterForm';
 import { WELCOME_MODES } from '../screens/WelcomeScreen';
-import { bindingsIn, defineModes, type BindingContext, type ModeDeclaration, type ModeInForce } from './bindings';
+import type { Key } from 'ink';
+import { bindingsIn, commandFor, defineModes, type BindingContext, type ModeDeclaration, type ModeInForce } from './bindings';
 
-/** The keys that work on every screen; App.tsx handles them. */
+const helpScrolls = (c: BindingContext): boolean => c.scrolls === true;
+
+/** The keys that work on every screen, and those of the open help; App.tsx handles them. */
 export const GLOBAL_MODES = defineModes({
   global: {
     title: 'Everywhere',
@@ -27,6 +30,18 @@ export const GLOBAL_MODES = defineModes({
       { command: 'profiles', keys: ['ctrl+p'], description: 'Switch profile, the demo, or add a profile' },
       { command: 'transfers', keys: ['ctrl+t'], description: 'Browse universal transfers, once a target is open' },
       { command: 'interrupt', keys: ['ctrl+c'], description: 'Quit at once, from anywhere' },
+    ],
+  },
+  helpOpen: {
+    title: 'Help',
+    bindings: [
+      { command: 'down', keys: ['down', 'j'], hint: '↑↓ scroll', description: 'Scroll the help down', when: helpScrolls },
+      { command: 'up', keys: ['up', 'k'], description: 'Scroll the help up', when: helpScrolls },
+      { command: 'pageDown', keys: ['pagedown'], description: 'Scroll the help down a page', when: helpScrolls },
+      { command: 'pageUp', keys: ['pageup'], description: 'Scroll the help up a page', when: helpScrolls },
+      { command: 'first', keys: ['home', 'g'], hint: 'g/G top/end', description: 'Top of the help', when: helpScrolls },
+      { command: 'last', keys: ['end', 'G'], description: 'End of the help', when: helpScrolls },
+      { command: 'close', keys: ['?', 'esc', 'q'], hint: '? or esc close', description: 'Close the help' },
     ],
   },
 });
@@ -55,9 +70,14 @@ export type ScreenId = keyof typeof MODES;
 /** The mode a screen is in, with the state its bindings depend on. */
 export type ActiveMode = ModeInForce<ScreenId>;
 
-/** Whether q quits here: only where nothing typed could be lost (the mode's bindings say so). */
-export function quitsWithQ(screen: ScreenId, context: BindingContext = {}): boolean {
-  return bindingsIn(MODES[screen], context).some((b) => b.command === 'quit' && b.keys.includes('q'));
+/** Whether this keystroke quits here: only where nothing typed could be lost (the mode's bindings say so). */
+export function quitsHere(screen: ScreenId, input: string, keystroke: Key, context: BindingContext = {}): boolean {
+  return commandFor(MODES[screen] as ModeDeclaration, input, keystroke, context) === 'quit';
+}
+
+/** The footer while help is open: its keys, scrolling only when the help is taller than its room. */
+export function helpFooterHints(scrolls: boolean): string[] {
+  return bindingsIn(MODES.helpOpen, { scrolls }).flatMap((b) => (b.hint ? [b.hint] : []));
 }
 
 /** Footer text of a mode: its hinted bindings that are not disabled, then the global ones. */
