@@ -69,11 +69,16 @@ export interface CommandContext {
   /** Opens the keychain; default openKeychain (keytar, loaded only when a profile's secret is needed). */
   keychain?: () => Promise<Keychain>;
   /**
-   * While a create is in flight or an export streams: `onSignal` runs on SIGINT, SIGTERM or SIGHUP, and the process exits with the code
-   * it returns (once it settles; a second signal exits at once); call the result to stop. Absent in-process (the
+   * While a create is in flight or an export streams: `onSignal` runs on SIGINT, SIGTERM, SIGHUP or SIGQUIT, and the
+   * process exits with the code it returns (once it settles). A second signal before then exits at once, with what
+   * `onAnother` says and returns (default: exit 130, silent). Call the result to stop; give it the command's exit
+   * code once the outcome is settled, and a signal from then on exits with that code. Absent in-process (the
    * tests' runs get no signals).
    */
-  onInterrupt?: (onSignal: (signal: NodeJS.Signals) => number | Promise<number>) => () => void;
+  onInterrupt?: (
+    onSignal: (signal: NodeJS.Signals) => number | Promise<number>,
+    onAnother?: (signal: NodeJS.Signals) => number,
+  ) => (settledCode?: number) => void;
   /** Where `profile add` reads the API key and secret; default process.stdin. */
   stdin?: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown; isRaw?: boolean };
 }

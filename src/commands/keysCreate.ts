@@ -29,6 +29,7 @@ import {
 import { OutputClosedError, type OutputFormat, OutputSink, chooseFormat, discardsOutput, formatLocalTime } from './output';
 import { csvField, csvQuoted, neutraliseCsvCell } from '../format/csv';
 import type { Command } from 'commander';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type CommandHost, examples } from './define';
 
 export interface KeysCreateOptions {
@@ -161,11 +162,43 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
   let created: CreatedKey | undefined;
   /** stdout has taken the secret: from then on a signal changes nothing about it. */
   let delivered = false;
+  /** The secret's write to stdout, while it is under way. */
+  let writing: Promise<void> | undefined;
   let sending = false;
+  /** The command's exit code, once it has said how it went; `finished` settles then. */
+  let exitCode: number | undefined;
+  let finish = (): void => undefined;
+  const finished = new Promise<void>((resolve) => (finish = resolve));
+  /** Said on stderr once each, whoever says it first: the command, a signal's handler, or a second signal. */
+  const said = new Set<string>();
+  const sayOnce = (what: 'lost' | 'signalled', line: string): void => {
+    if (!said.has(what)) printLines(ctx.stderr, [line]);
+    said.add(what);
+  };
   const stop = new AbortController();
   // Recorded (and synced) before it is sent: a process killed mid-request still leaves the attempt on record.
   const ahead = recorder.ahead(request);
+  /** What a signal means at this moment: the line to say (if any) and the exit code. */
+  const signalled = (signal: NodeJS.Signals): { line?: string; code: number } => {
+    if (created && delivered) return { code: EXIT.ok };
+    if (created) return { line: notDeliveredLine(created, `${signal} before it was written`), code: EXIT.secretNotDelivered };
+    if (!sending) return { line: `error: ${signal} before the create request was sent: nothing was sent, no key was created`, code: EXIT.interrupted };
+    return {
+      line: `error: ${signal} while the create request was in flight: ${checkBeforeCreatingAgain(request.subAccount)} (the attempt is on record as unknown)`,
+      code: EXIT.outcomeUnknown,
+    };
+  };
+  // A second signal leaves at once, still saying what became of the key (the trail already says it: the line
+  // written before the secret's write keeps it as not delivered).
+  const onAnother = (signal: NodeJS.Signals): number => {
+    const { line, code } = signalled(signal);
+    if (line !== undefined) sayOnce(created ? 'lost' : 'signalled', line);
+    return code;
+  };
   const stopSignals = ctx.onInterrupt?.(async (signal) => {
+    // The secret's write under way: it may finish (or fail) on its own in a moment; the command then says how it went.
+    if (created && !delivered && writing) await Promise.race([finished, sleep(DELIVERY_GRACE_MS)]);
+    if (exitCode !== undefined) return exitCode;
     if (created && delivered) {
       // The secret is out: the trail is made to say so, and the exit is the success it was.
       const outcome = await ahead;
@@ -178,7 +211,7 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
       const why = `${signal} before it was written`;
       const outcome = await ahead;
       if (!(await (outcome ?? ((r: CreateResult) => recorder(request, r)))({ created, secret: 'not-delivered', reason: why }))) auditFailed();
-      printLines(ctx.stderr, notDeliveredLines(created, why));
+      sayOnce('lost', notDeliveredLine(created, why));
       await api.cutShort();
       return EXIT.secretNotDelivered;
     }
@@ -189,17 +222,15 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
       await (
         await ahead
       )?.({ error: new BrokerError({ kind: 'aborted', operation: 'create key' }) });
-      printLines(ctx.stderr, [`error: ${signal} before the create request was sent: nothing was sent, no key was created`]);
+      sayOnce('signalled', signalled(signal).line!);
       await api.cutShort();
       return EXIT.interrupted;
     }
     // Its answer is not waited for: the line recorded ahead keeps the attempt as unknown.
-    printLines(ctx.stderr, [
-      `error: ${signal} while the create request was in flight: ${checkBeforeCreatingAgain(request.subAccount)} (the attempt is on record as unknown)`,
-    ]);
+    sayOnce('signalled', signalled(signal).line!);
     await api.cutShort();
     return EXIT.outcomeUnknown;
-  });
+  }, onAnother);
   try {
     const outcome = await ahead;
     if (!outcome) auditFailed();
@@ -222,7 +253,7 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
       printLines(ctx.stderr, [
         `error: key ${key.apiKey} was created but its secret ${unreadable}: it cannot be output as the service sent it, so it was not written; ${DELETE_ADVICE}`,
       ]);
-      return EXIT.secretNotDelivered;
+      return (exitCode = EXIT.secretNotDelivered);
     }
     const json = createdKeyJson(key);
     const text =
@@ -240,38 +271,44 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
           Object.assign(new Error('stdout is closed or a device that keeps nothing'), { code: 'stdout is closed or a device that keeps nothing' }),
         );
       // Not done until the stream handed the text on: a failure a tick later must still be this command's.
-      await out.writeFlushed(text);
+      writing = out.writeFlushed(text);
+      await writing;
       delivered = true;
     } catch (error) {
       if (!(error instanceof OutputClosedError)) throw error;
       const why = error.code ?? error.message;
       await record({ created: key, secret: 'not-delivered', reason: `stdout: ${why}` });
-      printLines(ctx.stderr, notDeliveredLines(key, why));
-      return EXIT.secretNotDelivered;
+      sayOnce('lost', notDeliveredLine(key, why));
+      return (exitCode = EXIT.secretNotDelivered);
     }
     await record({ created: key });
     printLines(ctx.stderr, [`warning: ${SECRET_WARNING}`]);
-    return EXIT.ok;
+    return (exitCode = EXIT.ok);
   } catch (error) {
     // Aborted by a signal before it was sent: the signal's handler says so, once.
-    if (stop.signal.aborted) return EXIT.interrupted;
+    if (stop.signal.aborted) return (exitCode = EXIT.interrupted);
     const code = reportFailure(ctx, error);
     if (code === EXIT.outcomeUnknown) printLines(ctx.stderr, [checkBeforeCreatingAgain(request.subAccount)]);
-    return code;
+    return (exitCode = code);
   } finally {
-    stopSignals?.();
+    finish();
     out.release();
     await closeQuietly(api);
+    // The outcome is settled and said: a signal from here until the process ends does not change its exit code.
+    stopSignals?.(exitCode);
   }
 }
+
+/** How long a signal lets the secret's write under way finish (or fail) on its own before it is called lost. */
+const DELIVERY_GRACE_MS = 1000;
 
 const DELETE_ADVICE = "nobody has its secret: delete this key in the service's web console, then create another";
 
 /** The trail's reason while the secret is being written: what stays if the process ends before stdout took it. */
 const PENDING_REASON = 'the command ended before its secret was written to stdout';
 
-function notDeliveredLines(key: CreatedKey, why: string): string[] {
-  return [`error: key ${key.apiKey} was created but its secret could not be written (${why}); ${DELETE_ADVICE}`];
+function notDeliveredLine(key: CreatedKey, why: string): string {
+  return `error: key ${key.apiKey} was created but its secret could not be written (${why}); ${DELETE_ADVICE}`;
 }
 
 /**

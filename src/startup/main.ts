@@ -23,17 +23,32 @@ process.stderr.on('error', () => undefined);
 process.on('uncaughtException', lastResort);
 process.on('unhandledRejection', lastResort);
 
-const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+// SIGQUIT too: left to its default it dumps core, and a core holds whatever secret is in memory.
+const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'];
+interface SignalHandler {
+  onSignal: (signal: NodeJS.Signals) => number | Promise<number>;
+  onAnother?: (signal: NodeJS.Signals) => number;
+}
 /** The handlers commands gave onInterrupt, oldest first. */
-const handlers: Array<(signal: NodeJS.Signals) => number | Promise<number>> = [];
-let stopping = false;
+const handlers: SignalHandler[] = [];
+let stopping: SignalHandler | undefined;
+/** The command's exit code once its outcome is settled: a late signal changes nothing about it. */
+let settled: number | undefined;
+// A SIGQUIT no part of the program answers ends it as SIGQUIT would, but without the core dump.
+process.on('SIGQUIT', () => {
+  if (process.listenerCount('SIGQUIT') === 1) process.exit(128 + 3);
+});
+function listen(): void {
+  for (const signal of SIGNALS) if (!process.listeners(signal).includes(onProcessSignal)) process.on(signal, onProcessSignal);
+}
 function onProcessSignal(signal: NodeJS.Signals): void {
-  // A second signal while the first is being settled (an audit line written): out at once.
-  if (stopping) process.exit(EXIT.interrupted);
+  if (settled !== undefined) process.exit(settled);
+  // A second signal while the first is being settled (an audit line written): out at once, said as the command says it.
+  if (stopping) process.exit(stopping.onAnother?.(signal) ?? EXIT.interrupted);
   const handler = handlers.at(-1);
   if (handler === undefined) return;
-  stopping = true;
-  void Promise.resolve(handler(signal)).then(
+  stopping = handler;
+  void Promise.resolve(handler.onSignal(signal)).then(
     (code) => process.exit(code),
     () => process.exit(EXIT.interrupted),
   );
@@ -46,15 +61,17 @@ main(process.argv.slice(2), {
   env: process.env,
   stdoutIsTTY: process.stdout.isTTY === true,
   stderrIsTTY: process.stderr.isTTY === true,
-  onInterrupt: (onSignal) => {
+  onInterrupt: (onSignal, onAnother) => {
     // Only the newest handler answers (a command's own, over the one its connection set for the log file);
     // stopping it gives the signal back to the one before.
-    if (handlers.length === 0) for (const signal of SIGNALS) process.on(signal, onProcessSignal);
-    handlers.push(onSignal);
-    return () => {
-      const at = handlers.lastIndexOf(onSignal);
+    const handler: SignalHandler = { onSignal, ...(onAnother ? { onAnother } : {}) };
+    listen();
+    handlers.push(handler);
+    return (settledCode) => {
+      const at = handlers.lastIndexOf(handler);
       if (at >= 0) handlers.splice(at, 1);
-      if (handlers.length === 0 && !stopping) for (const signal of SIGNALS) process.off(signal, onProcessSignal);
+      if (settledCode !== undefined) settled ??= settledCode;
+      if (handlers.length === 0 && !stopping && settled === undefined) for (const signal of SIGNALS) process.off(signal, onProcessSignal);
     };
   },
 }).then(({ code, keepRunning }) => {

@@ -143,13 +143,26 @@ describe.concurrent('keys create: the secret is written or the failure is loud (
     }
   }, 30_000);
 
-  /** `keys create` with stdout a named pipe held open for reading (so no EPIPE) and filled: its write waits, never taken. */
-  async function createIntoFullPipe(home: string, signal: NodeJS.Signals, onTestFinished: OnFinished): Promise<Exit> {
+  /**
+   * `keys create` with stdout a named pipe held open for reading (so no EPIPE) and filled: its write waits, never
+   * taken, until `drainAfterMs` after the signals (then the pipe is read, and what came after the filling is kept).
+   */
+  async function createIntoFullPipe(
+    home: string,
+    signals: NodeJS.Signals | NodeJS.Signals[],
+    onTestFinished: OnFinished,
+    drainAfterMs?: number,
+  ): Promise<Exit & { read: string }> {
     const fifo = join(home, 'stuck');
     execFileSync('mkfifo', [fifo]);
     // Non-blocking, so filling it ends at EAGAIN instead of waiting here.
     const held = openSync(fifo, constants.O_RDWR | constants.O_NONBLOCK);
-    onTestFinished(() => closeSync(held));
+    let open = true;
+    const release = (): void => {
+      if (open) closeSync(held);
+      open = false;
+    };
+    onTestFinished(release);
     for (let filled = 0; filled < 1 << 20; filled += 4096) {
       try {
         writeSync(held, Buffer.alloc(4096, 0x78));
@@ -157,24 +170,69 @@ describe.concurrent('keys create: the secret is written or the failure is loud (
         break;
       }
     }
-    return run([process.execPath, bin, ...ARGS, '--json'], env(home), held, (pid) => {
+    // The reader that comes later is a process of its own: the binary may make the pipe blocking, and a read
+    // here would then hold this worker.
+    const readFile = join(home, 'read');
+    let reader: Promise<unknown> | undefined;
+    const exit = await run([process.execPath, bin, ...ARGS, '--json'], env(home), held, (pid) => {
       void (async () => {
-        // Created (its line in the trail) and waiting on the pipe: then the signal.
+        // Created (its line in the trail) and waiting on the pipe: then the signals.
         for (let i = 0; i < 200; i += 1) {
           const { entries } = await readAuditTrail(home).catch(() => ({ entries: [] }));
           if (entries.some((e) => e.outcome === 'created')) break;
           await new Promise((resolve) => setTimeout(resolve, 25));
         }
         await new Promise((resolve) => setTimeout(resolve, 100));
-        process.kill(pid, signal);
+        for (const [i, signal] of [signals].flat().entries()) {
+          // A moment apart, as two ^C are: two signals at once would be one to the process.
+          if (i > 0) await new Promise((resolve) => setTimeout(resolve, 30));
+          process.kill(pid, signal);
+        }
+        if (drainAfterMs === undefined) return;
+        await new Promise((resolve) => setTimeout(resolve, drainAfterMs));
+        const cat = spawn('sh', ['-c', 'exec cat "$0" > "$1"', fifo, readFile], { stdio: 'ignore' });
+        reader = new Promise((resolve) => cat.on('close', resolve));
       })();
     });
+    // The last writer gone, the reader meets the end of the pipe.
+    release();
+    await reader;
+    return { ...exit, read: reader ? readFileSync(readFile, 'latin1').replace(/^x+/, '') : '' };
   }
 
   it('a reader that does not read (a full pipe), then SIGTERM: exit 5, and the trail says not delivered, not created', async ({ expect, onTestFinished }) => {
     const home = tempFolder(onTestFinished);
     const exit = await createIntoFullPipe(home, 'SIGTERM', onTestFinished);
     await expectLostSecretOnRecord(expect, home, exit, /^SIGTERM before it was written$/);
+  }, 30_000);
+
+  it('the same, then SIGINT twice at once (^C ^C): still exit 5, the key named once, on record as not delivered', async ({ expect, onTestFinished }) => {
+    const home = tempFolder(onTestFinished);
+    const exit = await createIntoFullPipe(home, ['SIGINT', 'SIGINT'], onTestFinished);
+    await expectLostSecretOnRecord(expect, home, exit, /^SIGINT before it was written$/);
+    expect(exit.stderr.match(new RegExp(NOT_DELIVERED.source, 'gm')), exit.stderr).toHaveLength(1);
+  }, 30_000);
+
+  it('the same, then SIGQUIT (^\\): exit 5 and the key named, as for SIGTERM (no core dump of the secret)', async ({ expect, onTestFinished }) => {
+    const home = tempFolder(onTestFinished);
+    const exit = await createIntoFullPipe(home, 'SIGQUIT', onTestFinished);
+    expect(exit.signal).toBeNull();
+    await expectLostSecretOnRecord(expect, home, exit, /^SIGQUIT before it was written$/);
+  }, 30_000);
+
+  it('SIGTERM while the secret waits, then the reader reads at once: exit 0, the secret delivered, the trail says created', async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const home = tempFolder(onTestFinished);
+    const exit = await createIntoFullPipe(home, 'SIGTERM', onTestFinished, 150);
+    expect(exit.code, exit.stderr).toBe(0);
+    expect(exit.stderr).not.toMatch(NOT_DELIVERED);
+    const printed = JSON.parse(exit.read) as { apiKey: string; secretKey: string };
+    expect(printed.secretKey).toMatch(/^[0-9a-f]{64}$/);
+    const { entries } = await readAuditTrail(home);
+    expect(entries).toEqual([expect.objectContaining({ outcome: 'created' })]);
+    expect(entries[0]!.secret).toBeUndefined();
   }, 30_000);
 
   it('the same, then SIGKILL: nothing can be said, but the trail already says not delivered', async ({ expect, onTestFinished }) => {
