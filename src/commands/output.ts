@@ -1,6 +1,7 @@
 // Output helpers for the scriptable commands: text tables, local times, the --format choice, and a writer that
 // respects backpressure and notices a closed pipe (EPIPE) instead of crashing.
 // Tables are text for a terminal: every cell is sanitised (docs/design.md, the sanitiser) and aligned by display width.
+import { ownOutputErrors, releaseOutputErrors } from '../terminal/outputOwner';
 import { sanitize } from '../terminal/sanitize';
 
 export type Align = 'left' | 'right';
@@ -86,13 +87,6 @@ export function chooseFormat(options: { format?: string; json?: boolean }): { ok
     return { ok: false, message: `--json is short for --format json: it cannot go with --format ${named}` };
   }
   return { ok: true, format: options.json === true ? 'json' : ((named as OutputFormat | undefined) ?? 'table') };
-}
-
-/** Streams whose write errors a command is awaiting itself (the process-wide handler leaves them be). */
-const ownedOutputs = new WeakSet<object>();
-
-export function outputOwnsErrors(stream: object): boolean {
-  return ownedOutputs.has(stream);
 }
 
 /**
@@ -202,7 +196,7 @@ export class OutputSink {
     private readonly options: { ownErrors?: boolean } = {},
   ) {
     stream.on('error', this.onError);
-    if (options.ownErrors) ownedOutputs.add(stream);
+    if (options.ownErrors) ownOutputErrors(stream);
     this.fd = fileDescriptorOf(stream);
   }
 
@@ -276,6 +270,6 @@ export class OutputSink {
   /** Stops listening; a late EPIPE after this is the process-level handler's business. */
   release(): void {
     this.stream.off('error', this.onError);
-    if (this.options.ownErrors) ownedOutputs.delete(this.stream);
+    if (this.options.ownErrors) releaseOutputErrors(this.stream);
   }
 }

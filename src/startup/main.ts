@@ -2,7 +2,8 @@
 // streams and environment. The process wiring lives here, not in cli.tsx, so the tests can run main() in-process.
 import { lastResortLine, main } from '../cli';
 import { EXIT } from '../commands/context';
-import { outputFailureLine, outputOwnsErrors } from '../commands/output';
+import { outputFailureLine } from '../commands/output';
+import { outputOwnsErrors } from '../terminal/outputOwner';
 
 function lastResort(error: unknown): void {
   process.stderr.write(lastResortLine(error));

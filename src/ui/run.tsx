@@ -17,6 +17,10 @@ import { makeTheme, type Theme } from './theme';
 import { enterAlternateScreen } from './terminalSession';
 import { KeyStream } from '../terminal/keyStream';
 import { sanitize } from '../terminal/text';
+import { ownOutputErrors, releaseOutputErrors } from '../terminal/outputOwner';
+
+/** The exit code of a console whose terminal went away, as for SIGHUP. */
+const HANGUP_EXIT = 129;
 
 const notConnected = (): Promise<never> => Promise.reject(new Error('not connected yet: add a profile, enter credentials, or open the demo'));
 /** Stands in while there is no target: the welcome screens never call it. */
@@ -92,6 +96,17 @@ export async function runConsole(switcher: TargetSwitcher, options: { noColor: b
     exitCode = code;
     done?.();
   };
+  // The terminal gone (its window closed): writes fail (EIO) and input ends, before a SIGHUP or without one (one
+  // ignored): the console ends as at a hangup, and still says on stderr what it must (a secret not confirmed stored).
+  let terminalGone = false;
+  const onTerminalGone = () => {
+    terminalGone = true;
+    onExit(HANGUP_EXIT);
+  };
+  ownOutputErrors(process.stdout);
+  process.stdout.on('error', onTerminalGone);
+  process.stdin.on('end', onTerminalGone);
+  process.stdin.on('error', onTerminalGone);
   // Ink reads keys one at a time from the splitter, never a chunk of several.
   const keys = new KeyStream(process.stdin);
   // Raw mode before the first frame (Ink sets it in an effect after that frame): a key typed the moment the
@@ -117,6 +132,13 @@ export async function runConsole(switcher: TargetSwitcher, options: { noColor: b
     keys.detach();
     session.leave();
     for (const line of parting) process.stderr.write(`${sanitize(line, 4000)}\n`);
+    process.stdin.off('end', onTerminalGone);
+    process.stdin.off('error', onTerminalGone);
+    // A terminal that is gone fails every later write too: those errors stay ours, so the exit code stays 129.
+    if (!terminalGone) {
+      process.stdout.off('error', onTerminalGone);
+      releaseOutputErrors(process.stdout);
+    }
   }
   return exitCode;
 }
