@@ -54,4 +54,6 @@ const SIGNALS: Array<[NodeJS.Signals, number]> = [
   ['SIGINT', 130],
   ['SIGTERM', 143],
   ['SIGHUP', 129],
+  // Left to its default, ^\ would dump core: the core would hold a secret on screen, and the terminal stay raw.
+  ['SIGQUIT', 131],
 ];
