@@ -7,8 +7,13 @@ import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { codePointName, firstMarked, sanitize } from '../terminal/sanitize';
 
-/** Copies the text; resolves to what was done, in words the screens show after "Secret key …". Never rejects. */
-export type CopyToClipboard = (text: string) => Promise<string>;
+/**
+ * Copies the text; resolves to what was done, in words the screens show after "Secret key …". Never rejects.
+ * Once `signal` aborts (the screen that asked was left), nothing more is copied: a tool still running is ended.
+ */
+export type CopyToClipboard = (text: string, signal?: AbortSignal) => Promise<string>;
+
+export const COPY_CANCELLED = 'not copied: the screen was left before the copy finished';
 
 export const OSC52_SENT = 'sent to the terminal clipboard; paste to check';
 
@@ -75,7 +80,7 @@ export function systemClipboardTool(env: Env = process.env, platform: NodeJS.Pla
 }
 
 export interface ClipboardLibrary {
-  write(text: string): Promise<void>;
+  write(text: string, signal?: AbortSignal): Promise<void>;
 }
 
 /** What a clipboard tool needs to find the display and its session: nothing else of the environment. */
@@ -128,7 +133,7 @@ const TOOL_COMMANDS: Record<string, [string, string[]]> = {
 /** Runs the tool with the text on its stdin and a minimal environment; rejects when it fails or takes over 5 s. */
 export function toolClipboard(tool: string, env: Env): ClipboardLibrary {
   return {
-    write: (text) =>
+    write: (text, signal) =>
       new Promise<void>((done, fail) => {
         const command = TOOL_COMMANDS[tool];
         if (!command) {
@@ -136,7 +141,12 @@ export function toolClipboard(tool: string, env: Env): ClipboardLibrary {
           return;
         }
         const { spawn } = process.getBuiltinModule('node:child_process');
-        const child = spawn(command[0], command[1], { env: toolEnvironment(env), stdio: ['pipe', 'ignore', 'ignore'], timeout: 5000 });
+        const child = spawn(command[0], command[1], {
+          env: toolEnvironment(env),
+          stdio: ['pipe', 'ignore', 'ignore'],
+          timeout: 5000,
+          ...(signal ? { signal } : {}),
+        });
         child.on('error', fail);
         child.on('close', (code, signal) => (code === 0 ? done() : fail(new Error(`${tool} ended with ${signal ?? `exit ${code}`}`))));
         child.stdin.on('error', () => undefined);
@@ -165,18 +175,24 @@ export function systemCopyFailedSaid(tool: string): string {
  */
 export function systemClipboard(out: NodeJS.WritableStream, options: SystemClipboardOptions = {}): CopyToClipboard {
   const env = options.env ?? process.env;
-  return async (text) => {
+  return async (text, signal) => {
     const tool = systemClipboardTool(env, options.platform ?? process.platform);
     const load = options.load ?? (async (): Promise<ClipboardLibrary> => toolClipboard(tool ?? '', env));
+    if (signal?.aborted) return COPY_CANCELLED;
     if (tool === undefined) {
       out.write(osc52Sequences(text, env));
       return OSC52_SENT;
     }
     try {
-      await (await load()).write(text);
+      await (await load()).write(text, signal);
       options.onSettled?.({ tool, ok: true });
       return systemCopySaid(tool);
     } catch (error) {
+      // Left while the tool ran: the text goes nowhere else, after its screen is gone.
+      if (signal?.aborted) {
+        options.onSettled?.({ tool, ok: false, error });
+        return COPY_CANCELLED;
+      }
       out.write(osc52Sequences(text, env));
       options.onSettled?.({ tool, ok: false, error });
       return systemCopyFailedSaid(tool);
@@ -198,6 +214,8 @@ export function notCopiedReason(what: string, value: string): string | undefined
 }
 
 export interface CopyValueOptions {
+  /** Aborted when the screen that asked is left: a copy not finished by then copies nothing. */
+  signal?: AbortSignal;
   /** The value as the notice names it after what was done (a short key, an id); left out: not named. */
   shown?: string;
   /** Said after a failed copy's reason: where the value still is. */
@@ -214,7 +232,7 @@ export async function copyValue(copy: CopyToClipboard, what: string, value: stri
   const refused = notCopiedReason(what, value);
   if (refused !== undefined) return refused;
   try {
-    const said = await copy(value);
+    const said = await copy(value, options.signal);
     return sanitize(`${what.charAt(0).toUpperCase()}${what.slice(1)} ${said}${options.shown === undefined ? '' : `: ${options.shown}`}`);
   } catch (error) {
     return `✗ The ${what} could not be copied (${copyFailure(error)})${options.ifFailed === undefined ? '' : `: ${options.ifFailed}`}`;

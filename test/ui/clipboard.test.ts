@@ -1,11 +1,20 @@
 // The console's copy: the system clipboard locally (a stub xsel / wl-copy on PATH records what reached its
 // stdin), OSC 52 over SSH or with no system clipboard (checked by its bytes, plain and tmux-wrapped), and
 // the words that say which was done. The copied text goes to the tool's stdin and nowhere else.
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { OSC52_SENT, copyValue, osc52Clipboard, osc52Sequences, systemClipboard, systemClipboardTool, systemCopySaid } from '../../src/ui/clipboard';
+import {
+  COPY_CANCELLED,
+  OSC52_SENT,
+  copyValue,
+  osc52Clipboard,
+  osc52Sequences,
+  systemClipboard,
+  systemClipboardTool,
+  systemCopySaid,
+} from '../../src/ui/clipboard';
 
 const SECRET = 'Zx9/secret+key=with "quotes" ünï 🔑\nand a second line';
 const b64 = Buffer.from(SECRET, 'utf8').toString('base64');
@@ -156,6 +165,24 @@ describe('systemClipboard', () => {
     const outcome = await done;
     expect(outcome.ok).toBe(false);
     expect(out.written.join('')).toBe(osc52Sequences(SECRET, { TMUX: 'x' }));
+  });
+
+  it('a tool that hangs, and the screen left meanwhile: the tool is ended and nothing goes by OSC 52 after', async () => {
+    const pidFile = join(dir, 'xsel.pid');
+    writeFileSync(join(bin, 'xsel'), `#!/bin/sh\necho $$ > '${pidFile}'\nexec sleep 30\n`, { mode: 0o755 });
+    desktop({ DISPLAY: ':99' });
+    const out = sink();
+    const { done, onSettled } = settled();
+    const left = new AbortController();
+    const said = systemClipboard(out.stream, { onSettled })(SECRET, left.signal);
+    for (let i = 0; i < 100 && !existsSync(pidFile); i += 1) await new Promise((resolve) => setTimeout(resolve, 20));
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    left.abort();
+    expect(await said).toBe(COPY_CANCELLED);
+    expect((await done).ok).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(out.written).toEqual([]);
+    expect(() => process.kill(pid, 0)).toThrow();
   });
 
   it('over SSH, or with no system clipboard: OSC 52 at once, and the library is never loaded', async () => {

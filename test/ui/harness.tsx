@@ -25,6 +25,7 @@ import type { AuditRecorder } from '../../src/config/auditTrail';
 import type { TargetSwitcher } from '../../src/ui/targets';
 import { makeTheme } from '../../src/ui/theme';
 import type { ProfileColor } from '../../src/credentials/profiles';
+import type { CopyToClipboard } from '../../src/ui/clipboard';
 
 export const KEYS = {
   up: '\u001b[A',
@@ -46,6 +47,8 @@ export const KEYS = {
 export type KeyName = keyof typeof KEYS;
 
 export interface ConsoleOptions {
+  /** The console's clipboard (default: one that keeps what it is given in `copies`). */
+  copy?: CopyToClipboard;
   mode?: 'demo' | 'live';
   noColor?: boolean;
   columns?: number;
@@ -159,11 +162,13 @@ export async function startConsole(options: ConsoleOptions = {}): Promise<TestCo
     recent,
     discovered,
     suggestions: options.suggestions ?? sandbox.subAccounts,
-    copy: async (text) => {
-      if (options.copyFails) throw options.copyFails;
-      copies.push(text);
-      return 'sent to the test clipboard';
-    },
+    copy:
+      options.copy ??
+      (async (text) => {
+        if (options.copyFails) throw options.copyFails;
+        copies.push(text);
+        return 'sent to the test clipboard';
+      }),
     exporter: fileExporter(api, exportDir),
     theme: makeTheme(options.noColor ?? false),
     now: Date.now,

@@ -72,6 +72,26 @@ describe('leaving the secret screen', () => {
     expect(JSON.stringify(c.navState())).not.toContain(created.secretKey);
   });
 
+  test('a copy still under way says so, and is ended when the screen is left: the secret reaches no clipboard after', async () => {
+    let signal: AbortSignal | undefined;
+    await onSecret({
+      copy: (_text, given) =>
+        new Promise<string>((resolve) => {
+          signal = given;
+          given?.addEventListener('abort', () => resolve('ended'));
+        }),
+    });
+    await c.press('s');
+    await c.waitForText('Copying the secret key…');
+    expect(signal?.aborted).toBe(false);
+    await c.press('enter');
+    await c.waitForText(ASK);
+    await c.press('y');
+    await c.waitForScreen('keys');
+    expect(signal?.aborted).toBe(true);
+    expect(c.frame()).not.toContain('ended');
+  });
+
   test('a second ctrl+c at the prompt quits at once (130)', async () => {
     await onSecret();
     await c.press('ctrlC');
