@@ -17,6 +17,8 @@ export interface CliIo {
   stderrIsTTY: boolean;
   /** The process's signals, for a command that must answer them itself (a create in flight). */
   onInterrupt?: CommandContext['onInterrupt'];
+  /** Told once the console's first frame is drawn (the bin then writes its compile cache). */
+  onFirstFrame?: () => void;
 }
 
 export interface ExitRequest {

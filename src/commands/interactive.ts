@@ -11,7 +11,6 @@ import { EXIT, printLines, reportUsage } from './context';
 import { sanitize } from '../terminal/sanitize';
 import { createConsoleTargets } from './consoleTargets';
 import { resolveDemoClock } from '../sandbox/demoClock';
-import { firstFrameDrawn } from '../startup/host';
 import type { CommandHost } from './define';
 
 export interface InteractiveOptions {
@@ -131,12 +130,16 @@ export async function openConsole(host: CommandHost): Promise<void> {
   } catch (error) {
     return host.exit(reportUsage(host.context(), (error as Error).message));
   }
-  // Once the first frame is drawn, what the start compiled goes to the compile cache.
-  const onDrawn = firstFrameDrawn;
   const { io } = host;
   host.exit(
     await runInteractive(
-      { demo: demo === true, demoClockMs, onDrawn, stdout: { isTTY: io.stdoutIsTTY }, ...(io.stdin ? { stdin: io.stdin } : {}) },
+      {
+        demo: demo === true,
+        demoClockMs,
+        ...(io.onFirstFrame ? { onDrawn: io.onFirstFrame } : {}),
+        stdout: { isTTY: io.stdoutIsTTY },
+        ...(io.stdin ? { stdin: io.stdin } : {}),
+      },
       host.context(),
     ),
   );

@@ -4,6 +4,7 @@ import { lastResortLine, main } from '../cli';
 import { EXIT } from '../commands/context';
 import { outputFailureLine } from '../commands/output';
 import { outputOwnsErrors } from '../terminal/outputOwner';
+import { firstFrameDrawn } from './host';
 
 function lastResort(error: unknown): void {
   process.stderr.write(lastResortLine(error));
@@ -62,6 +63,8 @@ main(process.argv.slice(2), {
   env: process.env,
   stdoutIsTTY: process.stdout.isTTY === true,
   stderrIsTTY: process.stderr.isTTY === true,
+  // Once the console's first frame is drawn, what the start compiled goes to the compile cache.
+  onFirstFrame: firstFrameDrawn,
   onInterrupt: (onSignal, onAnother) => {
     // Only the newest handler answers (a command's own, over the one its connection set for the log file);
     // stopping it gives the signal back to the one before.

@@ -1,5 +1,6 @@
-// Imports run down the layers only: the service, storage, export, sandbox and text modules never import the
-// commands, the console or the start-up code above them.
+// Imports run down the layers only (docs/design.md): the service, storage, export, sandbox and text modules never
+// import the front ends or the start-up code above them; the console never imports the commands; neither front end
+// imports the start-up code.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { expect, it } from 'vitest';
@@ -26,4 +27,22 @@ it('no lower module imports the commands, the console or start-up', () => {
     }
   }
   expect(upward).toEqual([]);
+});
+
+/** The imports of the files under `folder` whose target's first path part is in `targets`. */
+function importsInto(folder: string, targets: readonly string[]): string[] {
+  const found: string[] = [];
+  for (const file of files(join(SRC, folder))) {
+    const source = readFileSync(file, 'utf8');
+    for (const [, specifier] of source.matchAll(/(?:from|import\()\s*'(\.[^']+)'/g)) {
+      const target = relative(SRC, join(file, '..', specifier!)).split('/')[0]!;
+      if (targets.includes(target.replace(/\.tsx?$/, ''))) found.push(`${relative(SRC, file)} → ${specifier}`);
+    }
+  }
+  return found;
+}
+
+it('the console imports neither the commands nor start-up; the commands do not import start-up', () => {
+  expect(importsInto('ui', ['commands', 'startup', 'cli'])).toEqual([]);
+  expect(importsInto('commands', ['startup', 'cli'])).toEqual([]);
 });
