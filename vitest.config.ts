@@ -18,8 +18,8 @@ export default defineConfig({
     // The JSON report is what .ci/run counts its closing "N passed, N failed" line from.
     reporters: ['default', ['json', { outputFile: 'test-results.json' }]],
     projects: [
-      // Loading Ink, React, undici and the commands again for every file cost about as much as the tests themselves:
-      // the files of a worker share what it loaded. A server that may meet a ban (kept per base URL for the whole
+      // Loading Ink, React, undici and the commands again for every file costs about what the tests do
+      // (docs/performance.md): the files of a worker share what it loaded. A server that may meet a ban (kept per base URL for the whole
       // process) listens on a loopback host of its own (test/loopbackHost.ts), so no ban reaches another file.
       { extends: true, test: { name: 'shared', include: ['test/**/*.test.{ts,tsx}'], isolate: false } },
     ],

@@ -1,4 +1,4 @@
-// An interim "HTTP/1.1 100 Continue" the service sends before its answer, unasked: undici (7.x) takes it for a
+// An interim "HTTP/1.1 100 Continue" the service sends before its answer, unasked: undici takes it for a
 // broken connection (SocketError "bad response") and has no option to allow it, so a create would lose its secret.
 // Through the pool's public `connect` option, each connection's incoming bytes pass a filter that drops such an
 // interim answer where an answer starts; everything else reaches undici untouched. Other 1xx (102, 103) undici

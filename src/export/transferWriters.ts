@@ -88,7 +88,7 @@ function numberCell(value: string): string {
 
 /**
  * csvRecord(csvCells(t)) for a file or a pipe, in CSV_FIELDS order, without the arrays and closures: the
- * same bytes (a property test holds them equal) at about half the cost, since an export formats every row.
+ * same bytes (a property test holds them equal) at less cost, since an export formats every row (docs/performance.md).
  */
 export function csvLine(t: Transfer): string {
   return (

@@ -1,5 +1,4 @@
-// A width function that remembers its answers: frames measure the same texts frame after frame. Plain
-// JavaScript, so Ink's renderer can be given one in the tests' workers without a compiler (src/ui/ink/).
+// A width function that remembers its answers: frames measure the same texts frame after frame.
 /**
  * @param {(text: string) => number} measure a pure function of the text
  * @param {{ maxTexts: number, maxLength: number }} bounds texts kept before starting afresh, and the longest kept

@@ -44,6 +44,23 @@ describe('what comments cite', () => {
     expect(found).toEqual([]);
   });
 
+  it('the docs and the README cite no design brief, style guide, spec section, open issue or session either', () => {
+    const pages = [
+      'README.md',
+      ...readdirSync(join(ROOT, 'docs'))
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => `docs/${f}`),
+    ];
+    const forbidden = /DESIGN\b|STYLE\.md|design brief|the design named|original design|spec\/service-api|§\s?\d|\bthe open issue\b|this session/;
+    const found = pages.flatMap((page) =>
+      readFileSync(join(ROOT, page), 'utf8')
+        .split('\n')
+        .filter((line) => forbidden.test(line))
+        .map((line) => `${page}: ${line.trim().slice(0, 120)}`),
+    );
+    expect(found).toEqual([]);
+  });
+
   it('every docs/ page named in a source file or the README exists', () => {
     const named = [...sources(), { path: 'README.md', text: readFileSync(join(ROOT, 'README.md'), 'utf8') }].flatMap((file) =>
       [...file.text.matchAll(/\bdocs\/([\w-]+\.md)\b/g)].map((m) => ({ file: file.path, page: `docs/${m[1]}` })),
