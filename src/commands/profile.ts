@@ -203,7 +203,7 @@ export async function runProfileAdd(rawName: string, options: ProfileAddOptions,
     if (!checked.ok) {
       printLines(ctx.stderr, [
         `error: ${checked.message}`,
-        `nothing was saved${checked.reason === 'unreachable' ? ' (to save it without checking, for offline setup: --no-check)' : ''}`,
+        `nothing was saved${checked.reason === 'unreachable' || checked.reason === 'unverified' ? ' (to save it without checking, for offline setup: --no-check)' : ''}`,
       ]);
       return EXIT.failure;
     }

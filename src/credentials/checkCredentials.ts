@@ -10,9 +10,10 @@ export type CheckedField = 'baseUrl' | 'apiKey' | 'secretKey';
 
 /**
  * Why a check failed: the service does not know the key, it rejected the signature (the secret, or the
- * header/signing option), it could not be reached (or did not answer in time), or something else.
+ * header/signing option), it could not be reached (or did not answer in time), its answer proved neither
+ * (a rate limit, a ban, a firewall, the clock), or something else.
  */
-export type CheckFailureReason = 'unknown-key' | 'bad-signature' | 'unreachable' | 'failed';
+export type CheckFailureReason = 'unknown-key' | 'bad-signature' | 'unreachable' | 'unverified' | 'failed';
 
 export type CredentialCheck = { ok: true; notice?: string } | { ok: false; reason: CheckFailureReason; message: string; field?: CheckedField };
 
@@ -35,9 +36,20 @@ function causeCode(error: BrokerError): string {
 }
 
 /**
- * Sends one signed request with these credentials. A pass is any answer that proves the key and the
- * signature: a page of transfers, or a refusal for another reason (no permission to read transfers, a
- * parameter the service dislikes), which is then said as a notice.
+ * Service codes given only once the key and the signature passed: a refusal for a reason of the request
+ * itself (no permission for the endpoint, a parameter, a sub-account, an account that is not a broker).
+ */
+const AFTER_AUTHENTICATION = new Set([700004, 700007, 700008, 140001, 140002, 730603]);
+
+function provesCredentials(code: number): boolean {
+  return AFTER_AUTHENTICATION.has(code) || (code >= 730600 && code < 730800);
+}
+
+/**
+ * Sends one signed request with these credentials. A pass is an answer that proves the key and the
+ * signature: a page of transfers, or a refusal the service gives only after both passed (no permission to
+ * read transfers, a parameter it dislikes), which is then said as a notice. Any other answer (a rate limit,
+ * a ban, a firewall, the clock, an IP not linked) proves neither: the check fails and nothing is stored.
  */
 export async function checkCredentials(config: ClientConfig, options: CheckOptions = {}): Promise<CredentialCheck> {
   const create = options.createApi ?? createBrokerApi;
@@ -48,8 +60,10 @@ export async function checkCredentials(config: ClientConfig, options: CheckOptio
   } catch (error) {
     if (!(error instanceof BrokerError)) return { ok: false, reason: 'failed', message: error instanceof Error ? error.message : String(error) };
     if (error.kind === 'service') {
-      if (error.code === 10072) return { ok: false, reason: 'unknown-key', field: 'apiKey', message: 'the service does not know this API key' };
-      if (error.code === 700002) {
+      // A code may come as a string ("730603").
+      const code = Number(error.code);
+      if (code === 10072) return { ok: false, reason: 'unknown-key', field: 'apiKey', message: 'the service does not know this API key' };
+      if (code === 700002 || code === 602) {
         return {
           ok: false,
           reason: 'bad-signature',
@@ -57,9 +71,9 @@ export async function checkCredentials(config: ClientConfig, options: CheckOptio
           message: 'the service rejected the signature: check the secret (and the API-key header)',
         };
       }
-      if (error.code === 700007) return { ok: true, notice: 'connected, but this key may not read transfers (no SPOT_TRANSFER_READ)' };
-      if (error.status !== undefined && error.status < 500 && error.code !== undefined)
-        return { ok: true, notice: `connected; the check answered: ${error.toLine()}` };
+      if (code === 700007) return { ok: true, notice: 'connected, but this key may not read transfers (no SPOT_TRANSFER_READ)' };
+      if (provesCredentials(code)) return { ok: true, notice: `connected; the check answered: ${error.toLine()}` };
+      return { ok: false, reason: 'unverified', message: `the credentials could not be checked: ${error.toLine()}` };
     }
     if ((error.kind === 'network' || error.kind === 'timeout') && error.stage === 'connect' && error.connectProblem !== undefined) {
       // A certificate, a proxy's refusal, a handshake: said in words, with what to do.
