@@ -105,6 +105,9 @@ export function viewport(edit: LineEdit, width: number, start = 0): Viewport {
     const reserve = index + 1 < parts.length ? 1 : 0;
     start = Math.min(start, index);
     while (start < index && (start > 0 ? 1 : 0) + sum(start, index) + cursorWidth + reserve > room) start += 1;
+    // No room left empty on the right while text is hidden on the left (a shorter value after a longer one).
+    const end = sum(0, parts.length) + (index === parts.length ? 1 : 0);
+    while (start > 0 && (start - 1 > 0 ? 1 : 0) + end - sum(0, start - 1) <= room) start -= 1;
   }
   let used = 0;
   let head = '';

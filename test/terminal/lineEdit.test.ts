@@ -117,4 +117,25 @@ describe('viewport: the part of a long line that fits, cursor visible', () => {
       { numRuns: 400 },
     );
   });
+
+  test('a shorter value after a longer one (cleared, then pasted): as much as fits before the cursor, not a lone "…"', () => {
+    const long = viewport(at('x'.repeat(300)), 40);
+    expect(long.start).toBeGreaterThan(250);
+    const v = viewport(at(`${'a'.repeat(100)}Z`), 40, long.start);
+    expect(v.head).toBe(`…${'a'.repeat(37)}Z`);
+    expect(cells(v)).toBe(40);
+    // A value that now fits whole is shown whole.
+    expect(viewport(at('short'), 40, long.start).head).toBe('short');
+  });
+
+  test('property: whatever the scroll before, no cell is left empty on the right while text is hidden on the left', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 120 }), fc.integer({ min: 3, max: 60 }), fc.nat(200), (raw, width, start) => {
+        const value = raw.replace(/[^a-z]/g, 'q');
+        const v = viewport(at(value), width, start);
+        if (v.start > 0) expect(cells(v)).toBe(width);
+      }),
+      { numRuns: 400 },
+    );
+  });
 });
