@@ -362,3 +362,21 @@ function collect(...results: Checked<unknown>[]): FieldError[] {
   for (const r of results) if (!r.ok) errors.push(r.error);
   return errors;
 }
+
+// Wire names that only a field can mean (not plain words such as "note" or "page"), longest first.
+const WIRE_NAMES = /\b(fromAccountType|toAccountType|fromAccount|toAccount|subAccount|clientTranId|startTime|endTime)\b/g;
+
+/**
+ * A validation message in the words of the front end that shows it (a command's flags, the console's labels):
+ * the field's wire name, and any wire name in the reason ("must not be before startTime"), become `names`'s,
+ * never inside a quoted value the operator typed ('…').
+ */
+export function sayFieldError(error: FieldError, names: Readonly<Record<FieldName, string>>): string {
+  const prefix = `${error.field}: `;
+  const reason = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+  const renamed = reason
+    .split(/('[^']*')/)
+    .map((part, i) => (i % 2 === 1 ? part : part.replace(WIRE_NAMES, (name) => names[name as FieldName])))
+    .join('');
+  return `${names[error.field]}: ${renamed}`;
+}

@@ -5,7 +5,7 @@ import { BrokerError } from '../api/errors';
 import { apiKeyProblem, headerNameProblem } from '../api/headers';
 import { type ProxyChoice, chooseProxy, cleartextWarning, explicitProxyProblem } from '../api/proxy';
 import { readOnlyApi, readOnlyReason, readOnlySource } from '../api/readOnly';
-import type { FieldError, FieldName } from '../api/validation';
+import { type FieldError, type FieldName, sayFieldError } from '../api/validation';
 import type { PostSignatureRule } from '../api/signing';
 import { loadBan, saveBan } from '../config/bans';
 import { loadClockOffset, saveClockOffset } from '../config/clockOffsets';
@@ -121,22 +121,13 @@ export const FLAG_OF_FIELD: Readonly<Record<FieldName, string>> = {
   toAccount: '--to-account',
 };
 
-// Wire names that only a field can mean (not plain words such as "note" or "page"), longest first.
-const WIRE_NAMES = /\b(fromAccountType|toAccountType|fromAccount|toAccount|subAccount|clientTranId|startTime|endTime)\b/g;
-
 /**
  * A validation message as a command says it: "--to-type: required" rather than "toAccountType: required".
  * Wire names mentioned in the reason ("must not be before startTime") become flags too, but never inside
  * a quoted value the operator typed ('…').
  */
 export function flagMessage(error: FieldError): string {
-  const prefix = `${error.field}: `;
-  const reason = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
-  const renamed = reason
-    .split(/('[^']*')/)
-    .map((part, i) => (i % 2 === 1 ? part : part.replace(WIRE_NAMES, (name) => FLAG_OF_FIELD[name as FieldName])))
-    .join('');
-  return `${FLAG_OF_FIELD[error.field]}: ${renamed}`;
+  return sayFieldError(error, FLAG_OF_FIELD);
 }
 
 /** The code a signal's default action gives (128 + its number), kept when a command's handler answers it. */

@@ -70,7 +70,7 @@ describe.concurrent.each(SIZES)('at %ix%i', (columns, rows) => {
     await c.press('?');
     await c.type('bad name');
     await c.press('enter');
-    await c.waitForText('✗ subAccount');
+    await c.waitForText('✗ Sub-account');
     fits('picker with a problem');
     await c.press('backspace', 'bad name'.length);
 
@@ -97,7 +97,7 @@ describe.concurrent.each(SIZES)('at %ix%i', (columns, rows) => {
     await c.waitForText(/Permissions (\(|·)/);
     fits('create form');
     await c.press('enter');
-    await c.waitForText('✗ permissions');
+    await c.waitForText('✗ at least one is required');
     fits('create form with an error');
     await c.press('?');
     await c.waitForText('press ? or esc to close');

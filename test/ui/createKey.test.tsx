@@ -23,12 +23,12 @@ async function start(onTestFinished: OnFinished): Promise<TestConsole> {
 
 describe.concurrent('CreateKeyScreen: validation (nothing is sent)', () => {
   test.for<[string, FormInput, string, string]>([
-    ['five IPs', { toggle: [0], ip: '192.0.2.1,192.0.2.2,192.0.2.3,192.0.2.4,192.0.2.5', note: 'n' }, 'ip: at most 4 addresses (got 5)', '5/4'],
-    ['a bad IP', { toggle: [0], ip: '192.0.2.300', note: 'n' }, "ip: '192.0.2.300' is not an IPv4 or IPv6 address", '1/4'],
-    ['a duplicate IP', { toggle: [0], ip: '192.0.2.1, 192.0.2.1', note: 'n' }, "ip: '192.0.2.1' is listed twice", '2/4'],
-    ['a CIDR range', { toggle: [0], ip: '192.0.2.0/24', note: 'n' }, "ip: '192.0.2.0/24' is a range (CIDR); give single addresses", '1/4'],
-    ['no permissions', { ip: '', note: 'n' }, 'permissions: at least one is required (e.g. SPOT_ACCOUNT_READ)', '0/4'],
-    ['no note', { toggle: [0], ip: '192.0.2.1' }, 'note: required (a short description of the key)', '1/4'],
+    ['five IPs', { toggle: [0], ip: '192.0.2.1,192.0.2.2,192.0.2.3,192.0.2.4,192.0.2.5', note: 'n' }, 'at most 4 addresses (got 5)', '5/4'],
+    ['a bad IP', { toggle: [0], ip: '192.0.2.300', note: 'n' }, "'192.0.2.300' is not an IPv4 or IPv6 address", '1/4'],
+    ['a duplicate IP', { toggle: [0], ip: '192.0.2.1, 192.0.2.1', note: 'n' }, "'192.0.2.1' is listed twice", '2/4'],
+    ['a CIDR range', { toggle: [0], ip: '192.0.2.0/24', note: 'n' }, "'192.0.2.0/24' is a range (CIDR); give single addresses", '1/4'],
+    ['no permissions', { ip: '', note: 'n' }, 'at least one is required (e.g. SPOT_ACCOUNT_READ)', '0/4'],
+    ['no note', { toggle: [0], ip: '192.0.2.1' }, 'required (a short description of the key)', '1/4'],
   ])('%s', async ([, input, message, counter], { onTestFinished }) => {
     const c = await start(onTestFinished);
     await fillCreateForm(c, input);
@@ -54,7 +54,7 @@ describe.concurrent('CreateKeyScreen: validation (nothing is sent)', () => {
     expect(c.frame()).not.toContain('✗');
     await c.type(',10.0.0.0/8');
     expect(c.frame()).toContain('3/4');
-    expect(c.frame()).toContain("✗ ip: '10.0.0.0/8' is a range (CIDR)");
+    expect(c.frame()).toContain("✗ '10.0.0.0/8' is a range (CIDR)");
     await c.press('backspace', ',10.0.0.0/8'.length);
     expect(c.frame()).toContain('2/4');
     expect(c.frame()).not.toContain('✗');

@@ -26,7 +26,7 @@ async function walkEveryScreen(): Promise<void> {
   const { busy } = await seededAccounts(c);
   await c.type('bad name');
   await c.press('enter');
-  await c.waitForText('✗ subAccount');
+  await c.waitForText('✗ Sub-account');
   await c.press('\u0015');
   await openKeys(c, busy);
   await c.press('enter');
@@ -39,7 +39,7 @@ async function walkEveryScreen(): Promise<void> {
   await c.type('192.0.2.1,192.0.2.2,192.0.2.3,192.0.2.4,192.0.2.5,10.0.0.0/8');
   await c.press('enter');
   // The first error takes the focus: the empty checklist.
-  await c.waitForText('✗ permissions');
+  await c.waitForText('✗ at least one is required');
   await c.press('space');
   await c.press('tab');
   await c.press('tab');

@@ -39,9 +39,9 @@ describe('SubAccountPicker', () => {
   });
 
   test.each([
-    ['a name with a space', 'bad name', "subAccount: must not contain spaces ('bad name')"],
-    ['an empty name', '', 'subAccount: required'],
-  ])('%s shows the subAccount message and sends nothing', async (_what, typed, message) => {
+    ['a name with a space', 'bad name', "Sub-account: must not contain spaces ('bad name')"],
+    ['an empty name', '', 'Sub-account: required'],
+  ])('%s shows the Sub-account message and sends nothing', async (_what, typed, message) => {
     c = await startConsole();
     await c.type(typed);
     await c.press('enter');

@@ -64,7 +64,7 @@ describe.concurrent('every window size from 40x12 up', () => {
       // A refused field shows its error (wrapped) under it, with the form still in the window.
       await setFilter(c, { startTime: '3d', clientTranId: 'abc12' });
       await c.press('enter');
-      await c.waitForText('✗ clientTranId');
+      await c.waitForText('✗ must be exactly 32');
       expect(c.frame()).toContain('› Client id');
       expectFramesFit(c.frames(), columns, rows, start);
       await c.press(CTRL_U);
@@ -82,7 +82,7 @@ describe.concurrent('every window size from 40x12 up', () => {
       expect(c.frame().split('\n').at(-1)).toContain('enter go');
       await c.type('0');
       await c.press('enter');
-      await c.waitFor(() => flat(c.frame()).includes('✗ page: must be a whole number of 1 or more (got 0)'), 'the whole prompt error');
+      await c.waitFor(() => flat(c.frame()).includes('✗ Page: must be a whole number of 1 or more (got 0)'), 'the whole prompt error');
       expectFramesFit(c.frames(), columns, rows, start);
       await c.press('esc');
       await c.waitForNoText('Go to page:');

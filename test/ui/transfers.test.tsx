@@ -28,10 +28,10 @@ describe('TransferFilterForm', () => {
     await openTransferFilter(c);
     await setFilter(c, { clientTranId: 'abc12' });
     // The live error shows once the field has lost focus.
-    expect(c.frame()).toContain('✗ clientTranId: must be exactly 32 letters and digits (got 5)');
+    expect(c.frame()).toContain('✗ must be exactly 32 letters and digits (got 5)');
     await c.press('enter');
     await c.settle(100);
-    expect(c.frame()).toContain('✗ clientTranId: must be exactly 32 letters and digits (got 5)');
+    expect(c.frame()).toContain('✗ must be exactly 32 letters and digits (got 5)');
     expect(c.navState()!.stack.at(-1)!.route.screen).toBe('transferFilter');
     expect(lineWith(c.frame(), 'Client id')).toMatch(/^› /);
     expect(transferGets()).toHaveLength(0);
@@ -42,7 +42,7 @@ describe('TransferFilterForm', () => {
     await openTransferFilter(c);
     await setFilter(c, { toAccountType: 'FUTUR' });
     await c.press('enter');
-    await c.waitForText("✗ toAccountType: 'FUTUR' is not a known account type: did you mean FUTURES?");
+    await c.waitForText("✗ 'FUTUR' is not a known account type: did you mean FUTURES?");
     expect(c.navState()!.stack.at(-1)!.route.screen).toBe('transferFilter');
     expect(transferGets()).toHaveLength(0);
   });
@@ -52,7 +52,7 @@ describe('TransferFilterForm', () => {
     await openTransferFilter(c);
     await setFilter(c, { startTime: '2d', endTime: '3d' });
     await c.press('enter');
-    await c.waitForText('✗ endTime: must not be before startTime');
+    await c.waitForText('✗ must not be before Since');
     expect(c.navState()!.stack.at(-1)!.route.screen).toBe('transferFilter');
     expect(transferGets()).toHaveLength(0);
   });
@@ -148,7 +148,7 @@ describe('TransferBrowser', () => {
     await c.waitForText('Go to page:');
     await c.type('0');
     await c.press('enter');
-    await c.waitForText('✗ page: must be a whole number of 1 or more');
+    await c.waitForText('✗ Page: must be a whole number of 1 or more');
     await c.press('backspace');
     await c.type('4');
     await c.press('enter');
@@ -164,7 +164,7 @@ describe('TransferBrowser', () => {
     await c.press(CTRL_U);
     await c.type('501');
     await c.press('enter');
-    await c.waitForText('✗ limit: must be a whole number from 1 to 500 (got 501)');
+    await c.waitForText('✗ Page size: must be a whole number from 1 to 500 (got 501)');
     const from = c.requests().length;
     await c.press(CTRL_U);
     await c.type('3');

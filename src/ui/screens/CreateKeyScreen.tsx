@@ -29,6 +29,7 @@ import { shortenApiKey as shortKey } from '../../config/logFile';
 import { ipsText } from '../noIp';
 import { creationRisks, needsAllowing } from '../../audit/creationRisks';
 import type { KeyFlag } from '../../audit/keyAudit';
+import { fieldReason } from '../fieldLabels';
 
 /** The key bindings of each mode of this screen, beside the handlers below; the footer and `?` help are drawn from them. */
 export const CREATE_KEY_MODES = defineModes({
@@ -95,7 +96,8 @@ type CreateKeyMode = keyof typeof CREATE_KEY_MODES;
 export function liveIps(raw: string): { count: number; error: string | undefined } {
   const settled = raw.replace(/[\s,]+$/, '');
   const count = settled.split(',').filter((part) => part.trim() !== '').length;
-  return { count, error: settled === '' ? undefined : fieldError('ip', settled)?.message };
+  const error = settled === '' ? undefined : fieldError('ip', settled);
+  return { count, error: error && fieldReason(error) };
 }
 
 /** Which mode the review is in: it follows the request (in flight, refused, outcome unknown), and whether it must be confirmed. */
@@ -293,7 +295,10 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
     { active, textEntry: review ? (mode === 'reviewConfirm' ? 'text' : false) : focus === 'permissions' ? false : focus === 'note' ? 'all' : 'text' },
   );
 
-  const errorOf = (field: FieldName) => errors.find((e) => e.field === field)?.message;
+  const errorOf = (field: FieldName) => {
+    const error = errors.find((e) => e.field === field);
+    return error && fieldReason(error);
+  };
   // Editing a field retires the error the last check gave it; live checks take over from there.
   const edited = (field: FieldName, set: (value: string) => void) => (value: string) => {
     set(value);

@@ -15,6 +15,7 @@ import { useServices } from '../services';
 import { displayWidth, fit, grouped, sanitize, wrapText } from '../../terminal/text';
 import { formatLocalTime as localTime } from '../../api/timeInput';
 import type { DiscoveredSubAccount } from '../../config/discoveredSubAccounts';
+import { fieldMessage } from '../fieldLabels';
 
 /** The key bindings of each mode of this screen, beside the handlers below; the footer and `?` help are drawn from them. */
 export const PICKER_MODES = defineModes({
@@ -64,7 +65,7 @@ export function SubAccountPicker() {
 
   const open = (name: string) => {
     const checked = checkSubAccount(name);
-    if (!checked.ok) return setProblem(checked.error.message);
+    if (!checked.ok) return setProblem(fieldMessage(checked.error));
     // The name joins the recent list once its keys were listed (see useSubAccountKeys), not before.
     setProblem(undefined);
     // Coming back finds the picker fresh, with the name just opened at the top of the recent list.

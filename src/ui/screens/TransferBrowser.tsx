@@ -29,6 +29,7 @@ import { ExportPanel } from './ExportPanel';
 import { TransferChart } from './TransferChart';
 import { TransferDetail } from './TransferDetail';
 import { SERVED_ORDER, nextSortColumn, pageAsShown, sortText, sortTransfers, sortedColumns, type PageSort } from '../pageSort';
+import { fieldMessage } from '../fieldLabels';
 
 /** A failed page whose error a retry can fix. */
 const whenRetryable = ({ retryable }: BindingContext) => retryable === true;
@@ -411,7 +412,7 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
         if (command === 'cancel') setMode({ name: 'list' });
         else if (command === 'go') {
           const checked = mode.what === 'page' ? checkPage(mode.text) : checkLimit(mode.text);
-          if (!checked.ok) setMode({ ...mode, error: checked.error.message });
+          if (!checked.ok) setMode({ ...mode, error: fieldMessage(checked.error) });
           else {
             if (mode.what === 'page') goToPage(checked.value);
             else {

@@ -16,6 +16,7 @@ import { useNavigate } from '../navigation';
 import { defineScreen, useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
 import { formatLocalTime as localTime } from '../../api/timeInput';
+import { fieldReason } from '../fieldLabels';
 
 /** The key bindings of each mode of this screen, beside the handlers below; the footer and `?` help are drawn from them. */
 export const TRANSFER_FILTER_MODES = defineModes({
@@ -185,8 +186,10 @@ export function TransferFilterForm({ initial, overResults = false, subAccount }:
   const rows = FIELDS.map((field, i) => {
     const raw = values[field.name];
     const focused = active && i === focus;
-    const live = raw.trim() === '' ? undefined : fieldError(field.name, raw, now())?.message;
-    const submitted = errors.find((e) => e.field === field.name)?.message;
+    const liveError = raw.trim() === '' ? undefined : fieldError(field.name, raw, now());
+    const live = liveError && fieldReason(liveError);
+    const submittedError = errors.find((e) => e.field === field.name);
+    const submitted = submittedError && fieldReason(submittedError);
     const error = submitted ?? (i === focus ? undefined : live);
     const note = aside(field);
     const shown = displayWidth(raw === '' ? field.placeholder : raw) + 1;
