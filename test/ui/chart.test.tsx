@@ -149,6 +149,17 @@ describe.concurrent('the chart (v on the transfers page)', () => {
     expect(c.frame()).not.toContain('PARTIAL');
   }, 30_000);
 
+  test('a first page that fails: the chart says nothing came, not that no transfer matches', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished, { columns: 80, rows: 24 });
+    await openTransfers(c);
+    // Every try of the first page (the client retries a GET twice) answers 400, which is not retried.
+    c.sandbox.queueFaults({ kind: 'status', status: 400, msg: 'refused for the test' });
+    await c.press('v');
+    await c.waitForText(/PARTIAL: .*refused for the test/);
+    expect(c.frame()).toContain('Nothing to chart: the first page failed (above).');
+    expect(c.frame()).not.toContain('No transfers match');
+  });
+
   test('40x12: it fits, ←→ turns the assets, ↓ scrolls to older days', async ({ onTestFinished }) => {
     const c = await consoleFor(onTestFinished, { columns: 40, rows: 12, everyCommit: true });
     const query = await openTransfers(c, { startTime: '30d' });

@@ -219,8 +219,15 @@ export function TransferChart({
 
   let body: React.ReactNode;
   if (!asset) {
+    // Nothing came: said as what happened, not as a filter that matches nothing.
     const text =
-      phase === 'loading' ? 'Fetching the first page…' : `No transfers match this filter${keepText ? ` and the “${sanitize(keepText, 24)}” text` : ''}.`;
+      phase === 'loading'
+        ? 'Fetching the first page…'
+        : phase === 'failed' && chart.pages === 0
+          ? 'Nothing to chart: the first page failed (above).'
+          : phase === 'cancelled' && chart.pages === 0
+            ? 'Nothing to chart: stopped before the first page came.'
+            : `No transfers match this filter${keepText ? ` and the “${sanitize(keepText, 24)}” text` : ''}.`;
     body = <Text color={theme.muted}>{fit(text, width).trimEnd()}</Text>;
   } else {
     body = days.slice(shownTop, shownTop + room).map((d) => (
