@@ -202,7 +202,9 @@ export async function auditTable(results: readonly SubAccountAudit[], now: numbe
           ),
         ),
   );
-  return `${head}${summary}\n${rows.length === 0 ? 'no key flagged\n' : await formatTable(FINDING_COLUMNS, rows)}`;
+  // "no key flagged" only of keys that were audited: with none audited it would read as a clean audit.
+  const none = t.audited === 0 ? 'no key audited\n' : 'no key flagged\n';
+  return `${head}${summary}\n${rows.length === 0 ? none : await formatTable(FINDING_COLUMNS, rows)}`;
 }
 
 /** Names from --sub, each checked as the other commands check a sub-account. */

@@ -221,6 +221,14 @@ describe.concurrent('keys audit against the sandbox', () => {
     expect(err).toMatch(/\nerror: \d+ sub-accounts not audited: the failure above would fail them too\n$/);
   });
 
+  it('nothing audited (every sub-account failed): the table says no key was audited, never "no key flagged"', async () => {
+    const { ctx, out } = context(0, sandbox);
+    expect(await runKeysAudit({ sub: 'frozendesk01' }, ctx)).toBe(EXIT.failure);
+    expect(out.text()).toMatch(/· 0 flagged · 1 not audited ·/);
+    expect(out.text()).toMatch(/\nno key audited\n$/);
+    expect(out.text()).not.toContain('no key flagged');
+  });
+
   it('--recent and --discovered read the stores of this base URL, together, each name once', async () => {
     const empty = await mkdtemp(join(tmpdir(), 'bc-keys-audit-stores-'));
     try {

@@ -191,6 +191,15 @@ describe('key audit screen', () => {
     expect(c.frame()).toMatch(/› nosuchsub9|› busy|› \S+/);
   });
 
+  test('nothing audited (its one sub-account failed): no "0 of 0 keys flagged", which would read as a clean audit', async () => {
+    c = await startConsole({ columns: 80, rows: 24, recent: [] });
+    await c.recent.remember('nosuchsub9');
+    await c.press(CTRL_R);
+    await c.waitForText(/✗ 1 of 1 not audited/);
+    expect(c.frame()).toContain('Key audit of nosuchsub9');
+    expect(c.frame()).not.toContain('flagged');
+  });
+
   test('NO_COLOR: the selected row shows with its marker; the footer lists the audit keys', async () => {
     c = await startConsole({ columns: 80, rows: 24, noColor: true, recent: [] });
     const { busy } = await seededAccounts(c);

@@ -171,8 +171,9 @@ export function KeyAuditScreen({ subAccounts }: { subAccounts: readonly string[]
   const failed = answered.length - audited.length;
   const title = subAccounts.length === 1 ? `Key audit of ${sanitize(subAccounts[0] ?? '')}` : `Key audit · ${grouped(subAccounts.length)} sub-accounts`;
   const narrow = width < 60;
+  // Nothing audited (every sub-account failed): no count of flags, which would read as a clean audit.
   const count =
-    answered.length === 0
+    answered.length === 0 || audited.length === 0
       ? ''
       : narrow
         ? ` · ${grouped(flagged)}/${grouped(keys)} flagged`
