@@ -2,6 +2,7 @@
 // small line editor), or the first two lines of stdin when it is not a terminal. Nothing read is echoed,
 // logged or kept beyond the caller.
 import { StringDecoder } from 'node:string_decoder';
+import { endBySignal, otherSignalListeners } from '../terminal/quitWithoutCore';
 
 export interface TerminalIn extends NodeJS.ReadableStream {
   isTTY?: boolean;
@@ -64,7 +65,7 @@ export function readHiddenLine(input: TerminalIn, output: NodeJS.WritableStream,
     // signal as it would have acted, unless the program handles it itself.
     const onSignal = (signal: NodeJS.Signals): void => {
       finish({ ok: false, reason: 'interrupted' });
-      if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+      if (otherSignalListeners(signal) === 0) endBySignal(signal);
     };
     const onEnd = (): void => finish({ ok: false, reason: 'ended' });
     const onData = (chunk: Buffer | string): void => {

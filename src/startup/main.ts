@@ -4,6 +4,7 @@ import { lastResortLine, main } from '../cli';
 import { EXIT } from '../commands/context';
 import { outputFailureLine } from '../commands/output';
 import { outputOwnsErrors } from '../terminal/outputOwner';
+import { quitWithoutCore } from '../terminal/quitWithoutCore';
 import { firstFrameDrawn } from './host';
 
 function lastResort(error: unknown): void {
@@ -36,10 +37,7 @@ const handlers: SignalHandler[] = [];
 let stopping: SignalHandler | undefined;
 /** The command's exit code once its outcome is settled: a late signal changes nothing about it. */
 let settled: number | undefined;
-// A SIGQUIT no part of the program answers ends it as SIGQUIT would, but without the core dump.
-process.on('SIGQUIT', () => {
-  if (process.listenerCount('SIGQUIT') === 1) process.exit(128 + 3);
-});
+process.on('SIGQUIT', quitWithoutCore);
 function listen(): void {
   for (const signal of SIGNALS) if (!process.listeners(signal).includes(onProcessSignal)) process.on(signal, onProcessSignal);
 }
