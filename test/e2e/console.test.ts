@@ -64,7 +64,7 @@ describe.skipIf(missing !== undefined)('console in tmux (80x24)', () => {
     await session.waitFor('› Note        e2e bot');
     await session.keys('Enter');
     // The live check already shows the IP error while typing; Enter's effect is the focus moving to the field at fault.
-    screen = await session.waitFor((s) => s.includes('ip: at most 4 addresses') && s.includes('› Linked IPs'));
+    screen = await session.waitFor((s) => s.includes('✗ at most 4 addresses') && s.includes('› Linked IPs'));
     expect(screen).toContain('5/4');
     expect(screen).toContain('list keys 200');
     expect(screen).not.toContain('create key');
@@ -74,7 +74,7 @@ describe.skipIf(missing !== undefined)('console in tmux (80x24)', () => {
     expect(screen).toContain('› Linked IPs');
     await session.keys('End', ...Array<string>(27).fill('BSpace'));
     screen = await session.waitFor('2/4');
-    expect(screen).not.toContain('ip: at most');
+    expect(screen).not.toContain('at most 4 addresses');
     await session.keys('Enter');
     screen = await session.waitFor('exactly what will be sent');
     expect(screen).toMatch(/ip\s+10\.0\.0\.1,10\.0\.0\.2/);
