@@ -13,10 +13,13 @@ export const CLOCK_SKEW_THRESHOLD_MS = 1000;
  * service's future); a slow exchange (a request held on the way) makes it lag instead, which recvWindow absorbs.
  * Undefined when the header is missing or unreadable.
  */
-export function skewFromDateHeader(dateHeader: string | undefined, receivedAtMs: number): number | undefined {
+export function skewFromDateHeader(dateHeader: string | undefined, receivedAtMs: number, sentAtMs?: number): number | undefined {
   if (dateHeader === undefined) return undefined;
   const serverMs = Date.parse(dateHeader);
   if (Number.isNaN(serverMs)) return undefined;
+  // The service stamped its answer between our sending and the answer's arrival: when agreeing clocks could
+  // explain the stamp (a slow exchange), nothing was measured, and a slow answer teaches no offset.
+  if (sentAtMs !== undefined && serverMs - receivedAtMs <= 0 && serverMs + 2 * DATE_HEADER_HALF_RESOLUTION_MS - sentAtMs >= 0) return 0;
   return Math.round(serverMs + DATE_HEADER_HALF_RESOLUTION_MS - receivedAtMs);
 }
 

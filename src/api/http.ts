@@ -569,7 +569,7 @@ export function createSignedClient(config: ClientConfig): SignedClient {
 
   /** Takes the skew measured on an answer; returns it (undefined without a readable Date header). */
   function observeClock(dateHeader: string | undefined, sentAt: number, receivedAt: number, force: boolean): number | undefined {
-    const skew = skewFromDateHeader(dateHeader, receivedAt);
+    const skew = skewFromDateHeader(dateHeader, receivedAt, sentAt);
     if (skew === undefined) return undefined;
     offsetMs = force ? skew : offsetFromSkew(skew);
     return skew;

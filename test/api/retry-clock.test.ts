@@ -30,6 +30,17 @@ describe('skewFromDateHeader', () => {
     expect(Math.abs(skewFromDateHeader(date, arrivedAt)!)).toBeLessThanOrEqual(CLOCK_SKEW_THRESHOLD_MS);
   });
 
+  it('an answer held 5 s on its way back, its Date stamped as it left the service: agreeing clocks are no skew', () => {
+    const sentAt = local;
+    const date = new Date(Math.floor((sentAt + 100) / 1000) * 1000).toUTCString();
+    // Without the sending time the wait reads as a clock 4.5 s ahead; with it, nothing is measured.
+    expect(skewFromDateHeader(date, sentAt + 5100)).toBeLessThan(-4000);
+    expect(skewFromDateHeader(date, sentAt + 5100, sentAt)).toBe(0);
+    // A clock 30 s behind is still measured, however slow the exchange.
+    const ahead = new Date(Math.floor((sentAt + 100 + 30_000) / 1000) * 1000).toUTCString();
+    expect(skewFromDateHeader(ahead, sentAt + 5100, sentAt)).toBeGreaterThan(24_000);
+  });
+
   it('never runs ahead of the true skew by more than 500 ms, however the time out and back split; lags by at most the round trip', () => {
     fc.assert(
       fc.property(
@@ -45,6 +56,11 @@ describe('skewFromDateHeader', () => {
           expect(skew).toBeDefined();
           expect(skew! - trueSkew).toBeLessThanOrEqual(501);
           expect(trueSkew - skew!).toBeLessThanOrEqual(rtt + 501);
+          // Told when it was sent too: agreeing clocks could explain the stamp only within the round trip and
+          // the header's second; then no skew, else the same estimate.
+          const bounded = skewFromDateHeader(date, sentAt + rtt, sentAt)!;
+          if (bounded === 0) expect(Math.abs(trueSkew)).toBeLessThanOrEqual(rtt + 1001);
+          else expect(bounded).toBe(skew);
         },
       ),
     );
