@@ -6,6 +6,7 @@
 import type { BrokerApi } from '../api/contract';
 import { isSubAccountRefused, isUnknownSubAccount } from '../api/errors';
 import { checkSubAccount } from '../api/validation';
+import type { AuditEntry } from '../config/auditTrail';
 import { RequestPacer } from '../export/pacer';
 import { type AuditSummary, type KeyFinding, auditKeys, summarize } from './keyAudit';
 
@@ -24,6 +25,8 @@ export interface AuditRunOptions {
   maxAgeMs: number;
   signal?: AbortSignal;
   concurrency?: number;
+  /** The sub-account's create attempts from the audit trail (its lost secrets are flagged); none without it. */
+  attemptsFor?: (subAccount: string) => Promise<readonly AuditEntry[]>;
   /** Each sub-account's result as it comes, by its index in the names given. */
   onResult?: (index: number, result: SubAccountAudit) => void;
 }
@@ -40,7 +43,8 @@ export async function fetchAudit(api: Pick<BrokerApi, 'listSubAccountKeys'>, nam
     if (stoppedAfter !== undefined) return { subAccount, status: 'skipped', after: stoppedAfter };
     try {
       const keys = await pacer.call((onExchange, onWait) => api.listSubAccountKeys(subAccount, { signal, onExchange, onWait }), signal);
-      const findings = auditKeys(keys, now, maxAgeMs);
+      const attempts = (await options.attemptsFor?.(subAccount).catch(() => [])) ?? [];
+      const findings = auditKeys(keys, now, maxAgeMs, attempts);
       return { subAccount, status: 'audited', findings, summary: summarize(findings) };
     } catch (error) {
       if (signal?.aborted) return undefined;

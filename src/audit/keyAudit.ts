@@ -2,8 +2,10 @@
 // out; "now" and the age threshold are passed in. No React, no HTTP (fetching is fetchAudit.ts).
 import { timeOrder } from '../api/serviceTime';
 import { NO_IP_LIFETIME_DAYS, type ServiceTime, type SubAccountKey } from '../api/types';
+import type { AuditEntry } from '../config/auditTrail';
+import { LOST_SECRET_TEXT, lostSecrets } from './lostSecrets';
 
-export const FLAG_KINDS = ['no-ip', 'write', 'withdraw', 'transfer', 'old', 'shared-note'] as const;
+export const FLAG_KINDS = ['lost-secret', 'no-ip', 'write', 'withdraw', 'transfer', 'old', 'shared-note'] as const;
 export type FlagKind = (typeof FLAG_KINDS)[number];
 
 export const DAY_MS = 86_400_000;
@@ -90,11 +92,20 @@ function noIpReason(age: number): string {
  * A key is `old` when strictly more than maxAgeMs passed since its creation (exactly the threshold is not old);
  * a creation time in the future (a clock apart) is not old.
  */
-export function auditKeys(keys: readonly SubAccountKey[], now: number, maxAgeMs: number = DEFAULT_MAX_AGE_MS): KeyFinding[] {
+export function auditKeys(
+  keys: readonly SubAccountKey[],
+  now: number,
+  maxAgeMs: number = DEFAULT_MAX_AGE_MS,
+  attempts: readonly AuditEntry[] = [],
+): KeyFinding[] {
+  // The trail's word on each key's secret (lost-secret): the sub-account's create attempts on this host.
+  const lost = lostSecrets(keys, attempts);
   const notes = new Map<string, number>();
   for (const key of keys) notes.set(noteIdentity(key.note), (notes.get(noteIdentity(key.note)) ?? 0) + 1);
   return keys.map((key) => {
     const flags: KeyFlag[] = [];
+    const fate = lost.get(key.apiKey);
+    if (fate !== undefined) flags.push({ kind: 'lost-secret', reason: LOST_SECRET_TEXT[fate] });
     if (key.ips.length === 0) flags.push({ kind: 'no-ip', reason: noIpReason(ageInDays(key.createdAt, now)) });
     const granted = (kind: FlagKind) => key.permissions.filter((p) => permissionKind(p) === kind);
     const write = granted('write');

@@ -400,3 +400,13 @@ export async function closeQuietly(api: BrokerApi): Promise<void> {
     // nothing useful to tell the operator
   }
 }
+
+/** The host the audit trail keeps a target's attempts under: the base URL's host and port, or "demo". */
+export function trailHost(ctx: CommandContext, baseUrl: string | undefined): string {
+  if (ctx.demo === true) return 'demo';
+  try {
+    return baseUrl === undefined ? 'unknown' : new URL(baseUrl).host;
+  } catch {
+    return 'unknown';
+  }
+}

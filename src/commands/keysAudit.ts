@@ -25,8 +25,11 @@ import {
   reportInvalid,
   reportUsage,
   stdoutIsTerminal,
+  trailHost,
 } from './context';
 import { type Column, OutputSink, chooseFormat, formatLocalTime, formatTable } from './output';
+import { createAuditRecorder } from '../config/auditTrail';
+import { ATTEMPTS_READ } from '../audit/lostSecrets';
 import { csvDocument } from '../format/csv';
 import type { Command } from 'commander';
 import { type CommandHost, examples } from './define';
@@ -251,9 +254,12 @@ export async function runKeysAudit(options: KeysAuditOptions, ctx: CommandContex
     const now = ctx.now();
     const progress = ctx.stderrIsTTY && names.length > 1;
     let done = 0;
+    // The trail's attempts mark the keys whose secret was lost (read only: nothing is appended).
+    const trail = createAuditRecorder(contextFolder(ctx), { profile: '', host: trailHost(ctx, api.baseUrl) });
     const results = await fetchAudit(api, names, {
       now,
       maxAgeMs: maxAge.ms,
+      attemptsFor: (subAccount) => trail.recentFor(subAccount, ATTEMPTS_READ),
       onResult: (_, result) => {
         done += 1;
         if (progress) printLines(ctx.stderr, [`audited ${done}/${names.length}: ${result.subAccount}`]);
@@ -292,7 +298,7 @@ async function storedNames(ctx: CommandContext, baseUrl: string, options: KeysAu
 export function defineKeysAudit(keys: Command, host: CommandHost): Command {
   return keys
     .command('audit')
-    .description('flag keys an operator must look at: no linked IP, write/withdraw/transfer permissions, old, a shared note')
+    .description('flag keys an operator must look at: a secret lost, no linked IP, write/withdraw/transfer permissions, old, a shared note')
     .option('--sub <list>', 'comma-separated sub-account names')
     .option('--recent', 'the sub-accounts recently opened in the console (for this base URL)')
     .option('--discovered', 'the sub-accounts found in transfer history (for this base URL)')
@@ -302,7 +308,9 @@ export function defineKeysAudit(keys: Command, host: CommandHost): Command {
     .option('--json', 'short for --format json')
     .addHelpText(
       'after',
-      `\nFlags: no-ip (any address can use the key; the service ends it after ${NO_IP_LIFETIME_DAYS} days),\n` +
+      '\nFlags: lost-secret (the audit trail of this folder says its secret was not delivered, never confirmed\n' +
+        'stored, or never received),\n' +
+        `no-ip (any address can use the key; the service ends it after ${NO_IP_LIFETIME_DAYS} days),\n` +
         'write (a *_WRITE permission other than withdraw/transfer), withdraw (SPOT_WITHDRAW_WRITE),\n' +
         'transfer (SPOT_TRANSFER_WRITE), old (created longer ago than --max-age),\n' +
         'shared-note (the same note, case and spaces aside, on several keys of the sub-account).\n' +

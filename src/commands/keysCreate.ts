@@ -25,6 +25,7 @@ import {
   reportInvalid,
   reportUsage,
   stdoutIsTerminal,
+  trailHost,
 } from './context';
 import { OutputClosedError, type OutputFormat, OutputSink, chooseFormat, discardsOutput, formatLocalTime } from './output';
 import { csvField, csvQuoted, neutraliseCsvCell } from '../format/csv';
@@ -150,10 +151,7 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
   const request = checked.value;
   const out = new OutputSink(ctx.stdout, { ownErrors: true });
   const folder = contextFolder(ctx);
-  const recorder = createAuditRecorder(
-    folder,
-    (async (): Promise<AuditTarget> => ({ profile: await profileLabel(ctx), host: ctx.demo === true ? 'demo' : hostOf(baseUrl) }))(),
-  );
+  const recorder = createAuditRecorder(folder, (async (): Promise<AuditTarget> => ({ profile: await profileLabel(ctx), host: trailHost(ctx, baseUrl) }))());
   let warned = false;
   const auditFailed = (): void => {
     if (!warned) printLines(ctx.stderr, [`warning: the audit trail (${folder}/audit.jsonl) could not be written: this attempt is not (wholly) in it`]);
@@ -329,14 +327,6 @@ async function profileLabel(ctx: CommandContext): Promise<string> {
   if (named) return named;
   try {
     return (await loadProfiles(contextFolder(ctx))).defaultProfile ?? 'unknown';
-  } catch {
-    return 'unknown';
-  }
-}
-
-function hostOf(baseUrl: string | undefined): string {
-  try {
-    return baseUrl === undefined ? 'unknown' : new URL(baseUrl).host;
   } catch {
     return 'unknown';
   }

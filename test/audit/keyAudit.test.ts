@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import type { SubAccountKey } from '../../src/api/types';
 import { KNOWN_PERMISSIONS } from '../../src/api/types';
 import { DAY_MS, DEFAULT_MAX_AGE_MS, FLAG_KINDS, auditKeys, formatSpan, noteIdentity, permissionKind, summarize, summaryText } from '../../src/audit/keyAudit';
+import type { AuditEntry } from '../../src/config/auditTrail';
+import { shortenApiKey } from '../../src/config/logFile';
 
 const NOW = Date.UTC(2026, 10, 21, 9, 30);
 
@@ -100,17 +102,35 @@ describe('flags', () => {
       createdAt: NOW - 200 * DAY_MS,
     });
     const all = [worst, key({ note: 'OPS' })];
-    expect(kinds(worst, all)).toEqual([...FLAG_KINDS]);
-    const summary = summarize(auditKeys(all, NOW));
-    expect(summary).toEqual({ keys: 2, flagged: 2, byKind: { 'no-ip': 1, write: 1, withdraw: 1, transfer: 1, old: 1, 'shared-note': 2 } });
-    expect(summaryText(summary)).toBe('no-ip 1 · write 1 · withdraw 1 · transfer 1 · old 1 · shared-note 2');
+    // The trail: this key was made, and its secret was shown but never confirmed stored.
+    const attempts: AuditEntry[] = [
+      {
+        time: new Date(NOW - 200 * DAY_MS).toISOString(),
+        profile: 'p',
+        host: 'h',
+        subAccount: 'SUB',
+        apiKey: shortenApiKey(worst.apiKey),
+        permissions: worst.permissions,
+        ips: [],
+        note: 'ops',
+        outcome: 'created',
+        secret: 'unconfirmed',
+      },
+    ];
+    const findings = auditKeys(all, NOW, undefined, attempts);
+    expect(findings[0]!.flags.map((f) => f.kind)).toEqual([...FLAG_KINDS]);
+    expect(findings[0]!.flags[0]!.reason).toBe('secret never confirmed stored — delete it if you do not have it');
+    expect(kinds(worst, all)).toEqual(FLAG_KINDS.filter((k) => k !== 'lost-secret'));
+    const summary = summarize(findings);
+    expect(summary).toEqual({ keys: 2, flagged: 2, byKind: { 'lost-secret': 1, 'no-ip': 1, write: 1, withdraw: 1, transfer: 1, old: 1, 'shared-note': 2 } });
+    expect(summaryText(summary)).toBe('lost-secret 1 · no-ip 1 · write 1 · withdraw 1 · transfer 1 · old 1 · shared-note 2');
   });
 
   it('no keys: an empty summary', () => {
     expect(summarize(auditKeys([], NOW))).toEqual({
       keys: 0,
       flagged: 0,
-      byKind: { 'no-ip': 0, write: 0, withdraw: 0, transfer: 0, old: 0, 'shared-note': 0 },
+      byKind: { 'lost-secret': 0, 'no-ip': 0, write: 0, withdraw: 0, transfer: 0, old: 0, 'shared-note': 0 },
     });
     expect(summaryText(summarize([]))).toBe('nothing flagged');
   });

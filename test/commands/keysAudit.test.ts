@@ -9,6 +9,7 @@ import { createBrokerApi } from '../../src/api/operations';
 import type { BrokerApi } from '../../src/api/contract';
 import { DAY_MS, FLAG_KINDS } from '../../src/audit/keyAudit';
 import { openDiscoveredSubAccounts } from '../../src/config/discoveredSubAccounts';
+import { createAuditRecorder } from '../../src/config/auditTrail';
 import { openRecentSubAccounts } from '../../src/config/recentSubAccounts';
 import { EXIT } from '../../src/commands/context';
 import { AUDIT_CSV_COLUMNS, type AuditJson, parseFailOn, runKeysAudit } from '../../src/commands/keysAudit';
@@ -38,13 +39,16 @@ beforeAll(async () => {
     if (keys.length === 0 && audited === '') audited = name;
     else if (keys.length > 0 && other === '') other = name;
   }
-  worstKey = (
-    await api.createSubAccountKey({
-      subAccount: audited,
-      permissions: ['SPOT_ACCOUNT_READ', 'SPOT_ACCOUNT_WRITE', 'SPOT_WITHDRAW_WRITE', 'SPOT_TRANSFER_WRITE'],
-      note: 'ops bot',
-    })
-  ).apiKey;
+  const worstRequest = {
+    subAccount: audited,
+    permissions: ['SPOT_ACCOUNT_READ', 'SPOT_ACCOUNT_WRITE', 'SPOT_WITHDRAW_WRITE', 'SPOT_TRANSFER_WRITE'],
+    note: 'ops bot',
+  };
+  const worst = await api.createSubAccountKey(worstRequest);
+  worstKey = worst.apiKey;
+  // Its secret never reached the operator, as the trail of this folder says (keys create to a pipe that broke).
+  const trail = createAuditRecorder(folder, { profile: 'environment', host: new URL(sandbox.baseUrl).host });
+  expect(await trail(worstRequest, { created: worst, secret: 'not-delivered', reason: 'stdout: EPIPE' })).toBe(true);
   twinKey = (await api.createSubAccountKey({ subAccount: audited, permissions: ['SPOT_ACCOUNT_READ'], ips: ['10.0.0.1'], note: 'OPS  bot ' })).apiKey;
   cleanKey = (
     await api.createSubAccountKey({
@@ -101,7 +105,7 @@ describe.concurrent('keys audit against the sandbox', () => {
     }
   }, 20_000);
 
-  it('an audit with every flag: the worst key has all six, its twin shares the note, the clean key is old only (91 days on)', async () => {
+  it('an audit with every flag: the worst key has all seven (its secret lost, as the trail says), its twin shares the note, the clean key is old only (91 days on)', async () => {
     const { code, json } = await auditJson({ sub: audited }, 91);
     expect(code).toBe(EXIT.flagged);
     const [account] = json.subAccounts;
@@ -110,7 +114,15 @@ describe.concurrent('keys audit against the sandbox', () => {
     expect(flags(worstKey)).toEqual([...FLAG_KINDS]);
     expect(flags(twinKey)).toEqual(['old', 'shared-note']);
     expect(flags(cleanKey)).toEqual(['old']);
-    expect(account!.summary).toEqual({ keys: 3, flagged: 3, flags: { 'no-ip': 1, write: 1, withdraw: 1, transfer: 1, old: 3, 'shared-note': 2 } });
+    expect(account!.summary).toEqual({
+      keys: 3,
+      flagged: 3,
+      flags: { 'lost-secret': 1, 'no-ip': 1, write: 1, withdraw: 1, transfer: 1, old: 3, 'shared-note': 2 },
+    });
+    expect(account!.keys.find((k) => k.apiKey === worstKey)!.flags[0]).toEqual({
+      kind: 'lost-secret',
+      reason: 'secret not delivered — delete it in the web console',
+    });
     const worst = account!.keys.find((k) => k.apiKey === worstKey)!;
     expect(worst.flags.find((f) => f.kind === 'withdraw')!.reason).toBe('can withdraw funds: SPOT_WITHDRAW_WRITE');
     expect(worst.flags.find((f) => f.kind === 'old')!.reason).toMatch(/^created (90|91) days ago \(older than 90d\)$/);
@@ -147,7 +159,8 @@ describe.concurrent('keys audit against the sandbox', () => {
     const lines = text.split('\n');
     expect(lines[0]).toMatch(/^2 sub-accounts · \d+ keys · \d+ flagged · old: older than 90d$/);
     expect(lines[2]).toMatch(/^subAccount\s+keys\s+flagged\s+flags$/);
-    expect(text).toMatch(new RegExp(`${audited}\\s+3\\s+2\\s+no-ip 1 · write 1 · withdraw 1 · transfer 1 · shared-note 2\\n`));
+    expect(text).toMatch(new RegExp(`${audited}\\s+3\\s+2\\s+lost-secret 1 · no-ip 1 · write 1 · withdraw 1 · transfer 1 · shared-note 2\\n`));
+    expect(text).toMatch(/ lost-secret +secret not delivered — delete it in the web console\n/);
     expect(text).toMatch(/subAccount\s+apiKey\s+note\s+created\s+flag\s+why\n/);
     expect(text).toContain(`${worstKey}  ops bot`);
     expect(text).toMatch(/\n\s+withdraw\s+can withdraw funds: SPOT_WITHDRAW_WRITE\n/);
@@ -170,7 +183,7 @@ describe.concurrent('keys audit against the sandbox', () => {
       'SPOT_ACCOUNT_READ,SPOT_ACCOUNT_WRITE,SPOT_WITHDRAW_WRITE,SPOT_TRANSFER_WRITE',
       '',
     ]);
-    expect(worst[8]).toBe('no-ip,write,withdraw,transfer,shared-note');
+    expect(worst[8]).toBe('lost-secret,no-ip,write,withdraw,transfer,shared-note');
     expect(rows.find((r) => r[2] === cleanKey)![8]).toBe('');
     const failed = rows.at(-1)!;
     expect(failed.slice(0, 3)).toEqual(['nosuch404', 'failed', '']);
@@ -181,6 +194,8 @@ describe.concurrent('keys audit against the sandbox', () => {
     expect((await auditJson({ sub: audited, failOn: 'none' })).code).toBe(EXIT.ok);
     expect((await auditJson({ sub: audited, failOn: 'withdraw' })).code).toBe(EXIT.flagged);
     expect((await auditJson({ sub: audited, failOn: 'old' })).code).toBe(EXIT.ok);
+    // A key whose secret the trail says was lost fails a CI job that asks for it.
+    expect((await auditJson({ sub: audited, failOn: 'lost-secret' })).code).toBe(EXIT.flagged);
     expect((await auditJson({ sub: audited, failOn: 'old,no-ip' })).code).toBe(EXIT.flagged);
   });
 
@@ -297,7 +312,7 @@ describe.concurrent('keys audit against the sandbox', () => {
     [{ sub: 'x', maxAge: '0d' }, "error: --max-age: '0d': must be more than zero"],
     [
       { sub: 'x', failOn: 'withdraw,bogus' },
-      "error: --fail-on: must be any, none or flags from no-ip, write, withdraw, transfer, old, shared-note (got 'bogus')",
+      "error: --fail-on: must be any, none or flags from lost-secret, no-ip, write, withdraw, transfer, old, shared-note (got 'bogus')",
     ],
     [{ sub: 'x', failOn: 'withdraw,no-pi' }, "error: --fail-on: 'no-pi' is not a known flag: did you mean no-ip?"],
     [{ sub: 'x', format: 'xml' }, "error: --format: must be table, json or csv (got 'xml')"],
@@ -329,7 +344,7 @@ describe('--fail-on typos', () => {
     expect(parseFailOn('withdrw')).toEqual({ ok: false, message: "--fail-on: 'withdrw' is not a known flag: did you mean withdraw?" });
     expect(parseFailOn('withdraw,nnoe')).toEqual({
       ok: false,
-      message: "--fail-on: must be any, none or flags from no-ip, write, withdraw, transfer, old, shared-note (got 'nnoe')",
+      message: "--fail-on: must be any, none or flags from lost-secret, no-ip, write, withdraw, transfer, old, shared-note (got 'nnoe')",
     });
   });
 });

@@ -3,6 +3,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { fetchAudit, type SubAccountAudit } from '../../audit/fetchAudit';
 import { DEFAULT_MAX_AGE_MS } from '../../audit/keyAudit';
+import { ATTEMPTS_READ } from '../../audit/lostSecrets';
 import { useServices } from '../services';
 import { useSyncedState } from './useSyncedState';
 
@@ -21,7 +22,7 @@ export interface KeyAudit {
 }
 
 export function useKeyAudit(subAccounts: readonly string[]): KeyAudit {
-  const { api, now: clock } = useServices();
+  const { api, now: clock, audit } = useServices();
   const [generation, setGeneration, generationRef] = useSyncedState(0);
   // The run the state belongs to: until a reload's run starts, the state is the last run's.
   const started = useRef(generation);
@@ -46,6 +47,7 @@ export function useKeyAudit(subAccounts: readonly string[]): KeyAudit {
       now,
       maxAgeMs: DEFAULT_MAX_AGE_MS,
       signal: controller.signal,
+      ...(audit ? { attemptsFor: (subAccount: string) => audit.recentFor(subAccount, ATTEMPTS_READ) } : {}),
       onResult: (index, result) => {
         if (controller.signal.aborted) return;
         setState((s) => {
@@ -60,7 +62,7 @@ export function useKeyAudit(subAccounts: readonly string[]): KeyAudit {
         if (!controller.signal.aborted) setState((s) => ({ ...s, running: false }));
       });
     return () => controller.abort();
-  }, [api, key, generation]);
+  }, [api, audit, key, generation]);
 
   const reload = useCallback(() => setGeneration((g) => g + 1), [setGeneration]);
   const running = state.running;

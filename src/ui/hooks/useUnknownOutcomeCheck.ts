@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'react';
 import type { AuditEntry } from '../../config/auditTrail';
 import type { SubAccountKey } from '../../api/types';
-import { madeBy } from '../lostSecrets';
+import { madeBy } from '../../audit/lostSecrets';
 import { useServices } from '../services';
 
 export type UnknownOutcomeCheck =

@@ -20,7 +20,7 @@ import { useErrorLine, useRetryable } from '../hooks/useResource';
 import { isSubAccountRefused } from '../../api/errors';
 import { useSubAccountKeys } from '../hooks/useSubAccountKeys';
 import { useRecentAttempts } from '../hooks/useRecentAttempts';
-import { ATTEMPTS_READ, LOST_SECRET_TEXT, type LostSecret, lostSecrets } from '../lostSecrets';
+import { ATTEMPTS_READ, LOST_SECRET_TEXT, type LostSecret, lostSecrets } from '../../audit/lostSecrets';
 import { useNavigate } from '../navigation';
 import { defineScreen, useScreenFrame, useScreenMode } from '../screenFrame';
 import { keySearchText } from '../keySearch';
