@@ -94,6 +94,17 @@ describe('SubAccountPicker', () => {
     expect(lines[at(first) + 1]!.trim()).toBe(second);
   });
 
+  test('a name whose keys never listed (mistyped): esc comes back with it typed, to fix one character', async () => {
+    c = await startConsole();
+    await c.type('gridbot29O1');
+    await c.press('enter');
+    await c.waitForText(/140001/);
+    await c.press('esc');
+    await c.waitForText('Choose a sub-account');
+    await c.waitForText('Sub-account: gridbot29O1');
+    expect(c.recent.list()).toEqual([]);
+  });
+
   test('recent names are filtered as you type too', async () => {
     c = await startConsole({ recent: ['alpha01', 'beta02'], suggestions: [] });
     expect(c.frame()).toContain('Recent (2)');

@@ -163,6 +163,11 @@ describe('first run and profiles in the console', () => {
     await d.waitForText('Welcome to broker-console');
     expect(d.frame()).toContain('SETUP');
     expect(d.frame()).toMatch(/› Open the demo/);
+    // j and k move as in every other list.
+    await d.press('j');
+    await d.waitForText(/› Add a profile/);
+    await d.press('k');
+    await d.waitForText(/› Open the demo/);
     await d.press('enter');
     await d.waitForText('Choose a sub-account');
     expect(d.frame()).toContain('DEMO');

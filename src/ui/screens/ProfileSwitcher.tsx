@@ -1,6 +1,6 @@
 // Switch the console to another profile or to the demo; add a profile; or enter credentials for the session.
 // Profile names and URLs come from the config file, messages from the service: all shown sanitised.
-import React, { useRef, useState } from 'react';
+import React, { useEffect, useMemo, useRef, useState } from 'react';
 import { Box, Text } from 'ink';
 import { errorLines } from '../components/ErrorLine';
 import { Spinner } from '../components/Spinner';
@@ -21,6 +21,8 @@ export const PROFILE_MODES = defineModes({
     bindings: [
       { command: 'up', keys: ['up', 'k'], description: 'Previous profile' },
       { command: 'down', keys: ['down', 'j'], hint: '↑↓ choose', description: 'Next profile' },
+      { command: 'first', keys: ['home'], description: 'The first profile' },
+      { command: 'last', keys: ['end'], description: 'The last choice (the demo)' },
       { command: 'open', keys: ['enter'], hint: 'enter switch', description: 'Switch to the highlighted profile' },
       { command: 'add', keys: ['a'], hint: 'a add profile', description: 'Add a profile' },
       { command: 'session', keys: ['s'], hint: 's session only', description: 'Enter credentials for this run only' },
@@ -34,7 +36,7 @@ export function ProfileSwitcher() {
   const navigate = useNavigate();
   useScreenMode('profiles');
   const profiles = useResource(async () => (switcher ? switcher.profiles() : []), [switcher]);
-  const entries: Array<ProfileSummary | 'demo'> = [...(profiles.data ?? []), 'demo'];
+  const entries = useMemo<Array<ProfileSummary | 'demo'>>(() => [...(profiles.data ?? []), 'demo'], [profiles.data]);
   const [opening, setOpening] = useState<string | undefined>();
   // Set at once (state shows on the next frame): a key typed right after enter already waits for the target.
   const openingNow = useRef(false);
@@ -55,6 +57,14 @@ export function ProfileSwitcher() {
   const failureRoom = Math.max(0, Math.min(failureLines.length + 1, height - fixed - 1));
   const listRoom = Math.max(1, height - fixed - failureRoom);
   const list = useListCursor(entries.length, listRoom);
+  // The list opens on the profile in use ("← now"): enter at once keeps it, never switches to the first.
+  const placed = useRef(false);
+  useEffect(() => {
+    if (placed.current || profiles.status !== 'ready') return;
+    placed.current = true;
+    const at = entries.findIndex((entry) => (entry === 'demo' ? 'demo' : entry.name) === currentProfile);
+    if (at > 0) list.setCursor(at, entries.length);
+  }, [profiles.status, entries, currentProfile, list]);
 
   const open = (entry: ProfileSummary | 'demo') => {
     if (!switcher) return;
@@ -84,6 +94,12 @@ export function ProfileSwitcher() {
           return true;
         case 'down':
           list.move('down');
+          return true;
+        case 'first':
+          list.move('home');
+          return true;
+        case 'last':
+          list.move('end');
           return true;
         case 'open': {
           const entry = entries[list.cursor];

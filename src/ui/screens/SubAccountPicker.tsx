@@ -1,7 +1,7 @@
 // First screen: type a sub-account name, or pick a recent one, one discovered in transfers (ctrl+d scans for
 // more), or a demo one (filtered as you type). Names come from the operator, the recent file and the service:
 // shown sanitised, each in one line of the width.
-import React, { useMemo, useState } from 'react';
+import React, { useEffect, useMemo, useRef, useState } from 'react';
 import { useSyncedState } from '../hooks/useSyncedState';
 import { Box, Text } from 'ink';
 import { TextField } from '../components/TextField';
@@ -54,6 +54,14 @@ export function SubAccountPicker() {
   const [, setForgotten] = useState(0);
 
   const recentNames = recent.list();
+  // The name last opened: one whose keys never listed (mistyped, refused) comes back typed, to be fixed.
+  const opened = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    if (!active || opened.current === undefined) return;
+    const name = opened.current;
+    opened.current = undefined;
+    if (!recent.list().includes(name)) setTyped(name);
+  }, [active, recent, setTyped]);
   const found = discovered.list();
   const choices = useMemo(() => matchingChoices(recentNames, found, suggestions, typed), [recentNames, found, suggestions, typed]);
   // A problem is shown whole (wrapped, at most three lines); the list takes what is left.
@@ -68,7 +76,9 @@ export function SubAccountPicker() {
     if (!checked.ok) return setProblem(fieldMessage(checked.error));
     // The name joins the recent list once its keys were listed (see useSubAccountKeys), not before.
     setProblem(undefined);
-    // Coming back finds the picker fresh, with the name just opened at the top of the recent list.
+    // Coming back finds the picker fresh, with the name just opened at the top of the recent list (or, if its
+    // keys never listed, typed again).
+    opened.current = checked.value;
     setTyped('');
     setHighlight(-1);
     navigate({ type: 'push', route: { screen: 'keys', subAccount: checked.value } });

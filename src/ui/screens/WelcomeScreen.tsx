@@ -16,8 +16,8 @@ export const WELCOME_MODES = defineModes({
   welcome: {
     title: 'Welcome',
     bindings: [
-      { command: 'up', keys: ['up'], description: 'Previous choice' },
-      { command: 'down', keys: ['down'], hint: '↑↓ choose', description: 'Next choice' },
+      { command: 'up', keys: ['up', 'k'], description: 'Previous choice' },
+      { command: 'down', keys: ['down', 'j'], hint: '↑↓ choose', description: 'Next choice' },
       { command: 'open', keys: ['enter'], hint: 'enter open', description: 'Open the highlighted choice' },
       { command: 'quit', keys: ['q'], hint: 'q quit', description: 'Quit (esc does not: it is the first screen)' },
     ],
