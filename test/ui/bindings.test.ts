@@ -58,7 +58,7 @@ describe('typed bindings', () => {
       demo: {
         title: 'Demo',
         // @ts-expect-error not a command the console has ("refesh" for "refresh")
-        bindings: [{ command: 'refesh', keys: ['r'], description: 'Reload' }],
+        bindings: [{ command: 'refesh', keystrokes: ['r'], description: 'Reload' }],
       },
     });
     expect(modes.demo?.bindings[0]?.command).toBe('refesh');
@@ -68,7 +68,7 @@ describe('typed bindings', () => {
   });
 
   it('a mode declares its command names as literal types', () => {
-    const modes = defineModes({ demo: { title: 'Demo', bindings: [{ command: 'go', keys: ['g'], description: 'Go' }] } });
+    const modes = defineModes({ demo: { title: 'Demo', bindings: [{ command: 'go', keystrokes: ['g'], description: 'Go' }] } });
     const go: CommandOf<typeof modes.demo> = 'go';
     // @ts-expect-error not a command of the demo mode
     const stop: CommandOf<typeof modes.demo> = 'stop';
@@ -82,8 +82,8 @@ describe('typed bindings', () => {
       for (const context of [{}, { retryable: true }, { scrolls: true }, { empty: true }, { readOnly: 'read-only profile' }]) {
         const keys = bindingsIn(mode, context).flatMap((b) => {
           expect(b.description, id).not.toBe('');
-          expect(b.keys.length, `${id} ${b.command}`).toBeGreaterThan(0);
-          return b.keys;
+          expect(b.keystrokes.length, `${id} ${b.command}`).toBeGreaterThan(0);
+          return b.keystrokes;
         });
         expect(new Set(keys).size, `${id} ${JSON.stringify(context)}`).toBe(keys.length);
       }

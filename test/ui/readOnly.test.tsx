@@ -52,7 +52,7 @@ describe('the key bindings of a read-only list', () => {
       expect(plain.filter((b) => b.disabled)).toEqual([]);
       expect(refusing.filter((b) => b.disabled).map((b) => b.command)).toEqual(['create']);
       const refused = refusing.find((b) => b.command === 'create');
-      expect(refused?.keys).toEqual(['n']);
+      expect(refused?.keystrokes).toEqual(['n']);
       expect(refused?.hint).toBeUndefined();
       expect(refused?.description).toBe('Creating keys is disabled (read-only): n says why, opens nothing');
       expect(footerHints(mode, state)).toContain('n new key');

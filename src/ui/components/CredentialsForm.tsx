@@ -16,11 +16,11 @@ export const CREDENTIALS_MODES = defineModes({
   credentials: {
     title: 'Credentials',
     bindings: [
-      { command: 'next', keys: ['tab', 'down'], hint: 'tab next', description: 'Next field' },
-      { command: 'previous', keys: ['shift+tab', 'up'], description: 'Previous field' },
+      { command: 'next', keystrokes: ['tab', 'down'], hint: 'tab next', description: 'Next field' },
+      { command: 'previous', keystrokes: ['shift+tab', 'up'], description: 'Previous field' },
       {
         command: 'submit',
-        keys: ['enter'],
+        keystrokes: ['enter'],
         hint: 'enter check',
         description: 'Check the connection, then save or use it (after a keychain failure: use for this run only)',
       },

@@ -20,7 +20,7 @@ export function helpLines(screen: ScreenId, width: number, wrap: boolean, contex
   for (const id of sections) {
     lines.push({ key: `t-${id}`, text: fit(titleOf(MODES[id], context), width), title: true });
     for (const b of bindingsIn(MODES[id], context)) {
-      const keys = fit(b.keys.map(displayKey).join(' / '), keyWidth);
+      const keys = fit(b.keystrokes.map(displayKey).join(' / '), keyWidth);
       const description = wrap ? wrapText(b.description, width - indent) : [fit(b.description, width - indent)];
       description.forEach((part, i) =>
         lines.push({ key: `${id}-${b.command}-${i}`, text: `${' '.repeat(2)}${i === 0 ? keys : ' '.repeat(keyWidth)} ${part}` }),

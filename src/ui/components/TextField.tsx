@@ -44,8 +44,8 @@ export function TextField({
 }: TextFieldProps) {
   const { theme } = useServices();
   const latest = useRef<LineEdit>({ value, cursor: value.length });
-  // The parent may replace the value (clear, load): keep the cursor inside it.
-  if (latest.current.value !== value) latest.current = { value, cursor: Math.min(latest.current.cursor, value.length) };
+  // The parent replaced the value (cleared it, or put back a name to fix): the cursor goes to its end.
+  if (latest.current.value !== value) latest.current = { value, cursor: value.length };
   if (!focus && latest.current.cursor !== value.length) latest.current = { value, cursor: value.length };
   const scroll = useRef(0);
   const [, redraw] = useState(0);

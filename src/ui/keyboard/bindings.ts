@@ -48,13 +48,13 @@ export interface BindingContext extends ScreenContext {
 export interface Binding<C extends Command = Command> {
   readonly command: C;
   /** Keystrokes: a single character, or one of up, down, left, right, pageup, pagedown, home, end, enter, esc, tab, shift+tab, space, ctrl+<c>. */
-  readonly keys: readonly string[];
+  readonly keystrokes: readonly string[];
   /** Short words for the footer; omit to keep it out of the footer. */
   readonly hint?: string;
   readonly description: string;
-  /** Whether the binding is offered in this context (absent: always); when it is not, its keys are unbound. */
+  /** Whether the binding is offered in this context (absent: always); when it is not, its keystrokes are unbound. */
   readonly when?: (context: BindingContext) => boolean;
-  /** Why the command does nothing in this context, if it does not: its keys stay bound (the handler says why),
+  /** Why the command does nothing in this context, if it does not: its keystrokes stay bound (the handler says why),
    *  the footer leaves it out and the help shows the reason in place of the description. */
   readonly disabledReason?: (context: BindingContext) => string | undefined;
 }
@@ -73,7 +73,7 @@ export function defineModes<const M extends Record<string, ModeDeclaration>>(mod
 /** The command names of a mode (or of a union of modes). */
 export type CommandOf<D extends ModeDeclaration> = D['bindings'][number]['command'];
 
-/** True when the keystroke matches the spec (see Binding.keys). */
+/** True when the keystroke matches the spec (see Binding.keystrokes). */
 export function keyMatches(spec: string, input: string, keystroke: Key): boolean {
   switch (spec) {
     case 'up':
@@ -112,7 +112,7 @@ export function keyMatches(spec: string, input: string, keystroke: Key): boolean
 export function commandFor<C extends Command>(mode: ModeDeclaration<C>, input: string, keystroke: Key, context: BindingContext = {}): C | undefined {
   for (const binding of mode.bindings) {
     if (binding.when && !binding.when(context)) continue;
-    if (binding.keys.some((spec) => keyMatches(spec, input, keystroke))) return binding.command;
+    if (binding.keystrokes.some((spec) => keyMatches(spec, input, keystroke))) return binding.command;
   }
   return undefined;
 }
@@ -125,14 +125,14 @@ export function titleOf(mode: ModeDeclaration, context: BindingContext): string 
 export function bindingsIn(
   mode: ModeDeclaration,
   context: BindingContext,
-): Array<{ command: Command; keys: readonly string[]; hint?: string; description: string; disabled: boolean }> {
+): Array<{ command: Command; keystrokes: readonly string[]; hint?: string; description: string; disabled: boolean }> {
   return mode.bindings
     .filter((b) => !b.when || b.when(context))
     .map((b) => {
       const reason = b.disabledReason?.(context);
       return reason === undefined
-        ? { command: b.command, keys: b.keys, hint: b.hint, description: b.description, disabled: false }
-        : { command: b.command, keys: b.keys, description: reason, disabled: true };
+        ? { command: b.command, keystrokes: b.keystrokes, hint: b.hint, description: b.description, disabled: false }
+        : { command: b.command, keystrokes: b.keystrokes, description: reason, disabled: true };
     });
 }
 

@@ -25,23 +25,23 @@ export const GLOBAL_MODES = defineModes({
   global: {
     title: 'Everywhere',
     bindings: [
-      { command: 'help', keys: ['?'], hint: '? help', description: 'Show or hide this help (in the note field, ? is text)' },
-      { command: 'back', keys: ['esc'], hint: 'esc back', description: 'Go back one screen', when: (c) => !c.firstScreen },
-      { command: 'profiles', keys: ['ctrl+p'], description: 'Switch profile, the demo, or add a profile' },
-      { command: 'transfers', keys: ['ctrl+t'], description: 'Browse universal transfers, once a target is open' },
-      { command: 'interrupt', keys: ['ctrl+c'], description: 'Quit at once, from anywhere' },
+      { command: 'help', keystrokes: ['?'], hint: '? help', description: 'Show or hide this help (in the note field, ? is text)' },
+      { command: 'back', keystrokes: ['esc'], hint: 'esc back', description: 'Go back one screen', when: (c) => !c.firstScreen },
+      { command: 'profiles', keystrokes: ['ctrl+p'], description: 'Switch profile, the demo, or add a profile' },
+      { command: 'transfers', keystrokes: ['ctrl+t'], description: 'Browse universal transfers, once a target is open' },
+      { command: 'interrupt', keystrokes: ['ctrl+c'], description: 'Quit at once, from anywhere' },
     ],
   },
   helpOpen: {
     title: 'Help',
     bindings: [
-      { command: 'down', keys: ['down', 'j'], hint: '↑↓ scroll', description: 'Scroll the help down', when: helpScrolls },
-      { command: 'up', keys: ['up', 'k'], description: 'Scroll the help up', when: helpScrolls },
-      { command: 'pageDown', keys: ['pagedown'], description: 'Scroll the help down a page', when: helpScrolls },
-      { command: 'pageUp', keys: ['pageup'], description: 'Scroll the help up a page', when: helpScrolls },
-      { command: 'first', keys: ['home', 'g'], hint: 'g/G top/end', description: 'Top of the help', when: helpScrolls },
-      { command: 'last', keys: ['end', 'G'], description: 'End of the help', when: helpScrolls },
-      { command: 'close', keys: ['?', 'esc', 'q'], hint: '? or esc close', description: 'Close the help' },
+      { command: 'down', keystrokes: ['down', 'j'], hint: '↑↓ scroll', description: 'Scroll the help down', when: helpScrolls },
+      { command: 'up', keystrokes: ['up', 'k'], description: 'Scroll the help up', when: helpScrolls },
+      { command: 'pageDown', keystrokes: ['pagedown'], description: 'Scroll the help down a page', when: helpScrolls },
+      { command: 'pageUp', keystrokes: ['pageup'], description: 'Scroll the help up a page', when: helpScrolls },
+      { command: 'first', keystrokes: ['home', 'g'], hint: 'g/G top/end', description: 'Top of the help', when: helpScrolls },
+      { command: 'last', keystrokes: ['end', 'G'], description: 'End of the help', when: helpScrolls },
+      { command: 'close', keystrokes: ['?', 'esc', 'q'], hint: '? or esc close', description: 'Close the help' },
     ],
   },
 });
@@ -83,6 +83,6 @@ export function helpFooterHints(scrolls: boolean): string[] {
 /** Footer text of a mode: its hinted bindings that are not disabled, then the global ones. */
 export function footerHints(screen: ScreenId, context: BindingContext = {}): string[] {
   const own = bindingsIn(MODES[screen], context);
-  const ownEsc = own.some((b) => b.keys.includes('esc') && b.hint);
+  const ownEsc = own.some((b) => b.keystrokes.includes('esc') && b.hint);
   return [...own, ...bindingsIn(MODES.global, context).filter((b) => !(ownEsc && b.command === 'back'))].flatMap((b) => (b.hint ? [b.hint] : []));
 }

@@ -36,26 +36,26 @@ export const CREATE_KEY_MODES = defineModes({
   createKey: {
     title: 'New key form',
     bindings: [
-      { command: 'next', keys: ['tab'], hint: 'tab next', description: 'Next field' },
-      { command: 'previous', keys: ['shift+tab'], description: 'Previous field' },
-      { command: 'toggle', keys: ['space'], hint: 'space toggle', description: 'Toggle the highlighted permission' },
-      { command: 'move', keys: ['up', 'down', 'left', 'right'], description: 'Move in the permission checklist' },
-      { command: 'review', keys: ['enter'], hint: 'enter review', description: 'Check the form and show what will be sent' },
+      { command: 'next', keystrokes: ['tab'], hint: 'tab next', description: 'Next field' },
+      { command: 'previous', keystrokes: ['shift+tab'], description: 'Previous field' },
+      { command: 'toggle', keystrokes: ['space'], hint: 'space toggle', description: 'Toggle the highlighted permission' },
+      { command: 'move', keystrokes: ['up', 'down', 'left', 'right'], description: 'Move in the permission checklist' },
+      { command: 'review', keystrokes: ['enter'], hint: 'enter review', description: 'Check the form and show what will be sent' },
     ],
   },
   // A LIVE key that can move funds or has no IP: the sub-account's name is typed before enter sends it.
   reviewConfirm: {
     title: 'Review a risky LIVE key',
     bindings: [
-      { command: 'submit', keys: ['enter'], hint: 'enter send', description: "Create the key, once the sub-account's name is typed in Confirm" },
-      { command: 'edit', keys: ['esc'], hint: 'esc edit', description: 'Back to the form, nothing sent' },
+      { command: 'submit', keystrokes: ['enter'], hint: 'enter send', description: "Create the key, once the sub-account's name is typed in Confirm" },
+      { command: 'edit', keystrokes: ['esc'], hint: 'esc edit', description: 'Back to the form, nothing sent' },
     ],
   },
   review: {
     title: 'Review before sending',
     bindings: [
-      { command: 'submit', keys: ['enter', 'y'], hint: 'enter send', description: 'Create the key (once; after an error a retry can fix, send again)' },
-      { command: 'edit', keys: ['e', 'esc'], hint: 'e edit', description: 'Back to the form, nothing sent' },
+      { command: 'submit', keystrokes: ['enter', 'y'], hint: 'enter send', description: 'Create the key (once; after an error a retry can fix, send again)' },
+      { command: 'edit', keystrokes: ['e', 'esc'], hint: 'e edit', description: 'Back to the form, nothing sent' },
     ],
   },
   // The create request is in flight: every key of the review waits for the answer.
@@ -64,7 +64,7 @@ export const CREATE_KEY_MODES = defineModes({
     bindings: [
       {
         command: 'wait',
-        keys: ['enter', 'y', 'e', 'esc'],
+        keystrokes: ['enter', 'y', 'e', 'esc'],
         hint: 'sending… keys do nothing until the answer',
         description: 'The request is in flight: sent once, keys are ignored until the answer',
       },
@@ -74,14 +74,14 @@ export const CREATE_KEY_MODES = defineModes({
   reviewUnknown: {
     title: 'Outcome unknown',
     bindings: [
-      { command: 'refresh', keys: ['r'], hint: 'r check the key list', description: 'Open the key list, refreshed, to see whether the key was created' },
-      { command: 'edit', keys: ['e', 'esc'], hint: 'e edit', description: 'Back to the form (nothing is resent until the list was checked)' },
+      { command: 'refresh', keystrokes: ['r'], hint: 'r check the key list', description: 'Open the key list, refreshed, to see whether the key was created' },
+      { command: 'edit', keystrokes: ['e', 'esc'], hint: 'e edit', description: 'Back to the form (nothing is resent until the list was checked)' },
     ],
   },
   // The service refused the request (invalid input, too many keys): sending it again would fail the same way.
   reviewRejected: {
     title: 'Refused by the service',
-    bindings: [{ command: 'edit', keys: ['e', 'esc'], hint: 'e edit the form', description: 'Back to the form to correct it; nothing was created' }],
+    bindings: [{ command: 'edit', keystrokes: ['e', 'esc'], hint: 'e edit the form', description: 'Back to the form to correct it; nothing was created' }],
   },
 });
 

@@ -26,25 +26,25 @@ export const DISCOVER_MODES = defineModes({
   discover: {
     title: 'Discover sub-accounts',
     bindings: [
-      { command: 'start', keys: ['enter'], hint: 'enter scan', description: 'Scan the transfer history of that many days' },
-      { command: 'back', keys: ['esc'], hint: 'esc back', description: 'Back to the sub-accounts, nothing sent' },
+      { command: 'start', keystrokes: ['enter'], hint: 'enter scan', description: 'Scan the transfer history of that many days' },
+      { command: 'back', keystrokes: ['esc'], hint: 'esc back', description: 'Back to the sub-accounts, nothing sent' },
     ],
   },
   discoverRunning: {
     title: 'Discovering sub-accounts',
-    bindings: [{ command: 'cancel', keys: ['esc'], hint: 'esc cancel', description: 'Stop the scan; what was found so far is kept' }],
+    bindings: [{ command: 'cancel', keystrokes: ['esc'], hint: 'esc cancel', description: 'Stop the scan; what was found so far is kept' }],
   },
   discoverDone: {
     title: 'Discovered sub-accounts',
     bindings: [
-      { command: 'up', keys: ['up', 'k'], description: 'Previous sub-account' },
-      { command: 'down', keys: ['down', 'j'], hint: '↑↓ move', description: 'Next sub-account' },
-      { command: 'first', keys: ['home', 'g'], description: 'First sub-account' },
-      { command: 'last', keys: ['end', 'G'], description: 'Last sub-account' },
-      { command: 'open', keys: ['enter'], hint: 'enter keys', description: 'Open the API keys of the highlighted sub-account' },
-      { command: 'again', keys: ['r'], hint: 'r scan again', description: 'Scan again (asks the days first)' },
-      { command: 'back', keys: ['esc'], hint: 'esc back', description: 'Back to the sub-accounts' },
-      { command: 'quit', keys: ['q'], description: 'Quit' },
+      { command: 'up', keystrokes: ['up', 'k'], description: 'Previous sub-account' },
+      { command: 'down', keystrokes: ['down', 'j'], hint: '↑↓ move', description: 'Next sub-account' },
+      { command: 'first', keystrokes: ['home', 'g'], description: 'First sub-account' },
+      { command: 'last', keystrokes: ['end', 'G'], description: 'Last sub-account' },
+      { command: 'open', keystrokes: ['enter'], hint: 'enter keys', description: 'Open the API keys of the highlighted sub-account' },
+      { command: 'again', keystrokes: ['r'], hint: 'r scan again', description: 'Scan again (asks the days first)' },
+      { command: 'back', keystrokes: ['esc'], hint: 'esc back', description: 'Back to the sub-accounts' },
+      { command: 'quit', keystrokes: ['q'], description: 'Quit' },
     ],
   },
 });

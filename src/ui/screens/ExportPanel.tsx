@@ -20,19 +20,19 @@ export const EXPORT_MODES = defineModes({
   export: {
     title: 'Export',
     bindings: [
-      { command: 'scope', keys: ['a'], hint: 'a page/all', description: 'Export this page or all pages' },
-      { command: 'format', keys: ['f'], hint: 'f csv/json', description: 'Export as CSV or JSON' },
-      { command: 'start', keys: ['enter'], hint: 'enter start', description: 'Start the export' },
-      { command: 'cancel', keys: ['esc'], hint: 'esc close', description: 'Close the panel, nothing written' },
+      { command: 'scope', keystrokes: ['a'], hint: 'a page/all', description: 'Export this page or all pages' },
+      { command: 'format', keystrokes: ['f'], hint: 'f csv/json', description: 'Export as CSV or JSON' },
+      { command: 'start', keystrokes: ['enter'], hint: 'enter start', description: 'Start the export' },
+      { command: 'cancel', keystrokes: ['esc'], hint: 'esc close', description: 'Close the panel, nothing written' },
     ],
   },
   exportRunning: {
     title: 'Export in progress',
-    bindings: [{ command: 'cancel', keys: ['esc'], hint: 'esc cancel', description: 'Stop the export; the partial file is removed' }],
+    bindings: [{ command: 'cancel', keystrokes: ['esc'], hint: 'esc cancel', description: 'Stop the export; the partial file is removed' }],
   },
   exportDone: {
     title: 'Export finished',
-    bindings: [{ command: 'close', keys: ['enter', 'esc'], hint: 'enter close', description: 'Close the export panel' }],
+    bindings: [{ command: 'close', keystrokes: ['enter', 'esc'], hint: 'enter close', description: 'Close the export panel' }],
   },
   // r only where a retry can help.
   exportFailed: {
@@ -40,12 +40,12 @@ export const EXPORT_MODES = defineModes({
     bindings: [
       {
         command: 'retry',
-        keys: ['r'],
+        keystrokes: ['r'],
         hint: 'r retry',
         description: 'Start the export again (the error is one a retry can fix)',
         when: ({ retryable }) => retryable === true,
       },
-      { command: 'close', keys: ['enter', 'esc'], hint: 'enter close', description: 'Close the export panel' },
+      { command: 'close', keystrokes: ['enter', 'esc'], hint: 'enter close', description: 'Close the export panel' },
     ],
   },
 });

@@ -19,13 +19,13 @@ export const PROFILE_MODES = defineModes({
   profiles: {
     title: 'Profiles',
     bindings: [
-      { command: 'up', keys: ['up', 'k'], description: 'Previous profile' },
-      { command: 'down', keys: ['down', 'j'], hint: '↑↓ choose', description: 'Next profile' },
-      { command: 'first', keys: ['home'], description: 'The first profile' },
-      { command: 'last', keys: ['end'], description: 'The last choice (the demo)' },
-      { command: 'open', keys: ['enter'], hint: 'enter switch', description: 'Switch to the highlighted profile' },
-      { command: 'add', keys: ['a'], hint: 'a add profile', description: 'Add a profile' },
-      { command: 'session', keys: ['s'], hint: 's session only', description: 'Enter credentials for this run only' },
+      { command: 'up', keystrokes: ['up', 'k'], description: 'Previous profile' },
+      { command: 'down', keystrokes: ['down', 'j'], hint: '↑↓ choose', description: 'Next profile' },
+      { command: 'first', keystrokes: ['home'], description: 'The first profile' },
+      { command: 'last', keystrokes: ['end'], description: 'The last choice (the demo)' },
+      { command: 'open', keystrokes: ['enter'], hint: 'enter switch', description: 'Switch to the highlighted profile' },
+      { command: 'add', keystrokes: ['a'], hint: 'a add profile', description: 'Add a profile' },
+      { command: 'session', keystrokes: ['s'], hint: 's session only', description: 'Enter credentials for this run only' },
     ],
   },
 });

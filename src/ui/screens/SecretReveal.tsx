@@ -24,19 +24,19 @@ export const SECRET_MODES = defineModes({
   secret: {
     title: 'One-time secret',
     bindings: [
-      { command: 'reveal', keys: ['v'], hint: 'v show/hide', description: 'Show or hide the secret key' },
-      { command: 'copySecret', keys: ['s'], hint: 's copy secret', description: 'Copy the secret key (OSC 52)' },
-      { command: 'copyKey', keys: ['c'], hint: 'c copy key', description: 'Copy the API key (OSC 52)' },
-      { command: 'leave', keys: ['esc', 'enter'], hint: 'enter done', description: 'Leave; asks you to confirm the secret is stored' },
-      { command: 'confirm', keys: ['y'], description: 'Confirm you stored the secret (it is then gone for good)' },
-      { command: 'quit', keys: ['q'], description: 'Quit (asks you to confirm the secret is stored first, like every way out)' },
+      { command: 'reveal', keystrokes: ['v'], hint: 'v show/hide', description: 'Show or hide the secret key' },
+      { command: 'copySecret', keystrokes: ['s'], hint: 's copy secret', description: 'Copy the secret key (OSC 52)' },
+      { command: 'copyKey', keystrokes: ['c'], hint: 'c copy key', description: 'Copy the API key (OSC 52)' },
+      { command: 'leave', keystrokes: ['esc', 'enter'], hint: 'enter done', description: 'Leave; asks you to confirm the secret is stored' },
+      { command: 'confirm', keystrokes: ['y'], description: 'Confirm you stored the secret (it is then gone for good)' },
+      { command: 'quit', keystrokes: ['q'], description: 'Quit (asks you to confirm the secret is stored first, like every way out)' },
     ],
   },
   secretConfirm: {
     title: 'Leave the secret?',
     bindings: [
-      { command: 'confirm', keys: ['y'], hint: 'y stored it, leave', description: 'Yes, the secret is stored: leave (it is gone for good)' },
-      { command: 'stay', keys: ['esc', 'n'], hint: 'any other key: stay', description: 'Any other key stays on the secret (a second ctrl+c quits)' },
+      { command: 'confirm', keystrokes: ['y'], hint: 'y stored it, leave', description: 'Yes, the secret is stored: leave (it is gone for good)' },
+      { command: 'stay', keystrokes: ['esc', 'n'], hint: 'any other key: stay', description: 'Any other key stays on the secret (a second ctrl+c quits)' },
     ],
   },
 });

@@ -21,14 +21,14 @@ import { barText } from '../chartBars';
 
 // The chart's assets and days: the same keys while its pages come and after.
 const chartMoves = [
-  { command: 'nextAsset', keys: ['right', 'tab'], hint: '←→ asset', description: 'Next asset' },
-  { command: 'previousAsset', keys: ['left', 'shift+tab'], description: 'Previous asset' },
-  { command: 'up', keys: ['up', 'k'], description: 'Scroll to newer days' },
-  { command: 'down', keys: ['down', 'j'], hint: '↑↓ days', description: 'Scroll to older days (when they do not fit)' },
-  { command: 'pageUp', keys: ['pageup'], description: 'Scroll up a screenful' },
-  { command: 'pageDown', keys: ['pagedown'], description: 'Scroll down a screenful' },
-  { command: 'first', keys: ['home', 'g'], description: 'The newest days' },
-  { command: 'last', keys: ['end', 'G'], description: 'The oldest days' },
+  { command: 'nextAsset', keystrokes: ['right', 'tab'], hint: '←→ asset', description: 'Next asset' },
+  { command: 'previousAsset', keystrokes: ['left', 'shift+tab'], description: 'Previous asset' },
+  { command: 'up', keystrokes: ['up', 'k'], description: 'Scroll to newer days' },
+  { command: 'down', keystrokes: ['down', 'j'], hint: '↑↓ days', description: 'Scroll to older days (when they do not fit)' },
+  { command: 'pageUp', keystrokes: ['pageup'], description: 'Scroll up a screenful' },
+  { command: 'pageDown', keystrokes: ['pagedown'], description: 'Scroll down a screenful' },
+  { command: 'first', keystrokes: ['home', 'g'], description: 'The newest days' },
+  { command: 'last', keystrokes: ['end', 'G'], description: 'The oldest days' },
 ] as const;
 
 /** The key bindings of each mode of this screen, beside the handlers below; the footer and `?` help are drawn from them. */
@@ -38,8 +38,8 @@ export const CHART_MODES = defineModes({
     title: 'Transfers: chart',
     bindings: [
       ...chartMoves,
-      { command: 'refresh', keys: ['r'], hint: 'r refetch', description: 'Fetch every page again' },
-      { command: 'close', keys: ['esc', 'v'], hint: 'esc close', description: 'Back to the transfers page' },
+      { command: 'refresh', keystrokes: ['r'], hint: 'r refetch', description: 'Fetch every page again' },
+      { command: 'close', keystrokes: ['esc', 'v'], hint: 'esc close', description: 'Back to the transfers page' },
     ],
   },
   // The chart while its pages come: the bars grow; esc stops and keeps a partial chart.
@@ -47,8 +47,8 @@ export const CHART_MODES = defineModes({
     title: 'Transfers: chart (fetching pages)',
     bindings: [
       ...chartMoves,
-      { command: 'stop', keys: ['esc'], hint: 'esc stop', description: 'Stop fetching; the chart so far stays, marked partial' },
-      { command: 'close', keys: ['v'], hint: 'v close', description: 'Stop fetching and go back to the transfers page' },
+      { command: 'stop', keystrokes: ['esc'], hint: 'esc stop', description: 'Stop fetching; the chart so far stays, marked partial' },
+      { command: 'close', keystrokes: ['v'], hint: 'v close', description: 'Stop fetching and go back to the transfers page' },
     ],
   },
 });

@@ -23,11 +23,11 @@ export const TRANSFER_FILTER_MODES = defineModes({
   transferFilter: {
     title: 'Transfer filter',
     bindings: [
-      { command: 'next', keys: ['tab', 'down'], hint: 'tab next', description: 'Next field' },
-      { command: 'previous', keys: ['shift+tab', 'up'], description: 'Previous field' },
-      { command: 'cycle', keys: ['left', 'right'], hint: '←→ type', description: 'Cycle known account types' },
-      { command: 'search', keys: ['enter'], hint: 'enter search', description: 'Search with this filter' },
-      { command: 'reverse', keys: ['ctrl+r'], hint: '^r reverse', description: 'Reverse the direction: from and to swap, accounts and types' },
+      { command: 'next', keystrokes: ['tab', 'down'], hint: 'tab next', description: 'Next field' },
+      { command: 'previous', keystrokes: ['shift+tab', 'up'], description: 'Previous field' },
+      { command: 'cycle', keystrokes: ['left', 'right'], hint: '←→ type', description: 'Cycle known account types' },
+      { command: 'search', keystrokes: ['enter'], hint: 'enter search', description: 'Search with this filter' },
+      { command: 'reverse', keystrokes: ['ctrl+r'], hint: '^r reverse', description: 'Reverse the direction: from and to swap, accounts and types' },
     ],
   },
 });

@@ -16,10 +16,10 @@ export const WELCOME_MODES = defineModes({
   welcome: {
     title: 'Welcome',
     bindings: [
-      { command: 'up', keys: ['up', 'k'], description: 'Previous choice' },
-      { command: 'down', keys: ['down', 'j'], hint: '↑↓ choose', description: 'Next choice' },
-      { command: 'open', keys: ['enter'], hint: 'enter open', description: 'Open the highlighted choice' },
-      { command: 'quit', keys: ['q'], hint: 'q quit', description: 'Quit (esc does not: it is the first screen)' },
+      { command: 'up', keystrokes: ['up', 'k'], description: 'Previous choice' },
+      { command: 'down', keystrokes: ['down', 'j'], hint: '↑↓ choose', description: 'Next choice' },
+      { command: 'open', keystrokes: ['enter'], hint: 'enter open', description: 'Open the highlighted choice' },
+      { command: 'quit', keystrokes: ['q'], hint: 'q quit', description: 'Quit (esc does not: it is the first screen)' },
     ],
   },
 });
