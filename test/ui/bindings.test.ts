@@ -95,7 +95,7 @@ describe('typed bindings', () => {
     expect(commandFor(TRANSFER_MODES.transfersFailed, 'r', noKey, { retryable: false })).toBeUndefined();
     expect(footerHints('transfersFailed', { retryable: true })[0]).toBe('r retry');
     expect(footerHints('transfersFailed', {})).not.toContain('r retry');
-    expect(bindingsIn(MODES.transfersFailed, {}).find((b) => b.command === 'filter')?.description).toBe('Change the filter (the service refused this one)');
+    expect(bindingsIn(MODES.transfersFailed, {}).find((b) => b.command === 'filter')?.description).toBe('Change the filter');
     expect(bindingsIn(MODES.transfersFailed, { retryable: true }).find((b) => b.command === 'filter')?.description).toBe('Change the filter');
   });
 

@@ -121,14 +121,7 @@ export const TRANSFER_MODES = defineModes({
         description: 'Ask for this page again (the error is one a retry can fix)',
         when: whenRetryable,
       },
-      { command: 'filter', keystrokes: ['f'], hint: 'f filter', description: 'Change the filter', when: whenRetryable },
-      {
-        command: 'filter',
-        keystrokes: ['f'],
-        hint: 'f filter',
-        description: 'Change the filter (the service refused this one)',
-        when: (context) => !whenRetryable(context),
-      },
+      { command: 'filter', keystrokes: ['f'], hint: 'f filter', description: 'Change the filter' },
       // The failed page's error takes the line a notice would use: on page 1, p is not offered.
       { command: 'previousPage', keystrokes: ['[', 'p'], hint: 'p/[ prev', description: 'Previous page', when: ({ firstPage }) => firstPage !== true },
       { command: 'jump', keystrokes: ['g'], hint: 'g go to page', description: 'Jump to a page number' },
