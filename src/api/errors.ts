@@ -104,6 +104,11 @@ export class BrokerError extends Error {
     return new BrokerError({ ...this.#details, retryAfterMs: undefined, hint: this.#details.hint ?? 'the wait the service asked for is over: try again' });
   }
 
+  /** The same error, said of another operation (a request made for a purpose of its own, such as a check). */
+  as(operation: string): BrokerError {
+    return new BrokerError({ ...this.#details, operation });
+  }
+
   /** The one line shown in the status bar or on stderr. */
   toLine(): string {
     return this.message;

@@ -17,6 +17,9 @@ export type CheckFailureReason = 'unknown-key' | 'bad-signature' | 'unreachable'
 
 export type CredentialCheck = { ok: true; notice?: string } | { ok: false; reason: CheckFailureReason; message: string; field?: CheckedField };
 
+/** What the check's request is called in what it says ("the connection check failed (HTTP 403) …"). */
+const CHECK_OPERATION = 'the connection check';
+
 /** The default deadline of a check, ms (one try: the operator is waiting for an answer). */
 export const CHECK_TIMEOUT_MS = 8000;
 
@@ -57,8 +60,10 @@ export async function checkCredentials(config: ClientConfig, options: CheckOptio
   try {
     await api.listUniversalTransfers({ fromAccountType: 'SPOT', toAccountType: 'FUTURES', limit: 1 });
     return { ok: true };
-  } catch (error) {
-    if (!(error instanceof BrokerError)) return { ok: false, reason: 'failed', message: error instanceof Error ? error.message : String(error) };
+  } catch (caught) {
+    if (!(caught instanceof BrokerError)) return { ok: false, reason: 'failed', message: caught instanceof Error ? caught.message : String(caught) };
+    // Said as the check it is: the operator asked to add credentials, not to list transfers.
+    const error = caught.as(CHECK_OPERATION);
     if (error.kind === 'service') {
       // A code may come as a string ("730603").
       const code = Number(error.code);

@@ -47,7 +47,9 @@ describe('checkCredentials', () => {
     answer = { status, body };
     const checked = await check();
     expect(checked).toMatchObject({ ok: false, reason: 'unverified' });
-    expect(checked.ok === false && checked.message).toMatch(/^the credentials could not be checked: /);
+    // Said as the check it is, never as the transfer list the check happens to ask for.
+    expect(checked.ok === false && checked.message).toMatch(/^the credentials could not be checked: the connection check failed[ :]/);
+    expect(checked.ok === false && checked.message).not.toContain('transfers');
   });
 
   it('fails on a wrong secret (602 as 700002) and an unknown key (10072), naming the field', async () => {
