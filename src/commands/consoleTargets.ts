@@ -387,7 +387,16 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
       const valid = validCredentials(input);
       if (!valid.ok || !valid.url) return valid;
       const existing = await loadProfiles(options.folder);
-      if (existing.profiles.some((p) => p.name === name.value)) return { ok: false, field: 'name', message: new ProfileExistsError(name.value).message };
+      // A profile whose secret is gone from the keychain is given one again here (the welcome screen sends the
+      // operator this way); one that has its secret is never replaced from the console.
+      let repairing = false;
+      if (existing.profiles.some((p) => p.name === name.value)) {
+        const secret = await keychain()
+          .then((k) => k.get(name.value))
+          .catch(() => null);
+        if (secret !== undefined) return { ok: false, field: 'name', message: new ProfileExistsError(name.value).message };
+        repairing = true;
+      }
       const header = input.apiKeyHeader.trim() || DEFAULT_API_KEY_HEADER;
       const postSignature = typedPostSignature(input);
       if (postSignature === undefined) return { ok: false, field: 'postSignature', message: `POST signing: must be ${POST_SIGNATURES.join(', ')}` };
@@ -407,7 +416,7 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
       try {
         // The secret first, under the settings' lock: if the keychain refuses, nothing is left behind.
         const store = async (): Promise<void> => (await keychain()).set(profile.name, { apiKey: input.apiKey.trim(), secretKey: input.secretKey });
-        await saveProfile(options.folder, profile, { secret: { store }, onlyNew: true });
+        await saveProfile(options.folder, profile, { secret: { store }, onlyNew: !repairing });
       } catch (error) {
         if (error instanceof SecretNotStoredError) return { ok: false, keychainFailed: true, message: keychainMessage(error.cause) };
         if (error instanceof ProfileExistsError) return { ok: false, field: 'name', message: `${error.message} (added while this one was checked)` };

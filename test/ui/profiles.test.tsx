@@ -347,4 +347,28 @@ describe('first run and profiles in the console', () => {
     expect(stored.size).toBe(0);
     await targets.close();
   });
+
+  it('a profile whose keychain entry is gone is given its secret again from the form; one with its secret is never replaced', async () => {
+    sandbox = await startSandbox({ seed: 1 });
+    folder = await mkdtemp(join(tmpdir(), 'bc-profiles-repair-'));
+    const stored = new Map<string, { apiKey: string; secretKey: string }>();
+    const keychain: Keychain = { get: async (n) => stored.get(n), set: async (n, c) => void stored.set(n, c), remove: async (n) => stored.delete(n) };
+    const targets = createConsoleTargets({ folder, exportFolder: folder, keychain: async () => keychain });
+    const settings = { baseUrl: sandbox.baseUrl, apiKeyHeader: 'X-MEXC-APIKEY', recvWindow: 5000, postSignature: 'auto' as const };
+    await saveProfile(folder, { name: 'gone', ...settings });
+    await saveProfile(folder, { name: 'kept', ...settings });
+    const input = { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, secretKey: sandbox.secretKey, apiKeyHeader: '' };
+    // gone has no secret in the keychain: the form gives it one.
+    expect(await targets.addProfile({ name: 'gone', ...input })).toMatchObject({ ok: true });
+    expect([...stored.values()]).toEqual([{ apiKey: sandbox.apiKey, secretKey: sandbox.secretKey }]);
+    // kept has its secret: refused, nothing changed.
+    const keptSecret = { apiKey: 'mx0vkeptkey', secretKey: 'kept-secret' };
+    for (const [account] of stored) if (!account.startsWith('gone')) throw new Error(`unexpected entry ${account}`);
+    const keptAccount = [...stored.keys()][0]!.replace(/^gone/, 'kept');
+    stored.set(keptAccount, keptSecret);
+    expect(await targets.addProfile({ name: 'kept', ...input })).toMatchObject({ ok: false, field: 'name', message: 'a profile named kept exists already' });
+    expect(stored.get(keptAccount)).toEqual(keptSecret);
+    expect((await loadProfiles(folder)).profiles.map((p) => p.name).sort()).toEqual(['gone', 'kept']);
+    await targets.close();
+  });
 });
