@@ -2,7 +2,7 @@
 // Ink and React are not imported here: commands must start fast (the console is loaded lazily).
 // Importing this does nothing: the bin's script (src/startup/main.ts) runs main() on the process's own
 // streams and environment, and the tests run it in-process on theirs.
-import { Command, CommanderError, Help, InvalidArgumentError } from 'commander';
+import { Command, CommanderError, type CommandUnknownOpts, Help, InvalidArgumentError } from '@commander-js/extra-typings';
 import { version } from '../package.json';
 import { createBrokerApi } from './api/operations';
 import { MAX_RECV_WINDOW } from './api/signing';
@@ -107,7 +107,7 @@ export function buildProgram(io: CliIo, context: (globals: GlobalOptions) => Com
         'NODE_EXTRA_CA_CERTS=/path/ca.pem.',
     );
 
-  const rootOptions = (): ProgramOptions => program.opts<ProgramOptions>();
+  const rootOptions = (): ProgramOptions => program.opts() as ProgramOptions;
   const globals = (): GlobalOptions => {
     const o = rootOptions();
     return {
@@ -194,7 +194,7 @@ const EMPTY_VALUE = 'empty value: give one, or leave the flag out';
  * environment's or the default profile's service, `--start ""` exported the whole history, `--ip ""` made a
  * key any address can use). Both are usage errors, exit 2, before anything is sent.
  */
-function checkGivenValues(command: Command): void {
+function checkGivenValues(command: CommandUnknownOpts): void {
   for (const option of command.options) {
     if (!option.required && !option.optional) continue;
     const parse = option.parseArg;
@@ -215,9 +215,9 @@ function checkGivenValues(command: Command): void {
 }
 
 /** "keys list", "transfers": a command's words under the program. */
-function commandPath(command: Command): string {
+function commandPath(command: CommandUnknownOpts): string {
   const words: string[] = [];
-  for (let c: Command | null = command; c?.parent; c = c.parent) words.unshift(c.name());
+  for (let c: CommandUnknownOpts | null = command; c?.parent; c = c.parent) words.unshift(c.name());
   return words.join(' ');
 }
 
@@ -243,7 +243,8 @@ function valueOnSwitch(program: Command, text: string): string | undefined {
   if (flag === undefined) return undefined;
   // The command it was given to knows it: commander suggests exactly it (from that command's options and the root's).
   const known = text.includes(`(Did you mean ${flag}?)`) || program.options.some((o) => o.long === flag);
-  const switches = (command: Command): boolean => command.options.some((o) => o.long === flag && !o.required && !o.optional) || command.commands.some(switches);
+  const switches = (command: CommandUnknownOpts): boolean =>
+    command.options.some((o) => o.long === flag && !o.required && !o.optional) || command.commands.some(switches);
   return known && switches(program) ? `error: ${flag} takes no value: give ${flag} alone\n` : undefined;
 }
 

@@ -7,15 +7,18 @@ import { ipsText } from '../format/noIp';
 import { type CommandContext, EXIT, type ExitCode, contextFolder, printLines, reportFailure, reportUsage, stdoutIsTerminal } from './context';
 import { type Column, OutputSink, chooseFormat, formatLocalTime, formatTable } from './output';
 import { csvDocument } from '../format/csv';
-import type { Command } from 'commander';
+import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
 import { type CommandHost, examples } from './define';
 
-export interface AuditOptions {
-  sub?: string;
-  limit?: string;
-  format?: string;
-  json?: boolean;
-}
+/** The command's flags. Its options' type is read from them: a flag renamed here is a type error where it is read. */
+const auditFlags = (command: Command) =>
+  command
+    .option('--sub <name>', 'only this sub-account')
+    .option('--limit <n>', 'at most this many entries (default 50)')
+    .option('-o, --format <format>', 'table, json (an array) or csv (default: table)')
+    .option('--json', 'short for --format json');
+
+export type AuditOptions = ReturnType<ReturnType<typeof auditFlags>['opts']>;
 
 export const DEFAULT_AUDIT_LIMIT = 50;
 export const MAX_AUDIT_LIMIT = 10_000;
@@ -180,16 +183,12 @@ export async function runAudit(options: AuditOptions, ctx: CommandContext): Prom
   }
 }
 
-export function defineAudit(program: Command, host: CommandHost): Command {
-  return program
-    .command('audit')
-    .description('the audit trail: every create-key attempt sent (created, refused, unknown), newest first; never a secret')
-    .option('--sub <name>', 'only this sub-account')
-    .option('--limit <n>', 'at most this many entries (default 50)')
-    .option('-o, --format <format>', 'table, json (an array) or csv (default: table)')
-    .option('--json', 'short for --format json')
+export function defineAudit(program: Command, host: CommandHost): CommandUnknownOpts {
+  return auditFlags(
+    program.command('audit').description('the audit trail: every create-key attempt sent (created, refused, unknown), newest first; never a secret'),
+  )
     .addHelpText('after', examples('audit --sub gridbot2901 --limit 20'))
-    .action(async (options: AuditOptions) => {
+    .action(async (options) => {
       host.exit(await runAudit(options, host.context()));
     });
 }

@@ -4,7 +4,7 @@
 // names are asked for at completion time with the hidden `__complete profiles`, which reads profiles.json
 // only (never the keychain), so a Tab costs one start of the bundle and one small file read; `--sub` values
 // likewise with `__complete sub-accounts` (the recent, then the discovered names of the target, from their files).
-import type { Command, Option } from 'commander';
+import type { Command, Option, CommandUnknownOpts } from '@commander-js/extra-typings';
 import { KNOWN_ACCOUNT_TYPES, KNOWN_PERMISSIONS } from '../api/types';
 import { FLAG_KINDS } from '../audit/keyAudit';
 import { PROFILE_COLORS, loadProfiles } from '../credentials/profiles';
@@ -69,14 +69,14 @@ function flagsOf(options: readonly Option[]): FlagSpec[] {
 }
 
 /** Every command of the tree (hidden ones left out), with its flags; the root's own flags stay at the root. */
-export function commandTree(program: Command): CommandSpec[] {
+export function commandTree(program: CommandUnknownOpts): CommandSpec[] {
   const help = program.createHelp();
   // Flags every command takes: the root's, except those that only make sense without a command.
   const globals = flagsOf(program.options.filter((o) => !o.hidden && o.long !== '--version' && o.long !== '--demo'));
   // --demo also runs the commands that reach the demo: offered on those, and on no other.
   const withDemo = flagsOf(program.options.filter((o) => !o.hidden && o.long !== '--version'));
   const specs: CommandSpec[] = [];
-  const visit = (command: Command, path: string): void => {
+  const visit = (command: CommandUnknownOpts, path: string): void => {
     const subcommands = help
       .visibleCommands(command)
       .filter((c) => !isHiddenCommand(c.name()))
@@ -146,7 +146,7 @@ function bashValues(source: ValueSource, word: string, fn: string): string {
   return `${fn}_comma_list ${sh(source.commaList.join(' '))} "${word}"`;
 }
 
-export function bashScript(program: Command): string {
+export function bashScript(program: CommandUnknownOpts): string {
   const tree = commandTree(program);
   const fn = '_broker_console';
   const flagCases = Object.entries(FLAG_VALUES)
@@ -244,7 +244,7 @@ function zshValues(source: ValueSource): string {
   return `_broker-console_comma_list ${source.commaList.join(' ')}`;
 }
 
-export function zshScript(program: Command): string {
+export function zshScript(program: CommandUnknownOpts): string {
   const tree = commandTree(program);
   const flagCases = Object.entries(FLAG_VALUES)
     .map(([flag, source]) => `      ${flag}) ${zshValues(source)} ;;`)
@@ -342,7 +342,7 @@ function fishValues(source: ValueSource): string {
   return `-x -a '(__broker_console_comma_list ${source.commaList.join(' ')})'`;
 }
 
-export function fishScript(program: Command): string {
+export function fishScript(program: CommandUnknownOpts): string {
   const tree = commandTree(program);
   const lines: string[] = [];
   for (const c of tree) {
@@ -434,7 +434,7 @@ ${lines.join('\n')}
 `;
 }
 
-export function completionScript(shell: Shell, program: Command): string {
+export function completionScript(shell: Shell, program: CommandUnknownOpts): string {
   if (shell === 'bash') return bashScript(program);
   if (shell === 'zsh') return zshScript(program);
   return fishScript(program);
@@ -497,7 +497,7 @@ async function completeSubAccounts(ctx: CommandContext): Promise<ExitCode> {
   return EXIT.ok;
 }
 
-export function defineCompletion(program: Command, host: CommandHost): Command {
+export function defineCompletion(program: Command, host: CommandHost): CommandUnknownOpts {
   return program
     .command('completion')
     .description('print a completion script: bash, zsh or fish (see docs/commands.md, "Shell completion")')
@@ -516,7 +516,7 @@ export function defineCompletion(program: Command, host: CommandHost): Command {
 }
 
 /** Asked by the completion scripts at completion time (profile names from profiles.json; never the keychain). */
-export function defineCompleteValues(program: Command, host: CommandHost): Command {
+export function defineCompleteValues(program: Command, host: CommandHost): CommandUnknownOpts {
   return program
     .command('__complete', { hidden: true })
     .argument('<what>')

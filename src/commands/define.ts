@@ -1,6 +1,6 @@
 // What a command module exports beside its run function: a definition that adds its commander Command (flags,
 // help, examples, action) to the program. src/cli.tsx assembles the definitions, one per registry name.
-import { type Command, InvalidArgumentError } from 'commander';
+import { type Command, type CommandUnknownOpts, InvalidArgumentError } from '@commander-js/extra-typings';
 import type { Environment } from '../credentials/fromEnvironment';
 import type { CommandContext } from './context';
 import type { CommandName } from './registry';
@@ -52,7 +52,7 @@ export interface CommandHost {
 }
 
 /** Adds one command (and its subcommands) to `parent` and returns it. */
-export type DefineCommand = (parent: Command, host: CommandHost) => Command;
+export type DefineCommand = (parent: Command, host: CommandHost) => CommandUnknownOpts;
 
 /** A command of the registry: its name and its definition (src/cli.tsx checks the two agree). */
 export interface CommandDefinition {

@@ -31,19 +31,21 @@ import { type Column, OutputSink, chooseFormat, formatLocalTime, formatTable } f
 import { createAuditRecorder } from '../config/auditTrail';
 import { ATTEMPTS_READ } from '../audit/lostSecrets';
 import { csvDocument } from '../format/csv';
-import type { Command } from 'commander';
+import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
 import { type CommandHost, examples } from './define';
 
-export interface KeysAuditOptions {
-  /** Comma-separated sub-account names. */
-  sub?: string;
-  recent?: boolean;
-  discovered?: boolean;
-  maxAge?: string;
-  failOn?: string;
-  format?: string;
-  json?: boolean;
-}
+/** The command's flags. Its options' type is read from them: a flag renamed here is a type error where it is read. */
+const keysAuditFlags = (command: Command) =>
+  command
+    .option('--sub <list>', 'comma-separated sub-account names')
+    .option('--recent', 'the sub-accounts recently opened in the console (for this base URL)')
+    .option('--discovered', 'the sub-accounts found in transfer history (for this base URL)')
+    .option('--max-age <span>', 'a key older than this is flagged old: 90d, 12w, 2160h… (default 90d)')
+    .option('--fail-on <which>', 'any (default), none, or flags, e.g. withdraw,no-ip: which flags make the exit code 4')
+    .option('-o, --format <format>', 'table, json (one object) or csv (default: table)')
+    .option('--json', 'short for --format json');
+
+export type KeysAuditOptions = ReturnType<ReturnType<typeof keysAuditFlags>['opts']>;
 
 /** Which flags make the exit code 4: any flag, none, or only these kinds. */
 export type FailOn = 'any' | 'none' | readonly FlagKind[];
@@ -295,17 +297,12 @@ async function storedNames(ctx: CommandContext, baseUrl: string, options: KeysAu
 }
 
 /** `keys audit`, under `keys`. */
-export function defineKeysAudit(keys: Command, host: CommandHost): Command {
-  return keys
-    .command('audit')
-    .description('flag keys an operator must look at: a secret lost, no linked IP, write/withdraw/transfer permissions, old, a shared note')
-    .option('--sub <list>', 'comma-separated sub-account names')
-    .option('--recent', 'the sub-accounts recently opened in the console (for this base URL)')
-    .option('--discovered', 'the sub-accounts found in transfer history (for this base URL)')
-    .option('--max-age <span>', 'a key older than this is flagged old: 90d, 12w, 2160h… (default 90d)')
-    .option('--fail-on <which>', 'any (default), none, or flags, e.g. withdraw,no-ip: which flags make the exit code 4')
-    .option('-o, --format <format>', 'table, json (one object) or csv (default: table)')
-    .option('--json', 'short for --format json')
+export function defineKeysAudit(keys: Command, host: CommandHost): CommandUnknownOpts {
+  return keysAuditFlags(
+    keys
+      .command('audit')
+      .description('flag keys an operator must look at: a secret lost, no linked IP, write/withdraw/transfer permissions, old, a shared note'),
+  )
     .addHelpText(
       'after',
       '\nFlags: lost-secret (the audit trail of this folder says its secret was not delivered, never confirmed\n' +
@@ -318,7 +315,7 @@ export function defineKeysAudit(keys: Command, host: CommandHost): Command {
         'fails; exit 1 when a sub-account could not be audited (the rest is still printed; 1 wins over 4).',
     )
     .addHelpText('after', examples('keys audit --recent --max-age 90d', 'keys audit --sub gridbot2901,gridbot2902 --fail-on withdraw,no-ip --json'))
-    .action(async (options: KeysAuditOptions) => {
+    .action(async (options) => {
       host.exit(await runKeysAudit(options, host.context()));
     });
 }

@@ -29,22 +29,22 @@ import {
 } from './context';
 import { OutputClosedError, type OutputFormat, OutputSink, chooseFormat, discardsOutput, formatLocalTime } from './output';
 import { csvField, csvQuoted, neutraliseCsvCell } from '../format/csv';
-import type { Command } from 'commander';
+import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type CommandHost, examples } from './define';
 
-export interface KeysCreateOptions {
-  sub?: string;
-  permissions?: string;
-  ip?: string;
-  note?: string;
-  /** table (default: one line per field), json or csv. */
-  format?: string;
-  /** Short for --format json. */
-  json?: boolean;
-  /** --allow-risky: a key that can withdraw or transfer, or that has no IP, may be made against a LIVE target. */
-  allowRisky?: boolean;
-}
+/** The command's flags. Its options' type is read from them: a flag renamed here is a type error where it is read. */
+const keysCreateFlags = (command: Command) =>
+  command
+    .option('--sub <name>', 'sub-account name')
+    .option('--permissions <list>', 'comma-separated, e.g. SPOT_ACCOUNT_READ,SPOT_ACCOUNT_WRITE')
+    .option('--ip <list>', 'up to 4 comma-separated IPv4/IPv6 addresses')
+    .option('--note <text>', 'note for the key (required)')
+    .option('-o, --format <format>', 'table, json (one object, secretKey included) or csv (default: table)')
+    .option('--json', 'short for --format json')
+    .option(ALLOW_RISKY_FLAG, 'make a key that can withdraw or transfer funds, or that has no --ip (refused without it, exit 2)');
+
+export type KeysCreateOptions = ReturnType<ReturnType<typeof keysCreateFlags>['opts']>;
 
 /** The created key as `--format json` prints it (one line): these fields, in this order (createdAt: Unix ms). */
 export interface CreatedKeyJson {
@@ -333,17 +333,8 @@ async function profileLabel(ctx: CommandContext): Promise<string> {
 }
 
 /** `keys create`, under `keys`. */
-export function defineKeysCreate(keys: Command, host: CommandHost): Command {
-  return keys
-    .command('create')
-    .description('create an API key for a sub-account (its secret is shown once)')
-    .option('--sub <name>', 'sub-account name')
-    .option('--permissions <list>', 'comma-separated, e.g. SPOT_ACCOUNT_READ,SPOT_ACCOUNT_WRITE')
-    .option('--ip <list>', 'up to 4 comma-separated IPv4/IPv6 addresses')
-    .option('--note <text>', 'note for the key (required)')
-    .option('-o, --format <format>', 'table, json (one object, secretKey included) or csv (default: table)')
-    .option('--json', 'short for --format json')
-    .option(ALLOW_RISKY_FLAG, 'make a key that can withdraw or transfer funds, or that has no --ip (refused without it, exit 2)')
+export function defineKeysCreate(keys: Command, host: CommandHost): CommandUnknownOpts {
+  return keysCreateFlags(keys.command('create').description('create an API key for a sub-account (its secret is shown once)'))
     .addHelpText(
       'after',
       '\nThe key, its secret included, goes to stdout once; the reminder that the secret cannot be shown again\n' +
@@ -357,7 +348,7 @@ export function defineKeysCreate(keys: Command, host: CommandHost): Command {
         'rule with profile add --post-signature or BROKER_POST_SIGNATURE (auto, query or body).',
     )
     .addHelpText('after', examples('keys create --sub gridbot2901 --permissions SPOT_ACCOUNT_READ --ip 203.0.113.7 --note "bot 7"'))
-    .action(async (options: KeysCreateOptions) => {
+    .action(async (options) => {
       host.exit(await runKeysCreate(options, host.context()));
     });
 }

@@ -7,16 +7,17 @@ import { type CommandContext, EXIT, type ExitCode, closeQuietly, connect, report
 import { type Column, OutputSink, chooseFormat, formatLocalTime, formatTable } from './output';
 import { csvDocument } from '../format/csv';
 import { ipsText } from '../format/noIp';
-import type { Command } from 'commander';
+import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
 import { type CommandHost, examples } from './define';
 
-export interface KeysListOptions {
-  sub?: string;
-  /** table (default), json or csv. */
-  format?: string;
-  /** Short for --format json. */
-  json?: boolean;
-}
+/** `keys list`'s flags. Its options' type is read from them: a flag renamed here is a type error where it is read. */
+const keysListFlags = (command: Command) =>
+  command
+    .option('--sub <name>', 'sub-account name')
+    .option('-o, --format <format>', 'table, json (an array) or csv (default: table)')
+    .option('--json', 'short for --format json');
+
+export type KeysListOptions = ReturnType<ReturnType<typeof keysListFlags>['opts']>;
 
 /** One key as `--format json` prints it: these fields, in this order (createdAt: Unix ms). */
 export interface KeyJson {
@@ -81,15 +82,10 @@ export async function runKeysList(options: KeysListOptions, ctx: CommandContext)
 }
 
 /** `keys list`, under `keys`. */
-export function defineKeysList(keys: Command, host: CommandHost): Command {
-  return keys
-    .command('list')
-    .description('list the API keys of a sub-account')
-    .option('--sub <name>', 'sub-account name')
-    .option('-o, --format <format>', 'table, json (an array) or csv (default: table)')
-    .option('--json', 'short for --format json')
+export function defineKeysList(keys: Command, host: CommandHost): CommandUnknownOpts {
+  return keysListFlags(keys.command('list').description('list the API keys of a sub-account'))
     .addHelpText('after', examples('keys list --sub gridbot2901', 'keys list --sub gridbot2901 --format csv > keys.csv'))
-    .action(async (options: KeysListOptions) => {
+    .action(async (options) => {
       host.exit(await runKeysList(options, host.context()));
     });
 }

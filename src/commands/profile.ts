@@ -23,7 +23,6 @@ import {
 import {
   PROFILE_COLORS,
   PROFILE_DEFAULTS,
-  type ProfileColor,
   type Profile,
   type ProfileConfig,
   type SavedProfile,
@@ -41,23 +40,26 @@ import { type CommandContext, EXIT, type ExitCode, contextFolder, printLines, pr
 import { chooseFormat, formatTable } from './output';
 import { csvDocument } from '../format/csv';
 import { type TerminalIn, readHiddenLine, readLines } from './terminalInput';
-import { type Command, Option } from 'commander';
+import { type Command, Option, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { type CommandHost, examples, oneOf } from './define';
 
-export interface ProfileAddOptions {
-  /** --api-key-header H */
-  apiKeyHeader?: string;
-  /** --post-signature auto|query|body (default auto). */
-  postSignature?: PostSignature;
-  /** false with --no-sign-body: the older spelling of --post-signature query. */
-  signBody?: boolean;
-  /** --default */
-  default?: boolean;
-  /** false with --no-check: save without the signed request that proves the credentials (offline setup). */
-  check?: boolean;
-  /** --color NAME: the colour of the profile's name in the console's header. */
-  color?: ProfileColor;
-}
+/** `profile add`'s flags. Its options' type is read from them: a flag renamed here is a type error where it is read. */
+const profileAddFlags = (command: Command) =>
+  command
+    .option('--api-key-header <header>', 'header carrying the API key (default X-MEXC-APIKEY)')
+    .option(
+      '--post-signature <rule>',
+      "what a create's signature covers: auto (default: query only, then query + body once on a 700002), query or body",
+      oneOf(POST_SIGNATURES),
+    )
+    // The older spelling of --post-signature query, kept working for scripts.
+    .addOption(new Option('--no-sign-body').hideHelp())
+    .option('--color <name>', `colour of its name in the console's header: ${PROFILE_COLORS.join(', ')} (default: the LIVE badge's red)`, oneOf(PROFILE_COLORS))
+    .option('--default', 'make it the default profile (the first profile always is)')
+    .option('--no-check', 'save without first checking the credentials against the service (offline setup)');
+
+/** As parsed; a run from the tests may leave any out (a negated flag's default is true). */
+export type ProfileAddOptions = Partial<ReturnType<ReturnType<typeof profileAddFlags>['opts']>>;
 
 const MAX_SECRET = 1024;
 
@@ -336,10 +338,11 @@ export const PROFILE_CSV_COLUMNS = [
   'color',
 ] as const;
 
-export interface ProfileListOptions {
-  format?: string;
-  json?: boolean;
-}
+/** `profile list`'s flags. */
+const profileListFlags = (command: Command) =>
+  command.option('-o, --format <format>', 'table, json (an array) or csv (default: table)').option('--json', 'short for --format json');
+
+export type ProfileListOptions = ReturnType<ReturnType<typeof profileListFlags>['opts']>;
 
 export async function runProfileList(options: ProfileListOptions, ctx: CommandContext): Promise<ExitCode> {
   const chosen = chooseFormat(options);
@@ -560,23 +563,10 @@ export async function runProfileUse(rawName: string, ctx: CommandContext): Promi
   return EXIT.ok;
 }
 
-export function defineProfile(program: Command, host: CommandHost): Command {
+export function defineProfile(program: Command, host: CommandHost): CommandUnknownOpts {
   const profile = program.command('profile').description('saved profiles: settings in the config folder, the API key and secret in the keychain');
-  profile
-    .command('add')
-    .description('save a profile; asks for the API key and secret (not shown), or reads them from two stdin lines')
+  profileAddFlags(profile.command('add').description('save a profile; asks for the API key and secret (not shown), or reads them from two stdin lines'))
     .argument('<name>', '1-64 letters, digits, ".", "_" or "-"')
-    .option('--api-key-header <header>', 'header carrying the API key (default X-MEXC-APIKEY)')
-    .option(
-      '--post-signature <rule>',
-      "what a create's signature covers: auto (default: query only, then query + body once on a 700002), query or body",
-      oneOf(POST_SIGNATURES),
-    )
-    // The older spelling of --post-signature query, kept working for scripts.
-    .addOption(new Option('--no-sign-body').hideHelp())
-    .option('--color <name>', `colour of its name in the console's header: ${PROFILE_COLORS.join(', ')} (default: the LIVE badge's red)`, oneOf(PROFILE_COLORS))
-    .option('--default', 'make it the default profile (the first profile always is)')
-    .option('--no-check', 'save without first checking the credentials against the service (offline setup)')
     .addHelpText(
       'after',
       '\nTakes the global --base-url URL (required), --recv-window MS and --proxy URL (saved in the profile; no password).\n' +
@@ -591,16 +581,12 @@ export function defineProfile(program: Command, host: CommandHost): Command {
       'after',
       examples('profile add prod --base-url https://api.mexc.com --color red', '--read-only profile add watch --base-url https://api.mexc.com'),
     )
-    .action(async (name: string, options: ProfileAddOptions) => {
+    .action(async (name, options) => {
       host.exit(await runProfileAdd(name, options, host.context()));
     });
-  profile
-    .command('list')
-    .description('the saved profiles and where each secret comes from (never the secret)')
-    .option('-o, --format <format>', 'table, json (an array) or csv (default: table)')
-    .option('--json', 'short for --format json')
+  profileListFlags(profile.command('list').description('the saved profiles and where each secret comes from (never the secret)'))
     .addHelpText('after', examples('profile list --json'))
-    .action(async (options: ProfileListOptions) => {
+    .action(async (options) => {
       host.exit(await runProfileList(options, host.context()));
     });
   profile

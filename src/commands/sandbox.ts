@@ -1,5 +1,5 @@
 // `broker-console sandbox`: run the embedded sandbox alone until SIGINT/SIGTERM, saying how to reach it.
-import { type Command, InvalidArgumentError } from 'commander';
+import { type Command, InvalidArgumentError, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { ENV } from '../credentials/fromEnvironment';
 import { resolveDemoClock } from '../sandbox/demoClock';
 import { parseRateLimit } from '../sandbox/rateLimit';
@@ -10,26 +10,11 @@ import { shellQuote } from '../terminal/shell';
 import { EXIT, printLines, reportUsage } from './context';
 import { type CommandHost, examples, oneOf, wholeNumber } from './define';
 
-export interface SandboxCommandOptions {
-  host?: string;
-  port?: number;
-  seed?: number;
-  apiKey?: string;
-  secretKey?: string;
-  /** Transfers in the seeded history (default 24,000): benchmarks and tests scale the data with it. */
-  transfers?: number;
+/** What `sandbox` runs with: its flags (every one optional when run from code), and the demo clock. */
+export type SandboxCommandOptions = Partial<SandboxFlags> & {
   /** The pinned demo's clock, Unix ms (--demo-clock): the data and created keys follow it (demoClock.ts). */
   demoClockMs?: number;
-  /** --post-signature: what a signature must cover (default query, as the live service accepts). */
-  postSignature?: SandboxPostSignature;
-  /** --rate-limit: per API key, every endpoint together (default the documented 500 per 10 s); false: none. */
-  rateLimit?: { max: number; windowMs: number } | false;
-  /** --no-ban: false never bans a client that keeps sending while refused (load tests). */
-  ban?: boolean;
-  json?: boolean;
-  /** --env: stdout is only `export …` lines for `eval`; the description goes to stderr. */
-  env?: boolean;
-}
+};
 
 export interface SandboxCommandHooks {
   /** Called after a signal closed the sandbox; default process.exit. */
@@ -131,62 +116,59 @@ function rateLimitOption(raw: string): { max: number; windowMs: number } | false
   return parsed;
 }
 
-/** The flags as commander parses them; the demo clock comes from the global option. */
-export type SandboxFlags = Omit<SandboxCommandOptions, 'demoClockMs'>;
+/** `sandbox`'s flags. Its options' type is read from them: a flag renamed here is a type error where it is read. */
+const sandboxFlags = (command: Command) =>
+  command
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--port <port>', 'port (0: any free port)', wholeNumber(0, 65_535))
+    .option('--seed <n>', 'seed of the demo data', wholeNumber(0, 2 ** 31 - 1))
+    .option('--api-key <key>', 'master API key of the sandbox')
+    // The one secret flag allowed: the sandbox's own throwaway secret.
+    .option('--secret-key <secret>', 'master secret of the sandbox (a throwaway)')
+    .option('--transfers <n>', 'transfers in the seeded history (default 24000; at most 4000000)', wholeNumber(0, 4_000_000))
+    .option(
+      '--rate-limit <N/Ws>',
+      'requests per window for each API key (all endpoints together), then 429, and 418 for a client that keeps on (default 500/10s; off: none)',
+      rateLimitOption,
+    )
+    .option('--no-ban', 'never ban a client that keeps sending while refused (load tests)')
+    .option('--json', 'print one JSON line with baseUrl, apiKey, secretKey, subAccounts')
+    .option('--env', 'print export lines of BROKER_BASE_URL, BROKER_API_KEY, BROKER_API_SECRET for eval (the rest on stderr)')
+    .option(
+      '--post-signature <rule>',
+      "what a request's signature must cover: query (default, as the live service accepts), body (query + body) or either",
+      oneOf(['query', 'body', 'either'] as const),
+    );
 
-export function defineSandbox(program: Command, host: CommandHost): Command {
-  return (
-    program
-      .command('sandbox')
-      .description('run the embedded sandbox service alone, until Ctrl-C')
-      .option('--host <host>', 'address to listen on', '127.0.0.1')
-      .option('--port <port>', 'port (0: any free port)', wholeNumber(0, 65_535))
-      .option('--seed <n>', 'seed of the demo data', wholeNumber(0, 2 ** 31 - 1))
-      .option('--api-key <key>', 'master API key of the sandbox')
-      // The one secret flag allowed: the sandbox's own throwaway secret.
-      .option('--secret-key <secret>', 'master secret of the sandbox (a throwaway)')
-      .option('--transfers <n>', 'transfers in the seeded history (default 24000; at most 4000000)', wholeNumber(0, 4_000_000))
-      .option(
-        '--rate-limit <N/Ws>',
-        'requests per window for each API key (all endpoints together), then 429, and 418 for a client that keeps on (default 500/10s; off: none)',
-        rateLimitOption,
-      )
-      .option('--no-ban', 'never ban a client that keeps sending while refused (load tests)')
-      .option('--json', 'print one JSON line with baseUrl, apiKey, secretKey, subAccounts')
-      .option('--env', 'print export lines of BROKER_BASE_URL, BROKER_API_KEY, BROKER_API_SECRET for eval (the rest on stderr)')
-      .option(
-        '--post-signature <rule>',
-        "what a request's signature must cover: query (default, as the live service accepts), body (query + body) or either",
-        oneOf(['query', 'body', 'either'] as const),
-      )
-      .addHelpText(
-        'after',
-        '\nTakes the global --demo-clock TIME (or BROKER_DEMO_CLOCK): the data and created keys follow that moment;\nrequests are still checked against the real clock.',
-      )
-      .addHelpText(
-        'after',
-        examples('sandbox --json', 'sandbox --env > sandbox.env &  # then: . ./sandbox.env', 'sandbox --port 8080 --seed 7 --rate-limit off'),
-      )
-      .action(async (options: SandboxFlags) => {
-        if (options.env && options.json) return host.exit(reportUsage(host.context(), '--env and --json each say how to print the target: give one'));
-        let demoClockMs: number | undefined;
-        try {
-          demoClockMs = resolveDemoClock(host.rootOptions().demoClock, host.io.env);
-        } catch (error) {
-          return host.exit(reportUsage(host.context(), (error as Error).message));
-        }
-        // It keeps serving after this returns; its own SIGINT/SIGTERM handler closes it and exits.
-        try {
-          await runSandboxCommand({ ...options, demoClockMs }, host.io.stdout, { err: host.io.stderr });
-        } catch (error) {
-          const said = listenFailure(error, options.host ?? '127.0.0.1', options.port);
-          if (said === undefined) throw error;
-          printLines(host.io.stderr, [`error: ${said}`]);
-          return host.exit(EXIT.failure);
-        }
-        host.exit(EXIT.ok, { keepRunning: true });
-      })
-  );
+/** The flags as commander parses them; the demo clock comes from the global option. */
+export type SandboxFlags = ReturnType<ReturnType<typeof sandboxFlags>['opts']>;
+
+export function defineSandbox(program: Command, host: CommandHost): CommandUnknownOpts {
+  return sandboxFlags(program.command('sandbox').description('run the embedded sandbox service alone, until Ctrl-C'))
+    .addHelpText(
+      'after',
+      '\nTakes the global --demo-clock TIME (or BROKER_DEMO_CLOCK): the data and created keys follow that moment;\nrequests are still checked against the real clock.',
+    )
+    .addHelpText('after', examples('sandbox --json', 'sandbox --env > sandbox.env &  # then: . ./sandbox.env', 'sandbox --port 8080 --seed 7 --rate-limit off'))
+    .action(async (options) => {
+      if (options.env && options.json) return host.exit(reportUsage(host.context(), '--env and --json each say how to print the target: give one'));
+      let demoClockMs: number | undefined;
+      try {
+        demoClockMs = resolveDemoClock(host.rootOptions().demoClock, host.io.env);
+      } catch (error) {
+        return host.exit(reportUsage(host.context(), (error as Error).message));
+      }
+      // It keeps serving after this returns; its own SIGINT/SIGTERM handler closes it and exits.
+      try {
+        await runSandboxCommand({ ...options, demoClockMs }, host.io.stdout, { err: host.io.stderr });
+      } catch (error) {
+        const said = listenFailure(error, options.host ?? '127.0.0.1', options.port);
+        if (said === undefined) throw error;
+        printLines(host.io.stderr, [`error: ${said}`]);
+        return host.exit(EXIT.failure);
+      }
+      host.exit(EXIT.ok, { keepRunning: true });
+    });
 }
 
 /** What an operator can do when the sandbox cannot listen where asked; undefined for any other failure. */

@@ -23,17 +23,19 @@ import {
 } from './context';
 import { type Column, OutputSink, chooseFormat, formatLocalTime, formatTable } from './output';
 import { csvDocument } from '../format/csv';
-import type { Command } from 'commander';
+import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
 import { type CommandHost, examples } from './define';
 
-export interface SubAccountsOptions {
-  discover?: boolean;
-  days?: string;
-  /** Comma-separated names to ask for besides the known ones (with --discover). */
-  sub?: string;
-  format?: string;
-  json?: boolean;
-}
+/** The command's flags. Its options' type is read from them: a flag renamed here is a type error where it is read. */
+const subAccountsFlags = (command: Command) =>
+  command
+    .option('--discover', 'scan the transfer history of the last days first (paced by the rate limit)')
+    .option('--days <n>', 'with --discover: days back, 1..365 (default 30)')
+    .option('--sub <names>', 'with --discover: comma-separated names to ask for, besides the recent and remembered ones')
+    .option('-o, --format <format>', 'table, json (an array) or csv (default: table)')
+    .option('--json', 'short for --format json');
+
+export type SubAccountsOptions = ReturnType<ReturnType<typeof subAccountsFlags>['opts']>;
 
 /** One sub-account as `--format json` prints it (lastTransferTime: Unix ms of the latest transfer seen). */
 export interface SubAccountJson {
@@ -205,15 +207,10 @@ async function render(list: readonly DiscoveredSubAccount[], format: 'table' | '
   );
 }
 
-export function defineSubAccounts(program: Command, host: CommandHost): Command {
-  return program
-    .command('sub-accounts')
-    .description('sub-accounts found in transfer history (remembered per base URL); --discover scans for them first')
-    .option('--discover', 'scan the transfer history of the last days first (paced by the rate limit)')
-    .option('--days <n>', 'with --discover: days back, 1..365 (default 30)')
-    .option('--sub <names>', 'with --discover: comma-separated names to ask for, besides the recent and remembered ones')
-    .option('-o, --format <format>', 'table, json (an array) or csv (default: table)')
-    .option('--json', 'short for --format json')
+export function defineSubAccounts(program: Command, host: CommandHost): CommandUnknownOpts {
+  return subAccountsFlags(
+    program.command('sub-accounts').description('sub-accounts found in transfer history (remembered per base URL); --discover scans for them first'),
+  )
     .addHelpText(
       'after',
       '\nThe operations this tool calls list no sub-accounts, and transfers only of the accounts a query names (blank:\n' +
@@ -221,7 +218,7 @@ export function defineSubAccounts(program: Command, host: CommandHost): Command 
         'in the answers are remembered with their last transfer. Progress goes to stderr when it is a terminal.',
     )
     .addHelpText('after', examples('sub-accounts', 'sub-accounts --discover --days 90'))
-    .action(async (options: SubAccountsOptions) => {
+    .action(async (options) => {
       host.exit(await runSubAccounts(options, host.context()));
     });
 }

@@ -2,7 +2,7 @@
 // Rows are streamed as each page arrives, a page written in blocks (one write per page or per 64 KiB, each
 // awaiting 'drain') while the next page is fetched: nothing holds more than two pages.
 import { DEFAULT_PAGE_SIZE, type Transfer } from '../api/types';
-import { type TransferQueryInput, validateTransferQuery } from '../api/validation';
+import { validateTransferQuery } from '../api/validation';
 import { AssetTotals, COUNTED_STATUS } from '../export/totals';
 import { MAX_MAX_PAGES, MAX_TRANSFERS, type PageVisit, PagingStopped, defaultMaxPages, forEachTransferPage } from '../export/transferPages';
 import { type RowWriter, type TextSink, csvWriter, jsonWriter, writeInBlocks } from '../export/transferWriters';
@@ -20,7 +20,7 @@ import {
   stdoutIsTerminal,
 } from './context';
 import { type Column, OutputClosedError, OutputSink, chooseFormat, formatLocalTime, measureFor, pad, tableLine } from './output';
-import type { Command } from 'commander';
+import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
 import { runTransferSummary } from './transferSummary';
 import { type CommandHost, examples } from './define';
 
@@ -28,18 +28,28 @@ export type TransferFormat = 'table' | 'json' | 'csv';
 export const TRANSFER_FORMATS: readonly TransferFormat[] = ['table', 'json', 'csv'];
 
 /** The validation input, with the account types under their flag names (--from-type, --to-type). */
-export interface TransfersOptions extends Omit<Partial<TransferQueryInput>, 'fromAccountType' | 'toAccountType'> {
-  fromType?: string;
-  toType?: string;
-  all?: boolean;
-  /** --summary: every page from --page on, summed per asset, status and day (transferSummary.ts). */
-  summary?: boolean;
-  /** --max-pages N: with --all or --summary, the most pages fetched (default: defaultMaxPages of the page size). */
-  maxPages?: string;
-  format?: string;
-  /** Short for --format json (not with another --format). */
-  json?: boolean;
-}
+/** The command's flags. Its options' type is read from them: a flag renamed here is a type error where it is read. */
+const transfersFlags = (command: Command) =>
+  command
+    .option('--from-type <type>', 'source account type, e.g. SPOT')
+    .option('--to-type <type>', 'destination account type, e.g. FUTURES')
+    .option('--from-account <account>', 'source account (default: the master account)')
+    .option('--to-account <account>', 'destination account (default: the master account)')
+    .option('--start <time>', 'from: 2026-11-01, 2026-11-01T12:00, epoch ms, now, 7d (ago)…')
+    .option('--end <time>', 'until (same forms as --start)')
+    .option('--client-tran-id <id>', '32 letters and digits')
+    .option('--page <n>', 'page number (default 1)')
+    .option('--limit <n>', 'rows per page, 1..500 (default 500)')
+    .option('--all', 'every page from --page on, streamed as each arrives')
+    .option('--summary', 'every page from --page on (--limit a page), summed per asset, status and day')
+    .option(
+      '--max-pages <n>',
+      `with --all or --summary: fetch at most N pages (default ${defaultMaxPages()} at 500 a page: room for ${grouped(MAX_TRANSFERS)} transfers)`,
+    )
+    .option('-o, --format <format>', 'table, json or csv (default: table)')
+    .option('--json', 'short for --format json');
+
+export type TransfersOptions = ReturnType<ReturnType<typeof transfersFlags>['opts']>;
 
 /**
  * Fixed widths (terminal cells) so the table can be printed page by page; a longer value pushes its row,
@@ -251,27 +261,8 @@ function checkMaxPages(options: TransfersOptions): { ok: true; value: number | u
   return { ok: true, value };
 }
 
-export function defineTransfers(program: Command, host: CommandHost): Command {
-  return program
-    .command('transfers')
-    .description('universal transfer history')
-    .option('--from-type <type>', 'source account type, e.g. SPOT')
-    .option('--to-type <type>', 'destination account type, e.g. FUTURES')
-    .option('--from-account <account>', 'source account (default: the master account)')
-    .option('--to-account <account>', 'destination account (default: the master account)')
-    .option('--start <time>', 'from: 2026-11-01, 2026-11-01T12:00, epoch ms, now, 7d (ago)…')
-    .option('--end <time>', 'until (same forms as --start)')
-    .option('--client-tran-id <id>', '32 letters and digits')
-    .option('--page <n>', 'page number (default 1)')
-    .option('--limit <n>', 'rows per page, 1..500 (default 500)')
-    .option('--all', 'every page from --page on, streamed as each arrives')
-    .option('--summary', 'every page from --page on (--limit a page), summed per asset, status and day')
-    .option(
-      '--max-pages <n>',
-      `with --all or --summary: fetch at most N pages (default ${defaultMaxPages()} at 500 a page: room for ${grouped(MAX_TRANSFERS)} transfers)`,
-    )
-    .option('-o, --format <format>', 'table, json or csv (default: table)')
-    .option('--json', 'short for --format json')
+export function defineTransfers(program: Command, host: CommandHost): CommandUnknownOpts {
+  return transfersFlags(program.command('transfers').description('universal transfer history'))
     .addHelpText(
       'after',
       '\nTimes: 2026-11-01 (local midnight), 2026-11-01T12:00 or "2026-11-01 12:00[:ss]" (local unless Z/+hh:mm),\n' +
@@ -291,7 +282,7 @@ export function defineTransfers(program: Command, host: CommandHost): Command {
         'transfers --from-type SPOT --to-type FUTURES --start 30d --summary',
       ),
     )
-    .action(async (options: TransfersOptions) => {
+    .action(async (options) => {
       host.exit(await runTransfers(options, host.context()));
     });
 }

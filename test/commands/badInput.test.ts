@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import type { Command } from 'commander';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBrokerApi } from '../../src/api/operations';
 import { buildProgram } from '../../src/cli';
@@ -315,7 +315,7 @@ function valueFlags(): { flag: string; args: string[] }[] {
   // Words a command needs before its flags are read (commander reads the flags first all the same).
   const before: Record<string, string[]> = { 'profile add': ['desk'] };
   const rows: { flag: string; args: string[] }[] = [];
-  const visit = (command: Command, path: string[]): void => {
+  const visit = (command: CommandUnknownOpts, path: string[]): void => {
     for (const option of command.options) {
       if (!option.required && !option.optional) continue;
       const flag = option.long ?? option.flags;

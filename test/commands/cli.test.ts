@@ -5,7 +5,7 @@ import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import type { Command } from 'commander';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli';
 import type { Transfer } from '../../src/api/types';
@@ -408,7 +408,7 @@ describe('command line', () => {
       () => undefined,
     );
     const secretish: string[] = [];
-    const visit = (command: Command, path: string): void => {
+    const visit = (command: CommandUnknownOpts, path: string): void => {
       for (const o of command.options) if (/secret|password|token/i.test(o.flags)) secretish.push(`${path} ${o.flags}`);
       for (const sub of command.commands) visit(sub, `${path} ${sub.name()}`.trim());
     };

@@ -106,7 +106,7 @@ describe('keys create', () => {
 
   it('--format json (and --json): one line, one object {subAccount, note, apiKey, secretKey, permissions[], ips[], createdAt}', async () => {
     const sub = sandbox.subAccounts[1] ?? '';
-    for (const options of [{ format: 'json' }, { json: true }]) {
+    for (const options of [{ format: 'json' }, { json: true }] as const) {
       const t = testContext(sandbox);
       expect(await runKeysCreate({ sub, permissions: 'SPOT_ACCOUNT_READ,SPOT_DEAL_READ', ip: '10.0.0.1,10.0.0.2', note: 'shape', ...options }, t.ctx)).toBe(
         EXIT.ok,

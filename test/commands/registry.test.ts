@@ -1,7 +1,7 @@
 // The registry of command names is the one list: the program adds exactly those commands, completion offers the
 // visible ones, and the start-up kind knows every one of them.
 import { PassThrough } from 'node:stream';
-import type { Command } from 'commander';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS, buildProgram } from '../../src/cli';
 import { commandTree } from '../../src/commands/completion';
@@ -38,7 +38,7 @@ describe('the command registry', () => {
 });
 
 describe("a command's help", () => {
-  const leaves = (command: Command, path: string[]): string[][] =>
+  const leaves = (command: CommandUnknownOpts, path: string[]): string[][] =>
     command.commands.length === 0 ? [path] : command.commands.filter((c) => !isHiddenCommand(c.name())).flatMap((c) => leaves(c, [...path, c.name()]));
   const paths = leaves(program(), []);
 
