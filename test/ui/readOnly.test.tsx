@@ -226,6 +226,8 @@ describe.skipIf(!keychain.ok)('switching to a read-only profile with ctrl+p', ()
       const order = frame()
         .split('\n')
         .filter((l) => l.includes(viewer) || l.includes(full));
+      // The list opens on the profile in use (the demo, last): home goes to the first profile.
+      await press('\u001b[H');
       if (order[0]?.includes(full)) await press('down');
       await press('enter');
       await waitFor(new RegExp(`LIVE ${viewer.slice(0, 4)}\\S* {3}READ-ONLY`));
@@ -251,7 +253,9 @@ describe.skipIf(!keychain.ok)('switching to a read-only profile with ctrl+p', ()
       const rows = frame().split('\n');
       const at = rows.findIndex((l) => l.startsWith('›'));
       const want = rows.findIndex((l) => l.includes(full) && !l.includes('(read-only)'));
+      // The list opens on the profile in use: up or down to the full one.
       for (let i = at; i < want; i++) await press('down');
+      for (let i = at; i > want; i--) await press('up');
       await press('enter');
       await waitFor(new RegExp(` LIVE ${full.slice(0, 4)}\\S* {2}[^ R]`));
       expect(frame().split('\n')[0]).not.toContain('READ-ONLY');
