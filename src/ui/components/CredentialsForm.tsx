@@ -28,6 +28,8 @@ export const CREDENTIALS_MODES = defineModes({
   },
 });
 
+/** The most lines an error under the form or a field takes. */
+const ERROR_LINES = 3;
 const LABEL_WIDTH = 16;
 
 export type CredentialValues = Record<CredentialField, string>;
@@ -102,26 +104,38 @@ export function CredentialsForm(props: {
   );
 
   const width = props.width ?? 80;
-  const errorRoom = Math.max(1, (props.height ?? props.fields.length + 3) - props.fields.length);
+  const height = props.height ?? props.fields.length + ERROR_LINES;
+  const errorRoom = errorRoomOf(height);
   // A message with no field (the service refused the connection) goes under the form, whole when there is room.
   const general = props.error && !props.error.field ? wrapText(`✗ ${props.error.message}`, width, errorRoom) : [];
+  const faulted = props.error?.field ? inputErrorLines(props.error.message, width, LABEL_WIDTH, errorRoom).length : 0;
+  // Taller than its room (a small window, an error under a field): the fields around the focused one are
+  // shown, never a squeezed column whose rows print over each other.
+  const [from, to] = fieldWindow(
+    props.fields.map((field) => 1 + (props.error?.field === field ? faulted : 0)),
+    Math.max(1, height - general.length),
+    focus,
+  );
   return (
     <Box flexDirection="column" width={width}>
-      {props.fields.map((field, i) => (
-        <LabeledInput
-          key={field}
-          label={LABELS[field]}
-          value={values[field]}
-          onChange={(value) => setValues((v) => ({ ...v, [field]: value }))}
-          focused={props.active && !props.busy && i === focus}
-          placeholder={PLACEHOLDERS[field]}
-          error={props.error?.field === field ? props.error.message : undefined}
-          labelWidth={LABEL_WIDTH}
-          mask={field === 'secretKey' ? '•' : undefined}
-          width={width}
-          maxErrorLines={errorRoom}
-        />
-      ))}
+      {props.fields.slice(from, to).map((field, at) => {
+        const i = from + at;
+        return (
+          <LabeledInput
+            key={field}
+            label={LABELS[field]}
+            value={values[field]}
+            onChange={(value) => setValues((v) => ({ ...v, [field]: value }))}
+            focused={props.active && !props.busy && i === focus}
+            placeholder={PLACEHOLDERS[field]}
+            error={props.error?.field === field ? props.error.message : undefined}
+            labelWidth={LABEL_WIDTH}
+            mask={field === 'secretKey' ? '•' : undefined}
+            width={width}
+            maxErrorLines={errorRoom}
+          />
+        );
+      })}
       {general.map((line, i) => (
         <Text key={i} color={theme.error}>
           {line}
@@ -139,7 +153,37 @@ export function credentialsFormHeight(
   maxLines: number,
 ): number {
   if (!error) return fields;
-  const errorRoom = Math.max(1, maxLines - fields);
+  const errorRoom = errorRoomOf(maxLines);
   const lines = error.field ? inputErrorLines(error.message, width, LABEL_WIDTH, errorRoom) : wrapText(`✗ ${error.message}`, width, errorRoom);
   return fields + lines.length;
+}
+
+/** Lines an error may take: up to ERROR_LINES, leaving a line for its field. */
+function errorRoomOf(height: number): number {
+  return Math.max(1, Math.min(ERROR_LINES, height - 1));
+}
+
+/**
+ * The fields shown in `room` lines (`lines`: each field's, its error included): all when they fit, else the
+ * focused one and as many around it as fit, after it first.
+ */
+export function fieldWindow(lines: readonly number[], room: number, focus: number): [number, number] {
+  if (lines.reduce((a, b) => a + b, 0) <= room) return [0, lines.length];
+  let from = Math.min(Math.max(0, focus), lines.length - 1);
+  let to = from + 1;
+  let used = lines[from] ?? 1;
+  for (let grew = true; grew;) {
+    grew = false;
+    if (to < lines.length && used + lines[to]! <= room) {
+      used += lines[to]!;
+      to += 1;
+      grew = true;
+    }
+    if (from > 0 && used + lines[from - 1]! <= room) {
+      from -= 1;
+      used += lines[from]!;
+      grew = true;
+    }
+  }
+  return [from, to];
 }
