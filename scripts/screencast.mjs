@@ -422,7 +422,8 @@ async function main() {
 
 /**
  * svg-term renders the cast. Its release on npm requires React 16 from its own dependencies while its style
- * helper (@stiligita/react) would find this project's React 19, so it is bundled with both pointed at its own.
+ * helper (@stiligita/react) would find this project's React 19, so it is bundled with both pointed at the React
+ * svg-term's own require('react') finds (resolved from its entry, as Node resolves it: no file of it is read).
  */
 async function renderSvg(cast) {
   const { build } = await import('esbuild');
@@ -446,10 +447,9 @@ async function renderSvg(cast) {
   return `${module.exports.render(cast, { paddingX: 4, paddingY: 4, window: true, cursor: false })}\n`;
 }
 
-/** Plays the cast in a terminal emulator (load-asciicast, svg-term's own) and checks each still is on screen at its time. */
+/** Plays the cast in a terminal emulator (load-asciicast, the one svg-term uses) and checks each still is on screen at its time. */
 function checkReplay(cast, stills, stillTimes) {
-  const own = createRequire(createRequire(import.meta.url).resolve('svg-term'));
-  const { load } = own('load-asciicast');
+  const { load } = createRequire(import.meta.url)('load-asciicast');
   const frames = load(cast).frames;
   for (const name of stills) {
     const at = (stillTimes.get(name) ?? 0) / 1000 + 0.0005;
