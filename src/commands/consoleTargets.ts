@@ -15,7 +15,7 @@ import { type DiscoveredSubAccounts, memoryDiscoveredSubAccounts, openDiscovered
 import { memoryRecentSubAccounts, openRecentSubAccounts, type RecentSubAccounts } from '../config/recentSubAccounts';
 import { CHECK_TIMEOUT_MS, checkCredentials } from '../credentials/checkCredentials';
 import { ENV, checkBaseUrl } from '../credentials/fromEnvironment';
-import { KeychainError, folderKeychain, openKeychain, type Keychain } from '../credentials/keychain';
+import { KeychainError, folderKeychain, keychainAccount, openKeychain, type Keychain } from '../credentials/keychain';
 import {
   PROFILE_COLORS,
   ProfileExistsError,
@@ -391,10 +391,9 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
       // operator this way); one that has its secret is never replaced from the console.
       let repairing = false;
       if (existing.profiles.some((p) => p.name === name.value)) {
-        const secret = await keychain()
-          .then((k) => k.get(name.value))
-          .catch(() => null);
-        if (secret !== undefined) return { ok: false, field: 'name', message: new ProfileExistsError(name.value).message };
+        // Only an entry the keychain's listing confirms missing: a locked keyring also reads as none.
+        if (!(await secretConfirmedMissing(await keychain().catch(() => undefined), name.value, options.folder)))
+          return { ok: false, field: 'name', message: new ProfileExistsError(name.value).message };
         repairing = true;
       }
       const header = input.apiKeyHeader.trim() || DEFAULT_API_KEY_HEADER;
@@ -475,4 +474,11 @@ function profileConfig(profile: Profile, apiKey: string, secretKey: string): Cli
     recvWindow: profile.recvWindow,
     postSignature: profile.postSignature,
   };
+}
+
+/** Whether the keychain can list its entries and none is this profile's (its folder's, or an old folderless one). */
+async function secretConfirmedMissing(keychain: Keychain | undefined, profile: string, folder: string): Promise<boolean> {
+  const all = await keychain?.accounts?.().catch(() => undefined);
+  if (all === undefined) return false;
+  return !all.includes(keychainAccount(profile, folder)) && !all.includes(profile);
 }

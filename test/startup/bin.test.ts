@@ -22,7 +22,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const cached = (folder: string): string[] => {
   try {
     return readdirSync(folder, { recursive: true, withFileTypes: true })
-      .filter((entry) => entry.isFile())
+      // Node's entries, not the console's marker of its own folders.
+      .filter((entry) => entry.isFile() && entry.name !== '.broker-console-cache')
       .map((entry) => entry.name);
   } catch {
     return [];
@@ -82,11 +83,12 @@ describe('the bin and its compile cache', () => {
     expect(await runBuiltCli(['--help'], { BROKER_CONSOLE_HOME: home }, own)).toEqual(help);
   });
 
-  it("a version's first start removes what other versions left in a cache it owns, and only there", async () => {
+  it("a version's first start removes the folders other versions left (marked), only in a cache it owns", async () => {
     const home = join(dir, 'home-upgraded');
     const operators = join(dir, 'operators-cache');
-    // An earlier version's folder, and Node's own folder as an earlier layout left it at the root.
-    const left = ['0.0.9/v24.0.0-x64-00000000-0/a1', 'v24.0.0-x64-00000000-0/b2'];
+    // An earlier version's folder (with the console's marker), and folders the console did not make: the
+    // operator's own (the root may be any folder) and Node's as an older layout left it, neither marked.
+    const left = ['0.0.9/.broker-console-cache', '0.0.9/v24.0.0-x64-00000000-0/a1', 'notes/todo.txt', 'v24.0.0-x64-00000000-0/b2'];
     for (const root of [join(home, 'cache'), operators]) {
       for (const file of left) {
         mkdirSync(dirname(join(root, file)), { recursive: true });
@@ -96,16 +98,17 @@ describe('the bin and its compile cache', () => {
     const own = { ownCache: true };
     const help = await runBuiltCli(['--help'], { BROKER_CONSOLE_HOME: home }, own);
     expect(help.code).toBe(0);
-    expect(readdirSync(join(home, 'cache'))).toEqual([version]);
+    expect(readdirSync(join(home, 'cache')).sort()).toEqual([version, 'notes', 'v24.0.0-x64-00000000-0'].sort());
+    expect(readFileSync(join(home, 'cache', 'notes', 'todo.txt'), 'utf8')).toBe('compiled');
     expect(cached(join(home, 'cache', version)).length).toBeGreaterThan(0);
     // A later start of the same version keeps its own entries.
-    const entries = cached(join(home, 'cache'));
+    const entries = cached(join(home, 'cache', version));
     expect(await runBuiltCli(['--help'], { BROKER_CONSOLE_HOME: home }, own)).toEqual(help);
-    expect(cached(join(home, 'cache'))).toEqual(entries);
+    expect(cached(join(home, 'cache', version))).toEqual(entries);
 
     // BROKER_CONSOLE_CACHE is the operator's folder: the console adds its own and removes nothing.
     expect(await runBuiltCli(['--help'], { BROKER_CONSOLE_CACHE: operators })).toEqual(help);
-    expect(readdirSync(operators).sort()).toEqual(['0.0.9', version, 'v24.0.0-x64-00000000-0'].sort());
+    expect(readdirSync(operators).sort()).toEqual(['0.0.9', 'notes', version, 'v24.0.0-x64-00000000-0'].sort());
     expect(cached(join(operators, version)).length).toBeGreaterThan(0);
   });
 });

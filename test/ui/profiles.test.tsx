@@ -352,7 +352,12 @@ describe('first run and profiles in the console', () => {
     sandbox = await startSandbox({ seed: 1 });
     folder = await mkdtemp(join(tmpdir(), 'bc-profiles-repair-'));
     const stored = new Map<string, { apiKey: string; secretKey: string }>();
-    const keychain: Keychain = { get: async (n) => stored.get(n), set: async (n, c) => void stored.set(n, c), remove: async (n) => stored.delete(n) };
+    const keychain: Keychain = {
+      get: async (n) => stored.get(n),
+      set: async (n, c) => void stored.set(n, c),
+      remove: async (n) => stored.delete(n),
+      accounts: async () => [...stored.keys()],
+    };
     const targets = createConsoleTargets({ folder, exportFolder: folder, keychain: async () => keychain });
     const settings = { baseUrl: sandbox.baseUrl, apiKeyHeader: 'X-MEXC-APIKEY', recvWindow: 5000, postSignature: 'auto' as const };
     await saveProfile(folder, { name: 'gone', ...settings });
@@ -370,5 +375,11 @@ describe('first run and profiles in the console', () => {
     expect(stored.get(keptAccount)).toEqual(keptSecret);
     expect((await loadProfiles(folder)).profiles.map((p) => p.name).sort()).toEqual(['gone', 'kept']);
     await targets.close();
+    // A keychain that cannot list its entries (a locked keyring reads as no entry) cannot show the secret gone.
+    stored.clear();
+    const unlisted = createConsoleTargets({ folder, exportFolder: folder, keychain: async () => ({ ...keychain, accounts: undefined }) });
+    expect(await unlisted.addProfile({ name: 'gone', ...input })).toMatchObject({ ok: false, field: 'name' });
+    expect(stored.size).toBe(0);
+    await unlisted.close();
   });
 });
