@@ -19,8 +19,13 @@ export function skewFromDateHeader(dateHeader: string | undefined, receivedAtMs:
   if (Number.isNaN(serverMs)) return undefined;
   // The service stamped its answer between our sending and the answer's arrival: when agreeing clocks could
   // explain the stamp (a slow exchange), nothing was measured, and a slow answer teaches no offset.
-  if (sentAtMs !== undefined && serverMs - receivedAtMs <= 0 && serverMs + 2 * DATE_HEADER_HALF_RESOLUTION_MS - sentAtMs >= 0) return 0;
+  if (sentAtMs !== undefined && agreeingClocksExplain(serverMs, sentAtMs, receivedAtMs)) return 0;
   return Math.round(serverMs + DATE_HEADER_HALF_RESOLUTION_MS - receivedAtMs);
+}
+
+/** Whether clocks that agree could have stamped `serverMs` (a Date, to its second) between sending and arrival. */
+export function agreeingClocksExplain(serverMs: number, sentAtMs: number, receivedAtMs: number): boolean {
+  return serverMs - receivedAtMs <= 0 && serverMs + 2 * DATE_HEADER_HALF_RESOLUTION_MS - sentAtMs >= 0;
 }
 
 /** The offset to apply for a measured skew: the skew itself when it is beyond the threshold, else 0. */

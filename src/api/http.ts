@@ -18,7 +18,7 @@ import type { Dispatcher, Pool } from 'undici';
 import * as v from 'valibot';
 import { sanitize } from '../terminal/sanitize';
 import { withoutOwnCredentials } from './redact';
-import { clockHint, offsetFromSkew, skewFromDateHeader } from './clock';
+import { CLOCK_SKEW_THRESHOLD_MS, agreeingClocksExplain, clockHint, offsetFromSkew, skewFromDateHeader } from './clock';
 import type { ClientConfig, ExchangeInfo } from './contract';
 import { BrokerError, type ExchangeStage, formatBytes, formatDuration, oneLine, unknownOutcomeFrom } from './errors';
 import { apiKeyProblem, headerNameProblem } from './headers';
@@ -571,6 +571,9 @@ export function createSignedClient(config: ClientConfig): SignedClient {
   function observeClock(dateHeader: string | undefined, sentAt: number, receivedAt: number, force: boolean): number | undefined {
     const skew = skewFromDateHeader(dateHeader, receivedAt, sentAt);
     if (skew === undefined) return undefined;
+    // A slow exchange that agreeing clocks could explain measured nothing: an offset learned before stays. (A fast
+    // one that they explain measured agreement: the offset goes.)
+    if (skew === 0 && receivedAt - sentAt > CLOCK_SKEW_THRESHOLD_MS && agreeingClocksExplain(Date.parse(dateHeader!), sentAt, receivedAt)) return skew;
     offsetMs = force ? skew : offsetFromSkew(skew);
     return skew;
   }

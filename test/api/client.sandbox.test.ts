@@ -418,6 +418,30 @@ describe.concurrent('connections and time', () => {
     expect(sb.requests().map((r) => r.status)).toEqual([200]);
   });
 
+  it('an answer held 1.5 s on its way, its Date stamped before: measures nothing, and the offset learned before stays', async ({ onTestFinished }) => {
+    // The service's clock is 2 s ahead, as a run before measured; its answer is stamped, then held (a proxy).
+    const server = createServer((req, res) => {
+      req.resume();
+      const stamped = new Date(Date.now() + 2000).toUTCString();
+      setTimeout(() => {
+        res.sendDate = false;
+        res.writeHead(200, { 'Content-Type': 'application/json', Date: stamped });
+        res.end('{"subAccount":[]}');
+      }, 1500);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const api = createBrokerApi({
+      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      apiKey: 'mx0vheldanswer',
+      secretKey: 's',
+      initialClockOffsetMs: 2000,
+    });
+    onTestFinished(() => api.close());
+    await api.listSubAccountKeys('held01answer');
+    expect(api.clockOffsetMs()).toBe(2000);
+  });
+
   it('keeps the offset at 0 when the clocks agree', async ({ onTestFinished }) => {
     const sb = await sandbox();
     const api = apiFor(onTestFinished, sb);
