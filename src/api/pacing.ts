@@ -1,8 +1,9 @@
-// Pacing and bans, shared by every client in the process. The service limits requests to 500 per 10 s (its
-// docs disagree on whether each endpoint has its own 500 or all share one, so all share one here), refuses more
-// with 429 + Retry-After, and bans the IP (418 + Retry-After, 2 minutes to 3 days) of a client that keeps sending
-// after 429s. So every request waits for the service's budget before it goes, from the first request on: a budget a little under the documented limit, kept in any span of its period
-// (a sliding log of send times), tightened by what a 429 teaches (another client on the same key, a lower
+// Pacing and bans, shared by every client in the process (docs/limits.md has the service's numbers and their
+// sources). The service limits requests in a period (its docs disagree on whether each endpoint has its own
+// budget or all share one, so all share one here), refuses more with 429 + Retry-After, and bans the IP (418 +
+// Retry-After) of a client that keeps sending after 429s. So every request waits for the service's budget before
+// it goes, from the first request on: a budget a little under the documented limit, kept in any span of its
+// period (a sliding log of send times), tightened by what a 429 teaches (another client on the same key, a lower
 // limit). A 418 stops every request to that base URL until the ban ends.
 //
 // Learning from a 429: the sends the service accepted in the stretch before it, over the time they took plus the

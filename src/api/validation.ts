@@ -372,11 +372,15 @@ const WIRE_NAMES = /\b(fromAccountType|toAccountType|fromAccount|toAccount|subAc
  * never inside a quoted value the operator typed ('…').
  */
 export function sayFieldError(error: FieldError, names: Readonly<Record<FieldName, string>>): string {
+  return `${names[error.field]}: ${fieldErrorReason(error, names)}`;
+}
+
+/** The reason alone, its wire names in `names`'s words (for a line under the field's own label). */
+export function fieldErrorReason(error: FieldError, names: Readonly<Record<FieldName, string>>): string {
   const prefix = `${error.field}: `;
   const reason = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
-  const renamed = reason
+  return reason
     .split(/('[^']*')/)
     .map((part, i) => (i % 2 === 1 ? part : part.replace(WIRE_NAMES, (name) => names[name as FieldName])))
     .join('');
-  return `${names[error.field]}: ${renamed}`;
 }

@@ -8,9 +8,9 @@ import { type CommandContext, EXIT, type ExitCode, contextFolder, printLines, re
 import { type Column, OutputSink, chooseFormat, formatLocalTime, formatTable } from './output';
 import { csvDocument } from '../format/csv';
 import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
-import { type CommandHost, examples } from './define';
+import { type CommandHost, examples, type OptionsOf } from './define';
 
-/** The command's flags. Its options' type is read from them: a flag renamed here is a type error where it is read. */
+/** The command's flags (its options' type is read from them: see OptionsOf). */
 const auditFlags = (command: Command) =>
   command
     .option('--sub <name>', 'only this sub-account')
@@ -18,7 +18,7 @@ const auditFlags = (command: Command) =>
     .option('-o, --format <format>', 'table, json (an array) or csv (default: table)')
     .option('--json', 'short for --format json');
 
-export type AuditOptions = ReturnType<ReturnType<typeof auditFlags>['opts']>;
+export type AuditOptions = OptionsOf<typeof auditFlags>;
 
 export const DEFAULT_AUDIT_LIMIT = 50;
 export const MAX_AUDIT_LIMIT = 10_000;

@@ -16,6 +16,7 @@ import { ENV, type Environment, envValue } from '../credentials/fromEnvironment'
 import type { Keychain } from '../credentials/keychain';
 import { resolveTarget } from '../credentials/resolve';
 import { sanitize } from '../terminal/sanitize';
+import { signalExitCode } from '../terminal/signals';
 import { OutputClosedError, outputFailureLine } from './output';
 
 export const EXIT = {
@@ -130,10 +131,7 @@ export function flagMessage(error: FieldError): string {
   return sayFieldError(error, FLAG_OF_FIELD);
 }
 
-/** The code a signal's default action gives (128 + its number), kept when a command's handler answers it. */
-export function signalExitCode(signal: NodeJS.Signals): number {
-  return 128 + (process.getBuiltinModule('node:os').constants.signals[signal] ?? 2);
-}
+export { signalExitCode };
 
 /** Prints "error: <flag>: <reason>" lines; the caller returns EXIT.usage without sending anything. */
 export function reportInvalid(ctx: CommandContext, errors: readonly FieldError[]): ExitCode {

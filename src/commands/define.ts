@@ -51,6 +51,12 @@ export interface CommandHost {
   exit(code: number, request?: ExitRequest): void;
 }
 
+/**
+ * The options of a command, read from the function that declares its flags: a flag renamed there is a type error
+ * wherever its option is read (commander's own typings, @commander-js/extra-typings).
+ */
+export type OptionsOf<Flags extends (command: Command) => CommandUnknownOpts> = ReturnType<ReturnType<Flags>['opts']>;
+
 /** Adds one command (and its subcommands) to `parent` and returns it. */
 export type DefineCommand = (parent: Command, host: CommandHost) => CommandUnknownOpts;
 

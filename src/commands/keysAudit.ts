@@ -28,13 +28,13 @@ import {
   trailHost,
 } from './context';
 import { type Column, OutputSink, chooseFormat, formatLocalTime, formatTable } from './output';
-import { createAuditRecorder } from '../config/auditTrail';
+import { readAuditTrail } from '../config/auditTrail';
 import { ATTEMPTS_READ } from '../audit/lostSecrets';
 import { csvDocument } from '../format/csv';
 import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
-import { type CommandHost, examples } from './define';
+import { type CommandHost, examples, type OptionsOf } from './define';
 
-/** The command's flags. Its options' type is read from them: a flag renamed here is a type error where it is read. */
+/** The command's flags (its options' type is read from them: see OptionsOf). */
 const keysAuditFlags = (command: Command) =>
   command
     .option('--sub <list>', 'comma-separated sub-account names')
@@ -45,7 +45,7 @@ const keysAuditFlags = (command: Command) =>
     .option('-o, --format <format>', 'table, json (one object) or csv (default: table)')
     .option('--json', 'short for --format json');
 
-export type KeysAuditOptions = ReturnType<ReturnType<typeof keysAuditFlags>['opts']>;
+export type KeysAuditOptions = OptionsOf<typeof keysAuditFlags>;
 
 /** Which flags make the exit code 4: any flag, none, or only these kinds. */
 export type FailOn = 'any' | 'none' | readonly FlagKind[];
@@ -256,12 +256,20 @@ export async function runKeysAudit(options: KeysAuditOptions, ctx: CommandContex
     const now = ctx.now();
     const progress = ctx.stderrIsTTY && names.length > 1;
     let done = 0;
-    // The trail's attempts mark the keys whose secret was lost (read only: nothing is appended).
-    const trail = createAuditRecorder(contextFolder(ctx), { profile: '', host: trailHost(ctx, api.baseUrl) });
+    // The trail's attempts on this host mark the keys whose secret was lost: read once, for every sub-account.
+    const host = trailHost(ctx, api.baseUrl);
+    const trail = readAuditTrail(contextFolder(ctx)).then(
+      ({ entries }) => entries.filter((e) => e.host === host),
+      () => [],
+    );
     const results = await fetchAudit(api, names, {
       now,
       maxAgeMs: maxAge.ms,
-      attemptsFor: (subAccount) => trail.recentFor(subAccount, ATTEMPTS_READ),
+      attemptsFor: async (subAccount) =>
+        (await trail)
+          .filter((e) => e.subAccount === subAccount)
+          .slice(-ATTEMPTS_READ)
+          .reverse(),
       onResult: (_, result) => {
         done += 1;
         if (progress) printLines(ctx.stderr, [`audited ${done}/${names.length}: ${result.subAccount}`]);

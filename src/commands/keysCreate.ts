@@ -31,9 +31,9 @@ import { OutputClosedError, type OutputFormat, OutputSink, chooseFormat, discard
 import { csvField, csvQuoted, neutraliseCsvCell } from '../format/csv';
 import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type CommandHost, examples } from './define';
+import { type CommandHost, examples, type OptionsOf } from './define';
 
-/** The command's flags. Its options' type is read from them: a flag renamed here is a type error where it is read. */
+/** The command's flags (its options' type is read from them: see OptionsOf). */
 const keysCreateFlags = (command: Command) =>
   command
     .option('--sub <name>', 'sub-account name')
@@ -44,7 +44,7 @@ const keysCreateFlags = (command: Command) =>
     .option('--json', 'short for --format json')
     .option(ALLOW_RISKY_FLAG, 'make a key that can withdraw or transfer funds, or that has no --ip (refused without it, exit 2)');
 
-export type KeysCreateOptions = ReturnType<ReturnType<typeof keysCreateFlags>['opts']>;
+export type KeysCreateOptions = OptionsOf<typeof keysCreateFlags>;
 
 /** The created key as `--format json` prints it (one line): these fields, in this order (createdAt: Unix ms). */
 export interface CreatedKeyJson {

@@ -8,16 +8,16 @@ import { type Column, OutputSink, chooseFormat, formatLocalTime, formatTable } f
 import { csvDocument } from '../format/csv';
 import { ipsText } from '../format/noIp';
 import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
-import { type CommandHost, examples } from './define';
+import { type CommandHost, examples, type OptionsOf } from './define';
 
-/** `keys list`'s flags. Its options' type is read from them: a flag renamed here is a type error where it is read. */
+/** `keys list`'s flags (its options' type is read from them: see OptionsOf). */
 const keysListFlags = (command: Command) =>
   command
     .option('--sub <name>', 'sub-account name')
     .option('-o, --format <format>', 'table, json (an array) or csv (default: table)')
     .option('--json', 'short for --format json');
 
-export type KeysListOptions = ReturnType<ReturnType<typeof keysListFlags>['opts']>;
+export type KeysListOptions = OptionsOf<typeof keysListFlags>;
 
 /** One key as `--format json` prints it: these fields, in this order (createdAt: Unix ms). */
 export interface KeyJson {

@@ -41,9 +41,9 @@ import { chooseFormat, formatTable } from './output';
 import { csvDocument } from '../format/csv';
 import { type TerminalIn, readHiddenLine, readLines } from './terminalInput';
 import { type Command, Option, type CommandUnknownOpts } from '@commander-js/extra-typings';
-import { type CommandHost, examples, oneOf } from './define';
+import { type CommandHost, examples, oneOf, type OptionsOf } from './define';
 
-/** `profile add`'s flags. Its options' type is read from them: a flag renamed here is a type error where it is read. */
+/** `profile add`'s flags (its options' type is read from them: see OptionsOf). */
 const profileAddFlags = (command: Command) =>
   command
     .option('--api-key-header <header>', 'header carrying the API key (default X-MEXC-APIKEY)')
@@ -59,7 +59,7 @@ const profileAddFlags = (command: Command) =>
     .option('--no-check', 'save without first checking the credentials against the service (offline setup)');
 
 /** As parsed; a run from the tests may leave any out (a negated flag's default is true). */
-export type ProfileAddOptions = Partial<ReturnType<ReturnType<typeof profileAddFlags>['opts']>>;
+export type ProfileAddOptions = Partial<OptionsOf<typeof profileAddFlags>>;
 
 const MAX_SECRET = 1024;
 
@@ -342,7 +342,7 @@ export const PROFILE_CSV_COLUMNS = [
 const profileListFlags = (command: Command) =>
   command.option('-o, --format <format>', 'table, json (an array) or csv (default: table)').option('--json', 'short for --format json');
 
-export type ProfileListOptions = ReturnType<ReturnType<typeof profileListFlags>['opts']>;
+export type ProfileListOptions = OptionsOf<typeof profileListFlags>;
 
 export async function runProfileList(options: ProfileListOptions, ctx: CommandContext): Promise<ExitCode> {
   const chosen = chooseFormat(options);

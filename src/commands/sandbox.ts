@@ -8,7 +8,7 @@ import type { RunningSandbox, SandboxPostSignature } from '../sandbox/types';
 import { grouped, sanitize, toJson } from '../terminal/sanitize';
 import { shellQuote } from '../terminal/shell';
 import { EXIT, printLines, reportUsage } from './context';
-import { type CommandHost, examples, oneOf, wholeNumber } from './define';
+import { type CommandHost, examples, oneOf, wholeNumber, type OptionsOf } from './define';
 
 /** What `sandbox` runs with: its flags (every one optional when run from code), and the demo clock. */
 export type SandboxCommandOptions = Partial<SandboxFlags> & {
@@ -116,7 +116,7 @@ function rateLimitOption(raw: string): { max: number; windowMs: number } | false
   return parsed;
 }
 
-/** `sandbox`'s flags. Its options' type is read from them: a flag renamed here is a type error where it is read. */
+/** `sandbox`'s flags (its options' type is read from them: see OptionsOf). */
 const sandboxFlags = (command: Command) =>
   command
     .option('--host <host>', 'address to listen on', '127.0.0.1')
@@ -141,7 +141,7 @@ const sandboxFlags = (command: Command) =>
     );
 
 /** The flags as commander parses them; the demo clock comes from the global option. */
-export type SandboxFlags = ReturnType<ReturnType<typeof sandboxFlags>['opts']>;
+export type SandboxFlags = OptionsOf<typeof sandboxFlags>;
 
 export function defineSandbox(program: Command, host: CommandHost): CommandUnknownOpts {
   return sandboxFlags(program.command('sandbox').description('run the embedded sandbox service alone, until Ctrl-C'))

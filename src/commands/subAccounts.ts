@@ -24,9 +24,9 @@ import {
 import { type Column, OutputSink, chooseFormat, formatLocalTime, formatTable } from './output';
 import { csvDocument } from '../format/csv';
 import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
-import { type CommandHost, examples } from './define';
+import { type CommandHost, examples, type OptionsOf } from './define';
 
-/** The command's flags. Its options' type is read from them: a flag renamed here is a type error where it is read. */
+/** The command's flags (its options' type is read from them: see OptionsOf). */
 const subAccountsFlags = (command: Command) =>
   command
     .option('--discover', 'scan the transfer history of the last days first (paced by the rate limit)')
@@ -35,7 +35,7 @@ const subAccountsFlags = (command: Command) =>
     .option('-o, --format <format>', 'table, json (an array) or csv (default: table)')
     .option('--json', 'short for --format json');
 
-export type SubAccountsOptions = ReturnType<ReturnType<typeof subAccountsFlags>['opts']>;
+export type SubAccountsOptions = OptionsOf<typeof subAccountsFlags>;
 
 /** One sub-account as `--format json` prints it (lastTransferTime: Unix ms of the latest transfer seen). */
 export interface SubAccountJson {

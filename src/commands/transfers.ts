@@ -22,13 +22,13 @@ import {
 import { type Column, OutputClosedError, OutputSink, chooseFormat, formatLocalTime, measureFor, pad, tableLine } from './output';
 import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
 import { runTransferSummary } from './transferSummary';
-import { type CommandHost, examples } from './define';
+import { type CommandHost, examples, type OptionsOf } from './define';
 
 export type TransferFormat = 'table' | 'json' | 'csv';
 export const TRANSFER_FORMATS: readonly TransferFormat[] = ['table', 'json', 'csv'];
 
 /** The validation input, with the account types under their flag names (--from-type, --to-type). */
-/** The command's flags. Its options' type is read from them: a flag renamed here is a type error where it is read. */
+/** The command's flags (its options' type is read from them: see OptionsOf). */
 const transfersFlags = (command: Command) =>
   command
     .option('--from-type <type>', 'source account type, e.g. SPOT')
@@ -49,7 +49,7 @@ const transfersFlags = (command: Command) =>
     .option('-o, --format <format>', 'table, json or csv (default: table)')
     .option('--json', 'short for --format json');
 
-export type TransfersOptions = ReturnType<ReturnType<typeof transfersFlags>['opts']>;
+export type TransfersOptions = OptionsOf<typeof transfersFlags>;
 
 /**
  * Fixed widths (terminal cells) so the table can be printed page by page; a longer value pushes its row,

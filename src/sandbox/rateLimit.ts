@@ -1,6 +1,6 @@
-// The service's documented limits, as the sandbox models them. The requests of each API key to every endpoint
-// count together in fixed windows (default 500 per 10 s: MEXC's Chinese text says all endpoints share one 500,
-// the stricter of its two readings); past it a request gets 429 + Retry-After (the seconds left in the window).
+// The service's documented limits, as the sandbox models them (docs/limits.md). The requests of each API key to
+// every endpoint count together in fixed windows (the stricter of the docs' two readings); past the limit a
+// request gets 429 + Retry-After (the seconds left in the window).
 // A client that keeps sending while refused is banned: by default, once the refusals of one key in one window
 // pass the limit itself (at least 10), every request from that client's address gets 418
 // + Retry-After for 2 minutes (the shortest ban documented). The live thresholds are not published: this rule is

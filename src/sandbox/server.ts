@@ -90,7 +90,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       if (match.kind === 'wrong-method') {
         throw new SandboxHttpError(ERR.methodNotAllowed, `(${req.method ?? ''})`, { Allow: match.allow.join(', ') });
       }
-      // The service refuses a POST not marked as JSON (MEXC, from 2024-02-22: docs/live-service.md).
+      // The service refuses a POST not marked as JSON (docs/live-service.md, where parameters go).
       if (req.method === 'POST' && !isJson(req.headers['content-type'])) throw new SandboxHttpError(ERR.invalidContentType);
       const apiKey = checkApiKey(req.headers, auth);
       limiter.hit(apiKey, address, Date.now());

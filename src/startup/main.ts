@@ -4,7 +4,7 @@ import { lastResortLine, main } from '../cli';
 import { EXIT } from '../commands/context';
 import { outputFailureLine } from '../commands/output';
 import { outputOwnsErrors } from '../terminal/outputOwner';
-import { quitWithoutCore } from '../terminal/quitWithoutCore';
+import { quitWithoutCore } from '../terminal/signals';
 import { firstFrameDrawn } from './host';
 
 function lastResort(error: unknown): void {

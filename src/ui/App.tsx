@@ -9,7 +9,7 @@ import { KeystrokeRouterProvider, createKeystrokeRouter } from './keyboard/keyst
 import { useKeysWhileBusy, type CarriedKeys } from './keyboard/keysWhileBusy';
 import { useTerminalSize } from './hooks/useTerminalSize';
 import { commandFor, sameMode, type BindingContext, type ScreenContext } from './keyboard/bindings';
-import { GLOBAL_MODES, quitsHere, type ActiveMode, type ScreenId } from './keyboard/modes';
+import { GLOBAL_MODES, HELP_MODES, quitsHere, type ActiveMode, type ScreenId } from './keyboard/modes';
 import { LeaveGuardProvider, leaveThrough, type LeaveGuards } from './leaveGuard';
 import { DraftsProvider, createDrafts } from './drafts';
 import { NavigationProvider, breadcrumbs, initialNavigation, navigationReducer, type NavigationState, type Route } from './navigation';
@@ -83,7 +83,7 @@ export function App({ services, onExit, onNavigation, initialRoute, carriedKeys 
       // The help scrolls when the window is too short for it.
       const last = helpScrollRoom(topScreen, bodyHeight, width, bindingContext);
       const page = Math.max(1, bodyHeight - 2);
-      switch (commandFor(GLOBAL_MODES.helpOpen, input, keystroke, { scrolls: last > 0 })) {
+      switch (commandFor(HELP_MODES.helpOpen, input, keystroke, { scrolls: last > 0 })) {
         case 'close':
           return dispatch({ type: 'closeHelp' });
         case 'down':

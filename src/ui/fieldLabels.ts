@@ -1,5 +1,5 @@
 // The console names a field as its screens label it ("Client id"), never by its wire name ("clientTranId").
-import { type FieldError, type FieldName, sayFieldError } from '../api/validation';
+import { type FieldError, type FieldName, fieldErrorReason, sayFieldError } from '../api/validation';
 
 export const FIELD_LABELS: Readonly<Record<FieldName, string>> = {
   subAccount: 'Sub-account',
@@ -24,5 +24,5 @@ export function fieldMessage(error: FieldError): string {
 
 /** The reason alone ("must be exactly 32 letters and digits"): for a line under its field's own label. */
 export function fieldReason(error: FieldError): string {
-  return fieldMessage(error).slice(FIELD_LABELS[error.field].length + 2);
+  return fieldErrorReason(error, FIELD_LABELS);
 }

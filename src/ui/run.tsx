@@ -18,9 +18,10 @@ import { enterAlternateScreen } from './terminalSession';
 import { KeyStream } from '../terminal/keyStream';
 import { sanitize } from '../terminal/text';
 import { ownOutputErrors, releaseOutputErrors } from '../terminal/outputOwner';
+import { signalExitCode } from '../terminal/signals';
 
 /** The exit code of a console whose terminal went away, as for SIGHUP. */
-const HANGUP_EXIT = 129;
+const HANGUP_EXIT = signalExitCode('SIGHUP');
 
 const notConnected = (): Promise<never> => Promise.reject(new Error('not connected yet: add a profile, enter credentials, or open the demo'));
 /** Stands in while there is no target: the welcome screens never call it. */

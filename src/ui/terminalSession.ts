@@ -2,6 +2,7 @@
 // quit, Ctrl-C, a signal, or a crash. Leaving is idempotent and synchronous (it also runs in 'exit').
 import { writeSync } from 'node:fs';
 import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON } from '../terminal/keys';
+import { signalExitCode } from '../terminal/signals';
 
 // Alternate screen, and bracketed paste so a paste arrives as one piece of text, never as keys.
 const ENTER = `\u001b[?1049h\u001b[H${BRACKETED_PASTE_ON}`;
@@ -50,10 +51,5 @@ export function enterAlternateScreen(stdout: NodeJS.WriteStream, onSignal: (code
   return { leave };
 }
 
-const SIGNALS: Array<[NodeJS.Signals, number]> = [
-  ['SIGINT', 130],
-  ['SIGTERM', 143],
-  ['SIGHUP', 129],
-  // Left to its default, ^\ would dump core: the core would hold a secret on screen, and the terminal stay raw.
-  ['SIGQUIT', 131],
-];
+// SIGQUIT too: left to its default it would dump core (a secret on screen in it) and leave the terminal raw.
+const SIGNALS: Array<[NodeJS.Signals, number]> = (['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'] as const).map((signal) => [signal, signalExitCode(signal)]);

@@ -21,10 +21,12 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** The files under a compile-cache folder (Node keeps them in a folder per Node version). */
 const cached = (folder: string): string[] => {
   try {
-    return readdirSync(folder, { recursive: true, withFileTypes: true })
-      // Node's entries, not the console's marker of its own folders.
-      .filter((entry) => entry.isFile() && entry.name !== '.broker-console-cache')
-      .map((entry) => entry.name);
+    return (
+      readdirSync(folder, { recursive: true, withFileTypes: true })
+        // Node's entries, not the console's marker of its own folders.
+        .filter((entry) => entry.isFile() && entry.name !== '.broker-console-cache')
+        .map((entry) => entry.name)
+    );
   } catch {
     return [];
   }

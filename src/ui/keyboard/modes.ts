@@ -20,7 +20,7 @@ import { bindingsIn, commandFor, defineModes, type BindingContext, type ModeDecl
 
 const helpScrolls = (c: BindingContext): boolean => c.scrolls === true;
 
-/** The keys that work on every screen, and those of the open help; App.tsx handles them. */
+/** The keys that work on every screen; App.tsx handles them. */
 export const GLOBAL_MODES = defineModes({
   global: {
     title: 'Everywhere',
@@ -32,6 +32,10 @@ export const GLOBAL_MODES = defineModes({
       { command: 'interrupt', keystrokes: ['ctrl+c'], description: 'Quit at once, from anywhere' },
     ],
   },
+});
+
+/** The keys of the open help (not a screen: no mode of MODES); App.tsx handles them, the help footer shows them. */
+export const HELP_MODES = defineModes({
   helpOpen: {
     title: 'Help',
     bindings: [
@@ -77,7 +81,7 @@ export function quitsHere(screen: ScreenId, input: string, keystroke: Key, conte
 
 /** The footer while help is open: its keys, scrolling only when the help is taller than its room. */
 export function helpFooterHints(scrolls: boolean): string[] {
-  return bindingsIn(MODES.helpOpen, { scrolls }).flatMap((b) => (b.hint ? [b.hint] : []));
+  return bindingsIn(HELP_MODES.helpOpen, { scrolls }).flatMap((b) => (b.hint ? [b.hint] : []));
 }
 
 /** Footer text of a mode: its hinted bindings that are not disabled, then the global ones. */

@@ -2,7 +2,7 @@
 // confirms it is stored (docs/design.md, secrets). Every way out (enter, esc, q, ctrl+p, ctrl+t, ctrl+c once) first asks
 // for that confirmation; only y leaves. The key and secret are shown whole, never cut: one the window cannot hold
 // whole is not shown in part, the screen says how long it is and that the copy still works.
-import React, { useEffect, useMemo, useRef, useState } from 'react';
+import React, { useEffect, useRef, useState } from 'react';
 import { Box, Text, useStdin } from 'ink';
 import type { CreatedKey } from '../../api/types';
 import { displayWidth, fit, grouped, sanitize, wrapByWidth, wrapWords } from '../../terminal/text';
@@ -98,8 +98,12 @@ export function SecretReveal({ created, attempt, unrecorded = false }: { created
   useScreenMode(asking ? 'secretConfirm' : 'secret');
 
   // Ends a copy still under way when the screen is left: the secret must not reach a clipboard after that.
-  const copies = useMemo(() => new AbortController(), []);
-  useEffect(() => () => copies.abort(), [copies]);
+  const copies = useRef(new AbortController());
+  useEffect(() => {
+    const running = new AbortController();
+    copies.current = running;
+    return () => running.abort();
+  }, []);
 
   const stored = useRef(false);
   // Any end of this screen but y (a signal, a closed terminal, a second ctrl+c at the prompt) is said on leaving.
@@ -141,13 +145,19 @@ export function SecretReveal({ created, attempt, unrecorded = false }: { created
         case 'copySecret':
           // Said at once: a clipboard tool may take seconds, and the operator should not answer "stored?" unaware.
           setFlash('Copying the secret key…');
-          void copyValue(copy, 'secret key', created.secretKey, { ifFailed: 'copy it from the screen (v shows it)', signal: copies.signal }).then(
-            (said) => copies.signal.aborted || setFlash(said),
-          );
+          {
+            const { signal } = copies.current;
+            void copyValue(copy, 'secret key', created.secretKey, { ifFailed: 'copy it from the screen (v shows it)', signal }).then(
+              (said) => signal.aborted || setFlash(said),
+            );
+          }
           return true;
         case 'copyKey':
           setFlash('Copying the API key…');
-          void copyValue(copy, 'API key', created.apiKey, { signal: copies.signal }).then((said) => copies.signal.aborted || setFlash(said));
+          {
+            const { signal } = copies.current;
+            void copyValue(copy, 'API key', created.apiKey, { signal }).then((said) => signal.aborted || setFlash(said));
+          }
           return true;
         case 'leave':
           setAsking({ chunk: chunkOfKey() });
