@@ -419,10 +419,11 @@ describe.concurrent('connections and time', () => {
   });
 
   it('an answer held 1.5 s on its way, its Date stamped before: measures nothing, and the offset learned before stays', async ({ onTestFinished }) => {
-    // The service's clock is 2 s ahead, as a run before measured; its answer is stamped, then held (a proxy).
+    // A run before measured an offset of 2 s. This answer is stamped as it arrives (a clock that agrees with ours),
+    // then held 1.5 s (a proxy): agreeing clocks explain it, and so would one 1.5 s ahead, so it measures nothing.
     const server = createServer((req, res) => {
       req.resume();
-      const stamped = new Date(Date.now() + 2000).toUTCString();
+      const stamped = new Date().toUTCString();
       setTimeout(() => {
         res.sendDate = false;
         res.writeHead(200, { 'Content-Type': 'application/json', Date: stamped });
