@@ -1,6 +1,7 @@
 // The contract between api/ and its callers (commands, ui). Implemented by createBrokerApi in operations.ts.
 import type { PostSignature, PostSignatureRule } from './signing';
 import type { ProxyChoice } from './proxy';
+import type { BrokerError } from './errors';
 import type { CreatedKey, NewKeyRequest, SubAccountKey, Transfer, TransferQuery } from './types';
 
 export interface ClientConfig {
@@ -108,5 +109,10 @@ export interface BrokerApi {
    * a process about to end on a signal still logs what it sent. Absent where there is nothing to report.
    */
   reportCutShort?(): void;
+  /**
+   * Why a request of this operation would not be sent now (the service banned this IP, or asked for a wait longer
+   * than a request waits), said as the error it would fail with; undefined when it would go.
+   */
+  heldBack?(operation: 'listSubAccountKeys' | 'createSubAccountKey' | 'listUniversalTransfers'): BrokerError | undefined;
   close(): Promise<void>;
 }

@@ -109,6 +109,8 @@ export interface SignedClient {
   close(): Promise<void>;
   /** Reports each request that has left and has no answer yet, as cut short: for a process ending on a signal. */
   reportCutShort(): void;
+  /** Why a request of `operation` would not be sent now (a ban, or a wait longer than a request waits), if so. */
+  heldBack(operation: string): BrokerError | undefined;
 }
 
 /** A try under way: whether its first bytes left, and its exchange as cut short now. */
@@ -982,6 +984,21 @@ export function createSignedClient(config: ClientConfig): SignedClient {
   return {
     request: send,
     reportCutShort,
+    heldBack(operation) {
+      const at = now();
+      const endsAt = banEnd(banScope, at);
+      if (endsAt !== undefined) return new BrokerError({ kind: 'banned', operation, status: 418, banEndsAt: endsAt, banLeftMs: endsAt - at, sent: false });
+      const pausedMs = servicePacer(banScope, serviceLimit).pausedFor();
+      if (pausedMs <= retryAfterCapMs) return undefined;
+      return new BrokerError({
+        kind: 'service',
+        operation,
+        status: 429,
+        serviceMessage: 'not sent: the service asked to wait',
+        retryAfterMs: pausedMs,
+        sent: false,
+      });
+    },
     clockOffsetMs: () => offsetMs,
     serverNow: () => Math.round(now() + offsetMs),
     async close() {

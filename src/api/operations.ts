@@ -182,6 +182,7 @@ export function createBrokerApi(config: ClientConfig): BrokerApi {
 
     clockOffsetMs: () => client.clockOffsetMs(),
     reportCutShort: () => client.reportCutShort(),
+    heldBack: (operation) => client.heldBack(OPERATION_LABELS[operation]),
     close: () => client.close(),
   };
 }

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HostileServer, startHostileServer } from '../commands/hostile';
 import { buildCli, runBuiltCli } from '../commands/helpers';
 import { readAuditTrail } from '../../src/config/auditTrail';
-import { TmuxSession, sleep, tmuxAvailable } from './tmux';
+import { TmuxSession, createKeyFromList, sleep, tmuxAvailable } from './tmux';
 
 const missing = tmuxAvailable();
 if (missing) console.warn(`SKIPPED e2e edges tests: ${missing}`);
@@ -311,15 +311,7 @@ describe.skipIf(missing !== undefined).concurrent('the create form, then the sec
     // terminal comes back as it was: a second key, its secret shown.
     await s.keys('Escape');
     await s.waitFor(/API keys of mmbot5143 · \d+ keys?/);
-    await s.keys('n');
-    await s.waitFor('New API key for mmbot5143');
-    await s.keys('Space', 'Tab', 'Tab', 'Tab');
-    await s.waitFor('› Note');
-    await s.type('sigterm');
-    await s.keys('Enter');
-    await s.waitFor('exactly what will be sent');
-    await s.keys('Enter');
-    await s.waitFor('Store the secret key now');
+    await createKeyFromList(s, 'mmbot5143', 'sigterm');
     await s.keys('v');
     const shown = await s.waitFor(/Secret key\s+[0-9a-f]{16}/);
     const secret = /Secret key\s+([0-9a-f]+)/.exec(shown)![1]!;

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readAuditTrail } from '../../src/config/auditTrail';
 import { buildCli } from '../commands/helpers';
-import { TmuxSession, sleep, tmuxAvailable } from './tmux';
+import { TmuxSession, createKeyFromList, sleep, tmuxAvailable } from './tmux';
 
 const missing = tmuxAvailable();
 if (missing) console.warn(`SKIPPED e2e terminal-gone tests: ${missing}`);
@@ -35,15 +35,7 @@ describe.skipIf(missing !== undefined)('the terminal closed on the secret screen
       await s.type('mmbot5143');
       await s.keys('Enter');
       await s.waitFor(/API keys of mmbot5143 · \d+ keys?/);
-      await s.keys('n');
-      await s.waitFor('New API key for mmbot5143');
-      await s.keys('Space', 'Tab', 'Tab', 'Tab');
-      await s.waitFor('› Note');
-      await s.type('gone');
-      await s.keys('Enter');
-      await s.waitFor('exactly what will be sent');
-      await s.keys('Enter');
-      const shown = await s.waitFor('Store the secret key now');
+      const shown = await createKeyFromList(s, 'mmbot5143', 'gone');
       const apiKey = /API key\s+(\S+)/.exec(shown)![1]!;
       s.kill();
       for (let i = 0; i < 100 && !existsSync(join(folder, 'code')); i += 1) await sleep(50);

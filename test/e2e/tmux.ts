@@ -209,3 +209,16 @@ function shellQuote(value: string): string {
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+/** From a sub-account's key list: n, the first permission, a note, review, send; resolves to the secret screen. */
+export async function createKeyFromList(s: TmuxSession, subAccount: string, note: string): Promise<string> {
+  await s.keys('n');
+  await s.waitFor(`New API key for ${subAccount}`);
+  await s.keys('Space', 'Tab', 'Tab', 'Tab');
+  await s.waitFor('› Note');
+  await s.type(note);
+  await s.keys('Enter');
+  await s.waitFor('exactly what will be sent');
+  await s.keys('Enter');
+  return s.waitFor('Store the secret key now');
+}

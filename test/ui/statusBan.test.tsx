@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { seededSubAccountNames } from '../../src/sandbox/seedAccounts';
 import { ownLoopbackHost } from '../loopbackHost';
 import { startConsole, type TestConsole } from './harness';
+import { openTransfers } from './flows';
 
 let c: TestConsole | undefined;
 afterEach(async () => {
@@ -51,5 +52,27 @@ describe('the status bar during a ban', () => {
     const sent = c.requests().length;
     await c.press('r');
     await c.waitFor(() => c!.requests().length > sent, 'the retry sent');
+  });
+
+  it('the transfers page during a ban: n asks for no page it would not send; the rows in hand stay, and the notice says why', async () => {
+    c = await startConsole({
+      columns: 120,
+      rows: 30,
+      sandbox: { host: ownLoopbackHost(), rateLimit: { max: 1, windowMs: 60_000 }, ban: { afterRefusals: 0, durationMs: 120_000 } },
+    });
+    await openTransfers(c);
+    const rows = c
+      .frame()
+      .split('\n')
+      .filter((line) => /\d{4}-\d{2}-\d{2}/.test(line));
+    expect(rows.length).toBeGreaterThan(5);
+    // The minute's one request went to page 1: this one meets the limit, and the refusal bans this IP.
+    await expect(c.api.listSubAccountKeys(seededSubAccountNames(1)[0] as string)).rejects.toMatchObject({ status: 418 });
+    const sent = c.requests().length;
+    await c.press('n');
+    await c.waitForText(/page 2 not asked for: list transfers failed: the service has banned this IP for/);
+    expect(c.frame()).toMatch(/Page 1 · \d+ per page/);
+    for (const row of rows.slice(0, 5)) expect(c.frame()).toContain(row);
+    expect(c.requests()).toHaveLength(sent);
   });
 });

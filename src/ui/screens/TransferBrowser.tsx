@@ -228,7 +228,7 @@ export function totalsText(totals: AssetTotals, rows: number, searched?: Searche
 }
 
 export function TransferBrowser({ query, fromFilter = false }: { query: TransferQuery; fromFilter?: boolean }) {
-  const { theme } = useServices();
+  const { theme, api } = useServices();
   const { active, width, height } = useScreenFrame();
   const navigate = useNavigate();
   const [page, setPage, pageRef] = useSyncedState(query.page ?? 1);
@@ -352,6 +352,10 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
   const shownAs = useMemo(() => pageAsShown(shown.length, rows.length, needle, sort), [shown.length, rows.length, needle, sort]);
 
   const goToPage = (next: number) => {
+    // A page the client would not send (a ban, a long wait the service asked for) is not asked for: the page in
+    // hand stays, and the notice says why and for how long.
+    const held = api.heldBack?.('listUniversalTransfers');
+    if (held) return setNotice(`page ${next} not asked for: ${held.toLine()}`);
     setNotice(undefined);
     setPage(next);
     list.setCursor(0);
