@@ -884,7 +884,7 @@ export function createSignedClient(config: ClientConfig): SignedClient {
     if (endsAt === undefined) return;
     const { operation, method } = spec;
     report({ operation, method, path: `${prefix}${spec.path}`, ok: false, latencyMs: 0, attempt, banEndsAt: endsAt, notSent: true }, spec.onExchange);
-    throw new BrokerError({ kind: 'banned', operation, status: 418, banEndsAt: endsAt, banLeftMs: endsAt - at, sent: false });
+    throw bannedError(operation, endsAt, at);
   }
 
   async function send<T>(spec: SignedRequest<T>): Promise<T> {
@@ -907,16 +907,7 @@ export function createSignedClient(config: ClientConfig): SignedClient {
       // Never sent while a ban is in force, nor past the service's budget (checked again after the wait).
       holdBackIfBanned(spec, attempt);
       const pausedMs = pacer.pausedFor();
-      if (pausedMs > retryAfterCapMs) {
-        throw new BrokerError({
-          kind: 'service',
-          operation,
-          status: 429,
-          serviceMessage: 'not sent: the service asked to wait',
-          retryAfterMs: pausedMs,
-          sent: false,
-        });
-      }
+      if (pausedMs > retryAfterCapMs) throw waitTooLongError(operation, pausedMs);
       const ticket = pacer.take();
       let pacedMs = 0;
       for (let wait = ticket.waitMs; wait > 0; wait = pacer.due(ticket)) {
@@ -987,17 +978,9 @@ export function createSignedClient(config: ClientConfig): SignedClient {
     heldBack(operation) {
       const at = now();
       const endsAt = banEnd(banScope, at);
-      if (endsAt !== undefined) return new BrokerError({ kind: 'banned', operation, status: 418, banEndsAt: endsAt, banLeftMs: endsAt - at, sent: false });
-      const pausedMs = servicePacer(banScope, serviceLimit).pausedFor();
-      if (pausedMs <= retryAfterCapMs) return undefined;
-      return new BrokerError({
-        kind: 'service',
-        operation,
-        status: 429,
-        serviceMessage: 'not sent: the service asked to wait',
-        retryAfterMs: pausedMs,
-        sent: false,
-      });
+      if (endsAt !== undefined) return bannedError(operation, endsAt, at);
+      const pausedMs = servicePacer(banScope, serviceLimit).pausedFor(at);
+      return pausedMs > retryAfterCapMs ? waitTooLongError(operation, pausedMs) : undefined;
     },
     clockOffsetMs: () => offsetMs,
     serverNow: () => Math.round(now() + offsetMs),
@@ -1007,4 +990,21 @@ export function createSignedClient(config: ClientConfig): SignedClient {
       await releasePool(key, pool);
     },
   };
+}
+
+/** A request held back by a ban in force: never sent. */
+function bannedError(operation: string, endsAt: number, at: number): BrokerError {
+  return new BrokerError({ kind: 'banned', operation, status: 418, banEndsAt: endsAt, banLeftMs: endsAt - at, sent: false });
+}
+
+/** A request held back because the service asked for a wait longer than a try waits: never sent. */
+function waitTooLongError(operation: string, pausedMs: number): BrokerError {
+  return new BrokerError({
+    kind: 'service',
+    operation,
+    status: 429,
+    serviceMessage: 'not sent: the service asked to wait',
+    retryAfterMs: pausedMs,
+    sent: false,
+  });
 }
