@@ -118,6 +118,7 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
       },
       again: tracked(recorder.again),
       recentFor: recorder.recentFor,
+      onHost: recorder.onHost,
       subscribe: recorder.subscribe,
     });
   const listeners = new Set<() => void>();

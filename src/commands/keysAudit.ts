@@ -28,7 +28,7 @@ import {
   trailHost,
 } from './context';
 import { type Column, OutputSink, chooseFormat, formatLocalTime, formatTable } from './output';
-import { readAuditTrail } from '../config/auditTrail';
+import { readAuditTrail, recentOf } from '../config/auditTrail';
 import { ATTEMPTS_READ } from '../audit/lostSecrets';
 import { csvDocument } from '../format/csv';
 import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
@@ -265,11 +265,7 @@ export async function runKeysAudit(options: KeysAuditOptions, ctx: CommandContex
     const results = await fetchAudit(api, names, {
       now,
       maxAgeMs: maxAge.ms,
-      attemptsFor: async (subAccount) =>
-        (await trail)
-          .filter((e) => e.subAccount === subAccount)
-          .slice(-ATTEMPTS_READ)
-          .reverse(),
+      attemptsFor: async (subAccount) => recentOf(await trail, subAccount, ATTEMPTS_READ),
       onResult: (_, result) => {
         done += 1;
         if (progress) printLines(ctx.stderr, [`audited ${done}/${names.length}: ${result.subAccount}`]);

@@ -153,6 +153,8 @@ export interface AuditRecorder {
   again(attempt: string, result: CreateResult): Promise<boolean>;
   /** The last `count` entries for a sub-account on this target's host, newest first; none when the trail cannot be read. */
   recentFor(subAccount: string, count: number): Promise<AuditEntry[]>;
+  /** Every entry on this target's host, oldest first (read once for many sub-accounts); none when unreadable. */
+  onHost(): Promise<AuditEntry[]>;
   /** Called after each line this recorder appended; returns the way to stop. */
   subscribe(listener: () => void): () => void;
 }
@@ -161,7 +163,26 @@ export interface AuditRecorder {
  * `target`: may be known later (the demo's port, once its sandbox listens); `now`: the entries' time (the pinned
  * demo's clock keeps two takes of a screencast identical).
  */
+/** The last `count` of `entries` (one host's, oldest first) for a sub-account, newest first. */
+export function recentOf(entries: readonly AuditEntry[], subAccount: string, count: number): AuditEntry[] {
+  if (count <= 0) return [];
+  return entries
+    .filter((e) => e.subAccount === subAccount)
+    .slice(-count)
+    .reverse();
+}
+
 export function createAuditRecorder(folder: string, target: AuditTarget | Promise<AuditTarget>, now: () => Date = () => new Date()): AuditRecorder {
+  const onHost = async (): Promise<AuditEntry[]> => {
+    try {
+      // The same name on another service is another sub-account: the host must match too.
+      const { host } = await target;
+      const { entries } = await readAuditTrail(folder);
+      return entries.filter((e) => e.host === host);
+    } catch {
+      return [];
+    }
+  };
   const listeners = new Set<() => void>();
   // Appends go one after another: an attempt's later line never lands before its earlier one.
   let appended: Promise<unknown> = Promise.resolve();
@@ -215,20 +236,8 @@ export function createAuditRecorder(folder: string, target: AuditTarget | Promis
       if ('created' in result && result.secret === undefined) requests.delete(attempt);
       return record(request, result, attempt);
     },
-    async recentFor(subAccount: string, count: number): Promise<AuditEntry[]> {
-      if (count <= 0) return [];
-      try {
-        // The same name on another service is another sub-account: the host must match too.
-        const { host } = await target;
-        const { entries } = await readAuditTrail(folder);
-        return entries
-          .filter((e) => e.subAccount === subAccount && e.host === host)
-          .slice(-count)
-          .reverse();
-      } catch {
-        return [];
-      }
-    },
+    recentFor: async (subAccount: string, count: number): Promise<AuditEntry[]> => recentOf(await onHost(), subAccount, count),
+    onHost,
     subscribe(listener: () => void): () => void {
       listeners.add(listener);
       return () => listeners.delete(listener);

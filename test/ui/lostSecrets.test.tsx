@@ -43,6 +43,33 @@ describe('lost secrets in the console', () => {
     expect(c.frame()).toContain('New API key for');
   });
 
+  test('the key audit screen flags such a key lost-secret, read from the trail', async ({ onTestFinished }) => {
+    const trail = folder();
+    const audit = createAuditRecorder(trail, { profile: 'demo', host: 'sandbox' });
+    const c = await consoleFor(onTestFinished, { audit, columns: 120, rows: 30 });
+    const name = c.sandbox.subAccounts[0]!;
+    const victim = (await c.api.listSubAccountKeys(name))[0]!;
+    await appendAudit(trail, {
+      time: new Date().toISOString(),
+      profile: 'demo',
+      host: 'sandbox',
+      subAccount: name,
+      apiKey: `${victim.apiKey.slice(0, 4)}…${victim.apiKey.slice(-4)}`,
+      permissions: victim.permissions,
+      ips: victim.ips,
+      note: victim.note,
+      outcome: 'created',
+      secret: 'not-delivered',
+      reason: 'created, secret not delivered: stdout: EPIPE',
+    });
+    const { openKeys } = await import('./flows');
+    await openKeys(c, name);
+    await c.press('a');
+    await c.waitForScreen('keyAudit');
+    await c.waitForText(/lost-secret 1/);
+    expect(c.frame()).toMatch(/lost-secret/);
+  });
+
   test('a key the trail records as "created, secret not delivered" is marked so; other keys are not', async ({ onTestFinished }) => {
     const trail = folder();
     const audit = createAuditRecorder(trail, { profile: 'demo', host: 'sandbox' });

@@ -4,6 +4,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { fetchAudit, type SubAccountAudit } from '../../audit/fetchAudit';
 import { DEFAULT_MAX_AGE_MS } from '../../audit/keyAudit';
 import { ATTEMPTS_READ } from '../../audit/lostSecrets';
+import { recentOf } from '../../config/auditTrail';
 import { useServices } from '../services';
 import { useSyncedState } from './useSyncedState';
 
@@ -41,13 +42,15 @@ export function useKeyAudit(subAccounts: readonly string[]): KeyAudit {
     const controller = new AbortController();
     const now = clockRef.current();
     const names = key === '' ? [] : key.split('\n');
+    // The audit trail read once for the run, whatever the number of sub-accounts.
+    const onHost = audit?.onHost();
     started.current = generation;
     setState({ running: true, results: [], done: 0, now });
     void fetchAudit(api, names, {
       now,
       maxAgeMs: DEFAULT_MAX_AGE_MS,
       signal: controller.signal,
-      ...(audit ? { attemptsFor: (subAccount: string) => audit.recentFor(subAccount, ATTEMPTS_READ) } : {}),
+      ...(onHost ? { attemptsFor: async (subAccount: string) => recentOf(await onHost, subAccount, ATTEMPTS_READ) } : {}),
       onResult: (index, result) => {
         if (controller.signal.aborted) return;
         setState((s) => {
