@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { appendAudit, createAuditRecorder, readAuditTrail } from '../../src/config/auditTrail';
+import type { SubAccountKey } from '../../src/api/types';
 import { startSandbox } from '../../src/sandbox/server';
 import { consoleFor } from './harness';
 import { UNRECORDED_SHORT, leftUnconfirmed } from '../../src/ui/screens/SecretReveal';
@@ -19,6 +20,23 @@ const folder = (): string => {
   folders.push(f);
   return f;
 };
+
+/** The trail's line for a key created by keys create whose secret never reached stdout (its pipe broke). */
+function markNotDelivered(trail: string, subAccount: string, key: SubAccountKey): Promise<void> {
+  return appendAudit(trail, {
+    time: new Date().toISOString(),
+    profile: 'demo',
+    host: 'sandbox',
+    subAccount,
+    apiKey: `${key.apiKey.slice(0, 4)}…${key.apiKey.slice(-4)}`,
+    permissions: key.permissions,
+    ips: key.ips,
+    note: key.note,
+    outcome: 'created',
+    secret: 'not-delivered',
+    reason: 'created, secret not delivered: stdout: EPIPE',
+  });
+}
 
 describe('lost secrets in the console', () => {
   test('a create whose answer was lost: the new key is marked "secret never received", and n says a matching key exists', async ({ onTestFinished }) => {
@@ -49,19 +67,7 @@ describe('lost secrets in the console', () => {
     const c = await consoleFor(onTestFinished, { audit, columns: 120, rows: 30 });
     const name = c.sandbox.subAccounts[0]!;
     const victim = (await c.api.listSubAccountKeys(name))[0]!;
-    await appendAudit(trail, {
-      time: new Date().toISOString(),
-      profile: 'demo',
-      host: 'sandbox',
-      subAccount: name,
-      apiKey: `${victim.apiKey.slice(0, 4)}…${victim.apiKey.slice(-4)}`,
-      permissions: victim.permissions,
-      ips: victim.ips,
-      note: victim.note,
-      outcome: 'created',
-      secret: 'not-delivered',
-      reason: 'created, secret not delivered: stdout: EPIPE',
-    });
+    await markNotDelivered(trail, name, victim);
     const { openKeys } = await import('./flows');
     await openKeys(c, name);
     await c.press('a');
@@ -77,20 +83,7 @@ describe('lost secrets in the console', () => {
     const name = c.sandbox.subAccounts[0]!;
     const keys = await c.api.listSubAccountKeys(name);
     const victim = keys[0]!;
-    const short = `${victim.apiKey.slice(0, 4)}…${victim.apiKey.slice(-4)}`;
-    await appendAudit(trail, {
-      time: new Date().toISOString(),
-      profile: 'demo',
-      host: 'sandbox',
-      subAccount: name,
-      apiKey: short,
-      permissions: victim.permissions,
-      ips: victim.ips,
-      note: victim.note,
-      outcome: 'created',
-      secret: 'not-delivered',
-      reason: 'created, secret not delivered: stdout: EPIPE',
-    });
+    await markNotDelivered(trail, name, victim);
     await c.press('esc').catch(() => undefined);
     const { openKeys } = await import('./flows');
     await openKeys(c, name);
