@@ -63,10 +63,10 @@ export type ProfileAddOptions = Partial<OptionsOf<typeof profileAddFlags>>;
 
 const MAX_SECRET = 1024;
 
-/** The keychain as this config folder sees it: its own entries (account = name@folder). */
 /** How long a signal during a profile's save waits for the keychain and the settings to be written. */
 const SAVE_GRACE_MS = 5000;
 
+/** The keychain as this config folder sees it: its own entries (account = name@folder). */
 function keychainOf(ctx: CommandContext): () => Promise<FolderKeychain> {
   const open = ctx.keychain ?? (() => openKeychain());
   return async () => folderKeychain(await open(), contextFolder(ctx));
@@ -403,7 +403,14 @@ export async function runProfileList(options: ProfileListOptions, ctx: CommandCo
     listed.push(row);
   }
   let unowned: UnownedEntry[] = [];
-  if (keychain && readOne && !unavailable) unowned = (await keychain.unowned(config.profiles.map((p) => p.name)).catch(() => undefined)) ?? [];
+  let unlisted: string | undefined;
+  if (keychain && readOne && !unavailable) {
+    try {
+      unowned = (await keychain.unowned(config.profiles.map((p) => p.name))) ?? [];
+    } catch (error) {
+      unlisted = asProblem(error).message.split('\n')[0] ?? '';
+    }
+  }
   if (chosen.format === 'json') {
     // Names and URLs come from a file: exact (escaped) in JSON, sanitised when stdout is a terminal.
     ctx.stdout.write(`${toJson(stdoutIsTerminal(ctx) ? sanitizeDeep(listed) : listed, 2)}\n`);
@@ -460,6 +467,9 @@ export async function runProfileList(options: ProfileListOptions, ctx: CommandCo
           `  ${sanitize(e.profile, 64)}  ${e.old ? 'old entry, of no folder (from before entries named their config folder)' : `account ${sanitize(e.account, 200)}`}`,
       ),
     ]);
+  }
+  if (unlisted !== undefined) {
+    printLines(ctx.stderr, [`note: keychain entries no profile owns cannot be shown: ${sanitize(unlisted, 200)}`]);
   }
   if (unavailable) {
     const [first = '', ...rest] = unavailable.message.split('\n');

@@ -219,8 +219,7 @@ export async function openKeychain(load: () => Promise<KeytarLike> = loadKeytar)
     set: (profile, credentials) =>
       guard(profile, () => keytar.setPassword(KEYCHAIN_SERVICE, profile, JSON.stringify({ apiKey: credentials.apiKey, secretKey: credentials.secretKey }))),
     remove: (profile) => guard(profile, () => keytar.deletePassword(KEYCHAIN_SERVICE, profile)),
-    // Once more after a failure: the child dies when an entry is deleted while it reads (another process's).
-    ...(load === loadKeytar ? { accounts: () => guard('', () => listAccounts().catch(() => listAccounts())) } : {}),
+    ...(load === loadKeytar ? { accounts: () => guard('', () => listAccountsRetrying()) } : {}),
   };
 }
 
@@ -228,6 +227,20 @@ export async function openKeychain(load: () => Promise<KeytarLike> = loadKeytar)
 // assertion 'value' failed", reproduced with two processes here): it runs in a child, which keeps the
 // passwords it reads and prints the account names only.
 const LIST_ACCOUNTS = `const k=require(process.env.BC_KEYTAR);k.findCredentials(process.env.BC_SERVICE).then((c)=>process.stdout.write(JSON.stringify(c.map((e)=>e.account))),(e)=>{process.stderr.write(String(e&&e.message));process.exitCode=1})`;
+
+/** Tries of a listing: its child dies when another process deletes an entry while it reads. */
+const LIST_TRIES = 4;
+
+async function listAccountsRetrying(): Promise<string[]> {
+  for (let tried = 1; ; tried++) {
+    try {
+      return await listAccounts();
+    } catch (error) {
+      if (tried >= LIST_TRIES) throw error;
+      await new Promise((done) => setTimeout(done, 50 * tried));
+    }
+  }
+}
 
 /** The accounts of the service, listed by a child process; throws when it fails or crashes. */
 async function listAccounts(): Promise<string[]> {

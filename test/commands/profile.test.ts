@@ -94,6 +94,25 @@ describe('profile commands that need no keychain', () => {
     expect(t.err.text()).toMatch(/--api-key-header: 'X Key' is not an HTTP header name/);
   });
 
+  it('list: a keychain whose entries cannot be listed is said on stderr, not taken for "none unowned"', async () => {
+    const folder = join(home, 'config');
+    await saveProfile(folder, { name: 'mine', baseUrl: 'http://127.0.0.1:9', apiKeyHeader: 'X-MEXC-APIKEY', recvWindow: 5000, postSignature: 'auto' });
+    const keychain: Keychain = {
+      get: async () => ({ apiKey: 'mx0vlistedkey1234', secretKey: 's' }),
+      set: async () => undefined,
+      remove: async () => true,
+      accounts: async () => {
+        throw new Error("listing the keychain's entries ended on SIGSEGV");
+      },
+    };
+    const t = testContext(undefined, { env: {}, configFolder: folder, keychain: async () => keychain });
+    expect(await runProfileList({}, t.ctx)).toBe(0);
+    expect(t.out.text()).toContain('mine');
+    expect(t.err.text()).toBe(
+      "note: keychain entries no profile owns cannot be shown: the keychain failed: listing the keychain's entries ended on SIGSEGV\n",
+    );
+  });
+
   it('two adds at once: each says whether it is the default as the locked save found it', async () => {
     const folder = join(home, 'config');
     const stored = new Map<string, StoredCredentials>();
