@@ -108,9 +108,7 @@ describe('profile commands that need no keychain', () => {
     const t = testContext(undefined, { env: {}, configFolder: folder, keychain: async () => keychain });
     expect(await runProfileList({}, t.ctx)).toBe(0);
     expect(t.out.text()).toContain('mine');
-    expect(t.err.text()).toBe(
-      "note: keychain entries no profile owns cannot be shown: the keychain failed: listing the keychain's entries ended on SIGSEGV\n",
-    );
+    expect(t.err.text()).toBe("note: keychain entries no profile owns cannot be shown: the keychain failed: listing the keychain's entries ended on SIGSEGV\n");
   });
 
   it('two adds at once: each says whether it is the default as the locked save found it', async () => {
