@@ -5,21 +5,13 @@
 import { Command, CommanderError, type CommandUnknownOpts, Help, InvalidArgumentError } from '@commander-js/extra-typings';
 import { version } from '../package.json';
 import { createBrokerApi } from './api/operations';
-import { MAX_RECV_WINDOW } from './api/signing';
 import { defineAudit } from './commands/audit';
 import { defineCompleteValues, defineCompletion } from './commands/completion';
 import { type CommandContext, EXIT, type GlobalOptions } from './commands/context';
-import {
-  type CliIo,
-  type CommandDefinition,
-  type CommandHost,
-  type DefineCommand,
-  type ExitRequest,
-  type ProgramOptions,
-  wholeNumber,
-} from './commands/define';
+import { type CliIo, type CommandDefinition, type CommandHost, type DefineCommand, type ExitRequest } from './commands/define';
 import { DEMO_COMMANDS, type DemoRun, startDemoRun } from './commands/demoRun';
 import { openConsole } from './commands/interactive';
+import { type ProgramOptions, rootFlags } from './commands/rootFlags';
 import { resolveDemoClock } from './sandbox/demoClock';
 import { defineKeys } from './commands/keys';
 import { defineProfile } from './commands/profile';
@@ -55,28 +47,14 @@ const demoClosers = new WeakMap<Command, () => Promise<void>>();
 export const COMMANDS: readonly CommandDefinition[] = ALL_COMMAND_NAMES.map((name) => ({ name, define: DEFINITIONS[name] }));
 
 export function buildProgram(io: CliIo, context: (globals: GlobalOptions) => CommandContext, setExit: (code: number, request?: ExitRequest) => void): Command {
-  const program = new Command('broker-console');
+  const program = rootFlags(
+    new Command('broker-console')
+      .description('Broker sub-account API keys and universal transfer history, from the terminal.')
+      .usage('[options] [command]')
+      .version(version, '--version', 'print the version')
+      .helpOption('-h, --help', 'show help'),
+  );
   program
-    .description('Broker sub-account API keys and universal transfer history, from the terminal.')
-    .usage('[options] [command]')
-    .version(version, '--version', 'print the version')
-    .helpOption('-h, --help', 'show help')
-    .option('--profile <name>', 'use a saved profile (env BROKER_PROFILE)')
-    .option('--base-url <url>', 'service base URL (overrides BROKER_BASE_URL)')
-    .option('--recv-window <ms>', `signature validity window, 1..${MAX_RECV_WINDOW} ms`, wholeNumber(1, MAX_RECV_WINDOW))
-    .option('--timeout <ms>', 'per-request timeout, ms', wholeNumber(1, 600_000))
-    .option('--log-file <path>', 'append one line per HTTP request (no secrets, no signatures) to this file')
-    .option('--proxy <url>', "send requests through this proxy, http://host:port (before the profile's and HTTPS_PROXY/HTTP_PROXY; NO_PROXY applies)")
-    .option('--verbose', 'print each request (method, path, status, latency, retry and pacing) to stderr; never a secret (env BROKER_DEBUG=1)')
-    .option('--demo', `the console, or a command (${DEMO_COMMANDS.join(', ')}), against an embedded demo sandbox`)
-    .option(
-      '--read-only',
-      'send nothing that changes something: creating keys is refused (env BROKER_READ_ONLY=1; with profile add: saves the profile read-only)',
-    )
-    .option(
-      '--demo-clock <time>',
-      "pin the demo's clock to an ISO time, e.g. 2026-11-21T09:30:00Z (env BROKER_DEMO_CLOCK): same data, times and keys every run",
-    )
     .exitOverride()
     .showSuggestionAfterError(true)
     // A command's help lists the global options it takes too (those that only open the console left out).
@@ -107,7 +85,7 @@ export function buildProgram(io: CliIo, context: (globals: GlobalOptions) => Com
         'NODE_EXTRA_CA_CERTS=/path/ca.pem.',
     );
 
-  const rootOptions = (): ProgramOptions => program.opts() as ProgramOptions;
+  const rootOptions = (): ProgramOptions => program.opts();
   const globals = (): GlobalOptions => {
     const o = rootOptions();
     return {

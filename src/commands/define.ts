@@ -4,6 +4,7 @@ import { type Command, type CommandUnknownOpts, InvalidArgumentError } from '@co
 import type { Environment } from '../credentials/fromEnvironment';
 import type { CommandContext } from './context';
 import type { CommandName } from './registry';
+import type { ProgramOptions } from './rootFlags';
 
 /** Where one run of the program reads and writes. */
 export interface CliIo {
@@ -27,18 +28,6 @@ export interface ExitRequest {
 }
 
 /** The root's options, as commander parses them. */
-export interface ProgramOptions {
-  profile?: string;
-  baseUrl?: string;
-  recvWindow?: number;
-  timeout?: number;
-  logFile?: string;
-  demo?: boolean;
-  demoClock?: string;
-  readOnly?: boolean;
-  proxy?: string;
-  verbose?: boolean;
-}
 
 /** What a command's action is given by the program. */
 export interface CommandHost {
