@@ -6,11 +6,13 @@
 // likewise with `__complete sub-accounts` (the recent, then the discovered names of the target, from their files).
 import type { Command, Option, CommandUnknownOpts } from '@commander-js/extra-typings';
 import { KNOWN_ACCOUNT_TYPES, KNOWN_PERMISSIONS } from '../api/types';
+import { POST_SIGNATURES } from '../api/signing';
 import { FLAG_KINDS } from '../audit/keyAudit';
 import { PROFILE_COLORS, loadProfiles } from '../credentials/profiles';
 import { ENV, checkBaseUrl, envValue } from '../credentials/fromEnvironment';
 import { isSubAccountName, openDiscoveredSubAccounts } from '../config/discoveredSubAccounts';
 import { openRecentSubAccounts } from '../config/recentSubAccounts';
+import { SANDBOX_POST_SIGNATURES } from '../sandbox/types';
 import { type CommandContext, EXIT, type ExitCode, contextFolder, reportUsage } from './context';
 import { type CommandHost, examples } from './define';
 import { DEMO_COMMANDS } from './demoRun';
@@ -21,7 +23,8 @@ export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
 
 /** What a flag's value is completed from. */
-type ValueSource = { words: readonly string[] } | { commaList: readonly string[] } | 'profiles' | 'subAccounts' | 'files';
+/** A comma list's `alone` items are a whole value by themselves: offered first or not at all. */
+type ValueSource = { words: readonly string[] } | { commaList: readonly string[]; alone?: readonly string[] } | 'profiles' | 'subAccounts' | 'files';
 
 /** Values by flag, wherever the flag appears (a flag means the same thing on every command). */
 const FLAG_VALUES: Readonly<Record<string, ValueSource>> = {
@@ -31,11 +34,25 @@ const FLAG_VALUES: Readonly<Record<string, ValueSource>> = {
   '--to-type': { words: KNOWN_ACCOUNT_TYPES },
   '--permissions': { commaList: KNOWN_PERMISSIONS },
   '--color': { words: PROFILE_COLORS },
-  '--fail-on': { commaList: ['any', 'none', ...FLAG_KINDS] },
+  '--fail-on': { commaList: FLAG_KINDS, alone: ['any', 'none'] },
   '--profile': 'profiles',
   '--sub': 'subAccounts',
   '--log-file': 'files',
 };
+
+/** Values of a flag on one command, where the flag means something else on another: keyed "path|flag". */
+const COMMAND_FLAG_VALUES: Readonly<Record<string, ValueSource>> = {
+  'profile add|--post-signature': { words: POST_SIGNATURES },
+  'sandbox|--post-signature': { words: SANDBOX_POST_SIGNATURES },
+};
+
+/** Shell `case` lines over "$cmdpath|$flag", a command's own values before those of a flag everywhere. */
+function flagValueCases(render: (source: ValueSource) => string): string {
+  return [
+    ...Object.entries(COMMAND_FLAG_VALUES).map(([key, source]) => `      ${sh(key)}) ${render(source)} ;;`),
+    ...Object.entries(FLAG_VALUES).map(([flag, source]) => `      *${sh(`|${flag}`)}) ${render(source)} ;;`),
+  ].join('\n');
+}
 
 /** Positional arguments by command path. */
 const POSITIONAL_VALUES: Readonly<Record<string, ValueSource>> = {
@@ -143,15 +160,13 @@ function bashValues(source: ValueSource, word: string, fn: string): string {
   if (source === 'subAccounts') return `COMPREPLY=($(compgen -W "$(${fn}_sub_accounts)" -- "${word}"))`;
   if (source === 'files') return `COMPREPLY=($(compgen -f -- "${word}"))`;
   if ('words' in source) return `COMPREPLY=($(compgen -W ${sh(source.words.join(' '))} -- "${word}"))`;
-  return `${fn}_comma_list ${sh(source.commaList.join(' '))} "${word}"`;
+  return `${fn}_comma_list ${sh(source.commaList.join(' '))} "${word}" ${sh((source.alone ?? []).join(' '))}`;
 }
 
 export function bashScript(program: CommandUnknownOpts): string {
   const tree = commandTree(program);
   const fn = '_broker_console';
-  const flagCases = Object.entries(FLAG_VALUES)
-    .map(([flag, source]) => `      ${flag}) ${bashValues(source, '$cur', fn)} ;;`)
-    .join('\n');
+  const flagCases = flagValueCases((source) => bashValues(source, '$cur', fn));
   const optionCases = tree.map((c) => `    ${sh(c.path)}) words=${sh(c.flags.map((f) => f.flag).join(' '))} ;;`).join('\n');
   const wordCases = [
     ...Object.entries(POSITIONAL_VALUES).map(([path, source]) => `    ${sh(path)}) ${bashValues(source, '$cur', fn)}; return 0 ;;`),
@@ -173,8 +188,13 @@ ${fn}_sub_accounts() {
 
 # A comma-separated list: completes the item after the last comma, leaving out the ones already given.
 ${fn}_comma_list() {
-  local known="$1" cur="$2" prefix="" item list=""
+  local known="$1" cur="$2" alone="$3" prefix="" item list=""
   [[ "$cur" == *,* ]] && prefix="\${cur%,*},"
+  # An item that is a whole value (\`any\`) goes with no other.
+  for item in $alone; do
+    [[ ",$prefix" == *",$item,"* ]] && return
+  done
+  [[ -z "$prefix" ]] && known="$alone $known"
   for item in $known; do
     [[ ",$prefix" == *",$item,"* ]] || list+="$item "
   done
@@ -212,7 +232,7 @@ ${fn}() {
   done
   # The value of a flag.
   if [[ -n "$flag" ]]; then
-    case "$flag" in
+    case "$cmdpath|$flag" in
 ${flagCases}
       *) COMPREPLY=() ;;
     esac
@@ -241,14 +261,12 @@ function zshValues(source: ValueSource): string {
   if (source === 'subAccounts') return `compadd -- \${(f)"$(_call_program sub-accounts \${words[1]} __complete sub-accounts 2>/dev/null)"}`;
   if (source === 'files') return '_files';
   if ('words' in source) return `compadd -- ${source.words.join(' ')}`;
-  return `_broker-console_comma_list ${source.commaList.join(' ')}`;
+  return `_broker-console_comma_list ${sh((source.alone ?? []).join(' '))} ${source.commaList.join(' ')}`;
 }
 
 export function zshScript(program: CommandUnknownOpts): string {
   const tree = commandTree(program);
-  const flagCases = Object.entries(FLAG_VALUES)
-    .map(([flag, source]) => `      ${flag}) ${zshValues(source)} ;;`)
-    .join('\n');
+  const flagCases = flagValueCases(zshValues);
   const describe = (items: { name: string; description: string }[]): string =>
     items.map((i) => sh(`${i.name.replace(/:/g, '\\:')}:${plain(i.description)}`)).join(' ');
   const optionCases = tree
@@ -265,11 +283,18 @@ export function zshScript(program: CommandUnknownOpts): string {
 
 # A comma-separated list: completes the item after the last comma, leaving out the ones already given.
 _broker-console_comma_list() {
+  local -a alone=(\${=1})
+  shift
   compset -P '*,'
   local -a left
-  local item
+  local item given=",\${IPREFIX##*=}"
+  # An item that is a whole value (\`any\`) goes with no other.
+  for item in $alone; do
+    [[ "$given" == *",$item,"* ]] && return 1
+  done
+  [[ "$IPREFIX" == *, ]] || left=($alone)
   for item in "$@"; do
-    [[ ",$IPREFIX" == *",$item,"* ]] || left+=("$item")
+    [[ "$given" == *",$item,"* ]] || left+=("$item")
   done
   compadd -S '' -q -- "\${left[@]}"
 }
@@ -308,7 +333,7 @@ _broker-console() {
     compset -P '*='
   fi
   if [[ -n "$opt" ]]; then
-    case "$opt" in
+    case "$cmdpath|$opt" in
 ${flagCases}
     esac
     return
@@ -339,7 +364,7 @@ function fishValues(source: ValueSource): string {
   if (source === 'subAccounts') return `-x -a '(__broker_console_sub_accounts)'`;
   if (source === 'files') return '-r -F';
   if ('words' in source) return `-x -a ${fishQuote(source.words.join(' '))}`;
-  return `-x -a '(__broker_console_comma_list ${source.commaList.join(' ')})'`;
+  return `-x -a '(__broker_console_comma_list "${(source.alone ?? []).join(' ')}" ${source.commaList.join(' ')})'`;
 }
 
 export function fishScript(program: CommandUnknownOpts): string {
@@ -352,7 +377,8 @@ export function fishScript(program: CommandUnknownOpts): string {
     if (positional) lines.push(`complete -c broker-console ${at} ${fishValues(positional)}`);
     for (const f of c.flags) {
       const name = f.flag.startsWith('--') ? `-l ${f.flag.slice(2)}` : `-s ${f.flag.slice(1)}`;
-      const values = f.takesValue ? (FLAG_VALUES[f.flag] ? fishValues(FLAG_VALUES[f.flag] as ValueSource) : '-x') : '';
+      const source = COMMAND_FLAG_VALUES[`${c.path}|${f.flag}`] ?? FLAG_VALUES[f.flag];
+      const values = f.takesValue ? (source ? fishValues(source) : '-x') : '';
       lines.push(`complete -c broker-console ${at} ${name} ${values} -d ${fishQuote(plain(f.description))}`.replace(/ {2,}/g, ' '));
     }
   }
@@ -422,7 +448,18 @@ function __broker_console_comma_list
     if string match -q '*,*' -- $cur
         set prefix (string replace -r '[^,]*$' '' -- $cur)
     end
-    for item in $argv
+    # The first argument: the items that are a whole value (any), which go with no other.
+    set -l alone (string split -n ' ' -- $argv[1])
+    for item in $alone
+        if string match -q "*,$item,*" -- ",$prefix"
+            return
+        end
+    end
+    set -l items $argv[2..-1]
+    if test -z "$prefix"
+        set items $alone $items
+    end
+    for item in $items
         if not string match -q "*,$item,*" -- ",$prefix"
             echo "$prefix$item"
         end

@@ -4,7 +4,7 @@ import { ENV } from '../credentials/fromEnvironment';
 import { resolveDemoClock } from '../sandbox/demoClock';
 import { parseRateLimit } from '../sandbox/rateLimit';
 import { SEEDED_TRANSFER_COUNT } from '../sandbox/seedTransfers';
-import type { RunningSandbox, SandboxPostSignature } from '../sandbox/types';
+import { type RunningSandbox, SANDBOX_POST_SIGNATURES, type SandboxPostSignature } from '../sandbox/types';
 import { grouped, sanitize, toJson } from '../terminal/sanitize';
 import { shellQuote } from '../terminal/shell';
 import { EXIT, printLines, reportUsage } from './context';
@@ -137,7 +137,7 @@ const sandboxFlags = (command: Command) =>
     .option(
       '--post-signature <rule>',
       "what a request's signature must cover: query (default, as the live service accepts), body (query + body) or either",
-      oneOf(['query', 'body', 'either'] as const),
+      oneOf(SANDBOX_POST_SIGNATURES),
     );
 
 /** The flags as commander parses them; the demo clock comes from the global option. */

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KNOWN_PERMISSIONS } from '../../src/api/types';
+import { FLAG_KINDS } from '../../src/audit/keyAudit';
 import { openDiscoveredSubAccounts } from '../../src/config/discoveredSubAccounts';
 import { openRecentSubAccounts } from '../../src/config/recentSubAccounts';
 import { saveProfile } from '../../src/credentials/profiles';
@@ -144,7 +145,13 @@ describe('bash completion', () => {
     expect(complete('keys', 'create', '--permissions', 'SPOT_ACCOUNT_READ,SPOT_ACCOUNT_')).toEqual(['SPOT_ACCOUNT_READ,SPOT_ACCOUNT_WRITE']);
     expect(complete('completion', '')).toEqual(['bash', 'zsh', 'fish']);
     expect(complete('profile', 'add', 'x', '--color', '')).toEqual(['red', 'yellow', 'green', 'blue', 'magenta', 'cyan']);
-    expect(complete('keys', 'audit', '--fail-on', 'withdraw,no')).toEqual(['withdraw,none', 'withdraw,no-ip']);
+    // any and none are a whole value each (the parser refuses them in a list): offered first, or not at all.
+    expect(complete('keys', 'audit', '--fail-on', '')).toEqual(['any', 'none', ...FLAG_KINDS]);
+    expect(complete('keys', 'audit', '--fail-on', 'withdraw,no')).toEqual(['withdraw,no-ip']);
+    expect(complete('keys', 'audit', '--fail-on', 'any,')).toEqual([]);
+    // A flag of one name with other values on another command: each command's own.
+    expect(complete('profile', 'add', 'x', '--post-signature', '')).toEqual(['auto', 'query', 'body']);
+    expect(complete('sandbox', '--post-signature', '')).toEqual(['query', 'body', 'either']);
   });
 
   it('completes profile names from profiles.json (the binary asked at completion time, no keychain)', () => {
@@ -208,5 +215,9 @@ describe('the completion command', () => {
     expect(asked('broker-console profile use ')).toEqual(['prod', 'staging-2']);
     expect(asked('broker-console profile add x --color b')).toEqual(['blue']);
     expect(asked('broker-console keys audit --dem')).toEqual(['--demo', '--demo-clock']);
+    expect(asked('broker-console keys audit --fail-on n')).toEqual(['none', 'no-ip']);
+    expect(asked('broker-console keys audit --fail-on=old,n')).toEqual(['--fail-on=old,no-ip']);
+    expect(asked('broker-console keys audit --fail-on none,')).toEqual([]);
+    expect(asked('broker-console sandbox --post-signature ')).toEqual(['body', 'either', 'query']);
   });
 });
