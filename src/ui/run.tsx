@@ -104,33 +104,36 @@ export async function runConsole(switcher: TargetSwitcher, options: { noColor: b
     terminalGone = true;
     onExit(HANGUP_EXIT);
   };
-  ownOutputErrors(process.stdout);
-  process.stdout.on('error', onTerminalGone);
-  process.stdin.on('end', onTerminalGone);
-  process.stdin.on('error', onTerminalGone);
-  // Ink reads keys one at a time from the splitter, never a chunk of several.
-  const keys = new KeyStream(process.stdin);
-  // Raw mode before the first frame (Ink sets it in an effect after that frame): a key typed the moment the
-  // screen appears is read as typed, not echoed by the terminal or turned into a line feed.
-  if (process.stdin.isTTY) process.stdin.setRawMode(true);
   // Said on stderr once the alternate screen is gone (a create left in flight: the key may exist).
   const parting: string[] = [];
   const sayOnLeaving = (line: string) => void parting.push(line);
-  const app = render(
-    <ConsoleRoot switcher={switcher} theme={makeTheme(options.noColor)} copy={systemClipboard(process.stdout)} onExit={onExit} sayOnLeaving={sayOnLeaving} />,
-    {
-      exitOnCtrlC: false,
-      patchConsole: true,
-      stdin: keys as unknown as NodeJS.ReadStream,
-    },
-  );
-  options.onDrawn?.();
+  let keys: KeyStream | undefined;
+  let app: ReturnType<typeof render> | undefined;
+  // Everything from here is undone in `finally`, a start that throws (raw mode refused) included.
   try {
+    ownOutputErrors(process.stdout);
+    process.stdout.on('error', onTerminalGone);
+    process.stdin.on('end', onTerminalGone);
+    process.stdin.on('error', onTerminalGone);
+    // Ink reads keys one at a time from the splitter, never a chunk of several.
+    keys = new KeyStream(process.stdin);
+    // Raw mode before the first frame (Ink sets it in an effect after that frame): a key typed the moment the
+    // screen appears is read as typed, not echoed by the terminal or turned into a line feed.
+    if (process.stdin.isTTY) process.stdin.setRawMode(true);
+    app = render(
+      <ConsoleRoot switcher={switcher} theme={makeTheme(options.noColor)} copy={systemClipboard(process.stdout)} onExit={onExit} sayOnLeaving={sayOnLeaving} />,
+      {
+        exitOnCtrlC: false,
+        patchConsole: true,
+        stdin: keys as unknown as NodeJS.ReadStream,
+      },
+    );
+    options.onDrawn?.();
     await Promise.race([app.waitUntilExit(), new Promise<void>((resolve) => (done = resolve))]);
   } finally {
-    app.unmount();
-    app.cleanup();
-    keys.detach();
+    app?.unmount();
+    app?.cleanup();
+    keys?.detach();
     session.leave();
     for (const line of parting) process.stderr.write(`${sanitize(line, 4000)}\n`);
     process.stdin.off('end', onTerminalGone);
