@@ -9,7 +9,8 @@ import { type ReadOnlySource, readOnlyApi, readOnlyReason } from '../api/readOnl
 import { createAuditRecorder, type AuditRecorder, type AuditTarget } from '../config/auditTrail';
 import { loadBan, saveBan } from '../config/bans';
 import { loadClockOffset, saveClockOffset } from '../config/clockOffsets';
-import { DEFAULT_API_KEY_HEADER, POST_SIGNATURES, type PostSignature, parsePostSignature } from '../api/signing';
+import { apiKeyProblem } from '../api/headers';
+import { DEFAULT_API_KEY_HEADER, DEFAULT_RECV_WINDOW, POST_SIGNATURES, type PostSignature, parsePostSignature } from '../api/signing';
 import { loadPostSignature, savePostSignature } from '../config/postSignatures';
 import { type DiscoveredSubAccounts, memoryDiscoveredSubAccounts, openDiscoveredSubAccounts } from '../config/discoveredSubAccounts';
 import { memoryRecentSubAccounts, openRecentSubAccounts, type RecentSubAccounts } from '../config/recentSubAccounts';
@@ -21,9 +22,11 @@ import {
   ProfileExistsError,
   type ProfileColor,
   SecretNotStoredError,
+  checkApiKeyHeader,
   checkProfileName,
   loadProfiles,
   saveProfile,
+  secretProblem,
   type Profile,
 } from '../credentials/profiles';
 import type { ResolvedTarget } from '../credentials/resolve';
@@ -288,12 +291,19 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
     return checked.ok ? checked : { ok: false, message: checked.message, ...(checked.field ? { field: checked.field } : {}) };
   }
 
-  function validCredentials(input: CredentialsInput): CheckOutcome & { url?: string } {
+  /** The form's credentials as `profile add` takes them: trimmed, and held to the same rules. */
+  function validCredentials(input: CredentialsInput): { ok: true; url: string; apiKey: string; secretKey: string } | (CheckOutcome & { ok: false }) {
     const base = checkBaseUrl(input.baseUrl);
     if (!base.ok) return { ok: false, field: 'baseUrl', message: `base URL: ${base.reason}` };
-    if (input.apiKey.trim() === '') return { ok: false, field: 'apiKey', message: 'API key: required' };
-    if (input.secretKey === '') return { ok: false, field: 'secretKey', message: 'secret: required' };
-    return { ok: true, url: base.url };
+    const apiKey = input.apiKey.trim();
+    if (apiKey === '') return { ok: false, field: 'apiKey', message: 'API key: required' };
+    const keyProblem = apiKeyProblem(apiKey);
+    if (keyProblem !== undefined) return { ok: false, field: 'apiKey', message: keyProblem };
+    const secretKey = input.secretKey.trim();
+    if (secretKey === '') return { ok: false, field: 'secretKey', message: 'secret: required' };
+    const secretIssue = secretProblem(secretKey);
+    if (secretIssue !== undefined) return { ok: false, field: 'secretKey', message: secretIssue };
+    return { ok: true, url: base.url, apiKey, secretKey };
   }
 
   const keychainMessage = (error: unknown): string =>
@@ -386,7 +396,7 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
       const name = checkProfileName(input.name);
       if (!name.ok) return { ok: false, field: 'name', message: name.message };
       const valid = validCredentials(input);
-      if (!valid.ok || !valid.url) return valid;
+      if (!valid.ok) return valid;
       const existing = await loadProfiles(options.folder);
       // A profile whose secret is gone from the keychain is given one again here (the welcome screen sends the
       // operator this way); one that has its secret is never replaced from the console.
@@ -397,7 +407,8 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
           return { ok: false, field: 'name', message: new ProfileExistsError(name.value).message };
         repairing = true;
       }
-      const header = input.apiKeyHeader.trim() || DEFAULT_API_KEY_HEADER;
+      const header = checkApiKeyHeader(input.apiKeyHeader.trim() || DEFAULT_API_KEY_HEADER);
+      if (!header.ok) return { ok: false, field: 'apiKeyHeader', message: `API key header: ${header.message}` };
       const postSignature = typedPostSignature(input);
       if (postSignature === undefined) return { ok: false, field: 'postSignature', message: `POST signing: must be ${POST_SIGNATURES.join(', ')}` };
       const color = input.color?.trim().toLowerCase() ?? '';
@@ -406,34 +417,34 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
       const profile: Profile = {
         name: name.value,
         baseUrl: valid.url,
-        apiKeyHeader: header,
-        recvWindow: options.recvWindow ?? 5000,
+        apiKeyHeader: header.value,
+        recvWindow: options.recvWindow ?? DEFAULT_RECV_WINDOW,
         postSignature,
         ...(color !== '' ? { color: color as ProfileColor } : {}),
       };
-      const checked = await check(profileConfig(profile, input.apiKey.trim(), input.secretKey));
+      const checked = await check(profileConfig(profile, valid.apiKey, valid.secretKey));
       if (!checked.ok) return checked;
       try {
         // The secret first, under the settings' lock: if the keychain refuses, nothing is left behind.
-        const store = async (): Promise<void> => (await keychain()).set(profile.name, { apiKey: input.apiKey.trim(), secretKey: input.secretKey });
+        const store = async (): Promise<void> => (await keychain()).set(profile.name, { apiKey: valid.apiKey, secretKey: valid.secretKey });
         await saveProfile(options.folder, profile, { secret: { store }, onlyNew: !repairing });
       } catch (error) {
         if (error instanceof SecretNotStoredError) return { ok: false, keychainFailed: true, message: keychainMessage(error.cause) };
         if (error instanceof ProfileExistsError) return { ok: false, field: 'name', message: `${error.message} (added while this one was checked)` };
         throw error;
       }
-      await switchTo(live(profileConfig(profile, input.apiKey.trim(), input.secretKey), profile.name, 'keychain', profile));
+      await switchTo(live(profileConfig(profile, valid.apiKey, valid.secretKey), profile.name, 'keychain', profile));
       return checked;
     },
     async useForSession(input, profileName) {
       const valid = validCredentials(input);
-      if (!valid.ok || !valid.url) return valid;
+      if (!valid.ok) return valid;
       const saved = profileName ? (await loadProfiles(options.folder)).profiles.find((p) => p.name === profileName) : undefined;
       // The add-profile form's own choice, when the keychain refused the profile and its credentials serve until exit.
       const postSignature = typedPostSignature(input) ?? 'auto';
       const config = saved
-        ? profileConfig({ ...saved, baseUrl: valid.url }, input.apiKey.trim(), input.secretKey)
-        : { baseUrl: valid.url, apiKey: input.apiKey.trim(), secretKey: input.secretKey, postSignature };
+        ? profileConfig({ ...saved, baseUrl: valid.url }, valid.apiKey, valid.secretKey)
+        : { baseUrl: valid.url, apiKey: valid.apiKey, secretKey: valid.secretKey, postSignature };
       const checked = await check(config, saved);
       if (!checked.ok) return checked;
       await switchTo(live(config, profileName ?? 'session', 'memory only', saved));

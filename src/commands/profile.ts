@@ -33,6 +33,7 @@ import {
   loadProfiles,
   removeProfile,
   saveProfile,
+  secretProblem,
   setDefaultProfile,
 } from '../credentials/profiles';
 import { sanitize, sanitizeDeep, toJson } from '../terminal/sanitize';
@@ -61,8 +62,6 @@ const profileAddFlags = (command: Command) =>
 /** As parsed; a run from the tests may leave any out (a negated flag's default is true). */
 export type ProfileAddOptions = Partial<OptionsOf<typeof profileAddFlags>>;
 
-const MAX_SECRET = 1024;
-
 /** How long a signal during a profile's save waits for the keychain and the settings to be written. */
 const SAVE_GRACE_MS = 5000;
 
@@ -81,18 +80,6 @@ function asProblem(error: unknown): KeychainProblem {
 function reportProblem(ctx: CommandContext, found: KeychainProblem, prefix = ''): void {
   const [first = '', ...rest] = found.message.split('\n');
   printLines(ctx.stderr, [`error: ${prefix}${first}`, ...rest]);
-}
-
-/** The same rule the client and the environment apply (api/headers.ts): what a header can carry. */
-function checkApiKey(raw: string): string | undefined {
-  return apiKeyProblem(raw);
-}
-
-function checkSecret(raw: string): string | undefined {
-  if (raw === '') return 'the secret is empty';
-  if (raw.length > MAX_SECRET) return `the secret is longer than ${MAX_SECRET} characters`;
-  if (/\p{Cc}/u.test(raw)) return 'the secret must not contain control characters';
-  return undefined;
 }
 
 async function loadOrReport(ctx: CommandContext): Promise<ProfileConfig | undefined> {
@@ -184,7 +171,8 @@ export async function runProfileAdd(rawName: string, options: ProfileAddOptions,
     else if (read.message) printLines(ctx.stderr, [`error: ${read.message}`]);
     return read.code;
   }
-  const invalid = checkApiKey(read.apiKey) ?? checkSecret(read.secretKey);
+  // The rules of the client and the environment (api/headers.ts) and of the console's form.
+  const invalid = apiKeyProblem(read.apiKey) ?? secretProblem(read.secretKey);
   if (invalid) return reportUsage(ctx, `${invalid}; nothing was saved`);
 
   // The same signed request the console's add-profile form sends: wrong credentials are never stored.

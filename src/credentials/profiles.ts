@@ -69,6 +69,17 @@ export function checkProfileName(raw: string): { ok: true; value: string } | { o
   return { ok: true, value };
 }
 
+/** The longest secret taken: far above any real one, short of what would hide a pasted file. */
+export const MAX_SECRET = 1024;
+
+/** What is wrong with a secret as entered (already trimmed), wherever it is entered: `profile add` or the console's form. */
+export function secretProblem(value: string): string | undefined {
+  if (value === '') return 'the secret is empty';
+  if (value.length > MAX_SECRET) return `the secret is longer than ${MAX_SECRET} characters`;
+  if (/\p{Cc}/u.test(value)) return 'the secret must not contain control characters';
+  return undefined;
+}
+
 export function checkApiKeyHeader(raw: string): { ok: true; value: string } | { ok: false; message: string } {
   const value = raw.trim();
   if (!HEADER.test(value)) return { ok: false, message: `'${value.slice(0, 70)}' is not an HTTP header name (e.g. X-MEXC-APIKEY)` };

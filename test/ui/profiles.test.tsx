@@ -348,6 +348,35 @@ describe('first run and profiles in the console', () => {
     await targets.close();
   });
 
+  it("the form's credentials are held to profile add's rules: trimmed, a bad key, secret or header named, nothing sent", async () => {
+    sandbox = await startSandbox({ seed: 1 });
+    folder = await mkdtemp(join(tmpdir(), 'bc-profiles-rules-'));
+    const stored = new Map<string, { apiKey: string; secretKey: string }>();
+    const keychain: Keychain = { get: async (n) => stored.get(n), set: async (n, c) => void stored.set(n, c), remove: async (n) => stored.delete(n) };
+    const targets = createConsoleTargets({ folder, exportFolder: folder, keychain: async () => keychain });
+    const input = { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, secretKey: sandbox.secretKey, apiKeyHeader: '' };
+    expect(await targets.addProfile({ name: 'a', ...input, apiKey: 'mx0v key' })).toEqual({
+      ok: false,
+      field: 'apiKey',
+      message: 'the API key contains a space',
+    });
+    expect(await targets.addProfile({ name: 'a', ...input, secretKey: 'abc\u0007def' })).toEqual({
+      ok: false,
+      field: 'secretKey',
+      message: 'the secret must not contain control characters',
+    });
+    expect(await targets.addProfile({ name: 'a', ...input, secretKey: 'x'.repeat(1025) })).toMatchObject({ ok: false, field: 'secretKey' });
+    expect(await targets.addProfile({ name: 'a', ...input, apiKeyHeader: 'Host' })).toMatchObject({ ok: false, field: 'apiKeyHeader' });
+    expect(await targets.addProfile({ name: 'a', ...input, apiKeyHeader: 'X Key' })).toMatchObject({ ok: false, field: 'apiKeyHeader' });
+    expect(await targets.useForSession({ ...input, secretKey: '   ' })).toEqual({ ok: false, field: 'secretKey', message: 'secret: required' });
+    expect(sandbox.requests()).toHaveLength(0);
+    // A secret pasted with a space or a line end around it is stored as profile add stores it: trimmed.
+    expect(await targets.addProfile({ name: 'a', ...input, apiKey: ` ${sandbox.apiKey}`, secretKey: `${sandbox.secretKey} \n` })).toMatchObject({ ok: true });
+    expect([...stored.values()]).toEqual([{ apiKey: sandbox.apiKey, secretKey: sandbox.secretKey }]);
+    expect((await loadProfiles(folder)).profiles).toMatchObject([{ name: 'a', apiKeyHeader: 'X-MEXC-APIKEY', recvWindow: 5000 }]);
+    await targets.close();
+  });
+
   it('a profile whose keychain entry is gone is given its secret again from the form; one with its secret is never replaced', async () => {
     sandbox = await startSandbox({ seed: 1 });
     folder = await mkdtemp(join(tmpdir(), 'bc-profiles-repair-'));
