@@ -159,10 +159,6 @@ export interface AuditRecorder {
   subscribe(listener: () => void): () => void;
 }
 
-/**
- * `target`: may be known later (the demo's port, once its sandbox listens); `now`: the entries' time (the pinned
- * demo's clock keeps two takes of a screencast identical).
- */
 /** The last `count` of `entries` (one host's, oldest first) for a sub-account, newest first. */
 export function recentOf(entries: readonly AuditEntry[], subAccount: string, count: number): AuditEntry[] {
   if (count <= 0) return [];
@@ -172,6 +168,10 @@ export function recentOf(entries: readonly AuditEntry[], subAccount: string, cou
     .reverse();
 }
 
+/**
+ * `target`: may be known later (the demo's port, once its sandbox listens); `now`: the entries' time (the pinned
+ * demo's clock keeps two takes of a screencast identical).
+ */
 export function createAuditRecorder(folder: string, target: AuditTarget | Promise<AuditTarget>, now: () => Date = () => new Date()): AuditRecorder {
   const onHost = async (): Promise<AuditEntry[]> => {
     try {

@@ -201,7 +201,9 @@ export function KeyList({
   const filterLines = filter.shown ? 1 : 0;
   // The last create attempts (audit trail) take only what the table can spare: it keeps room for its header and
   // up to 6 rows (all of them when fewer), so at 40x12 a list of 6 keys shows no block.
-  const attempts = useRecentAttempts(subAccount, RECENT_ATTEMPTS);
+  // The trail's attempts for this sub-account, newest first: the block shows the first few, the lost-secret marks read them all.
+  const trail = useRecentAttempts(subAccount, ATTEMPTS_READ);
+  const attempts = useMemo(() => trail.slice(0, RECENT_ATTEMPTS), [trail]);
   const listNeeds = keys.status === 'ready' && allRows.length === 0 ? 3 : 1 + Math.min(rows.length, 6);
   const spare = height - 1 - statusLines - filterLines - listNeeds;
   const attemptLines = keys.status === 'loading' ? 0 : recentAttemptsHeight(attempts.length, spare);
@@ -211,7 +213,6 @@ export function KeyList({
   const list = useListCursor(rows.length, tableRoom);
   const selected = rows[list.cursor];
   // The columns (and so each row's line, made once per list) change with the width alone.
-  const trail = useRecentAttempts(subAccount, ATTEMPTS_READ);
   const lost = useMemo(() => lostSecrets(allRows, trail), [allRows, trail]);
   const columns = useMemo(() => keyColumns(width, lost), [width, lost]);
   const lostHere = selected ? lost.get(selected.apiKey) : undefined;

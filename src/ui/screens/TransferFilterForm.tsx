@@ -17,6 +17,7 @@ import { defineScreen, useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
 import { formatLocalTime as localTime } from '../../api/timeInput';
 import { fieldReason } from '../fieldLabels';
+import { fieldWindow } from '../fieldWindow';
 
 /** The key bindings of each mode of this screen, beside the handlers below; the footer and `?` help are drawn from them. */
 export const TRANSFER_FILTER_MODES = defineModes({
@@ -211,22 +212,11 @@ export function TransferFilterForm({ initial, overResults = false, subAccount }:
     focused.below = focused.below.slice(0, Math.max(0, room - 1));
     focused.lines = 1 + focused.below.length;
   }
-  let from = focus;
-  let to = focus + 1;
-  let used = rows[focus]!.lines;
-  for (let grew = true; grew;) {
-    grew = false;
-    if (to < rows.length && used + rows[to]!.lines <= room) {
-      used += rows[to]!.lines;
-      to += 1;
-      grew = true;
-    }
-    if (from > 0 && used + rows[from - 1]!.lines <= room) {
-      from -= 1;
-      used += rows[from]!.lines;
-      grew = true;
-    }
-  }
+  const [from, to] = fieldWindow(
+    rows.map((r) => r.lines),
+    room,
+    focus,
+  );
   const windowed = from > 0 || to < rows.length;
   const where = width >= 60 ? `fields ${from + 1}–${to} of ${rows.length}` : `${from + 1}–${to}/${rows.length}`;
   const title = `Universal transfers: filter${windowed ? ` · ${where}${from > 0 ? ' ↑' : ''}${to < rows.length ? ' ↓' : ''}` : ''}${draft ? ' · as you left it' : ''}`;
