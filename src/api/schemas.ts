@@ -189,7 +189,6 @@ export function plainTransferList(answer: unknown): WireTransferOutput[] | undef
 }
 
 export type WireListedKeyOutput = v.InferOutput<typeof WireListedKey>;
-export type WireCreatedKeyOutput = v.InferOutput<typeof WireCreatedKey>;
 export type WireTransferOutput = v.InferOutput<typeof WireTransfer>;
 
 /** One short line naming where the answer went wrong, e.g. "subAccount.0.creatTime: expected Unix milliseconds". */

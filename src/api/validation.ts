@@ -30,15 +30,6 @@ export interface FieldError {
 export type Checked<T> = { ok: true; value: T } | { ok: false; error: FieldError };
 export type Validated<T> = { ok: true; value: T } | { ok: false; errors: FieldError[] };
 
-export class ValidationError extends Error {
-  readonly errors: FieldError[];
-  constructor(errors: FieldError[]) {
-    super(errors.map((e) => e.message).join('; '));
-    this.name = 'ValidationError';
-    this.errors = errors;
-  }
-}
-
 export const MAX_SUB_ACCOUNT_LENGTH = 64;
 export const MAX_ACCOUNT_LENGTH = 64;
 export const MAX_NOTE_LENGTH = 100;
@@ -348,10 +339,6 @@ function checkField(field: FieldName, raw: string, now: number): Checked<unknown
 }
 
 /** Lines for stderr: "error: <field>: <reason>". */
-export function formatFieldErrors(errors: readonly FieldError[]): string[] {
-  return errors.map((e) => `error: ${e.message}`);
-}
-
 function optional<T>(raw: string | undefined, check: (raw: string) => Checked<T>): Checked<T | undefined> {
   if (raw === undefined || raw.trim() === '') return ok(undefined);
   return check(raw);

@@ -15,10 +15,6 @@ const Entry = v.object({
 });
 const file = perBaseUrlFile(BANS_FILE, Entry, MAX_BANS, (entry) => entry.endsAt);
 
-export function bansPath(folder: string): string {
-  return file.path(folder);
-}
-
 /** Every ban in force at `now` (an ended one, or one ending past belief, is forgotten). Never throws. */
 async function readAll(folder: string, now: number): Promise<Map<string, { endsAt: number }>> {
   const entries = await file.read(folder);

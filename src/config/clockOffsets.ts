@@ -17,10 +17,6 @@ const Entry = v.object({
 });
 const file = perBaseUrlFile(CLOCK_OFFSETS_FILE, Entry, MAX_CLOCK_OFFSETS, (entry) => entry.measuredAt);
 
-export function clockOffsetsPath(folder: string): string {
-  return file.path(folder);
-}
-
 /** The offset last measured against this base URL, or undefined. Never throws. */
 export async function loadClockOffset(folder: string, baseUrl: string): Promise<number | undefined> {
   return (await file.read(folder)).get(baseUrl)?.offsetMs;

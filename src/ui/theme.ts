@@ -38,8 +38,3 @@ export function makeTheme(noColor: boolean): Theme {
     readOnlyBadge: { color: 'black', backgroundColor: 'green' },
   };
 }
-
-/** NO_COLOR (https://no-color.org): present and not empty. */
-export function noColorRequested(env: NodeJS.ProcessEnv): boolean {
-  return env.NO_COLOR !== undefined && env.NO_COLOR !== '';
-}

@@ -30,7 +30,6 @@ export function WindowedTable<T>(props: {
   from: number;
   to: number;
   cursor: number;
-  rowKey: (row: T) => string;
   mark?: (row: T) => boolean;
   width?: number;
   /** Text to highlight in every shown line (a search): underlined and inverse, so it shows without colour. */
@@ -125,13 +124,4 @@ export function splitMatches(line: string, needle: string): string[] {
   }
   parts[parts.length - 1] += line.slice(at);
   return parts;
-}
-
-/** Splits spare width among flexible columns so a row fits exactly in `width`. */
-export function sizeColumns(width: number, fixed: number[], flexible: number[]): { fixed: number[]; flexible: number[] } {
-  const gaps = fixed.length + flexible.length - 1 + 2;
-  const spare = Math.max(flexible.length * 6, width - gaps - fixed.reduce((a, b) => a + b, 0));
-  const total = flexible.reduce((a, b) => a + b, 0) || 1;
-  const sized = flexible.map((weight) => Math.max(6, Math.floor((spare * weight) / total)));
-  return { fixed, flexible: sized };
 }

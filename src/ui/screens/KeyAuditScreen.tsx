@@ -42,7 +42,7 @@ export const KEY_AUDIT_MODES = defineModes({
 export type AuditRow = { kind: 'account'; audit: SubAccountAudit } | { kind: 'key'; subAccount: string; finding: KeyFinding };
 
 /** A row's identity across arrivals: the sub-account, or the sub-account and the key. */
-export function auditRowId(row: AuditRow): string {
+function auditRowId(row: AuditRow): string {
   return row.kind === 'account' ? `account ${row.audit.subAccount}` : `key ${row.subAccount} ${row.finding.key.apiKey}`;
 }
 
@@ -209,7 +209,7 @@ export function KeyAuditScreen({ subAccounts }: { subAccounts: readonly string[]
       </Text>
       {status}
       {rows.length > 0 ? (
-        <WindowedTable columns={columns} rows={rows} from={list.from} to={list.to} cursor={list.cursor} rowKey={auditRowId} width={width} />
+        <WindowedTable columns={columns} rows={rows} from={list.from} to={list.to} cursor={list.cursor} width={width} />
       ) : (
         <Text color={theme.muted}>{fit(audit.running ? ' ' : 'No sub-account to audit.', width).trimEnd() || ' '}</Text>
       )}

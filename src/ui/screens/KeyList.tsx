@@ -403,7 +403,6 @@ export function KeyList({
           from={list.from}
           to={list.to}
           cursor={list.cursor}
-          rowKey={(k) => String(rows.indexOf(k))}
           mark={(k) => k.apiKey === highlightApiKey}
           highlight={filter.text}
         />

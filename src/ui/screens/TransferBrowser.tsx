@@ -666,16 +666,7 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
         </Box>
       ) : null}
       {(loaded || reloading || reloadFailed) && shown.length > 0 && showTable ? (
-        <WindowedTable
-          columns={columns}
-          rows={shown}
-          from={list.from}
-          to={list.to}
-          cursor={list.cursor}
-          rowKey={(t) => t.tranId}
-          width={width}
-          highlight={filter.text}
-        />
+        <WindowedTable columns={columns} rows={shown} from={list.from} to={list.to} cursor={list.cursor} width={width} highlight={filter.text} />
       ) : null}
     </Box>
   );
