@@ -3,6 +3,7 @@
 import { timeOrder } from '../api/serviceTime';
 import { NO_IP_LIFETIME_DAYS, type ServiceTime, type SubAccountKey } from '../api/types';
 import type { AuditEntry } from '../config/auditTrail';
+import { plural } from '../terminal/sanitize';
 import { LOST_SECRET_TEXT, lostSecrets } from './lostSecrets';
 
 export const FLAG_KINDS = ['lost-secret', 'no-ip', 'write', 'withdraw', 'transfer', 'old', 'shared-note'] as const;
@@ -83,7 +84,7 @@ export const NO_IP_AT_CREATION = `no linked IP: any address can use it, and the 
 /** The no-ip flag of a key made `age` whole days ago: how long the service's lifetime of such a key still runs. */
 function noIpReason(age: number): string {
   const left = NO_IP_LIFETIME_DAYS - age;
-  const when = left > 0 ? `${left} day${left === 1 ? '' : 's'} left` : `made ${age} days ago: it may no longer work`;
+  const when = left > 0 ? `${plural(left, 'day')} left` : `made ${age} days ago: it may no longer work`;
   return `no linked IP: any address can use it; the service ends such a key after ${NO_IP_LIFETIME_DAYS} days (${when})`;
 }
 

@@ -2,7 +2,7 @@
 // config folder: every create-key attempt that was sent), newest first. Sends nothing. The JSON shape is a
 // contract (pinned by test/commands/audit.test.ts); the table is sanitised, as is everything on a terminal.
 import { type AuditEntry, auditPath, readAuditTrail } from '../config/auditTrail';
-import { grouped, sanitize, sanitizeDeep, toJson } from '../terminal/sanitize';
+import { plural, sanitize, sanitizeDeep, toJson } from '../terminal/sanitize';
 import { ipsText } from '../format/noIp';
 import { type CommandContext, EXIT, type ExitCode, contextFolder, printLines, reportFailure, reportUsage, stdoutIsTerminal } from './context';
 import { type Column, OutputSink, chooseFormat, formatLocalTime, formatTable } from './output';
@@ -160,8 +160,7 @@ export async function runAudit(options: AuditOptions, ctx: CommandContext): Prom
       printLines(ctx.stderr, [`error: cannot read ${auditPath(folder)} (${code})`]);
       return EXIT.failure;
     }
-    if (read.skipped > 0)
-      printLines(ctx.stderr, [`warning: ${grouped(read.skipped)} damaged line${read.skipped === 1 ? '' : 's'} of ${auditPath(folder)} skipped`]);
+    if (read.skipped > 0) printLines(ctx.stderr, [`warning: ${plural(read.skipped, 'damaged line')} of ${auditPath(folder)} skipped`]);
     if (read.truncated) printLines(ctx.stderr, [`note: ${auditPath(folder)} is large: only its most recent entries were read`]);
     const entries = read.entries
       .filter((e) => sub === undefined || e.subAccount === sub)

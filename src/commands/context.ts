@@ -15,7 +15,7 @@ import { configFolder } from '../config/paths';
 import { ENV, type Environment, envValue } from '../credentials/fromEnvironment';
 import type { Keychain } from '../credentials/keychain';
 import { resolveTarget } from '../credentials/resolve';
-import { sanitize } from '../terminal/sanitize';
+import { plural, sanitize } from '../terminal/sanitize';
 import { signalExitCode } from '../terminal/signals';
 import { OutputClosedError, outputFailureLine } from './output';
 
@@ -276,10 +276,7 @@ export async function connectTarget(ctx: CommandContext): Promise<{ api: Connect
     if (logClosed) return;
     logClosed = true;
     const lost = await log?.close();
-    if (lost)
-      printLines(ctx.stderr, [
-        `warning: --log-file: ${lost} line${lost === 1 ? '' : 's'} could not be written to ${ctx.globals.logFile ?? ''} (left out whole)`,
-      ]);
+    if (lost) printLines(ctx.stderr, [`warning: --log-file: ${plural(lost, 'line')} could not be written to ${ctx.globals.logFile ?? ''} (left out whole)`]);
   };
   const connected: ConnectedApi = {
     // What the config files are kept by (recent and discovered sub-accounts, clock offsets).

@@ -12,7 +12,7 @@ import { auditTargets, auditableNames, fetchAudit, type SubAccountAudit } from '
 import { DEFAULT_MAX_AGE_MS, FLAG_KINDS, type FlagKind, type KeyFinding, ageInDays, formatSpan, summaryText } from '../audit/keyAudit';
 import { openDiscoveredSubAccounts } from '../config/discoveredSubAccounts';
 import { openRecentSubAccounts } from '../config/recentSubAccounts';
-import { grouped, sanitize, sanitizeDeep, toJson } from '../terminal/sanitize';
+import { grouped, plural, sanitize, sanitizeDeep, toJson } from '../terminal/sanitize';
 import {
   type CommandContext,
   EXIT,
@@ -185,7 +185,6 @@ const FINDING_COLUMNS: readonly Column[] = [
 export async function auditTable(results: readonly SubAccountAudit[], now: number, maxAgeMs: number): Promise<string> {
   const json = auditJson(results, now, maxAgeMs);
   const t = json.totals;
-  const plural = (n: number, one: string, many: string) => `${grouped(n)} ${n === 1 ? one : many}`;
   const notAudited = t.failed > 0 ? ` · ${grouped(t.failed)} not audited` : '';
   const head = `${plural(t.subAccounts, 'sub-account', 'sub-accounts')} · ${plural(t.keys, 'key', 'keys')} · ${grouped(t.flagged)} flagged${notAudited} · old: older than ${formatSpan(maxAgeMs)}\n\n`;
   const summary = await formatTable(

@@ -7,7 +7,7 @@ import { NO_NAME_IN_LIST, checkSubAccount, type FieldError } from '../api/valida
 import { type DiscoveredSubAccount, type DiscoveredSubAccounts, memoryDiscoveredSubAccounts, openDiscoveredSubAccounts } from '../config/discoveredSubAccounts';
 import { openRecentSubAccounts } from '../config/recentSubAccounts';
 import { DEFAULT_SCAN_DAYS, ScanFailed, type ScanProgress, checkScanDays, discoverSubAccounts } from '../export/subAccountScan';
-import { grouped, sanitizeDeep, toJson } from '../terminal/sanitize';
+import { grouped, plural, sanitizeDeep, toJson } from '../terminal/sanitize';
 import {
   type CommandContext,
   EXIT,
@@ -143,10 +143,7 @@ async function scan(
       `query ${grouped(Math.min(p.done + 1, p.queries))} of ${grouped(p.queries)}: ${grouped(p.pages)} pages, ${grouped(p.transfers)} transfers, ${grouped(p.found)} sub-accounts found so far`,
     ]);
   };
-  if (ctx.stderrIsTTY)
-    printLines(ctx.stderr, [
-      `scanning ${days} day${days === 1 ? '' : 's'} of transfers for master↔master and ${grouped(names.length)} known name${names.length === 1 ? '' : 's'}…`,
-    ]);
+  if (ctx.stderrIsTTY) printLines(ctx.stderr, [`scanning ${plural(days, 'day')} of transfers for master↔master and ${plural(names.length, 'known name')}…`]);
   // Ctrl-C stops the scan and keeps what it found (a second one ends the process at once). In-process, with no
   // onInterrupt, the scan listens for SIGINT itself.
   const interrupt = (): void => controller.abort();
@@ -156,7 +153,7 @@ async function scan(
     if (result.cancelled) {
       const n = result.found.length;
       printLines(ctx.stderr, [
-        `interrupted: ${grouped(n)} sub-account${n === 1 ? '' : 's'} found so far ${result.remembered ? `${n === 1 ? 'was' : 'were'} remembered (\`sub-accounts\` lists them)` : 'could not be remembered'}`,
+        `interrupted: ${plural(n, 'sub-account')} found so far ${result.remembered ? `${n === 1 ? 'was' : 'were'} remembered (\`sub-accounts\` lists them)` : 'could not be remembered'}`,
       ]);
       return EXIT.interrupted;
     }
@@ -165,17 +162,12 @@ async function scan(
       printLines(ctx.stderr, [
         `warning: ${result.stoppedEarly} quer${result.stoppedEarly === 1 ? 'y' : 'ies'} stopped paging early (the service repeated a page, or there were too many); their first pages counted`,
       ]);
-    if (ctx.stderrIsTTY)
-      printLines(ctx.stderr, [
-        `found ${grouped(result.found.length)} sub-account${result.found.length === 1 ? '' : 's'} in ${grouped(result.progress.pages)} pages`,
-      ]);
+    if (ctx.stderrIsTTY) printLines(ctx.stderr, [`found ${plural(result.found.length, 'sub-account')} in ${grouped(result.progress.pages)} pages`]);
     return EXIT.ok;
   } catch (error) {
     if (error instanceof ScanFailed) {
       const code = reportFailure(ctx, error.cause);
-      printLines(ctx.stderr, [
-        `${grouped(error.partial.found.length)} sub-account${error.partial.found.length === 1 ? '' : 's'} found before the failure were remembered`,
-      ]);
+      printLines(ctx.stderr, [`${plural(error.partial.found.length, 'sub-account')} found before the failure were remembered`]);
       return code;
     }
     throw error;

@@ -5,7 +5,7 @@ import type { TransferQuery } from '../api/types';
 import { SummaryBuilder, type TransferSummary } from '../export/summary';
 import { summarizePages } from '../export/summaryPages';
 import { PagingStopped } from '../export/transferPages';
-import { grouped, sanitizeDeep, toJson } from '../terminal/sanitize';
+import { grouped, plural, sanitizeDeep, toJson } from '../terminal/sanitize';
 import { type CommandContext, EXIT, type ExitCode, closeQuietly, connect, printLines, reportFailure, stdoutIsTerminal } from './context';
 import { type Column, OutputSink, formatTable } from './output';
 import { csvDocument } from '../format/csv';
@@ -47,8 +47,7 @@ export async function runTransferSummary(query: TransferQuery, options: { format
     );
     return EXIT.ok;
   } catch (error) {
-    const context =
-      read.pages > 0 ? ` (after ${grouped(read.pages)} page${read.pages === 1 ? '' : 's'}, ${grouped(read.rows)} rows read; nothing printed)` : '';
+    const context = read.pages > 0 ? ` (after ${plural(read.pages, 'page')}, ${grouped(read.rows)} rows read; nothing printed)` : '';
     if (error instanceof PagingStopped && error.reason === 'max-pages') {
       return reportFailure(
         ctx,
@@ -64,8 +63,6 @@ export async function runTransferSummary(query: TransferQuery, options: { format
     await closeQuietly(api);
   }
 }
-
-const plural = (n: number, word: string): string => `${grouped(n)} ${word}${n === 1 ? '' : 's'}`;
 
 /** Three tables (per asset, per status, per day), every cell sanitised by formatTable. */
 export async function summaryTable(s: SummaryDocument): Promise<string> {

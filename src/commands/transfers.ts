@@ -6,7 +6,7 @@ import { validateTransferQuery } from '../api/validation';
 import { AssetTotals, COUNTED_STATUS } from '../export/totals';
 import { MAX_MAX_PAGES, MAX_TRANSFERS, type PageVisit, PagingStopped, defaultMaxPages, forEachTransferPage } from '../export/transferPages';
 import { type RowWriter, type TextSink, csvWriter, jsonWriter, writeInBlocks } from '../export/transferWriters';
-import { grouped, sanitize } from '../terminal/sanitize';
+import { grouped, plural, sanitize } from '../terminal/sanitize';
 import {
   type CommandContext,
   EXIT,
@@ -195,7 +195,7 @@ export async function runTransfers(given: TransfersOptions, ctx: CommandContext)
   const query = checked.value;
   const summary: Summary = { pages: 0, lastPage: query.page ?? 1, short: false, all };
   let rows = 0;
-  const written = (): string => ` (after ${grouped(summary.pages)} page${summary.pages === 1 ? '' : 's'}, ${grouped(rows)} rows written)`;
+  const written = (): string => ` (after ${plural(summary.pages, 'page')}, ${grouped(rows)} rows written)`;
   // Stopped by a signal mid-stream: what came is said, so a partial file is not taken for the whole history.
   const stopSignals = all
     ? ctx.onInterrupt?.(async (signal) => {

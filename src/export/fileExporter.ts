@@ -15,7 +15,7 @@ import { BrokerError } from '../api/errors';
 import { timeOrder } from '../api/serviceTime';
 import { MAX_PAGE_SIZE, type Transfer } from '../api/types';
 import { csvRecord } from '../format/csv';
-import { grouped } from '../terminal/sanitize';
+import { grouped, plural } from '../terminal/sanitize';
 import { RequestPacer } from './pacer';
 import { PagingStopped, forEachTransferPage } from './transferPages';
 import { CSV_FIELDS, csvWriter, jsonWriter } from './transferWriters';
@@ -87,7 +87,7 @@ function fileFailure(error: unknown, done: { pages: number; rows: number }): Err
   const code = (error as { code?: unknown } | undefined)?.code;
   if (error instanceof BrokerError || !(error instanceof Error) || typeof code !== 'string' || !/^E[A-Z]+$/.test(code)) return undefined;
   const words = error.message.replace(/^[A-Z][A-Z0-9_]*: /, '').replace(/, [a-z]+$/, '');
-  const far = done.pages > 0 ? ` after ${grouped(done.pages)} page${done.pages === 1 ? '' : 's'} (${grouped(done.rows)} rows)` : '';
+  const far = done.pages > 0 ? ` after ${plural(done.pages, 'page')} (${grouped(done.rows)} rows)` : '';
   return new Error(`the export file could not be written (${words})${far}: the partial file was removed`, { cause: error });
 }
 
@@ -97,7 +97,7 @@ function fileFailure(error: unknown, done: { pages: number; rows: number }): Err
  */
 async function keepIncomplete(stop: PagingStopped, document: ClosedDocument): Promise<Error> {
   const reason = stop.message.replace(/; stopped$/, '');
-  const rows = `${grouped(stop.rows)} row${stop.rows === 1 ? '' : 's'} of ${grouped(stop.pages)} page${stop.pages === 1 ? '' : 's'}`;
+  const rows = `${plural(stop.rows, 'row')} of ${plural(stop.pages, 'page')}`;
   try {
     const kept = await document.keepPartial();
     return new PagingStopped(stop.reason, `${reason}; the ${rows} so far are in ${kept} (incomplete)`, stop.pages, stop.rows, stop.maxPages);

@@ -6,7 +6,7 @@
 import type { BrokerApi } from '../api/contract';
 import { DEFAULT_PAGE_SIZE, type Transfer, type TransferQuery } from '../api/types';
 import { RequestPacer } from './pacer';
-import { grouped } from '../terminal/sanitize';
+import { plural } from '../terminal/sanitize';
 
 export interface PageVisit {
   page: number;
@@ -127,7 +127,7 @@ export async function forEachTransferPage(
       if (!more) {
         throw new PagingStopped(
           'max-pages',
-          `stopped after ${grouped(pages)} page${pages === 1 ? '' : 's'}, the most allowed: every page was full, so there may be more`,
+          `stopped after ${plural(pages, 'page')}, the most allowed: every page was full, so there may be more`,
           pages,
           rows,
           maxPages,

@@ -169,3 +169,8 @@ export function grouped(n: number): string {
   const digits = String(Math.abs(n)).replace(/\B(?=(\d{3})+$)/g, ',');
   return n < 0 ? `-${digits}` : digits;
 }
+
+/** "1 page", "2,000 pages": a count and its word (`many` where adding an s will not do). */
+export function plural(n: number, word: string, many = `${word}s`): string {
+  return `${grouped(n)} ${n === 1 ? word : many}`;
+}

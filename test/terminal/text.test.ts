@@ -11,6 +11,7 @@ import {
   fit,
   graphemes,
   grouped,
+  plural,
   sanitize,
   sanitizeDeep,
   takeWidth,
@@ -245,5 +246,13 @@ describe('JSON escaping', () => {
       ),
       { numRuns: 500 },
     );
+  });
+
+  it('plural: the count grouped, the word made plural unless the count is one', () => {
+    expect(plural(1, 'page')).toBe('1 page');
+    expect(plural(0, 'page')).toBe('0 pages');
+    expect(plural(2000, 'damaged line')).toBe('2,000 damaged lines');
+    expect(plural(3, 'key', 'keys found')).toBe('3 keys found');
+    expect(plural(1, 'key', 'keys found')).toBe('1 key');
   });
 });

@@ -18,7 +18,7 @@ import { useNavigate } from '../navigation';
 import { defineScreen, useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
 import { formatLocalTime as localTime } from '../../api/timeInput';
-import { fit, grouped, sanitize, wrapText } from '../../terminal/text';
+import { fit, grouped, plural, sanitize, wrapText } from '../../terminal/text';
 
 /** The key bindings of each mode of this screen, beside the handlers below; the footer and `?` help are drawn from them. */
 export const DISCOVER_MODES = defineModes({
@@ -61,7 +61,6 @@ const MODE: Record<Phase['name'], keyof typeof DISCOVER_MODES> = {
   cancelling: 'discoverRunning',
   done: 'discoverDone',
 };
-const plural = (n: number, word: string) => `${grouped(n)} ${word}${n === 1 ? '' : 's'}`;
 
 export function DiscoverScreen() {
   const { api, recent, suggestions, discovered, theme, now } = useServices();

@@ -5,7 +5,7 @@ import React, { useEffect, useRef, useState } from 'react';
 import { Box, Text } from 'ink';
 import type { Transfer, TransferQuery } from '../../api/types';
 import { type ExportFormat, type ExportProgress, type ExportResult, type ExportScope, PartialExport } from '../../export/types';
-import { displayWidth, fit, grouped, sanitize, wrapWords } from '../../terminal/text';
+import { displayWidth, fit, plural, sanitize, wrapWords } from '../../terminal/text';
 import { capLines, errorLines } from '../components/ErrorLine';
 import { ProgressBar } from '../components/ProgressBar';
 import { commandFor, defineModes, type ScreenContext } from '../keyboard/bindings';
@@ -72,8 +72,6 @@ function modeOf(phase: Phase): keyof typeof EXPORT_MODES {
       return 'exportFailed';
   }
 }
-
-const plural = (n: number, word: string) => `${grouped(n)} ${word}${n === 1 ? '' : 's'}`;
 
 /** What failed: an export that kept its pages so far failed as its service did. */
 const failureOf = (error: Error): Error => (error instanceof PartialExport ? error.failure : error);

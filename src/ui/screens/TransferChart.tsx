@@ -8,7 +8,7 @@ import { Box, Text } from 'ink';
 import Big from 'big.js';
 import type { Transfer, TransferQuery } from '../../api/types';
 import type { TransferSummary } from '../../export/summary';
-import { displayWidth, fit, grouped, sanitize, wrapText } from '../../terminal/text';
+import { displayWidth, fit, grouped, plural, sanitize, wrapText } from '../../terminal/text';
 import { ProgressBar } from '../components/ProgressBar';
 import { errorLine } from '../hooks/useResource';
 import { useScreenKeystrokes } from '../keyboard/keystrokes';
@@ -73,8 +73,6 @@ export function assetDays(summary: TransferSummary, asset: string): ChartRow[] {
 export function chartMode(phase: ChartPhase): keyof typeof CHART_MODES {
   return phase === 'loading' ? 'transfersChartLoading' : 'transfersChart';
 }
-
-const plural = (n: number, word: string): string => `${grouped(n)} ${word}${n === 1 ? '' : 's'}`;
 
 export function TransferChart({
   query,
