@@ -231,6 +231,11 @@ function causeText(cause: unknown): string {
   return 'unknown error';
 }
 
+/** The first line of what was thrown: an Error's message, or anything else as text. */
+export function errorLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+}
+
 /**
  * Keeps error text to one line (the console wraps it, whole): whitespace runs become one space, and only a
  * message past 1,000 characters (an HTML page, a dump) is cut.

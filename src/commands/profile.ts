@@ -1,6 +1,7 @@
 // `profile add|list|remove|use`: saved targets. The non-secret settings go to profiles.json in the config
 // folder; the master API key and secret go to the keychain only (service broker-console, account = name@folder).
 // No secret is ever printed, and no secret is ever accepted as a flag (it would show in `ps`).
+import { errorLine } from '../api/errors';
 import { apiKeyProblem, headerNameProblem } from '../api/headers';
 import { showProxyUrl } from '../api/proxy';
 import { DEFAULT_RECV_WINDOW, POST_SIGNATURES, type PostSignature, parsePostSignature } from '../api/signing';
@@ -86,7 +87,7 @@ async function loadOrReport(ctx: CommandContext): Promise<ProfileConfig | undefi
   try {
     return await loadProfiles(contextFolder(ctx));
   } catch (error) {
-    printLines(ctx.stderr, [`error: ${(error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''}`]);
+    printLines(ctx.stderr, [`error: ${errorLine(error)}`]);
     return undefined;
   }
 }
@@ -258,7 +259,7 @@ export async function runProfileAdd(rawName: string, options: ProfileAddOptions,
       printLines(ctx.stderr, ['nothing was saved']);
       return EXIT.usage;
     }
-    printLines(ctx.stderr, [`error: the profile could not be saved: ${(error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''}`]);
+    printLines(ctx.stderr, [`error: the profile could not be saved: ${errorLine(error)}`]);
     return EXIT.failure;
   }
   stopSignals?.();
@@ -505,7 +506,7 @@ export async function runProfileRemove(rawName: string, ctx: CommandContext): Pr
       }
     });
   } catch (error) {
-    const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+    const reason = errorLine(error);
     printLines(ctx.stderr, [
       `error: the profile could not be removed: ${reason}`,
       `nothing was changed: profile ${name.value} and its keychain entry are as they were`,
@@ -554,7 +555,7 @@ export async function runProfileUse(rawName: string, ctx: CommandContext): Promi
   try {
     await setDefaultProfile(contextFolder(ctx), name.value);
   } catch (error) {
-    printLines(ctx.stderr, [`error: ${(error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''}`]);
+    printLines(ctx.stderr, [`error: ${errorLine(error)}`]);
     return EXIT.failure;
   }
   printLines(ctx.stdout, [`default profile: ${name.value}`]);
