@@ -1,10 +1,20 @@
-import React from 'react';
+import React, { useEffect, useState } from 'react';
 import { Text } from 'ink';
 import { useServices } from '../services';
 
-/** A bar for a known fraction; without one, a moving block says work is going on. */
-export function ProgressBar({ fraction, width, tick }: { fraction: number | undefined; width: number; tick: number }) {
+/** How often the moving block steps. */
+const STEP_MS = 120;
+
+/** A bar for a known fraction; without one, a moving block says work is going on (it alone draws again as it moves). */
+export function ProgressBar({ fraction, width }: { fraction: number | undefined; width: number }) {
   const { theme } = useServices();
+  const moving = fraction === undefined;
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    if (!moving) return undefined;
+    const timer = setInterval(() => setTick((t) => t + 1), STEP_MS);
+    return () => clearInterval(timer);
+  }, [moving]);
   const cells = Math.max(4, width);
   if (fraction === undefined) {
     const at = tick % cells;

@@ -45,6 +45,15 @@ export interface BindingContext extends ScreenContext {
   firstScreen?: boolean;
 }
 
+/** Offered only where the screen shows a failure a retry can fix. */
+export const whenRetryable = ({ retryable }: BindingContext): boolean => retryable === true;
+
+/** Disabled while a kept `/` search matches none of the list's rows: the keystroke stays bound and says why. */
+export const noMatchReason =
+  (reason: string) =>
+  ({ noMatch }: BindingContext): string | undefined =>
+    noMatch ? reason : undefined;
+
 export interface Binding<C extends Command = Command> {
   readonly command: C;
   /** Keystrokes: a single character, or one of up, down, left, right, pageup, pagedown, home, end, enter, esc, tab, shift+tab, space, ctrl+<c>. */

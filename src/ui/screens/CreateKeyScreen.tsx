@@ -7,6 +7,7 @@ import { DEFAULT_TIMEOUT_MS } from '../../api/http';
 import { useLeaveGuard } from '../leaveGuard';
 import { type UnknownOutcomeCheck, useUnknownOutcomeCheck } from '../hooks/useUnknownOutcomeCheck';
 import { useSyncedState } from '../hooks/useSyncedState';
+import { useClockUntil } from '../hooks/useClockUntil';
 import { Box, Text } from 'ink';
 import { KNOWN_PERMISSIONS, MAX_LINKED_IPS, type CreatedKey, type NewKeyRequest } from '../../api/types';
 import { checkPermissions, fieldError, validateNewKey, type FieldError, type FieldName } from '../../api/validation';
@@ -570,13 +571,7 @@ function Review({
 
 /** Whole seconds until `deadline` (at least 0), ticking each second; undefined when there is none. */
 function useTimeLeft(deadline: number | undefined): number | undefined {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (deadline === undefined) return undefined;
-    setNow(Date.now());
-    const timer = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(timer);
-  }, [deadline]);
+  const now = useClockUntil(deadline);
   return deadline === undefined ? undefined : Math.max(0, Math.ceil((deadline - now) / 1000));
 }
 

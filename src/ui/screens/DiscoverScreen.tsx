@@ -68,15 +68,9 @@ export function DiscoverScreen() {
   const navigate = useNavigate();
   const [days, setDays] = useState(String(DEFAULT_SCAN_DAYS));
   const [phase, setPhase, phaseRef] = useSyncedState<Phase>({ name: 'ask' });
-  const [tick, setTick] = useState(0);
   const controller = useRef<AbortController | undefined>(undefined);
   useScreenMode(MODE[phase.name]);
   useEffect(() => () => controller.current?.abort(), []);
-  useEffect(() => {
-    if (phase.name !== 'running') return undefined;
-    const timer = setInterval(() => setTick((t) => t + 1), 120);
-    return () => clearInterval(timer);
-  }, [phase.name]);
 
   // Every name known here is asked for: the service lists transfers only of the accounts a query names.
   const names = [...new Set([...recent.list(), ...suggestions, ...discovered.list().map((d) => d.name)])];
@@ -183,12 +177,7 @@ export function DiscoverScreen() {
     add('what', [fit(`Scanning ${plural(phase.days, 'day')} of transfers…`, width).trimEnd()]);
     if (progress) {
       lines.push(
-        <ProgressBar
-          key="bar"
-          fraction={progress.queries > 0 ? progress.done / progress.queries : undefined}
-          width={Math.max(4, Math.min(40, width - 6))}
-          tick={tick}
-        />,
+        <ProgressBar key="bar" fraction={progress.queries > 0 ? progress.done / progress.queries : undefined} width={Math.max(4, Math.min(40, width - 6))} />,
       );
       add(
         'count',

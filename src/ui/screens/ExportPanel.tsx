@@ -8,7 +8,7 @@ import { type ExportFormat, type ExportProgress, type ExportResult, type ExportS
 import { displayWidth, fit, plural, sanitize, wrapWords } from '../../terminal/text';
 import { capLines, errorLines } from '../components/ErrorLine';
 import { ProgressBar } from '../components/ProgressBar';
-import { commandFor, defineModes, type ScreenContext } from '../keyboard/bindings';
+import { commandFor, defineModes, whenRetryable, type ScreenContext } from '../keyboard/bindings';
 import type { ScreenId } from '../keyboard/modes';
 import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { errorLine, retryable } from '../hooks/useResource';
@@ -43,7 +43,7 @@ export const EXPORT_MODES = defineModes({
         keystrokes: ['r'],
         hint: 'r retry',
         description: 'Start the export again (the error is one a retry can fix)',
-        when: ({ retryable }) => retryable === true,
+        when: whenRetryable,
       },
       { command: 'close', keystrokes: ['enter', 'esc'], hint: 'enter close', description: 'Close the export panel' },
     ],
@@ -102,7 +102,6 @@ export function ExportPanel({
   const [scope, setScope] = useState<ExportScope>('page');
   const [format, setFormat] = useState<ExportFormat>('csv');
   const [phase, setPhase] = useState<Phase>({ name: 'choose' });
-  const [tick, setTick] = useState(0);
   const controller = useRef<AbortController | undefined>(undefined);
   const mode = modeOf(phase);
 
@@ -123,11 +122,6 @@ export function ExportPanel({
   );
   const canRetry = phase.name === 'failed' && retryable(failureOf(phase.error));
   useEffect(() => onModeChange?.(mode, { retryable: canRetry }), [mode, canRetry, onModeChange]);
-  useEffect(() => {
-    if (phase.name !== 'running') return undefined;
-    const timer = setInterval(() => setTick((t) => t + 1), 120);
-    return () => clearInterval(timer);
-  }, [phase.name]);
 
   const start = () => {
     const abort = new AbortController();
@@ -267,7 +261,6 @@ export function ExportPanel({
           key="bar"
           fraction={fraction !== undefined && Number.isFinite(fraction) ? fraction : undefined}
           width={Math.max(4, Math.min(40, inner - 6))}
-          tick={tick}
         />,
       );
       used += 1;

@@ -11,7 +11,7 @@ import { FieldList } from '../components/FieldList';
 import { RECENT_ATTEMPTS, RecentAttempts, recentAttemptsHeight } from '../components/RecentAttempts';
 import { Spinner } from '../components/Spinner';
 import { WindowedTable, type TableColumn } from '../components/WindowedTable';
-import { commandFor, defineModes, type BindingContext } from '../keyboard/bindings';
+import { commandFor, defineModes, noMatchReason, whenRetryable, type BindingContext } from '../keyboard/bindings';
 import { useFlash } from '../hooks/useFlash';
 import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { listMoveFor, useListCursor } from '../hooks/useListCursor';
@@ -37,11 +37,6 @@ const readOnlyReason = ({ readOnly }: BindingContext) => (readOnly ? 'Creating k
 
 const hasKeys = ({ empty }: BindingContext) => empty !== true;
 const noKeys = ({ empty }: BindingContext) => empty === true;
-/** The kept `/` filter matches no key: enter and c stay bound, and act on nothing. */
-const noMatchReason =
-  (reason: string) =>
-  ({ noMatch }: BindingContext) =>
-    noMatch ? reason : undefined;
 
 const TRANSFERS_OF_IT = "This sub-account's transfers (the filter opens on them)";
 
@@ -101,7 +96,7 @@ export const KEY_LIST_MODES = defineModes({
   keysFailed: {
     title: 'API keys (could not be loaded)',
     bindings: [
-      { command: 'refresh', keystrokes: ['r'], hint: 'r retry', description: 'Load the keys again', when: ({ retryable }) => retryable === true },
+      { command: 'refresh', keystrokes: ['r'], hint: 'r retry', description: 'Load the keys again', when: whenRetryable },
       { command: 'transfers', keystrokes: ['t'], hint: 't transfers', description: TRANSFERS_OF_IT },
       { command: 'quit', keystrokes: ['q'], description: 'Quit' },
     ],

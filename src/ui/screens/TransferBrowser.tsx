@@ -14,7 +14,7 @@ import { displayWidth, fit, grouped, sanitize, wrapWords } from '../../terminal/
 import { ErrorLine, capLines, errorLines } from '../components/ErrorLine';
 import { Spinner } from '../components/Spinner';
 import { WindowedTable, type TableColumn } from '../components/WindowedTable';
-import { commandFor, defineModes, sameMode, type BindingContext, type CommandOf, type ScreenContext } from '../keyboard/bindings';
+import { commandFor, defineModes, noMatchReason, sameMode, whenRetryable, type CommandOf, type ScreenContext } from '../keyboard/bindings';
 import type { ActiveMode, ScreenId } from '../keyboard/modes';
 import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { listMoveFor, useListCursor } from '../hooks/useListCursor';
@@ -30,15 +30,6 @@ import { TransferChart } from './TransferChart';
 import { TransferDetail } from './TransferDetail';
 import { SERVED_ORDER, nextSortColumn, pageAsShown, sortText, sortTransfers, sortedColumns, type PageSort } from '../pageSort';
 import { fieldMessage } from '../fieldLabels';
-
-/** A failed page whose error a retry can fix. */
-const whenRetryable = ({ retryable }: BindingContext) => retryable === true;
-
-/** The search kept on the page matches no row: enter and x stay bound, and open nothing. */
-const noMatchReason =
-  (reason: string) =>
-  ({ noMatch }: BindingContext) =>
-    noMatch ? reason : undefined;
 
 /** The key bindings of each mode of this screen, beside the handlers below; the footer and `?` help are drawn from them. */
 export const TRANSFER_MODES = defineModes({

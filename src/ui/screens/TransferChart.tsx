@@ -3,12 +3,12 @@
 // the asset's total and its counts by status above. Pages come in the background (useTransferChart) and the
 // bars grow as they come; esc stops, keeping a partial chart that says it is partial. Asset and status names
 // are service text and go through the sanitiser; the bars are visible without colour.
-import React, { useEffect, useLayoutEffect, useState } from 'react';
+import React, { useLayoutEffect, useState } from 'react';
 import { Box, Text } from 'ink';
 import Big from 'big.js';
 import type { Transfer, TransferQuery } from '../../api/types';
 import type { TransferSummary } from '../../export/summary';
-import { displayWidth, fit, grouped, plural, sanitize, wrapText } from '../../terminal/text';
+import { displayWidth, fit, plural, sanitize, wrapText } from '../../terminal/text';
 import { ProgressBar } from '../components/ProgressBar';
 import { errorLine } from '../hooks/useResource';
 import { useScreenKeystrokes } from '../keyboard/keystrokes';
@@ -98,15 +98,9 @@ export function TransferChart({
   const { summary, phase } = chart;
   const [assetAt, setAssetAt] = useState(0);
   const [top, setTop] = useState(0);
-  const [tick, setTick] = useState(0);
   const mode = chartMode(phase);
   // In the commit that changes the phase, so the footer never shows the keys of the phase before.
   useLayoutEffect(() => onModeChange(mode), [mode, onModeChange]);
-  useEffect(() => {
-    if (phase !== 'loading') return undefined;
-    const timer = setInterval(() => setTick((t) => t + 1), 120);
-    return () => clearInterval(timer);
-  }, [phase]);
 
   const assets = summary.assets;
   const shownAt = Math.min(assetAt, Math.max(0, assets.length - 1));
@@ -184,7 +178,7 @@ export function TransferChart({
   const which = asset ? `${sanitize(asset.asset, 24)}${assets.length > 1 ? ` ${shownAt + 1}/${assets.length}` : ''}` : 'no asset';
   const title = `Chart${partial ? ' (PARTIAL)' : ''}: ${which}`;
   const about = ` · ${summary.volumeStatus} volume per day (${summary.timeZone})`;
-  const matching = keepText ? ` · ${grouped(summary.rows)} match${summary.rows === 1 ? '' : 'es'} for “${sanitize(keepText, 24)}”` : '';
+  const matching = keepText ? ` · ${plural(summary.rows, 'match', 'matches')} for “${sanitize(keepText, 24)}”` : '';
   const position = days.length > room ? ` · days ${shownTop + 1}–${Math.min(days.length, shownTop + room)} of ${days.length}` : '';
   let state: React.ReactNode;
   if (phase === 'loading') {
@@ -192,7 +186,7 @@ export function TransferChart({
     const barWidth = Math.max(4, Math.min(16, width - displayWidth(counts) - 5));
     state = (
       <Box height={1} overflow="hidden">
-        <ProgressBar fraction={chart.fraction} width={barWidth} tick={tick} />
+        <ProgressBar fraction={chart.fraction} width={barWidth} />
         <Text>{fit(counts, Math.max(1, width - barWidth - 5)).trimEnd()}</Text>
       </Box>
     );
