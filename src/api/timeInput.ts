@@ -9,7 +9,9 @@ export const MIN_EPOCH_MS = 100_000_000_000;
 /** The largest time a JavaScript Date can hold. */
 const MAX_TIME_MS = 8_640_000_000_000_000;
 
-const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
+export const DAY_MS = 86_400_000;
+/** The units of a span as typed (30m, 24h, 7d, 2w), in milliseconds. */
+export const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: DAY_MS, w: 7 * DAY_MS } as const;
 type Unit = keyof typeof UNIT_MS;
 
 export const TIME_FORMS_HINT =

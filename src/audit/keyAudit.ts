@@ -1,6 +1,7 @@
 // The key audit: what an operator must look at in a sub-account's API keys. Pure: keys in, flags
 // out; "now" and the age threshold are passed in. No React, no HTTP (fetching is fetchAudit.ts).
 import { timeOrder } from '../api/serviceTime';
+import { DAY_MS, UNIT_MS } from '../api/timeInput';
 import { NO_IP_LIFETIME_DAYS, type ServiceTime, type SubAccountKey } from '../api/types';
 import type { AuditEntry } from '../config/auditTrail';
 import { plural } from '../terminal/sanitize';
@@ -9,7 +10,6 @@ import { LOST_SECRET_TEXT, lostSecrets } from './lostSecrets';
 export const FLAG_KINDS = ['lost-secret', 'no-ip', 'write', 'withdraw', 'transfer', 'old', 'shared-note'] as const;
 export type FlagKind = (typeof FLAG_KINDS)[number];
 
-export const DAY_MS = 86_400_000;
 /** Keys older than this are flagged unless told otherwise (`--max-age`). */
 export const DEFAULT_MAX_AGE_MS = 90 * DAY_MS;
 
@@ -67,14 +67,10 @@ export function ageInDays(createdAt: ServiceTime, now: number): number {
 
 /** A span as the operator would type it back: 90d, 12w, 36h, 90m, 45s (the largest unit that divides it). */
 export function formatSpan(ms: number): string {
-  const units: ReadonlyArray<readonly [string, number]> = [
-    ['w', 7 * DAY_MS],
-    ['d', DAY_MS],
-    ['h', 3_600_000],
-    ['m', 60_000],
-    ['s', 1000],
-  ];
-  for (const [unit, size] of units) if (ms >= size && ms % size === 0) return `${ms / size}${unit}`;
+  for (const unit of ['w', 'd', 'h', 'm', 's'] as const) {
+    const size = UNIT_MS[unit];
+    if (ms >= size && ms % size === 0) return `${ms / size}${unit}`;
+  }
   return `${ms}ms`;
 }
 

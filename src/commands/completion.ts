@@ -8,7 +8,7 @@ import type { Command, Option, CommandUnknownOpts } from '@commander-js/extra-ty
 import { KNOWN_ACCOUNT_TYPES, KNOWN_PERMISSIONS } from '../api/types';
 import { POST_SIGNATURES } from '../api/signing';
 import { FLAG_KINDS } from '../audit/keyAudit';
-import { PROFILE_COLORS, loadProfiles } from '../credentials/profiles';
+import { PROFILE_COLORS, PROFILE_NAME, findProfile, loadProfiles } from '../credentials/profiles';
 import { ENV, checkBaseUrl, envValue } from '../credentials/fromEnvironment';
 import { isSubAccountName, openDiscoveredSubAccounts } from '../config/discoveredSubAccounts';
 import { openRecentSubAccounts } from '../config/recentSubAccounts';
@@ -484,9 +484,6 @@ export function runCompletion(shell: string, program: Command, ctx: CommandConte
   return EXIT.ok;
 }
 
-/** A profile name as profiles.json may hold one (the same rule as checkProfileName): safe in a word list. */
-const PROFILE_NAME = /^[A-Za-z0-9._-]{1,64}$/;
-
 /**
  * `__complete profiles`: the profile names, one a line, from profiles.json alone (fast; no keychain). An
  * unreadable file gives nothing: a completion never prints an error into the operator's command line.
@@ -516,7 +513,7 @@ async function completionTarget(ctx: CommandContext): Promise<string | undefined
   }
   const config = await loadProfiles(contextFolder(ctx));
   const name = envValue(ctx.env, ENV.profile) ?? config.defaultProfile;
-  return config.profiles.find((p) => p.name === name)?.baseUrl;
+  return name === undefined ? undefined : findProfile(config, name)?.baseUrl;
 }
 
 /** `__complete sub-accounts`: the target's recent names, then its discovered ones, once each; nothing on any failure. */

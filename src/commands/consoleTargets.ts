@@ -24,6 +24,7 @@ import {
   SecretNotStoredError,
   checkApiKeyHeader,
   checkProfileName,
+  findProfile,
   loadProfiles,
   saveProfile,
   secretProblem,
@@ -375,7 +376,7 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
     },
     async openProfile(name) {
       const config = await loadProfiles(options.folder);
-      const profile = config.profiles.find((p) => p.name === name);
+      const profile = findProfile(config, name);
       if (!profile) return { ok: false, message: `no profile named ${name}` };
       let stored;
       try {
@@ -439,7 +440,7 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
     async useForSession(input, profileName) {
       const valid = validCredentials(input);
       if (!valid.ok) return valid;
-      const saved = profileName ? (await loadProfiles(options.folder)).profiles.find((p) => p.name === profileName) : undefined;
+      const saved = profileName ? findProfile(await loadProfiles(options.folder), profileName) : undefined;
       // The add-profile form's own choice, when the keychain refused the profile and its credentials serve until exit.
       const postSignature = typedPostSignature(input) ?? 'auto';
       const config = saved

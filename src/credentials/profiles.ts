@@ -57,14 +57,15 @@ export class ProfileConfigError extends Error {
   }
 }
 
-const NAME = /^[A-Za-z0-9._-]{1,64}$/;
+/** A profile name: safe in a file name, a keychain account and a shell's word list. */
+export const PROFILE_NAME = /^[A-Za-z0-9._-]{1,64}$/;
 /** An HTTP header name (RFC 9110 token). */
 const HEADER = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
 
 export function checkProfileName(raw: string): { ok: true; value: string } | { ok: false; message: string } {
   const value = raw.trim();
   if (value === '') return { ok: false, message: 'a profile name is required (1-64 letters, digits, ".", "_" or "-")' };
-  if (!NAME.test(value)) {
+  if (!PROFILE_NAME.test(value)) {
     return { ok: false, message: `'${value.slice(0, 70)}' is not a profile name: use 1-64 letters, digits, ".", "_" or "-"` };
   }
   return { ok: true, value };
@@ -90,7 +91,7 @@ export function checkApiKeyHeader(raw: string): { ok: true; value: string } | { 
 }
 
 const ProfileSchema = v.object({
-  name: v.pipe(v.string('must be a text'), v.regex(NAME, 'must be 1-64 letters, digits, ".", "_" or "-"')),
+  name: v.pipe(v.string('must be a text'), v.regex(PROFILE_NAME, 'must be 1-64 letters, digits, ".", "_" or "-"')),
   baseUrl: v.pipe(
     v.string('must be a text'),
     v.check((url) => checkBaseUrl(url).ok, 'must be an http(s) URL without user, query or fragment'),

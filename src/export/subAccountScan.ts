@@ -7,6 +7,7 @@
 // each its last transfer. Transfers between two sub-accounts are not asked for (every pair of names would be).
 // Pages go through the export's pager (transferPages.ts) with one pacer for the whole scan, so a rate limit
 // is met once and then respected; cancelling keeps what was found.
+import { DAY_MS } from '../api/timeInput';
 import type { BrokerApi } from '../api/contract';
 import { isSubAccountRefused } from '../api/errors';
 import { KNOWN_ACCOUNT_TYPES, MAX_PAGE_SIZE, type TransferQuery } from '../api/types';
@@ -18,7 +19,6 @@ import { PagingStopped, forEachTransferPage } from './transferPages';
 export const DEFAULT_SCAN_DAYS = 30;
 /** The service's docs state no longest time range; a year bounds the work one scan asks of the service. */
 export const MAX_SCAN_DAYS = 365;
-const DAY_MS = 86_400_000;
 
 /** `--days` and the console's field: the same rule, the same message ("days: …"). */
 export function checkScanDays(raw: string): { ok: true; value: number } | { ok: false; message: string } {

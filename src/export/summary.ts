@@ -4,6 +4,7 @@
 // SUCCESS only (as the page totals do: a failed transfer moved nothing); counts are of every status. Days are
 // local calendar days (the console shows local times, and `--start 2026-11-01` is local midnight): the
 // time zone is part of the summary.
+import { DAY_MS } from '../api/timeInput';
 import Big from 'big.js';
 import { decimalForBig } from '../api/decimal';
 import { timeMs } from '../api/serviceTime';
@@ -88,9 +89,9 @@ export function daysFrom(first: string, last: string, max = MAX_EMPTY_RANGE_DAYS
   const start = at(first);
   const end = at(last);
   if (!Number.isFinite(start) || !Number.isFinite(end) || end < start) return [];
-  if ((end - start) / 86_400_000 + 1 > max) return undefined;
+  if ((end - start) / DAY_MS + 1 > max) return undefined;
   const days: string[] = [];
-  for (let t = start; t <= end; t += 86_400_000) days.push(new Date(t).toISOString().slice(0, 10));
+  for (let t = start; t <= end; t += DAY_MS) days.push(new Date(t).toISOString().slice(0, 10));
   return days;
 }
 

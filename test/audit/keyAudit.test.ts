@@ -4,7 +4,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { SubAccountKey } from '../../src/api/types';
 import { KNOWN_PERMISSIONS } from '../../src/api/types';
-import { DAY_MS, DEFAULT_MAX_AGE_MS, FLAG_KINDS, auditKeys, formatSpan, noteIdentity, permissionKind, summarize, summaryText } from '../../src/audit/keyAudit';
+import { DAY_MS } from '../../src/api/timeInput';
+import { DEFAULT_MAX_AGE_MS, FLAG_KINDS, auditKeys, formatSpan, noteIdentity, permissionKind, summarize, summaryText } from '../../src/audit/keyAudit';
 import type { AuditEntry } from '../../src/config/auditTrail';
 import { shortenApiKey } from '../../src/config/logFile';
 

@@ -147,17 +147,13 @@ export function describeFilter(query: TransferQuery): string {
 
 /** A transfer's text as the table shows it, every column whole and sanitised: what `/` searches. */
 export function transferSearchText(t: Transfer): string {
-  return [
-    localTime(t.timestamp),
-    `${t.fromAccount || 'master'} → ${t.toAccount || 'master'}`,
-    `${t.fromAccountType}→${t.toAccountType}`,
-    t.asset,
-    t.amount,
-    t.status,
-  ]
-    .map((v) => sanitize(v))
-    .join('\n');
+  return [localTime(t.timestamp), routeText(t), typesText(t), t.asset, t.amount, t.status].map((v) => sanitize(v)).join('\n');
 }
+
+/** The route cell ("master → desk-1"), as the table shows it and `/` searches it. */
+const routeText = (t: Transfer): string => `${t.fromAccount || 'master'} → ${t.toAccount || 'master'}`;
+/** The types cell ("SPOT→FUTURE"). */
+const typesText = (t: Transfer): string => `${t.fromAccountType}→${t.toAccountType}`;
 
 /** Lines kept for the totals (or a notice) under the page line: fixed per window height, so the table never moves. */
 function statusRoom(height: number): number {
@@ -172,8 +168,8 @@ export function transferColumns(width: number): TableColumn<Transfer>[] {
   type Spec = TableColumn<Transfer> & { flexible?: boolean };
   const time: Spec = { title: 'TIME', width: 16, cell: (t) => localTime(t.timestamp) };
   const shortTime: Spec = { title: 'TIME', width: 11, cell: (t) => localTime(t.timestamp).slice(5) };
-  const route: Spec = { title: 'FROM → TO', width: 0, flexible: true, cell: (t) => `${t.fromAccount || 'master'} → ${t.toAccount || 'master'}` };
-  const types: Spec = { title: 'TYPES', width: 11, cell: (t) => `${t.fromAccountType}→${t.toAccountType}` };
+  const route: Spec = { title: 'FROM → TO', width: 0, flexible: true, cell: routeText };
+  const types: Spec = { title: 'TYPES', width: 11, cell: typesText };
   const asset = (w: number): Spec => ({ title: 'ASSET', width: w, cell: (t) => t.asset });
   const amount = (w: number): Spec => ({ title: 'AMOUNT', width: w, align: 'right', cell: (t) => t.amount });
   const status = (w: number): Spec => ({ title: 'STATUS', width: w, cell: (t) => t.status });
