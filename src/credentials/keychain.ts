@@ -6,7 +6,7 @@
 // Every failure becomes a KeychainError whose message says, in one or two lines, what is wrong and what
 // to do. Nothing ever falls back to a plain-text file.
 
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 
 export const KEYCHAIN_SERVICE = 'broker-console';
 
@@ -246,8 +246,9 @@ async function listAccountsRetrying(): Promise<string[]> {
 async function listAccounts(): Promise<string[]> {
   const { createRequire } = process.getBuiltinModule('node:module');
   const { execFile } = process.getBuiltinModule('node:child_process');
-  // Resolved as the program resolves it: from the running script's folder up (the bin's node_modules).
-  const path = createRequire(process.argv[1] ?? join(process.cwd(), 'x')).resolve(KEYTAR_PACKAGE);
+  // Resolved as loadKeytar's import() resolves it: from this module's own file (argv[1] may be npm's bin link,
+  // in a folder with no node_modules of its own).
+  const path = createRequire(import.meta.url).resolve(KEYTAR_PACKAGE);
   const env: NodeJS.ProcessEnv = { ...process.env, BC_KEYTAR: path, BC_SERVICE: KEYCHAIN_SERVICE };
   delete env.BROKER_API_SECRET;
   const out = await new Promise<string>((done, fail) => {

@@ -2,8 +2,8 @@
 // at once by the built binary against a real Secret Service, two adds of one name whose settings and secret
 // must not cross, an add and a remove of one name at once, the same profile name in two folders, an entry
 // from before accounts named their folder, entries no profile owns, and stale or held locks.
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -63,6 +63,22 @@ async function startAdd(folder: string, name: string, color: string, run: string
   });
   if (child.pid === undefined) throw new Error('profile add did not start');
   return { pid: child.pid, done };
+}
+
+/** The binary started through `link` (argv[1] is the link, as npm's bin makes it). */
+function runLinked(link: string, args: readonly string[], env: Record<string, string>): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [link, ...args],
+      { env: { PATH: process.env.PATH ?? '', BROKER_CONSOLE_CACHE: SHARED_CACHE, ...env } },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
+        if (error !== null && code === null) reject(error);
+        else resolve({ code, stdout, stderr });
+      },
+    );
+  });
 }
 
 /** Until `reached` holds, or the process has slept without using the CPU for half a second (it waits on a lock). */
@@ -212,6 +228,13 @@ describe.skipIf(!availability.ok)('profiles and the keychain, per config folder 
     const json = await runBuiltCli(['profile', 'list', '--json'], env);
     expect((JSON.parse(json.stdout) as { name: string }[]).map((p) => p.name)).toEqual([owner]);
     expect(json.stderr).toContain(lost);
+    // Run as npm's global bin runs it: through a link in a folder with no node_modules of its own.
+    const link = join(folderFor('bin'), 'broker-console');
+    symlinkSync(await buildCli(), link);
+    const linked = await runLinked(link, ['profile', 'list'], env);
+    expect(linked.stderr).toBe('');
+    expect(linked.stdout).toContain(`  ${lost}  account ${keychainAccount(lost, folder)}`);
+    expect(linked.stdout).toMatch(new RegExp(`  ${old}  old entry, of no folder`));
 
     const removeLost = await runBuiltCli(['profile', 'remove', lost], env);
     expect(removeLost.code).toBe(0);
