@@ -27,7 +27,7 @@ import {
   stdoutIsTerminal,
   trailHost,
 } from './context';
-import { OutputClosedError, type OutputFormat, OutputSink, chooseFormat, discardsOutput, formatLocalTime } from './output';
+import { OutputClosedError, type OutputFormat, OutputSink, chooseFormat, discardsOutput, formatLocalTime, losesEveryWrite } from './output';
 import { csvField, csvQuoted, neutraliseCsvCell } from '../format/csv';
 import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -121,6 +121,10 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
   if (!checked.ok) return reportInvalid(ctx, checked.errors);
   const chosen = chooseFormat(options);
   if (!chosen.ok) return reportUsage(ctx, chosen.message);
+  // A secret written where it can never be read is a key nobody can use: known now, nothing is sent.
+  const lost = losesEveryWrite(ctx.stdout);
+  if (lost !== undefined)
+    return reportUsage(ctx, `${lost}: the new key's secret would be lost — nothing was sent (send stdout to a file, a pipe or a terminal)`);
   // What the key audit would flag, named before anything is sent; every target but the demo is LIVE (as the console's header says).
   const risks = creationRisks(checked.value.permissions, checked.value.ips ?? []);
   const unallowed = risks.filter((r) => NEEDS_ALLOWING.has(r.kind));

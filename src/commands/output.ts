@@ -89,18 +89,15 @@ export function chooseFormat(options: { format?: string; json?: boolean }): { ok
   return { ok: true, format: options.json === true ? 'json' : ((named as OutputFormat | undefined) ?? 'table') };
 }
 
-/**
- * Whether the stream is a device that takes every write and keeps nothing: /dev/null (stdout closed at start,
- * `>&-`, is reopened there by Node) or /dev/zero. Whatever is written there is gone without an error.
- */
-export function discardsOutput(stream: object): boolean {
+/** Which of these devices the stream is, if any (compared by device number). */
+function deviceOf(stream: object, devices: readonly string[]): string | undefined {
   const fd = (stream as { fd?: unknown }).fd;
-  if (typeof fd !== 'number') return false;
+  if (typeof fd !== 'number') return undefined;
   try {
     const fs = process.getBuiltinModule('node:fs');
     const own = fs.fstatSync(fd);
-    if (!own.isCharacterDevice()) return false;
-    return ['/dev/null', '/dev/zero'].some((device) => {
+    if (!own.isCharacterDevice()) return undefined;
+    return devices.find((device) => {
       try {
         return fs.statSync(device).rdev === own.rdev;
       } catch {
@@ -108,8 +105,26 @@ export function discardsOutput(stream: object): boolean {
       }
     });
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+/**
+ * Whether the stream is a device that takes every write and keeps nothing: /dev/null (stdout closed at start,
+ * `>&-`, is reopened there by Node) or /dev/zero. Whatever is written there is gone without an error.
+ */
+export function discardsOutput(stream: object): boolean {
+  return deviceOf(stream, ['/dev/null', '/dev/zero']) !== undefined;
+}
+
+/**
+ * Why nothing written to the stream can ever be read back, known before writing: a device that keeps nothing,
+ * or /dev/full, where every write fails.
+ */
+export function losesEveryWrite(stream: object): string | undefined {
+  const device = deviceOf(stream, ['/dev/null', '/dev/zero', '/dev/full']);
+  if (device === undefined) return undefined;
+  return device === '/dev/full' ? 'stdout is /dev/full, where every write fails' : `stdout is closed or ${device}, which keeps nothing`;
 }
 
 /** The line for a write to stdout that failed (a full disk, an I/O error): it names stdout and says why in words. */

@@ -70,6 +70,15 @@ async function listedKeys(): Promise<string[]> {
   return ((answer.json as { subAccount: { apikey?: string; apiKey?: string }[] }).subAccount ?? []).map((k) => k.apikey ?? k.apiKey ?? '');
 }
 
+/** `keys create` with a note of the case's own (the sandbox is shared). */
+const argsWithNote = (note: string): string[] => [...ARGS.slice(0, -1), note];
+
+/** The notes of the keys the sandbox lists for the sub-account, asked with our own signed request. */
+async function listedNotes(): Promise<string[]> {
+  const answer = await call(sandbox, { path: KEYS_PATH, params: [['subAccount', SUB]] });
+  return ((answer.json as { subAccount: { note?: string }[] }).subAccount ?? []).map((k) => k.note ?? '');
+}
+
 /** The created key named on stderr exists in the sandbox, and the trail says its secret was not delivered. */
 async function expectLostSecretOnRecord(expect: ExpectStatic, home: string, exit: Exit, why: RegExp): Promise<void> {
   expect(exit.code, exit.stderr).toBe(5);
@@ -94,33 +103,31 @@ describe.concurrent('keys create: the secret is written or the failure is loud (
     await expectLostSecretOnRecord(expect, home, { ...exit, code: Number(readFileSync(codeFile, 'utf8').trim()) }, /^EPIPE$/);
   }, 30_000);
 
-  it('stdout on /dev/full: exit 5 naming ENOSPC, never the bare write error', async ({ expect, onTestFinished }) => {
+  it.for<[string, string]>([
+    ['/dev/full', 'stdout is /dev/full, where every write fails'],
+    ['/dev/zero', 'stdout is closed or /dev/zero, which keeps nothing'],
+    ['/dev/null', 'stdout is closed or /dev/null, which keeps nothing'],
+  ])('stdout on %s: refused before anything is sent (exit 2), nothing on record', { timeout: 30_000 }, async ([device, why], { expect, onTestFinished }) => {
     const home = tempFolder(onTestFinished);
-    const full = openSync('/dev/full', 'w');
+    const note = `never-${device.slice(5)}`;
+    const fd = openSync(device, 'w');
     try {
-      const exit = await run([process.execPath, bin, ...ARGS], env(home), full);
-      expect(exit.stderr).not.toMatch(/^error: ENOSPC/m);
-      await expectLostSecretOnRecord(expect, home, exit, /^ENOSPC$/);
+      const exit = await run([process.execPath, bin, ...argsWithNote(note)], env(home), fd);
+      expect(exit.code, exit.stderr).toBe(2);
+      expect(exit.stderr).toBe(`error: ${why}: the new key's secret would be lost — nothing was sent (send stdout to a file, a pipe or a terminal)\n`);
     } finally {
-      closeSync(full);
+      closeSync(fd);
     }
-  }, 30_000);
+    expect(await listedNotes()).not.toContain(note);
+    expect((await readAuditTrail(home)).entries).toEqual([]);
+  });
 
-  it('stdout /dev/zero, a device that takes every write and keeps nothing: exit 5, as /dev/null', async ({ expect, onTestFinished }) => {
+  it('stdout closed (>&-): refused before anything is sent, not a silent success', async ({ expect, onTestFinished }) => {
     const home = tempFolder(onTestFinished);
-    const zero = openSync('/dev/zero', 'w');
-    try {
-      const exit = await run([process.execPath, bin, ...ARGS, '--json'], env(home), zero);
-      await expectLostSecretOnRecord(expect, home, exit, /^stdout is closed or a device that keeps nothing$/);
-    } finally {
-      closeSync(zero);
-    }
-  }, 30_000);
-
-  it('stdout closed (>&-): exit 5, not a silent success', async ({ expect, onTestFinished }) => {
-    const home = tempFolder(onTestFinished);
-    const exit = await run(['sh', '-c', 'exec "$0" "$@" >&-', process.execPath, bin, ...ARGS], env(home), 'ignore');
-    await expectLostSecretOnRecord(expect, home, exit, /stdout is closed/);
+    const exit = await run(['sh', '-c', 'exec "$0" "$@" >&-', process.execPath, bin, ...argsWithNote('never-closed')], env(home), 'ignore');
+    expect(exit.code, exit.stderr).toBe(2);
+    expect(exit.stderr).toMatch(/^error: stdout is closed or \/dev\/null, which keeps nothing: the new key's secret would be lost — nothing was sent/);
+    expect(await listedNotes()).not.toContain('never-closed');
   }, 30_000);
 
   it('the reader closes its end before the answer: exit 5', async ({ expect, onTestFinished }) => {
