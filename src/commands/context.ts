@@ -150,6 +150,8 @@ export function reportUsage(ctx: CommandContext, message: string): ExitCode {
 /** A connected client: what its config files are kept by, and a way to cut what is under way short (a signal). */
 export interface ConnectedApi extends BrokerApi {
   readonly baseUrl: string;
+  /** Set when creating is refused (a read-only run or profile): why, in one line. */
+  readonly readOnly?: string;
   /** Logs each request under way that has left as cut short, then writes and closes the log: the process is ending. */
   cutShort(): Promise<void>;
 }
@@ -281,6 +283,7 @@ export async function connectTarget(ctx: CommandContext): Promise<{ api: Connect
   const connected: ConnectedApi = {
     // What the config files are kept by (recent and discovered sub-accounts, clock offsets).
     baseUrl: storeKey,
+    ...(readOnly ? { readOnly: readOnlyReason(readOnly) } : {}),
     listSubAccountKeys: (subAccount, options) => calls.listSubAccountKeys(subAccount, options),
     createSubAccountKey: (request, options) => calls.createSubAccountKey(request, options),
     listUniversalTransfers: (query, options) => calls.listUniversalTransfers(query, options),

@@ -152,6 +152,11 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
     },
   });
   if (!api) return EXIT.usage;
+  // Refused before anything is recorded: an attempt that cannot leave is no attempt.
+  if (api.readOnly !== undefined) {
+    await api.close();
+    return reportUsage(ctx, `create key was not sent: ${api.readOnly}`);
+  }
   const request = checked.value;
   const out = new OutputSink(ctx.stdout, { ownErrors: true });
   const folder = contextFolder(ctx);

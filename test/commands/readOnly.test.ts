@@ -1,6 +1,6 @@
 // A read-only run from the command line: `keys create` under --read-only or BROKER_READ_ONLY
 // exits 2 naming why, and the sandbox's request log holds no create; listing still works. Also the command line.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,16 +40,21 @@ describe('BROKER_READ_ONLY', () => {
   });
 });
 
+/** The audit trail's file as it is on disk ('' when there is none). */
+const rawTrail = (): string => (existsSync(join(folder, 'audit.jsonl')) ? readFileSync(join(folder, 'audit.jsonl'), 'utf8') : '');
+
 describe('keys create in a read-only run', () => {
   it('--read-only: exit 2, the reason on stderr, nothing on stdout, no create request, no audit line', async () => {
     const before = sandbox.requests().length;
+    const trailBefore = rawTrail();
     const t = testContext(sandbox, { configFolder: folder }, { readOnly: true });
     expect(await runKeysCreate({ sub: sandbox.subAccounts[0], ...key, json: true }, t.ctx)).toBe(EXIT.usage);
     expect(t.err.text()).toBe('error: create key was not sent: read-only run (--read-only): creating keys is disabled\n');
     expect(t.out.text()).toBe('');
     expect(sandbox.requests().slice(before)).toEqual([]);
     expect(creates()).toEqual([]);
-    // Nothing was sent, so the audit trail has nothing to record.
+    // Nothing was sent, so the audit trail has nothing to record: not even an attempt closed as not sent.
+    expect(rawTrail()).toBe(trailBefore);
     const audit = testContext(undefined, { configFolder: folder });
     const { runAudit } = await import('../../src/commands/audit');
     expect(await runAudit({ json: true }, audit.ctx)).toBe(EXIT.ok);
