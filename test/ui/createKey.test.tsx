@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { KNOWN_PERMISSIONS } from '../../src/api/types';
 import { consoleFor, type OnFinished, type TestConsole } from './harness';
-import { CTRL_U, fillCreateForm, lineWith, openCreateForm, reachReview, type FormInput } from './flows';
+import { CTRL_U, fillCreateForm, lineWith, openCreateForm, openKeys, reachReview, type FormInput } from './flows';
 
 const posts = (c: TestConsole) => c.requestsOf('POST');
 
@@ -337,6 +337,35 @@ describe.concurrent('CreateKeyScreen: a draft left behind', () => {
     expect(c.frame()).toContain('0 chosen');
     expect(lineWith(c.frame(), 'Note')).not.toContain('made once');
     expect(posts(c)).toHaveLength(1);
+  });
+
+  test('a created key the kept / filter would hide: the filter gives way and the cursor is on the new key', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished);
+    const name = c.sandbox.subAccounts[0]!;
+    await openKeys(c, name);
+    const total = Number(/API keys of \S+ · (\d+) keys?/.exec(c.frame())![1]);
+    await c.press('/');
+    await c.type('zzz-matches-nothing');
+    await c.press('enter');
+    await c.waitForText('no key matches the filter');
+    await c.press('n');
+    await c.waitForText(`New API key for ${name}`);
+    await fillCreateForm(c, { toggle: [0], ip: '203.0.113.9', note: 'filtered' });
+    await c.press('enter');
+    await c.waitForText('Review: this is exactly what will be sent');
+    await c.press('enter');
+    await c.waitForScreen('secret');
+    await c.press('enter');
+    await c.waitForText('Have you stored the secret key?');
+    await c.press('y');
+    await c.waitForText(`API keys of ${name} · ${total + 1} keys`);
+    const cursorLine = () =>
+      c
+        .frame()
+        .split('\n')
+        .find((l) => l.startsWith('›')) ?? '';
+    await c.waitFor(() => cursorLine().includes('filtered '), 'the cursor on the created key');
+    expect(c.frame()).not.toContain('zzz-matches-nothing');
   });
 
   test('drafts are per sub-account, and a form left blank leaves none', async ({ onTestFinished }) => {

@@ -220,11 +220,12 @@ export function KeyList({
     setLanded(landing);
     list.setCursor(highlightAt);
   }
-  // The audit asked for a key the kept `/` search hides: the search gives way, or the cursor would sit on another key.
-  // Once per arrival: a search typed after it is the operator's own and stays.
+  // A key asked for (chosen in the audit, or just created) that the kept `/` search hides: the search gives way, or
+  // the cursor would sit on another key. Once per arrival, on the list loaded for it (a created key is not in the
+  // list from before): a search typed after it is the operator's own and stays.
   const [arrived, setArrived] = useState('');
   const arrival = `${refreshToken ?? 0}:${landOn ?? 0}:${highlightApiKey ?? ''}`;
-  if (keys.data && arrived !== arrival) {
+  if (keys.status === 'ready' && arrived !== arrival) {
     setArrived(arrival);
     const hiddenAt = highlightApiKey && highlightAt < 0 && filter.text !== '' ? allRows.findIndex((k) => k.apiKey === highlightApiKey) : -1;
     if (hiddenAt >= 0) {
