@@ -19,6 +19,7 @@ import { displayWidth } from '../../src/terminal/text';
 import { App } from '../../src/ui/App';
 import { createExchangeLog } from '../../src/ui/exchangeLog';
 import { makeTheme } from '../../src/ui/theme';
+import type { TargetSwitcher } from '../../src/ui/targets';
 import { CTRL_U, lineWith, openTransferFilter, openTransfers, setFilter } from './flows';
 import { consoleFor, KEYS, type OnFinished, sleep, type TestConsole } from './harness';
 import { renderInTerminal } from './terminal';
@@ -172,8 +173,8 @@ describe.concurrent('every window size from 40x12 up', () => {
 });
 
 /** A console whose all-pages export is under way, its pages answered `latencyMs` late (119 days make several pages of 500). */
-async function allPagesExportUnderWay(onTestFinished: OnFinished, latencyMs: number): Promise<TestConsole> {
-  const c = await consoleFor(onTestFinished, { columns: 100, rows: 30 });
+async function allPagesExportUnderWay(onTestFinished: OnFinished, latencyMs: number, options: { switcher?: TargetSwitcher } = {}): Promise<TestConsole> {
+  const c = await consoleFor(onTestFinished, { columns: 100, rows: 30, ...options });
   await openTransfers(c, { startTime: '119d', limit: '10' });
   c.sandbox.setFaultRates({ latencyMs });
   await c.press('x');
@@ -387,6 +388,32 @@ describe('what the screen says matches what the keys do', () => {
     await c.waitFor(() => c.frame().split('\n').at(-1)!.includes('enter close'), 'the closing footer');
     await c.press('enter');
     await c.waitForNoText('Export transfers');
+  });
+
+  test.concurrent('ctrl+p while it runs opens nothing: the panel says why, and the export goes on to its end', async ({ onTestFinished }) => {
+    const opened: string[] = [];
+    const switcher: TargetSwitcher = {
+      current: () => undefined,
+      subscribe: () => () => undefined,
+      startupProblem: () => undefined,
+      profiles: async () => [{ name: 'other', baseUrl: 'https://other.example', isDefault: false }],
+      openDemo: async () => void opened.push('demo'),
+      openProfile: async (name) => (opened.push(name), { ok: true }),
+      addProfile: async () => ({ ok: true }),
+      useForSession: async () => ({ ok: true }),
+    };
+    const c = await allPagesExportUnderWay(onTestFinished, 150, { switcher });
+    await c.press('\u0010'); // ctrl+p
+    await c.waitForText('ctrl+p waits for the export');
+    expect(c.navState()!.stack.map((entry) => entry.route.screen)).not.toContain('profiles');
+    c.sandbox.setFaultRates({});
+    await c.waitForText(/✓ Wrote [\d,]+ rows/, 15_000);
+    expect(await readdir(c.exportDir)).toHaveLength(1);
+    // Once it has ended, ctrl+p opens the profiles.
+    await c.press('enter');
+    await c.press('\u0010');
+    await c.waitFor(() => c.navState()!.stack.at(-1)!.route.screen === 'profiles', 'the profiles screen');
+    expect(opened).toEqual([]);
   });
 
   test.concurrent('a service failing part way: the pages written stay in an -incomplete file the panel names, and r is offered', async ({ onTestFinished }) => {

@@ -14,6 +14,7 @@ import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { errorLine, retryable } from '../hooks/useResource';
 import { useScreenFrame } from '../screenFrame';
 import { useServices } from '../services';
+import { useLeaveGuard } from '../leaveGuard';
 
 /** The key bindings of each mode of this screen, beside the handlers below; the footer and `?` help are drawn from them. */
 export const EXPORT_MODES = defineModes({
@@ -120,12 +121,20 @@ export function ExportPanel({
     },
     [],
   );
+  // Another profile would close this console and stop the export: ctrl+p waits for its end or its cancel.
+  const [switchHeld, setSwitchHeld] = useState(false);
+  useLeaveGuard((intent) => {
+    if (intent !== 'profiles' || (phase.name !== 'running' && phase.name !== 'cancelling')) return false;
+    setSwitchHeld(true);
+    return true;
+  });
   const canRetry = phase.name === 'failed' && retryable(failureOf(phase.error));
   useEffect(() => onModeChange?.(mode, { retryable: canRetry }), [mode, canRetry, onModeChange]);
 
   const start = () => {
     const abort = new AbortController();
     controller.current = abort;
+    setSwitchHeld(false);
     setPhase({ name: 'running', progress: { pages: 0, rows: 0 } });
     exporter
       .run(
@@ -266,6 +275,8 @@ export function ExportPanel({
       used += 1;
     }
     text('count', wrapWords(`${plural(pages, 'page')} · ${plural(rows, 'row')} · esc cancels`, inner));
+    if (switchHeld && room - used >= 1)
+      text('held', wrapWords('ctrl+p waits for the export: another profile would stop it (esc cancels it).', inner), theme.warn);
   } else if (phase.name === 'cancelling') {
     text('cancelling', wrapWords('Cancelling: removing the partial file…', inner), theme.warn);
   } else if (phase.name === 'cancelled') {
