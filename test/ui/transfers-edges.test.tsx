@@ -276,7 +276,7 @@ describe('what the screen says matches what the keys do', () => {
     await c.press('esc');
     await c.waitForNoText('Go to page:');
     await c.press('s');
-    await c.waitForText('Page size (1–500): 10');
+    await c.waitForText('Page size (1–500): now 10; enter keeps it');
     await c.press('esc');
     await c.waitForNoText('Page size (1–500):');
     await c.press('f');

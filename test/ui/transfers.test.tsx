@@ -156,12 +156,15 @@ describe('TransferBrowser', () => {
     expect(transferGets(from).map((r) => param(r.query, 'page'))).toContain('4');
   });
 
-  test('page size: s accepts 1..500 and refuses 501', async () => {
+  test('page size: s accepts 1..500 and refuses 501; what is typed replaces the size, enter alone keeps it', async () => {
     c = await startConsole();
     const query = await openTransfers(c, { startTime: '3d', limit: '10' });
     await c.press('s');
-    await c.waitForText('Page size (1–500):');
-    await c.press(CTRL_U);
+    await c.waitForText('Page size (1–500): now 10; enter keeps it');
+    await c.press('enter');
+    await c.waitForNoText('Page size (1–500):');
+    expect(c.frame()).toContain('10 per page');
+    await c.press('s');
     await c.type('501');
     await c.press('enter');
     await c.waitForText('✗ Page size: must be a whole number from 1 to 500 (got 501)');

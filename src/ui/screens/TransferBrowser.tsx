@@ -7,7 +7,7 @@ import { FilterLine, matchesFilter, useRowFilter } from '../hooks/useRowFilter';
 import { useSyncedState } from '../hooks/useSyncedState';
 import { Box, Text } from 'ink';
 import { TextField } from '../components/TextField';
-import { DEFAULT_PAGE_SIZE, type Transfer, type TransferQuery } from '../../api/types';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Transfer, type TransferQuery } from '../../api/types';
 import { checkLimit, checkPage } from '../../api/validation';
 import { COUNTED_STATUS, totalsOf, type AssetTotals } from '../../export/totals';
 import { displayWidth, fit, grouped, sanitize, wrapWords } from '../../terminal/text';
@@ -53,7 +53,7 @@ export const TRANSFER_MODES = defineModes({
       // Page 1 whose reload failed: the error takes the line its "first page" notice would use.
       { command: 'previousPage', keystrokes: ['[', 'p'], hint: 'p/[ prev', description: 'Previous page', when: ({ firstPage }) => firstPage !== true },
       { command: 'jump', keystrokes: ['g'], hint: 'g go to page', description: 'Jump to a page number' },
-      { command: 'pageSize', keystrokes: ['s'], description: 'Change the page size (1–500)' },
+      { command: 'pageSize', keystrokes: ['s'], description: `Change the page size (1–${MAX_PAGE_SIZE})` },
       {
         command: 'export',
         keystrokes: ['x'],
@@ -96,7 +96,7 @@ export const TRANSFER_MODES = defineModes({
       { command: 'jump', keystrokes: ['g'], hint: 'g go to page', description: 'Jump to a page number' },
       { command: 'filter', keystrokes: ['f'], hint: 'f filter', description: 'Change the filter' },
       { command: 'nextPage', keystrokes: [']', 'n'], description: 'Next page (there is none after an empty one)' },
-      { command: 'pageSize', keystrokes: ['s'], description: 'Change the page size (1–500)' },
+      { command: 'pageSize', keystrokes: ['s'], description: `Change the page size (1–${MAX_PAGE_SIZE})` },
       { command: 'refresh', keystrokes: ['r'], description: 'Reload this page' },
       { command: 'quit', keystrokes: ['q'], description: 'Quit' },
     ],
@@ -116,7 +116,7 @@ export const TRANSFER_MODES = defineModes({
       // The failed page's error takes the line a notice would use: on page 1, p is not offered.
       { command: 'previousPage', keystrokes: ['[', 'p'], hint: 'p/[ prev', description: 'Previous page', when: ({ firstPage }) => firstPage !== true },
       { command: 'jump', keystrokes: ['g'], hint: 'g go to page', description: 'Jump to a page number' },
-      { command: 'pageSize', keystrokes: ['s'], description: 'Change the page size (1–500)' },
+      { command: 'pageSize', keystrokes: ['s'], description: `Change the page size (1–${MAX_PAGE_SIZE})` },
       { command: 'quit', keystrokes: ['q'], description: 'Quit' },
     ],
   },
@@ -299,6 +299,7 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
   // Room: the filter line and the page line, the totals (or notice, or error), an open prompt, the table's header.
   // Never more lines than the room: Ink squeezes an overfull column, and squeezed lines print over each other.
   const promptErrorRoom = Math.max(1, height - 5);
+  const promptLabel = mode.name === 'prompt' && mode.what === 'page' ? 'Go to page: ' : `Page size (1–${MAX_PAGE_SIZE}): `;
   const promptLines = mode.name === 'prompt' ? 1 + (mode.error ? errorLines(mode.error, width, undefined, promptErrorRoom).length : 0) : 0;
   const filterLines = filter.shown && mode.name !== 'prompt' ? 1 : 0;
   const status = Math.max(1, Math.min(statusRoom(height), height - 2 - promptLines - filterLines - 2));
@@ -382,7 +383,8 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
         setMode({ name: 'prompt', what: 'page', text: '' });
         return true;
       case 'pageSize':
-        setMode({ name: 'prompt', what: 'size', text: String(limit) });
+        // Empty, the size now its placeholder: what is typed replaces it, never adds to it.
+        setMode({ name: 'prompt', what: 'size', text: '' });
         return true;
       default:
         return false;
@@ -400,6 +402,7 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
       if (mode.name === 'prompt') {
         const command = commandFor(TRANSFER_MODES.transferPrompt, input, keystroke);
         if (command === 'cancel') setMode({ name: 'list' });
+        else if (command === 'go' && mode.what === 'size' && mode.text.trim() === '') setMode({ name: 'list' });
         else if (command === 'go') {
           const checked = mode.what === 'page' ? checkPage(mode.text) : checkLimit(mode.text);
           if (!checked.ok) setMode({ ...mode, error: fieldMessage(checked.error) });
@@ -613,12 +616,13 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
       {mode.name === 'prompt' ? (
         <Box flexDirection="column">
           <Box height={1} overflow="hidden">
-            <Text>{mode.what === 'page' ? 'Go to page: ' : 'Page size (1–500): '}</Text>
+            <Text>{promptLabel}</Text>
             <TextField
               value={mode.text}
               onChange={(text) => setMode((m) => (m.name === 'prompt' ? { ...m, text, error: undefined } : m))}
               focus={active}
-              width={Math.max(4, width - (mode.what === 'page' ? 12 : 19))}
+              placeholder={mode.what === 'size' ? `now ${limit}; enter keeps it` : ''}
+              width={Math.max(4, width - displayWidth(promptLabel))}
             />
           </Box>
           {mode.error ? <ErrorLine message={mode.error} width={width} maxLines={promptErrorRoom} /> : null}
