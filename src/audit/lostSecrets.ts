@@ -2,7 +2,7 @@
 // (or unreadable), shown but never confirmed stored, or listed now after an attempt whose outcome stayed unknown
 // (the service may have made it).
 import type { SubAccountKey } from '../api/types';
-import type { AuditEntry } from '../config/auditTrail';
+import { type AuditEntry, stillSending } from '../config/auditTrail';
 import { shortenApiKey } from '../config/logFile';
 import { timeOrder } from '../api/serviceTime';
 
@@ -36,7 +36,8 @@ export function lostSecrets(keys: readonly SubAccountKey[], entries: readonly Au
     if (entry.secret === undefined) delivered.add(entry.apiKey);
     else undelivered.set(entry.apiKey, entry.secret === 'unconfirmed' ? 'unconfirmed' : 'not-delivered');
   }
-  const unknown = entries.filter((e) => e.outcome === 'unknown');
+  // An attempt whose sender still waits may yet deliver its key's secret: not lost, not yet.
+  const unknown = entries.filter((e) => e.outcome === 'unknown' && stillSending(e) === undefined);
   for (const key of keys) {
     const short = shortenApiKey(key.apiKey);
     const fate = undelivered.get(short);

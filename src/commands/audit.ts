@@ -1,7 +1,7 @@
 // `audit [--format table|json|csv] [--json] [--sub NAME] [--limit N]`: the audit trail (audit.jsonl in the
 // config folder: every create-key attempt that was sent), newest first. Sends nothing. The JSON shape is a
 // contract (pinned by test/commands/audit.test.ts); the table is sanitised, as is everything on a terminal.
-import { type AuditEntry, auditPath, readAuditTrail } from '../config/auditTrail';
+import { type AuditEntry, auditPath, readAuditTrail, stillSending, stillSendingReason } from '../config/auditTrail';
 import { plural, sanitize, sanitizeDeep, toJson } from '../terminal/sanitize';
 import { ipsText } from '../format/noIp';
 import { type CommandContext, EXIT, type ExitCode, contextFolder, printLines, reportFailure, reportUsage, stdoutIsTerminal } from './context';
@@ -53,8 +53,13 @@ export function auditEntryJson(e: AuditEntry): AuditEntryJson {
     outcome: e.outcome === 'not-sent' ? 'unknown' : e.outcome,
     code: e.code ?? null,
     message: e.message ?? null,
-    reason: e.reason ?? null,
+    reason: stillSendingReasonOf(e) ?? e.reason ?? null,
   };
+}
+
+function stillSendingReasonOf(e: AuditEntry): string | undefined {
+  const pid = stillSending(e);
+  return pid === undefined ? undefined : stillSendingReason(pid);
 }
 
 export const AUDIT_CSV_COLUMNS = [

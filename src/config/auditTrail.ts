@@ -49,6 +49,9 @@ export interface AuditEntry {
   secret?: SecretFate;
   /** Lines about one attempt share this (written ahead of the request, then its outcome): the last one counts. */
   attempt?: string;
+  /** The line written ahead: the process sending it and its machine, so a reader can tell "still waiting" from "ended". */
+  pid?: number;
+  machine?: string;
 }
 
 /** What became of a create request: the key (and what became of its secret), or the error it failed with. */
@@ -119,6 +122,8 @@ export function auditLine(entry: AuditEntry): string {
     ...(entry.reason !== undefined ? { reason: entry.reason } : {}),
     ...(entry.secret !== undefined ? { secret: entry.secret } : {}),
     ...(entry.attempt !== undefined ? { attempt: entry.attempt } : {}),
+    ...(entry.pid !== undefined ? { pid: entry.pid } : {}),
+    ...(entry.machine !== undefined ? { machine: entry.machine } : {}),
   };
   return `${JSON.stringify(ordered)}\n`;
 }
@@ -220,7 +225,14 @@ export function createAuditRecorder(folder: string, target: AuditTarget | Promis
       try {
         known = await target;
         const at = now();
-        const entry: AuditEntry = { ...notSent(known, request, at), outcome: 'unknown', reason: NO_OUTCOME_REASON, attempt };
+        const entry: AuditEntry = {
+          ...notSent(known, request, at),
+          outcome: 'unknown',
+          reason: NO_OUTCOME_REASON,
+          attempt,
+          pid: process.pid,
+          machine: process.getBuiltinModule('node:os').hostname(),
+        };
         await append(entry);
       } catch {
         return undefined;
@@ -279,6 +291,7 @@ export function parseAuditLine(line: string): AuditEntry | undefined {
   if (v.code !== undefined && typeof v.code !== 'string' && typeof v.code !== 'number') return undefined;
   if ((v.message !== undefined && !text('message')) || (v.reason !== undefined && !text('reason'))) return undefined;
   if ((v.secret !== undefined && !(typeof v.secret === 'string' && FATES.has(v.secret))) || (v.attempt !== undefined && !text('attempt'))) return undefined;
+  if ((v.pid !== undefined && !Number.isSafeInteger(v.pid)) || (v.machine !== undefined && !text('machine'))) return undefined;
   return {
     time: v.time as string,
     profile: v.profile as string,
@@ -294,8 +307,29 @@ export function parseAuditLine(line: string): AuditEntry | undefined {
     ...(v.reason !== undefined ? { reason: v.reason as string } : {}),
     ...(v.secret !== undefined ? { secret: v.secret as SecretFate } : {}),
     ...(v.attempt !== undefined ? { attempt: v.attempt as string } : {}),
+    ...(v.pid !== undefined ? { pid: v.pid as number } : {}),
+    ...(v.machine !== undefined ? { machine: v.machine as string } : {}),
   };
 }
+
+/**
+ * The process still waiting for an attempt's answer, if one is: a line written ahead whose sender (another
+ * process on this machine) is running. Its outcome is not unknown yet, only not in.
+ */
+export function stillSending(entry: AuditEntry): number | undefined {
+  if (entry.outcome !== 'unknown' || entry.reason !== NO_OUTCOME_REASON || entry.pid === undefined || entry.pid === process.pid) return undefined;
+  if (entry.machine !== process.getBuiltinModule('node:os').hostname()) return undefined;
+  try {
+    process.kill(entry.pid, 0);
+    return entry.pid;
+  } catch (error) {
+    // EPERM: it exists, under another user.
+    return (error as { code?: unknown }).code === 'EPERM' ? entry.pid : undefined;
+  }
+}
+
+/** What a reader says of an attempt whose sender still waits. */
+export const stillSendingReason = (pid: number): string => `in progress: broker-console (pid ${pid}) is still waiting for the service's answer`;
 
 /** One entry per attempt, oldest first: an attempt's last line stands for it, and attempts never sent are left out. */
 export function settleAttempts(lines: readonly AuditEntry[]): AuditEntry[] {

@@ -388,6 +388,31 @@ describe.concurrent('keys create: a signal while the POST is in flight (real bin
     expect(entries[0]).toMatchObject({ outcome: 'unknown', subAccount: SUB });
     expect(entries[0]!.reason).toMatch(/ended before the answer came/);
   }, 30_000);
+
+  it('another terminal, while the POST is out: the attempt is in progress (its pid), not ended; once killed, unknown', async ({ expect, onTestFinished }) => {
+    const home = tempFolder(onTestFinished);
+    const holding = await ownHolding(onTestFinished);
+    let pid = 0;
+    let seen: { code: number | null; reasons: string[] } | undefined;
+    const audit = (): { code: number | null; reasons: string[] } => {
+      try {
+        const out = execFileSync(process.execPath, [bin, 'audit', '--json'], { env: env(home), encoding: 'utf8' });
+        return { code: 0, reasons: (JSON.parse(out) as { reason: string | null }[]).map((e) => e.reason ?? '') };
+      } catch (error) {
+        return { code: (error as { status?: number }).status ?? null, reasons: [] };
+      }
+    };
+    const exit = await run([process.execPath, bin, ...ARGS], env(home, target(holding)), 'pipe', (started) => {
+      pid = started;
+      void holding.posted().then(() => {
+        seen = audit();
+        process.kill(started, 'SIGKILL');
+      });
+    });
+    expect(exit.signal).toBe('SIGKILL');
+    expect(seen).toEqual({ code: 0, reasons: [`in progress: broker-console (pid ${pid}) is still waiting for the service's answer`] });
+    expect(audit().reasons).toEqual(['sent; the command ended before the answer came (interrupted or killed): the key may exist']);
+  }, 30_000);
 });
 
 const disk = mountFullDisk(64);

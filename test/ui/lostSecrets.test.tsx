@@ -1,10 +1,11 @@
 // Keys whose secret never reached the operator are marked in the key list, from the audit trail; after an
 // unknown outcome the new-key form first says whether a matching key now exists.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { appendAudit, createAuditRecorder, readAuditTrail } from '../../src/config/auditTrail';
+import { NO_OUTCOME_REASON, appendAudit, createAuditRecorder, readAuditTrail } from '../../src/config/auditTrail';
 import type { SubAccountKey } from '../../src/api/types';
 import { startSandbox } from '../../src/sandbox/server';
 import { consoleFor } from './harness';
@@ -118,6 +119,41 @@ describe('lost secrets in the console', () => {
     await openCreateForm(c, name);
     await c.waitForText('no matching key');
     expect(c.frame().replace(/\n/g, ' ')).toContain('no matching key exists now, so it was not created');
+  });
+
+  test('an attempt another process still waits on: the form says so (its pid), not "not created"; the block says sending', async ({ onTestFinished }) => {
+    const trail = folder();
+    const audit = createAuditRecorder(trail, { profile: 'demo', host: 'sandbox' });
+    const c = await consoleFor(onTestFinished, { audit });
+    const name = c.sandbox.subAccounts[0]!;
+    // The other terminal's keys create, here a process that waits as long as the test needs it.
+    const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)'], { stdio: 'ignore' });
+    onTestFinished(() => void other.kill('SIGKILL'));
+    await appendAudit(trail, {
+      time: new Date().toISOString(),
+      profile: 'demo',
+      host: 'sandbox',
+      subAccount: name,
+      permissions: ['SPOT_ACCOUNT_READ'],
+      ips: [],
+      note: 'being made',
+      outcome: 'unknown',
+      reason: NO_OUTCOME_REASON,
+      attempt: 'a1b2c3d4e5f60718',
+      pid: other.pid!,
+      machine: hostname(),
+    });
+    const { openKeys, openCreateForm } = await import('./flows');
+    await openKeys(c, name);
+    await c.waitForText(/sending +-/);
+    await c.press('esc');
+    await openCreateForm(c, name);
+    await c.waitForText('still waiting for its answer');
+    const said = c.frame().replace(/\s+/g, ' ');
+    expect(said).toContain(
+      `is still waiting for its answer in another broker-console (pid ${other.pid}): let it finish, then check the key list, before creating again.`,
+    );
+    expect(said).not.toContain('so it was not created');
   });
 
   test('a secret on screen is on record as not confirmed stored until y; y writes "created" over it, as the same attempt', async ({ onTestFinished }) => {

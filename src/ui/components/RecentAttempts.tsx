@@ -2,7 +2,7 @@
 // note. The trail is a file anyone could edit: every value is outside text, sanitised and fitted.
 import React from 'react';
 import { Box, Text } from 'ink';
-import { type AuditEntry, SECRET_FATE_TEXT, type SecretFate } from '../../config/auditTrail';
+import { type AuditEntry, SECRET_FATE_TEXT, type SecretFate, stillSending } from '../../config/auditTrail';
 import { useServices } from '../services';
 import { cell, displayWidth, fit } from '../../terminal/text';
 import { formatLocalTime as localTime } from '../../api/timeInput';
@@ -22,7 +22,9 @@ export function attemptLine(entry: AuditEntry, width: number): string {
   const when = localTime(Date.parse(entry.time));
   const time = width >= 60 ? when : when.slice(5);
   const key = entry.apiKey ?? (entry.code !== undefined ? `code ${entry.code}` : '-');
-  const head = `  ${cell(time, time.length)} ${cell(entry.outcome, 7)} ${cell(key, 11)} `;
+  // Another process still waiting for the answer: its attempt is under way, not of unknown outcome.
+  const outcome = stillSending(entry) === undefined ? entry.outcome : 'sending';
+  const head = `  ${cell(time, time.length)} ${cell(outcome, 7)} ${cell(key, 11)} `;
   // A created key whose secret the operator may not have says so before its note.
   const note = entry.secret === undefined ? entry.note : `⚠ ${fateShort(entry.secret)} · ${entry.note}`;
   return fit(`${head}${cell(note, Math.max(1, width - displayWidth(head)))}`, width);

@@ -1,13 +1,14 @@
 // Before a new key is made after an attempt whose outcome stayed unknown: does a key matching that attempt exist
 // now? The form says so first (a duplicate would leave the first key live, its secret never received).
 import { useEffect, useState } from 'react';
-import type { AuditEntry } from '../../config/auditTrail';
+import { type AuditEntry, stillSending } from '../../config/auditTrail';
 import type { SubAccountKey } from '../../api/types';
 import { madeBy } from '../../audit/lostSecrets';
 import { useServices } from '../services';
 
 export type UnknownOutcomeCheck =
   | { status: 'none' }
+  | { status: 'inProgress'; attempt: AuditEntry; pid: number }
   | { status: 'checking'; attempt: AuditEntry }
   | { status: 'checked'; attempt: AuditEntry; matching: SubAccountKey[] }
   | { status: 'failed'; attempt: AuditEntry; error: Error };
@@ -21,6 +22,12 @@ export function useUnknownOutcomeCheck(subAccount: string): UnknownOutcomeCheck 
     void (async () => {
       const [last] = await audit.recentFor(subAccount, 1);
       if (!live || last?.outcome !== 'unknown') return;
+      // Another console or command still waits for its answer: not unknown yet, and the key list cannot tell.
+      const sender = stillSending(last);
+      if (sender !== undefined) {
+        setCheck({ status: 'inProgress', attempt: last, pid: sender });
+        return;
+      }
       setCheck({ status: 'checking', attempt: last });
       try {
         const keys = await api.listSubAccountKeys(subAccount);

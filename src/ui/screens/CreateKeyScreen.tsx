@@ -579,6 +579,11 @@ function useTimeLeft(deadline: number | undefined): number | undefined {
 function unknownOutcomeNotice(check: UnknownOutcomeCheck): { text: string; warn: boolean } | undefined {
   if (check.status === 'none') return undefined;
   const when = localTime(Date.parse(check.attempt.time));
+  if (check.status === 'inProgress')
+    return {
+      text: `⚠ The last attempt (${when}, note '${sanitize(check.attempt.note, 40)}') is still waiting for its answer in another broker-console (pid ${check.pid}): let it finish, then check the key list, before creating again.`,
+      warn: true,
+    };
   const last = `The last attempt (${when}, note '${sanitize(check.attempt.note, 40)}') had an unknown outcome`;
   if (check.status === 'checking') return { text: `${last}: checking whether a matching key exists…`, warn: true };
   if (check.status === 'failed') return { text: `${last}, and the key list could not be read to check: a matching key may exist.`, warn: true };
