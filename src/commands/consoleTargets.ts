@@ -123,6 +123,7 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
       again: tracked(recorder.again),
       recentFor: recorder.recentFor,
       onHost: recorder.onHost,
+      problem: recorder.problem,
       subscribe: recorder.subscribe,
     });
   const listeners = new Set<() => void>();

@@ -8,7 +8,7 @@ import { readOnlySource } from '../api/readOnly';
 import { validateNewKey } from '../api/validation';
 import { NEEDS_ALLOWING, creationRisks } from '../audit/creationRisks';
 import { ipsText } from '../format/noIp';
-import { type AuditTarget, type CreateResult, createAuditRecorder } from '../config/auditTrail';
+import { type AuditTarget, type CreateResult, auditPath, createAuditRecorder } from '../config/auditTrail';
 import { loadProfiles } from '../credentials/profiles';
 import { ENV, envValue } from '../credentials/fromEnvironment';
 import { sanitize, sanitizeDeep, toJson } from '../terminal/sanitize';
@@ -163,7 +163,11 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
   const recorder = createAuditRecorder(folder, (async (): Promise<AuditTarget> => ({ profile: await profileLabel(ctx), host: trailHost(ctx, baseUrl) }))());
   let warned = false;
   const auditFailed = (): void => {
-    if (!warned) printLines(ctx.stderr, [`warning: the audit trail (${folder}/audit.jsonl) could not be written: this attempt is not (wholly) in it`]);
+    const why = recorder.problem();
+    if (!warned)
+      printLines(ctx.stderr, [
+        `warning: the audit trail (${auditPath(folder)}) could not be written${why === undefined ? '' : ` (${sanitize(why, 200)})`}: this attempt is not (wholly) in it`,
+      ]);
     warned = true;
   };
   let created: CreatedKey | undefined;

@@ -2,7 +2,8 @@
 // service, or of unknown outcome — appended as one JSON line to audit.jsonl in the config folder (mode
 // 0600, O_APPEND, never rewritten). A line names the shortened new API key, never a secret.
 import { join } from 'node:path';
-import { BrokerError } from '../api/errors';
+import { BrokerError, errorLine } from '../api/errors';
+import { systemErrorWords } from '../terminal/systemError';
 import type { CreatedKey, NewKeyRequest } from '../api/types';
 import { appendNoFollow, shortenApiKey } from './logFile';
 import { fsPromises, nodeCrypto } from '../lazyBuiltins';
@@ -162,6 +163,8 @@ export interface AuditRecorder {
   onHost(): Promise<AuditEntry[]>;
   /** Called after each line this recorder appended; returns the way to stop. */
   subscribe(listener: () => void): () => void;
+  /** Why the last line that could not be written was not (a full disk, a symbolic link at its name), in words. */
+  problem(): string | undefined;
 }
 
 /** The last `count` of `entries` (one host's, oldest first) for a sub-account, newest first. */
@@ -198,12 +201,18 @@ export function createAuditRecorder(folder: string, target: AuditTarget | Promis
   };
   /** The requests of the attempts recorded ahead, for the lines that follow. */
   const requests = new Map<string, NewKeyRequest>();
+  let problem: string | undefined;
+  const failed = (error: unknown): undefined => {
+    problem = (error as { code?: unknown } | undefined)?.code === 'ELOOP' ? 'it is a symbolic link' : (systemErrorWords(error) ?? errorLine(error));
+    return undefined;
+  };
   const record = async (request: NewKeyRequest, result: CreateResult, attempt?: string): Promise<boolean> => {
     const at = now();
     let known: AuditTarget;
     try {
       known = await target;
-    } catch {
+    } catch (error) {
+      failed(error);
       return false;
     }
     const found = auditEntry(known, request, result, at);
@@ -212,7 +221,8 @@ export function createAuditRecorder(folder: string, target: AuditTarget | Promis
     if (!entry) return true;
     try {
       await append(attempt === undefined ? entry : { ...entry, attempt });
-    } catch {
+    } catch (error) {
+      failed(error);
       return false;
     }
     for (const listener of listeners) listener();
@@ -234,8 +244,8 @@ export function createAuditRecorder(folder: string, target: AuditTarget | Promis
           machine: process.getBuiltinModule('node:os').hostname(),
         };
         await append(entry);
-      } catch {
-        return undefined;
+      } catch (error) {
+        return failed(error);
       }
       requests.set(attempt, request);
       for (const listener of listeners) listener();
@@ -254,6 +264,7 @@ export function createAuditRecorder(folder: string, target: AuditTarget | Promis
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    problem: () => problem,
   });
 }
 

@@ -16,6 +16,7 @@ import { timeOrder } from '../api/serviceTime';
 import { MAX_PAGE_SIZE, type Transfer } from '../api/types';
 import { csvRecord } from '../format/csv';
 import { grouped, plural } from '../terminal/sanitize';
+import { systemErrorWords } from '../terminal/systemError';
 import { RequestPacer } from './pacer';
 import { PagingStopped, forEachTransferPage } from './transferPages';
 import { CSV_FIELDS, csvWriter, jsonWriter } from './transferWriters';
@@ -33,7 +34,13 @@ export function fileExporter(api: BrokerApi, folder: string, now: () => number =
         .replace(/[:.]/g, '-')
         .replace(/-\d{3}Z$/, 'Z');
       const base = `transfers-${stamp}${request.scope === 'all' ? '-all' : `-page${request.query.page ?? 1}`}`;
-      const document = await ClosedDocument.create(folder, base, request.format);
+      let document: ClosedDocument;
+      try {
+        document = await ClosedDocument.create(folder, base, request.format);
+      } catch (error) {
+        const words = systemErrorWords(error);
+        throw words === undefined ? error : new Error(`the export file could not be created in ${folder} (${words}): nothing was written`, { cause: error });
+      }
       const write = (text: string): Promise<void> => document.append(text);
       const writer = request.format === 'csv' ? csvWriter(write) : jsonWriter(write);
       // What is in the file, each page whole (the document is closed after every write).
@@ -84,9 +91,8 @@ export function fileExporter(api: BrokerApi, folder: string, now: () => number =
 
 /** A file that could not be written (a full disk…), said in words with how far it got; undefined for any other error. */
 function fileFailure(error: unknown, done: { pages: number; rows: number }): Error | undefined {
-  const code = (error as { code?: unknown } | undefined)?.code;
-  if (error instanceof BrokerError || !(error instanceof Error) || typeof code !== 'string' || !/^E[A-Z]+$/.test(code)) return undefined;
-  const words = error.message.replace(/^[A-Z][A-Z0-9_]*: /, '').replace(/, [a-z]+$/, '');
+  const words = error instanceof BrokerError ? undefined : systemErrorWords(error);
+  if (words === undefined) return undefined;
   const far = done.pages > 0 ? ` after ${plural(done.pages, 'page')} (${grouped(done.rows)} rows)` : '';
   return new Error(`the export file could not be written (${words})${far}: the partial file was removed`, { cause: error });
 }
@@ -140,7 +146,11 @@ export class ClosedDocument {
       try {
         const handle = await fsPromises().open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
         const document = new ClosedDocument(handle, path, finalPath, format);
-        await document.append('');
+        // A first write that fails (a full disk) leaves no empty file behind.
+        await document.append('').catch(async (error: unknown) => {
+          await document.discard();
+          throw error;
+        });
         return document;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || n >= 100) throw error;

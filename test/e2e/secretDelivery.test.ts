@@ -2,7 +2,7 @@
 // closed stdout, a signal while the POST is held by the service, an audit append on a nearly full disk. The
 // created secret is never printed by these tests: only its presence is checked.
 import { execFileSync, spawn } from 'node:child_process';
-import { closeSync, constants, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -128,6 +128,20 @@ describe.concurrent('keys create: the secret is written or the failure is loud (
     expect(exit.code, exit.stderr).toBe(2);
     expect(exit.stderr).toMatch(/^error: stdout is closed or \/dev\/null, which keeps nothing: the new key's secret would be lost — nothing was sent/);
     expect(await listedNotes()).not.toContain('never-closed');
+  }, 30_000);
+
+  it('audit.jsonl a symbolic link: the link is not followed, the warning says why, and the key is delivered', async ({ expect, onTestFinished }) => {
+    const home = tempFolder(onTestFinished);
+    const elsewhere = join(home, 'elsewhere.txt');
+    writeFileSync(elsewhere, 'not a trail\n');
+    symlinkSync(elsewhere, join(home, 'audit.jsonl'));
+    const exit = await run([process.execPath, bin, ...argsWithNote('via a link')], env(home), 'pipe');
+    expect(exit.code, exit.stderr).toBe(0);
+    expect(exit.stderr).toContain(
+      `warning: the audit trail (${home}/audit.jsonl) could not be written (it is a symbolic link): this attempt is not (wholly) in it`,
+    );
+    expect(readFileSync(elsewhere, 'utf8')).toBe('not a trail\n');
+    expect(await listedNotes()).toContain('via a link');
   }, 30_000);
 
   it('the reader closes its end before the answer: exit 5', async ({ expect, onTestFinished }) => {
@@ -450,7 +464,7 @@ describe.skipIf(!disk.ok)('a nearly full disk: an audit append, and stdout a fil
       child.on('close', (code, signal) => resolve({ code, signal, stderr: Buffer.concat(err).toString('utf8') }));
     });
     expect(exit.code).toBe(0);
-    expect(exit.stderr).toContain(`warning: the audit trail (${home}/audit.jsonl) could not be written`);
+    expect(exit.stderr).toContain(`warning: the audit trail (${home}/audit.jsonl) could not be written (only 60 of `);
     expect(readFileSync(join(home, 'audit.jsonl'), 'utf8')).toBe(trail);
 
     disk.disk.free();

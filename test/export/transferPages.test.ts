@@ -237,6 +237,29 @@ describe("the console's file export of all pages", () => {
     expect(readdirSync(disk.dir)).toEqual([]);
   });
 
+  it.skipIf(!fullDisk.ok)('a disk already full: the error says so in words, and no file is left, not even an empty one', async () => {
+    if (!fullDisk.ok) return;
+    const { disk } = fullDisk;
+    disk.fill();
+    try {
+      server = await startPagingServer('endless');
+      const api = createBrokerApi({ baseUrl: server.baseUrl, apiKey: 'k', secretKey: 's', maxTries: 1, serviceLimit });
+      apis.push(api);
+      for (const format of ['csv', 'json'] as const) {
+        const error = await fileExporter(api, disk.dir)
+          .run({ query, scope: 'all', format }, () => undefined, new AbortController().signal)
+          .then(
+            () => undefined,
+            (e: unknown) => e as Error,
+          );
+        expect(error?.message).toBe(`the export file could not be created in ${disk.dir} (no space left on device): nothing was written`);
+        expect(readdirSync(disk.dir)).toEqual(['filler']);
+      }
+    } finally {
+      disk.free();
+    }
+  });
+
   it('a finite history still exports whole, under its usual name', async () => {
     server = await startPagingServer('finite', { total: 1015 });
     const api = createBrokerApi({ baseUrl: server.baseUrl, apiKey: 'k', secretKey: 's', maxTries: 1 });
