@@ -1,6 +1,7 @@
 // Output helpers for the scriptable commands: text tables, local times, the --format choice, and a writer that
 // respects backpressure and notices a closed pipe (EPIPE) instead of crashing.
 // Tables are text for a terminal: every cell is sanitised (docs/design.md, the sanitiser) and aligned by display width.
+import { systemErrorWords } from '../terminal/systemError';
 import { ownOutputErrors, releaseOutputErrors } from '../terminal/outputOwner';
 import { sanitize } from '../terminal/sanitize';
 
@@ -130,9 +131,8 @@ export function losesEveryWrite(stream: object): string | undefined {
 /** The line for a write to stdout that failed (a full disk, an I/O error): it names stdout and says why in words. */
 export function outputFailureLine(error: Error): string {
   const code = (error as { code?: unknown }).code;
-  // Node's system errors read `ENOSPC: no space left on device, write`: the words between code and call.
-  const words = error.message.replace(/^[A-Z][A-Z0-9_]*: /, '').replace(/, [a-z]+$/, '');
-  return `error: could not write the output to stdout: ${sanitize(words.split('\n')[0] || (typeof code === 'string' ? code : 'unknown error'), 200)}`;
+  const words = systemErrorWords(error) ?? error.message.split('\n')[0];
+  return `error: could not write the output to stdout: ${sanitize(words || (typeof code === 'string' ? code : 'unknown error'), 200)}`;
 }
 
 /** Thrown by OutputSink.write once the reader has gone away (EPIPE) or the stream failed. */
