@@ -5,7 +5,9 @@ import type { ExchangeInfo } from '../api/contract';
 import { openExchangeLog } from '../config/logFile';
 import { configFolder } from '../config/paths';
 import { readOnlySource } from '../api/readOnly';
-import { resolveTarget } from '../credentials/resolve';
+import { type ResolveResult, resolveTarget } from '../credentials/resolve';
+import type { StartupProblem } from '../ui/targets';
+import { loadProfiles } from '../credentials/profiles';
 import type { CommandContext, ExitCode } from './context';
 import { EXIT, printLines, reportUsage } from './context';
 import { sanitize } from '../terminal/sanitize';
@@ -89,16 +91,14 @@ export async function runInteractive(options: InteractiveOptions, ctx: CommandCo
       // Said before the console takes the screen (it stays there after it), and in the status bar.
       for (const note of resolved.target.overrides ?? []) printLines(ctx.stderr, [`note: ${sanitize(note, 300)}`]);
       await targets.openResolved(resolved.target);
-    } else if (resolved.reason === 'no-profile' && !ctx.globals.baseUrl) {
-      // First run: nothing configured. The welcome screen offers a profile, session credentials, or the demo.
-      targets.setStartupProblem({ kind: 'no-profile', message: 'No profile is set up yet.' });
-    } else if (resolved.reason === 'keychain' && resolved.profile) {
-      const { name, baseUrl } = resolved.profile;
-      targets.setStartupProblem({ kind: 'keychain', message: resolved.message, profile: { name, baseUrl, isDefault: false } });
     } else {
-      // The operator named something that does not work (a partial environment, an unknown profile): say so.
-      printLines(ctx.stderr, [`error: ${resolved.message}`, 'or start the demo: broker-console --demo']);
-      return EXIT.usage;
+      const startup = await startupProblem(resolved, folder, ctx.globals.baseUrl !== undefined);
+      if (startup !== undefined) targets.setStartupProblem(startup);
+      else {
+        // The operator named something that does not work (a partial environment, an unknown profile): say so.
+        printLines(ctx.stderr, [`error: ${resolved.message}`, 'or start the demo: broker-console --demo']);
+        return EXIT.usage;
+      }
     }
   }
   let runConsole: Awaited<typeof ui>['runConsole'];
@@ -143,4 +143,28 @@ export async function openConsole(host: CommandHost): Promise<void> {
       host.context(),
     ),
   );
+}
+
+/**
+ * What the welcome screen says when no target could be opened, or undefined when the console should not open
+ * (the operator named something that does not work: said on stderr instead). A base URL given names a target.
+ */
+export async function startupProblem(resolved: ResolveResult & { ok: false }, folder: string, baseUrlGiven: boolean): Promise<StartupProblem | undefined> {
+  if (resolved.reason === 'keychain' && resolved.profile) {
+    const { name, baseUrl } = resolved.profile;
+    return { kind: 'keychain', message: resolved.message, profile: { name, baseUrl, isDefault: false } };
+  }
+  if (baseUrlGiven) return undefined;
+  // First run: nothing configured. The welcome screen offers a profile, session credentials, or the demo.
+  if (resolved.reason === 'no-profile') return { kind: 'no-profile', message: 'No profile is set up yet.' };
+  if (resolved.reason === 'no-default') {
+    const names = (await loadProfiles(folder).catch(() => undefined))?.profiles.map((p) => p.name) ?? [];
+    return {
+      kind: 'no-profile',
+      message: `No profile is the default (${sanitize(names.join(', '), 200)}): ctrl+p opens one; \`broker-console profile use NAME\` makes it the default.`,
+    };
+  }
+  // The file is the operator's: it is named, never replaced; this run's credentials or the demo still work.
+  if (resolved.reason === 'profiles-unreadable') return { kind: 'profiles', message: sanitize(resolved.message, 600) };
+  return undefined;
 }

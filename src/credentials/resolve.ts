@@ -24,7 +24,8 @@ export interface ResolvedTarget {
   overrides?: string[];
 }
 
-export type ResolveFailureReason = 'no-credentials' | 'no-profile' | 'unknown-profile' | 'keychain';
+/** no-profile: none is set up; no-default: some are, none is the default; profiles-unreadable: the file is damaged or cannot be read. */
+export type ResolveFailureReason = 'no-credentials' | 'no-profile' | 'no-default' | 'profiles-unreadable' | 'unknown-profile' | 'keychain';
 
 export type ResolveResult =
   { ok: true; target: ResolvedTarget } | { ok: false; reason: ResolveFailureReason; message: string; profile?: Profile; problem?: KeychainProblem };
@@ -96,7 +97,7 @@ export async function resolveTarget(input: ResolveTargetInput): Promise<ResolveR
       try {
         config = await loadProfiles(folder);
       } catch (error) {
-        if (explicitBase === undefined) return { ok: false, reason: 'no-profile', message: errorMessage(error) };
+        if (explicitBase === undefined) return { ok: false, reason: 'profiles-unreadable', message: errorMessage(error) };
       }
       if (config) {
         profile = findProfile(config, wanted ?? config.defaultProfile ?? '');
@@ -137,7 +138,7 @@ export async function resolveTarget(input: ResolveTargetInput): Promise<ResolveR
   try {
     config = await loadProfiles(folder);
   } catch (error) {
-    return { ok: false, reason: 'no-profile', message: errorMessage(error) };
+    return { ok: false, reason: 'profiles-unreadable', message: errorMessage(error) };
   }
   const name = wanted ?? config.defaultProfile;
   if (name === undefined) {
@@ -152,7 +153,7 @@ export async function resolveTarget(input: ResolveTargetInput): Promise<ResolveR
     }
     return {
       ok: false,
-      reason: 'no-profile',
+      reason: 'no-default',
       message: `no default profile: pass --profile NAME or choose one with \`broker-console profile use NAME\` (profiles: ${profileNames(config)})`,
     };
   }

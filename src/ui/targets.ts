@@ -69,7 +69,8 @@ export type CheckOutcome = { ok: true; notice?: string } | { ok: false; message:
 
 /** Why the console opened without a target (shown by the first screen), if it did. */
 export interface StartupProblem {
-  kind: 'no-profile' | 'keychain';
+  /** no-profile: none set up (or none the default); profiles: the profile file cannot be read; keychain: a profile's secret cannot. */
+  kind: 'no-profile' | 'profiles' | 'keychain';
   message: string;
   /** The profile whose secret could not be read (kind keychain). */
   profile?: ProfileSummary;

@@ -61,7 +61,8 @@ export function WelcomeScreen() {
     },
   };
   // First run: the demo is one key away. A keychain problem: this run's credentials are.
-  const choices = problem?.kind === 'keychain' ? [session, addProfile, demo] : [demo, addProfile, session];
+  const choices =
+    problem?.kind === 'keychain' ? [session, addProfile, demo] : problem?.kind === 'profiles' ? [session, demo, addProfile] : [demo, addProfile, session];
 
   useScreenKeystrokes(
     (input, keystroke) => {
@@ -95,7 +96,7 @@ export function WelcomeScreen() {
     <Box flexDirection="column" width={width}>
       <Text bold>{fit('Welcome to broker-console', width).trimEnd()}</Text>
       {message.map((line, i) => (
-        <Text key={i} color={problem?.kind === 'keychain' ? theme.warn : theme.muted}>
+        <Text key={i} color={problem?.kind === 'keychain' || problem?.kind === 'profiles' ? theme.warn : theme.muted}>
           {line}
         </Text>
       ))}
