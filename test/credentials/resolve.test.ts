@@ -74,11 +74,11 @@ describe('resolveTarget', () => {
     expect(result).toEqual({ ok: false, reason: 'keychain', message: locked.message, profile: prod, problem: locked });
   });
 
-  it('a damaged profile file is a clear no-profile error naming it', async () => {
+  it('a damaged profile file is its own reason (profiles-unreadable), naming it', async () => {
     const { writeFileSync } = await import('node:fs');
     writeFileSync(join(folder, 'profiles.json'), '{');
     const result = await resolveTarget({ flags: {}, env: {}, folder, keychain: neverOpened });
-    expect(result).toMatchObject({ ok: false, reason: 'no-profile', message: expect.stringContaining(join(folder, 'profiles.json')) });
+    expect(result).toMatchObject({ ok: false, reason: 'profiles-unreadable', message: expect.stringContaining(join(folder, 'profiles.json')) });
   });
 });
 
