@@ -128,6 +128,9 @@ export async function runConsole(switcher: TargetSwitcher, options: { noColor: b
         stdin: keys as unknown as NodeJS.ReadStream,
       },
     );
+    // A signal unmounts Ink before the screen is left: its last frame goes to the alternate screen, never onto the shell's.
+    const drawing = app;
+    session.beforeSignalLeave(() => drawing.unmount());
     options.onDrawn?.();
     await Promise.race([app.waitUntilExit(), new Promise<void>((resolve) => (done = resolve))]);
   } finally {

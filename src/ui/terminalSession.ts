@@ -10,6 +10,8 @@ const LEAVE = `${BRACKETED_PASTE_OFF}\u001b[?25h\u001b[?1049l`;
 
 export interface TerminalSession {
   leave(): void;
+  /** What a signal runs first, on the alternate screen still: the console's last frame belongs there. */
+  beforeSignalLeave(stop: () => void): void;
 }
 
 export function enterAlternateScreen(stdout: NodeJS.WriteStream, onSignal: (code: number) => void): TerminalSession {
@@ -32,12 +34,18 @@ export function enterAlternateScreen(stdout: NodeJS.WriteStream, onSignal: (code
     if (!signalled) for (const [signal] of SIGNALS) process.off(signal, handlers[signal]!);
   };
   let signalled = false;
+  let stopDrawing: (() => void) | undefined;
   const handlers: Partial<Record<NodeJS.Signals, () => void>> = {};
   for (const [signal, code] of SIGNALS) {
     handlers[signal] = () => {
       // Kept until this signal's other listeners ran: Ink's signal-exit re-raises a signal no one else listens
       // to, which would end the process before an export or a config write is closed.
       signalled = true;
+      try {
+        stopDrawing?.();
+      } catch {
+        // leaving matters more than a last frame
+      }
       leave();
       setImmediate(() => {
         for (const [name] of SIGNALS) process.off(name, handlers[name]!);
@@ -48,7 +56,12 @@ export function enterAlternateScreen(stdout: NodeJS.WriteStream, onSignal: (code
   }
   process.on('exit', leave);
   writeSync(fd, ENTER);
-  return { leave };
+  return {
+    leave,
+    beforeSignalLeave(stop) {
+      stopDrawing = stop;
+    },
+  };
 }
 
 // SIGQUIT too: left to its default it would dump core (a secret on screen in it) and leave the terminal raw.

@@ -186,6 +186,9 @@ describe.skipIf(missing !== undefined).concurrent('an all-pages export stopped e
       process.kill(pid, signal);
       const end = await s.waitFor('EXIT=');
       expect(end).toContain(exit);
+      // The shell's screen is as it was: the console's last frame stayed on the alternate screen.
+      expect(end).not.toContain('Export transfers');
+      expect(end).not.toContain('esc cancels');
       expect(checkLeftovers(expect, folder, format)).toEqual([]);
       s.kill();
     },
