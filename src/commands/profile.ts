@@ -306,6 +306,7 @@ const SHORT_PROBLEM: Record<KeychainProblemKind, string> = {
   'not-built': 'keychain module not installed',
   'no-dbus': 'no D-Bus session',
   'no-secret-service': 'no Secret Service',
+  'no-keyring': 'no login keyring',
   locked: 'locked',
   'missing-entry': 'entry missing',
   failed: 'failed',

@@ -13,7 +13,7 @@ export const KEYCHAIN_SERVICE = 'broker-console';
 /** The npm package of the keychain addon (an optional dependency, outside the bundle). */
 export const KEYTAR_PACKAGE = '@github/keytar';
 
-export type KeychainProblemKind = 'not-built' | 'no-dbus' | 'no-secret-service' | 'locked' | 'missing-entry' | 'failed';
+export type KeychainProblemKind = 'not-built' | 'no-dbus' | 'no-secret-service' | 'no-keyring' | 'locked' | 'missing-entry' | 'failed';
 
 export interface KeychainProblem {
   kind: KeychainProblemKind;
@@ -87,6 +87,13 @@ export function problem(kind: KeychainProblemKind, detail = '', profile = ''): K
           'the keychain cannot be reached: no Secret Service is running on the D-Bus session\n' +
           `install and start one (e.g. \`apt-get install gnome-keyring\`), ${USE_ENV}`,
       };
+    case 'no-keyring':
+      return {
+        kind,
+        message:
+          'the keychain has no login keyring to keep secrets in (a Secret Service runs, with no default collection)\n' +
+          `log in to the desktop once, or headless start \`gnome-keyring-daemon --unlock\` (a password on its stdin) inside the D-Bus session, ${USE_ENV}`,
+      };
     case 'locked':
       return {
         kind,
@@ -102,7 +109,7 @@ export function problem(kind: KeychainProblemKind, detail = '', profile = ''): K
     case 'failed':
       return {
         kind,
-        message: `the keychain failed: ${firstLine(detail) || 'unknown error'}\n${USE_ENV}`,
+        message: `the keychain failed: ${firstLine(detail) || 'unknown error'}\n${USE_ENV.replace(/^or set/, 'set')}`,
       };
   }
 }
@@ -148,6 +155,8 @@ export function classifyKeytarError(error: unknown, profile = ''): KeychainProbl
     return problem('no-dbus', text);
   }
   if (/org\.freedesktop\.secrets|ServiceUnknown|not provided by any \.service files/i.test(text)) return problem('no-secret-service', text);
+  // A Secret Service with no keyring made yet (no desktop login): libsecret finds no default collection.
+  if (/Object does not exist at path .?\/org\/freedesktop\/secrets\/(collection|aliases)\//i.test(text)) return problem('no-keyring', text);
   if (/locked/i.test(text)) return problem('locked', text);
   if (/cancel+ed|dismissed/i.test(text)) return problem('locked', text);
   return problem('failed', text, profile);

@@ -17,6 +17,8 @@ const OBSERVED = {
     'Error spawning command line “dbus-launch --autolaunch=3d1219c7c4c5404aaa1f6d2a48adfda4 --binary-syntax --close-stderr”: Child process exited with code 1',
   noSecretService: 'The name org.freedesktop.secrets was not provided by any .service files',
   locked: 'Cannot create an item in a locked collection',
+  // gnome-keyring started without --unlock and no desktop login: no login collection yet.
+  noKeyring: 'Object does not exist at path “/org/freedesktop/secrets/collection/login”',
 };
 
 describe('keytar errors become one problem each, in two lines at most', () => {
@@ -26,7 +28,8 @@ describe('keytar errors become one problem each, in two lines at most', () => {
     [OBSERVED.displayButNoBus, 'no-dbus', /no D-Bus session/],
     [OBSERVED.noSecretService, 'no-secret-service', /no Secret Service is running[\s\S]*apt-get install gnome-keyring/],
     [OBSERVED.locked, 'locked', /keychain is locked[\s\S]*unlock the login keyring/],
-    ['something else entirely', 'failed', /the keychain failed: something else entirely/],
+    [OBSERVED.noKeyring, 'no-keyring', /no login keyring[\s\S]*gnome-keyring-daemon --unlock/],
+    ['something else entirely', 'failed', /the keychain failed: something else entirely\nset BROKER_API_KEY/],
   ])('%s → %s', (text, kind, message) => {
     const problem = classifyKeytarError(new Error(text));
     expect(problem.kind).toBe(kind);
