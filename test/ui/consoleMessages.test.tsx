@@ -35,6 +35,14 @@ describe("the console's own messages", () => {
     expect(lines.some((l) => l.startsWith('unlock the login keyring'))).toBe(true);
   });
 
+  test.each([100, 80])('at %i columns the no-D-Bus message is whole on the welcome screen: its way out (environment credentials) last', async (columns) => {
+    const { message } = problem('no-dbus', 'Could not connect: No such file or directory');
+    c = await startConsole({ columns, rows: 24, switcher: keychainSwitcher(message), initialRoute: { screen: 'welcome' } });
+    await c.waitForText('the keychain cannot be reached');
+    expect(c.frame().replace(/\s+/g, ' ')).toContain(message.replace(/\s+/g, ' '));
+    await c.cleanup();
+  });
+
   test('at 40x12 the message still wraps without ␊', async () => {
     c = await startConsole({ columns: 40, rows: 12, switcher: keychainSwitcher(problem('no-secret-service').message), initialRoute: { screen: 'welcome' } });
     await c.waitForText('the keychain cannot be');

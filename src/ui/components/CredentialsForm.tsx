@@ -30,7 +30,7 @@ export const CREDENTIALS_MODES = defineModes({
 });
 
 /** The most lines an error under the form or a field takes. */
-const ERROR_LINES = 3;
+const ERROR_LINES = 6;
 const LABEL_WIDTH = 16;
 
 export type CredentialValues = Record<CredentialField, string>;

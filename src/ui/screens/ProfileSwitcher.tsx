@@ -46,7 +46,7 @@ export function ProfileSwitcher() {
   const loadError = profiles.status === 'error' ? errorLines(errorLine(profiles.error), width, undefined, 3) : [];
   const failureLines = failure
     ? [
-        ...wrapMessage(`⚠ ${failure.message}`, width, 3).map((text) => ({ text, color: theme.warn })),
+        ...wrapMessage(`⚠ ${failure.message}`, width, 6).map((text) => ({ text, color: theme.warn })),
         ...wrapText(`s enters the credentials of ${failure.profile.name} for this run only (kept in memory).`, width, 2).map((text) => ({
           text,
           color: undefined,

@@ -84,10 +84,10 @@ export function WelcomeScreen() {
     { active, busy: () => openingNow.current },
   );
 
-  // Height: the title and the three choices always; then the message (up to 3 lines), each choice's detail
-  // (all, or only the highlighted one's), and a blank line, as room allows.
+  // Height: the title and the three choices always; then the message (whole, up to 6 lines: what to do is at its
+  // end), each choice's detail (all, or only the highlighted one's), and a blank line, as room allows.
   let spare = height - 1 - choices.length - (opening ? 1 : 0);
-  const message = wrapMessage(problem?.message ?? 'No profile is set up yet.', width, Math.max(1, Math.min(3, spare - 1)));
+  const message = wrapMessage(problem?.message ?? 'No profile is set up yet.', width, Math.max(1, Math.min(6, spare - 1)));
   spare -= message.length;
   const details = spare >= choices.length ? 'all' : spare >= 1 ? 'highlighted' : 'none';
   spare -= details === 'all' ? choices.length : details === 'highlighted' ? 1 : 0;
