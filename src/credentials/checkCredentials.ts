@@ -97,7 +97,10 @@ export async function checkCredentials(config: ClientConfig, options: CheckOptio
           : error.stage === 'connect'
             ? causeCode(error)
             : `the connection closed before an answer came, ${causeCode(error)}`;
-      return { ok: false, reason: 'unreachable', field: 'baseUrl', message: `could not reach ${config.baseUrl} (${what}): check the base URL and the network` };
+      // Through a proxy the connection refused or timed out may be the proxy's: said so, and the proxy is what to check.
+      const through = error.via !== undefined && error.stage === 'connect' ? ` through the proxy ${error.via}` : '';
+      const check = through === '' ? 'check the base URL and the network' : 'check the proxy (--proxy, the profile, HTTPS_PROXY), then the base URL';
+      return { ok: false, reason: 'unreachable', field: 'baseUrl', message: `could not reach ${config.baseUrl}${through} (${what}): ${check}` };
     }
     return { ok: false, reason: 'failed', message: error.toLine() };
   } finally {

@@ -59,6 +59,22 @@ describe('checkCredentials', () => {
     expect(await check()).toMatchObject({ ok: false, reason: 'unknown-key', field: 'apiKey' });
   });
 
+  it('a proxy that refuses the connection is named as the one to check, not the base URL', async () => {
+    // A port nothing listens on: a proxy that is not running.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const proxyUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const checked = await checkCredentials(
+      { baseUrl: 'http://127.0.0.1:9', apiKey: 'mx0vcheckkey', secretKey: 'check-secret', proxy: { url: proxyUrl, shown: proxyUrl, source: '--proxy' } },
+      { timeoutMs: 3000 },
+    );
+    expect(checked).toMatchObject({ ok: false, reason: 'unreachable' });
+    expect(checked.ok === false && checked.message).toBe(
+      `could not reach http://127.0.0.1:9 through the proxy ${proxyUrl} (ECONNREFUSED): check the proxy (--proxy, the profile, HTTPS_PROXY), then the base URL`,
+    );
+  });
+
   // Last: a 429 holds this base URL back a second, and a ban (418) holds it for the rest of the process.
   it('fails on a rate limit (429) and on a ban (418): nothing is stored on an answer that proves nothing', async () => {
     answer = { status: 429, body: { code: 429, msg: 'Too many requests' } };
