@@ -205,12 +205,15 @@ export async function connectTarget(ctx: CommandContext): Promise<{ api: Connect
   // The environment standing over a profile is never silent: the requests may go elsewhere, signed by other keys.
   for (const note of target.overrides ?? []) printLines(ctx.stderr, [`note: ${sanitize(note, 300)}`]);
   const folder = contextFolder(ctx);
-  const savedOffset = await loadClockOffset(folder, target.baseUrl);
+  // The demo's sandbox is new every run, on a port of its own: nothing learned of it is kept for the next run.
+  const learns = ctx.demo !== true;
+  const savedOffset = learns ? await loadClockOffset(folder, target.baseUrl) : undefined;
   const config: ClientConfig = { baseUrl: target.baseUrl, apiKey: target.apiKey, secretKey: target.secretKey };
   if (target.apiKeyHeader !== undefined) config.apiKeyHeader = target.apiKeyHeader;
   // Under 'auto' a create starts with the rule this base URL last accepted; close() keeps a newly learned one.
   if (target.postSignature !== undefined) config.postSignature = target.postSignature;
-  const savedRule = config.postSignature === undefined || config.postSignature === 'auto' ? await loadPostSignature(folder, target.baseUrl) : undefined;
+  const savedRule =
+    learns && (config.postSignature === undefined || config.postSignature === 'auto') ? await loadPostSignature(folder, target.baseUrl) : undefined;
   let acceptedRule: PostSignatureRule | undefined;
   if (savedRule !== undefined) config.rememberedPostSignature = savedRule;
   config.onPostSignature = (rule) => {
@@ -223,12 +226,13 @@ export async function connectTarget(ctx: CommandContext): Promise<{ api: Connect
   if (proxied.proxy !== undefined) config.proxy = proxied.proxy;
   warnCleartext(ctx, target.baseUrl);
   // A ban met by an earlier run is honoured before anything is sent; one met now is kept for the next run.
-  const savedBan = await loadBan(folder, target.baseUrl);
+  const savedBan = learns ? await loadBan(folder, target.baseUrl) : undefined;
   if (savedBan !== undefined) config.banEndsAt = savedBan;
   let banKept: Promise<void> = Promise.resolve();
-  config.onBan = (endsAt) => {
-    banKept = banKept.then(() => saveBan(folder, target.baseUrl, endsAt)).catch(() => undefined);
-  };
+  if (learns)
+    config.onBan = (endsAt) => {
+      banKept = banKept.then(() => saveBan(folder, target.baseUrl, endsAt)).catch(() => undefined);
+    };
 
   let log: Awaited<ReturnType<typeof openExchangeLog>> | undefined;
   if (ctx.globals.logFile !== undefined) {
@@ -296,8 +300,10 @@ export async function connectTarget(ctx: CommandContext): Promise<{ api: Connect
     close: async () => {
       try {
         await banKept;
-        await rememberClockOffset(ctx, folder, target.baseUrl, savedOffset ?? 0, api.clockOffsetMs());
-        if (acceptedRule !== undefined && acceptedRule !== savedRule) await savePostSignature(folder, target.baseUrl, acceptedRule).catch(() => undefined);
+        if (learns) {
+          await rememberClockOffset(ctx, folder, target.baseUrl, savedOffset ?? 0, api.clockOffsetMs());
+          if (acceptedRule !== undefined && acceptedRule !== savedRule) await savePostSignature(folder, target.baseUrl, acceptedRule).catch(() => undefined);
+        }
         await api.close();
       } finally {
         await closeLog();

@@ -2,12 +2,15 @@
 // started in-process on 127.0.0.1 for the run and closed after it; its files are kept under "demo", its
 // audit lines say demo, and a demo key needs no --allow-risky. --demo with another target, or on a command
 // that reaches no service, is exit 2.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_SEED, startDemoRun } from '../../src/commands/demoRun';
 import { AUDIT_FILE } from '../../src/config/auditTrail';
+import { BANS_FILE } from '../../src/config/bans';
+import { CLOCK_OFFSETS_FILE } from '../../src/config/clockOffsets';
+import { POST_SIGNATURES_FILE } from '../../src/config/postSignatures';
 import { startSandbox } from '../../src/sandbox/server';
 import { demoSubAccountNames } from '../../src/sandbox/seedAccounts';
 import type { RunningSandbox } from '../../src/sandbox/types';
@@ -61,6 +64,8 @@ describe('a command given --demo', () => {
       outcome: string;
     };
     expect(line).toMatchObject({ profile: 'demo', host: 'demo', outcome: 'created' });
+    // Nothing learned of this run's sandbox (its port is new every run) is kept for the next.
+    for (const kept of [POST_SIGNATURES_FILE, CLOCK_OFFSETS_FILE, BANS_FILE]) expect(existsSync(join(folder, kept)), kept).toBe(false);
   });
 
   it("--verbose shows the demo's requests as any other run's", async () => {
