@@ -17,6 +17,7 @@ import {
   reportFailure,
   reportInvalid,
   reportUsage,
+  signalExitCode,
   stdoutIsTerminal,
 } from './context';
 import { type Column, OutputClosedError, OutputSink, chooseFormat, formatLocalTime, measureFor, pad, tableLine } from './output';
@@ -209,7 +210,8 @@ export async function runTransfers(given: TransfersOptions, ctx: CommandContext)
           clearTimeout(timer);
         }
         await api.cutShort();
-        return EXIT.interrupted;
+        // 128 + the signal's number, as the console and the shell say it: 130 for SIGINT, 143 for SIGTERM.
+        return signalExitCode(signal);
       })
     : undefined;
   const visit = async ({ page, rows: batch, last }: PageVisit): Promise<void> => {

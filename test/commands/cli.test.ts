@@ -265,7 +265,10 @@ describe('transfers', () => {
     expect(stderr).toBe('');
   });
 
-  it('SIGINT while --all streams JSON: exit 130, one line saying how far it got, and the array closed', async () => {
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)('%s while --all streams JSON: exit %i, one line saying how far it got, and the array closed', async (signal, exit) => {
     const endless = await startPagingServer('endless');
     try {
       const child = spawn(
@@ -282,10 +285,11 @@ describe('transfers', () => {
       });
       const out: Buffer[] = [];
       child.stdout.on('data', (c: Buffer) => out.push(c));
-      child.stdout.once('data', () => child.kill('SIGINT'));
+      child.stdout.once('data', () => child.kill(signal));
       const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-      expect(code).toBe(130);
-      expect(stderr).toMatch(/^error: SIGINT: stopped \(after [\d,]+ pages?, [\d,]+ rows written\); the output is incomplete\n$/);
+      expect(code).toBe(exit);
+      expect(stderr).toMatch(new RegExp(`^error: ${signal}: stopped`));
+      expect(stderr).toMatch(/: stopped \(after [\d,]+ pages?, [\d,]+ rows written\); the output is incomplete\n$/);
       // What was written is still a JSON document: the array is closed, whole transfers only.
       const rows = JSON.parse(Buffer.concat(out).toString('utf8')) as Array<{ tranId: string }>;
       expect(rows.length).toBeGreaterThanOrEqual(Number(/([\d,]+) rows written/.exec(stderr)![1]!.replace(/,/g, '')));
