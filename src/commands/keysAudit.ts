@@ -317,7 +317,7 @@ export function defineKeysAudit(keys: Command, host: CommandHost): CommandUnknow
         '--recent and --discovered can go together. Exit 4 when a key is flagged (--fail-on none: 0), so a CI job\n' +
         'fails; exit 1 when a sub-account could not be audited (the rest is still printed; 1 wins over 4).',
     )
-    .addHelpText('after', examples('keys audit --recent --max-age 90d', 'keys audit --sub gridbot2901,gridbot2902 --fail-on withdraw,no-ip --json'))
+    .addHelpText('after', examples('keys audit --recent --max-age 90d', 'keys audit --sub gridbot2901,mmbot5143 --fail-on withdraw,no-ip --json'))
     .action(async (options) => {
       host.exit(await runKeysAudit(options, host.context()));
     });

@@ -574,7 +574,7 @@ export function defineProfile(program: Command, host: CommandHost): CommandUnkno
         'first line and the secret on its second.\n' +
         "They are checked first with one signed request (as the console's form does): if the service rejects them or\n" +
         'cannot be reached, nothing is saved (exit 1). Then the secret goes to the keychain (service broker-console,\n' +
-        'account NAME), then the settings. With the global --read-only the profile is saved read-only: nothing that\n' +
+        'account NAME@CONFIG-FOLDER), then the settings. With the global --read-only the profile is saved read-only: nothing that\n' +
         'changes something (creating a key) is ever sent through it, in the console or by a command.',
     )
     .addHelpText(

@@ -69,6 +69,36 @@ describe('what comments cite', () => {
     expect(named.filter(({ page }) => !existsSync(join(ROOT, page)))).toEqual([]);
   });
 
+  it('every relative link in the README and docs/ reaches a file there (its #anchor a heading of it)', () => {
+    const pages = [
+      'README.md',
+      ...readdirSync(join(ROOT, 'docs'))
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => `docs/${f}`),
+    ];
+    // GitHub's anchor of a heading: lower case, punctuation gone, spaces as hyphens.
+    const anchorsOf = (page: string): string[] =>
+      [...readFileSync(join(ROOT, page), 'utf8').matchAll(/^#+ (.+)$/gm)].map((m) =>
+        (m[1] ?? '')
+          .toLowerCase()
+          .replace(/[^\p{L}\p{N} _-]/gu, '')
+          .replace(/ /g, '-'),
+      );
+    const broken = pages.flatMap((page) =>
+      [...readFileSync(join(ROOT, page), 'utf8').matchAll(/\]\(([^)\s]+)\)/g)]
+        .map((m) => m[1] ?? '')
+        .filter((link) => !/^[a-z]+:/i.test(link))
+        .flatMap((link) => {
+          const [file = '', anchor] = link.split('#');
+          const target = file === '' ? page : relative(ROOT, join(ROOT, dirname(page), file));
+          if (!existsSync(join(ROOT, target))) return [`${page}: ${link} (no ${target})`];
+          if (anchor !== undefined && target.endsWith('.md') && !anchorsOf(target).includes(anchor)) return [`${page}: ${link} (no heading #${anchor})`];
+          return [];
+        }),
+    );
+    expect(broken).toEqual([]);
+  });
+
   it('"docs/design.md, <rule>" names a section of docs/design.md', () => {
     const sections = [...readFileSync(join(ROOT, 'docs/design.md'), 'utf8').matchAll(/^## (.+)$/gm)].map((m) => m[1]?.toLowerCase());
     const cited = sources().flatMap((file) => [...file.text.matchAll(/docs\/design\.md, ([a-z ]+?)[):]/g)].map((m) => ({ file: file.path, rule: m[1] ?? '' })));
