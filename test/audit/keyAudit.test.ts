@@ -7,7 +7,7 @@ import { KNOWN_PERMISSIONS } from '../../src/api/types';
 import { DAY_MS } from '../../src/api/timeInput';
 import { DEFAULT_MAX_AGE_MS, FLAG_KINDS, auditKeys, formatSpan, noteIdentity, permissionKind, summarize, summaryText } from '../../src/audit/keyAudit';
 import type { AuditEntry } from '../../src/config/auditTrail';
-import { shortenApiKey } from '../../src/config/logFile';
+import { shortenApiKey } from '../../src/api/redact';
 
 const NOW = Date.UTC(2026, 10, 21, 9, 30);
 

@@ -13,7 +13,7 @@ import { type Keychain, type StoredCredentials, folderKeychain, keychainAccount,
 import { loadProfiles, profilesPath, saveProfile } from '../../src/credentials/profiles';
 import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
-import { probeKeychain, uniqueProfile } from '../credentials/keychainProbe';
+import { probeKeychain, uniqueProfile, busEnv } from '../credentials/keychainProbe';
 import { mountFullDisk } from '../config/fullDisk';
 import { runBuiltCli, runCli, testContext } from './helpers';
 
@@ -25,16 +25,6 @@ if (!fullDisk.ok) console.warn(`SKIPPED profile full-disk test: ${fullDisk.reaso
 afterAll(() => {
   if (fullDisk.ok) fullDisk.disk.unmount();
 });
-
-/** What a run needs to reach the same Secret Service as this test process. */
-function busEnv(): Record<string, string> {
-  const env: Record<string, string> = { HOME: process.env.HOME ?? tmpdir() };
-  for (const name of ['DBUS_SESSION_BUS_ADDRESS', 'XDG_RUNTIME_DIR', 'GNOME_KEYRING_CONTROL']) {
-    const value = process.env[name];
-    if (value !== undefined) env[name] = value;
-  }
-  return env;
-}
 
 function stdinOf(text: string): PassThrough {
   const stream = new PassThrough();

@@ -8,21 +8,11 @@ import { folderKeychain, openKeychain } from '../../src/credentials/keychain';
 import { loadProfiles, profilesPath } from '../../src/credentials/profiles';
 import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
-import { probeKeychain, uniqueProfile } from '../credentials/keychainProbe';
+import { probeKeychain, uniqueProfile, busEnv } from '../credentials/keychainProbe';
 import { runCli } from './helpers';
 
 const availability = await probeKeychain();
 if (!availability.ok) console.warn(`SKIPPED keychain tests: ${availability.reason}`);
-
-/** What a run needs to reach the same Secret Service as this test process. */
-function busEnv(): Record<string, string> {
-  const env: Record<string, string> = { HOME: process.env.HOME ?? tmpdir() };
-  for (const name of ['DBUS_SESSION_BUS_ADDRESS', 'XDG_RUNTIME_DIR', 'GNOME_KEYRING_CONTROL']) {
-    const value = process.env[name];
-    if (value !== undefined) env[name] = value;
-  }
-  return env;
-}
 
 let sandbox: RunningSandbox;
 const homes: string[] = [];

@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, chmodSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { exchangeLine, openExchangeLog, shortenApiKey } from '../../src/config/logFile';
+import { exchangeLine, openExchangeLog } from '../../src/config/logFile';
+import { shortenApiKey } from '../../src/api/redact';
 
 let dir: string;
 beforeEach(() => {

@@ -11,7 +11,7 @@ import { FileLockedError, STALE_LOCK_MS, withFileLock } from '../../src/config/f
 import { folderKeychain, keychainAccount, openKeychain } from '../../src/credentials/keychain';
 import { loadProfiles, profilesPath, saveProfile } from '../../src/credentials/profiles';
 import { type RunResult, SHARED_CACHE, buildCli, runBuiltCli } from '../commands/helpers';
-import { probeKeychain, uniqueProfile } from './keychainProbe';
+import { probeKeychain, uniqueProfile, busEnv } from './keychainProbe';
 
 const availability = await probeKeychain();
 if (!availability.ok) console.warn(`SKIPPED keychain tests: ${availability.reason}`);
@@ -24,16 +24,6 @@ afterEach(async () => {
   for (const a of accounts.splice(0)) await raw.remove(a).catch(() => false);
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
-
-/** What the binary needs to reach this process's Secret Service. */
-function busEnv(): Record<string, string> {
-  const env: Record<string, string> = { HOME: process.env.HOME ?? tmpdir() };
-  for (const name of ['DBUS_SESSION_BUS_ADDRESS', 'XDG_RUNTIME_DIR', 'GNOME_KEYRING_CONTROL']) {
-    const value = process.env[name];
-    if (value !== undefined) env[name] = value;
-  }
-  return env;
-}
 
 const folderFor = (label: string): string => mkdtempSync(join(root, `${label}-`));
 

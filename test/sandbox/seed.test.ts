@@ -117,7 +117,7 @@ describe('seeded data', () => {
     expect(list.some((t) => t.fromSymbol !== '' || t.toSymbol !== '')).toBe(true);
   });
 
-  test('amounts are formatted from integers, never floats', () => {
+  test('amounts are written from whole units: formatUnits places the point and drops trailing zeros', () => {
     expect(formatUnits(123_450_000, 8)).toBe('1.2345');
     expect(formatUnits(5, 8)).toBe('0.00000005');
     expect(formatUnits(1_000, 2)).toBe('10');

@@ -14,7 +14,7 @@ import { App } from '../../src/ui/App';
 import { createExchangeLog } from '../../src/ui/exchangeLog';
 import type { ConsoleServices } from '../../src/ui/services';
 import { makeTheme } from '../../src/ui/theme';
-import { consoleFor, lineWidth, sleep, type TestConsole } from './harness';
+import { consoleFor, sleep, type TestConsole, expectFits } from './harness';
 import { lineWith, openTransfers } from './flows';
 import { renderInTerminal } from './terminal';
 import { rateLimitAt } from '../export/rateLimitAt';
@@ -25,13 +25,6 @@ const SIZES = [
   [40, 12],
 ] as const;
 const T = Date.UTC(2026, 10, 20, 14, 2);
-
-/** Every line within the width, and the frame shorter than the window. */
-function expectFits(raw: string, columns: number, rows: number): void {
-  const lines = raw.split('\n');
-  expect(lines.length).toBeLessThan(rows);
-  for (const line of lines) expect(lineWidth(line)).toBeLessThanOrEqual(columns);
-}
 
 const transferRequests = (console: TestConsole, from = 0) =>
   console

@@ -1,6 +1,7 @@
 // Our thin harness: the real App in a test terminal of our size, a real sandbox over 127.0.0.1
 // and a real client; keys go in through the console's own key splitter; assertions read ANSI-stripped text.
 import React from 'react';
+import { expect } from 'vitest';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -297,4 +298,16 @@ export function frameLines(raw: string): string[] {
 /** Display width of a line as a terminal shows it (ANSI stripped; CJK and emoji take two cells). */
 export function lineWidth(line: string): number {
   return displayWidth(stripVTControlCharacters(line));
+}
+
+/**
+ * Every line of a frame (ANSI stripped) is no wider than the terminal and the frame is shorter than it: what the
+ * screen tests hold each frame to. Returns the lines, for a test's own further checks.
+ */
+export function expectFits(raw: string, columns: number, rows: number, what = ''): string[] {
+  const lines = stripVTControlCharacters(raw).split('\n');
+  const where = `${what === '' ? '' : `${what} `}at ${columns}x${rows}:\n${lines.join('\n')}`;
+  for (const line of lines) expect(displayWidth(line), `${where}\nline: ${line}`).toBeLessThanOrEqual(columns);
+  expect(lines.length, where).toBeLessThan(rows);
+  return lines;
 }

@@ -16,7 +16,7 @@ import { createExchangeLog } from '../../src/ui/exchangeLog';
 import type { Route } from '../../src/ui/navigation';
 import type { ConsoleServices } from '../../src/ui/services';
 import { makeTheme } from '../../src/ui/theme';
-import { consoleFor, KEYS, type OnFinished, sleep, type TestConsole } from './harness';
+import { consoleFor, KEYS, type OnFinished, sleep, type TestConsole, expectFits } from './harness';
 import { fillCreateForm, lineWith, openCreateForm, openKeys, reachReview } from './flows';
 import { renderInTerminal } from './terminal';
 
@@ -35,12 +35,6 @@ function expectClean(raw: string, what: string): void {
   const withoutSgr = raw.replace(/\u001b\[[0-9;]*m/g, '');
   const bad = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.exec(withoutSgr);
   expect(bad, `${what}: ${JSON.stringify(bad?.[0])} at ${bad?.index} in\n${stripVTControlCharacters(raw)}`).toBeNull();
-}
-
-function expectFits(raw: string, columns: number, rows: number, what: string): void {
-  const lines = stripVTControlCharacters(raw).split('\n');
-  for (const line of lines) expect(displayWidth(line), `${what} at ${columns}x${rows}: ${line}`).toBeLessThanOrEqual(columns);
-  expect(lines.length, what).toBeLessThan(rows);
 }
 
 interface WireKey {

@@ -21,7 +21,7 @@ import { ConsoleRoot } from '../../src/ui/run';
 import { makeTheme } from '../../src/ui/theme';
 import { probeKeychain, uniqueProfile } from '../credentials/keychainProbe';
 import { fillCreateForm, openKeys, seededAccounts } from './flows';
-import { KEYS, sleep, startConsole, type TestConsole } from './harness';
+import { KEYS, sleep, startConsole, type TestConsole, expectFits } from './harness';
 import { renderInTerminal } from './terminal';
 
 const REASON = "read-only profile 'ops': creating keys is disabled";
@@ -33,13 +33,6 @@ afterEach(async () => {
 });
 
 const posts = (t: TestConsole) => t.requestsOf('POST');
-
-/** No line wider than the terminal, no frame as tall as it. */
-function expectFits(frame: string, columns: number, rows: number): void {
-  const lines = frame.split('\n');
-  for (const line of lines) expect(displayWidth(line), `line: ${line}\n${frame}`).toBeLessThanOrEqual(columns);
-  expect(lines.length, frame).toBeLessThan(rows);
-}
 
 describe('the key bindings of a read-only list', () => {
   it('keep every binding of the list, with keys or none yet, creating disabled with its reason (n only explains); the footer never offers n', () => {

@@ -8,9 +8,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type AuditEntry, appendAudit, createAuditRecorder } from '../../src/config/auditTrail';
 import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
-import { displayWidth } from '../../src/terminal/text';
 import { openKeys, reachReview, seededAccounts } from './flows';
-import { startConsole, type TestConsole } from './harness';
+import { startConsole, type TestConsole, expectFits } from './harness';
 
 let sandbox: RunningSandbox;
 let host = '';
@@ -59,12 +58,6 @@ async function trail(entries: AuditEntry[]) {
   folders.push(folder);
   for (const e of entries) await appendAudit(folder, e);
   return createAuditRecorder(folder, { profile: 'demo', host });
-}
-
-function expectFits(frame: string, columns: number, rows: number): void {
-  const lines = frame.split('\n');
-  for (const line of lines) expect(displayWidth(line), `line: ${line}\n${frame}`).toBeLessThanOrEqual(columns);
-  expect(lines.length, frame).toBeLessThan(rows);
 }
 
 describe('recent create attempts on the keys screen', () => {
