@@ -15,10 +15,7 @@ export type BrokerErrorKind =
 /**
  * How far an exchange got before it failed: 'connect' nothing was written (a refused connection),
  * 'sent' the request may have been written but no answer's headers came, 'answer' the headers came (the
- * status is known) and the body did not arrive whole or cannot be read.
- */
-/**
- * How far an exchange got; 'gateway': a proxy in front of the service answered 502/504 for it; 'server': the
+ * status is known) and the body did not arrive whole or cannot be read; 'gateway': a proxy in front of the service answered 502/504 for it; 'server': the
  * service answered with a status or code that leaves the request's outcome unknown (5xx, 408, and the codes of
  * OUTCOME_UNKNOWN_CODES).
  */

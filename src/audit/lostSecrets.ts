@@ -3,7 +3,7 @@
 // (the service may have made it).
 import type { SubAccountKey } from '../api/types';
 import { type AuditEntry, stillSending } from '../config/auditTrail';
-import { shortenApiKey } from '../config/logFile';
+import { shortenApiKey } from '../api/redact';
 import { timeOrder } from '../api/serviceTime';
 
 export type LostSecret = 'not-delivered' | 'unconfirmed' | 'never-received';

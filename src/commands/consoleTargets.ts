@@ -20,9 +20,9 @@ import { KeychainError, folderKeychain, keychainAccount, openKeychain, type Keyc
 import {
   PROFILE_COLORS,
   ProfileExistsError,
-  type ProfileColor,
   SecretNotStoredError,
   checkApiKeyHeader,
+  isProfileColor,
   checkProfileName,
   findProfile,
   loadProfiles,
@@ -414,15 +414,14 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
       const postSignature = typedPostSignature(input);
       if (postSignature === undefined) return { ok: false, field: 'postSignature', message: `POST signing: must be ${POST_SIGNATURES.join(', ')}` };
       const color = input.color?.trim().toLowerCase() ?? '';
-      if (color !== '' && !(PROFILE_COLORS as readonly string[]).includes(color))
-        return { ok: false, field: 'color', message: `colour: blank, or one of ${PROFILE_COLORS.join(', ')}` };
+      if (color !== '' && !isProfileColor(color)) return { ok: false, field: 'color', message: `colour: blank, or one of ${PROFILE_COLORS.join(', ')}` };
       const profile: Profile = {
         name: name.value,
         baseUrl: valid.url,
         apiKeyHeader: header.value,
         recvWindow: options.recvWindow ?? DEFAULT_RECV_WINDOW,
         postSignature,
-        ...(color !== '' ? { color: color as ProfileColor } : {}),
+        ...(isProfileColor(color) ? { color } : {}),
       };
       const checked = await check(profileConfig(profile, valid.apiKey, valid.secretKey));
       if (!checked.ok) return checked;

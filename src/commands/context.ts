@@ -131,8 +131,6 @@ export function flagMessage(error: FieldError): string {
   return sayFieldError(error, FLAG_OF_FIELD);
 }
 
-export { signalExitCode };
-
 /** Prints "error: <flag>: <reason>" lines; the caller returns EXIT.usage without sending anything. */
 export function reportInvalid(ctx: CommandContext, errors: readonly FieldError[]): ExitCode {
   printLines(

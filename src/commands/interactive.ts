@@ -8,7 +8,7 @@ import { readOnlySource } from '../api/readOnly';
 import { type ResolveResult, resolveTarget } from '../credentials/resolve';
 import type { StartupProblem } from '../ui/targets';
 import { loadProfiles } from '../credentials/profiles';
-import type { CommandContext, ExitCode } from './context';
+import type { CommandContext } from './context';
 import { EXIT, printLines, reportUsage } from './context';
 import { sanitize } from '../terminal/sanitize';
 import { createConsoleTargets } from './consoleTargets';
@@ -37,7 +37,8 @@ export function terminalProblem(stdin: TerminalStream, stdout: TerminalStream): 
   return undefined;
 }
 
-export async function runInteractive(options: InteractiveOptions, ctx: CommandContext): Promise<ExitCode | 130 | 143 | 129> {
+/** The exit code: an ExitCode, or the console's own (130 interrupted, 128 + a signal's number). */
+export async function runInteractive(options: InteractiveOptions, ctx: CommandContext): Promise<number> {
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
   // NO_COLOR takes colours away through the theme only: inverse, bold and markers still show the
@@ -114,7 +115,7 @@ export async function runInteractive(options: InteractiveOptions, ctx: CommandCo
       drawn();
       options.onDrawn?.();
     };
-    return (await runConsole(targets, { noColor, onDrawn })) as ExitCode | 130;
+    return await runConsole(targets, { noColor, onDrawn });
   } finally {
     await targets.close();
     await log?.close();

@@ -5,7 +5,7 @@ import { errorLine } from '../api/errors';
 import { apiKeyProblem, headerNameProblem } from '../api/headers';
 import { showProxyUrl } from '../api/proxy';
 import { DEFAULT_RECV_WINDOW, POST_SIGNATURES, type PostSignature, parsePostSignature } from '../api/signing';
-import { shortenApiKey } from '../config/logFile';
+import { shortenApiKey } from '../api/redact';
 import { checkCredentials } from '../credentials/checkCredentials';
 import { ENV, checkBaseUrl, envValue } from '../credentials/fromEnvironment';
 import {
@@ -38,7 +38,8 @@ import {
   setDefaultProfile,
 } from '../credentials/profiles';
 import { sanitize, sanitizeDeep, toJson } from '../terminal/sanitize';
-import { type CommandContext, EXIT, type ExitCode, contextFolder, printLines, proxyFor, reportUsage, signalExitCode, stdoutIsTerminal } from './context';
+import { type CommandContext, EXIT, type ExitCode, contextFolder, printLines, proxyFor, reportUsage, stdoutIsTerminal } from './context';
+import { signalExitCode } from '../terminal/signals';
 import { chooseFormat, formatTable } from './output';
 import { csvDocument } from '../format/csv';
 import { type TerminalIn, readHiddenLine, readLines } from './terminalInput';

@@ -17,9 +17,9 @@ import {
   reportFailure,
   reportInvalid,
   reportUsage,
-  signalExitCode,
   stdoutIsTerminal,
 } from './context';
+import { signalExitCode } from '../terminal/signals';
 import { type Column, OutputClosedError, OutputSink, chooseFormat, formatLocalTime, measureFor, pad, tableLine } from './output';
 import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
 import { runTransferSummary } from './transferSummary';
@@ -28,7 +28,6 @@ import { type CommandHost, examples, type OptionsOf } from './define';
 export type TransferFormat = 'table' | 'json' | 'csv';
 export const TRANSFER_FORMATS: readonly TransferFormat[] = ['table', 'json', 'csv'];
 
-/** The validation input, with the account types under their flag names (--from-type, --to-type). */
 /** The command's flags (its options' type is read from them: see OptionsOf). */
 const transfersFlags = (command: Command) =>
   command

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { BrokerError, errorLine } from '../api/errors';
 import { systemErrorWords } from '../terminal/systemError';
 import type { CreatedKey, NewKeyRequest } from '../api/types';
-import { appendNoFollow, shortenApiKey } from './logFile';
+import { shortenApiKey } from '../api/redact';
+import { appendNoFollow } from './logFile';
 import { fsPromises, nodeCrypto } from '../lazyBuiltins';
 import { appendWholeLine } from './wholeLine';
 

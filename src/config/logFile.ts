@@ -4,7 +4,6 @@
 import type { ExchangeInfo } from '../api/contract';
 import { shortenApiKey } from '../api/redact';
 
-export { shortenApiKey };
 import { fsPromises } from '../lazyBuiltins';
 import { appendWholeLine } from './wholeLine';
 

@@ -36,12 +36,12 @@ export function envValue(env: Environment, name: string): string | undefined {
   return value === undefined || value === '' ? undefined : value;
 }
 
-/** An http(s) URL without user info, query or fragment; returned without a trailing slash. */
 /** The text with what stands between "//" and an "@" (a user name and password) replaced by "…": never echoed. */
 export function withoutUserInfo(text: string): string {
   return text.replace(/\/\/[^/?#]*@/g, '//…@');
 }
 
+/** An http(s) URL without user info, query or fragment; returned without a trailing slash. */
 export function checkBaseUrl(raw: string): { ok: true; url: string } | { ok: false; reason: string } {
   let url: URL;
   try {

@@ -30,6 +30,10 @@ export interface Profile {
 export const PROFILE_COLORS = ['red', 'yellow', 'green', 'blue', 'magenta', 'cyan'] as const;
 export type ProfileColor = (typeof PROFILE_COLORS)[number];
 
+export function isProfileColor(word: string): word is ProfileColor {
+  return (PROFILE_COLORS as readonly string[]).includes(word);
+}
+
 export interface ProfileConfig {
   defaultProfile?: string;
   profiles: Profile[];
@@ -204,7 +208,6 @@ export function findProfile(config: ProfileConfig, name: string): Profile | unde
   return config.profiles.find((p) => p.name === name);
 }
 
-/** Adds the profile, or replaces the one of the same name. The first profile becomes the default. */
 /** What the save did, as seen under the lock (another process may have added profiles meanwhile). */
 export interface SavedProfile {
   /** A profile of that name was there and is replaced. */
@@ -238,6 +241,7 @@ export class SecretNotStoredError extends Error {
   }
 }
 
+/** Adds the profile, or replaces the one of the same name. The first profile becomes the default. */
 export async function saveProfile(
   folder: string,
   profile: Profile,

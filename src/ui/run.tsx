@@ -86,6 +86,7 @@ export function ConsoleRoot({
   return <App key={target?.id ?? 0} services={services} onExit={onExit} initialRoute={target ? undefined : { screen: 'welcome' }} carriedKeys={carriedKeys} />;
 }
 
+/** 0 quit, 130 interrupted, or 128 + a signal's number (143, 129, 131); a terminal gone is 129. */
 export async function runConsole(switcher: TargetSwitcher, options: { noColor: boolean; onDrawn?: () => void }): Promise<number> {
   let exitCode = 0;
   let done: (() => void) | undefined;

@@ -26,7 +26,7 @@ import { defineScreen, useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
 import { fit, roomFor, sanitize, wrapText } from '../../terminal/text';
 import { formatLocalTime as localTime } from '../../api/timeInput';
-import { shortenApiKey as shortKey } from '../../config/logFile';
+import { shortenApiKey as shortKey } from '../../api/redact';
 import { ipsText } from '../noIp';
 import { creationRisks, needsAllowing } from '../../audit/creationRisks';
 import type { KeyFlag } from '../../audit/keyAudit';

@@ -17,7 +17,7 @@ import { useNavigate } from '../navigation';
 import { defineScreen, useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
 import { cell, fit, grouped, sanitize, wrapText } from '../../terminal/text';
-import { shortenApiKey as shortKey } from '../../config/logFile';
+import { shortenApiKey as shortKey } from '../../api/redact';
 
 /** The key bindings of each mode of this screen, beside the handlers below; the footer and `?` help are drawn from them. */
 export const KEY_AUDIT_MODES = defineModes({

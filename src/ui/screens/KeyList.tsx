@@ -27,7 +27,7 @@ import { keySearchText } from '../keySearch';
 import { useServices } from '../services';
 import { cell, displayWidth, fit, grouped, sanitize, wrapText } from '../../terminal/text';
 import { formatLocalTime as localTime } from '../../api/timeInput';
-import { shortenApiKey as shortKey } from '../../config/logFile';
+import { shortenApiKey as shortKey } from '../../api/redact';
 import { ipsText } from '../noIp';
 import { ipCell, ipLines } from '../ipList';
 import { copyValue } from '../clipboard';
