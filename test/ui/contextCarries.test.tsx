@@ -329,6 +329,36 @@ describe('the filter line at 40 columns', () => {
   });
 });
 
+describe("another sub-account's filter", () => {
+  test('t after a filter turned the other way opens on what the master sent; ctrl+t says whose filter it brings back', async () => {
+    c = await startConsole({ columns: 120, rows: 30 });
+    const [first, second] = ['gridbot2901', 'mmbot5143'];
+    await openKeys(c, first);
+    await c.press('t');
+    await c.waitForText('Universal transfers: filter');
+    await c.press(CTRL_R);
+    await c.waitFor(() => lineWith(c.frame(), 'From account').includes(first), 'the sub-account as the source');
+    await c.press('enter');
+    await c.waitForText(`FUTURES → SPOT · from ${first}`);
+    for (const screen of ['transferFilter', 'keys', 'picker'] as const) {
+      await c.press('esc');
+      await c.waitForScreen(screen);
+    }
+    await openKeys(c, second);
+    // ctrl+t brings back the last filter: it says it is the first sub-account's.
+    await c.press('ctrlT');
+    await c.waitForText(`as you left it: ${first} → master`);
+    await c.press('esc');
+    await c.waitForScreen('keys');
+    // t opens this one's: from the master to it, types the right way round.
+    await c.press('t');
+    await c.waitFor(() => lineWith(c.frame(), 'To account').includes(second), 'this sub-account as the destination');
+    expect(lineWith(c.frame(), 'From type')).toContain('SPOT');
+    expect(lineWith(c.frame(), 'To type')).toContain('FUTURES');
+    expect(lineWith(c.frame(), 'From account')).toContain('blank: the master account');
+  });
+});
+
 describe('the audit opens a key the kept search hides', () => {
   test('/ tax, a, enter on another key: the search gives way and the cursor is on that key', async () => {
     c = await startConsole({ columns: 100, rows: 30 });

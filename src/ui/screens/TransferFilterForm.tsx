@@ -74,9 +74,16 @@ function initialValues(initial?: TransferQuery): Values {
 /** The form as it starts: a filter left like this is no draft. */
 const BLANK = initialValues();
 
-/** A sub-account's transfers: from the master to it, on the types and times last used; the client id was another transfer's. */
+/**
+ * A sub-account's transfers: from the master to it, on the types and times last used; the client id was another
+ * transfer's. A last filter turned the other way (from a sub-account back to the master) gives its types back
+ * the right way round, so `t` always opens on what the master sent.
+ */
 function forSubAccount(subAccount: string, last: Values | undefined): Values {
-  return { ...(last ?? BLANK), fromAccount: '', toAccount: subAccount, clientTranId: '' };
+  const from = last ?? BLANK;
+  const turned = from.fromAccount !== '' && from.toAccount === '';
+  const types = turned ? { fromAccountType: from.toAccountType, toAccountType: from.fromAccountType } : {};
+  return { ...from, ...types, fromAccount: '', toAccount: subAccount, clientTranId: '' };
 }
 
 /** The same filter the other way round. */
@@ -219,7 +226,12 @@ export function TransferFilterForm({ initial, overResults = false, subAccount }:
   );
   const windowed = from > 0 || to < rows.length;
   const where = width >= 60 ? `fields ${from + 1}–${to} of ${rows.length}` : `${from + 1}–${to}/${rows.length}`;
-  const title = `Universal transfers: filter${windowed ? ` · ${where}${from > 0 ? ' ↑' : ''}${to < rows.length ? ' ↓' : ''}` : ''}${draft ? ' · as you left it' : ''}`;
+  // A filter brought back says whose transfers it asks for: it may be another sub-account's than the one open below it.
+  const whose =
+    draft && (draft.values.fromAccount !== '' || draft.values.toAccount !== '')
+      ? `: ${draft.values.fromAccount || 'master'} → ${draft.values.toAccount || 'master'}`
+      : '';
+  const title = `Universal transfers: filter${windowed ? ` · ${where}${from > 0 ? ' ↑' : ''}${to < rows.length ? ' ↓' : ''}` : ''}${draft ? ` · as you left it${sanitize(whose)}` : ''}`;
 
   return (
     <Box flexDirection="column">
