@@ -52,3 +52,21 @@ describe('the status bar while a request waits its turn', () => {
     expect(c.requests().map((r) => r.status)).toEqual([200, 429]);
   });
 });
+
+describe('a wait longer than a try waits', () => {
+  it('r is not offered while the asked-for wait lasts: pressed, it sends nothing', async () => {
+    const sub = seededSubAccountNames(1)[0] as string;
+    c = await startConsole({ columns: 120, rows: 24, sandbox: { host: ownLoopbackHost() } });
+    // Past the client's own wait (it says when to try again instead of waiting).
+    c.sandbox.queueFaults({ kind: 'rate-limit', retryAfterSec: 12 }, { kind: 'rate-limit', retryAfterSec: 12 }, { kind: 'rate-limit', retryAfterSec: 12 });
+    await openKeys(c, sub, { wait: false });
+    await c.waitForText(/try again in \d+ s/, 10_000);
+    const said = c.frame().replace(/\s+/g, ' ');
+    expect(said).not.toContain('(r retry)');
+    expect(c.frame().split('\n').at(-1)).not.toContain('r retry');
+    const asked = c.requests().length;
+    await c.press('r');
+    await c.settle(300);
+    expect(c.requests().length).toBe(asked);
+  });
+});

@@ -109,19 +109,26 @@ export function retryable(error: Error | undefined): boolean {
 }
 
 /**
- * retryable(), and for a ban's refusal: not while the ban lasts, and yes once it has ended (the screen is drawn
- * again at that moment, so `r` comes back without a key pressed).
+ * retryable(), and for a ban's refusal or a 429's asked-for wait: not while it lasts (`r` would send nothing), and
+ * yes once it has ended (the screen is drawn again at that moment, so `r` comes back without a key pressed).
  */
 export function useRetryable(error: Error | undefined): boolean {
   const { now } = useServices();
-  const endsAt = error instanceof BrokerError && error.kind === 'banned' ? error.banEndsAt : undefined;
+  // A 429's wait counts from when the error was first shown, on the real clock (as useErrorLine counts it down).
+  const shown = useRef<{ error: Error | undefined; at: number }>({ error: undefined, at: 0 });
+  if (shown.current.error !== error) shown.current = { error, at: Date.now() };
+  const banEnds = error instanceof BrokerError && error.kind === 'banned' ? error.banEndsAt : undefined;
+  const waitMs = error instanceof BrokerError && error.kind === 'service' && error.status === 429 ? (error.retryAfterMs ?? 0) : 0;
+  const waitEnds = waitMs > 0 ? shown.current.at + waitMs : undefined;
+  const clock = banEnds !== undefined ? now : Date.now;
+  const endsAt = banEnds ?? waitEnds;
   const [, redraw] = useState(0);
   useEffect(() => {
     if (endsAt === undefined) return undefined;
-    const left = endsAt - now();
+    const left = endsAt - clock();
     if (left < 0) return undefined;
     const timer = setTimeout(() => redraw((n) => n + 1), left + 1);
     return () => clearTimeout(timer);
-  }, [endsAt, now]);
-  return endsAt === undefined ? retryable(error) : now() >= endsAt;
+  }, [endsAt, clock]);
+  return endsAt === undefined ? retryable(error) : clock() >= endsAt;
 }
