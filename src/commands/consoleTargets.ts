@@ -2,8 +2,8 @@
 // given for this run only (memory). Builds the client for each and checks new credentials against the
 // service before anything is saved.
 import type { BrokerApi, ClientConfig, ExchangeInfo } from '../api/contract';
-import { BrokerError } from '../api/errors';
-import { createBrokerApi } from '../api/operations';
+import { BrokerError, errorLine } from '../api/errors';
+import { OPERATION_LABELS, createBrokerApi } from '../api/operations';
 import { chooseProxy, cleartextWarning, explicitProxyProblem } from '../api/proxy';
 import { type ReadOnlySource, readOnlyApi, readOnlyReason } from '../api/readOnly';
 import { createAuditRecorder, type AuditRecorder, type AuditTarget } from '../config/auditTrail';
@@ -249,6 +249,40 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
     };
   };
 
+  /**
+   * A create through a saved profile checks first that the profile is still as it was opened: one removed or
+   * changed by another terminal (retired, pointed elsewhere, made read-only) sends nothing, and says so.
+   */
+  const whileSaved = (api: BrokerApi, saved: Profile): BrokerApi => {
+    const refuse = (why: string) =>
+      new BrokerError({
+        kind: 'invalid-request',
+        operation: OPERATION_LABELS.createSubAccountKey,
+        serviceMessage: `${why}: nothing was sent — ctrl+p opens a profile`,
+      });
+    return {
+      listSubAccountKeys: (subAccount, callOptions) => api.listSubAccountKeys(subAccount, callOptions),
+      async createSubAccountKey(request, callOptions) {
+        let now: Profile | undefined;
+        try {
+          now = findProfile(await loadProfiles(options.folder), saved.name);
+        } catch (error) {
+          throw refuse(`the profile file cannot be read (${errorLine(error)})`);
+        }
+        if (now === undefined) throw refuse(`profile ${saved.name} was removed (by another terminal?)`);
+        if (now.baseUrl !== saved.baseUrl || now.apiKeyHeader !== saved.apiKeyHeader || now.proxy !== saved.proxy)
+          throw refuse(`profile ${saved.name} was changed (by another terminal?)`);
+        if (now.readOnly === true && saved.readOnly !== true) throw refuse(`profile ${saved.name} was made read-only`);
+        return api.createSubAccountKey(request, callOptions);
+      },
+      listUniversalTransfers: (query, callOptions) => api.listUniversalTransfers(query, callOptions),
+      clockOffsetMs: () => api.clockOffsetMs(),
+      ...(api.reportCutShort ? { reportCutShort: () => api.reportCutShort?.() } : {}),
+      ...(api.heldBack ? { heldBack: (operation) => api.heldBack?.(operation) } : {}),
+      close: () => api.close(),
+    };
+  };
+
   const live = (given: ClientConfig, profile: string, source: string, saved?: Profile) => async (exchanges: ExchangeLog) => {
     const { config, problem: proxyProblem } = withProxy(given, saved);
     const before = await loadClockOffset(options.folder, config.baseUrl);
@@ -266,7 +300,8 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
       ...(before !== undefined ? { initialClockOffsetMs: before } : {}),
     });
     // A proxy that cannot be used is never gone around (the service may accept this key only from the proxy's address).
-    const client = guarded(proxyProblem === undefined ? made : refusingApi(made, `${proxyProblem} — nothing was sent`), saved);
+    const reachable = proxyProblem === undefined ? made : refusingApi(made, `${proxyProblem} — nothing was sent`);
+    const client = guarded(saved !== undefined && source === 'keychain' ? whileSaved(reachable, saved) : reachable, saved);
     offsets.set(client.api, { baseUrl: config.baseUrl, before: before ?? 0 });
     const host = new URL(config.baseUrl).host;
     const cleartext = cleartextWarning(config.baseUrl);

@@ -9,7 +9,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createConsoleTargets, type ConsoleTargets } from '../../src/commands/consoleTargets';
 import { KeychainError, folderKeychain, keychainAccount, openKeychain, problem, type Keychain } from '../../src/credentials/keychain';
-import { loadProfiles, saveProfile } from '../../src/credentials/profiles';
+import { loadProfiles, removeProfile, saveProfile } from '../../src/credentials/profiles';
 import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { ConsoleRoot } from '../../src/ui/run';
@@ -374,6 +374,44 @@ describe('first run and profiles in the console', () => {
     expect(await targets.addProfile({ name: 'a', ...input, apiKey: ` ${sandbox.apiKey}`, secretKey: `${sandbox.secretKey} \n` })).toMatchObject({ ok: true });
     expect([...stored.values()]).toEqual([{ apiKey: sandbox.apiKey, secretKey: sandbox.secretKey }]);
     expect((await loadProfiles(folder)).profiles).toMatchObject([{ name: 'a', apiKeyHeader: 'X-MEXC-APIKEY', recvWindow: 5000 }]);
+    await targets.close();
+  });
+
+  it('a profile removed, changed or made read-only by another terminal: the open console sends no create through it', async () => {
+    sandbox = await startSandbox({ seed: 1 });
+    folder = await mkdtemp(join(tmpdir(), 'bc-profiles-retired-'));
+    const stored = new Map<string, { apiKey: string; secretKey: string }>();
+    const keychain: Keychain = { get: async (n) => stored.get(n), set: async (n, c) => void stored.set(n, c), remove: async (n) => stored.delete(n) };
+    const settings = { name: 'desk', baseUrl: sandbox.baseUrl, apiKeyHeader: 'X-MEXC-APIKEY', recvWindow: 5000, postSignature: 'auto' as const };
+    await saveProfile(folder, settings);
+    stored.set(keychainAccount('desk', folder), { apiKey: sandbox.apiKey, secretKey: sandbox.secretKey });
+    const targets = createConsoleTargets({ folder, exportFolder: folder, keychain: async () => keychain });
+    expect(await targets.openProfile('desk')).toEqual({ ok: true });
+    const api = targets.current()!.api;
+    const request = { subAccount: sandbox.subAccounts[0]!, permissions: ['SPOT_ACCOUNT_READ'], ips: ['203.0.113.7'], note: 'retired' };
+    const refused = async (): Promise<string> => {
+      const before = sandbox!.requests().length;
+      const error = await api.createSubAccountKey(request).then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      );
+      expect(sandbox!.requests().length).toBe(before);
+      return error?.message ?? 'created';
+    };
+    // Changed: pointed elsewhere.
+    await saveProfile(folder, { ...settings, baseUrl: 'http://127.0.0.1:9' });
+    expect(await refused()).toContain('profile desk was changed (by another terminal?): nothing was sent — ctrl+p opens a profile');
+    // Made read-only.
+    await saveProfile(folder, { ...settings, readOnly: true });
+    expect(await refused()).toContain('profile desk was made read-only: nothing was sent');
+    // Removed.
+    await removeProfile(folder, 'desk');
+    expect(await refused()).toContain('profile desk was removed (by another terminal?): nothing was sent');
+    // Put back as it was: the create goes.
+    await saveProfile(folder, settings);
+    expect((await api.createSubAccountKey(request)).note).toBe('retired');
+    // Reading goes on meanwhile: the key list still answers.
+    expect((await api.listSubAccountKeys(sandbox.subAccounts[0]!)).some((k) => k.note === 'retired')).toBe(true);
     await targets.close();
   });
 
