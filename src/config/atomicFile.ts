@@ -56,7 +56,22 @@ export function replaceAtomicFileSystem(fs: AtomicFileSystem): () => void {
 /** Temporary files are `.<12 hex>.tmp` beside the target. */
 export const TEMP_FILE = /^\.[0-9a-f]{12}\.tmp$/;
 
-export async function writeFileAtomic(path: string, content: string, fs: AtomicFileSystem = active): Promise<void> {
+/**
+ * Where a write to `path` goes: the file a symbolic link there points to (a dotfiles setup links the config
+ * files in), so the link stays and its target is replaced, atomically, beside itself.
+ */
+async function writeTarget(path: string): Promise<string> {
+  try {
+    if (!(await fsPromises().lstat(path)).isSymbolicLink()) return path;
+    return await fsPromises().realpath(path);
+  } catch {
+    // Not there yet, or a link to nothing: written at its own name.
+    return path;
+  }
+}
+
+export async function writeFileAtomic(given: string, content: string, fs: AtomicFileSystem = active): Promise<void> {
+  const path = await writeTarget(given);
   const folder = dirname(path);
   await fs.mkdir(folder, { recursive: true, mode: 0o700 });
   const temp = join(folder, `.${nodeCrypto().randomBytes(6).toString('hex')}.tmp`);

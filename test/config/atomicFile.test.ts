@@ -1,10 +1,11 @@
 // Config writes that cannot half-happen: a write is whole or absent, fsynced, and leaves
 // no temporary file behind when it fails, on a really full tmpfs and with injected failures at every step.
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { type AtomicFileHandle, type AtomicFileSystem, TEMP_FILE, nodeFileSystem, replaceAtomicFileSystem, writeFileAtomic } from '../../src/config/atomicFile';
+import { loadProfiles, profilesPath, saveProfile } from '../../src/credentials/profiles';
 import { mountFullDisk } from './fullDisk';
 
 const home = mkdtempSync(join(tmpdir(), 'bc-atomic-'));
@@ -95,6 +96,22 @@ describe('writeFileAtomic', () => {
       expect(calls).not.toContain('syncFolder');
     },
   );
+
+  it('a profile file that is a symbolic link (a dotfiles setup): the link stays, its target gets the new profiles', async () => {
+    const dir = mkdtempSync(join(home, 'linked-'));
+    const dotfiles = join(dir, 'dotfiles');
+    const folder = join(dir, 'config');
+    mkdirSync(dotfiles);
+    mkdirSync(folder);
+    await saveProfile(dotfiles, { name: 'd1', baseUrl: 'http://127.0.0.1:9', apiKeyHeader: 'X-MEXC-APIKEY', recvWindow: 5000, postSignature: 'auto' });
+    symlinkSync(join(dotfiles, 'profiles.json'), profilesPath(folder));
+    await saveProfile(folder, { name: 'd2', baseUrl: 'http://127.0.0.1:9', apiKeyHeader: 'X-MEXC-APIKEY', recvWindow: 5000, postSignature: 'auto' });
+    expect(lstatSync(profilesPath(folder)).isSymbolicLink()).toBe(true);
+    expect((await loadProfiles(dotfiles)).profiles.map((p) => p.name)).toEqual(['d1', 'd2']);
+    expect(statSync(join(dotfiles, 'profiles.json')).mode & 0o777).toBe(0o600);
+    expect(temps(folder)).toEqual([]);
+    expect(temps(dotfiles)).toEqual([]);
+  });
 
   it('replaceAtomicFileSystem reaches every writer (profiles, recent sub-accounts) until restored', async () => {
     const dir = mkdtempSync(join(home, 'replace-'));
