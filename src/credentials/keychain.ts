@@ -276,7 +276,17 @@ async function listAccounts(): Promise<string[]> {
  * a secret. A profile name never holds "@" (checkProfileName), so the first "@" splits it again.
  */
 export function keychainAccount(profile: string, folder: string): string {
-  return `${profile}@${resolve(folder)}`;
+  return `${profile}@${canonicalFolder(folder)}`;
+}
+
+/** The folder as the file system names it (links resolved): one folder reached by two paths is one folder. */
+function canonicalFolder(folder: string): string {
+  try {
+    return process.getBuiltinModule('node:fs').realpathSync(folder);
+  } catch {
+    // Not made yet: as given, made absolute.
+    return resolve(folder);
+  }
 }
 
 /** A keychain entry that no profile of the folder owns: the folder's own, or one from before accounts named folders. */
@@ -301,6 +311,9 @@ export interface FolderKeychain extends Keychain {
  */
 export function folderKeychain(raw: Keychain, folder: string): FolderKeychain {
   const account = (profile: string): string => keychainAccount(profile, folder);
+  // The folder by the path it was reached through, when that is a link: entries written under it are this folder's.
+  const linked = resolve(folder) !== canonicalFolder(folder) ? resolve(folder) : undefined;
+  const linkedAccount = (profile: string): string | undefined => (linked === undefined ? undefined : `${profile}@${linked}`);
   const otherFolderHas = async (profile: string): Promise<boolean> => {
     // A listing that cannot be had (a crash of the child, a locked keyring) cannot tell: the old entry stays.
     const all = await raw.accounts?.().catch(() => undefined);
@@ -311,6 +324,14 @@ export function folderKeychain(raw: Keychain, folder: string): FolderKeychain {
     async get(profile) {
       const own = await raw.get(account(profile));
       if (own !== undefined) return own;
+      // Written through the link's path: moved to the folder's own name, as an old entry is.
+      const viaLink = linkedAccount(profile);
+      const underLink = viaLink === undefined ? undefined : await raw.get(viaLink);
+      if (underLink !== undefined && viaLink !== undefined) {
+        await raw.set(account(profile), underLink);
+        await raw.remove(viaLink);
+        return underLink;
+      }
       const old = await raw.get(profile);
       if (old === undefined || (await otherFolderHas(profile))) return undefined;
       await raw.set(account(profile), old);
@@ -318,18 +339,23 @@ export function folderKeychain(raw: Keychain, folder: string): FolderKeychain {
       return old;
     },
     set: (profile, credentials) => raw.set(account(profile), credentials),
-    remove: (profile) => raw.remove(account(profile)),
+    async remove(profile) {
+      const removed = await raw.remove(account(profile));
+      const viaLink = linkedAccount(profile);
+      const removedLinked = viaLink === undefined ? false : await raw.remove(viaLink);
+      return removed || removedLinked;
+    },
     accounts: raw.accounts ? () => raw.accounts!() : undefined,
     async unowned(owned) {
       const all = await raw.accounts?.();
       if (all === undefined) return undefined;
-      const suffix = `@${resolve(folder)}`;
+      const suffixes = [`@${canonicalFolder(folder)}`, ...(linked === undefined ? [] : [`@${linked}`])];
       const entries: UnownedEntry[] = [];
       for (const a of all) {
         const at = a.indexOf('@');
         if (at < 0) {
           if (!owned.includes(a)) entries.push({ profile: a, account: a, old: true });
-        } else if (a.endsWith(suffix) && a.length === at + suffix.length && !owned.includes(a.slice(0, at))) {
+        } else if (suffixes.some((suffix) => a.endsWith(suffix) && a.length === at + suffix.length) && !owned.includes(a.slice(0, at))) {
           entries.push({ profile: a.slice(0, at), account: a, old: false });
         }
       }

@@ -174,6 +174,30 @@ describe.skipIf(!availability.ok)('profiles and the keychain, per config folder 
     expect((await folderKeychain(raw, live).get(name))?.secretKey).toBe('live-secret');
   }, 60_000);
 
+  it('a config folder reached through a link is one folder: its entries are found and removed by either path', async () => {
+    const real = folderFor('real');
+    const link = join(folderFor('links'), 'config');
+    symlinkSync(real, link);
+    const raw = await openKeychain();
+    const name = uniqueProfile('lnk');
+    const written = uniqueProfile('lnkold');
+    accounts.push(keychainAccount(name, real), `${name}@${link}`, keychainAccount(written, real), `${written}@${link}`);
+    // Stored through the link, read through the real path (and the other way round).
+    await folderKeychain(raw, link).set(name, { apiKey: 'mx0vlink', secretKey: 'link-secret' });
+    expect(keychainAccount(name, link)).toBe(keychainAccount(name, real));
+    expect((await folderKeychain(raw, real).get(name))?.secretKey).toBe('link-secret');
+    // An entry written under the link's own path (before folders were named by their real path): found and moved.
+    await raw.set(`${written}@${link}`, { apiKey: 'mx0vold', secretKey: 'old-link-secret' });
+    expect((await folderKeychain(raw, link).get(written))?.secretKey).toBe('old-link-secret');
+    expect(await raw.get(`${written}@${link}`)).toBeUndefined();
+    expect((await raw.get(keychainAccount(written, real)))?.secretKey).toBe('old-link-secret');
+    // Removed through either path: no entry is left behind with the master secret.
+    await raw.set(`${name}@${link}`, { apiKey: 'mx0vlink', secretKey: 'link-secret' });
+    expect(await folderKeychain(raw, link).remove(name)).toBe(true);
+    expect(await raw.get(keychainAccount(name, real))).toBeUndefined();
+    expect(await raw.get(`${name}@${link}`)).toBeUndefined();
+  });
+
   it('an entry from before (account = bare name) moves to the first folder that reads it, when no other folder has the name', async () => {
     const raw = await openKeychain();
     const name = uniqueProfile('old');
