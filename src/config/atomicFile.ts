@@ -113,14 +113,23 @@ export async function readFileIfExists(path: string): Promise<string | undefined
   }
 }
 
-/** A JSON config file read through a schema; missing, not JSON or not matching: `fallback` (a file that cannot be read throws). */
+/**
+ * A JSON config file read through a schema; missing, not JSON or not matching: `fallback` (a file that cannot be
+ * read throws). A damaged file's text is kept beside it as `<name>.damaged` (once: an older copy stays), since the
+ * next write replaces it: the names it held can still be read there.
+ */
 export async function readJsonOr<T>(path: string, schema: v.GenericSchema<unknown, T>, fallback: T): Promise<T> {
   const text = await readFileIfExists(path);
   if (text === undefined) return fallback;
+  let parsed: ReturnType<typeof v.safeParse<v.GenericSchema<unknown, T>>> | undefined;
   try {
-    const parsed = v.safeParse(schema, JSON.parse(text));
-    return parsed.success ? parsed.output : fallback;
+    parsed = v.safeParse(schema, JSON.parse(text));
   } catch {
-    return fallback;
+    parsed = undefined;
   }
+  if (parsed?.success === true) return parsed.output;
+  await fsPromises()
+    .writeFile(`${path}.damaged`, text, { flag: 'wx', mode: 0o600 })
+    .catch(() => undefined);
+  return fallback;
 }

@@ -48,11 +48,15 @@ describe('recent sub-accounts in the config folder', () => {
     expect(JSON.parse(readFileSync(path, 'utf8')).demo).toHaveLength(RECENT_LIMIT);
   });
 
-  it('treats a damaged file as empty instead of failing the console', async () => {
-    writeFileSync(join(folder, 'recent-sub-accounts.json'), '{not json');
+  it('treats a damaged file as empty instead of failing the console, keeping its text beside it as .damaged', async () => {
+    const damaged = '{"https://api.example.com": ["keepme1", "keepme2"';
+    writeFileSync(join(folder, 'recent-sub-accounts.json'), damaged);
     const recent = await openRecentSubAccounts(folder, 'demo');
     expect(recent.list()).toEqual([]);
     await recent.remember('alpha01');
     expect((await openRecentSubAccounts(folder, 'demo')).list()).toEqual(['alpha01']);
+    // What the damaged file held is not lost with the rewrite.
+    expect(readFileSync(join(folder, 'recent-sub-accounts.json.damaged'), 'utf8')).toBe(damaged);
+    expect(statSync(join(folder, 'recent-sub-accounts.json.damaged')).mode & 0o777).toBe(0o600);
   });
 });
