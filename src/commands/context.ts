@@ -154,6 +154,11 @@ export interface ConnectedApi extends BrokerApi {
   cutShort(): Promise<void>;
 }
 
+/** What is said when lines of --log-file could not be written (a full disk, a reader gone). */
+export function logLossLine(lost: number, path: string): string {
+  return `warning: --log-file: ${plural(lost, 'line')} could not be written to ${path} (left out whole)`;
+}
+
 /**
  * Resolves the target (environment, else a profile with its secret from the keychain) and builds the
  * client; undefined (after printing why, in one or two lines) when that cannot be done: nothing was sent.
@@ -280,7 +285,7 @@ export async function connectTarget(ctx: CommandContext): Promise<{ api: Connect
     if (logClosed) return;
     logClosed = true;
     const lost = await log?.close();
-    if (lost) printLines(ctx.stderr, [`warning: --log-file: ${plural(lost, 'line')} could not be written to ${ctx.globals.logFile ?? ''} (left out whole)`]);
+    if (lost) printLines(ctx.stderr, [logLossLine(lost, ctx.globals.logFile ?? '')]);
   };
   const connected: ConnectedApi = {
     // What the config files are kept by (recent and discovered sub-accounts, clock offsets).

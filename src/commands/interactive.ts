@@ -9,7 +9,7 @@ import { type ResolveResult, resolveTarget } from '../credentials/resolve';
 import type { StartupProblem } from '../ui/targets';
 import { loadProfiles } from '../credentials/profiles';
 import type { CommandContext } from './context';
-import { EXIT, printLines, reportUsage } from './context';
+import { EXIT, logLossLine, printLines, reportUsage } from './context';
 import { sanitize } from '../terminal/sanitize';
 import { createConsoleTargets } from './consoleTargets';
 import { resolveDemoClock } from '../sandbox/demoClock';
@@ -118,7 +118,9 @@ export async function runInteractive(options: InteractiveOptions, ctx: CommandCo
     return await runConsole(targets, { noColor, onDrawn });
   } finally {
     await targets.close();
-    await log?.close();
+    // Said after the console has left the screen, as a command says it.
+    const lost = await log?.close();
+    if (lost) printLines(ctx.stderr, [logLossLine(lost, ctx.globals.logFile ?? '')]);
   }
 }
 

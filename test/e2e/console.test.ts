@@ -1,5 +1,5 @@
-// The built binary in a real terminal: the whole demo journey (the README's tour), ending with Ctrl-C and a terminal
-// restored to how it was.
+// The built binary in a real terminal: the whole demo journey (the README's tour), with a --log-file that takes
+// nothing, ending with Ctrl-C and a terminal restored to how it was.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,7 +19,8 @@ describe.skipIf(missing !== undefined)('console in tmux (80x24)', () => {
     folder = mkdtempSync(join(tmpdir(), 'bc-e2e-'));
     const script = [
       'printf "BEFORE-THE-CONSOLE\\n"',
-      `node ${bin} --demo`,
+      // A log file that takes nothing: the console goes on, and says so once it has left the screen.
+      `node ${bin} --demo --log-file /dev/full`,
       'printf "EXIT=%s\\n" $?',
       'stty -a | tr " " "\\n" | grep -x -e icanon -e -icanon -e echo -e -echo | tr "\\n" " "; printf "\\n"',
       'sleep 600',
@@ -117,6 +118,7 @@ describe.skipIf(missing !== undefined)('console in tmux (80x24)', () => {
     await session.keys('C-c');
     screen = await session.waitFor(/EXIT=\d+\n.*icanon/);
     expect(screen).toContain('EXIT=130');
+    expect(screen).toMatch(/^warning: --log-file: [\d,]+ lines? could not be written to \/dev\/full \(left out whole\)$/m);
     expect(screen).toContain('BEFORE-THE-CONSOLE');
     expect(screen).toMatch(/(^|\s)icanon(\s|$)/m);
     expect(screen).toMatch(/(^|\s)echo(\s|$)/m);
