@@ -32,12 +32,14 @@ import {
   checkProfileName,
   findProfile,
   loadProfiles,
+  profilesPath,
   removeProfile,
   saveProfile,
   secretProblem,
   setDefaultProfile,
 } from '../credentials/profiles';
 import { sanitize, sanitizeDeep, toJson } from '../terminal/sanitize';
+import { systemErrorWords } from '../terminal/systemError';
 import { type CommandContext, EXIT, type ExitCode, contextFolder, printLines, proxyFor, reportUsage, stdoutIsTerminal } from './context';
 import { signalExitCode } from '../terminal/signals';
 import { chooseFormat, formatTable } from './output';
@@ -76,6 +78,11 @@ function keychainOf(ctx: CommandContext): () => Promise<FolderKeychain> {
 function asProblem(error: unknown): KeychainProblem {
   if (error instanceof KeychainError) return error.problem;
   return problem('failed', error instanceof Error ? error.message : String(error));
+}
+
+/** Why a profile file could not be written, in words (a system error's, or the first line of another). */
+function fileProblem(error: unknown): string {
+  return systemErrorWords(error) ?? errorLine(error);
 }
 
 /** "error: <first line>" then the line saying what to do. */
@@ -260,7 +267,7 @@ export async function runProfileAdd(rawName: string, options: ProfileAddOptions,
       printLines(ctx.stderr, ['nothing was saved']);
       return EXIT.usage;
     }
-    printLines(ctx.stderr, [`error: the profile could not be saved: ${errorLine(error)}`]);
+    printLines(ctx.stderr, [`error: the profile could not be saved to ${profilesPath(contextFolder(ctx))}: ${fileProblem(error)}`, 'nothing was saved']);
     return EXIT.failure;
   }
   stopSignals?.();
@@ -508,9 +515,8 @@ export async function runProfileRemove(rawName: string, ctx: CommandContext): Pr
       }
     });
   } catch (error) {
-    const reason = errorLine(error);
     printLines(ctx.stderr, [
-      `error: the profile could not be removed: ${reason}`,
+      `error: the profile could not be removed from ${profilesPath(contextFolder(ctx))}: ${fileProblem(error)}`,
       `nothing was changed: profile ${name.value} and its keychain entry are as they were`,
     ]);
     return EXIT.failure;
@@ -557,7 +563,10 @@ export async function runProfileUse(rawName: string, ctx: CommandContext): Promi
   try {
     await setDefaultProfile(contextFolder(ctx), name.value);
   } catch (error) {
-    printLines(ctx.stderr, [`error: ${errorLine(error)}`]);
+    printLines(ctx.stderr, [
+      `error: the default could not be saved to ${profilesPath(contextFolder(ctx))}: ${fileProblem(error)}`,
+      `nothing was changed: ${config.defaultProfile === undefined ? 'there is still no default' : `the default is still ${config.defaultProfile}`}`,
+    ]);
     return EXIT.failure;
   }
   printLines(ctx.stdout, [`default profile: ${name.value}`]);

@@ -190,7 +190,7 @@ describe('profile commands that need no keychain', () => {
       filling = true;
       const again = add('s2');
       expect(await runProfileAdd('ops', { check: false }, again.ctx)).toBe(1);
-      expect(again.err.text()).toMatch(/^error: the profile could not be saved: ENOSPC/);
+      expect(again.err.text()).toBe(`error: the profile could not be saved to ${profilesPath(folder)}: no space left on device\nnothing was saved\n`);
       filling = false;
       // As before the run: the old settings with their own secret.
       expect(readFileSync(profilesPath(folder), 'utf8')).toBe(settings);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { nodeFileSystem, replaceAtomicFileSystem } from '../../src/config/atomicFile';
 import type { CommandContext } from '../../src/commands/context';
-import { runProfileRemove } from '../../src/commands/profile';
+import { runProfileRemove, runProfileUse } from '../../src/commands/profile';
 import { type Keychain, folderKeychain, keychainAccount, openKeychain } from '../../src/credentials/keychain';
 import { loadProfiles, profilesPath, saveProfile } from '../../src/credentials/profiles';
 import { testContext } from '../commands/helpers';
@@ -78,6 +78,27 @@ function recordingKeychain(calls: string[]): Keychain {
   };
 }
 
+describe('profile use when the settings cannot be written', () => {
+  it('injected ENOSPC: exit 1, the file named, the reason in words, and the default said unchanged', async () => {
+    const folder = mkdtempSync(join(home, 'use-'));
+    const name = await profileIn(folder, recordingKeychain([]));
+    const before = readFileSync(profilesPath(folder), 'utf8');
+    const restore = enospcOnWrite();
+    const t = ctxIn(folder);
+    let code: number;
+    try {
+      code = await runProfileUse(`${name}-other`, t.ctx);
+    } finally {
+      restore();
+    }
+    expect(code).toBe(1);
+    expect(t.err.text()).toBe(
+      `error: the default could not be saved to ${profilesPath(folder)}: no space left on device\nnothing was changed: the default is still ${name}\n`,
+    );
+    expect(readFileSync(profilesPath(folder), 'utf8')).toBe(before);
+  });
+});
+
 describe('profile remove when the settings cannot be written', () => {
   it('injected ENOSPC: exit 1, two lines, the keychain is never asked to remove, settings unchanged, no .tmp', async () => {
     const folder = mkdtempSync(join(home, 'inj-'));
@@ -95,7 +116,7 @@ describe('profile remove when the settings cannot be written', () => {
     }
     expect(code).toBe(1);
     expect(t.err.text()).toBe(
-      `error: the profile could not be removed: ENOSPC: no space left on device, write\nnothing was changed: profile ${name} and its keychain entry are as they were\n`,
+      `error: the profile could not be removed from ${profilesPath(folder)}: no space left on device\nnothing was changed: profile ${name} and its keychain entry are as they were\n`,
     );
     expect(t.out.text()).toBe('');
     expect(calls.filter((c) => c.startsWith('remove'))).toEqual([]);
@@ -135,7 +156,7 @@ describe('profile remove when the settings cannot be written', () => {
     disk!.fill();
     const t = ctxIn(folder);
     expect(await runProfileRemove(name, t.ctx)).toBe(1);
-    expect(t.err.text()).toMatch(/^error: the profile could not be removed: ENOSPC: no space left on device.*\nnothing was changed: /);
+    expect(t.err.text()).toMatch(/^error: the profile could not be removed from \S+profiles\.json: no space left on device\nnothing was changed: /);
     expect((await folderKeychain(keychain, folder).get(name))?.secretKey).toBe('full-disk-secret');
     expect(readFileSync(profilesPath(folder), 'utf8')).toBe(before);
     expect(noTemps(folder)).toEqual([]);
