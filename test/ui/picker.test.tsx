@@ -102,10 +102,13 @@ describe('SubAccountPicker', () => {
     await c.press('esc');
     await c.waitForText('Choose a sub-account');
     await c.waitForText('Sub-account: gridbot29O1');
+    // It says so, and how to clear it for another name (typing would add to it).
+    expect(c.frame()).toContain('the name that did not open, back to be fixed · esc clears it for another');
     expect(c.recent.list()).toEqual([]);
     // The cursor is at its end: two backspaces and the right characters fix it.
     await c.press('backspace', 2);
     await c.type('01');
+    expect(c.frame()).not.toContain('the name that did not open');
     await c.press('enter');
     await c.waitForText(/API keys of gridbot2901 · \d+ keys?/);
   });

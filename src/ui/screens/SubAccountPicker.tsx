@@ -56,17 +56,29 @@ export function SubAccountPicker() {
   const recentNames = recent.list();
   // The name last opened: one whose keys never listed (mistyped, refused) comes back typed, to be fixed.
   const opened = useRef<string | undefined>(undefined);
+  // Said while it stands as it came back: typing adds to it (to fix it), esc clears it for another name.
+  const [restored, setRestored] = useState<string | undefined>();
   useEffect(() => {
     if (!active || opened.current === undefined) return;
     const name = opened.current;
     opened.current = undefined;
-    if (!recent.list().includes(name)) setTyped(name);
+    if (!recent.list().includes(name)) {
+      setTyped(name);
+      setRestored(name);
+    }
   }, [active, recent, setTyped]);
   const found = discovered.list();
   const choices = useMemo(() => matchingChoices(recentNames, found, suggestions, typed), [recentNames, found, suggestions, typed]);
   // A problem is shown whole (wrapped, at most three lines); the list takes what is left.
   const problemLines = problem ? wrapText(`✗ ${problem}`, width, 3) : [];
-  const hint = width >= 72 ? 'enter opens it · ↓ picks from the list · ctrl+t transfers · ctrl+c quits' : 'enter opens · ↓ the list · ctrl+c quits';
+  const hint =
+    restored !== undefined && typed === restored
+      ? width >= 72
+        ? 'the name that did not open, back to be fixed · esc clears it for another · enter tries it again'
+        : 'the name that did not open · esc clears it'
+      : width >= 72
+        ? 'enter opens it · ↓ picks from the list · ctrl+t transfers · ctrl+c quits'
+        : 'enter opens · ↓ the list · ctrl+c quits';
   const blank = height >= 8 ? 1 : 0;
   const listRoom = Math.max(1, height - 3 - Math.max(1, problemLines.length) - blank);
   const offset = Math.max(0, highlight - listRoom + 1);
