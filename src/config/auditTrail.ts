@@ -2,6 +2,7 @@
 // service, or of unknown outcome — appended as one JSON line to audit.jsonl in the config folder (mode
 // 0600, O_APPEND, never rewritten). A line names the shortened new API key, never a secret.
 import { join } from 'node:path';
+import * as v from 'valibot';
 import { BrokerError, errorLine } from '../api/errors';
 import { systemErrorWords } from '../terminal/systemError';
 import type { CreatedKey, NewKeyRequest } from '../api/types';
@@ -13,13 +14,15 @@ import { appendWholeLine } from './wholeLine';
 export const AUDIT_FILE = 'audit.jsonl';
 
 /** 'not-sent' only closes an attempt recorded ahead that never left (a refused connection): reading drops both. */
-export type AuditOutcome = 'created' | 'refused' | 'unknown' | 'not-sent';
+export const AUDIT_OUTCOMES = ['created', 'refused', 'unknown', 'not-sent'] as const;
+export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
 
 /**
  * A created key whose secret the operator may not have: it could not be written, it was not valid text, or the
  * console showed it and the operator has not (or never) confirmed it stored.
  */
-export type SecretFate = 'not-delivered' | 'unreadable' | 'unconfirmed';
+export const SECRET_FATES = ['not-delivered', 'unreadable', 'unconfirmed'] as const;
+export type SecretFate = (typeof SECRET_FATES)[number];
 
 export const SECRET_FATE_TEXT: Record<SecretFate, string> = {
   'not-delivered': 'created, secret not delivered',
@@ -282,9 +285,25 @@ function notSent(target: AuditTarget, request: NewKeyRequest, at: Date): AuditEn
   };
 }
 
-const OUTCOMES = new Set<string>(['created', 'refused', 'unknown', 'not-sent']);
-const FATES = new Set<string>(Object.keys(SECRET_FATE_TEXT));
-const isStrings = (value: unknown): value is string[] => Array.isArray(value) && value.every((v) => typeof v === 'string');
+/** A line of the trail as it may be read (what it does not name is left out; anything else damages it). */
+const AuditLine = v.object({
+  time: v.string(),
+  profile: v.string(),
+  host: v.string(),
+  subAccount: v.string(),
+  apiKey: v.optional(v.string()),
+  permissions: v.array(v.string()),
+  ips: v.array(v.string()),
+  note: v.string(),
+  outcome: v.picklist(AUDIT_OUTCOMES),
+  code: v.optional(v.union([v.string(), v.number()])),
+  message: v.optional(v.string()),
+  reason: v.optional(v.string()),
+  secret: v.optional(v.picklist(SECRET_FATES)),
+  attempt: v.optional(v.string()),
+  pid: v.optional(v.pipe(v.number(), v.safeInteger())),
+  machine: v.optional(v.string()),
+});
 
 /** A parsed line, or undefined when it is damaged (not JSON, or not an entry's shape). */
 export function parseAuditLine(line: string): AuditEntry | undefined {
@@ -294,34 +313,8 @@ export function parseAuditLine(line: string): AuditEntry | undefined {
   } catch {
     return undefined;
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  const v = value as Record<string, unknown>;
-  const text = (key: string) => typeof v[key] === 'string';
-  if (!text('time') || !text('profile') || !text('host') || !text('subAccount') || !text('note')) return undefined;
-  if (!isStrings(v.permissions) || !isStrings(v.ips) || typeof v.outcome !== 'string' || !OUTCOMES.has(v.outcome)) return undefined;
-  if (v.apiKey !== undefined && !text('apiKey')) return undefined;
-  if (v.code !== undefined && typeof v.code !== 'string' && typeof v.code !== 'number') return undefined;
-  if ((v.message !== undefined && !text('message')) || (v.reason !== undefined && !text('reason'))) return undefined;
-  if ((v.secret !== undefined && !(typeof v.secret === 'string' && FATES.has(v.secret))) || (v.attempt !== undefined && !text('attempt'))) return undefined;
-  if ((v.pid !== undefined && !Number.isSafeInteger(v.pid)) || (v.machine !== undefined && !text('machine'))) return undefined;
-  return {
-    time: v.time as string,
-    profile: v.profile as string,
-    host: v.host as string,
-    subAccount: v.subAccount as string,
-    ...(v.apiKey !== undefined ? { apiKey: v.apiKey as string } : {}),
-    permissions: [...v.permissions],
-    ips: [...v.ips],
-    note: v.note as string,
-    outcome: v.outcome as AuditOutcome,
-    ...(v.code !== undefined ? { code: v.code as number | string } : {}),
-    ...(v.message !== undefined ? { message: v.message as string } : {}),
-    ...(v.reason !== undefined ? { reason: v.reason as string } : {}),
-    ...(v.secret !== undefined ? { secret: v.secret as SecretFate } : {}),
-    ...(v.attempt !== undefined ? { attempt: v.attempt as string } : {}),
-    ...(v.pid !== undefined ? { pid: v.pid as number } : {}),
-    ...(v.machine !== undefined ? { machine: v.machine as string } : {}),
-  };
+  const parsed = v.safeParse(AuditLine, value);
+  return parsed.success ? parsed.output : undefined;
 }
 
 /**
