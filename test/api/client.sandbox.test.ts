@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrokerApi, ClientConfig, ExchangeInfo } from '../../src/api/contract';
 import { BrokerError } from '../../src/api/errors';
-import { poolStats } from '../../src/api/http';
+import { poolStats } from '../../src/api/pools';
 import { API_KEY_PATH, UNIVERSAL_TRANSFER_PATH, createBrokerApi } from '../../src/api/operations';
 import { splitSignedQuery } from '../../src/api/signing';
 import { startSandbox } from '../../src/sandbox/server';

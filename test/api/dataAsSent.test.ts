@@ -3,7 +3,7 @@ import Big from 'big.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DECIMAL_TEXT, decimalForBig, isDecimalAmount } from '../../src/api/decimal';
-import { answerExcerpt, quoteNumbers, readSuccess, serviceErrorFromBody } from '../../src/api/http';
+import { answerExcerpt, quoteNumbers, readSuccess, serviceErrorFromBody } from '../../src/api/answers';
 import { toSubAccountKey, toTransfer } from '../../src/api/operations';
 import { WireCreatedKey, WireKeyList, WireTransferList, plainTransferList } from '../../src/api/schemas';
 import { DATE_RANGE_MS, isoTime, serviceTimeFromText, timeOrder } from '../../src/api/serviceTime';
