@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from 'node:util';
 import { afterEach, beforeAll, afterAll, describe, expect, test } from 'vitest';
 import { startConsole, type TestConsole } from './harness';
 import { lineWith, openKeys, seededAccounts } from './flows';
@@ -124,6 +125,26 @@ describe('KeyList', () => {
     expect(c.frame()).toContain(`API keys of ${empty} · 0 keys`);
     expect(c.frame()).toContain('Press n to create one.');
     expect(c.frame()).not.toContain('API KEY');
+  });
+
+  test('while a load tries again after a failed try, its spinner says so (and says no more once it has loaded)', async () => {
+    c = await startConsole();
+    const { busy } = await seededAccounts(c);
+    c.sandbox.queueFaults({ kind: 'status', status: 503 }, { kind: 'status', status: 503 });
+    // Tries slow enough for the spinner (this console's own backoff between tries is a few ms).
+    c.sandbox.setFaultRates({ latencyMs: 150 });
+    const from = c.frames().length;
+    await openKeys(c, busy, { wait: false });
+    await c.waitForText(/API keys of \S+ · \d+ keys/);
+    // In a frame while it loaded, however short.
+    expect(
+      c
+        .frames()
+        .slice(from)
+        .some((f) => /Loading keys… — trying again \(try [12] answered 503\)/.test(stripVTControlCharacters(f))),
+    ).toBe(true);
+    expect(c.frame()).not.toContain('trying again');
+    expect(c.frame()).toMatch(/✓ list keys 200 · \d+ ms · try 3/);
   });
 
   test('an error shows whole with the retry key; r retries and shows the rows', async () => {

@@ -1,4 +1,4 @@
-// One resource, loaded with cancellation: {status, data, error, reload}; the spinner shows only after 100 ms.
+// One resource, loaded with cancellation: {status, data, error, reload}; the spinner shows only once it is slow.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { BrokerError } from '../../api/errors';
 import { sanitize } from '../../terminal/text';

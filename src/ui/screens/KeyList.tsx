@@ -31,6 +31,7 @@ import { shortenApiKey as shortKey } from '../../api/redact';
 import { ipsText } from '../noIp';
 import { ipCell, ipLines } from '../ipList';
 import { copyValue } from '../clipboard';
+import { useTryingAgain } from '../hooks/useTryingAgain';
 
 /** A read-only target keeps n bound, only to say why nothing opens; the footer does not offer it. */
 const readOnlyReason = ({ readOnly }: BindingContext) => (readOnly ? 'Creating keys is disabled (read-only): n says why, opens nothing' : undefined);
@@ -181,6 +182,7 @@ export function KeyList({
 
   // The status line: a spinner, the error (whole, wrapped; the retry key only when a retry can help), or the position.
   const failed = keys.status === 'error';
+  const tryingAgain = useTryingAgain('list keys', keys.status === 'loading');
   const canRetry = useRetryable(failed ? keys.error : undefined);
   const failure = useErrorLine(failed ? keys.error : undefined);
   // The mode in force says what the footer offers and what the keys do: the same bindings for both.
@@ -347,7 +349,7 @@ export function KeyList({
   const status =
     keys.status === 'loading' ? (
       keys.slow ? (
-        <Spinner label="Loading keys…" width={width} />
+        <Spinner label={`Loading keys…${tryingAgain}`} width={width} />
       ) : (
         <Text> </Text>
       )

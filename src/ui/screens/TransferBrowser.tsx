@@ -30,6 +30,7 @@ import { TransferChart } from './TransferChart';
 import { TransferDetail } from './TransferDetail';
 import { SERVED_ORDER, nextSortColumn, pageAsShown, sortText, sortTransfers, sortedColumns, type PageSort } from '../pageSort';
 import { fieldMessage } from '../fieldLabels';
+import { useTryingAgain } from '../hooks/useTryingAgain';
 
 /** The key bindings of each mode of this screen, beside the handlers below; the footer and `?` help are drawn from them. */
 export const TRANSFER_MODES = defineModes({
@@ -246,6 +247,7 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
   );
   const transfers = useTransfers(query, page, limit, reloadToken);
   const loaded = transfers.status === 'ready';
+  const tryingAgain = useTryingAgain('list transfers', transfers.status === 'loading');
   // The page and size the rows in hand belong to: `r` asks for the same page again, and its rows stay while it loads.
   const readyFor = useRef<string | undefined>(undefined);
   const pageKey = `${page}:${limit}`;
@@ -576,7 +578,9 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
   let statusArea: React.ReactNode;
   if (transfers.status === 'loading') {
     statusArea = (
-      <Box height={status}>{transfers.slow ? <Spinner label={fit(`Loading page ${page}…`, Math.max(1, width - 2)).trimEnd()} /> : <Text> </Text>}</Box>
+      <Box height={status}>
+        {transfers.slow ? <Spinner label={fit(`Loading page ${page}…${tryingAgain}`, Math.max(1, width - 2)).trimEnd()} /> : <Text> </Text>}
+      </Box>
     );
   } else if (failed) {
     // An error is shown whole (wrapped) when there are no rows to make room for; over kept rows, in the status's room.
