@@ -128,6 +128,8 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
     });
   const listeners = new Set<() => void>();
   let current: ConsoleTarget | undefined;
+  /** Targets of this run that are no saved profile (environment credentials, credentials for this run), by name. */
+  const inMemory = new Map<string, { baseUrl: string; open: () => Promise<void> }>();
   // The demo's sandbox, started at its first use. The first frame needs only the demo's names: node:http, the
   // seeded state and the socket wait until that frame is drawn (options.drawn).
   let sandbox: Promise<RunningSandbox> | undefined;
@@ -359,12 +361,19 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
     },
     async profiles(): Promise<ProfileSummary[]> {
       const config = await loadProfiles(options.folder);
-      return config.profiles.map((p) => ({
+      const saved = config.profiles.map((p) => ({
         name: p.name,
         baseUrl: p.baseUrl,
         isDefault: p.name === config.defaultProfile,
         ...(p.readOnly === true ? { readOnly: true } : {}),
       }));
+      return [...saved, ...[...inMemory].map(([name, kept]) => ({ name, baseUrl: kept.baseUrl, isDefault: false, inMemory: true }))];
+    },
+    async openInMemory(name) {
+      const kept = inMemory.get(name);
+      if (kept === undefined) return { ok: false, message: `nothing named ${name} is kept for this run` };
+      await kept.open();
+      return { ok: true };
     },
     async openDemo() {
       await switchTo(async (exchanges) => {
@@ -406,6 +415,8 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
       if (target.recvWindow !== undefined) config.recvWindow = target.recvWindow;
       if (target.postSignature !== undefined) config.postSignature = target.postSignature;
       const elsewhere = target.overrides?.some((note) => note.startsWith(ENV.baseUrl)) === true;
+      // Environment credentials are no profile: ctrl+p lists them, so a run can come back to them.
+      if (target.profile === undefined) inMemory.set('environment', { baseUrl: target.baseUrl, open: () => this.openResolved(target) });
       await switchTo(
         live(config, target.profile?.name ?? 'environment', elsewhere ? `${target.source} · URL from ${ENV.baseUrl}` : target.source, target.profile),
       );
@@ -483,7 +494,11 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
         : { baseUrl: valid.url, apiKey: valid.apiKey, secretKey: valid.secretKey, postSignature };
       const checked = await check(config, saved);
       if (!checked.ok) return checked;
-      await switchTo(live(config, profileName ?? 'session', 'memory only', saved));
+      const label = profileName ?? 'session';
+      const open = () => switchTo(live(config, label, 'memory only', saved));
+      // Kept in memory for this run: ctrl+p lists it, so switching away and back needs no second typing.
+      inMemory.set(label, { baseUrl: config.baseUrl, open });
+      await open();
       return checked;
     },
     async close() {

@@ -45,6 +45,8 @@ export interface ProfileSummary {
   isDefault: boolean;
   /** Saved with `profile add --read-only`. */
   readOnly?: boolean;
+  /** Not a saved profile: a target of this run (environment credentials, credentials for this run only) to go back to. */
+  inMemory?: boolean;
 }
 
 export type CredentialField = 'name' | 'baseUrl' | 'apiKey' | 'secretKey' | 'apiKeyHeader' | 'postSignature' | 'color';
@@ -83,6 +85,8 @@ export interface TargetSwitcher {
   profiles(): Promise<ProfileSummary[]>;
   openDemo(): Promise<void>;
   openProfile(name: string): Promise<CheckOutcome>;
+  /** Opens again a target of this run that is no saved profile (listed by profiles() with inMemory). */
+  openInMemory?(name: string): Promise<CheckOutcome>;
   /** Checks the credentials against the service, then stores the secret in the keychain and the profile. */
   addProfile(input: NewProfileInput): Promise<CheckOutcome>;
   /** Checks the credentials, then uses them for this run only: kept in memory, never written. */

@@ -328,6 +328,19 @@ describe('first run and profiles in the console', () => {
     await d.press('enter');
     await d.waitForText('LIVE');
     expect(d.frame()).toContain('session · memory only');
+    // Away to the demo and back: the run's credentials are listed, and open again without being typed again.
+    await d.press('\u0010');
+    await d.waitForText('Profiles');
+    expect(d.frame()).toMatch(/session +http:\/\/127\.0\.0\.1:\d+ +\(this run only, in memory\) +← now/);
+    await d.press('down');
+    await d.press('enter');
+    await d.waitForText('DEMO');
+    await d.press('\u0010');
+    await d.waitForText('Profiles');
+    await d.press('up');
+    await d.press('enter');
+    await d.waitForText('LIVE');
+    expect(d.frame()).toContain('session · memory only');
   });
 
   it("a profile of the same name added elsewhere while the form's credentials are checked: the form's save refuses, the other stays", async () => {
@@ -374,6 +387,25 @@ describe('first run and profiles in the console', () => {
     expect(await targets.addProfile({ name: 'a', ...input, apiKey: ` ${sandbox.apiKey}`, secretKey: `${sandbox.secretKey} \n` })).toMatchObject({ ok: true });
     expect([...stored.values()]).toEqual([{ apiKey: sandbox.apiKey, secretKey: sandbox.secretKey }]);
     expect((await loadProfiles(folder)).profiles).toMatchObject([{ name: 'a', apiKeyHeader: 'X-MEXC-APIKEY', recvWindow: 5000 }]);
+    await targets.close();
+  });
+
+  it('environment credentials are listed for the run: after the demo, ctrl+p opens them again', async () => {
+    sandbox = await startSandbox({ seed: 1 });
+    folder = await mkdtemp(join(tmpdir(), 'bc-profiles-env-'));
+    const targets = createConsoleTargets({
+      folder,
+      exportFolder: folder,
+      keychain: async () => ({ get: async () => undefined, set: async () => undefined, remove: async () => false }),
+    });
+    await targets.openResolved({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, secretKey: sandbox.secretKey, source: 'environment' });
+    expect(targets.current()?.profile).toBe('environment');
+    await targets.openDemo();
+    expect(targets.current()?.profile).toBe('demo');
+    expect(await targets.profiles()).toEqual([{ name: 'environment', baseUrl: sandbox.baseUrl, isDefault: false, inMemory: true }]);
+    expect(await targets.openInMemory!('environment')).toEqual({ ok: true });
+    expect(targets.current()).toMatchObject({ profile: 'environment', mode: 'live' });
+    expect((await targets.current()!.api.listSubAccountKeys(sandbox.subAccounts[0]!)).length).toBeGreaterThan(0);
     await targets.close();
   });
 

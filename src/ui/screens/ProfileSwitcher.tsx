@@ -76,7 +76,8 @@ export function ProfileSwitcher() {
       return;
     }
     setOpening(entry.name);
-    switcher.openProfile(entry.name).then((result) => {
+    const opened = entry.inMemory === true && switcher.openInMemory ? switcher.openInMemory(entry.name) : switcher.openProfile(entry.name);
+    opened.then((result) => {
       if (!result.ok) {
         setFailure({ profile: entry, message: result.message });
         openingNow.current = false;
@@ -111,7 +112,7 @@ export function ProfileSwitcher() {
           return true;
         case 'session': {
           const entry = entries[list.cursor];
-          const profile = entry && entry !== 'demo' ? entry : failure?.profile;
+          const profile = entry && entry !== 'demo' && entry.inMemory !== true ? entry : failure?.profile;
           navigate({ type: 'push', route: { screen: 'sessionCredentials', profile: profile?.name, baseUrl: profile?.baseUrl } });
           return true;
         }
@@ -140,7 +141,7 @@ export function ProfileSwitcher() {
         const detail =
           entry === 'demo'
             ? 'embedded sandbox, seeded data'
-            : `${sanitize(entry.baseUrl)}${entry.isDefault ? '  (default)' : ''}${entry.readOnly ? '  (read-only)' : ''}`;
+            : `${sanitize(entry.baseUrl)}${entry.isDefault ? '  (default)' : ''}${entry.readOnly ? '  (read-only)' : ''}${entry.inMemory ? '  (this run only, in memory)' : ''}`;
         const detailRoom = Math.max(0, width - 2 - nameWidth - 1 - now.length);
         return (
           <Text key={`${at}-${name}`} inverse={here}>
