@@ -178,6 +178,22 @@ describe('TransferBrowser', () => {
     for (const t of rows) expect(c.frame()).toContain(` ${t.amount} `);
   });
 
+  test('esc while the next page loads gives that load up: the page in hand stays, said; esc again goes back', async () => {
+    c = await startConsole();
+    await openTransfers(c, { startTime: '3d', limit: '10' });
+    await c.waitForText('Page 1 · 10 per page · 10 rows');
+    c.sandbox.setFaultRates({ latencyMs: 1500 });
+    await c.press('n');
+    await c.waitForText('Loading page 2');
+    await c.press('esc');
+    await c.waitForText('page 2 not loaded: back on page 1');
+    expect(c.navState()!.stack.at(-1)!.route.screen).toBe('transfers');
+    c.sandbox.setFaultRates({});
+    await c.waitForText('Page 1 · 10 per page · 10 rows', 5000);
+    await c.press('esc');
+    await c.waitForScreen('transferFilter');
+  });
+
   test('"no more pages" on a short page; n then sends nothing', async () => {
     c = await startConsole();
     const query = await openTransfers(c, { startTime: '12h' });

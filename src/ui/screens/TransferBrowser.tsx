@@ -419,6 +419,16 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
         }
         return command !== undefined;
       }
+      // esc while another page loads: that load is given up, and the page in hand stays (it is asked again, its
+      // rows shown meanwhile), as k9s or lazygit would; esc again goes back.
+      const inHand = readyFor.current;
+      if (keystroke.escape && mode.name === 'list' && transfers.status === 'loading' && inHand !== undefined && inHand !== `${page}:${limitRef.current}`) {
+        const [backTo = 1, size = limitRef.current] = inHand.split(':').map(Number);
+        setNotice(`page ${page} not loaded: back on page ${backTo}`);
+        setLimit(size);
+        setPage(backTo);
+        return true;
+      }
       if (failed && !reloadFailed)
         return pagingCommand(commandFor(TRANSFER_MODES.transfersFailed, input, keystroke, { retryable: canRetry, firstPage: page === 1 }));
       // A kept filter: esc clears it before it goes back.
