@@ -7,11 +7,9 @@ import { OPERATION_LABELS, createBrokerApi } from '../api/operations';
 import { chooseProxy, cleartextWarning, explicitProxyProblem } from '../api/proxy';
 import { type ReadOnlySource, readOnlyApi, readOnlyReason } from '../api/readOnly';
 import { createAuditRecorder, type AuditRecorder, type AuditTarget } from '../config/auditTrail';
-import { loadBan, saveBan } from '../config/bans';
-import { loadClockOffset, saveClockOffset } from '../config/clockOffsets';
+import { type Learned, learnedFor } from '../config/learned';
 import { apiKeyProblem } from '../api/headers';
 import { DEFAULT_API_KEY_HEADER, DEFAULT_RECV_WINDOW, POST_SIGNATURES, type PostSignature, parsePostSignature } from '../api/signing';
-import { loadPostSignature, savePostSignature } from '../config/postSignatures';
 import { type DiscoveredSubAccounts, memoryDiscoveredSubAccounts, openDiscoveredSubAccounts } from '../config/discoveredSubAccounts';
 import { memoryRecentSubAccounts, openRecentSubAccounts, type RecentSubAccounts } from '../config/recentSubAccounts';
 import { CHECK_TIMEOUT_MS, checkCredentials } from '../credentials/checkCredentials';
@@ -151,15 +149,13 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
   let problem: StartupProblem | undefined;
   let nextId = 1;
 
-  // A live target starts with the clock offset last measured against its base URL, and leaves the one it
-  // ended with for the next run (as the commands do: a 700003 need not be met again).
-  const offsets = new Map<BrokerApi, { baseUrl: string; before: number }>();
+  // A live target starts from what the folder remembers of its base URL and keeps what it learns, as the
+  // commands do (config/learned.ts): the clock offset it ended with is kept as it is let go.
+  const learnedOf = new Map<BrokerApi, Learned>();
   const release = async (api: BrokerApi): Promise<void> => {
-    const remembered = offsets.get(api);
-    offsets.delete(api);
-    if (remembered && Math.round(api.clockOffsetMs()) !== remembered.before) {
-      await saveClockOffset(options.folder, remembered.baseUrl, api.clockOffsetMs()).catch(() => undefined);
-    }
+    const learned = learnedOf.get(api);
+    learnedOf.delete(api);
+    await learned?.keep(api.clockOffsetMs());
     await api.close().catch(() => undefined);
   };
 
@@ -236,21 +232,6 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
     return { api: readOnlyApi(api, reason), readOnly: reason };
   };
 
-  // Under 'auto' a create starts with the rule its base URL last accepted, and a newly learned one is kept.
-  const postSignatureMemory = async (config: ClientConfig): Promise<Pick<ClientConfig, 'rememberedPostSignature' | 'onPostSignature'>> => {
-    if (config.postSignature !== undefined && config.postSignature !== 'auto') return {};
-    let known = await loadPostSignature(options.folder, config.baseUrl);
-    const remember = tracked((rule: NonNullable<ClientConfig['rememberedPostSignature']>) => savePostSignature(options.folder, config.baseUrl, rule));
-    return {
-      ...(known !== undefined ? { rememberedPostSignature: known } : {}),
-      onPostSignature: (rule) => {
-        if (rule === known) return;
-        known = rule;
-        remember(rule).catch(() => undefined);
-      },
-    };
-  };
-
   /**
    * A create through a saved profile checks first that the profile is still as it was opened: one removed or
    * changed by another terminal (retired, pointed elsewhere, made read-only) sends nothing, and says so.
@@ -287,24 +268,16 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
 
   const live = (given: ClientConfig, profile: string, source: string, saved?: Profile) => async (exchanges: ExchangeLog) => {
     const { config, problem: proxyProblem } = withProxy(given, saved);
-    const before = await loadClockOffset(options.folder, config.baseUrl);
-    const memory = await postSignatureMemory(config);
-    // A ban met by an earlier run holds this one back too (the status bar says so at once); a new one is kept.
-    const banEndsAt = await loadBan(options.folder, config.baseUrl);
+    const learned = await learnedFor(options.folder, config.baseUrl, config.postSignature, (write) => tracked(() => write)());
+    // A ban met by an earlier run holds this one back too: the status bar says so at once.
+    const banEndsAt = learned.config.banEndsAt;
     if (banEndsAt !== undefined)
       exchanges.record({ operation: 'requests', method: 'GET', path: '', ok: false, latencyMs: 0, attempt: 1, banEndsAt, notSent: true });
-    const onBan = tracked((endsAt: number) => saveBan(options.folder, config.baseUrl, endsAt).catch(() => undefined));
-    const limits = { ...(banEndsAt !== undefined ? { banEndsAt } : {}), onBan: (endsAt: number) => void onBan(endsAt) };
-    const made = createBrokerApi({
-      ...clientConfig(config, exchanges),
-      ...memory,
-      ...limits,
-      ...(before !== undefined ? { initialClockOffsetMs: before } : {}),
-    });
+    const made = createBrokerApi({ ...clientConfig(config, exchanges), ...learned.config });
     // A proxy that cannot be used is never gone around (the service may accept this key only from the proxy's address).
     const reachable = proxyProblem === undefined ? made : refusingApi(made, `${proxyProblem} — nothing was sent`);
     const client = guarded(saved !== undefined && source === 'keychain' ? whileSaved(reachable, saved) : reachable, saved);
-    offsets.set(client.api, { baseUrl: config.baseUrl, before: before ?? 0 });
+    learnedOf.set(client.api, learned);
     const host = new URL(config.baseUrl).host;
     const cleartext = cleartextWarning(config.baseUrl);
     return {

@@ -6,10 +6,7 @@ import { apiKeyProblem, headerNameProblem } from '../api/headers';
 import { type ProxyChoice, chooseProxy, cleartextWarning, explicitProxyProblem } from '../api/proxy';
 import { readOnlyApi, readOnlyReason, readOnlySource } from '../api/readOnly';
 import { type FieldError, type FieldName, sayFieldError } from '../api/validation';
-import type { PostSignatureRule } from '../api/signing';
-import { loadBan, saveBan } from '../config/bans';
-import { loadClockOffset, saveClockOffset } from '../config/clockOffsets';
-import { loadPostSignature, savePostSignature } from '../config/postSignatures';
+import { learnedFor } from '../config/learned';
 import { exchangeLine, openExchangeLog } from '../config/logFile';
 import { configFolder } from '../config/paths';
 import { ENV, type Environment, envValue } from '../credentials/fromEnvironment';
@@ -208,34 +205,18 @@ export async function connectTarget(ctx: CommandContext): Promise<{ api: Connect
   // The environment standing over a profile is never silent: the requests may go elsewhere, signed by other keys.
   for (const note of target.overrides ?? []) printLines(ctx.stderr, [`note: ${sanitize(note, 300)}`]);
   const folder = contextFolder(ctx);
-  // The demo's sandbox is new every run, on a port of its own: nothing learned of it is kept for the next run.
-  const learns = ctx.demo !== true;
-  const savedOffset = learns ? await loadClockOffset(folder, target.baseUrl) : undefined;
   const config: ClientConfig = { baseUrl: target.baseUrl, apiKey: target.apiKey, secretKey: target.secretKey };
   if (target.apiKeyHeader !== undefined) config.apiKeyHeader = target.apiKeyHeader;
-  // Under 'auto' a create starts with the rule this base URL last accepted; close() keeps a newly learned one.
   if (target.postSignature !== undefined) config.postSignature = target.postSignature;
-  const savedRule =
-    learns && (config.postSignature === undefined || config.postSignature === 'auto') ? await loadPostSignature(folder, target.baseUrl) : undefined;
-  let acceptedRule: PostSignatureRule | undefined;
-  if (savedRule !== undefined) config.rememberedPostSignature = savedRule;
-  config.onPostSignature = (rule) => {
-    acceptedRule = rule;
-  };
+  // What the folder remembers of this base URL (clock offset, signing rule, a ban) starts the client, and what it
+  // learns is kept. The demo's sandbox is new every run, on a port of its own: nothing of it is remembered or kept.
+  const learned = ctx.demo === true ? undefined : await learnedFor(folder, target.baseUrl, config.postSignature);
+  Object.assign(config, learned?.config);
   const recvWindow = ctx.globals.recvWindow ?? target.recvWindow;
   if (recvWindow !== undefined) config.recvWindow = recvWindow;
   if (ctx.globals.timeoutMs !== undefined) config.timeoutMs = ctx.globals.timeoutMs;
-  if (savedOffset !== undefined) config.initialClockOffsetMs = savedOffset;
   if (proxied.proxy !== undefined) config.proxy = proxied.proxy;
   warnCleartext(ctx, target.baseUrl);
-  // A ban met by an earlier run is honoured before anything is sent; one met now is kept for the next run.
-  const savedBan = learns ? await loadBan(folder, target.baseUrl) : undefined;
-  if (savedBan !== undefined) config.banEndsAt = savedBan;
-  let banKept: Promise<void> = Promise.resolve();
-  if (learns)
-    config.onBan = (endsAt) => {
-      banKept = banKept.then(() => saveBan(folder, target.baseUrl, endsAt)).catch(() => undefined);
-    };
 
   let log: Awaited<ReturnType<typeof openExchangeLog>> | undefined;
   if (ctx.globals.logFile !== undefined) {
@@ -302,10 +283,9 @@ export async function connectTarget(ctx: CommandContext): Promise<{ api: Connect
     },
     close: async () => {
       try {
-        await banKept;
-        if (learns) {
-          await rememberClockOffset(ctx, folder, target.baseUrl, savedOffset ?? 0, api.clockOffsetMs());
-          if (acceptedRule !== undefined && acceptedRule !== savedRule) await savePostSignature(folder, target.baseUrl, acceptedRule).catch(() => undefined);
+        if (learned) {
+          await learned.keep(api.clockOffsetMs());
+          noteSkew(ctx, learned.offsetBefore, api.clockOffsetMs());
         }
         await api.close();
       } finally {
@@ -365,19 +345,10 @@ export function warnCleartext(ctx: CommandContext, baseUrl: string): void {
   if (warning !== undefined) printLines(ctx.stderr, [`warning: ${warning}`]);
 }
 
-/**
- * Keeps the offset this run ended with for the next run (best effort: the file is a convenience), and,
- * when a new skew beyond a second was found, says so once on stderr with what to do about it.
- */
-async function rememberClockOffset(ctx: CommandContext, folder: string, baseUrl: string, before: number, after: number): Promise<void> {
-  if (after === before) return;
-  try {
-    await saveClockOffset(folder, baseUrl, after);
-  } catch {
-    // not worth failing a command over
-  }
+/** A new skew beyond a second, found in this run: said once on stderr with what to do about it (it is kept). */
+function noteSkew(ctx: CommandContext, before: number, after: number): void {
   const off = describeSkew(after);
-  if (off !== undefined && Math.abs(after - before) > CLOCK_SKEW_THRESHOLD_MS) {
+  if (off !== undefined && after !== before && Math.abs(after - before) > CLOCK_SKEW_THRESHOLD_MS) {
     printLines(ctx.stderr, [`note: ${off}; timestamps are corrected for it (kept for the next run) — set the clock right (e.g. turn on network time sync)`]);
   }
 }
