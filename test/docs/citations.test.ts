@@ -31,6 +31,16 @@ function commentLines(text: string): string[] {
 // This file names the patterns it forbids, so it is left out of the scan.
 const SELF = relative(ROOT, fileURLToPath(import.meta.url));
 
+/** The README and every page of docs/. */
+function docPages(): string[] {
+  return [
+    'README.md',
+    ...readdirSync(join(ROOT, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+  ];
+}
+
 describe('what comments cite', () => {
   it('no design brief, style guide, spec section or issue number the repository does not hold', () => {
     const forbidden = /DESIGN\b|STYLE\.md|design brief|spec §|§\s?\d|\b[Ii]ssue \d+|(?<!UTS )#\d{2,}\b/;
@@ -45,12 +55,7 @@ describe('what comments cite', () => {
   });
 
   it('the docs and the README cite no design brief, style guide, spec section, open issue or session either', () => {
-    const pages = [
-      'README.md',
-      ...readdirSync(join(ROOT, 'docs'))
-        .filter((f) => f.endsWith('.md'))
-        .map((f) => `docs/${f}`),
-    ];
+    const pages = docPages();
     const forbidden = /DESIGN\b|STYLE\.md|design brief|the design named|original design|spec\/service-api|§\s?\d|\bthe open issue\b|this session/;
     const found = pages.flatMap((page) =>
       readFileSync(join(ROOT, page), 'utf8')
@@ -70,12 +75,7 @@ describe('what comments cite', () => {
   });
 
   it('every relative link in the README and docs/ reaches a file there (its #anchor a heading of it)', () => {
-    const pages = [
-      'README.md',
-      ...readdirSync(join(ROOT, 'docs'))
-        .filter((f) => f.endsWith('.md'))
-        .map((f) => `docs/${f}`),
-    ];
+    const pages = docPages();
     // GitHub's anchor of a heading: lower case, punctuation gone, spaces as hyphens.
     const anchorsOf = (page: string): string[] =>
       [...readFileSync(join(ROOT, page), 'utf8').matchAll(/^#+ (.+)$/gm)].map((m) =>

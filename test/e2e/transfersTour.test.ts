@@ -125,7 +125,8 @@ describe.skipIf(missing !== undefined)('search, sort and the chart, then keys du
     const kept = Number(/(\d+) of 500 rows/.exec(screen)![1]);
     expect(kept).toBeGreaterThan(5);
     await s.keys('Enter');
-    screen = await s.waitFor((x) => !x.includes('enter keep'));
+    // The whole frame, not one caught half drawn (tmux may show a frame while its lines are still being written).
+    screen = await s.waitFor((x) => !x.includes('enter keep') && transferRows(x).length > 3 && transferRows(x).every((row) => / BTC /.test(row.line)));
     expect(transferRows(screen).length).toBeGreaterThan(3);
     for (const row of transferRows(screen)) expect(row.line).toMatch(/ BTC /);
 

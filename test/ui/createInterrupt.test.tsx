@@ -5,8 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createAuditRecorder, readAuditTrail } from '../../src/config/auditTrail';
-import type { TargetSwitcher } from '../../src/ui/targets';
-import { consoleFor } from './harness';
+import { consoleFor, oneOtherProfile } from './harness';
 import { reachReview } from './flows';
 
 const folders: string[] = [];
@@ -16,16 +15,7 @@ afterEach(() => {
 
 /** A switcher with one other profile: picking it would tear the console's screens down. */
 const opened: string[] = [];
-const switcher: TargetSwitcher = {
-  current: () => undefined,
-  subscribe: () => () => undefined,
-  startupProblem: () => undefined,
-  profiles: async () => [{ name: 'other', baseUrl: 'https://other.example', isDefault: false }],
-  openDemo: async () => void opened.push('demo'),
-  openProfile: async (name) => (opened.push(name), { ok: true }),
-  addProfile: async () => ({ ok: true }),
-  useForSession: async () => ({ ok: true }),
-};
+const switcher = oneOtherProfile(opened);
 
 /** The trail's last outcome, once it is `want` or 3 s have passed: the outcome's line follows the answer by a write and a sync. */
 async function lastOutcome(folder: string, want: string): Promise<string | undefined> {

@@ -311,3 +311,17 @@ export function expectFits(raw: string, columns: number, rows: number, what = ''
   expect(lines.length, where).toBeLessThan(rows);
   return lines;
 }
+
+/** A switcher with one other profile, recording what it is asked to open (opening it would tear the console down). */
+export function oneOtherProfile(opened: string[]): TargetSwitcher {
+  return {
+    current: () => undefined,
+    subscribe: () => () => undefined,
+    startupProblem: () => undefined,
+    profiles: async () => [{ name: 'other', baseUrl: 'https://other.example', isDefault: false }],
+    openDemo: async () => void opened.push('demo'),
+    openProfile: async (name) => (opened.push(name), { ok: true }),
+    addProfile: async () => ({ ok: true }),
+    useForSession: async () => ({ ok: true }),
+  };
+}

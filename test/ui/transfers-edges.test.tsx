@@ -21,7 +21,7 @@ import { createExchangeLog } from '../../src/ui/exchangeLog';
 import { makeTheme } from '../../src/ui/theme';
 import type { TargetSwitcher } from '../../src/ui/targets';
 import { CTRL_U, lineWith, openTransferFilter, openTransfers, setFilter } from './flows';
-import { consoleFor, KEYS, type OnFinished, sleep, type TestConsole } from './harness';
+import { consoleFor, KEYS, oneOtherProfile, type OnFinished, sleep, type TestConsole } from './harness';
 import { renderInTerminal } from './terminal';
 
 const SIZES = [
@@ -392,16 +392,7 @@ describe('what the screen says matches what the keys do', () => {
 
   test.concurrent('ctrl+p while it runs opens nothing: the panel says why, and the export goes on to its end', async ({ onTestFinished }) => {
     const opened: string[] = [];
-    const switcher: TargetSwitcher = {
-      current: () => undefined,
-      subscribe: () => () => undefined,
-      startupProblem: () => undefined,
-      profiles: async () => [{ name: 'other', baseUrl: 'https://other.example', isDefault: false }],
-      openDemo: async () => void opened.push('demo'),
-      openProfile: async (name) => (opened.push(name), { ok: true }),
-      addProfile: async () => ({ ok: true }),
-      useForSession: async () => ({ ok: true }),
-    };
+    const switcher = oneOtherProfile(opened);
     const c = await allPagesExportUnderWay(onTestFinished, 150, { switcher });
     await c.press('\u0010'); // ctrl+p
     await c.waitForText('ctrl+p waits for the export');
