@@ -11,7 +11,7 @@ import { useTerminalSize } from './hooks/useTerminalSize';
 import { commandFor, sameMode, type BindingContext, type ScreenContext } from './keyboard/bindings';
 import { GLOBAL_MODES, HELP_MODES, quitsHere, type ActiveMode, type ScreenId } from './keyboard/modes';
 import { LeaveGuardProvider, leaveThrough, type LeaveGuards } from './leaveGuard';
-import { DraftsProvider, createDrafts } from './drafts';
+import { type Drafts, DraftsProvider, createDrafts } from './drafts';
 import { NavigationProvider, breadcrumbs, initialNavigation, navigationReducer, type NavigationState, type Route } from './navigation';
 import { ScreenFrameProvider } from './screenFrame';
 import { ServicesProvider, type ConsoleServices } from './services';
@@ -26,6 +26,8 @@ export interface AppProps {
   initialRoute?: Route;
   /** Keys typed while the previous target's console was opening this one: they act here, in order. */
   carriedKeys?: CarriedKeys;
+  /** The forms left half filled on this target before (a switch away and back); new ones when absent. */
+  drafts?: Drafts;
 }
 
 /** Lines the chrome takes: header, status bar, footer, and one spare so no frame is as tall as the terminal. */
@@ -34,11 +36,11 @@ export const CHROME_LINES = 4;
 export const MIN_COLUMNS = 40;
 export const MIN_ROWS = 12;
 
-export function App({ services, onExit, onNavigation, initialRoute, carriedKeys }: AppProps) {
+export function App({ services, onExit, onNavigation, initialRoute, carriedKeys, drafts: kept }: AppProps) {
   const [nav, dispatch] = useReducer(navigationReducer, initialRoute ? { ...initialNavigation, stack: [{ id: 0, route: initialRoute }] } : initialNavigation);
   const router = useMemo(createKeystrokeRouter, []);
   const guards = useMemo<LeaveGuards>(() => ({ current: undefined }), []);
-  const drafts = useMemo(createDrafts, []);
+  const drafts = useMemo(() => kept ?? createDrafts(), [kept]);
   const { columns, rows } = useTerminalSize();
   const tooSmall = columns < MIN_COLUMNS || rows < MIN_ROWS;
   // A ctrl+c a guard held while the window was too small to show why.

@@ -8,6 +8,7 @@ import { memoryDiscoveredSubAccounts } from '../config/discoveredSubAccounts';
 import { memoryRecentSubAccounts } from '../config/recentSubAccounts';
 import type { TransferExporter } from '../export/types';
 import { App } from './App';
+import { type Drafts, createDrafts } from './drafts';
 import type { CarriedKeys } from './keyboard/keysWhileBusy';
 import { systemClipboard, type CopyToClipboard } from './clipboard';
 import { createExchangeLog } from './exchangeLog';
@@ -83,7 +84,25 @@ export function ConsoleRoot({
   }, [target, switcher, theme, copy, now, sayOnLeaving]);
   // One queue of waiting keys across targets: what was typed while a profile or the demo opened acts on its first screen.
   const carriedKeys = useMemo<CarriedKeys>(() => ({ keys: [] }), []);
-  return <App key={target?.id ?? 0} services={services} onExit={onExit} initialRoute={target ? undefined : { screen: 'welcome' }} carriedKeys={carriedKeys} />;
+  // The forms left half filled on a target come back with it: a switch away and back loses no typing.
+  const draftsByTarget = useMemo(() => new Map<string, Drafts>(), []);
+  const drafts = useMemo(() => {
+    if (!target) return undefined;
+    const key = `${target.mode}\u0000${target.profile}\u0000${target.host}`;
+    const known = draftsByTarget.get(key) ?? createDrafts();
+    draftsByTarget.set(key, known);
+    return known;
+  }, [target, draftsByTarget]);
+  return (
+    <App
+      key={target?.id ?? 0}
+      services={services}
+      onExit={onExit}
+      initialRoute={target ? undefined : { screen: 'welcome' }}
+      carriedKeys={carriedKeys}
+      {...(drafts ? { drafts } : {})}
+    />
+  );
 }
 
 /** 0 quit, 130 interrupted, or 128 + a signal's number (143, 129, 131); a terminal gone is 129. */

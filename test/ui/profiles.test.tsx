@@ -311,6 +311,43 @@ describe('first run and profiles in the console', () => {
     await d.waitForText('API keys of delta043');
   });
 
+  it('a form left half filled on a target is there again after a switch away and back', async () => {
+    const d = await setUp();
+    await d.press('enter');
+    await d.waitForText('Choose a sub-account');
+    await d.press('gridbot2901\r');
+    await d.waitForText('API keys of gridbot2901');
+    await d.press('n');
+    await d.waitForText('New API key for gridbot2901');
+    for (const key of ['tab', 'tab', 'tab']) await d.press(key);
+    await d.type('kept across');
+    await d.press('esc');
+    await d.waitForText('API keys of gridbot2901');
+    // Away (credentials for this run), then back to the demo.
+    await d.press('\u0010');
+    await d.waitForText('Profiles');
+    await d.press('s');
+    await d.waitForText('for this run only');
+    await d.type(sandbox.baseUrl);
+    await d.press('tab');
+    await d.type(sandbox.apiKey);
+    await d.press('tab');
+    await d.type(sandbox.secretKey);
+    await d.press('enter');
+    await d.waitForText('LIVE');
+    await d.press('\u0010');
+    await d.waitForText(/› session .*← now/);
+    await d.press('down');
+    await d.press('enter');
+    await d.waitForText('DEMO');
+    await d.waitForText('Choose a sub-account');
+    await d.press('gridbot2901\r');
+    await d.waitForText('API keys of gridbot2901');
+    await d.press('n');
+    await d.waitForText('as you left it');
+    expect(d.frame()).toContain('kept across');
+  });
+
   it('ctrl+p switches between the demo and a session target', async () => {
     const d = await setUp();
     await d.press('enter');
