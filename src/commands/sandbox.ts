@@ -34,12 +34,15 @@ export async function runSandboxCommand(
 ): Promise<RunningSandbox> {
   // The server is loaded only when this command runs: the other commands do not pay for it.
   const { startSandbox } = await import('../sandbox/server');
+  // Credentials of this run unless given: anyone on the machine who finds the port must not also know them
+  // (the seed's own are the same on every machine).
+  const random = (bytes: number) => process.getBuiltinModule('node:crypto').randomBytes(bytes).toString('hex');
   const sandbox = await startSandbox({
     host: opts.host,
     port: opts.port,
     seed: opts.seed,
-    apiKey: opts.apiKey,
-    secretKey: opts.secretKey,
+    apiKey: opts.apiKey ?? `mx0v${random(14)}`,
+    secretKey: opts.secretKey ?? random(16),
     transfers: opts.transfers,
     ...(opts.postSignature !== undefined ? { postSignature: opts.postSignature } : {}),
     ...(opts.rateLimit !== undefined ? { rateLimit: opts.rateLimit } : {}),

@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { listenFailure, runSandboxCommand } from '../../src/commands/sandbox';
 import { runBuiltCli } from '../commands/helpers';
 import { listKeys } from './helpers';
+import type { RunningSandbox } from '../../src/sandbox/types';
 
 const capture = (): { out: PassThrough; text: () => string } => {
   const out = new PassThrough();
@@ -28,6 +29,21 @@ describe('sandbox command', () => {
       expect((await listKeys(sb, sb.subAccounts[0] as string)).status).toBe(200);
     } finally {
       await sb.close();
+    }
+  });
+
+  test('credentials not given are new each run (the seed gives the data, not the keys), and they sign', async () => {
+    const runs = await Promise.all([1, 2].map(() => runSandboxCommand({ seed: 1 }, capture().out, { handleSignals: false })));
+    try {
+      const [a, b] = runs as [RunningSandbox, RunningSandbox];
+      expect(a.apiKey).not.toBe(b.apiKey);
+      expect(a.secretKey).not.toBe(b.secretKey);
+      expect(a.apiKey).toMatch(/^mx0v[0-9a-f]{28}$/);
+      expect(a.secretKey).toMatch(/^[0-9a-f]{32}$/);
+      expect(a.subAccounts).toEqual(b.subAccounts);
+      expect((await listKeys(a, a.subAccounts[0] as string)).status).toBe(200);
+    } finally {
+      await Promise.all(runs.map((sb) => sb.close()));
     }
   });
 
