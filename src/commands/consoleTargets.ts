@@ -388,11 +388,11 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
       if (target.recvWindow !== undefined) config.recvWindow = target.recvWindow;
       if (target.postSignature !== undefined) config.postSignature = target.postSignature;
       const elsewhere = target.overrides?.some((note) => note.startsWith(ENV.baseUrl)) === true;
+      const open = () =>
+        switchTo(live(config, target.profile?.name ?? 'environment', elsewhere ? `${target.source} · URL from ${ENV.baseUrl}` : target.source, target.profile));
       // Environment credentials are no profile: ctrl+p lists them, so a run can come back to them.
-      if (target.profile === undefined) inMemory.set('environment', { baseUrl: target.baseUrl, open: () => this.openResolved(target) });
-      await switchTo(
-        live(config, target.profile?.name ?? 'environment', elsewhere ? `${target.source} · URL from ${ENV.baseUrl}` : target.source, target.profile),
-      );
+      if (target.profile === undefined) inMemory.set('environment', { baseUrl: target.baseUrl, open });
+      await open();
     },
     async openProfile(name) {
       const config = await loadProfiles(options.folder);
