@@ -373,8 +373,8 @@ describe('first run and profiles in the console', () => {
     await d.press('enter');
     await d.waitForText('DEMO');
     await d.press('\u0010');
-    await d.waitForText(/› demo .*← now/);
-    await d.waitForText(/ session +http:\/\/127\.0\.0\.1:\d+ +\(this run only, in memory\)/);
+    // Read and placed: the run's entry listed, and the cursor moved to the target in use (the demo).
+    await d.waitForText(/ session +http:\/\/127\.0\.0\.1:\d+ +\(this run only, in memory\) *\n› demo .*← now/);
     await d.press('up');
     await d.press('enter');
     await d.waitForText('LIVE');

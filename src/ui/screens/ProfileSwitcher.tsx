@@ -1,6 +1,6 @@
 // Switch the console to another profile or to the demo; add a profile; or enter credentials for the session.
 // Profile names and URLs come from the config file, messages from the service: all shown sanitised.
-import React, { useEffect, useMemo, useRef, useState } from 'react';
+import React, { useMemo, useRef, useState } from 'react';
 import { Box, Text } from 'ink';
 import { errorLines } from '../components/ErrorLine';
 import { Spinner } from '../components/Spinner';
@@ -57,14 +57,14 @@ export function ProfileSwitcher() {
   const failureRoom = Math.max(0, Math.min(failureLines.length + 1, height - fixed - 1));
   const listRoom = Math.max(1, height - fixed - failureRoom);
   const list = useListCursor(entries.length, listRoom);
-  // The list opens on the profile in use ("← now"): enter at once keeps it, never switches to the first.
-  const placed = useRef(false);
-  useEffect(() => {
-    if (placed.current || profiles.status !== 'ready') return;
-    placed.current = true;
+  // The list opens on the profile in use ("← now"): enter at once keeps it, never switches to the first. Placed in
+  // the render that brings the list (an effect would let a key pressed at once move from the first row, then be undone).
+  const [placed, setPlaced] = useState(false);
+  if (!placed && profiles.status === 'ready') {
+    setPlaced(true);
     const at = entries.findIndex((entry) => (entry === 'demo' ? 'demo' : entry.name) === currentProfile);
     if (at > 0) list.setCursor(at, entries.length);
-  }, [profiles.status, entries, currentProfile, list]);
+  }
 
   const open = (entry: ProfileSummary | 'demo') => {
     if (!switcher) return;
