@@ -3,15 +3,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { createAuditRecorder, readAuditTrail } from '../../src/config/auditTrail';
-import { consoleFor, oneOtherProfile } from './harness';
+import { consoleFor, oneOtherProfile, startConsole } from './harness';
 import { reachReview } from './flows';
-
-const folders: string[] = [];
-afterEach(() => {
-  for (const f of folders.splice(0)) rmSync(f, { recursive: true, force: true });
-});
 
 /** A switcher with one other profile: picking it would tear the console's screens down. */
 const opened: string[] = [];
@@ -29,9 +24,13 @@ async function lastOutcome(folder: string, want: string): Promise<string | undef
 
 async function heldCreate(onTestFinished: Parameters<typeof consoleFor>[0], options: { columns?: number; rows?: number } = {}) {
   const folder = mkdtempSync(join(tmpdir(), 'bc-create-interrupt-'));
-  folders.push(folder);
   const audit = createAuditRecorder(folder, { profile: 'demo', host: 'sandbox' });
-  const c = await consoleFor(onTestFinished, { audit, switcher, ...options });
+  const c = await startConsole({ audit, switcher, ...options });
+  // The folder goes once the console is cleaned up: until then it may still write its trail there.
+  onTestFinished(async () => {
+    await c.cleanup();
+    rmSync(folder, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+  });
   await reachReview(c, c.sandbox.subAccounts[0]!, { toggle: [0], note: 'held' });
   c.sandbox.queueFaults({ kind: 'hold' });
   await c.press('enter');

@@ -14,7 +14,7 @@ import { reachReview } from './flows';
 
 const folders: string[] = [];
 afterEach(() => {
-  for (const f of folders.splice(0)) rmSync(f, { recursive: true, force: true });
+  for (const f of folders.splice(0)) rmSync(f, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 });
 const folder = (): string => {
   const f = mkdtempSync(join(tmpdir(), 'bc-lost-secrets-'));

@@ -36,7 +36,7 @@ afterAll(async () => sandbox?.close());
 afterEach(async () => {
   await c?.cleanup();
   c = undefined;
-  for (const f of folders.splice(0)) rmSync(f, { recursive: true, force: true });
+  for (const f of folders.splice(0)) rmSync(f, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 });
 
 const entry = (subAccount: string, note: string, minute: number, extra: Partial<AuditEntry> = {}): AuditEntry => ({
