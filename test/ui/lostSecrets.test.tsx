@@ -5,12 +5,25 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { NO_OUTCOME_REASON, appendAudit, createAuditRecorder, readAuditTrail } from '../../src/config/auditTrail';
+import { type AuditEntry, NO_OUTCOME_REASON, appendAudit, createAuditRecorder, readAuditTrail } from '../../src/config/auditTrail';
 import type { SubAccountKey } from '../../src/api/types';
 import { startSandbox } from '../../src/sandbox/server';
 import { consoleFor } from './harness';
 import { UNRECORDED_SHORT, leftUnconfirmed } from '../../src/ui/screens/SecretReveal';
 import { reachReview } from './flows';
+
+/** A trail line of an attempt of unknown outcome on the demo, now, with `more` (its reason, its sender). */
+const unknownAttempt = (subAccount: string, note: string, more: Partial<AuditEntry>): AuditEntry => ({
+  time: new Date().toISOString(),
+  profile: 'demo',
+  host: 'sandbox',
+  subAccount,
+  permissions: ['SPOT_ACCOUNT_READ'],
+  ips: [],
+  note,
+  outcome: 'unknown',
+  ...more,
+});
 
 const folders: string[] = [];
 afterEach(() => {
@@ -104,17 +117,7 @@ describe('lost secrets in the console', () => {
     const audit = createAuditRecorder(trail, { profile: 'demo', host: 'sandbox' });
     const c = await consoleFor(onTestFinished, { audit });
     const name = c.sandbox.subAccounts[0]!;
-    await appendAudit(trail, {
-      time: new Date().toISOString(),
-      profile: 'demo',
-      host: 'sandbox',
-      subAccount: name,
-      permissions: ['SPOT_ACCOUNT_READ'],
-      ips: [],
-      note: 'never made',
-      outcome: 'unknown',
-      reason: 'no answer',
-    });
+    await appendAudit(trail, unknownAttempt(name, 'never made', { reason: 'no answer' }));
     const { openCreateForm } = await import('./flows');
     await openCreateForm(c, name);
     await c.waitForText('no matching key');
@@ -129,20 +132,10 @@ describe('lost secrets in the console', () => {
     // The other terminal's keys create, here a process that waits as long as the test needs it.
     const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)'], { stdio: 'ignore' });
     onTestFinished(() => void other.kill('SIGKILL'));
-    await appendAudit(trail, {
-      time: new Date().toISOString(),
-      profile: 'demo',
-      host: 'sandbox',
-      subAccount: name,
-      permissions: ['SPOT_ACCOUNT_READ'],
-      ips: [],
-      note: 'being made',
-      outcome: 'unknown',
-      reason: NO_OUTCOME_REASON,
-      attempt: 'a1b2c3d4e5f60718',
-      pid: other.pid!,
-      machine: hostname(),
-    });
+    await appendAudit(
+      trail,
+      unknownAttempt(name, 'being made', { reason: NO_OUTCOME_REASON, attempt: 'a1b2c3d4e5f60718', pid: other.pid!, machine: hostname() }),
+    );
     const { openKeys, openCreateForm } = await import('./flows');
     await openKeys(c, name);
     await c.waitForText(/sending +-/);

@@ -148,6 +148,19 @@ describe('first run and profiles in the console', () => {
     return driver;
   };
 
+  /** From the profiles screen: s, the sandbox's credentials for this run only, and its console open (LIVE). */
+  const useSandboxForTheRun = async (d: Driver) => {
+    await d.press('s');
+    await d.waitForText('for this run only');
+    await d.type(sandbox.baseUrl);
+    await d.press('tab');
+    await d.type(sandbox.apiKey);
+    await d.press('tab');
+    await d.type(sandbox.secretKey);
+    await d.press('enter');
+    await d.waitForText('LIVE');
+  };
+
   const fillProfile = async (d: Driver, secret: string) => {
     await d.type(profileName);
     await d.press('tab');
@@ -326,15 +339,7 @@ describe('first run and profiles in the console', () => {
     // Away (credentials for this run), then back to the demo.
     await d.press('\u0010');
     await d.waitForText('Profiles');
-    await d.press('s');
-    await d.waitForText('for this run only');
-    await d.type(sandbox.baseUrl);
-    await d.press('tab');
-    await d.type(sandbox.apiKey);
-    await d.press('tab');
-    await d.type(sandbox.secretKey);
-    await d.press('enter');
-    await d.waitForText('LIVE');
+    await useSandboxForTheRun(d);
     await d.press('\u0010');
     await d.waitForText(/› session .*← now/);
     await d.press('down');
@@ -355,15 +360,7 @@ describe('first run and profiles in the console', () => {
     await d.press('\u0010');
     await d.waitForText('Profiles');
     expect(d.frame()).toMatch(/demo\s+embedded sandbox/);
-    await d.press('s');
-    await d.waitForText('for this run only');
-    await d.type(sandbox.baseUrl);
-    await d.press('tab');
-    await d.type(sandbox.apiKey);
-    await d.press('tab');
-    await d.type(sandbox.secretKey);
-    await d.press('enter');
-    await d.waitForText('LIVE');
+    await useSandboxForTheRun(d);
     expect(d.frame()).toContain('session · memory only');
     // Away to the demo and back: the run's credentials are listed, and open again without being typed again.
     await d.press('\u0010');
