@@ -178,6 +178,38 @@ describe('TransferBrowser', () => {
     for (const t of rows) expect(c.frame()).toContain(` ${t.amount} `);
   });
 
+  test('the filter form follows s: back with esc, f or ctrl+t, it shows the page size the results moved to', async () => {
+    c = await startConsole();
+    await openTransfers(c, { startTime: '3d', limit: '10' });
+    const moveTo = async (size: string) => {
+      await c.press('s');
+      await c.type(size);
+      await c.press('enter');
+      await c.waitForText(`Page 1 · ${size} per page`);
+    };
+    const pageSizeField = async (size: string) => {
+      await c.waitForText('Universal transfers: filter');
+      await c.waitFor(() => lineWith(c.frame(), 'Page size').includes(` ${size}`), `page size ${size} in the form`);
+      expect(lineWith(c.frame(), 'Page size')).not.toContain(' 10');
+    };
+    await moveTo('3');
+    await c.press('esc');
+    await pageSizeField('3');
+    // Searched again from there, the form's size is the one sent.
+    const from = c.requests().length;
+    await c.press('enter');
+    await c.waitForText('Page 1 · 3 per page');
+    expect(transferGets(from).map((r) => param(r.query, 'limit'))).toEqual(['3']);
+    await moveTo('4');
+    await c.press('f');
+    await pageSizeField('4');
+    await c.press('esc');
+    await c.waitForText('Page 1 · 4 per page');
+    await moveTo('5');
+    await c.press('ctrlT');
+    await pageSizeField('5');
+  });
+
   test('esc while the next page loads gives that load up: the page in hand stays, said; esc again goes back', async () => {
     c = await startConsole();
     await openTransfers(c, { startTime: '3d', limit: '10' });

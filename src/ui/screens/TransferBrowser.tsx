@@ -28,6 +28,8 @@ import { formatLocalTime as localTime } from '../../api/timeInput';
 import { ExportPanel } from './ExportPanel';
 import { TransferChart } from './TransferChart';
 import { TransferDetail } from './TransferDetail';
+import { keepPageSize } from './TransferFilterForm';
+import { useDrafts } from '../drafts';
 import { SERVED_ORDER, nextSortColumn, pageAsShown, sortText, sortTransfers, sortedColumns, type PageSort } from '../pageSort';
 import { fieldMessage } from '../fieldLabels';
 import { useTryingAgain } from '../hooks/useTryingAgain';
@@ -219,6 +221,7 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
   const { theme, api } = useServices();
   const { active, width, height } = useScreenFrame();
   const navigate = useNavigate();
+  const drafts = useDrafts();
   const [page, setPage, pageRef] = useSyncedState(query.page ?? 1);
   const [limit, setLimit, limitRef] = useSyncedState(query.limit ?? DEFAULT_PAGE_SIZE);
   const [reloadToken, setReloadToken, reloadRef] = useSyncedState(0);
@@ -412,6 +415,7 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
             if (mode.what === 'page') goToPage(checked.value);
             else {
               setLimit(checked.value);
+              if (fromFilter) keepPageSize(drafts.transferFilter, checked.value);
               goToPage(1);
             }
             setMode({ name: 'list' });

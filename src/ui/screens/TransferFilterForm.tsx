@@ -11,7 +11,7 @@ import { TextField } from '../components/TextField';
 import { displayWidth, fit, sanitize, wrapWords } from '../../terminal/text';
 import { commandFor, defineModes } from '../keyboard/bindings';
 import { useScreenKeystrokes } from '../keyboard/keystrokes';
-import { useDrafts } from '../drafts';
+import { type DraftShelf, type TransferFilterDraft, useDrafts } from '../drafts';
 import { useNavigate } from '../navigation';
 import { defineScreen, useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
@@ -74,6 +74,17 @@ function initialValues(initial?: TransferQuery): Values {
 /** The form as it starts: a filter left like this is no draft. */
 const BLANK = initialValues();
 
+/** Keeps `draft` unless it is the form as it starts. */
+function keepDraft(drafts: DraftShelf<TransferFilterDraft>, draft: TransferFilterDraft): void {
+  drafts.keep('', FIELDS.every((f) => draft.values[f.name] === BLANK[f.name]) ? undefined : draft);
+}
+
+/** The results of a search from the form moved to another page size (`s`): the form, back, shows it too. */
+export function keepPageSize(drafts: DraftShelf<TransferFilterDraft>, limit: number): void {
+  const draft = drafts.get('');
+  keepDraft(drafts, { values: { ...(draft?.values ?? BLANK), limit: String(limit) }, focus: draft?.focus ?? 0 });
+}
+
 /**
  * A sub-account's transfers: from the master to it, on the types and times last used; the client id was another
  * transfer's. A last filter turned the other way (from a sub-account back to the master) gives its types back
@@ -111,8 +122,13 @@ export function TransferFilterForm({ initial, overResults = false, subAccount }:
   );
   const [focus, setFocus, focusRef] = useSyncedState(draft?.focus ?? 0);
   useEffect(() => {
-    drafts.keep('', FIELDS.every((f) => values[f.name] === BLANK[f.name]) ? undefined : { values, focus });
+    keepDraft(drafts, { values, focus });
   }, [drafts, values, focus]);
+  // Back on top (esc or ctrl+t from its results), it takes the page size the results moved to.
+  useEffect(() => {
+    const size = drafts.get('')?.values.limit ?? BLANK.limit;
+    if (active && size !== valuesRef.current.limit) setValues((v) => ({ ...v, limit: size }));
+  }, [active, drafts, setValues, valuesRef]);
   const [errors, setErrors] = useState<FieldError[]>([]);
 
   const set = (name: FieldName) => (value: string) => {
