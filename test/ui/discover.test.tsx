@@ -158,6 +158,50 @@ describe('ctrl+d: the discover scan', () => {
     20_000,
   );
 
+  test.concurrent('/ filters what was found: the matching rows, N of M, enter opens the one picked; esc clears it first', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished, { columns: 80, rows: 24 });
+    await c.press(CTRL_D);
+    await c.waitForScreen('discover');
+    await c.press('enter');
+    await c.waitForText(/✓ \d+ sub-accounts in 30 days of transfers/, 15_000);
+    const found = c.discovered.list().map((d) => d.name);
+    const wanted = found[found.length - 1]!;
+    const matching = found.filter((name) => name.includes(wanted));
+    await c.press('/');
+    await c.waitForText('type to filter');
+    await c.type(wanted);
+    await c.waitForText(`${matching.length} of ${found.length}`);
+    const row = (name: string) => new RegExp(`^(› |  )${name} `, 'm');
+    for (const name of found) {
+      if (matching.includes(name)) expect(c.frame()).toMatch(row(name));
+      else expect(c.frame()).not.toMatch(row(name));
+    }
+    // Enter keeps the filter; enter again opens the sub-account under the cursor.
+    await c.press('enter');
+    await c.waitFor(() => /enter keys/.test(c.frame()), 'the list keys back');
+    await c.press('enter');
+    await c.waitForScreen('keys');
+    expect(c.navState()!.stack.at(-1)!.route).toEqual({ screen: 'keys', subAccount: matching[0] });
+    await c.press('esc');
+    await c.waitForScreen('discover');
+    // Esc clears the kept filter first (the cursor stays on its row), then goes back.
+    await c.press('esc');
+    await c.waitForNoText(`${matching.length} of ${found.length}`);
+    expect(c.frame()).toMatch(new RegExp(`^› ${matching[0]} `, 'm'));
+    expect(c.navState()!.stack.at(-1)!.route.screen).toBe('discover');
+    // A filter matching nothing says so and opens nothing.
+    await c.press('/');
+    await c.type('no-such-name');
+    await c.waitForText('no sub-account matches the filter');
+    await c.press('enter');
+    await c.press('enter');
+    await c.settle(50);
+    expect(c.navState()!.stack.at(-1)!.route.screen).toBe('discover');
+    await c.press('esc');
+    await c.press('esc');
+    await c.waitForScreen('picker');
+  });
+
   test.concurrent.for(SIZES)(
     'a failure part way says what failed and keeps what was found; r scans again, at %ix%i',
     { timeout: 20_000 },

@@ -7,6 +7,7 @@ import { startConsole, type TestConsole } from './harness';
 import { openKeys, seededAccounts } from './flows';
 
 const CTRL_R = '\u0012';
+const CTRL_U = '\u0015';
 
 let c: TestConsole;
 afterEach(async () => c?.cleanup());
@@ -91,6 +92,60 @@ describe('key audit screen', () => {
     await c.press('r');
     await c.waitFor(() => c.requests().length - again === 3, 'three requests again');
     await c.waitForText(/✗ 1 of 3 not audited/);
+  });
+
+  test('/ filters the rows: a key keeps its sub-account row above it; enter opens the row picked; esc clears first', async () => {
+    c = await startConsole({ columns: 100, rows: 30 });
+    const { busy, empty } = await seededAccounts(c);
+    const made = await c.api.createSubAccountKey({ subAccount: busy, permissions: ['SPOT_WITHDRAW_WRITE'], note: 'filter me' });
+    await c.recent.remember(empty);
+    await c.recent.remember(busy);
+    await c.press(CTRL_R);
+    await c.waitForText(/✓|nothing flagged|flagged/);
+    await c.waitFor(() => !/Auditing/.test(c.frame()) && c.frame().includes(`${empty} `), 'the whole audit');
+    expect(footer()).toContain('/ filter');
+    // The table's rows: from under its header to the first blank line.
+    const rowsShown = () => {
+      const lines = c.frame().split('\n');
+      const from = lines.findIndex((l) => l.includes('ACCOUNT / KEY')) + 1;
+      const to = lines.findIndex((l, i) => i >= from && l.trim() === '');
+      return lines.slice(from, to);
+    };
+    await c.press('/');
+    await c.waitForText('type to filter');
+    await c.type('filter me');
+    await c.waitForText(/ 2 of \d+ rows/);
+    // The key's row under its sub-account's row; nothing of the other sub-account, no other key of busy's.
+    const shown = rowsShown();
+    expect(shown).toHaveLength(2);
+    expect(shown[0]).toMatch(new RegExp(`^› ${busy}\\s`));
+    expect(shown[1]).toMatch(/^ +mx0v\S+ +filter me/);
+    expect(c.frame()).toContain(made.apiKey);
+    // Enter keeps it; down to the key, enter opens the key list on it.
+    await c.press('enter');
+    await c.press('down');
+    await c.waitForText(/› +mx0v\S+ +filter me/);
+    await c.press('enter');
+    await c.waitForScreen('keys');
+    expect(c.navState()!.stack.at(-1)!.route).toMatchObject({ screen: 'keys', subAccount: busy, highlightApiKey: made.apiKey });
+    await c.press('esc');
+    await c.waitForScreen('keyAudit');
+    // Esc clears the kept filter first, the cursor still on the key; the empty sub-account's row is back.
+    await c.press('esc');
+    await c.waitForText(`${empty} `);
+    expect(c.frame()).toMatch(/› +mx0v\S+ +filter me/);
+    expect(c.navState()!.stack.at(-1)!.route.screen).toBe('keyAudit');
+    // A sub-account's name, then a text nothing has: said, and enter opens nothing.
+    await c.press('/');
+    await c.type(empty);
+    await c.waitForText(/ 1 of \d+ rows/);
+    await c.press(CTRL_U);
+    await c.type('no such text');
+    await c.waitForText('No row matches the filter.');
+    await c.press('enter');
+    await c.press('enter');
+    await c.settle(50);
+    expect(c.navState()!.stack.at(-1)!.route.screen).toBe('keyAudit');
   });
 
   test('a sub-account that answers late goes in its place above the cursor, and the cursor stays on its row', async () => {
@@ -206,7 +261,7 @@ describe('key audit screen', () => {
     await openKeys(c, busy);
     await c.press('a');
     await c.waitForText(new RegExp(`› ${busy}`));
-    expect(footer()).toMatch(/↑↓ move {2}enter open keys {2}r refresh {2}t transfers {2}esc back {2}\? help/);
+    expect(footer()).toMatch(/↑↓ move {2}enter open keys {2}r refresh {2}t transfers {2}\/ filter {2}esc back {2}\? help/);
     await c.press('?');
     await c.waitForText('Key audit');
     expect(c.frame()).toContain('Audit again');

@@ -13,12 +13,15 @@ import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { useListCursor } from '../hooks/useListCursor';
 import { useSyncedState } from '../hooks/useSyncedState';
 import { errorLine } from '../hooks/useResource';
-import { commandFor, defineModes } from '../keyboard/bindings';
+import { commandFor, defineModes, noMatchReason, type BindingContext } from '../keyboard/bindings';
+import { FilterLine, useRowFilter } from '../hooks/useRowFilter';
 import { useNavigate } from '../navigation';
 import { defineScreen, useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
 import { formatLocalTime as localTime } from '../../api/timeInput';
 import { fit, grouped, plural, sanitize, wrapText } from '../../terminal/text';
+
+const hasFound = ({ empty }: BindingContext) => empty !== true;
 
 /** The key bindings of each mode of this screen, beside the handlers below; the footer and `?` help are drawn from them. */
 export const DISCOVER_MODES = defineModes({
@@ -41,10 +44,28 @@ export const DISCOVER_MODES = defineModes({
       { command: 'down', keystrokes: ['down', 'j'], hint: '↑↓ move', description: 'Next sub-account' },
       { command: 'first', keystrokes: ['home', 'g'], description: 'First sub-account' },
       { command: 'last', keystrokes: ['end', 'G'], description: 'Last sub-account' },
-      { command: 'open', keystrokes: ['enter'], hint: 'enter keys', description: 'Open the API keys of the highlighted sub-account' },
+      {
+        command: 'open',
+        keystrokes: ['enter'],
+        hint: 'enter keys',
+        description: 'Open the API keys of the highlighted sub-account',
+        when: hasFound,
+        disabledReason: noMatchReason('No sub-account matches the filter: nothing to open (esc clears it)'),
+      },
+      { command: 'search', keystrokes: ['/'], hint: '/ filter', description: 'Filter the sub-accounts as you type (esc clears the filter)', when: hasFound },
       { command: 'again', keystrokes: ['r'], hint: 'r scan again', description: 'Scan again (asks the days first)' },
       { command: 'back', keystrokes: ['esc'], hint: 'esc back', description: 'Back to the sub-accounts' },
       { command: 'quit', keystrokes: ['q'], description: 'Quit' },
+    ],
+  },
+  // The filter line is open: typing filters what was found.
+  discoverFilter: {
+    title: 'Discovered sub-accounts: filter',
+    bindings: [
+      { command: 'up', keystrokes: ['up'], description: 'Previous sub-account' },
+      { command: 'down', keystrokes: ['down'], hint: '↑↓ move', description: 'Next sub-account' },
+      { command: 'keep', keystrokes: ['enter'], hint: 'enter keep', description: 'Keep the filter and go back to moving in the rows' },
+      { command: 'clear', keystrokes: ['esc'], hint: 'esc clear', description: 'Clear the filter and close the line' },
     ],
   },
 });
@@ -54,6 +75,8 @@ type Phase =
   | { name: 'running'; days: number; progress: ScanProgress }
   | { name: 'cancelling'; days: number }
   | { name: 'done'; days: number; found: DiscoveredSubAccount[]; outcome: 'whole' | 'cancelled' | Error; progress: ScanProgress };
+
+const NOTHING_FOUND: DiscoveredSubAccount[] = [];
 
 const MODE: Record<Phase['name'], keyof typeof DISCOVER_MODES> = {
   ask: 'discover',
@@ -69,16 +92,20 @@ export function DiscoverScreen() {
   const [days, setDays] = useState(String(DEFAULT_SCAN_DAYS));
   const [phase, setPhase, phaseRef] = useSyncedState<Phase>({ name: 'ask' });
   const controller = useRef<AbortController | undefined>(undefined);
-  useScreenMode(MODE[phase.name]);
   useEffect(() => () => controller.current?.abort(), []);
 
   // Every name known here is asked for: the service lists transfers only of the accounts a query names.
   const names = [...new Set([...recent.list(), ...suggestions, ...discovered.list().map((d) => d.name)])];
-  const found = phase.name === 'done' ? phase.found : [];
+  const found = phase.name === 'done' ? phase.found : NOTHING_FOUND;
+  // `/` filters what was found by name and last transfer, as shown.
+  const filter = useRowFilter(found, (entry) => `${sanitize(entry.name)} ${localTime(entry.lastTransferTime)}`);
+  const rows = filter.rows;
+  const noMatch = filter.text.trim() !== '' && rows.length === 0;
+  useScreenMode(phase.name === 'done' && filter.editing ? 'discoverFilter' : MODE[phase.name], { empty: found.length === 0, noMatch });
   const summary = phase.name === 'done' ? summaryOf(phase, width) : { lines: [] };
-  // Title, summary, a blank line: the list takes the rest.
-  const listRoom = Math.max(1, height - 2 - summary.lines.length);
-  const list = useListCursor(found.length, listRoom);
+  // Title, summary, a blank line, the filter line when shown: the list takes the rest.
+  const listRoom = Math.max(1, height - 2 - summary.lines.length - (filter.shown ? 1 : 0));
+  const list = useListCursor(rows.length, listRoom);
 
   const start = () => {
     const checked = checkScanDays(days);
@@ -131,15 +158,34 @@ export function DiscoverScreen() {
           return command !== undefined;
         case 'cancelling':
           return command !== undefined;
-        case 'done':
-          if (command === 'up' || command === 'down') list.move(command);
-          else if (command === 'first' || command === 'last') list.move(command === 'first' ? 'home' : 'end');
-          else if (command === 'open') {
-            const picked = found[list.cursor];
+        case 'done': {
+          // Clearing the filter keeps the cursor on the sub-account it was on, now among all of them.
+          const clearKeepingRow = () => {
+            const on = rows[list.cursor];
+            filter.clear();
+            list.setCursor(Math.max(0, on ? found.indexOf(on) : 0), found.length);
+            return true;
+          };
+          if (filter.editing) {
+            if (commandFor(DISCOVER_MODES.discoverFilter, input, keystroke) === 'clear') return clearKeepingRow();
+            return filter.editingKey(DISCOVER_MODES.discoverFilter, input, keystroke, list);
+          }
+          // A kept filter: esc clears it before it goes back.
+          if (filter.text !== '' && keystroke.escape) return clearKeepingRow();
+          const done = commandFor(DISCOVER_MODES.discoverDone, input, keystroke, { empty: found.length === 0, noMatch });
+          if (done === 'up' || done === 'down') list.move(done);
+          else if (done === 'first' || done === 'last') list.move(done === 'first' ? 'home' : 'end');
+          else if (done === 'search') {
+            if (found.length > 0) filter.open();
+          } else if (done === 'open') {
+            const picked = rows[list.cursor];
             if (picked) navigate({ type: 'push', route: { screen: 'keys', subAccount: picked.name } });
-          } else if (command === 'again') setPhase({ name: 'ask' });
-          else return false;
+          } else if (done === 'again') {
+            filter.clear();
+            setPhase({ name: 'ask' });
+          } else return false;
           return true;
+        }
       }
     },
     // What the scan finds is what the keys act on: they wait for it (esc still stops it at once).
@@ -196,8 +242,25 @@ export function DiscoverScreen() {
     add('summary', summary.lines, color);
     if (found.length > 0) {
       lines.push(<Text key="blank"> </Text>);
+      if (filter.shown) {
+        lines.push(
+          <FilterLine
+            key="filter"
+            value={filter.text}
+            onChange={(text) => {
+              filter.setText(text);
+              list.setCursor(0);
+            }}
+            focus={active && filter.editing}
+            width={width}
+            matched={rows.length}
+            total={found.length}
+          />,
+        );
+      }
+      if (noMatch) add('nomatch', [fit('no sub-account matches the filter', width).trimEnd()], theme.muted);
       const timeWidth = width >= 60 ? 30 : 16;
-      found.slice(list.from, list.to).forEach((entry, i) => {
+      rows.slice(list.from, list.to).forEach((entry, i) => {
         const selected = list.from + i === list.cursor;
         const when = width >= 60 ? `last transfer ${localTime(entry.lastTransferTime)}` : localTime(entry.lastTransferTime);
         lines.push(

@@ -8,7 +8,8 @@ import { type KeyFinding, ageInDays, formatSpan, summaryText } from '../../audit
 import { capLines } from '../components/ErrorLine';
 import { Spinner } from '../components/Spinner';
 import { WindowedTable, type TableColumn } from '../components/WindowedTable';
-import { commandFor, defineModes } from '../keyboard/bindings';
+import { commandFor, defineModes, noMatchReason } from '../keyboard/bindings';
+import { FilterLine, useRowFilter } from '../hooks/useRowFilter';
 import { useKeyAudit } from '../hooks/useKeyAudit';
 import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { listMoveFor, useListCursor } from '../hooks/useListCursor';
@@ -31,10 +32,38 @@ export const KEY_AUDIT_MODES = defineModes({
       { command: 'pageDown', keystrokes: ['pagedown'], description: 'Scroll down a screenful' },
       { command: 'first', keystrokes: ['home', 'g'], description: 'First row' },
       { command: 'last', keystrokes: ['end', 'G'], description: 'Last row' },
-      { command: 'open', keystrokes: ['enter'], hint: 'enter open keys', description: "Open the sub-account's key list, on the selected key" },
+      {
+        command: 'open',
+        keystrokes: ['enter'],
+        hint: 'enter open keys',
+        description: "Open the sub-account's key list, on the selected key",
+        disabledReason: noMatchReason('No row matches the filter: nothing to open (esc clears it)'),
+      },
       { command: 'refresh', keystrokes: ['r'], hint: 'r refresh', description: 'Audit again' },
-      { command: 'transfers', keystrokes: ['t'], hint: 't transfers', description: "Transfers of the selected row's sub-account (the filter opens on them)" },
+      {
+        command: 'transfers',
+        keystrokes: ['t'],
+        hint: 't transfers',
+        description: "Transfers of the selected row's sub-account (the filter opens on them)",
+        disabledReason: noMatchReason('No row matches the filter: no sub-account to open transfers of (esc clears it)'),
+      },
+      {
+        command: 'search',
+        keystrokes: ['/'],
+        hint: '/ filter',
+        description: 'Filter the rows as you type: a sub-account, a key, a note or a flag (a key keeps its sub-account row; esc clears)',
+      },
       { command: 'quit', keystrokes: ['q'], description: 'Quit' },
+    ],
+  },
+  // The filter line is open: typing filters the rows.
+  keyAuditFilter: {
+    title: 'Key audit: filter',
+    bindings: [
+      { command: 'up', keystrokes: ['up'], description: 'Previous row' },
+      { command: 'down', keystrokes: ['down'], hint: '↑↓ move', description: 'Next row' },
+      { command: 'keep', keystrokes: ['enter'], hint: 'enter keep', description: 'Keep the filter and go back to moving in the rows' },
+      { command: 'clear', keystrokes: ['esc'], hint: 'esc clear', description: 'Clear the filter and close the line' },
     ],
   },
 });
@@ -44,6 +73,21 @@ export type AuditRow = { kind: 'account'; audit: SubAccountAudit } | { kind: 'ke
 /** A row's identity across arrivals: the sub-account, or the sub-account and the key. */
 function auditRowId(row: AuditRow): string {
   return row.kind === 'account' ? `account ${row.audit.subAccount}` : `key ${row.subAccount} ${row.finding.key.apiKey}`;
+}
+
+/** What `/` matches in a row: its sub-account, and a key's API key, note and flags. */
+function auditSearchText(row: AuditRow): string {
+  if (row.kind === 'account') return `${sanitize(row.audit.subAccount)} ${accountState(row.audit)}`;
+  const { key, flags } = row.finding;
+  return `${sanitize(row.subAccount)} ${key.apiKey} ${sanitize(key.note)} ${flags.map((f) => f.kind).join(' ')}`;
+}
+
+/** The rows a filter leaves, each key row with its sub-account's row above it. */
+function withTheirAccounts(rows: readonly AuditRow[], matched: readonly AuditRow[]): readonly AuditRow[] {
+  if (matched === rows) return rows;
+  const kept = new Set(matched);
+  const ofKeys = new Set(matched.flatMap((r) => (r.kind === 'key' ? [r.subAccount] : [])));
+  return rows.filter((r) => kept.has(r) || (r.kind === 'account' && ofKeys.has(r.audit.subAccount)));
 }
 
 /** The list: each sub-account that answered, in the order asked, followed by its flagged keys. */
@@ -112,19 +156,22 @@ export function KeyAuditScreen({ subAccounts }: { subAccounts: readonly string[]
   const { theme } = useServices();
   const { active, width, height } = useScreenFrame();
   const navigate = useNavigate();
-  useScreenMode('keyAudit');
   const audit = useKeyAudit(subAccounts);
-  const rows = useMemo(() => auditRows(audit.results), [audit.results]);
-  // Room: title, status, the table's header, and the lines saying why (fewer when the window is short).
+  const allRows = useMemo(() => auditRows(audit.results), [audit.results]);
+  const filter = useRowFilter(allRows, auditSearchText);
+  const rows = useMemo(() => withTheirAccounts(allRows, filter.rows), [allRows, filter.rows]);
+  const noMatch = filter.text.trim() !== '' && rows.length === 0;
+  useScreenMode(filter.editing ? 'keyAuditFilter' : 'keyAudit', { noMatch });
+  // Room: title, status, the filter line when shown, the table's header, and the lines saying why (fewer when the window is short).
   const whyRoom = height >= 16 ? 4 : height >= 10 ? 2 : 1;
-  const tableRoom = Math.max(1, height - 3 - whyRoom);
+  const tableRoom = Math.max(1, height - 3 - whyRoom - (filter.shown ? 1 : 0));
   const list = useListCursor(rows.length, tableRoom);
   // Sub-accounts answer in any order and their rows go in the order asked: when rows arrive above the cursor,
   // the cursor follows the row it was on (in this render, so no frame shows it on another row).
-  const anchor = useRef<{ rows: AuditRow[]; id: string | undefined }>({ rows, id: undefined });
-  if (anchor.current.rows !== rows) {
+  const anchor = useRef<{ rows: readonly AuditRow[]; id: string | undefined }>({ rows: allRows, id: undefined });
+  if (anchor.current.rows !== allRows) {
     const at = anchor.current.id === undefined ? -1 : rows.findIndex((r) => auditRowId(r) === anchor.current.id);
-    anchor.current.rows = rows;
+    anchor.current.rows = allRows;
     if (at >= 0 && at !== list.cursor) list.setCursor(at);
   }
   const selected = rows[list.cursor];
@@ -133,13 +180,28 @@ export function KeyAuditScreen({ subAccounts }: { subAccounts: readonly string[]
 
   useScreenKeystrokes(
     (input, keystroke) => {
-      const command = commandFor(KEY_AUDIT_MODES.keyAudit, input, keystroke);
+      // Clearing the filter keeps the cursor on the row it was on, now among all the rows.
+      const clearKeepingRow = () => {
+        filter.clear();
+        list.setCursor(Math.max(0, selected ? allRows.indexOf(selected) : 0), allRows.length);
+        return true;
+      };
+      if (filter.editing) {
+        if (commandFor(KEY_AUDIT_MODES.keyAuditFilter, input, keystroke) === 'clear') return clearKeepingRow();
+        return filter.editingKey(KEY_AUDIT_MODES.keyAuditFilter, input, keystroke, list);
+      }
+      // A kept filter: esc clears it before it goes back.
+      if (filter.text !== '' && keystroke.escape) return clearKeepingRow();
+      const command = commandFor(KEY_AUDIT_MODES.keyAudit, input, keystroke, { noMatch });
       const move = listMoveFor(command);
       if (move) {
         list.move(move);
         return true;
       }
       switch (command) {
+        case 'search':
+          filter.open();
+          return true;
         case 'refresh':
           audit.reload();
           list.setCursor(0);
@@ -208,10 +270,26 @@ export function KeyAuditScreen({ subAccounts }: { subAccounts: readonly string[]
         {count ? <Text color={theme.muted}>{count}</Text> : null}
       </Text>
       {status}
+      {filter.shown ? (
+        <FilterLine
+          value={filter.text}
+          onChange={(text) => {
+            filter.setText(text);
+            list.setCursor(0);
+          }}
+          focus={active && filter.editing}
+          width={width}
+          matched={rows.length}
+          total={allRows.length}
+          noun="rows"
+        />
+      ) : null}
       {rows.length > 0 ? (
         <WindowedTable columns={columns} rows={rows} from={list.from} to={list.to} cursor={list.cursor} width={width} />
       ) : (
-        <Text color={theme.muted}>{fit(audit.running ? ' ' : 'No sub-account to audit.', width).trimEnd() || ' '}</Text>
+        <Text color={theme.muted}>
+          {fit(audit.running ? ' ' : noMatch ? 'No row matches the filter.' : 'No sub-account to audit.', width).trimEnd() || ' '}
+        </Text>
       )}
       {/* Pushed to the bottom of the body, so it does not jump with the length of the list. */}
       <Box flexGrow={1} />
