@@ -96,7 +96,7 @@ export const KNOWN_ACCOUNT_TYPES = ['SPOT', 'FUTURES'] as const;
 /** The futures account as the service's answers spell it; accepted in a filter as well. */
 export const ANSWERED_FUTURES_TYPE = 'FUTURE';
 
-/** The permission each operation needs on the master key: the specification's; the broker docs name none for the key operations. */
+/** The permission each operation needs on the master key: the specification's, and the broker docs' (docs/live-service.md). */
 export const OPERATION_PERMISSIONS = {
   listSubAccountKeys: 'SPOT_ACCOUNT_READ',
   createSubAccountKey: 'SPOT_ACCOUNT_WRITE',

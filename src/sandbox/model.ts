@@ -9,11 +9,11 @@ export interface WireKey {
   creatTime: number;
 }
 
-/** The create operation's answer, spelled `apikey` as the broker docs' sample and field table spell it; `ip` is left out when none was sent. */
+/** The create operation's answer, the id spelled `apiKey` as the broker docs' current page spells it; `ip` is left out when none was sent. */
 export interface WireCreatedKey {
   subAccount: string;
   note: string;
-  apikey: string;
+  apiKey: string;
   secretKey: string;
   permissions: string;
   ip?: string;

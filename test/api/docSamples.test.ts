@@ -5,8 +5,9 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBrokerApi } from '../../src/api/operations';
 
-// "Create an APIKey for a Sub-account", its response sample: no ip field, the id spelled apikey.
-const CREATE_SAMPLE = `{
+// "Create an APIKey for a Sub-account", its response sample: no ip field, the id spelled apikey (the page as the
+// docs' repository holds it) or apiKey (the docs site's current page, sample and field table).
+const CREATE_SAMPLE_BEFORE = `{
     "subAccount": "4Eb8rPPhpsAL",
     "permissions": "SPOT_ACCOUNT_READ,SPOT_ACCOUNT_WRITE",
     "note": "note2",
@@ -33,6 +34,7 @@ const LIST_SAMPLE = `{
     }]
 }`;
 const LIST_AS_TABLED = LIST_SAMPLE.replaceAll('"apiKey"', '"apikey"');
+const CREATE_SAMPLES = [CREATE_SAMPLE_BEFORE, CREATE_SAMPLE_BEFORE.replace('"apikey"', '"apiKey"')];
 
 // "Query Universal Transfer History - broker user", its response sample.
 const TRANSFER = `{
@@ -54,7 +56,7 @@ const TRANSFER_SAMPLE = `[\n  ${TRANSFER},\n   ${TRANSFER}\n]`;
 let server: Server;
 let baseUrl: string;
 /** What the next answer of each kind is. */
-const answers = { list: LIST_SAMPLE, create: CREATE_SAMPLE };
+const answers = { list: LIST_SAMPLE, create: CREATE_SAMPLE_BEFORE };
 
 beforeAll(async () => {
   server = createServer((req, res) => {
@@ -70,28 +72,32 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 const api = () => createBrokerApi({ baseUrl, apiKey: 'k', secretKey: 's', maxTries: 1 });
 
 describe("the service's sample answers, as the client reads them", () => {
-  it('a created key: the IPs it was asked with stand when the answer leaves ip out; an empty ip means none', async () => {
-    const client = api();
-    try {
-      const request = { subAccount: '4Eb8rPPhpsAL', permissions: ['SPOT_ACCOUNT_READ', 'SPOT_ACCOUNT_WRITE'], ips: ['1.1.1.1', '2.2.2.2'], note: 'note2' };
-      answers.create = CREATE_SAMPLE;
-      expect(await client.createSubAccountKey(request)).toEqual({
-        subAccount: '4Eb8rPPhpsAL',
-        note: 'note2',
-        apiKey: 'mx0npKfh57kEEVmyLa',
-        secretKey: '51f38875ebe0475dad6236783a95cc19',
-        permissions: ['SPOT_ACCOUNT_READ', 'SPOT_ACCOUNT_WRITE'],
-        ips: ['1.1.1.1', '2.2.2.2'],
-        createdAt: 1646291300120,
-      });
-      answers.create = CREATE_SAMPLE.replace('"note": "note2",', '"note": "note2",\n    "ip": "",');
-      expect((await client.createSubAccountKey(request)).ips).toEqual([]);
-      answers.create = CREATE_SAMPLE.replace('"note": "note2",', '"note": "note2",\n    "ip": "3.3.3.3",');
-      expect((await client.createSubAccountKey(request)).ips).toEqual(['3.3.3.3']);
-    } finally {
-      await client.close();
-    }
-  });
+  it.for(['apikey', 'apiKey'])(
+    'a created key (%s): the IPs it was asked with stand when the answer leaves ip out; an empty ip means none',
+    async (spelling) => {
+      const client = api();
+      try {
+        const request = { subAccount: '4Eb8rPPhpsAL', permissions: ['SPOT_ACCOUNT_READ', 'SPOT_ACCOUNT_WRITE'], ips: ['1.1.1.1', '2.2.2.2'], note: 'note2' };
+        const sample = CREATE_SAMPLES.find((s) => s.includes(`"${spelling}"`))!;
+        answers.create = sample;
+        expect(await client.createSubAccountKey(request)).toEqual({
+          subAccount: '4Eb8rPPhpsAL',
+          note: 'note2',
+          apiKey: 'mx0npKfh57kEEVmyLa',
+          secretKey: '51f38875ebe0475dad6236783a95cc19',
+          permissions: ['SPOT_ACCOUNT_READ', 'SPOT_ACCOUNT_WRITE'],
+          ips: ['1.1.1.1', '2.2.2.2'],
+          createdAt: 1646291300120,
+        });
+        answers.create = sample.replace('"note": "note2",', '"note": "note2",\n    "ip": "",');
+        expect((await client.createSubAccountKey(request)).ips).toEqual([]);
+        answers.create = sample.replace('"note": "note2",', '"note": "note2",\n    "ip": "3.3.3.3",');
+        expect((await client.createSubAccountKey(request)).ips).toEqual(['3.3.3.3']);
+      } finally {
+        await client.close();
+      }
+    },
+  );
 
   it('a key list, with the id spelled as in the sample (apiKey) or as in the field table (apikey)', async () => {
     const client = api();

@@ -547,7 +547,7 @@ describe.skipIf(missing !== undefined).concurrent('the secret (LIVE, against the
     // timestamp outside recvWindow after the clock is measured again), which makes no key.
     const madeKeys = proxy.created.filter((answer) => answer.includes('"secretKey"'));
     expect(madeKeys, proxy.created.join('\n')).toHaveLength(1);
-    const sent = JSON.parse(madeKeys[0]!) as { apikey: string; secretKey: string };
+    const sent = JSON.parse(madeKeys[0]!) as { apiKey: string; secretKey: string };
 
     // 200x50: the API key and the secret on one line each.
     s.resize(200, 50);
@@ -577,7 +577,7 @@ describe.skipIf(missing !== undefined).concurrent('the secret (LIVE, against the
     expect(narrow.value).toBe(sent.secretKey);
     expect(wideSecret).toBe(sent.secretKey);
     expect(narrowKey).toBe(wideKey);
-    expect(wideKey).toBe(sent.apikey);
+    expect(wideKey).toBe(sent.apiKey);
 
     // The API key shown is the one the sandbox lists for the sub-account afterwards.
     const listed = await runBuiltCli(['keys', 'list', '--sub', sub, '--json'], {

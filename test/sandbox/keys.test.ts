@@ -75,17 +75,17 @@ describe('create key', () => {
     const res = await createKey(sb, { subAccount: sub, permissions: 'SPOT_ACCOUNT_READ,SPOT_DEAL_WRITE', note: 'ci bot' });
     expect(res.status).toBe(200);
     const created = res.json as Record<string, unknown>;
-    // apikey, as the broker docs' create sample and field table spell it (the list's sample spells it apiKey).
-    expect(Object.keys(created).sort()).toEqual(['apikey', 'createTime', 'note', 'permissions', 'secretKey', 'subAccount']);
+    // apiKey, as the broker docs' current create page spells it (its older page, apikey: the client reads both).
+    expect(Object.keys(created).sort()).toEqual(['apiKey', 'createTime', 'note', 'permissions', 'secretKey', 'subAccount']);
     expect(created).toMatchObject({ subAccount: sub, note: 'ci bot', permissions: 'SPOT_ACCOUNT_READ,SPOT_DEAL_WRITE' });
     expect(created.secretKey).toMatch(/^[0-9a-f]{64}$/);
-    expect(created.apikey).toMatch(/^mx0v[0-9a-f]{28}$/);
+    expect(created.apiKey).toMatch(/^mx0v[0-9a-f]{28}$/);
     expect(Math.abs((created.createTime as number) - Date.now())).toBeLessThan(5000);
     const after = await listed(sub);
     expect(after).toHaveLength(before.length + 1);
     expect(after.at(-1)).toEqual({
       note: 'ci bot',
-      apiKey: created.apikey,
+      apiKey: created.apiKey,
       permissions: 'SPOT_ACCOUNT_READ,SPOT_DEAL_WRITE',
       ip: '',
       creatTime: created.createTime,

@@ -57,7 +57,7 @@ export function createKey(
   const created: WireCreatedKey = {
     subAccount: subAccount as string,
     note,
-    apikey: apiKey,
+    apiKey,
     secretKey,
     permissions: record.permissions,
     ...(ips.length > 0 ? { ip: record.ip } : {}),
