@@ -160,7 +160,7 @@ describe.skipIf(missing !== undefined)('context carries between keys and transfe
     expect(screen).toMatch(/ACCOUNT \/ KEY +NOTE +AGE FLAGS/);
     expect(screen).toMatch(/› gridbot2901 +\d+ keys · \d+ flagged/);
     expect(screen).toContain('Sub-accounts › gridbot2901 › Keys › Audit');
-    expect(screen.trimEnd().split('\n').at(-1)).toContain('↑↓ move  enter open keys  r refresh  t transfers  esc back  ? help');
+    expect(screen.trimEnd().split('\n').at(-1)).toContain('↑↓ move  enter open keys  r refresh  t transfers  / filter  esc back  ? help');
     for (const line of screen.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
 
     // Down to the first flagged key: its reasons are under the list.
