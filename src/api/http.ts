@@ -212,6 +212,9 @@ export function createSignedClient(config: ClientConfig): SignedClient {
   async function tryOnce<T>(spec: SignedRequest<T>, attempt: number, rule: PostSignatureRule, pacedMs = 0): Promise<TryResult<T>> {
     const { operation, method, signal } = spec;
     const body = method === 'POST' ? JSON.stringify(Object.fromEntries((spec.body ?? []).filter(([, value]) => value !== undefined))) : '';
+    // The deadline is the exchange's: undici, loaded at a process's first request, is in before it starts (a
+    // failed load is met again, and said, inside the try below).
+    await pool.pool.catch(() => undefined);
     const sentAt = now();
     const query = signQuery({
       params: method === 'GET' ? (spec.query ?? []) : [],
@@ -234,6 +237,7 @@ export function createSignedClient(config: ClientConfig): SignedClient {
     }, timeoutMs);
     const onCallerAbort = (): void => controller.abort(new Error('request cancelled'));
     signal?.addEventListener('abort', onCallerAbort, { once: true });
+    if (signal?.aborted) onCallerAbort();
 
     const started = performance.now();
     let status: number | undefined;
