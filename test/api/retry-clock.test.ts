@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { BrokerError } from '../../src/api/errors';
+import { BrokerError, formatDuration } from '../../src/api/errors';
 import { CLOCK_SKEW_THRESHOLD_MS, offsetFromSkew, skewFromDateHeader } from '../../src/api/clock';
 import { MAX_BACKOFF_MS, backoffDelay, isRetryableStatus, parseRetryAfter, sleep } from '../../src/api/retry';
 
@@ -147,5 +147,13 @@ describe('sleep', () => {
 
   it('rejects at once when already aborted', async () => {
     await expect(sleep(5_000, AbortSignal.abort(), 'op')).rejects.toMatchObject({ kind: 'aborted' });
+  });
+});
+
+describe('formatDuration', () => {
+  it('says a duration under a tenth of a second in milliseconds, never "0 s"', () => {
+    expect([25, 99, 100, 400, 9_940, 61_000].map(formatDuration)).toEqual(['25 ms', '99 ms', '0.1 s', '0.4 s', '9.9 s', '61 s']);
+    const timeout = new BrokerError({ kind: 'outcome-unknown', operation: 'create key', stage: 'sent', timeoutMs: 25 });
+    expect(timeout.message).toContain('25 ms');
   });
 });
