@@ -171,6 +171,8 @@ describe('ctrl+d: the discover scan', () => {
     await c.waitForText('type to filter');
     await c.type(wanted);
     await c.waitForText(`${matching.length} of ${found.length}`);
+    // The match is drawn underlined (SGR 4) right before its text, as in the key list.
+    await c.waitFor(() => new RegExp(`\\u001b\\[(?:\\d+;)*4(?:;\\d+)*m(?:\\u001b\\[[\\d;]*m)*${wanted}`).test(c.rawFrame()), 'the match underlined');
     const row = (name: string) => new RegExp(`^(› |  )${name} `, 'm');
     for (const name of found) {
       if (matching.includes(name)) expect(c.frame()).toMatch(row(name));

@@ -121,6 +121,8 @@ describe('key audit screen', () => {
     expect(shown[0]).toMatch(new RegExp(`^› ${busy}\\s`));
     expect(shown[1]).toMatch(/^ +mx0v\S+ +filter me/);
     expect(c.frame()).toContain(made.apiKey);
+    // The match is drawn underlined (SGR 4) right before its text, as in the key list.
+    await c.waitFor(() => /\u001b\[(?:\d+;)*4(?:;\d+)*m(?:\u001b\[[\d;]*m)*filter me/.test(c.rawFrame()), 'the match underlined');
     // Enter keeps it; down to the key, enter opens the key list on it.
     await c.press('enter');
     await c.press('down');

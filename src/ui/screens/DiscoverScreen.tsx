@@ -8,6 +8,7 @@ import type { DiscoveredSubAccount } from '../../config/discoveredSubAccounts';
 import { DEFAULT_SCAN_DAYS, ScanFailed, checkScanDays, discoverSubAccounts, scanQueries, type ScanProgress } from '../../export/subAccountScan';
 import { errorLines } from '../components/ErrorLine';
 import { ProgressBar } from '../components/ProgressBar';
+import { splitMatches } from '../components/WindowedTable';
 import { TextField } from '../components/TextField';
 import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { useListCursor } from '../hooks/useListCursor';
@@ -265,8 +266,16 @@ export function DiscoverScreen() {
         const when = width >= 60 ? `last transfer ${localTime(entry.lastTransferTime)}` : localTime(entry.lastTransferTime);
         lines.push(
           <Text key={`row-${entry.name}`} inverse={selected}>
-            {selected ? '› ' : '  '}
-            {fit(sanitize(entry.name), Math.max(1, width - 3 - timeWidth))}{' '}
+            {splitMatches(`${selected ? '› ' : '  '}${fit(sanitize(entry.name), Math.max(1, width - 3 - timeWidth))}`, filter.text.trim()).map((part, at) =>
+              // A match: underlined, and inverse against the row, as in the key list.
+              at % 2 === 1 ? (
+                <Text key={at} underline bold inverse={!selected}>
+                  {part}
+                </Text>
+              ) : (
+                part
+              ),
+            )}{' '}
             <Text color={selected ? undefined : theme.muted}>{fit(when, timeWidth).trimEnd()}</Text>
           </Text>,
         );

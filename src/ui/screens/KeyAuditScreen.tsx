@@ -285,7 +285,7 @@ export function KeyAuditScreen({ subAccounts }: { subAccounts: readonly string[]
         />
       ) : null}
       {rows.length > 0 ? (
-        <WindowedTable columns={columns} rows={rows} from={list.from} to={list.to} cursor={list.cursor} width={width} />
+        <WindowedTable columns={columns} rows={rows} from={list.from} to={list.to} cursor={list.cursor} width={width} highlight={filter.text} />
       ) : (
         <Text color={theme.muted}>
           {fit(audit.running ? ' ' : noMatch ? 'No row matches the filter.' : 'No sub-account to audit.', width).trimEnd() || ' '}
