@@ -26,12 +26,25 @@ export interface RowFilter<T> {
   rows: readonly T[];
   /** A keystroke while the line is open, read through `mode` (↑↓ move in the rows, enter keeps, esc clears); false when it is not the line's. */
   editingKey: (mode: ModeDeclaration<'up' | 'down' | 'keep' | 'clear'>, input: string, key: Key, list: ListMoves<T>) => boolean;
+  /**
+   * A keystroke of a list with this filter, before the list's own: while the line is open, the line's; with a
+   * filter kept, esc clears it first. Cleared, the cursor stays on `selected`, now among all the rows.
+   * undefined: not the filter's.
+   */
+  listKey: (
+    mode: ModeDeclaration<'up' | 'down' | 'keep' | 'clear'>,
+    input: string,
+    key: Key,
+    list: ListMoves<T>,
+    selected: T | undefined,
+  ) => boolean | undefined;
 }
 
 /** What the filter line needs of the list under it. */
 export interface ListMoves<T = unknown> {
   move: (direction: 'up' | 'down') => void;
-  setCursor: (index: number) => void;
+  /** `length`: of the list the index is in, when it is not the one shown now. */
+  setCursor: (index: number, length?: number) => void;
   /** Where the cursor goes when the search is cleared, given the rows shown then (absent: the first row). */
   afterClear?: (rows: readonly T[]) => void;
 }
@@ -75,6 +88,14 @@ export function useRowFilter<T extends object>(rows: readonly T[], searchText: (
     clear,
     shown: editing || text !== '',
     rows: filtered,
+    listKey(mode, input, keystroke, list, selected) {
+      const keepSelected = (all: readonly T[]) => list.setCursor(Math.max(0, selected === undefined ? 0 : all.indexOf(selected)), all.length);
+      if (editing) return this.editingKey(mode, input, keystroke, { ...list, afterClear: keepSelected });
+      if (text === '' || !keystroke.escape) return undefined;
+      clear();
+      keepSelected(rows);
+      return true;
+    },
     editingKey(mode, input, keystroke, list) {
       switch (commandFor(mode, input, keystroke)) {
         case 'up':

@@ -160,19 +160,8 @@ export function DiscoverScreen() {
         case 'cancelling':
           return command !== undefined;
         case 'done': {
-          // Clearing the filter keeps the cursor on the sub-account it was on, now among all of them.
-          const clearKeepingRow = () => {
-            const on = rows[list.cursor];
-            filter.clear();
-            list.setCursor(Math.max(0, on ? found.indexOf(on) : 0), found.length);
-            return true;
-          };
-          if (filter.editing) {
-            if (commandFor(DISCOVER_MODES.discoverFilter, input, keystroke) === 'clear') return clearKeepingRow();
-            return filter.editingKey(DISCOVER_MODES.discoverFilter, input, keystroke, list);
-          }
-          // A kept filter: esc clears it before it goes back.
-          if (filter.text !== '' && keystroke.escape) return clearKeepingRow();
+          const filtering = filter.listKey(DISCOVER_MODES.discoverFilter, input, keystroke, list, rows[list.cursor]);
+          if (filtering !== undefined) return filtering;
           const done = commandFor(DISCOVER_MODES.discoverDone, input, keystroke, { empty: found.length === 0, noMatch });
           if (done === 'up' || done === 'down') list.move(done);
           else if (done === 'first' || done === 'last') list.move(done === 'first' ? 'home' : 'end');

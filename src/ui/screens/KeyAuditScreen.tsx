@@ -180,18 +180,8 @@ export function KeyAuditScreen({ subAccounts }: { subAccounts: readonly string[]
 
   useScreenKeystrokes(
     (input, keystroke) => {
-      // Clearing the filter keeps the cursor on the row it was on, now among all the rows.
-      const clearKeepingRow = () => {
-        filter.clear();
-        list.setCursor(Math.max(0, selected ? allRows.indexOf(selected) : 0), allRows.length);
-        return true;
-      };
-      if (filter.editing) {
-        if (commandFor(KEY_AUDIT_MODES.keyAuditFilter, input, keystroke) === 'clear') return clearKeepingRow();
-        return filter.editingKey(KEY_AUDIT_MODES.keyAuditFilter, input, keystroke, list);
-      }
-      // A kept filter: esc clears it before it goes back.
-      if (filter.text !== '' && keystroke.escape) return clearKeepingRow();
+      const filtering = filter.listKey(KEY_AUDIT_MODES.keyAuditFilter, input, keystroke, list, selected);
+      if (filtering !== undefined) return filtering;
       const command = commandFor(KEY_AUDIT_MODES.keyAudit, input, keystroke, { noMatch });
       const move = listMoveFor(command);
       if (move) {

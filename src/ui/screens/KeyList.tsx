@@ -257,18 +257,8 @@ export function KeyList({
         } else if (command === 'transfers') openTransfers();
         return command !== undefined;
       }
-      // Clearing the filter keeps the cursor on the key it was on, now among all the keys.
-      const clearKeepingKey = () => {
-        filter.clear();
-        list.setCursor(Math.max(0, selected ? allRows.indexOf(selected) : 0), allRows.length);
-        return true;
-      };
-      if (filter.editing) {
-        if (commandFor(KEY_LIST_MODES.keysFilter, input, keystroke) === 'clear') return clearKeepingKey();
-        return filter.editingKey(KEY_LIST_MODES.keysFilter, input, keystroke, list);
-      }
-      // A kept filter: esc clears it before it goes back.
-      if (filter.text !== '' && keystroke.escape) return clearKeepingKey();
+      const filtering = filter.listKey(KEY_LIST_MODES.keysFilter, input, keystroke, list, selected);
+      if (filtering !== undefined) return filtering;
       const command = commandFor(KEY_LIST_MODES[mode === 'keyDetail' ? 'keys' : mode], input, keystroke, { retryable: canRetry, empty });
       const move = listMoveFor(command);
       if (move) {

@@ -402,8 +402,7 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
       const page = pageRef.current;
       // The detail and the export panel take their own keys (they registered after this screen).
       if (mode.name === 'export' || mode.name === 'detail' || mode.name === 'chart') return false;
-      if (filter.editing && mode.name === 'list')
-        return filter.editingKey(TRANSFER_MODES.transfersFilterLine, input, keystroke, { ...list, afterClear: followSelected });
+      if (filter.editing && mode.name === 'list') return filter.listKey(TRANSFER_MODES.transfersFilterLine, input, keystroke, list, selected) ?? false;
       if (mode.name === 'prompt') {
         const command = commandFor(TRANSFER_MODES.transferPrompt, input, keystroke);
         if (command === 'cancel') setMode({ name: 'list' });
@@ -436,11 +435,8 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
       if (failed && !reloadFailed)
         return pagingCommand(commandFor(TRANSFER_MODES.transfersFailed, input, keystroke, { retryable: canRetry, firstPage: page === 1 }));
       // A kept filter: esc clears it before it goes back.
-      if (filter.text !== '' && keystroke.escape) {
-        filter.clear();
-        followSelected(sortedRows);
-        return true;
-      }
+      const keptFilter = filter.listKey(TRANSFER_MODES.transfersFilterLine, input, keystroke, list, selected);
+      if (keptFilter !== undefined) return keptFilter;
       const command = commandFor(loaded && rows.length === 0 ? TRANSFER_MODES.transfersEmpty : TRANSFER_MODES.transfers, input, keystroke);
       const move = listMoveFor(command);
       if (move) {
