@@ -119,18 +119,21 @@ export function useRowFilter<T extends object>(rows: readonly T[], searchText: (
   };
 }
 
-/** The filter line: `/ text` and `N of M` at the right, one line, fitted to `width`. */
-export function FilterLine({
-  value,
-  onChange,
+/**
+ * The filter line: `/ text` and `N of M` at the right, one line, fitted to `width`. Typing there filters the
+ * list and puts its cursor on the first match; `focus`: the screen's keys are its (the line takes them while open).
+ */
+export function FilterLine<T extends object>({
+  filter,
+  list,
   focus,
   width,
   matched,
   total,
   noun,
 }: {
-  value: string;
-  onChange: (text: string) => void;
+  filter: RowFilter<T>;
+  list: Pick<ListMoves<T>, 'setCursor'>;
   focus: boolean;
   width: number;
   matched: number;
@@ -138,6 +141,11 @@ export function FilterLine({
   noun?: string;
 }) {
   const { theme } = useServices();
+  const value = filter.text;
+  const onChange = (text: string) => {
+    filter.setText(text);
+    list.setCursor(0);
+  };
   const count = ` ${grouped(matched)} of ${grouped(total)}${noun ? ` ${noun}` : ''}`;
   const room = width - 2 - displayWidth(count);
   if (room < 4) {
@@ -147,7 +155,7 @@ export function FilterLine({
     <Box height={1} overflow="hidden" width={width}>
       <Text bold>/ </Text>
       <Box width={room}>
-        <TextField value={value} onChange={onChange} focus={focus} width={room} placeholder="type to filter" />
+        <TextField value={value} onChange={onChange} focus={focus && filter.editing} width={room} placeholder="type to filter" />
       </Box>
       <Text color={theme.muted}>{count}</Text>
     </Box>

@@ -233,20 +233,7 @@ export function DiscoverScreen() {
     if (found.length > 0) {
       lines.push(<Text key="blank"> </Text>);
       if (filter.shown) {
-        lines.push(
-          <FilterLine
-            key="filter"
-            value={filter.text}
-            onChange={(text) => {
-              filter.setText(text);
-              list.setCursor(0);
-            }}
-            focus={active && filter.editing}
-            width={width}
-            matched={rows.length}
-            total={found.length}
-          />,
-        );
+        lines.push(<FilterLine key="filter" filter={filter} list={list} focus={active} width={width} matched={rows.length} total={found.length} />);
       }
       if (noMatch) add('nomatch', [fit('no sub-account matches the filter', width).trimEnd()], theme.muted);
       const timeWidth = width >= 60 ? 30 : 16;

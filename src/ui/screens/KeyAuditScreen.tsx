@@ -260,20 +260,7 @@ export function KeyAuditScreen({ subAccounts }: { subAccounts: readonly string[]
         {count ? <Text color={theme.muted}>{count}</Text> : null}
       </Text>
       {status}
-      {filter.shown ? (
-        <FilterLine
-          value={filter.text}
-          onChange={(text) => {
-            filter.setText(text);
-            list.setCursor(0);
-          }}
-          focus={active && filter.editing}
-          width={width}
-          matched={rows.length}
-          total={allRows.length}
-          noun="rows"
-        />
-      ) : null}
+      {filter.shown ? <FilterLine filter={filter} list={list} focus={active} width={width} matched={rows.length} total={allRows.length} noun="rows" /> : null}
       {rows.length > 0 ? (
         <WindowedTable columns={columns} rows={rows} from={list.from} to={list.to} cursor={list.cursor} width={width} highlight={filter.text} />
       ) : (

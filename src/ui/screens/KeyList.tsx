@@ -366,19 +366,7 @@ export function KeyList({
         {count ? <Text color={theme.muted}>{count}</Text> : null}
       </Text>
       {status}
-      {filter.shown ? (
-        <FilterLine
-          value={filter.text}
-          onChange={(text) => {
-            filter.setText(text);
-            list.setCursor(0);
-          }}
-          focus={active && filter.editing}
-          width={width}
-          matched={rows.length}
-          total={total}
-        />
-      ) : null}
+      {filter.shown ? <FilterLine filter={filter} list={list} focus={active} width={width} matched={rows.length} total={total} /> : null}
       {keys.status === 'ready' && total === 0 ? (
         <Box flexDirection="column" marginTop={height >= 5 ? 1 : 0}>
           <Text>{fit(`No API keys for ${name} yet.`, width).trimEnd()}</Text>

@@ -643,17 +643,7 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
         </Box>
       ) : null}
       {filterLines > 0 ? (
-        <FilterLine
-          value={filter.text}
-          onChange={(text) => {
-            filter.setText(text);
-            list.setCursor(0);
-          }}
-          focus={active && filter.editing && mode.name === 'list'}
-          width={width}
-          matched={shown.length}
-          total={rows.length}
-        />
+        <FilterLine filter={filter} list={list} focus={active && mode.name === 'list'} width={width} matched={shown.length} total={rows.length} />
       ) : null}
       {loaded && rows.length > 0 && shown.length === 0 ? (
         <Text color={theme.muted}>{fit('No row of this page matches; esc clears the filter.', width).trimEnd()}</Text>
