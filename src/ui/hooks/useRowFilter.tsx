@@ -40,6 +40,19 @@ export interface RowFilter<T> {
   ) => boolean | undefined;
 }
 
+/** The mode of a list whose filter line is open, `item` naming what one row is. */
+export function filterLineMode(title: string, item: string) {
+  return {
+    title,
+    bindings: [
+      { command: 'up', keystrokes: ['up'], description: `Previous ${item}` },
+      { command: 'down', keystrokes: ['down'], hint: '↑↓ move', description: `Next ${item}` },
+      { command: 'keep', keystrokes: ['enter'], hint: 'enter keep', description: 'Keep the filter and go back to moving in the rows' },
+      { command: 'clear', keystrokes: ['esc'], hint: 'esc clear', description: 'Clear the filter and close the line' },
+    ],
+  } as const satisfies ModeDeclaration;
+}
+
 /** What the filter line needs of the list under it. */
 export interface ListMoves<T = unknown> {
   move: (direction: 'up' | 'down') => void;

@@ -15,7 +15,7 @@ import { useListCursor } from '../hooks/useListCursor';
 import { useSyncedState } from '../hooks/useSyncedState';
 import { errorLine } from '../hooks/useResource';
 import { commandFor, defineModes, noMatchReason, type BindingContext } from '../keyboard/bindings';
-import { FilterLine, useRowFilter } from '../hooks/useRowFilter';
+import { FilterLine, useRowFilter, filterLineMode } from '../hooks/useRowFilter';
 import { useNavigate } from '../navigation';
 import { defineScreen, useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
@@ -60,15 +60,7 @@ export const DISCOVER_MODES = defineModes({
     ],
   },
   // The filter line is open: typing filters what was found.
-  discoverFilter: {
-    title: 'Discovered sub-accounts: filter',
-    bindings: [
-      { command: 'up', keystrokes: ['up'], description: 'Previous sub-account' },
-      { command: 'down', keystrokes: ['down'], hint: '↑↓ move', description: 'Next sub-account' },
-      { command: 'keep', keystrokes: ['enter'], hint: 'enter keep', description: 'Keep the filter and go back to moving in the rows' },
-      { command: 'clear', keystrokes: ['esc'], hint: 'esc clear', description: 'Clear the filter and close the line' },
-    ],
-  },
+  discoverFilter: filterLineMode('Discovered sub-accounts: filter', 'sub-account'),
 });
 
 type Phase =

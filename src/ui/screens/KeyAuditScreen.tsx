@@ -9,7 +9,7 @@ import { capLines } from '../components/ErrorLine';
 import { Spinner } from '../components/Spinner';
 import { WindowedTable, type TableColumn } from '../components/WindowedTable';
 import { commandFor, defineModes, noMatchReason } from '../keyboard/bindings';
-import { FilterLine, useRowFilter } from '../hooks/useRowFilter';
+import { FilterLine, useRowFilter, filterLineMode } from '../hooks/useRowFilter';
 import { useKeyAudit } from '../hooks/useKeyAudit';
 import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { listMoveFor, useListCursor } from '../hooks/useListCursor';
@@ -57,15 +57,7 @@ export const KEY_AUDIT_MODES = defineModes({
     ],
   },
   // The filter line is open: typing filters the rows.
-  keyAuditFilter: {
-    title: 'Key audit: filter',
-    bindings: [
-      { command: 'up', keystrokes: ['up'], description: 'Previous row' },
-      { command: 'down', keystrokes: ['down'], hint: '↑↓ move', description: 'Next row' },
-      { command: 'keep', keystrokes: ['enter'], hint: 'enter keep', description: 'Keep the filter and go back to moving in the rows' },
-      { command: 'clear', keystrokes: ['esc'], hint: 'esc clear', description: 'Clear the filter and close the line' },
-    ],
-  },
+  keyAuditFilter: filterLineMode('Key audit: filter', 'row'),
 });
 
 export type AuditRow = { kind: 'account'; audit: SubAccountAudit } | { kind: 'key'; subAccount: string; finding: KeyFinding };

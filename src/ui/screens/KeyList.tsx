@@ -15,7 +15,7 @@ import { commandFor, defineModes, noMatchReason, whenRetryable, type BindingCont
 import { useFlash } from '../hooks/useFlash';
 import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { listMoveFor, useListCursor } from '../hooks/useListCursor';
-import { FilterLine, useRowFilter } from '../hooks/useRowFilter';
+import { FilterLine, useRowFilter, filterLineMode } from '../hooks/useRowFilter';
 import { useErrorLine, useRetryable } from '../hooks/useResource';
 import { isSubAccountRefused } from '../../api/errors';
 import { useSubAccountKeys } from '../hooks/useSubAccountKeys';
@@ -84,15 +84,7 @@ export const KEY_LIST_MODES = defineModes({
     ],
   },
   // The filter line is open: typing filters the keys.
-  keysFilter: {
-    title: 'API keys: filter',
-    bindings: [
-      { command: 'up', keystrokes: ['up'], description: 'Previous key' },
-      { command: 'down', keystrokes: ['down'], hint: '↑↓ move', description: 'Next key' },
-      { command: 'keep', keystrokes: ['enter'], hint: 'enter keep', description: 'Keep the filter and go back to moving in the rows' },
-      { command: 'clear', keystrokes: ['esc'], hint: 'esc clear', description: 'Clear the filter and close the line' },
-    ],
-  },
+  keysFilter: filterLineMode('API keys: filter', 'key'),
   // The list could not be loaded: r only where a retry can help (not when, e.g., the sub-account does not exist).
   keysFailed: {
     title: 'API keys (could not be loaded)',

@@ -3,7 +3,7 @@
 // service is sanitised, and every part is sized from the window (never from a page's content), so the frame
 // fits from 40x12 up and the columns stay put from page to page.
 import React, { useCallback, useMemo, useRef, useState } from 'react';
-import { FilterLine, matchesFilter, useRowFilter } from '../hooks/useRowFilter';
+import { FilterLine, matchesFilter, useRowFilter, filterLineMode } from '../hooks/useRowFilter';
 import { useSyncedState } from '../hooks/useSyncedState';
 import { Box, Text } from 'ink';
 import { TextField } from '../components/TextField';
@@ -82,15 +82,7 @@ export const TRANSFER_MODES = defineModes({
     ],
   },
   // The filter line is open: typing filters the rows of the page.
-  transfersFilterLine: {
-    title: 'Transfers: search the page',
-    bindings: [
-      { command: 'up', keystrokes: ['up'], description: 'Previous transfer' },
-      { command: 'down', keystrokes: ['down'], hint: '↑↓ move', description: 'Next transfer' },
-      { command: 'keep', keystrokes: ['enter'], hint: 'enter keep', description: 'Keep the filter and go back to moving in the rows' },
-      { command: 'clear', keystrokes: ['esc'], hint: 'esc clear', description: 'Clear the filter and close the line' },
-    ],
-  },
+  transfersFilterLine: filterLineMode('Transfers: search the page', 'transfer'),
   // An empty page (no match, or past the end): nothing to move in, open or export.
   transfersEmpty: {
     title: 'Transfers (an empty page)',
