@@ -11,6 +11,8 @@ import { runTransfers } from '../../src/commands/transfers';
 import { fileExporter } from '../../src/export/fileExporter';
 import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
+import { rateLimitAt } from '../export/rateLimitAt';
+import { ownLoopbackHost } from '../loopbackHost';
 import { fetchAllTransfers, testContext } from './helpers';
 
 const ANCHOR = Date.now() - 60_000;
@@ -22,7 +24,8 @@ afterEach(async () => {
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 async function sandboxWith(options: Parameters<typeof startSandbox>[0]): Promise<RunningSandbox> {
-  const sandbox = await startSandbox({ seed: 1, dataAnchorMs: ANCHOR, ...options });
+  // A host of its own: the pace the client learns here never reaches a later server on the same port.
+  const sandbox = await startSandbox({ seed: 1, dataAnchorMs: ANCHOR, host: ownLoopbackHost(), ...options });
   sandboxes.push(sandbox);
   return sandbox;
 }
@@ -30,13 +33,17 @@ async function sandboxWith(options: Parameters<typeof startSandbox>[0]): Promise
 const statuses = (sandbox: RunningSandbox): number[] => sandbox.requests().map((r) => r.status);
 
 describe('transfers --all under a rate limit', () => {
-  it('73 pages at 25 requests a second: one 429 (waited out once), then paced; every row, in order', async () => {
+  it('73 pages, a 429 at the 26th request: waited out once, then paced; every row, in order', async () => {
     // The same history twice: one sandbox to read the expected rows from, one with the limit.
     const transfers = 2400;
     const reference = await sandboxWith({ transfers, rateLimit: { max: 1_000_000, windowMs: 1000 } });
     const expected = await fetchAllTransfers(reference, { fromAccountType: 'SPOT', toAccountType: 'FUTURE' });
     expect(expected.length).toBeGreaterThan(5 * 60);
-    const limited = await sandboxWith({ transfers, rateLimit: { max: 25, windowMs: 1000 } });
+    // The 429 at the 26th request whatever the machine's pace (a loaded one spreads the first requests over two
+    // windows of a real limit of 25); the service's own limit of 30 is above the pace the client learns from it,
+    // and below the 47 pages left, which an unpaced loop would send at once.
+    const limited = await sandboxWith({ transfers, rateLimit: { max: 30, windowMs: 1000 } });
+    limited.queueFaults(...rateLimitAt(26));
     // The command's own client: GETs tried up to 3 times, a Retry-After up to 10 s waited out.
     const { ctx, out, err } = testContext(limited, { createApi: (config) => createBrokerApi(config) });
     const started = performance.now();
@@ -46,7 +53,7 @@ describe('transfers --all under a rate limit', () => {
     expect(code).toBe(EXIT.ok);
     const pages = Math.floor(expected.length / 5) + 1;
     const seen = statuses(limited);
-    // Without pacing, a page loop this fast meets a 429 in every window: here 2 (25 + 25 + 23 pages).
+    // Without pacing, a page loop this fast meets the limit of 30 after the wait.
     expect(seen.filter((s) => s === 429)).toHaveLength(1);
     expect(seen.filter((s) => s === 200)).toHaveLength(pages);
     const ids = out
