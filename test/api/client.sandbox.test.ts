@@ -10,6 +10,7 @@ import { splitSignedQuery } from '../../src/api/signing';
 import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/types';
 import type { OnFinished } from '../sandbox/helpers';
+import { ownLoopbackHost } from '../loopbackHost';
 
 const sandboxes: RunningSandbox[] = [];
 
@@ -18,7 +19,8 @@ afterAll(async () => {
 });
 
 async function sandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
-  const sb = await startSandbox(options);
+  // A host of its own: a 60 s Retry-After met here never reaches a later server on the same port.
+  const sb = await startSandbox({ host: ownLoopbackHost(), ...options });
   sandboxes.push(sb);
   return sb;
 }

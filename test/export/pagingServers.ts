@@ -6,6 +6,7 @@
 // finite      `total` transfers, then short pages (a well-behaved service)
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { ownLoopbackHost } from '../loopbackHost';
 
 export type PagingMode = 'endless' | 'alternate' | 'cycle3' | 'ignorePage' | 'finite';
 
@@ -101,10 +102,12 @@ export async function startPagingServer(mode: PagingMode, options: { total?: num
     }
     res.writeHead(200, { 'content-type': 'application/json' }).end(pageBody(name, count, base - page * 1000));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  // A host of its own: the pace a client keeps for this base URL (a lifted serviceLimit) is this server's alone.
+  const host = ownLoopbackHost();
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl: `http://${host}:${port}`,
     requests: () => asked.length,
     pagesAsked: () => [...asked],
     close: () =>

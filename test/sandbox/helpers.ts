@@ -5,6 +5,7 @@ import type { TestContext } from 'vitest';
 import type { WireTransfer } from '../../src/sandbox/model';
 import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/types';
+import { ownLoopbackHost } from '../loopbackHost';
 
 export const KEYS_PATH = '/api/v3/broker/sub-account/apiKey';
 export const TRANSFERS_PATH = '/api/v3/broker/sub-account/universalTransfer';
@@ -97,7 +98,9 @@ export type OnFinished = TestContext['onTestFinished'];
 
 /** A sandbox of the test's own (tests that count its requests or queue faults on it, running at the same time), closed as the test ends. */
 export async function sandboxFor(onTestFinished: OnFinished, options: SandboxOptions = {}): Promise<RunningSandbox> {
-  const own = await startSandbox(options);
+  // A host of its own: what the client keeps per base URL for the process (pace, waits, bans) never reaches a
+  // later test's server on a port this one had.
+  const own = await startSandbox({ host: ownLoopbackHost(), ...options });
   onTestFinished(() => own.close());
   return own;
 }

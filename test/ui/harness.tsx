@@ -16,6 +16,7 @@ import { memoryRecentSubAccounts, type RecentSubAccounts } from '../../src/confi
 import { fileExporter } from '../../src/export/fileExporter';
 import type { ProxyChoice } from '../../src/api/proxy';
 import { startSandbox } from '../../src/sandbox/server';
+import { ownLoopbackHost } from '../loopbackHost';
 import type { OnFinished } from '../sandbox/helpers';
 import type { RunningSandbox, SandboxOptions, SandboxRequestRecord } from '../../src/sandbox/types';
 import { App } from '../../src/ui/App';
@@ -133,7 +134,9 @@ export { reactIdle } from './terminal';
 const matches = (frame: string, text: string | RegExp): boolean => (typeof text === 'string' ? frame.includes(text) : text.test(frame));
 
 export async function startConsole(options: ConsoleOptions = {}): Promise<TestConsole> {
-  const sandbox = options.sharedSandbox ?? (await startSandbox({ seed: 1, ...options.sandbox }));
+  // A host of its own: what the client keeps per base URL for the process (pace, waits, bans) never reaches a
+  // later test's server on a port this one had.
+  const sandbox = options.sharedSandbox ?? (await startSandbox({ seed: 1, host: ownLoopbackHost(), ...options.sandbox }));
   const exchanges = createExchangeLog();
   // A short backoff keeps retry tests quick; everything else is the client as shipped.
   const client = createBrokerApi({
