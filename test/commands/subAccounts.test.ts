@@ -164,8 +164,9 @@ describe.concurrent('sub-accounts --discover, interrupted', () => {
       expect(await exited).toBe(130);
       const said = /interrupted: (\d+) sub-accounts? found so far (?:was|were) remembered/.exec(stderr);
       expect(said, stderr).not.toBeNull();
-      // Nothing more was asked after the interrupt than the queries already in flight.
-      expect(slow.requests().length - sentBefore).toBeLessThanOrEqual(1);
+      // Nothing more was asked after the interrupt than the query in flight, and one an answer let go before the
+      // signal reached the process (a loaded machine may run it late).
+      expect(slow.requests().length - sentBefore).toBeLessThanOrEqual(2);
       const store = await openDiscoveredSubAccounts(home, slow.baseUrl);
       expect(store.list()).toHaveLength(Number(said![1]));
       expect(Number(said![1])).toBeGreaterThan(0);

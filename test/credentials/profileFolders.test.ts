@@ -299,21 +299,22 @@ describe('the profile file lock', () => {
     expect(await withFileLock(profilesPath(folder), async () => 'ran', 300)).toBe('ran');
   });
 
-  it('a holder working past the stale age keeps its lock: a second writer waits for it (stale age 600 ms here)', async () => {
+  it('a holder working past the stale age keeps its lock: a second writer waits for it (stale age 2 s here)', async () => {
     const file = profilesPath(folderFor('slow'));
     const order: string[] = [];
+    // A stale age well above what a loaded worker may stall for (the holder renews its lock on a timer).
     const slow = withFileLock(
       file,
       async () => {
         order.push('slow in');
-        await new Promise((resolve) => setTimeout(resolve, 1500));
+        await new Promise((resolve) => setTimeout(resolve, 3000));
         order.push('slow out');
       },
-      5000,
-      600,
+      8000,
+      2000,
     );
     await new Promise((resolve) => setTimeout(resolve, 100));
-    const second = withFileLock(file, async () => void order.push('second'), 5000, 600);
+    const second = withFileLock(file, async () => void order.push('second'), 8000, 2000);
     await Promise.all([slow, second]);
     expect(order).toEqual(['slow in', 'slow out', 'second']);
     expect(existsSync(`${file}.lock`)).toBe(false);

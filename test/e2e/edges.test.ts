@@ -248,7 +248,8 @@ describe.skipIf(missing !== undefined).concurrent('the create form, then the sec
     await s.waitFor('› Linked IPs');
     // tmux sends the line feeds as CR, as a terminal does for a paste.
     await s.paste('203.0.113.7\n198.51.100.20\n');
-    let screen = await s.waitFor('/4');
+    // The whole paste in (a part of it may show first), then a moment for an Enter it might have caused.
+    let screen = await s.waitFor('2/4');
     await sleep(300);
     const after = s.screen();
     // Still the form: the line break did not submit it.

@@ -194,7 +194,11 @@ describe.concurrent('keys create: the secret is written or the failure is loud (
     // The reader that comes later is a process of its own: the binary may make the pipe blocking, and a read
     // here would then hold this worker.
     const readFile = join(home, 'read');
-    let reader: Promise<unknown> | undefined;
+    // Started now and held on its stdin, so that on a loaded machine its start does not eat the binary's grace.
+    const gate =
+      drainAfterMs === undefined ? undefined : spawn('sh', ['-c', 'read go; exec cat "$0" > "$1"', fifo, readFile], { stdio: ['pipe', 'ignore', 'ignore'] });
+    const reader = gate && new Promise((resolve) => gate.on('close', resolve));
+    onTestFinished(() => void gate?.stdin?.end());
     const exit = await run([process.execPath, bin, ...ARGS, '--json'], env(home), held, (pid) => {
       void (async () => {
         // Created (its line in the trail) and waiting on the pipe: then the signals.
@@ -209,14 +213,14 @@ describe.concurrent('keys create: the secret is written or the failure is loud (
           if (i > 0) await new Promise((resolve) => setTimeout(resolve, 30));
           process.kill(pid, signal);
         }
-        if (drainAfterMs === undefined) return;
+        if (gate === undefined) return;
         await new Promise((resolve) => setTimeout(resolve, drainAfterMs));
-        const cat = spawn('sh', ['-c', 'exec cat "$0" > "$1"', fifo, readFile], { stdio: 'ignore' });
-        reader = new Promise((resolve) => cat.on('close', resolve));
+        gate.stdin?.end('go\n');
       })();
     });
-    // The last writer gone, the reader meets the end of the pipe.
+    // The last writer gone, the reader meets the end of the pipe (let go now if the binary ended before it was).
     release();
+    if (gate?.stdin && !gate.stdin.writableEnded) gate.stdin.end('go\n');
     await reader;
     return { ...exit, read: reader ? readFileSync(readFile, 'latin1').replace(/^x+/, '') : '' };
   }

@@ -23,7 +23,7 @@ async function pagesServer(options: { total: number; failPage?: number; delayMs?
     const url = new URL(req.url ?? '/', 'http://x');
     const page = Number(url.searchParams.get('page'));
     const limit = Number(url.searchParams.get('limit'));
-    arrivals.push({ page, at: performance.timeOrigin + performance.now() });
+    arrivals.push({ page, at: Date.now() });
     res.on('close', () => {
       if (!res.writableFinished) closedEarly += 1;
     });
@@ -59,7 +59,7 @@ async function childServer(total: number) {
       const url = new URL(req.url, 'http://x');
       const page = Number(url.searchParams.get('page'));
       const limit = Number(url.searchParams.get('limit'));
-      process.stdout.write('arrive ' + page + ' ' + (performance.timeOrigin + performance.now()) + '\\n');
+      process.stdout.write('arrive ' + page + ' ' + Date.now() + '\\n');
       const count = Math.max(0, Math.min(limit, ${total} - (page - 1) * limit));
       const rows = Array.from({ length: count }, (_, i) => (${wireTransfer.toString()})('p' + page + '-' + i, 1763726400000 - page * 1000 - i));
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(rows));
@@ -96,7 +96,9 @@ afterEach(async () => {
 });
 
 const query = { fromAccountType: 'SPOT', toAccountType: 'FUTURE', limit: 10 };
-const now = (): number => performance.timeOrigin + performance.now();
+// The system clock as both processes read it at the moment (each process's timeOrigin is fixed at its start, and
+// the clock may be adjusted between two starts, as on a machine just booted).
+const now = (): number => Date.now();
 /** Holds this thread for `ms` without yielding, as a visit formatting a page would, but without spinning a core. */
 const busy = (ms: number): void => {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
@@ -111,7 +113,7 @@ describe('forEachTransferPage fetches one page ahead', () => {
       // A visit that formats without yielding (the worst case for a fetch ahead), then writes. Long enough that
       // the server process, on a machine whose cores the rest of the suite keeps busy, is scheduled in time to
       // note the next page's arrival (at 25 ms it sometimes was not: the arrival came 3 ms too late).
-      busy(60);
+      busy(100);
       const busyEnd = now();
       await new Promise((resolve) => setTimeout(resolve, 2));
       visits.push({ page, ids: rows.map((r) => r.tranId), busyEnd });
