@@ -40,6 +40,37 @@ describe('the profiles screen', () => {
     await c.press('\u001b[H');
     await c.waitForText(/› alpha/);
   });
+
+  test('/ filters the profiles by name or address; enter switches to the one picked; esc clears the filter first', async () => {
+    c = await startConsole({ switcher, mode: 'live', profile: 'ops' });
+    await c.press('\u0010');
+    await c.waitForText('← now');
+    expect(c.frame()).toMatch(/\/ filter/);
+    await c.press('/');
+    await c.waitForText('type to filter');
+    // Letters that are keys of the list (a, s) are text while the line is open.
+    await c.type('zeta.ex');
+    await c.waitForText('1 of 4');
+    expect(c.frame()).toMatch(/› zeta /);
+    expect(c.frame()).not.toMatch(/^[› ] (alpha|ops|demo) /m);
+    await c.press('enter');
+    await c.press('enter');
+    await c.waitFor(() => opened.at(-1) === 'zeta', 'zeta opened');
+    // Esc clears the kept filter, the cursor staying on zeta; the list is whole again.
+    await c.press('esc');
+    await c.waitForNoText('1 of 4');
+    expect(c.frame()).toMatch(/› zeta /);
+    expect(c.frame()).toMatch(/^ {2}alpha /m);
+    // A text no profile has: said, and enter switches to nothing.
+    await c.press('/');
+    await c.type('nowhere');
+    await c.waitForText('No profile matches the filter');
+    const before = opened.length;
+    await c.press('enter');
+    await c.press('enter');
+    await c.settle(50);
+    expect(opened).toHaveLength(before);
+  });
 });
 
 describe('the add-profile form in a small window', () => {

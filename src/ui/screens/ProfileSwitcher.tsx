@@ -4,7 +4,8 @@ import React, { useMemo, useRef, useState } from 'react';
 import { Box, Text } from 'ink';
 import { errorLines } from '../components/ErrorLine';
 import { Spinner } from '../components/Spinner';
-import { commandFor, defineModes } from '../keyboard/bindings';
+import { commandFor, defineModes, noMatchReason } from '../keyboard/bindings';
+import { FilterLine, filterLineMode, useRowFilter } from '../hooks/useRowFilter';
 import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { useListCursor } from '../hooks/useListCursor';
 import { errorLine, useResource } from '../hooks/useResource';
@@ -23,20 +24,42 @@ export const PROFILE_MODES = defineModes({
       { command: 'down', keystrokes: ['down', 'j'], hint: '↑↓ choose', description: 'Next profile' },
       { command: 'first', keystrokes: ['home'], description: 'The first profile' },
       { command: 'last', keystrokes: ['end'], description: 'The last choice (the demo)' },
-      { command: 'open', keystrokes: ['enter'], hint: 'enter switch', description: 'Switch to the highlighted profile' },
+      {
+        command: 'open',
+        keystrokes: ['enter'],
+        hint: 'enter switch',
+        description: 'Switch to the highlighted profile',
+        disabledReason: noMatchReason('No profile matches the filter: nothing to switch to (esc clears it)'),
+      },
       { command: 'add', keystrokes: ['a'], hint: 'a add profile', description: 'Add a profile' },
       { command: 'session', keystrokes: ['s'], hint: 's session only', description: 'Enter credentials for this run only' },
+      { command: 'search', keystrokes: ['/'], hint: '/ filter', description: 'Filter the profiles as you type: a name, an address (esc clears the filter)' },
     ],
   },
+  profilesFilter: filterLineMode('Profiles: filter', 'profile'),
 });
+
+/** The demo, the last choice of the list. */
+const DEMO = { demo: true } as const;
+type Entry = ProfileSummary | typeof DEMO;
+const isDemo = (entry: Entry): entry is typeof DEMO => entry === DEMO;
+
+/** What `/` matches in a row: its name and what is shown beside it. */
+function entryText(entry: Entry): string {
+  if (isDemo(entry)) return 'demo embedded sandbox, seeded data';
+  return `${sanitize(entry.name)} ${sanitize(entry.baseUrl)}${entry.isDefault ? ' (default)' : ''}${entry.readOnly ? ' (read-only)' : ''}`;
+}
 
 export function ProfileSwitcher() {
   const { switcher, profile: currentProfile, theme } = useServices();
   const { active, width, height } = useScreenFrame();
   const navigate = useNavigate();
-  useScreenMode('profiles');
   const profiles = useResource(async () => (switcher ? switcher.profiles() : []), [switcher]);
-  const entries = useMemo<Array<ProfileSummary | 'demo'>>(() => [...(profiles.data ?? []), 'demo'], [profiles.data]);
+  const allEntries = useMemo<Entry[]>(() => [...(profiles.data ?? []), DEMO], [profiles.data]);
+  const filter = useRowFilter(allEntries, entryText);
+  const entries = filter.rows;
+  const noMatch = filter.text.trim() !== '' && entries.length === 0;
+  useScreenMode(filter.editing ? 'profilesFilter' : 'profiles', { noMatch });
   const [opening, setOpening] = useState<string | undefined>();
   // Set at once (state shows on the next frame): a key typed right after enter already waits for the target.
   const openingNow = useRef(false);
@@ -53,7 +76,7 @@ export function ProfileSwitcher() {
         })),
       ]
     : [];
-  const fixed = 1 + loadError.length + (opening ? 1 : 0);
+  const fixed = 1 + loadError.length + (opening ? 1 : 0) + (filter.shown ? 1 : 0);
   const failureRoom = Math.max(0, Math.min(failureLines.length + 1, height - fixed - 1));
   const listRoom = Math.max(1, height - fixed - failureRoom);
   const list = useListCursor(entries.length, listRoom);
@@ -62,15 +85,15 @@ export function ProfileSwitcher() {
   const [placed, setPlaced] = useState(false);
   if (!placed && profiles.status === 'ready') {
     setPlaced(true);
-    const at = entries.findIndex((entry) => (entry === 'demo' ? 'demo' : entry.name) === currentProfile);
+    const at = entries.findIndex((entry) => (isDemo(entry) ? 'demo' : entry.name) === currentProfile);
     if (at > 0) list.setCursor(at, entries.length);
   }
 
-  const open = (entry: ProfileSummary | 'demo') => {
+  const open = (entry: Entry) => {
     if (!switcher) return;
     setFailure(undefined);
     openingNow.current = true;
-    if (entry === 'demo') {
+    if (isDemo(entry)) {
       setOpening('the demo');
       void switcher.openDemo();
       return;
@@ -89,7 +112,9 @@ export function ProfileSwitcher() {
   useScreenKeystrokes(
     (input, keystroke) => {
       if (openingNow.current) return true;
-      switch (commandFor(PROFILE_MODES.profiles, input, keystroke)) {
+      const filtering = filter.listKey(PROFILE_MODES.profilesFilter, input, keystroke, list, entries[list.cursor]);
+      if (filtering !== undefined) return filtering;
+      switch (commandFor(PROFILE_MODES.profiles, input, keystroke, { noMatch })) {
         case 'up':
           list.move('up');
           return true;
@@ -110,9 +135,12 @@ export function ProfileSwitcher() {
         case 'add':
           navigate({ type: 'push', route: { screen: 'addProfile' } });
           return true;
+        case 'search':
+          filter.open();
+          return true;
         case 'session': {
           const entry = entries[list.cursor];
-          const profile = entry && entry !== 'demo' && entry.inMemory !== true ? entry : failure?.profile;
+          const profile = entry && !isDemo(entry) && entry.inMemory !== true ? entry : failure?.profile;
           navigate({ type: 'push', route: { screen: 'sessionCredentials', profile: profile?.name, baseUrl: profile?.baseUrl } });
           return true;
         }
@@ -133,15 +161,16 @@ export function ProfileSwitcher() {
           {line}
         </Text>
       ))}
+      {filter.shown ? <FilterLine filter={filter} list={list} focus={active} width={width} matched={entries.length} total={allEntries.length} /> : null}
+      {noMatch ? <Text color={theme.muted}>{fit('No profile matches the filter; esc clears it.', width).trimEnd()}</Text> : null}
       {entries.slice(list.from, list.to).map((entry, i) => {
         const at = list.from + i;
         const here = at === list.cursor;
-        const name = entry === 'demo' ? 'demo' : entry.name;
+        const name = isDemo(entry) ? 'demo' : entry.name;
         const now = name === currentProfile ? '  ← now' : '';
-        const detail =
-          entry === 'demo'
-            ? 'embedded sandbox, seeded data'
-            : `${sanitize(entry.baseUrl)}${entry.isDefault ? '  (default)' : ''}${entry.readOnly ? '  (read-only)' : ''}${entry.inMemory ? '  (this run only, in memory)' : ''}`;
+        const detail = isDemo(entry)
+          ? 'embedded sandbox, seeded data'
+          : `${sanitize(entry.baseUrl)}${entry.isDefault ? '  (default)' : ''}${entry.readOnly ? '  (read-only)' : ''}${entry.inMemory ? '  (this run only, in memory)' : ''}`;
         const detailRoom = Math.max(0, width - 2 - nameWidth - 1 - now.length);
         return (
           <Text key={`${at}-${name}`} inverse={here}>
