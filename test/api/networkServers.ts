@@ -204,18 +204,23 @@ export interface TestProxy {
 export interface ProxyOptions {
   /** A Proxy-Authorization value required of every request (407 otherwise). */
   requireAuthorization?: string;
-  /** Where a target goes: a loopback port (any host, e.g. a name that does not resolve, is sent there). Default: the target's own port on 127.0.0.1. */
-  routeTo?: (target: string) => number;
+  /** Where a target goes (any host, e.g. a name that does not resolve, is sent there). Default: the target's own address and port. */
+  routeTo?: (target: string) => { host: string; port: number };
 }
 
 /**
  * A proxy on 127.0.0.1 in the two ways clients use one: CONNECT host:port (a tunnel, for https://) and a plain
  * request with an absolute URL (forwarded, for http://). Whatever the target's name, the proxy only ever
- * connects to 127.0.0.1.
+ * connects to loopback: the target's own address when it is one of 127.0.0.0/8 (test servers have hosts of
+ * their own there), else 127.0.0.1.
  */
 export async function testProxy(onFinished: OnFinished, options: ProxyOptions = {}): Promise<TestProxy> {
   const sockets = new Set<Socket>();
-  const portFor = (target: string): number => options.routeTo?.(target) ?? Number(target.split(':').pop());
+  const portFor = (target: string): number => options.routeTo?.(target).port ?? Number(target.split(':').pop());
+  const hostFor = (target: string): string => {
+    const host = options.routeTo?.(target).host ?? target.slice(0, target.lastIndexOf(':'));
+    return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) ? host : '127.0.0.1';
+  };
   const allowed = (auth: string | undefined): boolean => options.requireAuthorization === undefined || auth === options.requireAuthorization;
   const server = createServer((req, res) => {
     const auth = req.headers['proxy-authorization'];
@@ -229,7 +234,7 @@ export async function testProxy(onFinished: OnFinished, options: ProxyOptions = 
     const target = new URL(req.url ?? '/');
     state.forwarded += 1;
     state.targets.push(target.host);
-    relay(req, res, new URL(`http://127.0.0.1:${portFor(target.host)}`), `${target.pathname}${target.search}`);
+    relay(req, res, new URL(`http://${hostFor(target.host)}:${portFor(target.host)}`), `${target.pathname}${target.search}`);
   });
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
@@ -247,7 +252,7 @@ export async function testProxy(onFinished: OnFinished, options: ProxyOptions = 
     const target = req.url ?? '';
     state.tunnels += 1;
     state.targets.push(target);
-    const upstream = netConnect(portFor(target), '127.0.0.1', () => {
+    const upstream = netConnect(portFor(target), hostFor(target), () => {
       socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       if (head.length > 0) upstream.write(head);
       upstream.pipe(socket);

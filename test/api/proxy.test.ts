@@ -80,8 +80,8 @@ describe('which proxy: the environment, either case, and NO_PROXY', () => {
 
   it('NO_PROXY (host, host:port, *, either case) sends a matching base URL direct; a non-matching one still goes through', async ({ onTestFinished }) => {
     const sandbox = await sandboxFor(onTestFinished);
-    const { port } = new URL(sandbox.baseUrl);
-    const forms: Record<string, string>[] = [{ NO_PROXY: '127.0.0.1' }, { no_proxy: `example.com, 127.0.0.1:${port}` }, { NO_PROXY: '*' }];
+    const { hostname: host, port } = new URL(sandbox.baseUrl);
+    const forms: Record<string, string>[] = [{ NO_PROXY: host }, { no_proxy: `example.com, ${host}:${port}` }, { NO_PROXY: '*' }];
     for (const noProxy of forms) {
       const proxy = await testProxy(onTestFinished);
       const before = sandbox.requests().length;
@@ -92,7 +92,7 @@ describe('which proxy: the environment, either case, and NO_PROXY', () => {
       expect(ran.log).not.toContain('proxy=');
     }
     const proxy = await testProxy(onTestFinished);
-    const ran = await list(sandbox, { HTTP_PROXY: proxy.url, NO_PROXY: `example.com,127.0.0.1:${Number(port) + 1}` });
+    const ran = await list(sandbox, { HTTP_PROXY: proxy.url, NO_PROXY: `example.com,${host}:${Number(port) + 1}` });
     expect(ran.code, ran.stderr).toBe(EXIT.ok);
     expect(proxy.forwarded).toBe(1);
   });
@@ -251,9 +251,9 @@ describe('plain http:// to another host is flagged', () => {
     onTestFinished,
   }) => {
     const sandbox = await sandboxFor(onTestFinished);
-    const port = Number(new URL(sandbox.baseUrl).port);
+    const { hostname: host, port } = new URL(sandbox.baseUrl);
     // The proxy sends every target to the sandbox: the name is never looked up, nothing leaves this machine.
-    const proxy = await testProxy(onTestFinished, { routeTo: () => port });
+    const proxy = await testProxy(onTestFinished, { routeTo: () => ({ host, port: Number(port) }) });
     const ran = await list(sandbox, { BROKER_BASE_URL: 'http://broker.example.test' }, ['--proxy', proxy.url]);
     expect(ran.code, ran.stderr).toBe(EXIT.ok);
     expect(proxy.targets).toEqual(['broker.example.test']);

@@ -39,8 +39,8 @@ describe('the console targets wire it (src/commands/consoleTargets.ts)', () => {
     onTestFinished,
   }) => {
     const sandbox = await sandboxFor(onTestFinished);
-    const port = Number(new URL(sandbox.baseUrl).port);
-    const proxy = await testProxy(onTestFinished, { routeTo: () => port });
+    const { hostname: host, port } = new URL(sandbox.baseUrl);
+    const proxy = await testProxy(onTestFinished, { routeTo: () => ({ host, port: Number(port) }) });
     const folder = await mkdtemp(join(tmpdir(), 'bc-ui-network-'));
     onTestFinished(() => rm(folder, { recursive: true, force: true }));
     const targets = createConsoleTargets({ folder, exportFolder: folder, env: { http_proxy: proxy.url } });
