@@ -7,7 +7,7 @@ import { NO_NAME_IN_LIST, checkSubAccount, type FieldError } from '../api/valida
 import { type DiscoveredSubAccount, type DiscoveredSubAccounts, memoryDiscoveredSubAccounts, openDiscoveredSubAccounts } from '../config/discoveredSubAccounts';
 import { openRecentSubAccounts } from '../config/recentSubAccounts';
 import { DEFAULT_SCAN_DAYS, ScanFailed, type ScanProgress, checkScanDays, discoverSubAccounts } from '../export/subAccountScan';
-import { grouped, plural, sanitizeDeep, toJson } from '../terminal/sanitize';
+import { grouped, plural, sanitize, sanitizeDeep, toJson } from '../terminal/sanitize';
 import {
   type CommandContext,
   EXIT,
@@ -161,6 +161,10 @@ async function scan(
     if (result.stoppedEarly > 0)
       printLines(ctx.stderr, [
         `warning: ${result.stoppedEarly} quer${result.stoppedEarly === 1 ? 'y' : 'ies'} stopped paging early (the service repeated a page, or there were too many); their first pages counted`,
+      ]);
+    if (result.refused.length > 0)
+      printLines(ctx.stderr, [
+        `note: the service refused ${plural(result.refused.length, 'name')} (unknown or frozen), skipped: ${result.refused.map((n) => sanitize(n)).join(', ')}`,
       ]);
     if (ctx.stderrIsTTY) printLines(ctx.stderr, [`found ${plural(result.found.length, 'sub-account')} in ${grouped(result.progress.pages)} pages`]);
     return EXIT.ok;

@@ -52,6 +52,8 @@ export interface ScanResult {
   cancelled: boolean;
   /** Queries whose paging stopped early (a service repeating pages, or the page bound): their first pages counted. */
   stoppedEarly: number;
+  /** Names the service refused (unknown, frozen): skipped, sorted. */
+  refused: string[];
 }
 
 /** A scan that failed part way: `partial` holds what was found before, `cause` what went wrong. */
@@ -121,7 +123,14 @@ export async function scanSubAccounts(api: BrokerApi, options: ScanOptions): Pro
         },
       }),
   };
-  const result = (cancelled: boolean): ScanResult => ({ found: sightings.subAccounts(), progress: { ...progress, waitingMs: 0 }, cancelled, stoppedEarly });
+  const refused = new Set<string>();
+  const result = (cancelled: boolean): ScanResult => ({
+    found: sightings.subAccounts(),
+    progress: { ...progress, waitingMs: 0 },
+    cancelled,
+    stoppedEarly,
+    refused: [...refused].sort(),
+  });
   tell({});
   for (const query of queries) {
     try {
@@ -138,9 +147,8 @@ export async function scanSubAccounts(api: BrokerApi, options: ScanOptions): Pro
       if (options.signal?.aborted) return result(true);
       if (error instanceof PagingStopped) stoppedEarly += 1;
       // A name the service refuses (unknown, forbidden) has no history to read; the other names still do.
-      else if (!(namesAnAccount(query) && error instanceof Error && isSubAccountRefused(error))) {
-        throw new ScanFailed(error instanceof Error ? error : new Error(String(error)), result(false));
-      }
+      else if (namesAnAccount(query) && error instanceof Error && isSubAccountRefused(error)) refused.add(query.fromAccount ?? query.toAccount ?? '');
+      else throw new ScanFailed(error instanceof Error ? error : new Error(String(error)), result(false));
     }
     tell({ done: progress.done + 1 });
   }

@@ -13,6 +13,7 @@ import { spawn } from 'node:child_process';
 import { rateLimitAt } from '../export/rateLimitAt';
 import { buildCli, sandboxEnv, testContext } from './helpers';
 import type { OnFinished } from '../sandbox/helpers';
+import { FROZEN_SUB_ACCOUNT } from '../../src/sandbox/seedAccounts';
 
 let root: string;
 let n = 0;
@@ -86,6 +87,15 @@ describe.concurrent('sub-accounts', () => {
     expect(records.slice(1)).toEqual(listed.map((e) => `${e.name},${e.lastTransferTime}`));
     expect(sandbox.requests().length).toBe(sent);
   }, 20_000);
+
+  it('--discover names the names the service refused, skipped, on stderr; the rest are scanned', async ({ onTestFinished }) => {
+    const { sandbox, run } = await setup(onTestFinished);
+    const [known] = sandbox.subAccounts as [string];
+    const { out, err, done } = run({ discover: true, days: '30', sub: `${FROZEN_SUB_ACCOUNT},${known}`, json: true });
+    expect(await done).toBe(EXIT.ok);
+    expect(err.text()).toBe(`note: the service refused 1 name (unknown or frozen), skipped: ${FROZEN_SUB_ACCOUNT}\n`);
+    expect((JSON.parse(out.text()) as Array<{ name: string }>).map((e) => e.name)).toContain(known);
+  });
 
   it('says so when nothing is remembered, and a scan with no names finds only the master (never listed)', async ({ onTestFinished }) => {
     const { sandbox, run } = await setup(onTestFinished);

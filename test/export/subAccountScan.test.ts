@@ -116,6 +116,8 @@ describe.concurrent('the discover scan', () => {
     expect(result.progress.done).toBe(result.progress.queries);
     // Asked once per type pair and direction, refused each time, never asked again.
     expect(sandbox.requests().filter((r) => r.status === 400)).toHaveLength(4 * 2);
+    // And named, so the command and the console can say it was skipped.
+    expect(result.refused).toEqual(['frozendesk01']);
   });
 
   it('a cancel keeps what was found so far, remembered without a scan time, and sends nothing more', async ({ onTestFinished }) => {

@@ -18,6 +18,7 @@ import { consoleFor, sleep, type TestConsole, expectFits } from './harness';
 import { lineWith, openTransfers } from './flows';
 import { renderInTerminal } from './terminal';
 import { rateLimitAt } from '../export/rateLimitAt';
+import { FROZEN_SUB_ACCOUNT } from '../../src/sandbox/seedAccounts';
 
 const CTRL_D = '\u0004';
 const SIZES = [
@@ -159,11 +160,13 @@ describe('ctrl+d: the discover scan', () => {
   );
 
   test.concurrent('/ filters what was found: the matching rows, N of M, enter opens the one picked; esc clears it first', async ({ onTestFinished }) => {
-    const c = await consoleFor(onTestFinished, { columns: 80, rows: 24 });
+    // A recent name the service refuses (frozen): skipped, and said in the summary.
+    const c = await consoleFor(onTestFinished, { columns: 80, rows: 24, recent: [FROZEN_SUB_ACCOUNT] });
     await c.press(CTRL_D);
     await c.waitForScreen('discover');
     await c.press('enter');
     await c.waitForText(/✓ \d+ sub-accounts in 30 days of transfers/, 15_000);
+    expect(c.frame()).toMatch(/1\s+name\s+refused\s+\(unknown\s+or\s+frozen\),\s+skipped/);
     const found = c.discovered.list().map((d) => d.name);
     const wanted = found[found.length - 1]!;
     const matching = found.filter((name) => name.includes(wanted));

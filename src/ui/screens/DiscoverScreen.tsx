@@ -67,7 +67,7 @@ type Phase =
   | { name: 'ask'; problem?: string }
   | { name: 'running'; days: number; progress: ScanProgress }
   | { name: 'cancelling'; days: number }
-  | { name: 'done'; days: number; found: DiscoveredSubAccount[]; outcome: 'whole' | 'cancelled' | Error; progress: ScanProgress };
+  | { name: 'done'; days: number; found: DiscoveredSubAccount[]; outcome: 'whole' | 'cancelled' | Error; progress: ScanProgress; refused?: string[] };
 
 const NOTHING_FOUND: DiscoveredSubAccount[] = [];
 
@@ -117,7 +117,15 @@ export function DiscoverScreen() {
         if (!abort.signal.aborted) setPhase({ name: 'running', days: scanDays, progress });
       },
     }).then(
-      (result) => setPhase({ name: 'done', days: scanDays, found: result.found, outcome: result.cancelled ? 'cancelled' : 'whole', progress: result.progress }),
+      (result) =>
+        setPhase({
+          name: 'done',
+          days: scanDays,
+          found: result.found,
+          outcome: result.cancelled ? 'cancelled' : 'whole',
+          progress: result.progress,
+          refused: result.refused,
+        }),
       (error: unknown) => {
         const partial = error instanceof ScanFailed ? error.partial : undefined;
         const cause = error instanceof ScanFailed ? error.cause : error instanceof Error ? error : new Error(String(error));
@@ -273,8 +281,10 @@ function summaryOf(phase: Extract<Phase, { name: 'done' }>, width: number): { li
         tone: 'warn',
       };
     }
+    // Names the service refused were skipped: said, so a ✗ of theirs in the status bar reads as what it is.
+    const refused = phase.refused?.length ? ` · ${plural(phase.refused.length, 'name')} refused (unknown or frozen), skipped` : '';
     return {
-      lines: wrapText(`✓ ${count} in ${plural(phase.days, 'day')} of transfers (${plural(phase.progress.pages, 'page')}), remembered`, width, 2),
+      lines: wrapText(`✓ ${count} in ${plural(phase.days, 'day')} of transfers (${plural(phase.progress.pages, 'page')}), remembered${refused}`, width, 3),
       tone: 'ok',
     };
   }
