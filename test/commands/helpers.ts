@@ -1,6 +1,7 @@
 // Shared test helpers: capture streams, run commands in-process, build and spawn the real bundle.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +13,21 @@ import type { CommandContext, GlobalOptions } from '../../src/commands/context';
 import type { RunningSandbox } from '../../src/sandbox/types';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/**
+ * The config folder of a run that names none (no BROKER_CONSOLE_HOME, HOME or XDG_CONFIG_HOME): one of this
+ * worker's own, never the operator's ~/.config/broker-console (its audit trail, recent names, signing rules).
+ */
+let runHome: string | undefined;
+function withRunHome(env: Record<string, string>): Record<string, string> {
+  if ('BROKER_CONSOLE_HOME' in env || 'HOME' in env || 'XDG_CONFIG_HOME' in env) return env;
+  if (runHome === undefined) {
+    const made = mkdtempSync(join(tmpdir(), 'bc-test-runs-'));
+    runHome = made;
+    process.once('exit', () => rmSync(made, { recursive: true, force: true }));
+  }
+  return { BROKER_CONSOLE_HOME: runHome, ...env };
+}
 
 export interface Captured {
   stream: PassThrough;
@@ -78,7 +94,7 @@ export interface RunResult {
  * runBuiltCli; what only a real process does (EPIPE, signals, exit timing, its own TZ or D-Bus) needs that one.
  */
 export async function runCli(args: readonly string[], env: Record<string, string> = {}, options: { input?: string } = {}): Promise<RunResult> {
-  const given = { PATH: process.env.PATH ?? '', TZ: process.env.TZ ?? 'UTC', ...env };
+  const given = { PATH: process.env.PATH ?? '', TZ: process.env.TZ ?? 'UTC', ...withRunHome(env) };
   for (const name of PROCESS_WIDE) {
     if (name in env && env[name] !== process.env[name]) {
       throw new Error(`runCli: ${name}=${env[name]} is read from the process itself (not from the run's env): use runBuiltCli`);
@@ -139,7 +155,12 @@ export async function runBuiltCli(
   const bin = await buildCli();
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, [bin, ...args], {
-      env: { PATH: process.env.PATH ?? '', TZ: process.env.TZ ?? 'UTC', ...(options.ownCache ? {} : { BROKER_CONSOLE_CACHE: SHARED_CACHE }), ...env },
+      env: {
+        PATH: process.env.PATH ?? '',
+        TZ: process.env.TZ ?? 'UTC',
+        ...(options.ownCache ? {} : { BROKER_CONSOLE_CACHE: SHARED_CACHE }),
+        ...withRunHome(env),
+      },
       stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
     if (options.input !== undefined) child.stdin?.end(options.input);
