@@ -19,14 +19,17 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
  * worker's own, never the operator's ~/.config/broker-console (its audit trail, recent names, signing rules).
  */
 let runHome: string | undefined;
-function withRunHome(env: Record<string, string>): Record<string, string> {
-  if ('BROKER_CONSOLE_HOME' in env || 'HOME' in env || 'XDG_CONFIG_HOME' in env) return env;
+function workerHome(): string {
   if (runHome === undefined) {
     const made = mkdtempSync(join(tmpdir(), 'bc-test-runs-'));
     runHome = made;
     process.once('exit', () => rmSync(made, { recursive: true, force: true }));
   }
-  return { BROKER_CONSOLE_HOME: runHome, ...env };
+  return runHome;
+}
+function withRunHome(env: Record<string, string>): Record<string, string> {
+  if ('BROKER_CONSOLE_HOME' in env || 'HOME' in env || 'XDG_CONFIG_HOME' in env) return env;
+  return { BROKER_CONSOLE_HOME: workerHome(), ...env };
 }
 
 export interface Captured {
@@ -63,8 +66,8 @@ export function testContext(sandbox: RunningSandbox | undefined, overrides: Part
     now: () => Date.now(),
     globals,
     createApi: (config) => createBrokerApi({ ...config, maxTries: 1 }),
-    // Never the operator's own profiles: a folder that does not exist holds none.
-    configFolder: join(ROOT, 'node_modules', '.cache', 'broker-console-no-profiles'),
+    // Never the operator's own folder: the worker's own, with no profiles (and an audit trail of this run only).
+    configFolder: workerHome(),
     ...overrides,
   };
   return { ctx, out, err };
