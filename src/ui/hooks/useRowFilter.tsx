@@ -91,6 +91,26 @@ export function useRowFilter<T extends object>(rows: readonly T[], searchText: (
     setText('');
     setEditing(false);
   };
+  const editingKey: RowFilter<T>['editingKey'] = (mode, input, keystroke, list) => {
+    switch (commandFor(mode, input, keystroke)) {
+      case 'up':
+        list.move('up');
+        return true;
+      case 'down':
+        list.move('down');
+        return true;
+      case 'keep':
+        setEditing(false);
+        return true;
+      case 'clear':
+        clear();
+        if (list.afterClear) list.afterClear(rows);
+        else list.setCursor(0);
+        return true;
+      default:
+        return false;
+    }
+  };
   return {
     apply,
     text,
@@ -103,32 +123,13 @@ export function useRowFilter<T extends object>(rows: readonly T[], searchText: (
     rows: filtered,
     listKey(mode, input, keystroke, list, selected) {
       const keepSelected = (all: readonly T[]) => list.setCursor(Math.max(0, selected === undefined ? 0 : all.indexOf(selected)), all.length);
-      if (editing) return this.editingKey(mode, input, keystroke, { ...list, afterClear: keepSelected });
+      if (editing) return editingKey(mode, input, keystroke, { ...list, afterClear: keepSelected });
       if (text === '' || !keystroke.escape) return undefined;
       clear();
       keepSelected(rows);
       return true;
     },
-    editingKey(mode, input, keystroke, list) {
-      switch (commandFor(mode, input, keystroke)) {
-        case 'up':
-          list.move('up');
-          return true;
-        case 'down':
-          list.move('down');
-          return true;
-        case 'keep':
-          setEditing(false);
-          return true;
-        case 'clear':
-          clear();
-          if (list.afterClear) list.afterClear(rows);
-          else list.setCursor(0);
-          return true;
-        default:
-          return false;
-      }
-    },
+    editingKey,
   };
 }
 
