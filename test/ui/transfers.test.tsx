@@ -208,6 +208,19 @@ describe('TransferBrowser', () => {
     await moveTo('5');
     await c.press('ctrlT');
     await pageSizeField('5');
+    // A size whose page is given up while it loads (esc) is not the form's either: the results kept 5.
+    await c.press('enter');
+    await c.waitForText('Page 1 · 5 per page');
+    c.sandbox.setFaultRates({ latencyMs: 1500 });
+    await c.press('s');
+    await c.type('8');
+    await c.press('enter');
+    await c.press('esc');
+    await c.waitForText('page 1 not loaded: back on page 1');
+    c.sandbox.setFaultRates({});
+    await c.waitForText('Page 1 · 5 per page', 5000);
+    await c.press('esc');
+    await pageSizeField('5');
   });
 
   test('esc while the next page loads gives that load up: the page in hand stays, said; esc again goes back', async () => {

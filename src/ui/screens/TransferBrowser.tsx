@@ -421,6 +421,7 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
         const [backTo = 1, size = limitRef.current] = inHand.split(':').map(Number);
         setNotice(`page ${page} not loaded: back on page ${backTo}`);
         setLimit(size);
+        if (fromFilter) keepPageSize(drafts.transferFilter, size);
         setPage(backTo);
         return true;
       }
