@@ -208,6 +208,19 @@ describe('ctrl+d: the discover scan', () => {
   });
 
   test.concurrent.for(SIZES)(
+    'a name the service refused is named, skipped, even when nothing is found, at %ix%i',
+    async ([columns, rows], { onTestFinished }) => {
+      const c = await consoleFor(onTestFinished, { columns, rows, suggestions: [], recent: [FROZEN_SUB_ACCOUNT] });
+      await c.press(CTRL_D);
+      await c.waitForScreen('discover');
+      await c.press('enter');
+      await c.waitForText(/None found in 30 days/, 15_000);
+      expect(c.frame()).toMatch(new RegExp(`1\\s+name\\s+refused\\s+\\(unknown\\s+or\\s+frozen\\),\\s+skipped:\\s+${FROZEN_SUB_ACCOUNT}`));
+      expectFits(c.rawFrame(), columns, rows);
+    },
+  );
+
+  test.concurrent.for(SIZES)(
     'a failure part way says what failed and keeps what was found; r scans again, at %ix%i',
     { timeout: 20_000 },
     async ([columns, rows], { onTestFinished }) => {

@@ -135,6 +135,7 @@ export function DiscoverScreen() {
           found: partial?.found ?? [],
           outcome: cause,
           progress: partial?.progress ?? { done: 0, queries: first, pages: 0, transfers: 0, found: 0, rateLimited: 0, waitingMs: 0 },
+          refused: partial?.refused ?? [],
         });
       },
     );
@@ -267,8 +268,19 @@ export function DiscoverScreen() {
   );
 }
 
-/** What the scan came to, in at most three lines, and its tone. */
+/** What the scan came to and what it skipped, in at most five lines, and its tone. */
 function summaryOf(phase: Extract<Phase, { name: 'done' }>, width: number): { lines: string[]; tone?: 'ok' | 'warn' | 'error' } {
+  const { lines, tone } = outcomeOf(phase, width);
+  // Names the service refused were skipped, whatever the end: said and named, so a ✗ of theirs in the status bar
+  // reads as what it is, and "none found" is not taken for names that were never asked.
+  const refused = phase.refused ?? [];
+  if (refused.length === 0) return { lines, tone };
+  const named = `${plural(refused.length, 'name')} refused (unknown or frozen), skipped: ${refused.map((n) => sanitize(n)).join(', ')}`;
+  return { lines: [...lines, ...wrapText(named, width, 2)], tone };
+}
+
+/** What the scan came to, before what it skipped. */
+function outcomeOf(phase: Extract<Phase, { name: 'done' }>, width: number): { lines: string[]; tone?: 'ok' | 'warn' | 'error' } {
   const count = plural(phase.found.length, 'sub-account');
   if (phase.outcome === 'whole') {
     if (phase.found.length === 0) {
@@ -281,10 +293,8 @@ function summaryOf(phase: Extract<Phase, { name: 'done' }>, width: number): { li
         tone: 'warn',
       };
     }
-    // Names the service refused were skipped: said, so a ✗ of theirs in the status bar reads as what it is.
-    const refused = phase.refused?.length ? ` · ${plural(phase.refused.length, 'name')} refused (unknown or frozen), skipped` : '';
     return {
-      lines: wrapText(`✓ ${count} in ${plural(phase.days, 'day')} of transfers (${plural(phase.progress.pages, 'page')}), remembered${refused}`, width, 3),
+      lines: wrapText(`✓ ${count} in ${plural(phase.days, 'day')} of transfers (${plural(phase.progress.pages, 'page')}), remembered`, width, 2),
       tone: 'ok',
     };
   }
