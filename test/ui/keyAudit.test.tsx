@@ -137,6 +137,12 @@ describe('key audit screen', () => {
     await c.waitForText(`${empty} `);
     expect(c.frame()).toMatch(/› +mx0v\S+ +filter me/);
     expect(c.navState()!.stack.at(-1)!.route.screen).toBe('keyAudit');
+    // What a sub-account's row shows matches too: its flag counts.
+    await c.press('/');
+    await c.type('nothing flagged');
+    await c.waitForText(/ 1 of \d+ rows/);
+    expect(c.frame()).toMatch(new RegExp(`› ${empty}\\s`));
+    await c.press('esc');
     // A sub-account's name, then a text nothing has: said, and enter opens nothing.
     await c.press('/');
     await c.type(empty);

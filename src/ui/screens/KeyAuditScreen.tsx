@@ -67,9 +67,12 @@ function auditRowId(row: AuditRow): string {
   return row.kind === 'account' ? `account ${row.audit.subAccount}` : `key ${row.subAccount} ${row.finding.key.apiKey}`;
 }
 
-/** What `/` matches in a row: its sub-account, and a key's API key, note and flags. */
+/** What `/` matches in a row: what its columns show (a sub-account's state and flag counts; a key's whole API key, note and flags). */
 function auditSearchText(row: AuditRow): string {
-  if (row.kind === 'account') return `${sanitize(row.audit.subAccount)} ${accountState(row.audit)}`;
+  if (row.kind === 'account') {
+    const counts = row.audit.status === 'audited' ? ` ${summaryText(row.audit.summary)}` : '';
+    return `${sanitize(row.audit.subAccount)} ${accountState(row.audit)}${counts}`;
+  }
   const { key, flags } = row.finding;
   return `${sanitize(row.subAccount)} ${key.apiKey} ${sanitize(key.note)} ${flags.map((f) => f.kind).join(' ')}`;
 }
