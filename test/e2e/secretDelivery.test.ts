@@ -198,7 +198,7 @@ describe.concurrent('keys create: the secret is written or the failure is loud (
     const gate =
       drainAfterMs === undefined ? undefined : spawn('sh', ['-c', 'read go; exec cat "$0" > "$1"', fifo, readFile], { stdio: ['pipe', 'ignore', 'ignore'] });
     const reader = gate && new Promise((resolve) => gate.on('close', resolve));
-    onTestFinished(() => void gate?.stdin?.end());
+    onTestFinished(() => void gate?.kill());
     const exit = await run([process.execPath, bin, ...ARGS, '--json'], env(home), held, (pid) => {
       void (async () => {
         // Created (its line in the trail) and waiting on the pipe: then the signals.
@@ -218,9 +218,11 @@ describe.concurrent('keys create: the secret is written or the failure is loud (
         gate.stdin?.end('go\n');
       })();
     });
-    // The last writer gone, the reader meets the end of the pipe (let go now if the binary ended before it was).
+    // The last writer gone, the reader meets the end of the pipe. A reader never let go (the binary ended first)
+    // would block opening a pipe with no writer: it is ended instead, and the test fails on what it did not read.
     release();
-    if (gate?.stdin && !gate.stdin.writableEnded) gate.stdin.end('go\n');
+    if (gate?.stdin && !gate.stdin.writableEnded) gate.kill();
+    else if (gate) setTimeout(() => gate.kill(), 5000).unref();
     await reader;
     return { ...exit, read: reader ? readFileSync(readFile, 'latin1').replace(/^x+/, '') : '' };
   }
