@@ -197,7 +197,7 @@ describe('ctrl+d: the discover scan', () => {
     // A filter matching nothing says so and opens nothing.
     await c.press('/');
     await c.type('no-such-name');
-    await c.waitForText('no sub-account matches the filter');
+    await c.waitForText('No sub-account matches the filter; esc clears it.');
     await c.press('enter');
     await c.press('enter');
     await c.settle(50);

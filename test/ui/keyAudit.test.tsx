@@ -149,7 +149,7 @@ describe('key audit screen', () => {
     await c.waitForText(/ 1 of \d+ rows/);
     await c.press(CTRL_U);
     await c.type('no such text');
-    await c.waitForText('No row matches the filter.');
+    await c.waitForText('No row matches the filter; esc clears it.');
     await c.press('enter');
     await c.press('enter');
     await c.settle(50);

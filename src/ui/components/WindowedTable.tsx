@@ -88,24 +88,31 @@ const TableRow = memo(function TableRow({
   highlight: string;
 }) {
   const selected = state === 'selected';
-  const parts = highlight === '' ? [line] : splitMatches(line, highlight);
   return (
     <Text inverse={selected} bold={selected} color={state === 'marked' ? markColor : undefined}>
-      {parts.length === 1
-        ? line
-        : parts.map((part, i) =>
-            i % 2 === 1 ? (
-              // A match: underlined, and inverse against the row (the cursor row is inverse already).
-              <Text key={i} underline bold inverse={!selected}>
-                {part}
-              </Text>
-            ) : (
-              part
-            ),
-          )}
+      <Matched line={line} highlight={highlight} selected={selected} />
     </Text>
   );
 });
+
+/** A row's line with each match of `highlight` underlined, and inverse against the row (the cursor row is inverse already). */
+export function Matched({ line, highlight, selected }: { line: string; highlight: string; selected: boolean }) {
+  const parts = highlight === '' ? [line] : splitMatches(line, highlight);
+  if (parts.length === 1) return <>{line}</>;
+  return (
+    <>
+      {parts.map((part, i) =>
+        i % 2 === 1 ? (
+          <Text key={i} underline bold inverse={!selected}>
+            {part}
+          </Text>
+        ) : (
+          part
+        ),
+      )}
+    </>
+  );
+}
 
 /**
  * The line cut around each case-insensitive occurrence of `needle`: even indexes are plain text, odd ones

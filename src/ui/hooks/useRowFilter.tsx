@@ -24,6 +24,8 @@ export interface RowFilter<T> {
   /** Whether a filter line is shown (typing, or a filter kept). */
   shown: boolean;
   rows: readonly T[];
+  /** The search kept or typed matches none of a list that has rows. */
+  noMatch: boolean;
   /** A keystroke while the line is open, read through `mode` (↑↓ move in the rows, enter keeps, esc clears); false when it is not the line's. */
   editingKey: (mode: ModeDeclaration<'up' | 'down' | 'keep' | 'clear'>, input: string, key: Key, list: ListMoves<T>) => boolean;
   /**
@@ -121,6 +123,7 @@ export function useRowFilter<T extends object>(rows: readonly T[], searchText: (
     clear,
     shown: editing || text !== '',
     rows: filtered,
+    noMatch: rows.length > 0 && filtered.length === 0,
     listKey(mode, input, keystroke, list, selected) {
       const keepSelected = (all: readonly T[]) => list.setCursor(Math.max(0, selected === undefined ? 0 : all.indexOf(selected)), all.length);
       if (editing) return editingKey(mode, input, keystroke, { ...list, afterClear: keepSelected });

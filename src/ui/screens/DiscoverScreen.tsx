@@ -8,7 +8,7 @@ import type { DiscoveredSubAccount } from '../../config/discoveredSubAccounts';
 import { DEFAULT_SCAN_DAYS, ScanFailed, checkScanDays, discoverSubAccounts, scanQueries, type ScanProgress } from '../../export/subAccountScan';
 import { errorLines } from '../components/ErrorLine';
 import { ProgressBar } from '../components/ProgressBar';
-import { splitMatches } from '../components/WindowedTable';
+import { Matched } from '../components/WindowedTable';
 import { TextField } from '../components/TextField';
 import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { useListCursor } from '../hooks/useListCursor';
@@ -93,7 +93,7 @@ export function DiscoverScreen() {
   // `/` filters what was found by name and last transfer, as shown.
   const filter = useRowFilter(found, (entry) => `${sanitize(entry.name)} ${localTime(entry.lastTransferTime)}`);
   const rows = filter.rows;
-  const noMatch = filter.text.trim() !== '' && rows.length === 0;
+  const noMatch = filter.noMatch;
   useScreenMode(phase.name === 'done' && filter.editing ? 'discoverFilter' : MODE[phase.name], { empty: found.length === 0, noMatch });
   const summary = phase.name === 'done' ? summaryOf(phase, width) : { lines: [] };
   // Title, summary, a blank line, the filter line when shown: the list takes the rest.
@@ -236,23 +236,18 @@ export function DiscoverScreen() {
       if (filter.shown) {
         lines.push(<FilterLine key="filter" filter={filter} list={list} focus={active} width={width} matched={rows.length} total={found.length} />);
       }
-      if (noMatch) add('nomatch', [fit('no sub-account matches the filter', width).trimEnd()], theme.muted);
+      if (noMatch) add('nomatch', [fit('No sub-account matches the filter; esc clears it.', width).trimEnd()], theme.muted);
       const timeWidth = width >= 60 ? 30 : 16;
       rows.slice(list.from, list.to).forEach((entry, i) => {
         const selected = list.from + i === list.cursor;
         const when = width >= 60 ? `last transfer ${localTime(entry.lastTransferTime)}` : localTime(entry.lastTransferTime);
         lines.push(
           <Text key={`row-${entry.name}`} inverse={selected}>
-            {splitMatches(`${selected ? '› ' : '  '}${fit(sanitize(entry.name), Math.max(1, width - 3 - timeWidth))}`, filter.text.trim()).map((part, at) =>
-              // A match: underlined, and inverse against the row, as in the key list.
-              at % 2 === 1 ? (
-                <Text key={at} underline bold inverse={!selected}>
-                  {part}
-                </Text>
-              ) : (
-                part
-              ),
-            )}{' '}
+            <Matched
+              line={`${selected ? '› ' : '  '}${fit(sanitize(entry.name), Math.max(1, width - 3 - timeWidth))}`}
+              highlight={filter.text.trim()}
+              selected={selected}
+            />{' '}
             <Text color={selected ? undefined : theme.muted}>{fit(when, timeWidth).trimEnd()}</Text>
           </Text>,
         );

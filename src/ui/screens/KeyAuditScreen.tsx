@@ -155,7 +155,7 @@ export function KeyAuditScreen({ subAccounts }: { subAccounts: readonly string[]
   const allRows = useMemo(() => auditRows(audit.results), [audit.results]);
   const filter = useRowFilter(allRows, auditSearchText);
   const rows = useMemo(() => withTheirAccounts(allRows, filter.rows), [allRows, filter.rows]);
-  const noMatch = filter.text.trim() !== '' && rows.length === 0;
+  const noMatch = filter.noMatch;
   useScreenMode(filter.editing ? 'keyAuditFilter' : 'keyAudit', { noMatch });
   // Room: title, status, the filter line when shown, the table's header, and the lines saying why (fewer when the window is short).
   const whyRoom = height >= 16 ? 4 : height >= 10 ? 2 : 1;
@@ -260,7 +260,7 @@ export function KeyAuditScreen({ subAccounts }: { subAccounts: readonly string[]
         <WindowedTable columns={columns} rows={rows} from={list.from} to={list.to} cursor={list.cursor} width={width} highlight={filter.text} />
       ) : (
         <Text color={theme.muted}>
-          {fit(audit.running ? ' ' : noMatch ? 'No row matches the filter.' : 'No sub-account to audit.', width).trimEnd() || ' '}
+          {fit(audit.running ? ' ' : noMatch ? 'No row matches the filter; esc clears it.' : 'No sub-account to audit.', width).trimEnd() || ' '}
         </Text>
       )}
       {/* Pushed to the bottom of the body, so it does not jump with the length of the list. */}

@@ -180,7 +180,7 @@ export function KeyList({
   // The mode in force says what the footer offers and what the keys do: the same bindings for both.
   const mode: keyof typeof KEY_LIST_MODES = detail ? 'keyDetail' : filter.editing ? 'keysFilter' : failed && allRows.length === 0 ? 'keysFailed' : 'keys';
   const empty = keys.status === 'ready' && allRows.length === 0;
-  const noMatch = allRows.length > 0 && rows.length === 0;
+  const noMatch = filter.noMatch;
   useScreenMode(mode, { retryable: canRetry, empty, noMatch });
   // Unknown or forbidden: another sub-account is the way on.
   const missing = failed && isSubAccountRefused(keys.error);

@@ -58,7 +58,7 @@ export function ProfileSwitcher() {
   const allEntries = useMemo<Entry[]>(() => [...(profiles.data ?? []), DEMO], [profiles.data]);
   const filter = useRowFilter(allEntries, entryText);
   const entries = filter.rows;
-  const noMatch = filter.text.trim() !== '' && entries.length === 0;
+  const noMatch = filter.noMatch;
   useScreenMode(filter.editing ? 'profilesFilter' : 'profiles', { noMatch });
   const [opening, setOpening] = useState<string | undefined>();
   // Set at once (state shows on the next frame): a key typed right after enter already waits for the target.

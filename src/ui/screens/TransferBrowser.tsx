@@ -285,7 +285,7 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
                   ? 'transfersEmpty'
                   : 'transfers';
   const noSubAccount = namesNoSubAccount(query);
-  const noMatch = loaded && rows.length > 0 && shown.length === 0;
+  const noMatch = loaded && filter.noMatch;
   useScreenMode(
     screenMode,
     mode.name === 'detail' || mode.name === 'export' || mode.name === 'chart'
