@@ -25,10 +25,10 @@ export function useScreenFrame(): ScreenFrame {
 /** Declares the screen's current mode while it is on top, so footer, help and q follow it from the same commit. */
 export function useScreenMode(mode: ScreenId, context: ScreenContext = {}): void {
   const { active, setMode } = useScreenFrame();
-  const { retryable, scrolls, empty, noSubAccount, noMatch, firstPage } = context;
+  const { retryable, scrolls, empty, noSubAccount, noMatch, firstPage, filtered } = context;
   useLayoutEffect(() => {
-    if (active) setMode(mode, screenContext({ retryable, scrolls, empty, noSubAccount, noMatch, firstPage }));
-  }, [active, mode, retryable, scrolls, empty, noSubAccount, noMatch, firstPage, setMode]);
+    if (active) setMode(mode, screenContext({ retryable, scrolls, empty, noSubAccount, noMatch, firstPage, filtered }));
+  }, [active, mode, retryable, scrolls, empty, noSubAccount, noMatch, firstPage, filtered, setMode]);
 }
 
 /** A screen as the console opens it: the route it answers, the mode it opens in (until it reports its own), and

@@ -184,6 +184,9 @@ describe('ctrl+d: the discover scan', () => {
     // Enter keeps the filter; enter again opens the sub-account under the cursor.
     await c.press('enter');
     await c.waitFor(() => /enter keys/.test(c.frame()), 'the list keys back');
+    // The footer says what esc does now: it clears the kept filter first.
+    expect(c.frame()).toMatch(/esc clear filter/);
+    expect(c.frame()).not.toMatch(/esc back/);
     await c.press('enter');
     await c.waitForScreen('keys');
     expect(c.navState()!.stack.at(-1)!.route).toEqual({ screen: 'keys', subAccount: matching[0] });
@@ -192,6 +195,7 @@ describe('ctrl+d: the discover scan', () => {
     // Esc clears the kept filter first (the cursor stays on its row), then goes back.
     await c.press('esc');
     await c.waitForNoText(`${matching.length} of ${found.length}`);
+    await c.waitForText('esc back');
     expect(c.frame()).toMatch(new RegExp(`^› ${matching[0]} `, 'm'));
     expect(c.navState()!.stack.at(-1)!.route.screen).toBe('discover');
     // A filter matching nothing says so and opens nothing.

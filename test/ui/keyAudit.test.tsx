@@ -123,8 +123,9 @@ describe('key audit screen', () => {
     expect(c.frame()).toContain(made.apiKey);
     // The match is drawn underlined (SGR 4) right before its text, as in the key list.
     await c.waitFor(() => /\u001b\[(?:\d+;)*4(?:;\d+)*m(?:\u001b\[[\d;]*m)*filter me/.test(c.rawFrame()), 'the match underlined');
-    // Enter keeps it; down to the key, enter opens the key list on it.
+    // Enter keeps it (the footer says esc now clears it); down to the key, enter opens the key list on it.
     await c.press('enter');
+    await c.waitFor(() => footer().includes('esc clear filter'), 'esc named as clearing the filter');
     await c.press('down');
     await c.waitForText(/› +mx0v\S+ +filter me/);
     await c.press('enter');

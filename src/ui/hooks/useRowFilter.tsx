@@ -26,6 +26,8 @@ export interface RowFilter<T> {
   rows: readonly T[];
   /** The search kept or typed matches none of a list that has rows. */
   noMatch: boolean;
+  /** A search is kept (the line closed with enter): esc clears it before anything else. */
+  kept: boolean;
   /** A keystroke while the line is open, read through `mode` (↑↓ move in the rows, enter keeps, esc clears); false when it is not the line's. */
   editingKey: (mode: ModeDeclaration<'up' | 'down' | 'keep' | 'clear'>, input: string, key: Key, list: ListMoves<T>) => boolean;
   /**
@@ -124,6 +126,7 @@ export function useRowFilter<T extends object>(rows: readonly T[], searchText: (
     shown: editing || text !== '',
     rows: filtered,
     noMatch: rows.length > 0 && filtered.length === 0,
+    kept: !editing && text !== '',
     listKey(mode, input, keystroke, list, selected) {
       const keepSelected = (all: readonly T[]) => list.setCursor(Math.max(0, selected === undefined ? 0 : all.indexOf(selected)), all.length);
       if (editing) return editingKey(mode, input, keystroke, { ...list, afterClear: keepSelected });

@@ -18,9 +18,11 @@ export interface ScreenContext {
   noMatch?: boolean;
   /** The list's first page failed to load (or to load again): no page before it, and no line for a notice. */
   firstPage?: boolean;
+  /** A `/` search is kept on the list: esc clears it before it goes back. */
+  filtered?: boolean;
 }
 
-const SCREEN_FLAGS = ['retryable', 'scrolls', 'empty', 'noSubAccount', 'noMatch', 'firstPage'] as const;
+const SCREEN_FLAGS = ['retryable', 'scrolls', 'empty', 'noSubAccount', 'noMatch', 'firstPage', 'filtered'] as const;
 
 /** The context with only the flags that are set, so an unset flag and a false one are the same state. */
 export function screenContext(context: ScreenContext): ScreenContext {

@@ -26,7 +26,14 @@ export const GLOBAL_MODES = defineModes({
     title: 'Everywhere',
     bindings: [
       { command: 'help', keystrokes: ['?'], hint: '? help', description: 'Show or hide this help (in the note field, ? is text)' },
-      { command: 'back', keystrokes: ['esc'], hint: 'esc back', description: 'Go back one screen', when: (c) => !c.firstScreen },
+      {
+        command: 'back',
+        keystrokes: ['esc'],
+        hint: 'esc clear filter',
+        description: 'Clear the kept filter (esc again goes back)',
+        when: (c) => c.filtered === true,
+      },
+      { command: 'back', keystrokes: ['esc'], hint: 'esc back', description: 'Go back one screen', when: (c) => !c.firstScreen && c.filtered !== true },
       { command: 'profiles', keystrokes: ['ctrl+p'], description: 'Switch profile, the demo, or add a profile' },
       { command: 'transfers', keystrokes: ['ctrl+t'], description: 'Browse universal transfers, once a target is open' },
       { command: 'interrupt', keystrokes: ['ctrl+c'], description: 'Quit at once, from anywhere' },

@@ -55,7 +55,14 @@ export const DISCOVER_MODES = defineModes({
       },
       { command: 'search', keystrokes: ['/'], hint: '/ filter', description: 'Filter the sub-accounts as you type (esc clears the filter)', when: hasFound },
       { command: 'again', keystrokes: ['r'], hint: 'r scan again', description: 'Scan again (asks the days first)' },
-      { command: 'back', keystrokes: ['esc'], hint: 'esc back', description: 'Back to the sub-accounts' },
+      {
+        command: 'back',
+        keystrokes: ['esc'],
+        hint: 'esc clear filter',
+        description: 'Clear the kept filter (esc again goes back)',
+        when: (c) => c.filtered === true,
+      },
+      { command: 'back', keystrokes: ['esc'], hint: 'esc back', description: 'Back to the sub-accounts', when: (c) => c.filtered !== true },
       { command: 'quit', keystrokes: ['q'], description: 'Quit' },
     ],
   },
@@ -94,7 +101,7 @@ export function DiscoverScreen() {
   const filter = useRowFilter(found, (entry) => `${sanitize(entry.name)} ${localTime(entry.lastTransferTime)}`);
   const rows = filter.rows;
   const noMatch = filter.noMatch;
-  useScreenMode(phase.name === 'done' && filter.editing ? 'discoverFilter' : MODE[phase.name], { empty: found.length === 0, noMatch });
+  useScreenMode(phase.name === 'done' && filter.editing ? 'discoverFilter' : MODE[phase.name], { empty: found.length === 0, noMatch, filtered: filter.kept });
   const summary = phase.name === 'done' ? summaryOf(phase, width) : { lines: [] };
   // Title, summary, a blank line, the filter line when shown: the list takes the rest.
   const listRoom = Math.max(1, height - 2 - summary.lines.length - (filter.shown ? 1 : 0));

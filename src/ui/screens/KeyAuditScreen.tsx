@@ -156,7 +156,7 @@ export function KeyAuditScreen({ subAccounts }: { subAccounts: readonly string[]
   const filter = useRowFilter(allRows, auditSearchText);
   const rows = useMemo(() => withTheirAccounts(allRows, filter.rows), [allRows, filter.rows]);
   const noMatch = filter.noMatch;
-  useScreenMode(filter.editing ? 'keyAuditFilter' : 'keyAudit', { noMatch });
+  useScreenMode(filter.editing ? 'keyAuditFilter' : 'keyAudit', { noMatch, filtered: filter.kept });
   // Room: title, status, the filter line when shown, the table's header, and the lines saying why (fewer when the window is short).
   const whyRoom = height >= 16 ? 4 : height >= 10 ? 2 : 1;
   const tableRoom = Math.max(1, height - 3 - whyRoom - (filter.shown ? 1 : 0));

@@ -181,7 +181,7 @@ export function KeyList({
   const mode: keyof typeof KEY_LIST_MODES = detail ? 'keyDetail' : filter.editing ? 'keysFilter' : failed && allRows.length === 0 ? 'keysFailed' : 'keys';
   const empty = keys.status === 'ready' && allRows.length === 0;
   const noMatch = filter.noMatch;
-  useScreenMode(mode, { retryable: canRetry, empty, noMatch });
+  useScreenMode(mode, { retryable: canRetry, empty, noMatch, filtered: filter.kept });
   // Unknown or forbidden: another sub-account is the way on.
   const missing = failed && isSubAccountRefused(keys.error);
   const errorText = failed ? `${failure}${missing ? ' — esc goes back to choose another' : ''}` : '';

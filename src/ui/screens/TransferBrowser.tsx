@@ -290,7 +290,7 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
     screenMode,
     mode.name === 'detail' || mode.name === 'export' || mode.name === 'chart'
       ? childContext
-      : { retryable: canRetry, noSubAccount, noMatch, firstPage: failed && page === 1 },
+      : { retryable: canRetry, noSubAccount, noMatch, firstPage: failed && page === 1, filtered: filter.kept },
   );
 
   // Room: the filter line and the page line, the totals (or notice, or error), an open prompt, the table's header.
