@@ -128,11 +128,11 @@ export function formatBytes(bytes: number): string {
   return `${bytes} bytes`;
 }
 
-/** "0.3 s", "2.5 s", "30 s", "10 min", "28 h": a wait or a deadline as an operator reads it. */
+/** "25 ms", "0.3 s", "2.5 s", "30 s", "10 min", "28 h": a wait or a deadline as an operator reads it. */
 export function formatDuration(ms: number): string {
   const seconds = Math.abs(ms) / 1000;
-  // Under a tenth of a second in milliseconds: `--timeout 25` is "25 ms", never "0 s".
-  if (seconds < 0.1) return `${Math.round(Math.abs(ms))} ms`;
+  // Under a tenth of a second in milliseconds (`--timeout 25` is "25 ms", never "0 s"); 99.5 ms and up is "0.1 s".
+  if (Math.round(Math.abs(ms)) < 100) return `${Math.round(Math.abs(ms))} ms`;
   if (seconds < 10) return `${Number(seconds.toFixed(1))} s`;
   if (seconds < 120) return `${Math.round(seconds)} s`;
   if (seconds < 7200) return `${Math.round(seconds / 60)} min`;

@@ -46,7 +46,7 @@ const Id = v.union([v.string(), v.pipe(v.number(), v.transform(String))], 'an id
 /**
  * 2.1, one record of the list response. Note the spelling creatTime; createTime (the spelling of the
  * create answer and of the sibling endpoints' key lists) is read too. With both, creatTime is the one taken.
- * The id is apiKey in the service's sample answer and apikey in its field table: either is read.
+ * The id is apiKey in the service's sample answer (and its current field table), apikey in its older field table: either is read.
  */
 export const WireListedKey = v.pipe(
   v.object({
@@ -71,8 +71,8 @@ function lenient<T>(schema: v.GenericSchema<unknown, T>) {
 }
 
 /**
- * 4.2 response (2.2). Spelled createTime here (creatTime in a sibling's docs); the id comes as apiKey or (in the
- * service's own docs) apikey.
+ * 4.2 response (2.2). Spelled createTime here (creatTime in a sibling's docs); the id comes as apiKey (the
+ * service's current docs) or apikey (its older docs).
  * Only the key and its secret are required: the secret is shown once, so an otherwise odd answer (a number
  * for the note, an unreadable createTime) must not lose it; those fields fall back to what was asked.
  */

@@ -152,7 +152,7 @@ describe('sleep', () => {
 
 describe('formatDuration', () => {
   it('says a duration under a tenth of a second in milliseconds, never "0 s"', () => {
-    expect([25, 99, 100, 400, 9_940, 61_000].map(formatDuration)).toEqual(['25 ms', '99 ms', '0.1 s', '0.4 s', '9.9 s', '61 s']);
+    expect([25, 99, 99.7, 100, 400, 9_940, 61_000].map(formatDuration)).toEqual(['25 ms', '99 ms', '0.1 s', '0.1 s', '0.4 s', '9.9 s', '61 s']);
     const timeout = new BrokerError({ kind: 'outcome-unknown', operation: 'create key', stage: 'sent', timeoutMs: 25 });
     expect(timeout.message).toContain('25 ms');
   });

@@ -23,7 +23,7 @@ export const PROFILE_MODES = defineModes({
       { command: 'up', keystrokes: ['up', 'k'], description: 'Previous profile' },
       { command: 'down', keystrokes: ['down', 'j'], hint: '↑↓ choose', description: 'Next profile' },
       { command: 'first', keystrokes: ['home'], description: 'The first profile' },
-      { command: 'last', keystrokes: ['end'], description: 'The last choice (the demo)' },
+      { command: 'last', keystrokes: ['end'], description: 'The last choice (the demo, unless a filter leaves it out)' },
       {
         command: 'open',
         keystrokes: ['enter'],
@@ -59,7 +59,7 @@ export function ProfileSwitcher() {
   const filter = useRowFilter(allEntries, entryText);
   const entries = filter.rows;
   const noMatch = filter.noMatch;
-  useScreenMode(filter.editing ? 'profilesFilter' : 'profiles', { noMatch });
+  useScreenMode(filter.editing ? 'profilesFilter' : 'profiles', { noMatch, filtered: filter.kept });
   const [opening, setOpening] = useState<string | undefined>();
   // Set at once (state shows on the next frame): a key typed right after enter already waits for the target.
   const openingNow = useRef(false);
