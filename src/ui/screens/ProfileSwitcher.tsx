@@ -7,7 +7,7 @@ import { Spinner } from '../components/Spinner';
 import { commandFor, defineModes, noMatchReason } from '../keyboard/bindings';
 import { FilterLine, filterLineMode, useRowFilter } from '../hooks/useRowFilter';
 import { useScreenKeystrokes } from '../keyboard/keystrokes';
-import { useListCursor } from '../hooks/useListCursor';
+import { listMoveFor, useListCursor } from '../hooks/useListCursor';
 import { errorLine, useResource } from '../hooks/useResource';
 import { useNavigate } from '../navigation';
 import { defineScreen, useScreenFrame, useScreenMode } from '../screenFrame';
@@ -114,19 +114,13 @@ export function ProfileSwitcher() {
       if (openingNow.current) return true;
       const filtering = filter.listKey(PROFILE_MODES.profilesFilter, input, keystroke, list, entries[list.cursor]);
       if (filtering !== undefined) return filtering;
-      switch (commandFor(PROFILE_MODES.profiles, input, keystroke, { noMatch })) {
-        case 'up':
-          list.move('up');
-          return true;
-        case 'down':
-          list.move('down');
-          return true;
-        case 'first':
-          list.move('home');
-          return true;
-        case 'last':
-          list.move('end');
-          return true;
+      const command = commandFor(PROFILE_MODES.profiles, input, keystroke, { noMatch });
+      const move = listMoveFor(command);
+      if (move) {
+        list.move(move);
+        return true;
+      }
+      switch (command) {
         case 'open': {
           const entry = entries[list.cursor];
           if (entry) open(entry);
