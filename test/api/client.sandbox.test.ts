@@ -272,6 +272,17 @@ describe.concurrent('retries', () => {
     expect(sb.requests()).toHaveLength(1);
   });
 
+  it('a cancel while the first request waits for its connection pool sends nothing', async ({ onTestFinished }) => {
+    const sb = await sandbox();
+    const controller = new AbortController();
+    const pending = apiFor(onTestFinished, sb).listSubAccountKeys(sb.subAccounts[0] ?? '', { signal: controller.signal });
+    // Before the pool (undici, loaded at a process's first request) is in: the try has not begun to send.
+    queueMicrotask(() => controller.abort());
+    const error = await failure(pending);
+    expect(error.kind).toBe('aborted');
+    expect(sb.requests()).toHaveLength(0);
+  });
+
   it('lets the caller abort the wait between tries', async ({ onTestFinished }) => {
     const sb = await sandbox();
     sb.queueFaults({ kind: 'rate-limit', retryAfterSec: 5 });
