@@ -175,8 +175,11 @@ describe('systemClipboard', () => {
     const { done, onSettled } = settled();
     const left = new AbortController();
     const said = systemClipboard(out.stream, { onSettled })(SECRET, left.signal);
-    for (let i = 0; i < 100 && !existsSync(pidFile); i += 1) await new Promise((resolve) => setTimeout(resolve, 20));
+    // The shell creates the file before it writes the pid: an empty read would be pid 0, this process's group.
+    const written = (): boolean => existsSync(pidFile) && readFileSync(pidFile, 'utf8').endsWith('\n');
+    for (let i = 0; i < 100 && !written(); i += 1) await new Promise((resolve) => setTimeout(resolve, 20));
     const pid = Number(readFileSync(pidFile, 'utf8'));
+    expect(pid).toBeGreaterThan(1);
     left.abort();
     expect(await said).toBe(COPY_CANCELLED);
     expect((await done).ok).toBe(false);
