@@ -58,6 +58,11 @@ function reducer(state: ListWindow, action: Action): ListWindow {
   return next.cursor === state.cursor && next.offset === state.offset ? state : next;
 }
 
+/** Puts the cursor on `row` in `rows`, the list about to be shown (reordered, or a filter cleared); else on the first row. */
+export function cursorOnRow<T>(list: { setCursor: (index: number, length?: number) => void }, row: T | undefined, rows: readonly T[]): void {
+  list.setCursor(Math.max(0, row === undefined ? 0 : rows.indexOf(row)), rows.length);
+}
+
 export function useListCursor(count: number, height: number) {
   const visible = Math.max(1, height);
   const [state, dispatch] = useReducer(reducer, { cursor: 0, offset: 0 });

@@ -5,6 +5,7 @@ import React, { useMemo, useRef, useState } from 'react';
 import { Box, Text, type Key } from 'ink';
 import { commandFor, type ModeDeclaration } from '../keyboard/bindings';
 import { TextField } from '../components/TextField';
+import { cursorOnRow } from './useListCursor';
 import { displayWidth, fit, grouped } from '../../terminal/text';
 import { useServices } from '../services';
 
@@ -128,7 +129,7 @@ export function useRowFilter<T extends object>(rows: readonly T[], searchText: (
     noMatch: rows.length > 0 && filtered.length === 0,
     kept: !editing && text !== '',
     listKey(mode, input, keystroke, list, selected) {
-      const keepSelected = (all: readonly T[]) => list.setCursor(Math.max(0, selected === undefined ? 0 : all.indexOf(selected)), all.length);
+      const keepSelected = (all: readonly T[]) => cursorOnRow(list, selected, all);
       if (editing) return editingKey(mode, input, keystroke, { ...list, afterClear: keepSelected });
       if (text === '' || !keystroke.escape) return undefined;
       clear();

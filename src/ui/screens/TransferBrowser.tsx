@@ -17,7 +17,7 @@ import { WindowedTable, type TableColumn } from '../components/WindowedTable';
 import { commandFor, defineModes, noMatchReason, sameMode, whenRetryable, type CommandOf, type ScreenContext } from '../keyboard/bindings';
 import type { ActiveMode, ScreenId } from '../keyboard/modes';
 import { useScreenKeystrokes } from '../keyboard/keystrokes';
-import { listMoveFor, useListCursor } from '../hooks/useListCursor';
+import { cursorOnRow, listMoveFor, useListCursor } from '../hooks/useListCursor';
 import { retryable, useErrorLine, useRetryable } from '../hooks/useResource';
 import { useTransfers } from '../hooks/useTransfers';
 import { useNavigate } from '../navigation';
@@ -305,8 +305,6 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
   const tableRoom = Math.max(1, rest - 1);
   const list = useListCursor(shown.length, tableRoom);
   const selected = shown[list.cursor];
-  /** The cursor stays on the selected transfer when the rows shown are reordered or the search is cleared. */
-  const followSelected = (next: readonly Transfer[]) => list.setCursor(Math.max(0, selected === undefined ? 0 : next.indexOf(selected)), next.length);
   // After `r`: once the new answer is in, the cursor goes to the transfer it was on (by id), if the page still has it.
   const reloadFollow = useRef<{ tranId: string; data: unknown } | undefined>(undefined);
   if (reloadFollow.current !== undefined && loaded && transfers.data !== reloadFollow.current.data) {
@@ -444,7 +442,8 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
         case 'reverse': {
           const next = command === 'sort' ? nextSortColumn(sort) : { ...sort, reversed: !sort.reversed };
           setSort(next);
-          followSelected(filter.apply(sortTransfers(pageRows, next)));
+          // The cursor stays on the selected transfer in the new order.
+          cursorOnRow(list, selected, filter.apply(sortTransfers(pageRows, next)));
           return true;
         }
         case 'detail':
