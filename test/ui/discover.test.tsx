@@ -211,6 +211,22 @@ describe('ctrl+d: the discover scan', () => {
     await c.waitForScreen('picker');
   });
 
+  test.concurrent('at 40x12 with the filter open, the summary takes a line a part and three rows still show', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished, { columns: 40, rows: 12, recent: [FROZEN_SUB_ACCOUNT] });
+    await c.press(CTRL_D);
+    await c.waitForScreen('discover');
+    await c.press('enter');
+    await c.waitForText(/✓ \d+ sub-accounts/, 15_000);
+    expect(c.discovered.list().length).toBeGreaterThanOrEqual(3);
+    await c.press('/');
+    await c.waitForText(/\d+ of \d+/);
+    const frame = c.frame();
+    expect(frame.match(/^(› |  )\S+ +\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/gm)?.length ?? 0, frame).toBeGreaterThanOrEqual(3);
+    // Still named, in short: the line fits.
+    expect(frame).toContain(`1 name refused: ${FROZEN_SUB_ACCOUNT}`);
+    expectFits(c.rawFrame(), 40, 12);
+  });
+
   test.concurrent.for(SIZES)(
     'a name the service refused is named, skipped, even when nothing is found, at %ix%i',
     async ([columns, rows], { onTestFinished }) => {

@@ -102,9 +102,12 @@ export function DiscoverScreen() {
   const rows = filter.rows;
   const noMatch = filter.noMatch;
   useScreenMode(phase.name === 'done' && filter.editing ? 'discoverFilter' : MODE[phase.name], { empty: found.length === 0, noMatch, filtered: filter.kept });
-  const summary = phase.name === 'done' ? summaryOf(phase, width) : { lines: [] };
-  // Title, summary, a blank line, the filter line when shown: the list takes the rest.
-  const listRoom = Math.max(1, height - 2 - summary.lines.length - (filter.shown ? 1 : 0));
+  // Title, summary, a blank line, the filter line when shown: the list takes the rest. On a short screen each part
+  // of the summary takes one line, so that a few rows still show.
+  const around = 2 + (filter.shown ? 1 : 0);
+  const whole = phase.name === 'done' ? summaryOf(phase, width) : { lines: [] };
+  const summary = phase.name === 'done' && height - around - whole.lines.length < Math.min(found.length, 3) ? summaryOf(phase, width, 1) : whole;
+  const listRoom = Math.max(1, height - around - summary.lines.length);
   const list = useListCursor(rows.length, listRoom);
 
   const start = () => {
@@ -270,19 +273,20 @@ export function DiscoverScreen() {
   );
 }
 
-/** What the scan came to and what it skipped, in at most five lines, and its tone. */
-function summaryOf(phase: Extract<Phase, { name: 'done' }>, width: number): { lines: string[]; tone?: 'ok' | 'warn' | 'error' } {
-  const { lines, tone } = outcomeOf(phase, width);
+/** What the scan came to and what it skipped, in at most five lines (`each`: at most that many lines a part), and its tone. */
+function summaryOf(phase: Extract<Phase, { name: 'done' }>, width: number, each = 3): { lines: string[]; tone?: 'ok' | 'warn' | 'error' } {
+  const { lines, tone } = outcomeOf(phase, width, each);
   // Names the service refused were skipped, whatever the end: said and named, so a ✗ of theirs in the status bar
   // reads as what it is, and "none found" is not taken for names that were never asked.
   const refused = phase.refused ?? [];
   if (refused.length === 0) return { lines, tone };
-  const named = `${plural(refused.length, 'name')} refused (unknown or frozen), skipped: ${refused.map((n) => sanitize(n)).join(', ')}`;
-  return { lines: [...lines, ...wrapText(named, width, 2)], tone };
+  const names = refused.map((n) => sanitize(n)).join(', ');
+  const named = each === 1 ? `${plural(refused.length, 'name')} refused: ${names}` : `${plural(refused.length, 'name')} refused (unknown or frozen), skipped: ${names}`;
+  return { lines: [...lines, ...wrapText(named, width, Math.min(2, each))], tone };
 }
 
 /** What the scan came to, before what it skipped. */
-function outcomeOf(phase: Extract<Phase, { name: 'done' }>, width: number): { lines: string[]; tone?: 'ok' | 'warn' | 'error' } {
+function outcomeOf(phase: Extract<Phase, { name: 'done' }>, width: number, each: number): { lines: string[]; tone?: 'ok' | 'warn' | 'error' } {
   const count = plural(phase.found.length, 'sub-account');
   if (phase.outcome === 'whole') {
     if (phase.found.length === 0) {
@@ -290,18 +294,22 @@ function outcomeOf(phase: Extract<Phase, { name: 'done' }>, width: number): { li
         lines: wrapText(
           `None found in ${plural(phase.days, 'day')}: the service lists transfers only of the accounts asked for. Open or browse a sub-account by name, then scan again.`,
           width,
-          3,
+          Math.min(3, each),
         ),
         tone: 'warn',
       };
     }
     return {
-      lines: wrapText(`✓ ${count} in ${plural(phase.days, 'day')} of transfers (${plural(phase.progress.pages, 'page')}), remembered`, width, 2),
+      lines: wrapText(
+        `✓ ${count} in ${plural(phase.days, 'day')} of transfers (${plural(phase.progress.pages, 'page')}), remembered`,
+        width,
+        Math.min(2, each),
+      ),
       tone: 'ok',
     };
   }
-  if (phase.outcome === 'cancelled') return { lines: wrapText(`Cancelled: ${count} found before it stopped, kept`, width, 2), tone: 'warn' };
-  const error = errorLines(errorLine(phase.outcome), width, undefined, 2);
+  if (phase.outcome === 'cancelled') return { lines: wrapText(`Cancelled: ${count} found before it stopped, kept`, width, Math.min(2, each)), tone: 'warn' };
+  const error = errorLines(errorLine(phase.outcome), width, undefined, Math.min(2, each));
   const kept = `${count} found before it, kept`;
   const again = ' (r scans again)';
   return { lines: [...error, fit(kept.length + again.length <= width ? kept + again : kept, width).trimEnd()], tone: 'error' };
