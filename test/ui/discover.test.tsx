@@ -176,7 +176,7 @@ describe('ctrl+d: the discover scan', () => {
     await c.waitForText(`${matching.length} of ${found.length}`);
     // The match is drawn underlined (SGR 4) right before its text, as in the key list.
     await c.waitFor(() => new RegExp(`\\u001b\\[(?:\\d+;)*4(?:;\\d+)*m(?:\\u001b\\[[\\d;]*m)*${wanted}`).test(c.rawFrame()), 'the match underlined');
-    const row = (name: string) => new RegExp(`^(› |  )${name} `, 'm');
+    const row = (name: string) => new RegExp(`^(› | {2})${name} `, 'm');
     for (const name of found) {
       if (matching.includes(name)) expect(c.frame()).toMatch(row(name));
       else expect(c.frame()).not.toMatch(row(name));
@@ -221,7 +221,7 @@ describe('ctrl+d: the discover scan', () => {
     await c.press('/');
     await c.waitForText(/\d+ of \d+/);
     const frame = c.frame();
-    expect(frame.match(/^(› |  )\S+ +\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/gm)?.length ?? 0, frame).toBeGreaterThanOrEqual(3);
+    expect(frame.match(/^(› | {2})\S+ +\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/gm)?.length ?? 0, frame).toBeGreaterThanOrEqual(3);
     // Still named, in short: the line fits.
     expect(frame).toContain(`1 name refused: ${FROZEN_SUB_ACCOUNT}`);
     expectFits(c.rawFrame(), 40, 12);
