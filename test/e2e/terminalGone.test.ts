@@ -26,9 +26,13 @@ afterAll(() => {
 describe.skipIf(missing !== undefined)('the terminal closed on the secret screen', () => {
   it('exit 129, the key named on stderr, on record as not confirmed stored', async () => {
     // A shell that outlives the terminal records how the console ended (a trapped SIGHUP is not inherited as
-    // ignored: the console meets the hangup as it would); stderr goes to a file, which stays.
+    // ignored: the console meets the hangup as it would); stderr goes to a file, which stays. The code is written
+    // aside and moved in, so the file the test waits for is never seen empty.
     const script = join(folder, 'run.sh');
-    writeFileSync(script, `trap 'true' HUP\nnode ${bin} --demo 2> ${join(folder, 'stderr')}\necho $? > ${join(folder, 'code')}\n`);
+    writeFileSync(
+      script,
+      `trap 'true' HUP\nnode ${bin} --demo 2> ${join(folder, 'stderr')}\necho $? > ${join(folder, 'code.new')}; mv ${join(folder, 'code.new')} ${join(folder, 'code')}\n`,
+    );
     const s = TmuxSession.console(`sh ${script}`, folder, { home: 'gone' });
     try {
       await s.waitFor('Choose a sub-account');
