@@ -33,4 +33,16 @@ export default defineConfig(
       'react-hooks/exhaustive-deps': 'error',
     },
   },
+  {
+    // A test's sandbox listens on a loopback host of its own (ownSandbox): the client keeps a pace, a wait and a
+    // ban per base URL for the whole worker, and a later server on the same port would inherit them.
+    files: ['test/**/*.{ts,tsx}'],
+    ignores: ['test/sandbox/helpers.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/src/sandbox/server'], importNames: ['startSandbox'], message: 'use ownSandbox or sandboxFor (test/sandbox/helpers.ts)' }] },
+      ],
+    },
+  },
 );

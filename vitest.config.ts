@@ -19,8 +19,9 @@ export default defineConfig({
     reporters: ['default', ['json', { outputFile: 'test-results.json' }]],
     projects: [
       // Loading Ink, React, undici and the commands again for every file costs about what the tests do
-      // (docs/performance.md): the files of a worker share what it loaded. A server that may meet a ban (kept per base URL for the whole
-      // process) listens on a loopback host of its own (test/loopbackHost.ts), so no ban reaches another file.
+      // (docs/performance.md): the files of a worker share what it loaded. A server that may answer 429 or 418 (the client keeps a pace,
+      // a wait and a ban per base URL for the whole process) listens on a loopback host of its own
+      // (test/loopbackHost.ts), so none of them reaches another file's server on the same port.
       { extends: true, test: { name: 'shared', include: ['test/**/*.test.{ts,tsx}'], isolate: false } },
     ],
   },

@@ -7,16 +7,16 @@ import { join } from 'node:path';
 import { mexc } from 'ccxt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signPayload, splitSignedQuery } from '../../src/api/signing';
-import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { runCli, sandboxEnv } from '../commands/helpers';
+import { ownSandbox } from '../sandbox/helpers';
 
 let sandbox: RunningSandbox;
 let home: string;
 let client: InstanceType<typeof mexc>;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 31 });
+  sandbox = await ownSandbox({ seed: 31 });
   home = mkdtempSync(join(tmpdir(), 'bc-ccxt-'));
   client = new mexc({ apiKey: sandbox.apiKey, secret: sandbox.secretKey, timeout: 10_000 });
   // Every ccxt URL points at the sandbox: a request that left 127.0.0.1 would fail, not reach the world.
@@ -88,7 +88,7 @@ describe("ccxt's MEXC client against the default sandbox", () => {
   });
 
   it('a create it signs for a sandbox started with --post-signature body is refused with 700002 (what a service checking query + body would answer it)', async () => {
-    const strict = await startSandbox({ seed: 31, postSignature: 'body' });
+    const strict = await ownSandbox({ seed: 31, postSignature: 'body' });
     try {
       const other = new mexc({ apiKey: strict.apiKey, secret: strict.secretKey, timeout: 10_000 });
       (other.urls.api as Record<string, Record<string, string>>).broker = { private: `${strict.baseUrl}/api/v3/broker` };

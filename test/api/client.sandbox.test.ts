@@ -7,10 +7,9 @@ import { BrokerError } from '../../src/api/errors';
 import { poolStats } from '../../src/api/pools';
 import { API_KEY_PATH, UNIVERSAL_TRANSFER_PATH, createBrokerApi } from '../../src/api/operations';
 import { splitSignedQuery } from '../../src/api/signing';
-import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/types';
 import type { OnFinished } from '../sandbox/helpers';
-import { ownLoopbackHost } from '../loopbackHost';
+import { ownSandbox } from '../sandbox/helpers';
 
 const sandboxes: RunningSandbox[] = [];
 
@@ -20,7 +19,7 @@ afterAll(async () => {
 
 async function sandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   // A host of its own: a 60 s Retry-After met here never reaches a later server on the same port.
-  const sb = await startSandbox({ host: ownLoopbackHost(), ...options });
+  const sb = await ownSandbox({ ...options });
   sandboxes.push(sb);
   return sb;
 }

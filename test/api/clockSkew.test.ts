@@ -13,9 +13,9 @@ import { EXIT } from '../../src/commands/context';
 import { runKeysCreate } from '../../src/commands/keysCreate';
 import { runKeysList } from '../../src/commands/keysList';
 import { CLOCK_OFFSETS_FILE, MAX_CLOCK_OFFSETS, loadClockOffset, saveClockOffset } from '../../src/config/clockOffsets';
-import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { testContext } from '../commands/helpers';
+import { ownSandbox } from '../sandbox/helpers';
 
 let folder: string;
 beforeEach(() => {
@@ -57,7 +57,7 @@ describe('a create recovers from clock skew, and the next run starts with the of
   // skew = service clock minus this computer's. The sandbox takes timestamps up to 5 s old (recvWindow) and
   // 1 s ahead: +2.5 s (this computer behind) passes the first time, every other case meets a 700003 first.
   it.each([2_500, -2_500, 30_000, -30_000, 600_000, -600_000])('service clock %i ms off', async (skew) => {
-    const sb = await startSandbox({ clockOffsetMs: skew });
+    const sb = await ownSandbox({ clockOffsetMs: skew });
     sandboxes.push(sb);
     const refusedFirst = skew < -1_000 || skew > 5_000;
 
@@ -94,7 +94,7 @@ describe('a create recovers from clock skew, and the next run starts with the of
   });
 
   it('a remembered offset that went stale heals itself: one 700003, one resend, and the entry is dropped', async () => {
-    const sb = await startSandbox();
+    const sb = await ownSandbox();
     sandboxes.push(sb);
     await saveClockOffset(folder, sb.baseUrl, 600_000);
     const run = await create(sb);
@@ -177,7 +177,7 @@ describe('when the resend cannot help, the hint says which way the clock is off 
 
 describe('the client clock itself off (an injected now), against the real sandbox', () => {
   it.each([2_500, -2_500, 30_000, -30_000, 600_000, -600_000])('local clock %i ms off: the create succeeds with at most one resend', async (localOff) => {
-    const sb = await startSandbox();
+    const sb = await ownSandbox();
     sandboxes.push(sb);
     const t = context(envOf(sb), { now: () => Date.now() + localOff });
     expect(await runKeysCreate({ allowRisky: true, sub: sb.subAccounts[0] ?? '', permissions: 'SPOT_ACCOUNT_READ', note: 'n' }, t.ctx)).toBe(EXIT.ok);

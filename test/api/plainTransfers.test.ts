@@ -4,8 +4,8 @@ import fc from 'fast-check';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { WireTransferList, plainTransferList } from '../../src/api/schemas';
-import { startSandbox } from '../../src/sandbox/server';
 import { fetchAllTransfers } from '../commands/helpers';
+import { ownSandbox } from '../sandbox/helpers';
 
 const FIELDS = [
   'tranId',
@@ -100,7 +100,7 @@ describe('plainTransferList', () => {
   });
 
   it('reads every page the sandbox sends, and refuses what only the schema should judge', async () => {
-    const sandbox = await startSandbox({ seed: 3 });
+    const sandbox = await ownSandbox({ seed: 3 });
     try {
       const page = (await fetchAllTransfers(sandbox, { fromAccountType: 'SPOT', toAccountType: 'FUTURE' })).slice(0, 500) as unknown[];
       expect(page.length).toBeGreaterThan(100);

@@ -8,10 +8,10 @@ import { AUDIT_CSV_COLUMNS, runAudit } from '../../src/commands/audit';
 import { EXIT } from '../../src/commands/context';
 import { runKeysCreate } from '../../src/commands/keysCreate';
 import { AUDIT_FILE, parseAuditLine, settleAttempts } from '../../src/config/auditTrail';
-import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { formatLocalTime } from '../../src/commands/output';
 import { runBuiltCli, runCli, testContext } from './helpers';
+import { ownSandbox } from '../sandbox/helpers';
 
 let sandbox: RunningSandbox;
 let folder: string;
@@ -24,7 +24,7 @@ const lines = () =>
     .filter((l) => l !== '');
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 11, rateLimit: { max: 100_000, windowMs: 1000 } });
+  sandbox = await ownSandbox({ seed: 11, rateLimit: { max: 100_000, windowMs: 1000 } });
   folder = join(mkdtempSync(join(tmpdir(), 'broker-audit-')), 'not-yet-made');
   const [a, b] = sandbox.subAccounts;
   // created

@@ -10,15 +10,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli';
 import type { Transfer } from '../../src/api/types';
 import type { CommandContext } from '../../src/commands/context';
-import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { pagingEnv, startPagingServer } from '../export/pagingServers';
 import { buildCli, fetchAllTransfers, runBuiltCli, runCli, sandboxEnv, transferPagesRequested } from './helpers';
+import { ownSandbox } from '../sandbox/helpers';
 
 let sandbox: RunningSandbox;
 let env: Record<string, string>;
 beforeAll(async () => {
-  [sandbox] = await Promise.all([startSandbox({ seed: 11, rateLimit: { max: 100_000, windowMs: 1000 } }), buildCli()]);
+  [sandbox] = await Promise.all([ownSandbox({ seed: 11, rateLimit: { max: 100_000, windowMs: 1000 } }), buildCli()]);
   env = sandboxEnv(sandbox);
 });
 afterAll(async () => {
@@ -39,7 +39,7 @@ describe('validation happens before anything is sent', () => {
   });
 
   it('keys create with five IPs exits 2, names ip, and the sandbox received nothing', async () => {
-    const fresh = await startSandbox({ seed: 2 });
+    const fresh = await ownSandbox({ seed: 2 });
     try {
       // Smoke: a usage error from the shipped bundle.
       const result = await runBuiltCli(

@@ -6,9 +6,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createConsoleTargets } from '../../src/commands/consoleTargets';
 import { BANS_FILE } from '../../src/config/bans';
-import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
-import { ownLoopbackHost } from '../loopbackHost';
+import { ownSandbox } from '../sandbox/helpers';
 
 let sandbox: RunningSandbox | undefined;
 let folder: string | undefined;
@@ -20,7 +19,7 @@ afterEach(async () => {
 describe('console targets and a ban', () => {
   it('the first console meets the 418 and keeps it; the next one shows it at once and sends nothing', async () => {
     // One request a minute, and the first refusal bans for 2 minutes: on a host of its own, as the ban stays in this process.
-    sandbox = await startSandbox({ host: ownLoopbackHost(), seed: 1, rateLimit: { max: 1, windowMs: 60_000 }, ban: { afterRefusals: 0, durationMs: 120_000 } });
+    sandbox = await ownSandbox({ seed: 1, rateLimit: { max: 1, windowMs: 60_000 }, ban: { afterRefusals: 0, durationMs: 120_000 } });
     folder = await mkdtemp(join(tmpdir(), 'bc-bans-'));
     const target = { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, secretKey: sandbox.secretKey, source: 'environment' as const };
     const name = sandbox.subAccounts[0]!;

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createConsoleTargets } from '../../src/commands/consoleTargets';
 import { CLOCK_OFFSETS_FILE } from '../../src/config/clockOffsets';
-import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
+import { ownSandbox } from '../sandbox/helpers';
 
 let sandbox: RunningSandbox | undefined;
 let folder: string | undefined;
@@ -19,7 +19,7 @@ afterEach(async () => {
 describe('console targets and the clock offset', () => {
   it('a skewed service: the first console meets 700003 once and resends; the file keeps the offset; the next console sends once', async () => {
     // The service's clock 30 s behind ours: every timestamp we send is "from the future" to it.
-    sandbox = await startSandbox({ seed: 1, clockOffsetMs: -30_000 });
+    sandbox = await ownSandbox({ seed: 1, clockOffsetMs: -30_000 });
     folder = await mkdtemp(join(tmpdir(), 'bc-clock-'));
     const target = { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, secretKey: sandbox.secretKey, source: 'environment' as const };
     const name = sandbox.subAccounts[0]!;

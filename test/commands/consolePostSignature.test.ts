@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createConsoleTargets } from '../../src/commands/consoleTargets';
 import { POST_SIGNATURES_FILE } from '../../src/config/postSignatures';
-import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
+import { ownSandbox } from '../sandbox/helpers';
 
 let sandbox: RunningSandbox | undefined;
 let folder: string | undefined;
@@ -25,7 +25,7 @@ const postStatuses = (sb: RunningSandbox, from: number): number[] =>
 
 describe('console targets and the POST signature rule', () => {
   it('a body-only service: the first console falls back once and keeps body; the next console sends body first', async () => {
-    sandbox = await startSandbox({ seed: 2, postSignature: 'body' });
+    sandbox = await ownSandbox({ seed: 2, postSignature: 'body' });
     folder = await mkdtemp(join(tmpdir(), 'bc-console-post-'));
     const target = { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, secretKey: sandbox.secretKey, source: 'environment' as const };
     const key = { subAccount: sandbox.subAccounts[0]!, permissions: ['SPOT_ACCOUNT_READ'], note: 'console' };
@@ -50,7 +50,7 @@ describe('console targets and the POST signature rule', () => {
   });
 
   it('a pinned rule from the resolved target is sent alone and leaves no file', async () => {
-    sandbox = await startSandbox({ seed: 2, postSignature: 'body' });
+    sandbox = await ownSandbox({ seed: 2, postSignature: 'body' });
     folder = await mkdtemp(join(tmpdir(), 'bc-console-post-'));
     const targets = createConsoleTargets({ folder, exportFolder: folder });
     await targets.openResolved({

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createConsoleTargets } from '../../src/commands/consoleTargets';
 import { readAuditTrail } from '../../src/config/auditTrail';
-import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
+import { ownSandbox } from '../sandbox/helpers';
 
 let sandbox: RunningSandbox | undefined;
 let folder: string | undefined;
@@ -18,7 +18,7 @@ afterEach(async () => {
 
 describe('console targets: closing waits for the writes under way', () => {
   it('recent and discovered names and an audit line started just before close are all on disk, no temporary file left', async () => {
-    sandbox = await startSandbox({ seed: 1 });
+    sandbox = await ownSandbox({ seed: 1 });
     folder = await mkdtemp(join(tmpdir(), 'bc-writes-'));
     const targets = createConsoleTargets({ folder, exportFolder: folder });
     await targets.openResolved({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, secretKey: sandbox.secretKey, source: 'environment' });

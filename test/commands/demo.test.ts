@@ -11,10 +11,10 @@ import { AUDIT_FILE } from '../../src/config/auditTrail';
 import { BANS_FILE } from '../../src/config/bans';
 import { CLOCK_OFFSETS_FILE } from '../../src/config/clockOffsets';
 import { POST_SIGNATURES_FILE } from '../../src/config/postSignatures';
-import { startSandbox } from '../../src/sandbox/server';
 import { demoSubAccountNames } from '../../src/sandbox/seedAccounts';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { requestCount, runCli, sandboxEnv } from './helpers';
+import { ownSandbox } from '../sandbox/helpers';
 
 const PIN = '2026-11-21T09:30:00Z';
 let home: string;
@@ -22,7 +22,7 @@ let home: string;
 let reference: RunningSandbox;
 beforeAll(async () => {
   home = mkdtempSync(join(tmpdir(), 'bc-demo-'));
-  reference = await startSandbox({ seed: DEMO_SEED, demoClockMs: Date.parse(PIN) });
+  reference = await ownSandbox({ seed: DEMO_SEED, demoClockMs: Date.parse(PIN) });
 });
 afterAll(async () => {
   await reference.close();

@@ -9,11 +9,10 @@ import { createBrokerApi } from '../../src/api/operations';
 import { EXIT } from '../../src/commands/context';
 import { runTransfers } from '../../src/commands/transfers';
 import { fileExporter } from '../../src/export/fileExporter';
-import { startSandbox } from '../../src/sandbox/server';
-import type { RunningSandbox } from '../../src/sandbox/types';
+import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/types';
 import { rateLimitAt } from '../export/rateLimitAt';
-import { ownLoopbackHost } from '../loopbackHost';
 import { fetchAllTransfers, testContext } from './helpers';
+import { ownSandbox } from '../sandbox/helpers';
 
 const ANCHOR = Date.now() - 60_000;
 const sandboxes: RunningSandbox[] = [];
@@ -23,9 +22,9 @@ afterEach(async () => {
 });
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-async function sandboxWith(options: Parameters<typeof startSandbox>[0]): Promise<RunningSandbox> {
+async function sandboxWith(options: SandboxOptions): Promise<RunningSandbox> {
   // A host of its own: the pace the client learns here never reaches a later server on the same port.
-  const sandbox = await startSandbox({ seed: 1, dataAnchorMs: ANCHOR, host: ownLoopbackHost(), ...options });
+  const sandbox = await ownSandbox({ seed: 1, dataAnchorMs: ANCHOR, ...options });
   sandboxes.push(sandbox);
   return sandbox;
 }

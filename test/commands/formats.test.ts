@@ -11,15 +11,15 @@ import { runKeysList } from '../../src/commands/keysList';
 import { runProfileList } from '../../src/commands/profile';
 import { runTransfers } from '../../src/commands/transfers';
 import { saveProfile } from '../../src/credentials/profiles';
-import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { requestCount, runCli, sandboxEnv, testContext } from './helpers';
 import { parseCsv } from './hostile';
+import { ownSandbox } from '../sandbox/helpers';
 
 let sandbox: RunningSandbox;
 let home: string;
 beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 31, rateLimit: { max: 100_000, windowMs: 1000 } });
+  sandbox = await ownSandbox({ seed: 31, rateLimit: { max: 100_000, windowMs: 1000 } });
   home = mkdtempSync(join(tmpdir(), 'bc-formats-'));
 });
 afterAll(async () => {

@@ -6,13 +6,13 @@ import { summaryTable } from '../../src/commands/transferSummary';
 import type { Transfer } from '../../src/api/types';
 import { SummaryBuilder } from '../../src/export/summary';
 import { EXIT } from '../../src/commands/context';
-import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { testContext } from './helpers';
+import { ownSandbox } from '../sandbox/helpers';
 
 let sandbox: RunningSandbox;
 beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 5, transfers: 12_000, rateLimit: { max: 1_000_000, windowMs: 1000 } });
+  sandbox = await ownSandbox({ seed: 5, transfers: 12_000, rateLimit: { max: 1_000_000, windowMs: 1000 } });
 });
 afterAll(async () => {
   await sandbox.close();

@@ -4,15 +4,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { buildCli, runBuiltCli, runCli, sandboxEnv } from './helpers';
+import { ownSandbox } from '../sandbox/helpers';
 
 let sandbox: RunningSandbox;
 let home: string;
 let env: Record<string, string>;
 beforeAll(async () => {
-  [sandbox] = await Promise.all([startSandbox({ seed: 8, rateLimit: { max: 100_000, windowMs: 1000 } }), buildCli()]);
+  [sandbox] = await Promise.all([ownSandbox({ seed: 8, rateLimit: { max: 100_000, windowMs: 1000 } }), buildCli()]);
   home = mkdtempSync(join(tmpdir(), 'bc-in-process-'));
   env = { ...sandboxEnv(sandbox), BROKER_CONSOLE_HOME: home };
 });

@@ -3,13 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/commands/context';
 import { SECRET_WARNING, runKeysCreate } from '../../src/commands/keysCreate';
 import { runKeysList } from '../../src/commands/keysList';
-import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { requestCount, testContext } from './helpers';
+import { ownSandbox } from '../sandbox/helpers';
 
 let sandbox: RunningSandbox;
 beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 7, rateLimit: { max: 100_000, windowMs: 1000 } });
+  sandbox = await ownSandbox({ seed: 7, rateLimit: { max: 100_000, windowMs: 1000 } });
 });
 afterAll(async () => {
   await sandbox.close();

@@ -14,11 +14,10 @@ import { createAuditRecorder } from '../../src/config/auditTrail';
 import { openRecentSubAccounts } from '../../src/config/recentSubAccounts';
 import { EXIT } from '../../src/commands/context';
 import { AUDIT_CSV_COLUMNS, type AuditJson, parseFailOn, runKeysAudit } from '../../src/commands/keysAudit';
-import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { parseCsv } from './hostile';
 import { requestCount, testContext } from './helpers';
-import { type OnFinished, sandboxFor } from '../sandbox/helpers';
+import { type OnFinished, sandboxFor, ownSandbox } from '../sandbox/helpers';
 
 let sandbox: RunningSandbox;
 let api: BrokerApi;
@@ -32,7 +31,7 @@ let cleanKey = '';
 let other = '';
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 7, rateLimit: { max: 100_000, windowMs: 1000 } });
+  sandbox = await ownSandbox({ seed: 7, rateLimit: { max: 100_000, windowMs: 1000 } });
   api = createBrokerApi({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, secretKey: sandbox.secretKey });
   folder = await mkdtemp(join(tmpdir(), 'bc-keys-audit-'));
   for (const name of sandbox.subAccounts) {
@@ -70,7 +69,7 @@ afterAll(async () => {
  * A sandbox of this test's own (the same seeded sub-accounts, none of the keys made above): the tests run at
  * the same time, so one that counts the requests sent or queues a fault must not share the sandbox.
  */
-const ownSandbox = (onTestFinished: OnFinished): Promise<RunningSandbox> =>
+const sandboxOfTest = (onTestFinished: OnFinished): Promise<RunningSandbox> =>
   sandboxFor(onTestFinished, { seed: 7, rateLimit: { max: 100_000, windowMs: 1000 } });
 
 /** A context whose "now" is `laterDays` after the real clock (the sandbox makes keys at its own now). */
@@ -92,7 +91,7 @@ async function auditJson(
 describe.concurrent('keys audit against the sandbox', () => {
   // First: the longest wait starts at once.
   it('a 429 in the middle: the client waits it out and the pacer slows down; every sub-account is audited', async () => {
-    const limited = await startSandbox({ seed: 7, rateLimit: { max: 4, windowMs: 1000 } });
+    const limited = await ownSandbox({ seed: 7, rateLimit: { max: 4, windowMs: 1000 } });
     try {
       const { ctx, out } = testContext(limited, { configFolder: folder, createApi: (config) => createBrokerApi({ ...config, retryBaseDelayMs: 5 }) });
       const names = limited.subAccounts.slice(0, 7);
@@ -224,7 +223,7 @@ describe.concurrent('keys audit against the sandbox', () => {
   });
 
   it('a failure that would fail every sub-account stops the audit: the rest are reported not audited', async ({ onTestFinished }) => {
-    const own = await ownSandbox(onTestFinished);
+    const own = await sandboxOfTest(onTestFinished);
     const names = own.subAccounts.slice(0, 7);
     own.queueFaults({ kind: 'status', status: 503, code: 503, msg: 'down' });
     const { code, json, err } = await auditJson({ sub: names.join(',') }, 0, own);
@@ -288,7 +287,7 @@ describe.concurrent('keys audit against the sandbox', () => {
   });
 
   it('--recent with nothing stored: a clear message, exit 2, nothing sent', async ({ onTestFinished }) => {
-    const own = await ownSandbox(onTestFinished);
+    const own = await sandboxOfTest(onTestFinished);
     const empty = await mkdtemp(join(tmpdir(), 'bc-keys-audit-none-'));
     try {
       const before = requestCount(own);
@@ -319,7 +318,7 @@ describe.concurrent('keys audit against the sandbox', () => {
     [{ sub: 'x', format: 'xml' }, "error: --format: must be table, json or csv (got 'xml')"],
     [{ sub: 'x', format: 'csv', json: true }, 'error: --json is short for --format json: it cannot go with --format csv'],
   ] as const)('bad flags %j: exit 2, one line, nothing sent', async ([options, line], { onTestFinished }) => {
-    const own = await ownSandbox(onTestFinished);
+    const own = await sandboxOfTest(onTestFinished);
     const before = requestCount(own);
     const { ctx, err, out } = context(0, own);
     expect(await runKeysAudit(options, ctx)).toBe(EXIT.usage);

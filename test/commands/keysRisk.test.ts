@@ -9,14 +9,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/commands/context';
 import { creationRisks, runKeysCreate } from '../../src/commands/keysCreate';
 import { AUDIT_FILE } from '../../src/config/auditTrail';
-import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { requestCount, runCli, sandboxEnv, testContext } from './helpers';
+import { ownSandbox } from '../sandbox/helpers';
 
 let sandbox: RunningSandbox;
 let home: string;
 beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 23, rateLimit: { max: 100_000, windowMs: 1000 } });
+  sandbox = await ownSandbox({ seed: 23, rateLimit: { max: 100_000, windowMs: 1000 } });
   home = mkdtempSync(join(tmpdir(), 'bc-risk-'));
 });
 afterAll(async () => {

@@ -9,14 +9,14 @@ import { EXIT } from '../../src/commands/context';
 import { runKeysCreate } from '../../src/commands/keysCreate';
 import { runKeysList } from '../../src/commands/keysList';
 import { NO_IP } from '../../src/format/noIp';
-import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { testContext } from './helpers';
+import { ownSandbox } from '../sandbox/helpers';
 
 let sandbox: RunningSandbox;
 let folder: string;
 beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 9 });
+  sandbox = await ownSandbox({ seed: 9 });
   folder = mkdtempSync(join(tmpdir(), 'bc-no-ip-'));
 });
 afterAll(async () => {

@@ -10,16 +10,16 @@ import { API_KEY_PATH } from '../../src/api/operations';
 import { runSandboxCommand } from '../../src/commands/sandbox';
 import { POST_SIGNATURES_FILE } from '../../src/config/postSignatures';
 import { PROFILES_FILE, saveProfile } from '../../src/credentials/profiles';
-import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { capture, runCli, sandboxEnv } from './helpers';
+import { ownSandbox } from '../sandbox/helpers';
 
 let bodySandbox: RunningSandbox;
 let querySandbox: RunningSandbox;
 const homes: string[] = [];
 
 beforeAll(async () => {
-  [bodySandbox, querySandbox] = await Promise.all([startSandbox({ seed: 41, postSignature: 'body' }), startSandbox({ seed: 42 })]);
+  [bodySandbox, querySandbox] = await Promise.all([ownSandbox({ seed: 41, postSignature: 'body' }), ownSandbox({ seed: 42 })]);
 });
 afterAll(async () => {
   await Promise.all([bodySandbox.close(), querySandbox.close()]);

@@ -11,11 +11,11 @@ import { runKeysList } from '../../src/commands/keysList';
 import { runProfileAdd, runProfileList, runProfileRemove, runProfileUse } from '../../src/commands/profile';
 import { type Keychain, type StoredCredentials, folderKeychain, keychainAccount, openKeychain } from '../../src/credentials/keychain';
 import { loadProfiles, profilesPath, saveProfile } from '../../src/credentials/profiles';
-import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { probeKeychain, uniqueProfile, busEnv } from '../credentials/keychainProbe';
 import { mountFullDisk } from '../config/fullDisk';
 import { runBuiltCli, runCli, testContext } from './helpers';
+import { ownSandbox } from '../sandbox/helpers';
 
 const availability = await probeKeychain();
 if (!availability.ok) console.warn(`SKIPPED keychain tests: ${availability.reason}`);
@@ -300,7 +300,7 @@ describe('profile commands that need no keychain', () => {
   });
 
   it('environment credentials never touch the keychain (keytar is not even loaded)', async () => {
-    const sandbox = await startSandbox({ seed: 3 });
+    const sandbox = await ownSandbox({ seed: 3 });
     try {
       const t = testContext(sandbox, {
         configFolder: join(home, 'config'),
@@ -325,9 +325,9 @@ describe.skipIf(!availability.ok)('profiles with the real keychain', () => {
   let sandboxA: RunningSandbox;
   let sandboxB: RunningSandbox;
   beforeAll(async () => {
-    sandboxA = await startSandbox({ seed: 11 });
+    sandboxA = await ownSandbox({ seed: 11 });
     // Another target with an unusual secret and its own header name.
-    sandboxB = await startSandbox({ seed: 12, secretKey: `sp ace "dq" 'sq' \\bs {"j":1} ünï 密钥 🔑`, apiKeyHeader: 'X-Other-Key', postSignature: 'body' });
+    sandboxB = await ownSandbox({ seed: 12, secretKey: `sp ace "dq" 'sq' \\bs {"j":1} ünï 密钥 🔑`, apiKeyHeader: 'X-Other-Key', postSignature: 'body' });
   });
   afterAll(async () => {
     await sandboxA.close();
@@ -590,7 +590,7 @@ describe.skipIf(!availability.ok)('profiles with the real keychain', () => {
   });
 
   it('add checks before it saves: an unreachable service is "could not reach …" (exit 1); --no-check saves offline', async () => {
-    const gone = await startSandbox({ seed: 13 });
+    const gone = await ownSandbox({ seed: 13 });
     const baseUrl = gone.baseUrl;
     await gone.close();
     const n = name('chk');
@@ -611,7 +611,7 @@ describe.skipIf(!availability.ok)('profiles with the real keychain', () => {
   });
 
   it('add: a key without SPOT_TRANSFER_READ passes the check (the signature is proven) and says so', async () => {
-    const limited = await startSandbox({ seed: 14, permissions: ['SPOT_ACCOUNT_READ', 'SPOT_ACCOUNT_WRITE'] });
+    const limited = await ownSandbox({ seed: 14, permissions: ['SPOT_ACCOUNT_READ', 'SPOT_ACCOUNT_WRITE'] });
     try {
       const n = name('chk');
       const t = ctxFor({ baseUrl: limited.baseUrl }, `${limited.apiKey}\n${limited.secretKey}\n`);
@@ -668,7 +668,7 @@ describe.skipIf(!availability.ok)('profiles with the real keychain', () => {
 
   it('secret-leak scan: after add and keys create (with --log-file), no file holds the master secret or a created secret', async () => {
     const master = `master-${Math.random().toString(36).slice(2)}-sécret "q"`;
-    const sandbox = await startSandbox({ seed: 21, secretKey: master });
+    const sandbox = await ownSandbox({ seed: 21, secretKey: master });
     const config = join(home, 'config');
     const logFile = join(home, 'exchanges.log');
     const created: string[] = [];

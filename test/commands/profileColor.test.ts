@@ -6,10 +6,10 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { folderKeychain, openKeychain } from '../../src/credentials/keychain';
 import { loadProfiles, profilesPath } from '../../src/credentials/profiles';
-import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { probeKeychain, uniqueProfile, busEnv } from '../credentials/keychainProbe';
 import { runCli } from './helpers';
+import { ownSandbox } from '../sandbox/helpers';
 
 const availability = await probeKeychain();
 if (!availability.ok) console.warn(`SKIPPED keychain tests: ${availability.reason}`);
@@ -17,7 +17,7 @@ if (!availability.ok) console.warn(`SKIPPED keychain tests: ${availability.reaso
 let sandbox: RunningSandbox;
 const homes: string[] = [];
 beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 7 });
+  sandbox = await ownSandbox({ seed: 7 });
 });
 afterAll(async () => {
   await sandbox.close();

@@ -8,14 +8,14 @@ import { readOnlyFromEnvironment, readOnlySource } from '../../src/api/readOnly'
 import { EXIT } from '../../src/commands/context';
 import { runKeysCreate } from '../../src/commands/keysCreate';
 import { runKeysList } from '../../src/commands/keysList';
-import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { runCli, sandboxEnv, testContext } from './helpers';
+import { ownSandbox } from '../sandbox/helpers';
 
 let sandbox: RunningSandbox;
 let folder: string;
 beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 31 });
+  sandbox = await ownSandbox({ seed: 31 });
   folder = mkdtempSync(join(tmpdir(), 'bc-readonly-cmd-'));
 });
 afterAll(async () => {

@@ -11,15 +11,15 @@ import { EXIT } from '../../src/commands/context';
 import { readAuditTrail } from '../../src/config/auditTrail';
 import { runKeysCreate } from '../../src/commands/keysCreate';
 import { runKeysList } from '../../src/commands/keysList';
-import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { requestCount, testContext } from './helpers';
+import { ownSandbox } from '../sandbox/helpers';
 
 let sandbox: RunningSandbox;
 let home: string;
 let runs = 0;
 beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 5, rateLimit: { max: 100_000, windowMs: 1000 } });
+  sandbox = await ownSandbox({ seed: 5, rateLimit: { max: 100_000, windowMs: 1000 } });
   home = mkdtempSync(join(tmpdir(), 'bc-service-codes-'));
 });
 afterAll(async () => {

@@ -8,12 +8,12 @@ import { createBrokerApi } from '../../src/api/operations';
 import { EXIT } from '../../src/commands/context';
 import { runSubAccounts, SUB_ACCOUNT_CSV_COLUMNS } from '../../src/commands/subAccounts';
 import { openDiscoveredSubAccounts } from '../../src/config/discoveredSubAccounts';
-import { startSandbox } from '../../src/sandbox/server';
 import { spawn } from 'node:child_process';
 import { rateLimitAt } from '../export/rateLimitAt';
 import { buildCli, sandboxEnv, testContext } from './helpers';
 import type { OnFinished } from '../sandbox/helpers';
 import { FROZEN_SUB_ACCOUNT } from '../../src/sandbox/seedAccounts';
+import { ownSandbox } from '../sandbox/helpers';
 
 let root: string;
 let n = 0;
@@ -30,7 +30,7 @@ afterAll(() => {
  */
 async function setup(onTestFinished: OnFinished) {
   // A 429 at the 61st request (below) teaches the pacer under 60 a second, under this limit of 120.
-  const sandbox = await startSandbox({ seed: 5, rateLimit: { max: 120, windowMs: 1000 } });
+  const sandbox = await ownSandbox({ seed: 5, rateLimit: { max: 120, windowMs: 1000 } });
   onTestFinished(() => sandbox.close());
   const folder = join(root, String(++n));
   const run = (options: Parameters<typeof runSubAccounts>[0], stdoutIsTTY = false) => {
@@ -153,7 +153,7 @@ describe.concurrent('sub-accounts', () => {
 describe.concurrent('sub-accounts --discover, interrupted', () => {
   it('Ctrl-C stops the scan, remembers what was found so far, says how many, and exits 130', async () => {
     const bin = await buildCli();
-    const slow = await startSandbox({ seed: 5, rateLimit: { max: 1_000_000, windowMs: 1000 } });
+    const slow = await ownSandbox({ seed: 5, rateLimit: { max: 1_000_000, windowMs: 1000 } });
     const home = mkdtempSync(join(tmpdir(), 'broker-sub-accounts-int-'));
     try {
       // Slow answers: the whole scan would take many seconds; Ctrl-C comes after a few queries.

@@ -9,12 +9,10 @@ import type { Transfer } from '../../src/api/types';
 import { EXIT } from '../../src/commands/context';
 import { SUMMARY_CSV_HEADER, type SummaryDocument } from '../../src/commands/transferSummary';
 import { runTransfers } from '../../src/commands/transfers';
-import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { fetchAllTransfers, requestCount, runBuiltCli, sandboxEnv, testContext, transferPagesRequested } from './helpers';
-import { type OnFinished, sandboxFor } from '../sandbox/helpers';
+import { type OnFinished, sandboxFor, ownSandbox } from '../sandbox/helpers';
 import { rateLimitAt } from '../export/rateLimitAt';
-import { ownLoopbackHost } from '../loopbackHost';
 import { HOSTILE, TERMINAL_UNSAFE, fakeTty, parseCsv, startHostileServer } from './hostile';
 
 const DAY = 86_400_000;
@@ -28,7 +26,7 @@ let matching: Transfer[];
 const filter = { fromType: 'SPOT', toType: 'FUTURE', start: String(START), end: String(END) };
 const HISTORY = { seed: 5, dataAnchorMs: ANCHOR, rateLimit: { max: 100_000, windowMs: 1000 } };
 beforeAll(async () => {
-  sandbox = await startSandbox(HISTORY);
+  sandbox = await ownSandbox(HISTORY);
   matching = await fetchAllTransfers(sandbox, { fromAccountType: 'SPOT', toAccountType: 'FUTURE', startTime: String(START), endTime: String(END) });
 });
 afterAll(async () => sandbox.close());
@@ -37,7 +35,7 @@ afterAll(async () => sandbox.close());
  * The same history on a sandbox of this test's own: the tests run at the same time, so one that counts the
  * requests sent or queues a fault must not share the sandbox with the others.
  */
-const ownSandbox = (onTestFinished: OnFinished): Promise<RunningSandbox> => sandboxFor(onTestFinished, HISTORY);
+const sandboxOfTest = (onTestFinished: OnFinished): Promise<RunningSandbox> => sandboxFor(onTestFinished, HISTORY);
 
 // The local day of a time, as the test's own independent reckoning (remembered: every day is checked against every row).
 const days = new Map<number, string>();
@@ -76,7 +74,7 @@ describe.concurrent('transfers --summary', () => {
   it('a 429 in the middle: waited out once, then paced; the summary is still the whole', async () => {
     // The 429 comes at the 5th request whatever the machine's pace (a loaded one spreads the first requests over
     // two windows of a real limit); the service's own limit, above the pace the client learns from it, is never met.
-    const limited = await startSandbox({ seed: 5, dataAnchorMs: ANCHOR, host: ownLoopbackHost(), rateLimit: { max: 8, windowMs: 1000 } });
+    const limited = await ownSandbox({ seed: 5, dataAnchorMs: ANCHOR, rateLimit: { max: 8, windowMs: 1000 } });
     limited.queueFaults(...rateLimitAt(5));
     try {
       const { ctx, out, err } = testContext(limited, { createApi: (config) => createBrokerApi(config) });
@@ -101,7 +99,7 @@ describe.concurrent('transfers --summary', () => {
   it('--format json: the sums equal an independent sum of the same transfers, per asset and per day; every day of the range is there', async ({
     onTestFinished,
   }) => {
-    const own = await ownSandbox(onTestFinished);
+    const own = await sandboxOfTest(onTestFinished);
     const s = await summaryJson({ limit: '100' }, own);
     // Every page from 1, at --limit a page: the last one short.
     expect(transferPagesRequested(own)).toEqual(Array.from({ length: Math.floor(matching.length / 100) + 1 }, (_, i) => String(i + 1)));
@@ -178,7 +176,7 @@ describe.concurrent('transfers --summary', () => {
   });
 
   it('a page that fails: exit 1, nothing on stdout, the error says how far it got', async ({ onTestFinished }) => {
-    const own = await ownSandbox(onTestFinished);
+    const own = await sandboxOfTest(onTestFinished);
     own.queueFaults({ kind: 'delay', ms: 0 }, { kind: 'status', status: 500 });
     const { ctx, out, err } = testContext(own);
     expect(await runTransfers({ ...filter, summary: true, limit: '100' }, ctx)).toBe(EXIT.failure);
@@ -194,7 +192,7 @@ describe.concurrent('transfers --summary', () => {
   });
 
   it('nonsense is refused before anything is sent: --summary with --all, a bad format, a bad limit', async ({ onTestFinished }) => {
-    const own = await ownSandbox(onTestFinished);
+    const own = await sandboxOfTest(onTestFinished);
     const cases: Array<[Record<string, string | boolean>, string]> = [
       [{ all: true }, 'error: --summary reads every page from --page on by itself; --all streams the rows: give one of them'],
       [{ format: 'xml' }, "error: --format: must be table, json or csv (got 'xml')"],

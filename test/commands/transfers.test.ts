@@ -7,15 +7,15 @@ import type { Transfer } from '../../src/api/types';
 import { EXIT } from '../../src/commands/context';
 import { runTransfers } from '../../src/commands/transfers';
 import { CSV_FIELDS } from '../../src/export/transferWriters';
-import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { fetchAllTransfers, requestCount, testContext, transferPagesRequested } from './helpers';
 import { parseCsv } from './hostile';
+import { ownSandbox } from '../sandbox/helpers';
 
 let sandbox: RunningSandbox;
 let spotToFuture: Transfer[];
 beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 3, rateLimit: { max: 100_000, windowMs: 1000 } });
+  sandbox = await ownSandbox({ seed: 3, rateLimit: { max: 100_000, windowMs: 1000 } });
   spotToFuture = await fetchAllTransfers(sandbox, { fromAccountType: 'SPOT', toAccountType: 'FUTURE' });
 });
 afterAll(async () => {

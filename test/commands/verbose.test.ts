@@ -5,15 +5,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { requestCount, runCli, sandboxEnv } from './helpers';
+import { ownSandbox } from '../sandbox/helpers';
 
 let sandbox: RunningSandbox;
 let home: string;
 let env: Record<string, string>;
 beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 17, rateLimit: { max: 100_000, windowMs: 1000 } });
+  sandbox = await ownSandbox({ seed: 17, rateLimit: { max: 100_000, windowMs: 1000 } });
   home = mkdtempSync(join(tmpdir(), 'bc-verbose-'));
   env = { ...sandboxEnv(sandbox), BROKER_CONSOLE_HOME: home };
 });

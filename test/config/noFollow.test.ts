@@ -7,9 +7,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { NewKeyRequest } from '../../src/api/types';
 import { AUDIT_FILE, appendAudit, auditEntry } from '../../src/config/auditTrail';
 import { openExchangeLog } from '../../src/config/logFile';
-import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { runCli, sandboxEnv } from '../commands/helpers';
+import { ownSandbox } from '../sandbox/helpers';
 
 let dir: string;
 let target: string;
@@ -29,7 +29,7 @@ const untouched = (): void => {
 
 let sandbox: RunningSandbox;
 beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 3 });
+  sandbox = await ownSandbox({ seed: 3 });
 });
 afterAll(() => sandbox.close());
 

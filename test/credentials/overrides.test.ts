@@ -13,14 +13,14 @@ import { runProfileAdd } from '../../src/commands/profile';
 import type { Keychain, StoredCredentials } from '../../src/credentials/keychain';
 import { keychainAccount } from '../../src/credentials/keychain';
 import { profilesPath, saveProfile } from '../../src/credentials/profiles';
-import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { runCli, sandboxEnv, testContext } from '../commands/helpers';
+import { ownSandbox } from '../sandbox/helpers';
 
 let folder: string;
 let sandbox: RunningSandbox;
 beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 5 });
+  sandbox = await ownSandbox({ seed: 5 });
 });
 afterAll(() => sandbox.close());
 beforeEach(() => {

@@ -9,9 +9,8 @@ import { createBrokerApi } from '../../src/api/operations';
 import { createConsoleTargets, type ConsoleTargets } from '../../src/commands/consoleTargets';
 import { runSandboxCommand } from '../../src/commands/sandbox';
 import { DEMO_CLOCK_ENV, DEMO_LATENCY_MS, demoKey, parseDemoClock, resolveDemoClock } from '../../src/sandbox/demoClock';
-import { startSandbox } from '../../src/sandbox/server';
-import type { RunningSandbox } from '../../src/sandbox/types';
-import { listKeys } from '../sandbox/helpers';
+import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/types';
+import { listKeys, ownSandbox } from '../sandbox/helpers';
 
 const PIN = Date.UTC(2026, 10, 21, 9, 30, 0);
 const DAY = 86_400_000;
@@ -28,8 +27,8 @@ afterEach(async () => {
   await Promise.all(folders.splice(0).map((f) => rm(f, { recursive: true, force: true })));
 });
 
-async function sandbox(options: Parameters<typeof startSandbox>[0]): Promise<RunningSandbox> {
-  const s = await startSandbox(options);
+async function sandbox(options: SandboxOptions): Promise<RunningSandbox> {
+  const s = await ownSandbox(options);
   open.push(s);
   return s;
 }

@@ -9,11 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ExpectStatic, afterAll, beforeAll, describe, it } from 'vitest';
 import { CSV_FIELDS } from '../../src/export/transferWriters';
-import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { buildCli, sandboxEnv } from '../commands/helpers';
 import { wireTransferJson } from '../export/pagingServers';
 import { TmuxSession, tmuxAvailable } from './tmux';
+import { ownSandbox } from '../sandbox/helpers';
 
 const missing = tmuxAvailable();
 if (missing) console.warn(`SKIPPED e2e export-ends test: ${missing}`);
@@ -63,7 +63,7 @@ beforeAll(async () => {
   if (missing) return;
   bin = await buildCli();
   root = mkdtempSync(join(tmpdir(), 'bc-e2e-export-'));
-  sandbox = await startSandbox({ seed: 7 });
+  sandbox = await ownSandbox({ seed: 7 });
   await Promise.all([startSlowHistory(sandbox, 80), startSlowHistory(sandbox, 0)]);
 });
 

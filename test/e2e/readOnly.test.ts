@@ -5,9 +5,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startSandbox } from '../../src/sandbox/server';
 import { buildCli } from '../commands/helpers';
 import { TmuxSession, tmuxAvailable } from './tmux';
+import { ownSandbox } from '../sandbox/helpers';
 
 const missing = tmuxAvailable();
 if (missing) console.warn(`SKIPPED e2e read-only tests: ${missing}`);
@@ -43,7 +43,7 @@ describe.skipIf(missing !== undefined).concurrent('a read-only run in tmux', () 
 
   it('BROKER_READ_ONLY=1 against a sandbox at 40x12 with NO_COLOR: READ-ONLY shown, the sandbox receives no create', async ({ onTestFinished }) => {
     const bin = await buildCli();
-    const sandbox = await startSandbox({ seed: 4 });
+    const sandbox = await ownSandbox({ seed: 4 });
     onTestFinished(() => sandbox.close());
     const folder = mkdtempSync(join(tmpdir(), 'bc-e2e-ro-'));
     onTestFinished(() => rmSync(folder, { recursive: true, force: true }));

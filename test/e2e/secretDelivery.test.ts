@@ -9,11 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ExpectStatic, afterAll, beforeAll, describe, it } from 'vitest';
 import { readAuditTrail } from '../../src/config/auditTrail';
-import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { mountFullDisk } from '../config/fullDisk';
 import { buildCli, sandboxEnv } from '../commands/helpers';
-import { KEYS_PATH, type OnFinished, call } from '../sandbox/helpers';
+import { KEYS_PATH, type OnFinished, call, ownSandbox } from '../sandbox/helpers';
 
 const SUB = 'mmbot5143';
 const ARGS = ['keys', 'create', '--allow-risky', '--sub', SUB, '--permissions', 'SPOT_ACCOUNT_READ', '--note', 'delivery'];
@@ -30,7 +29,7 @@ const tempFolder = (onTestFinished: OnFinished): string => {
 };
 
 beforeAll(async () => {
-  [sandbox, bin] = await Promise.all([startSandbox({ rateLimit: { max: 100_000, windowMs: 1000 } }), buildCli()]);
+  [sandbox, bin] = await Promise.all([ownSandbox({ rateLimit: { max: 100_000, windowMs: 1000 } }), buildCli()]);
 }, 120_000);
 afterAll(async () => {
   await sandbox?.close();

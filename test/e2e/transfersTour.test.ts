@@ -9,12 +9,12 @@ import Big from 'big.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBrokerApi } from '../../src/api/operations';
 import type { SummaryDocument } from '../../src/commands/transferSummary';
-import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { displayWidth } from '../../src/terminal/text';
 import { keySearchText } from '../../src/ui/keySearch';
 import { buildCli, runBuiltCli, sandboxEnv, transferPagesRequested } from '../commands/helpers';
 import { TmuxSession, tmuxAvailable } from './tmux';
+import { ownSandbox } from '../sandbox/helpers';
 
 const missing = tmuxAvailable();
 if (missing) console.warn(`SKIPPED e2e transfers tour: ${missing}`);
@@ -28,7 +28,7 @@ beforeAll(async () => {
   if (missing) return;
   bin = await buildCli();
   folder = mkdtempSync(join(tmpdir(), 'bc-e2e-tour-'));
-  sandbox = await startSandbox({ seed: 7 });
+  sandbox = await ownSandbox({ seed: 7 });
 });
 
 afterAll(async () => {

@@ -10,11 +10,11 @@ import { OutputSink, tableLine } from '../../src/commands/output';
 import { csvRecord } from '../../src/format/csv';
 import { TABLE_COLUMNS, runTransfers, transferTableLine } from '../../src/commands/transfers';
 import { BLOCK_CHARS, CSV_FIELDS, type RowWriter, type TextSink, csvCells, csvLine, csvWriter, jsonWriter } from '../../src/export/transferWriters';
-import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { fetchAllTransfers, testContext } from '../commands/helpers';
 import { FORMULAS, HOSTILE } from '../commands/hostile';
 import { transfer } from './transfer';
+import { ownSandbox } from '../sandbox/helpers';
 
 const hostileRows: Transfer[] = [
   ...HOSTILE.map(([, h], i) => transfer({ tranId: String(i), status: h, asset: h, fromAccount: FORMULAS[i % FORMULAS.length]!, clientTranId: `a"b,c${h}` })),
@@ -147,7 +147,7 @@ describe('the transfers command writes in blocks, the same bytes', () => {
   let sandbox: RunningSandbox;
   let expected: Transfer[];
   beforeAll(async () => {
-    sandbox = await startSandbox({ seed: 5, rateLimit: { max: 1_000_000, windowMs: 1000 } });
+    sandbox = await ownSandbox({ seed: 5, rateLimit: { max: 1_000_000, windowMs: 1000 } });
     expected = await fetchAllTransfers(sandbox, { fromAccountType: 'SPOT', toAccountType: 'FUTURE' });
   });
   afterAll(async () => {

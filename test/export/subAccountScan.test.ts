@@ -13,11 +13,11 @@ import {
   scanSubAccounts,
   type ScanProgress,
 } from '../../src/export/subAccountScan';
-import { startSandbox } from '../../src/sandbox/server';
 import { createState } from '../../src/sandbox/state';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { rateLimitAt } from './rateLimitAt';
 import type { OnFinished } from '../sandbox/helpers';
+import { ownSandbox } from '../sandbox/helpers';
 
 const DAY = 86_400_000;
 const ANCHOR = Date.now() - 60_000;
@@ -25,7 +25,7 @@ const SEED = 3;
 const TRANSFERS = 8000;
 
 async function sandboxWith(onTestFinished: OnFinished, rateLimit: { max: number; windowMs: number }): Promise<RunningSandbox> {
-  const sandbox = await startSandbox({ seed: SEED, dataAnchorMs: ANCHOR, transfers: TRANSFERS, rateLimit });
+  const sandbox = await ownSandbox({ seed: SEED, dataAnchorMs: ANCHOR, transfers: TRANSFERS, rateLimit });
   onTestFinished(() => sandbox.close());
   return sandbox;
 }

@@ -2,9 +2,8 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildQuery, signPayload } from '../../src/api/signing';
 import { verifySignedRequest } from '../../src/sandbox/auth';
-import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
-import { call, createKey, KEYS_PATH, listKeys, listTransfers, type OnFinished, sandboxFor, TRANSFERS_PATH } from './helpers';
+import { call, createKey, KEYS_PATH, listKeys, listTransfers, type OnFinished, sandboxFor, TRANSFERS_PATH, ownSandbox } from './helpers';
 
 const OPTIONS = { seed: 7, rateLimit: { max: 10_000, windowMs: 1000 } };
 
@@ -13,7 +12,7 @@ const OPTIONS = { seed: 7, rateLimit: { max: 10_000, windowMs: 1000 } };
 let sb: RunningSandbox;
 let sub: string;
 beforeAll(async () => {
-  sb = await startSandbox(OPTIONS);
+  sb = await ownSandbox(OPTIONS);
   sub = sb.subAccounts[0] as string;
 });
 afterAll(async () => {
@@ -21,7 +20,7 @@ afterAll(async () => {
 });
 
 /** A sandbox like `sb` for one test, closed when it ends. */
-const ownSandbox = (onTestFinished: OnFinished): Promise<RunningSandbox> => sandboxFor(onTestFinished, OPTIONS);
+const sandboxOfTest = (onTestFinished: OnFinished): Promise<RunningSandbox> => sandboxFor(onTestFinished, OPTIONS);
 
 const expectError = (res: { status: number; json: unknown }, status: number, code: number): void => {
   expect(res.status).toBe(status);
@@ -31,7 +30,7 @@ const expectError = (res: { status: number; json: unknown }, status: number, cod
 // First: its 1.6 s wait for the window starts at once and the other tests run during it.
 describe.concurrent('rate limit', () => {
   test('over the per-key limit → 429 with Retry-After; the window resets', async () => {
-    const limited = await startSandbox({ rateLimit: { max: 3, windowMs: 1500 } });
+    const limited = await ownSandbox({ rateLimit: { max: 3, windowMs: 1500 } });
     try {
       const sub0 = limited.subAccounts[0] as string;
       for (let i = 0; i < 3; i++) expect((await listKeys(limited, sub0)).status).toBe(200);
@@ -118,7 +117,7 @@ describe.concurrent('authentication', () => {
   });
 
   test('a create parameter in both the signed query and the body: the query one is used, as the docs say', async ({ onTestFinished }) => {
-    const own = await ownSandbox(onTestFinished);
+    const own = await sandboxOfTest(onTestFinished);
     const [inQuery, inBody] = own.subAccounts as [string, string];
     const res = await createKey(own, { subAccount: inBody, permissions: 'SPOT_ACCOUNT_READ', note: 'both' }, { params: [['subAccount', inQuery]] });
     expect(res.status).toBe(200);
@@ -134,7 +133,7 @@ describe.concurrent('authentication', () => {
 
   test('master key without the permission → 403 700007, live after setPermissions', async ({ onTestFinished }) => {
     // Its own sandbox: the permissions are the sandbox's, every other test on it would meet them.
-    const own = await ownSandbox(onTestFinished);
+    const own = await sandboxOfTest(onTestFinished);
     const ownSub = own.subAccounts[0] as string;
     own.setPermissions(['SPOT_ACCOUNT_READ']);
     try {
@@ -167,7 +166,7 @@ describe.concurrent('authentication', () => {
 
 describe.concurrent('options', () => {
   test('custom credentials, header, query-only signing and a skewed clock with a matching Date header', async () => {
-    const skewed = await startSandbox({
+    const skewed = await ownSandbox({
       apiKey: 'mx0vcustomkey',
       secretKey: 'custom-secret',
       apiKeyHeader: 'X-Custom-Key',

@@ -5,15 +5,12 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENTRY_OVERHEAD, MAX_LOGGED_PATH, MAX_LOGGED_QUERY, REQUEST_LOG_BYTES, createRequestLog } from '../../src/sandbox/requestLog';
 import { BODY_DEADLINE_MS } from '../../src/sandbox/server';
-import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
-import { KEYS_PATH, call } from './helpers';
+import { KEYS_PATH, call, ownSandbox } from './helpers';
 
 let sb: RunningSandbox;
-let port: number;
 beforeAll(async () => {
-  sb = await startSandbox({ seed: 5 });
-  port = Number(new URL(sb.baseUrl).port);
+  sb = await ownSandbox({ seed: 5 });
 });
 afterAll(() => sb.close());
 
@@ -26,12 +23,13 @@ interface RawAnswer {
   closed: boolean;
 }
 
-/** Writes raw bytes, reads until the server closes (or `waitMs`). */
-function raw(data: string | Buffer, waitMs = 6000, at = port): Promise<RawAnswer> {
+/** Writes raw bytes to the sandbox at `at` (its base URL), reads until the server closes (or `waitMs`). */
+function raw(data: string | Buffer, waitMs = 6000, at = sb.baseUrl): Promise<RawAnswer> {
   return new Promise((resolve) => {
     const started = Date.now();
     const chunks: Buffer[] = [];
-    const socket = connect(at, '127.0.0.1', () => socket.write(data));
+    const { hostname, port } = new URL(at);
+    const socket = connect(Number(port), hostname, () => socket.write(data));
     const done = (closed: boolean): void => {
       clearTimeout(timer);
       const text = Buffer.concat(chunks).toString('latin1');
@@ -87,10 +85,10 @@ describe("parser-level errors get the service's envelope, then the socket closes
 describe.concurrent('deadlines', () => {
   const promisedPost = (key: string | undefined): string =>
     `POST ${KEYS_PATH}?recvWindow=5000 HTTP/1.1\r\nHost: x\r\n${key ? `X-MEXC-APIKEY: ${key}\r\n` : ''}Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"sub`;
-  const own = async <T>(body: (sandbox: RunningSandbox, at: number) => Promise<T>): Promise<T> => {
-    const sandbox = await startSandbox({ seed: 5 });
+  const own = async <T>(body: (sandbox: RunningSandbox, at: string) => Promise<T>): Promise<T> => {
+    const sandbox = await ownSandbox({ seed: 5 });
     try {
-      return await body(sandbox, Number(new URL(sandbox.baseUrl).port));
+      return await body(sandbox, sandbox.baseUrl);
     } finally {
       await sandbox.close();
     }

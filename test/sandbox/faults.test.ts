@@ -1,13 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { createRequestLog, REQUEST_LOG_LIMIT } from '../../src/sandbox/requestLog';
-import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
-import { createKey, KEYS_PATH, listKeys, listTransfers, TRANSFERS_PATH } from './helpers';
+import { createKey, KEYS_PATH, listKeys, listTransfers, TRANSFERS_PATH, ownSandbox } from './helpers';
 
 let sb: RunningSandbox;
 let sub: string;
 beforeAll(async () => {
-  sb = await startSandbox({ seed: 3, rateLimit: { max: 10_000, windowMs: 1000 } });
+  sb = await ownSandbox({ seed: 3, rateLimit: { max: 10_000, windowMs: 1000 } });
   sub = sb.subAccounts[0] as string;
 });
 afterEach(() => {
@@ -183,7 +182,7 @@ describe('fault rates', () => {
 
 describe('request log', () => {
   test('records method, path, raw query (signature included) and status, in order', async () => {
-    const log = await startSandbox({ seed: 4 });
+    const log = await ownSandbox({ seed: 4 });
     try {
       const s = log.subAccounts[0] as string;
       await listKeys(log, s);
@@ -225,7 +224,7 @@ describe('request log', () => {
 
 describe('lifecycle', () => {
   test('close() returns promptly with keep-alive connections, pending delays and held requests, and the port stops answering', async () => {
-    const s = await startSandbox();
+    const s = await ownSandbox();
     await listKeys(s, s.subAccounts[0] as string); // leaves a keep-alive socket open
     s.queueFaults({ kind: 'delay', ms: 10_000 }, { kind: 'hold' });
     const pending = listKeys(s, s.subAccounts[0] as string).catch((e: unknown) => e);

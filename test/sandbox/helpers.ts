@@ -96,11 +96,17 @@ export function errorCode(result: CallResult): number | undefined {
 /** A test's own cleanup (the test context's onTestFinished): with tests running at the same time, a shared variable would be closed by another's end. */
 export type OnFinished = TestContext['onTestFinished'];
 
+/**
+ * The sandbox every test starts: on a loopback host of its own, so what the client keeps per base URL for the
+ * process (a pace a 429 slowed, a Retry-After wait, a ban) never reaches a later server on a port this one had.
+ */
+export function ownSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  return startSandbox({ host: ownLoopbackHost(), ...options });
+}
+
 /** A sandbox of the test's own (tests that count its requests or queue faults on it, running at the same time), closed as the test ends. */
 export async function sandboxFor(onTestFinished: OnFinished, options: SandboxOptions = {}): Promise<RunningSandbox> {
-  // A host of its own: what the client keeps per base URL for the process (pace, waits, bans) never reaches a
-  // later test's server on a port this one had.
-  const own = await startSandbox({ host: ownLoopbackHost(), ...options });
+  const own = await ownSandbox(options);
   onTestFinished(() => own.close());
   return own;
 }

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { KNOWN_PERMISSIONS } from '../../src/api/types';
-import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
-import { createKey, errorCode, listKeys } from './helpers';
+import { createKey, errorCode, listKeys, ownSandbox } from './helpers';
 
 interface ListedKey {
   note: string;
@@ -14,7 +13,7 @@ interface ListedKey {
 
 let sb: RunningSandbox;
 beforeAll(async () => {
-  sb = await startSandbox({ seed: 1, rateLimit: { max: 10_000, windowMs: 1000 } });
+  sb = await ownSandbox({ seed: 1, rateLimit: { max: 10_000, windowMs: 1000 } });
 });
 afterAll(async () => {
   await sb.close();

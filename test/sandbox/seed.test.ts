@@ -3,9 +3,8 @@ import { KNOWN_PERMISSIONS } from '../../src/api/types';
 import type { WireTransfer } from '../../src/sandbox/model';
 import { seededSubAccountNames } from '../../src/sandbox/seedAccounts';
 import { forgetDrawnHistories, formatUnits, seedTransfers } from '../../src/sandbox/seedTransfers';
-import { startSandbox } from '../../src/sandbox/server';
 import { createState } from '../../src/sandbox/state';
-import { listKeys, listTransfers } from './helpers';
+import { listKeys, listTransfers, ownSandbox } from './helpers';
 
 const DAY = 86_400_000;
 const ANCHOR = Date.UTC(2025, 5, 1);
@@ -28,7 +27,7 @@ describe('seeded data', () => {
     for (let seed = 1; seed <= 40; seed += 1) {
       expect(seededSubAccountNames(seed)).toEqual([...createState(seed, ANCHOR + seed * DAY).subAccounts.keys()]);
     }
-    const sandbox = await startSandbox({ seed: 1 });
+    const sandbox = await ownSandbox({ seed: 1 });
     try {
       expect(seededSubAccountNames(1)).toEqual(sandbox.subAccounts);
     } finally {
@@ -126,7 +125,7 @@ describe('seeded data', () => {
 
   test('two sandboxes with the same seed and anchor answer identically over HTTP', async () => {
     const anchor = Date.now();
-    const [a, b] = await Promise.all([startSandbox({ seed: 11, dataAnchorMs: anchor }), startSandbox({ seed: 11, dataAnchorMs: anchor })]);
+    const [a, b] = await Promise.all([ownSandbox({ seed: 11, dataAnchorMs: anchor }), ownSandbox({ seed: 11, dataAnchorMs: anchor })]);
     try {
       expect(a.subAccounts).toEqual(b.subAccounts);
       expect(a.apiKey).toBe(b.apiKey);

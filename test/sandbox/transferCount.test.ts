@@ -5,10 +5,9 @@ import { describe, expect, test } from 'vitest';
 import { runSandboxCommand } from '../../src/commands/sandbox';
 import type { WireTransfer } from '../../src/sandbox/model';
 import { MAX_SEEDED_TRANSFERS, SEEDED_TRANSFER_COUNT, seedTransfers } from '../../src/sandbox/seedTransfers';
-import { startSandbox } from '../../src/sandbox/server';
 import { createState } from '../../src/sandbox/state';
 import { runCli } from '../commands/helpers';
-import { listTransfers } from './helpers';
+import { listTransfers, ownSandbox } from './helpers';
 
 const ANCHOR = Date.UTC(2025, 5, 1);
 const DAY = 86_400_000;
@@ -72,7 +71,7 @@ describe('the number of seeded transfers', () => {
 
   test('out of range: refused before anything listens', async () => {
     for (const bad of [-1, 1.5, MAX_SEEDED_TRANSFERS + 1, Number.NaN]) {
-      await expect(startSandbox({ transfers: bad })).rejects.toThrow(/transfers: must be a whole number from 0 to 4000000/);
+      await expect(ownSandbox({ transfers: bad })).rejects.toThrow(/transfers: must be a whole number from 0 to 4000000/);
       expect(() => seedTransfers(1, ANCHOR, 'm', ['s1', 's2'], bad)).toThrow(RangeError);
     }
   });

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { QueryParams } from '../../src/api/signing';
-import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
-import { errorCode, listTransfers, rows, type WireTransferRow } from './helpers';
+import { errorCode, listTransfers, rows, type WireTransferRow, ownSandbox } from './helpers';
 
 const DAY = 86_400_000;
 const SPOT_FUTURE: QueryParams = [
@@ -13,7 +12,7 @@ const SPOT_FUTURE: QueryParams = [
 let sb: RunningSandbox;
 let masterSpotFuture: WireTransferRow[];
 beforeAll(async () => {
-  sb = await startSandbox({ seed: 1, rateLimit: { max: 10_000, windowMs: 1000 } });
+  sb = await ownSandbox({ seed: 1, rateLimit: { max: 10_000, windowMs: 1000 } });
   masterSpotFuture = [];
   for (let page = 1; ; page++) {
     const res = await listTransfers(sb, [...SPOT_FUTURE, ['page', page]]);

@@ -8,8 +8,8 @@ import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines, version } from '../../package.json';
-import { startSandbox } from '../../src/sandbox/server';
 import { type RunResult, buildCli, runBuiltCli, sandboxEnv } from '../commands/helpers';
+import { ownSandbox } from '../sandbox/helpers';
 
 let dir: string;
 beforeAll(async () => {
@@ -130,7 +130,7 @@ const loadsStringWidth = (modules: readonly string[]): boolean =>
 
 describe('what a command loads', () => {
   it('a request goes through undici on net and http, from the bundle', async () => {
-    const sandbox = await startSandbox({ seed: 5 });
+    const sandbox = await ownSandbox({ seed: 5 });
     try {
       const sub = sandbox.subAccounts[0]!;
       const { result, builtins } = await runRecorded(['keys', 'list', '--sub', sub, '--json'], sandboxEnv(sandbox));
@@ -145,7 +145,7 @@ describe('what a command loads', () => {
   });
 
   it('string-width only for a table that holds more than printable ASCII, and then every row aligned by it', async () => {
-    const sandbox = await startSandbox({ seed: 5 });
+    const sandbox = await ownSandbox({ seed: 5 });
     try {
       const env = sandboxEnv(sandbox);
       const sub = sandbox.subAccounts[0]!;
@@ -200,7 +200,7 @@ describe('on a Node older than engines', () => {
   it.skipIf(!older.ok)('says which Node it needs and exits 2 before it loads or sends anything; --version still answers', async () => {
     if (!older.ok) return;
     const bin = await buildCli();
-    const sandbox = await startSandbox({ seed: 5 });
+    const sandbox = await ownSandbox({ seed: 5 });
     try {
       const run = (args: string[]) =>
         spawnSync(older.path, [bin, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', ...sandboxEnv(sandbox) } });

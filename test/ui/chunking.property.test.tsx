@@ -4,16 +4,16 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import fc from 'fast-check';
 import { createBrokerApi } from '../../src/api/operations';
-import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import type { Route } from '../../src/ui/navigation';
 import { KEYS, startConsole, type TestConsole } from './harness';
+import { ownSandbox } from '../sandbox/helpers';
 
 let sandbox: RunningSandbox;
 let busy: string;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 1 });
+  sandbox = await ownSandbox({ seed: 1 });
   // The sub-account with the most keys, so the list has room to move in.
   const api = createBrokerApi({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, secretKey: sandbox.secretKey });
   const counts = await Promise.all(sandbox.subAccounts.map(async (name) => [name, (await api.listSubAccountKeys(name)).length] as const));

@@ -15,8 +15,6 @@ import { type DiscoveredSubAccount, type DiscoveredSubAccounts, memoryDiscovered
 import { memoryRecentSubAccounts, type RecentSubAccounts } from '../../src/config/recentSubAccounts';
 import { fileExporter } from '../../src/export/fileExporter';
 import type { ProxyChoice } from '../../src/api/proxy';
-import { startSandbox } from '../../src/sandbox/server';
-import { ownLoopbackHost } from '../loopbackHost';
 import type { OnFinished } from '../sandbox/helpers';
 import type { RunningSandbox, SandboxOptions, SandboxRequestRecord } from '../../src/sandbox/types';
 import { App } from '../../src/ui/App';
@@ -28,6 +26,7 @@ import type { TargetSwitcher } from '../../src/ui/targets';
 import { makeTheme } from '../../src/ui/theme';
 import type { ProfileColor } from '../../src/credentials/profiles';
 import type { CopyToClipboard } from '../../src/ui/clipboard';
+import { ownSandbox } from '../sandbox/helpers';
 
 export const KEYS = {
   up: '\u001b[A',
@@ -136,7 +135,7 @@ const matches = (frame: string, text: string | RegExp): boolean => (typeof text 
 export async function startConsole(options: ConsoleOptions = {}): Promise<TestConsole> {
   // A host of its own: what the client keeps per base URL for the process (pace, waits, bans) never reaches a
   // later test's server on a port this one had.
-  const sandbox = options.sharedSandbox ?? (await startSandbox({ seed: 1, host: ownLoopbackHost(), ...options.sandbox }));
+  const sandbox = options.sharedSandbox ?? (await ownSandbox({ seed: 1, ...options.sandbox }));
   const exchanges = createExchangeLog();
   // A short backoff keeps retry tests quick; everything else is the client as shipped.
   const client = createBrokerApi({

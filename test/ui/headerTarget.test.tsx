@@ -9,13 +9,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createConsoleTargets, type ConsoleTargets } from '../../src/commands/consoleTargets';
 import { type Keychain, type StoredCredentials, keychainAccount } from '../../src/credentials/keychain';
 import { saveProfile } from '../../src/credentials/profiles';
-import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { displayWidth } from '../../src/terminal/text';
 import { ConsoleRoot } from '../../src/ui/run';
 import { makeTheme } from '../../src/ui/theme';
 import { sleep, startConsole, type TestConsole } from './harness';
 import { renderInTerminal, type TestTerminal } from './terminal';
+import { ownSandbox } from '../sandbox/helpers';
 
 let c: TestConsole | undefined;
 afterEach(async () => {
@@ -93,7 +93,7 @@ describe('a profile saved with a colour', () => {
   });
 
   it('opens with its name in its colour in the header', async () => {
-    sandbox = await startSandbox({ seed: 3 });
+    sandbox = await ownSandbox({ seed: 3 });
     folder = await mkdtemp(join(tmpdir(), 'bc-header-'));
     const keychain = memoryKeychain();
     await saveProfile(folder, {

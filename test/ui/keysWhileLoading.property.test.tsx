@@ -3,17 +3,17 @@
 // cursor row, rows shown, notice) as the same keys pressed slowly, each after the screen has settled.
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import fc from 'fast-check';
-import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import type { Route } from '../../src/ui/navigation';
 import { KEYS, sleep, startConsole, type TestConsole } from './harness';
+import { ownSandbox } from '../sandbox/helpers';
 
 let sandbox: RunningSandbox;
 // A short history and a small page: the last page, and past it, are a few keys away.
 const ROUTE: Route = { screen: 'transfers', query: { fromAccountType: 'SPOT', toAccountType: 'FUTURE', limit: 4 } };
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 1, transfers: 150 });
+  sandbox = await ownSandbox({ seed: 1, transfers: 150 });
 });
 afterAll(async () => {
   await sandbox.close();

@@ -6,8 +6,8 @@ import { describe, expect, test } from 'vitest';
 import type { Route } from '../../src/ui/navigation';
 import { consoleFor, type TestConsole } from './harness';
 import { openTransfers, seededAccounts } from './flows';
-import { startSandbox } from '../../src/sandbox/server';
 import type { CredentialsInput, TargetSwitcher } from '../../src/ui/targets';
+import { ownSandbox } from '../sandbox/helpers';
 
 const RESULTS: Route = { screen: 'transfers', query: { fromAccountType: 'SPOT', toAccountType: 'FUTURE', limit: 20 } };
 const transferPages = (c: TestConsole, from = 0) =>
@@ -98,7 +98,7 @@ describe('the transfer browser while a page loads', () => {
   });
 
   test('n past the last page while pages load says so, as pressed slowly', async ({ onTestFinished }) => {
-    const sandbox = await startSandbox({ seed: 1, transfers: 60 });
+    const sandbox = await ownSandbox({ seed: 1, transfers: 60 });
     onTestFinished(() => sandbox.close());
     const query = { fromAccountType: 'SPOT', toAccountType: 'FUTURE' } as const;
     const probe = await consoleFor(onTestFinished, { sharedSandbox: sandbox });

@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { type AuditEntry, NO_OUTCOME_REASON, appendAudit, createAuditRecorder, readAuditTrail } from '../../src/config/auditTrail';
 import type { SubAccountKey } from '../../src/api/types';
-import { startSandbox } from '../../src/sandbox/server';
 import { consoleFor } from './harness';
 import { UNRECORDED_SHORT, leftUnconfirmed } from '../../src/ui/screens/SecretReveal';
 import { reachReview } from './flows';
+import { ownSandbox } from '../sandbox/helpers';
 
 /** A trail line of an attempt of unknown outcome on the demo, now, with `more` (its reason, its sender). */
 const unknownAttempt = (subAccount: string, note: string, more: Partial<AuditEntry>): AuditEntry => ({
@@ -176,7 +176,7 @@ describe('lost secrets in the console', () => {
     const trail = folder();
     const audit = createAuditRecorder(trail, { profile: 'demo', host: 'sandbox' });
     // One service for both consoles: the first one's cleanup must not close it.
-    const sandbox = await startSandbox({ seed: 1 });
+    const sandbox = await ownSandbox({ seed: 1 });
     onTestFinished(() => sandbox.close());
     const first = await consoleFor(onTestFinished, { audit, sharedSandbox: sandbox });
     const name = sandbox.subAccounts[0]!;

@@ -9,13 +9,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createConsoleTargets, type ConsoleTargets } from '../../src/commands/consoleTargets';
 import type { Keychain, StoredCredentials } from '../../src/credentials/keychain';
 import { loadProfiles } from '../../src/credentials/profiles';
-import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { afterRender } from '../../src/terminal/keyStream';
 import { ConsoleRoot } from '../../src/ui/run';
 import { makeTheme } from '../../src/ui/theme';
 import { KEYS, sleep } from './harness';
 import { renderInTerminal, type TestTerminal } from './terminal';
+import { ownSandbox } from '../sandbox/helpers';
 
 let sandbox: RunningSandbox | undefined;
 let targets: ConsoleTargets | undefined;
@@ -39,7 +39,7 @@ function memoryKeychain(): Keychain {
 
 describe('the add-profile form: Colour', () => {
   it('refuses a colour outside the set on its field, then saves green and shows LIVE NAME in green', async () => {
-    sandbox = await startSandbox({ seed: 2 });
+    sandbox = await ownSandbox({ seed: 2 });
     folder = await mkdtemp(join(tmpdir(), 'bc-profile-colour-form-'));
     const keychain = memoryKeychain();
     targets = createConsoleTargets({ folder, exportFolder: folder, keychain: async () => keychain });

@@ -10,13 +10,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createConsoleTargets, type ConsoleTargets } from '../../src/commands/consoleTargets';
 import { KeychainError, folderKeychain, keychainAccount, openKeychain, problem, type Keychain } from '../../src/credentials/keychain';
 import { loadProfiles, removeProfile, saveProfile } from '../../src/credentials/profiles';
-import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { ConsoleRoot } from '../../src/ui/run';
 import { makeTheme } from '../../src/ui/theme';
 import { KEYS, sleep } from './harness';
 import { renderInTerminal } from './terminal';
 import { afterRender } from '../../src/terminal/keyStream';
+import { ownSandbox } from '../sandbox/helpers';
 
 /** Whether a real Secret Service answers here; the reason when it does not. */
 async function keychainReachable(): Promise<string | undefined> {
@@ -139,7 +139,7 @@ describe('first run and profiles in the console', () => {
   });
 
   const setUp = async (keychain?: () => Promise<Keychain>) => {
-    sandbox = await startSandbox({ seed: 1 });
+    sandbox = await ownSandbox({ seed: 1 });
     folder = await mkdtemp(join(tmpdir(), 'bc-profiles-ui-'));
     const targets = createConsoleTargets({ folder, exportFolder: folder, ...(keychain ? { keychain } : {}) });
     targets.setStartupProblem({ kind: 'no-profile', message: 'No profile is set up yet.' });
@@ -365,13 +365,13 @@ describe('first run and profiles in the console', () => {
     // Away to the demo and back: the run's credentials are listed, and open again without being typed again.
     await d.press('\u0010');
     // The list is read as the screen opens: the run's own entry comes with it, the cursor on it.
-    await d.waitForText(/› session +http:\/\/127\.0\.0\.1:\d+ +\(this run only, in memory\) +← now/);
+    await d.waitForText(/› session +http:\/\/127\.\d+\.\d+\.\d+:\d+ +\(this run only, in memory\) +← now/);
     await d.press('down');
     await d.press('enter');
     await d.waitForText('DEMO');
     await d.press('\u0010');
     // Read and placed: the run's entry listed, and the cursor moved to the target in use (the demo).
-    await d.waitForText(/ session +http:\/\/127\.0\.0\.1:\d+ +\(this run only, in memory\) *\n› demo .*← now/);
+    await d.waitForText(/ session +http:\/\/127\.\d+\.\d+\.\d+:\d+ +\(this run only, in memory\) *\n› demo .*← now/);
     await d.press('up');
     await d.press('enter');
     await d.waitForText('LIVE');
@@ -379,7 +379,7 @@ describe('first run and profiles in the console', () => {
   });
 
   it("a profile of the same name added elsewhere while the form's credentials are checked: the form's save refuses, the other stays", async () => {
-    sandbox = await startSandbox({ seed: 1 });
+    sandbox = await ownSandbox({ seed: 1 });
     folder = await mkdtemp(join(tmpdir(), 'bc-profiles-race-'));
     const stored = new Map<string, { apiKey: string; secretKey: string }>();
     const keychain: Keychain = { get: async (n) => stored.get(n), set: async (n, c) => void stored.set(n, c), remove: async (n) => stored.delete(n) };
@@ -397,7 +397,7 @@ describe('first run and profiles in the console', () => {
   });
 
   it("the form's credentials are held to profile add's rules: trimmed, a bad key, secret or header named, nothing sent", async () => {
-    sandbox = await startSandbox({ seed: 1 });
+    sandbox = await ownSandbox({ seed: 1 });
     folder = await mkdtemp(join(tmpdir(), 'bc-profiles-rules-'));
     const stored = new Map<string, { apiKey: string; secretKey: string }>();
     const keychain: Keychain = { get: async (n) => stored.get(n), set: async (n, c) => void stored.set(n, c), remove: async (n) => stored.delete(n) };
@@ -426,7 +426,7 @@ describe('first run and profiles in the console', () => {
   });
 
   it('environment credentials are listed for the run: after the demo, ctrl+p opens them again', async () => {
-    sandbox = await startSandbox({ seed: 1 });
+    sandbox = await ownSandbox({ seed: 1 });
     folder = await mkdtemp(join(tmpdir(), 'bc-profiles-env-'));
     const targets = createConsoleTargets({
       folder,
@@ -445,7 +445,7 @@ describe('first run and profiles in the console', () => {
   });
 
   it('a profile removed, changed or made read-only by another terminal: the open console sends no create through it', async () => {
-    sandbox = await startSandbox({ seed: 1 });
+    sandbox = await ownSandbox({ seed: 1 });
     folder = await mkdtemp(join(tmpdir(), 'bc-profiles-retired-'));
     const stored = new Map<string, { apiKey: string; secretKey: string }>();
     const keychain: Keychain = { get: async (n) => stored.get(n), set: async (n, c) => void stored.set(n, c), remove: async (n) => stored.delete(n) };
@@ -483,7 +483,7 @@ describe('first run and profiles in the console', () => {
   });
 
   it('a profile whose keychain entry is gone is given its secret again from the form; one with its secret is never replaced', async () => {
-    sandbox = await startSandbox({ seed: 1 });
+    sandbox = await ownSandbox({ seed: 1 });
     folder = await mkdtemp(join(tmpdir(), 'bc-profiles-repair-'));
     const stored = new Map<string, { apiKey: string; secretKey: string }>();
     const keychain: Keychain = {

@@ -10,7 +10,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createConsoleTargets, type ConsoleTargets } from '../../src/commands/consoleTargets';
 import { keychainAccount, openKeychain } from '../../src/credentials/keychain';
 import { saveProfile } from '../../src/credentials/profiles';
-import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { afterRender } from '../../src/terminal/keyStream';
 import { displayWidth } from '../../src/terminal/text';
@@ -23,6 +22,7 @@ import { probeKeychain, uniqueProfile } from '../credentials/keychainProbe';
 import { fillCreateForm, openKeys, seededAccounts } from './flows';
 import { KEYS, sleep, startConsole, type TestConsole, expectFits } from './harness';
 import { renderInTerminal } from './terminal';
+import { ownSandbox } from '../sandbox/helpers';
 
 const REASON = "read-only profile 'ops': creating keys is disabled";
 
@@ -179,7 +179,7 @@ describe.skipIf(!keychain.ok)('switching to a read-only profile with ctrl+p', ()
   });
 
   it('the profile is read-only (header, n refused, nothing sent); back in the demo, creating is offered again', async () => {
-    sandbox = await startSandbox({ seed: 5 });
+    sandbox = await ownSandbox({ seed: 5 });
     folder = await mkdtemp(join(tmpdir(), 'bc-readonly-ui-'));
     const [viewer, full] = [uniqueProfile('rov'), uniqueProfile('rof')];
     names.push(viewer, full);

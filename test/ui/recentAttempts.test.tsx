@@ -6,10 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type AuditEntry, appendAudit, createAuditRecorder } from '../../src/config/auditTrail';
-import { startSandbox } from '../../src/sandbox/server';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { openKeys, reachReview, seededAccounts } from './flows';
 import { startConsole, type TestConsole, expectFits } from './harness';
+import { ownSandbox } from '../sandbox/helpers';
 
 let sandbox: RunningSandbox;
 let host = '';
@@ -21,7 +21,7 @@ const folders: string[] = [];
 let c: TestConsole | undefined;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 1 });
+  sandbox = await ownSandbox({ seed: 1 });
   host = new URL(sandbox.baseUrl).host;
   const probe = await startConsole({ sharedSandbox: sandbox });
   ({ busy, empty } = await seededAccounts(probe));
