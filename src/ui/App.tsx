@@ -39,7 +39,7 @@ export const MIN_ROWS = 12;
 export function App({ services, onExit, onNavigation, initialRoute, carriedKeys, drafts: kept }: AppProps) {
   const [nav, dispatch] = useReducer(navigationReducer, initialRoute ? { ...initialNavigation, stack: [{ id: 0, route: initialRoute }] } : initialNavigation);
   const router = useMemo(createKeystrokeRouter, []);
-  const guards = useMemo<LeaveGuards>(() => ({ current: undefined }), []);
+  const guards = useMemo<LeaveGuards>(() => ({ mounted: [] }), []);
   const drafts = useMemo(() => kept ?? createDrafts(), [kept]);
   const { columns, rows } = useTerminalSize();
   const tooSmall = columns < MIN_COLUMNS || rows < MIN_ROWS;

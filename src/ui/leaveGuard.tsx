@@ -7,8 +7,9 @@ export type LeaveIntent = 'quit' | 'interrupt' | 'profiles' | 'transfers';
 /** Returns true when it holds the way out (and will call `proceed` itself once the operator agrees). */
 export type LeaveGuard = (intent: LeaveIntent, proceed: () => void) => boolean;
 
+/** The guards of the screens mounted now, oldest first: a screen under another stays mounted, and guarded. */
 export interface LeaveGuards {
-  current: LeaveGuard | undefined;
+  mounted: LeaveGuard[];
 }
 
 const LeaveGuardContext = createContext<LeaveGuards | undefined>(undefined);
@@ -25,15 +26,27 @@ export function useLeaveGuard(guard: LeaveGuard): void {
   useLayoutEffect(() => {
     if (!guards) return undefined;
     const mine: LeaveGuard = (intent, proceed) => latest.current(intent, proceed);
-    guards.current = mine;
+    guards.mounted.push(mine);
     return () => {
-      if (guards.current === mine) guards.current = undefined;
+      const at = guards.mounted.indexOf(mine);
+      if (at >= 0) guards.mounted.splice(at, 1);
     };
   }, [guards]);
 }
 
-/** Runs `proceed` now unless a guard holds it. */
+/**
+ * Runs `proceed` unless a guard holds it: the newest screen's guard is asked first, and one that holds and later
+ * agrees passes the way out on to the guards under it (one that has unmounted meanwhile is skipped).
+ */
 export function leaveThrough(guards: LeaveGuards, intent: LeaveIntent, proceed: () => void): void {
-  if (guards.current?.(intent, proceed)) return;
-  proceed();
+  const asked = [...guards.mounted].reverse();
+  const next = (from: number): void => {
+    for (let i = from; i < asked.length; i += 1) {
+      const guard = asked[i]!;
+      if (!guards.mounted.includes(guard)) continue;
+      if (guard(intent, () => next(i + 1))) return;
+    }
+    proceed();
+  };
+  next(0);
 }

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { createAuditRecorder, readAuditTrail } from '../../src/config/auditTrail';
 import { consoleFor, oneOtherProfile, startConsole } from './harness';
-import { reachReview } from './flows';
+import { fillCreateForm, openCreateForm, openTransfers, reachReview } from './flows';
 
 /** A switcher with one other profile: picking it would tear the console's screens down. */
 const opened: string[] = [];
@@ -57,6 +57,38 @@ describe('ctrl+c during a create', () => {
     ]);
     const { entries } = await readAuditTrail(folder);
     expect(entries).toEqual([expect.objectContaining({ outcome: 'unknown', note: 'held' })]);
+    c.sandbox.releaseHeld();
+  });
+
+  test('an export panel opened and closed over the form leaves its guard in place: ctrl+c still waits for the answer', async ({ onTestFinished }) => {
+    const folder = mkdtempSync(join(tmpdir(), 'bc-create-interrupt-'));
+    const c = await startConsole({ audit: createAuditRecorder(folder, { profile: 'demo', host: 'sandbox' }), switcher });
+    onTestFinished(async () => {
+      await c.cleanup();
+      rmSync(folder, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+    });
+    const sub = c.sandbox.subAccounts[0]!;
+    await openCreateForm(c, sub);
+    await fillCreateForm(c, { toggle: [0], note: 'held' });
+    // The form stays mounted under the transfers, whose export panel has a guard of its own.
+    await openTransfers(c);
+    await c.press('x');
+    await c.waitForText('a page/all');
+    await c.press('esc');
+    await c.waitForNoText('a page/all');
+    await c.press('esc');
+    await c.waitForScreen('transferFilter');
+    await c.press('esc');
+    await c.waitForScreen('createKey');
+    await c.press('enter');
+    await c.waitForText('Review: this is exactly what will be sent');
+    c.sandbox.queueFaults({ kind: 'hold' });
+    await c.press('enter');
+    await c.waitForText('Creating the key');
+    await c.waitFor(() => c.sandbox.held() === 1, 'the POST held by the service');
+    await c.press('ctrlC');
+    await c.waitForText(/Waiting for the service's answer/);
+    expect(c.exitCode()).toBeUndefined();
     c.sandbox.releaseHeld();
   });
 
