@@ -281,7 +281,8 @@ function summaryOf(phase: Extract<Phase, { name: 'done' }>, width: number, each 
   const refused = phase.refused ?? [];
   if (refused.length === 0) return { lines, tone };
   const names = refused.map((n) => sanitize(n)).join(', ');
-  const named = each === 1 ? `${plural(refused.length, 'name')} refused: ${names}` : `${plural(refused.length, 'name')} refused (unknown or frozen), skipped: ${names}`;
+  const named =
+    each === 1 ? `${plural(refused.length, 'name')} refused: ${names}` : `${plural(refused.length, 'name')} refused (unknown or frozen), skipped: ${names}`;
   return { lines: [...lines, ...wrapText(named, width, Math.min(2, each))], tone };
 }
 
