@@ -106,13 +106,13 @@ export interface BrokerApi {
   clockOffsetMs(): number;
   /**
    * Reports, through onExchange, each request that has left and has no answer yet as cut short (cancelled), once:
-   * a process about to end on a signal still logs what it sent. Absent where there is nothing to report.
+   * a process about to end on a signal still logs what it sent.
    */
-  reportCutShort?(): void;
+  reportCutShort(): void;
   /**
    * Why a request of this operation would not be sent now (the service banned this IP, or asked for a wait longer
    * than a request waits), said as the error it would fail with; undefined when it would go.
    */
-  heldBack?(operation: 'listSubAccountKeys' | 'createSubAccountKey' | 'listUniversalTransfers'): BrokerError | undefined;
+  heldBack(operation: 'listSubAccountKeys' | 'createSubAccountKey' | 'listUniversalTransfers'): BrokerError | undefined;
   close(): Promise<void>;
 }

@@ -46,8 +46,8 @@ export function readOnlyApi(api: BrokerApi, reason: string): BrokerApi {
       Promise.reject(new BrokerError({ kind: 'invalid-request', operation: OPERATION_LABELS.createSubAccountKey, serviceMessage: reason })),
     listUniversalTransfers: (query, options) => api.listUniversalTransfers(query, options),
     clockOffsetMs: () => api.clockOffsetMs(),
-    ...(api.reportCutShort ? { reportCutShort: () => api.reportCutShort?.() } : {}),
-    ...(api.heldBack ? { heldBack: (operation) => api.heldBack?.(operation) } : {}),
+    reportCutShort: () => api.reportCutShort(),
+    heldBack: (operation) => api.heldBack(operation),
     close: () => api.close(),
   };
 }

@@ -71,6 +71,9 @@ function apiWhenReady(ready: Promise<BrokerApi>): BrokerApi {
     createSubAccountKey: async (...args) => (await ready).createSubAccountKey(...args),
     listUniversalTransfers: async (...args) => (await ready).listUniversalTransfers(...args),
     clockOffsetMs: () => api?.clockOffsetMs() ?? 0,
+    // Until the service is ready nothing has been sent, and nothing is held back.
+    reportCutShort: () => api?.reportCutShort(),
+    heldBack: (operation) => api?.heldBack(operation),
     close: async () => {
       await (await ready.catch(() => undefined))?.close();
     },
@@ -260,8 +263,8 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
       },
       listUniversalTransfers: (query, callOptions) => api.listUniversalTransfers(query, callOptions),
       clockOffsetMs: () => api.clockOffsetMs(),
-      ...(api.reportCutShort ? { reportCutShort: () => api.reportCutShort?.() } : {}),
-      ...(api.heldBack ? { heldBack: (operation) => api.heldBack?.(operation) } : {}),
+      reportCutShort: () => api.reportCutShort(),
+      heldBack: (operation) => api.heldBack(operation),
       close: () => api.close(),
     };
   };
@@ -497,6 +500,8 @@ function refusingApi(api: BrokerApi, line: string): BrokerApi {
     createSubAccountKey: () => refuse('create key'),
     listUniversalTransfers: () => refuse('list transfers'),
     clockOffsetMs: () => api.clockOffsetMs(),
+    reportCutShort: () => api.reportCutShort(),
+    heldBack: (operation) => api.heldBack(operation),
     close: () => api.close(),
   };
 }

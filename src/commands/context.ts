@@ -276,9 +276,11 @@ export async function connectTarget(ctx: CommandContext): Promise<{ api: Connect
     createSubAccountKey: (request, options) => calls.createSubAccountKey(request, options),
     listUniversalTransfers: (query, options) => calls.listUniversalTransfers(query, options),
     clockOffsetMs: () => api.clockOffsetMs(),
+    reportCutShort: () => api.reportCutShort(),
+    heldBack: (operation) => api.heldBack(operation),
     async cutShort() {
       // Not aborted: the command goes on as it was (saying nothing of a failure) until the process ends.
-      api.reportCutShort?.();
+      api.reportCutShort();
       await closeLog();
     },
     close: async () => {

@@ -113,6 +113,8 @@ export async function scanSubAccounts(api: BrokerApi, options: ScanOptions): Pro
     listSubAccountKeys: (sub, o) => api.listSubAccountKeys(sub, o),
     createSubAccountKey: (request, o) => api.createSubAccountKey(request, o),
     clockOffsetMs: () => api.clockOffsetMs(),
+    reportCutShort: () => api.reportCutShort(),
+    heldBack: (operation) => api.heldBack(operation),
     close: () => api.close(),
     listUniversalTransfers: (query, o) =>
       api.listUniversalTransfers(query, {

@@ -31,6 +31,8 @@ const NO_API: BrokerApi = {
   createSubAccountKey: notConnected,
   listUniversalTransfers: notConnected,
   clockOffsetMs: () => 0,
+  reportCutShort: () => undefined,
+  heldBack: () => undefined,
   close: async () => undefined,
 };
 const NO_EXPORT: TransferExporter = { run: notConnected };

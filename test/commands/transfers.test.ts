@@ -123,6 +123,8 @@ describe('transfers --all', () => {
         return Promise.resolve(samePage);
       },
       clockOffsetMs: () => 0,
+      reportCutShort: () => undefined,
+      heldBack: () => undefined,
       close: () => Promise.resolve(),
     };
     const { ctx, err } = testContext(sandbox, { createApi: () => fake });

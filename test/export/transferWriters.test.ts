@@ -130,6 +130,8 @@ describe("the console's export to files", () => {
     createSubAccountKey: () => Promise.reject(new Error('not used')),
     listUniversalTransfers: () => Promise.resolve(rows),
     clockOffsetMs: () => 0,
+    reportCutShort: () => undefined,
+    heldBack: () => undefined,
     close: () => Promise.resolve(),
   });
   const query = { fromAccountType: 'SPOT', toAccountType: 'FUTURE' };

@@ -337,7 +337,7 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
   const goToPage = (next: number) => {
     // A page the client would not send (a ban, a long wait the service asked for) is not asked for: the page in
     // hand stays, and the notice says why and for how long.
-    const held = api.heldBack?.('listUniversalTransfers');
+    const held = api.heldBack('listUniversalTransfers');
     if (held) return setNotice(`page ${next} not asked for: ${held.toLine()}`);
     setNotice(undefined);
     setPage(next);
