@@ -342,8 +342,9 @@ describe.concurrent('connections and time', () => {
 
   it('retries a GET that timed out', async ({ onTestFinished }) => {
     const sb = await sandbox();
-    sb.queueFaults({ kind: 'delay', ms: 1_000 });
-    const keys = await apiFor(onTestFinished, sb, { timeoutMs: 200 }).listSubAccountKeys(sb.subAccounts[0] ?? '');
+    // The retry has the same deadline: long enough for a loaded machine's sandbox to answer it.
+    sb.queueFaults({ kind: 'delay', ms: 5_000 });
+    const keys = await apiFor(onTestFinished, sb, { timeoutMs: 1_000 }).listSubAccountKeys(sb.subAccounts[0] ?? '');
     expect(Array.isArray(keys)).toBe(true);
     expect(sb.requests()).toHaveLength(2);
   });
