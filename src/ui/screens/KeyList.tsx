@@ -64,7 +64,7 @@ export const KEY_LIST_MODES = defineModes({
         command: 'copy',
         keystrokes: ['c'],
         hint: 'c copy key',
-        description: 'Copy the selected API key (OSC 52)',
+        description: 'Copy the selected API key to the clipboard',
         when: hasKeys,
         disabledReason: noMatchReason('No key matches the filter: nothing to copy (esc clears it)'),
       },
@@ -97,7 +97,7 @@ export const KEY_LIST_MODES = defineModes({
   keyDetail: {
     title: 'Key detail',
     bindings: [
-      { command: 'copy', keystrokes: ['c'], hint: 'c copy key', description: 'Copy the API key (OSC 52)' },
+      { command: 'copy', keystrokes: ['c'], hint: 'c copy key', description: 'Copy the API key to the clipboard' },
       { command: 'close', keystrokes: ['enter', 'esc'], hint: 'enter close', description: 'Back to the list' },
       { command: 'next', keystrokes: ['j', 'down'], hint: 'j/k next/prev', description: "The next key of the list as shown (the list's cursor follows)" },
       { command: 'previous', keystrokes: ['k', 'up'], description: 'The previous key of the list as shown' },

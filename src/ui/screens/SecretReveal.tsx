@@ -25,8 +25,8 @@ export const SECRET_MODES = defineModes({
     title: 'One-time secret',
     bindings: [
       { command: 'reveal', keystrokes: ['v'], hint: 'v show/hide', description: 'Show or hide the secret key' },
-      { command: 'copySecret', keystrokes: ['s'], hint: 's copy secret', description: 'Copy the secret key (OSC 52)' },
-      { command: 'copyKey', keystrokes: ['c'], hint: 'c copy key', description: 'Copy the API key (OSC 52)' },
+      { command: 'copySecret', keystrokes: ['s'], hint: 's copy secret', description: 'Copy the secret key to the clipboard' },
+      { command: 'copyKey', keystrokes: ['c'], hint: 'c copy key', description: 'Copy the API key to the clipboard' },
       { command: 'leave', keystrokes: ['esc', 'enter'], hint: 'enter done', description: 'Leave; asks you to confirm the secret is stored' },
       { command: 'confirm', keystrokes: ['y'], description: 'Confirm you stored the secret (it is then gone for good)' },
       { command: 'quit', keystrokes: ['q'], description: 'Quit (asks you to confirm the secret is stored first, like every way out)' },
