@@ -21,7 +21,7 @@ import { similar, suggestCommand, suggestionText } from './commands/suggest';
 import { defineSubAccounts } from './commands/subAccounts';
 import { defineTransfers } from './commands/transfers';
 import type { Environment } from './credentials/fromEnvironment';
-import { sanitize } from './terminal/sanitize';
+import { LINE_LIMIT, sanitize } from './terminal/sanitize';
 
 export type { CliIo, ExitRequest } from './commands/define';
 
@@ -235,7 +235,7 @@ function withoutUnknownValues(text: string): string {
 function sanitizeLines(text: string): string {
   return text
     .split('\n')
-    .map((line) => sanitize(line, 4000))
+    .map((line) => sanitize(line, LINE_LIMIT))
     .join('\n');
 }
 

@@ -12,7 +12,7 @@ import { configFolder } from '../config/paths';
 import { ENV, type Environment, envValue } from '../credentials/fromEnvironment';
 import type { Keychain } from '../credentials/keychain';
 import { resolveTarget } from '../credentials/resolve';
-import { plural, sanitize } from '../terminal/sanitize';
+import { LINE_LIMIT, plural, sanitize } from '../terminal/sanitize';
 import { signalExitCode } from '../terminal/signals';
 import { OutputClosedError, outputFailureLine } from './output';
 
@@ -89,9 +89,6 @@ export function contextFolder(ctx: CommandContext): string {
 export function stdoutIsTerminal(ctx: CommandContext): boolean {
   return ctx.stdoutIsTTY ?? (ctx.stdout as { isTTY?: boolean }).isTTY === true;
 }
-
-/** A line of text may hold this many code points of outside text; anything longer is cut with "…". */
-export const LINE_LIMIT = 4000;
 
 /**
  * Lines for the operator (stderr messages, the commands' text answers). Each line is sanitised (docs/design.md, the sanitiser):

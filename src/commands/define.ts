@@ -27,8 +27,6 @@ export interface ExitRequest {
   keepRunning?: boolean;
 }
 
-/** The root's options, as commander parses them. */
-
 /** What a command's action is given by the program. */
 export interface CommandHost {
   io: CliIo;

@@ -11,12 +11,11 @@ import { ipsText } from '../format/noIp';
 import { type AuditTarget, type CreateResult, auditPath, createAuditRecorder } from '../config/auditTrail';
 import { loadProfiles } from '../credentials/profiles';
 import { ENV, envValue } from '../credentials/fromEnvironment';
-import { sanitize, sanitizeDeep, toJson } from '../terminal/sanitize';
+import { LINE_LIMIT, sanitize, sanitizeDeep, toJson } from '../terminal/sanitize';
 import {
   type CommandContext,
   EXIT,
   type ExitCode,
-  LINE_LIMIT,
   closeQuietly,
   connect,
   contextFolder,

@@ -2,31 +2,16 @@
 // suggests for subcommands and options itself; the root takes any words (no arguments opens the console),
 // so an unknown first word is answered here, with the same distance rule commander uses.
 
+import { editDistance } from '../api/didYouMean';
+
 /** A command as the suggestion sees it: its name and the names of its subcommands. */
-export interface CommandName {
+export interface CommandWords {
   name: string;
   subcommands: readonly string[];
 }
 
 const MAX_DISTANCE = 3;
 const MIN_SIMILARITY = 0.4;
-
-/** Optimal string alignment distance (Damerau–Levenshtein without repeated edits of a substring). */
-export function editDistance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > MAX_DISTANCE) return Math.max(a.length, b.length);
-  const d: number[][] = [];
-  for (let i = 0; i <= a.length; i++) d[i] = [i];
-  for (let j = 0; j <= b.length; j++) d[0]![j] = j;
-  for (let j = 1; j <= b.length; j++) {
-    for (let i = 1; i <= a.length; i++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d[i - 2]![j - 2]! + 1);
-      d[i]![j] = best;
-    }
-  }
-  return d[a.length]![b.length]!;
-}
 
 /** The closest candidates (all those at the best distance), or none when nothing is close enough. */
 export function similar(word: string, candidates: readonly string[]): string[] {
@@ -50,7 +35,7 @@ export function similar(word: string, candidates: readonly string[]): string[] {
  * What the operator probably meant by these words: a command, or a command and its subcommand when the
  * next word is (close to) one of its subcommands. Undefined when nothing is close.
  */
-export function suggestCommand(words: readonly string[], commands: readonly CommandName[]): string[] {
+export function suggestCommand(words: readonly string[], commands: readonly CommandWords[]): string[] {
   const [first, second] = words;
   if (first === undefined) return [];
   const exact = commands.find((c) => c.name === first);

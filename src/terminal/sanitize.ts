@@ -5,6 +5,9 @@
 /** Graphemes of one field kept before layout: a 200,000-character field costs what a short one costs. */
 export const FIELD_LIMIT = 1000;
 
+/** A line of text may hold this many code points of outside text; anything longer is cut with "…". */
+export const LINE_LIMIT = 4000;
+
 /** What ends a text that was cut. */
 export const ELLIPSIS = '…';
 

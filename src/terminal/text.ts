@@ -6,7 +6,7 @@ import { remembered } from './remembered.mjs';
 import { graphemeSegmenter } from './graphemeSegmenter.mjs';
 import { ELLIPSIS, sanitize } from './sanitize';
 
-export { FIELD_LIMIT, continuesEmoji, escapeJsonText, grouped, plural, sanitize, sanitizeDeep, toJson, withoutMarked } from './sanitize';
+export { FIELD_LIMIT, LINE_LIMIT, continuesEmoji, escapeJsonText, grouped, plural, sanitize, sanitizeDeep, toJson, withoutMarked } from './sanitize';
 
 // Printable ASCII: one grapheme and one cell per character, so the fast paths below can skip segmentation.
 const PLAIN = /^[\x20-\x7e]*$/;

@@ -17,7 +17,7 @@ import type { TargetSwitcher } from './targets';
 import { makeTheme, type Theme } from './theme';
 import { enterAlternateScreen } from './terminalSession';
 import { KeyStream } from '../terminal/keyStream';
-import { sanitize } from '../terminal/text';
+import { LINE_LIMIT, sanitize } from '../terminal/text';
 import { ownOutputErrors, releaseOutputErrors } from '../terminal/outputOwner';
 import { signalExitCode } from '../terminal/signals';
 
@@ -160,7 +160,7 @@ export async function runConsole(switcher: TargetSwitcher, options: { noColor: b
     app?.cleanup();
     keys?.detach();
     session.leave();
-    for (const line of parting) process.stderr.write(`${sanitize(line, 4000)}\n`);
+    for (const line of parting) process.stderr.write(`${sanitize(line, LINE_LIMIT)}\n`);
     process.stdin.off('end', onTerminalGone);
     process.stdin.off('error', onTerminalGone);
     // A terminal that is gone fails every later write too: those errors stay ours, so the exit code stays 129.
