@@ -6,6 +6,40 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+// The layers (docs/design.md): what each folder of src/ may import of the others. Imports go one way, down.
+const BELOW = {
+  terminal: [],
+  format: ['terminal'],
+  api: ['terminal', 'lazyBuiltins'],
+  sandbox: ['terminal', 'lazyBuiltins', 'api'],
+  config: ['terminal', 'lazyBuiltins', 'api'],
+  credentials: ['terminal', 'lazyBuiltins', 'api', 'config'],
+  export: ['terminal', 'lazyBuiltins', 'format', 'api', 'sandbox', 'config', 'credentials'],
+  audit: ['terminal', 'lazyBuiltins', 'format', 'api', 'sandbox', 'config', 'credentials', 'export'],
+  ui: ['terminal', 'lazyBuiltins', 'format', 'api', 'sandbox', 'config', 'credentials', 'export', 'audit'],
+  commands: ['terminal', 'lazyBuiltins', 'format', 'api', 'sandbox', 'config', 'credentials', 'export', 'audit', 'ui'],
+};
+const FOLDERS = [...Object.keys(BELOW), 'startup'];
+const layerRules = Object.entries(BELOW).map(([layer, below]) => ({
+  files: [`src/${layer}/**/*.{ts,tsx,mjs}`],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          ...FOLDERS.filter((folder) => folder !== layer && !below.includes(folder)).map((folder) => ({
+            group: [`**/${folder}/**`],
+            message: `src/${layer}/ may import only ${below.join(', ') || 'nothing of the project'} (docs/design.md, Layers)`,
+          })),
+          ...['cli', 'lazyBuiltins']
+            .filter((file) => !below.includes(file))
+            .map((file) => ({ group: [`**/${file}`], message: `src/${layer}/ may not import src/${file} (docs/design.md, Layers)` })),
+        ],
+      },
+    ],
+  },
+}));
+
 export default defineConfig(
   { ignores: ['dist/', 'coverage/', '.bench-tmp/', 'docs/'] },
   { linterOptions: { reportUnusedDisableDirectives: 'error' } },
@@ -33,6 +67,7 @@ export default defineConfig(
       'react-hooks/exhaustive-deps': 'error',
     },
   },
+  ...layerRules,
   {
     // A test's sandbox listens on a loopback host of its own (ownSandbox): the client keeps a pace, a wait and a
     // ban per base URL for the whole worker, and a later server on the same port would inherit them.
