@@ -5,7 +5,8 @@ import { type AuditEntry, auditPath, readAuditTrail, stillSending, stillSendingR
 import { plural, sanitize, sanitizeDeep, toJson } from '../terminal/sanitize';
 import { ipsText } from '../format/noIp';
 import { type CommandContext, EXIT, type ExitCode, contextFolder, printLines, reportFailure, reportUsage, stdoutIsTerminal } from './context';
-import { type Column, OutputSink, chooseFormat, formatLocalTime, formatTable } from './output';
+import { type Column, OutputSink, chooseFormat, formatTable } from './output';
+import { formatLocalTime } from '../api/timeInput';
 import { csvDocument } from '../format/csv';
 import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
 import { type CommandHost, examples, type OptionsOf } from './define';

@@ -6,7 +6,7 @@
 import { likelyTypo } from '../api/didYouMean';
 import { BrokerError } from '../api/errors';
 import { NO_IP_LIFETIME_DAYS, type ServiceTime } from '../api/types';
-import { parseSpan } from '../api/timeInput';
+import { formatLocalTime, parseSpan } from '../api/timeInput';
 import { NO_NAME_IN_LIST, checkSubAccount, type FieldError } from '../api/validation';
 import { auditTargets, auditableNames, fetchAudit, type SubAccountAudit } from '../audit/fetchAudit';
 import { DEFAULT_MAX_AGE_MS, FLAG_KINDS, type FlagKind, type KeyFinding, ageInDays, formatSpan, summaryText } from '../audit/keyAudit';
@@ -27,7 +27,7 @@ import {
   stdoutIsTerminal,
   trailHost,
 } from './context';
-import { type Column, OutputSink, chooseFormat, formatLocalTime, formatTable } from './output';
+import { type Column, OutputSink, chooseFormat, formatTable } from './output';
 import { readAuditTrail, recentOf } from '../config/auditTrail';
 import { ATTEMPTS_READ } from '../audit/lostSecrets';
 import { csvDocument } from '../format/csv';

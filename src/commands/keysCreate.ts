@@ -26,7 +26,8 @@ import {
   stdoutIsTerminal,
   trailHost,
 } from './context';
-import { OutputClosedError, type OutputFormat, OutputSink, chooseFormat, discardsOutput, formatLocalTime, losesEveryWrite } from './output';
+import { OutputClosedError, type OutputFormat, OutputSink, chooseFormat, discardsOutput, losesEveryWrite } from './output';
+import { formatLocalTime } from '../api/timeInput';
 import { csvField, csvQuoted, neutraliseCsvCell } from '../format/csv';
 import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -105,8 +106,6 @@ export function createdKeyText(key: CreatedKey): string {
   const whole = new Set(['apiKey', 'secretKey']);
   return rows.map(([name, value]) => `${name.padEnd(13)}${sanitize(value, whole.has(name) ? LINE_LIMIT : undefined)}`).join('\n') + '\n';
 }
-
-export { creationRisks };
 
 export const ALLOW_RISKY_FLAG = '--allow-risky';
 

@@ -68,8 +68,6 @@ export async function formatTable(columns: readonly Column[], rows: readonly (re
   return `${lines.join('\n')}\n`;
 }
 
-export { formatLocalTime } from '../api/timeInput';
-
 /** What every command that prints data can print: `--format table|json|csv`, `--json` short for json. */
 export const OUTPUT_FORMATS = ['table', 'json', 'csv'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];

@@ -21,7 +21,8 @@ import {
   reportUsage,
   stdoutIsTerminal,
 } from './context';
-import { type Column, OutputSink, chooseFormat, formatLocalTime, formatTable } from './output';
+import { type Column, OutputSink, chooseFormat, formatTable } from './output';
+import { formatLocalTime } from '../api/timeInput';
 import { csvDocument } from '../format/csv';
 import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
 import { type CommandHost, examples, type OptionsOf } from './define';

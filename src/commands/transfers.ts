@@ -20,7 +20,8 @@ import {
   stdoutIsTerminal,
 } from './context';
 import { signalExitCode } from '../terminal/signals';
-import { type Column, OutputClosedError, OutputSink, chooseFormat, formatLocalTime, measureFor, pad, tableLine } from './output';
+import { type Column, OutputClosedError, OutputSink, chooseFormat, measureFor, pad, tableLine } from './output';
+import { formatLocalTime } from '../api/timeInput';
 import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
 import { runTransferSummary } from './transferSummary';
 import { type CommandHost, examples, type OptionsOf } from './define';

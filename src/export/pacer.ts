@@ -4,9 +4,6 @@
 // to its own requests, and tells its owner before a request waits (a progress line says so).
 import type { ExchangeInfo } from '../api/contract';
 import { BrokerError } from '../api/errors';
-import { DEFAULT_RETRY_AFTER_MS } from '../api/pacing';
-
-export { DEFAULT_RETRY_AFTER_MS };
 
 export interface PacerStats {
   /** Requests sent (every try, the client's own retries included). */

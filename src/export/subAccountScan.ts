@@ -12,7 +12,8 @@ import type { BrokerApi } from '../api/contract';
 import { isSubAccountRefused } from '../api/errors';
 import { KNOWN_ACCOUNT_TYPES, MAX_PAGE_SIZE, type TransferQuery } from '../api/types';
 import type { DiscoveredSubAccount, DiscoveredSubAccounts } from '../config/discoveredSubAccounts';
-import { DEFAULT_RETRY_AFTER_MS, RequestPacer } from './pacer';
+import { DEFAULT_RETRY_AFTER_MS } from '../api/pacing';
+import { RequestPacer } from './pacer';
 import { AccountSightings } from './transferNames';
 import { PagingStopped, forEachTransferPage } from './transferPages';
 

@@ -1,7 +1,7 @@
 // A key's linked IPs in the room a table cell or a detail gives them: whole addresses, and when some do not fit,
 // how many are hidden (`203.0.113.7, 198.51.100.20 +2`); only a room too small for one beside the count cuts it.
 import { displayWidth, fit, sanitize } from '../terminal/text';
-import { NO_IP } from './noIp';
+import { NO_IP } from '../format/noIp';
 
 /**
  * The IPs in at most `maxLines` lines of `width` cells, `separator` between them (a line that goes on ends with

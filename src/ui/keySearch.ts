@@ -3,7 +3,7 @@
 import type { SubAccountKey } from '../api/types';
 import { sanitize } from '../terminal/text';
 import { formatLocalTime as localTime } from '../api/timeInput';
-import { ipsText } from './noIp';
+import { ipsText } from '../format/noIp';
 
 /** A key's text as the table shows it, every column whole and sanitised: what `/` searches. */
 export function keySearchText(k: SubAccountKey): string {

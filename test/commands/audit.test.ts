@@ -9,7 +9,7 @@ import { EXIT } from '../../src/commands/context';
 import { runKeysCreate } from '../../src/commands/keysCreate';
 import { AUDIT_FILE, parseAuditLine, settleAttempts } from '../../src/config/auditTrail';
 import type { RunningSandbox } from '../../src/sandbox/types';
-import { formatLocalTime } from '../../src/commands/output';
+import { formatLocalTime } from '../../src/api/timeInput';
 import { runBuiltCli, runCli, testContext } from './helpers';
 import { ownSandbox } from '../sandbox/helpers';
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatLocalTime, formatTable, pad, tableLine } from '../../src/commands/output';
+import { formatLocalTime } from '../../src/api/timeInput';
+import { formatTable, pad, tableLine } from '../../src/commands/output';
 import { csvField, csvRecord } from '../../src/format/csv';
 import { AssetTotals } from '../../src/export/totals';
 import type { Transfer } from '../../src/api/types';

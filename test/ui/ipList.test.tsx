@@ -1,7 +1,7 @@
 // A cut IP list keeps whole addresses and says how many it hides.
 import { describe, expect, test } from 'vitest';
 import { ipCell, ipLines } from '../../src/ui/ipList';
-import { NO_IP } from '../../src/ui/noIp';
+import { NO_IP } from '../../src/format/noIp';
 import { displayWidth } from '../../src/terminal/text';
 import { consoleFor } from './harness';
 import { lineWith, openKeys, seededAccounts } from './flows';

@@ -2,7 +2,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { afterEach, beforeAll, afterAll, describe, expect, test } from 'vitest';
 import { startConsole, type TestConsole } from './harness';
 import { lineWith, openKeys, seededAccounts } from './flows';
-import { NO_IP } from '../../src/ui/noIp';
+import { NO_IP } from '../../src/format/noIp';
 
 let c: TestConsole;
 afterEach(async () => c?.cleanup());

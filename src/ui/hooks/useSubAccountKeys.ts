@@ -4,9 +4,6 @@ import { useServices } from '../services';
 import { useResource, type Resource } from './useResource';
 import type { SubAccountKey } from '../../api/types';
 
-// In api/ so the key audit's commands can ask it too, without React.
-export { UNKNOWN_SUB_ACCOUNT_CODE, isUnknownSubAccount } from '../../api/errors';
-
 /**
  * The keys of one sub-account; reloads when the refresh token changes (e.g. after a key was created). The
  * name joins the recent list only once the service listed its keys, and leaves it when the service says

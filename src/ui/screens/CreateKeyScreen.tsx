@@ -27,7 +27,7 @@ import { useServices } from '../services';
 import { fit, roomFor, sanitize, wrapText } from '../../terminal/text';
 import { formatLocalTime as localTime } from '../../api/timeInput';
 import { shortenApiKey as shortKey } from '../../api/redact';
-import { ipsText } from '../noIp';
+import { ipsText } from '../../format/noIp';
 import { creationRisks, needsAllowing } from '../../audit/creationRisks';
 import type { KeyFlag } from '../../audit/keyAudit';
 import { fieldReason } from '../fieldLabels';

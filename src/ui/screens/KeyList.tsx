@@ -28,7 +28,7 @@ import { useServices } from '../services';
 import { cell, displayWidth, fit, grouped, sanitize, wrapText } from '../../terminal/text';
 import { formatLocalTime as localTime } from '../../api/timeInput';
 import { shortenApiKey as shortKey } from '../../api/redact';
-import { ipsText } from '../noIp';
+import { ipsText } from '../../format/noIp';
 import { ipCell, ipLines } from '../ipList';
 import { copyValue } from '../clipboard';
 import { useTryingAgain } from '../hooks/useTryingAgain';

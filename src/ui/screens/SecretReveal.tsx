@@ -16,7 +16,7 @@ import { defineScreen, useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
 import { secretUnreadableReason } from '../hooks/useCreateKey';
 import { formatLocalTime as localTime } from '../../api/timeInput';
-import { ipsText } from '../noIp';
+import { ipsText } from '../../format/noIp';
 import { copyValue, notCopiedReason } from '../clipboard';
 
 /** The key bindings of each mode of this screen, beside the handlers below; the footer and `?` help are drawn from them. */
