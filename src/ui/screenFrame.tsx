@@ -1,7 +1,7 @@
 // What each screen knows of its place: whether it is on top (owns the keys) and the room it has.
 import React, { createContext, useContext, useLayoutEffect, type ReactNode } from 'react';
 import type { Route } from './navigation';
-import { screenContext, type ScreenContext } from './keyboard/bindings';
+import { SCREEN_FLAGS, screenContext, type ScreenContext } from './keyboard/bindings';
 import type { ScreenId } from './keyboard/modes';
 
 export interface ScreenFrame {
@@ -25,10 +25,11 @@ export function useScreenFrame(): ScreenFrame {
 /** Declares the screen's current mode while it is on top, so footer, help and q follow it from the same commit. */
 export function useScreenMode(mode: ScreenId, context: ScreenContext = {}): void {
   const { active, setMode } = useScreenFrame();
-  const { retryable, scrolls, empty, noSubAccount, noMatch, firstPage, filtered } = context;
+  // The flags set, as one value: a new context object with the same flags set is the same state.
+  const set = SCREEN_FLAGS.filter((flag) => context[flag] === true).join(' ');
   useLayoutEffect(() => {
-    if (active) setMode(mode, screenContext({ retryable, scrolls, empty, noSubAccount, noMatch, firstPage, filtered }));
-  }, [active, mode, retryable, scrolls, empty, noSubAccount, noMatch, firstPage, filtered, setMode]);
+    if (active) setMode(mode, screenContext(Object.fromEntries(set.split(' ').map((flag) => [flag, true]))));
+  }, [active, mode, set, setMode]);
 }
 
 /** A screen as the console opens it: the route it answers, the mode it opens in (until it reports its own), and

@@ -2,9 +2,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Key } from 'ink';
-import { bindingsIn, commandFor, defineModes, type CommandOf } from '../../src/ui/keyboard/bindings';
+import { bindingsIn, commandFor, defineModes, titleOf, type CommandOf } from '../../src/ui/keyboard/bindings';
 import { COMMANDS } from '../../src/ui/keyboard/commands';
 import { footerHints, MODES } from '../../src/ui/keyboard/modes';
+import { KEY_LIST_MODES } from '../../src/ui/screens/KeyList';
 import { TRANSFER_MODES } from '../../src/ui/screens/TransferBrowser';
 
 const noKey: Key = {
@@ -79,7 +80,15 @@ describe('typed bindings', () => {
   it('every mode has a title and bindings with keys and a description; no key is bound twice in a mode, in any context', () => {
     for (const [id, mode] of Object.entries(MODES)) {
       expect(mode.bindings.length, id).toBeGreaterThan(0);
-      for (const context of [{}, { retryable: true }, { scrolls: true }, { empty: true }, { readOnly: 'read-only profile' }]) {
+      for (const context of [
+        {},
+        { retryable: true },
+        { scrolls: true },
+        { empty: true },
+        { failed: true },
+        { failed: true, retryable: true },
+        { readOnly: 'read-only profile' },
+      ]) {
         const keys = bindingsIn(mode, context).flatMap((b) => {
           expect(b.description, id).not.toBe('');
           expect(b.keystrokes.length, `${id} ${b.command}`).toBeGreaterThan(0);
@@ -91,12 +100,37 @@ describe('typed bindings', () => {
   });
 
   it('a binding offered only in some states: r retries a failed page only when a retry can help', () => {
-    expect(commandFor(TRANSFER_MODES.transfersFailed, 'r', noKey, { retryable: true })).toBe('refresh');
-    expect(commandFor(TRANSFER_MODES.transfersFailed, 'r', noKey, { retryable: false })).toBeUndefined();
-    expect(footerHints('transfersFailed', { retryable: true })[0]).toBe('r retry');
-    expect(footerHints('transfersFailed', {})).not.toContain('r retry');
-    expect(bindingsIn(MODES.transfersFailed, {}).find((b) => b.command === 'filter')?.description).toBe('Change the filter');
-    expect(bindingsIn(MODES.transfersFailed, { retryable: true }).find((b) => b.command === 'filter')?.description).toBe('Change the filter');
+    expect(commandFor(TRANSFER_MODES.transfers, 'r', noKey, { failed: true, retryable: true })).toBe('refresh');
+    expect(commandFor(TRANSFER_MODES.transfers, 'r', noKey, { failed: true, retryable: false })).toBeUndefined();
+    expect(footerHints('transfers', { failed: true, retryable: true })[0]).toBe('r retry');
+    expect(footerHints('transfers', { failed: true })).not.toContain('r retry');
+    expect(bindingsIn(MODES.transfers, { failed: true }).find((b) => b.command === 'filter')?.description).toBe('Change the filter');
+    expect(bindingsIn(MODES.transfers, { failed: true, retryable: true }).find((b) => b.command === 'filter')?.description).toBe('Change the filter');
+  });
+
+  it('a failed or empty page offers no key that needs rows; the page with rows offers them', () => {
+    const rowKeys = ['j', 'k', 'x', '/', 'o', 'v', 'K'];
+    for (const context of [{ failed: true }, { failed: true, retryable: true }, { empty: true }]) {
+      for (const key of rowKeys) expect(commandFor(TRANSFER_MODES.transfers, key, noKey, context), `${key} ${JSON.stringify(context)}`).toBeUndefined();
+      expect(commandFor(TRANSFER_MODES.transfers, 'f', noKey, context)).toBe('filter');
+      expect(commandFor(TRANSFER_MODES.transfers, 'g', noKey, context)).toBe('jump');
+    }
+    for (const key of rowKeys) expect(commandFor(TRANSFER_MODES.transfers, key, noKey, {}), key).toBeDefined();
+    // A failed page has no next page to ask for; an empty one keeps n to say there is none.
+    expect(commandFor(TRANSFER_MODES.transfers, 'n', noKey, { failed: true })).toBeUndefined();
+    expect(commandFor(TRANSFER_MODES.transfers, 'n', noKey, { empty: true })).toBe('nextPage');
+    expect(titleOf(MODES.transfers, { empty: true })).toBe('Transfers (an empty page)');
+    expect(titleOf(MODES.transfers, { failed: true })).toBe('Transfers (the page failed)');
+  });
+
+  it('a key list that could not be loaded offers t, and r only where a retry can help; nothing that needs keys', () => {
+    for (const key of ['j', 'c', 'n', 'a', '/']) expect(commandFor(KEY_LIST_MODES.keys, key, noKey, { failed: true }), key).toBeUndefined();
+    expect(commandFor(KEY_LIST_MODES.keys, 't', noKey, { failed: true })).toBe('transfers');
+    expect(commandFor(KEY_LIST_MODES.keys, 'r', noKey, { failed: true })).toBeUndefined();
+    expect(commandFor(KEY_LIST_MODES.keys, 'r', noKey, { failed: true, retryable: true })).toBe('refresh');
+    expect(footerHints('keys', { failed: true, retryable: true })[0]).toBe('r retry');
+    expect(titleOf(MODES.keys, { failed: true })).toBe('API keys (could not be loaded)');
+    for (const key of ['j', 'c', 'n', 'a', '/', 'r']) expect(commandFor(KEY_LIST_MODES.keys, key, noKey, {}), key).toBeDefined();
   });
 
   it('only the chrome imports the registry of modes at run time: it imports every screen, so a screen doing so would be a cycle', () => {

@@ -12,6 +12,8 @@ export interface ScreenContext {
   scrolls?: boolean;
   /** The screen's list loaded with no rows: nothing to move to, open or copy. */
   empty?: boolean;
+  /** The screen's list failed to load, and no rows of it are in hand: nothing to move to, open or export. */
+  failed?: boolean;
   /** The transfer filter names no sub-account (both sides the master): no sub-account keys to open. */
   noSubAccount?: boolean;
   /** A kept `/` search matches none of the list's rows: nothing shown to open, copy or export. */
@@ -22,7 +24,18 @@ export interface ScreenContext {
   filtered?: boolean;
 }
 
-const SCREEN_FLAGS = ['retryable', 'scrolls', 'empty', 'noSubAccount', 'noMatch', 'firstPage', 'filtered'] as const;
+// Every flag once: a flag added to ScreenContext and not here does not typecheck.
+const FLAGS: Record<keyof ScreenContext, true> = {
+  retryable: true,
+  scrolls: true,
+  empty: true,
+  failed: true,
+  noSubAccount: true,
+  noMatch: true,
+  firstPage: true,
+  filtered: true,
+};
+export const SCREEN_FLAGS = Object.keys(FLAGS) as readonly (keyof ScreenContext)[];
 
 /** The context with only the flags that are set, so an unset flag and a false one are the same state. */
 export function screenContext(context: ScreenContext): ScreenContext {

@@ -36,17 +36,27 @@ import { useTryingAgain } from '../hooks/useTryingAgain';
 /** A read-only target keeps n bound, only to say why nothing opens; the footer does not offer it. */
 const readOnlyReason = ({ readOnly }: BindingContext) => (readOnly ? 'Creating keys is disabled (read-only): n says why, opens nothing' : undefined);
 
-const hasKeys = ({ empty }: BindingContext) => empty !== true;
+/** Keys are in hand: there is something to move to, open, copy, filter or audit. */
+const hasKeys = ({ empty, failed }: BindingContext) => empty !== true && failed !== true;
 const noKeys = ({ empty }: BindingContext) => empty === true;
 
 const TRANSFERS_OF_IT = "This sub-account's transfers (the filter opens on them)";
 
 /** The key bindings of each mode of this screen, beside the handlers below; the footer and `?` help are drawn from them. */
 export const KEY_LIST_MODES = defineModes({
-  // The list; with no keys yet (empty) there is nothing to move to, show, copy or filter.
+  // The list; with no keys yet (empty), or none loaded (failed), there is nothing to move to, show, copy or filter.
   keys: {
-    title: ({ readOnly, empty }) => `API keys${empty ? (readOnly ? ' (none yet, read-only)' : ' (none yet)') : readOnly ? ' (read-only)' : ''}`,
+    title: ({ readOnly, empty, failed }) =>
+      failed ? 'API keys (could not be loaded)' : `API keys${empty ? (readOnly ? ' (none yet, read-only)' : ' (none yet)') : readOnly ? ' (read-only)' : ''}`,
     bindings: [
+      // r only where a retry can help (not when, e.g., the sub-account does not exist).
+      {
+        command: 'refresh',
+        keystrokes: ['r'],
+        hint: 'r retry',
+        description: 'Load the keys again',
+        when: (context) => context.failed === true && whenRetryable(context),
+      },
       { command: 'up', keystrokes: ['up', 'k'], description: 'Previous key', when: hasKeys },
       { command: 'down', keystrokes: ['down', 'j'], hint: '↑↓ move', description: 'Next key', when: hasKeys },
       { command: 'first', keystrokes: ['home', 'g'], description: 'First key', when: hasKeys },
@@ -59,7 +69,14 @@ export const KEY_LIST_MODES = defineModes({
         when: hasKeys,
         disabledReason: noMatchReason('No key matches the filter: nothing to open (esc clears it)'),
       },
-      { command: 'create', keystrokes: ['n'], hint: 'n new key', description: 'Create an API key for this sub-account', disabledReason: readOnlyReason },
+      {
+        command: 'create',
+        keystrokes: ['n'],
+        hint: 'n new key',
+        description: 'Create an API key for this sub-account',
+        when: ({ failed }) => failed !== true,
+        disabledReason: readOnlyReason,
+      },
       {
         command: 'copy',
         keystrokes: ['c'],
@@ -85,15 +102,6 @@ export const KEY_LIST_MODES = defineModes({
   },
   // The filter line is open: typing filters the keys.
   keysFilter: filterLineMode('API keys: filter', 'key'),
-  // The list could not be loaded: r only where a retry can help (not when, e.g., the sub-account does not exist).
-  keysFailed: {
-    title: 'API keys (could not be loaded)',
-    bindings: [
-      { command: 'refresh', keystrokes: ['r'], hint: 'r retry', description: 'Load the keys again', when: whenRetryable },
-      { command: 'transfers', keystrokes: ['t'], hint: 't transfers', description: TRANSFERS_OF_IT },
-      { command: 'quit', keystrokes: ['q'], description: 'Quit' },
-    ],
-  },
   keyDetail: {
     title: 'Key detail',
     bindings: [
@@ -178,10 +186,12 @@ export function KeyList({
   const canRetry = useRetryable(failed ? keys.error : undefined);
   const failure = useErrorLine(failed ? keys.error : undefined);
   // The mode in force says what the footer offers and what the keys do: the same bindings for both.
-  const mode: keyof typeof KEY_LIST_MODES = detail ? 'keyDetail' : filter.editing ? 'keysFilter' : failed && allRows.length === 0 ? 'keysFailed' : 'keys';
+  const mode: keyof typeof KEY_LIST_MODES = detail ? 'keyDetail' : filter.editing ? 'keysFilter' : 'keys';
   const empty = keys.status === 'ready' && allRows.length === 0;
   const noMatch = filter.noMatch;
-  useScreenMode(mode, { retryable: canRetry, empty, noMatch, filtered: filter.kept });
+  // What the list's bindings depend on: the footer, the help and the keys below read the same.
+  const listContext: BindingContext = { retryable: canRetry, empty, failed: failed && allRows.length === 0, noMatch, filtered: filter.kept };
+  useScreenMode(mode, listContext);
   // Unknown or forbidden: another sub-account is the way on.
   const missing = failed && isSubAccountRefused(keys.error);
   const errorText = failed ? `${failure}${missing ? ' — esc goes back to choose another' : ''}` : '';
@@ -251,7 +261,7 @@ export function KeyList({
       }
       const filtering = filter.listKey(KEY_LIST_MODES.keysFilter, input, keystroke, list, selected);
       if (filtering !== undefined) return filtering;
-      const command = commandFor(KEY_LIST_MODES[mode === 'keyDetail' ? 'keys' : mode], input, keystroke, { retryable: canRetry, empty });
+      const command = commandFor(KEY_LIST_MODES[mode === 'keyDetail' ? 'keys' : mode], input, keystroke, listContext);
       const move = listMoveFor(command);
       if (move) {
         list.move(move);

@@ -14,7 +14,7 @@ import { displayWidth, fit, grouped, sanitize, wrapWords } from '../../terminal/
 import { ErrorLine, capLines, errorLines } from '../components/ErrorLine';
 import { Spinner } from '../components/Spinner';
 import { WindowedTable, type TableColumn } from '../components/WindowedTable';
-import { commandFor, defineModes, noMatchReason, sameMode, whenRetryable, type CommandOf, type ScreenContext } from '../keyboard/bindings';
+import { commandFor, defineModes, noMatchReason, sameMode, whenRetryable, type BindingContext, type CommandOf, type ScreenContext } from '../keyboard/bindings';
 import type { ActiveMode, ScreenId } from '../keyboard/modes';
 import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { cursorOnRow, listMoveFor, useListCursor } from '../hooks/useListCursor';
@@ -34,27 +34,55 @@ import { SERVED_ORDER, nextSortColumn, pageAsShown, sortText, sortTransfers, sor
 import { fieldMessage } from '../fieldLabels';
 import { useTryingAgain } from '../hooks/useTryingAgain';
 
+/** Rows of the page are in hand: there is something to move to, open, sort, chart or export. */
+const hasRows = ({ empty, failed }: BindingContext) => empty !== true && failed !== true;
+const onEmptyPage = ({ empty }: BindingContext) => empty === true;
+
 /** The key bindings of each mode of this screen, beside the handlers below; the footer and `?` help are drawn from them. */
 export const TRANSFER_MODES = defineModes({
+  // The page; an empty one (no match, or past the end) or one that failed has no rows to move in, open or export.
   transfers: {
-    title: 'Transfers',
+    title: ({ empty, failed }) => `Transfers${empty ? ' (an empty page)' : failed ? ' (the page failed)' : ''}`,
     bindings: [
-      { command: 'up', keystrokes: ['up', 'k'], description: 'Previous transfer' },
-      { command: 'down', keystrokes: ['down', 'j'], hint: '↑↓ move', description: 'Next transfer' },
-      { command: 'pageUp', keystrokes: ['pageup'], description: 'Scroll up a screenful' },
-      { command: 'pageDown', keystrokes: ['pagedown'], description: 'Scroll down a screenful' },
-      { command: 'first', keystrokes: ['home'], description: 'First row of the page (g is go to page here)' },
-      { command: 'last', keystrokes: ['end', 'G'], description: 'Last row of the page' },
+      // First in the footer of a failed page: r only where a retry can help (network, timeout, 5xx, 429).
+      {
+        command: 'refresh',
+        keystrokes: ['r'],
+        hint: 'r retry',
+        description: 'Ask for this page again (the error is one a retry can fix)',
+        when: (context) => context.failed === true && whenRetryable(context),
+      },
+      { command: 'up', keystrokes: ['up', 'k'], description: 'Previous transfer', when: hasRows },
+      { command: 'down', keystrokes: ['down', 'j'], hint: '↑↓ move', description: 'Next transfer', when: hasRows },
+      { command: 'pageUp', keystrokes: ['pageup'], description: 'Scroll up a screenful', when: hasRows },
+      { command: 'pageDown', keystrokes: ['pagedown'], description: 'Scroll down a screenful', when: hasRows },
+      { command: 'first', keystrokes: ['home'], description: 'First row of the page (g is go to page here)', when: hasRows },
+      { command: 'last', keystrokes: ['end', 'G'], description: 'Last row of the page', when: hasRows },
       {
         command: 'detail',
         keystrokes: ['enter'],
         hint: 'enter detail',
         description: 'Every field of the selected transfer, j/k step through the rows',
+        when: hasRows,
         disabledReason: noMatchReason('No row matches the search: nothing to open (esc clears it)'),
       },
-      { command: 'nextPage', keystrokes: [']', 'n'], hint: 'n/] next page', description: 'Next page' },
-      // Page 1 whose reload failed: the error takes the line its "first page" notice would use.
-      { command: 'previousPage', keystrokes: ['[', 'p'], hint: 'p/[ prev', description: 'Previous page', when: ({ firstPage }) => firstPage !== true },
+      { command: 'nextPage', keystrokes: [']', 'n'], hint: 'n/] next page', description: 'Next page', when: hasRows },
+      { command: 'nextPage', keystrokes: [']', 'n'], description: 'Next page (there is none after an empty one)', when: onEmptyPage },
+      // Page 1 whose load failed: the error takes the line its "first page" notice would use.
+      {
+        command: 'previousPage',
+        keystrokes: ['[', 'p'],
+        hint: 'p/[ prev',
+        description: 'Previous page',
+        when: (context) => !onEmptyPage(context) && context.firstPage !== true,
+      },
+      {
+        command: 'previousPage',
+        keystrokes: ['[', 'p'],
+        hint: 'p/[ prev',
+        description: 'Previous page (from past the end: the last page seen with rows)',
+        when: onEmptyPage,
+      },
       { command: 'jump', keystrokes: ['g'], hint: 'g go to page', description: 'Jump to a page number' },
       { command: 'pageSize', keystrokes: ['s'], description: `Change the page size (1–${MAX_PAGE_SIZE})` },
       {
@@ -62,6 +90,7 @@ export const TRANSFER_MODES = defineModes({
         keystrokes: ['x'],
         hint: 'x export',
         description: 'Export this page or all pages to CSV or JSON',
+        when: hasRows,
         disabledReason: noMatchReason('No row matches the search: nothing to export (esc clears it, then x)'),
       },
       { command: 'filter', keystrokes: ['f'], hint: 'f filter', description: 'Change the filter' },
@@ -70,51 +99,25 @@ export const TRANSFER_MODES = defineModes({
         keystrokes: ['r'],
         hint: 'r retry',
         description: 'Ask for this page again (its reload failed; the rows are the last answer)',
-        when: whenRetryable,
+        when: (context) => hasRows(context) && whenRetryable(context),
       },
-      { command: 'refresh', keystrokes: ['r'], description: 'Reload this page', when: (context) => !whenRetryable(context) },
-      { command: 'search', keystrokes: ['/'], hint: '/ search', description: "Filter this page's rows as you type, any column (esc clears)" },
-      { command: 'sort', keystrokes: ['o'], hint: 'o sort', description: 'Sort the current page only: time (as served), amount, asset, status' },
-      { command: 'reverse', keystrokes: ['O'], description: 'Turn the sort of the page the other way (the arrow shows which)' },
-      { command: 'chart', keystrokes: ['v'], hint: 'v chart', description: 'Chart every page of the filter: volume per day per asset, counts by status' },
-      { command: 'keys', keystrokes: ['K'], hint: 'K keys', description: SUB_ACCOUNT_KEYS, disabledReason: noSubAccountReason },
+      { command: 'refresh', keystrokes: ['r'], description: 'Reload this page', when: (context) => context.failed !== true && !whenRetryable(context) },
+      { command: 'search', keystrokes: ['/'], hint: '/ search', description: "Filter this page's rows as you type, any column (esc clears)", when: hasRows },
+      { command: 'sort', keystrokes: ['o'], hint: 'o sort', description: 'Sort the current page only: time (as served), amount, asset, status', when: hasRows },
+      { command: 'reverse', keystrokes: ['O'], description: 'Turn the sort of the page the other way (the arrow shows which)', when: hasRows },
+      {
+        command: 'chart',
+        keystrokes: ['v'],
+        hint: 'v chart',
+        description: 'Chart every page of the filter: volume per day per asset, counts by status',
+        when: hasRows,
+      },
+      { command: 'keys', keystrokes: ['K'], hint: 'K keys', description: SUB_ACCOUNT_KEYS, when: hasRows, disabledReason: noSubAccountReason },
       { command: 'quit', keystrokes: ['q'], description: 'Quit' },
     ],
   },
   // The filter line is open: typing filters the rows of the page.
   transfersFilterLine: filterLineMode('Transfers: search the page', 'transfer'),
-  // An empty page (no match, or past the end): nothing to move in, open or export.
-  transfersEmpty: {
-    title: 'Transfers (an empty page)',
-    bindings: [
-      { command: 'previousPage', keystrokes: ['[', 'p'], hint: 'p/[ prev', description: 'Previous page (from past the end: the last page seen with rows)' },
-      { command: 'jump', keystrokes: ['g'], hint: 'g go to page', description: 'Jump to a page number' },
-      { command: 'filter', keystrokes: ['f'], hint: 'f filter', description: 'Change the filter' },
-      { command: 'nextPage', keystrokes: [']', 'n'], description: 'Next page (there is none after an empty one)' },
-      { command: 'pageSize', keystrokes: ['s'], description: `Change the page size (1–${MAX_PAGE_SIZE})` },
-      { command: 'refresh', keystrokes: ['r'], description: 'Reload this page' },
-      { command: 'quit', keystrokes: ['q'], description: 'Quit' },
-    ],
-  },
-  // A page that failed: no rows to move in or export; r only where a retry can help (network, timeout, 5xx, 429).
-  transfersFailed: {
-    title: 'Transfers (the page failed)',
-    bindings: [
-      {
-        command: 'refresh',
-        keystrokes: ['r'],
-        hint: 'r retry',
-        description: 'Ask for this page again (the error is one a retry can fix)',
-        when: whenRetryable,
-      },
-      { command: 'filter', keystrokes: ['f'], hint: 'f filter', description: 'Change the filter' },
-      // The failed page's error takes the line a notice would use: on page 1, p is not offered.
-      { command: 'previousPage', keystrokes: ['[', 'p'], hint: 'p/[ prev', description: 'Previous page', when: ({ firstPage }) => firstPage !== true },
-      { command: 'jump', keystrokes: ['g'], hint: 'g go to page', description: 'Jump to a page number' },
-      { command: 'pageSize', keystrokes: ['s'], description: `Change the page size (1–${MAX_PAGE_SIZE})` },
-      { command: 'quit', keystrokes: ['q'], description: 'Quit' },
-    ],
-  },
   transferPrompt: {
     title: 'Transfers: page or page size',
     bindings: [
@@ -279,19 +282,20 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
             ? 'transferPrompt'
             : filter.editing
               ? 'transfersFilterLine'
-              : failed && !reloadFailed
-                ? 'transfersFailed'
-                : loaded && rows.length === 0
-                  ? 'transfersEmpty'
-                  : 'transfers';
+              : 'transfers';
   const noSubAccount = namesNoSubAccount(query);
   const noMatch = loaded && filter.noMatch;
-  useScreenMode(
-    screenMode,
-    mode.name === 'detail' || mode.name === 'export' || mode.name === 'chart'
-      ? childContext
-      : { retryable: canRetry, noSubAccount, noMatch, firstPage: failed && page === 1, filtered: filter.kept },
-  );
+  // What the page's bindings depend on: the footer, the help and the keys below read the same.
+  const pageContext: BindingContext = {
+    retryable: canRetry,
+    noSubAccount,
+    noMatch,
+    empty: loaded && rows.length === 0,
+    failed: failed && !reloadFailed,
+    firstPage: failed && page === 1,
+    filtered: filter.kept,
+  };
+  useScreenMode(screenMode, mode.name === 'detail' || mode.name === 'export' || mode.name === 'chart' ? childContext : pageContext);
 
   // Room: the filter line and the page line, the totals (or notice, or error), an open prompt, the table's header.
   // Never more lines than the room: Ink squeezes an overfull column, and squeezed lines print over each other.
@@ -423,12 +427,10 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
         setPage(backTo);
         return true;
       }
-      if (failed && !reloadFailed)
-        return pagingCommand(commandFor(TRANSFER_MODES.transfersFailed, input, keystroke, { retryable: canRetry, firstPage: page === 1 }));
       // A kept filter: esc clears it before it goes back.
       const keptFilter = filter.listKey(TRANSFER_MODES.transfersFilterLine, input, keystroke, list, selected);
       if (keptFilter !== undefined) return keptFilter;
-      const command = commandFor(loaded && rows.length === 0 ? TRANSFER_MODES.transfersEmpty : TRANSFER_MODES.transfers, input, keystroke);
+      const command = commandFor(TRANSFER_MODES.transfers, input, keystroke, pageContext);
       const move = listMoveFor(command);
       if (move) {
         list.move(move);
