@@ -23,7 +23,7 @@ import { apiKeyProblem, headerNameProblem } from './headers';
 import { DEFAULT_MAX_TRIES, DEFAULT_RETRY_BASE_DELAY_MS, RETRY_AFTER_CAP_MS, backoffDelay, isRetryableStatus, parseRetryAfter, sleep } from './retry';
 import { answerShape, decodeCreateAnswer, unreadableAnswers } from './answerShape';
 import { DEFAULT_BAN_MS, DOCUMENTED_LIMIT, banEnd, noteBan, servicePacer } from './pacing';
-import { createOutcomeUnknown } from './serviceCodes';
+import { SIGNATURE_REFUSED_CODES, TIMESTAMP_OUTSIDE_RECV_WINDOW, createOutcomeUnknown } from './serviceCodes';
 import { acquirePool, awaitingFirstByte, poolKey, releasePool, splitBaseUrl } from './pools';
 import { header, parseJson, quoteNumbers, readBody, readSuccess, serviceErrorFromBody } from './answers';
 import {
@@ -48,16 +48,6 @@ import {
 } from './signing';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
-/**
- * The service's code for "timestamp outside recvWindow": the request was refused before anything was done,
- * so the client re-measures the clock from that answer and sends it once more, a GET or a POST.
- */
-export const TIMESTAMP_OUTSIDE_RECV_WINDOW = 700003;
-/**
- * "Signature not valid" (700002) and the error table's "Signature verification failed" (602): a refusal before
- * anything is done, so a create may be resent under the other rule.
- */
-export const SIGNATURE_REFUSED_CODES: ReadonlySet<unknown> = new Set([700002, 602]);
 /**
  * Codes the service may give before it has checked the signature (key, timestamp, recvWindow, IP, parameters, a
  * limit) or that say it failed on its own side:

@@ -3,6 +3,21 @@
 import { shellWord } from '../terminal/shell';
 import { NO_IP_LIFETIME_DAYS } from './types';
 
+/**
+ * "Timestamp outside recvWindow": the request was refused before anything was done, so the client re-measures the
+ * clock from that answer and sends it once more, a GET or a POST.
+ */
+export const TIMESTAMP_OUTSIDE_RECV_WINDOW = 700003;
+/**
+ * "Signature not valid" (700002) and the error table's "Signature verification failed" (602): a refusal before
+ * anything is done, so a create may be resent under the other rule.
+ */
+export const SIGNATURE_REFUSED_CODES: ReadonlySet<unknown> = new Set([700002, 602]);
+/** "Invalid API key": the service does not know the key. */
+export const UNKNOWN_API_KEY = 10072;
+/** "No permission for the endpoint": the key lacks the permission for the operation. */
+export const NO_PERMISSION = 700007;
+
 export interface ServiceCode {
   /** The meaning in a few words (the service's own message may be terse, or another language). */
   meaning: string;

@@ -3,6 +3,7 @@
 // session-credentials forms and by `profile add` on the command line, so both say the same thing.
 import type { BrokerApi, ClientConfig } from '../api/contract';
 import { BrokerError, formatDuration, oneLine } from '../api/errors';
+import { NO_PERMISSION, SIGNATURE_REFUSED_CODES, UNKNOWN_API_KEY } from '../api/serviceCodes';
 import { createBrokerApi } from '../api/operations';
 
 /** Which input a failed check points at (the console puts the message under that field). */
@@ -67,8 +68,8 @@ export async function checkCredentials(config: ClientConfig, options: CheckOptio
     if (error.kind === 'service') {
       // A code may come as a string ("730603").
       const code = Number(error.code);
-      if (code === 10072) return { ok: false, reason: 'unknown-key', field: 'apiKey', message: 'the service does not know this API key' };
-      if (code === 700002 || code === 602) {
+      if (code === UNKNOWN_API_KEY) return { ok: false, reason: 'unknown-key', field: 'apiKey', message: 'the service does not know this API key' };
+      if (SIGNATURE_REFUSED_CODES.has(code)) {
         return {
           ok: false,
           reason: 'bad-signature',
@@ -76,7 +77,7 @@ export async function checkCredentials(config: ClientConfig, options: CheckOptio
           message: 'the service rejected the signature: check the secret (and the API-key header)',
         };
       }
-      if (code === 700007) return { ok: true, notice: 'connected, but this key may not read transfers (no SPOT_TRANSFER_READ)' };
+      if (code === NO_PERMISSION) return { ok: true, notice: 'connected, but this key may not read transfers (no SPOT_TRANSFER_READ)' };
       if (provesCredentials(code)) return { ok: true, notice: `connected; the check answered: ${error.toLine()}` };
       return { ok: false, reason: 'unverified', message: `the credentials could not be checked: ${error.toLine()}` };
     }
