@@ -2,8 +2,8 @@
 // console's rows and lines are fitted here, by display width. The sanitiser (sanitize.ts) is re-exported: the
 // console takes all of its text from here.
 import stringWidth from 'string-width';
-import { remembered } from './remembered.mjs';
-import { graphemeSegmenter } from './graphemeSegmenter.mjs';
+import { remembered } from './remembered';
+import { graphemeSegmenter } from './graphemeSegmenter';
 import { ELLIPSIS, sanitize } from './sanitize';
 
 export { FIELD_LIMIT, LINE_LIMIT, continuesEmoji, escapeJsonText, grouped, plural, sanitize, sanitizeDeep, toJson, withoutMarked } from './sanitize';

@@ -25,7 +25,7 @@ describe('the packages behind a bundle', () => {
       `${NM}/@alcalzone/ansi-tokenize/build/index.js`,
       `${NM}/wrap-ansi/${NM}/string-width/index.js`,
       'node_modules\\string-width\\index.js',
-      'src/startup/graphemeSegmenter.mjs',
+      'src/terminal/text.ts',
     ]);
     expect(dirs).toEqual([`${NM}/@alcalzone/ansi-tokenize`, `${NM}/ink`, `${NM}/string-width`, `${NM}/wrap-ansi/${NM}/string-width`]);
   });

@@ -1,8 +1,8 @@
-// src/terminal/graphemeSegmenter.mjs against ICU: every character it answers for alone is a cluster of its own
+// src/terminal/graphemeSegmenter.ts against ICU: every character it answers for alone is a cluster of its own
 // whatever its neighbours, and for any text its segments are Intl.Segmenter's, iterated or looked up.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SIMPLE, graphemeSegmenter } from '../../src/terminal/graphemeSegmenter.mjs';
+import { SIMPLE, graphemeSegmenter } from '../../src/terminal/graphemeSegmenter';
 import { anyText } from '../arbitraries';
 
 const icu = new Intl.Segmenter(undefined, { granularity: 'grapheme' });

@@ -12,21 +12,20 @@
  */
 export const SIMPLE = /^[\u0000-\u000c\u000e-\u02ff\u2010-\u2027\u2030-\u205e\u20a0-\u20bf\u2100-\u27bf]*$/;
 
-/** @type {Intl.Segmenter | undefined} */
-let icu;
+let icu: Intl.Segmenter | undefined;
 
-/**
- * @typedef {{ segment: string, index: number, input: string }} SegmentData
- * @typedef {Iterable<SegmentData> & { containing(index?: number): SegmentData | undefined }} Segments
- */
+export interface SegmentData {
+  segment: string;
+  index: number;
+  input: string;
+}
+export interface Segments extends Iterable<SegmentData> {
+  containing(index?: number): SegmentData | undefined;
+}
 
-/**
- * One cluster per character (SIMPLE text only): what Intl.Segmenter's segments give, iteration and containing().
- * @param {string} input
- * @returns {Segments}
- */
-function characterSegments(input) {
-  const at = (/** @type {number} */ index) => ({ segment: input[index] ?? '', index, input });
+/** One cluster per character (SIMPLE text only): what Intl.Segmenter's segments give, iteration and containing(). */
+function characterSegments(input: string): Segments {
+  const at = (index: number): SegmentData => ({ segment: input[index] ?? '', index, input });
   return {
     *[Symbol.iterator]() {
       for (let index = 0; index < input.length; index += 1) yield at(index);
@@ -40,19 +39,10 @@ function characterSegments(input) {
 
 /** Intl.Segmenter's grapheme `segment(text)`, answered without ICU for SIMPLE text. */
 export const graphemeSegmenter = {
-  /**
-   * @param {string} text
-   * @returns {Segments}
-   */
-  segment(text) {
+  segment(text: string): Segments {
     const input = String(text);
     if (SIMPLE.test(input)) return characterSegments(input);
     icu ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
     return icu.segment(input);
   },
 };
-
-/** Whether a real Intl.Segmenter has been built in this process (the start-up test checks the first frame builds none). */
-export function icuSegmenterBuilt() {
-  return icu !== undefined;
-}
