@@ -1,4 +1,4 @@
-// What every scriptable command gets from cli.tsx (or a test), and the shared exit-code rules (docs/design.md, exit codes).
+// What every scriptable command gets from cli.ts (or a test), and the shared exit-code rules (docs/design.md, exit codes).
 import { CLOCK_SKEW_THRESHOLD_MS, describeSkew } from '../api/clock';
 import type { BrokerApi, ClientConfig } from '../api/contract';
 import { BrokerError } from '../api/errors';

@@ -1,5 +1,5 @@
 // What a command module exports beside its run function: a definition that adds its commander Command (flags,
-// help, examples, action) to the program. src/cli.tsx assembles the definitions, one per registry name.
+// help, examples, action) to the program. src/cli.ts assembles the definitions, one per registry name.
 import { type Command, type CommandUnknownOpts, InvalidArgumentError } from '@commander-js/extra-typings';
 import type { Environment } from '../credentials/fromEnvironment';
 import type { CommandContext } from './context';
@@ -47,7 +47,7 @@ export type OptionsOf<Flags extends (command: Command) => CommandUnknownOpts> = 
 /** Adds one command (and its subcommands) to `parent` and returns it. */
 export type DefineCommand = (parent: Command, host: CommandHost) => CommandUnknownOpts;
 
-/** A command of the registry: its name and its definition (src/cli.tsx checks the two agree). */
+/** A command of the registry: its name and its definition (src/cli.ts checks the two agree). */
 export interface CommandDefinition {
   name: CommandName;
   define: DefineCommand;

@@ -1,5 +1,5 @@
 // The program's command names, in the order its help lists them: the one list that the assembler
-// (src/cli.tsx) and completion read. It imports nothing, so anything can read it before the program is loaded.
+// (src/cli.ts) and completion read. It imports nothing, so anything can read it before the program is loaded.
 
 /** The commands an operator types, in help's order. */
 export const COMMAND_NAMES = ['keys', 'transfers', 'sandbox', 'profile', 'audit', 'sub-accounts', 'completion'] as const;

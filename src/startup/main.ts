@@ -1,5 +1,5 @@
 // The program as the bin runs it (src/startup/bin.ts imports this once the compile cache is on): the process's own
-// streams and environment. The process wiring lives here, not in cli.tsx, so the tests can run main() in-process.
+// streams and environment. The process wiring lives here, not in cli.ts, so the tests can run main() in-process.
 import { lastResortLine, main } from '../cli';
 import { EXIT } from '../commands/context';
 import { outputFailureLine } from '../commands/output';

@@ -91,7 +91,7 @@ export interface RunResult {
 }
 
 /**
- * Runs the program in this process (main() of src/cli.tsx, as the bin's script does) with exactly this
+ * Runs the program in this process (main() of src/cli.ts, as the bin's script does) with exactly this
  * environment (plus PATH and TZ, as runBuiltCli gives them; nothing else of this process's), `input` as stdin
  * (an empty, ended stdin without it), stdout and stderr captured and not terminals. The same result as
  * runBuiltCli; what only a real process does (EPIPE, signals, exit timing, its own TZ or D-Bus) needs that one.

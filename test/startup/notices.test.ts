@@ -19,7 +19,7 @@ const write = (file: string, text: string): void => {
 describe('the packages behind a bundle', () => {
   it('one per package folder: scoped, nested under another package, and none for the project’s own files', () => {
     const dirs = bundledPackageDirs([
-      'src/cli.tsx',
+      'src/cli.ts',
       `${NM}/ink/build/index.js`,
       `${NM}/ink/build/render.js`,
       `${NM}/@alcalzone/ansi-tokenize/build/index.js`,

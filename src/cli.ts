@@ -178,7 +178,7 @@ function checkGivenValues(command: CommandUnknownOpts): void {
     const parse = option.parseArg;
     const flag = option.long ?? option.short ?? option.flags;
     let given = false;
-    option.argParser(<T,>(value: string, previous: T): T => {
+    option.argParser(<T>(value: string, previous: T): T => {
       if (given) {
         const list = /<list>/.test(option.flags) ? `: give one comma-separated list (${flag} A,B)` : ': give it once';
         throw new InvalidArgumentError(`${flag} is given more than once${list}`);
