@@ -20,15 +20,8 @@ const KiB = 1024;
 const MiB = 1024 * KiB;
 
 /**
- * The most bytes each operation's answer may have (docs/design.md, bounds). Past it the request is aborted and the
- * command says so; memory never holds more than this (plus its parse) whatever the service sends.
- *
- * - transfers, 4 MiB: a page holds at most 500 records. A generous record (every text field at 64
- *   characters, all of it written as \uXXXX escapes, pretty-printed) is about 3.4 KB, so a full page of
- *   them is about 1.7 MB; 4 MiB leaves room for 8 KiB a record.
- * - list keys, 1 MiB: the service allows 30 keys a sub-account; a generous key record (a 100-character
- *   note escaped, 14 permissions, 4 IPv6 addresses) is about 1.2 KB, 36 KB for 30. 1 MiB holds 800 of them.
- * - create key, 64 KiB: one record of about 1.5 KB at most.
+ * The most bytes each operation's answer may have; docs/design.md (Bounds) says why each is enough. Past it the
+ * request is aborted and the command says so; memory never holds more than this (plus its parse).
  */
 export const ANSWER_LIMITS = {
   listSubAccountKeys: 1 * MiB,
