@@ -231,7 +231,7 @@ function causeText(cause: unknown): string {
 }
 
 /** The first line of what was thrown: an Error's message, or anything else as text. */
-export function errorLine(error: unknown): string {
+export function firstLineOf(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
 }
 

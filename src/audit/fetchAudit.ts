@@ -1,13 +1,13 @@
 // Fetches the keys of several sub-accounts and audits each (keyAudit.ts), for `keys audit` and the console's
-// audit screen alike. No React. A few requests at a time, paced by what the service's 429s teach (the export's
-// pacer), on top of the client's own retries. A sub-account the service does not know or forbids is reported as
+// audit screen alike. No React. A few requests at a time, paced by the signed client under the service's limit
+// (api/pacing.ts) and counted by a RequestTally, on top of the client's own retries. A sub-account the service does not know or forbids is reported as
 // such and the audit goes on; any other failure (signature, permission, network, 5xx after the client's retries)
 // would fail every other sub-account the same way, so the ones not yet asked are reported as not audited.
 import type { BrokerApi } from '../api/contract';
 import { isSubAccountRefused, isUnknownSubAccount } from '../api/errors';
 import { checkSubAccount } from '../api/validation';
 import type { AuditEntry } from '../config/auditTrail';
-import { RequestPacer } from '../export/pacer';
+import { RequestTally } from '../export/requestTally';
 import { type AuditSummary, type KeyFinding, auditKeys, summarize } from './keyAudit';
 
 /** Requests in flight at once: enough to hide latency, few enough to stay well inside a rate limit. */
@@ -35,14 +35,14 @@ export interface AuditRunOptions {
 export async function fetchAudit(api: Pick<BrokerApi, 'listSubAccountKeys'>, names: readonly string[], options: AuditRunOptions): Promise<SubAccountAudit[]> {
   const { now, maxAgeMs, signal } = options;
   const results: SubAccountAudit[] = [];
-  const pacer = new RequestPacer();
+  const tally = new RequestTally();
   let next = 0;
   let stoppedAfter: string | undefined;
 
   const one = async (subAccount: string): Promise<SubAccountAudit | undefined> => {
     if (stoppedAfter !== undefined) return { subAccount, status: 'skipped', after: stoppedAfter };
     try {
-      const keys = await pacer.call((onExchange, onWait) => api.listSubAccountKeys(subAccount, { signal, onExchange, onWait }), signal);
+      const keys = await tally.call((onExchange, onWait) => api.listSubAccountKeys(subAccount, { signal, onExchange, onWait }), signal);
       const attempts = (await options.attemptsFor?.(subAccount).catch(() => [])) ?? [];
       const findings = auditKeys(keys, now, maxAgeMs, attempts);
       return { subAccount, status: 'audited', findings, summary: summarize(findings) };

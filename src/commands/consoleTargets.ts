@@ -2,7 +2,7 @@
 // given for this run only (memory). Builds the client for each and checks new credentials against the
 // service before anything is saved.
 import type { BrokerApi, ClientConfig, ExchangeInfo } from '../api/contract';
-import { BrokerError, errorLine } from '../api/errors';
+import { BrokerError, firstLineOf } from '../api/errors';
 import { OPERATION_LABELS, createBrokerApi } from '../api/operations';
 import { chooseProxy, cleartextWarning, explicitProxyProblem } from '../api/proxy';
 import { type ReadOnlySource, readOnlyApi, readOnlyReason } from '../api/readOnly';
@@ -253,7 +253,7 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
         try {
           now = findProfile(await loadProfiles(options.folder), saved.name);
         } catch (error) {
-          throw refuse(`the profile file cannot be read (${errorLine(error)})`);
+          throw refuse(`the profile file cannot be read (${firstLineOf(error)})`);
         }
         if (now === undefined) throw refuse(`profile ${saved.name} was removed (by another terminal?)`);
         if (now.baseUrl !== saved.baseUrl || now.apiKeyHeader !== saved.apiKeyHeader || now.proxy !== saved.proxy)

@@ -1,7 +1,7 @@
 // `profile add|list|remove|use`: saved targets. The non-secret settings go to profiles.json in the config
 // folder; the master API key and secret go to the keychain only (service broker-console, account = name@folder).
 // No secret is ever printed, and no secret is ever accepted as a flag (it would show in `ps`).
-import { errorLine } from '../api/errors';
+import { firstLineOf } from '../api/errors';
 import { apiKeyProblem, headerNameProblem } from '../api/headers';
 import { showProxyUrl } from '../api/proxy';
 import { DEFAULT_RECV_WINDOW, POST_SIGNATURES, type PostSignature, parsePostSignature } from '../api/signing';
@@ -82,7 +82,7 @@ function asProblem(error: unknown): KeychainProblem {
 
 /** Why a profile file could not be written, in words (a system error's, or the first line of another). */
 function fileProblem(error: unknown): string {
-  return systemErrorWords(error) ?? errorLine(error);
+  return systemErrorWords(error) ?? firstLineOf(error);
 }
 
 /** "error: <first line>" then the line saying what to do. */
@@ -95,7 +95,7 @@ async function loadOrReport(ctx: CommandContext): Promise<ProfileConfig | undefi
   try {
     return await loadProfiles(contextFolder(ctx));
   } catch (error) {
-    printLines(ctx.stderr, [`error: ${errorLine(error)}`]);
+    printLines(ctx.stderr, [`error: ${firstLineOf(error)}`]);
     return undefined;
   }
 }

@@ -3,7 +3,7 @@
 // 0600, O_APPEND, never rewritten). A line names the shortened new API key, never a secret.
 import { join } from 'node:path';
 import * as v from 'valibot';
-import { BrokerError, errorLine } from '../api/errors';
+import { BrokerError, firstLineOf } from '../api/errors';
 import { systemErrorWords } from '../terminal/systemError';
 import type { CreatedKey, NewKeyRequest } from '../api/types';
 import { shortenApiKey } from '../api/redact';
@@ -207,7 +207,7 @@ export function createAuditRecorder(folder: string, target: AuditTarget | Promis
   const requests = new Map<string, NewKeyRequest>();
   let problem: string | undefined;
   const failed = (error: unknown): undefined => {
-    problem = (error as { code?: unknown } | undefined)?.code === 'ELOOP' ? 'it is a symbolic link' : (systemErrorWords(error) ?? errorLine(error));
+    problem = (error as { code?: unknown } | undefined)?.code === 'ELOOP' ? 'it is a symbolic link' : (systemErrorWords(error) ?? firstLineOf(error));
     return undefined;
   };
   const record = async (request: NewKeyRequest, result: CreateResult, attempt?: string): Promise<boolean> => {

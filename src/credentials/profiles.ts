@@ -1,7 +1,7 @@
 // Profiles: the non-secret half of a target (name, base URL, API-key header, recvWindow, POST signature rule),
 // kept in <configFolder>/profiles.json, written atomically and readable only by the user. The secret half
 // (API key + secret) lives in the keychain (keychain.ts), never here.
-import { errorLine } from '../api/errors';
+import { firstLineOf } from '../api/errors';
 import { join } from 'node:path';
 import * as v from 'valibot';
 import { headerNameProblem } from '../api/headers';
@@ -163,7 +163,7 @@ export async function loadProfiles(folder: string): Promise<ProfileConfig> {
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    throw damaged(path, `not valid JSON: ${errorLine(error)}`);
+    throw damaged(path, `not valid JSON: ${firstLineOf(error)}`);
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw damaged(path, '(top level): must be an object with a "profiles" list');
   const parsed = v.safeParse(ConfigSchema, raw);

@@ -2,7 +2,7 @@
 // Order (docs/configuration.md): BROKER_API_KEY/BROKER_API_SECRET from the environment first; else the profile
 // named by --profile, else BROKER_PROFILE, else the default profile, with its secret from the keychain.
 // --base-url, then BROKER_BASE_URL, override the profile's base URL; BROKER_POST_SIGNATURE its POST signature rule.
-import { errorLine } from '../api/errors';
+import { firstLineOf } from '../api/errors';
 import { POST_SIGNATURES, type PostSignature, parsePostSignature } from '../api/signing';
 import { ENV, type Environment, checkBaseUrl, credentialsFromEnvironment, envValue } from './fromEnvironment';
 import { type Keychain, KeychainError, type KeychainProblem, folderKeychain, openKeychain, problem } from './keychain';
@@ -208,5 +208,5 @@ function unknownProfileMessage(name: string, from: string, config: ProfileConfig
 
 function errorMessage(error: unknown): string {
   if (error instanceof ProfileConfigError) return error.message;
-  return errorLine(error);
+  return firstLineOf(error);
 }

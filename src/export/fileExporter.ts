@@ -17,7 +17,7 @@ import { MAX_PAGE_SIZE, type Transfer } from '../api/types';
 import { csvRecord } from '../format/csv';
 import { grouped, plural } from '../terminal/sanitize';
 import { systemErrorWords } from '../terminal/systemError';
-import { RequestPacer } from './pacer';
+import { RequestTally } from './requestTally';
 import { PagingStopped, forEachTransferPage } from './transferPages';
 import { CSV_FIELDS, csvWriter, jsonWriter } from './transferWriters';
 import { type ExportFormat, type ExportProgress, type ExportRequest, type ExportResult, PartialExport, type TransferExporter } from './types';
@@ -68,7 +68,7 @@ export function fileExporter(api: BrokerApi, folder: string, now: () => number =
               done.rows = written;
               onProgress({ pages: page, rows: written, fraction: last ? 1 : timeFraction(query.startTime, query.endTime ?? now(), rows) });
             },
-            { signal, maxPages: request.maxPages, pacer: new RequestPacer() },
+            { signal, maxPages: request.maxPages, tally: new RequestTally() },
           );
         }
         if (signal.aborted) throw new Error('export cancelled');

@@ -5,7 +5,7 @@
 // (on a service that reads "both blank" as "from the master to anyone", that alone finds every destination) and
 // for master→name and name→master of each name already known (recent, offered, discovered before), which gives
 // each its last transfer. Transfers between two sub-accounts are not asked for (every pair of names would be).
-// Pages go through the export's pager (transferPages.ts) with one pacer for the whole scan, so a rate limit
+// Pages go through the export's pager (transferPages.ts) with one tally for the whole scan, so a rate limit
 // is met once and then respected; cancelling keeps what was found.
 import { DAY_MS } from '../api/timeInput';
 import type { BrokerApi } from '../api/contract';
@@ -13,7 +13,7 @@ import { isSubAccountRefused } from '../api/errors';
 import { KNOWN_ACCOUNT_TYPES, MAX_PAGE_SIZE, type TransferQuery } from '../api/types';
 import type { DiscoveredSubAccount, DiscoveredSubAccounts } from '../config/discoveredSubAccounts';
 import { DEFAULT_RETRY_AFTER_MS } from '../api/pacing';
-import { RequestPacer } from './pacer';
+import { RequestTally } from './requestTally';
 import { AccountSightings } from './transferNames';
 import { PagingStopped, forEachTransferPage } from './transferPages';
 
@@ -108,7 +108,7 @@ export async function scanSubAccounts(api: BrokerApi, options: ScanOptions): Pro
     Object.assign(progress, changes);
     options.onProgress?.({ ...progress });
   };
-  const pacer = new RequestPacer({ onWait: (ms) => tell({ waitingMs: ms }) });
+  const tally = new RequestTally({ onWait: (ms) => tell({ waitingMs: ms }) });
   // The client waits out a 429's Retry-After itself: the scan hears of it through the exchange.
   const watched: BrokerApi = {
     listSubAccountKeys: (sub, o) => api.listSubAccountKeys(sub, o),
@@ -144,7 +144,7 @@ export async function scanSubAccounts(api: BrokerApi, options: ScanOptions): Pro
           sightings.add(query, rows);
           tell({ pages: progress.pages + 1, transfers: progress.transfers + rows.length, found: sightings.count, waitingMs: 0 });
         },
-        { pacer, ...(options.signal ? { signal: options.signal } : {}) },
+        { tally, ...(options.signal ? { signal: options.signal } : {}) },
       );
     } catch (error) {
       if (options.signal?.aborted) return result(true);

@@ -1,10 +1,10 @@
 // Every page of a transfer query into a summary (summary.ts): the paging, repeat check, page bound and pacing
-// of an export (transferPages.ts, pacer.ts), with progress after each page. The rows visited before a stop
+// of an export (transferPages.ts, requestTally.ts), with progress after each page. The rows visited before a stop
 // (a cancel, a failure, the page bound) stay in the builder the caller passed: a partial summary.
 import type { BrokerApi } from '../api/contract';
 import type { Transfer, TransferQuery } from '../api/types';
 import { timeFraction } from './fileExporter';
-import { RequestPacer } from './pacer';
+import { RequestTally } from './requestTally';
 import { SummaryBuilder } from './summary';
 import { forEachTransferPage } from './transferPages';
 
@@ -51,7 +51,7 @@ export async function summarizePages(
       pages += 1;
       onPage?.({ pages, rows, fraction: last ? 1 : timeFraction(query.startTime, query.endTime ?? now(), batch) });
     },
-    { signal, maxPages, pacer: new RequestPacer() },
+    { signal, maxPages, tally: new RequestTally() },
   );
   return { pages, rows, fraction: 1 };
 }

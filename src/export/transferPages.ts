@@ -2,10 +2,10 @@
 // at a page that brings a transfer already seen on ANY earlier page (a service that ignores `page`, or
 // alternates two pages), or after a bounded number of pages. The next page is fetched while the current one
 // is visited (written): at most two pages in memory, one being written and one arriving. Requests are paced
-// by the signed client, under the service's limit (api/pacing.ts; pacer.ts counts what it did).
+// by the signed client, under the service's limit (api/pacing.ts; requestTally.ts counts what it did).
 import type { BrokerApi } from '../api/contract';
 import { DEFAULT_PAGE_SIZE, type Transfer, type TransferQuery } from '../api/types';
-import { RequestPacer } from './pacer';
+import { RequestTally } from './requestTally';
 import { plural } from '../terminal/sanitize';
 
 export interface PageVisit {
@@ -53,7 +53,7 @@ export interface PagingOptions {
   /** Pages fetched at most (from query.page on); default defaultMaxPages(limit). */
   maxPages?: number;
   /** Paces the requests (one per export); default a new one for this call. */
-  pacer?: RequestPacer;
+  tally?: RequestTally;
   /** Fetch the next page while the current one is visited (default true). */
   prefetch?: boolean;
 }
@@ -75,7 +75,7 @@ export async function forEachTransferPage(
   const {
     signal,
     maxPages: asked,
-    pacer = new RequestPacer(),
+    tally = new RequestTally(),
     prefetch = true,
   }: PagingOptions = options instanceof AbortSignal ? { signal: options } : options;
   const limit = query.limit ?? DEFAULT_PAGE_SIZE;
@@ -87,7 +87,7 @@ export async function forEachTransferPage(
   if (signal?.aborted) follow();
   else signal?.addEventListener('abort', follow, { once: true });
   const fetchPage = (page: number): Promise<Transfer[]> => {
-    const fetched = pacer.call(
+    const fetched = tally.call(
       (onExchange, onWait) => api.listUniversalTransfers({ ...query, page, limit }, { signal: ahead.signal, onExchange, onWait }),
       ahead.signal,
     );

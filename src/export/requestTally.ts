@@ -1,11 +1,11 @@
 // An export's view of the pacing its requests get. The pacing itself is the signed client's (api/pacing.ts):
 // every request waits for the service's budget, shared by every client of the process, and 429s tighten it.
-// One pacer per export, scan or audit: it hands the client the observers of each call, counts what happened
+// One tally per export, scan or audit: it hands the client the observers of each call, counts what happened
 // to its own requests, and tells its owner before a request waits (a progress line says so).
 import type { ExchangeInfo } from '../api/contract';
 import { BrokerError } from '../api/errors';
 
-export interface PacerStats {
+export interface TallyStats {
   /** Requests sent (every try, the client's own retries included). */
   requests: number;
   /** Answers 429 seen. */
@@ -15,14 +15,14 @@ export interface PacerStats {
 }
 
 export interface PacerOptions {
-  /** Told before one of this pacer's requests waits for the service's budget, with the wait in ms. */
+  /** Told before one of this tally's requests waits for the service's budget, with the wait in ms. */
   onWait?: (ms: number) => void;
 }
 
 /** What a paced call hands to the client: observers of its exchanges and of its waits. */
 export type PacedSend<T> = (onExchange: (exchange: ExchangeInfo) => void, onWait: (ms: number) => void) => Promise<T>;
 
-export class RequestPacer {
+export class RequestTally {
   private readonly onWait: ((ms: number) => void) | undefined;
   private readonly counts = { requests: 0, rateLimited: 0, waitedMs: 0 };
 
@@ -30,7 +30,7 @@ export class RequestPacer {
     this.onWait = options.onWait;
   }
 
-  get stats(): PacerStats {
+  get stats(): TallyStats {
     return { ...this.counts };
   }
 
