@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Key } from 'ink';
 import { bindingsIn, commandFor, defineModes, titleOf, type CommandOf } from '../../src/ui/keyboard/bindings';
-import { COMMANDS } from '../../src/ui/keyboard/commands';
+import { KEY_COMMANDS } from '../../src/ui/keyboard/keyCommands';
 import { footerHints, MODES } from '../../src/ui/keyboard/modes';
 import { KEY_LIST_MODES } from '../../src/ui/screens/KeyList';
 import { TRANSFER_MODES } from '../../src/ui/screens/TransferBrowser';
@@ -64,8 +64,8 @@ describe('typed bindings', () => {
     });
     expect(modes.demo?.bindings[0]?.command).toBe('refesh');
     const bound = new Set(Object.values(MODES).flatMap((mode) => mode.bindings.map((b) => b.command)));
-    expect([...bound].filter((command) => !(COMMANDS as readonly string[]).includes(command))).toEqual([]);
-    expect(COMMANDS.filter((command) => !bound.has(command))).toEqual([]);
+    expect([...bound].filter((command) => !(KEY_COMMANDS as readonly string[]).includes(command))).toEqual([]);
+    expect(KEY_COMMANDS.filter((command) => !bound.has(command))).toEqual([]);
   });
 
   it('a mode declares its command names as literal types', () => {

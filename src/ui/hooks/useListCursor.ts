@@ -1,6 +1,6 @@
 // A windowed list: the cursor and the first visible row, kept in a reducer so rapid keys never see stale state.
 import { useEffect, useReducer } from 'react';
-import type { Command } from '../keyboard/commands';
+import type { KeyCommand } from '../keyboard/keyCommands';
 
 export interface ListWindow {
   cursor: number;
@@ -9,7 +9,7 @@ export interface ListWindow {
 
 export type ListMove = 'up' | 'down' | 'pageUp' | 'pageDown' | 'home' | 'end';
 
-const MOVE_OF_COMMAND: Readonly<Partial<Record<Command, ListMove>>> = {
+const MOVE_OF_COMMAND: Readonly<Partial<Record<KeyCommand, ListMove>>> = {
   up: 'up',
   down: 'down',
   pageUp: 'pageUp',
@@ -19,7 +19,7 @@ const MOVE_OF_COMMAND: Readonly<Partial<Record<Command, ListMove>>> = {
 };
 
 /** The list move a screen's movement command stands for (`first`/`last` are home/end), if it is one. */
-export function listMoveFor(command: Command | undefined): ListMove | undefined {
+export function listMoveFor(command: KeyCommand | undefined): ListMove | undefined {
   return command === undefined ? undefined : MOVE_OF_COMMAND[command];
 }
 

@@ -1,8 +1,8 @@
 // The keyboard layer: the bindings a screen declares beside its handlers, and which command a keystroke is.
-// Command names are literal types from one list (commands.ts): a misspelt name does not typecheck, in a
+// Key command names are literal types from one list (keyCommands.ts): a misspelt name does not typecheck, in a
 // declaration or in a handler's case.
 import type { Key } from 'ink';
-import type { Command } from './commands';
+import type { KeyCommand } from './keyCommands';
 
 /** What the screen reports with its mode: the state its bindings depend on. */
 export interface ScreenContext {
@@ -69,7 +69,7 @@ export const noMatchReason =
   ({ noMatch }: BindingContext): string | undefined =>
     noMatch ? reason : undefined;
 
-export interface Binding<C extends Command = Command> {
+export interface Binding<C extends KeyCommand = KeyCommand> {
   readonly command: C;
   /** Keystrokes: a single character, or one of up, down, left, right, pageup, pagedown, home, end, enter, esc, tab, shift+tab, space, ctrl+<c>. */
   readonly keystrokes: readonly string[];
@@ -84,7 +84,7 @@ export interface Binding<C extends Command = Command> {
 }
 
 /** One mode of a screen (its list, its detail, a prompt…): the help's title and the bindings in force. */
-export interface ModeDeclaration<C extends Command = Command> {
+export interface ModeDeclaration<C extends KeyCommand = KeyCommand> {
   readonly title: string | ((context: BindingContext) => string);
   readonly bindings: readonly Binding<C>[];
 }
@@ -133,7 +133,7 @@ export function keyMatches(spec: string, input: string, keystroke: Key): boolean
 }
 
 /** The command of a mode that this keystroke triggers in this context, if any (a disabled one too: its handler says why). */
-export function commandFor<C extends Command>(mode: ModeDeclaration<C>, input: string, keystroke: Key, context: BindingContext = {}): C | undefined {
+export function commandFor<C extends KeyCommand>(mode: ModeDeclaration<C>, input: string, keystroke: Key, context: BindingContext = {}): C | undefined {
   for (const binding of mode.bindings) {
     if (binding.when && !binding.when(context)) continue;
     if (binding.keystrokes.some((spec) => keyMatches(spec, input, keystroke))) return binding.command;
@@ -149,7 +149,7 @@ export function titleOf(mode: ModeDeclaration, context: BindingContext): string 
 export function bindingsIn(
   mode: ModeDeclaration,
   context: BindingContext,
-): Array<{ command: Command; keystrokes: readonly string[]; hint?: string; description: string; disabled: boolean }> {
+): Array<{ command: KeyCommand; keystrokes: readonly string[]; hint?: string; description: string; disabled: boolean }> {
   return mode.bindings
     .filter((b) => !b.when || b.when(context))
     .map((b) => {

@@ -1,6 +1,6 @@
 // Every command a key can be bound to, in one list: a binding names one of these, so a misspelt name in a
 // declaration is a type error, as a misspelt case in a handler is.
-export const COMMANDS = [
+export const KEY_COMMANDS = [
   'add',
   'again',
   'audit',
@@ -66,4 +66,4 @@ export const COMMANDS = [
   'wait',
 ] as const;
 
-export type Command = (typeof COMMANDS)[number];
+export type KeyCommand = (typeof KEY_COMMANDS)[number];
