@@ -135,3 +135,27 @@ export function explicitProxyProblem(raw: string): string | undefined {
     return 'must not carry a password (it would show in ps or sit in a plain file): give it in HTTPS_PROXY / HTTP_PROXY instead';
   return undefined;
 }
+
+/**
+ * The proxy for a base URL in the order the program takes them: --proxy, else the profile's, else the environment's
+ * (NO_PROXY applying to all); `problem` when the chosen URL cannot be used, naming where it came from.
+ */
+export function proxyInOrder(
+  baseUrl: string,
+  given: { flag?: string; profile?: { name: string; proxy?: string } },
+  env: ProxyEnvironment,
+): { proxy?: ProxyChoice; problem?: string } {
+  const flag = given.flag?.trim();
+  if (flag !== undefined) {
+    const problem = explicitProxyProblem(flag);
+    if (problem !== undefined) return { problem: `--proxy: ${problem}` };
+  }
+  const { profile } = given;
+  const explicit =
+    flag !== undefined
+      ? { url: flag, source: '--proxy' }
+      : profile?.proxy !== undefined
+        ? { url: profile.proxy, source: `profile '${profile.name}' proxy` }
+        : undefined;
+  return chooseProxy(baseUrl, explicit, env);
+}

@@ -4,7 +4,7 @@
 import type { BrokerApi, ClientConfig, ExchangeInfo } from '../api/contract';
 import { BrokerError, firstLineOf } from '../api/errors';
 import { OPERATION_LABELS, createBrokerApi } from '../api/operations';
-import { chooseProxy, cleartextWarning, explicitProxyProblem } from '../api/proxy';
+import { cleartextWarning, proxyInOrder } from '../api/proxy';
 import { type ReadOnlySource, readOnlyApi, readOnlyReason } from '../api/readOnly';
 import { createAuditRecorder, type AuditRecorder, type AuditTarget } from '../config/auditTrail';
 import { type Learned, learnedFor } from '../config/learned';
@@ -184,16 +184,7 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
 
   /** The config with its proxy (--proxy, the profile's, the environment's), or why that proxy cannot be used. */
   const withProxy = (config: ClientConfig, saved?: Profile): { config: ClientConfig; problem?: string } => {
-    const flag = options.proxy?.trim();
-    const flagProblem = flag === undefined ? undefined : explicitProxyProblem(flag);
-    if (flagProblem !== undefined) return { config, problem: `--proxy: ${flagProblem}` };
-    const explicit =
-      flag !== undefined
-        ? { url: flag, source: '--proxy' }
-        : saved?.proxy !== undefined
-          ? { url: saved.proxy, source: `profile '${saved.name}' proxy` }
-          : undefined;
-    const chosen = chooseProxy(config.baseUrl, explicit, options.env ?? {});
+    const chosen = proxyInOrder(config.baseUrl, { flag: options.proxy, profile: saved }, options.env ?? {});
     if (chosen.problem !== undefined) return { config, problem: chosen.problem };
     return { config: chosen.proxy ? { ...config, proxy: chosen.proxy } : config };
   };

@@ -3,7 +3,7 @@ import { CLOCK_SKEW_THRESHOLD_MS, describeSkew } from '../api/clock';
 import type { BrokerApi, ClientConfig } from '../api/contract';
 import { BrokerError } from '../api/errors';
 import { apiKeyProblem, headerNameProblem } from '../api/headers';
-import { type ProxyChoice, chooseProxy, cleartextWarning, explicitProxyProblem } from '../api/proxy';
+import { type ProxyChoice, cleartextWarning, proxyInOrder } from '../api/proxy';
 import { readOnlyApi, readOnlyReason, readOnlySource } from '../api/readOnly';
 import { type FieldError, type FieldName, sayFieldError } from '../api/validation';
 import { learnedFor } from '../config/learned';
@@ -316,21 +316,7 @@ export function debugRequests(ctx: CommandContext): boolean {
  * Not ok (after saying why, naming where the URL came from) when the chosen URL cannot be used: nothing is sent.
  */
 export function proxyFor(ctx: CommandContext, baseUrl: string, profile?: { name: string; proxy?: string }): { ok: true; proxy?: ProxyChoice } | { ok: false } {
-  const flag = ctx.globals.proxy?.trim();
-  if (flag !== undefined) {
-    const problem = explicitProxyProblem(flag);
-    if (problem !== undefined) {
-      printLines(ctx.stderr, [`error: --proxy: ${problem} — nothing was sent`]);
-      return { ok: false };
-    }
-  }
-  const explicit =
-    flag !== undefined
-      ? { url: flag, source: '--proxy' }
-      : profile?.proxy !== undefined
-        ? { url: profile.proxy, source: `profile '${profile.name}' proxy` }
-        : undefined;
-  const chosen = chooseProxy(baseUrl, explicit, ctx.env);
+  const chosen = proxyInOrder(baseUrl, { flag: ctx.globals.proxy, profile }, ctx.env);
   if (chosen.problem !== undefined) {
     printLines(ctx.stderr, [`error: ${chosen.problem} — nothing was sent`]);
     return { ok: false };
