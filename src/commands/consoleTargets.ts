@@ -27,6 +27,7 @@ import {
   saveProfile,
   secretProblem,
   type Profile,
+  clientConfigOf,
 } from '../credentials/profiles';
 import type { ResolvedTarget } from '../credentials/resolve';
 import { fileExporter } from '../export/fileExporter';
@@ -404,7 +405,7 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
           keychainFailed: true,
           message: `the keychain has no secret for profile ${name}: add it again, or enter the credentials for this run`,
         };
-      await switchTo(live(profileConfig(profile, stored.apiKey, stored.secretKey), name, 'keychain', profile));
+      await switchTo(live(clientConfigOf(profile, stored.apiKey, stored.secretKey), name, 'keychain', profile));
       return { ok: true };
     },
     async addProfile(input: NewProfileInput) {
@@ -436,7 +437,7 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
         postSignature,
         ...(isProfileColor(color) ? { color } : {}),
       };
-      const checked = await check(profileConfig(profile, valid.apiKey, valid.secretKey));
+      const checked = await check(clientConfigOf(profile, valid.apiKey, valid.secretKey));
       if (!checked.ok) return checked;
       try {
         // The secret first, under the settings' lock: if the keychain refuses, nothing is left behind.
@@ -447,7 +448,7 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
         if (error instanceof ProfileExistsError) return { ok: false, field: 'name', message: `${error.message} (added while this one was checked)` };
         throw error;
       }
-      await switchTo(live(profileConfig(profile, valid.apiKey, valid.secretKey), profile.name, 'keychain', profile));
+      await switchTo(live(clientConfigOf(profile, valid.apiKey, valid.secretKey), profile.name, 'keychain', profile));
       return checked;
     },
     async useForSession(input, profileName) {
@@ -457,7 +458,7 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
       // The add-profile form's own choice, when the keychain refused the profile and its credentials serve until exit.
       const postSignature = typedPostSignature(input) ?? 'auto';
       const config = saved
-        ? profileConfig({ ...saved, baseUrl: valid.url }, valid.apiKey, valid.secretKey)
+        ? clientConfigOf({ ...saved, baseUrl: valid.url }, valid.apiKey, valid.secretKey)
         : { baseUrl: valid.url, apiKey: valid.apiKey, secretKey: valid.secretKey, postSignature };
       const checked = await check(config, saved);
       if (!checked.ok) return checked;
@@ -494,17 +495,6 @@ function refusingApi(api: BrokerApi, line: string): BrokerApi {
     reportCutShort: () => api.reportCutShort(),
     heldBack: (operation) => api.heldBack(operation),
     close: () => api.close(),
-  };
-}
-
-function profileConfig(profile: Profile, apiKey: string, secretKey: string): ClientConfig {
-  return {
-    baseUrl: profile.baseUrl,
-    apiKey,
-    secretKey,
-    apiKeyHeader: profile.apiKeyHeader,
-    recvWindow: profile.recvWindow,
-    postSignature: profile.postSignature,
   };
 }
 

@@ -37,6 +37,7 @@ import {
   saveProfile,
   secretProblem,
   setDefaultProfile,
+  clientConfigOf,
 } from '../credentials/profiles';
 import { sanitize, sanitizeDeep, toJson } from '../terminal/sanitize';
 import { systemErrorWords } from '../terminal/systemError';
@@ -188,15 +189,7 @@ export async function runProfileAdd(rawName: string, options: ProfileAddOptions,
   if (options.check !== false) {
     if (ctx.stderrIsTTY) printLines(ctx.stderr, [`checking the API key and secret against ${profile.baseUrl}…`]);
     const checked = await checkCredentials(
-      {
-        baseUrl: profile.baseUrl,
-        apiKey: read.apiKey,
-        secretKey: read.secretKey,
-        apiKeyHeader: profile.apiKeyHeader,
-        recvWindow: profile.recvWindow,
-        postSignature: profile.postSignature,
-        ...(proxied.proxy ? { proxy: proxied.proxy } : {}),
-      },
+      { ...clientConfigOf(profile, read.apiKey, read.secretKey), ...(proxied.proxy ? { proxy: proxied.proxy } : {}) },
       { ...(ctx.globals.timeoutMs !== undefined ? { timeoutMs: ctx.globals.timeoutMs } : {}), createApi: ctx.createApi },
     );
     if (!checked.ok) {

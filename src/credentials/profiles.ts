@@ -1,6 +1,7 @@
 // Profiles: the non-secret half of a target (name, base URL, API-key header, recvWindow, POST signature rule),
 // kept in <configFolder>/profiles.json, written atomically and readable only by the user. The secret half
 // (API key + secret) lives in the keychain (keychain.ts), never here.
+import type { ClientConfig } from '../api/contract';
 import { firstLineOf } from '../api/errors';
 import { join } from 'node:path';
 import * as v from 'valibot';
@@ -321,4 +322,16 @@ export async function setDefaultProfile(folder: string, name: string): Promise<v
     config.defaultProfile = name;
     await writeProfiles(folder, config);
   });
+}
+
+/** The client's config for a saved profile and the credentials the keychain (or the operator) gave for it. */
+export function clientConfigOf(profile: Profile, apiKey: string, secretKey: string): ClientConfig {
+  return {
+    baseUrl: profile.baseUrl,
+    apiKey,
+    secretKey,
+    apiKeyHeader: profile.apiKeyHeader,
+    recvWindow: profile.recvWindow,
+    postSignature: profile.postSignature,
+  };
 }
