@@ -10,7 +10,7 @@ import type { RunningSandbox } from '../../src/sandbox/types';
 import { displayWidth, grouped } from '../../src/terminal/text';
 import { matchesFilter } from '../../src/ui/hooks/useRowFilter';
 import { MODES } from '../../src/ui/keyboard/modes';
-import { transferSearchText } from '../../src/ui/screens/TransferBrowser';
+import { transferSearchText } from '../../src/ui/transferTable';
 import { fetchAllTransfers } from '../commands/helpers';
 import { HOSTILE, startHostileServer } from '../commands/hostile';
 import { openTransfers } from './flows';

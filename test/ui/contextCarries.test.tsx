@@ -5,7 +5,7 @@ import type { TransferQuery } from '../../src/api/types';
 import { footerLine } from '../../src/ui/components/Footer';
 import { matchesFilter } from '../../src/ui/hooks/useRowFilter';
 import { breadcrumbs, placeOf } from '../../src/ui/navigation';
-import { transferSearchText } from '../../src/ui/screens/TransferBrowser';
+import { transferSearchText } from '../../src/ui/transferTable';
 import { startConsole, type TestConsole } from './harness';
 import { lineWith, openKeys, seededAccounts, setFilter } from './flows';
 
