@@ -1,5 +1,5 @@
 // Failures without a readable answer, said in words: what was not sent, certificates, proxies, redirects.
-import { oneLine } from './errors';
+import { BrokerError, type ExchangeStage, formatBytes, formatDuration, oneLine } from './errors';
 
 /** Connection errors raised before anything was written: a POST that fails with one of these did not happen. */
 export const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
@@ -68,4 +68,109 @@ export function describeRedirect(location: string | undefined, origin: string): 
   return target.origin === origin
     ? `a redirect to ${oneLine(target.pathname, 60)} on the same host`
     : `a redirect to another origin, ${oneLine(target.origin, 80)}`;
+}
+
+/** undici's limit on an answer's headers (its default maxHeaderSize). */
+const HEADERS_LIMIT = 16 * 1024;
+
+/**
+ * A try that got no readable answer, said as the error it is, and whether trying again can help: not sent (a
+ * refused connection, a certificate, a proxy), timed out, or broken after a POST went out (its outcome unknown).
+ */
+export function classifyFailure(
+  thrown: unknown,
+  request: { operation: string; method: 'GET' | 'POST'; signal?: AbortSignal; nothingDone?: string },
+  where: { origin: string; via: string | undefined; timeoutMs: number },
+  seen: { timedOut: boolean; status: number | undefined; written: boolean },
+): { error: BrokerError; retryable: boolean } {
+  const { origin, via, timeoutMs } = where;
+  const { timedOut, status, written } = seen;
+  const { operation, method, signal } = request;
+  if (signal?.aborted) return { error: new BrokerError({ kind: 'aborted', operation }), retryable: false };
+  const code = errorCode(thrown);
+  const cause = safeCause(thrown);
+  if (status === undefined && !written && code !== undefined && INVALID_REQUEST_CODES.has(code) && proxyRefusal(thrown, '') === undefined) {
+    return { error: new BrokerError({ kind: 'invalid-request', operation, serviceMessage: `${cause.message} — nothing was sent`, cause }), retryable: false };
+  }
+  // A proxy's refusal comes before anything reached the service, even when the request was written to a forward proxy.
+  const refused = via === undefined || status !== undefined ? undefined : proxyRefusal(thrown, via);
+  const stage: ExchangeStage = status !== undefined ? 'answer' : !written || refused || (code !== undefined && NOT_SENT_CODES.has(code)) ? 'connect' : 'sent';
+  if (stage === 'connect') {
+    const notDone = { via, ...(method === 'POST' ? { nothingDone: request.nothingDone ?? 'it did not take effect' } : {}) };
+    const certificate = code === undefined ? undefined : CERTIFICATE_PROBLEMS[code];
+    if (certificate !== undefined) {
+      const hint = code === 'ERR_TLS_CERT_ALTNAME_INVALID' ? `check the host name in the base URL (${new URL(origin).hostname})` : EXTRA_CA_HINT;
+      return {
+        error: new BrokerError({ kind: 'network', operation, stage, connectProblem: `${certificate} (${code})`, hint, cause, ...notDone }),
+        retryable: false,
+      };
+    }
+    if (refused) {
+      return {
+        error: new BrokerError({ kind: 'network', operation, stage, connectProblem: refused.problem, hint: 'check the proxy setting', cause, ...notDone }),
+        retryable: refused.status !== 407,
+      };
+    }
+    const tls = origin.startsWith('https:');
+    if (timedOut || code === 'UND_ERR_CONNECT_TIMEOUT') {
+      const what = tls ? `the connection or its TLS handshake${via ? ` through the proxy ${via}` : ''} did not complete` : undefined;
+      return {
+        error: new BrokerError({ kind: 'timeout', operation, stage, timeoutMs, cause, ...(what ? { connectProblem: what } : {}), ...notDone }),
+        retryable: true,
+      };
+    }
+    const handshakeBroken = tls && (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE');
+    const problem = handshakeBroken ? `the connection closed during the TLS handshake${via ? ` through the proxy ${via}` : ''} (${code})` : undefined;
+    return {
+      error: new BrokerError({ kind: 'network', operation, stage, cause, ...(problem ? { connectProblem: problem } : {}), ...notDone }),
+      retryable: true,
+    };
+  }
+  if (code === 'UND_ERR_HEADERS_OVERFLOW') {
+    if (method === 'POST') {
+      return {
+        error: new BrokerError({
+          kind: 'outcome-unknown',
+          operation,
+          stage: 'answer',
+          serviceMessage: `its headers were larger than ${formatBytes(HEADERS_LIMIT)}`,
+        }),
+        retryable: false,
+      };
+    }
+    return { error: new BrokerError({ kind: 'too-large', operation, what: 'headers', limitBytes: HEADERS_LIMIT }), retryable: false };
+  }
+  if (timedOut || (code !== undefined && TIMEOUT_CODES.has(code))) {
+    if (method === 'GET') return { error: new BrokerError({ kind: 'timeout', operation, stage, timeoutMs, cause }), retryable: true };
+    return {
+      error:
+        stage === 'answer'
+          ? new BrokerError({
+              kind: 'outcome-unknown',
+              operation,
+              status,
+              stage,
+              serviceMessage: `it did not finish within ${formatDuration(timeoutMs)}`,
+              cause,
+            })
+          : new BrokerError({ kind: 'outcome-unknown', operation, stage, timeoutMs, cause }),
+      retryable: false,
+    };
+  }
+  if (method === 'GET') return { error: new BrokerError({ kind: 'network', operation, stage, status, cause }), retryable: true };
+  // The connection broke after the request may have been written: for a POST nobody knows what happened.
+  return {
+    error:
+      stage === 'answer'
+        ? new BrokerError({
+            kind: 'outcome-unknown',
+            operation,
+            status,
+            stage,
+            serviceMessage: `the connection broke while it was arriving (${cause.message})`,
+            cause,
+          })
+        : new BrokerError({ kind: 'outcome-unknown', operation, stage, cause }),
+    retryable: false,
+  };
 }

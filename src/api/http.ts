@@ -18,7 +18,7 @@ import * as v from 'valibot';
 import { withoutOwnCredentials } from './redact';
 import { CLOCK_SKEW_THRESHOLD_MS, agreeingClocksExplain, clockHint, offsetFromSkew, skewFromDateHeader } from './clock';
 import type { ClientConfig, ExchangeInfo } from './contract';
-import { BrokerError, type ExchangeStage, formatBytes, formatDuration, unknownOutcomeFrom } from './errors';
+import { BrokerError, formatBytes, unknownOutcomeFrom } from './errors';
 import { apiKeyProblem, headerNameProblem } from './headers';
 import { DEFAULT_MAX_TRIES, DEFAULT_RETRY_BASE_DELAY_MS, RETRY_AFTER_CAP_MS, backoffDelay, isRetryableStatus, parseRetryAfter, sleep } from './retry';
 import { answerShape, decodeCreateAnswer, unreadableAnswers } from './answerShape';
@@ -26,17 +26,7 @@ import { DEFAULT_BAN_MS, DOCUMENTED_LIMIT, banEnd, noteBan, servicePacer } from 
 import { SIGNATURE_REFUSED_CODES, TIMESTAMP_OUTSIDE_RECV_WINDOW, createOutcomeUnknown } from './serviceCodes';
 import { acquirePool, awaitingFirstByte, poolKey, releasePool, splitBaseUrl } from './pools';
 import { header, parseJson, quoteNumbers, readBody, readSuccess, serviceErrorFromBody } from './answers';
-import {
-  CERTIFICATE_PROBLEMS,
-  EXTRA_CA_HINT,
-  INVALID_REQUEST_CODES,
-  NOT_SENT_CODES,
-  TIMEOUT_CODES,
-  describeRedirect,
-  errorCode,
-  proxyRefusal,
-  safeCause,
-} from './failures';
+import { classifyFailure, describeRedirect } from './failures';
 import {
   DEFAULT_API_KEY_HEADER,
   DEFAULT_POST_SIGNATURE_RULE,
@@ -61,8 +51,6 @@ const BEFORE_SIGNATURE_CODES = new Set([
  * The rest is not read; the connection is closed instead.
  */
 export const ERROR_BODY_LIMIT = 64 * 1024;
-/** undici's limit on an answer's headers (its default maxHeaderSize). */
-export const HEADERS_LIMIT = 16 * 1024;
 
 export interface SignedRequest<T> {
   /** In the operator's words; it starts every error line ("list keys failed …"). */
@@ -369,7 +357,7 @@ export function createSignedClient(config: ClientConfig): SignedClient {
       return { ok: false, error, retryable: isRetryableStatus(status), retryAfterMs, clockSkewed, remeasured: skew !== undefined };
     } catch (thrown) {
       if (thrown instanceof BrokerError) return failed(thrown);
-      const { error, retryable } = classifyFailure(thrown, spec, timedOut, status, firstByte.written);
+      const { error, retryable } = classifyFailure(thrown, spec, { origin, via: proxy?.shown, timeoutMs }, { timedOut, status, written: firstByte.written });
       return failed(error, retryable);
     } finally {
       marks.delete(firstByte);
@@ -390,104 +378,6 @@ export function createSignedClient(config: ClientConfig): SignedClient {
       out.reported = true;
       report(out.cutShort(), out.own);
     }
-  }
-
-  function classifyFailure<T>(
-    thrown: unknown,
-    spec: SignedRequest<T>,
-    timedOut: boolean,
-    status: number | undefined,
-    written: boolean,
-  ): { error: BrokerError; retryable: boolean } {
-    const { operation, method, signal } = spec;
-    if (signal?.aborted) return { error: new BrokerError({ kind: 'aborted', operation }), retryable: false };
-    const code = errorCode(thrown);
-    const cause = safeCause(thrown);
-    const via = proxy?.shown;
-    if (status === undefined && !written && code !== undefined && INVALID_REQUEST_CODES.has(code) && proxyRefusal(thrown, '') === undefined) {
-      return { error: new BrokerError({ kind: 'invalid-request', operation, serviceMessage: `${cause.message} — nothing was sent`, cause }), retryable: false };
-    }
-    // A proxy's refusal comes before anything reached the service, even when the request was written to a forward proxy.
-    const refused = via === undefined || status !== undefined ? undefined : proxyRefusal(thrown, via);
-    const stage: ExchangeStage = status !== undefined ? 'answer' : !written || refused || (code !== undefined && NOT_SENT_CODES.has(code)) ? 'connect' : 'sent';
-    if (stage === 'connect') {
-      const notDone = { via, ...(method === 'POST' ? { nothingDone: spec.nothingDone ?? 'it did not take effect' } : {}) };
-      const certificate = code === undefined ? undefined : CERTIFICATE_PROBLEMS[code];
-      if (certificate !== undefined) {
-        const hint = code === 'ERR_TLS_CERT_ALTNAME_INVALID' ? `check the host name in the base URL (${new URL(origin).hostname})` : EXTRA_CA_HINT;
-        return {
-          error: new BrokerError({ kind: 'network', operation, stage, connectProblem: `${certificate} (${code})`, hint, cause, ...notDone }),
-          retryable: false,
-        };
-      }
-      if (refused) {
-        return {
-          error: new BrokerError({ kind: 'network', operation, stage, connectProblem: refused.problem, hint: 'check the proxy setting', cause, ...notDone }),
-          retryable: refused.status !== 407,
-        };
-      }
-      const tls = origin.startsWith('https:');
-      if (timedOut || code === 'UND_ERR_CONNECT_TIMEOUT') {
-        const what = tls ? `the connection or its TLS handshake${via ? ` through the proxy ${via}` : ''} did not complete` : undefined;
-        return {
-          error: new BrokerError({ kind: 'timeout', operation, stage, timeoutMs, cause, ...(what ? { connectProblem: what } : {}), ...notDone }),
-          retryable: true,
-        };
-      }
-      const handshakeBroken = tls && (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE');
-      const problem = handshakeBroken ? `the connection closed during the TLS handshake${via ? ` through the proxy ${via}` : ''} (${code})` : undefined;
-      return {
-        error: new BrokerError({ kind: 'network', operation, stage, cause, ...(problem ? { connectProblem: problem } : {}), ...notDone }),
-        retryable: true,
-      };
-    }
-    if (code === 'UND_ERR_HEADERS_OVERFLOW') {
-      if (method === 'POST') {
-        return {
-          error: new BrokerError({
-            kind: 'outcome-unknown',
-            operation,
-            stage: 'answer',
-            serviceMessage: `its headers were larger than ${formatBytes(HEADERS_LIMIT)}`,
-          }),
-          retryable: false,
-        };
-      }
-      return { error: new BrokerError({ kind: 'too-large', operation, what: 'headers', limitBytes: HEADERS_LIMIT }), retryable: false };
-    }
-    if (timedOut || (code !== undefined && TIMEOUT_CODES.has(code))) {
-      if (method === 'GET') return { error: new BrokerError({ kind: 'timeout', operation, stage, timeoutMs, cause }), retryable: true };
-      return {
-        error:
-          stage === 'answer'
-            ? new BrokerError({
-                kind: 'outcome-unknown',
-                operation,
-                status,
-                stage,
-                serviceMessage: `it did not finish within ${formatDuration(timeoutMs)}`,
-                cause,
-              })
-            : new BrokerError({ kind: 'outcome-unknown', operation, stage, timeoutMs, cause }),
-        retryable: false,
-      };
-    }
-    if (method === 'GET') return { error: new BrokerError({ kind: 'network', operation, stage, status, cause }), retryable: true };
-    // The connection broke after the request may have been written: for a POST nobody knows what happened.
-    return {
-      error:
-        stage === 'answer'
-          ? new BrokerError({
-              kind: 'outcome-unknown',
-              operation,
-              status,
-              stage,
-              serviceMessage: `the connection broke while it was arriving (${cause.message})`,
-              cause,
-            })
-          : new BrokerError({ kind: 'outcome-unknown', operation, stage, cause }),
-      retryable: false,
-    };
   }
 
   /** Throws (after telling the observers) when a ban of this base URL is in force: nothing is sent. */
