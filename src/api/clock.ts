@@ -2,7 +2,7 @@
 import { formatDuration } from './errors';
 
 /** The Date header has 1 s resolution: the server's true time lies in [Date, Date + 1000), so take the middle. */
-export const DATE_HEADER_HALF_RESOLUTION_MS = 500;
+const DATE_HEADER_HALF_RESOLUTION_MS = 500;
 /** Below this the measurement is noise (Date resolution plus latency); timestamps stay uncorrected. */
 export const CLOCK_SKEW_THRESHOLD_MS = 1000;
 

@@ -13,8 +13,8 @@ export const DECIMAL_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
  * Bounds that keep a sum cheap: big.js lays out every digit between the largest and the smallest place,
  * so `1e999999999` plus `1` would need a billion digits. No real amount comes near these.
  */
-export const MAX_DECIMAL_TEXT_LENGTH = 100;
-export const MAX_DECIMAL_EXPONENT = 100;
+const MAX_DECIMAL_TEXT_LENGTH = 100;
+const MAX_DECIMAL_EXPONENT = 100;
 
 /** Whether an amount as sent is a decimal number the totals can add (see DECIMAL_TEXT and the bounds). */
 export function isDecimalAmount(text: string): boolean {

@@ -3,7 +3,7 @@
 // from every known one pass, since the service's sets are not closed.
 
 /** The most edits between a typed value and a known one for the typed value to count as its typo. */
-export const TYPO_DISTANCE = 2;
+const TYPO_DISTANCE = 2;
 
 /**
  * Edits from one text to the other: an insertion, a deletion, a substitution, or two neighbours swapped each

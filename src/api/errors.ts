@@ -1,7 +1,7 @@
 // One error type for every failure of a request, with a one-line text an operator can act on.
 import { SUB_ACCOUNT_REFUSALS, hintFor } from './serviceCodes';
 
-export type BrokerErrorKind =
+type BrokerErrorKind =
   | 'service' // the service answered with an error (HTTP status and, when given, its code and message)
   | 'network' // the connection failed or was reset before an answer
   | 'timeout' // no answer within the per-request timeout
@@ -21,7 +21,7 @@ export type BrokerErrorKind =
  */
 export type ExchangeStage = 'connect' | 'sent' | 'answer' | 'gateway' | 'server';
 
-export interface BrokerErrorDetails {
+interface BrokerErrorDetails {
   kind: BrokerErrorKind;
   operation: string;
   status?: number;
@@ -245,7 +245,7 @@ export function oneLine(text: string, max = 1000): string {
 }
 
 /** The service's code for "sub account does not exist". */
-export const UNKNOWN_SUB_ACCOUNT_CODE = 140001;
+const UNKNOWN_SUB_ACCOUNT_CODE = 140001;
 
 /** Whether the service said there is no such sub-account (not a failure a retry or a reload can fix). */
 export function isUnknownSubAccount(error: Error | undefined): boolean {

@@ -2,10 +2,10 @@
 import { BrokerError, type ExchangeStage, formatBytes, formatDuration, oneLine } from './errors';
 
 /** Connection errors raised before anything was written: a POST that fails with one of these did not happen. */
-export const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
-export const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 /** Certificate errors, in words: the same certificate would be met again, so a GET is not retried. */
-export const CERTIFICATE_PROBLEMS: Readonly<Record<string, string>> = {
+const CERTIFICATE_PROBLEMS: Readonly<Record<string, string>> = {
   DEPTH_ZERO_SELF_SIGNED_CERT: "the service's certificate is self-signed",
   SELF_SIGNED_CERT_IN_CHAIN: "the service's certificate comes from a self-signed CA this computer does not trust",
   UNABLE_TO_VERIFY_LEAF_SIGNATURE: "the service's certificate is signed by a CA this computer does not know",
@@ -16,10 +16,10 @@ export const CERTIFICATE_PROBLEMS: Readonly<Record<string, string>> = {
   CERT_REVOKED: "the service's certificate is revoked",
   ERR_TLS_CERT_ALTNAME_INVALID: "the service's certificate is for another name",
 };
-export const EXTRA_CA_HINT = 'if your network uses its own CA, set NODE_EXTRA_CA_CERTS=/path/ca.pem';
+const EXTRA_CA_HINT = 'if your network uses its own CA, set NODE_EXTRA_CA_CERTS=/path/ca.pem';
 
 /** The refusal of a proxy, in words, from undici's errors ("Proxy response (407) !== 200 when HTTP Tunneling"). */
-export function proxyRefusal(error: unknown, via: string): { problem: string; status: number } | undefined {
+function proxyRefusal(error: unknown, via: string): { problem: string; status: number } | undefined {
   for (let current: unknown = error, depth = 0; current instanceof Error && depth < 4; depth += 1, current = current.cause) {
     const status = /Proxy response \((\d{3})\)|Proxy Authentication Required \((\d{3})\)/.exec(current.message);
     const code = Number(status?.[1] ?? status?.[2]);
@@ -37,7 +37,7 @@ export function proxyRefusal(error: unknown, via: string): { problem: string; st
 }
 
 /** The request could not be built (a header value or path undici refuses): raised before a byte is written. */
-export const INVALID_REQUEST_CODES = new Set(['UND_ERR_INVALID_ARG', 'ERR_INVALID_URL', 'ERR_INVALID_CHAR', 'ERR_INVALID_HTTP_TOKEN', 'ERR_INVALID_ARG_VALUE']);
+const INVALID_REQUEST_CODES = new Set(['UND_ERR_INVALID_ARG', 'ERR_INVALID_URL', 'ERR_INVALID_CHAR', 'ERR_INVALID_HTTP_TOKEN', 'ERR_INVALID_ARG_VALUE']);
 
 export function errorCode(error: unknown): string | undefined {
   for (let current: unknown = error, depth = 0; current instanceof Error && depth < 4; depth += 1) {
@@ -50,7 +50,7 @@ export function errorCode(error: unknown): string | undefined {
 }
 
 /** A cause that carries only the error's code and text: never the request, its URL or its headers. */
-export function safeCause(error: unknown): Error {
+function safeCause(error: unknown): Error {
   const code = errorCode(error);
   const message = error instanceof Error ? oneLine(error.message, 120) : 'unknown error';
   return Object.assign(new Error(message), code === undefined ? {} : { code });

@@ -2,7 +2,7 @@
 // environment, `profile add`, the keychain, the client itself), so a value the HTTP layer would refuse is
 // named where it was given, and never reported as a request that was sent.
 
-export const MAX_API_KEY_LENGTH = 256;
+const MAX_API_KEY_LENGTH = 256;
 
 /** An HTTP header name (RFC 9110 token). */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;

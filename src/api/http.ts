@@ -52,7 +52,7 @@ const BEFORE_SIGNATURE_CODES = new Set([
  */
 export const ERROR_BODY_LIMIT = 64 * 1024;
 
-export interface SignedRequest<T> {
+interface SignedRequest<T> {
   /** In the operator's words; it starts every error line ("list keys failed …"). */
   operation: string;
   method: 'GET' | 'POST';
@@ -85,7 +85,7 @@ export interface SignedRequest<T> {
   onSending?: () => void;
 }
 
-export interface SignedClient {
+interface SignedClient {
   request<T>(request: SignedRequest<T>): Promise<T>;
   /** Server-minus-local clock offset currently applied to timestamps. */
   clockOffsetMs(): number;

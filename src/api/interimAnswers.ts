@@ -8,14 +8,14 @@ import { Duplex } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
 
 /** What undici's `connect` option is called with (a subset of buildConnector.Options). */
-export interface ConnectTarget {
+interface ConnectTarget {
   hostname: string;
   protocol: string;
   port: string;
   servername?: string | null;
   localAddress?: string | null;
 }
-export type ConnectCallback = (...args: [null, Socket | TLSSocket] | [Error, null]) => void;
+type ConnectCallback = (...args: [null, Socket | TLSSocket] | [Error, null]) => void;
 
 /** undici's default connect timeout. */
 const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
@@ -39,7 +39,7 @@ function verdictOf(head: Buffer): Verdict {
  * A connection as undici sees it: writes go to the socket as they are; reads come from it, except an interim
  * 100 Continue where an answer starts (after each request written, before its answer's first byte).
  */
-export class ContinueFilter extends Duplex {
+class ContinueFilter extends Duplex {
   readonly #socket: Socket;
   /** The next bytes read start an answer (a request was written since the last one began; the pool sends one at a time). */
   #atAnswer = false;

@@ -23,7 +23,7 @@ const MiB = 1024 * KiB;
  * The most bytes each operation's answer may have; docs/design.md (Bounds) says why each is enough. Past it the
  * request is aborted and the command says so; memory never holds more than this (plus its parse).
  */
-export const ANSWER_LIMITS = {
+const ANSWER_LIMITS = {
   listSubAccountKeys: 1 * MiB,
   createSubAccountKey: 64 * KiB,
   listUniversalTransfers: 4 * MiB,

@@ -11,7 +11,7 @@
 // little under. A lesson never loosens the budget: a slower rate is taken, else the budget in force is tightened.
 
 /** A limit as the service states it: at most `requests` in any span of `periodMs`. */
-export interface PacerBudget {
+interface PacerBudget {
   requests: number;
   periodMs: number;
 }
@@ -21,7 +21,7 @@ export const DOCUMENTED_LIMIT: PacerBudget = { requests: 500, periodMs: 10_000 }
 /** The share of a known limit the client sends at: the rest absorbs clock jitter and a request arriving early. */
 export const PACING_SHARE = 0.95;
 /** Send times remembered: the largest budget kept as a burst (a larger one is scaled down, same rate). */
-export const PACER_LOG_SIZE = 4096;
+const PACER_LOG_SIZE = 4096;
 /** Assumed when a 429 says no Retry-After (the common limits are per second). */
 export const DEFAULT_RETRY_AFTER_MS = 1000;
 /** Added to a learned period: a send's arrival may come a little earlier or later than its sending. */
@@ -37,13 +37,13 @@ export function pacedBudget(limit: PacerBudget): PacerBudget {
 }
 
 /** A slot taken in the pacer's log: its place, its number, and how long to wait for it. */
-export interface PacerTicket {
+interface PacerTicket {
   waitMs: number;
   index: number;
   seq: number;
 }
 
-export interface ServicePacerStats {
+interface ServicePacerStats {
   /** Sends reserved (every try, the client's own retries included). */
   requests: number;
   /** Answers 429 seen. */

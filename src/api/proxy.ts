@@ -5,7 +5,7 @@
 // URL, http_proxy/HTTP_PROXY for http://, the lower-case name first as undici and curl read them). NO_PROXY /
 // no_proxy applies to all three, matched as undici's EnvHttpProxyAgent matches it (loopback is not special).
 
-export type ProxyEnvironment = Readonly<Record<string, string | undefined>>;
+type ProxyEnvironment = Readonly<Record<string, string | undefined>>;
 
 export interface ProxyChoice {
   /** The proxy URL as given (it may carry a user and password): only the client sees it. */
@@ -17,13 +17,13 @@ export interface ProxyChoice {
 }
 
 /** A proxy given explicitly (the flag or the profile), before NO_PROXY is applied. */
-export interface ExplicitProxy {
+interface ExplicitProxy {
   url: string;
   source: string;
 }
 
 /** Why a proxy URL cannot be used (undefined when it can): http:// or https://, a host, nothing after it. */
-export function proxyUrlProblem(raw: string): string | undefined {
+function proxyUrlProblem(raw: string): string | undefined {
   let url: URL;
   try {
     url = new URL(raw.trim());
@@ -58,7 +58,7 @@ function variable(env: ProxyEnvironment, lower: string, upper: string): { name: 
 }
 
 /** The NO_PROXY value in force (no_proxy first, as undici reads it). */
-export function noProxyValue(env: ProxyEnvironment): string {
+function noProxyValue(env: ProxyEnvironment): string {
   return env.no_proxy ?? env.NO_PROXY ?? '';
 }
 
@@ -103,7 +103,7 @@ export function chooseProxy(baseUrl: string, explicit: ExplicitProxy | undefined
 }
 
 /** 127.0.0.0/8, ::1 and localhost: the only hosts a plain http:// base URL is not flagged for. */
-export function isLoopbackHost(hostname: string): boolean {
+function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
   if (host === 'localhost' || host === '::1') return true;
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);

@@ -7,7 +7,7 @@ import { OPERATION_LABELS } from './operations';
 /** What made a run read-only: the profile's setting, the --read-only flag, or BROKER_READ_ONLY. */
 export type ReadOnlySource = { kind: 'profile'; profile: string } | { kind: 'flag' } | { kind: 'environment' };
 
-export const READ_ONLY_ENV = 'BROKER_READ_ONLY';
+const READ_ONLY_ENV = 'BROKER_READ_ONLY';
 
 /** BROKER_READ_ONLY turns read-only on with any value but empty, 0, false, no or off (a typo stays on the safe side). */
 export function readOnlyFromEnvironment(env: Readonly<Record<string, string | undefined>>): boolean {

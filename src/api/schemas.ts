@@ -48,7 +48,7 @@ const Id = v.union([v.string(), v.pipe(v.number(), v.transform(String))], 'an id
  * create answer and of the sibling endpoints' key lists) is read too. With both, creatTime is the one taken.
  * The id is apiKey in the service's sample answer (and its current field table), apikey in its older field table: either is read.
  */
-export const WireListedKey = v.pipe(
+const WireListedKey = v.pipe(
   v.object({
     note: OptionalText,
     apiKey: v.optional(v.string('a string')),

@@ -18,7 +18,7 @@ export const UNKNOWN_API_KEY = 10072;
 /** "No permission for the endpoint": the key lacks the permission for the operation. */
 export const NO_PERMISSION = 700007;
 
-export interface ServiceCode {
+interface ServiceCode {
   /** The meaning in a few words (the service's own message may be terse, or another language). */
   meaning: string;
   /** What to check, and where: said after the service's line. */

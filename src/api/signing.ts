@@ -1,7 +1,7 @@
 // The one signing rule: HMAC-SHA256 hex of the query (and, under the 'body' rule, the raw body after it), signature last.
 import { nodeCrypto } from '../lazyBuiltins';
 
-export type QueryValue = string | number | undefined;
+type QueryValue = string | number | undefined;
 /** Ordered query parameters; undefined values are left out. Order matters: it is what gets signed. */
 export type QueryParams = ReadonlyArray<readonly [name: string, value: QueryValue]>;
 
@@ -57,7 +57,7 @@ export function totalParams(query: string, body: string, rule: PostSignatureRule
   return rule === 'body' ? query + body : query;
 }
 
-export interface SignInput {
+interface SignInput {
   params: QueryParams;
   recvWindow: number;
   timestamp: number;

@@ -2,10 +2,10 @@
 import { timeMs, timeText } from './serviceTime';
 import type { ServiceTime } from './types';
 
-export type TimeParse = { ok: true; ms: number } | { ok: false; reason: string };
+type TimeParse = { ok: true; ms: number } | { ok: false; reason: string };
 
 /** Below this an all-digit value cannot be epoch milliseconds after early 1973; it is likely seconds. */
-export const MIN_EPOCH_MS = 100_000_000_000;
+const MIN_EPOCH_MS = 100_000_000_000;
 /** The largest time a JavaScript Date can hold. */
 const MAX_TIME_MS = 8_640_000_000_000_000;
 
@@ -14,7 +14,7 @@ export const DAY_MS = 86_400_000;
 export const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: DAY_MS, w: 7 * DAY_MS } as const;
 type Unit = keyof typeof UNIT_MS;
 
-export const TIME_FORMS_HINT =
+const TIME_FORMS_HINT =
   'use a date (2026-11-01), a date-time (2026-11-01T12:00, 2026-11-01 12:00:30, …Z or +02:00), epoch milliseconds, now, or a span before now (30m, 24h, 7d, 2w)';
 
 const RELATIVE = /^(\d{1,9})\s*([smhdw])(?:\s+ago)?$/i;
@@ -118,7 +118,7 @@ function zoneOffsetMinutes(zone: string): number | undefined {
   return (m[1] === '-' ? -1 : 1) * (hours * 60 + minutes);
 }
 
-export type SpanParse = { ok: true; ms: number } | { ok: false; reason: string };
+type SpanParse = { ok: true; ms: number } | { ok: false; reason: string };
 
 /** A length of time, not a moment: 90d, 12w, 2160h, 30m, 45s (the units of "a span before now"), above zero. */
 export function parseSpan(raw: string): SpanParse {

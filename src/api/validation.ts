@@ -28,16 +28,16 @@ export interface FieldError {
 }
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; error: FieldError };
-export type Validated<T> = { ok: true; value: T } | { ok: false; errors: FieldError[] };
+type Validated<T> = { ok: true; value: T } | { ok: false; errors: FieldError[] };
 
-export const MAX_SUB_ACCOUNT_LENGTH = 64;
-export const MAX_ACCOUNT_LENGTH = 64;
-export const MAX_NOTE_LENGTH = 100;
-export const MAX_PERMISSION_LENGTH = 64;
-export const MAX_ACCOUNT_TYPE_LENGTH = 32;
-export const CLIENT_TRAN_ID_LENGTH = 32;
+const MAX_SUB_ACCOUNT_LENGTH = 64;
+const MAX_ACCOUNT_LENGTH = 64;
+const MAX_NOTE_LENGTH = 100;
+const MAX_PERMISSION_LENGTH = 64;
+const MAX_ACCOUNT_TYPE_LENGTH = 32;
+const CLIENT_TRAN_ID_LENGTH = 32;
 
-export const PERMISSION_TOKEN = /^[A-Za-z][A-Za-z0-9_]*$/;
+const PERMISSION_TOKEN = /^[A-Za-z][A-Za-z0-9_]*$/;
 const ACCOUNT_TYPE_TOKEN = /^[A-Za-z_]+$/;
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 const WHITESPACE = /\s/;
@@ -236,7 +236,7 @@ export function parseTimeInput(field: 'startTime' | 'endTime', raw: string, now:
 
 // ---- whole forms -------------------------------------------------------------------------------
 
-export interface NewKeyInput {
+interface NewKeyInput {
   subAccount: string;
   permissions: string | readonly string[];
   /** Blank or absent: no linked IPs. */
@@ -259,7 +259,7 @@ export function validateNewKey(input: NewKeyInput): Validated<NewKeyRequest> {
 }
 
 /** Raw strings as typed; absent or blank optional fields are left out of the query. */
-export interface TransferQueryInput {
+interface TransferQueryInput {
   fromAccountType: string;
   toAccountType: string;
   fromAccount?: string;

@@ -11,7 +11,7 @@ import { RequestTally } from '../export/requestTally';
 import { type AuditSummary, type KeyFinding, auditKeys, summarize } from './keyAudit';
 
 /** Requests in flight at once: enough to hide latency, few enough to stay well inside a rate limit. */
-export const AUDIT_CONCURRENCY = 3;
+const AUDIT_CONCURRENCY = 3;
 
 export type SubAccountAudit =
   | { subAccount: string; status: 'audited'; findings: KeyFinding[]; summary: AuditSummary }
@@ -20,7 +20,7 @@ export type SubAccountAudit =
   /** Not asked: an earlier failure would have failed it the same way. */
   | { subAccount: string; status: 'skipped'; after: string };
 
-export interface AuditRunOptions {
+interface AuditRunOptions {
   now: number;
   maxAgeMs: number;
   signal?: AbortSignal;

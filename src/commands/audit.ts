@@ -19,13 +19,13 @@ const auditFlags = (command: Command) =>
     .option('-o, --format <format>', 'table, json (an array) or csv (default: table)')
     .option('--json', 'short for --format json');
 
-export type AuditOptions = OptionsOf<typeof auditFlags>;
+type AuditOptions = OptionsOf<typeof auditFlags>;
 
-export const DEFAULT_AUDIT_LIMIT = 50;
-export const MAX_AUDIT_LIMIT = 10_000;
+const DEFAULT_AUDIT_LIMIT = 50;
+const MAX_AUDIT_LIMIT = 10_000;
 
 /** One entry as `--format json` prints it: every field, in this order (null when it does not apply). */
-export interface AuditEntryJson {
+interface AuditEntryJson {
   time: string;
   profile: string;
   host: string;
@@ -40,7 +40,7 @@ export interface AuditEntryJson {
   reason: string | null;
 }
 
-export function auditEntryJson(e: AuditEntry): AuditEntryJson {
+function auditEntryJson(e: AuditEntry): AuditEntryJson {
   return {
     time: e.time,
     profile: e.profile,

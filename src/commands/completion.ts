@@ -19,7 +19,7 @@ import { DEMO_COMMANDS } from './demoRun';
 import { OUTPUT_FORMATS } from './output';
 import { isHiddenCommand } from './registry';
 
-export const SHELLS = ['bash', 'zsh', 'fish'] as const;
+const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
 
 /** What a flag's value is completed from. */
@@ -163,7 +163,7 @@ function bashValues(source: ValueSource, word: string, fn: string): string {
   return `${fn}_comma_list ${sh(source.commaList.join(' '))} "${word}" ${sh((source.alone ?? []).join(' '))}`;
 }
 
-export function bashScript(program: CommandUnknownOpts): string {
+function bashScript(program: CommandUnknownOpts): string {
   const tree = commandTree(program);
   const fn = '_broker_console';
   const flagCases = flagValueCases((source) => bashValues(source, '$cur', fn));
@@ -264,7 +264,7 @@ function zshValues(source: ValueSource): string {
   return `_broker-console_comma_list ${sh((source.alone ?? []).join(' '))} ${source.commaList.join(' ')}`;
 }
 
-export function zshScript(program: CommandUnknownOpts): string {
+function zshScript(program: CommandUnknownOpts): string {
   const tree = commandTree(program);
   const flagCases = flagValueCases(zshValues);
   const describe = (items: { name: string; description: string }[]): string =>
@@ -367,7 +367,7 @@ function fishValues(source: ValueSource): string {
   return `-x -a '(__broker_console_comma_list "${(source.alone ?? []).join(' ')}" ${source.commaList.join(' ')})'`;
 }
 
-export function fishScript(program: CommandUnknownOpts): string {
+function fishScript(program: CommandUnknownOpts): string {
   const tree = commandTree(program);
   const lines: string[] = [];
   for (const c of tree) {
@@ -471,13 +471,13 @@ ${lines.join('\n')}
 `;
 }
 
-export function completionScript(shell: Shell, program: CommandUnknownOpts): string {
+function completionScript(shell: Shell, program: CommandUnknownOpts): string {
   if (shell === 'bash') return bashScript(program);
   if (shell === 'zsh') return zshScript(program);
   return fishScript(program);
 }
 
-export function runCompletion(shell: string, program: Command, ctx: CommandContext): ExitCode {
+function runCompletion(shell: string, program: Command, ctx: CommandContext): ExitCode {
   const name = shell.trim().toLowerCase();
   if (!(SHELLS as readonly string[]).includes(name)) return reportUsage(ctx, `completion: the shell must be bash, zsh or fish (got '${shell}')`);
   ctx.stdout.write(completionScript(name as Shell, program));
@@ -488,7 +488,7 @@ export function runCompletion(shell: string, program: Command, ctx: CommandConte
  * `__complete profiles`: the profile names, one a line, from profiles.json alone (fast; no keychain). An
  * unreadable file gives nothing: a completion never prints an error into the operator's command line.
  */
-export async function runCompleteValues(what: string, ctx: CommandContext): Promise<ExitCode> {
+async function runCompleteValues(what: string, ctx: CommandContext): Promise<ExitCode> {
   if (what === 'sub-accounts') return completeSubAccounts(ctx);
   if (what !== 'profiles') return reportUsage(ctx, `__complete: unknown list '${what}'`);
   try {

@@ -39,7 +39,7 @@ import type { RunningSandbox } from '../sandbox/types';
 import { createExchangeLog, type ExchangeLog } from '../ui/exchangeLog';
 import type { CheckOutcome, ConsoleTarget, CredentialsInput, NewProfileInput, ProfileSummary, StartupProblem, TargetSwitcher } from '../ui/targets';
 
-export interface TargetOptions {
+interface TargetOptions {
   folder: string;
   exportFolder: string;
   recvWindow?: number;

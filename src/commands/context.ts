@@ -140,7 +140,7 @@ export function reportUsage(ctx: CommandContext, message: string): ExitCode {
 }
 
 /** A connected client: what its config files are kept by, and a way to cut what is under way short (a signal). */
-export interface ConnectedApi extends BrokerApi {
+interface ConnectedApi extends BrokerApi {
   readonly baseUrl: string;
   /** Set when creating is refused (a read-only run or profile): why, in one line. */
   readonly readOnly?: string;
@@ -305,7 +305,7 @@ export async function connectTarget(ctx: CommandContext): Promise<{ api: Connect
 }
 
 /** Whether each request is described on stderr: --verbose, or BROKER_DEBUG set to anything but empty, 0 or false. */
-export function debugRequests(ctx: CommandContext): boolean {
+function debugRequests(ctx: CommandContext): boolean {
   if (ctx.globals.verbose === true) return true;
   const value = ctx.env.BROKER_DEBUG?.trim().toLowerCase();
   return value !== undefined && value !== '' && value !== '0' && value !== 'false';
@@ -325,7 +325,7 @@ export function proxyFor(ctx: CommandContext, baseUrl: string, profile?: { name:
 }
 
 /** One warning line on stderr when the base URL is plain http:// to a host other than this machine. */
-export function warnCleartext(ctx: CommandContext, baseUrl: string): void {
+function warnCleartext(ctx: CommandContext, baseUrl: string): void {
   const warning = cleartextWarning(baseUrl);
   if (warning !== undefined) printLines(ctx.stderr, [`warning: ${warning}`]);
 }

@@ -15,7 +15,7 @@ import { createConsoleTargets } from './consoleTargets';
 import { resolveDemoClock } from '../sandbox/demoClock';
 import type { CommandHost } from './define';
 
-export interface InteractiveOptions {
+interface InteractiveOptions {
   demo: boolean;
   /** The pinned demo's clock, Unix ms (--demo-clock / BROKER_DEMO_CLOCK). */
   demoClockMs?: number;
@@ -29,7 +29,7 @@ export interface InteractiveOptions {
 type TerminalStream = { isTTY?: boolean; setRawMode?: unknown };
 
 /** Why the console cannot run here, or undefined when stdin and stdout are terminals with raw mode. */
-export function terminalProblem(stdin: TerminalStream, stdout: TerminalStream): string | undefined {
+function terminalProblem(stdin: TerminalStream, stdout: TerminalStream): string | undefined {
   if (!stdin.isTTY && !stdout.isTTY) return 'stdin and stdout are not terminals';
   if (!stdin.isTTY) return 'stdin is not a terminal';
   if (!stdout.isTTY) return 'stdout is not a terminal';
@@ -38,7 +38,7 @@ export function terminalProblem(stdin: TerminalStream, stdout: TerminalStream): 
 }
 
 /** The exit code: an ExitCode, or the console's own (130 interrupted, 128 + a signal's number). */
-export async function runInteractive(options: InteractiveOptions, ctx: CommandContext): Promise<number> {
+async function runInteractive(options: InteractiveOptions, ctx: CommandContext): Promise<number> {
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
   // NO_COLOR takes colours away through the theme only: inverse, bold and markers still show the

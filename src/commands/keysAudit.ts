@@ -45,10 +45,10 @@ const keysAuditFlags = (command: Command) =>
     .option('-o, --format <format>', 'table, json (one object) or csv (default: table)')
     .option('--json', 'short for --format json');
 
-export type KeysAuditOptions = OptionsOf<typeof keysAuditFlags>;
+type KeysAuditOptions = OptionsOf<typeof keysAuditFlags>;
 
 /** Which flags make the exit code 4: any flag, none, or only these kinds. */
-export type FailOn = 'any' | 'none' | readonly FlagKind[];
+type FailOn = 'any' | 'none' | readonly FlagKind[];
 
 export function parseFailOn(raw: string | undefined): { ok: true; value: FailOn } | { ok: false; message: string } {
   const text = (raw ?? 'any').trim().toLowerCase();
@@ -73,7 +73,7 @@ function fails(failOn: FailOn, results: readonly SubAccountAudit[]): boolean {
 }
 
 /** One key as the JSON lists it: the key's fields (as `keys list --json`), its age, its flags. */
-export interface AuditKeyJson {
+interface AuditKeyJson {
   note: string;
   apiKey: string;
   permissions: string[];
@@ -85,7 +85,7 @@ export interface AuditKeyJson {
 }
 
 /** One sub-account: summary null unless audited, error null when audited. */
-export interface AuditSubAccountJson {
+interface AuditSubAccountJson {
   subAccount: string;
   status: 'audited' | 'failed' | 'not-audited';
   error: string | null;

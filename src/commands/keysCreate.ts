@@ -44,10 +44,10 @@ const keysCreateFlags = (command: Command) =>
     .option('--json', 'short for --format json')
     .option(ALLOW_RISKY_FLAG, 'make a key that can withdraw or transfer funds, or that has no --ip (refused without it, exit 2)');
 
-export type KeysCreateOptions = OptionsOf<typeof keysCreateFlags>;
+type KeysCreateOptions = OptionsOf<typeof keysCreateFlags>;
 
 /** The created key as `--format json` prints it (one line): these fields, in this order (createdAt: Unix ms). */
-export interface CreatedKeyJson {
+interface CreatedKeyJson {
   subAccount: string;
   note: string;
   apiKey: string;
@@ -58,7 +58,7 @@ export interface CreatedKeyJson {
   createdAt: ServiceTime;
 }
 
-export function createdKeyJson(key: CreatedKey): CreatedKeyJson {
+function createdKeyJson(key: CreatedKey): CreatedKeyJson {
   return {
     subAccount: key.subAccount,
     note: key.note,
@@ -71,13 +71,13 @@ export function createdKeyJson(key: CreatedKey): CreatedKeyJson {
 }
 
 /** `--format csv`: a header and one record with these columns (permissions and ips comma-joined in one cell). */
-export const CREATED_KEY_CSV_COLUMNS = ['subAccount', 'note', 'apiKey', 'secretKey', 'permissions', 'ips', 'createdAt'] as const;
+const CREATED_KEY_CSV_COLUMNS = ['subAccount', 'note', 'apiKey', 'secretKey', 'permissions', 'ips', 'createdAt'] as const;
 
 /**
  * The key and its secret are quoted and never altered (no formula quote, never cut: a copy must be exact); the
  * other cells are neutralised, and for a terminal sanitised and cut.
  */
-export function createdKeyCsv(key: CreatedKey, terminal: boolean): string {
+function createdKeyCsv(key: CreatedKey, terminal: boolean): string {
   const exact = new Set<string>(['apiKey', 'secretKey']);
   const values = [key.subAccount, key.note, key.apiKey, key.secretKey, key.permissions.join(','), key.ips.join(','), String(key.createdAt)];
   const cells = values.map((value, i) => {
@@ -92,7 +92,7 @@ export function createdKeyCsv(key: CreatedKey, terminal: boolean): string {
 export const SECRET_WARNING = 'the secret key is shown only this once: store it now, it cannot be retrieved again';
 
 /** One line per field, each value sanitised (what the service sent cannot drive the terminal or add a line). */
-export function createdKeyText(key: CreatedKey): string {
+function createdKeyText(key: CreatedKey): string {
   const rows: [string, string][] = [
     ['subAccount', key.subAccount],
     ['apiKey', key.apiKey],
@@ -107,7 +107,7 @@ export function createdKeyText(key: CreatedKey): string {
   return rows.map(([name, value]) => `${name.padEnd(13)}${sanitize(value, whole.has(name) ? LINE_LIMIT : undefined)}`).join('\n') + '\n';
 }
 
-export const ALLOW_RISKY_FLAG = '--allow-risky';
+const ALLOW_RISKY_FLAG = '--allow-risky';
 
 export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandContext): Promise<ExitCode> {
   const checked = validateNewKey({

@@ -18,10 +18,10 @@ const keysListFlags = (command: Command) =>
     .option('-o, --format <format>', 'table, json (an array) or csv (default: table)')
     .option('--json', 'short for --format json');
 
-export type KeysListOptions = OptionsOf<typeof keysListFlags>;
+type KeysListOptions = OptionsOf<typeof keysListFlags>;
 
 /** One key as `--format json` prints it: these fields, in this order (createdAt: Unix ms). */
-export interface KeyJson {
+interface KeyJson {
   note: string;
   apiKey: string;
   permissions: string[];
@@ -35,9 +35,9 @@ export function keyJson(k: SubAccountKey): KeyJson {
 }
 
 /** `--format csv`: these columns; permissions and ips comma-joined in one cell, createdAt in Unix ms. */
-export const KEY_CSV_COLUMNS = ['note', 'apiKey', 'permissions', 'ips', 'createdAt'] as const;
+const KEY_CSV_COLUMNS = ['note', 'apiKey', 'permissions', 'ips', 'createdAt'] as const;
 
-export function keysCsv(keys: readonly SubAccountKey[], terminal: boolean): string {
+function keysCsv(keys: readonly SubAccountKey[], terminal: boolean): string {
   return csvDocument(
     KEY_CSV_COLUMNS,
     keys.map((k) => [k.note, k.apiKey, k.permissions.join(','), k.ips.join(','), String(k.createdAt)]),
@@ -48,7 +48,7 @@ export function keysCsv(keys: readonly SubAccountKey[], terminal: boolean): stri
 const COLUMNS: readonly Column[] = [{ header: 'note' }, { header: 'apiKey' }, { header: 'permissions' }, { header: 'ips' }, { header: 'created' }];
 
 /** The keys as a table for a terminal: every cell sanitised, columns aligned by display width. */
-export function keysTable(keys: readonly SubAccountKey[]): Promise<string> {
+function keysTable(keys: readonly SubAccountKey[]): Promise<string> {
   return formatTable(
     COLUMNS,
     keys.map((k) => [k.note, k.apiKey, k.permissions.join(','), ipsText(k.ips, ','), formatLocalTime(k.createdAt)]),

@@ -5,7 +5,7 @@ import { systemErrorWords } from '../terminal/systemError';
 import { ownOutputErrors, releaseOutputErrors } from '../terminal/outputOwner';
 import { sanitize } from '../terminal/sanitize';
 
-export type Align = 'left' | 'right';
+type Align = 'left' | 'right';
 
 export interface Column {
   header: string;
@@ -15,7 +15,7 @@ export interface Column {
 }
 
 /** Terminal cells a text takes. */
-export type Measure = (text: string) => number;
+type Measure = (text: string) => number;
 
 // Printable ASCII: one cell a character.
 const PLAIN = /^[\x20-\x7e]*$/;
@@ -154,7 +154,7 @@ export class OutputClosedError extends Error {
  * Node writes to those with one write(2) and drops what a short write left (a nearly full disk): the caller
  * then writes them itself, to the last byte or an error.
  */
-export function fileDescriptorOf(stream: object): number | undefined {
+function fileDescriptorOf(stream: object): number | undefined {
   const fd = (stream as { fd?: unknown }).fd;
   if (typeof fd !== 'number') return undefined;
   try {

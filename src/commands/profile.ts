@@ -65,7 +65,7 @@ const profileAddFlags = (command: Command) =>
     .option('--no-check', 'save without first checking the credentials against the service (offline setup)');
 
 /** As parsed; a run from the tests may leave any out (a negated flag's default is true). */
-export type ProfileAddOptions = Partial<OptionsOf<typeof profileAddFlags>>;
+type ProfileAddOptions = Partial<OptionsOf<typeof profileAddFlags>>;
 
 /** How long a signal during a profile's save waits for the keychain and the settings to be written. */
 const SAVE_GRACE_MS = 5000;
@@ -314,7 +314,7 @@ const SHORT_PROBLEM: Record<KeychainProblemKind, string> = {
 };
 
 /** `profile list --format csv`: these columns (the JSON objects have the same fields, in this order). */
-export const PROFILE_CSV_COLUMNS = [
+const PROFILE_CSV_COLUMNS = [
   'name',
   'default',
   'baseUrl',
@@ -333,7 +333,7 @@ export const PROFILE_CSV_COLUMNS = [
 const profileListFlags = (command: Command) =>
   command.option('-o, --format <format>', 'table, json (an array) or csv (default: table)').option('--json', 'short for --format json');
 
-export type ProfileListOptions = OptionsOf<typeof profileListFlags>;
+type ProfileListOptions = OptionsOf<typeof profileListFlags>;
 
 export async function runProfileList(options: ProfileListOptions, ctx: CommandContext): Promise<ExitCode> {
   const chosen = chooseFormat(options);

@@ -11,12 +11,12 @@ import { EXIT, printLines, reportUsage } from './context';
 import { type CommandHost, examples, oneOf, wholeNumber, type OptionsOf } from './define';
 
 /** What `sandbox` runs with: its flags (every one optional when run from code), and the demo clock. */
-export type SandboxCommandOptions = Partial<SandboxFlags> & {
+type SandboxCommandOptions = Partial<SandboxFlags> & {
   /** The pinned demo's clock, Unix ms (--demo-clock): the data and created keys follow it (demoClock.ts). */
   demoClockMs?: number;
 };
 
-export interface SandboxCommandHooks {
+interface SandboxCommandHooks {
   /** Called after a signal closed the sandbox; default process.exit. */
   exit?: (code: number) => void;
   /** Install the SIGINT/SIGTERM handlers (default true). */
@@ -144,7 +144,7 @@ const sandboxFlags = (command: Command) =>
     );
 
 /** The flags as commander parses them; the demo clock comes from the global option. */
-export type SandboxFlags = OptionsOf<typeof sandboxFlags>;
+type SandboxFlags = OptionsOf<typeof sandboxFlags>;
 
 export function defineSandbox(program: Command, host: CommandHost): CommandUnknownOpts {
   return sandboxFlags(program.command('sandbox').description('run the embedded sandbox service alone, until Ctrl-C'))

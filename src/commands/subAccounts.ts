@@ -36,10 +36,10 @@ const subAccountsFlags = (command: Command) =>
     .option('-o, --format <format>', 'table, json (an array) or csv (default: table)')
     .option('--json', 'short for --format json');
 
-export type SubAccountsOptions = OptionsOf<typeof subAccountsFlags>;
+type SubAccountsOptions = OptionsOf<typeof subAccountsFlags>;
 
 /** One sub-account as `--format json` prints it (lastTransferTime: Unix ms of the latest transfer seen). */
-export interface SubAccountJson {
+interface SubAccountJson {
   name: string;
   lastTransferTime: number;
 }

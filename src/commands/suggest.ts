@@ -5,7 +5,7 @@
 import { editDistance } from '../api/didYouMean';
 
 /** A command as the suggestion sees it: its name and the names of its subcommands. */
-export interface CommandWords {
+interface CommandWords {
   name: string;
   subcommands: readonly string[];
 }

@@ -11,7 +11,7 @@ export interface TerminalIn extends NodeJS.ReadableStream {
 }
 
 /** The line typed; or interrupted (Ctrl-C), or ended (Ctrl-D on an empty line, or the input ended). */
-export type HiddenAnswer = { ok: true; value: string } | { ok: false; reason: 'interrupted' | 'ended' };
+type HiddenAnswer = { ok: true; value: string } | { ok: false; reason: 'interrupted' | 'ended' };
 
 const CTRL_C = '\u0003';
 const CTRL_D = '\u0004';

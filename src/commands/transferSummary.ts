@@ -10,7 +10,7 @@ import { type CommandContext, EXIT, type ExitCode, closeQuietly, connect, printL
 import { type Column, OutputSink, formatTable } from './output';
 import { csvDocument } from '../format/csv';
 
-export type SummaryFormat = 'table' | 'json' | 'csv';
+type SummaryFormat = 'table' | 'json' | 'csv';
 
 /** The JSON document: the pages read, then the summary (docs/commands.md, "transfers --summary"). */
 export interface SummaryDocument extends TransferSummary {
@@ -95,7 +95,7 @@ export async function summaryTable(s: SummaryDocument): Promise<string> {
 }
 
 /** One CSV table: `asset` rows (count, SUCCESS volume), `asset-status` rows (count, sum of that status), `status` rows (count), `day` rows (per asset: count, SUCCESS volume; a day without transfers: one row, count 0). */
-export function summaryCsv(s: SummaryDocument, terminal = false): string {
+function summaryCsv(s: SummaryDocument, terminal = false): string {
   const rows: string[][] = [];
   for (const a of s.assets) {
     rows.push(['asset', '', a.asset, '', String(a.count), a.volume]);

@@ -26,8 +26,8 @@ import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
 import { runTransferSummary } from './transferSummary';
 import { type CommandHost, examples, type OptionsOf } from './define';
 
-export type TransferFormat = 'table' | 'json' | 'csv';
-export const TRANSFER_FORMATS: readonly TransferFormat[] = ['table', 'json', 'csv'];
+type TransferFormat = 'table' | 'json' | 'csv';
+const TRANSFER_FORMATS: readonly TransferFormat[] = ['table', 'json', 'csv'];
 
 /** The command's flags (its options' type is read from them: see OptionsOf). */
 const transfersFlags = (command: Command) =>
@@ -50,7 +50,7 @@ const transfersFlags = (command: Command) =>
     .option('-o, --format <format>', 'table, json or csv (default: table)')
     .option('--json', 'short for --format json');
 
-export type TransfersOptions = OptionsOf<typeof transfersFlags>;
+type TransfersOptions = OptionsOf<typeof transfersFlags>;
 
 /**
  * Fixed widths (terminal cells) so the table can be printed page by page; a longer value pushes its row,

@@ -14,14 +14,14 @@ import { appendWholeLine } from './wholeLine';
 export const AUDIT_FILE = 'audit.jsonl';
 
 /** 'not-sent' only closes an attempt recorded ahead that never left (a refused connection): reading drops both. */
-export const AUDIT_OUTCOMES = ['created', 'refused', 'unknown', 'not-sent'] as const;
-export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
+const AUDIT_OUTCOMES = ['created', 'refused', 'unknown', 'not-sent'] as const;
+type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
 
 /**
  * A created key whose secret the operator may not have: it could not be written, it was not valid text, or the
  * console showed it and the operator has not (or never) confirmed it stored.
  */
-export const SECRET_FATES = ['not-delivered', 'unreadable', 'unconfirmed'] as const;
+const SECRET_FATES = ['not-delivered', 'unreadable', 'unconfirmed'] as const;
 export type SecretFate = (typeof SECRET_FATES)[number];
 
 export const SECRET_FATE_TEXT: Record<SecretFate, string> = {
@@ -111,7 +111,7 @@ export function auditEntry(target: AuditTarget, request: NewKeyRequest, result: 
 }
 
 /** One line: the fields in a fixed order, JSON-escaped (a line break in a note cannot start a line). */
-export function auditLine(entry: AuditEntry): string {
+function auditLine(entry: AuditEntry): string {
   const ordered: AuditEntry = {
     time: entry.time,
     profile: entry.profile,
@@ -147,7 +147,7 @@ export async function appendAudit(folder: string, entry: AuditEntry): Promise<vo
 }
 
 /** Writes an attempt's outcome as the attempt recorded ahead; `attempt` is its id in the trail. */
-export type AttemptRecorder = ((result: CreateResult) => Promise<boolean>) & { attempt: string };
+type AttemptRecorder = ((result: CreateResult) => Promise<boolean>) & { attempt: string };
 
 /** Records attempts against one target, and reads back what the trail holds for it. */
 export interface AuditRecorder {
@@ -346,9 +346,9 @@ export function settleAttempts(lines: readonly AuditEntry[]): AuditEntry[] {
 }
 
 /** Reading keeps at most the last this many bytes of the file (about 20,000 entries). */
-export const AUDIT_READ_LIMIT_BYTES = 8 * 1024 * 1024;
+const AUDIT_READ_LIMIT_BYTES = 8 * 1024 * 1024;
 
-export interface AuditRead {
+interface AuditRead {
   /** Oldest first. */
   entries: AuditEntry[];
   /** Lines that were damaged and skipped. */

@@ -6,7 +6,7 @@ import { perBaseUrlFile } from './perBaseUrl';
 
 export const BANS_FILE = 'bans.json';
 /** Base URLs remembered; the bans ending first are dropped first. */
-export const MAX_BANS = 32;
+const MAX_BANS = 32;
 /** The longest ban the service documents (3 days), with a day to spare: a longer end is not believed. */
 export const MAX_BAN_MS = 4 * 24 * 3_600_000;
 

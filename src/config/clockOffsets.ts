@@ -9,7 +9,7 @@ export const CLOCK_OFFSETS_FILE = 'clock-offsets.json';
 /** Base URLs remembered; the least recently measured are dropped first. */
 export const MAX_CLOCK_OFFSETS = 32;
 /** An offset beyond this is not believed (a damaged file, or a clock no correction should paper over). */
-export const MAX_REMEMBERED_OFFSET_MS = 7 * 24 * 3_600_000;
+const MAX_REMEMBERED_OFFSET_MS = 7 * 24 * 3_600_000;
 
 const Entry = v.object({
   offsetMs: v.pipe(v.number(), v.integer(), v.minValue(-MAX_REMEMBERED_OFFSET_MS), v.maxValue(MAX_REMEMBERED_OFFSET_MS)),

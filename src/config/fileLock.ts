@@ -11,7 +11,7 @@ import { fsPromises } from '../lazyBuiltins';
 /** A lock not renewed for this long (milliseconds) is stale; its holder renews it well within that. */
 export const STALE_LOCK_MS = 30_000;
 /** How long a writer waits for a live holder before giving up with a message naming the lock file. */
-export const LOCK_WAIT_MS = 10_000;
+const LOCK_WAIT_MS = 10_000;
 
 export class FileLockedError extends Error {
   constructor(

@@ -7,7 +7,7 @@ import { shortenApiKey } from '../api/redact';
 import { fsPromises } from '../lazyBuiltins';
 import { appendWholeLine } from './wholeLine';
 
-export interface ExchangeLogFile {
+interface ExchangeLogFile {
   /** Queues one line; never throws (a failing log must not fail the command). */
   record(exchange: ExchangeInfo, apiKey?: string): void;
   /** Writes what is queued and closes the file; resolves to how many lines could not be written (cut back whole). */

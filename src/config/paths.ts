@@ -10,7 +10,7 @@ export function configFolder(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /** Where one version of the console keeps its compiled code (never secrets or data). */
-export interface CacheFolder {
+interface CacheFolder {
   /** This version's folder: `<root>/<version>`, so an upgrade never reads or keeps another version's entries. */
   folder: string;
   root: string;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import * as v from 'valibot';
 import { readFileIfExists, writeFileAtomic } from './atomicFile';
 
-export interface PerBaseUrlFile<E> {
+interface PerBaseUrlFile<E> {
   path(folder: string): string;
   /** Every readable entry (a missing, unreadable or damaged file or entry counts as none). Never throws. */
   read(folder: string): Promise<Map<string, E>>;

@@ -3,7 +3,7 @@
 import type { FileHandle } from 'node:fs/promises';
 
 /** The file system took only part of a line (a nearly full disk): it was cut back, nothing of it stays. */
-export class ShortWriteError extends Error {
+class ShortWriteError extends Error {
   readonly code = 'ESHORTWRITE';
   constructor(written: number, length: number) {
     super(`only ${written} of ${length} bytes could be written`);

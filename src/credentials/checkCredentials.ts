@@ -7,16 +7,16 @@ import { NO_PERMISSION, SIGNATURE_REFUSED_CODES, UNKNOWN_API_KEY } from '../api/
 import { createBrokerApi } from '../api/operations';
 
 /** Which input a failed check points at (the console puts the message under that field). */
-export type CheckedField = 'baseUrl' | 'apiKey' | 'secretKey';
+type CheckedField = 'baseUrl' | 'apiKey' | 'secretKey';
 
 /**
  * Why a check failed: the service does not know the key, it rejected the signature (the secret, or the
  * header/signing option), it could not be reached (or did not answer in time), its answer proved neither
  * (a rate limit, a ban, a firewall, the clock), or something else.
  */
-export type CheckFailureReason = 'unknown-key' | 'bad-signature' | 'unreachable' | 'unverified' | 'failed';
+type CheckFailureReason = 'unknown-key' | 'bad-signature' | 'unreachable' | 'unverified' | 'failed';
 
-export type CredentialCheck = { ok: true; notice?: string } | { ok: false; reason: CheckFailureReason; message: string; field?: CheckedField };
+type CredentialCheck = { ok: true; notice?: string } | { ok: false; reason: CheckFailureReason; message: string; field?: CheckedField };
 
 /** What the check's request is called in what it says ("the connection check failed (HTTP 403) …"). */
 const CHECK_OPERATION = 'the connection check';
@@ -24,7 +24,7 @@ const CHECK_OPERATION = 'the connection check';
 /** The default deadline of a check, ms (one try: the operator is waiting for an answer). */
 export const CHECK_TIMEOUT_MS = 8000;
 
-export interface CheckOptions {
+interface CheckOptions {
   timeoutMs?: number;
   /** The client factory (tests); default createBrokerApi. */
   createApi?: (config: ClientConfig) => BrokerApi;

@@ -12,14 +12,14 @@ export interface Credentials {
   source: 'environment';
 }
 
-export interface CredentialFlags {
+interface CredentialFlags {
   /** --base-url: overrides BROKER_BASE_URL (and, later, the profile's). */
   baseUrl?: string;
   /** --profile: overrides BROKER_PROFILE. */
   profile?: string;
 }
 
-export type CredentialResult = { ok: true; credentials: Credentials } | { ok: false; message: string };
+type CredentialResult = { ok: true; credentials: Credentials } | { ok: false; message: string };
 
 export const ENV = {
   baseUrl: 'BROKER_BASE_URL',
@@ -37,7 +37,7 @@ export function envValue(env: Environment, name: string): string | undefined {
 }
 
 /** The text with what stands between "//" and an "@" (a user name and password) replaced by "…": never echoed. */
-export function withoutUserInfo(text: string): string {
+function withoutUserInfo(text: string): string {
   return text.replace(/\/\/[^/?#]*@/g, '//…@');
 }
 
@@ -58,7 +58,7 @@ export function checkBaseUrl(raw: string): { ok: true; url: string } | { ok: fal
 }
 
 /** "BROKER_API_KEY: the API key contains a line break…" when the variable's value cannot travel in a header. */
-export function checkEnvApiKey(apiKey: string): string | undefined {
+function checkEnvApiKey(apiKey: string): string | undefined {
   const problem = apiKeyProblem(apiKey);
   return problem === undefined ? undefined : `${ENV.apiKey}: ${problem}`;
 }

@@ -11,7 +11,7 @@ import { resolve } from 'node:path';
 export const KEYCHAIN_SERVICE = 'broker-console';
 
 /** The npm package of the keychain addon (an optional dependency, outside the bundle). */
-export const KEYTAR_PACKAGE = '@github/keytar';
+const KEYTAR_PACKAGE = '@github/keytar';
 
 export type KeychainProblemKind = 'not-built' | 'no-dbus' | 'no-secret-service' | 'no-keyring' | 'locked' | 'missing-entry' | 'failed';
 
@@ -46,7 +46,7 @@ export class KeychainError extends Error {
 }
 
 /** The part of keytar this module uses; findCredentials only in a child process (listAccounts). */
-export interface KeytarLike {
+interface KeytarLike {
   getPassword(service: string, account: string): Promise<string | null>;
   setPassword(service: string, account: string, password: string): Promise<void>;
   deletePassword(service: string, account: string): Promise<boolean>;
@@ -165,7 +165,7 @@ export function classifyKeytarError(error: unknown, profile = ''): KeychainProbl
 let cached: Promise<KeytarLike> | undefined;
 
 /** @github/keytar, loaded on first use (outside the bundle: it is a native addon). */
-export function loadKeytar(): Promise<KeytarLike> {
+function loadKeytar(): Promise<KeytarLike> {
   cached ??= (async () => {
     const mod: { default?: KeytarLike } & Partial<KeytarLike> = await import('@github/keytar');
     const keytar = mod.default ?? mod;

@@ -77,7 +77,7 @@ export function checkProfileName(raw: string): { ok: true; value: string } | { o
 }
 
 /** The longest secret taken: far above any real one, short of what would hide a pasted file. */
-export const MAX_SECRET = 1024;
+const MAX_SECRET = 1024;
 
 /** What is wrong with a secret as entered (already trimmed), wherever it is entered: `profile add` or the console's form. */
 export function secretProblem(value: string): string | undefined {
@@ -218,7 +218,7 @@ export interface SavedProfile {
 }
 
 /** The keychain half of a save, run under the profile file's lock: two saves of one name never pair one's settings with the other's secret. */
-export interface SecretStep {
+interface SecretStep {
   store(): Promise<void>;
   /** Called when the settings could not be written after the secret was stored. */
   undo?(): Promise<unknown>;

@@ -8,7 +8,7 @@ import { ENV, type Environment, checkBaseUrl, credentialsFromEnvironment, envVal
 import { type Keychain, KeychainError, type KeychainProblem, folderKeychain, openKeychain, problem } from './keychain';
 import { type Profile, type ProfileConfig, ProfileConfigError, findProfile, loadProfiles } from './profiles';
 
-export type CredentialSource = 'environment' | 'keychain' | 'session' | 'sandbox';
+type CredentialSource = 'environment' | 'keychain' | 'session' | 'sandbox';
 
 export interface ResolvedTarget {
   profile?: Profile;
@@ -25,12 +25,12 @@ export interface ResolvedTarget {
 }
 
 /** no-profile: none is set up; no-default: some are, none is the default; profiles-unreadable: the file is damaged or cannot be read. */
-export type ResolveFailureReason = 'no-credentials' | 'no-profile' | 'no-default' | 'profiles-unreadable' | 'unknown-profile' | 'keychain';
+type ResolveFailureReason = 'no-credentials' | 'no-profile' | 'no-default' | 'profiles-unreadable' | 'unknown-profile' | 'keychain';
 
 export type ResolveResult =
   { ok: true; target: ResolvedTarget } | { ok: false; reason: ResolveFailureReason; message: string; profile?: Profile; problem?: KeychainProblem };
 
-export interface ResolveTargetInput {
+interface ResolveTargetInput {
   flags: { profile?: string; baseUrl?: string };
   env: Environment;
   /** The config folder (profiles.json). */
@@ -39,7 +39,7 @@ export interface ResolveTargetInput {
   keychain?: () => Promise<Keychain>;
 }
 
-export const ADD_PROFILE_HINT = 'broker-console profile add NAME --base-url URL';
+const ADD_PROFILE_HINT = 'broker-console profile add NAME --base-url URL';
 
 function settings(profile: Profile): Pick<ResolvedTarget, 'apiKeyHeader' | 'recvWindow' | 'postSignature'> {
   return { apiKeyHeader: profile.apiKeyHeader, recvWindow: profile.recvWindow, postSignature: profile.postSignature };

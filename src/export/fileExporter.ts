@@ -24,7 +24,7 @@ import { type ExportFormat, type ExportProgress, type ExportRequest, type Export
 import { fsPromises } from '../lazyBuiltins';
 
 /** What the name of a file still being written (or left partial) ends with, before the extension. */
-export const INCOMPLETE = '-incomplete';
+const INCOMPLETE = '-incomplete';
 
 export function fileExporter(api: BrokerApi, folder: string, now: () => number = Date.now): TransferExporter {
   return {
@@ -124,7 +124,7 @@ function closingOf(format: ExportFormat, written: number): string {
  * text and the closing, over the previous closing. Writes are chained, so closing or removing the file
  * waits for the one under way (nothing is written to a closed file).
  */
-export class ClosedDocument {
+class ClosedDocument {
   private written = 0;
   private chain: Promise<void> = Promise.resolve();
   private closed = false;

@@ -5,7 +5,7 @@
 import type { ExchangeInfo } from '../api/contract';
 import { BrokerError } from '../api/errors';
 
-export interface TallyStats {
+interface TallyStats {
   /** Requests sent (every try, the client's own retries included). */
   requests: number;
   /** Answers 429 seen. */
@@ -14,13 +14,13 @@ export interface TallyStats {
   waitedMs: number;
 }
 
-export interface PacerOptions {
+interface PacerOptions {
   /** Told before one of this tally's requests waits for the service's budget, with the wait in ms. */
   onWait?: (ms: number) => void;
 }
 
 /** What a paced call hands to the client: observers of its exchanges and of its waits. */
-export type PacedSend<T> = (onExchange: (exchange: ExchangeInfo) => void, onWait: (ms: number) => void) => Promise<T>;
+type PacedSend<T> = (onExchange: (exchange: ExchangeInfo) => void, onWait: (ms: number) => void) => Promise<T>;
 
 export class RequestTally {
   private readonly onWait: ((ms: number) => void) | undefined;

@@ -45,7 +45,7 @@ export interface ScanProgress {
   waitingMs: number;
 }
 
-export interface ScanResult {
+interface ScanResult {
   /** Most recently active first; never the master. */
   found: DiscoveredSubAccount[];
   progress: ScanProgress;
@@ -68,7 +68,7 @@ export class ScanFailed extends Error {
   }
 }
 
-export interface ScanOptions {
+interface ScanOptions {
   days: number;
   /** The scan's end, Unix ms: the range is fixed, so newly arriving transfers do not shift the pages. */
   now: number;

@@ -12,13 +12,13 @@ import type { ServiceTime, Transfer } from '../api/types';
 import { COUNTED_STATUS } from './totals';
 
 /** One status: how many transfers, and the sum of their amounts that are decimals. */
-export interface StatusSum {
+interface StatusSum {
   status: string;
   count: number;
   sum: string;
 }
 
-export interface AssetSummary {
+interface AssetSummary {
   asset: string;
   /** Transfers of this asset, every status. */
   count: number;
@@ -28,7 +28,7 @@ export interface AssetSummary {
   statuses: StatusSum[];
 }
 
-export interface DayAsset {
+interface DayAsset {
   asset: string;
   /** Transfers of this asset that day, every status. */
   count: number;
@@ -36,7 +36,7 @@ export interface DayAsset {
   volume: string;
 }
 
-export interface DaySummary {
+interface DaySummary {
   /** Local calendar day, YYYY-MM-DD. */
   day: string;
   /** Transfers that day, every status (0: a day of the range with none). */
@@ -76,7 +76,7 @@ export function localDay(time: ServiceTime): string {
 }
 
 /** The time zone local days are in. */
-export function localTimeZone(): string {
+function localTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || 'local';
 }
 

@@ -8,7 +8,7 @@ import { RequestTally } from './requestTally';
 import { SummaryBuilder } from './summary';
 import { forEachTransferPage } from './transferPages';
 
-export interface SummaryProgress {
+interface SummaryProgress {
   /** Pages visited, and the transfers on them (before `keep`). */
   pages: number;
   rows: number;
@@ -16,7 +16,7 @@ export interface SummaryProgress {
   fraction?: number;
 }
 
-export interface SummaryPagesOptions {
+interface SummaryPagesOptions {
   signal?: AbortSignal;
   /** Pages fetched at most (default: transferPages' bound for the page size). */
   maxPages?: number;

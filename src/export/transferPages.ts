@@ -30,7 +30,7 @@ export function defaultMaxPages(limit: number = DEFAULT_PAGE_SIZE): number {
 /** The largest --max-pages accepted (a request bound, whatever the page size). */
 export const MAX_MAX_PAGES = 1_000_000;
 
-export type PagingStopReason = 'repeated' | 'max-pages';
+type PagingStopReason = 'repeated' | 'max-pages';
 
 /** Paging stopped on purpose: the service repeated transfers, or there were more pages than allowed. */
 export class PagingStopped extends Error {
@@ -48,7 +48,7 @@ export class PagingStopped extends Error {
   }
 }
 
-export interface PagingOptions {
+interface PagingOptions {
   signal?: AbortSignal;
   /** Pages fetched at most (from query.page on); default defaultMaxPages(limit). */
   maxPages?: number;
@@ -264,7 +264,7 @@ export class SeenTransfers {
 }
 
 /** Two independent 32-bit hashes of the UTF-16 code units (FNV-1a and a murmur3-style mix): 64 bits. */
-export function hash64(text: string): [number, number] {
+function hash64(text: string): [number, number] {
   const out = new Uint32Array(2);
   hashInto(text, out, 0);
   return [out[0] as number, out[1] as number];

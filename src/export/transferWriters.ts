@@ -55,7 +55,7 @@ export const CSV_FIELDS = [
   'timestamp',
 ] as const satisfies readonly (keyof Transfer)[];
 
-export interface WriterOptions {
+interface WriterOptions {
   /** The text goes to a terminal: sanitise every value (visible marks for controls, long fields cut). */
   terminal?: boolean;
 }

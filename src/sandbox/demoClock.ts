@@ -10,7 +10,7 @@ export const DEMO_CLOCK_ENV = 'BROKER_DEMO_CLOCK';
 /** The latency the status bar shows for every request while the demo's clock is pinned, ms. */
 export const DEMO_LATENCY_MS = 12;
 
-export type DemoClockParse = { ok: true; ms: number } | { ok: false; reason: string };
+type DemoClockParse = { ok: true; ms: number } | { ok: false; reason: string };
 
 // A date and time with an explicit zone: a moment, whatever the time zone of the machine.
 const ISO_MOMENT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?(Z|[+-]\d{2}:\d{2})$/i;
@@ -38,7 +38,7 @@ export function resolveDemoClock(flag: string | undefined, env: NodeJS.ProcessEn
   return parsed.ms;
 }
 
-export interface DemoKey {
+interface DemoKey {
   apiKey: string;
   secretKey: string;
 }

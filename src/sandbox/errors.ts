@@ -28,7 +28,7 @@ export const ERR = {
   headersTooLarge: { status: 431, code: 431, msg: 'Request Header Fields Too Large' },
 } as const;
 
-export const MANDATORY_PARAM_CODE = 700004;
+const MANDATORY_PARAM_CODE = 700004;
 
 export interface ErrorSpec {
   status: number;

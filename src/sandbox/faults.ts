@@ -5,7 +5,7 @@ import { createRng } from './prng';
 import { rawJsonReply, type Reply } from './reply';
 import type { SandboxFault, SandboxFaultRates } from './types';
 
-export interface FaultPlan {
+interface FaultPlan {
   /** The fault for the next incoming request (queued first, then drawn from the rates) and extra latency. */
   next(): { fault?: SandboxFault; latencyMs: number };
   queue(faults: readonly SandboxFault[]): void;

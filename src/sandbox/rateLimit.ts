@@ -7,12 +7,12 @@
 // the sandbox's model, and a well-paced client never comes near it.
 import { ERR, SandboxHttpError } from './errors';
 
-export interface RateLimitConfig {
+interface RateLimitConfig {
   max: number;
   windowMs: number;
 }
 
-export interface BanConfig {
+interface BanConfig {
   /** Refusals of one key in one window past which the client is banned; default max(limit, 10). */
   afterRefusals?: number;
   /** How long a ban lasts, ms; default 120,000. */
@@ -24,7 +24,7 @@ export const DEFAULT_BAN_MS = 120_000;
 /** The fewest refusals in a window that ban a client, whatever the limit. */
 export const MIN_BAN_REFUSALS = 10;
 
-export interface RateLimiter {
+interface RateLimiter {
   /** Throws 418 while `address` is banned. */
   checkBan(address: string, now: number): void;
   /** Counts one request of `key` (to any endpoint) from `address`; throws 429 past the limit, 418 when that bans it. */

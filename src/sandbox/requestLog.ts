@@ -13,7 +13,7 @@ export const MAX_LOGGED_QUERY = 1024;
 /** What one record costs besides its strings (object, fields, slot), roughly, in bytes. */
 export const ENTRY_OVERHEAD = 96;
 
-export interface RequestLog {
+interface RequestLog {
   /** Records an arriving request; set `status` on the returned entry when it is answered (0: no answer). */
   start(method: string, path: string, query: string, at?: number): SandboxRequestRecord;
   snapshot(): readonly SandboxRequestRecord[];

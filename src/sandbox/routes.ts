@@ -4,14 +4,14 @@ import { OPERATION_PERMISSIONS } from '../api/types';
 export type OperationName = keyof typeof OPERATION_PERMISSIONS;
 
 export const API_KEY_PATH = '/api/v3/broker/sub-account/apiKey';
-export const TRANSFER_PATH = '/api/v3/broker/sub-account/universalTransfer';
+const TRANSFER_PATH = '/api/v3/broker/sub-account/universalTransfer';
 
 const ROUTES: Readonly<Record<string, Readonly<Record<string, OperationName>>>> = {
   [API_KEY_PATH]: { GET: 'listSubAccountKeys', POST: 'createSubAccountKey' },
   [TRANSFER_PATH]: { GET: 'listUniversalTransfers' },
 };
 
-export type RouteMatch = { kind: 'operation'; operation: OperationName } | { kind: 'not-found' } | { kind: 'wrong-method'; allow: string[] };
+type RouteMatch = { kind: 'operation'; operation: OperationName } | { kind: 'not-found' } | { kind: 'wrong-method'; allow: string[] };
 
 export function route(method: string, path: string): RouteMatch {
   const methods = Object.hasOwn(ROUTES, path) ? ROUTES[path] : undefined;

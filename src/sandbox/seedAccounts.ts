@@ -3,7 +3,7 @@ import { KNOWN_PERMISSIONS } from '../api/types';
 import { createRng, HEX, LOWER_ALNUM, type Rng } from './prng';
 import { DAY_MS, type MasterAccount, type WireKey } from './model';
 
-export const MASTER_ACCOUNT_NAME = 'master';
+const MASTER_ACCOUNT_NAME = 'master';
 /** A sub-account every seed has, frozen: every operation on it answers 140002 (it has no keys and no transfers). */
 export const FROZEN_SUB_ACCOUNT = 'frozendesk01';
 
@@ -64,7 +64,7 @@ const PERMISSION_SETS: readonly (readonly string[])[] = [
   ['SPOT_DEPOSIT_READ', 'SPOT_WITHDRAW_READ'],
 ];
 
-export interface SeededAccounts {
+interface SeededAccounts {
   master: MasterAccount;
   /** Sub-account name → its keys, oldest first. */
   subAccounts: Map<string, WireKey[]>;
@@ -73,11 +73,11 @@ export interface SeededAccounts {
 }
 
 /** An API key id as the service shapes them: "mx0v" and 28 lowercase letters and digits. */
-export function apiKeyFrom(rng: Rng): string {
+function apiKeyFrom(rng: Rng): string {
   return `mx0v${rng.chars(LOWER_ALNUM, 28)}`;
 }
 
-export function seedMaster(seed: number): MasterAccount {
+function seedMaster(seed: number): MasterAccount {
   const rng = createRng(seed, 0);
   return { name: MASTER_ACCOUNT_NAME, apiKey: apiKeyFrom(rng), secretKey: rng.chars(HEX, 64) };
 }

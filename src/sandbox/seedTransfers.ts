@@ -200,7 +200,7 @@ function seedDetails(rng: Rng, f: RecordFrame): WireTransfer {
 }
 
 /** Log-uniform size, varying precision, formatted from an integer so no float noise gets in. */
-export function seedAmount(rng: Rng, profile: AssetProfile): string {
+function seedAmount(rng: Rng, profile: AssetProfile): string {
   const value = Math.exp(Math.log(profile.min) + rng.next() * (Math.log(profile.max) - Math.log(profile.min)));
   const decimals = rng.int(Math.min(2, profile.maxDecimals), profile.maxDecimals);
   const units = Math.max(1, Math.round(value * 10 ** decimals));

@@ -22,7 +22,7 @@ const MAX_BODY_BYTES = 64 * 1024;
 /** A request body must have arrived this long after the headers, or the answer is 408 and the socket closes. */
 export const BODY_DEADLINE_MS = 2000;
 /** Headers must be complete this long after the request began (Node's headersTimeout). */
-export const HEADERS_DEADLINE_MS = 2000;
+const HEADERS_DEADLINE_MS = 2000;
 /** Node's own bound on a whole request, a backstop behind BODY_DEADLINE_MS (checked every 250 ms). */
 const REQUEST_DEADLINE_MS = 3000;
 /** A timestamp may lead the server clock by at most this much (docs/design.md, signing). */

@@ -2,7 +2,7 @@
 import type { WireTransfer } from './model';
 import { TYPE_PAIRS, type TransferTable } from './seedTransfers';
 
-export interface TransferFilter {
+interface TransferFilter {
   fromAccount: string;
   toAccount: string;
   fromAccountType: string;

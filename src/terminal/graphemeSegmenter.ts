@@ -14,12 +14,12 @@ export const SIMPLE = /^[\u0000-\u000c\u000e-\u02ff\u2010-\u2027\u2030-\u205e\u2
 
 let icu: Intl.Segmenter | undefined;
 
-export interface SegmentData {
+interface SegmentData {
   segment: string;
   index: number;
   input: string;
 }
-export interface Segments extends Iterable<SegmentData> {
+interface Segments extends Iterable<SegmentData> {
   containing(index?: number): SegmentData | undefined;
 }
 

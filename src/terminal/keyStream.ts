@@ -5,9 +5,9 @@ import { EventEmitter } from 'node:events';
 import { KeySplitter, type InputEvent } from './keys';
 
 /** How long a trailing ESC waits for the rest of a sequence before it is the Escape key. */
-export const ESCAPE_WAIT_MS = 15;
+const ESCAPE_WAIT_MS = 15;
 /** How long an unfinished paste waits for its end marker before what came is pasted as it is. */
-export const PASTE_WAIT_MS = 500;
+const PASTE_WAIT_MS = 500;
 
 type Source = NodeJS.ReadableStream & {
   isTTY?: boolean;

@@ -11,7 +11,7 @@ export const PASTE_END = '\u001b[201~';
 export const BRACKETED_PASTE_ON = '\u001b[?2004h';
 export const BRACKETED_PASTE_OFF = '\u001b[?2004l';
 /** A paste is kept up to this many UTF-16 units; no field takes more (the rest is dropped, not typed). */
-export const PASTE_LIMIT = 64 * 1024;
+const PASTE_LIMIT = 64 * 1024;
 
 const ESC = '\u001b';
 

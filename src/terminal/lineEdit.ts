@@ -78,7 +78,7 @@ export function applyKey(edit: LineEdit, input: string, key: EditKey, reserved =
   return insert(edit, input);
 }
 
-export interface Viewport {
+interface Viewport {
   /** What to draw before the cursor cell, the cursor cell's character (a space at the end), and after. */
   head: string;
   at: string;

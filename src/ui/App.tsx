@@ -17,7 +17,7 @@ import { ScreenFrameProvider } from './screenFrame';
 import { ServicesProvider, type ConsoleServices } from './services';
 import { ScreenForRoute, openingMode } from './screens/ScreenForRoute';
 
-export interface AppProps {
+interface AppProps {
   services: ConsoleServices;
   /** Called once when the operator quits: 0 for q, 130 for Ctrl-C. */
   onExit: (code: number) => void;
@@ -31,10 +31,10 @@ export interface AppProps {
 }
 
 /** Lines the chrome takes: header, status bar, footer, and one spare so no frame is as tall as the terminal. */
-export const CHROME_LINES = 4;
+const CHROME_LINES = 4;
 /** The smallest window every screen is laid out for; below it the console asks for more room. */
-export const MIN_COLUMNS = 40;
-export const MIN_ROWS = 12;
+const MIN_COLUMNS = 40;
+const MIN_ROWS = 12;
 
 export function App({ services, onExit, onNavigation, initialRoute, carriedKeys, drafts: kept }: AppProps) {
   const [nav, dispatch] = useReducer(navigationReducer, initialRoute ? { ...initialNavigation, stack: [{ id: 0, route: initialRoute }] } : initialNavigation);

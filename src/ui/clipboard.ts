@@ -45,7 +45,7 @@ export function osc52Clipboard(out: NodeJS.WritableStream, env: Env = process.en
 }
 
 /** Over SSH a local clipboard tool would copy on the remote machine: the terminal's clipboard is the one. */
-export function overSsh(env: Env): boolean {
+function overSsh(env: Env): boolean {
   return Boolean(env.SSH_CONNECTION || env.SSH_TTY || env.SSH_CLIENT);
 }
 
@@ -79,7 +79,7 @@ export function systemClipboardTool(env: Env = process.env, platform: NodeJS.Pla
   return undefined;
 }
 
-export interface ClipboardLibrary {
+interface ClipboardLibrary {
   write(text: string, signal?: AbortSignal): Promise<void>;
 }
 
@@ -109,7 +109,7 @@ const TOOL_ENV = [
   'TMP',
 ];
 
-export function toolEnvironment(env: Env): Record<string, string> {
+function toolEnvironment(env: Env): Record<string, string> {
   const kept: Record<string, string> = {};
   for (const name of TOOL_ENV) {
     const value = env[name];
@@ -131,7 +131,7 @@ const TOOL_COMMANDS: Record<string, [string, string[]]> = {
 };
 
 /** Runs the tool with the text on its stdin and a minimal environment; rejects when it fails or takes over 5 s. */
-export function toolClipboard(tool: string, env: Env): ClipboardLibrary {
+function toolClipboard(tool: string, env: Env): ClipboardLibrary {
   return {
     write: (text, signal) =>
       new Promise<void>((done, fail) => {
@@ -155,7 +155,7 @@ export function toolClipboard(tool: string, env: Env): ClipboardLibrary {
   };
 }
 
-export interface SystemClipboardOptions {
+interface SystemClipboardOptions {
   env?: Env;
   platform?: NodeJS.Platform;
   /** The clipboard library, loaded on the first copy (default: the tool run by toolClipboard). */
@@ -165,7 +165,7 @@ export interface SystemClipboardOptions {
 }
 
 /** What a system copy that failed says: it went by OSC 52 after all. */
-export function systemCopyFailedSaid(tool: string): string {
+function systemCopyFailedSaid(tool: string): string {
   return `${tool} failed, so ${OSC52_SENT}`;
 }
 
@@ -201,7 +201,7 @@ export function systemClipboard(out: NodeJS.WritableStream, options: SystemClipb
 }
 
 /** A failed copy in a few words (its code when it has one), never the text it was copying. */
-export function copyFailure(error: unknown): string {
+function copyFailure(error: unknown): string {
   const code = (error as { code?: unknown } | undefined)?.code;
   return typeof code === 'string' ? code : 'the copy failed';
 }
@@ -213,7 +213,7 @@ export function notCopiedReason(what: string, value: string): string | undefined
   return `✗ The ${what} was not copied: it holds ${codePointName(marked)}, which a terminal cannot show (shown as a mark)`;
 }
 
-export interface CopyValueOptions {
+interface CopyValueOptions {
   /** Aborted when the screen that asked is left: a copy not finished by then copies nothing. */
   signal?: AbortSignal;
   /** The value as the notice names it after what was done (a short key, an id); left out: not named. */

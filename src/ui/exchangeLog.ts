@@ -3,7 +3,7 @@
 import type { ExchangeInfo } from '../api/contract';
 
 /** Shorter waits pass unseen: saying them would only flicker. */
-export const SHOWN_WAIT_MS = 1000;
+const SHOWN_WAIT_MS = 1000;
 
 export interface ExchangeLog {
   record(exchange: ExchangeInfo): void;

@@ -1,7 +1,7 @@
 // The console names a field as its screens label it ("Client id"), never by its wire name ("clientTranId").
 import { type FieldError, type FieldName, fieldErrorReason, sayFieldError } from '../api/validation';
 
-export const FIELD_LABELS: Readonly<Record<FieldName, string>> = {
+const FIELD_LABELS: Readonly<Record<FieldName, string>> = {
   subAccount: 'Sub-account',
   permissions: 'Permissions',
   ip: 'Linked IPs',

@@ -3,7 +3,7 @@
 import React, { createContext, useContext, useLayoutEffect, useRef, type ReactNode } from 'react';
 
 /** Why the console would leave the screen: q, ctrl+c, ctrl+p (profiles), ctrl+t (transfers). */
-export type LeaveIntent = 'quit' | 'interrupt' | 'profiles' | 'transfers';
+type LeaveIntent = 'quit' | 'interrupt' | 'profiles' | 'transfers';
 /** Returns true when it holds the way out (and will call `proceed` itself once the operator agrees). */
 export type LeaveGuard = (intent: LeaveIntent, proceed: () => void) => boolean;
 

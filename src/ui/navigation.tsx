@@ -22,7 +22,7 @@ export type Route =
   /** fromFilter: searched from the filter form, whose draft holds the values as typed (`3d` stays a span). */
   | { screen: 'transfers'; query: TransferQuery; fromFilter?: boolean };
 
-export interface StackEntry {
+interface StackEntry {
   id: number;
   route: Route;
   /** Brought up from this place in the stack: esc puts it back there rather than closing it. */

@@ -7,8 +7,8 @@ import { displayWidth, fit, grouped, sanitize } from '../terminal/text';
 import type { TableColumn } from './components/WindowedTable';
 
 /** The sorts `o` cycles through, of the current page only: time is the order the service sent (newest first). */
-export const TRANSFER_SORTS = ['time', 'amount', 'asset', 'status'] as const;
-export type TransferSort = (typeof TRANSFER_SORTS)[number];
+const TRANSFER_SORTS = ['time', 'amount', 'asset', 'status'] as const;
+type TransferSort = (typeof TRANSFER_SORTS)[number];
 /** A sort of the page: its column, and whether `O` turned it the other way. */
 export interface PageSort {
   by: TransferSort;

@@ -4,7 +4,7 @@ import type { Route } from './navigation';
 import { SCREEN_FLAGS, screenContext, type ScreenContext } from './keyboard/bindings';
 import type { ScreenId } from './keyboard/modes';
 
-export interface ScreenFrame {
+interface ScreenFrame {
   active: boolean;
   width: number;
   height: number;

@@ -8,7 +8,7 @@ import { signalExitCode } from '../terminal/signals';
 const ENTER = `\u001b[?1049h\u001b[H${BRACKETED_PASTE_ON}`;
 const LEAVE = `${BRACKETED_PASTE_OFF}\u001b[?25h\u001b[?1049l`;
 
-export interface TerminalSession {
+interface TerminalSession {
   leave(): void;
   /** What a signal runs first, on the alternate screen still: the console's last frame belongs there. */
   beforeSignalLeave(stop: () => void): void;

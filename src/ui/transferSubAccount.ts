@@ -15,7 +15,7 @@ export function namesNoSubAccount(query: Pick<TransferQuery, 'fromAccount' | 'to
   return !query.fromAccount?.trim() && !query.toAccount?.trim();
 }
 
-export type TransferSubAccount = { ok: true; subAccount: string } | { ok: false; reason: string };
+type TransferSubAccount = { ok: true; subAccount: string } | { ok: false; reason: string };
 
 export function subAccountOfTransfer(query: Pick<TransferQuery, 'fromAccount' | 'toAccount'>, transfer: Transfer): TransferSubAccount {
   const named = (account: string | undefined) => account !== undefined && account.trim() !== '';

@@ -64,7 +64,7 @@ export function transferColumns(width: number): TableColumn<Transfer>[] {
 }
 
 /** The rows a `/` search left of the page: the text searched and the page's row count. */
-export interface SearchedSubset {
+interface SearchedSubset {
   text: string;
   of: number;
 }

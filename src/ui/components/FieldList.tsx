@@ -10,7 +10,7 @@ export type Field = readonly [label: string, value: string, layout?: (width: num
  * The lines each value gets when the list may take `maxLines` in all: one each first, then the values that
  * need fewest lines are shown whole first (so one long value cannot hide the others). Values are outside text.
  */
-export function layoutFields(fields: ReadonlyArray<Field>, width: number, labelWidth: number, maxLines = Infinity): string[][] {
+function layoutFields(fields: ReadonlyArray<Field>, width: number, labelWidth: number, maxLines = Infinity): string[][] {
   const valueWidth = Math.max(1, width - labelWidth);
   const full = fields.map(([, value, layout]) => (layout ? layout(valueWidth, Infinity) : wrapText(value === '' ? '—' : value, valueWidth)));
   const room = Math.max(fields.length, maxLines);

@@ -31,7 +31,7 @@ export function Footer({ screen, context, width }: { screen: ScreenId; context: 
 }
 
 /** What the keys do while help is open (its mode's bindings; any other key is dropped). */
-export function helpFooterLine(scrolls: boolean, width: number): string {
+function helpFooterLine(scrolls: boolean, width: number): string {
   return fit(helpFooterHints(scrolls).join('  '), Math.max(1, width - 1)).trimEnd();
 }
 

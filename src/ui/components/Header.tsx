@@ -10,7 +10,7 @@ const READ_ONLY = ' READ-ONLY ';
 const CLEARTEXT = ' PLAIN HTTP ';
 
 /** The profile's name as the LIVE badge carries it: outside text, cut to a sixth of the line (12 cells at most). */
-export function profileBadgeName(profile: string, width: number): string {
+function profileBadgeName(profile: string, width: number): string {
   const name = sanitize(profile);
   const room = Math.max(3, Math.min(12, Math.floor(width / 6)));
   return displayWidth(name) > room ? fit(name, room) : name;

@@ -12,7 +12,7 @@ interface HelpLine {
 }
 
 /** The help's lines for a width: descriptions wrapped under their column, or (`wrap` false) cut to one line each. */
-export function helpLines(screen: ScreenId, width: number, wrap: boolean, context: BindingContext = {}): HelpLine[] {
+function helpLines(screen: ScreenId, width: number, wrap: boolean, context: BindingContext = {}): HelpLine[] {
   const sections: ScreenId[] = [screen, 'global'];
   const keyWidth = Math.min(18, Math.max(8, Math.floor(width * 0.3)));
   const indent = 2 + keyWidth + 1;

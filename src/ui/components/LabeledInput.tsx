@@ -4,7 +4,7 @@ import { TextField } from './TextField';
 import { useServices } from '../services';
 import { displayWidth, fit, sanitize, wrapText } from '../../terminal/text';
 
-export interface LabeledInputProps {
+interface LabeledInputProps {
   label: string;
   value: string;
   onChange: (value: string) => void;

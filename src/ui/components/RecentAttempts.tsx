@@ -18,7 +18,7 @@ export function recentAttemptsHeight(entries: number, spare: number): number {
 }
 
 /** One entry's line of exactly `width` cells (a narrow window drops the year from the time). */
-export function attemptLine(entry: AuditEntry, width: number): string {
+function attemptLine(entry: AuditEntry, width: number): string {
   const when = localTime(Date.parse(entry.time));
   const time = width >= 60 ? when : when.slice(5);
   const key = entry.apiKey ?? (entry.code !== undefined ? `code ${entry.code}` : '-');

@@ -8,7 +8,7 @@ import { fit, takeWidth } from '../../terminal/text';
 import { useFieldKeystrokes } from '../keyboard/keystrokes';
 import { useServices } from '../services';
 
-export interface TextFieldProps {
+interface TextFieldProps {
   value: string;
   onChange: (value: string) => void;
   focus: boolean;

@@ -118,7 +118,7 @@ export function Matched({ line, highlight, selected }: { line: string; highlight
  * The line cut around each case-insensitive occurrence of `needle`: even indexes are plain text, odd ones
  * matches (the marker cells are never part of a match).
  */
-export function splitMatches(line: string, needle: string): string[] {
+function splitMatches(line: string, needle: string): string[] {
   if (needle === '') return [line];
   const pattern = new RegExp(needle.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'giu');
   const parts: string[] = [line.slice(0, MARKER_CELLS)];

@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import type { CheckOutcome } from '../targets';
 
-export type CheckFailure = Extract<CheckOutcome, { ok: false }>;
+type CheckFailure = Extract<CheckOutcome, { ok: false }>;
 
 export function useCredentialCheck() {
   const [busy, setBusy] = useState(false);

@@ -8,7 +8,7 @@ import { recentOf } from '../../config/auditTrail';
 import { useServices } from '../services';
 import { useSyncedState } from './useSyncedState';
 
-export interface KeyAudit {
+interface KeyAudit {
   running: boolean;
   /** By the index of the name given; a hole until that sub-account's answer came. */
   results: ReadonlyArray<SubAccountAudit | undefined>;

@@ -2,12 +2,12 @@
 import { useEffect, useReducer } from 'react';
 import type { KeyCommand } from '../keyboard/keyCommands';
 
-export interface ListWindow {
+interface ListWindow {
   cursor: number;
   offset: number;
 }
 
-export type ListMove = 'up' | 'down' | 'pageUp' | 'pageDown' | 'home' | 'end';
+type ListMove = 'up' | 'down' | 'pageUp' | 'pageDown' | 'home' | 'end';
 
 const MOVE_OF_COMMAND: Readonly<Partial<Record<KeyCommand, ListMove>>> = {
   up: 'up',

@@ -6,7 +6,7 @@ import { useServices } from '../services';
 import { useSyncedState } from './useSyncedState';
 import { useClockUntil } from './useClockUntil';
 
-export type ResourceStatus = 'loading' | 'ready' | 'error';
+type ResourceStatus = 'loading' | 'ready' | 'error';
 
 export interface Resource<T> {
   status: ResourceStatus;
@@ -19,7 +19,7 @@ export interface Resource<T> {
   loadingNow: () => boolean;
 }
 
-export const SPINNER_DELAY_MS = 100;
+const SPINNER_DELAY_MS = 100;
 
 export function useResource<T>(load: (signal: AbortSignal) => Promise<T>, deps: readonly unknown[]): Resource<T> {
   const [state, setState] = useState<{ request: number; status: ResourceStatus; data: T | undefined; error: Error | undefined }>({

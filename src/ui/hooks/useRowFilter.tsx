@@ -9,7 +9,7 @@ import { cursorOnRow } from './useListCursor';
 import { displayWidth, fit, grouped } from '../../terminal/text';
 import { useServices } from '../services';
 
-export interface RowFilter<T> {
+interface RowFilter<T> {
   /** The rows of another order (or page) as the search in force would show them. */
   apply: (rows: readonly T[]) => readonly T[];
   /** What is typed (kept when the line closes with enter). */
@@ -59,7 +59,7 @@ export function filterLineMode(title: string, item: string) {
 }
 
 /** What the filter line needs of the list under it. */
-export interface ListMoves<T = unknown> {
+interface ListMoves<T = unknown> {
   move: (direction: 'up' | 'down') => void;
   /** `length`: of the list the index is in, when it is not the one shown now. */
   setCursor: (index: number, length?: number) => void;

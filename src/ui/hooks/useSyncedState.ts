@@ -2,7 +2,7 @@
 // re-renders, so a handler reading render-time state would act on stale values.
 import { useCallback, useRef, useState } from 'react';
 
-export type SetSynced<T> = (next: T | ((previous: T) => T)) => void;
+type SetSynced<T> = (next: T | ((previous: T) => T)) => void;
 
 export function useSyncedState<T>(initial: T | (() => T)): [T, SetSynced<T>, { readonly current: T }] {
   const [state, setState] = useState<T>(initial);

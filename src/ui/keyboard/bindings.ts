@@ -69,7 +69,7 @@ export const noMatchReason =
   ({ noMatch }: BindingContext): string | undefined =>
     noMatch ? reason : undefined;
 
-export interface Binding<C extends KeyCommand = KeyCommand> {
+interface Binding<C extends KeyCommand = KeyCommand> {
   readonly command: C;
   /** Keystrokes: a single character, or one of up, down, left, right, pageup, pagedown, home, end, enter, esc, tab, shift+tab, space, ctrl+<c>. */
   readonly keystrokes: readonly string[];
@@ -98,7 +98,7 @@ export function defineModes<const M extends Record<string, ModeDeclaration>>(mod
 export type CommandOf<D extends ModeDeclaration> = D['bindings'][number]['command'];
 
 /** True when the keystroke matches the spec (see Binding.keystrokes). */
-export function keyMatches(spec: string, input: string, keystroke: Key): boolean {
+function keyMatches(spec: string, input: string, keystroke: Key): boolean {
   switch (spec) {
     case 'up':
       return keystroke.upArrow;

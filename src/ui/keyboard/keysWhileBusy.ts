@@ -19,7 +19,7 @@ export interface CarriedKeys {
   keys: WaitingKey[];
 }
 
-export interface KeysWhileBusy {
+interface KeysWhileBusy {
   /** True when the key waits (a screen is busy, or keys before it still wait); false: apply it now. `atOnce`:
    *  the key does not depend on what loads (help, another screen, a q that quits here): it acts now if no key waits. */
   hold(input: string, keystroke: Key, atOnce: boolean): boolean;

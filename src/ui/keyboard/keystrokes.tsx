@@ -5,12 +5,12 @@
 import React, { createContext, useContext, useLayoutEffect, useMemo, useRef, type ReactNode } from 'react';
 import type { Key } from 'ink';
 
-export type KeystrokeHandler = (input: string, keystroke: Key) => boolean;
+type KeystrokeHandler = (input: string, keystroke: Key) => boolean;
 /** Whether a screen is loading what this key would act on (most screens: any key, while they load). */
-export type BusyTest = (input: string, keystroke: Key) => boolean;
-export type PasteHandler = (text: string) => void;
+type BusyTest = (input: string, keystroke: Key) => boolean;
+type PasteHandler = (text: string) => void;
 /** false: keys are commands; 'text': printable keys are typed, but ? still opens help; 'all': ? is typed too. */
-export type TextEntry = false | 'text' | 'all';
+type TextEntry = false | 'text' | 'all';
 
 interface Registration {
   handler: { current: KeystrokeHandler };

@@ -94,7 +94,7 @@ const LABEL_WIDTH = 14;
 type CreateKeyMode = keyof typeof CREATE_KEY_MODES;
 
 /** The IPs typed so far, and the live error; a trailing comma is still typing, not an error. */
-export function liveIps(raw: string): { count: number; error: string | undefined } {
+function liveIps(raw: string): { count: number; error: string | undefined } {
   const settled = raw.replace(/[\s,]+$/, '');
   const count = settled.split(',').filter((part) => part.trim() !== '').length;
   const error = settled === '' ? undefined : fieldError('ip', settled);

@@ -60,7 +60,7 @@ export const KEY_AUDIT_MODES = defineModes({
   keyAuditFilter: filterLineMode('Key audit: filter', 'row'),
 });
 
-export type AuditRow = { kind: 'account'; audit: SubAccountAudit } | { kind: 'key'; subAccount: string; finding: KeyFinding };
+type AuditRow = { kind: 'account'; audit: SubAccountAudit } | { kind: 'key'; subAccount: string; finding: KeyFinding };
 
 /** A row's identity across arrivals: the sub-account, or the sub-account and the key. */
 function auditRowId(row: AuditRow): string {
@@ -86,7 +86,7 @@ function withTheirAccounts(rows: readonly AuditRow[], matched: readonly AuditRow
 }
 
 /** The list: each sub-account that answered, in the order asked, followed by its flagged keys. */
-export function auditRows(results: ReadonlyArray<SubAccountAudit | undefined>): AuditRow[] {
+function auditRows(results: ReadonlyArray<SubAccountAudit | undefined>): AuditRow[] {
   return results.flatMap((audit): AuditRow[] =>
     audit === undefined
       ? []
@@ -109,7 +109,7 @@ const KEY_WIDTH = 13;
 const AGE_WIDTH = 5;
 
 /** Columns by width alone. A sub-account row uses them as name · state · - · flag counts; a key row is indented. */
-export function auditColumns(width: number, now: number): TableColumn<AuditRow>[] {
+function auditColumns(width: number, now: number): TableColumn<AuditRow>[] {
   const room = width - 2;
   // From 100 columns the whole API key, as the key list shows it.
   const wide = width >= 100;

@@ -122,7 +122,7 @@ const FULL_KEY_WIDTH = 32;
  * The table's columns for a width: they depend on the width alone (never on the rows), so they do not jump
  * from row to row or page to page, and a row is exactly `width` cells with its two-cell marker.
  */
-export function keyColumns(width: number, lost?: ReadonlyMap<string, LostSecret>): TableColumn<SubAccountKey>[] {
+function keyColumns(width: number, lost?: ReadonlyMap<string, LostSecret>): TableColumn<SubAccountKey>[] {
   const wide = width >= 100;
   // A key whose secret was lost carries a mark before its note (the status line says what it means).
   const noteOf = (k: SubAccountKey) => (lost?.has(k.apiKey) ? `⚠ ${k.note}` : k.note);

@@ -41,7 +41,7 @@ export function ScreenForRoute({ route }: { route: Route }): ReactNode {
 }
 
 /** The mode a route's screen opens in. */
-export function screenIdOf(route: Route): ScreenId {
+function screenIdOf(route: Route): ScreenId {
   return SCREENS[route.screen].mode;
 }
 

@@ -46,7 +46,7 @@ const LABEL = 12;
 const SHOWN_LIMIT = 4096;
 
 /** A value shown whole: on one line when it fits, else in groups of 8 that wrap (copy the groups, drop the spaces). */
-export function wholeValueLines(value: string, room: number): string[] {
+function wholeValueLines(value: string, room: number): string[] {
   if (displayWidth(value) <= room) return [value];
   const groups = value.match(/.{1,8}/gu) ?? [value];
   const lines: string[] = [];

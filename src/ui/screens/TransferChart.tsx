@@ -53,7 +53,7 @@ export const CHART_MODES = defineModes({
   },
 });
 
-export interface ChartRow {
+interface ChartRow {
   day: string;
   /** The asset's SUCCESS volume that day, exact ("0" on a day without it). */
   sum: string;
@@ -61,7 +61,7 @@ export interface ChartRow {
 }
 
 /** One asset's days, newest first: every day of the summary, the days without this asset at 0. */
-export function assetDays(summary: TransferSummary, asset: string): ChartRow[] {
+function assetDays(summary: TransferSummary, asset: string): ChartRow[] {
   const rows = summary.days.map((d) => {
     const a = d.assets.find((x) => x.asset === asset);
     return { day: d.day, sum: a?.volume ?? '0', count: a?.count ?? 0 };
@@ -70,7 +70,7 @@ export function assetDays(summary: TransferSummary, asset: string): ChartRow[] {
 }
 
 /** The chart's mode: while pages come, and once they stopped (all, or a partial chart). */
-export function chartMode(phase: ChartPhase): keyof typeof CHART_MODES {
+function chartMode(phase: ChartPhase): keyof typeof CHART_MODES {
   return phase === 'loading' ? 'transfersChartLoading' : 'transfersChart';
 }
 

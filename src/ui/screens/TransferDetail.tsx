@@ -38,7 +38,7 @@ export const TRANSFER_DETAIL_MODES = defineModes({
   },
 });
 
-export function transferFields(t: Transfer): Array<[string, string]> {
+function transferFields(t: Transfer): Array<[string, string]> {
   return [
     ['Transfer id', t.tranId],
     ['Client id', t.clientTranId],
@@ -61,7 +61,7 @@ interface Line {
 }
 
 /** The detail as lines of at most `width` cells: a label, then its value wrapped in the column beside it. */
-export function detailLines(t: Transfer, width: number): Line[] {
+function detailLines(t: Transfer, width: number): Line[] {
   const labelWidth = width >= 60 ? 15 : 13;
   const valueWidth = Math.max(4, width - labelWidth);
   return transferFields(t).flatMap(([label, value]) =>
@@ -70,7 +70,7 @@ export function detailLines(t: Transfer, width: number): Line[] {
 }
 
 /** Where the transfer is among the rows shown: its index and their count. */
-export interface RowPosition {
+interface RowPosition {
   index: number;
   count: number;
 }
