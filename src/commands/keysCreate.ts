@@ -187,6 +187,11 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
   const stop = new AbortController();
   // Recorded (and synced) before it is sent: a process killed mid-request still leaves the attempt on record.
   const ahead = recorder.ahead(request);
+  /** How the attempt ended, on the line recorded ahead (or, when that one could not be written, a line of its own). */
+  const record = async (result: CreateResult): Promise<void> => {
+    const outcome = await ahead;
+    if (!(await (outcome ?? ((r: CreateResult) => recorder(request, r)))(result))) auditFailed();
+  };
   /** What a signal means at this moment: the line to say (if any) and the exit code. */
   const signalled = (signal: NodeJS.Signals): { line?: string; code: number } => {
     if (created && delivered) return { code: EXIT.ok };
@@ -210,16 +215,14 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
     if (exitCode !== undefined) return exitCode;
     if (created && delivered) {
       // The secret is out: the trail is made to say so, and the exit is the success it was.
-      const outcome = await ahead;
-      if (!(await (outcome ?? ((r: CreateResult) => recorder(request, r)))({ created }))) auditFailed();
+      await record({ created });
       await api.cutShort();
       return EXIT.ok;
     }
     if (created) {
       // Created, its secret still waiting to be taken by stdout (a reader that does not read): not delivered.
       const why = `${signal} before it was written`;
-      const outcome = await ahead;
-      if (!(await (outcome ?? ((r: CreateResult) => recorder(request, r)))({ created, secret: 'not-delivered', reason: why }))) auditFailed();
+      await record({ created, secret: 'not-delivered', reason: why });
       sayOnce('lost', notDeliveredLine(created, why));
       await api.cutShort();
       return EXIT.secretNotDelivered;
@@ -241,11 +244,7 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
     return EXIT.outcomeUnknown;
   }, onAnother);
   try {
-    const outcome = await ahead;
-    if (!outcome) auditFailed();
-    const record = async (result: CreateResult): Promise<void> => {
-      if (!(await (outcome ?? ((r: CreateResult) => recorder(request, r)))(result))) auditFailed();
-    };
+    if (!(await ahead)) auditFailed();
     let key: CreatedKey;
     try {
       key = await api.createSubAccountKey(request, { signal: stop.signal, onSending: () => void (sending = true) });
