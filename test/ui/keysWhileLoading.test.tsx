@@ -268,6 +268,23 @@ describe('an export while it writes', () => {
     // The panel closed after the file was written, not before (an enter while it ran would have been lost).
     expect((await readdir(c.exportDir)).some((name) => name.endsWith('.csv'))).toBe(true);
   });
+
+  test('a key with nothing to do meanwhile does not wait: ctrl+t after it opens the filter while the export goes on', async ({ onTestFinished }) => {
+    const c = await results(onTestFinished);
+    await c.press('x');
+    await c.waitForText('Export transfers');
+    await c.press('a');
+    c.sandbox.queueFaults({ kind: 'hold' });
+    await c.press('enter');
+    await c.waitFor(() => c.sandbox.held() === 1, 'the first export page held');
+    // q quits nowhere here: it does nothing now, and does not hold back the key after it.
+    await c.press('q');
+    await c.press('ctrlT');
+    await c.waitForScreen('transferFilter');
+    expect(c.sandbox.held()).toBe(1);
+    expect(c.exitCode()).toBeUndefined();
+    c.sandbox.releaseHeld();
+  });
 });
 
 describe('the chart while its pages come', () => {

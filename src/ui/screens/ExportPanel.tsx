@@ -2,7 +2,7 @@
 // panel then says "cancelled" once the partial file is gone). The panel fits the room it is given: the border
 // goes when there is no room for it, long text wraps, and the choices are marked without colour too.
 import React, { useEffect, useRef, useState } from 'react';
-import { Box, Text } from 'ink';
+import { Box, Text, type Key } from 'ink';
 import type { Transfer, TransferQuery } from '../../api/types';
 import { type ExportFormat, type ExportProgress, type ExportResult, type ExportScope, PartialExport } from '../../export/types';
 import { displayWidth, fit, plural, sanitize, wrapWords } from '../../terminal/text';
@@ -50,6 +50,11 @@ export const EXPORT_MODES = defineModes({
     ],
   },
 });
+
+/** Whether a key pressed during the export has a meaning once it has ended (finished or failed). */
+const actsOnceEnded = (input: string, keystroke: Key): boolean =>
+  commandFor(EXPORT_MODES.exportDone, input, keystroke) !== undefined ||
+  commandFor(EXPORT_MODES.exportFailed, input, keystroke, { retryable: true }) !== undefined;
 
 type Phase =
   | { name: 'choose' }
@@ -175,8 +180,9 @@ export function ExportPanel({
       // Other keys reach the global ones (? help); the browser ignores them while the panel is open.
       return command !== undefined;
     },
-    // Keys pressed while it writes (enter to close) wait for its end; esc stops it at once.
-    { active, busy: () => phase.name === 'running' || phase.name === 'cancelling' },
+    // Keys that mean something once it ends (enter closes, r retries) wait for its end; esc stops it at once; any
+    // other key acts now (ctrl+t, ?), and one with nothing to do does nothing, rather than waiting unseen.
+    { active, busy: (input, keystroke) => (phase.name === 'running' || phase.name === 'cancelling') && actsOnceEnded(input, keystroke) },
   );
 
   // The border and its padding take 4 columns and 2 lines; below that room the panel goes without them.
