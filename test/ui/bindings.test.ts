@@ -119,6 +119,14 @@ describe('typed bindings', () => {
     // A failed page has no next page to ask for; an empty one keeps n to say there is none.
     expect(commandFor(TRANSFER_MODES.transfers, 'n', noKey, { failed: true })).toBeUndefined();
     expect(commandFor(TRANSFER_MODES.transfers, 'n', noKey, { empty: true })).toBe('nextPage');
+    // Page 1, empty or not: p says there is no page before it (bound, out of the footer); past the end it goes back.
+    for (const context of [{ onFirstPage: true }, { onFirstPage: true, empty: true }]) {
+      expect(commandFor(TRANSFER_MODES.transfers, 'p', noKey, context)).toBe('previousPage');
+      expect(footerHints('transfers', context)).not.toContain('p/[ prev');
+      expect(bindingsIn(MODES.transfers, context).find((b) => b.command === 'previousPage')?.description).toBe('Previous page (this is the first page)');
+    }
+    expect(bindingsIn(MODES.transfers, { empty: true }).find((b) => b.command === 'previousPage')?.description).toMatch(/from past the end/);
+    expect(footerHints('transfers', { empty: true })).toContain('p/[ prev');
     expect(titleOf(MODES.transfers, { empty: true })).toBe('Transfers (an empty page)');
     expect(titleOf(MODES.transfers, { failed: true })).toBe('Transfers (the page failed)');
   });

@@ -19,7 +19,9 @@ export interface ScreenContext {
   /** A kept `/` search matches none of the list's rows: nothing shown to open, copy or export. */
   noMatch?: boolean;
   /** The list's first page failed to load (or to load again): no page before it, and no line for a notice. */
-  firstPage?: boolean;
+  firstPageFailed?: boolean;
+  /** The list shows its first page: there is no page before it. */
+  onFirstPage?: boolean;
   /** A `/` search is kept on the list: esc clears it before it goes back. */
   filtered?: boolean;
 }
@@ -32,7 +34,8 @@ const FLAGS: Record<keyof ScreenContext, true> = {
   failed: true,
   noSubAccount: true,
   noMatch: true,
-  firstPage: true,
+  firstPageFailed: true,
+  onFirstPage: true,
   filtered: true,
 };
 export const SCREEN_FLAGS = Object.keys(FLAGS) as readonly (keyof ScreenContext)[];

@@ -36,7 +36,8 @@ import { useTryingAgain } from '../hooks/useTryingAgain';
 
 /** Rows of the page are in hand: there is something to move to, open, sort, chart or export. */
 const hasRows = ({ empty, failed }: BindingContext) => empty !== true && failed !== true;
-const onEmptyPage = ({ empty }: BindingContext) => empty === true;
+/** An empty page after the first: past the end (p goes back to the last page seen with rows). */
+const pastTheEnd = ({ empty, onFirstPage }: BindingContext) => empty === true && onFirstPage !== true;
 
 /** The key bindings of each mode of this screen, beside the handlers below; the footer and `?` help are drawn from them. */
 export const TRANSFER_MODES = defineModes({
@@ -67,21 +68,22 @@ export const TRANSFER_MODES = defineModes({
         disabledReason: noMatchReason('No row matches the search: nothing to open (esc clears it)'),
       },
       { command: 'nextPage', keystrokes: [']', 'n'], hint: 'n/] next page', description: 'Next page', when: hasRows },
-      { command: 'nextPage', keystrokes: [']', 'n'], description: 'Next page (there is none after an empty one)', when: onEmptyPage },
+      { command: 'nextPage', keystrokes: [']', 'n'], description: 'Next page (there is none after an empty one)', when: ({ empty }) => empty === true },
       // Page 1 whose load failed: the error takes the line its "first page" notice would use.
       {
         command: 'previousPage',
         keystrokes: ['[', 'p'],
         hint: 'p/[ prev',
         description: 'Previous page',
-        when: (context) => !onEmptyPage(context) && context.firstPage !== true,
+        when: (context) => !pastTheEnd(context) && context.firstPageFailed !== true,
+        disabledReason: ({ onFirstPage }) => (onFirstPage ? 'Previous page (this is the first page)' : undefined),
       },
       {
         command: 'previousPage',
         keystrokes: ['[', 'p'],
         hint: 'p/[ prev',
         description: 'Previous page (from past the end: the last page seen with rows)',
-        when: onEmptyPage,
+        when: pastTheEnd,
       },
       { command: 'jump', keystrokes: ['g'], hint: 'g go to page', description: 'Jump to a page number' },
       { command: 'pageSize', keystrokes: ['s'], description: `Change the page size (1–${MAX_PAGE_SIZE})` },
@@ -189,7 +191,9 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
   const failed = transfers.status === 'error';
   const canRetry = useRetryable(failed ? transfers.error : undefined);
   const failure = useErrorLine(failed ? transfers.error : undefined);
-  const lastPage = loaded && rows.length < limit;
+  // The rows shown are an answer: this one, or the last one when its reload failed (they stay, and act as rows).
+  const inHand = loaded || reloadFailed;
+  const lastPage = inHand && rows.length < limit;
   const seen = lastWithRows.current;
   if (loaded && rows.length > 0 && !(seen?.limit === limit && seen.page >= page)) lastWithRows.current = { limit, page };
   const known = lastWithRows.current?.limit === limit ? lastWithRows.current.page : undefined;
@@ -207,7 +211,7 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
               ? 'transfersFilterLine'
               : 'transfers';
   const noSubAccount = namesNoSubAccount(query);
-  const noMatch = loaded && filter.noMatch;
+  const noMatch = inHand && filter.noMatch;
   // What the page's bindings depend on: the footer, the help and the keys below read the same.
   const pageContext: BindingContext = {
     retryable: canRetry,
@@ -215,7 +219,8 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
     noMatch,
     empty: loaded && rows.length === 0,
     failed: failed && !reloadFailed,
-    firstPage: failed && page === 1,
+    firstPageFailed: failed && page === 1,
+    onFirstPage: page === 1,
     filtered: filter.kept,
   };
   useScreenMode(screenMode, mode.name === 'detail' || mode.name === 'export' || mode.name === 'chart' ? childContext : pageContext);
@@ -361,7 +366,7 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
       }
       switch (command) {
         case 'search':
-          if (loaded && rows.length > 0) filter.open();
+          if (inHand && rows.length > 0) filter.open();
           return true;
         case 'sort':
         case 'reverse': {
@@ -378,12 +383,19 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
           }
           return true;
         case 'nextPage':
-          if (lastPage) setNotice(rows.length === 0 ? `no more pages: page ${page} is past the end` : `no more pages: page ${page} is the last`);
+          if (lastPage)
+            setNotice(
+              rows.length > 0
+                ? `no more pages: page ${page} is the last`
+                : page === 1
+                  ? 'no more pages: no transfer matches this filter'
+                  : `no more pages: page ${page} is past the end`,
+            );
           else goToPage(page + 1);
           return true;
         case 'export':
           // Nothing shown: the line in place of the table says why.
-          if (loaded && !noMatch) {
+          if (inHand && !noMatch) {
             setChildMode(undefined);
             setMode({ name: 'export' });
           }
@@ -410,14 +422,14 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
   );
 
   const perPage = `${grouped(limit)} per page`;
-  const noMore = loaded && lastPage ? 'no more pages' : undefined;
+  const noMore = lastPage ? 'no more pages' : undefined;
   const sortedBy = sortText(sort) !== '' ? `sorted by ${sortText(sort)}` : undefined;
   const fullLine = [
     `Page ${page}`,
     perPage,
-    ...(loaded ? [filtering ? `${grouped(shown.length)} of ${grouped(rows.length)} rows` : `${grouped(rows.length)} rows`] : []),
+    ...(inHand ? [filtering ? `${grouped(shown.length)} of ${grouped(rows.length)} rows` : `${grouped(rows.length)} rows`] : []),
     ...(noMore ? [noMore] : []),
-    ...(loaded && shown.length > 0 ? [`row ${list.cursor + 1}`] : []),
+    ...(inHand && shown.length > 0 ? [`row ${list.cursor + 1}`] : []),
     ...(sortedBy ? [sortedBy] : []),
   ];
   // A narrow window keeps the page, the rows and the cursor's row: the notes the table shows anyway go first (the
@@ -562,7 +574,7 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
       {filterLines > 0 ? (
         <FilterLine filter={filter} list={list} focus={active && mode.name === 'list'} width={width} matched={shown.length} total={rows.length} />
       ) : null}
-      {loaded && rows.length > 0 && shown.length === 0 ? (
+      {inHand && rows.length > 0 && shown.length === 0 ? (
         <Text color={theme.muted}>{fit('No row of this page matches; esc clears the filter.', width).trimEnd()}</Text>
       ) : null}
       {loaded && rows.length === 0 ? (
