@@ -138,6 +138,10 @@ describe('typed bindings', () => {
     expect(commandFor(KEY_LIST_MODES.keys, 'r', noKey, { failed: true, retryable: true })).toBe('refresh');
     expect(footerHints('keys', { failed: true, retryable: true })[0]).toBe('r retry');
     expect(titleOf(MODES.keys, { failed: true })).toBe('API keys (could not be loaded)');
+    // Keys in hand whose reload failed: r says retry, as the error line does.
+    expect(footerHints('keys', { retryable: true })).toContain('r retry');
+    expect(footerHints('keys', { retryable: true })).not.toContain('r refresh');
+    expect(footerHints('keys', {})).toContain('r refresh');
     for (const key of ['j', 'c', 'n', 'a', '/', 'r']) expect(commandFor(KEY_LIST_MODES.keys, key, noKey, {}), key).toBeDefined();
   });
 
