@@ -99,7 +99,7 @@ describe('Home and End, g and G', { timeout: 40_000 }, () => {
     await c.waitForText('↓ more');
     await c.press('G');
     await c.waitForText(/^↑ more/m);
-    expect(c.frame()).toContain('Quit at once');
+    expect(c.frame()).toContain('Quit from anywhere');
     await c.press('g');
     await c.waitForText(/^↓ more/m);
     await c.press(END);

@@ -81,9 +81,9 @@ describe('help at 40x12', () => {
     await c.press('?');
     await c.waitForText('press ? or esc to close');
     expect(c.frame()).toContain('↓ more');
-    expect(c.frame()).not.toContain('Quit at once');
-    for (let i = 0; i < 40 && !c.frame().includes('Quit at once'); i++) await c.press(i % 2 ? 'j' : 'down');
-    expect(c.frame()).toContain('Quit at once');
+    expect(c.frame()).not.toContain('Quit from anywhere');
+    for (let i = 0; i < 40 && !c.frame().includes('Quit from anywhere'); i++) await c.press(i % 2 ? 'j' : 'down');
+    expect(c.frame()).toContain('Quit from anywhere');
     expect(c.frame().split('\n').length).toBeLessThan(12);
     for (const line of c.rawFrame().split('\n')) expect(lineWidth(line)).toBeLessThanOrEqual(40);
     await c.press('esc');

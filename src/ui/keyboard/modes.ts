@@ -36,7 +36,7 @@ export const GLOBAL_MODES = defineModes({
       { command: 'back', keystrokes: ['esc'], hint: 'esc back', description: 'Go back one screen', when: (c) => !c.firstScreen && c.filtered !== true },
       { command: 'profiles', keystrokes: ['ctrl+p'], description: 'Switch profile, the demo, or add a profile' },
       { command: 'transfers', keystrokes: ['ctrl+t'], description: 'Browse universal transfers, once a target is open' },
-      { command: 'interrupt', keystrokes: ['ctrl+c'], description: 'Quit, from anywhere (a secret on screen or a create under way asks first)' },
+      { command: 'interrupt', keystrokes: ['ctrl+c'], description: 'Quit from anywhere; a secret shown or a create under way asks first' },
     ],
   },
 });
