@@ -117,7 +117,9 @@ export function App({ services, onExit, onNavigation, initialRoute, carriedKeys,
         return;
       case 'transfers':
         if (services.mode !== 'setup' && top.route.screen !== 'transferFilter') {
-          leaveThrough(guards, 'transfers', () => dispatch({ type: 'push', route: { screen: 'transferFilter' } }));
+          // From a filter's results, the way to the transfers' filter is back to that one: the results stay its own.
+          const ownFilter = top.route.screen === 'transfers' && top.route.fromFilter === true && nav.stack.at(-2)?.route.screen === 'transferFilter';
+          leaveThrough(guards, 'transfers', () => dispatch(ownFilter ? { type: 'back' } : { type: 'push', route: { screen: 'transferFilter' } }));
         }
         return;
       // Bound only off the first screen: one esc too many never ends the console (q or ctrl+c do).

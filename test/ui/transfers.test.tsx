@@ -208,6 +208,14 @@ describe('TransferBrowser', () => {
     await moveTo('5');
     await c.press('ctrlT');
     await pageSizeField('5');
+    // ctrl+t from a filter's results goes back to that filter: the results are not kept above it, out of its way.
+    expect(
+      c
+        .navState()!
+        .stack.map((e) => e.route.screen)
+        .slice(-2),
+    ).not.toContain('transfers');
+    expect(c.navState()!.stack.at(-1)!.route.screen).toBe('transferFilter');
     // A size whose page is given up while it loads (esc) is not the form's either: the results kept 5.
     await c.press('enter');
     await c.waitForText('Page 1 · 5 per page');
