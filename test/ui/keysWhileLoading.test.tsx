@@ -253,7 +253,8 @@ describe('the profiles and a credentials check while they load', () => {
 });
 
 describe('an export while it writes', () => {
-  test('enter pressed while all pages are exported closes the panel once the file is written', async ({ onTestFinished }) => {
+  /** The results, with an export of all pages started and its first page held by the service. */
+  const exportHeld = async (onTestFinished: Parameters<typeof consoleFor>[0]) => {
     const c = await results(onTestFinished);
     await c.press('x');
     await c.waitForText('Export transfers');
@@ -261,6 +262,11 @@ describe('an export while it writes', () => {
     c.sandbox.queueFaults({ kind: 'hold' });
     await c.press('enter');
     await c.waitFor(() => c.sandbox.held() === 1, 'the first export page held');
+    return c;
+  };
+
+  test('enter pressed while all pages are exported closes the panel once the file is written', async ({ onTestFinished }) => {
+    const c = await exportHeld(onTestFinished);
     await c.press('enter');
     c.sandbox.releaseHeld();
     await c.waitForNoText('Export transfers', 10_000);
@@ -270,13 +276,7 @@ describe('an export while it writes', () => {
   });
 
   test('a key with nothing to do meanwhile does not wait: ctrl+t after it opens the filter while the export goes on', async ({ onTestFinished }) => {
-    const c = await results(onTestFinished);
-    await c.press('x');
-    await c.waitForText('Export transfers');
-    await c.press('a');
-    c.sandbox.queueFaults({ kind: 'hold' });
-    await c.press('enter');
-    await c.waitFor(() => c.sandbox.held() === 1, 'the first export page held');
+    const c = await exportHeld(onTestFinished);
     // q quits nowhere here: it does nothing now, and does not hold back the key after it.
     await c.press('q');
     await c.press('ctrlT');
