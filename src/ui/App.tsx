@@ -118,7 +118,10 @@ export function App({ services, onExit, onNavigation, initialRoute, carriedKeys,
       case 'transfers':
         if (services.mode !== 'setup' && top.route.screen !== 'transferFilter') {
           // From a filter's results, the way to the transfers' filter is back to that one: the results stay its own.
-          const ownFilter = top.route.screen === 'transfers' && top.route.fromFilter === true && nav.stack.at(-2)?.route.screen === 'transferFilter';
+          // Not while an export or a chart runs on them: going back would end it, so the filter opens above.
+          const working = topScreen === 'exportRunning' || topScreen === 'transfersChartLoading';
+          const ownFilter =
+            !working && top.route.screen === 'transfers' && top.route.fromFilter === true && nav.stack.at(-2)?.route.screen === 'transferFilter';
           leaveThrough(guards, 'transfers', () => dispatch(ownFilter ? { type: 'back' } : { type: 'push', route: { screen: 'transferFilter' } }));
         }
         return;

@@ -1,6 +1,7 @@
 // Every key counts during loads: keys pressed while a page, a list, a scan, an export or a check is under
 // way wait and are applied in order once it settles, doing what they would have done pressed after it. Loads are held by the real
 // sandbox (hold faults, or latency), keys go in through the console's own key reader.
+import { readdirSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { describe, expect, test } from 'vitest';
 import type { Route } from '../../src/ui/navigation';
@@ -253,9 +254,13 @@ describe('the profiles and a credentials check while they load', () => {
 });
 
 describe('an export while it writes', () => {
-  /** The results, with an export of all pages started and its first page held by the service. */
-  const exportHeld = async (onTestFinished: Parameters<typeof consoleFor>[0]) => {
-    const c = await results(onTestFinished);
+  /** Results (opened straight, or through the filter form), with an export of all pages started and its first page held. */
+  const exportHeld = async (onTestFinished: Parameters<typeof consoleFor>[0], throughFilter = false) => {
+    let c: TestConsole;
+    if (throughFilter) {
+      c = await consoleFor(onTestFinished, { columns: 100, rows: 30 });
+      await openTransfers(c);
+    } else c = await results(onTestFinished);
     await c.press('x');
     await c.waitForText('Export transfers');
     await c.press('a');
@@ -276,14 +281,18 @@ describe('an export while it writes', () => {
   });
 
   test('a key with nothing to do meanwhile does not wait: ctrl+t after it opens the filter while the export goes on', async ({ onTestFinished }) => {
-    const c = await exportHeld(onTestFinished);
+    // Results of a filter: ctrl+t would go back to it, but not while the export runs on them.
+    const c = await exportHeld(onTestFinished, true);
     // q quits nowhere here: it does nothing now, and does not hold back the key after it.
     await c.press('q');
     await c.press('ctrlT');
     await c.waitForScreen('transferFilter');
     expect(c.sandbox.held()).toBe(1);
     expect(c.exitCode()).toBeUndefined();
+    expect(c.navState()!.stack.map((e) => e.route.screen)).toContain('transfers');
     c.sandbox.releaseHeld();
+    // The export went on under the filter, to its file.
+    await c.waitFor(() => readdirSync(c.exportDir).some((name) => /-all\.csv$/.test(name)), 'the export written', 10_000);
   });
 });
 

@@ -346,9 +346,15 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
       }
       // esc while another page loads: that load is given up, and the page in hand stays (it is asked again, its
       // rows shown meanwhile), as k9s or lazygit would; esc again goes back.
-      const inHand = readyFor.current;
-      if (keystroke.escape && mode.name === 'list' && transfers.status === 'loading' && inHand !== undefined && inHand !== `${page}:${limitRef.current}`) {
-        const [backTo = 1, size = limitRef.current] = inHand.split(':').map(Number);
+      const shownPage = readyFor.current;
+      if (
+        keystroke.escape &&
+        mode.name === 'list' &&
+        transfers.status === 'loading' &&
+        shownPage !== undefined &&
+        shownPage !== `${page}:${limitRef.current}`
+      ) {
+        const [backTo = 1, size = limitRef.current] = shownPage.split(':').map(Number);
         setNotice(`page ${page} not loaded: back on page ${backTo}`);
         setLimit(size);
         if (fromFilter) keepPageSize(drafts.transferFilter, size);
@@ -543,13 +549,13 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
     );
   }
 
-  const pastTheEnd = page > 1 && known !== undefined && known < page;
+  const beyondKnown = page > 1 && known !== undefined && known < page;
   const emptyLines =
     page === 1
       ? ['No transfers match this filter.', 'f changes the filter.']
       : [
           `Page ${page} is empty: there are fewer transfers than that.`,
-          pastTheEnd ? `p goes back to page ${known}, the last seen with rows.` : 'p goes back a page.',
+          beyondKnown ? `p goes back to page ${known}, the last seen with rows.` : 'p goes back a page.',
         ];
 
   return (
