@@ -10,6 +10,8 @@ let handedOut = 0;
 
 /** A loopback address (127.1.1.2 on) that no other call in this process returns. */
 export function ownLoopbackHost(): string {
+  // macOS answers on 127.0.0.1 alone unless more are configured: there every server shares it.
+  if (process.platform === 'darwin') return '127.0.0.1';
   handedOut += 1;
   const n = handedOut;
   return `127.${1 + Math.floor(n / 254 / 254)}.${1 + (Math.floor(n / 254) % 254)}.${1 + (n % 254)}`;

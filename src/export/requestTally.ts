@@ -1,4 +1,4 @@
-// An export's view of the pacing its requests get. The pacing itself is the signed client's (api/pacing.ts):
+// What happened to an export's requests. The pacing itself is the signed client's (api/pacing.ts):
 // every request waits for the service's budget, shared by every client of the process, and 429s tighten it.
 // One tally per export, scan or audit: it hands the client the observers of each call, counts what happened
 // to its own requests, and tells its owner before a request waits (a progress line says so).
@@ -14,19 +14,19 @@ interface TallyStats {
   waitedMs: number;
 }
 
-interface PacerOptions {
+interface TallyOptions {
   /** Told before one of this tally's requests waits for the service's budget, with the wait in ms. */
   onWait?: (ms: number) => void;
 }
 
-/** What a paced call hands to the client: observers of its exchanges and of its waits. */
-type PacedSend<T> = (onExchange: (exchange: ExchangeInfo) => void, onWait: (ms: number) => void) => Promise<T>;
+/** What a counted call hands to the client: observers of its exchanges and of its waits. */
+type CountedSend<T> = (onExchange: (exchange: ExchangeInfo) => void, onWait: (ms: number) => void) => Promise<T>;
 
 export class RequestTally {
   private readonly onWait: ((ms: number) => void) | undefined;
   private readonly counts = { requests: 0, rateLimited: 0, waitedMs: 0 };
 
-  constructor(options: PacerOptions = {}) {
+  constructor(options: TallyOptions = {}) {
     this.onWait = options.onWait;
   }
 
@@ -35,7 +35,7 @@ export class RequestTally {
   }
 
   /** Sends one request through `send` (the client paces it) and counts its exchanges. */
-  async call<T>(send: PacedSend<T>, signal?: AbortSignal): Promise<T> {
+  async call<T>(send: CountedSend<T>, signal?: AbortSignal): Promise<T> {
     let refusals = 0;
     const onExchange = (exchange: ExchangeInfo): void => {
       if (exchange.notSent) return;

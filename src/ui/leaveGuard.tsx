@@ -1,13 +1,18 @@
-// A screen that must not be left by accident (the one-time secret) guards every way out the console
-// offers: App asks the guard before it quits, interrupts, or opens another screen from anywhere.
+// A screen that must not be left by accident (the one-time secret, a create in flight, a running export) guards
+// every way out the console offers: App asks the guards of the mounted screens before it quits, interrupts, or
+// opens another screen from anywhere.
 import React, { createContext, useContext, useLayoutEffect, useRef, type ReactNode } from 'react';
 
 /** Why the console would leave the screen: q, ctrl+c, ctrl+p (profiles), ctrl+t (transfers). */
 type LeaveIntent = 'quit' | 'interrupt' | 'profiles' | 'transfers';
-/** Returns true when it holds the way out (and will call `proceed` itself once the operator agrees). */
+/**
+ * Returns true when it holds the way out: it calls `proceed` once the operator agrees (the guards under it are
+ * then asked), or never, when the way out stays shut (it says why on its own screen). False: it lets it pass, and
+ * must not call `proceed` itself.
+ */
 export type LeaveGuard = (intent: LeaveIntent, proceed: () => void) => boolean;
 
-/** The guards of the screens mounted now, oldest first: a screen under another stays mounted, and guarded. */
+/** The guards of the screens mounted now, in the order they mounted: a screen under another stays mounted, and guarded. */
 export interface LeaveGuards {
   mounted: LeaveGuard[];
 }

@@ -321,6 +321,8 @@ describe('what the screen says matches what the keys do', () => {
     // Page 1 still: no p, whose notice the error's line would hide.
     expect(c.frame().split('\n').at(-1)).not.toContain('p/[ prev');
     // The rows in hand act as rows: / filters them and x exports them, as the footer offers.
+    expect(c.frame().split('\n').at(-1)).toContain('/ search');
+    expect(c.frame().split('\n').at(-1)).toContain('x export');
     await c.press('/');
     await c.waitForText('10 of 10');
     await c.press('esc');
