@@ -140,37 +140,19 @@ export function classifyFailure(
     }
     return { error: new BrokerError({ kind: 'too-large', operation, what: 'headers', limitBytes: HEADERS_LIMIT }), retryable: false };
   }
-  if (timedOut || (code !== undefined && TIMEOUT_CODES.has(code))) {
-    if (method === 'GET') return { error: new BrokerError({ kind: 'timeout', operation, stage, timeoutMs, cause }), retryable: true };
-    return {
-      error:
-        stage === 'answer'
-          ? new BrokerError({
-              kind: 'outcome-unknown',
-              operation,
-              status,
-              stage,
-              serviceMessage: `it did not finish within ${formatDuration(timeoutMs)}`,
-              cause,
-            })
-          : new BrokerError({ kind: 'outcome-unknown', operation, stage, timeoutMs, cause }),
-      retryable: false,
-    };
-  }
-  if (method === 'GET') return { error: new BrokerError({ kind: 'network', operation, stage, status, cause }), retryable: true };
-  // The connection broke after the request may have been written: for a POST nobody knows what happened.
-  return {
+  // A POST that may have reached the service: nobody knows what happened. Its answer cut short is said as such.
+  const unknownOutcome = (whileArriving: string, before: { timeoutMs?: number } = {}) => ({
     error:
       stage === 'answer'
-        ? new BrokerError({
-            kind: 'outcome-unknown',
-            operation,
-            status,
-            stage,
-            serviceMessage: `the connection broke while it was arriving (${cause.message})`,
-            cause,
-          })
-        : new BrokerError({ kind: 'outcome-unknown', operation, stage, cause }),
+        ? new BrokerError({ kind: 'outcome-unknown', operation, status, stage, serviceMessage: whileArriving, cause })
+        : new BrokerError({ kind: 'outcome-unknown', operation, stage, ...before, cause }),
     retryable: false,
-  };
+  });
+  if (timedOut || (code !== undefined && TIMEOUT_CODES.has(code))) {
+    if (method === 'GET') return { error: new BrokerError({ kind: 'timeout', operation, stage, timeoutMs, cause }), retryable: true };
+    return unknownOutcome(`it did not finish within ${formatDuration(timeoutMs)}`, { timeoutMs });
+  }
+  if (method === 'GET') return { error: new BrokerError({ kind: 'network', operation, stage, status, cause }), retryable: true };
+  // The connection broke after the request may have been written.
+  return unknownOutcome(`the connection broke while it was arriving (${cause.message})`);
 }
