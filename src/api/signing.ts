@@ -74,13 +74,16 @@ export function signQuery(input: SignInput): string {
   return `${query}&signature=${signature}`;
 }
 
-/** Splits a raw query at its last `&signature=`; what comes before is exactly what the client signed. */
+/**
+ * Takes the one `signature` parameter out of a raw query, wherever it sits ("parameters may be sent in any order";
+ * MEXC's own demo sends it before `timestamp`): the rest, in the order received, is what the client signed.
+ */
 export function splitSignedQuery(rawQuery: string): { unsigned: string; signature: string } | undefined {
-  const at = rawQuery.lastIndexOf('&signature=');
-  if (at < 0) return undefined;
-  const signature = rawQuery.slice(at + '&signature='.length);
-  if (signature.includes('&')) return undefined;
-  return { unsigned: rawQuery.slice(0, at), signature };
+  const parts = rawQuery.split('&');
+  const at = parts.findIndex((part) => part.startsWith('signature='));
+  if (at < 0 || parts.findLastIndex((part) => part.startsWith('signature=')) !== at) return undefined;
+  const signature = (parts[at] as string).slice('signature='.length);
+  return { unsigned: parts.filter((_, i) => i !== at).join('&'), signature };
 }
 
 /** Constant-time comparison of a received signature with the expected one. */

@@ -1,9 +1,9 @@
 // The service's error envelope {"code": <int>, "msg": "<text>"} and the codes the sandbox answers with.
 
 export const ERR = {
-  invalidApiKey: { status: 401, code: 10072, msg: 'Api key info invalid' },
+  invalidApiKey: { status: 400, code: 10072, msg: 'Api key info invalid' },
   apiKeyRequired: { status: 400, code: 400, msg: 'api key required' },
-  badSignature: { status: 401, code: 700002, msg: 'Signature for this request is not valid.' },
+  badSignature: { status: 400, code: 700002, msg: 'Signature for this request is not valid.' },
   badTimestamp: { status: 400, code: 700003, msg: 'Timestamp for this request is outside of the recvWindow.' },
   recvWindowTooLarge: { status: 400, code: 700005, msg: 'recvWindow must less than 60000' },
   noPermission: { status: 403, code: 700007, msg: 'No permission to access the endpoint.' },

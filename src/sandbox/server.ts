@@ -130,7 +130,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       return;
     }
     entry.status = reply.status;
-    // Answered before the whole request came (an early 401/404/429, or the body's deadline): the connection
+    // Answered before the whole request came (an early refusal of the key, a 404 or a 429, or the body's deadline): the connection
     // cannot be reused, so it closes after this answer instead of waiting for the rest.
     const close: Record<string, string> = req.complete ? {} : { Connection: 'close' };
     res.writeHead(reply.status, { ...reply.headers, ...close, Date: new Date(now()).toUTCString() });
@@ -190,7 +190,7 @@ function runOperation(operation: OperationName, state: SandboxState, params: URL
     case 'listSubAccountKeys':
       return listKeys(state, params);
     case 'createSubAccountKey':
-      return createKey(state, rawBody, now, makeKey, params);
+      return createKey(state, rawBody, now, makeKey);
     case 'listUniversalTransfers':
       return listTransfers(state, params);
   }

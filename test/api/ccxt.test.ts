@@ -95,7 +95,7 @@ describe("ccxt's MEXC client against the default sandbox", () => {
       await expect(
         other.brokerPrivatePostSubAccountApiKey({ subAccount: strict.subAccounts[0] ?? '', permissions: 'SPOT_ACCOUNT_READ', note: 'n' }),
       ).rejects.toThrow(/700002/);
-      expect(strict.requests().map((r) => r.status)).toEqual([401]);
+      expect(strict.requests().map((r) => r.status)).toEqual([400]);
     } finally {
       await strict.close();
     }

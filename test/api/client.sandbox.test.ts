@@ -145,7 +145,7 @@ describe.concurrent('service errors', () => {
     const sb = await sandbox();
     const api = apiFor(onTestFinished, sb, { secretKey: 'not-the-secret' });
     const error = await failure(api.listSubAccountKeys(sb.subAccounts[0] ?? ''));
-    expect(error).toMatchObject({ kind: 'service', status: 401, code: 700002 });
+    expect(error).toMatchObject({ kind: 'service', status: 400, code: 700002 });
     const signature = splitSignedQuery(sb.requests().at(-1)?.query ?? '')?.signature ?? 'missing';
     expect(error.message).not.toContain('not-the-secret');
     expect(error.message).not.toContain(signature);

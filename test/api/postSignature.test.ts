@@ -67,9 +67,9 @@ describe('auto (the default)', () => {
     const api = apiFor(onTestFinished, sb, { onPostSignature: (rule) => learned.push(rule), onExchange });
     const created = await api.createSubAccountKey(newKey(sb, 'fallback'));
     // Each try says which rule it was signed by (what --log-file writes as signed=…).
-    expect(exchanges).toEqual(['POST 401 query', 'POST 200 body']);
+    expect(exchanges).toEqual(['POST 400 query', 'POST 200 body']);
     expect(created.secretKey).not.toBe('');
-    expect(posts(sb)).toEqual([401, 200]);
+    expect(posts(sb)).toEqual([400, 200]);
     const body = `{"subAccount":"${sb.subAccounts[0] ?? ''}","permissions":"SPOT_ACCOUNT_READ","note":"fallback"}`;
     expect([signedBy(sb, 0, body), signedBy(sb, 1, body)]).toEqual(['query', 'body']);
     expect(learned).toEqual(['body']);
@@ -77,7 +77,7 @@ describe('auto (the default)', () => {
     expect((await api.listSubAccountKeys(sb.subAccounts[0] ?? '')).filter((k) => k.note === 'fallback')).toHaveLength(1);
 
     await api.createSubAccountKey(newKey(sb, 'second'));
-    expect(posts(sb, 0)).toEqual([401, 200, 200]);
+    expect(posts(sb, 0)).toEqual([400, 200, 200]);
   });
 
   it('starts with the remembered rule: against a body sandbox, one POST', async ({ onTestFinished }) => {
@@ -90,7 +90,7 @@ describe('auto (the default)', () => {
     const sb = await started(onTestFinished, {});
     const learned: PostSignatureRule[] = [];
     await apiFor(onTestFinished, sb, { rememberedPostSignature: 'body', onPostSignature: (rule) => learned.push(rule) }).createSubAccountKey(newKey(sb));
-    expect(posts(sb)).toEqual([401, 200]);
+    expect(posts(sb)).toEqual([400, 200]);
     expect(learned).toEqual(['query']);
   });
 
@@ -104,7 +104,7 @@ describe('auto (the default)', () => {
     expect(error.message).toContain('both POST signature rules');
     expect(error.message).not.toContain('not-the-secret');
     for (const record of sb.requests()) expect(error.message).not.toContain(splitSignedQuery(record.query)?.signature ?? 'missing');
-    expect(posts(sb)).toEqual([401, 401]);
+    expect(posts(sb)).toEqual([400, 400]);
     expect(learned).toEqual([]);
   });
 
@@ -115,7 +115,7 @@ describe('auto (the default)', () => {
     const api = apiFor(onTestFinished, sb);
     const created = await api.createSubAccountKey(newKey(sb, 'both'));
     expect(created.note).toBe('both');
-    expect(posts(sb)).toEqual([400, 401, 200]);
+    expect(posts(sb)).toEqual([400, 400, 200]);
     expect((await api.listSubAccountKeys(sb.subAccounts[0] ?? '')).filter((k) => k.note === 'both')).toHaveLength(1);
   });
 
@@ -123,7 +123,7 @@ describe('auto (the default)', () => {
     const sb = await started(onTestFinished, { postSignature: 'body', clockOffsetMs: 120_000 });
     const api = apiFor(onTestFinished, sb);
     await api.createSubAccountKey(newKey(sb, 'skewed'));
-    expect(posts(sb)).toEqual([401, 200]);
+    expect(posts(sb)).toEqual([400, 200]);
     expect(Math.abs(api.clockOffsetMs() - 120_000)).toBeLessThan(5_000);
   });
 
@@ -133,7 +133,7 @@ describe('auto (the default)', () => {
     const api = apiFor(onTestFinished, sb, { onPostSignature: (rule) => learned.push(rule) });
     const refused = await failure(api.createSubAccountKey({ ...newKey(sb), subAccount: 'nosuchsub123' }));
     expect(refused).toMatchObject({ kind: 'service', code: 140001 });
-    expect(posts(sb)).toEqual([401, 400]);
+    expect(posts(sb)).toEqual([400, 400]);
     expect(learned).toEqual(['body']);
 
     const fresh = await started(onTestFinished, {});
@@ -194,7 +194,7 @@ describe('a pinned rule', () => {
     );
     expect(error.code).toBe(700002);
     expect(error.message).toContain('pinned to query only');
-    expect(posts(sb)).toEqual([401]);
+    expect(posts(sb)).toEqual([400]);
     expect(learned).toEqual([]);
   });
 
@@ -202,7 +202,7 @@ describe('a pinned rule', () => {
     const strict = await started(onTestFinished, {});
     const error = await failure(apiFor(onTestFinished, strict, { postSignature: 'body' }).createSubAccountKey(newKey(strict)));
     expect(error.message).toContain('pinned to query + body');
-    expect(posts(strict)).toEqual([401]);
+    expect(posts(strict)).toEqual([400]);
     const body = await started(onTestFinished, { postSignature: 'body' });
     await apiFor(onTestFinished, body, { postSignature: 'body' }).createSubAccountKey(newKey(body));
     expect(posts(body)).toEqual([200]);

@@ -36,7 +36,7 @@ describe('console targets and the POST signature rule', () => {
     await first.current()!.api.createSubAccountKey(key);
     await first.current()!.api.createSubAccountKey({ ...key, note: 'console again' });
     // The session falls back once: its second create is signed by the rule that worked.
-    expect(postStatuses(sandbox, from)).toEqual([401, 200, 200]);
+    expect(postStatuses(sandbox, from)).toEqual([400, 200, 200]);
     await first.close();
     const saved = JSON.parse(await readFile(join(folder, POST_SIGNATURES_FILE), 'utf8')) as Record<string, { rule: string }>;
     expect(saved[sandbox.baseUrl]?.rule).toBe('body');
@@ -64,7 +64,7 @@ describe('console targets and the POST signature rule', () => {
     await expect(
       targets.current()!.api.createSubAccountKey({ subAccount: sandbox.subAccounts[0]!, permissions: ['SPOT_ACCOUNT_READ'], note: 'pinned' }),
     ).rejects.toMatchObject({ code: 700002 });
-    expect(postStatuses(sandbox, from)).toEqual([401]);
+    expect(postStatuses(sandbox, from)).toEqual([400]);
     await targets.close();
     await expect(readFile(join(folder, POST_SIGNATURES_FILE), 'utf8')).rejects.toMatchObject({ code: 'ENOENT' });
   });

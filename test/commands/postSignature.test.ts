@@ -61,7 +61,7 @@ describe('keys create under auto (the default)', () => {
     let from = bodySandbox.requests().length;
     const first = await runCli(create(bodySandbox, 'first'), env);
     expect(first.code, first.stderr).toBe(0);
-    expect(posts(bodySandbox, from)).toEqual([401, 200]);
+    expect(posts(bodySandbox, from)).toEqual([400, 200]);
     expect(JSON.parse(readFileSync(join(home, POST_SIGNATURES_FILE), 'utf8'))).toEqual({
       [bodySandbox.baseUrl]: { rule: 'body', acceptedAt: expect.any(Number) },
     });
@@ -95,7 +95,7 @@ describe('BROKER_POST_SIGNATURE', () => {
     expect(run.stderr).toContain('700002');
     expect(run.stderr).toContain('pinned to query only');
     expect(run.stderr).not.toContain(bodySandbox.secretKey);
-    expect(posts(bodySandbox, from)).toEqual([401]);
+    expect(posts(bodySandbox, from)).toEqual([400]);
     expect(() => readFileSync(join(home, POST_SIGNATURES_FILE), 'utf8')).toThrow();
   });
 
@@ -125,7 +125,7 @@ describe("a profile's setting", () => {
     const pinned = await runCli(['--profile', 'desk', ...create(querySandbox, 'desk')], env);
     expect(pinned.code).toBe(1);
     expect(pinned.stderr).toContain('pinned to query + body');
-    expect(posts(querySandbox, from)).toEqual([401]);
+    expect(posts(querySandbox, from)).toEqual([400]);
 
     from = querySandbox.requests().length;
     const overridden = await runCli(['--profile', 'desk', ...create(querySandbox, 'desk-auto')], { ...env, BROKER_POST_SIGNATURE: 'auto' });

@@ -575,7 +575,7 @@ describe.skipIf(!availability.ok)('profiles with the real keychain', () => {
         .requests()
         .slice(before)
         .map((r) => [r.method, r.path.split('?')[0], r.status]),
-    ).toEqual([['GET', '/api/v3/broker/sub-account/universalTransfer', 401]]);
+    ).toEqual([['GET', '/api/v3/broker/sub-account/universalTransfer', 400]]);
     expect(await (await keychainHere()).get(n)).toBeUndefined();
     expect((await loadProfiles(join(home, 'config'))).profiles).toEqual([]);
   });

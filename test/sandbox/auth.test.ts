@@ -51,28 +51,28 @@ describe.concurrent('authentication', () => {
     expect((await createKey(sb, { subAccount: sub, permissions: 'SPOT_ACCOUNT_READ', note: 'ok' })).status).toBe(200);
   });
 
-  test('missing or unknown API key → 401 10072, checked before the signature', async () => {
+  test('missing or unknown API key → 400 10072, checked before the signature', async () => {
     expectError(await listKeys(sb, sub, { apiKey: null }), 400, 400);
-    expectError(await listKeys(sb, sub, { apiKey: 'mx0vnotakey', secret: 'wrong' }), 401, 10072);
+    expectError(await listKeys(sb, sub, { apiKey: 'mx0vnotakey', secret: 'wrong' }), 400, 10072);
   });
 
-  test('wrong secret → 401 700002', async () => {
-    expectError(await listKeys(sb, sub, { secret: 'f'.repeat(64) }), 401, 700002);
+  test('wrong secret → 400 700002', async () => {
+    expectError(await listKeys(sb, sub, { secret: 'f'.repeat(64) }), 400, 700002);
   });
 
-  test('query altered after signing → 401 700002', async () => {
+  test('query altered after signing → 400 700002', async () => {
     const res = await listKeys(sb, sub, { tamperQuery: (q) => q.replace(`subAccount=${sub}`, `subAccount=${sb.subAccounts[1]}`) });
-    expectError(res, 401, 700002);
+    expectError(res, 400, 700002);
   });
 
-  test('under --post-signature body, a body altered after signing → 401 700002, and nothing is created', async ({ onTestFinished }) => {
+  test('under --post-signature body, a body altered after signing → 400 700002, and nothing is created', async ({ onTestFinished }) => {
     // Its own sandbox: a key another test creates meanwhile would change the list.
     const own = await sandboxFor(onTestFinished, { ...OPTIONS, postSignature: 'body' });
     const ownSub = own.subAccounts[0] as string;
     const before = (await listKeys(own, ownSub)).text;
     const body = { subAccount: ownSub, permissions: 'SPOT_ACCOUNT_READ', note: 'signed' };
     const res = await createKey(own, body, { rule: 'body', sendBody: JSON.stringify({ ...body, permissions: 'SPOT_WITHDRAW_WRITE' }) });
-    expectError(res, 401, 700002);
+    expectError(res, 400, 700002);
     expect((await listKeys(own, ownSub)).text).toBe(before);
   });
 
@@ -111,19 +111,51 @@ describe.concurrent('authentication', () => {
     expect(() => verifySignedRequest(signedAt(now - 5001), '', now, config)).toThrow(expect.objectContaining({ code: 700003 }));
   });
 
-  test('an uppercase signature → 401 700002 ("The signature is support lowercase only")', async () => {
+  test('an uppercase signature → 400 700002 ("The signature is support lowercase only")', async () => {
     const res = await listKeys(sb, sub, { tamperQuery: (q) => q.replace(/signature=([0-9a-f]+)$/, (_, hex: string) => `signature=${hex.toUpperCase()}`) });
-    expectError(res, 401, 700002);
+    expectError(res, 400, 700002);
   });
 
-  test('a create parameter in both the signed query and the body: the query one is used, as the docs say', async ({ onTestFinished }) => {
+  test("a create's parameters are read from its JSON body: one also in the signed query is not used", async ({ onTestFinished }) => {
     const own = await sandboxOfTest(onTestFinished);
     const [inQuery, inBody] = own.subAccounts as [string, string];
     const res = await createKey(own, { subAccount: inBody, permissions: 'SPOT_ACCOUNT_READ', note: 'both' }, { params: [['subAccount', inQuery]] });
     expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ subAccount: inQuery, note: 'both' });
-    expect((await listKeys(own, inQuery)).text).toContain('"note":"both"');
-    expect((await listKeys(own, inBody)).text).not.toContain('"note":"both"');
+    expect(res.json).toMatchObject({ subAccount: inBody, note: 'both' });
+    expect((await listKeys(own, inBody)).text).toContain('"note":"both"');
+    expect((await listKeys(own, inQuery)).text).not.toContain('"note":"both"');
+  });
+
+  test('a create with its parameters in the signed query and no body (the shape that failed live) → 400 730600, nothing created', async ({
+    onTestFinished,
+  }) => {
+    const own = await sandboxOfTest(onTestFinished);
+    const before = (await listKeys(own, sub)).text;
+    const res = await createKey(
+      own,
+      {},
+      {
+        params: [
+          ['subAccount', sub],
+          ['permissions', 'SPOT_ACCOUNT_READ'],
+          ['note', 'query'],
+        ],
+        sendBody: '',
+        headers: { 'content-type': 'application/json' },
+      },
+    );
+    expectError(res, 400, 730600);
+    expect((await listKeys(own, sub)).text).toBe(before);
+  });
+
+  test("the signature is found wherever it sits (MEXC's demo sends it before timestamp); two signatures → 700004", async () => {
+    const before = (query: string) => query.replace(/^(.*)&(timestamp=\d+)&(signature=[0-9a-f]+)$/, '$1&$3&$2');
+    const moved = await listKeys(sb, sub, { tamperQuery: before });
+    expect(sb.requests().at(-1)?.query).toMatch(/&signature=[0-9a-f]{64}&timestamp=\d+$/);
+    expect(moved.status).toBe(200);
+    const first = await listKeys(sb, sub, { tamperQuery: (query) => query.replace(/^(.*)&(signature=[0-9a-f]+)$/, '$2&$1') });
+    expect(first.status).toBe(200);
+    expectError(await listKeys(sb, sub, { tamperQuery: (query) => `${query}&signature=${'0'.repeat(64)}` }), 400, 700004);
   });
 
   test('recvWindow 60001 → 400 700005; 60000 passes', async () => {
@@ -187,7 +219,7 @@ describe.concurrent('options', () => {
       const ok = await createKey(skewed, body, { timestamp: Date.now() + 120_000, rule: 'query' });
       expect(ok.status).toBe(200);
       // A query + body signature does not match a query-only sandbox.
-      expectError(await createKey(skewed, body, { timestamp: Date.now() + 120_000, rule: 'body' }), 401, 700002);
+      expectError(await createKey(skewed, body, { timestamp: Date.now() + 120_000, rule: 'body' }), 400, 700002);
     } finally {
       await skewed.close();
     }

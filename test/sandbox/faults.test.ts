@@ -198,7 +198,7 @@ describe('request log', () => {
       const records = log.requests();
       expect(records.map((r) => [r.method, r.path, r.status])).toEqual([
         ['GET', KEYS_PATH, 200],
-        ['GET', KEYS_PATH, 401],
+        ['GET', KEYS_PATH, 400],
         ['GET', KEYS_PATH, 0],
         ['POST', KEYS_PATH, 200],
         ['GET', TRANSFERS_PATH, 200],

@@ -24,16 +24,11 @@ export function listKeys(state: SandboxState, params: URLSearchParams): Reply {
 }
 
 /** `now` is the key's creation time (the server clock, or the pinned demo's); `makeKey` is asked only once all checks passed. */
-export function createKey(
-  state: SandboxState,
-  rawBody: string,
-  now: number,
-  makeKey: KeyMaker = randomKey,
-  query: URLSearchParams = new URLSearchParams(),
-): Reply {
+export function createKey(state: SandboxState, rawBody: string, now: number, makeKey: KeyMaker = randomKey): Reply {
   const parsed = parseBody(rawBody);
-  // The service's docs: "If a parameter sent in both the query string and request body, the query string parameter will be used."
-  const field = (name: string): string | undefined => query.get(name) ?? stringField(parsed, name);
+  // The broker docs list a create's parameters as "Body Request Parameter", and a live create that sent them in
+  // the query with no body failed (docs/live-service.md): only the body is read, whatever the query carries.
+  const field = (name: string): string | undefined => stringField(parsed, name);
   const subAccount = field('subAccount');
   // A create names the sub-account by the service's rule; a name outside it cannot be one.
   if (subAccount !== undefined && subAccount !== '' && !SUB_ACCOUNT_NAME.test(subAccount))
