@@ -56,7 +56,7 @@ export async function pacedRun(
     baseUrl: sandbox.baseUrl,
     apiKey: sandbox.apiKey,
     secretKey: sandbox.secretKey,
-    // Not told: the client keeps to the documented 500 per 10 s and learns the sandbox's limit from its 429.
+    // Not told: the client keeps to its default 20 a second and learns the sandbox's limit from its 429.
     ...(told ? { serviceLimit: { requests: limit.max, periodMs: limit.windowMs } } : {}),
     onExchange: (exchange) => {
       if (exchange.notSent || !measuring) return;
@@ -123,6 +123,6 @@ export async function pacedWorkloads(): Promise<void> {
   const unknownRate = unknown.max / (unknown.windowMs / 1000);
   row(`${name}, ${unknown.max}/10s learned`, `${rate.toFixed(1)}/s`, `limit ${unknownRate}/s`, rate / unknownRate);
   console.log(
-    `  ${run.requests} requests in ${(run.ms / 1000).toFixed(2)} s · 429: ${run.rateLimited} · 418: ${run.banned} (the client knows only the documented 500 per 10 s)`,
+    `  ${run.requests} requests in ${(run.ms / 1000).toFixed(2)} s · 429: ${run.rateLimited} · 418: ${run.banned} (the client knows only its default 20 a second)`,
   );
 }

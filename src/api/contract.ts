@@ -49,7 +49,7 @@ export interface ClientConfig {
   proxy?: ProxyChoice;
   /**
    * The limit the requests to this base URL keep to, all endpoints and API keys together (the client sends at
-   * PACING_SHARE of it, from the first request); default the documented 500 per 10 s. Benchmarks scale it down.
+   * PACING_SHARE of it, from the first request); default SERVICE_LIMIT, 20 a second. Benchmarks and tests set their own.
    */
   serviceLimit?: { requests: number; periodMs: number };
   /** The end (Unix ms) of a ban of this base URL remembered from an earlier run (config/bans.ts). */

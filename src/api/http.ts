@@ -22,7 +22,7 @@ import { BrokerError, formatBytes, unknownOutcomeFrom } from './errors';
 import { apiKeyProblem, headerNameProblem } from './headers';
 import { DEFAULT_MAX_TRIES, DEFAULT_RETRY_BASE_DELAY_MS, RETRY_AFTER_CAP_MS, backoffDelay, isRetryableStatus, parseRetryAfter, sleep } from './retry';
 import { answerShape, decodeCreateAnswer, unreadableAnswers } from './answerShape';
-import { DEFAULT_BAN_MS, DOCUMENTED_LIMIT, banEnd, noteBan, servicePacer } from './pacing';
+import { DEFAULT_BAN_MS, SERVICE_LIMIT, banEnd, noteBan, servicePacer } from './pacing';
 import { SIGNATURE_REFUSED_CODES, TIMESTAMP_OUTSIDE_RECV_WINDOW, createOutcomeUnknown } from './serviceCodes';
 import { acquirePool, awaitingFirstByte, poolKey, releasePool, splitBaseUrl } from './pools';
 import { header, parseJson, quoteNumbers, readBody, readSuccess, serviceErrorFromBody } from './answers';
@@ -163,7 +163,7 @@ export function createSignedClient(config: ClientConfig): SignedClient {
   const outstanding = new Set<OutstandingTry>();
   // Pacing and bans are kept per base URL for the whole process (pacing.ts): every client shares them.
   const banScope = `${origin}${prefix}`;
-  const serviceLimit = config.serviceLimit ?? DOCUMENTED_LIMIT;
+  const serviceLimit = config.serviceLimit ?? SERVICE_LIMIT;
   if (config.banEndsAt !== undefined) noteBan(banScope, config.banEndsAt);
 
   /** Takes the skew measured on an answer; returns it (undefined without a readable Date header). */

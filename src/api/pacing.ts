@@ -2,7 +2,7 @@
 // sources). The service limits requests in a period (its docs disagree on whether each endpoint has its own
 // budget or all share one, so all share one here), refuses more with 429 + Retry-After, and bans the IP (418 +
 // Retry-After) of a client that keeps sending after 429s. So every request waits for the service's budget before
-// it goes, from the first request on: a budget a little under the documented limit, kept in any span of its
+// it goes, from the first request on: a budget a little under the limit it keeps to, kept in any span of its
 // period (a sliding log of send times), tightened by what a 429 teaches (another client on the same key, a lower
 // limit). A 418 stops every request to that base URL until the ban ends.
 //
@@ -16,8 +16,11 @@ interface PacerBudget {
   periodMs: number;
 }
 
-/** The service's documented limit: 500 requests per 10 s (docs/limits.md says for what). */
-export const DOCUMENTED_LIMIT: PacerBudget = { requests: 500, periodMs: 10_000 };
+/**
+ * The limit kept to when nothing tighter is known: 20 requests in any second, far under the documented 500 per
+ * 10 s; it is the pace the widely used clients keep, one of them on the service's support's word (docs/limits.md).
+ */
+export const SERVICE_LIMIT: PacerBudget = { requests: 20, periodMs: 1000 };
 /** The share of a known limit the client sends at: the rest absorbs clock jitter and a request arriving early. */
 export const PACING_SHARE = 0.95;
 /** Send times remembered: the largest budget kept as a burst (a larger one is scaled down, same rate). */
@@ -74,7 +77,7 @@ export class ServicePacer {
   private lessonAt = Number.NEGATIVE_INFINITY;
   private readonly counts = { requests: 0, rateLimited: 0 };
 
-  constructor(limit: PacerBudget = pacedBudget(DOCUMENTED_LIMIT), now: () => number = wallClock) {
+  constructor(limit: PacerBudget = pacedBudget(SERVICE_LIMIT), now: () => number = wallClock) {
     this.now = now;
     this.budget = fitToLog(limit);
     this.sent = new Float64Array(PACER_LOG_SIZE);
@@ -244,7 +247,7 @@ const pacers = new Map<string, ServicePacer>();
 const bans = new Map<string, number>();
 
 /** The pacer every client of this process shares for this base URL: every endpoint, every API key. */
-export function servicePacer(baseUrl: string, limit: PacerBudget = DOCUMENTED_LIMIT): ServicePacer {
+export function servicePacer(baseUrl: string, limit: PacerBudget = SERVICE_LIMIT): ServicePacer {
   let pacer = pacers.get(baseUrl);
   if (!pacer) {
     pacer = new ServicePacer(pacedBudget(limit));

@@ -1,10 +1,10 @@
-// The endpoint pacer every request passes: a budget under the documented limit from the first request, kept
+// The endpoint pacer every request passes: a budget under the limit it keeps to from the first request, kept
 // in any span of its period; a 429 pauses the endpoint for its Retry-After and teaches a budget (the sends the
 // service accepted, over the time they took plus its Retry-After) that only ever tightens.
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_RETRY_AFTER_MS,
-  DOCUMENTED_LIMIT,
+  SERVICE_LIMIT,
   ServicePacer,
   PACER_SLACK_MS,
   banEnd,
@@ -26,15 +26,15 @@ function pacerOnClock(limit = { requests: 1000, periodMs: 1000 }) {
 }
 
 describe('ServicePacer', () => {
-  it('keeps to 95% of the documented 500 per 10 s from the first request', () => {
-    expect(pacedBudget(DOCUMENTED_LIMIT)).toEqual({ requests: 475, periodMs: 10_000 });
-    const { clock, pacer } = pacerOnClock(pacedBudget(DOCUMENTED_LIMIT));
-    for (let i = 0; i < 475; i++) expect(pacer.reserve()).toBe(0);
-    // The 476th waits until the first is a whole period old; the ones after it queue behind it.
-    expect(pacer.reserve()).toBe(10_000);
-    clock.now = 3000;
-    expect(pacer.delay()).toBe(7000);
-    expect(pacer.stats).toMatchObject({ requests: 476, rateLimited: 0, learned: false });
+  it('keeps to 95% of 20 a second from the first request', () => {
+    expect(pacedBudget(SERVICE_LIMIT)).toEqual({ requests: 19, periodMs: 1000 });
+    const { clock, pacer } = pacerOnClock(pacedBudget(SERVICE_LIMIT));
+    for (let i = 0; i < 19; i++) expect(pacer.reserve()).toBe(0);
+    // The 20th waits until the first is a whole period old; the ones after it queue behind it.
+    expect(pacer.reserve()).toBe(1000);
+    clock.now = 300;
+    expect(pacer.delay()).toBe(700);
+    expect(pacer.stats).toMatchObject({ requests: 20, rateLimited: 0, learned: false });
   });
 
   it('slots are handed out in order: callers waiting together never go at once', () => {
