@@ -103,7 +103,7 @@ export async function forEachTransferPage(
     let next = fetchPage(page);
     for (;;) {
       const batch = await next;
-      const repeat = seen.checkPage(batch, page);
+      const { repeat, skip } = seen.checkPage(batch, page);
       if (repeat) {
         const plainId = repeat.tranId.length > 40 ? `${repeat.tranId.slice(0, 40)}…` : repeat.tranId;
         throw new PagingStopped(
@@ -115,14 +115,15 @@ export async function forEachTransferPage(
         );
       }
       pages += 1;
-      rows += batch.length;
+      const fresh = skip === 0 ? batch : batch.slice(skip);
+      rows += fresh.length;
       const last = batch.length < limit;
       const more = !last && pages < maxPages;
       if (more && prefetch) {
         next = fetchPage(page + 1);
         await requestSent();
       }
-      await visit({ page, rows: batch, last });
+      await visit({ page, rows: fresh, last });
       if (last) return { pages, rows };
       if (!more) {
         throw new PagingStopped(
@@ -183,41 +184,32 @@ export class SeenTransfers {
   }
 
   /**
-   * firstRepeat, then (when there is none) addPage, hashing each tranId once: the first transfer of the batch
-   * seen on an earlier page and that page, else undefined with the batch remembered as seen on `page`.
+   * Reads a page against the pages before it, hashing each tranId once. Rows at its top that the page before
+   * brought are skipped (`skip`): transfers that arrived during the export pushed them down a page. Any other
+   * transfer seen on an earlier page, or a page that is all the page before, is a repeat (a service that ignores
+   * `page`, or cycles): the first such transfer and its page. Without a repeat the page's new rows are remembered.
    */
-  checkPage(batch: readonly Transfer[], page: number): { tranId: string; page: number } | undefined {
+  checkPage(batch: readonly Transfer[], page: number): { repeat?: { tranId: string; page: number }; skip: number } {
     const n = batch.length;
     if (this.scratch.length < n * 2) this.scratch = new Uint32Array(n * 2);
     const scratch = this.scratch;
+    let skip = 0;
     for (let i = 0; i < n; i += 1) {
       hashInto(String((batch[i] as Transfer).tranId), scratch, i * 2);
       const a = scratch[i * 2] as number;
       const b = scratch[i * 2 + 1] as number;
       const seenOn = this.pages[this.find(a, b)] ?? 0;
-      if (seenOn !== 0) return { tranId: String((batch[i] as Transfer).tranId), page: seenOn };
+      if (seenOn === 0) continue;
+      if (seenOn === page - 1 && i === skip && skip + 1 < n) {
+        skip += 1;
+        continue;
+      }
+      // After a skipped run, the page repeats the page before from its top: named by its first row.
+      const first = skip > 0 ? 0 : i;
+      return { repeat: { tranId: String((batch[first] as Transfer).tranId), page: skip > 0 ? page - 1 : seenOn }, skip: 0 };
     }
-    for (let i = 0; i < n; i += 1) this.insert(scratch[i * 2] as number, scratch[i * 2 + 1] as number, page);
-    return undefined;
-  }
-
-  /** The first transfer of the batch already seen on an earlier page, and that page. */
-  firstRepeat(batch: readonly Transfer[]): { tranId: string; page: number } | undefined {
-    for (const row of batch) {
-      const [a, b] = hash64(String(row.tranId));
-      const slot = this.find(a, b);
-      const page = this.pages[slot] ?? 0;
-      if (page !== 0) return { tranId: String(row.tranId), page };
-    }
-    return undefined;
-  }
-
-  /** Remembers the batch's transfers as seen on `page` (a repeat within one page is not a repeat of a page). */
-  addPage(batch: readonly Transfer[], page: number): void {
-    for (const row of batch) {
-      const [a, b] = hash64(String(row.tranId));
-      if (!this.insert(a, b, page)) return;
-    }
+    for (let i = skip; i < n; i += 1) this.insert(scratch[i * 2] as number, scratch[i * 2 + 1] as number, page);
+    return { skip };
   }
 
   /** Remembers (a, b) as seen on `page` unless already there; false once the table is full (at its cap). */

@@ -4,11 +4,12 @@
 // cycle3      pages A, B, C, A, B, C, … (a repeat of a page two back)
 // ignorePage  every page is page 1 (a service that ignores the page parameter)
 // finite      `total` transfers, then short pages (a well-behaved service)
+// arriving    `total` transfers h-0 (newest) … newest first, and 3 more arrive on top once page 1 is answered
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ownLoopbackHost } from '../loopbackHost';
 
-export type PagingMode = 'endless' | 'alternate' | 'cycle3' | 'ignorePage' | 'finite';
+export type PagingMode = 'endless' | 'alternate' | 'cycle3' | 'ignorePage' | 'finite' | 'arriving';
 
 export interface PagingServer {
   baseUrl: string;
@@ -77,6 +78,13 @@ export async function startPagingServer(mode: PagingMode, options: { total?: num
     asked.push(page);
     if (options.failFrom !== undefined && page >= options.failFrom) {
       res.writeHead(500, { 'content-type': 'application/json' }).end('{"code":500,"msg":"Internal Server Error"}');
+      return;
+    }
+    if (mode === 'arriving') {
+      const arrived = asked.length > 1 ? ['n-2', 'n-1', 'n-0'] : [];
+      const history = [...arrived, ...Array.from({ length: options.total ?? 0 }, (_, i) => `h-${i}`)];
+      const rows = history.slice((page - 1) * limit, page * limit).map((id, i) => wireTransferJson(id, base - (page - 1) * limit - i));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(`[${rows.join(',')}]`);
       return;
     }
     let name: string;
