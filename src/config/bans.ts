@@ -15,16 +15,15 @@ const Entry = v.object({
 });
 const file = perBaseUrlFile(BANS_FILE, Entry, MAX_BANS, (entry) => entry.endsAt);
 
-/** Every ban in force at `now` (an ended one, or one ending past belief, is forgotten). Never throws. */
-async function readAll(folder: string, now: number): Promise<Map<string, { endsAt: number }>> {
-  const entries = await file.read(folder);
+/** Forgets the bans not in force at `now` (an ended one, or one ending past belief). */
+function keepInForce(entries: Map<string, { endsAt: number }>, now: number): Map<string, { endsAt: number }> {
   for (const [baseUrl, { endsAt }] of entries) if (endsAt <= now || endsAt > now + MAX_BAN_MS) entries.delete(baseUrl);
   return entries;
 }
 
 /** When the ban on this base URL ends (Unix ms), or undefined when none is in force. Never throws. */
 export async function loadBan(folder: string, baseUrl: string, now: number = Date.now()): Promise<number | undefined> {
-  return (await readAll(folder, now)).get(baseUrl)?.endsAt;
+  return keepInForce(await file.read(folder), now).get(baseUrl)?.endsAt;
 }
 
 /**
@@ -32,11 +31,12 @@ export async function loadBan(folder: string, baseUrl: string, now: number = Dat
  * the write throws; callers treat it as best effort.
  */
 export async function saveBan(folder: string, baseUrl: string, endsAt: number, now: number = Date.now()): Promise<void> {
-  const entries = await readAll(folder, now);
   const end = Math.round(endsAt);
   if (!Number.isFinite(end) || end <= now) return;
-  const kept = entries.get(baseUrl);
-  if (kept !== undefined && kept.endsAt >= end) return;
-  entries.set(baseUrl, { endsAt: Math.min(end, Math.round(now) + MAX_BAN_MS) });
-  await file.write(folder, entries);
+  await file.update(folder, (entries) => {
+    const kept = keepInForce(entries, now).get(baseUrl);
+    if (kept !== undefined && kept.endsAt >= end) return false;
+    entries.set(baseUrl, { endsAt: Math.min(end, Math.round(now) + MAX_BAN_MS) });
+    return true;
+  });
 }

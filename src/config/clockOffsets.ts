@@ -27,13 +27,10 @@ export async function loadClockOffset(folder: string, baseUrl: string): Promise<
  * MAX_CLOCK_OFFSETS entries. Throws what the write throws; callers treat it as best effort.
  */
 export async function saveClockOffset(folder: string, baseUrl: string, offsetMs: number, now: number = Date.now()): Promise<void> {
-  const entries = await file.read(folder);
   const rounded = Math.round(offsetMs);
-  if (rounded === 0 || !Number.isFinite(rounded) || Math.abs(rounded) > MAX_REMEMBERED_OFFSET_MS) {
-    if (!entries.has(baseUrl)) return;
-    entries.delete(baseUrl);
-  } else {
+  await file.update(folder, (entries) => {
+    if (rounded === 0 || !Number.isFinite(rounded) || Math.abs(rounded) > MAX_REMEMBERED_OFFSET_MS) return entries.delete(baseUrl);
     entries.set(baseUrl, { offsetMs: rounded, measuredAt: Math.max(0, Math.round(now)) });
-  }
-  await file.write(folder, entries);
+    return true;
+  });
 }

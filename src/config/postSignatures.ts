@@ -30,7 +30,8 @@ export async function loadPostSignature(folder: string, baseUrl: string): Promis
  * throws; callers treat it as best effort.
  */
 export async function savePostSignature(folder: string, baseUrl: string, rule: PostSignatureRule, now: number = Date.now()): Promise<void> {
-  const entries = await file.read(folder);
-  entries.set(baseUrl, { rule, acceptedAt: Math.max(0, Math.round(now)) });
-  await file.write(folder, entries);
+  await file.update(folder, (entries) => {
+    entries.set(baseUrl, { rule, acceptedAt: Math.max(0, Math.round(now)) });
+    return true;
+  });
 }

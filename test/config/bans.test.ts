@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BANS_FILE, MAX_BAN_MS, loadBan, saveBan } from '../../src/config/bans';
+import { loadClockOffset, saveClockOffset } from '../../src/config/clockOffsets';
+import { loadPostSignature, savePostSignature } from '../../src/config/postSignatures';
 import { exchangeLine } from '../../src/config/logFile';
 
 let folder: string | undefined;
@@ -25,6 +27,25 @@ describe('bans.json', () => {
     // An end beyond the longest documented ban (with a day to spare) is cut to it.
     await saveBan(folder, 'https://c.example', now + 30 * 86_400_000, now);
     expect(await loadBan(folder, 'https://c.example', now)).toBe(now + MAX_BAN_MS);
+  });
+
+  it('bans, clock offsets and signing rules saved at once for different base URLs are all kept (each change under the file lock)', async () => {
+    folder = await mkdtemp(join(tmpdir(), 'bc-banfile-'));
+    const at = folder;
+    const urls = ['https://a.example', 'https://b.example', 'https://c.example', 'https://d.example'];
+    const now = Date.now();
+    await Promise.all(
+      urls.flatMap((url, i) => [
+        saveBan(at, url, now + 60_000 + i, now),
+        saveClockOffset(at, url, 1000 + i, now),
+        savePostSignature(at, url, i % 2 === 0 ? 'query' : 'body', now),
+      ]),
+    );
+    for (const [i, url] of urls.entries()) {
+      expect(await loadBan(at, url, now)).toBe(now + 60_000 + i);
+      expect(await loadClockOffset(at, url)).toBe(1000 + i);
+      expect(await loadPostSignature(at, url)).toBe(i % 2 === 0 ? 'query' : 'body');
+    }
   });
 
   it('a damaged file or entry counts as none', async () => {
