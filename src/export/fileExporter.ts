@@ -179,7 +179,10 @@ class ClosedDocument {
   /** Flushed to disk, then given its complete name (never over another file). Returns that name. */
   async complete(): Promise<string> {
     await this.close(true);
-    const target = await linkNoClobber(this.path, this.finalPath);
+    const target = await linkNoClobber(this.path, this.finalPath).catch((error: unknown) => {
+      if (!NO_HARD_LINKS.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
+      return renameToFree(this.path, this.finalPath);
+    });
     await fsPromises()
       .unlink(this.path)
       .catch(() => undefined);
@@ -219,10 +222,15 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
+/** What link(2) answers on a file system without hard links (exFAT, FAT, many network shares). */
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
+
+const nthName = (to: string, n: number): string => (n === 1 ? to : to.replace(/(\.[a-z]+)$/, `-${n}$1`));
+
 /** Links `from` as `to` (or to-2, to-3, …) without replacing a file; returns the name it got. */
 async function linkNoClobber(from: string, to: string): Promise<string> {
   for (let n = 1; ; n++) {
-    const target = n === 1 ? to : to.replace(/(\.[a-z]+)$/, `-${n}$1`);
+    const target = nthName(to, n);
     try {
       await fsPromises().link(from, target);
       return target;
@@ -230,6 +238,20 @@ async function linkNoClobber(from: string, to: string): Promise<string> {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || n >= 100) throw error;
     }
   }
+}
+
+/**
+ * Where there are no hard links: renamed to the first of `to`, to-2, … that is free now. A file another process
+ * makes under that name between the look and the rename would be replaced; link(2) is what rules that out.
+ */
+async function renameToFree(from: string, to: string): Promise<string> {
+  for (let n = 1; n <= 100; n++) {
+    const target = nthName(to, n);
+    if (await exists(target)) continue;
+    await fsPromises().rename(from, target);
+    return target;
+  }
+  throw new Error(`no free name for ${to}`);
 }
 
 /** Newest first: how much of [start, end] the pages so far have covered, when a start bounds it. */
