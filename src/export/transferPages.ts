@@ -255,14 +255,10 @@ export class SeenTransfers {
   }
 }
 
-/** Two independent 32-bit hashes of the UTF-16 code units (FNV-1a and a murmur3-style mix): 64 bits. */
-function hash64(text: string): [number, number] {
-  const out = new Uint32Array(2);
-  hashInto(text, out, 0);
-  return [out[0] as number, out[1] as number];
-}
-
-/** hash64 written to out[at] and out[at + 1] (no array made per row). */
+/**
+ * Two independent 32-bit hashes of the UTF-16 code units (FNV-1a and a murmur3-style mix), 64 bits, written to
+ * out[at] and out[at + 1] (no array made per row).
+ */
 function hashInto(text: string, out: Uint32Array, at: number): void {
   let a = 0x811c9dc5;
   let b = 0x2545f491 ^ text.length;
