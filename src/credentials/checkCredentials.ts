@@ -41,9 +41,11 @@ function causeCode(error: BrokerError): string {
 
 /**
  * Service codes given only once the key and the signature passed: a refusal for a reason of the request
- * itself (no permission for the endpoint, a parameter, a sub-account, an account that is not a broker).
+ * itself (no permission for the endpoint, a sub-account, an account that is not a broker). A parameter's
+ * 700004 or 700008 is not one: the service may check parameters before the signature (a missing signature is
+ * a 700004), as the client's own signing-rule logic assumes.
  */
-const AFTER_AUTHENTICATION = new Set([700004, 700007, 700008, 140001, 140002, 730603]);
+const AFTER_AUTHENTICATION = new Set([700007, 140001, 140002, 730603]);
 
 function provesCredentials(code: number): boolean {
   return AFTER_AUTHENTICATION.has(code) || (code >= 730600 && code < 730800);

@@ -30,7 +30,6 @@ describe('checkCredentials', () => {
   it.each([
     ['a page of transfers', 200, []],
     ['no permission for the endpoint (700007)', 403, { code: 700007, msg: 'No permission to access the endpoint.' }],
-    ['a parameter refused (700004)', 400, { code: 700004, msg: "Mandatory parameter 'x' was not sent" }],
     ['not a broker account, code as a string (730603)', 400, { code: '730603', msg: 'This account does not support broker sub-account' }],
   ])('passes on %s: the key and the signature got through', async (_what, status, body) => {
     answer = { status, body };
@@ -43,6 +42,8 @@ describe('checkCredentials', () => {
     ['an IP not linked (700006)', 400, { code: 700006, msg: 'IP non white list' }],
     ['a missing API key header (400)', 400, { code: 400, msg: 'api key required' }],
     ['a content type (700013)', 400, { code: 700013, msg: 'Invalid content Type.' }],
+    ['a parameter refused (700004), which may come before the signature is checked', 400, { code: 700004, msg: "Mandatory parameter 'x' was not sent" }],
+    ['illegal characters in a parameter (700008)', 400, { code: 700008, msg: "Illegal characters found in parameter 'x'" }],
   ])('fails on %s, which proves neither the key nor the signature', async (_what, status, body) => {
     answer = { status, body };
     const checked = await check();
