@@ -88,7 +88,9 @@ export async function resolveTarget(input: ResolveTargetInput): Promise<ResolveR
       return { ok: false, reason: 'no-credentials', message: partial.ok ? 'incomplete environment credentials' : partial.message };
     }
     // Environment credentials: a profile lends its settings only when named, or (the default profile) when
-    // no base URL was given; a broken or unknown profile matters only when the base URL must come from it.
+    // no base URL was given. A named profile that is unknown or unreadable is an error whatever the base URL (its
+    // settings, read-only among them, would be dropped without a word); the default one matters only when the
+    // base URL must come from it.
     const explicitBase = pickBaseUrl(flags, env, undefined);
     if (explicitBase && !explicitBase.ok) return { ok: false, reason: 'no-credentials', message: explicitBase.message };
     let profile: Profile | undefined;
@@ -97,11 +99,11 @@ export async function resolveTarget(input: ResolveTargetInput): Promise<ResolveR
       try {
         config = await loadProfiles(folder);
       } catch (error) {
-        if (explicitBase === undefined) return { ok: false, reason: 'profiles-unreadable', message: errorMessage(error) };
+        if (explicitBase === undefined || wanted !== undefined) return { ok: false, reason: 'profiles-unreadable', message: errorMessage(error) };
       }
       if (config) {
         profile = findProfile(config, wanted ?? config.defaultProfile ?? '');
-        if (!profile && wanted !== undefined && explicitBase === undefined) {
+        if (!profile && wanted !== undefined) {
           return { ok: false, reason: 'unknown-profile', message: unknownProfileMessage(wanted, wantedFrom, config) };
         }
       }

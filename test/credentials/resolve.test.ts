@@ -67,6 +67,20 @@ describe('resolveTarget', () => {
     expect(byEnv).toMatchObject({ ok: false, reason: 'unknown-profile', message: expect.stringMatching(/\(BROKER_PROFILE\)/) });
   });
 
+  it('with environment credentials and --base-url, a named profile that is unknown or unreadable is still an error (its read-only setting is not dropped)', async () => {
+    await saveProfile(folder, { ...prod, readOnly: true });
+    const env = { ...envKeys, BROKER_BASE_URL: 'http://127.0.0.1:1' };
+    const typo = await resolveTarget({ flags: { profile: 'prod-ro' }, env, folder, keychain: neverOpened });
+    expect(typo).toMatchObject({ ok: false, reason: 'unknown-profile', message: expect.stringMatching(/^no profile named 'prod-ro' \(--profile\)/) });
+    const named = await resolveTarget({ flags: { profile: 'prod' }, env, folder, keychain: neverOpened });
+    expect(named.ok && named.target.profile?.readOnly).toBe(true);
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(join(folder, 'profiles.json'), '{');
+    expect(await resolveTarget({ flags: { profile: 'prod' }, env, folder, keychain: neverOpened })).toMatchObject({ ok: false, reason: 'profiles-unreadable' });
+    // Unnamed, the default profile is not needed when the base URL is given: a damaged file does not stop it.
+    expect(await resolveTarget({ flags: {}, env, folder, keychain: neverOpened })).toMatchObject({ ok: true });
+  });
+
   it('a keychain problem carries the profile and the problem', async () => {
     await saveProfile(folder, prod);
     const locked = problem('locked');
