@@ -48,22 +48,59 @@ function processGone(pid: number): boolean {
   }
 }
 
-/** Why the lock at `path` may be taken over, or undefined while its holder may still be writing. */
-async function staleness(path: string, staleMs: number): Promise<{ ino: number } | undefined> {
+/** Whether the lock at `path` may be taken over (false while its holder may still be writing it). */
+async function isStale(path: string, staleMs: number): Promise<boolean> {
   let stat;
   let text;
   try {
     stat = await fsPromises().lstat(path);
-    text = await fsPromises().readFile(path, 'utf8');
+    text = await fsPromises().readFile(path, { encoding: 'utf8', flag: constants.O_RDONLY | constants.O_NOFOLLOW });
   } catch {
-    return undefined;
+    return false;
   }
   const holder = parseHolder(text);
   // Renewed by its holder touching the file: the later of the time written and the file's own.
   const age = Date.now() - Math.max(holder?.at ?? 0, stat.mtimeMs);
-  if (age > staleMs || age < -staleMs) return { ino: stat.ino };
-  if (holder && holder.host === hostname() && holder.pid !== process.pid && processGone(holder.pid)) return { ino: stat.ino };
-  return undefined;
+  if (age > staleMs || age < -staleMs) return true;
+  return holder !== undefined && holder.host === hostname() && holder.pid !== process.pid && processGone(holder.pid);
+}
+
+/** A takeover's guard older than this was left by a writer that died in the middle of one. */
+const TAKEOVER_STALE_MS = 5_000;
+
+/**
+ * Removes the stale lock at `path` while holding `<lock>.takeover` (created with O_EXCL), judging it again under
+ * that guard: two writers that both judged it stale never both remove a lock, the second one a live lock the
+ * first has just made. False when another writer is taking it over.
+ */
+async function takeOver(path: string, staleMs: number): Promise<boolean> {
+  const guard = `${path}.takeover`;
+  let handle;
+  try {
+    handle = await fsPromises().open(guard, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    const stat = await fsPromises()
+      .lstat(guard)
+      .catch(() => undefined);
+    if (stat !== undefined && Date.now() - stat.mtimeMs > TAKEOVER_STALE_MS)
+      await fsPromises()
+        .unlink(guard)
+        .catch(() => undefined);
+    return false;
+  }
+  try {
+    if (await isStale(path, staleMs))
+      await fsPromises()
+        .unlink(path)
+        .catch(() => undefined);
+    return true;
+  } finally {
+    await handle.close().catch(() => undefined);
+    await fsPromises()
+      .unlink(guard)
+      .catch(() => undefined);
+  }
 }
 
 /**
@@ -96,18 +133,7 @@ export async function withFileLock<T>(file: string, action: () => Promise<T>, wa
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
-    const stale = await staleness(path, staleMs);
-    if (stale) {
-      // Removed only if it is still the lock judged stale (another writer may have taken it over already).
-      const now = await fsPromises()
-        .lstat(path)
-        .catch(() => undefined);
-      if (now?.ino === stale.ino)
-        await fsPromises()
-          .unlink(path)
-          .catch(() => undefined);
-      continue;
-    }
+    if ((await isStale(path, staleMs)) && (await takeOver(path, staleMs))) continue;
     if (Date.now() >= deadline) {
       const holder = parseHolder(
         (await fsPromises()
