@@ -106,8 +106,10 @@ export const SUB_ACCOUNT_REFUSALS: ReadonlySet<string> = new Set(['140001', '140
 
 /**
  * What to do after a create whose outcome is unknown: the command's last line, and the console's once it closes.
- * The name goes into a command to copy: a name a service listed with shell syntax in it is quoted.
+ * `target` is the global options that reach the same service (`--profile NAME`, `--base-url URL`), already quoted;
+ * the name goes into a command to copy: a name a service listed with shell syntax in it is quoted.
  */
-export function checkBeforeCreatingAgain(subAccount: string): string {
-  return `the key may exist: check with \`broker-console keys list --sub ${shellWord(subAccount)}\` before creating it again`;
+export function checkBeforeCreatingAgain(subAccount: string, target = ''): string {
+  const options = target === '' ? '' : ` ${target}`;
+  return `the key may exist: check with \`broker-console keys list${options} --sub ${shellWord(subAccount)}\` before creating it again`;
 }

@@ -36,6 +36,7 @@ import { DEMO_SEED } from './demoRun';
 import { DEMO_LATENCY_MS } from '../sandbox/demoClock';
 import { demoSubAccountNames } from '../sandbox/seedAccounts';
 import type { RunningSandbox } from '../sandbox/types';
+import { shellWord } from '../terminal/shell';
 import { createExchangeLog, type ExchangeLog } from '../ui/exchangeLog';
 import type { CheckOutcome, ConsoleTarget, CredentialsInput, NewProfileInput, ProfileSummary, StartupProblem, TargetSwitcher } from '../ui/targets';
 
@@ -283,6 +284,7 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
       host,
       profile,
       credentialSource: source,
+      commandTarget: saved !== undefined ? `--profile ${shellWord(saved.name)}` : `--base-url ${shellWord(config.baseUrl)}`,
       recent: await recentFor(config.baseUrl),
       discovered: await discoveredFor(config.baseUrl),
       suggestions: [],

@@ -12,6 +12,7 @@ import { type AuditTarget, type CreateResult, auditPath, createAuditRecorder } f
 import { loadProfiles } from '../credentials/profiles';
 import { ENV, envValue } from '../credentials/fromEnvironment';
 import { LINE_LIMIT, sanitize, sanitizeDeep, toJson } from '../terminal/sanitize';
+import { shellWord } from '../terminal/shell';
 import {
   type CommandContext,
   EXIT,
@@ -156,6 +157,8 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
     return reportUsage(ctx, `create key was not sent: ${api.readOnly}`);
   }
   const request = checked.value;
+  // What reaches this service from a command, for the advice after an unknown outcome.
+  const target = await commandTarget(ctx, baseUrl);
   const out = new OutputSink(ctx.stdout, { ownErrors: true });
   const folder = contextFolder(ctx);
   const recorder = createAuditRecorder(folder, (async (): Promise<AuditTarget> => ({ profile: await profileLabel(ctx), host: trailHost(ctx, baseUrl) }))());
@@ -198,7 +201,7 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
     if (created) return { line: notDeliveredLine(created, `${signal} before it was written`), code: EXIT.secretNotDelivered };
     if (!sending) return { line: `error: ${signal} before the create request was sent: nothing was sent, no key was created`, code: EXIT.interrupted };
     return {
-      line: `error: ${signal} while the create request was in flight: ${checkBeforeCreatingAgain(request.subAccount)} (the attempt is on record as unknown)`,
+      line: `error: ${signal} while the create request was in flight: ${checkBeforeCreatingAgain(request.subAccount, target)} (the attempt is on record as unknown)`,
       code: EXIT.outcomeUnknown,
     };
   };
@@ -296,7 +299,7 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
     // Aborted by a signal before it was sent: the signal's handler says so, once.
     if (stop.signal.aborted) return (exitCode = EXIT.interrupted);
     const code = reportFailure(ctx, error);
-    if (code === EXIT.outcomeUnknown) printLines(ctx.stderr, [checkBeforeCreatingAgain(request.subAccount)]);
+    if (code === EXIT.outcomeUnknown) printLines(ctx.stderr, [checkBeforeCreatingAgain(request.subAccount, target)]);
     return (exitCode = code);
   } finally {
     finish();
@@ -340,6 +343,14 @@ async function profileLabel(ctx: CommandContext): Promise<string> {
   } catch {
     return 'unknown';
   }
+}
+
+/** The global options that reach the service of this run: its profile, or the base URL environment credentials went to. */
+async function commandTarget(ctx: CommandContext, baseUrl: string | undefined): Promise<string> {
+  const label = await profileLabel(ctx);
+  if (label === 'demo' || label === 'unknown') return '';
+  if (label === 'environment') return baseUrl === undefined ? '' : `--base-url ${shellWord(baseUrl)}`;
+  return `--profile ${shellWord(label)}`;
 }
 
 /** `keys create`, under `keys`. */

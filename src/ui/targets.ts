@@ -22,6 +22,8 @@ export interface ConsoleTarget {
   profileColor?: ProfileColor;
   /** Where the credentials came from: sandbox, environment, keychain, session (memory only). */
   credentialSource: string;
+  /** The global options a command needs to reach this service (`--profile NAME`, `--base-url URL`), said in advice to run one. */
+  commandTarget?: string;
   recent: RecentSubAccounts;
   discovered: DiscoveredSubAccounts;
   suggestions: string[];

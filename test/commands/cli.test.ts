@@ -196,7 +196,7 @@ describe('keys', () => {
     expect(result.code).toBe(3);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('may have taken effect');
-    expect(result.stderr).toContain(`keys list --sub ${sub}`);
+    expect(result.stderr).toContain(`keys list --base-url ${sandbox.baseUrl} --sub ${sub}`);
     noStack(result.stderr);
   });
 

@@ -114,13 +114,13 @@ describe('keys create', () => {
     expect(typeof key.secretKey).toBe('string');
   });
 
-  it('outcome unknown exits 3 and says to check with keys list', async () => {
+  it('outcome unknown exits 3 and says to check with keys list, at the base URL the environment credentials went to', async () => {
     sandbox.queueFaults({ kind: 'reset-after-handling' });
     const { ctx, out, err } = testContext(sandbox);
     expect(await runKeysCreate({ allowRisky: true, sub: sub(), permissions: 'SPOT_ACCOUNT_READ', note: 'lost answer' }, ctx)).toBe(EXIT.outcomeUnknown);
     expect(out.text()).toBe('');
     expect(err.text()).toContain('may have taken effect');
-    expect(err.text()).toContain(`keys list --sub ${sub()}`);
+    expect(err.text()).toContain(`keys list --base-url ${sandbox.baseUrl} --sub ${sub()}`);
   });
 
   it.each([

@@ -381,6 +381,15 @@ describe.skipIf(!availability.ok)('profiles with the real keychain', () => {
     expect(await runKeysList({ sub: sub(sandboxA) }, t.ctx)).toBe(2);
   });
 
+  it('a create through a profile whose answer never came: exit 3, and the advice names the profile', async () => {
+    const n = name();
+    expect((await addVia(n, sandboxA)).code).toBe(0);
+    sandboxA.queueFaults({ kind: 'reset-after-handling' });
+    const t = ctxFor({ profile: n });
+    expect(await runKeysCreate({ allowRisky: true, sub: sub(sandboxA), permissions: 'SPOT_ACCOUNT_READ', note: 'lost answer' }, t.ctx)).toBe(3);
+    expect(t.err.text()).toContain(`check with \`broker-console keys list --profile ${n} --sub ${sub(sandboxA)}\``);
+  });
+
   it('two profiles: the default, --profile, BROKER_PROFILE and `use` pick the target', async () => {
     const [a, b] = [name('a'), name('b')];
     expect((await addVia(a, sandboxA)).code).toBe(0);

@@ -350,7 +350,7 @@ describe.concurrent('keys create: a signal while the POST is in flight (real bin
       });
       expect(exit.code).toBe(3);
       expect(exit.stderr).toContain(
-        `error: ${signal} while the create request was in flight: the key may exist: check with \`broker-console keys list --sub ${SUB}\``,
+        `error: ${signal} while the create request was in flight: the key may exist: check with \`broker-console keys list --base-url ${holding.baseUrl} --sub ${SUB}\``,
       );
       const { entries } = await readAuditTrail(home);
       expect(entries).toHaveLength(1);

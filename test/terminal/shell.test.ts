@@ -58,5 +58,9 @@ describe('shell words', () => {
     expect(checkBeforeCreatingAgain('$(curl${IFS}x|sh)')).toBe(
       "the key may exist: check with `broker-console keys list --sub '$(curl${IFS}x|sh)'` before creating it again",
     );
+    // The service it names: a profile, or the base URL environment credentials went to.
+    expect(checkBeforeCreatingAgain('mmbot5143', `--profile ${shellWord("ops's")}`)).toBe(
+      "the key may exist: check with `broker-console keys list --profile 'ops'\\''s' --sub mmbot5143` before creating it again",
+    );
   });
 });

@@ -108,6 +108,8 @@ describe('a profile saved with a colour', () => {
     targets = createConsoleTargets({ folder, exportFolder: folder, keychain: async () => keychain });
     expect(await targets.openProfile('staging')).toEqual({ ok: true });
     expect(targets.current()?.profileColor).toBe('magenta');
+    // What a command needs to reach the same service: said in the advice after a create left unanswered.
+    expect(targets.current()?.commandTarget).toBe('--profile staging');
     const t = renderInTerminal(<ConsoleRoot switcher={targets} theme={makeTheme(false)} copy={async () => 'copied'} onExit={() => undefined} />, {
       columns: 80,
       rows: 24,
