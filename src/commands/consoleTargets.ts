@@ -418,12 +418,11 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
       const existing = await loadProfiles(options.folder);
       // A profile whose secret is gone from the keychain is given one again here (the welcome screen sends the
       // operator this way); one that has its secret is never replaced from the console.
-      let repairing = false;
-      if (existing.profiles.some((p) => p.name === name.value)) {
+      const repairing = findProfile(existing, name.value);
+      if (repairing !== undefined) {
         // Only an entry the keychain's listing confirms missing: a locked keyring also reads as none.
         if (!(await secretConfirmedMissing(await keychain().catch(() => undefined), name.value, options.folder)))
           return { ok: false, field: 'name', message: new ProfileExistsError(name.value).message };
-        repairing = true;
       }
       const header = checkApiKeyHeader(input.apiKeyHeader.trim() || DEFAULT_API_KEY_HEADER);
       if (!header.ok) return { ok: false, field: 'apiKeyHeader', message: `API key header: ${header.message}` };
@@ -437,14 +436,17 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
         apiKeyHeader: header.value,
         recvWindow: options.recvWindow ?? DEFAULT_RECV_WINDOW,
         postSignature,
-        ...(isProfileColor(color) ? { color } : {}),
+        // A repair keeps what the form does not ask (read-only, the proxy), and the colour unless one is typed.
+        ...(repairing?.readOnly === true ? { readOnly: true } : {}),
+        ...(repairing?.proxy !== undefined ? { proxy: repairing.proxy } : {}),
+        ...(isProfileColor(color) ? { color } : repairing?.color !== undefined ? { color: repairing.color } : {}),
       };
       const checked = await check(clientConfigOf(profile, valid.apiKey, valid.secretKey));
       if (!checked.ok) return checked;
       try {
         // The secret first, under the settings' lock: if the keychain refuses, nothing is left behind.
         const store = async (): Promise<void> => (await keychain()).set(profile.name, { apiKey: valid.apiKey, secretKey: valid.secretKey });
-        await saveProfile(options.folder, profile, { secret: { store }, onlyNew: !repairing });
+        await saveProfile(options.folder, profile, { secret: { store }, onlyNew: repairing === undefined });
       } catch (error) {
         if (error instanceof SecretNotStoredError) return { ok: false, keychainFailed: true, message: keychainMessage(error.cause) };
         if (error instanceof ProfileExistsError) return { ok: false, field: 'name', message: `${error.message} (added while this one was checked)` };

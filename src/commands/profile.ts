@@ -40,6 +40,7 @@ import {
   clientConfigOf,
 } from '../credentials/profiles';
 import { sanitize, sanitizeDeep, toJson } from '../terminal/sanitize';
+import { shellWord } from '../terminal/shell';
 import { systemErrorWords } from '../terminal/systemError';
 import { type CommandContext, EXIT, type ExitCode, contextFolder, printLines, proxyFor, reportUsage, stdoutIsTerminal } from './context';
 import { signalExitCode } from '../terminal/signals';
@@ -155,6 +156,13 @@ export async function runProfileAdd(rawName: string, options: ProfileAddOptions,
 
   const config = await loadOrReport(ctx);
   if (!config) return EXIT.usage;
+  // A re-add replaces every setting: read-only, the one that keeps keys from being made, is never dropped unsaid.
+  if (findProfile(config, profile.name)?.readOnly === true && profile.readOnly !== true) {
+    return reportUsage(
+      ctx,
+      `profile ${profile.name} is read-only: add --read-only to keep it so (a re-add replaces every setting), or \`broker-console profile remove ${shellWord(profile.name)}\` first to add it with full access; nothing was saved`,
+    );
+  }
 
   // Reach the keychain before asking for anything: a missing Secret Service is said before a secret is typed.
   let keychain: FolderKeychain;

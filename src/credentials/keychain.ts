@@ -64,7 +64,8 @@ function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-export function problem(kind: KeychainProblemKind, detail = '', profile = ''): KeychainProblem {
+/** `restore`: the command that stores the profile's secret again with its settings (profileAddCommand). */
+export function problem(kind: KeychainProblemKind, detail = '', profile = '', restore = ''): KeychainProblem {
   switch (kind) {
     case 'not-built':
       return {
@@ -104,7 +105,7 @@ export function problem(kind: KeychainProblemKind, detail = '', profile = ''): K
         kind,
         message:
           `the keychain has no entry for profile '${profile}' (or the login keyring is locked)\n` +
-          `store it again with \`broker-console profile add ${profile || 'NAME'} --base-url URL\`, unlock the keyring, ${USE_ENV}`,
+          `store it again with \`${restore || `broker-console profile add ${profile || 'NAME'} --base-url URL`}\`, unlock the keyring, ${USE_ENV}`,
       };
     case 'failed':
       return {

@@ -11,6 +11,7 @@ import { DEFAULT_API_KEY_HEADER, DEFAULT_RECV_WINDOW, MAX_RECV_WINDOW, POST_SIGN
 import { readFileIfExists, writeFileAtomic } from '../config/atomicFile';
 import { withFileLock } from '../config/fileLock';
 import { checkBaseUrl } from './fromEnvironment';
+import { shellWord } from '../terminal/shell';
 
 export interface Profile {
   name: string;
@@ -240,6 +241,21 @@ export class SecretNotStoredError extends Error {
     super(cause instanceof Error ? cause.message : String(cause), { cause });
     this.name = 'SecretNotStoredError';
   }
+}
+
+/**
+ * The `profile add` that stores this profile's secret again with every setting it has: a re-add replaces them
+ * all, so advice that leaves one out (read-only above all) would drop it.
+ */
+export function profileAddCommand(profile: Profile): string {
+  const words = ['broker-console', 'profile', 'add', shellWord(profile.name), '--base-url', shellWord(profile.baseUrl)];
+  if (profile.apiKeyHeader !== DEFAULT_API_KEY_HEADER) words.push('--api-key-header', shellWord(profile.apiKeyHeader));
+  if (profile.recvWindow !== DEFAULT_RECV_WINDOW) words.push('--recv-window', String(profile.recvWindow));
+  if (profile.postSignature !== 'auto') words.push('--post-signature', profile.postSignature);
+  if (profile.proxy !== undefined) words.push('--proxy', shellWord(profile.proxy));
+  if (profile.readOnly === true) words.push('--read-only');
+  if (profile.color !== undefined) words.push('--color', profile.color);
+  return words.join(' ');
 }
 
 /** Adds the profile, or replaces the one of the same name. The first profile becomes the default. */

@@ -6,7 +6,7 @@ import { firstLineOf } from '../api/errors';
 import { POST_SIGNATURES, type PostSignature, parsePostSignature } from '../api/signing';
 import { ENV, type Environment, checkBaseUrl, credentialsFromEnvironment, envValue } from './fromEnvironment';
 import { type Keychain, KeychainError, type KeychainProblem, folderKeychain, openKeychain, problem } from './keychain';
-import { type Profile, type ProfileConfig, ProfileConfigError, findProfile, loadProfiles } from './profiles';
+import { type Profile, type ProfileConfig, ProfileConfigError, findProfile, loadProfiles, profileAddCommand } from './profiles';
 
 type CredentialSource = 'environment' | 'keychain' | 'session' | 'sandbox';
 
@@ -174,7 +174,7 @@ export async function resolveTarget(input: ResolveTargetInput): Promise<ResolveR
     return { ok: false, reason: 'keychain', message: found.message, profile, problem: found };
   }
   if (!stored) {
-    const missing = problem('missing-entry', '', profile.name);
+    const missing = problem('missing-entry', '', profile.name, profileAddCommand(profile));
     return { ok: false, reason: 'keychain', message: missing.message, profile, problem: missing };
   }
   const overrides = baseUrlOverride(flags, env, profile, base.url);

@@ -507,9 +507,13 @@ describe.skipIf(!availability.ok)('profiles with the real keychain', () => {
         .filter((r) => r.method === 'POST'),
     ).toHaveLength(1);
 
-    // Added again without --read-only: the setting is replaced, as every setting of an add is.
-    expect((await addVia(ro, sandboxA)).code).toBe(0);
-    expect((await loadProfiles(join(home, 'config'))).profiles.find((p) => p.name === ro)?.readOnly).toBeUndefined();
+    // Added again without --read-only: refused (a re-add replaces every setting, and this one is never dropped
+    // unsaid), nothing asked or saved; with it, replaced.
+    const dropped = await addVia(ro, sandboxA);
+    expect(dropped.code).toBe(2);
+    expect(dropped.err).toContain(`profile ${ro} is read-only: add --read-only to keep it so`);
+    expect((await loadProfiles(join(home, 'config'))).profiles.find((p) => p.name === ro)?.readOnly).toBe(true);
+    expect((await addVia(ro, sandboxA, { readOnly: true })).code).toBe(0);
   });
 
   it('the command line: `profile add NAME --read-only` saves it read-only', async () => {
@@ -546,16 +550,16 @@ describe.skipIf(!availability.ok)('profiles with the real keychain', () => {
     expect((await (await keychainHere()).get(m))?.secretKey).toBe(sandboxB.secretKey);
   });
 
-  it('a missing keychain entry: clear message, exit 2, nothing sent', async () => {
+  it('a missing keychain entry: clear message, exit 2, nothing sent; the command to store it again keeps every setting', async () => {
     const n = name();
-    expect((await addVia(n, sandboxA)).code).toBe(0);
+    expect((await addVia(n, sandboxA, { readOnly: true }, { color: 'blue' })).code).toBe(0);
     await (await keychainHere()).remove(n);
     const before = sandboxA.requests().length;
     const t = ctxFor({ profile: n });
     expect(await runKeysList({ sub: sub(sandboxA) }, t.ctx)).toBe(2);
     expect(t.err.text()).toBe(
       `error: the keychain has no entry for profile '${n}' (or the login keyring is locked)\n` +
-        `store it again with \`broker-console profile add ${n} --base-url URL\`, unlock the keyring, or set BROKER_API_KEY and BROKER_API_SECRET (with BROKER_BASE_URL) instead\n`,
+        `store it again with \`broker-console profile add ${n} --base-url ${sandboxA.baseUrl} --read-only --color blue\`, unlock the keyring, or set BROKER_API_KEY and BROKER_API_SECRET (with BROKER_BASE_URL) instead\n`,
     );
     expect(sandboxA.requests().length).toBe(before);
     const list = ctxFor();

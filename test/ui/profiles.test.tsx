@@ -9,7 +9,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createConsoleTargets, type ConsoleTargets } from '../../src/commands/consoleTargets';
 import { KeychainError, folderKeychain, keychainAccount, openKeychain, problem, type Keychain } from '../../src/credentials/keychain';
-import { loadProfiles, removeProfile, saveProfile } from '../../src/credentials/profiles';
+import { findProfile, loadProfiles, removeProfile, saveProfile } from '../../src/credentials/profiles';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { ConsoleRoot } from '../../src/ui/run';
 import { makeTheme } from '../../src/ui/theme';
@@ -494,12 +494,15 @@ describe('first run and profiles in the console', () => {
     };
     const targets = createConsoleTargets({ folder, exportFolder: folder, keychain: async () => keychain });
     const settings = { baseUrl: sandbox.baseUrl, apiKeyHeader: 'X-MEXC-APIKEY', recvWindow: 5000, postSignature: 'auto' as const };
-    await saveProfile(folder, { name: 'gone', ...settings });
+    await saveProfile(folder, { name: 'gone', ...settings, readOnly: true, color: 'blue' });
     await saveProfile(folder, { name: 'kept', ...settings });
     const input = { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, secretKey: sandbox.secretKey, apiKeyHeader: '' };
     // gone has no secret in the keychain: the form gives it one.
     expect(await targets.addProfile({ name: 'gone', ...input })).toMatchObject({ ok: true });
     expect([...stored.values()]).toEqual([{ apiKey: sandbox.apiKey, secretKey: sandbox.secretKey }]);
+    // What the form does not ask is kept: still read-only (and so opened), still blue.
+    expect(findProfile(await loadProfiles(folder), 'gone')).toMatchObject({ readOnly: true, color: 'blue' });
+    expect(targets.current()?.readOnly).toBeDefined();
     // kept has its secret: refused, nothing changed.
     const keptSecret = { apiKey: 'mx0vkeptkey', secretKey: 'kept-secret' };
     for (const [account] of stored) if (!account.startsWith('gone')) throw new Error(`unexpected entry ${account}`);
