@@ -21,7 +21,7 @@ import {
   SecretNotStoredError,
   checkApiKeyHeader,
   isProfileColor,
-  checkProfileName,
+  checkNewProfileName,
   findProfile,
   loadProfiles,
   saveProfile,
@@ -411,7 +411,7 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
       return { ok: true };
     },
     async addProfile(input: NewProfileInput) {
-      const name = checkProfileName(input.name);
+      const name = checkNewProfileName(input.name);
       if (!name.ok) return { ok: false, field: 'name', message: name.message };
       const valid = validCredentials(input);
       if (!valid.ok) return valid;

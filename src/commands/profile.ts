@@ -29,6 +29,7 @@ import {
   type SavedProfile,
   SecretNotStoredError,
   checkApiKeyHeader,
+  checkNewProfileName,
   checkProfileName,
   findProfile,
   loadProfiles,
@@ -127,7 +128,7 @@ async function readCredentials(
 }
 
 export async function runProfileAdd(rawName: string, options: ProfileAddOptions, ctx: CommandContext): Promise<ExitCode> {
-  const name = checkProfileName(rawName);
+  const name = checkNewProfileName(rawName);
   if (!name.ok) return reportUsage(ctx, name.message);
   if (ctx.globals.baseUrl === undefined || ctx.globals.baseUrl.trim() === '') {
     return reportUsage(ctx, `--base-url URL is required: broker-console profile add ${name.value} --base-url https://api.example.com`);

@@ -77,6 +77,17 @@ export function checkProfileName(raw: string): { ok: true; value: string } | { o
   return { ok: true, value };
 }
 
+/** Names the program gives targets that are not saved profiles (the status bar, ctrl+p, the audit trail). */
+const RESERVED_PROFILE_NAMES: ReadonlySet<string> = new Set(['demo', 'environment', 'session']);
+
+/** checkProfileName, for a profile about to be added: not one of the names the program itself uses. */
+export function checkNewProfileName(raw: string): { ok: true; value: string } | { ok: false; message: string } {
+  const name = checkProfileName(raw);
+  if (name.ok && RESERVED_PROFILE_NAMES.has(name.value.toLowerCase()))
+    return { ok: false, message: `'${name.value}' is what the console calls a target that is not a saved profile: choose another name` };
+  return name;
+}
+
 /** The longest secret taken: far above any real one, short of what would hide a pasted file. */
 const MAX_SECRET = 1024;
 

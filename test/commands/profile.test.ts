@@ -73,6 +73,12 @@ describe('profile commands that need no keychain', () => {
     let t = ctxFor({ baseUrl: 'http://127.0.0.1:9' }, 'k\ns\n');
     expect(await runProfileAdd('bad name', {}, t.ctx)).toBe(2);
     expect(t.err.text()).toMatch(/^error: 'bad name' is not a profile name/);
+    // The names the console gives targets that are not saved profiles (two "demo" rows in ctrl+p otherwise).
+    for (const reserved of ['demo', 'Session', 'environment']) {
+      t = ctxFor({ baseUrl: 'http://127.0.0.1:9' }, 'k\ns\n');
+      expect(await runProfileAdd(reserved, {}, t.ctx)).toBe(2);
+      expect(t.err.text()).toBe(`error: '${reserved}' is what the console calls a target that is not a saved profile: choose another name\n`);
+    }
     t = ctxFor({}, 'k\ns\n');
     expect(await runProfileAdd('ok', {}, t.ctx)).toBe(2);
     expect(t.err.text()).toMatch(/^error: --base-url URL is required/);

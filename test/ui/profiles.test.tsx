@@ -416,6 +416,11 @@ describe('first run and profiles in the console', () => {
     expect(await targets.addProfile({ name: 'a', ...input, secretKey: 'x'.repeat(1025) })).toMatchObject({ ok: false, field: 'secretKey' });
     expect(await targets.addProfile({ name: 'a', ...input, apiKeyHeader: 'Host' })).toMatchObject({ ok: false, field: 'apiKeyHeader' });
     expect(await targets.addProfile({ name: 'a', ...input, apiKeyHeader: 'X Key' })).toMatchObject({ ok: false, field: 'apiKeyHeader' });
+    expect(await targets.addProfile({ name: 'demo', ...input })).toMatchObject({
+      ok: false,
+      field: 'name',
+      message: expect.stringContaining('choose another name'),
+    });
     expect(await targets.useForSession({ ...input, secretKey: '   ' })).toEqual({ ok: false, field: 'secretKey', message: 'secret: required' });
     expect(sandbox.requests()).toHaveLength(0);
     // A secret pasted with a space or a line end around it is stored as profile add stores it: trimmed.
