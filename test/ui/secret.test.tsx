@@ -7,6 +7,21 @@ let c: TestConsole;
 afterEach(async () => c?.cleanup());
 
 describe('SecretReveal', () => {
+  test('at 80x24, four linked IPs with two long IPv6 addresses are shown whole, on the lines the screen has room for', async () => {
+    c = await startConsole({ columns: 80, rows: 24 });
+    const ips = ['2001:db8:85a3:0:0:8a2e:370:7334', '198.51.100.250', '2001:db8:0:0:1:0:0:1f', '203.0.113.7'];
+    await reachReview(c, c.sandbox.subAccounts[0]!, { toggle: [0], ip: ips.join(', '), note: 'four ips' });
+    await c.press('enter');
+    await c.waitForScreen('secret');
+    const frame = c.frame();
+    const field = frame.slice(frame.indexOf('Linked IPs'), frame.indexOf('Note'));
+    const top = c.navState()!.stack.at(-1)!.route;
+    if (top.screen !== 'secret') throw new Error('expected the secret screen');
+    for (const ip of top.created.ips) expect(field).toContain(ip);
+    expect(field).not.toContain('…');
+    expect(field).not.toMatch(/ \+\d/);
+  });
+
   test('masked until revealed, leaves only after confirmation, then gone from screen and state', async () => {
     c = await startConsole({ everyCommit: true });
     const name = c.sandbox.subAccounts[0]!;

@@ -16,7 +16,7 @@ import { defineScreen, useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
 import { secretUnreadableReason } from '../hooks/useCreateKey';
 import { formatLocalTime as localTime } from '../../api/timeInput';
-import { ipsText } from '../../format/noIp';
+import { ipLines } from '../ipList';
 import { copyValue, notCopiedReason } from '../clipboard';
 
 /** The key bindings of each mode of this screen, beside the handlers below; the footer and `?` help are drawn from them. */
@@ -267,13 +267,17 @@ export function SecretReveal({ created, attempt, unrecorded = false }: { created
   const showTitle = fixedLines + bottomLines.length <= height;
   // What is left after the title, warning, key, secret and prompt goes to the other fields, as many as fit.
   const spare = height - fixedLines - bottomLines.length;
+  const oneLineOf = (value: string) => fit(sanitize(value), room).trimEnd();
+  const fieldCount = 4;
+  const detailRoom = Math.max(0, spare - (spare > fieldCount ? 1 : 0));
+  // Whole addresses, on as many lines as the room left by the other three fields allows; the rest said as +N.
+  const ipRows = ipLines(created.ips, room, Math.max(1, detailRoom - (fieldCount - 1)));
   const details: Array<[string, string]> = [
-    ['Permissions', created.permissions.join(', ')],
-    ['Linked IPs', ipsText(created.ips)],
-    ['Note', created.note],
-    ['Created', localTime(created.createdAt, true)],
+    ['Permissions', oneLineOf(created.permissions.join(', '))],
+    ...ipRows.map((line, i): [string, string] => [i === 0 ? 'Linked IPs' : '', line]),
+    ['Note', oneLineOf(created.note)],
+    ['Created', oneLineOf(localTime(created.createdAt, true))],
   ];
-  const detailRoom = Math.max(0, spare - (spare > details.length ? 1 : 0));
   return (
     <Box flexDirection="column">
       {showTitle ? (
@@ -293,12 +297,12 @@ export function SecretReveal({ created, attempt, unrecorded = false }: { created
         </Text>
       )}
       {unrecordedLine !== undefined ? <Text color={theme.warn}>{unrecordedLine}</Text> : null}
-      {spare > details.length + 1 ? <Text> </Text> : null}
+      {spare > details.length ? <Text> </Text> : null}
       {essentials}
-      {details.slice(0, narrow ? 0 : detailRoom).map(([label, value]) => (
-        <Text key={label}>
+      {details.slice(0, narrow ? 0 : detailRoom).map(([label, value], i) => (
+        <Text key={`d-${i}`}>
           <Text color={theme.muted}>{fit(label, LABEL)}</Text>
-          {fit(sanitize(value), room).trimEnd()}
+          {value}
         </Text>
       ))}
       {bottomLines.map((line, i) => (
