@@ -9,8 +9,8 @@ export const CLOCK_SKEW_THRESHOLD_MS = 1000;
 /**
  * Server-minus-local clock skew estimated from one exchange: the Date header's time (plus half its resolution)
  * against the moment the answer arrived. The service read its clock before that moment, so the estimate is never
- * ahead of the true skew by more than half the header's resolution (a timestamp it corrects never lands in the
- * service's future); a slow exchange (a request held on the way) makes it lag instead, which recvWindow absorbs.
+ * ahead of the true skew by more than half the header's resolution (a timestamp it corrects stays inside the
+ * second ahead of its clock that the service accepts); a slow exchange (a request held on the way) makes it lag instead, which recvWindow absorbs.
  * Undefined when the header is missing or unreadable.
  */
 export function skewFromDateHeader(dateHeader: string | undefined, receivedAtMs: number, sentAtMs?: number): number | undefined {

@@ -368,7 +368,8 @@ export async function readAuditTrail(folder: string, maxBytes = AUDIT_READ_LIMIT
   }
   try {
     const { size } = await handle.stat();
-    const start = Math.max(0, size - maxBytes);
+    // One byte more than the bound: when it is a line's end, the line after it is whole and kept.
+    const start = Math.max(0, size - maxBytes - 1);
     const length = size - start;
     const buffer = Buffer.alloc(length);
     let read = 0;
@@ -378,7 +379,7 @@ export async function readAuditTrail(folder: string, maxBytes = AUDIT_READ_LIMIT
       read += bytesRead;
     }
     let lines = buffer.subarray(0, read).toString('utf8').split('\n');
-    // Started mid-file: the first piece is the end of a line cut by the bound.
+    // Started mid-file: the first piece is the end of a line cut by the bound (empty when the cut fell on a line's end).
     if (start > 0) lines = lines.slice(1);
     const entries: AuditEntry[] = [];
     let skipped = 0;

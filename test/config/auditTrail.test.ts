@@ -118,6 +118,8 @@ describe('the file', () => {
     const bounded = await readAuditTrail(folder, Buffer.byteLength(lastLine) + 5);
     expect(bounded).toEqual({ entries: [read.entries[1]], skipped: 0, truncated: true });
     expect(size).toBeGreaterThan(Buffer.byteLength(lastLine) + 5);
+    // A bound that cuts exactly at a line's end drops nothing: that last line is whole, and read.
+    expect(await readAuditTrail(folder, Buffer.byteLength(lastLine) + 1)).toEqual({ entries: [read.entries[1]], skipped: 0, truncated: true });
   });
 
   it('no file: no entries', async () => {
