@@ -13,7 +13,7 @@ class ShortWriteError extends Error {
 
 /**
  * Appends `line` (ending with \n) to a file opened for appending: one write, then a data sync. A short or failed
- * write is truncated back to where the line began and rejects; a file whose last line lacks its \n gets one
+ * write is truncated back to where the line began (unless another process appended since) and rejects; a file whose last line lacks its \n gets one
  * first, so a line damaged earlier stays one damaged line.
  */
 export async function appendWholeLine(handle: FileHandle, line: string): Promise<void> {
@@ -31,8 +31,13 @@ export async function appendWholeLine(handle: FileHandle, line: string): Promise
     if (written !== bytes.length) throw new ShortWriteError(written, bytes.length);
     await handle.datasync();
   } catch (error) {
-    // Nothing of a partial line may stay: the next line would be glued onto it and both read as damaged.
-    if (written > 0) await handle.truncate(size).catch(() => undefined);
+    // Nothing of a partial line may stay: the next line would be glued onto it and both read as damaged. Cut only
+    // when the file is still what it was plus this part: a line another process appended meanwhile stays, and the
+    // part is left as one damaged line (the next append starts on a line of its own).
+    if (written > 0) {
+      const now = await handle.stat().catch(() => undefined);
+      if (now?.size === size + written) await handle.truncate(size).catch(() => undefined);
+    }
     throw error;
   }
 }
