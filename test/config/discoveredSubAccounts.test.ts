@@ -129,6 +129,10 @@ describe('discovered sub-accounts in the config folder', () => {
         expect(merged.map((e) => e.name).sort()).toEqual([...new Set(all.map((e) => e.name))].sort());
         for (const e of merged) expect(e.lastTransferTime).toBe(Math.max(...all.filter((s) => s.name === e.name).map((s) => s.lastTransferTime)));
         for (let i = 1; i < merged.length; i++) expect(merged[i - 1]!.lastTransferTime).toBeGreaterThanOrEqual(merged[i]!.lastTransferTime);
+        // The other order, and all at once: the same names and times.
+        const times = (list: readonly { name: string; lastTransferTime: number }[]) => list.map((e) => `${e.name}@${e.lastTransferTime}`).sort();
+        expect(times(mergeDiscovered(mergeDiscovered([], second), first))).toEqual(times(merged));
+        expect(times(mergeDiscovered([], [...second, ...first].reverse()))).toEqual(times(merged));
       }),
     );
   });

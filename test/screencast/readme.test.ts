@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { displayWidth } from '../../src/terminal/text';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const SCREENS = join(ROOT, 'docs', 'screens');
@@ -28,7 +29,7 @@ describe('the screens in docs/console.md', () => {
       expect(lines.length, name).toBe(30);
       for (const line of lines) {
         expect(line, name).toBe(line.trimEnd());
-        expect([...line].length, name).toBeLessThanOrEqual(100);
+        expect(displayWidth(line), name).toBeLessThanOrEqual(100);
       }
     }
   });
