@@ -54,6 +54,8 @@ describe('line editing by grapheme', () => {
 
   test('a pasted text loses controls and bidi overrides; its line breaks become what the field says', () => {
     expect(cleanText('203.0.113.7\r\n198.51.100.20\n', ', ')).toBe('203.0.113.7, 198.51.100.20, ');
+    // A note pasted with CRLF, as a terminal delivers it (two CRs), or with a blank line: one space per break.
+    expect(cleanText('desk A\r\rrotation 2026 \n\n q4')).toBe('desk A rotation 2026 q4');
     expect(cleanText('a\u001b[31mb\u202ec\u0007\td')).toBe('a[31mbc d');
     expect(insert(at('/p', 2), '?q=1')).toEqual(at('/p?q=1'));
     expect(pastedText('gridbot2901\r\n')).toBe('gridbot2901');
@@ -61,7 +63,8 @@ describe('line editing by grapheme', () => {
     // A list copied with its commas, or with blank lines: one separator between addresses, never an empty one.
     expect(pastedText('1.2.3.4,\n5.6.7.8', ', ')).toBe('1.2.3.4, 5.6.7.8');
     expect(pastedText('1.2.3.4 ,\r\n  5.6.7.8\n\n \n,9.9.9.9', ', ')).toBe('1.2.3.4, 5.6.7.8, 9.9.9.9');
-    expect(pastedText('a\n\nb')).toBe('a  b');
+    // A note's blank line is one break: one space.
+    expect(pastedText('a\n\nb')).toBe('a b');
   });
 
   test('property: typing graphemes then backspacing them all leaves nothing, and the cursor is always on a boundary', () => {
