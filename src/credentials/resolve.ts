@@ -2,6 +2,7 @@
 // Order (docs/configuration.md): BROKER_API_KEY/BROKER_API_SECRET from the environment first; else the profile
 // named by --profile, else BROKER_PROFILE, else the default profile, with its secret from the keychain.
 // --base-url, then BROKER_BASE_URL, override the profile's base URL; BROKER_POST_SIGNATURE its POST signature rule.
+import { likelyTypo } from '../api/didYouMean';
 import { firstLineOf } from '../api/errors';
 import { POST_SIGNATURES, type PostSignature, parsePostSignature } from '../api/signing';
 import { ENV, type Environment, checkBaseUrl, credentialsFromEnvironment, envValue } from './fromEnvironment';
@@ -202,6 +203,12 @@ function baseUrlOverride(flags: ResolveTargetInput['flags'], env: Environment, p
 
 function unknownProfileMessage(name: string, from: string, config: ProfileConfig): string {
   const known = profileNames(config);
+  // A typo of a profile's name is said as one, before the advice to add a profile of the mistyped name.
+  const meant = likelyTypo(
+    name,
+    config.profiles.map((p) => p.name),
+  );
+  if (meant !== undefined) return `no profile named '${name}' (${from}): did you mean ${meant}? profiles: ${known}`;
   return (
     `no profile named '${name}' (${from})${known === '' ? '; there are no profiles yet' : `; profiles: ${known}`}: ` +
     `add it with \`broker-console profile add ${name} --base-url URL\``

@@ -65,6 +65,9 @@ describe('resolveTarget', () => {
     });
     const byEnv = await resolveTarget({ flags: {}, env: { BROKER_PROFILE: 'dev' }, folder, keychain: neverOpened });
     expect(byEnv).toMatchObject({ ok: false, reason: 'unknown-profile', message: expect.stringMatching(/\(BROKER_PROFILE\)/) });
+    // A typo of a profile's name is said as one, not as a profile to add.
+    const typo = await resolveTarget({ flags: { profile: 'prdo' }, env: {}, folder, keychain: neverOpened });
+    expect(typo).toMatchObject({ ok: false, reason: 'unknown-profile', message: "no profile named 'prdo' (--profile): did you mean prod? profiles: prod" });
   });
 
   it('with environment credentials and --base-url, a named profile that is unknown or unreadable is still an error (its read-only setting is not dropped)', async () => {
