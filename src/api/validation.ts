@@ -271,12 +271,20 @@ interface TransferQueryInput {
   limit?: string;
 }
 
+/** A start time: no transfer can have come after one in the future, and an empty answer would read as "none happened". */
+function checkStart(raw: string, now: number): Checked<number> {
+  const start = parseTimeInput('startTime', raw, now);
+  if (start.ok && start.value > now)
+    return fail('startTime', `is in the future (${formatLocalTime(start.value, true)}; now ${formatLocalTime(now, true)}): no transfer can match`);
+  return start;
+}
+
 export function validateTransferQuery(input: TransferQueryInput, now: number): Validated<TransferQuery> {
   const fromType = checkAccountType('fromAccountType', input.fromAccountType);
   const toType = checkAccountType('toAccountType', input.toAccountType);
   const fromAccount = checkAccount('fromAccount', input.fromAccount);
   const toAccount = checkAccount('toAccount', input.toAccount);
-  const start = optional(input.start, (raw) => parseTimeInput('startTime', raw, now));
+  const start = optional(input.start, (raw) => checkStart(raw, now));
   const end = optional(input.end, (raw) => parseTimeInput('endTime', raw, now));
   const clientTranId = optional(input.clientTranId, checkClientTranId);
   const page = optional(input.page, checkPage);
@@ -329,6 +337,7 @@ function checkField(field: FieldName, raw: string, now: number): Checked<unknown
     case 'clientTranId':
       return optional(raw, checkClientTranId);
     case 'startTime':
+      return optional(raw, (text) => checkStart(text, now));
     case 'endTime':
       return optional(raw, (text) => parseTimeInput(field, text, now));
     case 'page':

@@ -174,7 +174,8 @@ export class SummaryBuilder {
 
   private dayList(range: { startTime?: number; endTime?: number; now: number }): DaySummary[] {
     const seen = [...this.byDay.keys()].filter((d) => !d.startsWith('?')).sort();
-    const end = range.endTime ?? range.now;
+    // No day after today is listed: an end in the future (`--end 2030-01-01`) would add years of empty days.
+    const end = range.endTime !== undefined ? Math.min(range.endTime, range.now) : range.now;
     let first = range.startTime !== undefined ? localDay(range.startTime) : seen[0];
     // An end at a local midnight (`--end 2026-11-25`) takes in one instant of that day: the day before is the last.
     const lastInstant = range.endTime !== undefined && Number.isFinite(end) && localDay(end - 1) !== localDay(end) ? end - 1 : end;

@@ -468,6 +468,17 @@ describe('validateTransferQuery', () => {
       expect(result.errors[0]?.message).toBe('endTime: must not be before startTime (2026-11-19 12:00:00 is before 2026-11-20 12:00:00)');
     }
   });
+  it('a start in the future is a startTime error, in the form as typed too (no transfer can match it)', () => {
+    const result = validateTransferQuery({ fromAccountType: 'SPOT', toAccountType: 'FUTURE', start: '2030-01-01' }, NOW);
+    expect(result.ok).toBe(false);
+    if (!result.ok)
+      expect(result.errors.map((e) => e.message)).toEqual([
+        'startTime: is in the future (2030-01-01 00:00:00; now 2026-11-21 12:00:00): no transfer can match',
+      ]);
+    expect(fieldError('startTime', '2030-01-01', NOW)?.message).toMatch(/^startTime: is in the future/);
+    // An end in the future is no error: the range simply reaches now.
+    expect(validateTransferQuery({ fromAccountType: 'SPOT', toAccountType: 'FUTURE', end: '2030-01-01' }, NOW).ok).toBe(true);
+  });
   it('start equal to end is fine', () => {
     expect(validateTransferQuery({ fromAccountType: 'SPOT', toAccountType: 'FUTURE', start: 'now', end: 'now' }, NOW).ok).toBe(true);
   });

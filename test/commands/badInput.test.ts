@@ -150,7 +150,13 @@ const ROWS: Row[] = [
     env: env({}),
     line: /^error: --end: '1969-12-31T23:59:59Z': year before 1970$/,
   },
-  { name: '--end before --start', run: TRANSFERS({ start: '2026-01-02', end: '2026-01-01' }), env: env({}), line: /^error: --end: must not be before --start/ },
+  { name: '--end before --start', run: TRANSFERS({ start: '2025-12-30', end: '2025-12-29' }), env: env({}), line: /^error: --end: must not be before --start/ },
+  {
+    name: '--start in the future',
+    run: TRANSFERS({ start: '2026-01-02' }),
+    env: env({}),
+    line: /^error: --start: is in the future \(2026-01-02 00:00:00; now .*\): no transfer can match$/,
+  },
   {
     name: '--limit above the page size',
     run: TRANSFERS({ limit: '501' }),

@@ -165,6 +165,15 @@ describe('the days of the range', () => {
     expect(daysFrom('2015-01-01', '2026-01-01', MAX_EMPTY_RANGE_DAYS)).toBeUndefined();
   });
 
+  it('an end in the future lists no day after today (no years of empty days)', () => {
+    const s = summarize([transfer({ timestamp: START + DAY })], { startTime: START, endTime: START + 3 * 365 * DAY, now: START + 2 * DAY });
+    expect(s.days.map((d) => [d.day, d.count])).toEqual([
+      [dayOf(START), 0],
+      [dayOf(START + DAY), 1],
+      [dayOf(START + 2 * DAY), 0],
+    ]);
+  });
+
   it('a transfer after the end of the range (a clock ahead) still gets its day; no transfers and no start: no days', () => {
     const s = summarize([transfer({ timestamp: START + 2 * DAY })], { startTime: START, endTime: START, now: START });
     expect(s.days.at(-1)!.day).toBe(dayOf(START + 2 * DAY));
