@@ -1,5 +1,6 @@
 // Server clock estimation from the HTTP Date header: timestamps are corrected by the measured offset (docs/signing.md).
 import { formatDuration } from './errors';
+import { MAX_RECV_WINDOW } from './signing';
 
 /** The Date header has 1 s resolution: the server's true time lies in [Date, Date + 1000), so take the middle. */
 const DATE_HEADER_HALF_RESOLUTION_MS = 500;
@@ -44,7 +45,7 @@ export function describeSkew(skewMs: number | undefined, thresholdMs = CLOCK_SKE
  * on that answer: which way the clock is off and by how much. A clock that is ahead cannot be helped by a
  * larger recvWindow (the service refuses timestamps from its future); one behind can, up to 60 s.
  */
-export function clockHint(skewMs: number | undefined, recvWindowMs: number, maxRecvWindowMs = 60_000): string {
+export function clockHint(skewMs: number | undefined, recvWindowMs: number, maxRecvWindowMs = MAX_RECV_WINDOW): string {
   if (skewMs === undefined) {
     return 'the service refused the timestamp and did not say its time (no Date header): check the computer clock, or raise --recv-window';
   }

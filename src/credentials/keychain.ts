@@ -115,7 +115,7 @@ export function problem(kind: KeychainProblemKind, detail = '', profile = '', re
   }
 }
 
-/** Platforms whose binary comes inside @github/keytar 7.10 (its prebuilds folder): no compiler needed there. */
+/** Platforms whose binary comes inside @github/keytar (its prebuilds folder): no compiler needed there. */
 const PREBUILT = new Set([
   'darwin-arm64',
   'darwin-x64',
