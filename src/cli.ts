@@ -8,7 +8,7 @@ import { createBrokerApi } from './api/operations';
 import { defineAudit } from './commands/audit';
 import { defineCompleteValues, defineCompletion } from './commands/completion';
 import { type CommandContext, EXIT, type GlobalOptions } from './commands/context';
-import { type CliIo, type CommandDefinition, type CommandHost, type DefineCommand, type ExitRequest } from './commands/define';
+import { type CliIo, type CommandDefinition, type CommandHost, type DefineCommand, type ExitRequest, prose } from './commands/define';
 import { DEMO_COMMANDS, type DemoRun, startDemoRun } from './commands/demoRun';
 import { openConsole } from './commands/interactive';
 import { type ProgramOptions, rootFlags } from './commands/rootFlags';
@@ -77,12 +77,14 @@ export function buildProgram(io: CliIo, context: (globals: GlobalOptions) => Com
     })
     .addHelpText(
       'after',
-      '\nCredentials: BROKER_API_KEY, BROKER_API_SECRET (and BROKER_BASE_URL) from the environment first; else the profile\n' +
-        'named by --profile or BROKER_PROFILE, else the default profile, with its secret in the keychain. A secret is never a flag.\n' +
-        'Exit codes: 0 ok, 1 service or network failure, 2 usage or validation error (nothing sent), 3 outcome unknown,\n' +
-        '4 `keys audit` flagged a key (see its --fail-on), 5 `keys create` made a key whose secret did not reach you.\n' +
-        "Network: --proxy, else the profile's proxy, else HTTPS_PROXY/HTTP_PROXY (NO_PROXY honoured); a private CA:\n" +
-        'NODE_EXTRA_CA_CERTS=/path/ca.pem.',
+      prose(
+        '\nCredentials: BROKER_API_KEY, BROKER_API_SECRET (and BROKER_BASE_URL) from the environment first; else the profile\n' +
+          'named by --profile or BROKER_PROFILE, else the default profile, with its secret in the keychain. A secret is never a flag.\n' +
+          'Exit codes: 0 ok, 1 service or network failure, 2 usage or validation error (nothing sent), 3 outcome unknown,\n' +
+          '4 `keys audit` flagged a key (see its --fail-on), 5 `keys create` made a key whose secret did not reach you.\n' +
+          "Network: --proxy, else the profile's proxy, else HTTPS_PROXY/HTTP_PROXY (NO_PROXY honoured); a private CA:\n" +
+          'NODE_EXTRA_CA_CERTS=/path/ca.pem.',
+      ),
     );
 
   const rootOptions = (): ProgramOptions => program.opts();

@@ -78,3 +78,51 @@ export function oneOf<T extends string>(words: readonly T[]): (raw: string) => T
 export function examples(...lines: readonly string[]): string {
   return `\nExamples:\n${lines.map((line) => `  $ broker-console ${line}`).join('\n')}`;
 }
+
+/** Lines of at most `width` characters, broken between words (help prose is ours, and ASCII: a character is a column). */
+function wrapProse(paragraph: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of paragraph.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  if (line !== '') lines.push(line);
+  return lines;
+}
+
+/**
+ * Help prose reflowed to `width`: a paragraph's lines joined (a line ending a sentence ends the paragraph, a blank
+ * line stays), then broken between words.
+ */
+export function reflowProse(text: string, width: number): string {
+  const out: string[] = [];
+  let paragraph = '';
+  const end = () => {
+    if (paragraph !== '') out.push(...wrapProse(paragraph, width));
+    paragraph = '';
+  };
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (line === '') {
+      end();
+      out.push('');
+      continue;
+    }
+    paragraph = paragraph === '' ? line : `${paragraph} ${line}`;
+    if (line.endsWith('.')) end();
+  }
+  end();
+  return out.join('\n');
+}
+
+/** Help prose for addHelpText, reflowed when shown to the width commander wraps the rest at (the terminal's, else 80). */
+export function prose(text: string): (context: { error: boolean; command: CommandUnknownOpts }) => string {
+  return ({ error, command }) => {
+    const output = command.configureOutput();
+    const width = (error ? output.getErrHelpWidth?.() : output.getOutHelpWidth?.()) ?? 80;
+    return reflowProse(text, Math.max(20, width));
+  };
+}

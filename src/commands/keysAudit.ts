@@ -32,7 +32,7 @@ import { readAuditTrail, recentOf } from '../config/auditTrail';
 import { ATTEMPTS_READ } from '../audit/lostSecrets';
 import { csvDocument } from '../format/csv';
 import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
-import { type CommandHost, examples, type OptionsOf } from './define';
+import { type CommandHost, examples, prose, type OptionsOf } from './define';
 
 /** The command's flags (its options' type is read from them: see OptionsOf). */
 const keysAuditFlags = (command: Command) =>
@@ -308,14 +308,16 @@ export function defineKeysAudit(keys: Command, host: CommandHost): CommandUnknow
   )
     .addHelpText(
       'after',
-      '\nFlags: lost-secret (the audit trail of this folder says its secret was not delivered, never confirmed\n' +
-        'stored, or never received),\n' +
-        `no-ip (any address can use the key; the service ends it after ${NO_IP_LIFETIME_DAYS} days),\n` +
-        'write (a *_WRITE permission other than withdraw/transfer), withdraw (SPOT_WITHDRAW_WRITE),\n' +
-        'transfer (SPOT_TRANSFER_WRITE), old (created longer ago than --max-age),\n' +
-        'shared-note (the same note, case and spaces aside, on several keys of the sub-account).\n' +
-        '--recent and --discovered can go together. Exit 4 when a key is flagged (--fail-on none: 0), so a CI job\n' +
-        'fails; exit 1 when a sub-account could not be audited (the rest is still printed; 1 wins over 4).',
+      prose(
+        '\nFlags: lost-secret (the audit trail of this folder says its secret was not delivered, never confirmed\n' +
+          'stored, or never received),\n' +
+          `no-ip (any address can use the key; the service ends it after ${NO_IP_LIFETIME_DAYS} days),\n` +
+          'write (a *_WRITE permission other than withdraw/transfer), withdraw (SPOT_WITHDRAW_WRITE),\n' +
+          'transfer (SPOT_TRANSFER_WRITE), old (created longer ago than --max-age),\n' +
+          'shared-note (the same note, case and spaces aside, on several keys of the sub-account).\n' +
+          '--recent and --discovered can go together. Exit 4 when a key is flagged (--fail-on none: 0), so a CI job\n' +
+          'fails; exit 1 when a sub-account could not be audited (the rest is still printed; 1 wins over 4).',
+      ),
     )
     .addHelpText('after', examples('keys audit --recent --max-age 90d', 'keys audit --sub gridbot2901,mmbot5143 --fail-on withdraw,no-ip --json'))
     .action(async (options) => {

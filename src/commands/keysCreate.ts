@@ -32,7 +32,7 @@ import { formatLocalTime } from '../api/timeInput';
 import { csvField, csvQuoted, neutraliseCsvCell } from '../format/csv';
 import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type CommandHost, examples, type OptionsOf } from './define';
+import { type CommandHost, examples, prose, type OptionsOf } from './define';
 
 /** The command's flags (its options' type is read from them: see OptionsOf). */
 const keysCreateFlags = (command: Command) =>
@@ -358,15 +358,17 @@ export function defineKeysCreate(keys: Command, host: CommandHost): CommandUnkno
   return keysCreateFlags(keys.command('create').description('create an API key for a sub-account (its secret is shown once)'))
     .addHelpText(
       'after',
-      '\nThe key, its secret included, goes to stdout once; the reminder that the secret cannot be shown again\n' +
-        'goes to stderr, so stdout can be piped straight into a password manager. Exit 3: the request was sent but\n' +
-        'its answer did not come or could not be read, so the key may exist; check with `keys list` before creating\n' +
-        'it again (also on Ctrl-C, SIGTERM or SIGHUP while the request is in flight). Exit 5: the key was created but\n' +
-        'its secret could not be written (reader gone, disk full, stdout closed) or is not valid text; delete that key\n' +
-        "in the service's web console. The command exits only once the key and secret are written. Its signature\n" +
-        'covers the query alone (or what this base URL last accepted); refused for its signature (700002), it is sent\n' +
-        'once more signed by the other rule (query + body), and the rule that worked is kept for the next run. Pin one\n' +
-        'rule with profile add --post-signature or BROKER_POST_SIGNATURE (auto, query or body).',
+      prose(
+        '\nThe key, its secret included, goes to stdout once; the reminder that the secret cannot be shown again\n' +
+          'goes to stderr, so stdout can be piped straight into a password manager. Exit 3: the request was sent but\n' +
+          'its answer did not come or could not be read, so the key may exist; check with `keys list` before creating\n' +
+          'it again (also on Ctrl-C, SIGTERM or SIGHUP while the request is in flight). Exit 5: the key was created but\n' +
+          'its secret could not be written (reader gone, disk full, stdout closed) or is not valid text; delete that key\n' +
+          "in the service's web console. The command exits only once the key and secret are written. Its signature\n" +
+          'covers the query alone (or what this base URL last accepted); refused for its signature (700002), it is sent\n' +
+          'once more signed by the other rule (query + body), and the rule that worked is kept for the next run. Pin one\n' +
+          'rule with profile add --post-signature or BROKER_POST_SIGNATURE (auto, query or body).',
+      ),
     )
     .addHelpText('after', examples('keys create --sub gridbot2901 --permissions SPOT_ACCOUNT_READ --ip 203.0.113.7 --note "bot 7"'))
     .action(async (options) => {

@@ -49,7 +49,7 @@ import { chooseFormat, formatTable } from './output';
 import { csvDocument } from '../format/csv';
 import { type TerminalIn, readHiddenLine, readLines } from './terminalInput';
 import { type Command, Option, type CommandUnknownOpts } from '@commander-js/extra-typings';
-import { type CommandHost, examples, oneOf, type OptionsOf } from './define';
+import { type CommandHost, examples, prose, oneOf, type OptionsOf } from './define';
 
 /** `profile add`'s flags (its options' type is read from them: see OptionsOf). */
 const profileAddFlags = (command: Command) =>
@@ -581,13 +581,15 @@ export function defineProfile(program: Command, host: CommandHost): CommandUnkno
     .argument('<name>', '1-64 letters, digits, ".", "_" or "-"')
     .addHelpText(
       'after',
-      '\nTakes the global --base-url URL (required), --recv-window MS and --proxy URL (saved in the profile; no password).\n' +
-        'On a terminal the API key and secret are asked for without echo; otherwise stdin gives the API key on its\n' +
-        'first line and the secret on its second.\n' +
-        "They are checked first with one signed request (as the console's form does): if the service rejects them or\n" +
-        'cannot be reached, nothing is saved (exit 1). Then the secret goes to the keychain (service broker-console,\n' +
-        'account NAME@CONFIG-FOLDER), then the settings. With the global --read-only the profile is saved read-only: nothing that\n' +
-        'changes something (creating a key) is ever sent through it, in the console or by a command.',
+      prose(
+        '\nTakes the global --base-url URL (required), --recv-window MS and --proxy URL (saved in the profile; no password).\n' +
+          'On a terminal the API key and secret are asked for without echo; otherwise stdin gives the API key on its\n' +
+          'first line and the secret on its second.\n' +
+          "They are checked first with one signed request (as the console's form does): if the service rejects them or\n" +
+          'cannot be reached, nothing is saved (exit 1). Then the secret goes to the keychain (service broker-console,\n' +
+          'account NAME@CONFIG-FOLDER), then the settings. With the global --read-only the profile is saved read-only: nothing that\n' +
+          'changes something (creating a key) is ever sent through it, in the console or by a command.',
+      ),
     )
     .addHelpText(
       'after',

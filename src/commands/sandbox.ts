@@ -8,7 +8,7 @@ import { type RunningSandbox, SANDBOX_POST_SIGNATURES, type SandboxPostSignature
 import { grouped, sanitize, toJson } from '../terminal/sanitize';
 import { shellQuote } from '../terminal/shell';
 import { EXIT, printLines, reportUsage } from './context';
-import { type CommandHost, examples, oneOf, wholeNumber, type OptionsOf } from './define';
+import { type CommandHost, examples, prose, oneOf, wholeNumber, type OptionsOf } from './define';
 
 /** What `sandbox` runs with: its flags (every one optional when run from code), and the demo clock. */
 type SandboxCommandOptions = Partial<SandboxFlags> & {
@@ -150,7 +150,9 @@ export function defineSandbox(program: Command, host: CommandHost): CommandUnkno
   return sandboxFlags(program.command('sandbox').description('run the embedded sandbox service alone, until Ctrl-C'))
     .addHelpText(
       'after',
-      '\nTakes the global --demo-clock TIME (or BROKER_DEMO_CLOCK): the data and created keys follow that moment;\nrequests are still checked against the real clock.',
+      prose(
+        '\nTakes the global --demo-clock TIME (or BROKER_DEMO_CLOCK): the data and created keys follow that moment;\nrequests are still checked against the real clock.',
+      ),
     )
     .addHelpText('after', examples('sandbox --json', 'sandbox --env > sandbox.env &  # then: . ./sandbox.env', 'sandbox --port 8080 --seed 7 --rate-limit off'))
     .action(async (options) => {

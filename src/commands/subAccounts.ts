@@ -25,7 +25,7 @@ import { type Column, OutputSink, chooseFormat, formatTable } from './output';
 import { formatLocalTime } from '../api/timeInput';
 import { csvDocument } from '../format/csv';
 import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
-import { type CommandHost, examples, type OptionsOf } from './define';
+import { type CommandHost, examples, prose, type OptionsOf } from './define';
 
 /** The command's flags (its options' type is read from them: see OptionsOf). */
 const subAccountsFlags = (command: Command) =>
@@ -210,9 +210,11 @@ export function defineSubAccounts(program: Command, host: CommandHost): CommandU
   )
     .addHelpText(
       'after',
-      '\nThe operations this tool calls list no sub-accounts, and transfers only of the accounts a query names (blank:\n' +
-        'the master). A scan asks, in each account-type pair, for master→master and for master↔each known name; names\n' +
-        'in the answers are remembered with their last transfer. Progress goes to stderr when it is a terminal.',
+      prose(
+        '\nThe operations this tool calls list no sub-accounts, and transfers only of the accounts a query names (blank:\n' +
+          'the master). A scan asks, in each account-type pair, for master→master and for master↔each known name; names\n' +
+          'in the answers are remembered with their last transfer. Progress goes to stderr when it is a terminal.',
+      ),
     )
     .addHelpText('after', examples('sub-accounts', 'sub-accounts --discover --days 90'))
     .action(async (options) => {

@@ -24,7 +24,7 @@ import { type Column, OutputClosedError, OutputSink, chooseFormat, measureFor, p
 import { formatLocalTime } from '../api/timeInput';
 import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
 import { runTransferSummary } from './transferSummary';
-import { type CommandHost, examples, type OptionsOf } from './define';
+import { type CommandHost, examples, prose, type OptionsOf } from './define';
 
 type TransferFormat = 'table' | 'json' | 'csv';
 const TRANSFER_FORMATS: readonly TransferFormat[] = ['table', 'json', 'csv'];
@@ -267,15 +267,18 @@ export function defineTransfers(program: Command, host: CommandHost): CommandUnk
   return transfersFlags(program.command('transfers').description('universal transfer history'))
     .addHelpText(
       'after',
-      '\nTimes: 2026-11-01 (local midnight), 2026-11-01T12:00 or "2026-11-01 12:00[:ss]" (local unless Z/+hh:mm),\n' +
-        'epoch milliseconds, now, or 30m / 24h / 7d / 2w before now.\n' +
-        'Rows are streamed page by page: csv (RFC 4180, header once, amounts exactly as sent), json (one array),\n' +
-        'table (with per-asset totals). Progress goes to stderr when it is a terminal.\n' +
-        '--all ends at the first page shorter than --limit. It stops with exit 1 when a page repeats transfers of any\n' +
-        `earlier page, or after --max-pages full pages (default ${grouped(MAX_TRANSFERS)} / limit: ${defaultMaxPages()} pages of 500,\n` +
-        `${defaultMaxPages(100)} of 100); rows already written stay written and the error says how many.\n` +
-        '--summary prints, once the last page came, per asset (transfers, SUCCESS volume), per status and per local day\n' +
-        '(days without transfers included); it fails with nothing on stdout when a page fails.',
+      prose(
+        '\nTimes: 2026-11-01 (local midnight), 2026-11-01T12:00 or "2026-11-01 12:00[:ss]" (local unless Z/+hh:mm),\n' +
+          'epoch milliseconds, now, or 30m / 24h / 7d / 2w before now.\n' +
+          'Rows are streamed page by page: csv (RFC 4180, header once, amounts exactly as sent), json (one array),\n' +
+          'table (with per-asset totals). Progress goes to stderr when it is a terminal.\n' +
+          '--all ends at the first page shorter than --limit. It stops with exit 1 when a page repeats transfers of any\n' +
+          'earlier page (rows that transfers arriving meanwhile pushed down a page are skipped, not a repeat),\n' +
+          `or after --max-pages full pages (default ${grouped(MAX_TRANSFERS)} / limit: ${defaultMaxPages()} pages of 500,\n` +
+          `${defaultMaxPages(100)} of 100); rows already written stay written and the error says how many.\n` +
+          '--summary prints, once the last page came, per asset (transfers, SUCCESS volume), per status and per local day\n' +
+          '(days without transfers included); it fails with nothing on stdout when a page fails.',
+      ),
     )
     .addHelpText(
       'after',

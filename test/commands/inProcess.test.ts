@@ -34,6 +34,25 @@ function processState() {
   };
 }
 
+describe('--help', () => {
+  it.each([
+    [[]],
+    [['keys', 'create']],
+    [['keys', 'list']],
+    [['keys', 'audit']],
+    [['transfers']],
+    [['profile', 'add']],
+    [['sandbox']],
+    [['sub-accounts']],
+    [['audit']],
+  ])('%j: its prose is reflowed to the width help is shown at (80 off a terminal); only the example commands are longer', async (words) => {
+    const result = await runCli([...words, '--help']);
+    expect(result.code).toBe(0);
+    const long = result.stdout.split('\n').filter((line) => line.length > 80 && !line.startsWith('  $ broker-console '));
+    expect(long).toEqual([]);
+  });
+});
+
 describe('runCli, in-process', () => {
   it('leaves no process listener, variable, folder or exit code behind, whatever the command did', async () => {
     const before = processState();
