@@ -76,7 +76,7 @@ describe('the command line', () => {
     const flat = help.stdout.replace(/\s+/g, ' ');
     expect(flat).toContain('--max-pages <n> with --all or --summary: fetch at most N pages (default 2000 at 500 a page: room for 1,000,000 transfers)');
     expect(flat).toContain(
-      'It stops with exit 1 when a page repeats transfers of any earlier page, or after --max-pages full pages (default 1,000,000 / limit: 2000 pages of 500, 10000 of 100)',
+      'It stops with exit 1 when a page repeats transfers of any earlier page (rows that transfers arriving meanwhile pushed down a page are skipped, not a repeat), or after --max-pages full pages (default 1,000,000 / limit: 2000 pages of 500, 10000 of 100)',
     );
   });
 
