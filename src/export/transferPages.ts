@@ -103,7 +103,7 @@ export async function forEachTransferPage(
     let next = fetchPage(page);
     for (;;) {
       const batch = await next;
-      const { repeat, skip } = seen.checkPage(batch, page);
+      const { repeat, skip } = seen.checkPage(batch, page, limit);
       if (repeat) {
         const plainId = repeat.tranId.length > 40 ? `${repeat.tranId.slice(0, 40)}…` : repeat.tranId;
         throw new PagingStopped(
@@ -187,9 +187,10 @@ export class SeenTransfers {
    * Reads a page against the pages before it, hashing each tranId once. Rows at its top that the page before
    * brought are skipped (`skip`): transfers that arrived during the export pushed them down a page. Any other
    * transfer seen on an earlier page, or a page that is all the page before, is a repeat (a service that ignores
-   * `page`, or cycles): the first such transfer and its page. Without a repeat the page's new rows are remembered.
+   * `page`, or cycles): the first such transfer and its page. A short page (the last) may be all pushed-down rows:
+   * a service ignoring `page` would have answered a full one. Without a repeat the page's new rows are remembered.
    */
-  checkPage(batch: readonly Transfer[], page: number): { repeat?: { tranId: string; page: number }; skip: number } {
+  checkPage(batch: readonly Transfer[], page: number, limit: number): { repeat?: { tranId: string; page: number }; skip: number } {
     const n = batch.length;
     if (this.scratch.length < n * 2) this.scratch = new Uint32Array(n * 2);
     const scratch = this.scratch;
@@ -200,7 +201,7 @@ export class SeenTransfers {
       const b = scratch[i * 2 + 1] as number;
       const seenOn = this.pages[this.find(a, b)] ?? 0;
       if (seenOn === 0) continue;
-      if (seenOn === page - 1 && i === skip && skip + 1 < n) {
+      if (seenOn === page - 1 && i === skip && (skip + 1 < n || n < limit)) {
         skip += 1;
         continue;
       }

@@ -56,27 +56,29 @@ describe('the page bound', () => {
 describe('SeenTransfers: any earlier page, bounded memory', () => {
   it('catches a repeat of any earlier page, not only the previous one, and names that page', () => {
     const seen = new SeenTransfers();
-    expect(seen.checkPage(rowsOf(['a1', 'a2']), 1)).toEqual({ skip: 0 });
-    expect(seen.checkPage(rowsOf(['b1', 'b2']), 2)).toEqual({ skip: 0 });
-    expect(seen.checkPage(rowsOf(['c1', 'c2']), 3)).toEqual({ skip: 0 });
-    expect(seen.checkPage(rowsOf(['x', 'a2']), 4)).toEqual({ repeat: { tranId: 'a2', page: 1 }, skip: 0 });
-    expect(seen.checkPage(rowsOf(['b1', 'y']), 4)).toEqual({ repeat: { tranId: 'b1', page: 2 }, skip: 0 });
+    expect(seen.checkPage(rowsOf(['a1', 'a2']), 1, 2)).toEqual({ skip: 0 });
+    expect(seen.checkPage(rowsOf(['b1', 'b2']), 2, 2)).toEqual({ skip: 0 });
+    expect(seen.checkPage(rowsOf(['c1', 'c2']), 3, 2)).toEqual({ skip: 0 });
+    expect(seen.checkPage(rowsOf(['x', 'a2']), 4, 2)).toEqual({ repeat: { tranId: 'a2', page: 1 }, skip: 0 });
+    expect(seen.checkPage(rowsOf(['b1', 'y']), 4, 2)).toEqual({ repeat: { tranId: 'b1', page: 2 }, skip: 0 });
     // A repeat inside one page is not a repeat of a page.
     const again = new SeenTransfers();
-    expect(again.checkPage(rowsOf(['d', 'd']), 1)).toEqual({ skip: 0 });
+    expect(again.checkPage(rowsOf(['d', 'd']), 1, 2)).toEqual({ skip: 0 });
     expect(again.size).toBe(1);
   });
 
   it('rows at the top of a page that the page before brought are skipped (newer transfers pushed them down); anywhere else they are a repeat', () => {
     const seen = new SeenTransfers();
-    seen.checkPage(rowsOf(['h0', 'h1', 'h2', 'h3']), 1);
+    seen.checkPage(rowsOf(['h0', 'h1', 'h2', 'h3']), 1, 4);
     // Two transfers arrived: the page before's last two rows come again at the top of this one.
-    expect(seen.checkPage(rowsOf(['h2', 'h3', 'h4', 'h5']), 2)).toEqual({ skip: 2 });
+    expect(seen.checkPage(rowsOf(['h2', 'h3', 'h4', 'h5']), 2, 4)).toEqual({ skip: 2 });
     expect(seen.size).toBe(6);
     // Not at the top, or from two pages back, or the whole page: a repeat.
-    expect(seen.checkPage(rowsOf(['h6', 'h5', 'h7']), 3)).toEqual({ repeat: { tranId: 'h5', page: 2 }, skip: 0 });
-    expect(seen.checkPage(rowsOf(['h1', 'h6', 'h7']), 3)).toEqual({ repeat: { tranId: 'h1', page: 1 }, skip: 0 });
-    expect(seen.checkPage(rowsOf(['h4', 'h5']), 3)).toEqual({ repeat: { tranId: 'h4', page: 2 }, skip: 0 });
+    expect(seen.checkPage(rowsOf(['h6', 'h5', 'h7']), 3, 3)).toEqual({ repeat: { tranId: 'h5', page: 2 }, skip: 0 });
+    expect(seen.checkPage(rowsOf(['h1', 'h6', 'h7']), 3, 3)).toEqual({ repeat: { tranId: 'h1', page: 1 }, skip: 0 });
+    expect(seen.checkPage(rowsOf(['h4', 'h5']), 3, 2)).toEqual({ repeat: { tranId: 'h4', page: 2 }, skip: 0 });
+    // A short page (the last) of pushed-down rows only: skipped whole (a service ignoring page answers a full one).
+    expect(seen.checkPage(rowsOf(['h4', 'h5']), 3, 4)).toEqual({ skip: 2 });
   });
 
   it('a million distinct tranIds: no false repeat, 24 MiB at most, and it stops growing at its cap', () => {
@@ -85,7 +87,7 @@ describe('SeenTransfers: any earlier page, bounded memory', () => {
     for (let page = 1; page <= 2000; page += 1) {
       batch.length = 0;
       for (let i = 0; i < 500; i += 1) batch.push({ tranId: `${1_000_000_000 + page * 500 + i}` } as Transfer);
-      expect(seen.checkPage(batch, page)).toEqual({ skip: 0 });
+      expect(seen.checkPage(batch, page, 500)).toEqual({ skip: 0 });
     }
     expect(seen.size).toBe(1_000_000);
     expect(seen.bytes).toBeLessThanOrEqual(SEEN_SLOTS_MAX * 12);
@@ -94,11 +96,11 @@ describe('SeenTransfers: any earlier page, bounded memory', () => {
     for (let page = 2001; page <= 2200; page += 1) {
       batch.length = 0;
       for (let i = 0; i < 500; i += 1) batch.push({ tranId: `${1_000_000_000 + page * 500 + i}` } as Transfer);
-      expect(seen.checkPage(batch, page)).toEqual({ skip: 0 });
+      expect(seen.checkPage(batch, page, 500)).toEqual({ skip: 0 });
     }
     expect(seen.size).toBe(SEEN_SLOTS_MAX / 2);
     expect(seen.bytes).toBe(SEEN_SLOTS_MAX * 12);
-    expect(seen.checkPage([{ tranId: '1000000500' } as Transfer, { tranId: 'new' } as Transfer], 2201)).toEqual({
+    expect(seen.checkPage([{ tranId: '1000000500' } as Transfer, { tranId: 'new' } as Transfer], 2201, 500)).toEqual({
       repeat: { tranId: '1000000500', page: 1 },
       skip: 0,
     });
@@ -132,6 +134,15 @@ describe('forEachTransferPage against hostile servers (real HTTP)', () => {
     expect(server.requests()).toBe(2000);
     expect(rows).toBe(1_000_000);
   }, 120_000);
+
+  it('a history of exactly one full page, then 3 arrivals: page 2 holds only pushed-down rows, skipped; the export ends whole', async () => {
+    const { api, server } = await apiFor('arriving', { total: 10 });
+    const ids: string[] = [];
+    const result = await forEachTransferPage(api, query, async ({ rows }) => void ids.push(...rows.map((r) => r.tranId)));
+    expect(server.requests()).toBe(2);
+    expect(ids).toEqual(Array.from({ length: 10 }, (_, i) => `h-${i}`));
+    expect(result).toEqual({ pages: 2, rows: 10 });
+  });
 
   it('transfers arriving during the export (newest first): each transfer of the history once, none of the new ones, no false repeat', async () => {
     const { api, server } = await apiFor('arriving', { total: 35 });
