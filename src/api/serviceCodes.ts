@@ -106,10 +106,16 @@ export const SUB_ACCOUNT_REFUSALS: ReadonlySet<string> = new Set(['140001', '140
 
 /**
  * What to do after a create whose outcome is unknown: the command's last line, and the console's once it closes.
- * `target` is the global options that reach the same service (`--profile NAME`, `--base-url URL`), already quoted;
- * the name goes into a command to copy: a name a service listed with shell syntax in it is quoted.
+ * `listCommand` lists keys on the service the create went to, with its credentials (the demo has none: its
+ * sandbox ends with the run); the name goes into a command to copy: one a service listed with shell syntax in it
+ * is quoted.
  */
-export function checkBeforeCreatingAgain(subAccount: string, target = ''): string {
-  const options = target === '' ? '' : ` ${target}`;
-  return `the key may exist: check with \`broker-console keys list${options} --sub ${shellWord(subAccount)}\` before creating it again`;
+export function checkBeforeCreatingAgain(subAccount: string, listCommand: string | undefined): string {
+  if (listCommand === undefined) return "the key may have been made in the demo's sandbox, which ended with this run: nothing is left to check";
+  return `the key may exist: check with \`${listCommand} --sub ${shellWord(subAccount)}\` before creating it again`;
+}
+
+/** `broker-console keys list` with the options that reach a service with the credentials used (already quoted). */
+export function keyListCommand(options: string): string {
+  return `broker-console keys list${options === '' ? '' : ` ${options}`}`;
 }

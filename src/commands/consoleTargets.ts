@@ -37,6 +37,7 @@ import { DEMO_LATENCY_MS } from '../sandbox/demoClock';
 import { demoSubAccountNames } from '../sandbox/seedAccounts';
 import type { RunningSandbox } from '../sandbox/types';
 import { shellWord } from '../terminal/shell';
+import { keyListCommand } from '../api/serviceCodes';
 import { createExchangeLog, type ExchangeLog } from '../ui/exchangeLog';
 import type { CheckOutcome, ConsoleTarget, CredentialsInput, NewProfileInput, ProfileSummary, StartupProblem, TargetSwitcher } from '../ui/targets';
 
@@ -262,6 +263,14 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
     };
   };
 
+  /** keys list on this service with these credentials: a profile's (and its URL when another was given), the environment's, or the session's, which a shell has to be given. */
+  const listCommandFor = (baseUrl: string, source: string, saved: Profile | undefined): string => {
+    const url = `--base-url ${shellWord(baseUrl)}`;
+    if (source === 'memory only') return `BROKER_API_KEY=… BROKER_API_SECRET=… ${keyListCommand(url)}`;
+    if (saved !== undefined) return keyListCommand(`--profile ${shellWord(saved.name)}${baseUrl === saved.baseUrl ? '' : ` ${url}`}`);
+    return keyListCommand(url);
+  };
+
   const live = (given: ClientConfig, profile: string, source: string, saved?: Profile) => async (exchanges: ExchangeLog) => {
     const { config, problem: proxyProblem } = withProxy(given, saved);
     const learned = await learnedFor(options.folder, config.baseUrl, config.postSignature, (write) => tracked(() => write)());
@@ -284,7 +293,7 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
       host,
       profile,
       credentialSource: source,
-      commandTarget: saved !== undefined ? `--profile ${shellWord(saved.name)}` : `--base-url ${shellWord(config.baseUrl)}`,
+      keyListCommand: listCommandFor(config.baseUrl, source, saved),
       recent: await recentFor(config.baseUrl),
       discovered: await discoveredFor(config.baseUrl),
       suggestions: [],

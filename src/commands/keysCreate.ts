@@ -2,7 +2,7 @@
 // The created key (secret included) goes to stdout, once; the "shown only once" warning goes to stderr,
 // so stdout can be piped straight into a password manager or file of the operator's choosing.
 import { BrokerError } from '../api/errors';
-import { checkBeforeCreatingAgain } from '../api/serviceCodes';
+import { checkBeforeCreatingAgain, keyListCommand } from '../api/serviceCodes';
 import type { CreatedKey, ServiceTime } from '../api/types';
 import { readOnlySource } from '../api/readOnly';
 import { validateNewKey } from '../api/validation';
@@ -157,8 +157,8 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
     return reportUsage(ctx, `create key was not sent: ${api.readOnly}`);
   }
   const request = checked.value;
-  // What reaches this service from a command, for the advice after an unknown outcome.
-  const target = await commandTarget(ctx, baseUrl);
+  // The keys list that reaches this service with these credentials, for the advice after an unknown outcome.
+  const target = await listCommand(ctx, baseUrl);
   const out = new OutputSink(ctx.stdout, { ownErrors: true });
   const folder = contextFolder(ctx);
   const recorder = createAuditRecorder(folder, (async (): Promise<AuditTarget> => ({ profile: await profileLabel(ctx), host: trailHost(ctx, baseUrl) }))());
@@ -345,12 +345,18 @@ async function profileLabel(ctx: CommandContext): Promise<string> {
   }
 }
 
-/** The global options that reach the service of this run: its profile, or the base URL environment credentials went to. */
-async function commandTarget(ctx: CommandContext, baseUrl: string | undefined): Promise<string> {
+/**
+ * keys list on the service of this run with its credentials: the profile's (with the base URL when --base-url or
+ * BROKER_BASE_URL gave another), or the base URL environment credentials went to; none for the demo, whose
+ * sandbox ends with the run.
+ */
+async function listCommand(ctx: CommandContext, baseUrl: string | undefined): Promise<string | undefined> {
   const label = await profileLabel(ctx);
-  if (label === 'demo' || label === 'unknown') return '';
-  if (label === 'environment') return baseUrl === undefined ? '' : `--base-url ${shellWord(baseUrl)}`;
-  return `--profile ${shellWord(label)}`;
+  if (label === 'demo') return undefined;
+  const url = baseUrl === undefined ? '' : `--base-url ${shellWord(baseUrl)}`;
+  if (label === 'environment' || label === 'unknown') return keyListCommand(url);
+  const otherUrl = ctx.globals.baseUrl !== undefined || envValue(ctx.env, ENV.baseUrl) !== undefined;
+  return keyListCommand(`--profile ${shellWord(label)}${otherUrl && url !== '' ? ` ${url}` : ''}`);
 }
 
 /** `keys create`, under `keys`. */

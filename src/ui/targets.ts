@@ -22,8 +22,8 @@ export interface ConsoleTarget {
   profileColor?: ProfileColor;
   /** Where the credentials came from: sandbox, environment, keychain, session (memory only). */
   credentialSource: string;
-  /** The global options a command needs to reach this service (`--profile NAME`, `--base-url URL`), said in advice to run one. */
-  commandTarget?: string;
+  /** The command that lists a sub-account's keys on this service with these credentials (without --sub), said in advice to run it; none for the demo. */
+  keyListCommand?: string;
   recent: RecentSubAccounts;
   discovered: DiscoveredSubAccounts;
   suggestions: string[];

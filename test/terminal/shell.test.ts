@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkBeforeCreatingAgain } from '../../src/api/serviceCodes';
+import { checkBeforeCreatingAgain, keyListCommand } from '../../src/api/serviceCodes';
 import { shellQuote, shellWord } from '../../src/terminal/shell';
 
 /** What `sh` makes of `word` as one argument of printf. */
@@ -53,14 +53,20 @@ describe('shell words', () => {
     }
   });
 
-  it('the "check the key list" advice quotes a hostile sub-account name', () => {
-    expect(checkBeforeCreatingAgain('mmbot5143')).toBe('the key may exist: check with `broker-console keys list --sub mmbot5143` before creating it again');
-    expect(checkBeforeCreatingAgain('$(curl${IFS}x|sh)')).toBe(
-      "the key may exist: check with `broker-console keys list --sub '$(curl${IFS}x|sh)'` before creating it again",
+  it('the "check the key list" advice quotes a hostile sub-account name, and names the service', () => {
+    const list = keyListCommand('--base-url http://127.0.0.1:8080');
+    expect(checkBeforeCreatingAgain('mmbot5143', list)).toBe(
+      'the key may exist: check with `broker-console keys list --base-url http://127.0.0.1:8080 --sub mmbot5143` before creating it again',
     );
-    // The service it names: a profile, or the base URL environment credentials went to.
-    expect(checkBeforeCreatingAgain('mmbot5143', `--profile ${shellWord("ops's")}`)).toBe(
+    expect(checkBeforeCreatingAgain('$(curl${IFS}x|sh)', list)).toBe(
+      "the key may exist: check with `broker-console keys list --base-url http://127.0.0.1:8080 --sub '$(curl${IFS}x|sh)'` before creating it again",
+    );
+    expect(checkBeforeCreatingAgain('mmbot5143', keyListCommand(`--profile ${shellWord("ops's")}`))).toBe(
       "the key may exist: check with `broker-console keys list --profile 'ops'\\''s' --sub mmbot5143` before creating it again",
+    );
+    // The demo's sandbox ends with the run: no command would reach it (one without options asks the default profile).
+    expect(checkBeforeCreatingAgain('mmbot5143', undefined)).toBe(
+      "the key may have been made in the demo's sandbox, which ended with this run: nothing is left to check",
     );
   });
 });

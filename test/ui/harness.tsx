@@ -83,6 +83,8 @@ export interface ConsoleOptions {
   profileColor?: ProfileColor;
   /** Draw every React commit, not at the console's pace: for assertions about every frame (see renderInTerminal). */
   everyCommit?: boolean;
+  /** The keys list that reaches the target's service (services.keyListCommand; the demo has none). */
+  keyListCommand?: string;
 }
 
 export interface TestConsole {
@@ -179,6 +181,7 @@ export async function startConsole(options: ConsoleOptions = {}): Promise<TestCo
     ...(options.audit ? { audit: options.audit } : {}),
     ...(options.readOnly ? { readOnly: options.readOnly } : {}),
     ...(options.cleartext ? { cleartext: options.cleartext } : {}),
+    ...(options.keyListCommand !== undefined ? { keyListCommand: options.keyListCommand } : {}),
   };
 
   let nav: NavigationState | undefined;

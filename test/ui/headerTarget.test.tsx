@@ -109,7 +109,13 @@ describe('a profile saved with a colour', () => {
     expect(await targets.openProfile('staging')).toEqual({ ok: true });
     expect(targets.current()?.profileColor).toBe('magenta');
     // What a command needs to reach the same service: said in the advice after a create left unanswered.
-    expect(targets.current()?.commandTarget).toBe('--profile staging');
+    expect(targets.current()?.keyListCommand).toBe('broker-console keys list --profile staging');
+    // Credentials typed for the session reach the service only when a shell is given them too.
+    expect(await targets.useForSession({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, secretKey: sandbox.secretKey })).toMatchObject({
+      ok: true,
+    });
+    expect(targets.current()?.keyListCommand).toBe(`BROKER_API_KEY=… BROKER_API_SECRET=… broker-console keys list --base-url ${sandbox.baseUrl}`);
+    expect(await targets.openProfile('staging')).toEqual({ ok: true });
     const t = renderInTerminal(<ConsoleRoot switcher={targets} theme={makeTheme(false)} copy={async () => 'copied'} onExit={() => undefined} />, {
       columns: 80,
       rows: 24,

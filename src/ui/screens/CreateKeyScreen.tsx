@@ -110,7 +110,7 @@ function reviewMode(state: CreateState, confirm: boolean): Exclude<CreateKeyMode
 }
 
 export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
-  const { theme, mode: target, sayOnLeaving, commandTarget } = useServices();
+  const { theme, mode: target, sayOnLeaving, keyListCommand } = useServices();
   const { active, width, height } = useScreenFrame();
   const navigate = useNavigate();
   const drafts = useDrafts().newKey;
@@ -170,8 +170,8 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
     if (leftRef.current) return;
     leftRef.current = true;
     create.abandon();
-    sayOnLeaving?.(leftUnknown(subAccount, commandTarget));
-  }, [create, sayOnLeaving, subAccount, commandTarget]);
+    sayOnLeaving?.(leftUnknown(subAccount, keyListCommand));
+  }, [create, sayOnLeaving, subAccount, keyListCommand]);
   const leaveUnansweredRef = useRef(leaveUnanswered);
   leaveUnansweredRef.current = leaveUnanswered;
   const inFlightNow = create.inFlightNow;
@@ -200,10 +200,10 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
   // The answer came while leaving was asked: a created key still goes to its secret screen; anything else leaves.
   useEffect(() => {
     if (leaving && create.state.status === 'failed') {
-      if (create.state.outcomeUnknown) sayOnLeaving?.(leftUnknown(subAccount, commandTarget));
+      if (create.state.outcomeUnknown) sayOnLeaving?.(leftUnknown(subAccount, keyListCommand));
       leaving.proceed();
     }
-  }, [leaving, create.state, sayOnLeaving, subAccount, commandTarget]);
+  }, [leaving, create.state, sayOnLeaving, subAccount, keyListCommand]);
   const mode: CreateKeyMode = review ? reviewMode(create.state, mustConfirm) : 'createKey';
   useScreenMode(mode);
   const permissions = allPermissions(checked, other);
@@ -608,6 +608,6 @@ function allPermissions(checked: readonly string[], other: string): string[] {
 export const CREATE_KEY_SCREEN = defineScreen({ route: 'createKey', mode: 'createKey', render: (route) => <CreateKeyScreen subAccount={route.subAccount} /> });
 
 /** Said once the console has closed on a create whose answer never came. */
-function leftUnknown(subAccount: string, commandTarget: string | undefined): string {
-  return `create key for ${subAccount}: left before its answer came: ${checkBeforeCreatingAgain(subAccount, commandTarget)} (on record as unknown)`;
+function leftUnknown(subAccount: string, listCommand: string | undefined): string {
+  return `create key for ${subAccount}: left before its answer came: ${checkBeforeCreatingAgain(subAccount, listCommand)} (on record as unknown)`;
 }
