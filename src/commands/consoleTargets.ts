@@ -22,6 +22,7 @@ import {
   checkApiKeyHeader,
   isProfileColor,
   checkNewProfileName,
+  checkProfileName,
   findProfile,
   loadProfiles,
   saveProfile,
@@ -420,11 +421,13 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
       return { ok: true };
     },
     async addProfile(input: NewProfileInput) {
-      const name = checkNewProfileName(input.name);
+      const name = checkProfileName(input.name);
       if (!name.ok) return { ok: false, field: 'name', message: name.message };
       const valid = validCredentials(input);
       if (!valid.ok) return valid;
       const existing = await loadProfiles(options.folder);
+      const fresh = checkNewProfileName(name.value, existing);
+      if (!fresh.ok) return { ok: false, field: 'name', message: fresh.message };
       // A profile whose secret is gone from the keychain is given one again here (the welcome screen sends the
       // operator this way); one that has its secret is never replaced from the console.
       const repairing = findProfile(existing, name.value);
@@ -443,14 +446,15 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
         name: name.value,
         baseUrl: valid.url,
         apiKeyHeader: header.value,
-        recvWindow: options.recvWindow ?? DEFAULT_RECV_WINDOW,
+        recvWindow: options.recvWindow ?? repairing?.recvWindow ?? DEFAULT_RECV_WINDOW,
         postSignature,
         // A repair keeps what the form does not ask (read-only, the proxy), and the colour unless one is typed.
         ...(repairing?.readOnly === true ? { readOnly: true } : {}),
         ...(repairing?.proxy !== undefined ? { proxy: repairing.proxy } : {}),
         ...(isProfileColor(color) ? { color } : repairing?.color !== undefined ? { color: repairing.color } : {}),
       };
-      const checked = await check(clientConfigOf(profile, valid.apiKey, valid.secretKey));
+      // Checked as it will be used: through the profile's proxy when a repair kept one.
+      const checked = await check(clientConfigOf(profile, valid.apiKey, valid.secretKey), profile);
       if (!checked.ok) return checked;
       try {
         // The secret first, under the settings' lock: if the keychain refuses, nothing is left behind.

@@ -128,7 +128,7 @@ async function readCredentials(
 }
 
 export async function runProfileAdd(rawName: string, options: ProfileAddOptions, ctx: CommandContext): Promise<ExitCode> {
-  const name = checkNewProfileName(rawName);
+  const name = checkProfileName(rawName);
   if (!name.ok) return reportUsage(ctx, name.message);
   if (ctx.globals.baseUrl === undefined || ctx.globals.baseUrl.trim() === '') {
     return reportUsage(ctx, `--base-url URL is required: broker-console profile add ${name.value} --base-url https://api.example.com`);
@@ -157,6 +157,8 @@ export async function runProfileAdd(rawName: string, options: ProfileAddOptions,
 
   const config = await loadOrReport(ctx);
   if (!config) return EXIT.usage;
+  const fresh = checkNewProfileName(name.value, config);
+  if (!fresh.ok) return reportUsage(ctx, fresh.message);
   // A re-add replaces every setting: read-only, the one that keeps keys from being made, is never dropped unsaid.
   if (findProfile(config, profile.name)?.readOnly === true && profile.readOnly !== true) {
     return reportUsage(

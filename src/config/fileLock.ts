@@ -83,7 +83,8 @@ async function takeOver(path: string, staleMs: number): Promise<boolean> {
     const stat = await fsPromises()
       .lstat(guard)
       .catch(() => undefined);
-    if (stat !== undefined && Date.now() - stat.mtimeMs > TAKEOVER_STALE_MS)
+    // Its age either way: a guard stamped in the future (another host's clock) is not kept for ever.
+    if (stat !== undefined && Math.abs(Date.now() - stat.mtimeMs) > TAKEOVER_STALE_MS)
       await fsPromises()
         .unlink(guard)
         .catch(() => undefined);

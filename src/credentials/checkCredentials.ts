@@ -54,8 +54,9 @@ function provesCredentials(code: number): boolean {
 /**
  * Sends one signed request with these credentials. A pass is an answer that proves the key and the
  * signature: a page of transfers, or a refusal the service gives only after both passed (no permission to
- * read transfers, a parameter it dislikes), which is then said as a notice. Any other answer (a rate limit,
- * a ban, a firewall, the clock, an IP not linked) proves neither: the check fails and nothing is stored.
+ * read transfers, a sub-account, an account that is not a broker), which is then said as a notice. Any other
+ * answer (a rate limit, a ban, a firewall, the clock, an IP not linked, a parameter refused) proves neither:
+ * the check fails and nothing is stored.
  */
 export async function checkCredentials(config: ClientConfig, options: CheckOptions = {}): Promise<CredentialCheck> {
   const create = options.createApi ?? createBrokerApi;

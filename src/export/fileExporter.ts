@@ -179,14 +179,18 @@ class ClosedDocument {
   /** Flushed to disk, then given its complete name (never over another file). Returns that name. */
   async complete(): Promise<string> {
     await this.close(true);
-    const target = await linkNoClobber(this.path, this.finalPath).catch((error: unknown) => {
+    let linked: string;
+    try {
+      linked = await linkNoClobber(this.path, this.finalPath);
+    } catch (error) {
       if (!NO_HARD_LINKS.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
+      // Renamed: the -incomplete name is gone already, and may be another export's by now.
       return renameToFree(this.path, this.finalPath);
-    });
+    }
     await fsPromises()
       .unlink(this.path)
       .catch(() => undefined);
-    return target;
+    return linked;
   }
 
   /** Closed under its `-incomplete` name, which it keeps. */

@@ -24,7 +24,7 @@ export function checkApiKey(headers: IncomingHttpHeaders, config: AuthConfig): s
 }
 
 /**
- * Verifies the signature over the raw query as received (everything before `&signature=`), followed by the
+ * Verifies the signature over the raw query as received (its `signature` parameter taken out, wherever it sits), followed by the
  * raw body when the configured rule says so, then recvWindow and the timestamp. Returns the parsed unsigned query parameters.
  */
 export function verifySignedRequest(rawQuery: string, rawBody: string, now: number, config: AuthConfig): URLSearchParams {

@@ -10,7 +10,7 @@ import { runKeysCreate } from '../../src/commands/keysCreate';
 import { runKeysList } from '../../src/commands/keysList';
 import { runProfileAdd, runProfileList, runProfileRemove, runProfileUse } from '../../src/commands/profile';
 import { type Keychain, type StoredCredentials, folderKeychain, keychainAccount, openKeychain } from '../../src/credentials/keychain';
-import { loadProfiles, profilesPath, saveProfile } from '../../src/credentials/profiles';
+import { checkNewProfileName, loadProfiles, profilesPath, saveProfile } from '../../src/credentials/profiles';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { probeKeychain, uniqueProfile, busEnv } from '../credentials/keychainProbe';
 import { mountFullDisk } from '../config/fullDisk';
@@ -79,6 +79,10 @@ describe('profile commands that need no keychain', () => {
       expect(await runProfileAdd(reserved, {}, t.ctx)).toBe(2);
       expect(t.err.text()).toBe(`error: '${reserved}' is what the console calls a target that is not a saved profile: choose another name\n`);
     }
+    // A profile of such a name from before the rule can still be given its secret again (or removed).
+    const old = { name: 'session', baseUrl: 'http://127.0.0.1:9', apiKeyHeader: 'X-MEXC-APIKEY', recvWindow: 5000, postSignature: 'auto' as const };
+    expect(checkNewProfileName('session', { profiles: [old] })).toEqual({ ok: true, value: 'session' });
+    expect(checkNewProfileName('session', { profiles: [] })).toMatchObject({ ok: false });
     t = ctxFor({}, 'k\ns\n');
     expect(await runProfileAdd('ok', {}, t.ctx)).toBe(2);
     expect(t.err.text()).toMatch(/^error: --base-url URL is required/);

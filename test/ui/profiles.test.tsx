@@ -17,6 +17,7 @@ import { KEYS, sleep } from './harness';
 import { renderInTerminal } from './terminal';
 import { afterRender } from '../../src/terminal/keyStream';
 import { ownSandbox } from '../sandbox/helpers';
+import { testProxy } from '../api/networkServers';
 
 /** Whether a real Secret Service answers here; the reason when it does not. */
 async function keychainReachable(): Promise<string | undefined> {
@@ -485,6 +486,36 @@ describe('first run and profiles in the console', () => {
     // Reading goes on meanwhile: the key list still answers.
     expect((await api.listSubAccountKeys(sandbox.subAccounts[0]!)).some((k) => k.note === 'retired')).toBe(true);
     await targets.close();
+  });
+
+  it("a repair is checked through the profile's proxy, and keeps its recvWindow", async ({ onTestFinished }) => {
+    sandbox = await ownSandbox({ seed: 1 });
+    folder = await mkdtemp(join(tmpdir(), 'bc-profiles-repair-proxy-'));
+    const proxy = await testProxy(onTestFinished);
+    const stored = new Map<string, { apiKey: string; secretKey: string }>();
+    const keychain: Keychain = {
+      get: async (n) => stored.get(n),
+      set: async (n, c) => void stored.set(n, c),
+      remove: async (n) => stored.delete(n),
+      accounts: async () => [...stored.keys()],
+    };
+    await saveProfile(folder, {
+      name: 'proxied',
+      baseUrl: sandbox.baseUrl,
+      apiKeyHeader: 'X-MEXC-APIKEY',
+      recvWindow: 20_000,
+      postSignature: 'auto',
+      proxy: proxy.url,
+    });
+    const targets = createConsoleTargets({ folder, exportFolder: folder, keychain: async () => keychain });
+    onTestFinished(() => targets.close());
+    expect(
+      await targets.addProfile({ name: 'proxied', baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, secretKey: sandbox.secretKey, apiKeyHeader: '' }),
+    ).toMatchObject({ ok: true });
+    // The check and nothing else went out, through the proxy, not around it.
+    expect(proxy.targets).toHaveLength(1);
+    expect(sandbox.requests()).toHaveLength(1);
+    expect(findProfile(await loadProfiles(folder), 'proxied')).toMatchObject({ proxy: proxy.url, recvWindow: 20_000 });
   });
 
   it('a profile whose keychain entry is gone is given its secret again from the form; one with its secret is never replaced', async () => {
