@@ -585,6 +585,11 @@ function unknownOutcomeNotice(check: UnknownOutcomeCheck): { text: string; warn:
       warn: true,
     };
   const last = `The last attempt (${when}, note '${sanitize(check.attempt.note, 40)}') had an unknown outcome`;
+  if (check.status === 'mayStillArrive')
+    return {
+      text: `⚠ ${last}: it may still reach the service until ${localTime(check.until, true)}; the key list is checked then. Creating again before that may make a second key.`,
+      warn: true,
+    };
   if (check.status === 'checking') return { text: `${last}: checking whether a matching key exists…`, warn: true };
   if (check.status === 'failed') return { text: `${last}, and the key list could not be read to check: a matching key may exist.`, warn: true };
   if (check.matching.length === 0) return { text: `${last}: no matching key exists now, so it was not created.`, warn: false };
