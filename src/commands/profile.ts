@@ -40,6 +40,7 @@ import {
   setDefaultProfile,
   clientConfigOf,
 } from '../credentials/profiles';
+import { readOnlyFromEnvironment } from '../api/readOnly';
 import { sanitize, sanitizeDeep, toJson } from '../terminal/sanitize';
 import { shellWord } from '../terminal/shell';
 import { systemErrorWords } from '../terminal/systemError';
@@ -146,8 +147,9 @@ export async function runProfileAdd(rawName: string, options: ProfileAddOptions,
     apiKeyHeader: header.value,
     recvWindow: ctx.globals.recvWindow ?? DEFAULT_RECV_WINDOW,
     postSignature: options.postSignature ?? (options.signBody === false ? 'query' : PROFILE_DEFAULTS.postSignature),
-    // The global --read-only, given to `profile add`, saves the profile read-only (as --base-url gives its URL).
-    ...(ctx.globals.readOnly === true ? { readOnly: true } : {}),
+    // The global --read-only (or BROKER_READ_ONLY, which its help calls the same), given to `profile add`, saves
+    // the profile read-only (as --base-url gives its URL).
+    ...(ctx.globals.readOnly === true || readOnlyFromEnvironment(ctx.env) ? { readOnly: true } : {}),
     // So does the global --proxy: the profile's requests go through it.
     ...(ctx.globals.proxy !== undefined ? { proxy: ctx.globals.proxy.trim() } : {}),
     ...(options.color !== undefined ? { color: options.color } : {}),

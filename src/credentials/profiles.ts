@@ -80,13 +80,18 @@ export function checkProfileName(raw: string): { ok: true; value: string } | { o
 /** Names the program gives targets that are not saved profiles (the status bar, ctrl+p, the audit trail). */
 const RESERVED_PROFILE_NAMES: ReadonlySet<string> = new Set(['demo', 'environment', 'session']);
 
+/** Whether `name` is one the program gives a target that is not a saved profile. */
+export function isReservedProfileName(name: string): boolean {
+  return RESERVED_PROFILE_NAMES.has(name.trim().toLowerCase());
+}
+
 /**
  * checkProfileName, for a profile about to be added: not one of the names the program itself uses, unless a
  * profile of that name exists already (from before the rule; it can still be given its secret again, or removed).
  */
 export function checkNewProfileName(raw: string, existing: ProfileConfig): { ok: true; value: string } | { ok: false; message: string } {
   const name = checkProfileName(raw);
-  if (name.ok && RESERVED_PROFILE_NAMES.has(name.value.toLowerCase()) && findProfile(existing, name.value) === undefined)
+  if (name.ok && isReservedProfileName(name.value) && findProfile(existing, name.value) === undefined)
     return { ok: false, message: `'${name.value}' is what the console calls a target that is not a saved profile: choose another name` };
   return name;
 }

@@ -524,6 +524,11 @@ describe.skipIf(!availability.ok)('profiles with the real keychain', () => {
     expect(dropped.err).toContain(`profile ${ro} is read-only: add --read-only to keep it so`);
     expect((await loadProfiles(join(home, 'config'))).profiles.find((p) => p.name === ro)?.readOnly).toBe(true);
     expect((await addVia(ro, sandboxA, { readOnly: true })).code).toBe(0);
+    // BROKER_READ_ONLY, which --read-only's help calls the same, saves it read-only too.
+    const viaEnv = name('roenv');
+    const byEnv = ctxFor({ baseUrl: sandboxA.baseUrl }, `${sandboxA.apiKey}\n${sandboxA.secretKey}\n`, { BROKER_READ_ONLY: '1' });
+    expect(await runProfileAdd(viaEnv, {}, byEnv.ctx)).toBe(0);
+    expect((await loadProfiles(join(home, 'config'))).profiles.find((p) => p.name === viaEnv)?.readOnly).toBe(true);
   });
 
   it('the command line: `profile add NAME --read-only` saves it read-only', async () => {

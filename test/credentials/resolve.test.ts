@@ -68,6 +68,13 @@ describe('resolveTarget', () => {
     // A typo of a profile's name is said as one, not as a profile to add.
     const typo = await resolveTarget({ flags: { profile: 'prdo' }, env: {}, folder, keychain: neverOpened });
     expect(typo).toMatchObject({ ok: false, reason: 'unknown-profile', message: "no profile named 'prdo' (--profile): did you mean prod? profiles: prod" });
+    // The demo's name: not a profile to add, but the demo.
+    const demo = await resolveTarget({ flags: { profile: 'demo' }, env: {}, folder, keychain: neverOpened });
+    expect(demo).toMatchObject({
+      ok: false,
+      reason: 'unknown-profile',
+      message: "no profile named 'demo' (--profile); profiles: prod: 'demo' is not a profile; --demo opens the demo",
+    });
   });
 
   it('with environment credentials and --base-url, a named profile that is unknown or unreadable is still an error (its read-only setting is not dropped)', async () => {
