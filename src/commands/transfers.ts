@@ -5,6 +5,7 @@ import { DEFAULT_PAGE_SIZE, type Transfer } from '../api/types';
 import { validateTransferQuery } from '../api/validation';
 import { AssetTotals, COUNTED_STATUS } from '../export/totals';
 import { MAX_MAX_PAGES, MAX_TRANSFERS, type PageVisit, PagingStopped, defaultMaxPages, forEachTransferPage } from '../export/transferPages';
+import { RequestTally } from '../export/requestTally';
 import { type RowWriter, type TextSink, csvWriter, jsonWriter, writeInBlocks } from '../export/transferWriters';
 import { grouped, plural, sanitize } from '../terminal/sanitize';
 import {
@@ -225,7 +226,13 @@ export async function runTransfers(given: TransfersOptions, ctx: CommandContext)
   try {
     if (all) {
       // Ends at a short page, at a page repeating any earlier one, or after --max-pages (PagingStopped).
-      await forEachTransferPage(api, query, visit, { maxPages: maxPages.value });
+      // A wait of a second or more for the service's budget is said on a terminal: the page lines stand still meanwhile.
+      const tally = new RequestTally({
+        onWait: (ms) => {
+          if (ctx.stderrIsTTY && ms >= 1000) printLines(ctx.stderr, [`waiting for the rate limit (${(ms / 1000).toFixed(1)} s)…`]);
+        },
+      });
+      await forEachTransferPage(api, query, visit, { maxPages: maxPages.value, tally });
     } else {
       // One page: send only what was given (the service defaults page 1, limit 500).
       const batch = await api.listUniversalTransfers(query);

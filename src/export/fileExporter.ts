@@ -57,6 +57,13 @@ export function fileExporter(api: BrokerApi, folder: string, now: () => number =
           // The page size of the screen does not matter to a file: the fewest requests fetch it.
           const query = { ...request.query, page: 1, limit: MAX_PAGE_SIZE };
           let written = 0;
+          let told: ExportProgress = { pages: 0, rows: 0 };
+          const tell = (progress: ExportProgress): void => {
+            told = progress;
+            onProgress(progress);
+          };
+          // A wait for the service's budget is said, so the count standing still does not look stuck.
+          const tally = new RequestTally({ onWait: (ms) => onProgress({ ...told, waitingMs: ms }) });
           result = await forEachTransferPage(
             api,
             query,
@@ -66,9 +73,9 @@ export function fileExporter(api: BrokerApi, folder: string, now: () => number =
               written += rows.length;
               done.pages = page;
               done.rows = written;
-              onProgress({ pages: page, rows: written, fraction: last ? 1 : timeFraction(query.startTime, query.endTime ?? now(), rows) });
+              tell({ pages: page, rows: written, fraction: last ? 1 : timeFraction(query.startTime, query.endTime ?? now(), rows) });
             },
-            { signal, maxPages: request.maxPages, tally: new RequestTally() },
+            { signal, maxPages: request.maxPages, tally },
           );
         }
         if (signal.aborted) throw new Error('export cancelled');

@@ -4,6 +4,7 @@
 // to its own requests, and tells its owner before a request waits (a progress line says so).
 import type { ExchangeInfo } from '../api/contract';
 import { BrokerError } from '../api/errors';
+import { DEFAULT_RETRY_AFTER_MS } from '../api/pacing';
 
 interface TallyStats {
   /** Requests sent (every try, the client's own retries included). */
@@ -15,7 +16,7 @@ interface TallyStats {
 }
 
 interface TallyOptions {
-  /** Told before one of this tally's requests waits for the service's budget, with the wait in ms. */
+  /** Told before one of this tally's requests waits for the service's budget, or out a 429's Retry-After, in ms. */
   onWait?: (ms: number) => void;
 }
 
@@ -44,6 +45,8 @@ export class RequestTally {
       if (exchange.status === 429) {
         refusals += 1;
         this.counts.rateLimited += 1;
+        // The client waits the Retry-After out itself before it tries again: said as a wait too.
+        if (!signal?.aborted) this.onWait?.(exchange.retryAfterMs ?? DEFAULT_RETRY_AFTER_MS);
       }
     };
     const onWait = (ms: number): void => {

@@ -20,6 +20,8 @@ export interface ExportProgress {
   rows: number;
   /** 0..1 when it can be known (a start time bounds the range), else undefined. */
   fraction?: number;
+  /** Set when the next request waits for the service's budget: how long, from when this progress was told, ms. */
+  waitingMs?: number;
 }
 
 export interface ExportResult {

@@ -68,6 +68,14 @@ describe('transfers --all under a rate limit', () => {
     expect(elapsed).toBeLessThan(20_000);
   }, 30_000);
 
+  it('on a terminal, a wait for the rate limit is said on stderr (the page lines stand still meanwhile)', async () => {
+    const sandbox = await sandboxWith({ rateLimit: { max: 2, windowMs: 2000 } });
+    const { ctx, err } = testContext(sandbox, { createApi: (config) => createBrokerApi(config), stderrIsTTY: true });
+    expect(await runTransfers({ fromType: 'SPOT', toType: 'FUTURE', all: true, limit: '500', format: 'json' }, ctx)).toBe(EXIT.ok);
+    // Pages of 500 at 19 a second against 2 in 2 s: some page meets the limit, whatever window the first fell in.
+    expect(err.text()).toMatch(/^page \d+: 500 rows\nwaiting for the rate limit \(\d+\.\d s\)…\npage \d+: /m);
+  }, 20_000);
+
   it('a rate limit never met costs nothing: no wait, no 429', async () => {
     const sandbox = await sandboxWith({ rateLimit: { max: 1_000_000, windowMs: 1000 } });
     const { ctx } = testContext(sandbox, { createApi: (config) => createBrokerApi(config) });

@@ -21,4 +21,16 @@ describe('grouped counts on screen', () => {
     expect(Number(wrote.replace(/,/g, ''))).toBeGreaterThanOrEqual(1000);
     expect(wrote).toMatch(/^\d{1,3}(,\d{3})+$/);
   }, 40_000);
+
+  test('export of all pages under a service limit it meets: the panel says it waits for the rate limit, then finishes', async () => {
+    // 2 requests in 2 s: after the first page on screen and the export's first, the next waits for the service.
+    c = await startConsole({ sandbox: { seed: 5, transfers: 12_000, rateLimit: { max: 2, windowMs: 2000 } } });
+    await openTransfers(c, { startTime: '90d' });
+    await c.press('x');
+    await c.press('a');
+    await c.press('enter');
+    await c.waitForText(/waiting for the rate limit \(\d+\.\d s\)…/, 20_000);
+    expect(c.frame()).toMatch(/Exporting/);
+    await c.waitForText(/✓ Wrote [\d,]+ rows \(\d+ pages\) to/, 30_000);
+  }, 60_000);
 });

@@ -281,6 +281,9 @@ export function ExportPanel({
       used += 1;
     }
     text('count', wrapWords(`${plural(pages, 'page')} · ${plural(rows, 'row')} · esc cancels`, inner));
+    const { waitingMs } = phase.progress;
+    if (waitingMs !== undefined && waitingMs >= 1000 && room - used >= 1)
+      text('wait', [fit(`waiting for the rate limit (${(waitingMs / 1000).toFixed(1)} s)…`, inner).trimEnd()], theme.warn);
     if (switchHeld && room - used >= 1)
       text('held', wrapWords('ctrl+p waits for the export: another profile would stop it (esc cancels it).', inner), theme.warn);
   } else if (phase.name === 'cancelling') {
