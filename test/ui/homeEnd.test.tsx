@@ -57,7 +57,7 @@ describe('Home and End, g and G', { timeout: 40_000 }, () => {
     await c.press(CTRL_D);
     await c.waitForScreen('discover');
     await c.press('enter');
-    await c.waitForText(/✓ \d+ sub-accounts in 30 days of transfers/, 15_000);
+    await c.waitForText(/✓ \d+ sub-accounts in 30 days of transfers/, 30_000);
     const found = c.discovered.list();
     expect(found.length).toBeGreaterThan(2);
     expect(cursorLine(c)).toContain(found[0]!.name);
@@ -112,7 +112,7 @@ describe('Home and End, g and G', { timeout: 40_000 }, () => {
     const c = await consoleFor(onTestFinished, { columns: 80, rows: 16 });
     await openTransfers(c, { startTime: '12d', limit: '50' });
     await c.press('v');
-    await c.waitForText(/All \d+ pages? · [\d,]+ transfers/, 15_000);
+    await c.waitForText(/All \d+ pages? · [\d,]+ transfers/, 30_000);
     const [, shown, total] = /days 1–(\d+) of (\d+)/.exec(c.frame())!.map(Number) as [number, number, number];
     expect(total).toBeGreaterThan(shown);
     await c.press('\u001b[F');

@@ -153,7 +153,7 @@ describe('the key list while its keys load', () => {
   });
 });
 
-describe('the discover scan and the key audit while they run', () => {
+describe('the discover scan and the key audit while they run', { timeout: 45_000 }, () => {
   test('↓ and enter pressed during the scan open the second sub-account found, once it is done', async ({ onTestFinished }) => {
     const c = await consoleFor(onTestFinished, { columns: 80, rows: 24 });
     await c.press('\u0004');
@@ -168,7 +168,7 @@ describe('the discover scan and the key audit while they run', () => {
     await c.press('enter');
     expect(c.navState()!.stack.at(-1)!.route.screen).toBe('discover');
     c.sandbox.releaseHeld();
-    await c.waitForScreen('keys', 15_000);
+    await c.waitForScreen('keys', 30_000);
     const second = c.discovered.list()[1]!.name;
     expect(c.navState()!.stack.at(-1)!.route).toEqual({ screen: 'keys', subAccount: second });
   });
