@@ -1,12 +1,25 @@
 import { stripVTControlCharacters } from 'node:util';
 import { afterEach, describe, expect, test } from 'vitest';
 import { startConsole, type TestConsole } from './harness';
-import { lineWith, reachReview } from './flows';
+import { fillCreateForm, lineWith, openCreateForm, reachReview } from './flows';
 
 let c: TestConsole;
 afterEach(async () => c?.cleanup());
 
 describe('SecretReveal', () => {
+  test('narrower than 60 columns, the other fields still show when the window has lines for them (58x22)', async () => {
+    c = await startConsole({ columns: 58, rows: 22 });
+    await openCreateForm(c, c.sandbox.subAccounts[0]!);
+    await fillCreateForm(c, { toggle: [0], ip: '203.0.113.7, 198.51.100.20', note: 'narrow' });
+    await c.press('enter');
+    await c.waitForText('Review:');
+    await c.press('enter');
+    await c.waitForScreen('secret');
+    expect(lineWith(c.frame(), 'Linked IPs')).toContain('203.0.113.7');
+    expect(lineWith(c.frame(), 'Note')).toContain('narrow');
+    expect(lineWith(c.frame(), 'Permissions')).toContain('SPOT_ACCOUNT_READ');
+  });
+
   test('at 80x24, four linked IPs with two long IPv6 addresses are shown whole, on the lines the screen has room for', async () => {
     c = await startConsole({ columns: 80, rows: 24 });
     const ips = ['2001:db8:85a3:0:0:8a2e:370:7334', '198.51.100.250', '2001:db8:0:0:1:0:0:1f', '203.0.113.7'];

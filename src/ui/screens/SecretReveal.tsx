@@ -267,11 +267,13 @@ export function SecretReveal({ created, attempt, unrecorded = false }: { created
   const showTitle = fixedLines + bottomLines.length <= height;
   // What is left after the title, warning, key, secret and prompt goes to the other fields, as many as fit.
   const spare = height - fixedLines - bottomLines.length;
-  const oneLineOf = (value: string) => fit(sanitize(value), room).trimEnd();
+  // The other fields keep their label column at any width (narrow, the key and the secret have lines of their own).
+  const detailWidth = Math.max(1, width - LABEL);
+  const oneLineOf = (value: string) => fit(sanitize(value), detailWidth).trimEnd();
   const fieldCount = 4;
   const detailRoom = Math.max(0, spare - (spare > fieldCount ? 1 : 0));
   // Whole addresses, on as many lines as the room left by the other three fields allows; the rest said as +N.
-  const ipRows = ipLines(created.ips, room, Math.max(1, detailRoom - (fieldCount - 1)));
+  const ipRows = ipLines(created.ips, detailWidth, Math.max(1, detailRoom - (fieldCount - 1)));
   const details: Array<[string, string]> = [
     ['Permissions', oneLineOf(created.permissions.join(', '))],
     ...ipRows.map((line, i): [string, string] => [i === 0 ? 'Linked IPs' : '', line]),
@@ -299,7 +301,7 @@ export function SecretReveal({ created, attempt, unrecorded = false }: { created
       {unrecordedLine !== undefined ? <Text color={theme.warn}>{unrecordedLine}</Text> : null}
       {spare > details.length ? <Text> </Text> : null}
       {essentials}
-      {details.slice(0, narrow ? 0 : detailRoom).map(([label, value], i) => (
+      {details.slice(0, detailRoom).map(([label, value], i) => (
         <Text key={`d-${i}`}>
           <Text color={theme.muted}>{fit(label, LABEL)}</Text>
           {value}
