@@ -7,9 +7,9 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // One worker more than the 2 cores: some files mostly wait (tmux, deadlines, rate limits) while others
-    // compute; a fourth only added contention, and every worker loads the modules once more.
-    maxWorkers: 3,
+    // Two workers more than the 2 cores: many files mostly wait (tmux, deadlines, the client's pace of 20
+    // requests a second, rate limits) while others compute (docs/performance.md has the runs compared).
+    maxWorkers: 4,
     env: { NODE_ENV: 'production' },
     // The tests that run the bin get it built once, before any file starts.
     globalSetup: ['test/buildOnce.ts'],

@@ -23,8 +23,8 @@ describe('grouped counts on screen', () => {
   }, 40_000);
 
   test('export of all pages under a service limit it meets: the panel says it waits for the rate limit, then finishes', async () => {
-    // 2 requests in 2 s: after the first page on screen and the export's first, the next waits for the service.
-    c = await startConsole({ sandbox: { seed: 5, transfers: 12_000, rateLimit: { max: 2, windowMs: 2000 } } });
+    // 1 request in 3 s: the export's 3 pages, sent 50 ms apart, fall in at most two windows, so one meets a 429.
+    c = await startConsole({ sandbox: { seed: 5, transfers: 12_000, rateLimit: { max: 1, windowMs: 3000 } } });
     await openTransfers(c, { startTime: '90d' });
     await c.press('x');
     await c.press('a');
