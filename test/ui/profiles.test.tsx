@@ -125,6 +125,18 @@ async function settledTexts(folder: string): Promise<Array<[string, string]>> {
 const keychainMissing = await keychainReachable();
 if (keychainMissing) console.warn(`SKIPPED console keychain tests: ${keychainMissing}`);
 
+/** A keychain in memory that can list its entries (so a missing one is known missing), and what it holds. */
+function listedMemoryKeychain(): { stored: Map<string, { apiKey: string; secretKey: string }>; keychain: Keychain } {
+  const stored = new Map<string, { apiKey: string; secretKey: string }>();
+  const keychain: Keychain = {
+    get: async (n) => stored.get(n),
+    set: async (n, c) => void stored.set(n, c),
+    remove: async (n) => stored.delete(n),
+    accounts: async () => [...stored.keys()],
+  };
+  return { stored, keychain };
+}
+
 describe('first run and profiles in the console', () => {
   let sandbox: RunningSandbox;
   let folder: string;
@@ -492,13 +504,7 @@ describe('first run and profiles in the console', () => {
     sandbox = await ownSandbox({ seed: 1 });
     folder = await mkdtemp(join(tmpdir(), 'bc-profiles-repair-proxy-'));
     const proxy = await testProxy(onTestFinished);
-    const stored = new Map<string, { apiKey: string; secretKey: string }>();
-    const keychain: Keychain = {
-      get: async (n) => stored.get(n),
-      set: async (n, c) => void stored.set(n, c),
-      remove: async (n) => stored.delete(n),
-      accounts: async () => [...stored.keys()],
-    };
+    const { keychain } = listedMemoryKeychain();
     await saveProfile(folder, {
       name: 'proxied',
       baseUrl: sandbox.baseUrl,
@@ -521,13 +527,7 @@ describe('first run and profiles in the console', () => {
   it('a profile whose keychain entry is gone is given its secret again from the form; one with its secret is never replaced', async () => {
     sandbox = await ownSandbox({ seed: 1 });
     folder = await mkdtemp(join(tmpdir(), 'bc-profiles-repair-'));
-    const stored = new Map<string, { apiKey: string; secretKey: string }>();
-    const keychain: Keychain = {
-      get: async (n) => stored.get(n),
-      set: async (n, c) => void stored.set(n, c),
-      remove: async (n) => stored.delete(n),
-      accounts: async () => [...stored.keys()],
-    };
+    const { stored, keychain } = listedMemoryKeychain();
     const targets = createConsoleTargets({ folder, exportFolder: folder, keychain: async () => keychain });
     const settings = { baseUrl: sandbox.baseUrl, apiKeyHeader: 'X-MEXC-APIKEY', recvWindow: 5000, postSignature: 'auto' as const };
     await saveProfile(folder, { name: 'gone', ...settings, readOnly: true, color: 'blue' });
