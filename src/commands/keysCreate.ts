@@ -157,11 +157,13 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
     return reportUsage(ctx, `create key was not sent: ${api.readOnly}`);
   }
   const request = checked.value;
-  // The keys list that reaches this service with these credentials, for the advice after an unknown outcome.
-  const target = await listCommand(ctx, baseUrl);
+  // Who sent it, read once: for the audit trail and for the advice after an unknown outcome (the keys list that
+  // reaches this service with these credentials).
+  const label = profileLabel(ctx);
+  const target = listCommand(ctx, baseUrl, await label);
   const out = new OutputSink(ctx.stdout, { ownErrors: true });
   const folder = contextFolder(ctx);
-  const recorder = createAuditRecorder(folder, (async (): Promise<AuditTarget> => ({ profile: await profileLabel(ctx), host: trailHost(ctx, baseUrl) }))());
+  const recorder = createAuditRecorder(folder, (async (): Promise<AuditTarget> => ({ profile: await label, host: trailHost(ctx, baseUrl) }))());
   let warned = false;
   const auditFailed = (): void => {
     const why = recorder.problem();
@@ -350,8 +352,7 @@ async function profileLabel(ctx: CommandContext): Promise<string> {
  * BROKER_BASE_URL gave another), or the base URL environment credentials went to; none for the demo, whose
  * sandbox ends with the run.
  */
-async function listCommand(ctx: CommandContext, baseUrl: string | undefined): Promise<string | undefined> {
-  const label = await profileLabel(ctx);
+function listCommand(ctx: CommandContext, baseUrl: string | undefined, label: string): string | undefined {
   if (label === 'demo') return undefined;
   const url = baseUrl === undefined ? '' : `--base-url ${shellWord(baseUrl)}`;
   if (label === 'environment' || label === 'unknown') return keyListCommand(url);
