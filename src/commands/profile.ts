@@ -32,6 +32,7 @@ import {
   checkNewProfileName,
   checkProfileName,
   findProfile,
+  meantProfile,
   loadProfiles,
   profilesPath,
   removeProfile,
@@ -533,7 +534,11 @@ export async function runProfileRemove(rawName: string, ctx: CommandContext): Pr
   }
   if (!saved && !secretRemoved) {
     const known = config.profiles.map((p) => p.name).join(', ');
-    return reportUsage(ctx, `no profile named '${name.value}'${known === '' ? ' (there are no profiles)' : ` (profiles: ${known})`}`);
+    const meant = meantProfile(name.value, config);
+    return reportUsage(
+      ctx,
+      `no profile named '${name.value}'${meant === undefined ? '' : `: did you mean ${meant}?`}${known === '' ? ' (there are no profiles)' : ` (profiles: ${known})`}`,
+    );
   }
   if (keychainProblem) {
     printLines(ctx.stdout, [`removed profile ${name.value}'s settings`]);
@@ -564,7 +569,11 @@ export async function runProfileUse(rawName: string, ctx: CommandContext): Promi
   if (!config) return EXIT.usage;
   if (!findProfile(config, name.value)) {
     const known = config.profiles.map((p) => p.name).join(', ');
-    return reportUsage(ctx, `no profile named '${name.value}'${known === '' ? ' (there are no profiles yet)' : ` (profiles: ${known})`}`);
+    const meant = meantProfile(name.value, config);
+    return reportUsage(
+      ctx,
+      `no profile named '${name.value}'${meant === undefined ? '' : `: did you mean ${meant}?`}${known === '' ? ' (there are no profiles yet)' : ` (profiles: ${known})`}`,
+    );
   }
   try {
     await setDefaultProfile(contextFolder(ctx), name.value);

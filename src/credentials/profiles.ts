@@ -2,6 +2,7 @@
 // kept in <configFolder>/profiles.json, written atomically and readable only by the user. The secret half
 // (API key + secret) lives in the keychain (keychain.ts), never here.
 import type { ClientConfig } from '../api/contract';
+import { editDistance, likelyTypo } from '../api/didYouMean';
 import { firstLineOf } from '../api/errors';
 import { join } from 'node:path';
 import * as v from 'valibot';
@@ -79,6 +80,15 @@ export function checkProfileName(raw: string): { ok: true; value: string } | { o
 
 /** Names the program gives targets that are not saved profiles (the status bar, ctrl+p, the audit trail). */
 const RESERVED_PROFILE_NAMES: ReadonlySet<string> = new Set(['demo', 'environment', 'session']);
+
+/** The profile a name that is none is most likely a typo of (a short name is a couple of edits from any: no guess). */
+export function meantProfile(name: string, config: ProfileConfig): string | undefined {
+  const meant = likelyTypo(
+    name,
+    config.profiles.map((p) => p.name),
+  );
+  return meant !== undefined && editDistance(name, meant) * 2 < name.length ? meant : undefined;
+}
 
 /** Whether `name` is one the program gives a target that is not a saved profile. */
 export function isReservedProfileName(name: string): boolean {

@@ -2,12 +2,20 @@
 // Order (docs/configuration.md): BROKER_API_KEY/BROKER_API_SECRET from the environment first; else the profile
 // named by --profile, else BROKER_PROFILE, else the default profile, with its secret from the keychain.
 // --base-url, then BROKER_BASE_URL, override the profile's base URL; BROKER_POST_SIGNATURE its POST signature rule.
-import { editDistance, likelyTypo } from '../api/didYouMean';
 import { firstLineOf } from '../api/errors';
 import { POST_SIGNATURES, type PostSignature, parsePostSignature } from '../api/signing';
 import { ENV, type Environment, checkBaseUrl, credentialsFromEnvironment, envValue } from './fromEnvironment';
 import { type Keychain, KeychainError, type KeychainProblem, folderKeychain, openKeychain, problem } from './keychain';
-import { type Profile, type ProfileConfig, ProfileConfigError, findProfile, isReservedProfileName, loadProfiles, profileAddCommand } from './profiles';
+import {
+  type Profile,
+  type ProfileConfig,
+  ProfileConfigError,
+  findProfile,
+  isReservedProfileName,
+  loadProfiles,
+  meantProfile,
+  profileAddCommand,
+} from './profiles';
 
 type CredentialSource = 'environment' | 'keychain' | 'session' | 'sandbox';
 
@@ -204,13 +212,8 @@ function baseUrlOverride(flags: ResolveTargetInput['flags'], env: Environment, p
 function unknownProfileMessage(name: string, from: string, config: ProfileConfig): string {
   const known = profileNames(config);
   // A typo of a profile's name is said as one, before the advice to add a profile of the mistyped name.
-  const meant = likelyTypo(
-    name,
-    config.profiles.map((p) => p.name),
-  );
-  // A short name is a couple of edits from any other: no guess then.
-  if (meant !== undefined && editDistance(name, meant) * 2 < name.length)
-    return `no profile named '${name}' (${from}): did you mean ${meant}? profiles: ${known}`;
+  const meant = meantProfile(name, config);
+  if (meant !== undefined) return `no profile named '${name}' (${from}): did you mean ${meant}? profiles: ${known}`;
   // The names the console gives what is not a profile cannot be added: the demo is --demo.
   if (isReservedProfileName(name))
     return `no profile named '${name}' (${from})${known === '' ? '' : `; profiles: ${known}`}: '${name}' is not a profile; --demo opens the demo`;

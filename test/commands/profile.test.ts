@@ -278,6 +278,20 @@ describe('profile commands that need no keychain', () => {
     const code = await runProfileRemove('ghost', t.ctx);
     expect(code).toBe(2);
     expect(t.err.text()).toMatch(/^error: no profile named 'ghost'/);
+    // A typo of a profile's name is said as one.
+    await saveProfile(join(home, 'config'), {
+      name: 'staging',
+      baseUrl: 'http://127.0.0.1:9',
+      apiKeyHeader: 'X-MEXC-APIKEY',
+      recvWindow: 5000,
+      postSignature: 'auto',
+    });
+    t = ctxFor();
+    expect(await runProfileUse('stagign', t.ctx)).toBe(2);
+    expect(t.err.text()).toBe("error: no profile named 'stagign': did you mean staging? (profiles: staging)\n");
+    t = ctxFor();
+    expect(await runProfileRemove('stging', t.ctx)).toBe(2);
+    expect(t.err.text()).toMatch(/^error: no profile named 'stging': did you mean staging\?/);
   });
 
   it('a command with no profile and no environment credentials: exit 2, what to do, nothing sent', async () => {
