@@ -101,7 +101,12 @@ export function isReservedProfileName(name: string): boolean {
  */
 export function checkNewProfileName(raw: string, existing: ProfileConfig): { ok: true; value: string } | { ok: false; message: string } {
   const name = checkProfileName(raw);
-  if (name.ok && isReservedProfileName(name.value) && findProfile(existing, name.value) === undefined)
+  if (!name.ok || findProfile(existing, name.value) !== undefined) return name;
+  // Two names that differ only in case read as one in a list, a header and the audit trail.
+  const twin = existing.profiles.find((p) => p.name.toLowerCase() === name.value.toLowerCase());
+  if (twin !== undefined)
+    return { ok: false, message: `'${name.value}' differs from profile ${twin.name} only in case: choose another name, or use ${twin.name}` };
+  if (isReservedProfileName(name.value))
     return { ok: false, message: `'${name.value}' is what the console calls a target that is not a saved profile: choose another name` };
   return name;
 }

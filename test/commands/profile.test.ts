@@ -83,6 +83,13 @@ describe('profile commands that need no keychain', () => {
     const old = { name: 'session', baseUrl: 'http://127.0.0.1:9', apiKeyHeader: 'X-MEXC-APIKEY', recvWindow: 5000, postSignature: 'auto' as const };
     expect(checkNewProfileName('session', { profiles: [old] })).toEqual({ ok: true, value: 'session' });
     expect(checkNewProfileName('session', { profiles: [] })).toMatchObject({ ok: false });
+    // A name that differs from a profile's only in case is refused (the same name, added again, is not).
+    const fast = { ...old, name: 'fast' };
+    expect(checkNewProfileName('Fast', { profiles: [fast] })).toEqual({
+      ok: false,
+      message: "'Fast' differs from profile fast only in case: choose another name, or use fast",
+    });
+    expect(checkNewProfileName('fast', { profiles: [fast] })).toEqual({ ok: true, value: 'fast' });
     t = ctxFor({}, 'k\ns\n');
     expect(await runProfileAdd('ok', {}, t.ctx)).toBe(2);
     expect(t.err.text()).toMatch(/^error: --base-url URL is required/);
