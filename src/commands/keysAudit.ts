@@ -27,7 +27,7 @@ import {
   stdoutIsTerminal,
   trailHost,
 } from './context';
-import { type Column, OutputSink, chooseFormat, formatTable } from './output';
+import { type Column, OutputSink, chooseFormat, formatTable, tableWidth } from './output';
 import { readAuditTrail, recentOf } from '../config/auditTrail';
 import { ATTEMPTS_READ } from '../audit/lostSecrets';
 import { csvDocument } from '../format/csv';
@@ -170,19 +170,19 @@ const SUMMARY_COLUMNS: readonly Column[] = [
   { header: 'subAccount' },
   { header: 'keys', align: 'right' },
   { header: 'flagged', align: 'right' },
-  { header: 'flags' },
+  { header: 'flags', shrink: true },
 ];
 const FINDING_COLUMNS: readonly Column[] = [
   { header: 'subAccount' },
   { header: 'apiKey' },
-  { header: 'note' },
+  { header: 'note', shrink: true },
   { header: 'created' },
   { header: 'flag' },
-  { header: 'why' },
+  { header: 'why', shrink: true },
 ];
 
-/** Two tables for a person: a summary line per sub-account, then one line per flag of each flagged key. */
-export async function auditTable(results: readonly SubAccountAudit[], now: number, maxAgeMs: number): Promise<string> {
+/** Two tables for a person: a summary line per sub-account, then one line per flag of each flagged key; cut to `width` when given. */
+export async function auditTable(results: readonly SubAccountAudit[], now: number, maxAgeMs: number, width?: number): Promise<string> {
   const json = auditJson(results, now, maxAgeMs);
   const t = json.totals;
   const notAudited = t.failed > 0 ? ` · ${grouped(t.failed)} not audited` : '';
@@ -194,6 +194,7 @@ export async function auditTable(results: readonly SubAccountAudit[], now: numbe
         ? [r.subAccount, grouped(r.summary.keys), grouped(r.summary.flagged), summaryText(r.summary)]
         : [r.subAccount, '-', '-', failureLine(r)],
     ),
+    width,
   );
   const rows = results.flatMap((r) =>
     r.status !== 'audited'
@@ -208,7 +209,7 @@ export async function auditTable(results: readonly SubAccountAudit[], now: numbe
   );
   // "no key flagged" only of keys that were audited: with none audited it would read as a clean audit.
   const none = t.audited === 0 ? 'no key audited\n' : 'no key flagged\n';
-  return `${head}${summary}\n${rows.length === 0 ? none : await formatTable(FINDING_COLUMNS, rows)}`;
+  return `${head}${summary}\n${rows.length === 0 ? none : await formatTable(FINDING_COLUMNS, rows, width)}`;
 }
 
 /** Names from --sub, each checked as the other commands check a sub-account. */
@@ -275,7 +276,7 @@ export async function runKeysAudit(options: KeysAuditOptions, ctx: CommandContex
       const json = auditJson(results, now, maxAge.ms);
       await out.write(`${toJson(terminal ? sanitizeDeep(json) : json, 2)}\n`);
     } else if (chosen.format === 'csv') await out.write(auditCsv(auditJson(results, now, maxAge.ms), terminal));
-    else await out.write(await auditTable(results, now, maxAge.ms));
+    else await out.write(await auditTable(results, now, maxAge.ms, tableWidth(ctx.stdout, terminal)));
     const unaudited = results.filter((r) => r.status !== 'audited');
     for (const r of unaudited.filter((u) => u.status === 'failed')) printLines(ctx.stderr, [`error: ${r.subAccount}: ${failureLine(r)}`]);
     const skipped = unaudited.filter((u) => u.status === 'skipped').length;

@@ -4,7 +4,7 @@ import type { ServiceTime, SubAccountKey } from '../api/types';
 import { checkSubAccount } from '../api/validation';
 import { sanitize, sanitizeDeep, toJson } from '../terminal/sanitize';
 import { type CommandContext, EXIT, type ExitCode, closeQuietly, connect, reportFailure, reportInvalid, reportUsage, stdoutIsTerminal } from './context';
-import { type Column, OutputSink, chooseFormat, formatTable } from './output';
+import { type Column, OutputSink, chooseFormat, formatTable, tableWidth } from './output';
 import { formatLocalTime } from '../api/timeInput';
 import { csvDocument } from '../format/csv';
 import { ipsText } from '../format/noIp';
@@ -45,13 +45,20 @@ function keysCsv(keys: readonly SubAccountKey[], terminal: boolean): string {
   );
 }
 
-const COLUMNS: readonly Column[] = [{ header: 'note' }, { header: 'apiKey' }, { header: 'permissions' }, { header: 'ips' }, { header: 'created' }];
+const COLUMNS: readonly Column[] = [
+  { header: 'note', shrink: true },
+  { header: 'apiKey' },
+  { header: 'permissions', shrink: true },
+  { header: 'ips', shrink: true },
+  { header: 'created' },
+];
 
-/** The keys as a table for a terminal: every cell sanitised, columns aligned by display width. */
-function keysTable(keys: readonly SubAccountKey[]): Promise<string> {
+/** The keys as a table for a terminal: every cell sanitised, columns aligned by display width, cut to `width` when given. */
+function keysTable(keys: readonly SubAccountKey[], width: number | undefined): Promise<string> {
   return formatTable(
     COLUMNS,
     keys.map((k) => [k.note, k.apiKey, k.permissions.join(','), ipsText(k.ips, ','), formatLocalTime(k.createdAt)]),
+    width,
   );
 }
 
@@ -72,7 +79,7 @@ export async function runKeysList(options: KeysListOptions, ctx: CommandContext)
       await out.write(`${toJson(terminal ? sanitizeDeep(records) : records, 2)}\n`);
     } else if (chosen.format === 'csv') await out.write(keysCsv(keys, terminal));
     else if (keys.length === 0) await out.write(`no API keys for ${sanitize(sub.value)}\n`);
-    else await out.write(await keysTable(keys));
+    else await out.write(await keysTable(keys, tableWidth(ctx.stdout, terminal)));
     return EXIT.ok;
   } catch (error) {
     return reportFailure(ctx, error);

@@ -12,6 +12,8 @@ export interface Column {
   /** Fixed width for streamed tables; computed from the rows by formatTable when absent. */
   width?: number;
   align?: Align;
+  /** Its cells may be cut (ending …) so the table fits a terminal's width. */
+  shrink?: boolean;
 }
 
 /** Terminal cells a text takes. */
@@ -57,15 +59,53 @@ export async function tableLine(columns: readonly Column[], cells: readonly stri
   return joinCells(await measureFor(safe), columns, safe, widths);
 }
 
-/** A whole table (header + rows), each column as wide as its widest cell, cells sanitised. Lines end with \n. */
-export async function formatTable(columns: readonly Column[], rows: readonly (readonly string[])[]): Promise<string> {
+/**
+ * Column widths that fit `max` cells, the two-space gaps included: the widest column that may shrink gives up a
+ * cell at a time, none below its header or 6 cells. Wider than `max` still when nothing more may shrink.
+ */
+function fittedWidths(columns: readonly Column[], widths: readonly number[], headerWidths: readonly number[], max: number): number[] {
+  const fitted = [...widths];
+  let total = fitted.reduce((sum, w) => sum + w, 0) + 2 * (fitted.length - 1);
+  while (total > max) {
+    let widest = -1;
+    for (let i = 0; i < fitted.length; i += 1) {
+      const floor = Math.max(headerWidths[i] ?? 0, 6);
+      if (columns[i]?.shrink === true && (fitted[i] ?? 0) > floor && (widest < 0 || (fitted[i] ?? 0) > (fitted[widest] ?? 0))) widest = i;
+    }
+    if (widest < 0) break;
+    fitted[widest] = (fitted[widest] ?? 0) - 1;
+    total -= 1;
+  }
+  return fitted;
+}
+
+/**
+ * A whole table (header + rows), each column as wide as its widest cell, cells sanitised. Lines end with \n.
+ * With `maxWidth` (a terminal's), the columns that may shrink are cut (ending …) until the table fits.
+ */
+export async function formatTable(columns: readonly Column[], rows: readonly (readonly string[])[], maxWidth?: number): Promise<string> {
   const safe = rows.map((row) => columns.map((_, i) => sanitize(row[i] ?? '')));
   const headers = columns.map((c) => c.header);
   const measure = await measureFor([...headers, ...safe.flat()]);
-  const widths = columns.map((column, i) => Math.max(measure(column.header), ...safe.map((row) => measure(row[i] ?? ''))));
+  const natural = columns.map((column, i) => Math.max(measure(column.header), ...safe.map((row) => measure(row[i] ?? ''))));
+  const widths = maxWidth === undefined ? natural : fittedWidths(columns, natural, headers.map(measure), maxWidth);
+  const cutRow = widths.some((w, i) => w < (natural[i] ?? 0)) ? await cutter() : undefined;
+  const cells = cutRow === undefined ? safe : safe.map((row) => row.map((cell, i) => (measure(cell) > (widths[i] ?? 0) ? cutRow(cell, widths[i] ?? 0) : cell)));
   const lines = [joinCells(measure, columns, headers, widths)];
-  for (const row of safe) lines.push(joinCells(measure, columns, row, widths));
+  for (const row of cells) lines.push(joinCells(measure, columns, row, widths));
   return `${lines.join('\n')}\n`;
+}
+
+/** Cuts a cell to a width in terminal cells, ending … (text.ts, loaded only when a table is cut). */
+async function cutter(): Promise<(cell: string, width: number) => string> {
+  const { fit } = await import('../terminal/text');
+  return (cell, width) => fit(cell, width).trimEnd();
+}
+
+/** The width a table may take on stdout: the terminal's columns, none off a terminal (a file or a pipe keeps every cell whole). */
+export function tableWidth(stdout: NodeJS.WritableStream, isTerminal: boolean): number | undefined {
+  const columns = (stdout as { columns?: unknown }).columns;
+  return isTerminal && typeof columns === 'number' && columns > 0 ? columns : undefined;
 }
 
 /** What every command that prints data can print: `--format table|json|csv`, `--json` short for json. */

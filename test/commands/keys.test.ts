@@ -5,6 +5,8 @@ import { SECRET_WARNING, runKeysCreate } from '../../src/commands/keysCreate';
 import { runKeysList } from '../../src/commands/keysList';
 import type { RunningSandbox } from '../../src/sandbox/types';
 import { requestCount, testContext } from './helpers';
+import { fakeTty } from './hostile';
+import { displayWidth } from '../../src/terminal/text';
 import { ownSandbox } from '../sandbox/helpers';
 
 let sandbox: RunningSandbox;
@@ -34,6 +36,31 @@ describe('keys list', () => {
     expect(lines.length).toBeGreaterThan(1);
     for (const line of lines.slice(1)) expect(line).toMatch(/mx0v\w+\s+\S+\s+(\S+|none \(any address\))\s+\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
     expect(err.text()).toBe('');
+  });
+
+  it('on a terminal the table fits its width: notes, permissions and IPs cut (…), the key and the time whole; a pipe gets every cell whole', async () => {
+    // A key whose permissions alone are wider than 80 columns.
+    const sub = sandbox.subAccounts[1] ?? 'x';
+    const all = 'SPOT_ACCOUNT_READ,SPOT_ACCOUNT_WRITE,SPOT_DEAL_READ,SPOT_DEAL_WRITE,SPOT_WITHDRAW_READ,SPOT_TRANSFER_READ';
+    const made = testContext(sandbox);
+    expect(
+      await runKeysCreate(
+        { allowRisky: true, sub, permissions: all, ip: '203.0.113.7,198.51.100.20', note: 'a long note for the width test', json: true },
+        made.ctx,
+      ),
+    ).toBe(EXIT.ok);
+    const apiKey = (JSON.parse(made.out.text()) as { apiKey: string }).apiKey;
+    const tty = fakeTty();
+    const { ctx } = testContext(sandbox, { stdout: tty.stream, stdoutIsTTY: true });
+    expect(await runKeysList({ sub }, ctx)).toBe(EXIT.ok);
+    const lines = tty.text().trimEnd().split('\n');
+    for (const line of lines) expect(displayWidth(line), line).toBeLessThanOrEqual(80);
+    const row = lines.find((line) => line.includes(apiKey)) ?? '';
+    expect(row).toContain('…');
+    expect(row).toMatch(/\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
+    const piped = testContext(sandbox);
+    expect(await runKeysList({ sub }, piped.ctx)).toBe(EXIT.ok);
+    expect(piped.out.text()).toContain(all);
   });
 
   it('--json prints the domain records', async () => {
