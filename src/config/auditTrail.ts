@@ -205,13 +205,16 @@ export function createAuditRecorder(folder: string, target: AuditTarget | Promis
   };
   /** The requests of the attempts recorded ahead, for the lines that follow. */
   const requests = new Map<string, NewKeyRequest>();
+  /** When each attempt's answer was recorded: a later line of it (the secret confirmed stored) keeps that time. */
+  const answeredAt = new Map<string, Date>();
   let problem: string | undefined;
   const failed = (error: unknown): undefined => {
     problem = (error as { code?: unknown } | undefined)?.code === 'ELOOP' ? 'it is a symbolic link' : (systemErrorWords(error) ?? firstLineOf(error));
     return undefined;
   };
   const record = async (request: NewKeyRequest, result: CreateResult, attempt?: string): Promise<boolean> => {
-    const at = now();
+    const at = (attempt === undefined ? undefined : answeredAt.get(attempt)) ?? now();
+    if (attempt !== undefined) answeredAt.set(attempt, at);
     let known: AuditTarget;
     try {
       known = await target;

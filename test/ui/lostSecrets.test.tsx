@@ -178,6 +178,9 @@ describe('lost secrets in the console', () => {
     await c.waitForScreen('secret');
     const shown = async () => (await readAuditTrail(trail)).entries.filter((e) => e.note === 'kept safe');
     await expect.poll(async () => (await shown()).map((e) => [e.outcome, e.secret])).toEqual([['created', 'unconfirmed']]);
+    const [answered] = await shown();
+    // Stored a moment later: the line still says when the key was made.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
     await c.press('enter');
     await c.waitForText('Have you stored the secret key?');
     await c.press('y');
@@ -185,6 +188,7 @@ describe('lost secrets in the console', () => {
     await expect.poll(async () => (await shown()).map((e) => [e.outcome, e.secret])).toEqual([['created', undefined]]);
     const [entry] = await shown();
     expect(entry!.apiKey).toMatch(/^mx0v…\w{4}$/);
+    expect(entry!.time).toBe(answered!.time);
     await c.cleanup();
     // Confirmed: nothing to say once the console has closed.
     expect(c.said).toEqual([]);
