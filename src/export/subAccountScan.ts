@@ -12,7 +12,6 @@ import type { BrokerApi } from '../api/contract';
 import { isSubAccountRefused } from '../api/errors';
 import { KNOWN_ACCOUNT_TYPES, MAX_PAGE_SIZE, type TransferQuery } from '../api/types';
 import type { DiscoveredSubAccount, DiscoveredSubAccounts } from '../config/discoveredSubAccounts';
-import { DEFAULT_RETRY_AFTER_MS } from '../api/pacing';
 import { RequestTally } from './requestTally';
 import { AccountSightings } from './transferNames';
 import { PagingStopped, forEachTransferPage } from './transferPages';
@@ -108,24 +107,8 @@ export async function scanSubAccounts(api: BrokerApi, options: ScanOptions): Pro
     Object.assign(progress, changes);
     options.onProgress?.({ ...progress });
   };
-  const tally = new RequestTally({ onWait: (ms) => tell({ waitingMs: ms }) });
-  // The client waits out a 429's Retry-After itself: the scan hears of it through the exchange.
-  const watched: BrokerApi = {
-    listSubAccountKeys: (sub, o) => api.listSubAccountKeys(sub, o),
-    createSubAccountKey: (request, o) => api.createSubAccountKey(request, o),
-    clockOffsetMs: () => api.clockOffsetMs(),
-    reportCutShort: () => api.reportCutShort(),
-    heldBack: (operation) => api.heldBack(operation),
-    close: () => api.close(),
-    listUniversalTransfers: (query, o) =>
-      api.listUniversalTransfers(query, {
-        ...o,
-        onExchange: (exchange) => {
-          o?.onExchange?.(exchange);
-          if (exchange.status === 429) tell({ rateLimited: progress.rateLimited + 1, waitingMs: exchange.retryAfterMs ?? DEFAULT_RETRY_AFTER_MS });
-        },
-      }),
-  };
+  // The tally hears every wait of the scan's requests, a 429's Retry-After included, and counts the 429s.
+  const tally: RequestTally = new RequestTally({ onWait: (ms) => tell({ waitingMs: ms, rateLimited: tally.stats.rateLimited }) });
   const refused = new Set<string>();
   const result = (cancelled: boolean): ScanResult => ({
     found: sightings.subAccounts(),
@@ -138,7 +121,7 @@ export async function scanSubAccounts(api: BrokerApi, options: ScanOptions): Pro
   for (const query of queries) {
     try {
       await forEachTransferPage(
-        watched,
+        api,
         query,
         async ({ rows }) => {
           sightings.add(query, rows);
