@@ -7,9 +7,9 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // Two workers more than the 2 cores: many files mostly wait (tmux, deadlines, the client's pace of 20
-    // requests a second, rate limits) while others compute (docs/performance.md has the runs compared).
-    maxWorkers: 4,
+    // Four workers a core on the 2-core machine: the files mostly wait (tmux, deadlines, the client's pace of
+    // 20 requests a second, rate limits), so more of them overlap (docs/performance.md has the runs compared).
+    maxWorkers: 8,
     env: { NODE_ENV: 'production' },
     // The tests that run the bin get it built once, before any file starts.
     globalSetup: ['test/buildOnce.ts'],
