@@ -106,25 +106,26 @@ describe.concurrent('pacing from the first request', () => {
     onTestFinished,
   }) => {
     const { baseUrl, arrivals } = await server(onTestFinished);
-    // A limit of 10 per 500 ms: the clients keep to 9 (95%) in any 500 ms, together.
-    const limit = { serviceLimit: { requests: 10, periodMs: 500 } };
+    // A limit of 10 a second: the clients keep to 9 (95%) in any second, together. Bursts a second apart: a
+    // worker's event loop held up for a few hundred ms (stamping arrivals late) does not merge two of them.
+    const limit = { serviceLimit: { requests: 10, periodMs: 1000 } };
     const a = client(onTestFinished, baseUrl, limit);
     const b = client(onTestFinished, baseUrl, limit);
     const started = performance.now();
     const answers = await Promise.all(Array.from({ length: 36 }, (_, i) => (i % 2 === 0 ? a : b).listSubAccountKeys('desk')));
     expect(answers).toHaveLength(36);
     expect(arrivals).toHaveLength(36);
-    // 36 at 9 per 500 ms: four bursts, each a period after the answers of the one before.
-    expect(performance.now() - started).toBeGreaterThanOrEqual(1490);
+    // 36 at 9 a second: four bursts, each a period after the answers of the one before.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(2990);
     // Never over the service's limit. The clients aim at 9 (pacing.test.ts checks that on a clock of its own); the
     // one request of slack is for timing that moves arrivals, here a loaded event loop stamping them late.
-    expect(busiest(arrivals, 500)).toBeLessThanOrEqual(10);
+    expect(busiest(arrivals, 1000)).toBeLessThanOrEqual(10);
     // Another endpoint shares the budget: a burst to it right after waits its turn, kept to 9 in any span with
     // the requests before it.
     await Promise.all(Array.from({ length: 9 }, () => b.listUniversalTransfers({ fromAccountType: 'SPOT', toAccountType: 'FUTURE' })));
     expect(arrivals).toHaveLength(45);
-    expect(busiest(arrivals, 500)).toBeLessThanOrEqual(10);
-  }, 10_000);
+    expect(busiest(arrivals, 1000)).toBeLessThanOrEqual(10);
+  }, 15_000);
 
   it("a 429 holds the service back for its Retry-After: another client's request to another endpoint waits too", async ({ expect, onTestFinished }) => {
     const { baseUrl, arrivals } = await server(onTestFinished, (_req, res, n) => {
