@@ -10,6 +10,7 @@ import { shortenApiKey } from '../api/redact';
 import { appendNoFollow } from './logFile';
 import { fsPromises, nodeCrypto } from '../lazyBuiltins';
 import { appendWholeLine } from './wholeLine';
+import { processStartedAt } from './processStart';
 
 export const AUDIT_FILE = 'audit.jsonl';
 
@@ -321,19 +322,32 @@ export function parseAuditLine(line: string): AuditEntry | undefined {
 }
 
 /**
- * The process still waiting for an attempt's answer, if one is: a line written ahead whose sender (another
- * process on this machine) is running. Its outcome is not unknown yet, only not in.
+ * The longest a sender waits for a create's answer: three tries (the create, a resend after 700003, one after
+ * 700002) of the longest --timeout, 600 s, and their pacing. A line ahead older than this has no sender left;
+ * a process with its pid now is another one.
  */
-export function stillSending(entry: AuditEntry): number | undefined {
+export const SENDER_WAITS_AT_MOST_MS = 60 * 60_000;
+/** A process's start time is known to the second, and the line's time is taken after the process started. */
+const START_SLACK_MS = 2000;
+
+/**
+ * The process still waiting for an attempt's answer, if one is: a line written ahead whose sender (another
+ * process on this machine) is running. Its outcome is not unknown yet, only not in. A process that started
+ * after the line was written, or a line older than any sender waits, is not its sender (the pid was reused).
+ */
+export function stillSending(entry: AuditEntry, now = Date.now()): number | undefined {
   if (entry.outcome !== 'unknown' || entry.reason !== NO_OUTCOME_REASON || entry.pid === undefined || entry.pid === process.pid) return undefined;
   if (entry.machine !== process.getBuiltinModule('node:os').hostname()) return undefined;
+  const written = Date.parse(entry.time);
+  if (!Number.isFinite(written) || now - written > SENDER_WAITS_AT_MOST_MS) return undefined;
   try {
     process.kill(entry.pid, 0);
-    return entry.pid;
   } catch (error) {
     // EPERM: it exists, under another user.
-    return (error as { code?: unknown }).code === 'EPERM' ? entry.pid : undefined;
+    if ((error as { code?: unknown }).code !== 'EPERM') return undefined;
   }
+  const started = processStartedAt(entry.pid);
+  return started !== undefined && started > written + START_SLACK_MS ? undefined : entry.pid;
 }
 
 /** What a reader says of an attempt whose sender still waits. */
