@@ -10,6 +10,14 @@ export function shortenApiKey(apiKey: string): string {
 }
 
 /**
+ * The whole API key as a 16-hex-digit digest (SHA-256): it tells two keys apart where their short forms agree,
+ * and gives the key itself back to no one.
+ */
+export function apiKeyDigest(apiKey: string): string {
+  return process.getBuiltinModule('node:crypto').createHash('sha256').update(apiKey.trim()).digest('hex').slice(0, 16);
+}
+
+/**
  * `text` with what a service may echo back of ours taken out: the API key shortened (mx0v…a1b2), the secret and
  * this request's signature left out wherever they stand, and any `signature=` value.
  */

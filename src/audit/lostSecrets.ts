@@ -3,7 +3,7 @@
 // (the service may have made it).
 import type { SubAccountKey } from '../api/types';
 import { type AuditEntry, stillSending } from '../config/auditTrail';
-import { shortenApiKey } from '../api/redact';
+import { apiKeyDigest, shortenApiKey } from '../api/redact';
 import { timeOrder } from '../api/serviceTime';
 
 export type LostSecret = 'not-delivered' | 'unconfirmed' | 'never-received';
@@ -29,20 +29,22 @@ export function madeBy(key: SubAccountKey, attempt: AuditEntry): boolean {
 /** The keys (by API key) whose secret was lost; `entries`: the sub-account's attempts on this host. */
 export function lostSecrets(keys: readonly SubAccountKey[], entries: readonly AuditEntry[]): Map<string, LostSecret> {
   const lost = new Map<string, LostSecret>();
-  const delivered = new Set<string>();
-  const undelivered = new Map<string, LostSecret>();
+  // What became of each created key's secret (undefined: delivered), by its digest; a line without one (written
+  // before digests were) by its short form, which two keys may share.
+  const fates = new Map<string, LostSecret | undefined>();
   for (const entry of entries) {
     if (entry.outcome !== 'created' || entry.apiKey === undefined) continue;
-    if (entry.secret === undefined) delivered.add(entry.apiKey);
-    else undelivered.set(entry.apiKey, entry.secret === 'unconfirmed' ? 'unconfirmed' : 'not-delivered');
+    const fate = entry.secret === undefined ? undefined : entry.secret === 'unconfirmed' ? 'unconfirmed' : 'not-delivered';
+    fates.set(entry.keyDigest ?? `short ${entry.apiKey}`, fate);
   }
   // An attempt whose sender still waits may yet deliver its key's secret: not lost, not yet.
   const unknown = entries.filter((e) => e.outcome === 'unknown' && stillSending(e) === undefined);
   for (const key of keys) {
-    const short = shortenApiKey(key.apiKey);
-    const fate = undelivered.get(short);
+    const digest = apiKeyDigest(key.apiKey);
+    const mark = fates.has(digest) ? digest : `short ${shortenApiKey(key.apiKey)}`;
+    const fate = fates.get(mark);
     if (fate !== undefined) lost.set(key.apiKey, fate);
-    else if (!delivered.has(short) && unknown.some((attempt) => madeBy(key, attempt))) lost.set(key.apiKey, 'never-received');
+    else if (!fates.has(mark) && unknown.some((attempt) => madeBy(key, attempt))) lost.set(key.apiKey, 'never-received');
   }
   return lost;
 }

@@ -6,7 +6,7 @@ import * as v from 'valibot';
 import { BrokerError, firstLineOf } from '../api/errors';
 import { systemErrorWords } from '../terminal/systemError';
 import type { CreatedKey, NewKeyRequest } from '../api/types';
-import { shortenApiKey } from '../api/redact';
+import { apiKeyDigest, shortenApiKey } from '../api/redact';
 import { appendNoFollow } from './logFile';
 import { fsPromises, nodeCrypto } from '../lazyBuiltins';
 import { appendWholeLine } from './wholeLine';
@@ -42,6 +42,8 @@ export interface AuditEntry {
   subAccount: string;
   /** The created key shortened (mx0v…a1b2); only when one was created. */
   apiKey?: string;
+  /** The created key's digest (apiKeyDigest): its short form is not enough to tell keys apart. */
+  keyDigest?: string;
   permissions: string[];
   ips: string[];
   note: string;
@@ -91,7 +93,8 @@ export function auditEntry(target: AuditTarget, request: NewKeyRequest, result: 
   if ('created' in result) {
     const fate =
       result.secret === undefined ? {} : { reason: `${SECRET_FATE_TEXT[result.secret]}${result.reason ? `: ${result.reason}` : ''}`, secret: result.secret };
-    return { ...base, apiKey: shortenApiKey(result.created.apiKey), ...rest, outcome: 'created', ...fate };
+    const key = result.created.apiKey;
+    return { ...base, apiKey: shortenApiKey(key), keyDigest: apiKeyDigest(key), ...rest, outcome: 'created', ...fate };
   }
   const error = result.error;
   if (!(error instanceof BrokerError)) return undefined;
@@ -119,6 +122,7 @@ function auditLine(entry: AuditEntry): string {
     host: entry.host,
     subAccount: entry.subAccount,
     ...(entry.apiKey !== undefined ? { apiKey: entry.apiKey } : {}),
+    ...(entry.keyDigest !== undefined ? { keyDigest: entry.keyDigest } : {}),
     permissions: entry.permissions,
     ips: entry.ips,
     note: entry.note,
@@ -296,6 +300,7 @@ const AuditLine = v.object({
   host: v.string(),
   subAccount: v.string(),
   apiKey: v.optional(v.string()),
+  keyDigest: v.optional(v.pipe(v.string(), v.regex(/^[0-9a-f]{16}$/))),
   permissions: v.array(v.string()),
   ips: v.array(v.string()),
   note: v.string(),

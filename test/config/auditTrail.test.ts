@@ -8,6 +8,7 @@ import { BrokerError } from '../../src/api/errors';
 import type { NewKeyRequest } from '../../src/api/types';
 import { createConsoleTargets } from '../../src/commands/consoleTargets';
 import { AUDIT_FILE, appendAudit, auditEntry, createAuditRecorder, readAuditTrail } from '../../src/config/auditTrail';
+import { apiKeyDigest } from '../../src/api/redact';
 import { startConsole, type TestConsole } from '../ui/harness';
 import { fillCreateForm, reachReview } from '../ui/flows';
 import { runKeysCreate } from '../../src/commands/keysCreate';
@@ -40,7 +41,7 @@ afterEach(async () => {
 });
 
 describe('auditEntry', () => {
-  it('created: the shortened key, never the secret', () => {
+  it('created: the shortened key and its digest, never the secret or the whole key', () => {
     const entry = auditEntry(target, request, { created }, at)!;
     expect(entry).toEqual({
       time: '2026-03-01T10:00:00.000Z',
@@ -48,12 +49,14 @@ describe('auditEntry', () => {
       host: 'api.example.com',
       subAccount: 'desk1',
       apiKey: 'mx0v…a1b2',
+      keyDigest: apiKeyDigest(created.apiKey),
       permissions: ['SPOT_ACCOUNT_READ'],
       ips: ['192.0.2.1'],
       note: 'n',
       outcome: 'created',
     });
     expect(JSON.stringify(entry)).not.toContain('SECRET');
+    expect(JSON.stringify(entry)).not.toContain(created.apiKey);
   });
 
   it('refused: the service code and message; unknown: the reason', () => {
