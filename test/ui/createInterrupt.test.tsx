@@ -1,10 +1,11 @@
 // ctrl+c while a create's POST is held by the service: the console says it waits for the answer (with the
 // time left) and never blanks; a second ctrl+c leaves at once with the attempt on record as unknown.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { createAuditRecorder, readAuditTrail } from '../../src/config/auditTrail';
+import { AUDIT_FILE, createAuditRecorder, readAuditTrail } from '../../src/config/auditTrail';
+import type { NewKeyRequest } from '../../src/api/types';
 import { consoleFor, oneOtherProfile, startConsole } from './harness';
 import { fillCreateForm, openCreateForm, openTransfers, reachReview } from './flows';
 
@@ -105,6 +106,31 @@ describe('ctrl+c during a create', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     const { entries } = await readAuditTrail(folder);
     expect(entries).toEqual([expect.objectContaining({ outcome: 'unknown', note: 'held' })]);
+  });
+
+  test('the console ended before the create left it (its line ahead still being written): said as not sent, and on record so', async ({ onTestFinished }) => {
+    const folder = mkdtempSync(join(tmpdir(), 'bc-create-interrupt-'));
+    const recorder = createAuditRecorder(folder, { profile: 'demo', host: 'sandbox' });
+    // A slow disk: the line written ahead of the create takes a second to be synced.
+    const ahead = recorder.ahead.bind(recorder);
+    const audit = Object.assign(recorder, { ahead: (request: NewKeyRequest) => new Promise((r) => setTimeout(r, 1000)).then(() => ahead(request)) });
+    const c = await startConsole({ audit, switcher });
+    onTestFinished(async () => {
+      await c.cleanup();
+      rmSync(folder, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+    });
+    const sub = c.sandbox.subAccounts[0]!;
+    await reachReview(c, sub, { toggle: [0], note: 'slow disk' });
+    await c.press('enter');
+    await c.waitForText('Creating the key');
+    await c.cleanup();
+    expect(c.said).toEqual([`create key for ${sub}: left before it was sent: nothing was sent, no key was created`]);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(c.sandbox.requests().filter((r) => r.method === 'POST')).toEqual([]);
+    // The line ahead, then its close: the trail holds no attempt of unknown outcome (a reader leaves the unsent out).
+    const lines = readFileSync(join(folder, AUDIT_FILE), 'utf8').trim().split('\n');
+    expect(lines.map((line) => (JSON.parse(line) as { outcome: string }).outcome)).toEqual(['unknown', 'not-sent']);
+    expect((await readAuditTrail(folder)).entries).toEqual([]);
   });
 
   test('a second ctrl+c says it once, though the screen is then unmounted with the POST still out', async ({ onTestFinished }) => {

@@ -23,6 +23,8 @@ export function useCreateKey(onCreated: (created: CreatedKey, attempt?: string, 
   const { api, audit } = useServices();
   const [state, setState] = useState<CreateState>({ status: 'idle' });
   const inFlight = useRef(false);
+  /** Whether a byte of the request in flight has left this process. */
+  const sent = useRef(false);
   const controller = useRef<AbortController | undefined>(undefined);
   const mounted = useRef(true);
   useEffect(
@@ -36,6 +38,7 @@ export function useCreateKey(onCreated: (created: CreatedKey, attempt?: string, 
     (request: NewKeyRequest): boolean => {
       if (inFlight.current) return false;
       inFlight.current = true;
+      sent.current = false;
       setState({ status: 'sending', since: Date.now() });
       const abort = new AbortController();
       controller.current = abort;
@@ -43,7 +46,7 @@ export function useCreateKey(onCreated: (created: CreatedKey, attempt?: string, 
       const ahead = audit ? audit.ahead(request).catch(() => undefined) : Promise.resolve(undefined);
       void ahead.then((outcome) => {
         const record = (result: CreateResult): void => void (outcome ? outcome(result) : audit?.(request, result))?.catch(() => undefined);
-        return api.createSubAccountKey(request, { signal: abort.signal }).then(
+        return api.createSubAccountKey(request, { signal: abort.signal, onSending: () => void (sent.current = true) }).then(
           (created) => {
             inFlight.current = false;
             // The trail gets the shortened key only (never the secret); a failed write does not stop the create.
@@ -65,8 +68,10 @@ export function useCreateKey(onCreated: (created: CreatedKey, attempt?: string, 
           },
           (error: unknown) => {
             inFlight.current = false;
-            // Abandoned (the console was left): the line written ahead already says unknown, and stays.
+            // Abandoned (the console was left) once sent: the line written ahead already says unknown, and stays.
+            // Before a byte of it left (the line still being written, a wait for the rate limit): not sent.
             if (!abort.signal.aborted) record({ error });
+            else if (!sent.current) record({ error: new BrokerError({ kind: 'aborted', operation: 'create key' }) });
             const err = error instanceof Error ? error : new Error(String(error));
             const outcomeUnknown = err instanceof BrokerError && err.kind === 'outcome-unknown';
             if (mounted.current) setState({ status: 'failed', error: err, outcomeUnknown });
@@ -86,9 +91,13 @@ export function useCreateKey(onCreated: (created: CreatedKey, attempt?: string, 
     if (!inFlight.current) setState((s) => (s.status === 'failed' && !s.outcomeUnknown ? { status: 'idle' } : s));
   }, []);
 
-  /** Stops waiting for the answer (the console is left): the attempt is recorded as unknown. */
-  const abandon = useCallback(() => {
+  /**
+   * Stops waiting for the answer (the console is left): the attempt is recorded as unknown, or as not sent when
+   * no byte of it had left. Whether it had.
+   */
+  const abandon = useCallback((): boolean => {
     if (inFlight.current) controller.current?.abort();
+    return sent.current;
   }, []);
 
   /** Whether the request is out now (not as of the last render: an answer may have just come). */

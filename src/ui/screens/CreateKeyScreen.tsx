@@ -169,8 +169,7 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
   const leaveUnanswered = useCallback(() => {
     if (leftRef.current) return;
     leftRef.current = true;
-    create.abandon();
-    sayOnLeaving?.(leftUnknown(subAccount, keyListCommand));
+    sayOnLeaving?.(create.abandon() ? leftUnknown(subAccount, keyListCommand) : leftUnsent(subAccount));
   }, [create, sayOnLeaving, subAccount, keyListCommand]);
   const leaveUnansweredRef = useRef(leaveUnanswered);
   leaveUnansweredRef.current = leaveUnanswered;
@@ -611,6 +610,11 @@ function allPermissions(checked: readonly string[], other: string): string[] {
 }
 
 export const CREATE_KEY_SCREEN = defineScreen({ route: 'createKey', mode: 'createKey', render: (route) => <CreateKeyScreen subAccount={route.subAccount} /> });
+
+/** Said once the console has closed on a create that never left it. */
+function leftUnsent(subAccount: string): string {
+  return `create key for ${subAccount}: left before it was sent: nothing was sent, no key was created`;
+}
 
 /** Said once the console has closed on a create whose answer never came. */
 function leftUnknown(subAccount: string, listCommand: string | undefined): string {
