@@ -1,8 +1,6 @@
 // Failures without a readable answer, said in words: what was not sent, certificates, proxies, redirects.
 import { BrokerError, type ExchangeStage, formatBytes, formatDuration, oneLine } from './errors';
 
-/** Connection errors raised before anything was written: a POST that fails with one of these did not happen. */
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 /** Certificate errors, in words: the same certificate would be met again, so a GET is not retried. */
 const CERTIFICATE_PROBLEMS: Readonly<Record<string, string>> = {
@@ -94,7 +92,9 @@ export function classifyFailure(
   }
   // A proxy's refusal comes before anything reached the service, even when the request was written to a forward proxy.
   const refused = via === undefined || status !== undefined ? undefined : proxyRefusal(thrown, via);
-  const stage: ExchangeStage = status !== undefined ? 'answer' : !written || refused || (code !== undefined && NOT_SENT_CODES.has(code)) ? 'connect' : 'sent';
+  // Once a byte was written the request may have arrived, whatever the error says after it (an ICMP unreachable
+  // on a kept-alive connection is EHOSTUNREACH too).
+  const stage: ExchangeStage = status !== undefined ? 'answer' : !written || refused ? 'connect' : 'sent';
   if (stage === 'connect') {
     const notDone = { via, ...(method === 'POST' ? { nothingDone: request.nothingDone ?? 'it did not take effect' } : {}) };
     const certificate = code === undefined ? undefined : CERTIFICATE_PROBLEMS[code];
