@@ -12,6 +12,7 @@ import { type AuditTarget, type CreateResult, auditPath, createAuditRecorder } f
 import { loadProfiles } from '../credentials/profiles';
 import { ENV, envValue } from '../credentials/fromEnvironment';
 import { LINE_LIMIT, sanitize, sanitizeDeep, toJson } from '../terminal/sanitize';
+import { secretUnreadable } from '../format/secretText';
 import { shellWord } from '../terminal/shell';
 import {
   type CommandContext,
@@ -74,6 +75,9 @@ function createdKeyJson(key: CreatedKey): CreatedKeyJson {
 /** `--format csv`: a header and one record with these columns (permissions and ips comma-joined in one cell). */
 const CREATED_KEY_CSV_COLUMNS = ['subAccount', 'note', 'apiKey', 'secretKey', 'permissions', 'ips', 'createdAt'] as const;
 
+/** The key or its secret for a terminal: marked where it must be, never cut (a copy must be whole). */
+const uncut = (value: string): string => sanitize(value, Math.max(LINE_LIMIT, value.length));
+
 /**
  * The key and its secret are quoted and never altered (no formula quote, never cut: a copy must be exact); the
  * other cells are neutralised, and for a terminal sanitised and cut.
@@ -83,7 +87,7 @@ function createdKeyCsv(key: CreatedKey, terminal: boolean): string {
   const values = [key.subAccount, key.note, key.apiKey, key.secretKey, key.permissions.join(','), key.ips.join(','), String(key.createdAt)];
   const cells = values.map((value, i) => {
     const column = CREATED_KEY_CSV_COLUMNS[i] ?? '';
-    if (exact.has(column)) return csvQuoted(terminal ? sanitize(value, LINE_LIMIT) : value);
+    if (exact.has(column)) return csvQuoted(terminal ? uncut(value) : value);
     const safe = neutraliseCsvCell(value, column === 'createdAt');
     return csvField(terminal ? sanitize(safe) : safe);
   });
@@ -105,7 +109,7 @@ function createdKeyText(key: CreatedKey): string {
   ];
   // The key and its secret are never cut (a copy from the screen must be whole); other fields are cut long.
   const whole = new Set(['apiKey', 'secretKey']);
-  return rows.map(([name, value]) => `${name.padEnd(13)}${sanitize(value, whole.has(name) ? LINE_LIMIT : undefined)}`).join('\n') + '\n';
+  return rows.map(([name, value]) => `${name.padEnd(13)}${whole.has(name) ? uncut(value) : sanitize(value)}`).join('\n') + '\n';
 }
 
 const ALLOW_RISKY_FLAG = '--allow-risky';
@@ -260,7 +264,7 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
     }
     created = key;
     const terminal = stdoutIsTerminal(ctx);
-    const unreadable = secretUnreadable(key, chosen.format, terminal);
+    const unreadable = secretNotOutput(key, chosen.format, terminal);
     if (unreadable) {
       await record({ created: key, secret: 'unreadable', reason: unreadable });
       printLines(ctx.stderr, [
@@ -271,7 +275,7 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
     const json = createdKeyJson(key);
     const text =
       chosen.format === 'json'
-        ? `${toJson(terminal ? sanitizeDeep(json, LINE_LIMIT) : json)}\n`
+        ? `${toJson(terminal ? { ...sanitizeDeep(json, LINE_LIMIT), apiKey: uncut(key.apiKey), secretKey: uncut(key.secretKey) } : json)}\n`
         : chosen.format === 'csv'
           ? createdKeyCsv(key, terminal)
           : createdKeyText(key);
@@ -325,13 +329,12 @@ function notDeliveredLine(key: CreatedKey, why: string): string {
 }
 
 /**
- * Why the secret cannot be output exactly as the service sent it, or undefined: bytes that were not UTF-8, or
- * characters a terminal (or the text table) would have to show as marks.
+ * Why the secret cannot be output exactly as the service sent it, or undefined: bytes that were not UTF-8, or,
+ * for a terminal or the text table, characters it would have to show as marks.
  */
-export function secretUnreadable(key: CreatedKey, format: OutputFormat, terminal: boolean): string | undefined {
-  if (key.secretUnreadable) return 'is not valid UTF-8 text';
-  if ((terminal || format === 'table') && sanitize(key.secretKey, LINE_LIMIT) !== key.secretKey) return 'holds control characters a terminal cannot show';
-  return undefined;
+export function secretNotOutput(key: CreatedKey, format: OutputFormat, terminal: boolean): string | undefined {
+  if (key.secretUnreadable) return secretUnreadable(key.secretKey, true);
+  return terminal || format === 'table' ? secretUnreadable(key.secretKey, false) : undefined;
 }
 
 /** The audit trail's name for where the credentials came from: "environment", else the profile's name. */

@@ -39,7 +39,7 @@ function send(status: number, contentType: string, body: Buffer | string): void 
   };
 }
 
-async function create(format?: string): Promise<{ code: number; stdout: string; stderr: string; folder: string }> {
+async function create(format?: string, terminal = false): Promise<{ code: number; stdout: string; stderr: string; folder: string }> {
   const folder = mkdtempSync(join(tmpdir(), 'bc-secret-as-sent-'));
   folders.push(folder);
   const { ctx, out, err } = testContext(undefined, {
@@ -47,6 +47,7 @@ async function create(format?: string): Promise<{ code: number; stdout: string; 
     createApi: (config) => createBrokerApi({ ...config, maxTries: 1 }),
     configFolder: folder,
   });
+  if (terminal) ctx.stdoutIsTTY = true;
   const code = await runKeysCreate({ allowRisky: true, sub: 'desk', permissions: 'SPOT_ACCOUNT_READ', note: 'as sent', ...(format ? { format } : {}) }, ctx);
   await new Promise((resolve) => setImmediate(resolve));
   return { code, stdout: out.text(), stderr: err.text(), folder };
@@ -88,6 +89,23 @@ describe('the secret as sent', () => {
     expect(ran.stderr).toContain("delete this key in the service's web console");
     const { entries } = await readAuditTrail(ran.folder);
     expect(entries).toEqual([expect.objectContaining({ outcome: 'created', secret: 'unreadable' })]);
+  });
+
+  it('a secret longer than a line of outside text (4,000): delivered whole in every format, to a terminal or not', async () => {
+    const secret = 'a1B2'.repeat(1012) + 'zz';
+    send(200, 'application/json', JSON.stringify({ apiKey: API_KEY, secretKey: secret, createTime: 1 }));
+    for (const terminal of [false, true]) {
+      for (const format of ['table', 'csv', 'json']) {
+        const ran = await create(format, terminal);
+        expect({ format, terminal, code: ran.code, stderr: ran.stderr }).toEqual({
+          format,
+          terminal,
+          code: EXIT.ok,
+          stderr: expect.not.stringContaining('error') as string,
+        });
+        expect(ran.stdout).toContain(secret);
+      }
+    }
   });
 
   it('a valid UTF-8 secret with non-ASCII text is delivered as it is', async () => {

@@ -3,14 +3,12 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { BrokerError } from '../../api/errors';
 import type { CreatedKey, NewKeyRequest } from '../../api/types';
 import type { CreateResult } from '../../config/auditTrail';
-import { sanitize } from '../../terminal/text';
+import { secretUnreadable } from '../../format/secretText';
 import { useServices } from '../services';
 
 /** Why what the service sent as the secret cannot be shown as it is, if it cannot: the secret screen says so too. */
 export function secretUnreadableReason(created: CreatedKey): string | undefined {
-  if (created.secretUnreadable === true) return 'not valid UTF-8 text';
-  if (sanitize(created.secretKey, 4096) !== created.secretKey) return 'holds characters a terminal cannot show';
-  return undefined;
+  return secretUnreadable(created.secretKey, created.secretUnreadable);
 }
 
 export type CreateState = { status: 'idle' } | { status: 'sending'; since: number } | { status: 'failed'; error: Error; outcomeUnknown: boolean };
@@ -56,7 +54,7 @@ export function useCreateKey(onCreated: (created: CreatedKey, attempt?: string, 
               record({ created, secret: 'not-delivered', reason: 'the create screen was gone when the answer came' });
               return;
             }
-            if (unreadable) record({ created, secret: 'unreadable', reason: unreadable });
+            if (unreadable) record({ created, secret: 'unreadable', reason: `the secret ${unreadable}` });
             // Shown, not yet known to be stored: the secret screen writes "created" over it once y is pressed, so a
             // console ended on that screen (a signal, a closed terminal, a crash) leaves the key marked.
             else if (outcome) record({ created, secret: 'unconfirmed' });
