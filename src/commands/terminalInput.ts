@@ -106,6 +106,9 @@ export function readHiddenLine(input: TerminalIn, output: NodeJS.WritableStream,
         if (/\p{Cc}/u.test(ch)) continue;
         chars.push(ch);
       }
+      // A terminal writes a key's sequence at once: an Esc that ends what came is the Esc key alone, and what is
+      // typed after it is text (within one write, Esc and a character are Alt and that key: not text).
+      if (escape === 'esc') escape = '';
     };
 
     output.write(prompt);

@@ -22,6 +22,18 @@ function fakeTty(): PassThrough & { isTTY: boolean; isRaw: boolean; setRawMode: 
 }
 
 describe('hidden line reader (raw mode)', () => {
+  it('the Esc key alone, then typing: nothing typed after it is lost; Alt and a key (one write) is no text', async () => {
+    const tty = fakeTty();
+    const out = capture();
+    const answer = readHiddenLine(tty, out.stream, 'Secret: ');
+    tty.write('ab');
+    tty.write('\u001b');
+    tty.write('cd');
+    tty.write('\u001bx');
+    tty.write('e\r');
+    expect(await answer).toEqual({ ok: true, value: 'abcde' });
+  });
+
   it('echoes nothing, edits with backspace and Ctrl-U, ignores arrow keys, and restores the mode', async () => {
     const tty = fakeTty();
     const out = capture();
