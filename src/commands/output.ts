@@ -212,13 +212,16 @@ function fileDescriptorOf(stream: object): number | undefined {
  * A regular file is cut back to where this write began when it fails: what it holds is whole writes only (a
  * created key's secret is either all there or not at all, as stderr then says).
  */
-function writeWhole(fd: number, text: string): void {
+function writeWhole(fd: number, text: string, sync: boolean): void {
   const fs = process.getBuiltinModule('node:fs');
   const bytes = Buffer.from(text, 'utf8');
   const stat = fs.fstatSync(fd);
   const began = stat.isFile() ? stat.size : undefined;
   try {
     for (let at = 0; at < bytes.length;) at += fs.writeSync(fd, bytes, at);
+    // On the disk, not only in the page cache, before it is said delivered; some file systems report a full
+    // disk only here.
+    if (sync && began !== undefined) fs.fsyncSync(fd);
   } catch (error) {
     if (began !== undefined) {
       try {
@@ -254,10 +257,10 @@ export class OutputSink {
   }
 
   /** To a file or a device: written whole here, synchronously, as Node's stream would (true), else false. */
-  private writtenWhole(text: string): boolean {
+  private writtenWhole(text: string, sync = false): boolean {
     if (this.fd === undefined) return false;
     try {
-      writeWhole(this.fd, text);
+      writeWhole(this.fd, text, sync);
     } catch (error) {
       this.failure ??= error instanceof Error ? error : new Error(String(error));
     }
@@ -285,10 +288,13 @@ export class OutputSink {
     if (this.failure) throw new OutputClosedError(this.failure);
   }
 
-  /** Writes and resolves once the stream has handed the text on (to the pipe, file or reader); rejects when it could not. */
+  /**
+   * Writes and resolves once the stream has handed the text on (to the pipe or reader; a file's on its disk);
+   * rejects when it could not.
+   */
   async writeFlushed(text: string): Promise<void> {
     if (this.failure) throw new OutputClosedError(this.failure);
-    if (this.writtenWhole(text)) {
+    if (this.writtenWhole(text, true)) {
       if (this.failure) throw new OutputClosedError(this.failure);
       return;
     }

@@ -1,7 +1,10 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { describe, expect, it, vi } from 'vitest';
 import { formatLocalTime } from '../../src/api/timeInput';
-import { formatTable, pad, tableLine } from '../../src/commands/output';
+import { OutputSink, formatTable, pad, tableLine } from '../../src/commands/output';
 import { csvField, csvRecord } from '../../src/format/csv';
 import { AssetTotals } from '../../src/export/totals';
 import type { Transfer } from '../../src/api/types';
@@ -176,5 +179,27 @@ describe('per-asset totals', () => {
     expect(totals.entries()).toEqual([['BTC', '28.7500001']]);
     expect(totals.counted).toBe(6);
     expect(totals.unparsable).toBe(6);
+  });
+});
+
+describe('a created secret written to a file', () => {
+  it('is on the disk before it is said delivered: writeFlushed syncs a regular file, a plain write does not', async () => {
+    const fs = process.getBuiltinModule('node:fs');
+    const folder = fs.mkdtempSync(join(tmpdir(), 'bc-output-sync-'));
+    const fd = fs.openSync(join(folder, 'key.txt'), 'w');
+    const synced = vi.spyOn(fs, 'fsyncSync');
+    try {
+      const stream = Object.assign(new PassThrough(), { fd });
+      const sink = new OutputSink(stream);
+      await sink.write('a row\n');
+      expect(synced).not.toHaveBeenCalled();
+      await sink.writeFlushed('secretKey    abc\n');
+      expect(synced).toHaveBeenCalledWith(fd);
+      expect(fs.readFileSync(join(folder, 'key.txt'), 'utf8')).toBe('a row\nsecretKey    abc\n');
+    } finally {
+      synced.mockRestore();
+      fs.closeSync(fd);
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
