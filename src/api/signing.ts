@@ -73,23 +73,3 @@ export function signQuery(input: SignInput): string {
   const signature = signPayload(input.secret, totalParams(query, input.body, input.rule));
   return `${query}&signature=${signature}`;
 }
-
-/**
- * Takes the one `signature` parameter out of a raw query, wherever it sits ("parameters may be sent in any order";
- * MEXC's own demo sends it before `timestamp`): the rest, in the order received, is what the client signed.
- */
-export function splitSignedQuery(rawQuery: string): { unsigned: string; signature: string } | undefined {
-  const parts = rawQuery.split('&');
-  const at = parts.findIndex((part) => part.startsWith('signature='));
-  if (at < 0 || parts.findLastIndex((part) => part.startsWith('signature=')) !== at) return undefined;
-  const signature = (parts[at] as string).slice('signature='.length);
-  return { unsigned: parts.filter((_, i) => i !== at).join('&'), signature };
-}
-
-/** Constant-time comparison of a received signature with the expected one. */
-export function signatureMatches(secret: string, signedContent: string, received: string): boolean {
-  const expected = Buffer.from(signPayload(secret, signedContent), 'utf8');
-  // The service's docs: "The signature is support lowercase only."
-  const given = Buffer.from(received, 'utf8');
-  return expected.length === given.length && nodeCrypto().timingSafeEqual(expected, given);
-}

@@ -1,6 +1,6 @@
 // Request authentication, in the service's order: API key, signature, recvWindow, timestamp, permission.
 import type { IncomingHttpHeaders } from 'node:http';
-import { DEFAULT_RECV_WINDOW, MAX_RECV_WINDOW, signatureMatches, splitSignedQuery, totalParams } from '../api/signing';
+import { SERVICE_DEFAULT_RECV_WINDOW, SERVICE_MAX_RECV_WINDOW, signedBy, splitSignedQuery } from './signature';
 import type { SandboxPostSignature } from './types';
 import { ERR, paramError, SandboxHttpError } from './errors';
 
@@ -37,18 +37,18 @@ export function verifySignedRequest(rawQuery: string, rawBody: string, now: numb
   const rules = config.postSignature === 'either' ? (['query', 'body'] as const) : [config.postSignature];
   // Without a body both rules sign the same text: one comparison is enough.
   const tried = rawBody === '' ? rules.slice(0, 1) : rules;
-  if (!tried.some((rule) => signatureMatches(config.secretKey, totalParams(split.unsigned, rawBody, rule), split.signature))) {
+  if (!tried.some((rule) => signedBy(config.secretKey, split.unsigned, rawBody, rule, split.signature))) {
     throw new SandboxHttpError(ERR.badSignature);
   }
 
   const timestamp = parseWholeNumber(timestampText);
   if (timestamp === undefined) throw paramError('timestamp');
   const recvWindowText = params.get('recvWindow');
-  let recvWindow = DEFAULT_RECV_WINDOW;
+  let recvWindow = SERVICE_DEFAULT_RECV_WINDOW;
   if (recvWindowText !== null) {
     const parsed = parseWholeNumber(recvWindowText);
     if (parsed === undefined || parsed <= 0) throw paramError('recvWindow');
-    if (parsed > MAX_RECV_WINDOW) throw new SandboxHttpError(ERR.recvWindowTooLarge);
+    if (parsed > SERVICE_MAX_RECV_WINDOW) throw new SandboxHttpError(ERR.recvWindowTooLarge);
     recvWindow = parsed;
   }
   // The service's rule as its docs write it: timestamp < serverTime + 1000 && serverTime - timestamp <= recvWindow.

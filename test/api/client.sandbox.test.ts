@@ -6,7 +6,7 @@ import type { BrokerApi, ClientConfig, ExchangeInfo } from '../../src/api/contra
 import { BrokerError } from '../../src/api/errors';
 import { poolStats } from '../../src/api/pools';
 import { API_KEY_PATH, UNIVERSAL_TRANSFER_PATH, createBrokerApi } from '../../src/api/operations';
-import { splitSignedQuery } from '../../src/api/signing';
+import { splitSignedQuery } from '../../src/sandbox/signature';
 import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/types';
 import type { OnFinished } from '../sandbox/helpers';
 import { ownSandbox } from '../sandbox/helpers';

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import type { BrokerApi, ClientConfig, ExchangeInfo } from '../../src/api/contract';
 import { BrokerError } from '../../src/api/errors';
 import { API_KEY_PATH, createBrokerApi } from '../../src/api/operations';
-import { type PostSignatureRule, signPayload, splitSignedQuery } from '../../src/api/signing';
+import { type PostSignatureRule, signPayload } from '../../src/api/signing';
+import { splitSignedQuery } from '../../src/sandbox/signature';
 import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/types';
 import { type OnFinished, sandboxFor } from '../sandbox/helpers';
 

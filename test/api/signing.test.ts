@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { anyText } from '../arbitraries';
-import { buildQuery, parsePostSignature, signPayload, signQuery, signatureMatches, splitSignedQuery, totalParams } from '../../src/api/signing';
+import { buildQuery, parsePostSignature, signPayload, signQuery } from '../../src/api/signing';
+import { signedBy, splitSignedQuery } from '../../src/sandbox/signature';
 
 const rules = fc.constantFrom('query' as const, 'body' as const);
 
@@ -59,14 +60,26 @@ describe('signQuery', () => {
   });
 });
 
-describe('signatureMatches', () => {
+describe("the sandbox's check, written apart from the client's signing", () => {
   it('accepts the signature and rejects another', () => {
     const sig = signPayload('k', 'x=1');
-    expect(signatureMatches('k', 'x=1', sig)).toBe(true);
+    expect(signedBy('k', 'x=1', '', 'query', sig)).toBe(true);
     // "The signature is support lowercase only" (the service's docs).
-    expect(signatureMatches('k', 'x=1', sig.toUpperCase())).toBe(false);
-    expect(signatureMatches('k', 'x=2', sig)).toBe(false);
-    expect(signatureMatches('k', 'x=1', 'short')).toBe(false);
+    expect(signedBy('k', 'x=1', '', 'query', sig.toUpperCase())).toBe(false);
+    expect(signedBy('k', 'x=2', '', 'query', sig)).toBe(false);
+    expect(signedBy('k', 'x=1', '', 'query', 'short')).toBe(false);
+  });
+
+  it('under the body rule, the query followed directly by the raw body (RFC 4231 test case 2, split in two)', () => {
+    const expected = '5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843';
+    expect(signedBy('Jefe', 'what do ya want ', 'for nothing?', 'body', expected)).toBe(true);
+    expect(signedBy('Jefe', 'what do ya want ', 'for nothing?', 'query', expected)).toBe(false);
+  });
+
+  it('takes the one signature out wherever it sits; none or two is no signature', () => {
+    expect(splitSignedQuery('a=1&signature=ab&timestamp=2')).toEqual({ unsigned: 'a=1&timestamp=2', signature: 'ab' });
+    expect(splitSignedQuery('a=1&timestamp=2')).toBeUndefined();
+    expect(splitSignedQuery('signature=ab&a=1&signature=cd')).toBeUndefined();
   });
 });
 
@@ -118,7 +131,7 @@ describe('signing properties', () => {
         if (!split) return;
         expect(`${split.unsigned}&signature=${split.signature}`).toBe(signed);
         expect(split.unsigned).toBe(buildQuery([...p, ['recvWindow', 5000], ['timestamp', ts]]));
-        expect(signatureMatches(s, totalParams(split.unsigned, body, rule), split.signature)).toBe(true);
+        expect(signedBy(s, split.unsigned, body, rule, split.signature)).toBe(true);
       }),
     );
   });
