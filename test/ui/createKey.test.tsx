@@ -154,6 +154,13 @@ describe.concurrent('CreateKeyScreen: fields', () => {
     expect(posts(c)).toHaveLength(0);
   });
 
+  test('commas and spaces after the last address (a pasted list ending ",, ") are not an empty address', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished);
+    await reachReview(c, c.sandbox.subAccounts[0]!, { toggle: [0], ip: '203.0.113.7, 198.51.100.20,, ', note: 'pasted' });
+    expect(lineWith(c.frame(), 'ip ')).toContain('203.0.113.7,198.51.100.20');
+    expect(c.frame()).not.toContain('empty address');
+  });
+
   test('a review without IPs says the key works from any address', async ({ onTestFinished }) => {
     const c = await consoleFor(onTestFinished);
     await reachReview(c, c.sandbox.subAccounts[0]!, { toggle: [0], note: 'anywhere' });

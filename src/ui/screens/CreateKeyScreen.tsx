@@ -209,7 +209,9 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
   const columns = checklistColumns(width);
 
   const toReview = () => {
-    const result = validateNewKey({ subAccount, permissions: allPermissions(checkedRef.current, otherRef.current), ip: ipRef.current, note: noteRef.current });
+    // Commas and spaces after the last address are still typing (the live count leaves them out), not an empty address.
+    const ips = ipRef.current.replace(/[\s,]+$/, '');
+    const result = validateNewKey({ subAccount, permissions: allPermissions(checkedRef.current, otherRef.current), ip: ips, note: noteRef.current });
     if (!result.ok) {
       setErrors(result.errors);
       const first = result.errors[0];
