@@ -100,6 +100,19 @@ describe('leaving the secret screen', () => {
     expect(c.exitCode()).toBe(130);
   });
 
+  test.each([['enter'], ['esc'], ['q']])('asked by %s, a ctrl+c is the first one: it stays and asks; a second quits', async (key) => {
+    await onSecret();
+    await c.press(key);
+    await c.waitForText(ASK);
+    await c.press('ctrlC');
+    await c.settle(50);
+    expect(c.exitCode()).toBeUndefined();
+    expect(onSecretScreen()).toBe(true);
+    expect(c.frame()).toContain(ASK);
+    await c.press('ctrlC');
+    expect(c.exitCode()).toBe(130);
+  });
+
   test('ctrl+c with the help open still asks about the secret', async () => {
     await onSecret();
     await c.press('?');

@@ -67,6 +67,8 @@ interface Asking {
   proceed?: () => void;
   /** The chunk of input the asking key came in: a y in the same one (alt+y, typed ahead) is no answer. */
   chunk?: number;
+  /** Asked by a ctrl+c: a second one quits. Asked another way (enter, esc, q), a ctrl+c is the first one. */
+  byInterrupt?: boolean;
 }
 
 /** Said on the terminal once the console has closed on this screen before y: the secret may be lost. */
@@ -122,8 +124,8 @@ export function SecretReveal({ created, attempt, unrecorded = false }: { created
   };
 
   useLeaveGuard((intent, proceed) => {
-    if (askingRef.current && intent === 'interrupt') return false; // a second ctrl+c at the prompt quits
-    setAsking({ proceed, chunk: chunkOfKey() });
+    if (askingRef.current?.byInterrupt === true && intent === 'interrupt') return false; // a second ctrl+c at the prompt quits
+    setAsking({ proceed, chunk: chunkOfKey(), byInterrupt: intent === 'interrupt' });
     return true;
   });
 
