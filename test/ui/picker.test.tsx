@@ -130,6 +130,8 @@ describe('SubAccountPicker: enter, esc and forgetting', () => {
     expect(c.sandbox.subAccounts).toContain(name);
     await c.type('gridbot');
     expect(c.frame()).toContain('Demo sub-accounts (1)');
+    // Said before enter: the name it opens is not the one typed.
+    expect(c.frame()).toContain('enter opens gridbot2901 (the one name matching "gridbot")');
     await c.press('enter');
     await c.waitForScreen('keys');
     expect(c.navState()!.stack.at(-1)!.route).toEqual({ screen: 'keys', subAccount: name });
@@ -138,6 +140,7 @@ describe('SubAccountPicker: enter, esc and forgetting', () => {
   test('enter with several matches still opens the name as typed', async () => {
     c = await startConsole();
     await c.type('desk');
+    expect(c.frame()).toContain('enter opens desk · ↓ picks from the list');
     await c.press('enter');
     await c.waitForScreen('keys');
     expect(c.navState()!.stack.at(-1)!.route).toEqual({ screen: 'keys', subAccount: 'desk' });

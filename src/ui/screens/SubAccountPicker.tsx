@@ -71,14 +71,19 @@ export function SubAccountPicker() {
   const choices = useMemo(() => matchingChoices(recentNames, found, suggestions, typed), [recentNames, found, suggestions, typed]);
   // A problem is shown whole (wrapped, at most three lines); the list takes what is left.
   const problemLines = problem ? wrapText(`✗ ${problem}`, width, 3) : [];
+  // With a name typed, the line says which sub-account enter opens: a filter that leaves one name opens that name,
+  // which may not be the one typed (delta04 typed, delta043 opened).
+  const opens = highlight < 0 && typed.trim() !== '' ? enterOpens(choices, typed) : undefined;
   const hint =
     restored !== undefined && typed === restored
       ? width >= 72
         ? 'the name that did not open, back to be fixed · esc clears it for another · enter tries it again'
         : 'the name that did not open · esc clears it'
-      : width >= 72
-        ? 'enter opens it · ↓ picks from the list · ctrl+t transfers · ctrl+c quits'
-        : 'enter opens · ↓ the list · ctrl+c quits';
+      : opens !== undefined
+        ? `enter opens ${sanitize(opens)}${opens === typed.trim() ? '' : ` (the one name matching "${sanitize(typed.trim())}")`} · ↓ picks from the list`
+        : width >= 72
+          ? 'enter opens it · ↓ picks from the list · ctrl+t transfers · ctrl+c quits'
+          : 'enter opens · ↓ the list · ctrl+c quits';
   const blank = height >= 8 ? 1 : 0;
   const listRoom = Math.max(1, height - 3 - Math.max(1, problemLines.length) - blank);
   const offset = Math.max(0, highlight - listRoom + 1);
@@ -113,14 +118,7 @@ export function SubAccountPicker() {
           return true;
         case 'open': {
           const latest = matchingChoices(recentNames, found, suggestions, typedRef.current);
-          // A filter that leaves one name opens it: the typed text is only a way to find it.
-          const picked =
-            highlightRef.current >= 0
-              ? latest[highlightRef.current]?.name
-              : latest.length === 1 && typedRef.current.trim() !== ''
-                ? latest[0]!.name
-                : undefined;
-          open(picked ?? typedRef.current);
+          open(highlightRef.current >= 0 ? (latest[highlightRef.current]?.name ?? typedRef.current) : enterOpens(latest, typedRef.current));
           return true;
         }
         case 'transfers':
@@ -277,3 +275,8 @@ function discoveredMark(lastTransferTime: number, room: number): string {
 }
 
 export const PICKER_SCREEN = defineScreen({ route: 'picker', mode: 'picker', render: () => <SubAccountPicker /> });
+
+/** What enter opens with no name highlighted: the one name a filter leaves (the typed text is a way to find it), else the name as typed. */
+function enterOpens(choices: readonly { name: string }[], typed: string): string {
+  return choices.length === 1 && typed.trim() !== '' ? choices[0]!.name : typed;
+}
