@@ -134,6 +134,50 @@ describe('LIVE: a risky key waits for the typed name', () => {
     expect(lineWith(c.frame(), '✗ Not sent').trimEnd()).toBe('✗ Not sent: type the name in Confirm');
     expect(posts(c)).toHaveLength(0);
     await c.type(name);
+    // What will be sent is taller than the window: it is read to its end first.
+    while (!c.frame().includes('↑ back')) await c.press('down');
+    await c.press('enter');
+    await c.waitForText('Key created for');
+    expect(posts(c)).toHaveLength(1);
+  });
+});
+
+describe('what will be sent, taller than the window', () => {
+  test.concurrent('40x12, LIVE: every line is shown whole by scrolling, and it is sent only once read to its end', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished, { mode: 'live', columns: 40, rows: 12 });
+    const name = c.sandbox.subAccounts[0]!;
+    const ips = ['2001:db8:aaaa:bbbb:cccc:dddd:eeee:1', '2001:db8:aaaa:bbbb:cccc:dddd:eeee:2', '198.51.100.20', '203.0.113.7'];
+    const note = 'withdrawal bot for the APAC desk, rotated monthly';
+    await openKeys(c, name);
+    await c.press('n');
+    await c.waitForText('Permissions · 0 chosen');
+    await fillCreateForm(c, { toggle: [READ, WITHDRAW], ip: ips.join(','), note });
+    await c.press('enter');
+    await c.waitForText('Review: exactly what will be sent');
+    // The field lines seen, by their place in the whole (the line under them says which are on screen).
+    const lines: string[] = [];
+    const read = () => {
+      const frame = c.frame().split('\n');
+      const at = frame.findIndex((line) => /^lines \d+–\d+ of \d+/.test(line));
+      const [, first, last] = /^lines (\d+)–(\d+)/.exec(frame[at]!)!;
+      const count = Number(last) - Number(first) + 1;
+      frame.slice(at - count, at).forEach((line, i) => (lines[Number(first) - 1 + i] = line.slice(13)));
+    };
+    read();
+    expect(c.frame()).toMatch(/lines 1–\d+ of \d+ · ↓ more/);
+    for (const line of c.frame().split('\n')) expect(displayWidth(line)).toBeLessThanOrEqual(40);
+    await c.type(name);
+    await c.press('enter');
+    await c.waitForText('✗ Not sent: ↓ shows the rest first');
+    for (let i = 0; i < 12 && !c.frame().includes('↑ back'); i++) {
+      await c.press('down');
+      read();
+    }
+    expect(c.frame()).toContain('↑ back');
+    // Read in order, the lines are every value whole (wrapped, nothing cut).
+    const squeezed = (text: string) => text.replace(/\s+/g, '');
+    expect(squeezed(lines.join(''))).toBe(squeezed([name, 'SPOT_ACCOUNT_READ,SPOT_WITHDRAW_WRITE', ips.join(','), note].join('')));
+    expect(posts(c)).toHaveLength(0);
     await c.press('enter');
     await c.waitForText('Key created for');
     expect(posts(c)).toHaveLength(1);

@@ -80,6 +80,12 @@ export function FieldList({
   );
 }
 
+/** Every line of the fields whole, each with its label (on its first line) fitted to the label column. */
+export function fieldLines(fields: ReadonlyArray<Field>, width: number, labelWidth = 14): { label: string; text: string }[] {
+  const label = fieldLabelWidth(width, labelWidth);
+  return layoutFields(fields, width, label).flatMap((lines, i) => lines.map((text, j) => ({ label: fit(j === 0 ? fields[i]![0] : '', label), text })));
+}
+
 /** Lines a FieldList takes. */
 export function fieldListHeight(fields: ReadonlyArray<Field>, width: number, labelWidth = 14, maxLines?: number): number {
   const label = fieldLabelWidth(width, labelWidth);

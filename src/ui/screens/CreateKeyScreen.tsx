@@ -12,11 +12,11 @@ import { Box, Text } from 'ink';
 import { KNOWN_PERMISSIONS, MAX_LINKED_IPS, type CreatedKey, type NewKeyRequest } from '../../api/types';
 import { checkPermissions, fieldError, validateNewKey, type FieldError, type FieldName } from '../../api/validation';
 import { errorLines } from '../components/ErrorLine';
-import { FieldList, fieldLabelWidth, fieldListHeight, type Field } from '../components/FieldList';
+import { FieldList, fieldLabelWidth, fieldLines, fieldListHeight, type Field } from '../components/FieldList';
 import { LabeledInput, inputErrorLines } from '../components/LabeledInput';
 import { PermissionChecklist, checklistColumns, checklistWindow, moveInChecklist } from '../components/PermissionChecklist';
 import { Spinner } from '../components/Spinner';
-import { commandFor, defineModes } from '../keyboard/bindings';
+import { type BindingContext, commandFor, defineModes } from '../keyboard/bindings';
 import { useCreateKey, type CreateState } from '../hooks/useCreateKey';
 import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { retryable, useErrorLine } from '../hooks/useResource';
@@ -28,9 +28,25 @@ import { fit, roomFor, sanitize, wrapText } from '../../terminal/text';
 import { formatLocalTime as localTime } from '../../api/timeInput';
 import { shortenApiKey as shortKey } from '../../api/redact';
 import { ipsText } from '../../format/noIp';
+import { ipLines } from '../ipList';
 import { creationRisks, needsAllowing } from '../../audit/creationRisks';
 import type { KeyFlag } from '../../audit/keyAudit';
 import { fieldReason } from '../fieldLabels';
+
+const whenScrolls = ({ scrolls }: BindingContext) => scrolls === true;
+/** What will be sent taller than the window: it scrolls, and is sent only once read to its end. */
+const REVIEW_SCROLLING = [
+  {
+    command: 'down',
+    keystrokes: ['down'],
+    hint: '↓ read on',
+    description: 'Scroll down what will be sent (it is sent only once read to its end)',
+    when: whenScrolls,
+  },
+  { command: 'up', keystrokes: ['up'], description: 'Scroll up what will be sent', when: whenScrolls },
+  { command: 'pageDown', keystrokes: ['pagedown'], description: 'Scroll down a screenful', when: whenScrolls },
+  { command: 'pageUp', keystrokes: ['pageup'], description: 'Scroll up a screenful', when: whenScrolls },
+] as const;
 
 /** The key bindings of each mode of this screen, beside the handlers below; the footer and `?` help are drawn from them. */
 export const CREATE_KEY_MODES = defineModes({
@@ -50,6 +66,7 @@ export const CREATE_KEY_MODES = defineModes({
     bindings: [
       { command: 'submit', keystrokes: ['enter'], hint: 'enter send', description: "Create the key, once the sub-account's name is typed in Confirm" },
       { command: 'edit', keystrokes: ['esc'], hint: 'esc edit', description: 'Back to the form, nothing sent' },
+      ...REVIEW_SCROLLING,
     ],
   },
   review: {
@@ -57,6 +74,7 @@ export const CREATE_KEY_MODES = defineModes({
     bindings: [
       { command: 'submit', keystrokes: ['enter', 'y'], hint: 'enter send', description: 'Create the key (once; after an error a retry can fix, send again)' },
       { command: 'edit', keystrokes: ['e', 'esc'], hint: 'e edit', description: 'Back to the form, nothing sent' },
+      ...REVIEW_SCROLLING,
     ],
   },
   // The create request is in flight: every key of the review waits for the answer.
@@ -131,6 +149,20 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
   // The sub-account's name as typed on the review of a risky LIVE key; `refused`: enter was pressed before it matched.
   const [confirmation, setConfirmation, confirmationRef] = useSyncedState('');
   const [refused, setRefused] = useState(false);
+  // What will be sent, when taller than the window: where it is scrolled to, and whether its end was on screen.
+  const [reviewTop, setReviewTop, reviewTopRef] = useSyncedState(0);
+  const reviewLayout = useRef<ReviewLayout>({ scrolls: false, maxTop: 0, room: 1 });
+  const [reviewScrolls, setReviewScrolls] = useState(false);
+  const [readToEnd, setReadToEnd, readToEndRef] = useSyncedState(false);
+  const [unread, setUnread] = useState(false);
+  const onReviewLayout = useCallback(
+    (layout: ReviewLayout) => {
+      reviewLayout.current = layout;
+      setReviewScrolls(layout.scrolls);
+      if (!layout.scrolls || reviewTopRef.current >= layout.maxTop) setReadToEnd(true);
+    },
+    [reviewTopRef, setReadToEnd],
+  );
   // What the last create sent (after an unknown outcome, the review may show edited values that were not), and
   // whether enter was pressed on a review that cannot send until the key list is checked.
   const [sent, setSent] = useState<NewKeyRequest | undefined>(undefined);
@@ -204,7 +236,7 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
     }
   }, [leaving, create.state, sayOnLeaving, subAccount, keyListCommand]);
   const mode: CreateKeyMode = review ? reviewMode(create.state, mustConfirm) : 'createKey';
-  useScreenMode(mode);
+  useScreenMode(mode, { scrolls: review !== undefined && reviewScrolls });
   const permissions = allPermissions(checked, other);
   const columns = checklistColumns(width);
 
@@ -225,6 +257,9 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
     setConfirmation('');
     setRefused(false);
     setHeldUntilChecked(false);
+    setReviewTop(0);
+    setReadToEnd(false);
+    setUnread(false);
     setReview(result.value);
   };
 
@@ -233,11 +268,33 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
     setReview(undefined);
   };
 
+  /** Scrolls what will be sent, for a scrolling command; false for any other. */
+  const scrollReview = (command: string | undefined): boolean => {
+    const { maxTop, room } = reviewLayout.current;
+    const by = command === 'down' ? 1 : command === 'up' ? -1 : command === 'pageDown' ? room : command === 'pageUp' ? -room : 0;
+    if (by === 0) return false;
+    const top = Math.max(0, Math.min(maxTop, reviewTopRef.current + by));
+    setReviewTop(top);
+    if (top >= maxTop) {
+      setReadToEnd(true);
+      setUnread(false);
+    }
+    return true;
+  };
+  /** Sends it once what will be sent was all on screen; else says so, and sends nothing. */
+  const sendRead = (request: NewKeyRequest) => {
+    if (reviewLayout.current.scrolls && !readToEndRef.current) setUnread(true);
+    else send(request);
+  };
+
   useScreenKeystrokes(
     (input, keystroke) => {
       const review = reviewRef.current;
       if (review) {
         const current = reviewMode(create.state, mustConfirmRef.current);
+        const scrolling = { scrolls: reviewLayout.current.scrolls };
+        if ((current === 'review' || current === 'reviewConfirm') && scrollReview(commandFor(CREATE_KEY_MODES[current], input, keystroke, scrolling)))
+          return true;
         switch (current) {
           case 'reviewSending':
             return commandFor(CREATE_KEY_MODES.reviewSending, input, keystroke) !== undefined; // nothing happens while the request is in flight
@@ -257,14 +314,14 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
           case 'reviewConfirm': {
             const command = commandFor(CREATE_KEY_MODES.reviewConfirm, input, keystroke);
             if (command === 'submit') {
-              if (confirmationRef.current.trim() === review.subAccount) send(review);
+              if (confirmationRef.current.trim() === review.subAccount) sendRead(review);
               else setRefused(true);
             } else if (command === 'edit') toForm();
             return command !== undefined;
           }
           default: {
             const command = commandFor(CREATE_KEY_MODES.review, input, keystroke);
-            if (command === 'submit') send(review);
+            if (command === 'submit') sendRead(review);
             else if (command === 'edit') toForm();
             return command !== undefined;
           }
@@ -334,6 +391,9 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
         switchHeld={switchHeld}
         asSent={sent !== undefined && JSON.stringify(sent) === JSON.stringify(review)}
         heldUntilChecked={heldUntilChecked}
+        top={reviewTop}
+        unread={unread && !readToEnd}
+        onLayout={onReviewLayout}
       />
     );
   }
@@ -444,6 +504,9 @@ function Review({
   switchHeld,
   asSent,
   heldUntilChecked,
+  top,
+  unread,
+  onLayout,
 }: {
   review: NewKeyRequest;
   risks: readonly KeyFlag[];
@@ -458,6 +521,11 @@ function Review({
   asSent: boolean;
   /** enter was pressed where nothing can be sent until the key list is checked. */
   heldUntilChecked: boolean;
+  /** The first line of what will be sent on screen, when it scrolls. */
+  top: number;
+  /** enter was pressed before the end of what will be sent was on screen. */
+  unread: boolean;
+  onLayout: (layout: ReviewLayout) => void;
 }) {
   const { theme, timeoutMs } = useServices();
   const left = useTimeLeft(state.status === 'sending' && leaving ? state.since + (timeoutMs ?? DEFAULT_TIMEOUT_MS) : undefined);
@@ -466,7 +534,13 @@ function Review({
   const fields: Field[] = [
     ['subAccount', review.subAccount],
     ['permissions', review.permissions.join(',')],
-    ['ip', ipsText(review.ips, ',')],
+    // Addresses whole, over as many lines as they take (an IPv6 address is not broken in two while it fits a line).
+    [
+      'ip',
+      ipsText(review.ips, ','),
+      (room, lines) =>
+        (review.ips ?? []).every((ip) => ip.length < room) ? ipLines(review.ips ?? [], room, lines, ',') : wrapText(ipsText(review.ips, ','), room, lines),
+    ],
     ['note', review.note],
   ];
   // One line each for the title, a field, the confirmation and the risks at least.
@@ -510,6 +584,8 @@ function Review({
       const room = Math.max(1, height - 1 - fields.length);
       for (const line of errorLines(failure, width, canRetry ? 'enter' : undefined, room)) status.push({ text: line, color: theme.error });
       if (!canRetry) say('Sending it again would fail the same way: e edits the form.', 'e edits the form.', theme.muted);
+    } else if (unread) {
+      say('✗ Not sent: read all of what will be sent first (↓ shows the rest).', '✗ Not sent: ↓ shows the rest first', theme.error);
     } else if (confirm?.refused) {
       // Where the whole reason has no room, the short one (Confirm's placeholder names the sub-account).
       say(
@@ -526,22 +602,43 @@ function Review({
     } else status.push({ text: 'enter sends · e edits (nothing is sent)', color: theme.muted });
     return status;
   };
-  const whole = statusFor(false);
-  const status = whole.length <= height - least ? whole : statusFor(true);
+  const said = statusFor(false);
+  const status = said.length <= height - least ? said : statusFor(true);
 
   const title = width >= 61 ? 'Review: this is exactly what will be sent to create the key' : 'Review: exactly what will be sent';
   // After those lines, the status; then the risks in full, the fields whole, and blank lines around the fields last.
   const statusRoom = Math.max(1, Math.min(status.length, height - least));
   const risked = riskLines(risks, width, Math.max(1, height - least - statusRoom + 1));
   const fieldRoom = Math.max(fields.length, height - 1 - statusRoom - confirmRows - risked.length);
-  const fieldLines = fieldListHeight(fields, width, LABEL_WIDTH, fieldRoom);
-  const gaps = Math.max(0, Math.min(2, height - 1 - statusRoom - fieldLines - confirmRows - risked.length));
+  // Every line whole; taller than the room, they scroll, one line saying where (nothing of what is sent is cut).
+  const whole = fieldLines(fields, width, LABEL_WIDTH);
+  const scrolls = whole.length > fieldRoom;
+  const room = scrolls ? Math.max(1, fieldRoom - 1) : fieldRoom;
+  const maxTop = Math.max(0, whole.length - room);
+  const shownTop = Math.min(top, maxTop);
+  useEffect(() => onLayout({ scrolls, maxTop, room }), [onLayout, scrolls, maxTop, room]);
+  const linesUsed = scrolls ? fieldRoom : fieldListHeight(fields, width, LABEL_WIDTH, fieldRoom);
+  const gaps = Math.max(0, Math.min(2, height - 1 - statusRoom - linesUsed - confirmRows - risked.length));
   const shown = status.slice(0, statusRoom);
   return (
     <Box flexDirection="column" width={width}>
       <Text bold>{fit(title, width).trimEnd()}</Text>
       <Box marginTop={gaps >= 1 ? 1 : 0} marginBottom={gaps >= 2 ? 1 : 0} flexDirection="column">
-        <FieldList fields={fields} width={width} labelWidth={LABEL_WIDTH} maxLines={fieldRoom} />
+        {scrolls ? (
+          <>
+            {whole.slice(shownTop, shownTop + room).map((line, i) => (
+              <Text key={shownTop + i}>
+                <Text color={theme.muted}>{line.label}</Text>
+                {line.text}
+              </Text>
+            ))}
+            <Text color={theme.muted}>
+              {fit(`lines ${shownTop + 1}–${shownTop + room} of ${whole.length}${shownTop < maxTop ? ' · ↓ more' : ' · ↑ back'}`, width).trimEnd()}
+            </Text>
+          </>
+        ) : (
+          <FieldList fields={fields} width={width} labelWidth={LABEL_WIDTH} maxLines={fieldRoom} />
+        )}
       </Box>
       {risked.map((line, i) => (
         <Text key={`r-${i}`} color={theme.warn}>
@@ -568,6 +665,13 @@ function Review({
       ))}
     </Box>
   );
+}
+
+/** How what will be sent sits in the window: whether it scrolls, how far, and how many of its lines show. */
+interface ReviewLayout {
+  scrolls: boolean;
+  maxTop: number;
+  room: number;
 }
 
 /** Whole seconds until `deadline` (at least 0), ticking each second; undefined when there is none. */
