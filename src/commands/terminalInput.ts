@@ -2,6 +2,7 @@
 // small line editor), or the first two lines of stdin when it is not a terminal. Nothing read is echoed,
 // logged or kept beyond the caller.
 import { StringDecoder } from 'node:string_decoder';
+import { ESCAPE_WAIT_MS } from '../terminal/keyStream';
 import { endBySignal, otherSignalListeners } from '../terminal/signals';
 
 export interface TerminalIn extends NodeJS.ReadableStream {
@@ -33,8 +34,11 @@ export function readHiddenLine(input: TerminalIn, output: NodeJS.WritableStream,
     let chars: string[] = [];
     let escape: '' | 'esc' | 'csi' | 'ss3' = '';
     let done = false;
+    // An Esc that ends a read: the rest of its sequence may come in the next one (ssh, tmux), else it was the key alone.
+    let lone: NodeJS.Timeout | undefined;
 
     const restore = (): void => {
+      clearTimeout(lone);
       input.removeListener('data', onData);
       input.removeListener('end', onEnd);
       process.removeListener('exit', onExit);
@@ -69,6 +73,7 @@ export function readHiddenLine(input: TerminalIn, output: NodeJS.WritableStream,
     };
     const onEnd = (): void => finish({ ok: false, reason: 'ended' });
     const onData = (chunk: Buffer | string): void => {
+      clearTimeout(lone);
       const text = typeof chunk === 'string' ? chunk : decoder.write(chunk);
       for (const ch of text) {
         if (done) return;
@@ -106,9 +111,14 @@ export function readHiddenLine(input: TerminalIn, output: NodeJS.WritableStream,
         if (/\p{Cc}/u.test(ch)) continue;
         chars.push(ch);
       }
-      // A terminal writes a key's sequence at once: an Esc that ends what came is the Esc key alone, and what is
-      // typed after it is text (within one write, Esc and a character are Alt and that key: not text).
-      if (escape === 'esc') escape = '';
+      // Esc and a character in one read are Alt and that key (not text); an Esc with nothing after it for a moment is
+      // the Esc key alone, and what is typed after it is text.
+      if (escape === 'esc') {
+        lone = setTimeout(() => {
+          if (escape === 'esc') escape = '';
+        }, ESCAPE_WAIT_MS);
+        lone.unref();
+      }
     };
 
     output.write(prompt);

@@ -5,7 +5,7 @@ import { EventEmitter } from 'node:events';
 import { KeySplitter, type InputEvent } from './keys';
 
 /** How long a trailing ESC waits for the rest of a sequence before it is the Escape key. */
-const ESCAPE_WAIT_MS = 15;
+export const ESCAPE_WAIT_MS = 15;
 /** How long an unfinished paste waits for its end marker before what came is pasted as it is. */
 const PASTE_WAIT_MS = 500;
 

@@ -28,10 +28,24 @@ describe('hidden line reader (raw mode)', () => {
     const answer = readHiddenLine(tty, out.stream, 'Secret: ');
     tty.write('ab');
     tty.write('\u001b');
+    await new Promise((resolve) => setTimeout(resolve, 60));
     tty.write('cd');
     tty.write('\u001bx');
     tty.write('e\r');
     expect(await answer).toEqual({ ok: true, value: 'abcde' });
+  });
+
+  it('an arrow key split over two reads (ssh, tmux) is still no text', async () => {
+    const tty = fakeTty();
+    const out = capture();
+    const answer = readHiddenLine(tty, out.stream, 'Secret: ');
+    tty.write('ab');
+    tty.write('\u001b');
+    tty.write('[D');
+    tty.write('\u001b');
+    tty.write('OA');
+    tty.write('c\r');
+    expect(await answer).toEqual({ ok: true, value: 'abc' });
   });
 
   it('echoes nothing, edits with backspace and Ctrl-U, ignores arrow keys, and restores the mode', async () => {
