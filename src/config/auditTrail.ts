@@ -10,7 +10,7 @@ import { apiKeyDigest, shortenApiKey } from '../api/redact';
 import { appendNoFollow } from './logFile';
 import { fsPromises, nodeCrypto } from '../lazyBuiltins';
 import { appendWholeLine } from './wholeLine';
-import { processStartedAt } from './processStart';
+import { processIdentity, processStartedAt } from './processStart';
 
 export const AUDIT_FILE = 'audit.jsonl';
 
@@ -60,6 +60,8 @@ export interface AuditEntry {
   /** The line written ahead: the process sending it and its machine, so a reader can tell "still waiting" from "ended". */
   pid?: number;
   machine?: string;
+  /** The sending process as the system names it (processIdentity): a reused pid or a reboot is told apart exactly. */
+  sender?: string;
 }
 
 /** What became of a create request: the key (and what became of its secret), or the error it failed with. */
@@ -114,6 +116,8 @@ export function auditEntry(target: AuditTarget, request: NewKeyRequest, result: 
   return { ...base, ...rest, outcome: 'unknown', reason: error.toLine() };
 }
 
+const withSender = (sender: string | undefined): { sender?: string } => (sender === undefined ? {} : { sender });
+
 /** One line: the fields in a fixed order, JSON-escaped (a line break in a note cannot start a line). */
 function auditLine(entry: AuditEntry): string {
   const ordered: AuditEntry = {
@@ -134,6 +138,7 @@ function auditLine(entry: AuditEntry): string {
     ...(entry.attempt !== undefined ? { attempt: entry.attempt } : {}),
     ...(entry.pid !== undefined ? { pid: entry.pid } : {}),
     ...(entry.machine !== undefined ? { machine: entry.machine } : {}),
+    ...withSender(entry.sender),
   };
   return `${JSON.stringify(ordered)}\n`;
 }
@@ -254,6 +259,7 @@ export function createAuditRecorder(folder: string, target: AuditTarget | Promis
           attempt,
           pid: process.pid,
           machine: process.getBuiltinModule('node:os').hostname(),
+          ...withSender(processIdentity(process.pid)),
         };
         await append(entry);
       } catch (error) {
@@ -312,6 +318,7 @@ const AuditLine = v.object({
   attempt: v.optional(v.string()),
   pid: v.optional(v.pipe(v.number(), v.safeInteger())),
   machine: v.optional(v.string()),
+  sender: v.optional(v.string()),
 });
 
 /** A parsed line, or undefined when it is damaged (not JSON, or not an entry's shape). */
@@ -337,20 +344,25 @@ const START_SLACK_MS = 2000;
 
 /**
  * The process still waiting for an attempt's answer, if one is: a line written ahead whose sender (another
- * process on this machine) is running. Its outcome is not unknown yet, only not in. A process that started
- * after the line was written, or a line older than any sender waits, is not its sender (the pid was reused).
+ * process on this machine) is running. Its outcome is not unknown yet, only not in. A line naming its sender
+ * exactly (boot and start, whatever the wall clock did since) has it only while that process runs; a line that
+ * does not, by the clock: a process that started after it, or a line older than any sender waits, is another's.
  */
 export function stillSending(entry: AuditEntry, now = Date.now()): number | undefined {
   if (entry.outcome !== 'unknown' || entry.reason !== NO_OUTCOME_REASON || entry.pid === undefined || entry.pid === process.pid) return undefined;
   if (entry.machine !== process.getBuiltinModule('node:os').hostname()) return undefined;
-  const written = Date.parse(entry.time);
-  if (!Number.isFinite(written) || now - written > SENDER_WAITS_AT_MOST_MS) return undefined;
   try {
     process.kill(entry.pid, 0);
   } catch (error) {
     // EPERM: it exists, under another user.
     if ((error as { code?: unknown }).code !== 'EPERM') return undefined;
   }
+  // The sender named exactly (boot and start): it is the process with that pid now, or it has ended.
+  const holder = entry.sender === undefined ? undefined : processIdentity(entry.pid);
+  if (entry.sender !== undefined && holder !== undefined) return holder === entry.sender ? entry.pid : undefined;
+  // Else by the clock: a line older than any sender waits, or a process started after the line, is another's.
+  const written = Date.parse(entry.time);
+  if (!Number.isFinite(written) || now - written > SENDER_WAITS_AT_MOST_MS) return undefined;
   const started = processStartedAt(entry.pid);
   return started !== undefined && started > written + START_SLACK_MS ? undefined : entry.pid;
 }

@@ -1,37 +1,41 @@
-// When a process started, where the system says (Linux's /proc): a process id is reused once its process has
-// ended, so a pid written down earlier names that process only if it started before the writing.
+// Which process a pid names, where the system says (Linux's /proc): a pid is reused once its process has ended,
+// so a pid written down names that process only while the process with it started when that one did.
 import { readFileSync } from 'node:fs';
 
 /** Linux's USER_HZ, the unit of /proc/<pid>/stat's start time: 100 on every architecture Node runs on. */
 const TICKS_PER_SECOND = 100;
 
-let bootSeconds: number | undefined | null = null;
-
-function bootTime(): number | undefined {
-  if (bootSeconds === null) {
-    try {
-      const line = /^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'));
-      bootSeconds = line ? Number(line[1]) : undefined;
-    } catch {
-      bootSeconds = undefined;
-    }
-  }
-  return bootSeconds;
-}
-
-/** When process `pid` started (ms since the epoch, to a second), or undefined where the system does not say. */
-export function processStartedAt(pid: number): number | undefined {
-  const boot = bootTime();
-  if (boot === undefined) return undefined;
-  let stat: string;
+function readText(path: string): string | undefined {
   try {
-    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return readFileSync(path, 'utf8');
   } catch {
     return undefined;
   }
-  // The name in parentheses may hold spaces and parentheses: the fields after its last ')' are counted.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // starttime is field 22; the fields here start at field 3 (state).
-  const ticks = Number(fields[19]);
-  return Number.isFinite(ticks) ? (boot + ticks / TICKS_PER_SECOND) * 1000 : undefined;
+}
+
+/** When process `pid` started, in clock ticks since the machine booted (exact, whatever the wall clock does). */
+function startTicks(pid: number): number | undefined {
+  const stat = readText(`/proc/${pid}/stat`);
+  if (stat === undefined) return undefined;
+  // The name in parentheses may hold spaces and parentheses: the fields after its last ')' are counted; starttime
+  // is field 22, and these start at field 3 (state).
+  const ticks = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+  return Number.isSafeInteger(ticks) ? ticks : undefined;
+}
+
+/**
+ * Process `pid` as the system names it, `<boot id>/<start ticks>`: the same text only for the same process (a
+ * reboot changes the boot id, a reused pid the start). Undefined where the system does not say.
+ */
+export function processIdentity(pid: number): string | undefined {
+  const boot = readText('/proc/sys/kernel/random/boot_id')?.trim();
+  const ticks = startTicks(pid);
+  return boot === undefined || boot === '' || ticks === undefined ? undefined : `${boot}/${ticks}`;
+}
+
+/** When process `pid` started (ms since the epoch, to a second, by the wall clock now), or undefined where the system does not say. */
+export function processStartedAt(pid: number): number | undefined {
+  const boot = /^btime (\d+)$/m.exec(readText('/proc/stat') ?? '')?.[1];
+  const ticks = startTicks(pid);
+  return boot === undefined || ticks === undefined ? undefined : (Number(boot) + ticks / TICKS_PER_SECOND) * 1000;
 }
