@@ -113,8 +113,13 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
     };
   const writesDone = async (): Promise<void> => {
     let timer: NodeJS.Timeout | undefined;
-    const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, WRITES_GRACE_MS)));
-    await Promise.race([Promise.all(writes), grace]);
+    let graceOver = false;
+    const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, WRITES_GRACE_MS))).then(() => void (graceOver = true));
+    // A write may start another once it is done (the line ahead of a create, then its close): until none is left.
+    while (writes.size > 0 && !graceOver) {
+      await Promise.race([Promise.all(writes), grace]);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
     clearTimeout(timer);
   };
   // An export cancelled by the quit removes its file before the process ends.

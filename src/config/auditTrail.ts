@@ -157,7 +157,7 @@ export async function appendAudit(folder: string, entry: AuditEntry): Promise<vo
 }
 
 /** Writes an attempt's outcome as the attempt recorded ahead; `attempt` is its id in the trail. */
-type AttemptRecorder = ((result: CreateResult) => Promise<boolean>) & { attempt: string };
+export type AttemptRecorder = ((result: CreateResult) => Promise<boolean>) & { attempt: string };
 
 /** Records attempts against one target, and reads back what the trail holds for it. */
 export interface AuditRecorder {

@@ -2,7 +2,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { BrokerError } from '../../api/errors';
 import type { CreatedKey, NewKeyRequest } from '../../api/types';
-import type { CreateResult } from '../../config/auditTrail';
+import type { AttemptRecorder, CreateResult } from '../../config/auditTrail';
 import { secretUnreadable } from '../../format/secretText';
 import { useServices } from '../services';
 
@@ -24,6 +24,8 @@ export function useCreateKey(onCreated: (created: CreatedKey, attempt?: string, 
   /** Whether a byte of the request in flight has left this process. */
   const sent = useRef(false);
   const controller = useRef<AbortController | undefined>(undefined);
+  /** The request in flight's line written ahead (its recorder once written), for a close written on leaving. */
+  const aheadOf = useRef<Promise<AttemptRecorder | undefined>>(Promise.resolve(undefined));
   const mounted = useRef(true);
   useEffect(
     () => () => {
@@ -42,6 +44,7 @@ export function useCreateKey(onCreated: (created: CreatedKey, attempt?: string, 
       controller.current = abort;
       // On record (synced) before it is sent, so a console killed mid-request leaves the attempt as unknown.
       const ahead = audit ? audit.ahead(request).catch(() => undefined) : Promise.resolve(undefined);
+      aheadOf.current = ahead;
       void ahead.then((outcome) => {
         const record = (result: CreateResult): void => void (outcome ? outcome(result) : audit?.(request, result))?.catch(() => undefined);
         return api.createSubAccountKey(request, { signal: abort.signal, onSending: () => void (sent.current = true) }).then(
@@ -66,10 +69,8 @@ export function useCreateKey(onCreated: (created: CreatedKey, attempt?: string, 
           },
           (error: unknown) => {
             inFlight.current = false;
-            // Abandoned (the console was left) once sent: the line written ahead already says unknown, and stays.
-            // Before a byte of it left (the line still being written, a wait for the rate limit): not sent.
+            // Abandoned (the console was left): abandon() has closed the attempt, or its line says unknown and stays.
             if (!abort.signal.aborted) record({ error });
-            else if (!sent.current) record({ error: new BrokerError({ kind: 'aborted', operation: 'create key' }) });
             const err = error instanceof Error ? error : new Error(String(error));
             const outcomeUnknown = err instanceof BrokerError && err.kind === 'outcome-unknown';
             if (mounted.current) setState({ status: 'failed', error: err, outcomeUnknown });
@@ -94,7 +95,11 @@ export function useCreateKey(onCreated: (created: CreatedKey, attempt?: string, 
    * no byte of it had left. Whether it had.
    */
   const abandon = useCallback((): boolean => {
-    if (inFlight.current) controller.current?.abort();
+    if (!inFlight.current) return sent.current;
+    controller.current?.abort();
+    // Before a byte of it left (its line still being written, a wait for the rate limit): closed as not sent, in
+    // the same turn as the line ahead is written, so the console's closing waits for it.
+    if (!sent.current) void aheadOf.current.then((outcome) => outcome?.({ error: new BrokerError({ kind: 'aborted', operation: 'create key' }) }));
     return sent.current;
   }, []);
 
