@@ -56,6 +56,12 @@ describe('lost secrets from the trail', () => {
     expect(lostSecrets([key(OLD)], trail)).toEqual(new Map([[OLD, 'unconfirmed']]));
   });
 
+  it('a delivered key does not hide a key with the same short form that an unknown attempt made', () => {
+    const unknown: AuditEntry = { ...created(OLD), apiKey: undefined, keyDigest: undefined, outcome: 'unknown', reason: 'no answer' };
+    const { apiKey: _a, keyDigest: _d, ...attempt } = unknown;
+    expect(lostSecrets([key(OLD), key(NEW)], [created(OLD), attempt])).toEqual(new Map([[NEW, 'never-received']]));
+  });
+
   it('a line written without a digest still marks the key of its short form', () => {
     const { keyDigest: _, ...old } = created(OLD, 'not-delivered');
     expect(lostSecrets([key(OLD)], [old])).toEqual(new Map([[OLD, 'not-delivered']]));
