@@ -266,7 +266,7 @@ export async function runKeysCreate(options: KeysCreateOptions, ctx: CommandCont
     const terminal = stdoutIsTerminal(ctx);
     const unreadable = secretNotOutput(key, chosen.format, terminal);
     if (unreadable) {
-      await record({ created: key, secret: 'unreadable', reason: unreadable });
+      await record({ created: key, secret: 'unreadable', reason: `the secret ${unreadable}` });
       printLines(ctx.stderr, [
         `error: key ${key.apiKey} was created but its secret ${unreadable}: it cannot be output as the service sent it, so it was not written; ${DELETE_ADVICE}`,
       ]);

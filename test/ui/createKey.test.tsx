@@ -161,6 +161,15 @@ describe.concurrent('CreateKeyScreen: fields', () => {
     expect(c.frame()).not.toContain('empty address');
   });
 
+  test('a Linked IPs field of separators alone is still an empty address, not "any address"', async ({ onTestFinished }) => {
+    const c = await consoleFor(onTestFinished);
+    await openCreateForm(c, c.sandbox.subAccounts[0]!);
+    await fillCreateForm(c, { toggle: [0], ip: ', ', note: 'commas only' });
+    await c.press('enter');
+    await c.waitForText('empty address before the first comma');
+    expect(c.frame()).not.toContain('Review:');
+  });
+
   test('a review without IPs says the key works from any address', async ({ onTestFinished }) => {
     const c = await consoleFor(onTestFinished);
     await reachReview(c, c.sandbox.subAccounts[0]!, { toggle: [0], note: 'anywhere' });

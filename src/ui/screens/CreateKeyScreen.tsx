@@ -242,7 +242,7 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
 
   const toReview = () => {
     // Commas and spaces after the last address are still typing (the live count leaves them out), not an empty address.
-    const ips = ipRef.current.replace(/[\s,]+$/, '');
+    const ips = ipRef.current.replace(/(?<=[^\s,])[\s,]+$/, '');
     const result = validateNewKey({ subAccount, permissions: allPermissions(checkedRef.current, otherRef.current), ip: ips, note: noteRef.current });
     if (!result.ok) {
       setErrors(result.errors);
