@@ -156,6 +156,9 @@ export function checkIps(raw: string): Checked<string[]> {
     if (ip.includes('/')) return fail('ip', `'${shorten(ip)}' is a range (CIDR); give single addresses`);
     if (ip.includes('%')) return fail('ip', `'${shorten(ip)}' has a zone index (%…); give the address alone`);
     const key = canonicalIp(ip);
+    if (key === undefined && ip.split(/\s+/).every((part) => canonicalIp(part) !== undefined)) {
+      return fail('ip', `'${shorten(ip)}' is several addresses: separate them with commas`);
+    }
     if (key === undefined) return fail('ip', `'${shorten(ip)}' is not an IPv4 or IPv6 address`);
     const earlier = seen.get(key);
     if (earlier === ip) return fail('ip', `'${shorten(ip)}' is listed twice`);

@@ -33,9 +33,9 @@ const after = (value: string, cursor: number) => boundaries(value).find((b) => b
 
 /** Text fit for one line: line breaks and tabs become `lineBreak`/a space, other controls and bidi marks are dropped. */
 export function cleanText(text: string, lineBreak = ' '): string {
-  // A list's separator (", ") takes the place of a comma already at either end of the line and of blank lines;
-  // a space, of a run of breaks and the blanks around them (a terminal may deliver CRLF as two CRs).
-  const breaks = lineBreak.trim() === ',' ? /[ \t]*,?(?:[ \t]*(?:\r\n|\r|\n))+[ \t]*,?[ \t]*/g : /[ \t]*(?:(?:\r\n|\r|\n)[ \t]*)+/g;
+  // A list's separator (", ") takes the place of every comma, blank and blank line around a break; a space, of a
+  // run of breaks and the blanks around them (a terminal may deliver CRLF as two CRs).
+  const breaks = lineBreak.trim() === ',' ? /[ \t,]*(?:\r\n|\r|\n)[ \t,\r\n]*/g : /[ \t]*(?:(?:\r\n|\r|\n)[ \t]*)+/g;
   const joined = text.replace(breaks, lineBreak).replace(/\t/g, ' ');
   return withoutMarked(joined);
 }

@@ -116,7 +116,8 @@ describe('ip', () => {
     ['1.2.3', "ip: '1.2.3' is not an IPv4 or IPv6 address"],
     ['256.1.1.1', "ip: '256.1.1.1' is not an IPv4 or IPv6 address"],
     ['example.com', "ip: 'example.com' is not an IPv4 or IPv6 address"],
-    ['1.1.1.1 2.2.2.2', "ip: '1.1.1.1 2.2.2.2' is not an IPv4 or IPv6 address"],
+    ['1.1.1.1 2.2.2.2', "ip: '1.1.1.1 2.2.2.2' is several addresses: separate them with commas"],
+    ['1.1.1.1 example.com', "ip: '1.1.1.1 example.com' is not an IPv4 or IPv6 address"],
     ['fe80::1%eth0', "ip: 'fe80::1%eth0' has a zone index (%…); give the address alone"],
   ])('%j → %s', (raw, expected) => {
     expect(message(checkIps(raw))).toBe(expected);

@@ -63,6 +63,9 @@ describe('line editing by grapheme', () => {
     // A list copied with its commas, or with blank lines: one separator between addresses, never an empty one.
     expect(pastedText('1.2.3.4,\n5.6.7.8', ', ')).toBe('1.2.3.4, 5.6.7.8');
     expect(pastedText('1.2.3.4 ,\r\n  5.6.7.8\n\n \n,9.9.9.9', ', ')).toBe('1.2.3.4, 5.6.7.8, 9.9.9.9');
+    // However many commas: two before a break, one alone on a line between blank ones.
+    expect(pastedText('1.1.1.1,,\n2.2.2.2', ', ')).toBe('1.1.1.1, 2.2.2.2');
+    expect(pastedText('1.1.1.1\n\n,\n2.2.2.2', ', ')).toBe('1.1.1.1, 2.2.2.2');
     // A note's blank line is one break: one space.
     expect(pastedText('a\n\nb')).toBe('a b');
   });
