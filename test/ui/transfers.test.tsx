@@ -238,11 +238,15 @@ describe('TransferBrowser', () => {
     c.sandbox.setFaultRates({ latencyMs: 1500 });
     await c.press('n');
     await c.waitForText('Loading page 2');
+    const sent = c.requests().length;
     await c.press('esc');
     await c.waitForText('page 2 not loaded: back on page 1');
     expect(c.navState()!.stack.at(-1)!.route.screen).toBe('transfers');
+    // Its rows are in hand: back at once, not asked again (a slow or rate-limited service would hold them back).
+    await c.waitForText('Page 1 · 10 per page · 10 rows', 500);
+    await c.settle(200);
+    expect(c.requests().length).toBe(sent);
     c.sandbox.setFaultRates({});
-    await c.waitForText('Page 1 · 10 per page · 10 rows', 5000);
     await c.press('esc');
     await c.waitForScreen('transferFilter');
   });

@@ -344,8 +344,8 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
         }
         return command !== undefined;
       }
-      // esc while another page loads: that load is given up, and the page in hand stays (it is asked again, its
-      // rows shown meanwhile), as k9s or lazygit would; esc again goes back.
+      // esc while another page loads: that load is given up, and the page in hand stays (its rows, not asked
+      // again), as k9s or lazygit would; esc again goes back.
       const shownPage = readyFor.current;
       if (
         keystroke.escape &&
