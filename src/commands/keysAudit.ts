@@ -185,7 +185,10 @@ const FINDING_COLUMNS: readonly Column[] = [
 export async function auditTable(results: readonly SubAccountAudit[], now: number, maxAgeMs: number, width?: number): Promise<string> {
   const json = auditJson(results, now, maxAgeMs);
   const t = json.totals;
-  const notAudited = t.failed > 0 ? ` · ${grouped(t.failed)} not audited` : '';
+  // Failed (its keys could not be listed) apart from not asked (an earlier failure would have failed it too).
+  const failed = results.filter((r) => r.status === 'failed').length;
+  const skipped = results.filter((r) => r.status === 'skipped').length;
+  const notAudited = `${failed > 0 ? ` · ${grouped(failed)} failed` : ''}${skipped > 0 ? ` · ${grouped(skipped)} not audited` : ''}`;
   const head = `${plural(t.subAccounts, 'sub-account', 'sub-accounts')} · ${plural(t.keys, 'key', 'keys')} · ${grouped(t.flagged)} flagged${notAudited} · old: older than ${formatSpan(maxAgeMs)}\n\n`;
   const summary = await formatTable(
     SUMMARY_COLUMNS,

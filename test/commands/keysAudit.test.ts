@@ -234,12 +234,18 @@ describe.concurrent('keys audit against the sandbox', () => {
     expect(json.subAccounts.find((s) => s.status === 'not-audited')!.error).toMatch(/^not audited: stopped after \S+ failed$/);
     expect(err).toMatch(/^error: \S+: list keys failed \(HTTP 503/);
     expect(err).toMatch(/\nerror: \d+ sub-accounts not audited: the failure above would fail them too\n$/);
+    // The table's head counts each apart, as the JSON's statuses do.
+    const { ctx, out } = context(0, own);
+    own.queueFaults({ kind: 'status', status: 503, code: 503, msg: 'down' });
+    await runKeysAudit({ sub: names.join(',') }, ctx);
+    const notAsked = statuses.filter((s) => s === 'not-audited').length;
+    expect(out.text()).toMatch(new RegExp(`· 1 failed · ${notAsked} not audited ·`));
   });
 
   it('nothing audited (every sub-account failed): the table says no key was audited, never "no key flagged"', async () => {
     const { ctx, out } = context(0, sandbox);
     expect(await runKeysAudit({ sub: 'frozendesk01' }, ctx)).toBe(EXIT.failure);
-    expect(out.text()).toMatch(/· 0 flagged · 1 not audited ·/);
+    expect(out.text()).toMatch(/· 0 flagged · 1 failed ·/);
     expect(out.text()).toMatch(/\nno key audited\n$/);
     expect(out.text()).not.toContain('no key flagged');
   });
