@@ -258,6 +258,11 @@ describe('TransferBrowser', () => {
     expect(all.length).toBeGreaterThan(0);
     expect(all.length).toBeLessThan(500);
     expect(c.frame()).toContain(`Page 1 · 500 per page · ${all.length} rows · no more pages`);
+    // The footer does not offer a next page; the help says why there is none.
+    expect(c.frame()).not.toContain('n/] next page');
+    await c.press('?');
+    await c.waitForText('Next page (this is the last page)');
+    await c.press('?');
     const from = c.requests().length;
     await c.press('n');
     await c.waitForText('no more pages: page 1 is the last');

@@ -22,6 +22,8 @@ export interface ScreenContext {
   firstPageFailed?: boolean;
   /** The list shows its first page: there is no page before it. */
   onFirstPage?: boolean;
+  /** The list's page is its last (shorter than the page size): there is no page after it. */
+  onLastPage?: boolean;
   /** A `/` search is kept on the list: esc clears it before it goes back. */
   filtered?: boolean;
 }
@@ -36,6 +38,7 @@ const FLAGS: Record<keyof ScreenContext, true> = {
   noMatch: true,
   firstPageFailed: true,
   onFirstPage: true,
+  onLastPage: true,
   filtered: true,
 };
 export const SCREEN_FLAGS = Object.keys(FLAGS) as readonly (keyof ScreenContext)[];

@@ -67,7 +67,14 @@ export const TRANSFER_MODES = defineModes({
         when: hasRows,
         disabledReason: noMatchReason('No row matches the search: nothing to open (esc clears it)'),
       },
-      { command: 'nextPage', keystrokes: [']', 'n'], hint: 'n/] next page', description: 'Next page', when: hasRows },
+      {
+        command: 'nextPage',
+        keystrokes: [']', 'n'],
+        hint: 'n/] next page',
+        description: 'Next page',
+        when: hasRows,
+        disabledReason: ({ onLastPage }) => (onLastPage ? 'Next page (this is the last page)' : undefined),
+      },
       { command: 'nextPage', keystrokes: [']', 'n'], description: 'Next page (there is none after an empty one)', when: ({ empty }) => empty === true },
       // Page 1 whose load failed: the error takes the line its "first page" notice would use.
       {
@@ -221,6 +228,7 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
     failed: failed && !reloadFailed,
     firstPageFailed: failed && page === 1,
     onFirstPage: page === 1,
+    onLastPage: lastPage,
     filtered: filter.kept,
   };
   useScreenMode(screenMode, mode.name === 'detail' || mode.name === 'export' || mode.name === 'chart' ? childContext : pageContext);
