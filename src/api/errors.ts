@@ -51,6 +51,8 @@ interface BrokerErrorDetails {
   banLeftMs?: number;
   /** banned, or a 429 of this client's own: whether this request went out (the service answered it) or was held back. */
   sent?: boolean;
+  /** timeout: how many tries the deadline passed in (a GET is tried again), when more than one. */
+  tries?: number;
 }
 
 export class BrokerError extends Error {
@@ -99,6 +101,11 @@ export class BrokerError extends Error {
   withRetryAfter(ms: number): BrokerError {
     if (ms > 0) return new BrokerError({ ...this.#details, retryAfterMs: ms });
     return new BrokerError({ ...this.#details, retryAfterMs: undefined, hint: this.#details.hint ?? 'the wait the service asked for is over: try again' });
+  }
+
+  /** The same error, said to have come on the last of `tries` tries. */
+  afterTries(tries: number): BrokerError {
+    return tries > 1 ? new BrokerError({ ...this.#details, tries }) : this;
   }
 
   /** The same error, said of another operation (a request made for a purpose of its own, such as a check). */
@@ -168,7 +175,7 @@ function describe(d: BrokerErrorDetails): string {
     }
     case 'timeout': {
       if (d.timeoutMs === undefined) return `${d.operation} timed out — the service did not answer in time; try again or raise --timeout`;
-      const within = formatDuration(d.timeoutMs);
+      const within = `${formatDuration(d.timeoutMs)}${d.tries === undefined ? '' : `, on each of ${d.tries} tries`}`;
       if (d.stage === 'connect') {
         const what = d.connectProblem ?? `no connection${d.via ? ` through the proxy ${d.via}` : ''}`;
         return `${d.operation} failed: ${what} within ${within} — ${notSent(d)}try again or raise --timeout`;

@@ -447,7 +447,8 @@ export function createSignedClient(config: ClientConfig): SignedClient {
         counted -= 1;
         continue;
       }
-      if (!result.retryable || counted >= tries) throw error;
+      if (!result.retryable) throw error;
+      if (counted >= tries) throw error.kind === 'timeout' ? error.afterTries(counted) : error;
       if (result.retryAfterMs !== undefined && result.retryAfterMs > retryAfterCapMs) throw error;
       // Retry-After is the least to wait; a "0" still gets the backoff, so a busy service is not hammered.
       const waitMs = Math.max(result.retryAfterMs ?? 0, backoffDelay(counted, baseDelayMs));

@@ -345,7 +345,7 @@ const ROWS: Row[] = [
     command: 'list',
     handler: never,
     code: EXIT.failure,
-    line: /^error: list keys failed: no answer within 0\.4 s — try again or raise --timeout$/,
+    line: /^error: list keys failed: no answer within 0\.4 s, on each of 3 tries — try again or raise --timeout$/,
     gets: 3,
     posts: 0,
     within: 3_000,
@@ -365,7 +365,7 @@ const ROWS: Row[] = [
     command: 'list',
     handler: (_req, res) => dribble(res),
     code: EXIT.failure,
-    line: /^error: list keys failed: the answer did not finish within 0\.4 s — try again or raise --timeout$/,
+    line: /^error: list keys failed: the answer did not finish within 0\.4 s, on each of 3 tries — try again or raise --timeout$/,
     gets: 3,
     posts: 0,
     within: 3_000,
@@ -1357,7 +1357,7 @@ describe.concurrent('fault matrix: TLS and proxies, before the first byte', () =
       server.baseUrl,
       {},
       {
-        list: 'error: list keys failed: the connection or its TLS handshake did not complete within 0.4 s — try again or raise --timeout',
+        list: 'error: list keys failed: the connection or its TLS handshake did not complete within 0.4 s, on each of 3 tries — try again or raise --timeout',
         create:
           'error: create key failed: the connection or its TLS handshake did not complete within 0.4 s — nothing was sent, no key was created; try again or raise --timeout',
         gets: 3,
