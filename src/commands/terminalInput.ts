@@ -2,7 +2,7 @@
 // small line editor), or the first two lines of stdin when it is not a terminal. Nothing read is echoed,
 // logged or kept beyond the caller.
 import { StringDecoder } from 'node:string_decoder';
-import { ESCAPE_WAIT_MS } from '../terminal/keyStream';
+import { ESCAPE_WAIT_MS } from '../terminal/escapeWait';
 import { endBySignal, otherSignalListeners } from '../terminal/signals';
 
 export interface TerminalIn extends NodeJS.ReadableStream {

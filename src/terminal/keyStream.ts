@@ -3,9 +3,8 @@
 // is emitted as a 'paste' event in its place among the keys, never as keys.
 import { EventEmitter } from 'node:events';
 import { KeySplitter, type InputEvent } from './keys';
+import { ESCAPE_WAIT_MS } from './escapeWait';
 
-/** How long a trailing ESC waits for the rest of a sequence before it is the Escape key. */
-export const ESCAPE_WAIT_MS = 15;
 /** How long an unfinished paste waits for its end marker before what came is pasted as it is. */
 const PASTE_WAIT_MS = 500;
 
