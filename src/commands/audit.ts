@@ -34,7 +34,7 @@ interface AuditEntryJson {
   permissions: string[];
   ips: string[];
   note: string;
-  outcome: 'created' | 'refused' | 'unknown';
+  outcome: 'created' | 'refused' | 'unknown' | 'not-created';
   code: number | string | null;
   message: string | null;
   reason: string | null;

@@ -131,6 +131,7 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
         return after && Object.assign(tracked(after), { attempt: after.attempt });
       },
       again: tracked(recorder.again),
+      notCreated: tracked(recorder.notCreated),
       recentFor: recorder.recentFor,
       onHost: recorder.onHost,
       problem: recorder.problem,

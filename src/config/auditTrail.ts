@@ -14,8 +14,11 @@ import { processIdentity, processStartedAt } from './processStart';
 
 export const AUDIT_FILE = 'audit.jsonl';
 
-/** 'not-sent' only closes an attempt recorded ahead that never left (a refused connection): reading drops both. */
-const AUDIT_OUTCOMES = ['created', 'refused', 'unknown', 'not-sent'] as const;
+/**
+ * 'not-sent' only closes an attempt recorded ahead that never left (a refused connection): reading drops both.
+ * 'not-created' closes an unknown one the key list has since shown was not carried out.
+ */
+const AUDIT_OUTCOMES = ['created', 'refused', 'unknown', 'not-sent', 'not-created'] as const;
 type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
 
 /**
@@ -66,6 +69,9 @@ export interface AuditEntry {
 
 /** What became of a create request: the key (and what became of its secret), or the error it failed with. */
 export type CreateResult = { created: CreatedKey; secret?: SecretFate; reason?: string } | { error: unknown };
+
+/** Why an attempt of unknown outcome was closed as not created. */
+export const NOT_CREATED_REASON = 'no matching key in the key list once the request could no longer arrive';
 
 /** The reason an attempt recorded ahead keeps when no outcome follows it (the process ended first). */
 export const NO_OUTCOME_REASON = 'sent; the command ended before the answer came (interrupted or killed): the key may exist';
@@ -171,6 +177,11 @@ export interface AuditRecorder {
   ahead(request: NewKeyRequest): Promise<AttemptRecorder | undefined>;
   /** Writes a later outcome of an attempt `ahead` recorded (a secret confirmed stored); false when it could not. */
   again(attempt: string, result: CreateResult): Promise<boolean>;
+  /**
+   * Closes an attempt of unknown outcome (its last line, with an attempt id) that the key list showed was not carried
+   * out, once it could no longer arrive; false when it could not be written or has no attempt id.
+   */
+  notCreated(unknown: AuditEntry): Promise<boolean>;
   /** The last `count` entries for a sub-account on this target's host, newest first; none when the trail cannot be read. */
   recentFor(subAccount: string, count: number): Promise<AuditEntry[]>;
   /** Every entry on this target's host, oldest first (read once for many sub-accounts); none when unreadable. */
@@ -275,6 +286,18 @@ export function createAuditRecorder(folder: string, target: AuditTarget | Promis
       // A secret confirmed stored is the attempt's last line.
       if ('created' in result && result.secret === undefined) requests.delete(attempt);
       return record(request, result, attempt);
+    },
+    async notCreated(unknown: AuditEntry): Promise<boolean> {
+      if (unknown.outcome !== 'unknown' || unknown.attempt === undefined) return false;
+      const { time: _, apiKey: _k, keyDigest: _d, code: _c, message: _m, secret: _s, pid: _p, machine: _h, sender: _n, ...same } = unknown;
+      try {
+        await append({ ...same, time: now().toISOString(), outcome: 'not-created', reason: NOT_CREATED_REASON });
+      } catch (error) {
+        failed(error);
+        return false;
+      }
+      for (const listener of listeners) listener();
+      return true;
     },
     recentFor: async (subAccount: string, count: number): Promise<AuditEntry[]> => recentOf(await onHost(), subAccount, count),
     onHost,

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { type AuditEntry, NO_OUTCOME_REASON, appendAudit, createAuditRecorder, readAuditTrail } from '../../src/config/auditTrail';
+import { type AuditEntry, NOT_CREATED_REASON, NO_OUTCOME_REASON, appendAudit, createAuditRecorder, readAuditTrail } from '../../src/config/auditTrail';
 import type { SubAccountKey } from '../../src/api/types';
 import { consoleFor } from './harness';
 import { UNRECORDED_SHORT, leftUnconfirmed } from '../../src/ui/screens/SecretReveal';
@@ -118,11 +118,24 @@ describe('lost secrets in the console', () => {
     const c = await consoleFor(onTestFinished, { audit });
     const name = c.sandbox.subAccounts[0]!;
     // Long enough ago that it can no longer reach the service (its recvWindow, at most 60 s, is over).
-    await appendAudit(trail, unknownAttempt(name, 'never made', { reason: 'no answer', time: new Date(Date.now() - 120_000).toISOString() }));
+    await appendAudit(
+      trail,
+      unknownAttempt(name, 'never made', { reason: 'no answer', attempt: 'a1b2c3d4e5f60718', time: new Date(Date.now() - 120_000).toISOString() }),
+    );
     const { openCreateForm } = await import('./flows');
     await openCreateForm(c, name);
     await c.waitForText('no matching key');
     expect(c.frame().replace(/\n/g, ' ')).toContain('no matching key exists now, so it was not created');
+    // The trail says so, as the same attempt: read back, it is no longer unknown, and the next form asks nothing.
+    await expect
+      .poll(async () => (await readAuditTrail(trail)).entries.map((e) => [e.outcome, e.attempt, e.reason]))
+      .toEqual([['not-created', 'a1b2c3d4e5f60718', NOT_CREATED_REASON]]);
+    await c.press('esc');
+    await c.waitForScreen('keys');
+    await c.press('n');
+    await c.waitForText('Permissions');
+    await c.settle(200);
+    expect(c.frame()).not.toContain('unknown outcome');
   });
 
   test('an unknown outcome so recent that it may still arrive: not "not created" until its recvWindow is over, then checked again', async ({

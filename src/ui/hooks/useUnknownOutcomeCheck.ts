@@ -58,6 +58,8 @@ export function useUnknownOutcomeCheck(subAccount: string): UnknownOutcomeCheck 
           setCheck({ status: 'checking', attempt: last });
           matching = await matchingNow();
         }
+        // None once it could no longer arrive: not carried out, and the trail says so (the form need not ask again).
+        if (matching.length === 0 && mayArriveUntil(last) <= now()) await audit.notCreated(last);
         if (live) setCheck({ status: 'checked', attempt: last, matching });
       } catch (error) {
         if (live) setCheck({ status: 'failed', attempt: last, error: error instanceof Error ? error : new Error(String(error)) });
