@@ -383,9 +383,11 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
           mode: 'demo',
           // Nothing shows the demo's host: its port changes each run.
           host: 'sandbox',
-          // The demo's attempts are recorded too, marked profile "demo".
-          // Pinned: its entries take the pinned moment too, so two takes write the same trail.
-          audit: trackedAudit(createAuditRecorder(options.folder, auditTarget, pinned !== undefined ? () => new Date(pinned) : undefined)),
+          // The demo's attempts are recorded too, marked profile "demo"; read back, only this run's (its sandbox and
+          // keys end with it). Pinned: its entries take the pinned moment too, so two takes write the same trail.
+          audit: trackedAudit(
+            createAuditRecorder(options.folder, auditTarget, pinned !== undefined ? () => new Date(pinned) : undefined, { thisRunOnly: true }),
+          ),
           profile: 'demo',
           credentialSource: 'sandbox',
           recent: await recentFor('demo'),

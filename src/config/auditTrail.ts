@@ -205,13 +205,20 @@ export function recentOf(entries: readonly AuditEntry[], subAccount: string, cou
  * `target`: may be known later (the demo's port, once its sandbox listens); `now`: the entries' time (the pinned
  * demo's clock keeps two takes of a screencast identical).
  */
-export function createAuditRecorder(folder: string, target: AuditTarget | Promise<AuditTarget>, now: () => Date = () => new Date()): AuditRecorder {
+export function createAuditRecorder(
+  folder: string,
+  target: AuditTarget | Promise<AuditTarget>,
+  now: () => Date = () => new Date(),
+  options: { thisRunOnly?: boolean } = {},
+): AuditRecorder {
+  // The attempts this recorder wrote: all a run reads back where a target lives for one run (the demo's sandbox).
+  const written = new Set<string>();
   const onHost = async (): Promise<AuditEntry[]> => {
     try {
       // The same name on another service is another sub-account: the host must match too.
       const { host } = await target;
       const { entries } = await readAuditTrail(folder);
-      return entries.filter((e) => e.host === host);
+      return entries.filter((e) => e.host === host && (options.thisRunOnly !== true || (e.attempt !== undefined && written.has(e.attempt))));
     } catch {
       return [];
     }
@@ -247,8 +254,11 @@ export function createAuditRecorder(folder: string, target: AuditTarget | Promis
     // An attempt recorded ahead that turned out not sent is closed, so it does not stay unknown.
     const entry = found ?? (attempt === undefined ? undefined : { ...notSent(known, request, at) });
     if (!entry) return true;
+    // A recorder that reads back only its own lines names even a line of its own (no line ahead) as an attempt.
+    const id = attempt ?? (options.thisRunOnly === true ? nodeCrypto().randomBytes(8).toString('hex') : undefined);
+    if (id !== undefined) written.add(id);
     try {
-      await append(attempt === undefined ? entry : { ...entry, attempt });
+      await append(id === undefined ? entry : { ...entry, attempt: id });
     } catch (error) {
       failed(error);
       return false;
@@ -277,6 +287,7 @@ export function createAuditRecorder(folder: string, target: AuditTarget | Promis
         return failed(error);
       }
       requests.set(attempt, request);
+      written.add(attempt);
       for (const listener of listeners) listener();
       return Object.assign((result: CreateResult) => record(request, result, attempt), { attempt });
     },
