@@ -102,7 +102,8 @@ describe.concurrent('the discover scan', () => {
       expect(q.get('endTime')).toBe(String(now));
       expect(q.get('limit')).toBe('20');
     }
-  }, 20_000);
+    // The pace the 429 teaches follows how fast the requests before it went: on a loaded machine it is slower.
+  }, 45_000);
 
   it('a name the service refuses (the frozen sub-account: 140002) is passed over, and the scan goes on', async ({ onTestFinished }) => {
     const sandbox = await sandboxWith(onTestFinished, { max: 1_000_000, windowMs: 1000 });
