@@ -63,10 +63,10 @@ describe('transfers --all under a rate limit', () => {
       .map((line) => line.split(',')[0]);
     expect(ids).toEqual(expected.map((t) => t.tranId));
     // 25 pages at the client's 19 a second, one Retry-After (1 s) and the rest at the budget learned from them
-    // (about 7 s in all), never a Retry-After per page (73 s); the room above is for a loaded machine (a full
-    // suite on 2 cores took 11.4 s).
-    expect(elapsed).toBeLessThan(20_000);
-  }, 30_000);
+    // (about 7 s in all), never a Retry-After per page (73 s); the room above is for a loaded machine, which
+    // also learns a slower budget (its first pages went slower).
+    expect(elapsed).toBeLessThan(40_000);
+  }, 60_000);
 
   it('on a terminal, a wait for the rate limit is said on stderr (the page lines stand still meanwhile)', async () => {
     const sandbox = await sandboxWith({ rateLimit: { max: 2, windowMs: 2000 } });
@@ -74,7 +74,7 @@ describe('transfers --all under a rate limit', () => {
     expect(await runTransfers({ fromType: 'SPOT', toType: 'FUTURE', all: true, limit: '500', format: 'json' }, ctx)).toBe(EXIT.ok);
     // Pages of 500 at 19 a second against 2 in 2 s: some page meets the limit, whatever window the first fell in.
     expect(err.text()).toMatch(/^page \d+: 500 rows\nwaiting for the rate limit \(\d+\.\d s\)…\npage \d+: /m);
-  }, 20_000);
+  }, 45_000);
 
   it('a rate limit never met costs nothing: no wait, no 429', async () => {
     const sandbox = await sandboxWith({ rateLimit: { max: 1_000_000, windowMs: 1000 } });
