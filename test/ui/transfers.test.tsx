@@ -251,6 +251,24 @@ describe('TransferBrowser', () => {
     await c.waitForScreen('transferFilter');
   });
 
+  test('esc after a reload of the page in hand failed: its rows are still in hand, shown at once, not asked again', async () => {
+    c = await startConsole();
+    await openTransfers(c, { startTime: '3d', limit: '10' });
+    await c.waitForText('Page 1 · 10 per page · 10 rows');
+    c.sandbox.queueFaults(...Array.from({ length: 3 }, () => ({ kind: 'status' as const, status: 503, msg: 'busy' })));
+    await c.press('r');
+    await c.waitForText('list transfers failed');
+    c.sandbox.setFaultRates({ latencyMs: 1500 });
+    await c.press('n');
+    await c.waitForText('Loading page 2');
+    const sent = c.requests().length;
+    await c.press('esc');
+    await c.waitForText('Page 1 · 10 per page · 10 rows', 500);
+    await c.settle(200);
+    expect(c.requests().length).toBe(sent);
+    c.sandbox.setFaultRates({});
+  });
+
   test('"no more pages" on a short page; n then sends nothing', async () => {
     c = await startConsole();
     const query = await openTransfers(c, { startTime: '12h' });

@@ -180,8 +180,13 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
   const tryingAgain = useTryingAgain('list transfers', transfers.status === 'loading');
   // The page and size the rows in hand belong to: `r` asks for the same page again, and its rows stay while it loads.
   const readyFor = useRef<string | undefined>(undefined);
+  // And the reload they came with: back on that page (esc), the same request, whose rows are in hand.
+  const readyReload = useRef(0);
   const pageKey = `${page}:${limit}`;
-  if (loaded) readyFor.current = pageKey;
+  if (loaded) {
+    readyFor.current = pageKey;
+    readyReload.current = reloadToken;
+  }
   const reloading = transfers.status === 'loading' && readyFor.current === pageKey;
   // The same page asked again and failed in a way a retry can fix: its rows stay on screen under the error, as the
   // key list's do, and r tries again. Any other failure is the page's state, shown whole.
@@ -367,6 +372,8 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
         setLimit(size);
         if (fromFilter) keepPageSize(drafts.transferFilter, size);
         setPage(backTo);
+        // A reload of it that failed since is given up too: its rows are the ones in hand.
+        setReloadToken(readyReload.current);
         return true;
       }
       // A kept filter: esc clears it before it goes back.
