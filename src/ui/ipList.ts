@@ -50,3 +50,23 @@ export function ipLines(ips: readonly string[], width: number, maxLines = 1, sep
 export function ipCell(ips: readonly string[], width: number, separator = ','): string {
   return ipLines(ips, width, 1, separator)[0] ?? '';
 }
+
+/**
+ * The addresses one to a line, each followed by `separator` but the last: every one whole where it fits
+ * `width`; one longer goes on over the next line, broken after a `:`, each piece after the first starting with
+ * `…`, so no piece of it reads as an address of its own.
+ */
+export function ipPerLine(ips: readonly string[], width: number, separator = ','): string[] {
+  return ips.flatMap((raw, i) => {
+    let rest = `${sanitize(raw, 64)}${i < ips.length - 1 ? separator : ''}`;
+    const lines: string[] = [];
+    while (displayWidth(rest) > width) {
+      const cut = rest.lastIndexOf(':', width - 1);
+      // No `:` to break after (an address this long is IPv6): cut at the width.
+      const at = cut > 1 ? cut + 1 : Math.max(1, width);
+      lines.push(rest.slice(0, at));
+      rest = `…${rest.slice(at)}`;
+    }
+    return [...lines, rest];
+  });
+}

@@ -12,7 +12,7 @@ import { Box, Text } from 'ink';
 import { KNOWN_PERMISSIONS, MAX_LINKED_IPS, type CreatedKey, type NewKeyRequest } from '../../api/types';
 import { checkPermissions, fieldError, validateNewKey, type FieldError, type FieldName } from '../../api/validation';
 import { errorLines } from '../components/ErrorLine';
-import { FieldList, fieldLabelWidth, fieldLines, fieldListHeight, type Field } from '../components/FieldList';
+import { fieldLabelWidth, fieldLines, type Field } from '../components/FieldList';
 import { LabeledInput, inputErrorLines } from '../components/LabeledInput';
 import { PermissionChecklist, checklistColumns, checklistWindow, moveInChecklist } from '../components/PermissionChecklist';
 import { Spinner } from '../components/Spinner';
@@ -24,11 +24,11 @@ import { useNavigate } from '../navigation';
 import { isBlankNewKey, useDrafts, type NewKeyDraft, type NewKeyField } from '../drafts';
 import { defineScreen, useScreenFrame, useScreenMode } from '../screenFrame';
 import { useServices } from '../services';
-import { fit, roomFor, sanitize, wrapText } from '../../terminal/text';
+import { displayWidth, fit, roomFor, sanitize, wrapText } from '../../terminal/text';
 import { formatLocalTime as localTime } from '../../api/timeInput';
 import { shortenApiKey as shortKey } from '../../api/redact';
 import { ipsText } from '../../format/noIp';
-import { ipLines } from '../ipList';
+import { ipLines, ipPerLine } from '../ipList';
 import { creationRisks, needsAllowing } from '../../audit/creationRisks';
 import type { KeyFlag } from '../../audit/keyAudit';
 import { fieldReason } from '../fieldLabels';
@@ -534,12 +534,16 @@ function Review({
   const fields: Field[] = [
     ['subAccount', review.subAccount],
     ['permissions', review.permissions.join(',')],
-    // Addresses whole, over as many lines as they take (an IPv6 address is not broken in two while it fits a line).
+    // Addresses whole, as many to a line as fit; where one is longer than a line, one to a line, that one broken
+    // where no piece of it reads as an address.
     [
       'ip',
       ipsText(review.ips, ','),
-      (room, lines) =>
-        (review.ips ?? []).every((ip) => ip.length < room) ? ipLines(review.ips ?? [], room, lines, ',') : wrapText(ipsText(review.ips, ','), room, lines),
+      (room) => {
+        const ips = review.ips ?? [];
+        if (ips.length === 0) return wrapText(ipsText([], ','), room);
+        return ips.every((ip) => displayWidth(ip) < room) ? ipLines(ips, room, Infinity, ',') : ipPerLine(ips, room);
+      },
     ],
     ['note', review.note],
   ];
@@ -617,7 +621,7 @@ function Review({
   const maxTop = Math.max(0, whole.length - room);
   const shownTop = Math.min(top, maxTop);
   useEffect(() => onLayout({ scrolls, maxTop, room }), [onLayout, scrolls, maxTop, room]);
-  const linesUsed = scrolls ? fieldRoom : fieldListHeight(fields, width, LABEL_WIDTH, fieldRoom);
+  const linesUsed = scrolls ? fieldRoom : whole.length;
   const gaps = Math.max(0, Math.min(2, height - 1 - statusRoom - linesUsed - confirmRows - risked.length));
   const shown = status.slice(0, statusRoom);
   return (
@@ -637,7 +641,12 @@ function Review({
             </Text>
           </>
         ) : (
-          <FieldList fields={fields} width={width} labelWidth={LABEL_WIDTH} maxLines={fieldRoom} />
+          whole.map((line, i) => (
+            <Text key={i}>
+              <Text color={theme.muted}>{line.label}</Text>
+              {line.text}
+            </Text>
+          ))
         )}
       </Box>
       {risked.map((line, i) => (
