@@ -59,7 +59,7 @@ describe.concurrent('the picker offers discovered sub-accounts', () => {
     expect(lineWith(frame, 'found02')).toContain(columns >= 80 ? `discovered · last transfer ${formatLocalTime(T)}` : `discovered · ${formatLocalTime(T)}`);
     if (columns < 80) {
       await c.press('down', 4);
-      expect(lineWith(c.frame(), 'demo01')).toMatch(/^› demo01 +\(demo\)/);
+      expect(lineWith(c.frame(), '› demo01')).toMatch(/^› demo01 +\(demo\)/);
       await c.press('up', 4);
     } else expect(lineWith(frame, 'demo01')).toContain('(demo)');
     expectFits(c.rawFrame(), columns, rows);

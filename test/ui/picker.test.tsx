@@ -61,7 +61,7 @@ describe('SubAccountPicker', () => {
     // Pick the second suggestion with the arrows.
     await c.press('down');
     await c.press('down');
-    expect(lineWith(c.frame(), second)).toMatch(/^› /);
+    expect(lineWith(c.frame(), `› ${second}`)).toMatch(/^› /);
     await c.press('enter');
     await c.waitForScreen('keys');
     expect(c.navState()!.stack.at(-1)!.route).toEqual({ screen: 'keys', subAccount: second });
@@ -141,6 +141,11 @@ describe('SubAccountPicker: enter, esc and forgetting', () => {
     c = await startConsole();
     await c.type('desk');
     expect(c.frame()).toContain('enter opens desk · ↓ picks from the list');
+    // A name highlighted: the line names it.
+    await c.press('down');
+    const highlighted = /› (\S+)/.exec(c.frame())![1]!;
+    expect(c.frame()).toContain(`enter opens ${highlighted} · ↑↓ another`);
+    await c.press('up');
     await c.press('enter');
     await c.waitForScreen('keys');
     expect(c.navState()!.stack.at(-1)!.route).toEqual({ screen: 'keys', subAccount: 'desk' });

@@ -73,14 +73,16 @@ export function SubAccountPicker() {
   const problemLines = problem ? wrapText(`✗ ${problem}`, width, 3) : [];
   // With a name typed, the line says which sub-account enter opens: a filter that leaves one name opens that name,
   // which may not be the one typed (delta04 typed, delta043 opened).
-  const opens = highlight < 0 && typed.trim() !== '' ? enterOpens(choices, typed) : undefined;
+  const opens = highlight >= 0 ? choices[highlight]?.name : typed.trim() !== '' ? enterOpens(choices, typed) : undefined;
   const hint =
     restored !== undefined && typed === restored
       ? width >= 72
         ? 'the name that did not open, back to be fixed · esc clears it for another · enter tries it again'
         : 'the name that did not open · esc clears it'
       : opens !== undefined
-        ? `enter opens ${sanitize(opens)}${opens === typed.trim() ? '' : ` (the one name matching "${sanitize(typed.trim())}")`} · ↓ picks from the list`
+        ? highlight >= 0
+          ? `enter opens ${sanitize(opens)} · ↑↓ another · esc clears`
+          : `enter opens ${sanitize(opens)}${opens === typed.trim() ? '' : ` (the one name matching "${sanitize(typed.trim())}")`} · ↓ picks from the list`
         : width >= 72
           ? 'enter opens it · ↓ picks from the list · ctrl+t transfers · ctrl+c quits'
           : 'enter opens · ↓ the list · ctrl+c quits';
