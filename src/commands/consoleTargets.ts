@@ -131,7 +131,7 @@ export function createConsoleTargets(options: TargetOptions): ConsoleTargets {
         return after && Object.assign(tracked(after), { attempt: after.attempt });
       },
       again: tracked(recorder.again),
-      notCreated: tracked(recorder.notCreated),
+      closeUnknown: tracked(recorder.closeUnknown),
       recentFor: recorder.recentFor,
       onHost: recorder.onHost,
       problem: recorder.problem,

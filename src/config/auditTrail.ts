@@ -72,6 +72,8 @@ export type CreateResult = { created: CreatedKey; secret?: SecretFate; reason?: 
 
 /** Why an attempt of unknown outcome was closed as not created. */
 export const NOT_CREATED_REASON = 'no matching key in the key list once the request could no longer arrive';
+/** Why one was closed as created, its secret never delivered. */
+export const MADE_UNANSWERED_REASON = 'its answer never came; the key list shows the key it made';
 
 /** The reason an attempt recorded ahead keeps when no outcome follows it (the process ended first). */
 export const NO_OUTCOME_REASON = 'sent; the command ended before the answer came (interrupted or killed): the key may exist';
@@ -178,10 +180,11 @@ export interface AuditRecorder {
   /** Writes a later outcome of an attempt `ahead` recorded (a secret confirmed stored); false when it could not. */
   again(attempt: string, result: CreateResult): Promise<boolean>;
   /**
-   * Closes an attempt of unknown outcome (its last line, with an attempt id) that the key list showed was not carried
-   * out, once it could no longer arrive; false when it could not be written or has no attempt id.
+   * Closes an attempt of unknown outcome (its last line, with an attempt id) by what the key list showed: the key it
+   * made (`made`: created, its secret never delivered), or none once it could no longer arrive (not-created). The
+   * line keeps the attempt's time. False when it could not be written or has no attempt id.
    */
-  notCreated(unknown: AuditEntry): Promise<boolean>;
+  closeUnknown(unknown: AuditEntry, made?: { apiKey: string }): Promise<boolean>;
   /** The last `count` entries for a sub-account on this target's host, newest first; none when the trail cannot be read. */
   recentFor(subAccount: string, count: number): Promise<AuditEntry[]>;
   /** Every entry on this target's host, oldest first (read once for many sub-accounts); none when unreadable. */
@@ -298,11 +301,22 @@ export function createAuditRecorder(
       if ('created' in result && result.secret === undefined) requests.delete(attempt);
       return record(request, result, attempt);
     },
-    async notCreated(unknown: AuditEntry): Promise<boolean> {
+    async closeUnknown(unknown: AuditEntry, made?: { apiKey: string }): Promise<boolean> {
       if (unknown.outcome !== 'unknown' || unknown.attempt === undefined) return false;
-      const { time: _, apiKey: _k, keyDigest: _d, code: _c, message: _m, secret: _s, pid: _p, machine: _h, sender: _n, ...same } = unknown;
+      const { apiKey: _k, keyDigest: _d, code: _c, message: _m, reason: _r, secret: _s, pid: _p, machine: _h, sender: _n, ...same } = unknown;
+      const closed: AuditEntry =
+        made === undefined
+          ? { ...same, outcome: 'not-created', reason: NOT_CREATED_REASON }
+          : {
+              ...same,
+              apiKey: shortenApiKey(made.apiKey),
+              keyDigest: apiKeyDigest(made.apiKey),
+              outcome: 'created',
+              secret: 'not-delivered',
+              reason: `${SECRET_FATE_TEXT['not-delivered']}: ${MADE_UNANSWERED_REASON}`,
+            };
       try {
-        await append({ ...same, time: now().toISOString(), outcome: 'not-created', reason: NOT_CREATED_REASON });
+        await append(closed);
       } catch (error) {
         failed(error);
         return false;

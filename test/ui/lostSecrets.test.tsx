@@ -1,12 +1,21 @@
 // Keys whose secret never reached the operator are marked in the key list, from the audit trail; after an
 // unknown outcome the new-key form first says whether a matching key now exists.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { type AuditEntry, NOT_CREATED_REASON, NO_OUTCOME_REASON, appendAudit, createAuditRecorder, readAuditTrail } from '../../src/config/auditTrail';
+import {
+  AUDIT_FILE,
+  type AuditEntry,
+  NOT_CREATED_REASON,
+  NO_OUTCOME_REASON,
+  appendAudit,
+  createAuditRecorder,
+  readAuditTrail,
+} from '../../src/config/auditTrail';
 import type { SubAccountKey } from '../../src/api/types';
+import { apiKeyDigest } from '../../src/api/redact';
 import { consoleFor } from './harness';
 import { UNRECORDED_SHORT, leftUnconfirmed } from '../../src/ui/screens/SecretReveal';
 import { reachReview } from './flows';
@@ -73,6 +82,12 @@ describe('lost secrets in the console', () => {
     await c.waitForText('had an unknown outcome, and a matching key');
     expect(c.frame().replace(/\n/g, ' ')).toMatch(/a matching key exists now \(mx0v…\w{4}\): its secret was never received — delete it in the web console/);
     expect(c.frame()).toContain('New API key for');
+    // The trail now says which key the attempt made, as the same attempt, at the attempt's time.
+    const made = (await c.api.listSubAccountKeys(name)).find((k) => k.note === 'lost answer')!;
+    const sentAt = (JSON.parse(readFileSync(join(trail, AUDIT_FILE), 'utf8').split('\n')[0]!) as AuditEntry).time;
+    await expect
+      .poll(async () => (await readAuditTrail(trail)).entries.map((e) => [e.outcome, e.secret, e.keyDigest, e.time]))
+      .toEqual([['created', 'not-delivered', apiKeyDigest(made.apiKey), sentAt]]);
   });
 
   test('the key audit screen flags such a key lost-secret, read from the trail', async ({ onTestFinished }) => {

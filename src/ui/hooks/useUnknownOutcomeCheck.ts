@@ -58,8 +58,10 @@ export function useUnknownOutcomeCheck(subAccount: string): UnknownOutcomeCheck 
           setCheck({ status: 'checking', attempt: last });
           matching = await matchingNow();
         }
-        // None once it could no longer arrive: not carried out, and the trail says so (the form need not ask again).
-        if (matching.length === 0 && mayArriveUntil(last) <= now()) await audit.notCreated(last);
+        // What the list showed goes on record, as the same attempt (the form need not ask again): the one key it
+        // made, its secret never received; or none, once it could no longer arrive.
+        if (matching.length === 1) await audit.closeUnknown(last, matching[0]);
+        else if (matching.length === 0 && mayArriveUntil(last) <= now()) await audit.closeUnknown(last);
         if (live) setCheck({ status: 'checked', attempt: last, matching });
       } catch (error) {
         if (live) setCheck({ status: 'failed', attempt: last, error: error instanceof Error ? error : new Error(String(error)) });
