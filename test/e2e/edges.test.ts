@@ -501,7 +501,7 @@ describe.skipIf(missing !== undefined).concurrent('CI and NO_COLOR on a real ter
     await s.keys('Down');
     await s.waitFor('› gridbot2901');
     raw = s.screenWithAttributes();
-    const row = raw.split('\n').find((l) => l.includes('gridbot2901'))!;
+    const row = raw.split('\n').find((l) => l.includes('› gridbot2901'))!;
     expect(row).toMatch(/\x1b\[7m(\x1b\[[0-9;]*m)*› gridbot2901/);
     // No foreground or background colour anywhere (39/49 are "default").
     expect(raw).not.toMatch(/\x1b\[(?:[0-9;]*;)?(?:3[0-7]|9[0-7]|4[0-7]|10[0-7]|38;|48;)[0-9;]*m/);
