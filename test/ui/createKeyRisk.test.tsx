@@ -124,7 +124,10 @@ describe('LIVE: a risky key waits for the typed name', () => {
     const frame = c.frame();
     for (const line of frame.split('\n')) expect(displayWidth(line)).toBeLessThanOrEqual(40);
     expect(frame).toContain('⚠ flags: no-ip, withdraw, transfer');
-    expect(frame).toContain('Type the name to send · esc edits');
+    // Taller than the window: read to its end first, then the name is asked for.
+    expect(frame).toContain('↓ to its end, then enter sends');
+    while (!c.frame().includes('↑ back')) await c.press('down');
+    expect(c.frame()).toContain('Type the name to send · esc edits');
     expect(frame).toContain('Confirm');
     expect(frame).toContain('subAccount');
     // Confirm's value starts in the column of the other fields' values.
@@ -135,8 +138,6 @@ describe('LIVE: a risky key waits for the typed name', () => {
     expect(lineWith(c.frame(), '✗ Not sent').trimEnd()).toBe('✗ Not sent: type the name in Confirm');
     expect(posts(c)).toHaveLength(0);
     await c.type(name);
-    // What will be sent is taller than the window: it is read to its end first.
-    while (!c.frame().includes('↑ back')) await c.press('down');
     await c.press('enter');
     await c.waitForText('Key created for');
     expect(posts(c)).toHaveLength(1);
@@ -166,6 +167,9 @@ describe('what will be sent, taller than the window', () => {
     };
     read();
     expect(c.frame()).toMatch(/lines 1–\d+ of \d+ · ↓ more/);
+    // What the screen says to do is read on first; the footer offers it.
+    expect(c.frame()).toContain('↓ to its end, then enter sends');
+    expect(c.frame()).toContain('↓ read on');
     for (const line of c.frame().split('\n')) expect(displayWidth(line)).toBeLessThanOrEqual(40);
     await c.type(name);
     await c.press('enter');
@@ -175,6 +179,9 @@ describe('what will be sent, taller than the window', () => {
       read();
     }
     expect(c.frame()).toContain('↑ back');
+    // At the end, with the name typed: enter sends, and the footer no longer says to read on.
+    await c.waitForText('enter sends · esc edits');
+    expect(c.frame()).not.toContain('↓ read on');
     // Read in order, the lines are every value whole (wrapped, nothing cut; a piece of an address carried over
     // starts with …).
     const squeezed = (text: string) => text.replace(/\s+/g, '');

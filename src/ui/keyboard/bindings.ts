@@ -10,6 +10,8 @@ export interface ScreenContext {
   retryable?: boolean;
   /** The screen's lines are taller than its room: they scroll. */
   scrolls?: boolean;
+  /** Those lines are scrolled to their end. */
+  scrolledToEnd?: boolean;
   /** The screen's list loaded with no rows: nothing to move to, open or copy. */
   empty?: boolean;
   /** The screen's list failed to load, and no rows of it are in hand: nothing to move to, open or export. */
@@ -32,6 +34,7 @@ export interface ScreenContext {
 const FLAGS: Record<keyof ScreenContext, true> = {
   retryable: true,
   scrolls: true,
+  scrolledToEnd: true,
   empty: true,
   failed: true,
   noSubAccount: true,

@@ -41,7 +41,13 @@ const REVIEW_SCROLLING = [
     keystrokes: ['down'],
     hint: '↓ read on',
     description: 'Scroll down what will be sent (it is sent only once read to its end)',
-    when: whenScrolls,
+    when: (context: BindingContext) => whenScrolls(context) && context.scrolledToEnd !== true,
+  },
+  {
+    command: 'down',
+    keystrokes: ['down'],
+    description: 'Scroll down what will be sent (at its end)',
+    when: (context: BindingContext) => context.scrolledToEnd === true,
   },
   { command: 'up', keystrokes: ['up'], description: 'Scroll up what will be sent', when: whenScrolls },
   { command: 'pageDown', keystrokes: ['pagedown'], description: 'Scroll down a screenful', when: whenScrolls },
@@ -236,7 +242,10 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
     }
   }, [leaving, create.state, sayOnLeaving, subAccount, keyListCommand]);
   const mode: CreateKeyMode = review ? reviewMode(create.state, mustConfirm) : 'createKey';
-  useScreenMode(mode, { scrolls: review !== undefined && reviewScrolls });
+  useScreenMode(mode, {
+    scrolls: review !== undefined && reviewScrolls,
+    scrolledToEnd: review !== undefined && reviewScrolls && readToEnd && reviewTop >= reviewLayout.current.maxTop,
+  });
   const permissions = allPermissions(checked, other);
   const columns = checklistColumns(width);
 
@@ -393,6 +402,7 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
         heldUntilChecked={heldUntilChecked}
         top={reviewTop}
         unread={unread && !readToEnd}
+        mustRead={reviewScrolls && !readToEnd}
         onLayout={onReviewLayout}
       />
     );
@@ -506,6 +516,7 @@ function Review({
   heldUntilChecked,
   top,
   unread,
+  mustRead,
   onLayout,
 }: {
   review: NewKeyRequest;
@@ -525,6 +536,8 @@ function Review({
   top: number;
   /** enter was pressed before the end of what will be sent was on screen. */
   unread: boolean;
+  /** What will be sent scrolls and its end has not been on screen yet. */
+  mustRead: boolean;
   onLayout: (layout: ReviewLayout) => void;
 }) {
   const { theme, timeoutMs } = useServices();
@@ -597,13 +610,16 @@ function Review({
         '✗ Not sent: type the name in Confirm',
         theme.error,
       );
-    } else if (confirm) {
+    } else if (mustRead) {
+      say('Read to the end of what will be sent (↓), then enter sends · esc edits', '↓ to its end, then enter sends', theme.muted);
+    } else if (confirm && confirm.value.trim() !== review.subAccount) {
       say(
         width >= 50 ? "LIVE: type the sub-account's name to send · esc edits" : 'Type the name to send · esc edits',
         'Type the name to send · esc edits',
         theme.warn,
       );
-    } else status.push({ text: 'enter sends · e edits (nothing is sent)', color: theme.muted });
+    } else if (confirm) say('enter sends · esc edits (nothing is sent)', 'enter sends · esc edits', theme.muted);
+    else status.push({ text: 'enter sends · e edits (nothing is sent)', color: theme.muted });
     return status;
   };
   const said = statusFor(false);
