@@ -104,11 +104,14 @@ describe('leaving the secret screen', () => {
     await onSecret();
     await c.press(key);
     await c.waitForText(ASK);
+    expect(c.frame()).not.toContain('ctrl+c again');
     await c.press('ctrlC');
     await c.settle(50);
     expect(c.exitCode()).toBeUndefined();
     expect(onSecretScreen()).toBe(true);
     expect(c.frame()).toContain(ASK);
+    // The first ctrl+c is answered: the prompt now says what a second one does.
+    expect(c.frame().replace(/\s+/g, ' ')).toContain('ctrl+c again: quit without it');
     await c.press('ctrlC');
     expect(c.exitCode()).toBe(130);
   });

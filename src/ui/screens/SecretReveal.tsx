@@ -236,8 +236,8 @@ export function SecretReveal({ created, attempt, unrecorded = false }: { created
     wrapWords(
       asking
         ? short
-          ? 'Stored it? y: leave · other key: stay'
-          : 'Have you stored the secret key? y: yes, leave (it is gone for good) · any other key: stay'
+          ? `Stored it? y: leave · other key: stay${asking.byInterrupt === true ? ' · ctrl+c: quit' : ''}`
+          : `Have you stored the secret key? y: yes, leave (it is gone for good) · any other key: stay${asking.byInterrupt === true ? ' · ctrl+c again: quit without it' : ''}`
         : (flash ?? (short ? 's/c copy secret/key · enter: stored' : 's copies the secret · c copies the API key · enter when you have stored it')),
       width,
     );
