@@ -378,13 +378,13 @@ describe('first run and profiles in the console', () => {
     // Away to the demo and back: the run's credentials are listed, and open again without being typed again.
     await d.press('\u0010');
     // The list is read as the screen opens: the run's own entry comes with it, the cursor on it.
-    await d.waitForText(/› session +http:\/\/127\.\d+\.\d+\.\d+:\d+ +\(this run only, in memory\) +← now/);
+    await d.waitForText(/› session +\(this run only, in memory\) +http:\/\/127\.\d+\.\d+\.\d+:\d+ +← now/);
     await d.press('down');
     await d.press('enter');
     await d.waitForText('DEMO');
     await d.press('\u0010');
     // Read and placed: the run's entry listed, and the cursor moved to the target in use (the demo).
-    await d.waitForText(/ session +http:\/\/127\.\d+\.\d+\.\d+:\d+ +\(this run only, in memory\) *\n› demo .*← now/);
+    await d.waitForText(/ session +\(this run only, in memory\) +http:\/\/127\.\d+\.\d+\.\d+:\d+ *\n› demo .*← now/);
     await d.press('up');
     await d.press('enter');
     await d.waitForText('LIVE');

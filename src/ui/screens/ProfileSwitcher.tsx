@@ -162,9 +162,13 @@ export function ProfileSwitcher() {
         const here = at === list.cursor;
         const name = isDemo(entry) ? 'demo' : entry.name;
         const now = name === currentProfile ? '  ← now' : '';
-        const detail = isDemo(entry)
-          ? 'embedded sandbox, seeded data'
-          : `${sanitize(entry.baseUrl)}${entry.isDefault ? '  (default)' : ''}${entry.readOnly ? '  (read-only)' : ''}${entry.inMemory ? '  (this run only, in memory)' : ''}`;
+        // The tags first: a narrow window cuts the address, never that a profile is read-only.
+        const tags = isDemo(entry)
+          ? []
+          : [entry.readOnly ? '(read-only)' : '', entry.isDefault ? '(default)' : '', entry.inMemory ? '(this run only, in memory)' : ''].filter(
+              (t) => t !== '',
+            );
+        const detail = isDemo(entry) ? 'embedded sandbox, seeded data' : [...tags, sanitize(entry.baseUrl)].join('  ');
         const detailRoom = Math.max(0, width - 2 - nameWidth - 1 - now.length);
         return (
           <Text key={`${at}-${name}`} inverse={here}>
