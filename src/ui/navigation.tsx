@@ -42,6 +42,8 @@ export type NavigationAction =
   | { type: 'replaceTop'; route: Route }
   /** Back to the key list, refreshed: drops the form and the secret screen (and with it the secret). */
   | { type: 'returnToKeys'; subAccount: string; highlightApiKey?: string }
+  /** A sub-account's key list below is out of date (a key found since): it reads its keys again, in place. */
+  | { type: 'refreshKeys'; subAccount: string }
   /** A search from a filter opened on results: the new results replace the old ones, and this filter the one below them. */
   | { type: 'searchOverResults'; route: Route }
   | { type: 'toggleHelp' }
@@ -93,6 +95,16 @@ export function navigationReducer(state: NavigationState, action: NavigationActi
       };
       return { ...state, stack: [...stack, { id: state.nextId + 1, route: keys }], nextId: state.nextId + 2, helpOpen: false };
     }
+    case 'refreshKeys':
+      return {
+        ...state,
+        stack: state.stack.map((entry) =>
+          entry.route.screen === 'keys' && entry.route.subAccount === action.subAccount
+            ? { ...entry, route: { ...entry.route, refreshToken: state.nextId } }
+            : entry,
+        ),
+        nextId: state.nextId + 1,
+      };
     case 'searchOverResults': {
       const filter = state.stack.at(-1)!;
       if (filter.route.screen !== 'transferFilter') return state;

@@ -133,6 +133,24 @@ describe('lost secrets in the console', () => {
     await c.waitForText('secret not delivered — delete it in the web console');
   });
 
+  test('a key the form finds for an unknown outcome is in the key list below it on the way back, without r', async ({ onTestFinished }) => {
+    const trail = folder();
+    const audit = createAuditRecorder(trail, { profile: 'demo', host: 'sandbox' });
+    const c = await consoleFor(onTestFinished, { audit });
+    const name = c.sandbox.subAccounts[0]!;
+    const { openKeys } = await import('./flows');
+    await openKeys(c, name);
+    // The service made the key of an attempt whose answer never came, after the list above was read.
+    await appendAudit(trail, unknownAttempt(name, 'made behind', { reason: 'no answer', time: new Date(Date.now() - 120_000).toISOString() }));
+    await c.api.createSubAccountKey({ subAccount: name, permissions: ['SPOT_ACCOUNT_READ'], ips: [], note: 'made behind' });
+    expect(c.frame()).not.toContain('made behind');
+    await c.press('n');
+    await c.waitFor(() => c.frame().replace(/\s+/g, ' ').includes('a matching key exists now'), 'the matching key found');
+    await c.press('esc');
+    await c.waitForScreen('keys');
+    await c.waitForText('made behind');
+  });
+
   test('an unknown outcome that made no key: the form says none exists', async ({ onTestFinished }) => {
     const trail = folder();
     const audit = createAuditRecorder(trail, { profile: 'demo', host: 'sandbox' });

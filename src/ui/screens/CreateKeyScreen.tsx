@@ -194,6 +194,11 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
   );
   const create = useCreateKey(onCreated);
   const lastUnknown = useUnknownOutcomeCheck(subAccount);
+  // A key the check found is not in the key list below yet: it reads its keys again.
+  const found = lastUnknown.status === 'checked' && lastUnknown.matching.length > 0;
+  useEffect(() => {
+    if (found) navigate({ type: 'refreshKeys', subAccount });
+  }, [found, navigate, subAccount]);
   // ctrl+c while the request is out: the first waits for the answer (its outcome is then on record and on
   // screen), the second leaves now with the attempt on record as unknown.
   const [leaving, setLeaving] = useState<{ proceed: () => void } | undefined>(undefined);
