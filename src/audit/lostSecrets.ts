@@ -26,6 +26,14 @@ export function madeBy(key: SubAccountKey, attempt: AuditEntry): boolean {
   return attempt.outcome === 'unknown' && Number.isFinite(at) && timeOrder(key.createdAt) >= at - CLOCK_SLACK_MS && key.note === attempt.note;
 }
 
+/** Whether a key is one the trail records as created (by its digest, or the short form of a line without one). */
+export function recordedKeys(entries: readonly AuditEntry[]): (key: SubAccountKey) => boolean {
+  const created = entries.filter((e) => e.outcome === 'created' && e.apiKey !== undefined);
+  const digests = new Set(created.flatMap((e) => (e.keyDigest === undefined ? [] : [e.keyDigest])));
+  const shorts = new Set(created.flatMap((e) => (e.keyDigest === undefined ? [e.apiKey!] : [])));
+  return (key) => digests.has(apiKeyDigest(key.apiKey)) || shorts.has(shortenApiKey(key.apiKey));
+}
+
 /** The keys (by API key) whose secret was lost; `entries`: the sub-account's attempts on this host. */
 export function lostSecrets(keys: readonly SubAccountKey[], entries: readonly AuditEntry[]): Map<string, LostSecret> {
   const lost = new Map<string, LostSecret>();

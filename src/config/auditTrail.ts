@@ -216,8 +216,24 @@ export function createAuditRecorder(
 ): AuditRecorder {
   // The attempts this recorder wrote: all a run reads back where a target lives for one run (the demo's sandbox).
   const written = new Set<string>();
+  // Appends go one after another: an attempt's later line never lands before its earlier one.
+  let appended: Promise<unknown> = Promise.resolve();
+  // The lines this recorder was given and has not written yet (from the call on, not only once queued).
+  const writing = new Set<Promise<unknown>>();
+  const writes =
+    <A extends unknown[], R>(work: (...args: A) => Promise<R>) =>
+    (...args: A): Promise<R> => {
+      const started = work(...args);
+      const done = started.catch(() => undefined);
+      writing.add(done);
+      void done.then(() => writing.delete(done));
+      return started;
+    };
   const onHost = async (): Promise<AuditEntry[]> => {
     try {
+      // What this recorder was given to write is read back too: a form opened right after a create sees its
+      // outcome, not the line written ahead of it.
+      while (writing.size > 0) await Promise.all([...writing]);
       // The same name on another service is another sub-account: the host must match too.
       const { host } = await target;
       const { entries } = await readAuditTrail(folder);
@@ -227,8 +243,6 @@ export function createAuditRecorder(
     }
   };
   const listeners = new Set<() => void>();
-  // Appends go one after another: an attempt's later line never lands before its earlier one.
-  let appended: Promise<unknown> = Promise.resolve();
   const append = (entry: AuditEntry): Promise<void> => {
     const next = appended.then(() => appendAudit(folder, entry));
     appended = next.catch(() => undefined);
@@ -243,7 +257,7 @@ export function createAuditRecorder(
     problem = (error as { code?: unknown } | undefined)?.code === 'ELOOP' ? 'it is a symbolic link' : (systemErrorWords(error) ?? firstLineOf(error));
     return undefined;
   };
-  const record = async (request: NewKeyRequest, result: CreateResult, attempt?: string): Promise<boolean> => {
+  const record = writes(async (request: NewKeyRequest, result: CreateResult, attempt?: string): Promise<boolean> => {
     const at = (attempt === undefined ? undefined : answeredAt.get(attempt)) ?? now();
     if (attempt !== undefined) answeredAt.set(attempt, at);
     let known: AuditTarget;
@@ -268,9 +282,9 @@ export function createAuditRecorder(
     }
     for (const listener of listeners) listener();
     return true;
-  };
+  });
   return Object.assign((request: NewKeyRequest, result: CreateResult) => record(request, result), {
-    async ahead(request: NewKeyRequest): Promise<AttemptRecorder | undefined> {
+    ahead: writes(async (request: NewKeyRequest): Promise<AttemptRecorder | undefined> => {
       const attempt = nodeCrypto().randomBytes(8).toString('hex');
       let known: AuditTarget;
       try {
@@ -293,7 +307,7 @@ export function createAuditRecorder(
       written.add(attempt);
       for (const listener of listeners) listener();
       return Object.assign((result: CreateResult) => record(request, result, attempt), { attempt });
-    },
+    }),
     async again(attempt: string, result: CreateResult): Promise<boolean> {
       const request = requests.get(attempt);
       if (request === undefined) return false;
@@ -301,7 +315,7 @@ export function createAuditRecorder(
       if ('created' in result && result.secret === undefined) requests.delete(attempt);
       return record(request, result, attempt);
     },
-    async closeUnknown(unknown: AuditEntry, made?: { apiKey: string }): Promise<boolean> {
+    closeUnknown: writes(async (unknown: AuditEntry, made?: { apiKey: string }): Promise<boolean> => {
       if (unknown.outcome !== 'unknown' || unknown.attempt === undefined) return false;
       const { apiKey: _k, keyDigest: _d, code: _c, message: _m, reason: _r, secret: _s, pid: _p, machine: _h, sender: _n, ...same } = unknown;
       const closed: AuditEntry =
@@ -323,7 +337,7 @@ export function createAuditRecorder(
       }
       for (const listener of listeners) listener();
       return true;
-    },
+    }),
     recentFor: async (subAccount: string, count: number): Promise<AuditEntry[]> => recentOf(await onHost(), subAccount, count),
     onHost,
     subscribe(listener: () => void): () => void {

@@ -166,6 +166,16 @@ describe('an attempt written ahead, then its outcomes', () => {
 });
 
 describe('reading back for the keys screen', () => {
+  it('reads its own writes: an outcome given a moment ago is what the attempt reads as, not its line ahead', async () => {
+    const folder = tempFolder();
+    const here = createAuditRecorder(folder, target);
+    const outcome = await here.ahead(request);
+    // Not awaited, as the console does not wait: a form opened right after reads the trail at once.
+    void outcome!({ created, secret: 'unconfirmed' });
+    void here.again(outcome!.attempt, { created });
+    expect((await here.recentFor(request.subAccount, 1)).map((e) => [e.outcome, e.secret ?? null])).toEqual([['created', null]]);
+  });
+
   it('recentFor: the last entries of that sub-account on this host, newest first; subscribers hear of each line', async () => {
     const folder = tempFolder();
     const here = createAuditRecorder(folder, target);

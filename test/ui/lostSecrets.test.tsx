@@ -151,6 +151,30 @@ describe('lost secrets in the console', () => {
     await c.waitForText('made behind');
   });
 
+  test('a key already on record as delivered is not taken for an unknown attempt with the same note', async ({ onTestFinished }) => {
+    const trail = folder();
+    const audit = createAuditRecorder(trail, { profile: 'demo', host: 'sandbox' });
+    const c = await consoleFor(onTestFinished, { audit });
+    const name = c.sandbox.subAccounts[0]!;
+    const request = { subAccount: name, permissions: ['SPOT_ACCOUNT_READ'], ips: [], note: 'trader' };
+    const delivered = await c.api.createSubAccountKey(request);
+    await audit(request, { created: delivered });
+    await appendAudit(
+      trail,
+      unknownAttempt(name, 'trader', { reason: 'no answer', attempt: 'a1b2c3d4e5f60718', time: new Date(Date.now() - 120_000).toISOString() }),
+    );
+    const { openCreateForm } = await import('./flows');
+    await openCreateForm(c, name);
+    await c.waitFor(() => c.frame().replace(/\s+/g, ' ').includes('no matching key exists now, so it was not created'), 'the check');
+    // The delivered key keeps its line as it was: nothing says its secret was not delivered.
+    await expect
+      .poll(async () => (await readAuditTrail(trail)).entries.map((e) => [e.outcome, e.secret ?? null]))
+      .toEqual([
+        ['created', null],
+        ['not-created', null],
+      ]);
+  });
+
   test('an unknown outcome that made no key: the form says none exists', async ({ onTestFinished }) => {
     const trail = folder();
     const audit = createAuditRecorder(trail, { profile: 'demo', host: 'sandbox' });

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { MAX_RECV_WINDOW } from '../../api/signing';
 import { type AuditEntry, stillSending } from '../../config/auditTrail';
 import type { SubAccountKey } from '../../api/types';
-import { madeBy } from '../../audit/lostSecrets';
+import { ATTEMPTS_READ, madeBy, recordedKeys } from '../../audit/lostSecrets';
 import { useServices } from '../services';
 
 export type UnknownOutcomeCheck =
@@ -43,7 +43,9 @@ export function useUnknownOutcomeCheck(subAccount: string): UnknownOutcomeCheck 
       }
       setCheck({ status: 'checking', attempt: last });
       try {
-        const matchingNow = async () => (await api.listSubAccountKeys(subAccount)).filter((k) => madeBy(k, last));
+        // A key already on record as created (another attempt's, with the same note) is not this attempt's.
+        const onRecord = recordedKeys(await audit.recentFor(subAccount, ATTEMPTS_READ));
+        const matchingNow = async () => (await api.listSubAccountKeys(subAccount)).filter((k) => madeBy(k, last) && !onRecord(k));
         let matching = await matchingNow();
         // None yet, but sent so recently that it may still arrive: the list is read again once it no longer can.
         const until = mayArriveUntil(last);
