@@ -68,7 +68,7 @@ export const NO_NAME_IN_LIST = 'subAccount: no name in the list (give --sub A,B)
 
 export function checkSubAccount(raw: string): Checked<string> {
   // One name: a list given where one is asked for (keys list --sub A,B) is not sent as a name.
-  if (raw.includes(',')) return fail('subAccount', `one sub-account, not a list ('${shorten(raw.trim())}'); keys audit --sub takes several`);
+  if (raw.includes(',')) return fail('subAccount', `one sub-account, not a list ('${shorten(raw.trim())}')`);
   return checkName('subAccount', raw, MAX_SUB_ACCOUNT_LENGTH);
 }
 

@@ -60,10 +60,12 @@ export function ipPerLine(ips: readonly string[], width: number, separator = ','
   return ips.flatMap((raw, i) => {
     let rest = `${sanitize(raw, 64)}${i < ips.length - 1 ? separator : ''}`;
     const lines: string[] = [];
-    while (displayWidth(rest) > width) {
-      const cut = rest.lastIndexOf(':', width - 1);
-      // No `:` to break after (an address this long is IPv6): cut at the width.
-      const at = cut > 1 ? cut + 1 : Math.max(1, width);
+    while (displayWidth(rest) > Math.max(2, width)) {
+      // After a single `:` (a piece ending in `::` would read as an address of its own).
+      let cut = rest.lastIndexOf(':', width - 1);
+      while (cut > 0 && (rest[cut - 1] === ':' || rest[cut + 1] === ':')) cut = rest.lastIndexOf(':', cut - 1);
+      // No such `:` to break after: cut at the width.
+      const at = cut > 1 ? cut + 1 : Math.max(2, width);
       lines.push(rest.slice(0, at));
       rest = `…${rest.slice(at)}`;
     }

@@ -39,7 +39,7 @@ describe('subAccount', () => {
     ['', 'subAccount: required'],
     ['   ', 'subAccount: required'],
     ['desk alpha', "subAccount: must not contain spaces ('desk alpha')"],
-    ['gridbot2901,mmbot5143', "subAccount: one sub-account, not a list ('gridbot2901,mmbot5143'); keys audit --sub takes several"],
+    ['gridbot2901,mmbot5143', "subAccount: one sub-account, not a list ('gridbot2901,mmbot5143')"],
     ['desk\u0007', 'subAccount: must not contain control characters'],
     ['x'.repeat(65), 'subAccount: at most 64 characters (got 65)'],
   ])('%j → %s', (raw, expected) => {

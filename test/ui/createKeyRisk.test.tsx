@@ -125,7 +125,7 @@ describe('LIVE: a risky key waits for the typed name', () => {
     for (const line of frame.split('\n')) expect(displayWidth(line)).toBeLessThanOrEqual(40);
     expect(frame).toContain('⚠ flags: no-ip, withdraw, transfer');
     // Taller than the window: read to its end first, then the name is asked for.
-    expect(frame).toContain('↓ to its end, then enter sends');
+    expect(frame).toContain('↓ to its end, type the name');
     while (!c.frame().includes('↑ back')) await c.press('down');
     expect(c.frame()).toContain('Type the name to send · esc edits');
     expect(frame).toContain('Confirm');
@@ -168,7 +168,7 @@ describe('what will be sent, taller than the window', () => {
     read();
     expect(c.frame()).toMatch(/lines 1–\d+ of \d+ · ↓ more/);
     // What the screen says to do is read on first; the footer offers it.
-    expect(c.frame()).toContain('↓ to its end, then enter sends');
+    expect(c.frame()).toContain('↓ to its end, type the name');
     expect(c.frame()).toContain('↓ read on');
     for (const line of c.frame().split('\n')) expect(displayWidth(line)).toBeLessThanOrEqual(40);
     await c.type(name);

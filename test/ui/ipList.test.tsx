@@ -1,6 +1,8 @@
 // A cut IP list keeps whole addresses and says how many it hides.
+import { isIP } from 'node:net';
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { ipCell, ipLines } from '../../src/ui/ipList';
+import { ipCell, ipLines, ipPerLine } from '../../src/ui/ipList';
 import { NO_IP } from '../../src/format/noIp';
 import { displayWidth } from '../../src/terminal/text';
 import { consoleFor } from './harness';
@@ -62,5 +64,45 @@ describe.concurrent('the key list and the key detail say how many IPs they hide'
     expect(whole.length).toBeLessThan(most.ips.length);
     expect(field).toContain(` +${most.ips.length - whole.length}`);
     expect(field).not.toContain('…');
+  });
+});
+
+describe('ipPerLine: one address a line for the review, never a piece that reads as an address', () => {
+  const cases: Array<[string[], number]> = [
+    [['2001:db8:85a3::8a2e:370:7334', '198.51.100.20'], 27],
+    [['2001:db8:85a3:1234:5678::8a2e:7334', '198.51.100.20'], 27],
+    [['0000:0000:0000:0000:0000:ffff:192.168.100.200'], 27],
+    [['2001:db8::1', '203.0.113.7'], 27],
+    [['1:2:3:4:5:6:7:8'], 10],
+  ];
+  test.each(cases)('%j at %i', (ips, width) => {
+    const lines = ipPerLine(ips, width);
+    for (const line of lines) {
+      expect(displayWidth(line)).toBeLessThanOrEqual(Math.max(2, width));
+      const text = line.replace(/,$/, '');
+      if (isIP(text) !== 0) expect(ips).toContain(text);
+    }
+    // Read back, without the marks of a piece carried over, the addresses as given, each once.
+    expect(lines.join('').replace(/…/g, '')).toBe(ips.join(','));
+  });
+
+  test('property: any IPv6 addresses at any width from 10: every piece fits, none reads as an address not given', () => {
+    const group = fc.integer({ min: 0, max: 0xffff }).map((n) => n.toString(16));
+    const ipv6 = fc.array(group, { minLength: 8, maxLength: 8 }).map((groups) => {
+      const text = groups.join(':');
+      return text.replace(/(^|:)0(:0)+(:|$)/, '::');
+    });
+    fc.assert(
+      fc.property(fc.array(ipv6, { minLength: 1, maxLength: 4 }), fc.integer({ min: 10, max: 60 }), (ips, width) => {
+        fc.pre(ips.every((ip) => isIP(ip) === 6));
+        const lines = ipPerLine(ips, width);
+        for (const line of lines) {
+          expect(displayWidth(line)).toBeLessThanOrEqual(width);
+          const text = line.replace(/,$/, '');
+          if (isIP(text) !== 0) expect(ips).toContain(text);
+        }
+        expect(lines.join('').replace(/…/g, '')).toBe(ips.join(','));
+      }),
+    );
   });
 });

@@ -616,7 +616,9 @@ function Review({
         theme.error,
       );
     } else if (mustRead) {
-      say('Read to the end of what will be sent (↓), then enter sends · esc edits', '↓ to its end, then enter sends', theme.muted);
+      if (confirm && confirm.value.trim() !== review.subAccount)
+        say("LIVE: read to the end (↓), type the sub-account's name, then enter sends", '↓ to its end, type the name', theme.warn);
+      else say('Read to the end of what will be sent (↓), then enter sends · esc edits', '↓ to its end, then enter sends', theme.muted);
     } else if (confirm && confirm.value.trim() !== review.subAccount) {
       say(
         width >= 50 ? "LIVE: type the sub-account's name to send · esc edits" : 'Type the name to send · esc edits',

@@ -280,5 +280,5 @@ export const PICKER_SCREEN = defineScreen({ route: 'picker', mode: 'picker', ren
 
 /** What enter opens with no name highlighted: the one name a filter leaves (the typed text is a way to find it), else the name as typed. */
 function enterOpens(choices: readonly { name: string }[], typed: string): string {
-  return choices.length === 1 && typed.trim() !== '' ? choices[0]!.name : typed;
+  return choices.length === 1 && typed.trim() !== '' ? choices[0]!.name : typed.trim();
 }
