@@ -401,6 +401,8 @@ export function createSignedClient(config: ClientConfig): SignedClient {
     const tries = method === 'GET' ? maxTries : 1;
     let clockRetryLeft = true;
     let counted = 0;
+    // Tries whose deadline passed: the last error says "on each of N tries" only when every try was one.
+    let timedOut = 0;
     let rule = postRule;
     // A 700002 or 602 is a refusal before anything was done: under 'auto' a create is sent once more by the other rule.
     let signatureRetryLeft = method === 'POST' && postSignature === 'auto';
@@ -448,7 +450,8 @@ export function createSignedClient(config: ClientConfig): SignedClient {
         continue;
       }
       if (!result.retryable) throw error;
-      if (counted >= tries) throw error.kind === 'timeout' ? error.afterTries(counted) : error;
+      if (error.kind === 'timeout') timedOut += 1;
+      if (counted >= tries) throw error.kind === 'timeout' && timedOut === counted ? error.afterTries(counted) : error;
       if (result.retryAfterMs !== undefined && result.retryAfterMs > retryAfterCapMs) throw error;
       // Retry-After is the least to wait; a "0" still gets the backoff, so a busy service is not hammered.
       const waitMs = Math.max(result.retryAfterMs ?? 0, backoffDelay(counted, baseDelayMs));

@@ -31,3 +31,42 @@ describe('classifyFailure', () => {
     });
   }
 });
+
+describe('a GET that timed out on its last try', () => {
+  it('says "on each of 3 tries" only when every try timed out', async ({ onTestFinished }) => {
+    const { createServer } = await import('node:http');
+    const { createBrokerApi } = await import('../../src/api/operations');
+    const run = async (answers: Array<'503' | 'reset' | 'silent'>): Promise<string> => {
+      let n = 0;
+      const server = createServer((req, res) => {
+        const answer = answers[Math.min(n++, answers.length - 1)];
+        if (answer === '503') {
+          res.writeHead(503, { 'Content-Type': 'application/json' });
+          res.end('{"code":503,"msg":"busy"}');
+        } else if (answer === 'reset') req.socket.destroy();
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      onTestFinished(() => {
+        server.closeAllConnections();
+        server.close();
+      });
+      const { port } = server.address() as { port: number };
+      const api = createBrokerApi({
+        baseUrl: `http://127.0.0.1:${port}`,
+        apiKey: 'mx0vtimeouttimeout',
+        secretKey: 's3cret',
+        timeoutMs: 400,
+        retryBaseDelayMs: 10,
+      });
+      onTestFinished(() => api.close());
+      return api.listSubAccountKeys('desk01').then(
+        () => 'answered',
+        (error: unknown) => (error as Error).message,
+      );
+    };
+    expect(await run(['silent'])).toMatch(/no answer within 0\.4 s, on each of 3 tries/);
+    const mixed = await run(['503', 'reset', 'silent']);
+    expect(mixed).toMatch(/no answer within 0\.4 s/);
+    expect(mixed).not.toContain('on each of');
+  });
+});
