@@ -8,7 +8,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     // Four workers a core on the 2-core machine: the files mostly wait (tmux, deadlines, the client's pace of
-    // 20 requests a second, rate limits), so more of them overlap (docs/performance.md, Tests, compares counts).
+    // 19 requests a second, rate limits), so more of them overlap (docs/performance.md, Tests, compares counts).
     maxWorkers: 8,
     env: { NODE_ENV: 'production' },
     // The tests that run the bin get it built once, before any file starts.

@@ -10,7 +10,7 @@ import { apiKeyDigest, shortenApiKey } from '../api/redact';
 import { appendNoFollow } from './logFile';
 import { fsPromises, nodeCrypto } from '../lazyBuiltins';
 import { appendWholeLine } from './wholeLine';
-import { processIdentity, processStartedAt } from './processStart';
+import { processIdentity, processStartedAt, uptimeSeconds } from './processStart';
 
 export const AUDIT_FILE = 'audit.jsonl';
 
@@ -125,6 +125,13 @@ export function auditEntry(target: AuditTarget, request: NewKeyRequest, result: 
 }
 
 const withSender = (sender: string | undefined): { sender?: string } => (sender === undefined ? {} : { sender });
+
+/** This process as a line written ahead names it: its identity and the uptime (whole seconds) it wrote at. */
+function senderNow(): string | undefined {
+  const identity = processIdentity(process.pid);
+  const uptime = uptimeSeconds();
+  return identity === undefined ? undefined : uptime === undefined ? identity : `${identity}/${Math.floor(uptime)}`;
+}
 
 /** One line: the fields in a fixed order, JSON-escaped (a line break in a note cannot start a line). */
 function auditLine(entry: AuditEntry): string {
@@ -297,7 +304,7 @@ export function createAuditRecorder(
           attempt,
           pid: process.pid,
           machine: process.getBuiltinModule('node:os').hostname(),
-          ...withSender(processIdentity(process.pid)),
+          ...withSender(senderNow()),
         };
         await append(entry);
       } catch (error) {
@@ -419,9 +426,16 @@ export function stillSending(entry: AuditEntry, now = Date.now()): number | unde
     // EPERM: it exists, under another user.
     if ((error as { code?: unknown }).code !== 'EPERM') return undefined;
   }
-  // The sender named exactly (boot and start): it is the process with that pid now, or it has ended.
+  // The sender named exactly (boot and start): it is the process with that pid now, or it has ended; and it waits
+  // no longer than any sender does, by the machine's uptime (a clock no one sets).
   const holder = entry.sender === undefined ? undefined : processIdentity(entry.pid);
-  if (entry.sender !== undefined && holder !== undefined) return holder === entry.sender ? entry.pid : undefined;
+  if (entry.sender !== undefined && holder !== undefined) {
+    const [boot, ticks, wroteAt] = entry.sender.split('/');
+    if (`${boot}/${ticks}` !== holder) return undefined;
+    const uptime = uptimeSeconds();
+    const waited = wroteAt === undefined || uptime === undefined ? 0 : (uptime - Number(wroteAt)) * 1000;
+    return waited > SENDER_WAITS_AT_MOST_MS ? undefined : entry.pid;
+  }
   // Else by the clock: a line older than any sender waits, or a process started after the line, is another's.
   const written = Date.parse(entry.time);
   if (!Number.isFinite(written) || now - written > SENDER_WAITS_AT_MOST_MS) return undefined;

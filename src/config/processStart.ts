@@ -23,14 +23,28 @@ function startTicks(pid: number): number | undefined {
   return Number.isSafeInteger(ticks) ? ticks : undefined;
 }
 
+let bootId: string | undefined | null = null;
+
+/** This boot's id (it changes at every boot), read once. */
+function thisBoot(): string | undefined {
+  if (bootId === null) bootId = readText('/proc/sys/kernel/random/boot_id')?.trim() || undefined;
+  return bootId;
+}
+
 /**
  * Process `pid` as the system names it, `<boot id>/<start ticks>`: the same text only for the same process (a
  * reboot changes the boot id, a reused pid the start). Undefined where the system does not say.
  */
 export function processIdentity(pid: number): string | undefined {
-  const boot = readText('/proc/sys/kernel/random/boot_id')?.trim();
+  const boot = thisBoot();
   const ticks = startTicks(pid);
-  return boot === undefined || boot === '' || ticks === undefined ? undefined : `${boot}/${ticks}`;
+  return boot === undefined || ticks === undefined ? undefined : `${boot}/${ticks}`;
+}
+
+/** Seconds since this machine booted (a clock no one sets), or undefined where the system does not say. */
+export function uptimeSeconds(): number | undefined {
+  const seconds = Number(readText('/proc/uptime')?.split(' ')[0]);
+  return Number.isFinite(seconds) ? seconds : undefined;
 }
 
 /** When process `pid` started (ms since the epoch, to a second, by the wall clock now), or undefined where the system does not say. */

@@ -6,7 +6,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { AUDIT_FILE, type AuditEntry, NO_OUTCOME_REASON, SENDER_WAITS_AT_MOST_MS, createAuditRecorder, stillSending } from '../../src/config/auditTrail';
-import { processIdentity, processStartedAt } from '../../src/config/processStart';
+import { processIdentity, processStartedAt, uptimeSeconds } from '../../src/config/processStart';
 
 const ahead = (pid: number, time: number, sender?: string): AuditEntry => ({
   time: new Date(time).toISOString(),
@@ -71,6 +71,10 @@ describe('the sender of a line written ahead', () => {
     const [boot, ticks] = sender!.split('/');
     expect(stillSending(ahead(child.pid, now, `${boot}/${Number(ticks) - 1}`), now)).toBeUndefined();
     expect(stillSending(ahead(child.pid, now, `00000000-0000-0000-0000-000000000000/${ticks}`), now)).toBeUndefined();
+    // Written, by the machine's uptime, longer ago than any sender waits: its outcome was lost, not in progress.
+    const uptime = Math.floor(uptimeSeconds()!);
+    expect(stillSending(ahead(child.pid, now, `${sender}/${uptime - 5}`), now)).toBe(child.pid);
+    expect(stillSending(ahead(child.pid, now, `${sender}/${uptime - SENDER_WAITS_AT_MOST_MS / 1000 - 60}`), now)).toBeUndefined();
   });
 
   test('the line written ahead names its sender', async () => {
@@ -81,7 +85,8 @@ describe('the sender of a line written ahead', () => {
       const [line] = readFileSync(join(folder, AUDIT_FILE), 'utf8').trim().split('\n');
       const entry = JSON.parse(line!) as AuditEntry;
       expect(entry.pid).toBe(process.pid);
-      expect(entry.sender).toBe(processIdentity(process.pid));
+      // Its identity, then the machine's uptime it wrote at.
+      expect(entry.sender).toMatch(new RegExp(`^${processIdentity(process.pid)!.replace(/[-/]/g, '\\$&')}/\\d+$`));
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
