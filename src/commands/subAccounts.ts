@@ -30,7 +30,7 @@ import { type CommandHost, examples, prose, type OptionsOf } from './define';
 /** The command's flags (its options' type is read from them: see OptionsOf). */
 const subAccountsFlags = (command: Command) =>
   command
-    .option('--discover', 'scan the transfer history of the last days first (paced by the rate limit)')
+    .option('--discover', 'scan the transfer history of the last --days days first (paced by the rate limit)')
     .option('--days <n>', 'with --discover: days back, 1..365 (default 30)')
     .option('--sub <names>', 'with --discover: comma-separated names to ask for, besides the recent and remembered ones')
     .option('-o, --format <format>', 'table, json (an array) or csv (default: table)')

@@ -216,7 +216,7 @@ export function DiscoverScreen() {
     if (phase.problem) add('problem', wrapText(`✗ ${phase.problem}`, width, 2), theme.error);
     const queries = scanQueries(names, 1, 0).length;
     const about =
-      `Reads the transfer history of the last days for the accounts it names: master to master, and both ways between the master and each of the ${plural(names.length, 'name')} known here, ` +
+      `Reads the transfer history of the days typed above for the accounts it names: master to master, and both ways between the master and each of the ${plural(names.length, 'name')} known here, ` +
       `in each account-type pair (${grouped(queries)} queries or more, paced by the service's rate limit). What it finds is remembered for this service.`;
     add('about', wrapText(about, width, Math.max(1, height - 2 - lines.length)), theme.muted);
   } else if (phase.name === 'running' || phase.name === 'cancelling') {

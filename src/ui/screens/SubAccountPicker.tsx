@@ -28,7 +28,12 @@ export const PICKER_MODES = defineModes({
       { command: 'last', keystrokes: ['end'], description: 'Last suggestion, once one is highlighted (before: the end of the name)' },
       { command: 'open', keystrokes: ['enter'], hint: 'enter open', description: 'Open the typed or highlighted sub-account' },
       { command: 'transfers', keystrokes: ['ctrl+t'], hint: '^t transfers', description: 'Browse universal transfers' },
-      { command: 'discover', keystrokes: ['ctrl+d'], hint: '^d discover', description: 'Discover sub-accounts in the transfer history of the last days' },
+      {
+        command: 'discover',
+        keystrokes: ['ctrl+d'],
+        hint: '^d discover',
+        description: 'Discover sub-accounts in the transfer history of recent days (30 unless another number is typed)',
+      },
       {
         command: 'audit',
         keystrokes: ['ctrl+r'],
