@@ -26,6 +26,8 @@ import { formatLocalTime } from '../api/timeInput';
 import { csvDocument } from '../format/csv';
 import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
 import { type CommandHost, examples, prose, type OptionsOf } from './define';
+import { DEMO_SEED } from './demoRun';
+import { demoSubAccountNames } from '../sandbox/seedAccounts';
 
 /** The command's flags (its options' type is read from them: see OptionsOf). */
 const subAccountsFlags = (command: Command) =>
@@ -110,7 +112,9 @@ export async function runSubAccounts(options: SubAccountsOptions, ctx: CommandCo
           (r) => r.list(),
           () => [],
         );
-        const names = [...new Set([...given, ...recent, ...store.list().map((d) => d.name)])];
+        // The demo's names are known to it, as the console's picker lists them.
+        const demo = ctx.demo === true ? demoSubAccountNames(DEMO_SEED) : [];
+        const names = [...new Set([...given, ...recent, ...store.list().map((d) => d.name), ...demo])];
         const scanned = await scan(ctx, api, store, names, scanDays, interrupt);
         if (scanned !== EXIT.ok) return scanned;
       }

@@ -10,9 +10,10 @@ import { runSubAccounts, SUB_ACCOUNT_CSV_COLUMNS } from '../../src/commands/subA
 import { openDiscoveredSubAccounts } from '../../src/config/discoveredSubAccounts';
 import { spawn } from 'node:child_process';
 import { rateLimitAt } from '../export/rateLimitAt';
-import { buildCli, sandboxEnv, testContext } from './helpers';
+import { buildCli, runCli, sandboxEnv, testContext } from './helpers';
 import type { OnFinished } from '../sandbox/helpers';
-import { FROZEN_SUB_ACCOUNT } from '../../src/sandbox/seedAccounts';
+import { FROZEN_SUB_ACCOUNT, demoSubAccountNames } from '../../src/sandbox/seedAccounts';
+import { DEMO_SEED } from '../../src/commands/demoRun';
 import { ownSandbox } from '../sandbox/helpers';
 
 let root: string;
@@ -87,6 +88,14 @@ describe.concurrent('sub-accounts', () => {
     expect(records.slice(1)).toEqual(listed.map((e) => `${e.name},${e.lastTransferTime}`));
     expect(sandbox.requests().length).toBe(sent);
     // The pace a 429 teaches follows how fast the requests before it went: on a loaded machine it is slower.
+  }, 45_000);
+
+  it("--demo --discover scans the demo's own names, as the console does", async () => {
+    const ran = await runCli(['--demo', 'sub-accounts', '--discover', '--days', '7', '--json']);
+    expect(ran.code).toBe(EXIT.ok);
+    const found = (JSON.parse(ran.stdout) as Array<{ name: string }>).map((e) => e.name);
+    expect(found.length).toBeGreaterThan(5);
+    for (const name of found) expect(demoSubAccountNames(DEMO_SEED)).toContain(name);
   }, 45_000);
 
   it('--discover names the names the service refused, skipped, on stderr; the rest are scanned', async ({ onTestFinished }) => {
