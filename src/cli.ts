@@ -116,6 +116,8 @@ export function buildProgram(io: CliIo, context: (globals: GlobalOptions) => Com
     if (action === program || o.demo !== true) return;
     const path = commandPath(action);
     const usage = (message: string): never => program.error(`error: --demo: ${message}`, { exitCode: EXIT.usage, code: 'broker.demo' });
+    // The trail is this machine's, the demo's attempts in it too: there is nothing of the demo to start for it.
+    if (path === 'audit') usage("audit reads the trail on this machine, the demo's attempts included: run `broker-console audit` (profile demo)");
     if (!DEMO_COMMANDS.includes(path)) usage(`only the console and ${DEMO_COMMANDS.join(', ')} reach the demo (not ${path})`);
     for (const [flag, given] of [
       ['--base-url', o.baseUrl],

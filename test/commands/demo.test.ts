@@ -94,7 +94,7 @@ describe('a command given --demo', () => {
       /--demo: the demo is the target: it cannot go with --profile/,
     ],
     [['--demo', 'profile', 'list'], /--demo: only the console and keys list, .* reach the demo \(not profile list\)/],
-    [['--demo', 'audit'], /\(not audit\)/],
+    [['--demo', 'audit'], /--demo: audit reads the trail on this machine, the demo's attempts included: run `broker-console audit` \(profile demo\)/],
   ])('%j: exit 2, one line', async (args, message) => {
     const run = await runCli(args, { BROKER_CONSOLE_HOME: join(home, 'bad') });
     expect(run.code).toBe(2);
