@@ -89,8 +89,8 @@ export function SubAccountPicker() {
           ? `enter opens ${sanitize(opens)} · ↑↓ another · esc clears`
           : `enter opens ${sanitize(opens)}${opens === typed.trim() ? '' : ` (the one name matching "${sanitize(typed.trim())}")`} · ↓ picks from the list`
         : width >= 72
-          ? 'enter opens it · ↓ picks from the list · ctrl+t transfers · ctrl+c quits'
-          : 'enter opens · ↓ the list · ctrl+c quits';
+          ? 'type a name, or ↓ to pick one from the list · ctrl+t transfers · ctrl+c quits'
+          : 'type a name, or ↓ the list · ctrl+c quits';
   const blank = height >= 8 ? 1 : 0;
   const listRoom = Math.max(1, height - 3 - Math.max(1, problemLines.length) - blank);
   const offset = Math.max(0, highlight - listRoom + 1);
