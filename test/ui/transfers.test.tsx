@@ -247,6 +247,8 @@ describe('TransferBrowser', () => {
     await c.settle(200);
     expect(c.requests().length).toBe(sent);
     c.sandbox.setFaultRates({});
+    // The notice gives the totals line back after a while.
+    await c.waitForNoText('page 2 not loaded', 12_000);
     await c.press('esc');
     await c.waitForScreen('transferFilter');
   });

@@ -2,7 +2,7 @@
 // per-asset totals, the detail of a transfer, and export. The active filter stays in view. Everything from the
 // service is sanitised, and every part is sized from the window (never from a page's content), so the frame
 // fits from 40x12 up and the columns stay put from page to page.
-import React, { useCallback, useMemo, useRef, useState } from 'react';
+import React, { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { FilterLine, matchesFilter, useRowFilter, filterLineMode } from '../hooks/useRowFilter';
 import { useSyncedState } from '../hooks/useSyncedState';
 import { Box, Text } from 'ink';
@@ -33,6 +33,9 @@ import { useDrafts } from '../drafts';
 import { SERVED_ORDER, nextSortColumn, pageAsShown, sortText, sortTransfers, sortedColumns, type PageSort } from '../pageSort';
 import { fieldMessage } from '../fieldLabels';
 import { useTryingAgain } from '../hooks/useTryingAgain';
+
+/** How long a notice stays in place of the totals line. */
+const NOTICE_MS = 8000;
 
 /** Rows of the page are in hand: there is something to move to, open, sort, chart or export. */
 const hasRows = ({ empty, failed }: BindingContext) => empty !== true && failed !== true;
@@ -154,6 +157,12 @@ export function TransferBrowser({ query, fromFilter = false }: { query: Transfer
   const [reloadToken, setReloadToken, reloadRef] = useSyncedState(0);
   const [mode, setMode, modeRef] = useSyncedState<Mode>({ name: 'list' });
   const [notice, setNotice] = useState<string | undefined>();
+  // A notice answers the key that asked (a page not loaded, the first page): it gives the totals line back after a while.
+  useEffect(() => {
+    if (notice === undefined) return undefined;
+    const timer = setTimeout(() => setNotice(undefined), NOTICE_MS);
+    return () => clearTimeout(timer);
+  }, [notice]);
   // The filter opens over these results (starting from their query and page size): esc there comes back to them as they are.
   const changeFilter = () =>
     navigate({
