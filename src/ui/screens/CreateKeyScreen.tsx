@@ -18,6 +18,7 @@ import { PermissionChecklist, checklistColumns, checklistWindow, moveInChecklist
 import { Spinner } from '../components/Spinner';
 import { type BindingContext, commandFor, defineModes } from '../keyboard/bindings';
 import { useCreateKey, type CreateState } from '../hooks/useCreateKey';
+import { type ReadLayout, useReadToEnd } from '../hooks/useReadToEnd';
 import { useScreenKeystrokes } from '../keyboard/keystrokes';
 import { retryable, useErrorLine } from '../hooks/useResource';
 import { useNavigate } from '../navigation';
@@ -155,20 +156,8 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
   // The sub-account's name as typed on the review of a risky LIVE key; `refused`: enter was pressed before it matched.
   const [confirmation, setConfirmation, confirmationRef] = useSyncedState('');
   const [refused, setRefused] = useState(false);
-  // What will be sent, when taller than the window: where it is scrolled to, and whether its end was on screen.
-  const [reviewTop, setReviewTop, reviewTopRef] = useSyncedState(0);
-  const reviewLayout = useRef<ReviewLayout>({ scrolls: false, maxTop: 0, room: 1 });
-  const [reviewScrolls, setReviewScrolls] = useState(false);
-  const [readToEnd, setReadToEnd, readToEndRef] = useSyncedState(false);
-  const [unread, setUnread] = useState(false);
-  const onReviewLayout = useCallback(
-    (layout: ReviewLayout) => {
-      reviewLayout.current = layout;
-      setReviewScrolls(layout.scrolls);
-      if (!layout.scrolls || reviewTopRef.current >= layout.maxTop) setReadToEnd(true);
-    },
-    [reviewTopRef, setReadToEnd],
-  );
+  // What will be sent, when taller than the window: it scrolls, and is sent only once its end was on screen.
+  const reading = useReadToEnd();
   // What the last create sent (after an unknown outcome, the review may show edited values that were not), and
   // whether enter was pressed on a review that cannot send until the key list is checked.
   const [sent, setSent] = useState<NewKeyRequest | undefined>(undefined);
@@ -247,10 +236,7 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
     }
   }, [leaving, create.state, sayOnLeaving, subAccount, keyListCommand]);
   const mode: CreateKeyMode = review ? reviewMode(create.state, mustConfirm) : 'createKey';
-  useScreenMode(mode, {
-    scrolls: review !== undefined && reviewScrolls,
-    scrolledToEnd: review !== undefined && reviewScrolls && readToEnd && reviewTop >= reviewLayout.current.maxTop,
-  });
+  useScreenMode(mode, { scrolls: review !== undefined && reading.scrolls, scrolledToEnd: review !== undefined && reading.atEnd });
   const permissions = allPermissions(checked, other);
   const columns = checklistColumns(width);
 
@@ -271,9 +257,7 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
     setConfirmation('');
     setRefused(false);
     setHeldUntilChecked(false);
-    setReviewTop(0);
-    setReadToEnd(false);
-    setUnread(false);
+    reading.restart();
     setReview(result.value);
   };
 
@@ -282,32 +266,16 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
     setReview(undefined);
   };
 
-  /** Scrolls what will be sent, for a scrolling command; false for any other. */
-  const scrollReview = (command: string | undefined): boolean => {
-    const { maxTop, room } = reviewLayout.current;
-    const by = command === 'down' ? 1 : command === 'up' ? -1 : command === 'pageDown' ? room : command === 'pageUp' ? -room : 0;
-    if (by === 0) return false;
-    const top = Math.max(0, Math.min(maxTop, reviewTopRef.current + by));
-    setReviewTop(top);
-    if (top >= maxTop) {
-      setReadToEnd(true);
-      setUnread(false);
-    }
-    return true;
-  };
   /** Sends it once what will be sent was all on screen; else says so, and sends nothing. */
-  const sendRead = (request: NewKeyRequest) => {
-    if (reviewLayout.current.scrolls && !readToEndRef.current) setUnread(true);
-    else send(request);
-  };
+  const sendRead = (request: NewKeyRequest) => reading.once(() => send(request));
 
   useScreenKeystrokes(
     (input, keystroke) => {
       const review = reviewRef.current;
       if (review) {
         const current = reviewMode(create.state, mustConfirmRef.current);
-        const scrolling = { scrolls: reviewLayout.current.scrolls };
-        if ((current === 'review' || current === 'reviewConfirm') && scrollReview(commandFor(CREATE_KEY_MODES[current], input, keystroke, scrolling)))
+        const scrolling = { scrolls: reading.scrollsNow() };
+        if ((current === 'review' || current === 'reviewConfirm') && reading.scroll(commandFor(CREATE_KEY_MODES[current], input, keystroke, scrolling)))
           return true;
         switch (current) {
           case 'reviewSending':
@@ -405,10 +373,10 @@ export function CreateKeyScreen({ subAccount }: { subAccount: string }) {
         switchHeld={switchHeld}
         asSent={sent !== undefined && JSON.stringify(sent) === JSON.stringify(review)}
         heldUntilChecked={heldUntilChecked}
-        top={reviewTop}
-        unread={unread && !readToEnd}
-        mustRead={reviewScrolls && !readToEnd}
-        onLayout={onReviewLayout}
+        top={reading.top}
+        unread={reading.tooSoon}
+        mustRead={reading.mustRead}
+        onLayout={reading.onLayout}
       />
     );
   }
@@ -543,7 +511,7 @@ function Review({
   unread: boolean;
   /** What will be sent scrolls and its end has not been on screen yet. */
   mustRead: boolean;
-  onLayout: (layout: ReviewLayout) => void;
+  onLayout: (layout: ReadLayout) => void;
 }) {
   const { theme, timeoutMs } = useServices();
   const left = useTimeLeft(state.status === 'sending' && leaving ? state.since + (timeoutMs ?? DEFAULT_TIMEOUT_MS) : undefined);
@@ -697,13 +665,6 @@ function Review({
       ))}
     </Box>
   );
-}
-
-/** How what will be sent sits in the window: whether it scrolls, how far, and how many of its lines show. */
-interface ReviewLayout {
-  scrolls: boolean;
-  maxTop: number;
-  room: number;
 }
 
 /** Whole seconds until `deadline` (at least 0), ticking each second; undefined when there is none. */
